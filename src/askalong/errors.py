@@ -1,0 +1,83 @@
+"""One hierarchy of domain errors; the CLI and HTTP edges translate them.
+
+::
+
+    AskAlongError
+     ├── InputError              bad input from the user (exit 1 / HTTP 400)
+     │    ├── UnsupportedFormat   content is no format we read
+     │    ├── EmptyDocument       the file has no text at all
+     │    ├── CorruptDocument     truncated, damaged, or undecodable
+     │    ├── EncryptedDocument   password-protected
+     │    ├── TooLarge            over the configured size limit
+     │    ├── ParseTimeout        parsing took longer than the per-file limit
+     │    ├── Unreadable          the path cannot be read (missing, permissions, a device)
+     │    └── FetchError          a URL could not be fetched
+     ├── NotFound                 unknown document / block id (HTTP 404)
+     ├── ConfigError              a bad setting, naming the key and the valid choices
+     └── StoreError               the store failed (nothing half-written is left behind)
+
+Every error carries the ``source`` it is about (a file name, URL or id) so one line
+can say what went wrong where.
+"""
+
+from __future__ import annotations
+
+
+class AskAlongError(Exception):
+    """Base of every error AskAlong raises on purpose."""
+
+    def __init__(self, message: str, *, source: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.source = source
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.message}" if self.source else self.message
+
+
+class InputError(AskAlongError):
+    """The input given by the user cannot be used."""
+
+
+class UnsupportedFormat(InputError):
+    """The content is not a format AskAlong reads."""
+
+
+class EmptyDocument(InputError):
+    """The file holds no text."""
+
+
+class CorruptDocument(InputError):
+    """The file is truncated, damaged or cannot be decoded."""
+
+
+class EncryptedDocument(InputError):
+    """The file is password-protected."""
+
+
+class TooLarge(InputError):
+    """The input is over the configured size limit."""
+
+
+class ParseTimeout(InputError):
+    """Parsing did not finish within the per-file time limit."""
+
+
+class Unreadable(InputError):
+    """The path cannot be read."""
+
+
+class FetchError(InputError):
+    """A URL could not be fetched."""
+
+
+class NotFound(AskAlongError):
+    """No such document, block or chunk."""
+
+
+class ConfigError(AskAlongError):
+    """A setting has a bad value."""
+
+
+class StoreError(AskAlongError):
+    """The store could not complete an operation."""

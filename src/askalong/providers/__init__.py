@@ -1,0 +1,1 @@
+"""Providers: embedders and chat models behind small ABCs (``base.py``)."""

@@ -1,0 +1,1 @@
+"""Stores: one protocol (``base.Store``), one implementation per backend."""

@@ -1,0 +1,161 @@
+"""The values that flow through the pipeline: parse -> chunk -> index -> retrieve -> answer.
+
+All are frozen dataclasses. Positions are kept everywhere so that a citation can be
+highlighted exactly: a block knows its page and line boxes (PDF) or source line range
+(text formats); a chunk knows which character span of which block it was made from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+Visibility = Literal["private", "org", "public"]
+VISIBILITIES: tuple[str, ...] = get_args(Visibility)
+
+BlockKind = Literal[
+    "heading",
+    "paragraph",
+    "list_item",
+    "table",
+    "code",
+    "caption",
+    "footnote",
+    "formula",
+    "header",
+    "footer",
+]
+BLOCK_KINDS: tuple[str, ...] = get_args(BlockKind)
+
+# Page furniture is kept for the reader but never chunked, searched or quoted.
+FURNITURE_KINDS: frozenset[str] = frozenset({"header", "footer"})
+
+DocumentFormat = Literal["pdf", "html", "markdown", "text", "docx"]
+DOCUMENT_FORMATS: tuple[str, ...] = get_args(DocumentFormat)
+
+
+@dataclass(frozen=True)
+class LineBox:
+    """One printed line of a block on a PDF page.
+
+    Coordinates are PDF points with the origin at the page's top-left corner (y grows
+    downwards, as on screen). ``start``/``end`` are the character offsets of this line
+    within the block's text, so a character span maps back to rectangles.
+    """
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Block:
+    """A unit of a document in reading order: a heading, a paragraph, a table, ..."""
+
+    id: str
+    kind: BlockKind
+    text: str
+    order: int
+    section_path: tuple[str, ...] = ()
+    heading_level: int = 0
+    page: int | None = None  # 1-based; None for formats without pages
+    boxes: tuple[LineBox, ...] = ()  # PDF only
+    lines: tuple[int, int] | None = None  # 1-based inclusive source line range (text formats)
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """What a parser returns: the blocks and what it learned about the document."""
+
+    format: DocumentFormat
+    blocks: tuple[Block, ...]
+    title: str = ""
+    page_count: int = 0
+    page_sizes: tuple[tuple[float, float], ...] = ()  # PDF (width, height) in points, per page
+    ocr_pages: tuple[int, ...] = ()  # 1-based pages that are images only and need OCR
+    notices: tuple[str, ...] = ()  # human-readable remarks, e.g. "3 pages need OCR"
+
+
+@dataclass(frozen=True)
+class Document:
+    """A stored document. ``id`` is derived from the content hash, so the same bytes
+    added twice are the same document."""
+
+    id: str
+    content_hash: str
+    title: str
+    source: str
+    format: DocumentFormat
+    language: str
+    page_count: int
+    size_bytes: int
+    created: str  # ISO 8601, UTC
+    owner: str = "local"
+    visibility: Visibility = "private"
+    org_tags: tuple[str, ...] = ()
+    page_sizes: tuple[tuple[float, float], ...] = ()
+    ocr_pages: tuple[int, ...] = ()
+    notices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BlockSpan:
+    """The characters ``text[start:end]`` of one block that a chunk covers."""
+
+    block_id: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A retrieval unit: consecutive block spans under one heading.
+
+    ``text`` is exactly the block spans joined by ``CHUNK_JOINER``.
+    """
+
+    id: str
+    document_id: str
+    order: int
+    spans: tuple[BlockSpan, ...]
+    text: str
+    section_path: tuple[str, ...] = ()
+    page_start: int | None = None
+    page_end: int | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.text)
+
+
+CHUNK_JOINER = "\n"
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who is asking: the permission filter every store query applies.
+
+    A document is visible when it is public, owned by ``user``, or has visibility
+    ``org`` and shares an org tag with ``orgs``. ``everything`` is the local,
+    single-user case (the CLI on one's own machine).
+    """
+
+    user: str = "local"
+    orgs: tuple[str, ...] = ()
+    everything: bool = False
+
+    @classmethod
+    def local(cls) -> Access:
+        return cls(user="local", everything=True)
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    """A document with its blocks and chunks, as written to or read from a store."""
+
+    document: Document
+    blocks: tuple[Block, ...]
+    chunks: tuple[Chunk, ...] = field(default=())
