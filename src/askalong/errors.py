@@ -58,6 +58,12 @@ class EncryptedDocument(InputError):
 class TooLarge(InputError):
     """The input is over the configured size limit."""
 
+    @classmethod
+    def of(cls, size: int, limit: int, *, source: str) -> TooLarge:
+        mb = 2**20
+        message = f"{size / mb:.1f} MB is over the {limit / mb:.0f} MB limit (ASKALONG_MAX_FILE_MB)"
+        return cls(message, source=source)
+
 
 class ParseTimeout(InputError):
     """Parsing did not finish within the per-file time limit."""

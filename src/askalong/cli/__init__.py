@@ -1,0 +1,39 @@
+"""The ``askalong`` command: thin; it parses arguments, calls the core and prints.
+
+Domain errors are translated here into one-line messages and exit status 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from askalong.cli.documents import add, docs, rm, show
+from askalong.cli.output import fail
+from askalong.errors import AskAlongError
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except AskAlongError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            fail("interrupted")
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="askalong")
+def main() -> None:
+    """AskAlong (随问): grounded answers about what you are reading.
+
+    Documents and indexes live under ASKALONG_HOME (default ~/.askalong).
+    """
+
+
+for command in (add, docs, show, rm):
+    main.add_command(command)
+
+__all__ = ["main"]
