@@ -1,0 +1,79 @@
+"""The ``Store`` protocol every backend implements, and ``open_store`` to pick one.
+
+Every method that reads documents on someone's behalf takes an ``Access`` and applies it
+inside the backend's query, so a document the caller may not see is never even fetched.
+Methods that take a document id (``blocks``, ``chunks``, ...) expect the caller to have
+resolved that id through ``get_document`` with the right ``Access`` first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import TracebackType
+from typing import Protocol
+
+from askalong.config import Settings
+from askalong.store.files import OriginalFiles
+from askalong.types import Access, Block, Chunk, Document, StoredDocument
+
+MIN_PREFIX = 4  # shortest id prefix get_document resolves
+
+
+class Store(Protocol):
+    """Documents with their blocks, chunks and original files."""
+
+    def add_document(self, doc: StoredDocument, original: bytes) -> None:
+        """Store the document, its blocks and chunks and its original bytes, all or nothing.
+
+        A document whose id is already stored is left unchanged (see ``has_document``).
+        """
+        ...
+
+    def has_document(self, doc_id: str) -> bool: ...
+
+    def get_document(self, ref: str, access: Access) -> Document:
+        """Find by full id or unique prefix of at least ``MIN_PREFIX`` characters.
+
+        Raises ``NotFound`` when unknown or not visible, ``InputError`` when ambiguous.
+        """
+        ...
+
+    def list_documents(self, access: Access) -> list[Document]:
+        """The documents ``access`` may see, newest first."""
+        ...
+
+    def blocks(self, doc_id: str, *, page: int | None = None) -> tuple[Block, ...]:
+        """The document's blocks in reading order, optionally of one page only."""
+        ...
+
+    def block(self, doc_id: str, block_id: str) -> Block: ...
+
+    def chunks(self, doc_id: str) -> tuple[Chunk, ...]: ...
+
+    def chunk(self, chunk_id: str) -> Chunk: ...
+
+    def delete_document(self, doc_id: str, access: Access) -> None:
+        """Remove the document and its original; only its owner or ``access.everything``."""
+        ...
+
+    def original_path(self, doc: Document) -> Path: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Store: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+
+def open_store(settings: Settings) -> Store:
+    """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``."""
+    # Backends import this module for the protocol, so they are imported here, on use;
+    # that also keeps an optional backend's driver optional.
+    from askalong.store.sqlite import SQLiteStore
+
+    return SQLiteStore(settings.database_path, OriginalFiles(settings.files_dir))

@@ -1,0 +1,96 @@
+"""Original files, kept by content hash under ``ASKALONG_HOME/files/``.
+
+A file's name is its SHA-256 (``files/ab/ab12…``), never a name a user gave, so no input
+can steer a path and the same bytes are kept once. Writes go to a temporary file in the
+target folder and are renamed into place, so a crash leaves either the whole file or none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from askalong.errors import InputError, StoreError
+
+_HASH = re.compile(r"[0-9a-f]{64}")
+_ASIDE_PREFIX = ".deleting-"
+
+
+def check_content_hash(content_hash: str, data: bytes) -> None:
+    """Refuse a hash that is not the SHA-256 of ``data``: the name must be the content."""
+    if not _HASH.fullmatch(content_hash):
+        raise InputError("content hash must be 64 lowercase hex digits", source=content_hash)
+    if hashlib.sha256(data).hexdigest() != content_hash:
+        raise InputError("content hash does not match the original bytes", source=content_hash)
+
+
+@dataclass(frozen=True)
+class OriginalFiles:
+    """The folder of original files; ``root`` is ``Settings.files_dir``."""
+
+    root: Path
+
+    def path(self, content_hash: str) -> Path:
+        if not _HASH.fullmatch(content_hash):
+            raise InputError("content hash must be 64 lowercase hex digits", source=content_hash)
+        return self.root / content_hash[:2] / content_hash
+
+    def save(self, content_hash: str, data: bytes) -> Path:
+        """Write ``data`` atomically; an existing file of that hash is left as it is."""
+        check_content_hash(content_hash, data)
+        target = self.path(content_hash)
+        if target.is_file():
+            return target
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _write_atomically(target, data)
+        except OSError as exc:
+            raise StoreError(f"cannot write original file: {exc}", source=str(target)) from exc
+        return target
+
+    def remove(self, content_hash: str) -> None:
+        """Delete the file if present; a leftover file is harmless, so failures are ignored."""
+        with contextlib.suppress(OSError):
+            self.path(content_hash).unlink(missing_ok=True)
+
+    # Deleting in two steps lets a store drop the file inside its transaction and still
+    # get it back if the transaction then fails.
+
+    def set_aside(self, content_hash: str) -> Path | None:
+        """Rename the file out of the way; ``None`` when there is no file."""
+        target = self.path(content_hash)
+        aside = target.with_name(_ASIDE_PREFIX + target.name)
+        try:
+            os.replace(target, aside)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StoreError(f"cannot remove original file: {exc}", source=str(target)) from exc
+        return aside
+
+    def put_back(self, aside: Path) -> None:
+        with contextlib.suppress(OSError):
+            os.replace(aside, aside.with_name(aside.name.removeprefix(_ASIDE_PREFIX)))
+
+    def discard(self, aside: Path) -> None:
+        with contextlib.suppress(OSError):
+            aside.unlink(missing_ok=True)
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
