@@ -43,6 +43,7 @@ _NAV_WORDS = re.compile(
 )
 # Headings inside these boxes label the box only; the outline resumes after it.
 _SCOPING_TAGS = _names("blockquote figure details li dd td th")
+_BOXED_RANK = 99
 _SCOPING_CLASSES = _names("note tip warning caution important admonition callout")
 _CAPTIONED = frozenset({"table", "informaltable", "example", "figure", "equation"})
 _KIND_OF_TAG: dict[str, BlockKind] = {
@@ -207,6 +208,7 @@ class _Walker:
 
     def __init__(self) -> None:
         self.out = OutlineBuilder()
+        self.boxes = 0  # how many boxes (notes, list items, cells) enclose the walk
 
     def container(self, el: etree._Element, kind: BlockKind, line: int) -> int:
         """Inline runs between block children become ``kind`` blocks."""
@@ -224,7 +226,7 @@ class _Walker:
                 self._flush(run, kind)  # <br><br> separates paragraphs in old pages
                 run = _Run()
             else:
-                line = self.inline(child, run, line)
+                line = self.inline_child(child, run, line)
             after_br = child.tag == "br" and not (child.tail or "").strip()
             line = run.feed(child.tail, line)
         self._flush(run, kind)
@@ -232,11 +234,18 @@ class _Walker:
 
     def inline(self, el: etree._Element, run: _Run, line: int) -> int:
         """Feed all visible text under ``el`` into ``run``."""
-        spacer = " " if el.tag == "br" or el.tag in _BLOCK_TAGS else ""
-        line = run.feed(spacer + (el.text or ""), el.sourceline or line)
+        line = run.feed(el.text, el.sourceline or line)
         for child in el:
-            line = _skip(child, line) if _dropped(child) else self.inline(child, run, line)
+            keep = not _dropped(child)
+            line = self.inline_child(child, run, line) if keep else _skip(child, line)
             line = run.feed(child.tail, line)
+        return line
+
+    def inline_child(self, el: etree._Element, run: _Run, line: int) -> int:
+        """An element inside a run; a ``<br>`` or block boundary still separates words."""
+        spacer = _spacer(el)
+        run.feed(spacer, line)
+        line = self.inline(el, run, line)
         run.feed(spacer, line)
         return line
 
@@ -252,7 +261,9 @@ class _Walker:
             return _skip(el, line)
         if tag in _SCOPING_TAGS or _class_words(el) & _SCOPING_CLASSES:
             scope = self.out.scope()
+            self.boxes += 1
             line = self.container(el, _child_kind(el, kind), line)
+            self.boxes -= 1
             self.out.restore(scope)
             return line
         return self.container(el, _child_kind(el, kind), line)
@@ -263,7 +274,8 @@ class _Walker:
     def _heading(self, el: etree._Element, level: int, line: int) -> int:
         run = _Run()
         end = self.inline(el, run, line)
-        self.out.heading(clean_text(run.raw), level, lines=run.lines)
+        rank = _BOXED_RANK if self.boxes else None  # a box's label nests, closes nothing
+        self.out.heading(clean_text(run.raw), level, lines=run.lines, rank=rank)
         return end
 
     def _code(self, el: etree._Element, line: int) -> int:
@@ -300,11 +312,16 @@ def _row_text(tr: etree._Element) -> str:
     return " | ".join(cells) if any(cells) else ""
 
 
+def _spacer(el: etree._Element) -> str:
+    """Line breaks and block boundaries separate words even where the source has no space."""
+    return " " if el.tag == "br" or el.tag in _BLOCK_TAGS else ""
+
+
 def _visible_text(el: etree._Element) -> str:
     parts: list[str] = [el.text or ""]
     for child in el:
         if not _dropped(child):
-            spacer = " " if child.tag == "br" or child.tag in _BLOCK_TAGS else ""
+            spacer = _spacer(child)
             parts.append(spacer + _visible_text(child) + spacer)
         parts.append(child.tail or "")
     return "".join(parts)
