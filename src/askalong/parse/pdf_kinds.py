@@ -1,0 +1,162 @@
+"""Drafted blocks -> typed blocks: furniture, captions, footnotes, headings, sections.
+
+Everything is judged relative to the document's body font size (the size carrying the
+most characters): headings are larger or bold, footnotes smaller and low on the page.
+Running headers and footers are text repeated at the same place on several pages, or a
+bare page number near the top or bottom edge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from askalong.parse.pdf_layout import CAPTION_START
+from askalong.types import Block, BlockKind, LineBox
+
+_EDGE_ZONE = 0.09  # share of the page height where running headers/footers live
+_FOOTNOTE_ZONE = 0.6  # footnotes start below this share of the page height
+_MAX_HEADING_CHARS = 200
+_MAX_HEADING_LINES = 3
+_MAX_CJK_CAPTION = 80
+_PAGE_NUMBER = re.compile(
+    r"^[\s\-–—(\[]*(?:page\s*)?(?:\d{1,4}|[ivxlcdm]{1,6})(?:\s*(?:/|of)\s*\d{1,4})?[\s\-–—)\]]*$"
+    r"|^第\s*\d{1,4}\s*页(?:\s*共\s*\d{1,4}\s*页)?$",
+    re.IGNORECASE,
+)
+NUMBERED_TITLE = re.compile(
+    r"^(?:\d{1,2}(?:\.\d{1,2})*\.?|[A-Z]\.|[IVX]{1,5}\.|第[一二三四五六七八九十百\d]+[章节部分篇]"
+    r"|[一二三四五六七八九十]+[、.])\s*\S"
+)
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A block before it is typed: its page, text, line boxes and font."""
+
+    page: int
+    page_height: float
+    text: str
+    boxes: tuple[LineBox, ...]
+    size: float
+    bold: bool
+
+    @property
+    def style(self) -> tuple[float, bool]:
+        return (round(self.size * 2) / 2, self.bold)
+
+
+def body_size(drafts: Sequence[Draft]) -> float:
+    """The font size that carries the most characters."""
+    weights: Counter[float] = Counter()
+    for draft in drafts:
+        weights[draft.style[0]] += len(draft.text)
+    return weights.most_common(1)[0][0] if weights else 10.0
+
+
+def furniture(drafts: Sequence[Draft]) -> dict[int, BlockKind]:
+    """Indices of running headers/footers and page numbers, with their kind."""
+    zones = [_zone(draft) for draft in drafts]
+    pages: dict[tuple[str, str], set[int]] = {}
+    for draft, zone in zip(drafts, zones, strict=True):
+        if zone:
+            pages.setdefault((zone, _furniture_key(draft.text)), set()).add(draft.page)
+    found: dict[int, BlockKind] = {}
+    for index, (draft, zone) in enumerate(zip(drafts, zones, strict=True)):
+        if not zone:
+            continue
+        repeated = len(pages[(zone, _furniture_key(draft.text))]) >= 2
+        if repeated or _PAGE_NUMBER.match(draft.text):
+            found[index] = "header" if zone == "top" else "footer"
+    return found
+
+
+def _zone(draft: Draft) -> str:
+    if draft.boxes[0].top < _EDGE_ZONE * draft.page_height:
+        return "top"
+    if draft.boxes[-1].bottom > (1 - _EDGE_ZONE) * draft.page_height:
+        return "bottom"
+    return ""
+
+
+def _furniture_key(text: str) -> str:
+    return _DIGITS.sub("#", " ".join(text.lower().split()))
+
+
+def plain_kind(draft: Draft, body: float) -> BlockKind:
+    """caption, footnote or paragraph (headings are decided over the whole document)."""
+    if is_caption(draft.text):
+        return "caption"
+    small = draft.size <= body - 1.0 and draft.size < 0.92 * body
+    if small and draft.boxes[0].top > _FOOTNOTE_ZONE * draft.page_height:
+        return "footnote"
+    return "paragraph"
+
+
+def is_caption(text: str) -> bool:
+    """ "Figure 2: ..." or "表 1 ..."; a Chinese sentence about a figure ends with "。"."""
+    if not CAPTION_START.match(text):
+        return False
+    return text[0] not in "图表" or (len(text) <= _MAX_CJK_CAPTION and not text.endswith("。"))
+
+
+def is_heading(draft: Draft, body: float) -> bool:
+    text = draft.text
+    if len(text) > _MAX_HEADING_CHARS or len(draft.boxes) > _MAX_HEADING_LINES:
+        return False
+    if text.endswith((",", ";", "，", "；")) or "=" in text:
+        return False
+    # Mostly letters: not a formula or a figure's labels.
+    letters = sum(char.isalpha() for char in text)
+    if letters * 2 < len(text.replace(" ", "")):
+        return False
+    if draft.size >= body + 1.0 and draft.size >= 1.08 * body:
+        return True
+    if not draft.bold or draft.size < body - 0.5:
+        return False
+    short = len(text.split()) <= 10 and not text.endswith((".", "。"))
+    return bool(NUMBERED_TITLE.match(text)) or short
+
+
+def heading_levels(styles: Sequence[tuple[float, bool]]) -> dict[tuple[float, bool], int]:
+    """Level 1 for the largest heading style, then down by size (bold before regular)."""
+    ranked = sorted(set(styles), key=lambda style: (-style[0], not style[1]))
+    return {style: rank + 1 for rank, style in enumerate(ranked)}
+
+
+def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
+    """Type every draft and give it its id, order and section path."""
+    body = body_size(drafts)
+    edges = furniture(drafts)
+    kinds: list[BlockKind] = [edges.get(i) or plain_kind(d, body) for i, d in enumerate(drafts)]
+    for index, draft in enumerate(drafts):
+        if kinds[index] == "paragraph" and is_heading(draft, body):
+            kinds[index] = "heading"
+    levels = heading_levels([d.style for d, k in zip(drafts, kinds, strict=True) if k == "heading"])
+    stack: list[tuple[int, str]] = []
+    blocks: list[Block] = []
+    for order, (draft, kind) in enumerate(zip(drafts, kinds, strict=True)):
+        level = levels[draft.style] if kind == "heading" else 0
+        if level:
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, draft.text))
+        path = tuple(title for _, title in stack)
+        blocks.append(_block(draft, kind, order, path, level))
+    return tuple(blocks)
+
+
+def _block(draft: Draft, kind: BlockKind, order: int, path: tuple[str, ...], level: int) -> Block:
+    return Block(
+        id=f"b{order}",
+        kind=kind,
+        text=draft.text,
+        order=order,
+        section_path=path,
+        heading_level=level,
+        page=draft.page,
+        boxes=draft.boxes,
+    )
