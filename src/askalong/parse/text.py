@@ -40,8 +40,17 @@ def _decode_guess(data: bytes) -> str | None:
     for attempt in (_try(data, "utf-8"), _gb18030(data)):
         if attempt is not None:
             return attempt
-    best = charset_normalizer.from_bytes(data).best()
-    return None if best is None else str(best)
+    return _guess(data)
+
+
+def _guess(data: bytes) -> str | None:
+    """charset-normalizer's best match; on a tie, cp1252, the commonest legacy encoding."""
+    matches = charset_normalizer.from_bytes(data)
+    best = matches.best()
+    if best is None:
+        return None
+    tied = [m for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
+    return str(next((m for m in tied if m.encoding == "cp1252"), best))
 
 
 def _try(data: bytes, encoding: str) -> str | None:
