@@ -1,0 +1,213 @@
+"""The keyword route: BM25 over our own tokens, in a tantivy index on disk.
+
+We tokenise with ``askalong.text.tokenize`` (rjieba for Chinese, Snowball stems for
+English) and hand tantivy the tokens space-joined in a field analysed by its
+``whitespace`` tokenizer, so tantivy's BM25 (k1 = 1.2, b = 0.75,
+idf = ln(1 + (N - n + 0.5) / (n + 0.5))) runs over exactly our tokens. Queries are built
+from the same tokens as a boolean SHOULD of term queries: no query-parser syntax, so
+nothing the user types can change the query's structure.
+
+The permission filter and the document filter are MUST clauses of the same query,
+scored zero, so a document the caller may not see never takes a place in the top-K.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import tantivy
+
+from askalong.errors import StoreError
+from askalong.text import tokenize
+from askalong.types import Access, Chunk, Document, Hit
+
+CHUNK_ID = "chunk_id"
+DOCUMENT_ID = "document_id"
+TEXT = "text"
+OWNER = "owner"
+VISIBILITY = "visibility"
+ORG = "org"
+
+# Long queries keep only their rarest terms: the common ones barely move BM25 and each
+# term costs a posting-list walk.
+MAX_QUERY_TERMS = 64
+# A "word" this long is a hash or an encoded blob, never something a user searches for;
+# dropping it keeps every term far below tantivy's 65,530-byte term limit.
+MAX_TOKEN_CHARS = 80
+_WRITER_HEAP_BYTES = 32_000_000
+
+
+def search_tokens(text: str) -> list[str]:
+    """The tokens indexed for (and searched with) ``text``."""
+    return [token for token in tokenize(text) if len(token) <= MAX_TOKEN_CHARS]
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field(CHUNK_ID, stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field(DOCUMENT_ID, stored=True, tokenizer_name="raw", index_option="basic")
+    # "freq" keeps term frequencies for BM25; we never run phrase queries, so no positions.
+    builder.add_text_field(TEXT, tokenizer_name="whitespace", index_option="freq")
+    for name in (OWNER, VISIBILITY, ORG):
+        builder.add_text_field(name, tokenizer_name="raw", index_option="basic")
+    return builder.build()
+
+
+class KeywordIndex:
+    """A BM25 index of chunks, with the permission fields of their documents."""
+
+    def __init__(self, folder: Path) -> None:
+        self._folder = folder
+        self._source = str(folder)
+        self._schema = _schema()
+        self._lock = threading.Lock()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._index = tantivy.Index(self._schema, path=str(folder), reuse=True)
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"cannot open the keyword index: {exc}", source=self._source) from exc
+
+    # ------------------------------------------------------------------------- writing
+
+    def add(self, document: Document, chunks: Sequence[Chunk]) -> None:
+        """Index ``chunks`` of ``document`` in one commit, replacing what was there."""
+        with self._writer() as writer:
+            writer.delete_documents_by_term(DOCUMENT_ID, document.id)
+            for chunk in chunks:
+                writer.add_document(self._entry(document, chunk))
+
+    def delete(self, document_id: str) -> None:
+        """Remove every chunk of ``document_id`` (nothing happens if none is indexed)."""
+        with self._writer() as writer:
+            writer.delete_documents_by_term(DOCUMENT_ID, document_id)
+
+    @contextmanager
+    def _writer(self) -> Iterator[tantivy.IndexWriter]:
+        # A writer per operation holds tantivy's writer lock only briefly, so another
+        # process (the CLI beside a running server) can write too.
+        with self._lock:
+            try:
+                writer = self._index.writer(heap_size=_WRITER_HEAP_BYTES, num_threads=1)
+                try:
+                    yield writer
+                    writer.commit()
+                except BaseException:
+                    writer.rollback()
+                    raise
+                finally:
+                    writer.wait_merging_threads()
+                self._index.reload()
+            except (OSError, ValueError) as exc:
+                raise StoreError(f"keyword index write failed: {exc}", source=self._source) from exc
+
+    def _entry(self, document: Document, chunk: Chunk) -> tantivy.Document:
+        entry = tantivy.Document()
+        entry.add_text(CHUNK_ID, chunk.id)
+        entry.add_text(DOCUMENT_ID, document.id)
+        entry.add_text(TEXT, " ".join(search_tokens(chunk.text)))
+        entry.add_text(OWNER, document.owner)
+        entry.add_text(VISIBILITY, document.visibility)
+        for tag in document.org_tags:
+            entry.add_text(ORG, tag)
+        return entry
+
+    # ------------------------------------------------------------------------- reading
+
+    def document_ids(self) -> set[str]:
+        """The documents with at least one live chunk in the index."""
+        searcher = self._index.searcher()
+        # The filter makes deleted (not yet merged away) entries count zero.
+        terms = searcher.terms_with_prefix(DOCUMENT_ID, "", filter_query=tantivy.Query.all_query())
+        return {term for term, count in terms if count > 0}
+
+    def search(
+        self,
+        query: str,
+        access: Access,
+        *,
+        document_ids: Collection[str] | None = None,
+        limit: int = 150,
+    ) -> list[Hit]:
+        """The ``limit`` best chunks by BM25 among those ``access`` may see (and, when
+        given, among ``document_ids``); mode "keyword", 1-based ``keyword_rank``."""
+        if limit <= 0 or (document_ids is not None and not document_ids):
+            return []
+        searcher = self._index.searcher()
+        terms = _query_terms(search_tokens(query), searcher)
+        if not terms:
+            return []
+        clauses = [(tantivy.Occur.Must, self._text_query(terms))]
+        clauses += [(tantivy.Occur.Must, _unscored(f)) for f in self._filters(access, document_ids)]
+        try:
+            found = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False)
+        except ValueError as exc:
+            raise StoreError(f"keyword search failed: {exc}", source=self._source) from exc
+        return [
+            self._hit(searcher, rank, score, address)
+            for rank, (score, address) in enumerate(found.hits, start=1)
+        ]
+
+    def _text_query(self, terms: Sequence[str]) -> tantivy.Query:
+        should = tantivy.Occur.Should
+        return tantivy.Query.boolean_query(
+            [(should, tantivy.Query.term_query(self._schema, TEXT, t, "freq")) for t in terms]
+        )
+
+    def _filters(self, access: Access, document_ids: Collection[str] | None) -> list[tantivy.Query]:
+        filters = [] if access.everything else [self._permission_query(access)]
+        if document_ids is not None:
+            ids = sorted(document_ids)
+            filters.append(tantivy.Query.term_set_query(self._schema, DOCUMENT_ID, ids))
+        return filters
+
+    def _permission_query(self, access: Access) -> tantivy.Query:
+        """public OR owner == user OR (visibility == org AND an org tag in access.orgs)."""
+        should, must = tantivy.Occur.Should, tantivy.Occur.Must
+        clauses = [
+            (should, self._term(VISIBILITY, "public")),
+            (should, self._term(OWNER, access.user)),
+        ]
+        if access.orgs:
+            in_org = tantivy.Query.term_set_query(self._schema, ORG, list(access.orgs))
+            shared = tantivy.Query.boolean_query(
+                [(must, self._term(VISIBILITY, "org")), (must, in_org)]
+            )
+            clauses.append((should, shared))
+        return tantivy.Query.boolean_query(clauses)
+
+    def _term(self, field: str, value: str) -> tantivy.Query:
+        return tantivy.Query.term_query(self._schema, field, value, "basic")
+
+    def _hit(
+        self, searcher: tantivy.Searcher, rank: int, score: float, address: tantivy.DocAddress
+    ) -> Hit:
+        stored = searcher.doc(address)
+        return Hit(
+            chunk_id=str(stored.get_first(CHUNK_ID)),
+            document_id=str(stored.get_first(DOCUMENT_ID)),
+            score=score,
+            mode="keyword",
+            keyword_score=score,
+            keyword_rank=rank,
+        )
+
+
+def _unscored(query: tantivy.Query) -> tantivy.Query:
+    # A filter must not add to the BM25 sum; a zero constant score keeps it pure.
+    return tantivy.Query.const_score_query(query, 0.0)
+
+
+def _query_terms(tokens: Sequence[str], searcher: tantivy.Searcher) -> list[str]:
+    """Distinct query tokens in query order; past ``MAX_QUERY_TERMS``, the rarest ones
+    that occur in the index (the highest idf: they decide BM25's ranking)."""
+    distinct = list(dict.fromkeys(tokens))
+    if len(distinct) <= MAX_QUERY_TERMS:
+        return distinct
+    frequency = {term: searcher.doc_freq(TEXT, term) for term in distinct}
+    present = [term for term in distinct if frequency[term] > 0]
+    rarest = sorted(present, key=lambda term: frequency[term])[:MAX_QUERY_TERMS]
+    keep = set(rarest)
+    return [term for term in distinct if term in keep]
