@@ -33,6 +33,11 @@ SCIFACT_CORPUS = "corpus_train.csv"
 # SciFact's validation split is BEIR SciFact's test split (300 claims, 339 qrels).
 SCIFACT_QUERIES = "claims_validation.csv"
 _LANGUAGE_SAMPLE_CHARS = 20_000
+_LIST_PUNCTUATION = frozenset({"[", "]", ","})
+_LIST_TOKEN_TYPES = frozenset(
+    {tokenize.STRING, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+    | {tokenize.ENDMARKER}
+)
 _EXPECTED = (
     f"a SciFact folder ({SCIFACT_CORPUS} and {SCIFACT_QUERIES}) or a SQuAD-format "
     "JSON file ({'data': [{'title', 'paragraphs': [{'context', 'qas'}]}]})"
@@ -151,14 +156,23 @@ def parse_sentence_list(text: str, *, source: str) -> list[str]:
     (implicit string concatenation). Each string token is evaluated on its own instead,
     still only by ``ast.literal_eval``: nothing is executed.
     """
+    bad = CorruptDocument(f"not a list of strings: {text[:60]!r}", source=source)
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        if not all(_is_list_token(tok) for tok in tokens):
+            raise bad
         items = [ast.literal_eval(tok.string) for tok in tokens if tok.type == tokenize.STRING]
-    except (tokenize.TokenError, SyntaxError, ValueError) as exc:
-        raise CorruptDocument(f"unreadable sentence list: {exc}", source=source) from exc
-    if not all(isinstance(item, str) for item in items):
-        raise CorruptDocument("sentence list holds non-strings", source=source)
+    except (tokenize.TokenError, SyntaxError, ValueError) as exc:  # f"…" is no literal
+        raise bad from exc
+    if not all(isinstance(item, str) for item in items):  # b'…' is a STRING token too
+        raise bad
     return items
+
+
+def _is_list_token(token: tokenize.TokenInfo) -> bool:
+    if token.type == tokenize.OP:
+        return token.string in _LIST_PUNCTUATION
+    return token.type in _LIST_TOKEN_TYPES
 
 
 def _scifact_queries(rows: Iterable[Mapping[str, str]], *, source: str) -> tuple[EvalQuery, ...]:
