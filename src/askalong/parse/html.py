@@ -45,6 +45,8 @@ _NAV_WORDS = re.compile(
 _SCOPING_TAGS = _names("blockquote figure details li dd td th")
 _BOXED_RANK = 99
 _SCOPING_CLASSES = _names("note tip warning caution important admonition callout")
+_WRAPPERS = _names("div section article main span font center")
+_MARKED_CLASSES = _SCOPING_CLASSES | {"footnote", "title"}
 _CAPTIONED = frozenset({"table", "informaltable", "example", "figure", "equation"})
 _KIND_OF_TAG: dict[str, BlockKind] = {
     "li": "list_item",
@@ -62,6 +64,8 @@ def parse(data: bytes, *, source: str) -> ParsedDocument:
         return _parse(data, source)
     except AskAlongError:
         raise
+    except RecursionError as exc:
+        raise CorruptDocument("the HTML is nested too deeply to read", source=source) from exc
     except Exception as exc:  # the boundary: no library error escapes a parser
         raise CorruptDocument(f"cannot parse the HTML: {exc}", source=source) from exc
 
@@ -72,8 +76,12 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
     markup = _strip_xml_declaration(decode_html(data, source=source))
     if not markup.strip():
         raise EmptyDocument("the file is empty", source=source)
-    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, no_network=True)
+    parser = lxml.html.HTMLParser(
+        remove_comments=True, remove_pis=True, no_network=True, huge_tree=True
+    )
     root = lxml.html.document_fromstring(markup, parser=parser)
+    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log):
+        raise CorruptDocument("the HTML is nested too deeply to read", source=source)
     walker = _Walker()
     body = root.find("body")
     walker.container(body if body is not None else root, "paragraph", 1)
@@ -212,6 +220,7 @@ class _Walker:
 
     def container(self, el: etree._Element, kind: BlockKind, line: int) -> int:
         """Inline runs between block children become ``kind`` blocks."""
+        el = _unwrap(el)
         run = _Run()
         line = run.feed(el.text, el.sourceline or line)
         after_br = False
@@ -269,6 +278,8 @@ class _Walker:
         return self.container(el, _child_kind(el, kind), line)
 
     def _flush(self, run: _Run, kind: BlockKind) -> None:
+        if run.first is None:
+            return  # only whitespace
         self.out.add(kind, clean_text(run.raw), lines=run.lines)
 
     def _heading(self, el: etree._Element, level: int, line: int) -> int:
@@ -293,6 +304,17 @@ class _Walker:
         rows = [_row_text(tr) for tr in el.iter("tr")]
         self.out.add("table", "\n".join(row for row in rows if row), lines=(start, end))
         return end
+
+
+def _unwrap(el: etree._Element) -> etree._Element:
+    """Skip chains of bare wrapper divs in a loop: deep div soup must not recurse."""
+    while len(el) == 1 and not (el.text or "").strip():
+        child = el[0]
+        plain = child.tag in _WRAPPERS and not (child.tail or "").strip()
+        if not plain or _dropped(child) or _class_words(child) & _MARKED_CLASSES:
+            break
+        el = child
+    return el
 
 
 def _child_kind(el: etree._Element, inherited: BlockKind) -> BlockKind:

@@ -37,10 +37,15 @@ def _decode_guess(data: bytes) -> str | None:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return _try(data[len(bom) :], encoding)
-    for attempt in (_try(data, "utf-8"), _gb18030(data)):
-        if attempt is not None:
-            return attempt
-    return _guess(data)
+    for attempt in (_utf8, _gb18030, _guess):
+        text = attempt(data)
+        if text is not None:
+            return text
+    return None
+
+
+def _utf8(data: bytes) -> str | None:
+    return _try(data, "utf-8")
 
 
 def _guess(data: bytes) -> str | None:
