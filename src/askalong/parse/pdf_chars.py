@@ -9,7 +9,7 @@ off, so lines are cut by geometry alone (a vertical jump, a step back, or a wide
 from __future__ import annotations
 
 import ctypes
-from array import array
+import re
 from dataclasses import dataclass
 
 import pypdfium2.raw as pdfium_c
@@ -23,7 +23,6 @@ _BOLD_WEIGHT = 600
 _HEIGHT_PER_SIZE = 0.9
 _MIN_HEIGHT_PER_SIZE = 0.55
 _BOLD_NAMES = ("bold", "medi", "black", "heavy", "semibold", "demi")
-_SPACES = frozenset((9, 10, 13, 32, 0xA0))
 
 
 @dataclass(frozen=True)
@@ -54,39 +53,50 @@ class PageFrame:
     height: float
 
 
+Box = tuple[float, float, float, float]  # left, bottom, right, top in PDF space (y up)
+# A word, or a run of CJK text: characters pdfium did not separate by white space. A
+# hyphen mark ends a run, as the word goes on on the next line.
+_RUN = re.compile(r"[^ \t\r\n\xa0\ufffe\x02]+[\ufffe\x02]?|[\ufffe\x02]")
+
+
 class _LineBuilder:
-    """Accumulates the characters of the current line (PDF coordinates, y up)."""
+    """Accumulates the pieces (words, or single characters) of the current line."""
 
     def __init__(self) -> None:
-        self.units: list[int] = []
-        self.indices: list[int] = []  # pdfium index of each placed character
-        self.offsets: list[int] = []  # where each placed character sits in ``units``
-        self.boxes: list[tuple[float, float, float, float]] = []  # left, bottom, right, top
+        self.parts: list[str] = []
+        self.length = 0
+        self.indices: list[int] = []  # pdfium index of the first character of each piece
+        self.offsets: list[int] = []  # where each piece starts in the line text
+        self.boxes: list[Box] = []
 
     def empty(self) -> bool:
         return not self.indices
 
-    def starts_new_line(self, left: float, bottom: float, right: float, top: float) -> bool:
+    def starts_new_line(self, box: Box) -> bool:
         if not self.boxes:
             return False
-        l0, b0, r0, t0 = self.boxes[-1]
-        height = max(t0 - b0, top - bottom, 1.0)
-        same_row = b0 <= (bottom + top) / 2 <= t0 or bottom <= (b0 + t0) / 2 <= top
-        if not same_row:
-            return True
-        return left < l0 - _BACK_LINE_HEIGHTS * height or left - r0 > _GAP_LINE_HEIGHTS * height
+        return not _same_line(self.boxes[-1], box)
 
-    def add(self, unit: int, index: int, box: tuple[float, float, float, float]) -> None:
-        self.offsets.append(len(self.units))
-        self.units.append(unit)
+    def add(self, piece: str, index: int, box: Box, spaced: bool) -> None:
+        self.extend(piece, spaced)
+        self.offsets.append(self.length - len(piece))
         self.indices.append(index)
         self.boxes.append(box)
 
+    def extend(self, piece: str, spaced: bool) -> None:
+        """Add text; ``spaced`` puts a space before it."""
+        if spaced and self.parts:
+            self.parts.append(" ")
+            self.length += 1
+        self.parts.append(piece)
+        self.length += len(piece)
+
     def split(self, cut: int) -> tuple[_LineBuilder, _LineBuilder]:
-        """Two builders: placed characters before ``cut`` and from ``cut`` on."""
+        """Two builders: the pieces before ``cut`` and from ``cut`` on."""
         head, tail = _LineBuilder(), _LineBuilder()
-        at = self.offsets[cut]
-        head.units, tail.units = self.units[:at], self.units[at:]
+        text, at = "".join(self.parts), self.offsets[cut]
+        head.parts, tail.parts = [text[:at]], [text[at:]]
+        head.length, tail.length = at, len(text) - at
         head.indices, tail.indices = self.indices[:cut], self.indices[cut:]
         head.offsets = self.offsets[:cut]
         tail.offsets = [offset - at for offset in self.offsets[cut:]]
@@ -94,52 +104,99 @@ class _LineBuilder:
         return head, tail
 
 
+def _same_line(prev: Box, box: Box) -> bool:
+    """Whether ``box`` continues the printed line that ``prev`` ends."""
+    l0, b0, r0, t0 = prev
+    left, bottom, _, top = box
+    height = max(t0 - b0, top - bottom, 1.0)
+    near = l0 - _BACK_LINE_HEIGHTS * height <= left <= r0 + _GAP_LINE_HEIGHTS * height
+    return near and _same_row(prev, box)
+
+
+def _same_row(one: Box, two: Box) -> bool:
+    """Each box's vertical middle lies within the other's extent (either way)."""
+    return one[1] <= (two[1] + two[3]) / 2 <= one[3] or two[1] <= (one[1] + one[3]) / 2 <= two[3]
+
+
+def _placed(box: Box) -> bool:
+    return box[2] > box[0] or box[3] > box[1]
+
+
+class _PageReader:
+    """Walks one text page run by run, asking pdfium for as few boxes as it can."""
+
+    def __init__(self, textpage: ctypes.c_void_p, frame: PageFrame) -> None:
+        self.textpage = textpage
+        self.frame = frame
+        self.rect = pdfium_c.FS_RECTF()
+        self.rect_ref = ctypes.byref(self.rect)
+        self.lines: list[Line] = []
+        self.builder = _LineBuilder()
+
+    def box(self, index: int) -> Box:
+        pdfium_c.FPDFText_GetLooseCharBox(self.textpage, index, self.rect_ref)
+        rect = self.rect
+        return (rect.left, rect.bottom, rect.right, rect.top)
+
+    def read(self, text: str) -> tuple[Line, ...]:
+        previous_end = 0
+        for match in _RUN.finditer(text):
+            start, end = match.span()
+            self.run(text, start, end, spaced=start > previous_end)
+            previous_end = end
+        self.flush()
+        return tuple(self.lines)
+
+    def run(self, text: str, start: int, end: int, *, spaced: bool) -> None:
+        first = self.box(start)
+        last = self.box(end - 1) if end - start > 1 else first
+        if _placed(first) and _placed(last) and _same_row(first, last) and last[0] >= first[0]:
+            box = (first[0], min(first[1], last[1]), max(first[2], last[2]), max(first[3], last[3]))
+            self.place(text[start:end], start, box, spaced)
+            return
+        # The run wraps or holds unplaced characters: take it one character at a time.
+        for index in range(start, end):
+            self.place(text[index], index, self.box(index), spaced and index == start)
+
+    def place(self, piece: str, index: int, box: Box, spaced: bool) -> None:
+        if not _placed(box):
+            # No extent (pdfium could not place it): keep the text, not the position.
+            if not self.builder.empty():
+                self.builder.extend(piece, spaced)
+            return
+        if self.builder.starts_new_line(box):
+            self.flush()
+        self.builder.add(piece, index, box, spaced)
+
+    def flush(self) -> None:
+        if not self.builder.empty():
+            self.lines.extend(_finish(self.builder, self.textpage, self.frame))
+        self.builder = _LineBuilder()
+
+
 def page_lines(textpage: ctypes.c_void_p, frame: PageFrame) -> tuple[Line, ...]:
     """The printed lines of one pdfium text page, in content-stream order."""
     count = pdfium_c.FPDFText_CountChars(textpage)
     if count <= 0:
         return ()
-    units = _page_units(textpage, count)
-    rect = pdfium_c.FS_RECTF()
-    rect_ref = ctypes.byref(rect)
-    get_box = pdfium_c.FPDFText_GetLooseCharBox
-    lines: list[Line] = []
-    builder = _LineBuilder()
-    for index, unit in enumerate(units):
-        if unit in _SPACES:
-            if not builder.empty():
-                builder.units.append(32)
-            continue
-        get_box(textpage, index, rect_ref)
-        left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
-        if right <= left and top <= bottom:
-            # No extent (pdfium could not place it): keep the text, not the position.
-            if not builder.empty():
-                builder.units.append(unit)
-            continue
-        if builder.starts_new_line(left, bottom, right, top):
-            lines.extend(_finish(builder, textpage, frame))
-            builder = _LineBuilder()
-        builder.add(unit, index, (left, bottom, right, top))
-    if not builder.empty():
-        lines.extend(_finish(builder, textpage, frame))
-    return tuple(lines)
+    return _PageReader(textpage, frame).read(_page_text(textpage, count))
 
 
-def _page_units(textpage: ctypes.c_void_p, count: int) -> list[int]:
-    """One UTF-16 code unit per character index.
+def _page_text(textpage: ctypes.c_void_p, count: int) -> str:
+    """The page text, one Python character per pdfium character index.
 
-    The page text comes in one call; when its length does not match the character count
+    The text comes in one call; when its length does not match the character count
     (a glyph expanded to several characters, say) it cannot be indexed by character,
-    and each character's code is asked for instead.
+    and each character's code is asked for instead. Surrogate halves stay separate here
+    and are paired again when a line's text is finished.
     """
     buffer = (ctypes.c_ushort * (count + 1))()
     written = pdfium_c.FPDFText_GetText(textpage, 0, count, buffer)
     if written == count + 1:
-        return buffer[:count]
+        return "".join(map(chr, buffer[:count]))
     get_unicode = pdfium_c.FPDFText_GetUnicode
     codes = (get_unicode(textpage, index) for index in range(count))
-    return [code if code <= 0xFFFF else 0xFFFD for code in codes]
+    return "".join(chr(code) if code <= 0x10FFFF else "\ufffd" for code in codes)
 
 
 def _finish(builder: _LineBuilder, textpage: ctypes.c_void_p, frame: PageFrame) -> list[Line]:
@@ -166,15 +223,16 @@ def _run_in_cut(builder: _LineBuilder, textpage: ctypes.c_void_p) -> int:
         else:
             high = middle
     # Only a whole-word prefix: the cut falls just after a space.
-    units = builder.units
-    return high if units[builder.offsets[high] - 1] == 32 else 0
+    offset = builder.offsets[high]
+    return high if "".join(builder.parts)[offset - 1 : offset] == " " else 0
 
 
 def _line(
     builder: _LineBuilder, textpage: ctypes.c_void_p, frame: PageFrame, bold: bool | None
 ) -> Line:
     lefts, bottoms, rights, tops = zip(*builder.boxes, strict=True)
-    text = array("H", builder.units).tobytes().decode("utf-16-le", "replace").rstrip(" ")
+    joined = "".join(builder.parts).rstrip(" ")
+    text = joined.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     x0 = _clamp(min(lefts) - frame.left, frame.width)
     x1 = _clamp(max(rights) - frame.left, frame.width)
     y0 = _clamp(frame.top - max(tops), frame.height)

@@ -1,0 +1,134 @@
+"""Ingest speed: our PDF parse (+ chunk) beside raw pypdfium2 text extraction.
+
+For every PDF in ``evaldata/pdf/`` and the gnuplot manual, times (median of 3 runs, in
+the same process) our ``parse`` followed by ``chunk_blocks``, and pypdfium2's plain
+``get_text_range()`` over the same pages. Prints a markdown table and writes it to
+``benchmarks/results/ingest-<date>.md``.
+
+    python benchmarks/ingest.py
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+from askalong.parse.pdf import parse
+
+ROOT = Path(__file__).resolve().parents[1]
+EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
+RUNS = 3
+
+try:
+    from askalong.chunk import chunk_blocks
+except ImportError:  # the chunker is not there yet: measure parse alone
+    chunk_blocks = None  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    pages: int
+    ours: float  # seconds, median of RUNS
+    raw: float
+
+    @property
+    def ratio(self) -> float:
+        return self.ours / self.raw if self.raw else 0.0
+
+
+def pdf_paths() -> list[Path]:
+    paths = sorted((EVALDATA / "pdf").glob("*/*.pdf"))
+    return [*paths, EVALDATA / "manuals" / "gnuplot-5.4.pdf"]
+
+
+def ours(data: bytes, name: str) -> int:
+    parsed = parse(data, source=name)
+    if chunk_blocks is not None:
+        chunk_blocks(name, parsed.blocks)
+    return parsed.page_count
+
+
+def raw_text(data: bytes, name: str) -> int:
+    document = pdfium.PdfDocument(data)
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            textpage = page.get_textpage()
+            textpage.get_text_range()
+            textpage.close()
+            page.close()
+        return len(document)
+    finally:
+        document.close()
+
+
+def median_seconds(work: Callable[[bytes, str], int], data: bytes, name: str) -> float:
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        work(data, name)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def measure(path: Path) -> Row:
+    data = path.read_bytes()
+    pages = ours(data, path.name)  # also warms the caches
+    return Row(
+        f"{path.parent.name}/{path.name}",
+        pages,
+        median_seconds(ours, data, path.name),
+        median_seconds(raw_text, data, path.name),
+    )
+
+
+def table(rows: Sequence[Row]) -> str:
+    what = "parse + chunk" if chunk_blocks is not None else "parse only (no chunker yet)"
+    head = [
+        f"Ingest speed, {what} vs raw pypdfium2 `get_text_range()`, median of {RUNS} runs,",
+        f"{platform.python_implementation()} {platform.python_version()},"
+        f" {os.cpu_count()} cores, pypdfium2 {pdfium.version.PYPDFIUM_INFO}.",
+        "",
+        f"| file | pages | {what} s | pages/s | raw s | raw pages/s | ours / raw |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    total = Row(
+        "**total**", sum(r.pages for r in rows), sum(r.ours for r in rows), sum(r.raw for r in rows)
+    )
+    return "\n".join([*head, *(_row(row) for row in [*rows, total])]) + "\n"
+
+
+def _row(row: Row) -> str:
+    return (
+        f"| {row.name} | {row.pages} | {row.ours:.3f} | {_rate(row.pages, row.ours)} "
+        f"| {row.raw:.3f} | {_rate(row.pages, row.raw)} | {row.ratio:.1f}x |"
+    )
+
+
+def _rate(pages: int, seconds: float) -> str:
+    return f"{pages / seconds:.0f}" if seconds else "-"
+
+
+def main() -> int:
+    rows = [measure(path) for path in pdf_paths()]
+    text = table(rows)
+    print(text)
+    out = ROOT / "benchmarks" / "results" / f"ingest-{datetime.date.today().isoformat()}.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    print(f"written to {out.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
