@@ -114,3 +114,15 @@ def test_document_without_text_is_empty() -> None:
     with pytest.raises(EmptyDocument) as info:
         parse_docx.parse(saved(document), source="blank.docx")
     assert "blank.docx" in str(info.value)
+
+
+def test_merged_cells_count_once() -> None:
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=3)
+    merged = table.cell(0, 0).merge(table.cell(0, 1))
+    merged.text = "Wide header"
+    table.cell(0, 2).text = "Right"
+    for cell, value in zip(table.rows[1].cells, ["a", "b", "c"], strict=True):
+        cell.text = value
+    doc = parse_docx.parse(saved(document), source="merged.docx")
+    assert [b.text for b in doc.blocks] == ["Wide header | Right\na | b | c"]

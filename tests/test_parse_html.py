@@ -228,3 +228,11 @@ def test_errors_name_the_source(data: bytes, error: type[Exception]) -> None:
     with pytest.raises(error) as info:
         html.parse(data, source="bad.html")
     assert "bad.html" in str(info.value)
+
+
+def test_deep_div_soup_parses_and_absurd_nesting_is_a_clear_error() -> None:
+    deep = b"<div>" * 1500 + b"<p>deep text</p>" + b"</div>" * 1500
+    assert [b.text for b in html.parse(deep, source="deep.html").blocks] == ["deep text"]
+    absurd = b"<div>" * 3000 + b"<p>deep text</p>" + b"</div>" * 3000
+    with pytest.raises(CorruptDocument, match="nested too deeply"):
+        html.parse(absurd, source="absurd.html")

@@ -85,7 +85,7 @@ def test_a_run_of_short_numbered_lines_is_a_list_not_headings() -> None:
 
 
 def test_sentences_are_not_titles() -> None:
-    data = b"This ends with a period.\n\nAnother short line\n\nThe last one, with a comma,\n"
+    data = b"Ends with a period.\n\nA short line\n\nWARNING:\n\nThe last one, with a comma,\n"
     doc = text.parse(data, source="plain.txt")
     assert {b.kind for b in doc.blocks} == {"paragraph"}
 

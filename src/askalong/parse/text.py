@@ -143,7 +143,9 @@ def title_level(line: str) -> int:
 def _all_caps(line: str) -> bool:
     letters = [c for c in line if c.isalpha()]
     words = line.split()
-    return len(letters) >= 3 and len(words) <= 8 and all(c.isupper() for c in letters)
+    if len(letters) < 3 or len(words) > 8 or line[-1] in ".:;,!?":
+        return False
+    return all(c.isupper() for c in letters)
 
 
 def _underline_level(lines: tuple[str, ...]) -> int:
