@@ -149,7 +149,10 @@ class _PageReader:
 
     def run(self, text: str, start: int, end: int, *, spaced: bool) -> None:
         first = self.box(start)
-        last = self.box(end - 1) if end - start > 1 else first
+        if end - start == 1:
+            self.place(text[start], start, first, spaced)
+            return
+        last = self.box(end - 1)
         if _placed(first) and _placed(last) and _same_row(first, last) and last[0] >= first[0]:
             box = (first[0], min(first[1], last[1]), max(first[2], last[2]), max(first[3], last[3]))
             self.place(text[start:end], start, box, spaced)
@@ -271,8 +274,7 @@ def _char_bold(textpage: ctypes.c_void_p, index: int) -> bool:
     weight = pdfium_c.FPDFText_GetFontWeight(textpage, index)
     if weight >= _BOLD_WEIGHT:
         return True
-    name = ctypes.create_string_buffer(128)
-    flags = ctypes.c_int()
-    pdfium_c.FPDFText_GetFontInfo(textpage, index, name, len(name), ctypes.byref(flags))
+    name = ctypes.create_string_buffer(64)  # a longer name is cut short, which is fine
+    pdfium_c.FPDFText_GetFontInfo(textpage, index, name, len(name), None)
     lowered = name.value.decode("latin-1").lower()
     return any(marker in lowered for marker in _BOLD_NAMES)
