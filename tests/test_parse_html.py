@@ -236,3 +236,12 @@ def test_deep_div_soup_parses_and_absurd_nesting_is_a_clear_error() -> None:
     absurd = b"<div>" * 3000 + b"<p>deep text</p>" + b"</div>" * 3000
     with pytest.raises(CorruptDocument, match="nested too deeply"):
         html.parse(absurd, source="absurd.html")
+
+
+def test_standalone_multiline_code_is_a_code_block() -> None:
+    page = b"<div><code>x = 1\n  y = 2</code></div><p><code>a\nb</code> then text</p>"
+    doc = html.parse(page, source="code.html")
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("code", "x = 1\n  y = 2"),
+        ("paragraph", "a b then text"),
+    ]

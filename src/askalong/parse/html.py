@@ -162,8 +162,10 @@ def _is_block(el: etree._Element) -> bool:
     """Block tags, inline tags wrapping blocks, and multi-line code standing alone."""
     if el.tag in _BLOCK_TAGS:
         return True
-    if el.tag == "code" and "\n" in (el.text or "") and not (el.getparent().text or "").strip():
-        return True
+    if el.tag == "code" and "\n" in (el.text or ""):
+        alone = not (el.getparent().text or "").strip() and not (el.tail or "").strip()
+        if alone:
+            return True
     return next(el.iterdescendants(*_BLOCK_TAGS), None) is not None
 
 
