@@ -18,6 +18,7 @@ from askalong.types import Block, BlockKind, LineBox
 
 _EDGE_ZONE = 0.09  # share of the page height where running headers/footers live
 _FOOTNOTE_ZONE = 0.6  # footnotes start below this share of the page height
+_FURNITURE_SLACK = 12.0  # points: how far a running header may move between pages
 _MAX_HEADING_CHARS = 200
 _MAX_HEADING_LINES = 3
 _MAX_CJK_CAPTION = 80
@@ -63,12 +64,12 @@ def furniture(drafts: Sequence[Draft]) -> dict[int, BlockKind]:
     pages: dict[tuple[str, str], set[int]] = {}
     for draft, zone in zip(drafts, zones, strict=True):
         if zone:
-            pages.setdefault((zone, _furniture_key(draft.text)), set()).add(draft.page)
+            pages.setdefault((zone, _furniture_key(draft)), set()).add(draft.page)
     found: dict[int, BlockKind] = {}
     for index, (draft, zone) in enumerate(zip(drafts, zones, strict=True)):
         if not zone:
             continue
-        repeated = len(pages[(zone, _furniture_key(draft.text))]) >= 2
+        repeated = len(pages[(zone, _furniture_key(draft))]) >= 2
         if repeated or _PAGE_NUMBER.match(draft.text):
             found[index] = "header" if zone == "top" else "footer"
     return found
@@ -82,8 +83,10 @@ def _zone(draft: Draft) -> str:
     return ""
 
 
-def _furniture_key(text: str) -> str:
-    return _DIGITS.sub("#", " ".join(text.lower().split()))
+def _furniture_key(draft: Draft) -> str:
+    """Same text (numbers aside) at about the same height: repeated page furniture."""
+    text = _DIGITS.sub("#", " ".join(draft.text.lower().split()))
+    return f"{round(draft.boxes[0].top / _FURNITURE_SLACK)}:{text}"
 
 
 def plain_kind(draft: Draft, body: float) -> BlockKind:
