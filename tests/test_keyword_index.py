@@ -1,0 +1,346 @@
+"""The keyword index: BM25 on real English and Chinese text, the permission and document
+filters inside the query, replacement, deletion, persistence and hostile queries."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from askalong.index.keyword import MAX_QUERY_TERMS, KeywordIndex, search_tokens
+from askalong.types import Access, Chunk, Document, Hit, Visibility
+
+
+def make_document(
+    doc_id: str,
+    *,
+    owner: str = "local",
+    visibility: Visibility = "private",
+    org_tags: tuple[str, ...] = (),
+) -> Document:
+    return Document(
+        id=doc_id,
+        content_hash=doc_id,
+        title=doc_id,
+        source=f"{doc_id}.txt",
+        format="text",
+        language="und",
+        page_count=0,
+        size_bytes=0,
+        created="2024-01-01T00:00:00Z",
+        owner=owner,
+        visibility=visibility,
+        org_tags=org_tags,
+    )
+
+
+def make_chunks(doc_id: str, *texts: str) -> list[Chunk]:
+    return [
+        Chunk(id=f"{doc_id}:{n}", document_id=doc_id, order=n, spans=(), text=text)
+        for n, text in enumerate(texts)
+    ]
+
+
+def index_texts(index: KeywordIndex, doc_id: str, *texts: str, **document: object) -> None:
+    index.add(make_document(doc_id, **document), make_chunks(doc_id, *texts))  # type: ignore[arg-type]
+
+
+def chunk_ids(hits: list[Hit]) -> list[str]:
+    return [hit.chunk_id for hit in hits]
+
+
+# ----------------------------------------------------------------------------- real text
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    chunk_id: str
+
+
+def load_squad(path: Path, index: KeywordIndex, articles: int) -> list[Question]:
+    """Index each article as a document, one chunk per paragraph; return its questions."""
+    data = json.loads(path.read_text(encoding="utf-8"))["data"][:articles]
+    questions, entries = [], []
+    for a, article in enumerate(data):
+        doc_id = f"{path.stem}-{a}"
+        texts = [paragraph["context"] for paragraph in article["paragraphs"]]
+        entries.append((make_document(doc_id, visibility="public"), make_chunks(doc_id, *texts)))
+        for p, paragraph in enumerate(article["paragraphs"]):
+            questions += [Question(qa["question"], f"{doc_id}:{p}") for qa in paragraph["qas"]]
+    index.add_many(entries)
+    return questions
+
+
+@pytest.fixture(scope="module")
+def squad(
+    tmp_path_factory: pytest.TempPathFactory, evaldata: Path
+) -> tuple[KeywordIndex, dict[str, list[Question]]]:
+    index = KeywordIndex(tmp_path_factory.mktemp("squad"))
+    qa = evaldata / "qa"
+    sets = {
+        "xquad.en": load_squad(qa / "xquad" / "xquad.en.json", index, 48),
+        "xquad.zh": load_squad(qa / "xquad" / "xquad.zh.json", index, 48),
+        "cmrc2018": load_squad(qa / "cmrc2018" / "cmrc2018_dev.json", index, 150),
+    }
+    return index, sets
+
+
+@pytest.mark.parametrize(
+    ("name", "min_top1", "min_top5"),
+    [("xquad.en", 0.88, 0.96), ("xquad.zh", 0.88, 0.96), ("cmrc2018", 0.9, 0.97)],
+)
+def test_question_finds_its_paragraph(
+    squad: tuple[KeywordIndex, dict[str, list[Question]]],
+    name: str,
+    min_top1: float,
+    min_top5: float,
+) -> None:
+    index, sets = squad
+    questions = sets[name]
+    ranks = []
+    for question in questions:
+        found = chunk_ids(index.search(question.text, Access(user="anyone"), limit=5))
+        ranks.append(found.index(question.chunk_id) + 1 if question.chunk_id in found else 0)
+    top1 = sum(rank == 1 for rank in ranks) / len(ranks)
+    top5 = sum(rank >= 1 for rank in ranks) / len(ranks)
+    assert len(questions) > 300
+    assert top1 >= min_top1, f"{name}: top-1 {top1:.3f}"
+    assert top5 >= min_top5, f"{name}: top-5 {top5:.3f}"
+
+
+def test_easy_questions_rank_their_paragraph_first(
+    squad: tuple[KeywordIndex, dict[str, list[Question]]],
+) -> None:
+    index, sets = squad
+    easy = {
+        "xquad.en": "How many career sacks did Jared Allen have?",
+        "xquad.zh": "贾里德在职业生涯中有多少次擒杀？",
+        "cmrc2018": "《战国无双3》是由哪两个公司合作开发的？",
+    }
+    for name, text in easy.items():
+        (asked,) = [question for question in sets[name] if question.text == text]
+        hits = index.search(text, Access.local(), limit=3)
+        assert hits[0].chunk_id == asked.chunk_id, text
+        assert hits[0].keyword_rank == 1 and hits[0].mode == "keyword"
+        assert hits[0].keyword_score == hits[0].score > hits[1].score
+
+
+def test_long_query_is_fast_and_ranked(
+    squad: tuple[KeywordIndex, dict[str, list[Question]]],
+) -> None:
+    index, sets = squad
+    text = " ".join(q.text for q in sets["xquad.en"])[:10_000]
+    assert len(set(search_tokens(text))) > MAX_QUERY_TERMS
+    started = time.perf_counter()
+    hits = index.search(text, Access.local(), limit=150)
+    assert time.perf_counter() - started < 5.0
+    assert hits and [hit.keyword_rank for hit in hits] == list(range(1, len(hits) + 1))
+    assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
+
+
+def test_long_query_keeps_its_rarest_terms(tmp_path: Path) -> None:
+    index = KeywordIndex(tmp_path)
+    common = [f"common{i}" for i in range(2 * MAX_QUERY_TERMS)]
+    index_texts(index, "a", " ".join(common))
+    index_texts(index, "b", " ".join(common))
+    index_texts(index, "c", "a unicorn")
+    # The one discriminating term comes last, after more than the cap of common ones.
+    # Keeping the first terms would lose it and never find "c".
+    hits = index.search(" ".join([*common, "unicorn"]), Access.local())
+    assert {hit.document_id for hit in hits} == {"a", "b", "c"}
+
+
+# ----------------------------------------------------------------------------- BM25 oracle
+
+
+def reference_bm25(corpus: dict[str, str], query: str, k1: float = 1.2, b: float = 0.75) -> dict:
+    """BM25 as Lucene/tantivy define it: idf = ln(1 + (N - n + 0.5) / (n + 0.5)),
+    tf part = f (k1 + 1) / (f + k1 (1 - b + b dl / avgdl)), summed over distinct terms."""
+    docs = {name: Counter(search_tokens(text)) for name, text in corpus.items()}
+    lengths = {name: sum(counts.values()) for name, counts in docs.items()}
+    avgdl = sum(lengths.values()) / len(docs)
+    scores = {}
+    for name, counts in docs.items():
+        score = 0.0
+        for term in set(search_tokens(query)):
+            n = sum(term in other for other in docs.values())
+            f = counts[term]
+            if f:
+                idf = math.log(1 + (len(docs) - n + 0.5) / (n + 0.5))
+                norm = k1 * (1 - b + b * lengths[name] / avgdl)
+                score += idf * f * (k1 + 1) / (f + norm)
+        if score > 0:
+            scores[name] = score
+    return scores
+
+
+def test_bm25_matches_a_reference_implementation(tmp_path: Path) -> None:
+    corpus = {
+        "d0": "The cat sat on the mat with another cat.",
+        "d1": "Dogs chase cats; a cat runs up a tree.",
+        "d2": "A quiet tree stands over the river bank.",
+        "d3": "Rivers flood banks when rain falls for days and days.",
+        "d4": "猫坐在垫子上，狗在追猫。",
+        "d5": "河岸边有一棵安静的树。",
+    }
+    index = KeywordIndex(tmp_path)
+    for name, text in corpus.items():
+        index_texts(index, name, text)
+    for query in ("cat tree", "river bank rain", "猫 树", "dogs chasing cats on a river bank"):
+        expected = reference_bm25(corpus, query)
+        hits = index.search(query, Access.local())
+        got = {hit.document_id: hit.keyword_score for hit in hits}
+        assert got.keys() == expected.keys(), query
+        for name, score in expected.items():
+            assert got[name] == pytest.approx(score, rel=1e-4), (query, name)
+        assert chunk_ids(hits) == [f"{n}:0" for n in sorted(expected, key=lambda n: -expected[n])]
+
+
+# ----------------------------------------------------------------------------- filters
+
+
+@pytest.fixture
+def shared_index(tmp_path: Path) -> KeywordIndex:
+    index = KeywordIndex(tmp_path / "keyword")
+    text = "Zebra migration crosses the river."
+    index_texts(index, "alice-private", text, owner="alice")
+    index_texts(index, "bob-private", text, owner="bob")
+    index_texts(index, "bob-org", text, owner="bob", visibility="org", org_tags=("lab", "ops"))
+    index_texts(index, "carol-public", text, owner="carol", visibility="public")
+    return index
+
+
+def visible(index: KeywordIndex, access: Access) -> set[str]:
+    return {hit.document_id for hit in index.search("zebra river", access)}
+
+
+def test_permission_filter(shared_index: KeywordIndex) -> None:
+    assert visible(shared_index, Access(user="alice")) == {"alice-private", "carol-public"}
+    assert visible(shared_index, Access(user="bob")) == {"bob-private", "bob-org", "carol-public"}
+    assert visible(shared_index, Access(user="dave", orgs=("ops",))) == {"bob-org", "carol-public"}
+    assert visible(shared_index, Access(user="dave", orgs=("other",))) == {"carol-public"}
+    assert visible(shared_index, Access.local()) == {
+        "alice-private",
+        "bob-private",
+        "bob-org",
+        "carol-public",
+    }
+
+
+def test_org_tag_alone_does_not_open_a_private_document(tmp_path: Path) -> None:
+    index = KeywordIndex(tmp_path)
+    index_texts(index, "tagged-private", "zebra", owner="bob", org_tags=("lab",))
+    assert index.search("zebra", Access(user="eve", orgs=("lab",))) == []
+
+
+def test_permission_filter_is_inside_the_query(tmp_path: Path) -> None:
+    index = KeywordIndex(tmp_path)
+    index_texts(index, "hidden", "zebra zebra zebra stripes", owner="bob")
+    index_texts(index, "open", "a zebra among many other animals in a large park", owner="x",
+                visibility="public")  # fmt: skip
+    assert index.search("zebra", Access.local(), limit=1)[0].document_id == "hidden"
+    only = index.search("zebra", Access(user="alice"), limit=1)
+    assert [(hit.document_id, hit.keyword_rank) for hit in only] == [("open", 1)]
+
+
+def test_filters_do_not_change_bm25(shared_index: KeywordIndex) -> None:
+    everything = {h.chunk_id: h.score for h in shared_index.search("zebra", Access.local())}
+    filtered = shared_index.search("zebra", Access(user="dave", orgs=("lab",)))
+    assert filtered and all(hit.score == everything[hit.chunk_id] for hit in filtered)
+
+
+def test_document_filter(shared_index: KeywordIndex) -> None:
+    access = Access.local()
+    only = shared_index.search("zebra", access, document_ids={"bob-org", "carol-public"})
+    assert {hit.document_id for hit in only} == {"bob-org", "carol-public"}
+    assert shared_index.search("zebra", access, document_ids=[]) == []
+    both = shared_index.search(
+        "zebra", Access(user="alice"), document_ids=["bob-org", "alice-private"]
+    )
+    assert {hit.document_id for hit in both} == {"alice-private"}
+    one = shared_index.search("zebra", access, document_ids=["bob-org"], limit=1)
+    assert chunk_ids(one) == ["bob-org:0"]
+
+
+# ----------------------------------------------------------------------------- lifecycle
+
+
+def test_re_add_replaces_the_document(tmp_path: Path) -> None:
+    index = KeywordIndex(tmp_path)
+    index_texts(index, "d", "old words about apples", "more apples")
+    index_texts(index, "d", "new words about pears")
+    assert index.search("apples", Access.local()) == []
+    assert chunk_ids(index.search("pears", Access.local())) == ["d:0"]
+    index_texts(index, "d", "new words about pears")
+    assert len(index.search("words", Access.local())) == 1
+
+
+def test_re_add_updates_permissions(tmp_path: Path) -> None:
+    index = KeywordIndex(tmp_path)
+    index_texts(index, "d", "plans", owner="bob")
+    assert index.search("plans", Access(user="alice")) == []
+    index_texts(index, "d", "plans", owner="bob", visibility="public")
+    assert chunk_ids(index.search("plans", Access(user="alice"))) == ["d:0"]
+
+
+def test_delete(tmp_path: Path) -> None:
+    index = KeywordIndex(tmp_path)
+    index_texts(index, "a", "shared term alpha")
+    index_texts(index, "b", "shared term beta")
+    index.delete("a")
+    index.delete("never-indexed")
+    assert index.document_ids() == {"b"}
+    assert {hit.document_id for hit in index.search("shared", Access.local())} == {"b"}
+
+
+def test_persistence_after_reopening(tmp_path: Path) -> None:
+    index = KeywordIndex(tmp_path)
+    index_texts(index, "a", "persistent lighthouse keeper")
+    index_texts(index, "b", "temporary tent")
+    index.delete("b")
+    reopened = KeywordIndex(tmp_path)
+    assert reopened.document_ids() == {"a"}
+    assert chunk_ids(reopened.search("lighthouse", Access.local())) == ["a:0"]
+    index_texts(reopened, "c", "another lighthouse")
+    # The first instance sees what the second one committed.
+    assert {hit.document_id for hit in index.search("lighthouse", Access.local())} == {"a", "c"}
+
+
+def test_document_ids_includes_documents_without_searchable_text(tmp_path: Path) -> None:
+    index = KeywordIndex(tmp_path)
+    assert index.document_ids() == set()
+    index_texts(index, "punctuation", "。，！ ... ---")
+    assert index.document_ids() == {"punctuation"}
+
+
+# ----------------------------------------------------------------------------- hostile queries
+
+
+def test_stop_words_only_query_returns_nothing(shared_index: KeywordIndex) -> None:
+    for query in ("the of and", "的 了 是", "。，？！...", ""):
+        assert shared_index.search(query, Access.local()) == []
+
+
+def test_query_syntax_is_plain_text(shared_index: KeywordIndex) -> None:
+    for query in ("title:x AND (", "*", '"', "zebra OR", "owner:bob", "a:[* TO *]", "\\", "^2~"):
+        shared_index.search(query, Access(user="alice"))
+    hits = shared_index.search('zebra AND ( owner:bob "', Access(user="alice"))
+    assert {hit.document_id for hit in hits} == {"alice-private", "carol-public"}
+
+
+def test_ten_thousand_character_query(shared_index: KeywordIndex) -> None:
+    query = ("zebra " + "lorem ipsum dolor " * 50 + "x" * 500 + " ") * 10
+    query = query[:10_000]
+    started = time.perf_counter()
+    hits = shared_index.search(query, Access.local())
+    assert time.perf_counter() - started < 2.0
+    assert {hit.document_id for hit in hits} >= {"carol-public"}
+    huge_word = "z" * 10_000
+    assert shared_index.search(huge_word, Access.local()) == []
