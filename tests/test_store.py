@@ -476,6 +476,26 @@ def test_migrations_are_applied_once(settings: Settings) -> None:
     assert {"documents", "blocks", "chunks", "document_org_tags"} <= tables
 
 
+def test_opening_a_new_file_from_several_threads_at_once(settings: Settings) -> None:
+    errors: list[BaseException] = []
+
+    def open_and_close() -> None:
+        try:
+            open_store(settings).close()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_and_close) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    with sqlite3.connect(settings.database_path) as conn:
+        count = conn.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
+    assert count == len(migrations())
+
+
 def test_a_newer_schema_is_refused(settings: Settings) -> None:
     open_store(settings).close()
     with sqlite3.connect(settings.database_path) as conn:
