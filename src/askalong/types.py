@@ -159,3 +159,25 @@ class StoredDocument:
     document: Document
     blocks: tuple[Block, ...]
     chunks: tuple[Chunk, ...] = field(default=())
+
+
+RetrievalMode = Literal["hybrid", "keyword", "vector"]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieved chunk with every route's evidence, kept for citations and triage.
+
+    ``score`` is what the hit was ranked by (fused score, or a single route's score when
+    only one route ran); the per-route scores and 1-based ranks are None when that route
+    did not find the chunk or did not run. ``mode`` says which routes produced the list.
+    """
+
+    chunk_id: str
+    document_id: str
+    score: float
+    mode: RetrievalMode
+    keyword_score: float | None = None
+    keyword_rank: int | None = None
+    vector_score: float | None = None
+    vector_rank: int | None = None
