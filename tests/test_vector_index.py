@@ -164,6 +164,21 @@ def test_a_half_written_append_is_ignored_and_overwritten(
     assert (folder / MATRIX_FILE).stat().st_size == rows * DIM * 4
 
 
+def test_two_instances_on_one_folder_append_in_turn(tmp_path: Path) -> None:
+    # As when the CLI adds a document while the server runs: each sees the other's rows.
+    first, second = VectorIndex(tmp_path, DIM), VectorIndex(tmp_path, DIM)
+    eye = np.eye(DIM, dtype=np.float32)
+    first.add("a", ["a:0"], eye[:1])
+    second.add("b", ["b:0", "b:1"], eye[1:3])
+    first.add("c", ["c:0"], eye[3:4])
+    second.delete("a")
+    for index in (first, second, VectorIndex(tmp_path, DIM)):
+        assert index.document_ids() == {"b", "c"}
+        for row, chunk in [(1, "b:0"), (2, "b:1"), (3, "c:0")]:
+            best = index.search(eye[row], allowed_document_ids=None, limit=1)[0]
+            assert best.chunk_id == chunk and best.score == pytest.approx(1.0)
+
+
 def test_a_truncated_matrix_is_an_error(filled: VectorIndex, tmp_path: Path) -> None:
     folder = tmp_path / "vectors"
     filled.close()

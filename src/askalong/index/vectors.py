@@ -19,7 +19,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -130,9 +131,13 @@ class VectorIndex:
         self._lock = threading.Lock()
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(folder / ROWS_FILE, check_same_thread=False)
+            # Autocommit: transactions are explicit (BEGIN IMMEDIATE) in ``_transaction``.
+            self._db = sqlite3.connect(
+                folder / ROWS_FILE, check_same_thread=False, isolation_level=None
+            )
             self._db.executescript(_SCHEMA)
             self._check_dimension()
+            self._version = self._data_version()
             self._rows = self._load()
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the vector index: {exc}", source=self._source) from exc
@@ -148,7 +153,7 @@ class VectorIndex:
     # ------------------------------------------------------------------------- opening
 
     def _check_dimension(self) -> None:
-        with self._db:
+        with self._transaction():
             self._db.execute(
                 "INSERT OR IGNORE INTO meta (key, value) VALUES ('dimension', ?)",
                 (str(self._dimension),),
@@ -160,6 +165,26 @@ class VectorIndex:
                 "the embedding model changed, so re-index",
                 source=self._source,
             )
+
+    def _data_version(self) -> int:
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
+    def _snapshot(self) -> _Rows:
+        # A writer holding the lock refreshes the rows itself: readers never wait for it.
+        if not self._lock.acquire(blocking=False):
+            return self._rows
+        try:
+            return self._current()
+        finally:
+            self._lock.release()
+
+    def _current(self) -> _Rows:
+        """The rows, re-read when another process committed since we last looked
+        (``data_version`` changes only on other connections' commits: a cheap check)."""
+        version = self._data_version()
+        if version != self._version:
+            self._rows, self._version = self._load(), version
+        return self._rows
 
     def _load(self) -> _Rows:
         records = self._db.execute(
@@ -195,10 +220,11 @@ class VectorIndex:
                 f"got an array of shape {matrix.shape}"
             )
         with self._lock:
-            start = self._rows.count
             try:
-                self._append(start, matrix)
-                with self._db:
+                with self._transaction():
+                    # The write lock is held: no other process can append until we commit.
+                    start = self._current().count
+                    self._append(start, matrix)
                     self._mark_dead(document_id)
                     self._db.executemany(
                         "INSERT INTO rows (row, chunk_id, document_id) VALUES (?, ?, ?)",
@@ -213,11 +239,21 @@ class VectorIndex:
         """Mark every vector of ``document_id`` dead."""
         with self._lock:
             try:
-                with self._db:
+                with self._transaction():
+                    self._rows = self._current().without(document_id)
                     self._mark_dead(document_id)
             except sqlite3.Error as exc:
                 raise StoreError(f"vector delete failed: {exc}", source=self._source) from exc
-            self._rows = self._rows.without(document_id)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     def _append(self, start: int, matrix: FloatArray) -> None:
         with open(self._folder / MATRIX_FILE, "ab+") as file:
@@ -236,7 +272,7 @@ class VectorIndex:
 
     def document_ids(self) -> set[str]:
         """The documents with at least one live vector."""
-        return self._rows.document_ids()
+        return self._snapshot().document_ids()
 
     def search(
         self,
@@ -251,7 +287,7 @@ class VectorIndex:
         query = _normalised(np.asarray(query_vector, dtype=np.float32).reshape(-1))
         if query.shape != (self._dimension,):
             raise ValueError(f"query has dimension {query.shape[0]}, not {self._dimension}")
-        rows = self._rows
+        rows = self._snapshot()
         candidates = rows.candidates(allowed_document_ids)
         if limit <= 0 or candidates.size == 0 or not np.any(query):
             return []
