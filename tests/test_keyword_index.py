@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from askalong.errors import StoreError
 from askalong.index.keyword import MAX_QUERY_TERMS, KeywordIndex, search_tokens
 from askalong.types import Access, Chunk, Document, Hit, Visibility
 
@@ -344,3 +345,10 @@ def test_ten_thousand_character_query(shared_index: KeywordIndex) -> None:
     assert {hit.document_id for hit in hits} >= {"carol-public"}
     huge_word = "z" * 10_000
     assert shared_index.search(huge_word, Access.local()) == []
+
+
+def test_a_damaged_index_is_a_store_error(tmp_path: Path) -> None:
+    KeywordIndex(tmp_path).add(make_document("a"), make_chunks("a", "text"))
+    (tmp_path / "meta.json").write_text("not json", encoding="utf-8")
+    with pytest.raises(StoreError, match="cannot open the keyword index"):
+        KeywordIndex(tmp_path)
