@@ -6,12 +6,14 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import tantivy
 
 from askalong.errors import StoreError
 from askalong.index.keyword import MAX_QUERY_TERMS, KeywordIndex, search_tokens
@@ -352,3 +354,14 @@ def test_a_damaged_index_is_a_store_error(tmp_path: Path) -> None:
     (tmp_path / "meta.json").write_text("not json", encoding="utf-8")
     with pytest.raises(StoreError, match="cannot open the keyword index"):
         KeywordIndex(tmp_path)
+
+
+def test_a_writer_in_another_instance_is_waited_for(tmp_path: Path) -> None:
+    first, second = KeywordIndex(tmp_path), KeywordIndex(tmp_path)
+    blocker = tantivy.Index(tantivy.Index.open(str(tmp_path)).schema, path=str(tmp_path))
+    holder = blocker.writer(heap_size=15_000_000, num_threads=1)
+    releaser = threading.Timer(0.3, holder.wait_merging_threads)  # releases the lock
+    releaser.start()
+    index_texts(first, "a", "waited")
+    releaser.join()
+    assert chunk_ids(second.search("waited", Access.local())) == ["a:0"]

@@ -14,6 +14,7 @@ scored zero, so a document the caller may not see never takes a place in the top
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +39,7 @@ MAX_QUERY_TERMS = 64
 # dropping it keeps every term far below tantivy's 65,530-byte term limit.
 MAX_TOKEN_CHARS = 80
 _WRITER_HEAP_BYTES = 32_000_000
+_LOCK_WAIT_SECONDS = 10.0
 
 
 def search_tokens(text: str) -> list[str]:
@@ -96,7 +98,7 @@ class KeywordIndex:
         # process (the CLI beside a running server) can write too.
         with self._lock:
             try:
-                writer = self._index.writer(heap_size=_WRITER_HEAP_BYTES, num_threads=1)
+                writer = self._open_writer()
                 try:
                     yield writer
                     writer.commit()
@@ -108,6 +110,19 @@ class KeywordIndex:
                 self._index.reload()
             except (OSError, ValueError) as exc:
                 raise StoreError(f"keyword index write failed: {exc}", source=self._source) from exc
+
+    def _open_writer(self) -> tantivy.IndexWriter:
+        """A writer, waiting while another process holds tantivy's writer lock."""
+        deadline = time.monotonic() + _LOCK_WAIT_SECONDS
+        pause = 0.02
+        while True:
+            try:
+                return self._index.writer(heap_size=_WRITER_HEAP_BYTES, num_threads=1)
+            except ValueError as exc:
+                if "LockBusy" not in str(exc) or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
 
     def _entry(self, document: Document, chunk: Chunk) -> tantivy.Document:
         entry = tantivy.Document()
