@@ -92,8 +92,7 @@ def _coerce(values: dict[str, Any]) -> dict[str, Any]:
     fields = _fields()
     coerced: dict[str, Any] = {}
     for name, raw in values.items():
-        default = fields[name].default
-        kind = Path if name == "home" else type(default)
+        kind: type = Path if name == "home" else type(fields[name].default)
         try:
             coerced[name] = kind(raw)
         except (TypeError, ValueError) as exc:

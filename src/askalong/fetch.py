@@ -58,4 +58,3 @@ def _read_limited(response: httpx.Response, url: str, max_bytes: int) -> bytes:
             raise TooLarge.of(size, max_bytes, source=url)
         parts.append(part)
     return b"".join(parts)
-

@@ -53,8 +53,15 @@ def document_id(content_hash: str) -> str:
     return content_hash[:ID_LENGTH]
 
 
+# Inside folders only files with these endings are taken (a folder of papers often holds
+# their data files too); a file named on the command line is always tried.
+DOCUMENT_SUFFIXES = frozenset(
+    {".pdf", ".html", ".htm", ".xhtml", ".md", ".markdown", ".txt", ".text", ".rst", ".docx"}
+)
+
+
 def expand_inputs(inputs: Iterable[str]) -> list[str]:
-    """Folders become the files below them (sorted, hidden ones skipped); URLs stay."""
+    """Folders become the document files below them (sorted, hidden ones skipped); URLs stay."""
     expanded: list[str] = []
     for item in inputs:
         path = Path(item)
@@ -69,7 +76,7 @@ def _files_below(folder: Path) -> Iterator[Path]:
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            if not name.startswith("."):
+            if not name.startswith(".") and Path(name).suffix.lower() in DOCUMENT_SUFFIXES:
                 yield Path(root) / name
 
 
@@ -95,14 +102,19 @@ class Ingestor:
             fetched = fetch_url(item, max_bytes=limit, timeout=timeout)
             name = PurePosixPath(urlsplit(fetched.url).path).name or urlsplit(fetched.url).netloc
             return Upload(data=fetched.data, source=fetched.url, name=name)
-        return Upload(data=read_file(Path(item), self.settings.max_file_bytes), source=item,
-                      name=Path(item).name)
+        return Upload(
+            data=read_file(Path(item), self.settings.max_file_bytes),
+            source=item,
+            name=Path(item).name,
+        )
 
     def add_upload(self, upload: Upload, *, visibility: Visibility | None = None) -> AddOutcome:
         content_hash = hashlib.sha256(upload.data).hexdigest()
         doc_id = document_id(content_hash)
         if self.store.has_document(doc_id):
-            return AddOutcome(source=upload.source, status="exists", document=self._existing(doc_id))
+            return AddOutcome(
+                source=upload.source, status="exists", document=self._existing(doc_id)
+            )
         fmt = detect_format(upload.data, source=upload.source)
         parsed = self.guard.parse(upload.data, fmt, source=upload.source)
         parsed = _note_misnamed(parsed, upload.name)
@@ -163,7 +175,8 @@ def _note_misnamed(parsed: ParsedDocument, name: str) -> ParsedDocument:
     claimed = _SUFFIX_FORMATS.get(Path(name).suffix.lower())
     if claimed is None or claimed == parsed.format:
         return parsed
-    notice = f"the name says {claimed.upper()} but the content is {parsed.format.upper()}; read as {parsed.format.upper()}"
+    actual = parsed.format.upper()
+    notice = f"the name says {claimed.upper()} but the content is {actual}; read as {actual}"
     return replace(parsed, notices=(*parsed.notices, notice))
 
 

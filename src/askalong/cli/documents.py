@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import click
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -70,17 +71,17 @@ def _report_added(outcomes: list[AddOutcome], as_json: bool) -> None:
         return
     for o in outcomes:
         if o.status == "failed":
-            err_console.print(f"[red]failed[/]  {o.error}", soft_wrap=True)
+            err_console.print(f"[red]failed[/]  {escape(o.error or '')}")
         elif o.document and o.status == "exists":
-            console.print(f"[dim]exists[/]  {o.document.id}  {o.source} (already added)")
+            console.print(f"[dim]exists[/]  {o.document.id}  {escape(o.source)} (already added)")
         elif o.document:
             pages = f"{o.document.page_count} p, " if o.document.format == "pdf" else ""
             console.print(
-                f"[green]added[/]   {o.document.id}  {o.source}  "
+                f"[green]added[/]   {o.document.id}  {escape(o.source)}  "
                 f"({o.document.format}, {pages}{o.blocks} blocks, {o.chunks} chunks)"
             )
             for notice in o.document.notices:
-                console.print(f"          [yellow]note:[/] {notice}")
+                console.print(f"          [yellow]note:[/] {escape(notice)}")
 
 
 def _add_json(outcomes: list[AddOutcome]) -> dict[str, object]:
@@ -116,8 +117,14 @@ def docs(as_json: bool) -> None:
         return
     table = Table("id", "title", "format", "pages", "lang", "added", box=None)
     for d in documents:
-        table.add_row(d.id, shorten(d.title, 60), d.format, str(d.page_count), d.language,
-                      d.created[:16].replace("T", " "))
+        table.add_row(
+            d.id,
+            shorten(d.title, 60),
+            d.format,
+            str(d.page_count),
+            d.language,
+            d.created[:16].replace("T", " "),
+        )
     console.print(table)
 
 
@@ -134,8 +141,11 @@ def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
         blocks = store.blocks(document.id, page=page)
         chunks = store.chunks(document.id)
     if page is not None:
-        chunks = tuple(c for c in chunks if c.page_start is not None
-                       and c.page_start <= page <= (c.page_end or c.page_start))
+        chunks = tuple(
+            c
+            for c in chunks
+            if c.page_start is not None and c.page_start <= page <= (c.page_end or c.page_start)
+        )
     if as_json:
         payload: dict[str, object] = {"document": document_json(document)}
         if what != "chunks":
@@ -151,23 +161,28 @@ def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
             console.print(f"[dim]{b.id:>6} {where}{b.kind:<9}[/] {shorten(b.text, 100)}")
     elif what == "chunks":
         for c in chunks:
-            section = " > ".join(c.section_path)
+            section = shorten(" > ".join(c.section_path), 120)
             console.print(f"[bold]{c.id}[/] [dim]{section}[/]\n{shorten(c.text, 300)}\n")
     else:
         for b in blocks:
             if b.kind == "heading":
                 indent = "  " * max(b.heading_level - 1, 0)
-                console.print(f"{indent}{shorten(b.text, 90)}  [dim]{b.id}"
-                              + (f" p{b.page}" if b.page else "") + "[/]")
+                console.print(
+                    f"{indent}{shorten(b.text, 90)}  [dim]{b.id}"
+                    + (f" p{b.page}" if b.page else "")
+                    + "[/]"
+                )
 
 
 def _print_header(d: Document) -> None:
-    console.print(f"[bold]{d.title}[/]  [dim]{d.id}[/]")
-    console.print(f"{d.format}, {d.page_count} page(s), {d.language}, {d.size_bytes:,} bytes, "
-                  f"{d.visibility}, added {d.created}")
-    console.print(f"source: {d.source}")
+    console.print(f"[bold]{escape(d.title)}[/]  [dim]{d.id}[/]")
+    console.print(
+        f"{d.format}, {d.page_count} page(s), {d.language}, {d.size_bytes:,} bytes, "
+        f"{d.visibility}, added {d.created}"
+    )
+    console.print(f"source: {escape(d.source)}")
     for notice in d.notices:
-        console.print(f"[yellow]note:[/] {notice}")
+        console.print(f"[yellow]note:[/] {escape(notice)}")
     console.print()
 
 
@@ -182,4 +197,4 @@ def rm(doc: str, as_json: bool) -> None:
     if as_json:
         print_json({"removed": document_json(document)})
     else:
-        console.print(f"removed {document.id}  {document.title}")
+        console.print(f"removed {document.id}  {escape(document.title)}")

@@ -7,15 +7,16 @@ import sys
 from typing import Any, NoReturn
 
 from rich.console import Console
+from rich.markup import escape
 
 from askalong.types import Block, Chunk, Document
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str) -> NoReturn:
-    err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {escape(message)}")
     sys.exit(1)
 
 
@@ -72,5 +73,6 @@ def chunk_json(chunk: Chunk) -> dict[str, Any]:
 
 
 def shorten(text: str, width: int) -> str:
+    """One line of at most ``width`` characters, escaped: document text is never markup."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    return escape(flat if len(flat) <= width else flat[: width - 1] + "…")

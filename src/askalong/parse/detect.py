@@ -29,7 +29,9 @@ _BINARY_MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"OggS", "an Ogg media file"),
     (b"ID3", "an MP3 file"),
 )
-_HTML_START = re.compile(rb"^\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body|meta|title)\b", re.I | re.S)
+_HTML_START = re.compile(
+    rb"^\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body|meta|title)\b", re.I | re.S
+)
 _HTML_ANYWHERE = re.compile(rb"<(html|body|div|p|h[1-6]|article)\b[^>]*>", re.I)
 _MARKDOWN_SIGNS = re.compile(
     r"^(#{1,6} \S|```|~~~|\* \S|- \S|\d+\. \S|> \S|\|.*\|\s*$|[^\n]+\n(=+|-+)\s*$)", re.M

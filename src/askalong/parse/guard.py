@@ -82,7 +82,9 @@ class ParserGuard:
         if self._process is None or not self._process.is_alive() or self._conn is None:
             self._kill()
             parent, child = self._context.Pipe()
-            self._process = self._context.Process(target=_serve, args=(child, self.modules), daemon=True)
+            self._process = self._context.Process(
+                target=_serve, args=(child, self.modules), daemon=True
+            )
             self._process.start()
             child.close()
             self._conn = parent

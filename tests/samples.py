@@ -1,0 +1,55 @@
+"""Test inputs made on the fly (no fixtures checked into the repo)."""
+
+from __future__ import annotations
+
+import hashlib
+
+
+def encrypted_pdf() -> bytes:
+    """A one-page PDF under the standard security handler (RC4, revision 2), user
+    password "secret": Algorithms 3.2-3.4 of the PDF 1.7 reference."""
+    pad = bytes.fromhex("28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A")
+    doc_id = hashlib.md5(b"askalong").digest()
+    owner_key = hashlib.md5((b"owner" + pad)[:32]).digest()[:5]
+    o_value = _rc4(owner_key, (b"secret" + pad)[:32])
+    permissions = (-4).to_bytes(4, "little", signed=True)
+    key = hashlib.md5((b"secret" + pad)[:32] + o_value + permissions + doc_id).digest()[:5]
+    u_value = _rc4(key, pad)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+        b"<< /Filter /Standard /V 1 /R 2 /O <"
+        + o_value.hex().encode()
+        + b"> /U <"
+        + u_value.hex().encode()
+        + b"> /P -4 >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 5\n0000000000 65535 f \n"
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    trailer = b"trailer\n<< /Size 5 /Root 1 0 R /Encrypt 4 0 R /ID [<%s> <%s>] >>\n"
+    out += trailer % (doc_id.hex().encode(), doc_id.hex().encode())
+    out += b"startxref\n%d\n%%%%EOF\n" % xref
+    return bytes(out)
+
+
+def _rc4(key: bytes, data: bytes) -> bytes:
+    state = list(range(256))
+    j = 0
+    for i in range(256):
+        j = (j + state[i] + key[i % len(key)]) % 256
+        state[i], state[j] = state[j], state[i]
+    out = bytearray()
+    i = j = 0
+    for byte in data:
+        i = (i + 1) % 256
+        j = (j + state[i]) % 256
+        state[i], state[j] = state[j], state[i]
+        out.append(byte ^ state[(state[i] + state[j]) % 256])
+    return bytes(out)
