@@ -181,3 +181,15 @@ class Hit:
     keyword_rank: int | None = None
     vector_score: float | None = None
     vector_rank: int | None = None
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a read-along question was asked: a block (and optionally a character span
+    of it), or only the selected text, which is then located in the document."""
+
+    document_id: str
+    block_id: str | None = None
+    start: int | None = None
+    end: int | None = None
+    selected_text: str | None = None
