@@ -368,7 +368,7 @@ def chunks_as_json(chunks: Sequence[Chunk]) -> list[dict[str, object]]:
 
 @pytest.mark.parametrize(
     ("name", "target", "maximum", "overlap"),
-    [("small", 40, 60, 0), ("small_overlap", 40, 60, 40), ("default", 512, 768, 0)],
+    [("small", 40, 60, 0), ("small_overlap", 40, 60, 90), ("default", 512, 768, 0)],
 )
 def test_golden_chunk_boundaries(name: str, target: int, maximum: int, overlap: int) -> None:
     blocks = golden_document()

@@ -142,31 +142,33 @@ def _pack(pieces: list[_Piece], target: int, maximum: int) -> Iterator[list[_Pie
 
 
 def _with_overlap(last: _Piece, group: list[_Piece], overlap: int, maximum: int) -> list[_Piece]:
-    """Prefix ``group`` with the last whole sentences of ``last`` (at most ``overlap``
-    characters) when the chunk stays under ``maximum``."""
+    """Prefix ``group`` with the last whole sentences of ``last``: as many as fit in
+    ``overlap`` characters while the chunk stays under ``maximum`` units."""
     if last.block.kind == "heading":
         return group
-    start = _overlap_start(last.block.text, last.start, last.end, overlap)
-    if start is None:
-        return group
-    lead = _Piece(last.block, start, last.end, measure(last.block.text, start, last.end))
-    total = sum((p.size for p in group), lead.size)
-    return [lead, *group] if total.units <= maximum else group
+    text = last.block.text
+    size = sum((p.size for p in group), TextSize())
+    lead = None
+    for start in _trailing_sentence_starts(text, last.start, last.end, overlap):
+        candidate = _Piece(last.block, start, last.end, measure(text, start, last.end))
+        if (candidate.size + size).units > maximum:
+            break
+        lead = candidate
+    return group if lead is None else [lead, *group]
 
 
-def _overlap_start(text: str, start: int, end: int, overlap: int) -> int | None:
-    """Where the last whole sentences of ``text[start:end]`` within ``overlap`` characters
-    begin. Only a window at the end is split: sentence ends are decided locally, but the
-    window's first span is a true sentence start only when the window is the whole span."""
-    window = max(start, end - overlap - 1)
+def _trailing_sentence_starts(text: str, start: int, end: int, limit: int) -> Iterator[int]:
+    """Starts of the last sentences of ``text[start:end]``, latest first, while the tail
+    from there is at most ``limit`` characters. Only a window at the end is split:
+    sentence ends are decided locally, but the window's first span is a true sentence
+    start only when the window is the whole span."""
+    window = max(start, end - limit - 1)
     spans = split_sentences(text[window:end])
-    first = None
     for s, _ in reversed(spans[1:] if window > start else spans):
         s = _trim(text, window + s, end)[0]
-        if end - s > overlap:
-            break
-        first = s
-    return first
+        if end - s > limit:
+            return
+        yield s
 
 
 def _make_chunk(document_id: str, order: int, group: list[_Piece]) -> Chunk:
