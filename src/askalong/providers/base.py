@@ -1,0 +1,86 @@
+"""The ``Embedder`` ABC: one abstract method, batching and helpers in the base class.
+
+Every embedder returns float32 rows of unit length, so a dot product is a cosine.
+E5-style models embed a search query and a stored passage differently; ``kind``
+says which form is wanted and each provider maps it to its own convention.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+import numpy as np
+
+from askalong.errors import AskAlongError
+
+EmbedKind = Literal["query", "passage"]
+
+
+class ProviderError(AskAlongError):
+    """An embedding or chat provider failed (endpoint down, bad reply, engine error)."""
+
+
+class Embedder(ABC):
+    """Text to unit-length float32 vectors."""
+
+    def __init__(self, *, name: str, dimension: int) -> None:
+        self._name = name
+        self._dimension = dimension
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    @abstractmethod
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        """Embed ``texts``: a ``(len(texts), dimension)`` float32 array of unit rows."""
+
+    def embed_passages(
+        self,
+        texts: Sequence[str],
+        batch_size: int = 64,
+        progress: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        """Embed stored passages in batches; ``progress`` gets the count done so far."""
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        items = list(texts)
+        parts = [np.zeros((0, self.dimension), dtype=np.float32)]
+        for start in range(0, len(items), batch_size):
+            batch = items[start : start + batch_size]
+            parts.append(self._checked(batch, "passage"))
+            if progress is not None:
+                progress(start + len(batch))
+        return np.concatenate(parts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one search query: a ``(dimension,)`` float32 vector."""
+        return self._checked([text], "query")[0]
+
+    def _checked(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        vectors = self._embed(texts, kind)
+        if vectors.shape != (len(texts), self.dimension):
+            raise ProviderError(
+                f"expected {len(texts)} vectors of {self.dimension}, got shape {vectors.shape}",
+                source=self.name,
+            )
+        return normalise(vectors)
+
+
+def normalise(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (a zero row stays zero), as float32."""
+    rows = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows / np.maximum(norms, np.float32(1e-12))
+
+
+def utf8_safe(text: str) -> str:
+    """The text as the C engine sees it: lone surrogates replaced, cut at the first NUL."""
+    clean = text.encode("utf-8", "replace").decode("utf-8")
+    return clean.split("\0", 1)[0]

