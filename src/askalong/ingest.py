@@ -19,6 +19,7 @@ from askalong.chunk import chunk_blocks
 from askalong.config import Settings
 from askalong.errors import AskAlongError, TooLarge, Unreadable
 from askalong.fetch import fetch_url, is_url
+from askalong.indexing import SearchIndexes
 from askalong.parse.detect import detect_format
 from askalong.parse.guard import ParserGuard
 from askalong.store.base import Store
@@ -83,9 +84,12 @@ def _files_below(folder: Path) -> Iterator[Path]:
 class Ingestor:
     """Adds documents to a store; owns the guarded parser process."""
 
-    def __init__(self, settings: Settings, store: Store) -> None:
+    def __init__(
+        self, settings: Settings, store: Store, indexes: SearchIndexes | None = None
+    ) -> None:
         self.settings = settings
         self.store = store
+        self.indexes = indexes
         self.guard = ParserGuard(settings.parse_timeout)
 
     def add(self, item: str, *, visibility: Visibility | None = None) -> AddOutcome:
@@ -127,6 +131,8 @@ class Ingestor:
             overlap=self.settings.chunk_overlap,
         )
         self.store.add_document(StoredDocument(document, parsed.blocks, chunks), upload.data)
+        if self.indexes is not None:  # searchable by keyword from here on
+            self.indexes.add(document, chunks)
         return AddOutcome(upload.source, "added", document, len(parsed.blocks), len(chunks))
 
     def _existing(self, doc_id: str) -> Document:

@@ -255,7 +255,7 @@ def fuse(
     or None (not ready, or failed): that route alone on the ``1 / (k + rank)`` scale with
     the single-route (or keyword-only) threshold; the hits' mode names the route.
     """
-    fused = _fused(keyword_hits or (), vector_hits or (), policy)
+    fused = fused_ranking(keyword_hits or (), vector_hits or (), policy)
     if not fused:
         return []
     threshold = policy.threshold_for(fused[0].mode)
@@ -268,7 +268,10 @@ def fuse(
     )
 
 
-def _fused(keyword: Sequence[Hit], vector: Sequence[Hit], policy: RetrievalPolicy) -> list[Hit]:
+def fused_ranking(
+    keyword: Sequence[Hit], vector: Sequence[Hit], policy: RetrievalPolicy
+) -> list[Hit]:
+    """The full fused list, best first, before any threshold (evaluation ranks this)."""
     if not vector:
         return single_route(keyword, "keyword", policy.rrf_k)
     if not keyword:

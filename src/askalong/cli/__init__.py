@@ -11,6 +11,7 @@ import click
 
 from askalong.cli.documents import add, docs, rm, show
 from askalong.cli.output import fail
+from askalong.cli.search import search
 from askalong.errors import AskAlongError
 
 
@@ -33,7 +34,7 @@ def main() -> None:
     """
 
 
-for command in (add, docs, show, rm):
+for command in (add, docs, show, rm, search):
     main.add_command(command)
 
 __all__ = ["main"]

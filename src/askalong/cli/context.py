@@ -1,19 +1,15 @@
-"""What every command needs: the settings and an open store."""
+"""What every command needs: the settings and an open library (store + indexes)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from askalong.config import Settings, load_settings
-from askalong.store.base import Store, open_store
+from askalong.config import load_settings
+from askalong.library import Library
 
 
 @contextmanager
-def opened_store(settings: Settings | None = None) -> Iterator[tuple[Settings, Store]]:
-    settings = settings or load_settings()
-    store = open_store(settings)
-    try:
-        yield settings, store
-    finally:
-        store.close()
+def opened_library() -> Iterator[Library]:
+    with Library(load_settings()) as library:
+        yield library

@@ -6,10 +6,9 @@ from collections.abc import Sequence
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from askalong.cli.context import opened_store
+from askalong.cli.context import opened_library
 from askalong.cli.output import (
     block_json,
     chunk_json,
@@ -19,7 +18,10 @@ from askalong.cli.output import (
     print_json,
     shorten,
 )
+from askalong.cli.progress import progress_bar
+from askalong.indexing import EmbedReport
 from askalong.ingest import AddOutcome, Ingestor, expand_inputs
+from askalong.library import Library
 from askalong.types import VISIBILITIES, Access, Document
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
@@ -33,30 +35,42 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (
     default=None,
     help="Who may see the documents (default: ASKALONG_VISIBILITY or private).",
 )
+@click.option(
+    "--no-embed",
+    is_flag=True,
+    help="Skip computing vectors now (keyword search works at once; vectors follow later).",
+)
 @json_option
-def add(inputs: Sequence[str], visibility: str | None, as_json: bool) -> None:
+def add(inputs: Sequence[str], visibility: str | None, no_embed: bool, as_json: bool) -> None:
     """Add files, folders (recursively) and http(s) URLs of web pages or PDFs.
 
     Re-adding the same content is a no-op. One bad input is reported and the others
-    still go in; the exit status is 1 only when every input failed.
+    still go in; the exit status is 1 only when every input failed. Documents are
+    keyword-searchable as soon as they are added; their vectors are computed next
+    (with a progress bar), and any left over are filled in by the next add.
     """
     items = expand_inputs(inputs)
-    with opened_store() as (settings, store), Ingestor(settings, store) as ingestor:
-        outcomes = _add_all(ingestor, items, visibility)
-    _report_added(outcomes, as_json)
+    with opened_library() as library:
+        outcomes = _add_all(library.ingestor, items, visibility)
+        report = None if no_embed else _embed_pending(library)
+    _report_added(outcomes, report, as_json)
     if outcomes and all(o.status == "failed" for o in outcomes):
         raise SystemExit(1)
 
 
+def _embed_pending(library: Library) -> EmbedReport | None:
+    pending = library.indexes.pending_vectors()
+    if not pending:
+        return None
+    total = sum(len(library.store.chunks(d.id)) for d in pending)
+    with progress_bar() as progress:
+        task = progress.add_task("Embedding chunks", total=total)
+        return library.indexes.embed(pending, lambda n: progress.update(task, completed=n))
+
+
 def _add_all(ingestor: Ingestor, items: list[str], visibility: str | None) -> list[AddOutcome]:
     outcomes = []
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=err_console, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("Adding", total=len(items))
         for item in items:
             progress.update(task, description=f"Adding {shorten(item, 40)}")
@@ -65,10 +79,12 @@ def _add_all(ingestor: Ingestor, items: list[str], visibility: str | None) -> li
     return outcomes
 
 
-def _report_added(outcomes: list[AddOutcome], as_json: bool) -> None:
+def _report_added(outcomes: list[AddOutcome], report: EmbedReport | None, as_json: bool) -> None:
     if as_json:
-        print_json(_add_json(outcomes))
+        print_json(_add_json(outcomes, report))
         return
+    if report is not None:
+        _print_embed_report(report)
     for o in outcomes:
         if o.status == "failed":
             err_console.print(f"[red]failed[/]  {escape(o.error or '')}")
@@ -84,7 +100,16 @@ def _report_added(outcomes: list[AddOutcome], as_json: bool) -> None:
                 console.print(f"          [yellow]note:[/] {escape(notice)}")
 
 
-def _add_json(outcomes: list[AddOutcome]) -> dict[str, object]:
+def _print_embed_report(report: EmbedReport) -> None:
+    err_console.print(f"[dim]vectors: {report.chunks} chunks of {report.documents} document(s)[/]")
+    if report.error:
+        err_console.print(
+            f"[yellow]vectors incomplete:[/] {escape(report.error)} (keyword search works; "
+            "the next add retries)"
+        )
+
+
+def _add_json(outcomes: list[AddOutcome], report: EmbedReport | None) -> dict[str, object]:
     return {
         "results": [
             {
@@ -100,6 +125,11 @@ def _add_json(outcomes: list[AddOutcome]) -> dict[str, object]:
         "added": sum(o.status == "added" for o in outcomes),
         "existing": sum(o.status == "exists" for o in outcomes),
         "failed": sum(o.status == "failed" for o in outcomes),
+        "embedded": {
+            "documents": report.documents if report else 0,
+            "chunks": report.chunks if report else 0,
+            "error": report.error if report else None,
+        },
     }
 
 
@@ -107,8 +137,8 @@ def _add_json(outcomes: list[AddOutcome]) -> dict[str, object]:
 @json_option
 def docs(as_json: bool) -> None:
     """List the documents, newest first."""
-    with opened_store() as (_, store):
-        documents = store.list_documents(Access.local())
+    with opened_library() as library:
+        documents = library.store.list_documents(Access.local())
     if as_json:
         print_json({"documents": [document_json(d) for d in documents]})
         return
@@ -136,10 +166,10 @@ def docs(as_json: bool) -> None:
 @json_option
 def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
     """Show a document (id or id prefix): its outline, blocks or chunks."""
-    with opened_store() as (_, store):
-        document = store.get_document(doc, Access.local())
-        blocks = store.blocks(document.id, page=page)
-        chunks = store.chunks(document.id)
+    with opened_library() as library:
+        document = library.store.get_document(doc, Access.local())
+        blocks = library.store.blocks(document.id, page=page)
+        chunks = library.store.chunks(document.id)
     if page is not None:
         chunks = tuple(
             c
@@ -191,9 +221,9 @@ def _print_header(d: Document) -> None:
 @json_option
 def rm(doc: str, as_json: bool) -> None:
     """Remove a document (id or id prefix) with its blocks, chunks and stored file."""
-    with opened_store() as (_, store):
-        document = store.get_document(doc, Access.local())
-        store.delete_document(document.id, Access.local())
+    with opened_library() as library:
+        document = library.store.get_document(doc, Access.local())
+        library.remove(document.id, Access.local())
     if as_json:
         print_json({"removed": document_json(document)})
     else:

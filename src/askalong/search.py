@@ -1,0 +1,125 @@
+"""Hybrid search: the keyword and vector routes, each permission-filtered in its query,
+fused by ``retrieve``. One searcher for every store backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from askalong.errors import AskAlongError, InputError
+from askalong.indexing import SearchIndexes
+from askalong.retrieve import RetrievalPolicy, fuse, fused_ranking
+from askalong.store.base import Store
+from askalong.text import tokenize
+from askalong.types import Access, Hit
+
+MAX_QUERY_CHARS = 10_000
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    hits: tuple[Hit, ...]
+    routes: tuple[str, ...]  # the routes that ran and answered
+    notes: tuple[str, ...] = ()  # why a route was skipped, or why nothing was found
+
+
+@dataclass(frozen=True)
+class _Routes:
+    keyword: list[Hit] | None
+    vector: list[Hit] | None
+    notes: tuple[str, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        ran = (("keyword", self.keyword), ("vector", self.vector))
+        return tuple(name for name, hits in ran if hits is not None)
+
+
+class Searcher:
+    def __init__(
+        self, store: Store, indexes: SearchIndexes, policy: RetrievalPolicy | None = None
+    ) -> None:
+        self.store = store
+        self.indexes = indexes
+        self.policy = policy or RetrievalPolicy()
+
+    def search(
+        self,
+        query: str,
+        access: Access,
+        *,
+        documents: Sequence[str] = (),
+        k_max: int | None = None,
+        use_vectors: bool = True,
+    ) -> SearchResult:
+        """The best chunks for ``query`` among the documents ``access`` may see
+        (restricted to ``documents``, ids or id prefixes, when given)."""
+        query = _checked_query(query)
+        routes = self._run_routes(query, access, documents, use_vectors)
+        k = k_max or self.policy.k_max_knowledge_base
+        hits = fuse(routes.keyword, routes.vector, self.policy, k_max=k)
+        notes = routes.notes if hits else (*routes.notes, "nothing passed the score threshold")
+        return SearchResult(query, tuple(hits), routes.names, notes)
+
+    def ranking(
+        self, query: str, access: Access, *, use_keyword: bool = True, use_vectors: bool = True
+    ) -> list[Hit]:
+        """The full fused ranking with no threshold or cut (what evaluations score)."""
+        routes = self._run_routes(_checked_query(query), access, (), use_vectors)
+        keyword = routes.keyword if use_keyword else None
+        return fused_ranking(keyword or (), routes.vector or (), self.policy)
+
+    def _run_routes(
+        self, query: str, access: Access, documents: Sequence[str], use_vectors: bool
+    ) -> _Routes:
+        allowed = self._allowed(access, documents)
+        if not tokenize(query):
+            return _Routes(None, None, ("the query has only stop words or punctuation",))
+        restrict = allowed if documents else None
+        keyword = self.indexes.keyword.search(
+            query, access, document_ids=restrict, limit=self.policy.keyword_limit
+        )
+        vector, notes = self._vector_route(query, allowed, use_vectors)
+        return _Routes(keyword, vector, notes)
+
+    def _allowed(self, access: Access, documents: Sequence[str]) -> set[str]:
+        """Ids of the documents to search; the permission filter runs in the store query."""
+        if documents:
+            return {self.store.get_document(ref, access).id for ref in documents}
+        return {d.id for d in self.store.list_documents(access)}
+
+    def _vector_route(
+        self, query: str, allowed: set[str], use_vectors: bool
+    ) -> tuple[list[Hit] | None, tuple[str, ...]]:
+        if not use_vectors:
+            return None, ()
+        vectors, embedder = self.indexes.vectors, self.indexes.embedder
+        if vectors is None or embedder is None:
+            return None, ("vector search is off (ASKALONG_EMBEDDER=none)",)
+        ready = allowed & vectors.document_ids()
+        notes = _pending_note(len(allowed - ready))
+        if not ready:
+            return None, notes
+        try:
+            query_vector = embedder.embed_query(query)
+        except AskAlongError as exc:
+            return None, (*notes, f"vector search failed, keyword results only: {exc}")
+        hits = vectors.search(
+            query_vector, allowed_document_ids=ready, limit=self.policy.vector_limit
+        )
+        return hits, notes
+
+
+def _checked_query(query: str) -> str:
+    query = query.strip()
+    if not query:
+        raise InputError("the query is empty", source="query")
+    return query[:MAX_QUERY_CHARS]
+
+
+def _pending_note(pending: int) -> tuple[str, ...]:
+    if not pending:
+        return ()
+    return (f"{pending} document(s) have no vectors yet and are searched by keyword only",)
