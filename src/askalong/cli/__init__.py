@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from askalong.cli.documents import add, docs, rm, show
+from askalong.cli.evaluate import evaluate
 from askalong.cli.output import fail
 from askalong.cli.search import search
 from askalong.errors import AskAlongError
@@ -34,7 +35,7 @@ def main() -> None:
     """
 
 
-for command in (add, docs, show, rm, search):
+for command in (add, docs, show, rm, search, evaluate):
     main.add_command(command)
 
 __all__ = ["main"]

@@ -1,0 +1,168 @@
+"""Load a test collection into a library of its own and score the engine's rankings.
+
+Each collection gets its own ``ASKALONG_HOME`` under ``<home>/eval/<name>``, built once:
+its documents (title heading + one paragraph block per judged paragraph) go through the
+real chunker, store, keyword index and embedder, so the evaluation measures the product,
+and the vectors are kept between runs. A chunk covers the paragraphs whose blocks it
+spans: block ``b{i + 1}`` is paragraph ``i``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from askalong.chunk import chunk_blocks
+from askalong.config import Settings
+from askalong.evaluate.datasets import CorpusDocument, RetrievalCorpus, Unit
+from askalong.evaluate.retrieval import RetrievalReport, evaluate_retrieval
+from askalong.library import Library
+from askalong.text import detect_language
+from askalong.types import Access, Block, Chunk, Document, StoredDocument
+
+MODES = ("keyword", "vector", "hybrid")
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    reports: tuple[RetrievalReport, ...]
+    notes: tuple[str, ...]
+
+
+def corpus_settings(settings: Settings, corpus: RetrievalCorpus) -> Settings:
+    return dataclasses.replace(settings, home=settings.home / "eval" / _slug(corpus.name))
+
+
+def evaluate_corpus(
+    settings: Settings,
+    corpus: RetrievalCorpus,
+    *,
+    modes: Sequence[str] = MODES,
+    limit: int | None = None,
+    progress: Progress | None = None,
+) -> Evaluation:
+    """Index ``corpus`` (if not yet done) and score each mode on its queries."""
+    with Library(corpus_settings(settings, corpus)) as library:
+        load_corpus(library, corpus, progress)
+        notes = _embed(library, progress) if set(modes) & {"vector", "hybrid"} else ()
+        queries = corpus.queries[:limit] if limit else corpus.queries
+        subset = dataclasses.replace(corpus, queries=queries)
+        units = _chunk_units(library)
+        reports = tuple(_evaluate_mode(library, subset, mode, units, progress) for mode in modes)
+    return Evaluation(reports, notes)
+
+
+def load_corpus(library: Library, corpus: RetrievalCorpus, progress: Progress | None) -> None:
+    """Add the corpus documents the library does not have yet (ids are content hashes)."""
+    have = {d.id for d in library.store.list_documents(Access.local())}
+    todo = [d for d in corpus.documents if _document_id(d) not in have]
+    batch: list[tuple[Document, Sequence[Chunk]]] = []
+    for done, item in enumerate(todo, 1):
+        stored = _stored(item, library.settings)
+        library.store.add_document(stored, _content(item))
+        batch.append((stored.document, stored.chunks))
+        if len(batch) >= 500 or done == len(todo):
+            library.indexes.keyword.add_many(batch)
+            batch = []
+        if progress:
+            progress("indexing", done, len(todo))
+
+
+def _embed(library: Library, progress: Progress | None) -> tuple[str, ...]:
+    pending = library.indexes.pending_vectors()
+    total = sum(len(library.store.chunks(d.id)) for d in pending)
+    callback = (lambda n: progress("embedding", n, total)) if progress else None
+    report = library.indexes.embed(pending, callback)
+    if report.error:
+        return (f"vectors incomplete: {report.error}",)
+    return ()
+
+
+def _evaluate_mode(
+    library: Library,
+    corpus: RetrievalCorpus,
+    mode: str,
+    units: dict[str, frozenset[Unit]],
+    progress: Progress | None,
+) -> RetrievalReport:
+    def search(query: str) -> list[str]:
+        hits = library.searcher.ranking(
+            query,
+            Access.local(),
+            use_keyword=mode != "vector",
+            use_vectors=mode != "keyword",
+        )
+        return [hit.chunk_id for hit in hits[:100]]
+
+    total = len(corpus.queries)
+    callback = (lambda n: progress(f"searching ({mode})", n, total)) if progress else None
+    return evaluate_retrieval(
+        corpus, search, unit_of=lambda chunk_id: units[chunk_id], mode=mode, progress=callback
+    )
+
+
+def _chunk_units(library: Library) -> dict[str, frozenset[Unit]]:
+    """Each chunk id -> the (document key, paragraph index) units it covers."""
+    units: dict[str, frozenset[Unit]] = {}
+    for document in library.store.list_documents(Access.local()):
+        key = document.source
+        for chunk in library.store.chunks(document.id):
+            paragraphs = {int(s.block_id[1:]) - 1 for s in chunk.spans}
+            units[chunk.id] = frozenset(Unit(key, p) for p in paragraphs if p >= 0)
+    return units
+
+
+def _stored(item: CorpusDocument, settings: Settings) -> StoredDocument:
+    blocks = _blocks(item)
+    content = _content(item)
+    content_hash = hashlib.sha256(content).hexdigest()
+    document = Document(
+        id=content_hash[:16],
+        content_hash=content_hash,
+        title=item.title or item.key,
+        source=item.key,
+        format="text",
+        language=detect_language(" ".join(item.paragraphs)[:2000]),
+        page_count=1,
+        size_bytes=len(content),
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        owner="eval",
+        visibility="public",
+    )
+    chunks = chunk_blocks(
+        document.id, blocks, target=settings.chunk_target, maximum=settings.chunk_max
+    )
+    return StoredDocument(document, blocks, chunks)
+
+
+def _blocks(item: CorpusDocument) -> tuple[Block, ...]:
+    title = item.title or item.key
+    section = (title,)
+    heading = Block(
+        id="b0", kind="heading", text=title, order=0, section_path=section, heading_level=1
+    )
+    paragraphs = (
+        Block(id=f"b{i + 1}", kind="paragraph", text=text, order=i + 1, section_path=section)
+        for i, text in enumerate(item.paragraphs)
+    )
+    return (heading, *paragraphs)
+
+
+def _content(item: CorpusDocument) -> bytes:
+    return "\n\n".join((item.key, item.title, *item.paragraphs)).encode("utf-8")
+
+
+def _document_id(item: CorpusDocument) -> str:
+    return hashlib.sha256(_content(item)).hexdigest()[:16]
+
+
+def _slug(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "._-" else "_" for c in name)
+
+
+def summary_rows(evaluations: Iterable[Evaluation]) -> list[RetrievalReport]:
+    return [report for evaluation in evaluations for report in evaluation.reports]
