@@ -51,7 +51,9 @@ class Embedder(ABC):
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
         items = list(texts)
-        parts = [np.zeros((0, self.dimension), dtype=np.float32)]
+        if not items:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        parts = []
         for start in range(0, len(items), batch_size):
             batch = items[start : start + batch_size]
             parts.append(self._checked(batch, "passage"))

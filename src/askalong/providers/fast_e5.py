@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from askalong.providers.base import EmbedKind, Embedder, normalise, utf8_safe
+from askalong.providers.base import Embedder, EmbedKind, normalise, utf8_safe
 from askalong.providers.fast_e5_encoder import Encoder
 from askalong.providers.fast_e5_file import read_model_file
 from askalong.providers.fast_e5_threads import worker_pool
@@ -89,7 +89,7 @@ class FastE5Embedder(Embedder):
         pooled = self._pooled(windows)
         sums = np.zeros((len(texts), self.dimension), dtype=np.float64)
         weights = np.zeros(len(texts), dtype=np.float64)
-        for window, vector in zip(windows, pooled):
+        for window, vector in zip(windows, pooled, strict=True):
             sums[window.text] += window.weight * vector.astype(np.float64)
             weights[window.text] += window.weight
         return normalise(sums / np.maximum(weights, 1.0)[:, None])

@@ -15,6 +15,7 @@ stored as ``q + 8``.
 
 from __future__ import annotations
 
+import itertools
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,7 +102,7 @@ def read_model_file(path: Path) -> ModelFile:
         data = np.memmap(path, dtype=np.uint8, mode="r")
     except (OSError, ValueError) as exc:
         raise ProviderError(f"cannot map model file: {exc}", source=str(path)) from exc
-    buf = memoryview(data)
+    buf = data.data.cast("B")
     if bytes(buf[:4]) != MAGIC:
         raise ProviderError("not an E5S1 model image", source=str(path))
     try:
@@ -142,8 +143,10 @@ def _read_shape(reader: _Reader) -> ModelShape:
     eps, block = reader.take("fi")
     if block != BLOCK:
         raise ValueError(f"block size {block}, expected {BLOCK}")
-    ints = (hidden, layers, heads, ffn, vocab_rows, max_positions)
-    return ModelShape(*(int(v) for v in ints), eps=float(eps))
+    h, nl, nh, ff, rows, pos = (
+        int(v) for v in (hidden, layers, heads, ffn, vocab_rows, max_positions)
+    )
+    return ModelShape(h, nl, nh, ff, rows, pos, float(eps))
 
 
 def _read_vocabulary(reader: _Reader) -> Vocabulary:
@@ -152,7 +155,7 @@ def _read_vocabulary(reader: _Reader) -> Vocabulary:
     offsets = reader.array("<u4", count + 1).astype(np.int64)
     scores = reader.array("<f4", count)
     blob = reader.raw(int(blob_len))
-    pieces = tuple(blob[a:b].decode("utf-8") for a, b in zip(offsets[:-1], offsets[1:]))
+    pieces = tuple(blob[a:b].decode("utf-8") for a, b in itertools.pairwise(offsets))
     return Vocabulary(pieces, scores, bos, eos, pad, unk, _read_normaliser(reader))
 
 

@@ -61,7 +61,7 @@ def blas_thread_setter() -> Callable[[int], int] | None:
         if setter is not None:
             setter.argtypes = [ctypes.c_int]
             setter.restype = ctypes.c_int
-            return setter  # type: ignore[no-any-return]
+            return setter
     return None
 
 

@@ -23,8 +23,8 @@ from askalong.providers.fast_e5_file import ModelFile, dequantise
 
 log = logging.getLogger(__name__)
 
-_LAYER_ARRAYS = ("wqkv", "bqkv", "wo", "bo", "ln1_w", "ln1_b", "wi", "bi", "wf", "bf")
-_LAYER_ARRAYS += ("ln2_w", "ln2_b")
+_LAYER_ARRAYS: tuple[str, ...] = ("wqkv", "bqkv", "wo", "bo", "ln1_w", "ln1_b")
+_LAYER_ARRAYS += ("wi", "bi", "wf", "bf", "ln2_w", "ln2_b")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from askalong.errors import ConfigError
-from askalong.providers.base import EmbedKind, Embedder, ProviderError, utf8_safe
+from askalong.providers.base import Embedder, EmbedKind, ProviderError, utf8_safe
 from askalong.providers.fast_e5 import FastE5Embedder
 from askalong.providers.fast_e5_threads import available_cores
 
@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 SELF_CHECK_TEXTS = (
     "The mitochondrion is the powerhouse of the cell; it makes most of its ATP.",
     "长江是亚洲第一长河，全长约六千三百公里，流经青海、西藏、四川等十一个省级行政区。",
-    "async def acquire(self):\n    if not self._locked:\n        self._locked = True\n        return True",
+    "async def acquire(self):\n    if not self._locked:\n        self._locked = True\n",
     ".",
 )
 SELF_CHECK_MIN_COSINE = 0.99
