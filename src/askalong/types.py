@@ -193,3 +193,70 @@ class Anchor:
     start: int | None = None
     end: int | None = None
     selected_text: str | None = None
+
+
+Verdict = Literal["supported", "weak", "suspicious", "unverified"]
+VERDICTS: tuple[str, ...] = get_args(Verdict)
+AnswerStatus = Literal["answered", "not_covered"]
+Intent = Literal["ask", "explain", "example", "compare"]
+INTENTS: tuple[str, ...] = get_args(Intent)
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A verbatim piece of a source block that an answer cites.
+
+    ``text`` is always the exact source text ``block.text[start:end]``: what the model
+    wrote is only used to find the span, never shown.
+    """
+
+    number: int  # 1-based, as cited in the answer: [1], [2], ...
+    document_id: str
+    block_id: str
+    start: int
+    end: int
+    text: str
+    page: int | None = None
+    section_path: tuple[str, ...] = ()
+    verdict: Verdict = "unverified"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One sentence of the answer with the quotes it cites and how well they support it."""
+
+    text: str
+    quote_numbers: tuple[int, ...]
+    verdict: Verdict
+    reasons: tuple[str, ...] = ()  # e.g. "number 42 not in the cited text"
+
+
+@dataclass(frozen=True)
+class Timings:
+    retrieval_ms: float = 0.0
+    answer_ms: float = 0.0
+    verify_ms: float = 0.0
+    total_ms: float = 0.0
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A grounded answer: the direct answer first, then the quotes that support it, then
+    extra explanation; verdicts per quote and per claim."""
+
+    status: AnswerStatus
+    question: str
+    answer: str
+    quotes: tuple[Quote, ...] = ()
+    explanation: str = ""
+    claims: tuple[Claim, ...] = ()
+    intent: Intent = "ask"
+    anchor: Anchor | None = None
+    thread_id: str | None = None
+    turn_id: str | None = None
+    answerer: str = "extractive"
+    model: str | None = None
+    route: str | None = None  # "light" | "strong" when a model answered
+    searched: tuple[str, ...] = ()  # what was searched: shown with a not_covered answer
+    notes: tuple[str, ...] = ()
+    timings: Timings = field(default_factory=Timings)
