@@ -21,7 +21,8 @@ from askalong.config import Settings
 from askalong.errors import InputError, NotFound, StoreError
 from askalong.store.base import Store, open_store
 from askalong.store.files import OriginalFiles
-from askalong.store.sqlite import SQLiteStore, migrations, split_statements
+from askalong.store.migrate import migrations, split_statements
+from askalong.store.sqlite import SQLiteStore
 from askalong.types import (
     Access,
     Block,

@@ -9,41 +9,39 @@ the write lock, so no other writer can interleave between the file and its rows.
 
 from __future__ import annotations
 
-import functools
-import json
-import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from types import TracebackType
 
 from askalong.errors import InputError, NotFound, StoreError
 from askalong.store.base import MIN_PREFIX, Store
 from askalong.store.files import OriginalFiles, check_content_hash
+from askalong.store.migrate import apply_migrations, migrations
+from askalong.store.sqlite_rows import (
+    SELECT_BLOCK,
+    SELECT_CHUNK,
+    SELECT_DOCUMENT,
+    block_from_row,
+    block_row,
+    chunk_from_row,
+    chunk_row,
+    document_from_row,
+    document_row,
+)
 from askalong.types import (
     Access,
     Block,
-    BlockSpan,
     Chunk,
     Document,
-    LineBox,
     StoredDocument,
 )
 
 BUSY_TIMEOUT_MS = 10_000
 AMBIGUITY_SHOWN = 5  # how many matching ids an ambiguous-prefix error names
-_MIGRATION_FILE = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
-
-
-@dataclass(frozen=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
 
 
 @dataclass(frozen=True)
@@ -139,32 +137,32 @@ class SQLiteStore:
             where, params = "document_id = ? AND page = ?", (doc_id, page)
         with self._lock, _errors(doc_id):
             self._require(doc_id)
-            rows = self._conn.execute(f"{_SELECT_BLOCK} WHERE {where} ORDER BY ord", params)
-            return tuple(_block(row) for row in rows)
+            rows = self._conn.execute(f"{SELECT_BLOCK} WHERE {where} ORDER BY ord", params)
+            return tuple(block_from_row(row) for row in rows)
 
     def block(self, doc_id: str, block_id: str) -> Block:
         with self._lock, _errors(doc_id):
             row = self._conn.execute(
-                f"{_SELECT_BLOCK} WHERE document_id = ? AND id = ?", (doc_id, block_id)
+                f"{SELECT_BLOCK} WHERE document_id = ? AND id = ?", (doc_id, block_id)
             ).fetchone()
         if row is None:
             raise NotFound(f"no block {block_id}", source=doc_id)
-        return _block(row)
+        return block_from_row(row)
 
     def chunks(self, doc_id: str) -> tuple[Chunk, ...]:
         with self._lock, _errors(doc_id):
             self._require(doc_id)
             rows = self._conn.execute(
-                f"{_SELECT_CHUNK} WHERE document_id = ? ORDER BY ord", (doc_id,)
+                f"{SELECT_CHUNK} WHERE document_id = ? ORDER BY ord", (doc_id,)
             )
-            return tuple(_chunk(row) for row in rows)
+            return tuple(chunk_from_row(row) for row in rows)
 
     def chunk(self, chunk_id: str) -> Chunk:
         with self._lock, _errors(chunk_id):
-            row = self._conn.execute(f"{_SELECT_CHUNK} WHERE id = ?", (chunk_id,)).fetchone()
+            row = self._conn.execute(f"{SELECT_CHUNK} WHERE id = ?", (chunk_id,)).fetchone()
         if row is None:
             raise NotFound("no such chunk", source=chunk_id)
-        return _chunk(row)
+        return chunk_from_row(row)
 
     def original_path(self, doc: Document) -> Path:
         return self._files.path(doc.content_hash)
@@ -206,11 +204,11 @@ class SQLiteStore:
     ) -> list[Document]:
         visible = _access_filter(access)
         rows = self._conn.execute(
-            f"{_SELECT_DOCUMENT} WHERE ({where}) AND {visible.sql}"
+            f"{SELECT_DOCUMENT} WHERE ({where}) AND {visible.sql}"
             " ORDER BY d.created DESC, d.rowid DESC LIMIT ?",
             (*params, *visible.params, limit),
         )
-        return [_document(row) for row in rows]
+        return [document_from_row(row) for row in rows]
 
     def _has(self, doc_id: str) -> bool:
         row = self._conn.execute("SELECT 1 FROM documents WHERE id = ?", (doc_id,)).fetchone()
@@ -251,76 +249,6 @@ def _errors(source: str) -> Iterator[None]:
         yield
     except sqlite3.Error as exc:
         raise StoreError(f"database error: {exc}", source=source) from exc
-
-
-# -- migrations --------------------------------------------------------------------------
-
-
-def migrations() -> tuple[Migration, ...]:
-    """The numbered ``store/migrations/NNNN_name.sql`` files, in order."""
-    folder = resources.files("askalong.store").joinpath("migrations")
-    found = [
-        Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8"))
-        for entry in folder.iterdir()
-        if (match := _MIGRATION_FILE.fullmatch(entry.name))
-    ]
-    return tuple(sorted(found, key=lambda m: m.version))
-
-
-def apply_migrations(conn: sqlite3.Connection, known: tuple[Migration, ...]) -> None:
-    """Apply the migrations not yet recorded, all in one transaction.
-
-    The applied set is read after taking the write lock, so two processes opening a new
-    file at once apply each migration exactly once.
-    """
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations"
-        " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL) STRICT"
-    )
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
-        _refuse_newer(done, known)
-        for migration in (m for m in known if m.version not in done):
-            for statement in split_statements(migration.sql):
-                conn.execute(statement)
-            conn.execute(
-                "INSERT INTO schema_migrations VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%SZ'))",
-                (migration.version, migration.name),
-            )
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-
-
-def _refuse_newer(done: set[int], known: tuple[Migration, ...]) -> None:
-    unknown = done - {m.version for m in known}
-    if unknown:
-        raise StoreError(
-            f"the database has schema version {max(unknown)}, newer than this AskAlong knows;"
-            " upgrade AskAlong"
-        )
-
-
-def split_statements(script: str) -> list[str]:
-    """Split a migration into statements (``execute`` runs one at a time, and
-    ``executescript`` would commit our transaction)."""
-    statements: list[str] = []
-    current = ""
-    for line in script.splitlines(keepends=True):
-        current += line
-        if sqlite3.complete_statement(current):
-            statements.append(current.strip())
-            current = ""
-    if _strip_comments(current):
-        raise StoreError("unterminated statement at the end of a migration")
-    return statements
-
-
-def _strip_comments(sql: str) -> str:
-    return "".join(line.split("--", 1)[0] for line in sql.splitlines()).strip()
 
 
 # -- permission filter -------------------------------------------------------------------
@@ -373,11 +301,11 @@ def _check_stored(doc: StoredDocument, original: bytes) -> None:
 
 def _insert(conn: sqlite3.Connection, doc: StoredDocument) -> None:
     document = doc.document
-    conn.execute(_INSERT_DOCUMENT, _document_row(document))
+    conn.execute(_INSERT_DOCUMENT, document_row(document))
     tags = dict.fromkeys(document.org_tags)  # a tag given twice is one tag
     conn.executemany(_INSERT_TAG, ((document.id, tag, i) for i, tag in enumerate(tags)))
-    conn.executemany(_INSERT_BLOCK, (_block_row(document.id, b) for b in doc.blocks))
-    conn.executemany(_INSERT_CHUNK, (_chunk_row(c) for c in doc.chunks))
+    conn.executemany(_INSERT_BLOCK, (block_row(document.id, b) for b in doc.blocks))
+    conn.executemany(_INSERT_CHUNK, (chunk_row(c) for c in doc.chunks))
 
 
 def _delete_rows(conn: sqlite3.Connection, doc_id: str, access: Access) -> str | None:
@@ -411,144 +339,3 @@ def _only(found: list[Document], ref: str) -> Document:
 
 
 # -- rows <-> values ---------------------------------------------------------------------
-
-
-def _json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-@functools.lru_cache(maxsize=1024)
-def _strings(text: str) -> tuple[str, ...]:
-    """Decode a JSON list of strings; cached because neighbouring blocks and chunks
-    repeat the same section path thousands of times."""
-    return tuple(json.loads(text))
-
-
-def _document_row(doc: Document) -> tuple[object, ...]:
-    return (
-        doc.id,
-        doc.content_hash,
-        doc.title,
-        doc.source,
-        doc.format,
-        doc.language,
-        doc.page_count,
-        doc.size_bytes,
-        doc.created,
-        doc.owner,
-        doc.visibility,
-        _json(doc.page_sizes),
-        _json(doc.ocr_pages),
-        _json(doc.notices),
-    )
-
-
-# Org tags come back in the order they were given, as one JSON array per document.
-_SELECT_DOCUMENT = (
-    "SELECT d.*, (SELECT json_group_array(tag) FROM (SELECT tag FROM document_org_tags t"
-    " WHERE t.document_id = d.id ORDER BY t.ord)) AS org_tags FROM documents d"
-)
-
-
-def _document(row: sqlite3.Row) -> Document:
-    return Document(
-        id=row["id"],
-        content_hash=row["content_hash"],
-        title=row["title"],
-        source=row["source"],
-        format=row["format"],
-        language=row["language"],
-        page_count=row["page_count"],
-        size_bytes=row["size_bytes"],
-        created=row["created"],
-        owner=row["owner"],
-        visibility=row["visibility"],
-        org_tags=_strings(row["org_tags"]),
-        page_sizes=tuple((float(w), float(h)) for w, h in json.loads(row["page_sizes"])),
-        ocr_pages=tuple(int(p) for p in json.loads(row["ocr_pages"])),
-        notices=_strings(row["notices"]),
-    )
-
-
-def _block_row(doc_id: str, block: Block) -> tuple[object, ...]:
-    start, end = block.lines if block.lines is not None else (None, None)
-    boxes = [
-        [float(b.x0), float(b.top), float(b.x1), float(b.bottom), int(b.start), int(b.end)]
-        for b in block.boxes
-    ]
-    return (
-        doc_id,
-        block.id,
-        block.order,
-        block.kind,
-        block.text,
-        block.page,
-        _json(block.section_path),
-        block.heading_level,
-        _json(boxes),
-        start,
-        end,
-    )
-
-
-_SELECT_BLOCK = (
-    "SELECT id, ord, kind, text, page, section_path, heading_level, boxes, line_start,"
-    " line_end FROM blocks"
-)
-
-
-def _block(row: sqlite3.Row) -> Block:
-    start, end = row["line_start"], row["line_end"]
-    return Block(
-        id=row["id"],
-        kind=row["kind"],
-        text=row["text"],
-        order=row["ord"],
-        section_path=_strings(row["section_path"]),
-        heading_level=row["heading_level"],
-        page=row["page"],
-        boxes=_boxes(row["boxes"]),
-        lines=None if start is None else (start, end),
-    )
-
-
-def _boxes(text: str) -> tuple[LineBox, ...]:
-    # Written with floats and ints in place (see _block_row), so they load as the right
-    # types with no per-number conversion: this is the hot loop of reading a long PDF.
-    return tuple(LineBox(*box) for box in json.loads(text))
-
-
-def _chunk_row(chunk: Chunk) -> tuple[object, ...]:
-    spans = [[s.block_id, s.start, s.end] for s in chunk.spans]
-    return (
-        chunk.id,
-        chunk.document_id,
-        chunk.order,
-        chunk.text,
-        _json(spans),
-        _json(chunk.section_path),
-        chunk.page_start,
-        chunk.page_end,
-    )
-
-
-_SELECT_CHUNK = (
-    "SELECT id, document_id, ord, text, spans, section_path, page_start, page_end FROM chunks"
-)
-
-
-def _chunk(row: sqlite3.Row) -> Chunk:
-    return Chunk(
-        id=row["id"],
-        document_id=row["document_id"],
-        order=row["ord"],
-        spans=_spans(row["spans"]),
-        text=row["text"],
-        section_path=_strings(row["section_path"]),
-        page_start=row["page_start"],
-        page_end=row["page_end"],
-    )
-
-
-def _spans(text: str) -> tuple[BlockSpan, ...]:
-    return tuple(BlockSpan(str(b), int(s), int(e)) for b, s, e in json.loads(text))

@@ -1,0 +1,154 @@
+"""Rows of the SQLite store <-> frozen dataclasses: a few small, explicit functions.
+
+Tuples are stored as compact JSON text; boxes as ``[[x0, top, x1, bottom, start, end]]``
+and chunk spans as ``[[block_id, start, end]]``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+
+from askalong.types import Block, BlockSpan, Chunk, Document, LineBox
+
+
+def to_json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@functools.lru_cache(maxsize=1024)
+def strings(text: str) -> tuple[str, ...]:
+    """Decode a JSON list of strings; cached because neighbouring blocks and chunks
+    repeat the same section path thousands of times."""
+    return tuple(json.loads(text))
+
+
+def document_row(doc: Document) -> tuple[object, ...]:
+    return (
+        doc.id,
+        doc.content_hash,
+        doc.title,
+        doc.source,
+        doc.format,
+        doc.language,
+        doc.page_count,
+        doc.size_bytes,
+        doc.created,
+        doc.owner,
+        doc.visibility,
+        to_json(doc.page_sizes),
+        to_json(doc.ocr_pages),
+        to_json(doc.notices),
+    )
+
+
+# Org tags come back in the order they were given, as one JSON array per document.
+SELECT_DOCUMENT = (
+    "SELECT d.*, (SELECT json_group_array(tag) FROM (SELECT tag FROM document_org_tags t"
+    " WHERE t.document_id = d.id ORDER BY t.ord)) AS org_tags FROM documents d"
+)
+
+
+def document_from_row(row: sqlite3.Row) -> Document:
+    return Document(
+        id=row["id"],
+        content_hash=row["content_hash"],
+        title=row["title"],
+        source=row["source"],
+        format=row["format"],
+        language=row["language"],
+        page_count=row["page_count"],
+        size_bytes=row["size_bytes"],
+        created=row["created"],
+        owner=row["owner"],
+        visibility=row["visibility"],
+        org_tags=strings(row["org_tags"]),
+        page_sizes=tuple((float(w), float(h)) for w, h in json.loads(row["page_sizes"])),
+        ocr_pages=tuple(int(p) for p in json.loads(row["ocr_pages"])),
+        notices=strings(row["notices"]),
+    )
+
+
+def block_row(doc_id: str, block: Block) -> tuple[object, ...]:
+    start, end = block.lines if block.lines is not None else (None, None)
+    boxes = [
+        [float(b.x0), float(b.top), float(b.x1), float(b.bottom), int(b.start), int(b.end)]
+        for b in block.boxes
+    ]
+    return (
+        doc_id,
+        block.id,
+        block.order,
+        block.kind,
+        block.text,
+        block.page,
+        to_json(block.section_path),
+        block.heading_level,
+        to_json(boxes),
+        start,
+        end,
+    )
+
+
+SELECT_BLOCK = (
+    "SELECT id, ord, kind, text, page, section_path, heading_level, boxes, line_start,"
+    " line_end FROM blocks"
+)
+
+
+def block_from_row(row: sqlite3.Row) -> Block:
+    start, end = row["line_start"], row["line_end"]
+    return Block(
+        id=row["id"],
+        kind=row["kind"],
+        text=row["text"],
+        order=row["ord"],
+        section_path=strings(row["section_path"]),
+        heading_level=row["heading_level"],
+        page=row["page"],
+        boxes=boxes_from_json(row["boxes"]),
+        lines=None if start is None else (start, end),
+    )
+
+
+def boxes_from_json(text: str) -> tuple[LineBox, ...]:
+    # Written with floats and ints in place (see block_row), so they load as the right
+    # types with no per-number conversion: this is the hot loop of reading a long PDF.
+    return tuple(LineBox(*box) for box in json.loads(text))
+
+
+def chunk_row(chunk: Chunk) -> tuple[object, ...]:
+    spans = [[s.block_id, s.start, s.end] for s in chunk.spans]
+    return (
+        chunk.id,
+        chunk.document_id,
+        chunk.order,
+        chunk.text,
+        to_json(spans),
+        to_json(chunk.section_path),
+        chunk.page_start,
+        chunk.page_end,
+    )
+
+
+SELECT_CHUNK = (
+    "SELECT id, document_id, ord, text, spans, section_path, page_start, page_end FROM chunks"
+)
+
+
+def chunk_from_row(row: sqlite3.Row) -> Chunk:
+    return Chunk(
+        id=row["id"],
+        document_id=row["document_id"],
+        order=row["ord"],
+        spans=spans_from_json(row["spans"]),
+        text=row["text"],
+        section_path=strings(row["section_path"]),
+        page_start=row["page_start"],
+        page_end=row["page_end"],
+    )
+
+
+def spans_from_json(text: str) -> tuple[BlockSpan, ...]:
+    return tuple(BlockSpan(str(b), int(s), int(e)) for b, s, e in json.loads(text))
