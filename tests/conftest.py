@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from askalong.config import Settings, load_settings
+from askalong.store.base import Store, open_store
 
 REPO = Path(__file__).resolve().parents[1]
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
@@ -27,3 +29,25 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
     monkeypatch.setenv("ASKALONG_HOME", str(home))
     monkeypatch.setenv("ASKALONG_EMBEDDER", "none")
     return load_settings(home=home)
+
+
+# Every store contract test runs against each backend listed here.
+BACKENDS = ("sqlite",)
+
+
+def open_backend(name: str, settings: Settings) -> Store:
+    if name == "sqlite":
+        return open_store(settings)
+    raise AssertionError(f"unknown backend {name}")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+def store(backend: str, settings: Settings) -> Iterator[Store]:
+    with open_backend(backend, settings) as opened:
+        yield opened

@@ -10,7 +10,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast
@@ -33,27 +32,9 @@ from askalong.types import (
     StoredDocument,
     Visibility,
 )
+from conftest import open_backend
 
 # The one place that knows the backends; a PostgreSQL entry joins here later.
-BACKENDS = ("sqlite",)
-
-
-def open_backend(name: str, settings: Settings) -> Store:
-    if name == "sqlite":
-        return open_store(settings)
-    raise AssertionError(f"unknown backend {name}")
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    name: str = request.param
-    return name
-
-
-@pytest.fixture
-def store(backend: str, settings: Settings) -> Iterator[Store]:
-    with open_backend(backend, settings) as opened:
-        yield opened
 
 
 # -- building documents ------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from askalong.config import Settings
 from askalong.store.files import OriginalFiles
-from askalong.types import Access, Block, Chunk, Document, StoredDocument
+from askalong.types import Access, Block, Chunk, Document, StoredDocument, Thread, Turn
 
 MIN_PREFIX = 4  # shortest id prefix get_document resolves
 
@@ -57,6 +57,22 @@ class Store(Protocol):
         ...
 
     def original_path(self, doc: Document) -> Path: ...
+
+    def save_turn(self, thread: Thread, turn: Turn) -> None:
+        """Add ``turn`` to ``thread`` (created on its first turn) in one transaction."""
+        ...
+
+    def get_thread(self, thread_id: str, access: Access) -> Thread:
+        """The thread, if ``access`` owns it (``NotFound`` otherwise)."""
+        ...
+
+    def list_threads(self, access: Access, *, document_id: str | None = None) -> list[Thread]:
+        """The threads ``access`` owns, most recently updated first."""
+        ...
+
+    def turns(self, thread_id: str) -> tuple[Turn, ...]:
+        """A thread's turns in order."""
+        ...
 
     def close(self) -> None: ...
 

@@ -25,12 +25,16 @@ from askalong.store.sqlite_rows import (
     SELECT_BLOCK,
     SELECT_CHUNK,
     SELECT_DOCUMENT,
+    SELECT_THREAD,
     block_from_row,
     block_row,
     chunk_from_row,
     chunk_row,
     document_from_row,
     document_row,
+    thread_from_row,
+    turn_from_row,
+    turn_row,
 )
 from askalong.types import (
     Access,
@@ -38,6 +42,8 @@ from askalong.types import (
     Chunk,
     Document,
     StoredDocument,
+    Thread,
+    Turn,
 )
 
 BUSY_TIMEOUT_MS = 10_000
@@ -163,6 +169,55 @@ class SQLiteStore:
         if row is None:
             raise NotFound("no such chunk", source=chunk_id)
         return chunk_from_row(row)
+
+    # -- threads -----------------------------------------------------------------------
+
+    def save_turn(self, thread: Thread, turn: Turn) -> None:
+        with self._lock, _errors(thread.id), self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO threads (id, owner, title, document_id, created, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET updated = excluded.updated",
+                (
+                    thread.id,
+                    thread.owner,
+                    thread.title,
+                    thread.document_id,
+                    thread.created,
+                    turn.created,
+                ),
+            )
+            conn.execute("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?)", turn_row(turn))
+
+    def get_thread(self, thread_id: str, access: Access) -> Thread:
+        with self._lock, _errors(thread_id):
+            found = self._threads("t.id = ?", (thread_id,), access)
+        if not found:
+            raise NotFound("no such thread", source=thread_id)
+        return found[0]
+
+    def list_threads(self, access: Access, *, document_id: str | None = None) -> list[Thread]:
+        with self._lock, _errors("threads"):
+            if document_id is None:
+                return self._threads("1 = 1", (), access)
+            return self._threads("t.document_id = ?", (document_id,), access)
+
+    def turns(self, thread_id: str) -> tuple[Turn, ...]:
+        with self._lock, _errors(thread_id):
+            rows = self._conn.execute(
+                "SELECT * FROM turns WHERE thread_id = ? ORDER BY ord", (thread_id,)
+            )
+            return tuple(turn_from_row(row) for row in rows)
+
+    def _threads(self, where: str, params: tuple[object, ...], access: Access) -> list[Thread]:
+        """Threads are private to their owner (``everything`` sees all)."""
+        mine = "1 = 1" if access.everything else "t.owner = ?"
+        owner = () if access.everything else (access.user,)
+        rows = self._conn.execute(
+            f"{SELECT_THREAD} WHERE ({where}) AND {mine} ORDER BY t.updated DESC, t.rowid DESC",
+            (*params, *owner),
+        )
+        return [thread_from_row(row) for row in rows]
 
     def original_path(self, doc: Document) -> Path:
         return self._files.path(doc.content_hash)

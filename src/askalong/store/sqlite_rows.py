@@ -10,7 +10,8 @@ import functools
 import json
 import sqlite3
 
-from askalong.types import Block, BlockSpan, Chunk, Document, LineBox
+from askalong import wire
+from askalong.types import Block, BlockSpan, Chunk, Document, LineBox, Thread, Turn
 
 
 def to_json(value: object) -> str:
@@ -152,3 +153,49 @@ def chunk_from_row(row: sqlite3.Row) -> Chunk:
 
 def spans_from_json(text: str) -> tuple[BlockSpan, ...]:
     return tuple(BlockSpan(str(b), int(s), int(e)) for b, s, e in json.loads(text))
+
+
+SELECT_THREAD = (
+    "SELECT t.id, t.owner, t.title, t.document_id, t.created, t.updated,"
+    " (SELECT COUNT(*) FROM turns u WHERE u.thread_id = t.id) AS turn_count FROM threads t"
+)
+
+
+def thread_from_row(row: sqlite3.Row) -> Thread:
+    return Thread(
+        id=row["id"],
+        owner=row["owner"],
+        title=row["title"],
+        document_id=row["document_id"],
+        created=row["created"],
+        updated=row["updated"],
+        turn_count=row["turn_count"],
+    )
+
+
+def turn_row(turn: Turn) -> tuple[object, ...]:
+    anchor = wire.anchor_json(turn.anchor)
+    return (
+        turn.id,
+        turn.thread_id,
+        turn.index,
+        turn.question,
+        turn.intent,
+        None if anchor is None else to_json(anchor),
+        to_json(wire.answer_json(turn.answer)),
+        turn.created,
+    )
+
+
+def turn_from_row(row: sqlite3.Row) -> Turn:
+    anchor = row["anchor"]
+    return Turn(
+        id=row["id"],
+        thread_id=row["thread_id"],
+        index=row["ord"],
+        question=row["question"],
+        intent=row["intent"],
+        anchor=wire.anchor_from_json(json.loads(anchor)) if anchor else None,
+        answer=wire.answer_from_json(json.loads(row["answer"])),
+        created=row["created"],
+    )
