@@ -1,0 +1,214 @@
+"""Chat completions from any OpenAI-compatible endpoint, through the official SDK.
+
+Works with DeepSeek, Qwen (compatible mode), vLLM, Ollama, llama.cpp server and
+OpenAI. The SDK's own retries are off: we retry 429, 5xx, dropped connections and
+timeouts ourselves, a bounded number of times with exponential backoff, honouring
+``Retry-After`` up to a cap, so the worst case is known. Then a ``ProviderError``
+names the base URL, the model and the last status. The API key is sent as a bearer
+token and scrubbed from every message we raise.
+
+JSON mode sends ``response_format={"type": "json_object"}``; a server that rejects
+it (HTTP 400 naming ``response_format``) is asked again without it, and this
+instance stops sending it. A reply that is a tool call (no content) is returned as
+the first call's ``arguments`` text, which is the JSON the caller asked for.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import openai
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
+
+from askalong.errors import ConfigError
+from askalong.providers.base import ProviderError
+from askalong.providers.chat import ChatMessage, ChatModel, ChatReply
+
+MAX_RETRY_AFTER = 10.0  # seconds: never sleep longer on a server's say-so
+JSON_MODE = {"type": "json_object"}
+
+
+class OpenAIChat(ChatModel):
+    """An OpenAI-style ``/chat/completions`` endpoint."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: str = "",
+        timeout: float = 60.0,
+        max_retries: int = 2,
+        *,
+        backoff: float = 0.5,
+    ) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise ConfigError(f"chat base URL {base_url!r} must start with http(s)://")
+        if max_retries < 0:
+            raise ValueError("max_retries must be 0 or more")
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.attempts = max_retries + 1
+        self.backoff = backoff
+        self.json_mode_supported = True  # turned off once the server rejects it
+        self._secret = api_key
+        # Local servers need no key, but the SDK insists on one (and would otherwise
+        # read OPENAI_API_KEY from the environment behind our back).
+        self._client = openai.OpenAI(
+            base_url=self.base_url, api_key=api_key or "none", timeout=timeout, max_retries=0
+        )
+        super().__init__(name=f"{model} at {self.base_url}")
+
+    def close(self) -> None:
+        self._client.close()
+
+    def _complete(
+        self,
+        messages: list[ChatMessage],
+        *,
+        json_mode: bool,
+        temperature: float,
+        top_p: float,
+        max_tokens: int | None,
+    ) -> ChatReply:
+        params = self._params(messages, json_mode, temperature, top_p, max_tokens)
+        completion = self._create(params)
+        if not isinstance(completion, ChatCompletion):
+            raise self._error(f"unexpected reply of type {type(completion).__name__}")
+        return self._reply(completion)
+
+    def _stream(
+        self,
+        messages: list[ChatMessage],
+        *,
+        json_mode: bool,
+        temperature: float,
+        top_p: float,
+        max_tokens: int | None,
+    ) -> Iterator[str]:
+        params = self._params(messages, json_mode, temperature, top_p, max_tokens)
+        chunks = self._create({**params, "stream": True})
+        try:
+            for chunk in chunks:
+                yield from _deltas(chunk)
+        except openai.OpenAIError as exc:  # the stream broke after it had started
+            raise self._error(f"stream interrupted: {self._describe(exc)}") from exc
+        finally:
+            chunks.close()
+
+    # ------------------------------------------------------------------ requests
+
+    def _params(
+        self,
+        messages: list[ChatMessage],
+        json_mode: bool,
+        temperature: float,
+        top_p: float,
+        max_tokens: int | None,
+    ) -> dict[str, Any]:
+        params: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "temperature": temperature,
+            "top_p": top_p,
+        }
+        if max_tokens is not None:
+            params["max_tokens"] = max_tokens
+        if json_mode and self.json_mode_supported:
+            params["response_format"] = JSON_MODE
+        return params
+
+    def _create(self, params: dict[str, Any]) -> Any:
+        """The SDK call, retried; a rejected ``response_format`` is dropped once."""
+        try:
+            return self._with_retries(params)
+        except openai.BadRequestError as exc:
+            if "response_format" not in params or "response_format" not in _reason(exc):
+                raise self._error(self._describe(exc)) from exc
+            self.json_mode_supported = False
+            without = {k: v for k, v in params.items() if k != "response_format"}
+            return self._create(without)
+        except openai.OpenAIError as exc:
+            raise self._error(self._describe(exc)) from exc
+
+    def _with_retries(self, params: dict[str, Any]) -> Any:
+        problem = ""
+        for attempt in range(self.attempts):
+            try:
+                return self._client.chat.completions.create(**params)
+            except openai.APIStatusError as exc:
+                if exc.status_code != 429 and exc.status_code < 500:
+                    raise
+                problem, wait = self._describe(exc), self._delay(attempt, exc.response.headers)
+            except openai.APIConnectionError as exc:  # includes timeouts
+                problem, wait = self._describe(exc), self._delay(attempt, None)
+            if attempt + 1 < self.attempts:
+                time.sleep(wait)
+        raise self._error(f"failed after {self.attempts} tries ({problem})")
+
+    def _delay(self, attempt: int, headers: Mapping[str, str] | None) -> float:
+        said = headers.get("retry-after") if headers is not None else None
+        try:
+            return min(max(float(said), 0.0), MAX_RETRY_AFTER) if said else self._backoff(attempt)
+        except ValueError:  # an HTTP date, or junk: fall back to our own schedule
+            return self._backoff(attempt)
+
+    def _backoff(self, attempt: int) -> float:
+        return float(self.backoff * 2**attempt)
+
+    # ------------------------------------------------------------------ replies
+
+    def _reply(self, completion: ChatCompletion) -> ChatReply:
+        if not completion.choices:
+            raise self._error("reply has no choices")
+        choice = completion.choices[0]
+        message = choice.message
+        calls = message.tool_calls or []
+        text = message.content or next(
+            (c.function.arguments for c in calls if c.type == "function"), ""
+        )
+        usage = completion.usage
+        return ChatReply(
+            text=text,
+            model=completion.model or self.model,
+            finish_reason=choice.finish_reason,
+            usage_prompt_tokens=usage.prompt_tokens if usage else None,
+            usage_completion_tokens=usage.completion_tokens if usage else None,
+            seconds=0.0,  # the base class times the whole call
+        )
+
+    def _describe(self, exc: openai.OpenAIError) -> str:
+        if isinstance(exc, openai.APIStatusError):
+            return f"HTTP {exc.status_code}: {_reason(exc)}"
+        if isinstance(exc, openai.APITimeoutError):
+            return "timed out"
+        return f"{type(exc).__name__}: {exc}"
+
+    def _error(self, problem: str) -> ProviderError:
+        message = f"chat model {self.model!r}: {problem}"
+        if self._secret:
+            message = message.replace(self._secret, "***")
+        return ProviderError(message, source=self.base_url)
+
+
+def _reason(exc: openai.APIStatusError) -> str:
+    """The server's own words: ``error.message`` when the body has one, else the text."""
+    body = exc.body
+    if isinstance(body, Mapping):
+        error = body.get("error", body)
+        detail = error.get("message") if isinstance(error, Mapping) else error
+        if detail:
+            return str(detail)[:300]
+    return exc.response.text[:300] or exc.response.reason_phrase
+
+
+def _deltas(chunk: ChatCompletionChunk) -> Iterator[str]:
+    """The text a chunk adds: content, or tool-call argument fragments."""
+    for choice in chunk.choices:
+        delta = choice.delta
+        if delta.content:
+            yield delta.content
+        for call in delta.tool_calls or []:
+            if call.function is not None and call.function.arguments:
+                yield call.function.arguments
