@@ -420,7 +420,7 @@ def test_process_crash_mid_transaction_leaves_no_trace(settings: Settings) -> No
         capture_output=True,
         text=True,
         timeout=60,
-        env={"PYTHONPATH": f"{repo / 'src'}:{repo}"},
+        env={"PYTHONPATH": f"{repo / 'src'}:{repo}:{repo / 'tests'}"},
     )
     assert run.returncode == 7, run.stderr
     with open_store(settings) as store:
