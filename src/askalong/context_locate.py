@@ -4,8 +4,8 @@ Both the blocks and the selection are *folded* the same way, character by charac
 NFKC (full-width punctuation and ligatures become their plain forms), case-folded, curly
 quotes made straight, whitespace and soft hyphens dropped, and a hyphen that follows a
 letter or digit dropped ("exam- ple", "exam-\\nple", "exam-ple" and "example" all fold
-to "example"). Because folding is per character, each folded character knows the
-original offset it came from.
+to "example"; whitespace goes first, so "en - dash" folds like "en-dash"). Folding is per
+character, so each folded character knows the original offset it came from.
 
 ``SelectionIndex`` folds every block once (``str.translate`` with a memoising table, so
 a 300-page document takes milliseconds) and keeps where each block starts in the folded
@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from askalong.errors import InputError
 from askalong.types import FURNITURE_KINDS, Anchor, Block
 
-_HYPHENS = "-\u2010\u2011\uff0d"
-# A hyphen after a letter or digit may be a line-break hyphen: it never counts.
+_HYPHENS = "-\u2010"  # what NFKC leaves of the hyphens ("‑" and "－" fold to these)
+# Applied after whitespace is gone: a hyphen right after a letter or digit may be a
+# line-break hyphen ("exam- ple"), so it never counts.
 _WORD_HYPHEN = re.compile(f"(?<=[^\\W_])[{_HYPHENS}]")
 _QUOTES = {"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'}
 _DROPPED = frozenset("\u00ad\u200b\u200c\u200d\ufeff")
@@ -47,22 +48,25 @@ class _FoldTable(dict[int, str]):
 
 def fold(text: str, table: _FoldTable | None = None) -> str:
     """``text`` folded for matching (see the module docstring)."""
-    return _WORD_HYPHEN.sub("", text).translate(table if table is not None else _FoldTable())
+    folded = text.translate(table if table is not None else _FoldTable())
+    return _WORD_HYPHEN.sub("", folded)
 
 
 def fold_with_offsets(text: str, table: _FoldTable | None = None) -> tuple[str, list[int]]:
     """The folded text and, for each folded character, its offset in ``text``."""
     table = table if table is not None else _FoldTable()
-    dropped = {m.start() for m in _WORD_HYPHEN.finditer(text)}
     chars: list[str] = []
     offsets: list[int] = []
     for offset, char in enumerate(text):
-        if offset in dropped:
-            continue
         folded = table[ord(char)]
         chars.append(folded)
         offsets.extend([offset] * len(folded))
-    return "".join(chars), offsets
+    joined = "".join(chars)
+    dropped = {m.start() for m in _WORD_HYPHEN.finditer(joined)}
+    if not dropped:
+        return joined, offsets
+    kept = [i for i in range(len(joined)) if i not in dropped]
+    return "".join(joined[i] for i in kept), [offsets[i] for i in kept]
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,9 @@ class SelectionIndex:
         A selection spanning consecutive blocks anchors at the first block, its span
         clipped to that block. The first occurrence in reading order wins.
         """
-        needle = fold(selected, self._table)
+        # A hyphen opening the selection may be the second half of "NAACL-HLT", which
+        # folds to "naaclhlt": it cannot be required.
+        needle = fold(selected, self._table).lstrip(_HYPHENS)
         if not needle:
             raise InputError("the selection has no text", source=self._document_id or None)
         found = self._find(self._body, needle, selected)
