@@ -1,0 +1,69 @@
+"""The FastAPI app: one ``Library`` opened at startup and closed at shutdown, the JSON API
+under ``/api``, the reader's static files at ``/``.
+
+The core is synchronous; handlers run its calls in the thread pool.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+
+from askalong.config import Settings
+from askalong.library import Library
+from askalong.server import (
+    routes_ask,
+    routes_documents,
+    routes_pages,
+    routes_search,
+    routes_threads,
+)
+from askalong.server.deps import ServerState
+from askalong.server.errors import install_error_handlers
+from askalong.server.pages import PageRenderer
+from askalong.server.security import SecurityHeaders
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The app serving ``settings.home``; the library opens when the app starts."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        library = await run_in_threadpool(Library, settings)
+        pages = PageRenderer(settings.home / "cache" / "pages")
+        app.state.askalong = ServerState(library, pages, threading.Lock())
+        try:
+            yield
+        finally:
+            await run_in_threadpool(library.close)
+
+    app = FastAPI(
+        title="AskAlong",
+        summary="Grounded answers about what you are reading (随问).",
+        version=_version(),
+        lifespan=lifespan,
+        redoc_url=None,
+    )
+    install_error_handlers(app)
+    for module in (routes_documents, routes_pages, routes_search, routes_ask, routes_threads):
+        app.include_router(module.router)
+    app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="reader")
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("askalong")
+    except PackageNotFoundError:
+        return "0"

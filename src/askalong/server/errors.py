@@ -1,0 +1,60 @@
+"""Domain errors become HTTP statuses here, in one place, as ``{"error": {type, message,
+source}}``; the framework's own errors (bad parameters, unknown routes) get the same shape."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from askalong.errors import AskAlongError, ConfigError, InputError, NotFound, StoreError, TooLarge
+from askalong.server.schemas import ErrorBody, ErrorOut
+
+log = logging.getLogger("askalong.server")
+
+
+def status_of(exc: AskAlongError) -> int:
+    """The HTTP status for a domain error (most specific class first)."""
+    for kind, status in ((TooLarge, 413), (InputError, 400), (NotFound, 404), (StoreError, 503)):
+        if isinstance(exc, kind):
+            return status
+    return 500  # ConfigError and anything unforeseen: the server is set up wrongly
+
+
+def error_response(status: int, kind: str, message: str, source: str | None = None) -> JSONResponse:
+    body = ErrorOut(error=ErrorBody(type=kind, message=message, source=source))
+    return JSONResponse(body.model_dump(), status_code=status)
+
+
+async def _domain(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AskAlongError)
+    if isinstance(exc, ConfigError | StoreError):
+        log.error("%s: %s", type(exc).__name__, exc)
+    return error_response(status_of(exc), type(exc).__name__, exc.message, exc.source)
+
+
+async def _http(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    response = error_response(exc.status_code, "HTTPError", str(exc.detail))
+    response.headers.update(exc.headers or {})
+    return response
+
+
+async def _validation(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    problems = "; ".join(_problem(e) for e in exc.errors())
+    return error_response(422, "InvalidRequest", problems or "the request is not valid")
+
+
+def _problem(error: dict[str, object]) -> str:
+    where = ".".join(str(part) for part in error.get("loc", ()))  # type: ignore[attr-defined]
+    return f"{where}: {error.get('msg', 'invalid')}"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(AskAlongError, _domain)
+    app.add_exception_handler(HTTPException, _http)
+    app.add_exception_handler(RequestValidationError, _validation)

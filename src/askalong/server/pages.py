@@ -1,0 +1,87 @@
+"""PDF page images for the reader: rendered by pypdfium2 at a few fixed widths, cached on
+disk under ``ASKALONG_HOME/cache/pages/`` by document id (the id is the content hash, so a
+cached image never goes stale)."""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import io
+import os
+import tempfile
+import threading
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+from askalong.errors import CorruptDocument, NotFound
+from askalong.types import Document
+
+# Requested widths snap up to one of these, so a handful of files serve every screen.
+WIDTHS: tuple[int, ...] = (240, 320, 480, 640, 800, 960, 1200, 1440, 1800, 2400)
+MIN_WIDTH, MAX_WIDTH = WIDTHS[0], WIDTHS[-1]
+PNG_COMPRESS_LEVEL = 3  # fast to write; page images are mostly flat white and compress well
+
+
+def snap_width(requested: int) -> int:
+    """The smallest stock width at least ``requested`` (clamped to the stock range)."""
+    clamped = min(max(requested, MIN_WIDTH), MAX_WIDTH)
+    return WIDTHS[bisect.bisect_left(WIDTHS, clamped)]
+
+
+class PageRenderer:
+    """Renders and caches page images; pdfium is not thread-safe, so renders take a lock."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.cache_dir = cache_dir
+        self._lock = threading.Lock()
+
+    def image(self, document: Document, original: Path, page: int, width: int) -> Path:
+        """The PNG of ``page`` (1-based) at the stock width nearest above ``width``."""
+        _check_page(document, page)
+        target = self._cache_path(document, page, snap_width(width))
+        if not target.is_file():
+            with self._lock:
+                if not target.is_file():
+                    _write_atomically(target, _render(original, page, snap_width(width)))
+        return target
+
+    def _cache_path(self, document: Document, page: int, width: int) -> Path:
+        return self.cache_dir / document.id / f"{page}-{width}.png"
+
+
+def _check_page(document: Document, page: int) -> None:
+    if document.format != "pdf":
+        raise NotFound(f"a {document.format} document has no page images", source=document.id)
+    if not 1 <= page <= document.page_count:
+        raise NotFound(
+            f"page {page} is not in this document (1-{document.page_count})", source=document.id
+        )
+
+
+def _render(original: Path, page: int, width: int) -> bytes:
+    try:
+        pdf = pdfium.PdfDocument(original)
+    except pdfium.PdfiumError as exc:
+        raise CorruptDocument(f"cannot open the PDF: {exc}", source=original.name) from exc
+    try:
+        sheet = pdf[page - 1]
+        bitmap = sheet.render(scale=width / sheet.get_width(), may_draw_forms=True)
+        buffer = io.BytesIO()
+        bitmap.to_pil().save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+        return buffer.getvalue()
+    finally:
+        pdf.close()
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
