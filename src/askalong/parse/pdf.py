@@ -10,19 +10,24 @@ it opened, so thousands of files leak nothing.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from askalong.errors import CorruptDocument, EmptyDocument, EncryptedDocument
+from askalong.parse.ocr import OCR_INSTALL, Recognizer
 from askalong.parse.pdf_chars import Line, PageFrame, page_lines
 from askalong.parse.pdf_kinds import Draft, build_blocks
 from askalong.parse.pdf_layout import reading_order
 from askalong.parse.pdf_text import join_lines
 from askalong.types import Block, ParsedDocument
 
+# OCR stops starting new pages after this many seconds, so one parse of a long scan stays
+# inside the caller's per-file time limit (120 s by default); the rest keep a notice.
+OCR_BUDGET_SECONDS = 80.0
 _JUNK_TITLE = re.compile(r"^(?:microsoft \w+ - |untitled)|\.(?:dvi|pdf|docx?|tex|indd)$", re.I)
 
 
@@ -32,26 +37,34 @@ class _Page:
     frame: PageFrame
     lines: tuple[Line, ...]
     scanned: bool  # no text but a picture: needs OCR (a blank page does not)
+    recognised: bool = False  # its lines come from OCR
 
 
-def parse(data: bytes, *, source: str) -> ParsedDocument:
-    """Parse a PDF into blocks in reading order; raise an input error for bad files."""
+def parse(
+    data: bytes, *, source: str, ocr: bool = True, ocr_budget: float = OCR_BUDGET_SECONDS
+) -> ParsedDocument:
+    """Parse a PDF into blocks in reading order; raise an input error for bad files.
+
+    Image-only pages are read by OCR when ``ocr`` is on and the OCR extra is installed,
+    until ``ocr_budget`` seconds have gone on it; pages left over are named in a notice.
+    """
     document = _open(data, source)
     try:
         pages = _read_pages(document, source)
+        if ocr and any(page.scanned for page in pages):
+            pages = _recognise(document, pages, ocr_budget)
         metadata_title = _metadata_title(document)
     finally:
         document.close()
     blocks = build_blocks([draft for page in pages for draft in _drafts(page)])
-    ocr = tuple(page.number for page in pages if page.scanned)
     return ParsedDocument(
         format="pdf",
         blocks=blocks,
         title=metadata_title or _heading_title(blocks),
         page_count=len(pages),
         page_sizes=tuple((page.frame.width, page.frame.height) for page in pages),
-        ocr_pages=ocr,
-        notices=_ocr_notice(len(ocr), len(pages)),
+        ocr_pages=tuple(page.number for page in pages if page.scanned),
+        notices=_ocr_notices(pages),
     )
 
 
@@ -97,6 +110,30 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> _Page:
     return _Page(index + 1, frame, lines, scanned)
 
 
+def _recognise(document: pdfium.PdfDocument, pages: list[_Page], budget: float) -> list[_Page]:
+    """The pages with OCR lines on scanned pages, as many as the time budget allows."""
+    recognizer = Recognizer.load()
+    if recognizer is None:
+        return pages
+    start = time.monotonic()
+    out: list[_Page] = []
+    for page in pages:
+        if page.scanned and time.monotonic() - start < budget:
+            page = replace(page, lines=_ocr_lines(document, page, recognizer), recognised=True)
+        out.append(page)
+    return out
+
+
+def _ocr_lines(
+    document: pdfium.PdfDocument, page: _Page, recognizer: Recognizer
+) -> tuple[Line, ...]:
+    pdf_page = document[page.number - 1]
+    try:
+        return recognizer.page_lines(pdf_page, page.frame)
+    finally:
+        pdf_page.close()
+
+
 def _has_image(page: pdfium.PdfPage) -> bool:
     images = page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3)
     return next(images, None) is not None
@@ -131,8 +168,16 @@ def _heading_title(blocks: Sequence[Block]) -> str:
     return min(first_page, key=lambda b: (b.heading_level, b.order)).text if first_page else ""
 
 
-def _ocr_notice(scanned: int, total: int) -> tuple[str, ...]:
-    if not scanned:
-        return ()
-    verb = "is a scanned image and needs" if scanned == 1 else "are scanned images and need"
-    return (f"{scanned} of {total} pages {verb} OCR (not yet supported)",)
+def _ocr_notices(pages: Sequence[_Page]) -> tuple[str, ...]:
+    total = len(pages)
+    read = sum(page.recognised for page in pages)
+    left = sum(page.scanned and not page.recognised for page in pages)
+    notices: list[str] = []
+    if read:
+        verb = "was" if read == 1 else "were"
+        notices.append(f"{read} of {total} pages {verb} read by OCR; the text may hold errors")
+    if left:
+        verb = "is a scanned image and needs" if left == 1 else "are scanned images and need"
+        how = "not read within the OCR time budget" if read else f"install it with: {OCR_INSTALL}"
+        notices.append(f"{left} of {total} pages {verb} OCR ({how})")
+    return tuple(notices)

@@ -242,9 +242,10 @@ def _line(
     y1 = _clamp(frame.top - min(bottoms), frame.height)
     samples = _samples(builder.indices)
     size = _font_size(textpage, samples, y1 - y0)
+    run_in = bold is True  # only a head cut off by _finish is a run-in heading
     if bold is None:
         bold = all(_char_bold(textpage, index) for index in samples)
-    return Line(text, x0, y0, x1, y1, size, bold, run_in=bold is True)
+    return Line(text, x0, y0, x1, y1, size, bold, run_in=run_in)
 
 
 def _clamp(value: float, limit: float) -> float:
