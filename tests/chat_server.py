@@ -41,7 +41,7 @@ class Reply:
     message: str = ""  # the error message of a non-200 reply
     headers: tuple[tuple[str, str], ...] = ()
     delay: float = 0.0  # seconds before the server answers at all
-    stream_pause: float = 0.0  # seconds between streamed chunks
+    stream_pause: float = 0.0  # seconds before each streamed chunk after the first piece
     finish_reason: str = "stop"
     tool_arguments: str | None = None  # a tool-call reply: these are the arguments
     raw: bytes | None = None  # a 200 reply whose body is exactly these bytes
@@ -257,11 +257,12 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in reply.headers:
             self.send_header(name, value)
         self.end_headers()
-        for chunk in _chunks(reply, body):
+        for number, chunk in enumerate(_chunks(reply, body)):
+            # The role chunk and the first piece go out together; then each piece waits.
+            if number > 1 and not self.server.scripted.wait(reply.stream_pause):
+                return
             self.wfile.write(b"data: " + json.dumps(chunk).encode("utf-8") + b"\n\n")
             self.wfile.flush()
-            if not self.server.scripted.wait(reply.stream_pause):
-                return
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 

@@ -26,7 +26,7 @@ from askalong.errors import ConfigError
 from askalong.providers.base import ProviderError
 from askalong.providers.chat import ChatMessage, ChatModel, ChatReply
 
-MAX_RETRY_AFTER = 10.0  # seconds: never sleep longer on a server's say-so
+MAX_RETRY_AFTER = 10.0  # seconds: by default, never sleep longer on a server's say-so
 JSON_MODE = {"type": "json_object"}
 
 
@@ -42,6 +42,7 @@ class OpenAIChat(ChatModel):
         max_retries: int = 2,
         *,
         backoff: float = 0.5,
+        max_retry_after: float = MAX_RETRY_AFTER,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"chat base URL {base_url!r} must start with http(s)://")
@@ -51,6 +52,7 @@ class OpenAIChat(ChatModel):
         self.model = model
         self.attempts = max_retries + 1
         self.backoff = backoff
+        self.max_retry_after = max_retry_after
         self.json_mode_supported = True  # turned off once the server rejects it
         self._secret = api_key
         # Local servers need no key, but the SDK insists on one (and would otherwise
@@ -150,7 +152,9 @@ class OpenAIChat(ChatModel):
     def _delay(self, attempt: int, headers: Mapping[str, str] | None) -> float:
         said = headers.get("retry-after") if headers is not None else None
         try:
-            return min(max(float(said), 0.0), MAX_RETRY_AFTER) if said else self._backoff(attempt)
+            return (
+                min(max(float(said), 0.0), self.max_retry_after) if said else self._backoff(attempt)
+            )
         except ValueError:  # an HTTP date, or junk: fall back to our own schedule
             return self._backoff(attempt)
 
