@@ -78,29 +78,54 @@ def by_id(blocks: Sequence[Block]) -> dict[str, Block]:
     return {block.id: block for block in blocks}
 
 
+def starting(blocks: Sequence[Block], prefix: str) -> Block:
+    """The block whose text starts with ``prefix`` (found by text: parser changes may
+    renumber blocks)."""
+    return next(block for block in blocks if block.text.startswith(prefix))
+
+
+EVALUATE = "We evaluate the performance of each approach"  # a paragraph of 4.1 Approaches
+SHOWS = "Table 2 shows the results"  # the paragraph after it, the last of 4.1
+
+
+def split_paragraph(chunks: Sequence[Chunk]) -> int:
+    """The position of the middle one of three chunks cut from one paragraph, with its
+    neighbours in the same section."""
+    return next(
+        i
+        for i in range(1, len(chunks) - 1)
+        if len({s.block_id for c in chunks[i - 1 : i + 2] for s in c.spans}) <= 2
+        and len(chunks[i].spans) == 1
+        and chunks[i - 1].spans[-1].block_id == chunks[i].spans[0].block_id
+        and chunks[i + 1].spans[0].block_id == chunks[i].spans[0].block_id
+        and chunks[i - 1].section_path == chunks[i].section_path == chunks[i + 1].section_path
+    )
+
+
 # --------------------------------------------------------------------- small to big
 
 
 def test_growth_takes_neighbour_sentences_and_keeps_the_hit_whole(
     n18: tuple[Block, ...], n18_small: tuple[Chunk, ...]
 ) -> None:
-    target = n18_small[7]  # the middle of three chunks cut from one long paragraph
+    middle = split_paragraph(n18_small)
+    target = n18_small[middle]
     [unit] = small_to_big([hit(target, 0.7)], {N18: n18_small})
     assert_exact(unit, n18)
     assert unit.cited_spans == target.spans
     assert target.text in unit.text
     assert len(unit.text) > len(target.text)  # it grew
     assert len(unit.text) <= 1500
-    assert set(unit.chunk_ids) == {n18_small[6].id, target.id, n18_small[8].id}
+    assert set(unit.chunk_ids) == {c.id for c in n18_small[middle - 1 : middle + 2]}
     assert unit.score == 0.7 and unit.origin == "retrieved" and unit.drift is None
-    neighbours = {s.block_id for c in n18_small[6:9] for s in c.spans}
+    neighbours = {s.block_id for c in n18_small[middle - 1 : middle + 2] for s in c.spans}
     assert {s.block_id for s in unit.spans} <= neighbours
 
 
 def test_growth_is_trimmed_to_unit_chars_by_whole_sentences(
     n18: tuple[Block, ...], n18_small: tuple[Chunk, ...]
 ) -> None:
-    target = n18_small[7]
+    target = n18_small[split_paragraph(n18_small)]
     for limit in (len(target.text), len(target.text) + 120, len(target.text) + 400):
         [unit] = small_to_big([hit(target)], {N18: n18_small}, unit_chars=limit)
         assert_exact(unit, n18)
@@ -132,18 +157,21 @@ def test_growth_never_crosses_a_section_boundary(
 def test_adjacent_hits_merge_and_others_do_not_fill_gaps(
     n18: tuple[Block, ...], n18_small: tuple[Chunk, ...]
 ) -> None:
-    c = n18_small
-    hits = [hit(c[25], 0.9), hit(c[28], 0.8), hit(c[24], 0.5), hit(c[26], 0.4)]
-    units = small_to_big(hits, {N18: c})
-    assert len(units) == 2  # 24-25-26 merged; 28 alone (27 is not filled in as a hit)
+    section = [c for c in n18_small if c.section_path[-1] == "3 Extracting Metadata"]
+    assert len(section) >= 7
+    c = section[1:6]  # five consecutive chunks of one section
+    assert [x.order for x in c] == list(range(c[0].order, c[0].order + 5))
+    hits = [hit(c[1], 0.9), hit(c[4], 0.8), hit(c[0], 0.5), hit(c[2], 0.4)]
+    units = small_to_big(hits, {N18: n18_small})
+    assert len(units) == 2  # 0-1-2 merged; 4 alone (3 is not filled in as a hit)
     merged, alone = units
-    assert {c[24].id, c[25].id, c[26].id} <= set(merged.chunk_ids)
+    assert {c[0].id, c[1].id, c[2].id} <= set(merged.chunk_ids)
     assert merged.score == 0.9 and alone.score == 0.8  # units in the order of best hit
-    assert merged.cited_spans == c[24].spans + c[25].spans + c[26].spans
-    assert alone.cited_spans == c[28].spans
+    assert merged.cited_spans == c[0].spans + c[1].spans + c[2].spans
+    assert alone.cited_spans == c[4].spans
     for unit in units:
         assert_exact(unit, n18)
-    # chunk 27 sits between the two units: whatever of it was grown into appears once
+    # chunk 3 sits between the two units: whatever of it was grown into appears once
     both = covered_chars(merged) + covered_chars(alone)
     assert len(both) == len(set(both))
 
@@ -235,7 +263,7 @@ def test_units_are_their_spans_joined(
 def test_block_spans_map_unit_offsets_back(
     n18: tuple[Block, ...], n18_small: tuple[Chunk, ...]
 ) -> None:
-    [unit] = small_to_big([hit(n18_small[7])], {N18: n18_small})
+    [unit] = small_to_big([hit(n18_small[split_paragraph(n18_small)])], {N18: n18_small})
     texts = texts_of(n18)
     for start in range(0, len(unit.text) - 40, 37):
         spans = unit.block_spans(start, start + 40)
@@ -266,7 +294,7 @@ def test_locate_a_sentence_copied_across_a_line_break_hyphen(n18: tuple[Block, .
 
 
 def test_locate_with_collapsed_or_extra_whitespace(n18: tuple[Block, ...]) -> None:
-    block = n18[75]
+    block = starting(n18, EVALUATE)
     sentence = block.text[40:160]
     for variant in (sentence.replace(" ", ""), "  " + sentence.replace(" ", " \n\t ") + "\n"):
         anchor = locate_selection(n18, variant)
@@ -302,7 +330,8 @@ def test_locate_chinese_with_spaces_and_half_width_punctuation(lshort: tuple[Blo
 
 
 def test_a_selection_across_two_blocks_anchors_at_the_first(n18: tuple[Block, ...]) -> None:
-    first, second = n18[75], n18[76]
+    first, second = starting(n18, EVALUATE), starting(n18, SHOWS)
+    assert n18.index(second) == n18.index(first) + 1
     selected = first.text[-60:] + "\n" + second.text[:50]
     anchor = locate_selection(n18, selected)
     assert anchor is not None and anchor.block_id == first.id
@@ -370,7 +399,7 @@ def test_any_slice_of_a_block_is_located(data: st.DataObject, n18: tuple[Block, 
 
 
 def test_anchored_context_stays_in_its_section_in_reading_order(n18: tuple[Block, ...]) -> None:
-    anchor_block = n18[75]  # "We evaluate the performance ..." in 4.1 Approaches
+    anchor_block = starting(n18, EVALUATE)
     unit = anchored_context(n18, Anchor(N18, anchor_block.id, 3, 60))
     assert_exact(unit, n18)
     blocks = by_id(n18)
@@ -407,7 +436,7 @@ def test_anchored_context_width_and_furniture(n18: tuple[Block, ...]) -> None:
 
 
 def test_anchored_context_respects_max_chars(n18: tuple[Block, ...]) -> None:
-    anchor_block = n18[76]
+    anchor_block = starting(n18, SHOWS)
     unit = anchored_context(
         n18, Anchor(N18, anchor_block.id), max_chars=len(anchor_block.text) + 200
     )
@@ -428,12 +457,13 @@ def test_anchored_context_from_selected_text_only(lshort: tuple[Block, ...]) -> 
 
 
 def test_anchored_context_errors(n18: tuple[Block, ...]) -> None:
+    abstract = starting(n18, "We describe a deployed scalable system")
     with pytest.raises(NotFound, match="b99999"):
         anchored_context(n18, Anchor(N18, "b99999"))
     with pytest.raises(InputError, match="outside"):
-        anchored_context(n18, Anchor(N18, n18[9].id, 10, len(n18[9].text) + 1))
+        anchored_context(n18, Anchor(N18, abstract.id, 10, len(abstract.text) + 1))
     with pytest.raises(InputError, match="outside"):
-        anchored_context(n18, Anchor(N18, n18[9].id, 20, 20))
+        anchored_context(n18, Anchor(N18, abstract.id, 20, 20))
     with pytest.raises(NotFound, match="selected text"):
         anchored_context(n18, Anchor(N18, selected_text="nowhere in this paper at all"))
 
@@ -446,7 +476,7 @@ def test_section_root_and_drift_distances(
 ) -> None:
     root = section_root(n18)
     assert root == ("Construction of the Literature Graph in Semantic Scholar",)
-    anchor = anchored_context(n18, Anchor(N18, n18[75].id))  # 4.1 Approaches
+    anchor = anchored_context(n18, Anchor(N18, starting(n18, EVALUATE).id))  # 4.1 Approaches
     by_section = {c.section_path[-1]: c for c in n18_small}
     question = "How precise is the hybrid approach?"
 
@@ -463,8 +493,8 @@ def test_section_root_and_drift_distances(
 
 
 def test_drift_overlap_and_weak_flag(n18: tuple[Block, ...], n18_small: tuple[Chunk, ...]) -> None:
-    anchor = anchored_context(n18, Anchor(N18, n18[76].id))  # "Table 2 shows the results ..."
-    [on_topic] = small_to_big([hit(n18_small[40])], {N18: n18_small})
+    anchor = anchored_context(n18, Anchor(N18, starting(n18, SHOWS).id))
+    [on_topic] = small_to_big([hit(n18_small[len(n18_small) // 3])], {N18: n18_small})
     signal = drift("Which approach gives the highest precision?", anchor, anchor)
     assert signal.term_overlap == 1.0 and not signal.weak
     unrelated = drift("zebra giraffe savanna", on_topic)
@@ -478,13 +508,15 @@ def test_drift_overlap_and_weak_flag(n18: tuple[Block, ...], n18_small: tuple[Ch
 def test_assemble_orders_dedupes_and_budgets(
     n18: tuple[Block, ...], n18_small: tuple[Chunk, ...]
 ) -> None:
-    anchor_block = n18[75]
+    anchor_block = starting(n18, EVALUATE)
     anchor = anchored_context(n18, Anchor(N18, anchor_block.id))
     inside = next(c for c in n18_small if c.spans[0].block_id == anchor_block.id)
-    partly = next(c for c in n18_small if c.spans[0].block_id == n18[77].id)  # 4.2 heading ...
-    far = n18_small[14]
+    heading = starting(n18, "4.2 Entity Extraction Models")
+    partly = next(c for c in n18_small if c.spans[0].block_id == heading.id)
+    far = next(c for c in n18_small if c.section_path[-1] == "2.1 Node Types")
     retrieved = small_to_big([hit(inside, 0.9), hit(far, 0.8), hit(partly, 0.7)], {N18: n18_small})
-    crossref = [anchored_context(n18, Anchor(N18, n18[20].id), width=0)]
+    intro = starting(n18, "The goal of this work is to facilitate")
+    crossref = [anchored_context(n18, Anchor(N18, intro.id), width=0)]
     crossref = [replace(crossref[0], origin="crossref", score=0.5)]
     question = "How are the approaches evaluated?"
     root = section_root(n18)

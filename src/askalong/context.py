@@ -199,7 +199,8 @@ def small_to_big(
     ``total_chars`` (growth shrinks to fit the remainder); the first unit is always kept.
     ``cited_spans`` are exactly the hit chunks' spans.
     """
-    ordered = {doc: _by_order(chunks) for doc, chunks in chunks_by_document.items()}
+    documents = {hit.document_id for hit in hits}
+    ordered = {doc: _by_order(chunks_by_document.get(doc, ())) for doc in documents}
     groups = _groups(hits, ordered)
     reserved = [span for group in groups for chunk in group.chunks for span in chunk.spans]
     units: list[ContextUnit] = []
@@ -222,10 +223,15 @@ def _by_order(chunks: Sequence[Chunk]) -> dict[int, Chunk]:
 
 def _groups(hits: Sequence[Hit], ordered: Mapping[str, Mapping[int, Chunk]]) -> list[_Group]:
     """Hit chunks grouped into runs of adjacent chunks, ordered by each run's first hit."""
+    by_id = {c.id: c for chunks in ordered.values() for c in chunks.values()}
     found: dict[str, tuple[Hit, Chunk]] = {}
     for hit in hits:
-        if hit.chunk_id not in found:
-            found[hit.chunk_id] = (hit, _chunk_of(hit, ordered))
+        chunk = by_id.get(hit.chunk_id)
+        if chunk is None:
+            raise NotFound(
+                f"chunk {hit.chunk_id} is not among the chunks given", source=hit.document_id
+            )
+        found.setdefault(hit.chunk_id, (hit, chunk))
     rank = {chunk_id: position for position, chunk_id in enumerate(found)}
     runs: list[list[tuple[Hit, Chunk]]] = []
     for hit, chunk in sorted(found.values(), key=lambda hc: (hc[1].document_id, hc[1].order)):
@@ -236,13 +242,6 @@ def _groups(hits: Sequence[Hit], ordered: Mapping[str, Mapping[int, Chunk]]) -> 
             runs.append([(hit, chunk)])
     runs.sort(key=lambda run: min(rank[chunk.id] for _, chunk in run))
     return [_Group(tuple(h for h, _ in run), tuple(c for _, c in run)) for run in runs]
-
-
-def _chunk_of(hit: Hit, ordered: Mapping[str, Mapping[int, Chunk]]) -> Chunk:
-    for chunk in ordered.get(hit.document_id, {}).values():
-        if chunk.id == hit.chunk_id:
-            return chunk
-    raise NotFound(f"chunk {hit.chunk_id} is not among the chunks given", source=hit.document_id)
 
 
 def _adjacent(first: Chunk, second: Chunk) -> bool:

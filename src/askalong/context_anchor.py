@@ -41,7 +41,7 @@ def anchored_context(
         chunk_ids=(),
         text=CHUNK_JOINER.join(p.text for p in pieces),
         spans=tuple(p.span for p in pieces),
-        cited_spans=(BlockSpan(block.id, start, end),),
+        cited_spans=(_clip(BlockSpan(block.id, start, end), centre[1].span),),
         section_path=block.section_path,
         page_start=min(pages) if pages else None,
         page_end=max(pages) if pages else None,
@@ -84,6 +84,12 @@ def _anchor_span(block: Block, anchor: Anchor) -> tuple[int, int]:
 
 def _whole(block: Block) -> Piece | None:
     return trimmed(Piece(BlockSpan(block.id, 0, len(block.text)), block.text), 0, len(block.text))
+
+
+def _clip(cited: BlockSpan, window: BlockSpan) -> BlockSpan:
+    """The cited span within the block's piece (which is trimmed of edge whitespace)."""
+    start = min(max(cited.start, window.start), window.end)
+    return BlockSpan(cited.block_id, start, max(start, min(cited.end, window.end)))
 
 
 def _window(block: Block, start: int, end: int, max_chars: int) -> tuple[Block, Piece] | None:

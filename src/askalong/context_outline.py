@@ -301,11 +301,11 @@ class Outline:
                 continue
             if not outermost:
                 return heading
+            # Ties go to the earlier heading: a label heading before its title heading.
             if self.depth(heading) > self.root_depth:
-                better = best is None or len(self.extent(heading.index)) > len(
-                    self.extent(best.index)
-                )
-                best = heading if better else best
+                size = len(self.extent(heading.index))
+                if best is None or size >= len(self.extent(best.index)):
+                    best = heading
         return best
 
     def relative(self, position: int, chapter: bool, relative: str) -> Part | None:
@@ -356,13 +356,15 @@ def _inside(key: tuple[str, ...], block: Block) -> bool:
 
 
 def _closes(origin: Heading, heading: Heading) -> bool:
-    """Whether ``heading`` ends ``origin``'s part by its numbering alone: both numbered
-    in the same scheme (or ``heading`` is a chapter) and ``heading`` not inside ``origin``."""
+    """Whether ``heading`` ends ``origin``'s part by its label or numbering alone: a
+    chapter ends anything but a part (or its own chapter); a numbered heading ends a part
+    numbered in the same scheme when it is not inside it ("3.1" ends "2.13")."""
+    inside = bool(origin.number) and heading.number[: len(origin.number)] == origin.number
+    if heading.label == "chapter" and heading.number:
+        return origin.label != "part" and not (origin.label == "chapter" and inside)
     if not origin.number or not heading.number:
         return False
-    inside = heading.number[: len(origin.number)] == origin.number
-    same_scheme = heading.label == origin.label or heading.label == "chapter"
-    return same_scheme and not inside
+    return heading.label == origin.label and not inside
 
 
 def _titled(title: str, alias: str) -> bool:

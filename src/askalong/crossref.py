@@ -10,7 +10,9 @@ definition of X in the introduction" -> the introduction's blocks that mention X
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -184,13 +186,13 @@ def crossref_units(
     document_id: str = "",
 ) -> list[ContextUnit]:
     """One unit per resolved reference: the part's heading (or caption) and its
-    ``limit_per_ref`` blocks that share the most key terms with the question (the words of
-    the references themselves do not count); with no shared term, the part's first blocks.
-    Blocks are kept in reading order, within ``unit_chars``; origin "crossref", score the
-    best block's share of the question's terms."""
+    ``limit_per_ref`` blocks that share the most key-term weight with the question (the
+    words of the references themselves do not count; see ``_best_blocks``); with no
+    shared term, the part's first blocks. The heading comes first, the chosen blocks follow
+    in reading order, within ``unit_chars``; origin "crossref", score the best block's
+    weighted share of the question's terms."""
     by_id = {block.id: block for block in blocks}
-    phrases = " ".join(ref.phrase for ref in refs)
-    terms = key_terms(question) - key_terms(phrases)
+    terms = _question_terms(question, refs)
     units = []
     for ref in refs:
         if ref.resolved and ref.heading_id is not None:
@@ -201,16 +203,31 @@ def crossref_units(
     return units
 
 
+def _question_terms(question: str, refs: Sequence[CrossRef]) -> set[str]:
+    """The question's key terms without the references' own words; single characters
+    ("里", "中") only when nothing longer is left, as they are mostly particles."""
+    terms = key_terms(question) - key_terms(" ".join(ref.phrase for ref in refs))
+    longer = {term for term in terms if len(term) > 1}
+    return longer or terms
+
+
 def _best_blocks(body: list[Block], terms: set[str], limit: int) -> tuple[list[Block], float]:
-    scored = []
-    for position, block in enumerate(body):
-        shared = len(terms & key_terms(block.text)) / len(terms) if terms else 0.0
-        scored.append((-shared, position, block))
-    scored.sort(key=lambda item: (item[0], item[1]))
-    best = [item for item in scored if item[0] < 0][:limit]
+    """The ``limit`` blocks sharing the most question-term weight, and the best share.
+
+    A term weighs ``log(1 + n / df)`` over the part's ``n`` blocks, so a word the whole
+    part uses ("输入", "model") counts less than the one the question is about."""
+    block_terms = [terms & key_terms(block.text) for block in body]
+    frequency = Counter(term for shared in block_terms for term in shared)
+    weight = {t: math.log(1 + len(body) / max(frequency[t], 1)) for t in terms}
+    total = sum(weight.values())
+    scored = [
+        (-sum(weight[t] for t in shared) / total if total else 0.0, position)
+        for position, shared in enumerate(block_terms)
+    ]
+    best = sorted(item for item in scored if item[0] < 0)[:limit]
     if not best:
         return body[:limit], 0.0
-    return [block for _, _, block in best], -best[0][0]
+    return [body[position] for _, position in best], -best[0][0]
 
 
 def _unit(
