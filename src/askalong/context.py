@@ -9,14 +9,16 @@ so every offset in the text maps back to a block and a character offset
 retrieved hit chunks, the anchor span, the cross-referenced blocks): what a citation
 points at; everything else in the unit is surrounding context.
 
-- ``small_to_big``: retrieved hits -> units. Adjacent hits merge (no gap filling); each
-  unit grows by its neighbouring chunk on each side within the section, whole sentences
-  nearest the hit first, up to ``unit_chars``; the hit chunks always stay whole.
-- ``anchored_context``: the anchor block and its neighbours in its section (read along).
-- ``drift`` / ``assemble_context``: anchor first, then cross-references, then retrieved
-  units, overlaps removed, each with its drift signals, within a character budget.
+This module holds the unit and ``small_to_big``: retrieved hits -> units. Adjacent hits
+merge (no gap filling); each unit grows by its neighbouring chunk on each side within the
+section, whole sentences nearest the hit first, up to ``unit_chars``; the hit chunks
+always stay whole. The rest of context assembly, one concept per module:
 
-Cross-references live in ``crossref.py``; locating a selection in ``context_locate.py``.
+- ``context_locate``: selected text -> Anchor (block id + exact character offsets);
+- ``context_anchor``: ``anchored_context``, the anchor block and its section neighbours;
+- ``crossref`` (with ``context_outline``): "Table 2", "第二章", "上一节" -> blocks -> units;
+- ``context_assemble``: ``drift`` and ``assemble_context``, anchor first, then
+  cross-references, then retrieved units, overlaps removed, within a character budget.
 """
 
 from __future__ import annotations
