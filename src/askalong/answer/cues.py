@@ -1,0 +1,77 @@
+"""Cue phrases (English and Chinese) that mark a sentence as a definition, an example or a
+contrast, and question words that expect a number or date in the answer.
+
+The patterns are deliberately plain: a cue only breaks ties between sentences that are
+already about the question, it never makes an unrelated sentence an answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from askalong.types import Intent
+
+_I = re.IGNORECASE
+
+EXPLAIN_CUES = re.compile(
+    r"\b(?:refers? to|is defined as|are defined as|defined as|we define|denotes?|means|"
+    r"is called|are called|known as|stands for|is a|is an|are a|is the|are the|"
+    r"is a kind of|is a type of|that is|i\.e\.)\b"
+    r"|称为|称作|是指|指的是|即|定义为|叫做|叫作|所谓|意思是|意为|是一种|是一个|是一类",
+    _I,
+)
+EXAMPLE_CUES = re.compile(
+    r"\b(?:for example|for instance|e\.g\.|such as|including|an example|examples? of|"
+    r"to illustrate|like)\b|例如|比如|譬如|诸如|举例|例子|以.{1,8}为例|像是|包括",
+    _I,
+)
+COMPARE_CUES = re.compile(
+    r"\b(?:unlike|whereas|while|in contrast|by contrast|compared (?:with|to)|"
+    r"differs?|different|difference|than|however|but|on the other hand|rather than|"
+    r"instead of)\b|而|不同于|不同|区别|差异|相比|相较|相对于|然而|但是|却|与其|比.{1,6}更",
+    _I,
+)
+_CUES: dict[Intent, re.Pattern[str]] = {
+    "explain": EXPLAIN_CUES,
+    "example": EXAMPLE_CUES,
+    "compare": COMPARE_CUES,
+}
+
+# Questions whose answer is a number or a date, and sentences that hold one.
+NUMERIC_QUESTION = re.compile(
+    r"\b(?:when|what year|which year|what date|how many|how much|how long|how old|"
+    r"how far|how large|how big|what percentage|what percent|how often)\b"
+    r"|哪一?年|何时|什么时候|多少|几[年个位次岁天月种名]|多久|多长|多大|多高|多远|哪天|几月|百分之",
+    _I,
+)
+NUMBER_IN_TEXT = re.compile(r"\d|[一二三四五六七八九十百千万亿两]+[年月日个位次岁倍种%]")
+
+
+def cue_score(intent: Intent, sentence: str) -> float:
+    """1.0 when ``sentence`` has a cue of the intent, 0.0 otherwise (and for "ask")."""
+    pattern = _CUES.get(intent)
+    return 1.0 if pattern is not None and pattern.search(sentence) else 0.0
+
+
+def wants_number(question: str) -> bool:
+    return NUMERIC_QUESTION.search(question) is not None
+
+
+def has_number(sentence: str) -> bool:
+    return NUMBER_IN_TEXT.search(sentence) is not None
+
+
+# A sentence that continues the one before: it opens with a pronoun or demonstrative, or
+# the one before ended on a colon or semicolon (Chinese lists run on with "；").
+_ANAPHOR = re.compile(
+    r"(?:this|these|that|those|it|its|they|their|he|she|his|her|such|there)\b"
+    r"|这|此|其|它|他|她|该|也|并|因此|所以|从而",
+    _I,
+)
+
+
+def continues(before: str, sentence: str) -> bool:
+    """Whether ``sentence`` plainly continues ``before``."""
+    return before.rstrip()[-1:] in (";", "；", ":", "：", ",", "，") or (
+        _ANAPHOR.match(sentence.lstrip()) is not None
+    )

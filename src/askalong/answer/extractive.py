@@ -1,0 +1,375 @@
+"""The offline answerer: the evidence sentences that best answer the question, quoted.
+
+Every sentence of every context unit is a candidate (sentences never cross blocks, so
+each maps back to one block and exact offsets). A candidate's score is a weighted sum:
+
+- ``overlap``: the share of the question's key terms the sentence holds, each term
+  weighted by how rare it is among the candidates (a smoothed IDF); the previous
+  question's terms (follow-ups) and the anchor's selected text count with lower weight;
+- ``similarity``: question-sentence cosine from the embedder (all candidates in one
+  batch), rescaled from the embedder's typical range to 0..1;
+- ``cue``: the sentence reads like a definition / an example / a contrast, for those
+  intents; a question asking "when" / "how many" prefers sentences with a number;
+- ``origin``: anchor > cross-reference > retrieved; ``drift`` (no shared term, another
+  part of the document) subtracts.
+
+The relevance part (overlap and similarity) is the evidence score: below ``threshold``
+the answer is ``not_covered``. Document text is data: a sentence is only ever scored and
+quoted, never followed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from askalong.answer.cues import continues, cue_score, has_number, wants_number
+from askalong.context import ContextUnit, Drift, Origin, Piece, trimmed
+from askalong.providers.base import Embedder
+from askalong.text import CHINESE_STOP_WORDS, detect_language, key_terms, split_sentences
+from askalong.types import AnswerStatus, Block, Intent, Quote
+
+_HAN_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
+BIGRAM = "\u2194"  # marks a character pair, so it never equals a segmenter token
+
+NOT_COVERED = {
+    "en": "The document does not cover this.",
+    "zh": "文档中没有涉及这个问题。",
+}
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How the candidate score is mixed, and the evidence threshold (tuned on XQuAD/CMRC)."""
+
+    overlap: float = 1.0
+    similarity: float = 0.6
+    cue: float = 0.25
+    number: float = 0.1
+    origin: Mapping[str, float] | None = None  # None: ORIGIN_BONUS
+    weak_drift: float = 0.15
+    far_drift: float = 0.1
+    carry: float = 0.3  # share of the previous sentence's overlap a sentence inherits ...
+    carry_anaphor: float = 0.6  # ... or when it plainly continues it
+    follow_up: float = 0.4  # weight of the previous question's / the anchor's terms
+    similarity_low: float = 0.78  # cosine mapped to 0 ...
+    similarity_high: float = 0.9  # ... and to 1
+    threshold: float = 0.23  # evidence below this -> not_covered (English question) ...
+    threshold_zh: float = 0.14  # ... (Chinese: more terms, as words and character pairs)
+    threshold_embedded: float = 0.45  # with the similarity added (either language)
+    quote_ratio: float = 0.3  # further quotes need this share of the best score
+    max_quotes: int = 4
+
+
+ORIGIN_BONUS: Mapping[str, float] = {"anchor": 0.15, "crossref": 0.08, "retrieved": 0.0}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One sentence of one context unit, with its exact place in its block."""
+
+    unit: int  # index in the units given
+    piece: int  # index of the unit's piece (block span)
+    index: int  # sentence number within the piece
+    block_id: str
+    start: int
+    end: int
+    text: str
+    origin: Origin
+    drift: Drift | None
+    cited: bool  # inside the unit's cited spans (the hit, the selection)
+
+
+@dataclass(frozen=True)
+class Scored:
+    candidate: Candidate
+    evidence: float  # how much of the question it covers (+ similarity): the threshold's
+    score: float  # rarity-weighted overlap (+ similarity) + cues + origin - drift: the rank
+
+
+@dataclass(frozen=True)
+class ExtractiveResult:
+    """What the extractive answerer found; the pipeline builds the ``Answer`` from it.
+
+    ``answer`` is the direct answer: the best sentence(s) verbatim, each followed by its
+    citation marker ``[n]``; ``quotes`` are numbered 1.. in that order and include the
+    answer's own sentences. ``explanation`` is the best sentence's neighbours (unquoted).
+    ``score`` is the best evidence score; ``language`` the question's ("en" / "zh").
+    """
+
+    status: AnswerStatus
+    answer: str
+    quotes: tuple[Quote, ...]
+    explanation: str
+    score: float
+    language: str
+
+
+def answer_extractively(
+    question: str,
+    units: Sequence[ContextUnit],
+    blocks: Mapping[str, Block],
+    *,
+    intent: Intent = "ask",
+    embedder: Embedder | None = None,
+    previous_question: str | None = None,
+    weights: Weights | None = None,
+) -> ExtractiveResult:
+    """Answer ``question`` from ``units`` by selecting and quoting their sentences."""
+    weights = weights or Weights()
+    language = "zh" if detect_language(question) == "zh" else "en"
+    scored = score_candidates(
+        question,
+        units,
+        intent=intent,
+        embedder=embedder,
+        previous_question=previous_question,
+        weights=weights,
+    )
+    threshold = weights.threshold_zh if language == "zh" else weights.threshold
+    if embedder is not None:
+        threshold = weights.threshold_embedded
+    best = max(scored, key=lambda s: s.score, default=None)
+    if best is None or max(s.evidence for s in scored) < threshold:
+        top = max((s.evidence for s in scored), default=0.0)
+        return ExtractiveResult("not_covered", NOT_COVERED[language], (), "", top, language)
+    return _answer(scored, best, blocks, units, weights, language)
+
+
+# ------------------------------------------------------------------------------ scoring
+
+
+def candidates(units: Sequence[ContextUnit]) -> list[Candidate]:
+    """Every sentence of every unit (trimmed, never across blocks)."""
+    out = []
+    for u, unit in enumerate(units):
+        for p, piece in enumerate(unit.pieces):
+            for i, (start, end) in enumerate(split_sentences(piece.text)):
+                sentence = trimmed(piece, start, end)
+                if sentence is not None:
+                    out.append(_candidate(unit, (u, p, i), sentence))
+    return out
+
+
+def _candidate(unit: ContextUnit, place: tuple[int, int, int], sentence: Piece) -> Candidate:
+    span = sentence.span
+    cited = any(
+        c.block_id == span.block_id and c.start < span.end and span.start < c.end
+        for c in unit.cited_spans
+    )
+    u, p, i = place
+    return Candidate(
+        u, p, i, span.block_id, span.start, span.end, sentence.text, unit.origin, unit.drift, cited
+    )
+
+
+def score_candidates(
+    question: str,
+    units: Sequence[ContextUnit],
+    *,
+    intent: Intent = "ask",
+    embedder: Embedder | None = None,
+    previous_question: str | None = None,
+    weights: Weights | None = None,
+) -> list[Scored]:
+    """Every candidate sentence with its evidence and total score."""
+    weights = weights or Weights()
+    found = candidates(units)
+    if not found:
+        return []
+    sentence_terms = [terms_of(c.text) for c in found]
+    query = _query(question, units, previous_question, weights.follow_up)
+    overlap = _carried(found, _relevance(query, sentence_terms), weights)
+    similarity = _similarities(question, found, embedder, weights)
+    numeric = wants_number(question)
+    out = []
+    for k, candidate in enumerate(found):
+        relevance = weights.overlap * overlap[k] + weights.similarity * similarity[k]
+        evidence = _coverage(query, sentence_terms[k]) + weights.similarity * similarity[k]
+        bonus = weights.cue * cue_score(intent, candidate.text) * (0.5 + overlap[k])
+        if numeric and has_number(candidate.text):
+            bonus += weights.number * overlap[k]
+        bonus += _origin_bonus(candidate, weights) - _drift_penalty(candidate.drift, weights)
+        out.append(Scored(candidate, evidence, relevance + bonus))
+    return out
+
+
+@dataclass(frozen=True)
+class _Query:
+    """The weighted query terms: the question's (1.0), the previous question's and the
+    anchor selection's (``follow_up``); ``own`` are the question's."""
+
+    weights: Mapping[str, float]
+    own: frozenset[str]
+
+
+def _query(
+    question: str, units: Sequence[ContextUnit], previous_question: str | None, follow_up: float
+) -> _Query:
+    own = terms_of(question)
+    weights = dict.fromkeys(own, 1.0)
+    secondary = terms_of(previous_question) if previous_question else set()
+    for unit in units:
+        if unit.origin == "anchor":
+            secondary |= terms_of(unit.cited_text())
+    for term in secondary - own:
+        weights[term] = follow_up
+    return _Query(weights, frozenset(own))
+
+
+def _relevance(query: _Query, sentence_terms: list[set[str]]) -> list[float]:
+    """Share of the query's weight found in each sentence, terms weighted by rarity among
+    the candidates: the ranking signal (0..1)."""
+    idf = _idf(query.weights, sentence_terms)
+    weight = {term: w * idf[term] for term, w in query.weights.items()}
+    total = sum(weight[t] for t in query.own) or sum(weight.values()) or 1.0
+    return [
+        min(1.0, sum(w for t, w in weight.items() if t in terms) / total)
+        for terms in sentence_terms
+    ]
+
+
+def _coverage(query: _Query, terms: set[str]) -> float:
+    """Share of the query's weight in ``terms``, words and Chinese character pairs counted
+    as two halves: the evidence signal, the same scale in both languages (0..1)."""
+    shares = []
+    for group in (False, True):
+        mine = {t: w for t, w in query.weights.items() if t.startswith(BIGRAM) == group}
+        total = sum(w for t, w in mine.items() if t in query.own) or sum(mine.values())
+        if total:
+            shares.append(min(1.0, sum(w for t, w in mine.items() if t in terms) / total))
+    return sum(shares) / len(shares) if shares else 0.0
+
+
+def _carried(found: Sequence[Candidate], overlap: list[float], weights: Weights) -> list[float]:
+    """A sentence continuing the one before it ("This is called X.", "也被称作……", the
+    clause after a "；") is about what that one was about: it inherits part of its overlap."""
+    out = list(overlap)
+    for k in range(1, len(found)):
+        before, here = found[k - 1], found[k]
+        if (before.unit, before.piece, before.index + 1) != (here.unit, here.piece, here.index):
+            continue
+        share = weights.carry_anaphor if continues(before.text, here.text) else weights.carry
+        out[k] = max(out[k], share * overlap[k - 1])
+    return out
+
+
+def terms_of(text: str) -> set[str]:
+    """Key terms, plus the character pairs of Chinese runs: the segmenter may cut a
+    question and its answer sentence differently ("拔除插头测试" / "插头 测试")."""
+    terms = key_terms(text)
+    for run in _HAN_RUN.findall(text):
+        pairs = (run[i : i + 2] for i in range(len(run) - 1))
+        terms.update(BIGRAM + pair for pair in pairs if pair not in CHINESE_STOP_WORDS)
+    return terms
+
+
+def _idf(query: Mapping[str, float], sentence_terms: list[set[str]]) -> dict[str, float]:
+    """A smoothed IDF over the candidates, floored so a term found everywhere still counts."""
+    df: Counter[str] = Counter()
+    for terms in sentence_terms:
+        df.update(t for t in query if t in terms)
+    n = len(sentence_terms)
+    return {t: max(0.3, math.log((n + 1) / (df[t] + 0.5))) / math.log(n + 2) for t in query}
+
+
+def _similarities(
+    question: str, found: Sequence[Candidate], embedder: Embedder | None, weights: Weights
+) -> list[float]:
+    if embedder is None:
+        return [0.0] * len(found)
+    query = embedder.embed_query(question)
+    rows = embedder.embed_passages([c.text for c in found])
+    cosines = rows @ query
+    span = weights.similarity_high - weights.similarity_low
+    return [float(x) for x in np.clip((cosines - weights.similarity_low) / span, 0.0, 1.0)]
+
+
+def _origin_bonus(candidate: Candidate, weights: Weights) -> float:
+    bonus = (weights.origin or ORIGIN_BONUS).get(candidate.origin, 0.0)
+    return bonus * (1.0 if candidate.cited else 0.5)
+
+
+def _drift_penalty(drift: Drift | None, weights: Weights) -> float:
+    if drift is None:
+        return 0.0
+    penalty = weights.weak_drift if drift.weak else 0.0
+    if drift.distance in ("elsewhere", "other_document"):
+        penalty += weights.far_drift
+    return penalty
+
+
+# ------------------------------------------------------------------------------ answer
+
+
+def _answer(
+    scored: list[Scored],
+    best: Scored,
+    blocks: Mapping[str, Block],
+    units: Sequence[ContextUnit],
+    weights: Weights,
+    language: str,
+) -> ExtractiveResult:
+    direct = _direct(scored, best, weights)
+    quoted = _quoted(scored, direct, weights)
+    quotes = tuple(_quote(n, s.candidate, units, blocks) for n, s in enumerate(quoted, start=1))
+    glue = "" if language == "zh" else " "
+    answer = glue.join(f"{q.text} [{q.number}]" for q in quotes[: len(direct)])
+    explanation = _explanation(scored, best, quoted, language)
+    return ExtractiveResult("answered", answer, quotes, explanation, best.evidence, language)
+
+
+def _neighbour(scored: Sequence[Scored], of: Candidate, step: int) -> Scored | None:
+    for item in scored:
+        c = item.candidate
+        if (c.unit, c.piece, c.index) == (of.unit, of.piece, of.index + step):
+            return item
+    return None
+
+
+def _direct(scored: list[Scored], best: Scored, weights: Weights) -> list[Scored]:
+    """The best sentence, and its neighbour when that one scores nearly as well."""
+    pair = [s for s in (_neighbour(scored, best.candidate, d) for d in (-1, 1)) if s is not None]
+    pair = [s for s in pair if s.score >= 0.8 * best.score and s.score > 0]
+    if not pair:
+        return [best]
+    second = max(pair, key=lambda s: s.score)
+    return sorted([best, second], key=lambda s: s.candidate.index)
+
+
+def _quoted(scored: list[Scored], direct: list[Scored], weights: Weights) -> list[Scored]:
+    """The direct answer's sentences, then the next best evidence sentences."""
+    best = max(s.score for s in direct)
+    rest = sorted((s for s in scored if s not in direct), key=lambda s: -s.score)
+    room = max(weights.max_quotes - len(direct), 0)
+    extra = [s for s in rest if s.score >= weights.quote_ratio * best and s.score > 0][:room]
+    return [*direct, *extra]
+
+
+def _quote(
+    number: int, c: Candidate, units: Sequence[ContextUnit], blocks: Mapping[str, Block]
+) -> Quote:
+    block = blocks.get(c.block_id)
+    unit = units[c.unit]
+    return Quote(
+        number=number,
+        document_id=unit.document_id,
+        block_id=c.block_id,
+        start=c.start,
+        end=c.end,
+        text=c.text,
+        page=block.page if block is not None else unit.page_start,
+        section_path=block.section_path if block is not None else unit.section_path,
+    )
+
+
+def _explanation(scored: list[Scored], best: Scored, quoted: list[Scored], language: str) -> str:
+    """The best sentence's previous and next sentences, when not quoted already."""
+    around = [_neighbour(scored, best.candidate, d) for d in (-1, 1)]
+    texts = [s.candidate.text for s in around if s is not None and s not in quoted]
+    return ("" if language == "zh" else " ").join(texts)
