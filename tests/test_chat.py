@@ -249,9 +249,19 @@ def test_connection_refused_names_the_url() -> None:
     assert_no_key(caught.value)
 
 
-def test_no_key_for_a_local_server(server: ScriptedChatServer) -> None:
+def test_no_key_for_a_local_server(
+    server: ScriptedChatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)  # must not leak to a server we gave no key
     server.script(Reply.text("local"))
     assert OpenAIChat(server.url, "qwen2.5:7b").complete(QUESTION).text == "local"
+    assert KEY not in server.chat_requests[0].headers.get("authorization", "")
+
+
+def test_json_mode_rejected_in_other_words(server: ScriptedChatServer) -> None:
+    server.script(Reply.error(422, "Unsupported value: json_object"), Reply.json({"a": 1}))
+    assert json.loads(make_chat(server).complete(QUESTION, json_mode=True).text) == {"a": 1}
+    assert [("response_format" in body) for body in server.chat_bodies] == [True, False]
 
 
 def test_bad_settings_are_refused() -> None:

@@ -8,9 +8,10 @@ names the base URL, the model and the last status. The API key is sent as a bear
 token and scrubbed from every message we raise.
 
 JSON mode sends ``response_format={"type": "json_object"}``; a server that rejects
-it (HTTP 400 naming ``response_format``) is asked again without it, and this
-instance stops sending it. A reply that is a tool call (no content) is returned as
-the first call's ``arguments`` text, which is the JSON the caller asked for.
+it (HTTP 400 or 422 naming ``response_format`` or ``json_object``) is asked again
+without it, and this instance stops sending it. A reply that is a tool call (no
+content) is returned as the first call's ``arguments`` text, which is the JSON the
+caller asked for.
 """
 
 from __future__ import annotations
@@ -125,8 +126,8 @@ class OpenAIChat(ChatModel):
         """The SDK call, retried; a rejected ``response_format`` is dropped once."""
         try:
             return self._with_retries(params)
-        except openai.BadRequestError as exc:
-            if "response_format" not in params or "response_format" not in _reason(exc):
+        except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+            if "response_format" not in params or not _rejects_json_mode(exc):
                 raise self._error(self._describe(exc)) from exc
             self.json_mode_supported = False
             without = {k: v for k, v in params.items() if k != "response_format"}
@@ -194,6 +195,11 @@ class OpenAIChat(ChatModel):
         if self._secret:
             message = message.replace(self._secret, "***")
         return ProviderError(message, source=self.base_url)
+
+
+def _rejects_json_mode(exc: openai.APIStatusError) -> bool:
+    reason = _reason(exc).lower()
+    return any(word in reason for word in ("response_format", "response format", "json_object"))
 
 
 def _reason(exc: openai.APIStatusError) -> str:
