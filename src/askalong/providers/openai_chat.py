@@ -153,10 +153,8 @@ class OpenAIChat(ChatModel):
     def _delay(self, attempt: int, headers: Mapping[str, str] | None) -> float:
         said = headers.get("retry-after") if headers is not None else None
         try:
-            return (
-                min(max(float(said), 0.0), self.max_retry_after) if said else self._backoff(attempt)
-            )
-        except ValueError:  # an HTTP date, or junk: fall back to our own schedule
+            return min(max(float(said or ""), 0.0), self.max_retry_after)
+        except ValueError:  # absent, an HTTP date, or junk: our own schedule
             return self._backoff(attempt)
 
     def _backoff(self, attempt: int) -> float:
