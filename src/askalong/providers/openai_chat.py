@@ -20,8 +20,13 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import openai
-from openai.types.chat import ChatCompletion, ChatCompletionChunk
+try:
+    import openai
+    from openai.types.chat import ChatCompletion, ChatCompletionChunk
+except ImportError as exc:  # an optional extra: say how to get it
+    raise ImportError(
+        "the OpenAI-compatible chat provider needs the openai package: pip install 'askalong[llm]'"
+    ) from exc
 
 from askalong.errors import ConfigError
 from askalong.providers.base import ProviderError
