@@ -145,7 +145,7 @@ def test_a_hit_longer_than_the_unit_is_the_hit_alone(n18_small: tuple[Chunk, ...
 def test_growth_never_crosses_a_section_boundary(
     n18: tuple[Block, ...], n18_small: tuple[Chunk, ...]
 ) -> None:
-    first = next(c for c in n18_small if c.section_path[-1] == "2.1 Node Types")
+    first = next(c for c in n18_small if c.section_path[-1:] == ("2.1 Node Types",))
     previous = n18_small[first.order - 1]
     assert previous.section_path != first.section_path
     [unit] = small_to_big([hit(first)], {N18: n18_small})
@@ -157,7 +157,7 @@ def test_growth_never_crosses_a_section_boundary(
 def test_adjacent_hits_merge_and_others_do_not_fill_gaps(
     n18: tuple[Block, ...], n18_small: tuple[Chunk, ...]
 ) -> None:
-    section = [c for c in n18_small if c.section_path[-1] == "3 Extracting Metadata"]
+    section = [c for c in n18_small if c.section_path[-1:] == ("3 Extracting Metadata",)]
     assert len(section) >= 7
     c = section[1:6]  # five consecutive chunks of one section
     assert [x.order for x in c] == list(range(c[0].order, c[0].order + 5))
@@ -391,8 +391,13 @@ def test_any_slice_of_a_block_is_located(data: st.DataObject, n18: tuple[Block, 
     selected = block.text[start:end]
     anchor = locate_selection(n18, selected)
     assert anchor is not None and anchor.start is not None and anchor.end is not None
-    found = by_id(n18)[anchor.block_id].text[anchor.start : anchor.end]
-    assert fold(found) == fold(selected).lstrip("-")
+    located = by_id(n18)[anchor.block_id]
+    found = located.text[anchor.start : anchor.end]
+    needle = fold(selected).lstrip("-")
+    # the first occurrence may run on into the next block: then the span is clipped there
+    assert fold(found) == needle or (
+        needle.startswith(fold(found)) and not fold(located.text[anchor.end :])
+    )
 
 
 # ----------------------------------------------------------------------- read along
@@ -475,9 +480,11 @@ def test_section_root_and_drift_distances(
     n18: tuple[Block, ...], n18_small: tuple[Chunk, ...], pg_index: tuple[Block, ...]
 ) -> None:
     root = section_root(n18)
-    assert root == ("Construction of the Literature Graph in Semantic Scholar",)
+    body = [b for b in n18 if b.kind not in FURNITURE_KINDS and b.section_path]
+    assert all(b.section_path[: len(root)] == root for b in body)
+    assert len({b.section_path[len(root) : len(root) + 1] for b in body}) > 3  # chapters differ
     anchor = anchored_context(n18, Anchor(N18, starting(n18, EVALUATE).id))  # 4.1 Approaches
-    by_section = {c.section_path[-1]: c for c in n18_small}
+    by_section = {c.section_path[-1]: c for c in n18_small if c.section_path}
     question = "How precise is the hybrid approach?"
 
     def distance(chunk: Chunk) -> str | None:
@@ -513,7 +520,7 @@ def test_assemble_orders_dedupes_and_budgets(
     inside = next(c for c in n18_small if c.spans[0].block_id == anchor_block.id)
     heading = starting(n18, "4.2 Entity Extraction Models")
     partly = next(c for c in n18_small if c.spans[0].block_id == heading.id)
-    far = next(c for c in n18_small if c.section_path[-1] == "2.1 Node Types")
+    far = next(c for c in n18_small if c.section_path[-1:] == ("2.1 Node Types",))
     retrieved = small_to_big([hit(inside, 0.9), hit(far, 0.8), hit(partly, 0.7)], {N18: n18_small})
     intro = starting(n18, "The goal of this work is to facilitate")
     crossref = [anchored_context(n18, Anchor(N18, intro.id), width=0)]

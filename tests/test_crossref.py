@@ -232,7 +232,7 @@ def test_the_definition_in_the_introduction(n18: tuple[Block, ...]) -> None:
     members = [s.block_id for s in unit.spans]
     assert len(members) == 3  # the heading and the two best blocks
     assert "The literature graph is a directed property graph" in unit.text
-    assert all(b.section_path[-1] == "1 Introduction" for b in parts)
+    assert all(b.section_path[-1:] == ("1 Introduction",) for b in parts)
 
 
 def test_unknown_parts_stay_unresolved(n18: tuple[Block, ...]) -> None:
