@@ -1,0 +1,68 @@
+// The ask box, opened from the floating button and anchored beside the selection.
+// A quick intent alone is a complete question; typed text refines it. Esc closes.
+
+import { el, icon, shorten } from "./dom.js";
+
+export const INTENTS = [
+  { id: "explain", label: "Explain" },
+  { id: "example", label: "Example" },
+  { id: "compare", label: "Compare with…" },
+];
+
+export class AskBox {
+  constructor(onSubmit) {
+    this.onSubmit = onSubmit;
+    this.quote = el("div", { class: "askbox-quote" });
+    this.input = el("textarea", { class: "askbox-input", rows: 2, placeholder: "Ask about the selection, or add your question", "aria-label": "Your question" });
+    const intents = INTENTS.map((intent) =>
+      el("button", { class: "chip", type: "button", dataset: { intent: intent.id }, onclick: () => this.submit(intent.id) }, intent.label),
+    );
+    this.send = el("button", { class: "askbox-send", type: "button", title: "Ask (Enter)", "aria-label": "Ask", onclick: () => this.submit(null) }, icon("send", 16));
+    this.box = el("div", { class: "askbox", role: "dialog", "aria-label": "Ask about the selection", hidden: true },
+      this.quote, this.input, el("div", { class: "askbox-row" }, el("div", { class: "intents" }, intents), this.send));
+    document.body.append(this.box);
+    this.input.addEventListener("keydown", (e) => this.onKey(e));
+    document.addEventListener("keydown", (e) => e.key === "Escape" && this.close());
+    document.addEventListener("mousedown", (e) => !this.box.hidden && !this.box.contains(e.target) && this.close());
+  }
+
+  open(current, near) {
+    this.current = current;
+    this.quote.replaceChildren(`“${shorten(current.selection.text, 140)}”`);
+    this.input.value = "";
+    this.box.hidden = false;
+    this.place(near);
+    this.input.focus({ preventScroll: true });
+  }
+
+  place(near) {
+    const box = this.box.getBoundingClientRect();
+    const below = near.bottom + 8 + box.height < innerHeight;
+    const top = below ? near.bottom + 8 : Math.max(near.top - box.height - 8, 8);
+    this.box.style.top = `${top}px`;
+    this.box.style.left = `${Math.max(8, Math.min(near.left - 24, innerWidth - box.width - 8))}px`;
+  }
+
+  onKey(event) {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this.submit(null);
+    }
+  }
+
+  submit(intent) {
+    const question = this.input.value.trim();
+    if (!question && !intent) return this.input.focus();
+    const current = this.current;
+    this.close();
+    this.onSubmit({ selection: current.selection, question, intent });
+  }
+
+  get isOpen() {
+    return !this.box.hidden;
+  }
+
+  close() {
+    this.box.hidden = true;
+  }
+}

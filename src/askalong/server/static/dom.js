@@ -1,0 +1,64 @@
+// DOM helpers. Document text only ever enters the page as text nodes: `el` appends
+// strings with Node.append (a text node), never through innerHTML.
+
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value == null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+export function append(node, children) {
+  for (const child of [children].flat(Infinity)) {
+    if (child != null && child !== false) node.append(child);
+  }
+  return node;
+}
+
+export function clear(node) {
+  node.replaceChildren();
+  return node;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// Line icons drawn from constant path data (24x24, stroked).
+const ICONS = {
+  ask: "M4 5h16v10H9l-5 4z M8.5 9.5h7 M8.5 12h4",
+  anchor: "M12 3v18 M5 12a7 7 0 0 0 14 0 M9 6h6",
+  send: "M5 12h13 M13 6l6 6-6 6",
+  close: "M6 6l12 12 M18 6L6 18",
+  upload: "M12 16V4 M7 9l5-5 5 5 M5 20h14",
+  trash: "M5 7h14 M10 7V4h4v3 M7 7l1 13h8l1-13",
+  back: "M15 5l-7 7 7 7",
+  search: "M10.5 4a6.5 6.5 0 1 1 0 13 6.5 6.5 0 0 1 0-13z M15.5 15.5L20 20",
+  list: "M8 6h12 M8 12h12 M8 18h12 M4 6h.01 M4 12h.01 M4 18h.01",
+  panel: "M4 5h16v14H4z M14 5v14",
+  doc: "M7 3h7l5 5v13H7z M14 3v5h5",
+  thread: "M5 6h14 M5 11h10 M5 16h7",
+  reanchor: "M4 12a8 8 0 0 1 14-5 M20 12a8 8 0 0 1-14 5 M18 3v4h-4 M6 21v-4h4",
+};
+
+export function icon(name, size = 18) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", String(size));
+  svg.setAttribute("height", String(size));
+  svg.setAttribute("aria-hidden", "true");
+  svg.classList.add("icon");
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", ICONS[name]);
+  svg.append(path);
+  return svg;
+}
+
+export function shorten(text, max) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : flat.slice(0, max - 1) + "…";
+}

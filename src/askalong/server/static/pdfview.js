@@ -1,0 +1,117 @@
+// PDF reading view: page images with a transparent, selectable text layer.
+// Each LineBox of each block becomes one absolutely positioned span holding exactly
+// block.text[start:end] with data-block/data-start/data-end, so a DOM selection maps
+// back to block offsets exactly. Pages render lazily as they near the viewport.
+
+import { pageUrl } from "./api.js";
+import { el } from "./dom.js";
+import { cpSlice } from "./offsets.js";
+
+const STOCK_WIDTHS = [240, 320, 480, 640, 800, 960, 1200, 1440, 1800, 2400];
+const MAX_PAGE_CSS_WIDTH = 980;
+
+function stockWidth(pixels) {
+  return STOCK_WIDTHS.find((w) => w >= pixels) ?? STOCK_WIDTHS[STOCK_WIDTHS.length - 1];
+}
+
+export class PdfView {
+  constructor(scroller, root, structure) {
+    this.scroller = scroller;
+    this.root = root;
+    this.docId = structure.document.id;
+    this.blocksByPage = groupByPage(structure.blocks);
+    this.pages = structure.pages.map((p) => this.placeholder(p));
+    this.root.classList.add("pdf-doc");
+    this.measure = document.createElement("canvas").getContext("2d");
+    this.layout();
+    this.observer = new IntersectionObserver((entries) => this.onVisible(entries), {
+      root: scroller,
+      rootMargin: "800px 0px",
+    });
+    for (const page of this.pages) this.observer.observe(page.el);
+    new ResizeObserver(() => this.layout()).observe(scroller);
+  }
+
+  placeholder(info) {
+    const img = el("img", { class: "page-image", alt: `Page ${info.number}`, decoding: "async" });
+    const layer = el("div", { class: "text-layer" });
+    const number = el("div", { class: "page-number" }, String(info.number));
+    const node = el("section", { class: "page", dataset: { page: info.number } }, img, layer, number);
+    node.style.aspectRatio = `${info.width} / ${info.height}`;
+    this.root.append(node);
+    return { ...info, el: node, img, layer, built: false };
+  }
+
+  layout() {
+    const available = this.scroller.clientWidth - 64;
+    const width = Math.max(320, Math.min(MAX_PAGE_CSS_WIDTH, available));
+    if (width === this.cssWidth) return;
+    this.cssWidth = width;
+    for (const page of this.pages) {
+      page.el.style.width = `${width}px`;
+      page.el.style.setProperty("--scale", String(width / page.width));
+    }
+  }
+
+  onVisible(entries) {
+    for (const entry of entries) {
+      if (entry.isIntersecting) this.show(this.pages[Number(entry.target.dataset.page) - 1]);
+    }
+  }
+
+  // Render a page now (image request + text layer); used by lazy loading and highlight.
+  show(page) {
+    if (!page || page.built) return page;
+    page.built = true;
+    page.img.src = pageUrl(this.docId, page.number, stockWidth(this.cssWidth * devicePixelRatio));
+    page.img.addEventListener("load", () => page.el.classList.add("loaded"), { once: true });
+    this.buildTextLayer(page);
+    return page;
+  }
+
+  buildTextLayer(page) {
+    this.measure.font = `100px ${getComputedStyle(page.layer).fontFamily}`;
+    const spans = [];
+    for (const block of this.blocksByPage.get(page.number) ?? []) {
+      for (const box of block.boxes) {
+        const span = this.lineSpan(page, block, box);
+        if (span) spans.push(span);
+      }
+    }
+    page.layer.replaceChildren(...spans);
+  }
+
+  lineSpan(page, block, [x0, top, x1, bottom, start, end]) {
+    const text = cpSlice(block.text, start, end);
+    if (!text.trim()) return null;
+    const size = Math.max(bottom - top, 1);
+    const natural = (this.measure.measureText(text).width * size) / 100;
+    const span = el("span", { class: "seg", dataset: { block: block.id, start, end } }, text);
+    span.style.left = `${(x0 / page.width) * 100}%`;
+    span.style.top = `${(top / page.height) * 100}%`;
+    span.style.fontSize = `calc(var(--scale) * ${size.toFixed(2)}px)`;
+    if (natural > 0) span.style.transform = `scaleX(${((x1 - x0) / natural).toFixed(4)})`;
+    return span;
+  }
+
+  // The text-layer segments of a block, building its page first.
+  segments(block) {
+    const page = this.show(this.pages[(block.page ?? 1) - 1]);
+    return page ? [...page.layer.querySelectorAll(`[data-block="${CSS.escape(block.id)}"]`)] : [];
+  }
+
+  // Where highlight rectangles go, and the vertical extent of a segment's line.
+  overlayHost(segment) {
+    return segment.closest(".page");
+  }
+}
+
+function groupByPage(blocks) {
+  const pages = new Map();
+  for (const block of blocks) {
+    if (!block.page || !block.boxes.length) continue;
+    if (!pages.has(block.page)) pages.set(block.page, []);
+    pages.get(block.page).push(block);
+  }
+  return pages;
+}

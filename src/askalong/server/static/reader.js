@@ -1,0 +1,124 @@
+// The reading view: loads a document's structure, renders it (PDF or HTML), and wires
+// selection -> floating button -> ask box -> side panel -> quote highlight.
+
+import * as api from "./api.js";
+import { AskBox } from "./askbox.js";
+import { el, icon, shorten } from "./dom.js";
+import { Highlighter } from "./highlight.js";
+import { HtmlView } from "./htmlview.js";
+import { cpSlice } from "./offsets.js";
+import { Panel } from "./panel.js";
+import { PdfView } from "./pdfview.js";
+import { SelectionWatcher } from "./selection.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+async function main() {
+  const docId = new URLSearchParams(location.search).get("doc");
+  if (!docId) return showError("No document was chosen.", "Open one from the library.");
+  let structure;
+  try {
+    structure = await api.getDocument(docId);
+  } catch (error) {
+    return showError("This document cannot be opened.", error.message);
+  }
+  const reader = mount(structure);
+  window.askalong = reader; // for tests and the console
+  document.body.classList.add("ready");
+}
+
+function mount(structure) {
+  const { document: doc } = structure;
+  document.title = `${doc.title} — AskAlong`;
+  $("#doc-title").replaceChildren(doc.title);
+  $("#doc-meta").replaceChildren(metaLine(doc));
+  const blocks = new Map(structure.blocks.map((b) => [b.id, b]));
+  const scroller = $("#reader-scroll");
+  const root = $("#document");
+  root.lang = doc.language || "";
+  const view = doc.format === "pdf" ? new PdfView(scroller, root, structure) : new HtmlView(scroller, root, structure);
+  const highlighter = new Highlighter(scroller, view, blocks);
+  const highlight = (blockId, start, end) => highlighter.highlight(blockId, start, end);
+  const panel = new Panel($("#panel"), { docId: doc.id, blocks, highlight });
+  const askBox = new AskBox((question) => panel.start(question));
+  const watcher = new SelectionWatcher(root, scroller, {
+    blockText: (id) => blocks.get(id)?.text ?? "",
+    onAsk: (current, near) => {
+      watcher.hide();
+      askBox.open(current, near);
+    },
+    onReanchor: (current) => panel.reanchor(current.selection),
+    canReanchor: () => panel.thread != null,
+  });
+  setUpOutline(structure, highlight);
+  setUpSearch(doc.id, highlight);
+  $("#toggle-panel").addEventListener("click", () => document.body.classList.toggle("panel-closed"));
+  return {
+    structure,
+    highlight,
+    highlightedText: () => highlighter.text,
+    highlightMarks: () => highlighter.marks.map((m) => m.getBoundingClientRect().toJSON()),
+    selection: () => watcher.current?.selection ?? null,
+    blockSlice: (id, start, end) => cpSlice(blocks.get(id).text, start, end),
+    panel,
+    askBox,
+  };
+}
+
+function metaLine(doc) {
+  const parts = [doc.format.toUpperCase()];
+  if (doc.format === "pdf" && doc.pages) parts.push(`${doc.pages} page${doc.pages === 1 ? "" : "s"}`);
+  if (doc.language) parts.push(doc.language);
+  return parts.join(" · ");
+}
+
+function setUpOutline(structure, highlight) {
+  const menu = $("#outline");
+  const entries = structure.outline.slice(0, 400);
+  if (!entries.length) {
+    $("#toggle-outline").hidden = true;
+    return;
+  }
+  menu.replaceChildren(...entries.map((entry) =>
+    el("button", { class: `outline-item level-${Math.min(entry.level, 4)}`, type: "button", onclick: () => {
+      menu.hidden = true;
+      highlight(entry.block_id, 0, Number.MAX_SAFE_INTEGER);
+    } }, el("span", {}, shorten(entry.text, 80)), entry.page ? el("span", { class: "muted" }, String(entry.page)) : null)));
+  $("#toggle-outline").addEventListener("click", () => {
+    menu.hidden = !menu.hidden;
+    $("#results").hidden = true;
+  });
+}
+
+function setUpSearch(docId, highlight) {
+  const input = $("#search");
+  const results = $("#results");
+  input.addEventListener("keydown", async (event) => {
+    if (event.key === "Escape") results.hidden = true;
+    if (event.key !== "Enter" || !input.value.trim()) return;
+    results.hidden = false;
+    results.replaceChildren(el("p", { class: "muted pad" }, "Searching…"));
+    try {
+      const found = await api.search(input.value.trim(), docId);
+      results.replaceChildren(...(found.hits.length ? found.hits.map((hit) => searchHit(hit, highlight, results)) : [el("p", { class: "muted pad" }, "No matching passages.")]));
+    } catch (error) {
+      results.replaceChildren(el("p", { class: "muted pad" }, error.message));
+    }
+  });
+}
+
+function searchHit(hit, highlight, results) {
+  const span = hit.spans[0];
+  const where = [hit.page_start ? `p. ${hit.page_start}` : "", hit.section_path[hit.section_path.length - 1] ?? ""].filter(Boolean).join(" · ");
+  return el("button", { class: "result", type: "button", onclick: () => {
+    results.hidden = true;
+    highlight(span.block_id, span.start, span.end);
+  } }, el("span", { class: "result-where" }, shorten(where, 70)), el("span", { class: "result-text" }, shorten(hit.text, 180)));
+}
+
+function showError(title, detail) {
+  $("#document").replaceChildren(el("div", { class: "empty" }, el("div", { class: "empty-icon" }, icon("doc", 28)), el("h2", {}, title), el("p", {}, detail), el("a", { href: "/", class: "button" }, "Back to the library")));
+  document.body.classList.add("ready");
+}
+
+main();

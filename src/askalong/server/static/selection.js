@@ -1,0 +1,105 @@
+// Selections: a DOM selection maps to block offsets through the segments' data
+// attributes; a small floating button appears beside a selection (nothing pops up on
+// selection alone) and opens the ask box when clicked.
+
+import { el, icon } from "./dom.js";
+import { cpSlice, unitsToCp } from "./offsets.js";
+
+// The block spans a range covers, in document order: [{block_id, start, end}].
+export function rangeToSpans(range, root) {
+  const spans = [];
+  for (const seg of root.querySelectorAll(".seg")) {
+    if (!range.intersectsNode(seg)) continue;
+    const part = coveredPart(range, seg);
+    if (!part) continue;
+    const last = spans[spans.length - 1];
+    if (last && last.block_id === part.block_id && part.start >= last.end) last.end = part.end;
+    else spans.push(part);
+  }
+  return spans;
+}
+
+function coveredPart(range, seg) {
+  const text = seg.textContent;
+  const node = seg.firstChild;
+  let from = 0;
+  let to = text.length;
+  if (seg.contains(range.startContainer)) from = range.startContainer === node ? range.startOffset : 0;
+  if (seg.contains(range.endContainer)) {
+    if (range.endContainer === node) to = range.endOffset;
+    else if (range.endContainer === seg) to = range.endOffset === 0 ? 0 : text.length;
+  }
+  if (from >= to) return null;
+  const base = Number(seg.dataset.start);
+  return { block_id: seg.dataset.block, start: base + unitsToCp(text, from), end: base + unitsToCp(text, to) };
+}
+
+// {block_id, start, end, text, spans}: the first block's span is the anchor; the text
+// is what was selected, from the parsed block text (not from the rendered layout).
+export function describeSelection(spans, blockText) {
+  if (!spans.length) return null;
+  const text = spans.map((s) => cpSlice(blockText(s.block_id), s.start, s.end)).join("\n");
+  const first = spans[0];
+  return { block_id: first.block_id, start: first.start, end: first.end, text, spans };
+}
+
+export class SelectionWatcher {
+  constructor(root, scroller, { blockText, onAsk, onReanchor, canReanchor }) {
+    this.root = root;
+    this.scroller = scroller;
+    this.blockText = blockText;
+    this.canReanchor = canReanchor;
+    this.current = null;
+    this.askButton = el("button", { class: "fab-ask", type: "button", title: "Ask about the selection" }, icon("ask", 16), el("span", {}, "Ask"));
+    this.reanchorButton = el("button", { class: "fab-reanchor", type: "button", title: "Anchor the thread's next question here" }, icon("reanchor", 15), el("span", {}, "Re-anchor"));
+    this.fab = el("div", { class: "fab", role: "toolbar", "aria-label": "Selection actions", hidden: true }, this.askButton, this.reanchorButton);
+    document.body.append(this.fab);
+    for (const button of [this.askButton, this.reanchorButton]) {
+      button.addEventListener("mousedown", (e) => e.preventDefault()); // keep the selection
+    }
+    this.askButton.addEventListener("click", () => this.current && onAsk(this.current, this.fab.getBoundingClientRect()));
+    this.reanchorButton.addEventListener("click", () => {
+      if (this.current) onReanchor(this.current);
+      this.hide();
+    });
+    document.addEventListener("mouseup", () => setTimeout(() => this.check(), 0));
+    document.addEventListener("keyup", (e) => e.key !== "Escape" && setTimeout(() => this.check(), 0));
+    document.addEventListener("selectionchange", () => this.onSelectionChange());
+    scroller.addEventListener("scroll", () => this.place(), { passive: true });
+  }
+
+  check() {
+    const selection = getSelection();
+    if (!selection.rangeCount || selection.isCollapsed) return this.hide();
+    const range = selection.getRangeAt(0);
+    if (!this.root.contains(range.commonAncestorContainer) && !range.intersectsNode(this.root)) return this.hide();
+    const described = describeSelection(rangeToSpans(range, this.root), this.blockText);
+    if (!described) return this.hide();
+    this.current = { range: range.cloneRange(), selection: described };
+    this.reanchorButton.hidden = !this.canReanchor();
+    this.fab.hidden = false;
+    this.place();
+  }
+
+  onSelectionChange() {
+    const selection = getSelection();
+    if (!this.fab.hidden && (!selection.rangeCount || selection.isCollapsed)) this.hide();
+  }
+
+  // Beside the end of the selection, kept inside the viewport.
+  place() {
+    if (this.fab.hidden || !this.current) return;
+    const rects = [...this.current.range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+    const last = rects[rects.length - 1];
+    if (!last) return this.hide();
+    const box = this.fab.getBoundingClientRect();
+    const left = Math.min(last.right + 8, innerWidth - box.width - 8);
+    const top = Math.min(Math.max(last.top + last.height / 2 - box.height / 2, 8), innerHeight - box.height - 8);
+    this.fab.style.left = `${left}px`;
+    this.fab.style.top = `${top}px`;
+  }
+
+  hide() {
+    this.fab.hidden = true;
+  }
+}
