@@ -9,7 +9,7 @@ export ASKALONG_EVALDATA ?= $(abspath ../shared/evaldata)
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,ocr,llm]'
 	touch $(STAMP)
 
 install: $(STAMP)

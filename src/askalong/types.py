@@ -181,6 +181,7 @@ class Hit:
     keyword_rank: int | None = None
     vector_score: float | None = None
     vector_rank: int | None = None
+    rerank_score: float | None = None  # set when a reranker reordered the hits
 
 
 @dataclass(frozen=True)

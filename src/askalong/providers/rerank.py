@@ -154,7 +154,7 @@ def apply_rerank(
         if not 0 <= index < len(hits):
             raise ValueError(f"rerank index {index} is out of range for {len(hits)} hits")
         if score >= min_score:
-            kept.append(replace(hits[index], score=score))
+            kept.append(replace(hits[index], score=score, rerank_score=score))
     return kept
 
 
