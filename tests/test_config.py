@@ -35,3 +35,15 @@ def test_unknown_keys_in_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     (tmp_path / "config.toml").write_text("chunk_size = 3\n")
     with pytest.raises(ConfigError, match="unknown setting.*chunk_size"):
         load_settings()
+
+
+def test_booleans_and_answerer_choices(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ASKALONG_LLM_JUDGE", "off")
+    assert load_settings().llm_judge is False
+    monkeypatch.setenv("ASKALONG_LLM_JUDGE", "maybe")
+    with pytest.raises(ConfigError, match="ASKALONG_LLM_JUDGE='maybe' is not a valid bool"):
+        load_settings()
+    monkeypatch.delenv("ASKALONG_LLM_JUDGE")
+    monkeypatch.setenv("ASKALONG_ANSWERER", "gpt")
+    with pytest.raises(ConfigError, match="valid choices: extractive, openai"):
+        load_settings()

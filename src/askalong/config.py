@@ -18,6 +18,7 @@ from askalong.errors import ConfigError
 
 ENV_PREFIX = "ASKALONG_"
 EMBEDDERS = ("local", "openai", "none")
+ANSWERERS = ("extractive", "openai")
 
 
 def default_home() -> Path:
@@ -43,6 +44,19 @@ class Settings:
     embed_base_url: str = ""
     embed_model: str = ""
     embed_api_key: str = ""
+    # Answers: "extractive" (offline, the default) or "openai" (any OpenAI-compatible chat
+    # endpoint; the strong model answers hard questions, the light one quick ones).
+    answerer: str = "extractive"
+    llm_base_url: str = ""
+    llm_model: str = ""
+    llm_light_model: str = ""  # empty: the strong model answers everything
+    llm_api_key: str = ""
+    llm_timeout: float = 60.0
+    llm_judge: bool = True  # with a model: the claim judge pass after answering
+    # Reranking: an OpenAI/Jina/Cohere-style /rerank endpoint; empty: score fusion only.
+    rerank_base_url: str = ""
+    rerank_model: str = ""
+    rerank_api_key: str = ""
 
     @property
     def database_path(self) -> Path:
@@ -105,12 +119,23 @@ def _coerce(values: dict[str, Any]) -> dict[str, Any]:
     for name, raw in values.items():
         kind: type = Path if name == "home" else type(fields[name].default)
         try:
-            coerced[name] = kind(raw)
+            coerced[name] = _boolean(raw) if kind is bool else kind(raw)
         except (TypeError, ValueError) as exc:
             key = ENV_PREFIX + name.upper()
             raise ConfigError(f"{key}={raw!r} is not a valid {kind.__name__}") from exc
     _check_choices(coerced)
     return coerced
+
+
+def _boolean(raw: object) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in {"1", "true", "yes", "on"}:
+        return True
+    if text in {"0", "false", "no", "off"}:
+        return False
+    raise ValueError(raw)
 
 
 def _check_choices(values: dict[str, Any]) -> None:
@@ -124,6 +149,9 @@ def _check_choices(values: dict[str, Any]) -> None:
     embedder = values.get("embedder", "local")
     if embedder not in EMBEDDERS:
         raise ConfigError(f"ASKALONG_EMBEDDER={embedder!r}; valid choices: {', '.join(EMBEDDERS)}")
+    answerer = values.get("answerer", "extractive")
+    if answerer not in ANSWERERS:
+        raise ConfigError(f"ASKALONG_ANSWERER={answerer!r}; valid choices: {', '.join(ANSWERERS)}")
     overlap = values.get("chunk_overlap", 0)
     if not 0 <= overlap <= 100:
         raise ConfigError(f"ASKALONG_CHUNK_OVERLAP={overlap}; must be between 0 and 100")
