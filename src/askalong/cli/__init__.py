@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from askalong.cli.ask import ask
 from askalong.cli.documents import add, docs, rm, show
 from askalong.cli.evaluate import evaluate
 from askalong.cli.output import fail
@@ -35,7 +36,7 @@ def main() -> None:
     """
 
 
-for command in (add, docs, show, rm, search, evaluate):
+for command in (add, docs, show, rm, search, ask, evaluate):
     main.add_command(command)
 
 __all__ = ["main"]

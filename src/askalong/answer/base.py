@@ -1,0 +1,55 @@
+"""The ``Answerer`` ABC: question + evidence -> a draft answer with checked quotes.
+
+Answerers differ in how they write (selecting sentences, or a chat model); the pipeline
+around them (``askalong.asking``) is the same: gather evidence, draft, verify the claims,
+store the turn. A draft's quotes are already located in their sources, so every quote's
+text is verbatim source text; the raw model output, if any, is kept apart in ``raw``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from askalong.context import ContextUnit
+from askalong.types import AnswerStatus, Block, Intent, Quote
+
+BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
+
+
+@dataclass(frozen=True)
+class HistoryTurn:
+    question: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class DraftRequest:
+    question: str
+    intent: Intent
+    units: tuple[ContextUnit, ...]  # numbered sources 1.. in this order
+    blocks: Mapping[BlockKey, Block]
+    history: tuple[HistoryTurn, ...] = ()  # earlier turns of the thread, oldest first
+    long_selection: bool = False
+    cross_section: bool = False
+
+
+@dataclass(frozen=True)
+class Draft:
+    status: AnswerStatus
+    answer: str  # the direct answer, with citation markers [n]
+    quotes: tuple[Quote, ...]
+    explanation: str = ""
+    model: str | None = None
+    route: str | None = None
+    notes: tuple[str, ...] = ()
+    raw: str = ""  # the model's own output, unchecked (never shown as evidence)
+
+
+class Answerer(ABC):
+    name: str = "answerer"
+
+    @abstractmethod
+    def draft(self, request: DraftRequest) -> Draft:
+        """Answer from ``request.units`` only; quotes must be verbatim in them."""

@@ -1,0 +1,28 @@
+"""The default answerer: offline, extractive (``extractive.py`` does the selecting)."""
+
+from __future__ import annotations
+
+from askalong.answer.base import Answerer, Draft, DraftRequest
+from askalong.answer.extractive import answer_extractively
+from askalong.providers.base import Embedder
+
+
+class ExtractiveAnswerer(Answerer):
+    """Answers with the document's own sentences: nothing to hallucinate, no model."""
+
+    name = "extractive"
+
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        self.embedder = embedder
+
+    def draft(self, request: DraftRequest) -> Draft:
+        previous = request.history[-1].question if request.history else None
+        result = answer_extractively(
+            request.question,
+            request.units,
+            request.blocks,
+            intent=request.intent,
+            embedder=self.embedder,
+            previous_question=previous,
+        )
+        return Draft(result.status, result.answer, result.quotes, result.explanation)

@@ -1,0 +1,240 @@
+"""Asking a question, end to end: thread -> anchor -> evidence -> draft -> verify -> turn.
+
+The answerer only writes; everything it claims is checked here. With no evidence at all
+the answerer is not called: the answer is an honest "not covered" that says what was
+searched. Follow-ups reuse the anchor of the thread's last turn unless a new one is given.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+from askalong.answer.base import Answerer, Draft, DraftRequest, HistoryTurn
+from askalong.answer.verify import (
+    JudgePair,
+    judge_claims,
+    quote_verdicts,
+    split_claims,
+    verify_claims,
+)
+from askalong.context import ContextUnit
+from askalong.context_assemble import drift_terms
+from askalong.errors import InputError
+from askalong.gather import Evidence, gather
+from askalong.library import Library
+from askalong.providers.base import Embedder
+from askalong.text import detect_language, key_terms
+from askalong.types import (
+    Access,
+    Anchor,
+    Answer,
+    Claim,
+    Intent,
+    Quote,
+    Thread,
+    Timings,
+    Turn,
+)
+
+NOT_COVERED = {
+    "en": "The document does not cover this.",
+    "zh": "文档中没有涉及这个问题。",
+}
+INTENT_QUESTIONS: dict[str, tuple[str, str]] = {  # (English, Chinese)
+    "explain": ("Explain this.", "解释这段内容。"),
+    "example": ("Give an example of this.", "举例说明这段内容。"),
+    "compare": ("How does this differ from related ideas?", "这与相关概念有什么不同？"),
+}
+LONG_SELECTION_CHARS = 600
+Judge = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str = ""
+    intent: Intent = "ask"
+    anchor: Anchor | None = None
+    documents: tuple[str, ...] = ()
+    thread_id: str | None = None
+
+
+class Asker:
+    def __init__(
+        self,
+        library: Library,
+        answerer: Answerer,
+        *,
+        embedder: Embedder | None = None,
+        judge: Judge | None = None,
+    ) -> None:
+        self.library = library
+        self.answerer = answerer
+        self.embedder = embedder
+        self.judge = judge
+
+    def ask(self, question: Question, access: Access) -> Answer:
+        started = time.perf_counter()
+        thread, turns = self._thread(question, access)
+        anchor = question.anchor or (turns[-1].anchor if turns else None)
+        text = question_text(question, self._selected_text(anchor))
+        evidence = gather(self.library, text, access, anchor=anchor, documents=question.documents)
+        answered = time.perf_counter()
+        draft = self._draft(text, question.intent, evidence, turns)
+        drafted = time.perf_counter()
+        answer = self._verified(text, question.intent, draft, evidence)
+        finished = time.perf_counter()
+        timings = Timings(
+            retrieval_ms=evidence.seconds * 1000,
+            answer_ms=(drafted - answered) * 1000,
+            verify_ms=(finished - drafted) * 1000,
+            total_ms=(finished - started) * 1000,
+        )
+        return self._saved(thread, len(turns), replace(answer, timings=timings), access)
+
+    # -- steps -------------------------------------------------------------------------
+
+    def _selected_text(self, anchor: Anchor | None) -> str | None:
+        if anchor is None:
+            return None
+        if anchor.selected_text:
+            return anchor.selected_text
+        if anchor.block_id is None:
+            return None
+        block = self.library.store.block(anchor.document_id, anchor.block_id)
+        return block.text[anchor.start or 0 : anchor.end or len(block.text)]
+
+    def _thread(self, question: Question, access: Access) -> tuple[Thread | None, list[Turn]]:
+        if question.thread_id is None:
+            return None, []
+        thread = self.library.store.get_thread(question.thread_id, access)
+        return thread, list(self.library.store.turns(thread.id))
+
+    def _draft(self, text: str, intent: Intent, evidence: Evidence, turns: Sequence[Turn]) -> Draft:
+        language = _language(text)
+        if not evidence.units:
+            return Draft("not_covered", NOT_COVERED[language], ())
+        selection = evidence.units[0].cited_text() if evidence.anchor else ""
+        request = DraftRequest(
+            question=text,
+            intent=intent,
+            units=evidence.units,
+            blocks=evidence.blocks,
+            history=tuple(HistoryTurn(t.question, t.answer.answer) for t in turns),
+            long_selection=len(selection) > LONG_SELECTION_CHARS,
+            cross_section=any(u.origin == "crossref" for u in evidence.units),
+        )
+        return self.answerer.draft(request)
+
+    def _verified(self, text: str, intent: Intent, draft: Draft, evidence: Evidence) -> Answer:
+        base = Answer(
+            status="not_covered",
+            question=text,
+            answer=NOT_COVERED[_language(text)],
+            intent=intent,
+            anchor=evidence.anchor,
+            answerer=self.answerer.name,
+            model=draft.model,
+            route=draft.route,
+            searched=evidence.searched,
+            notes=(*evidence.notes, *draft.notes),
+        )
+        if draft.status == "not_covered" or not draft.quotes:
+            return base
+        claims, quotes = self._checked(text, draft, evidence)
+        return replace(
+            base,
+            status="answered",
+            answer=draft.answer,
+            quotes=quotes,
+            explanation=draft.explanation,
+            claims=claims,
+        )
+
+    def _checked(
+        self, text: str, draft: Draft, evidence: Evidence
+    ) -> tuple[tuple[Claim, ...], tuple[Quote, ...]]:
+        drafts = split_claims(draft.answer)
+        cited = {q.number: q.text for q in draft.quotes}
+        drifts = {q.number: _unit_of(q, evidence.units).drift for q in draft.quotes}
+        anchor_unit = evidence.units[0] if evidence.anchor else None
+        anchor_terms = drift_terms("", anchor_unit) if anchor_unit else frozenset()
+        claims = verify_claims(
+            drafts,
+            cited,
+            question=text,
+            anchor_terms=anchor_terms,
+            drifts=drifts,
+            embedder=self.embedder,
+        )
+        struck = self._struck(claims, cited)
+        quotes = quote_verdicts(
+            claims, draft.quotes, answer_terms=frozenset(key_terms(draft.answer)), struck=struck
+        )
+        return claims, tuple(quotes)
+
+    def _struck(self, claims: Sequence[Claim], cited: dict[int, str]) -> frozenset[int]:
+        """The judge pass (with a model): one unsupported claim strikes its quotes."""
+        if self.judge is None:
+            return frozenset()
+        pairs = [
+            JudgePair(
+                claim=i,
+                text=claim.text,
+                sources=claim.quote_numbers,
+                source_text="\n".join(cited[n] for n in claim.quote_numbers if n in cited),
+            )
+            for i, claim in enumerate(claims)
+            if claim.quote_numbers
+        ]
+        verdicts = judge_claims(pairs, self.judge)
+        return frozenset(n for i, ok in verdicts.items() if not ok for n in claims[i].quote_numbers)
+
+    def _saved(self, thread: Thread | None, index: int, answer: Answer, access: Access) -> Answer:
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        if thread is None:
+            document_id = answer.anchor.document_id if answer.anchor else None
+            thread = Thread(_new_id(), access.user, answer.question[:200], now, now, document_id)
+        turn_id = _new_id()
+        answer = replace(answer, thread_id=thread.id, turn_id=turn_id)
+        turn = Turn(
+            turn_id, thread.id, index, answer.question, answer.intent, answer.anchor, answer, now
+        )
+        self.library.store.save_turn(thread, turn)
+        return answer
+
+
+def question_text(question: Question, selection: str | None) -> str:
+    """The question as asked; a quick intent alone is a complete question, in the language
+    of the selection it is about."""
+    text = question.text.strip()
+    if text:
+        return text
+    if question.intent == "ask":
+        raise InputError("the question is empty", source="question")
+    if selection is None:
+        raise InputError(f"{question.intent!r} needs a selection to work on", source="question")
+    english, chinese = INTENT_QUESTIONS[question.intent]
+    return chinese if _language(selection) == "zh" else english
+
+
+def _language(text: str) -> str:
+    return "zh" if detect_language(text) == "zh" else "en"
+
+
+def _unit_of(quote: Quote, units: Sequence[ContextUnit]) -> ContextUnit:
+    """The context unit a quote was taken from (the first holding its span)."""
+    for unit in units:
+        if unit.document_id != quote.document_id:
+            continue
+        for span in unit.spans:
+            if span.block_id == quote.block_id and span.start <= quote.start < span.end:
+                return unit
+    return units[0]
+
+
+def _new_id() -> str:
+    return uuid.uuid4().hex[:16]

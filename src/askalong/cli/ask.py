@@ -1,0 +1,114 @@
+"""The ask command: a grounded answer with numbered, verified quotes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+import click
+from rich.markup import escape
+
+from askalong.answer.offline import ExtractiveAnswerer
+from askalong.asking import Asker, Question
+from askalong.cli.context import opened_library
+from askalong.cli.output import console, print_json
+from askalong.errors import InputError
+from askalong.types import INTENTS, Access, Anchor, Answer, Intent
+from askalong.wire import answer_json
+
+VERDICT_STYLES = {
+    "supported": "green",
+    "weak": "yellow",
+    "suspicious": "red",
+    "unverified": "dim",
+}
+
+
+@click.command()
+@click.argument("question", required=False, default="")
+@click.option("--doc", "documents", multiple=True, help="Ask about this document (repeatable).")
+@click.option(
+    "--at",
+    "at",
+    default=None,
+    metavar="BLOCK[:START-END]",
+    help="Anchor at a block of --doc (optionally a character span of it).",
+)
+@click.option(
+    "--select",
+    "selected",
+    default=None,
+    metavar="TEXT",
+    help="Anchor at this selected text of --doc (found in the document).",
+)
+@click.option(
+    "--intent",
+    type=click.Choice([i for i in INTENTS if i != "ask"]),
+    default=None,
+    help="A quick intent; with an anchor it is a complete question on its own.",
+)
+@click.option("--thread", "thread_id", default=None, help="Follow up in this thread.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (see README).")
+def ask(
+    question: str,
+    documents: Sequence[str],
+    at: str | None,
+    selected: str | None,
+    intent: str | None,
+    thread_id: str | None,
+    as_json: bool,
+) -> None:
+    """Ask a question; the answer quotes the documents and every quote is checked."""
+    with opened_library() as library:
+        access = Access.local()
+        anchor = _anchor(
+            library.store.get_document(documents[0], access).id if documents else None, at, selected
+        )
+        asker = Asker(library, ExtractiveAnswerer())
+        chosen = cast(Intent, intent or "ask")
+        answer = asker.ask(Question(question, chosen, anchor, tuple(documents), thread_id), access)
+    if as_json:
+        print_json(answer_json(answer))
+    else:
+        _print_answer(answer)
+
+
+def _anchor(document_id: str | None, at: str | None, selected: str | None) -> Anchor | None:
+    if at is None and selected is None:
+        return None
+    if document_id is None:
+        raise InputError("--at and --select need --doc", source="--at")
+    if selected is not None:
+        return Anchor(document_id, selected_text=selected)
+    assert at is not None
+    block_id, _, span = at.partition(":")
+    if not span:
+        return Anchor(document_id, block_id)
+    start, _, end = span.partition("-")
+    if not (start.isdigit() and end.isdigit()):
+        raise InputError(f"{at!r}: expected BLOCK:START-END with numbers", source="--at")
+    return Anchor(document_id, block_id, int(start), int(end))
+
+
+def _print_answer(answer: Answer) -> None:
+    console.print(f"[bold]{escape(answer.answer)}[/]")
+    if answer.status == "not_covered":
+        for item in answer.searched:
+            console.print(f"[dim]searched: {escape(item)}[/]")
+    for quote in answer.quotes:
+        style = VERDICT_STYLES[quote.verdict]
+        where = f"p. {quote.page}, " if quote.page else ""
+        section = " > ".join(quote.section_path)
+        console.print(
+            f"\n[{style}][{quote.number}] {quote.verdict}[/] [dim]{where}{escape(section)}"
+            f" ({quote.document_id} {quote.block_id}:{quote.start}-{quote.end})[/]"
+        )
+        console.print(f"    “{escape(quote.text)}”")
+    if answer.explanation:
+        console.print(f"\n{escape(answer.explanation)}")
+    for note in answer.notes:
+        console.print(f"[yellow]note:[/] {escape(note)}")
+    console.print(
+        f"\n[dim]thread {answer.thread_id} · {answer.answerer}"
+        f" · {answer.timings.total_ms:.0f} ms[/]"
+    )
