@@ -24,7 +24,8 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 @cache
 def _parsed(path: Path) -> ParsedDocument:
-    return parse(path.read_bytes(), source=path.name)
+    # OCR is slow and has its own tests (test_ocr.py): here scanned pages stay unread.
+    return parse(path.read_bytes(), source=path.name, ocr=False)
 
 
 def _all_pdfs(evaldata: Path) -> list[Path]:
@@ -68,6 +69,7 @@ def test_scanned_pdfs_report_ocr_pages(evaldata: Path) -> None:
         assert parsed.ocr_pages == tuple(range(1, parsed.page_count + 1)), path.name
         assert parsed.blocks == ()
         assert f"{parsed.page_count} of {parsed.page_count} pages" in parsed.notices[0]
+        assert "pip install 'askalong[ocr]'" in parsed.notices[0]
 
 
 def test_chinese_pdfs_give_chinese_text_without_spaces(evaldata: Path) -> None:

@@ -73,8 +73,8 @@ class Recognizer:
 
 def _line(gray: npt.NDArray[np.uint8], row: Sequence[Any], scale: float) -> Line | None:
     quad = np.asarray(row[0], dtype=float)
-    left, top = quad.min(axis=0)
-    right, bottom = quad.max(axis=0)
+    left, top = (float(value) for value in quad.min(axis=0))
+    right, bottom = (float(value) for value in quad.max(axis=0))
     text = str(row[1])
     cells = _cells(row, len(text))
     if cells:

@@ -28,6 +28,9 @@ from askalong.types import Block, ParsedDocument
 # OCR stops starting new pages after this many seconds, so one parse of a long scan stays
 # inside the caller's per-file time limit (120 s by default); the rest keep a notice.
 OCR_BUDGET_SECONDS = 80.0
+_SAME_SIZE = 0.6
+_SENTENCE_END = ".!?:;。！？：；"
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 _JUNK_TITLE = re.compile(r"^(?:microsoft \w+ - |untitled)|\.(?:dvi|pdf|docx?|tex|indd)$", re.I)
 
 
@@ -141,13 +144,36 @@ def _has_image(page: pdfium.PdfPage) -> bool:
 
 def _drafts(page: _Page) -> list[Draft]:
     drafts: list[Draft] = []
-    for group in reading_order(page.lines):
+    for group in _join_continued(reading_order(page.lines)):
         joined = join_lines(group)
         if not joined.text:
             continue
         size, bold = _font(group)
         drafts.append(Draft(page.number, page.frame.height, joined.text, joined.boxes, size, bold))
     return drafts
+
+
+def _join_continued(groups: Sequence[tuple[Line, ...]]) -> list[tuple[Line, ...]]:
+    """One group for a paragraph that runs on from the foot of a column to the next."""
+    joined: list[tuple[Line, ...]] = []
+    for group in groups:
+        if joined and _continues(joined[-1], group):
+            joined[-1] = joined[-1] + group
+        else:
+            joined.append(group)
+    return joined
+
+
+def _continues(prev: Sequence[Line], group: Sequence[Line]) -> bool:
+    last, first = prev[-1], group[0]
+    next_column = first.bottom < last.top and first.x0 > last.x1 - 1
+    same_font = abs(last.size - first.size) <= _SAME_SIZE and last.bold == first.bold
+    if not (next_column and same_font and len(prev) >= 2):
+        return False
+    end, start = last.text.rstrip()[-1:], first.text.lstrip()[:1]
+    if not end or not start or end in _SENTENCE_END:
+        return False
+    return start.islower() or bool(_CJK.match(end) and _CJK.match(start))
 
 
 def _font(lines: Sequence[Line]) -> tuple[float, bool]:

@@ -13,12 +13,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from askalong.parse.pdf_layout import CAPTION_START
+from askalong.parse.pdf_layout import CAPTION_START, NUMBERED_TITLE
 from askalong.types import Block, BlockKind, LineBox
 
 _EDGE_ZONE = 0.09  # share of the page height where running headers/footers live
 _FOOTNOTE_ZONE = 0.6  # footnotes start below this share of the page height
-_FURNITURE_SLACK = 12.0  # points: how far a running header may move between pages
+_FURNITURE_SLACK = 12.0
+# Running furniture sits apart from the body: at least this many of its line heights.
+_FURNITURE_GAP_LINES = 0.9  # points: how far a running header may move between pages
 _MAX_HEADING_CHARS = 200
 _MAX_HEADING_LINES = 3
 _MAX_CJK_CAPTION = 80
@@ -27,11 +29,17 @@ _PAGE_NUMBER = re.compile(
     r"|^第\s*\d{1,4}\s*页(?:\s*共\s*\d{1,4}\s*页)?$",
     re.IGNORECASE,
 )
-NUMBERED_TITLE = re.compile(
-    r"^(?:\d{1,2}(?:\.\d{1,2})*\.?|[A-Z]\.|[IVX]{1,5}\.|第[一二三四五六七八九十百\d]+[章节部分篇]"
-    r"|[一二三四五六七八九十]+[、.])\s*\S"
-)
 _DIGITS = re.compile(r"\d+")
+# E-mail addresses and web addresses are author lines, not headings.
+_CONTACT = re.compile(r"\S@\S|https?://|www\.")
+# A numbered title in the body font: "2.1 可视化试验台的搭建", "第三章 ...", "二、...";
+# a single "1." is too often a list item to count without a larger or bolder font.
+_SAME_FONT_TITLE = re.compile(
+    r"^(?:\d{1,2}(?:\.\d{1,2})+\.?\s*[^\d\s.]|第[一二三四五六七八九十百\d]+[章节部分篇]"
+    r"|[一二三四五六七八九十]+、)"
+)
+_MAX_PLAIN_HEADING_CHARS = 40
+_SENTENCE_END = (".", "。", "!", "?", "！", "？", ":", "：", ";", "；")
 
 
 @dataclass(frozen=True)
@@ -72,7 +80,48 @@ def furniture(drafts: Sequence[Draft]) -> dict[int, BlockKind]:
         repeated = len(pages[(zone, _furniture_key(draft))]) >= 2
         if repeated or _PAGE_NUMBER.match(draft.text):
             found[index] = "header" if zone == "top" else "footer"
-    return found
+    return _outermost(drafts, found)
+
+
+def _outermost(drafts: Sequence[Draft], found: dict[int, BlockKind]) -> dict[int, BlockKind]:
+    """Keep furniture with only margin (or other furniture) between it and the page edge.
+
+    A manual's "Syntax:" recurs near the bottom of many pages, but body text follows it.
+    """
+    kept = dict(found)
+    changed = True
+    while changed:
+        changed = False
+        for index in list(kept):
+            if _covered(drafts, index, kept):
+                del kept[index]
+                changed = True
+    return kept
+
+
+def _covered(drafts: Sequence[Draft], index: int, kept: dict[int, BlockKind]) -> bool:
+    """Whether body text lies between furniture ``index`` and its page edge, or closer
+    to it on the body side than a line height (then it is the body's last line)."""
+    draft, kind = drafts[index], kept[index]
+    top, bottom = draft.boxes[0].top, draft.boxes[-1].bottom
+    margin = _FURNITURE_GAP_LINES * (draft.boxes[0].bottom - draft.boxes[0].top)
+    for other_index, other in enumerate(drafts):
+        if other.page != draft.page or other_index in kept:
+            continue
+        if not _overlaps(draft, other):
+            continue
+        if kind == "footer" and other.boxes[-1].bottom > top - margin:
+            return True
+        if kind == "header" and other.boxes[0].top < bottom + margin:
+            return True
+    return False
+
+
+def _overlaps(one: Draft, two: Draft) -> bool:
+    """Whether two blocks share some horizontal extent (one may lie above the other)."""
+    left = max(min(b.x0 for b in one.boxes), min(b.x0 for b in two.boxes))
+    right = min(max(b.x1 for b in one.boxes), max(b.x1 for b in two.boxes))
+    return left < right
 
 
 def _zone(draft: Draft) -> str:
@@ -110,8 +159,10 @@ def is_heading(draft: Draft, body: float) -> bool:
     text = draft.text
     if len(text) > _MAX_HEADING_CHARS or len(draft.boxes) > _MAX_HEADING_LINES:
         return False
-    if text.endswith((",", ";", "，", "；")) or "=" in text:
+    if text.endswith((",", ";", "，", "；")) or "=" in text or _CONTACT.search(text):
         return False
+    if _SAME_FONT_TITLE.match(text) and len(draft.boxes) == 1 and abs(draft.size - body) < 1.0:
+        return len(text) <= _MAX_PLAIN_HEADING_CHARS and not text.endswith(_SENTENCE_END)
     # Mostly letters: not a formula or a figure's labels.
     letters = sum(char.isalpha() for char in text)
     if letters * 2 < len(text.replace(" ", "")):
@@ -131,25 +182,72 @@ def heading_levels(styles: Sequence[tuple[float, bool]]) -> dict[tuple[float, bo
 
 
 def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
-    """Type every draft and give it its id, order and section path."""
+    """Type every draft and give it its id, order and section path.
+
+    The document title (the largest heading style, found on the first page only) is a
+    level-1 heading outside every section path; sections rank below it.
+    """
+    kinds = _kinds(drafts)
+    title = _title(drafts, kinds)
+    _demote_front_matter(drafts, kinds, title)
+    styles = [
+        d.style
+        for i, (d, k) in enumerate(zip(drafts, kinds, strict=True))
+        if k == "heading" and i not in title
+    ]
+    levels = heading_levels(styles)
+    first = 2 if title else 1
+    stack: list[tuple[int, str]] = []
+    blocks: list[Block] = []
+    for order, (draft, kind) in enumerate(zip(drafts, kinds, strict=True)):
+        if order in title:
+            blocks.append(_block(draft, kind, order, (draft.text,), 1))
+            continue
+        level = levels[draft.style] + first - 1 if kind == "heading" else 0
+        if level:
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, draft.text))
+        path = tuple(text for _, text in stack)
+        blocks.append(_block(draft, kind, order, path, level))
+    return tuple(blocks)
+
+
+def _kinds(drafts: Sequence[Draft]) -> list[BlockKind]:
     body = body_size(drafts)
     edges = furniture(drafts)
     kinds: list[BlockKind] = [edges.get(i) or plain_kind(d, body) for i, d in enumerate(drafts)]
     for index, draft in enumerate(drafts):
         if kinds[index] == "paragraph" and is_heading(draft, body):
             kinds[index] = "heading"
-    levels = heading_levels([d.style for d, k in zip(drafts, kinds, strict=True) if k == "heading"])
-    stack: list[tuple[int, str]] = []
-    blocks: list[Block] = []
-    for order, (draft, kind) in enumerate(zip(drafts, kinds, strict=True)):
-        level = levels[draft.style] if kind == "heading" else 0
-        if level:
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, draft.text))
-        path = tuple(title for _, title in stack)
-        blocks.append(_block(draft, kind, order, path, level))
-    return tuple(blocks)
+    return kinds
+
+
+def _title(drafts: Sequence[Draft], kinds: Sequence[BlockKind]) -> set[int]:
+    """The title's blocks: headings of the largest size, all of them on the first page."""
+    headings = [i for i, kind in enumerate(kinds) if kind == "heading"]
+    if not headings:
+        return set()
+    largest = max(drafts[i].style[0] for i in headings)
+    title = {i for i in headings if drafts[i].style[0] == largest}
+    others = [drafts[i].style[0] for i in headings if i not in title]
+    if any(drafts[i].page != 1 for i in title) or not others:
+        return set()
+    return title
+
+
+def _demote_front_matter(drafts: Sequence[Draft], kinds: list[BlockKind], title: set[int]) -> None:
+    """Authors, affiliations and the like: heading styles seen on the first page only.
+
+    A style that never heads a section after page 1 is how a paper sets its author
+    names, not how it sets section titles.
+    """
+    if not title or max(draft.page for draft in drafts) < 2:
+        return
+    later = {d.style for d, k in zip(drafts, kinds, strict=True) if k == "heading" and d.page > 1}
+    for index, (draft, kind) in enumerate(zip(drafts, kinds, strict=True)):
+        if kind == "heading" and index not in title and draft.style not in later:
+            kinds[index] = "paragraph"
 
 
 def _block(draft: Draft, kind: BlockKind, order: int, path: tuple[str, ...], level: int) -> Block:

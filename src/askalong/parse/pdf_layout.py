@@ -22,6 +22,14 @@ CAPTION_START = re.compile(
     r"^\s*(?:(?:Figure|Fig\.|Table|Algorithm|Listing)\s*[0-9IVX]+[A-Za-z]?\s*[:.|]"
     r"|(?:图|表)\s*[0-9０-９]+)"
 )
+NUMBERED_TITLE = re.compile(
+    r"^(?:\d{1,2}(?:\.\d{1,2})*\.?|[A-Z]\.|[IVX]{1,5}\.|第[一二三四五六七八九十百\d]+[章节部分篇]"
+    r"|[一二三四五六七八九十]+[、.])\s*\S"
+)
+# "1. Introduction", "2.3 Model": a section number with a dot (an address is "51 avenue").
+_SECTION_NUMBER = re.compile(
+    r"^\d{1,2}(?:\.\d{1,2})*\.\s*[^\d\s]|^\d{1,2}(?:\.\d{1,2})+\s*[^\d\s.]"
+)
 _SENTENCE_END = (".", "!", "?", ":", "。", "！", "？", "：", "．")
 
 
@@ -118,4 +126,6 @@ def _breaks(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool
     if indented and prev_full and prev.x1 > right_edge - 2 * size:
         return True
     short = prev.x1 < right_edge - 3 * size
+    if short and _SECTION_NUMBER.match(line.text) and line.x1 < right_edge - 3 * size:
+        return True  # "1. INTRODUCTION" then "1.1 Cluster computing"
     return short and prev.text.rstrip().endswith(_SENTENCE_END)
