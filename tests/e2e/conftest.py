@@ -1,0 +1,58 @@
+"""One live server with the three test documents and one headless Chromium per session."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from conftest import REPO
+from e2e.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, live_server
+
+DOCUMENTS = {
+    "paper": "pdf/en_2col/N18-3011.pdf",
+    "manual": "manuals/postgresql-15-html/sql-select.html",
+    "chinese": "pdf/zh/xjtu_journal_2col_sample.pdf",
+}
+ARTIFACTS = REPO / "test-artifacts" / "e2e"
+
+
+@dataclass(frozen=True)
+class Library:
+    server: LiveServer
+    ids: dict[str, str]  # DOCUMENTS key -> document id
+
+
+@pytest.fixture(scope="session")
+def library(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    with live_server(tmp_path_factory.mktemp("e2e") / "home") as server:
+        ids = {key: server.upload(evaldata / path) for key, path in DOCUMENTS.items()}
+        yield Library(server, ids)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
