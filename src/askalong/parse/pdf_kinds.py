@@ -9,8 +9,9 @@ bare page number near the top or bottom edge.
 from __future__ import annotations
 
 import re
+import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from askalong.parse.pdf_layout import CAPTION_START, NUMBERED_TITLE
@@ -39,6 +40,7 @@ _SAME_FONT_TITLE = re.compile(
     r"|[一二三四五六七八九十]+、)"
 )
 _MAX_PLAIN_HEADING_CHARS = 40
+_SECTION_DEPTH = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s")
 _SENTENCE_END = (".", "。", "!", "?", "！", "？", ":", "：", ";", "；")
 
 
@@ -80,7 +82,31 @@ def furniture(drafts: Sequence[Draft]) -> dict[int, BlockKind]:
         repeated = len(pages[(zone, _furniture_key(draft))]) >= 2
         if repeated or _PAGE_NUMBER.match(draft.text):
             found[index] = "header" if zone == "top" else "footer"
-    return _outermost(drafts, found)
+    return _beyond_body(drafts, _outermost(drafts, found))
+
+
+def _beyond_body(drafts: Sequence[Draft], found: dict[int, BlockKind]) -> dict[int, BlockKind]:
+    """Keep furniture that lies outside where body text usually starts and ends.
+
+    A label that often falls on a page's last body line ("Syntax:") sits at the body's
+    usual bottom; a running footer sits below it.
+    """
+    tops: dict[int, float] = {}
+    bottoms: dict[int, float] = {}
+    for index, draft in enumerate(drafts):
+        if index not in found:
+            tops[draft.page] = min(tops.get(draft.page, draft.boxes[0].top), draft.boxes[0].top)
+            bottom = draft.boxes[-1].bottom
+            bottoms[draft.page] = max(bottoms.get(draft.page, bottom), bottom)
+    if len(bottoms) < 3:
+        return found
+    body_top, body_bottom = statistics.median(tops.values()), statistics.median(bottoms.values())
+    return {
+        index: kind
+        for index, kind in found.items()
+        if (kind == "footer" and drafts[index].boxes[0].top >= body_bottom - 1)
+        or (kind == "header" and drafts[index].boxes[-1].bottom <= body_top + 1)
+    }
 
 
 def _outermost(drafts: Sequence[Draft], found: dict[int, BlockKind]) -> dict[int, BlockKind]:
@@ -175,10 +201,20 @@ def is_heading(draft: Draft, body: float) -> bool:
     return bool(NUMBERED_TITLE.match(text)) or short
 
 
-def heading_levels(styles: Sequence[tuple[float, bool]]) -> dict[tuple[float, bool], int]:
-    """Level 1 for the largest heading style, then down by size (bold before regular)."""
-    ranked = sorted(set(styles), key=lambda style: (-style[0], not style[1]))
-    return {style: rank + 1 for rank, style in enumerate(ranked)}
+Rank = tuple[tuple[float, bool], int]  # a heading's style and its numbering depth
+
+
+def heading_levels(ranks: Sequence[Rank]) -> dict[Rank, int]:
+    """Level 1 for the largest heading style, then down by size (bold before regular);
+    within one style, "1.2" ranks below "1." (both may be set alike)."""
+    ordered = sorted(set(ranks), key=lambda rank: (-rank[0][0], not rank[0][1], rank[1]))
+    return {rank: level + 1 for level, rank in enumerate(ordered)}
+
+
+def numbering_depth(text: str) -> int:
+    """1 for "2 Model", 2 for "2.3 ...", 3 for "2.3.1 ...", 0 when unnumbered."""
+    match = _SECTION_DEPTH.match(text)
+    return match.group(1).count(".") + 1 if match else 0
 
 
 def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
@@ -190,12 +226,13 @@ def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
     kinds = _kinds(drafts)
     title = _title(drafts, kinds)
     _demote_front_matter(drafts, kinds, title)
-    styles = [
-        d.style
+    headings = [
+        d
         for i, (d, k) in enumerate(zip(drafts, kinds, strict=True))
         if k == "heading" and i not in title
     ]
-    levels = heading_levels(styles)
+    rank = _ranker(headings)
+    levels = heading_levels([rank(d) for d in headings])
     first = 2 if title else 1
     stack: list[tuple[int, str]] = []
     blocks: list[Block] = []
@@ -203,7 +240,7 @@ def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
         if order in title:
             blocks.append(_block(draft, kind, order, (draft.text,), 1))
             continue
-        level = levels[draft.style] + first - 1 if kind == "heading" else 0
+        level = levels[rank(draft)] + first - 1 if kind == "heading" else 0
         if level:
             while stack and stack[-1][0] >= level:
                 stack.pop()
@@ -211,6 +248,20 @@ def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
         path = tuple(text for _, text in stack)
         blocks.append(_block(draft, kind, order, path, level))
     return tuple(blocks)
+
+
+def _ranker(headings: Sequence[Draft]) -> Callable[[Draft], Rank]:
+    """A heading's rank: its style and numbering depth; an unnumbered heading ranks with
+    the deepest numbered ones of its style (a run-in "Data" under "2.3 ...")."""
+    deepest: dict[tuple[float, bool], int] = {}
+    for draft in headings:
+        depth = numbering_depth(draft.text)
+        deepest[draft.style] = max(deepest.get(draft.style, 1), depth)
+
+    def rank(draft: Draft) -> Rank:
+        return (draft.style, numbering_depth(draft.text) or deepest.get(draft.style, 1))
+
+    return rank
 
 
 def _kinds(drafts: Sequence[Draft]) -> list[BlockKind]:

@@ -1,0 +1,141 @@
+"""PDF layout against ground truth made by others (GROBID TEI) and known sentences.
+
+The figures come from ``benchmarks/layout.py``, the same code that writes the results
+table, so the test and the published numbers cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from askalong.parse.pdf import parse
+from askalong.types import ParsedDocument
+
+BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "layout.py"
+
+
+@cache
+def _layout() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("layout_benchmark", BENCHMARK)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def _parsed(path: Path) -> ParsedDocument:
+    return parse(path.read_bytes(), source=path.name, ocr=False)
+
+
+def _pdf(evaldata: Path, folder: str, name: str) -> ParsedDocument:
+    return _parsed(evaldata / "pdf" / folder / name)
+
+
+@pytest.fixture(scope="module")
+def papers(evaldata: Path) -> list:  # type: ignore[type-arg]
+    layout = _layout()
+    return [layout.paper_scores(name) for name in layout.ACL_PAPERS]
+
+
+def test_kendall_tau_counts_pairs() -> None:
+    tau = _layout().kendall_tau
+    assert tau([1, 2, 3, 4]) == 1.0
+    assert tau([4, 3, 2, 1]) == -1.0
+    assert tau([1, 3, 2]) == pytest.approx(1 / 3)
+
+
+def test_acl_section_titles_are_found(papers: list) -> None:  # type: ignore[type-arg]
+    assert _layout().pooled_section_recall(papers) >= 0.95
+    # SPECTER's TEI holds one bogus title ("ELMo ELMo"): 17 of 18 is all there is.
+    assert all(p.section_recall >= 0.94 for p in papers)
+
+
+def test_acl_reading_order_agrees_with_tei(papers: list) -> None:  # type: ignore[type-arg]
+    for paper in papers:
+        assert paper.order_tau >= 0.95, paper
+        assert paper.order_found >= 0.9, paper
+
+
+def test_acl_footnotes_never_spliced_into_body(papers: list) -> None:  # type: ignore[type-arg]
+    assert sum(p.footnotes for p in papers) >= 5
+    assert all(p.spliced == 0 for p in papers)
+
+
+def test_acl_captions_found(papers: list) -> None:  # type: ignore[type-arg]
+    recalls = [p.caption_recall for p in papers if p.caption_recall is not None]
+    assert recalls and min(recalls) >= 0.9
+
+
+def test_abstract_lines_are_one_paragraph_not_headings(evaldata: Path) -> None:
+    parsed = _pdf(evaldata, "en_2col", "grobid_sample1_bicriteria.pdf")
+    page1 = [b for b in parsed.blocks if b.page == 1]
+    abstract = next(b for b in page1 if b.text.startswith("We describe in this paper"))
+    assert abstract.kind == "paragraph"
+    assert "efficient algorithm for scheduling jobs in a cluster" in abstract.text
+    headings = [b.text for b in page1 if b.kind == "heading"]
+    assert not any("@" in text for text in headings)
+    assert "Pierre-Franc¸ois Dutot" not in headings
+    assert {"ABSTRACT", "Keywords"} <= set(headings)
+    assert "1. INTRODUCTION" in headings and "1.1 Cluster computing" in headings
+
+
+def test_title_is_not_in_every_section_path(evaldata: Path) -> None:
+    parsed = _pdf(evaldata, "en_2col", "grobid_sample1_bicriteria.pdf")
+    title = parsed.blocks[0]
+    assert title.kind == "heading" and title.heading_level == 1
+    assert title.text.startswith("Bi-criteria Algorithm")
+    later = [b for b in parsed.blocks if b.order > 0 and b.section_path]
+    assert later and all(title.text not in b.section_path for b in later)
+    related = next(b for b in parsed.blocks if b.text == "1.2 Related approaches")
+    assert related.section_path == ("1. INTRODUCTION", "1.2 Related approaches")
+
+
+def test_chinese_numbered_headings_in_the_body_font(evaldata: Path) -> None:
+    parsed = _pdf(evaldata, "zh", "xjtu_journal_2col_sample.pdf")
+    headings = {b.text: b for b in parsed.blocks if b.kind == "heading"}
+    for title in ("2.1 可视化试验台的搭建", "2.2 试验喷嘴的设计", "3.2 喷雾锥角变化规律"):
+        assert title in headings
+    assert headings["2.1 可视化试验台的搭建"].section_path[-2] == "2 试验方法及研究方案"
+
+
+def test_manual_syntax_labels_are_not_footers(evaldata: Path) -> None:
+    parsed = _parsed(evaldata / "manuals" / "gnuplot-5.4.pdf")
+    furniture = [b for b in parsed.blocks if b.kind in ("header", "footer")]
+    labels = [b for b in furniture if b.text.rstrip(":") in ("Syntax", "Example", "Examples")]
+    assert labels == []
+    # The running head is still found on most pages.
+    pages_with_header = {b.page for b in furniture if "gnuplot 5.4" in b.text}
+    assert len(pages_with_header) > 0.5 * parsed.page_count
+
+
+def test_paragraph_runs_on_from_left_to_right_column(evaldata: Path) -> None:
+    parsed = _pdf(evaldata, "en_2col", "N18-3011.pdf")
+    for first, second in itertools.pairwise(parsed.blocks):
+        if first.page != second.page or first.kind != "paragraph" or second.kind != "paragraph":
+            continue
+        moved_up = second.boxes[0].bottom < first.boxes[-1].top
+        if moved_up and second.boxes[0].x0 > first.boxes[-1].x1:
+            # A column break inside one paragraph is joined; what stays apart is a new
+            # sentence or a finished one.
+            assert first.text[-1] in ".!?:;" or not second.text[0].islower(), (first, second)
+
+
+def test_known_sentences_in_order(evaldata: Path) -> None:
+    parsed = _pdf(evaldata, "en_2col", "grobid_sample1_bicriteria.pdf")
+    text = " ".join(b.text for b in parsed.blocks if b.kind not in ("header", "footer"))
+    sentences = [
+        "We describe in this paper a new method for building an efficient algorithm",
+        "The last few years have been characterized by huge technological changes",
+        "Some scheduling algorithms have been developed for classical parallel",
+    ]
+    positions = [text.find(sentence) for sentence in sentences]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions)
