@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from askalong.answer.base import BlockKey
 from askalong.context import ContextUnit, Drift, Origin
 from askalong.text import is_cjk
 from askalong.types import CHUNK_JOINER, Block, Quote
@@ -62,11 +63,12 @@ class Source:
         return CHUNK_JOINER.join(part.text for part in self.parts)
 
 
-def source_from_unit(number: int, unit: ContextUnit, blocks: Mapping[str, Block]) -> Source:
-    """``unit`` as source ``number``; pages and sections come from ``blocks`` when known."""
+def source_from_unit(number: int, unit: ContextUnit, blocks: Mapping[BlockKey, Block]) -> Source:
+    """``unit`` as source ``number``; pages and sections come from ``blocks`` (keyed by
+    document id and block id) when known."""
     parts = []
     for piece in unit.pieces:
-        block = blocks.get(piece.span.block_id)
+        block = blocks.get((unit.document_id, piece.span.block_id))
         page = block.page if block is not None else unit.page_start
         section = block.section_path if block is not None else unit.section_path
         span = piece.span
@@ -75,7 +77,7 @@ def source_from_unit(number: int, unit: ContextUnit, blocks: Mapping[str, Block]
 
 
 def sources_from_units(
-    units: Sequence[ContextUnit], blocks: Mapping[str, Block]
+    units: Sequence[ContextUnit], blocks: Mapping[BlockKey, Block]
 ) -> tuple[Source, ...]:
     """The units numbered 1, 2, ... in context order."""
     return tuple(source_from_unit(i, unit, blocks) for i, unit in enumerate(units, start=1))

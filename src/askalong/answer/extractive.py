@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from askalong.answer.base import BlockKey
 from askalong.answer.cues import continues, cue_score, has_number, wants_number
 from askalong.context import ContextUnit, Drift, Origin, Piece, trimmed
 from askalong.providers.base import Embedder
@@ -48,7 +49,7 @@ class Weights:
     """How the candidate score is mixed, and the evidence threshold (tuned on XQuAD/CMRC)."""
 
     overlap: float = 1.0
-    similarity: float = 0.6
+    similarity: float = 1.0
     cue: float = 0.25
     number: float = 0.1
     origin: Mapping[str, float] | None = None  # None: ORIGIN_BONUS
@@ -56,12 +57,15 @@ class Weights:
     far_drift: float = 0.1
     carry: float = 0.3  # share of the previous sentence's overlap a sentence inherits ...
     carry_anaphor: float = 0.6  # ... or when it plainly continues it
+    carry_tie: float = 0.2  # and a little of it on top, so context breaks ties
     follow_up: float = 0.4  # weight of the previous question's / the anchor's terms
     similarity_low: float = 0.78  # cosine mapped to 0 ...
     similarity_high: float = 0.9  # ... and to 1
     threshold: float = 0.23  # evidence below this -> not_covered (English question) ...
     threshold_zh: float = 0.14  # ... (Chinese: more terms, as words and character pairs)
-    threshold_embedded: float = 0.45  # with the similarity added (either language)
+    threshold_embedded: float = 0.5  # with the similarity added (English) ...
+    threshold_embedded_zh: float = 0.75  # ... (Chinese: its cosines run higher)
+    pair_ratio: float = 0.9  # a neighbour joins the direct answer at this share of the best
     quote_ratio: float = 0.3  # further quotes need this share of the best score
     max_quotes: int = 4
 
@@ -113,14 +117,15 @@ class ExtractiveResult:
 def answer_extractively(
     question: str,
     units: Sequence[ContextUnit],
-    blocks: Mapping[str, Block],
+    blocks: Mapping[BlockKey, Block],
     *,
     intent: Intent = "ask",
     embedder: Embedder | None = None,
     previous_question: str | None = None,
     weights: Weights | None = None,
 ) -> ExtractiveResult:
-    """Answer ``question`` from ``units`` by selecting and quoting their sentences."""
+    """Answer ``question`` from ``units`` by selecting and quoting their sentences;
+    ``blocks`` (keyed by document id and block id) give each quote its page and section."""
     weights = weights or Weights()
     language = "zh" if detect_language(question) == "zh" else "en"
     scored = score_candidates(
@@ -133,7 +138,8 @@ def answer_extractively(
     )
     threshold = weights.threshold_zh if language == "zh" else weights.threshold
     if embedder is not None:
-        threshold = weights.threshold_embedded
+        zh = language == "zh"
+        threshold = weights.threshold_embedded_zh if zh else weights.threshold_embedded
     best = max(scored, key=lambda s: s.score, default=None)
     if best is None or max(s.evidence for s in scored) < threshold:
         top = max((s.evidence for s in scored), default=0.0)
@@ -255,7 +261,7 @@ def _carried(found: Sequence[Candidate], overlap: list[float], weights: Weights)
         if (before.unit, before.piece, before.index + 1) != (here.unit, here.piece, here.index):
             continue
         share = weights.carry_anaphor if continues(before.text, here.text) else weights.carry
-        out[k] = max(out[k], share * overlap[k - 1])
+        out[k] = max(out[k], share * overlap[k - 1]) + weights.carry_tie * share * overlap[k - 1]
     return out
 
 
@@ -310,7 +316,7 @@ def _drift_penalty(drift: Drift | None, weights: Weights) -> float:
 def _answer(
     scored: list[Scored],
     best: Scored,
-    blocks: Mapping[str, Block],
+    blocks: Mapping[BlockKey, Block],
     units: Sequence[ContextUnit],
     weights: Weights,
     language: str,
@@ -335,7 +341,7 @@ def _neighbour(scored: Sequence[Scored], of: Candidate, step: int) -> Scored | N
 def _direct(scored: list[Scored], best: Scored, weights: Weights) -> list[Scored]:
     """The best sentence, and its neighbour when that one scores nearly as well."""
     pair = [s for s in (_neighbour(scored, best.candidate, d) for d in (-1, 1)) if s is not None]
-    pair = [s for s in pair if s.score >= 0.8 * best.score and s.score > 0]
+    pair = [s for s in pair if s.score >= weights.pair_ratio * best.score and s.score > 0]
     if not pair:
         return [best]
     second = max(pair, key=lambda s: s.score)
@@ -352,10 +358,10 @@ def _quoted(scored: list[Scored], direct: list[Scored], weights: Weights) -> lis
 
 
 def _quote(
-    number: int, c: Candidate, units: Sequence[ContextUnit], blocks: Mapping[str, Block]
+    number: int, c: Candidate, units: Sequence[ContextUnit], blocks: Mapping[BlockKey, Block]
 ) -> Quote:
-    block = blocks.get(c.block_id)
     unit = units[c.unit]
+    block = blocks.get((unit.document_id, c.block_id))
     return Quote(
         number=number,
         document_id=unit.document_id,

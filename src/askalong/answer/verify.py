@@ -36,7 +36,7 @@ from askalong.providers.base import Embedder
 from askalong.text import split_sentences
 from askalong.types import Claim, Quote, Verdict
 
-SUPPORTED_COVERAGE = 0.6  # share of the claim's key terms the cited text must hold
+SUPPORTED_COVERAGE = 0.5  # share of the claim's key terms the cited text must hold
 SIMILARITY_LOW, SIMILARITY_HIGH = 0.78, 0.92  # cosine mapped to 0..1
 SIMILARITY_WEIGHT = 0.4  # its share of the support score when an embedder is given
 _RANK: Mapping[Verdict, int] = {"supported": 0, "weak": 1, "unverified": 2, "suspicious": 3}
@@ -94,11 +94,12 @@ _TIGHT = re.compile(r"[^\S\n]+(?=[.,;:!?。，；：！？])")  # the space a re
 
 # ----------------------------------------------------------------------------- checks
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*%?")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.])\d+(?:[.,]\d+)*%?(?![A-Za-z])")  # not the 2 of "Th2"
 _EN_NAME = re.compile(
     r"\b[A-Z][\w'’-]*(?:\s+(?:of|de|du|da|la|le|van|von|der|the|and|&)?\s*[A-Z][\w'’-]*)+"
 )
-_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{1,}\b")
+_ACRONYM = re.compile(r"(?<!\()\b[A-Z][A-Z0-9]{1,}\b(?!\))")  # "(ABC)" is an alias
+_ROMAN = re.compile(r"[IVXLC]+")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*[A-Za-z0-9]")
 _ZH_QUOTED = re.compile(r"“([^”]{1,40})”|「([^」]{1,40})」|『([^』]{1,40})』|《([^》]{1,40})》")
 _HAN = re.compile("[\u4e00-\u9fff]")
@@ -107,8 +108,9 @@ _HAN = re.compile("[\u4e00-\u9fff]")
 def specifics(claim: str) -> list[str]:
     """The numbers, dates, names and quoted terms a claim states (in order, no repeats)."""
     found = [m.group().rstrip(".,") for m in _NUMBER.finditer(claim)]
-    found += [m.group() for m in _EN_NAME.finditer(claim) if not _sentence_start(claim, m)]
-    found += _ACRONYM.findall(claim)
+    names = (m.group() for m in _EN_NAME.finditer(claim) if not _sentence_start(claim, m))
+    found += [re.sub(r"^(?:The|A|An)\s+", "", name) for name in names]
+    found += [a for a in _ACRONYM.findall(claim) if not _ROMAN.fullmatch(a)]
     if _HAN.search(claim):
         found += _LATIN.findall(claim)
         found += [next(g for g in m.groups() if g) for m in _ZH_QUOTED.finditer(claim)]
