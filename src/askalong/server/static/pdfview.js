@@ -23,6 +23,8 @@ export class PdfView {
     this.pages = structure.pages.map((p) => this.placeholder(p));
     this.root.classList.add("pdf-doc");
     this.measure = document.createElement("canvas").getContext("2d");
+    // Page 1's image goes first: other pages' requests wait until it has arrived.
+    this.firstShown = new Promise((resolve) => (this.resolveFirst = resolve));
     this.layout();
     this.observer = new IntersectionObserver((entries) => this.onVisible(entries), {
       root: scroller,
@@ -63,10 +65,26 @@ export class PdfView {
   show(page) {
     if (!page || page.built) return page;
     page.built = true;
-    page.img.src = pageUrl(this.docId, page.number, stockWidth(this.cssWidth * devicePixelRatio));
-    page.img.addEventListener("load", () => page.el.classList.add("loaded"), { once: true });
+    const url = pageUrl(this.docId, page.number, stockWidth(this.cssWidth * devicePixelRatio));
+    page.img.addEventListener("load", () => this.onImageLoaded(page), { once: true });
+    if (page.number === 1) {
+      page.img.fetchPriority = "high";
+      page.img.addEventListener("error", () => this.resolveFirst(), { once: true });
+      page.img.src = url;
+    } else {
+      this.firstShown.then(() => (page.img.src = url));
+    }
     this.buildTextLayer(page);
     return page;
+  }
+
+  onImageLoaded(page) {
+    page.el.classList.add("loaded");
+    // The text layer is already built; the first page is usable from here (benchmarks/reader.py).
+    if (page.number === 1) {
+      performance.mark("askalong:first-page");
+      this.resolveFirst();
+    }
   }
 
   buildTextLayer(page) {
