@@ -14,7 +14,8 @@
      │    └── FetchError          a URL could not be fetched
      ├── NotFound                 unknown document / block id (HTTP 404)
      ├── ConfigError              a bad setting, naming the key and the valid choices
-     └── StoreError               the store failed (nothing half-written is left behind)
+     ├── StoreError               the store failed (nothing half-written is left behind)
+     └── ProviderError            an embedding, chat or rerank provider failed (HTTP 502)
 
 Every error carries the ``source`` it is about (a file name, URL or id) so one line
 can say what went wrong where.
@@ -87,3 +88,7 @@ class ConfigError(AskAlongError):
 
 class StoreError(AskAlongError):
     """The store could not complete an operation."""
+
+
+class ProviderError(AskAlongError):
+    """An embedding, chat or rerank provider failed (endpoint down, bad reply, engine error)."""

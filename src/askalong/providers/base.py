@@ -13,13 +13,11 @@ from typing import Literal
 
 import numpy as np
 
-from askalong.errors import AskAlongError
+from askalong.errors import ProviderError
 
 EmbedKind = Literal["query", "passage"]
 
-
-class ProviderError(AskAlongError):
-    """An embedding or chat provider failed (endpoint down, bad reply, engine error)."""
+__all__ = ["EmbedKind", "Embedder", "ProviderError", "normalise", "utf8_safe"]
 
 
 class Embedder(ABC):

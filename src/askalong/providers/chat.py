@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from askalong.providers.base import ProviderError
+from askalong.errors import ProviderError
 
 Role = Literal["system", "user", "assistant"]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from askalong.providers.base import ProviderError
+from askalong.errors import ProviderError
 
 MAGIC = b"E5S1"
 BLOCK = 32

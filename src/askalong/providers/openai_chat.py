@@ -28,8 +28,7 @@ except ImportError as exc:  # an optional extra: say how to get it
         "the OpenAI-compatible chat provider needs the openai package: pip install 'askalong[llm]'"
     ) from exc
 
-from askalong.errors import ConfigError
-from askalong.providers.base import ProviderError
+from askalong.errors import ConfigError, ProviderError
 from askalong.providers.chat import ChatMessage, ChatModel, ChatReply
 
 MAX_RETRY_AFTER = 10.0  # seconds: by default, never sleep longer on a server's say-so

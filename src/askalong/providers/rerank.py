@@ -25,8 +25,7 @@ from typing import Any
 
 import httpx
 
-from askalong.errors import ConfigError
-from askalong.providers.base import ProviderError
+from askalong.errors import ConfigError, ProviderError
 from askalong.providers.openai_compat import RetryPolicy
 from askalong.types import Hit
 
