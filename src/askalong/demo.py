@@ -1,4 +1,4 @@
-"""``make run``: add a sample document and show it (a later stage starts the reader).
+"""``make run``: add a sample document, then start the reader on it.
 
 The sample is a real paper from ``../shared/evaldata`` when that folder is there,
 otherwise a small bilingual Markdown document written on the fly.
@@ -43,7 +43,8 @@ def main() -> None:
     path = sample_path()
     doc_id = document_id(hashlib.sha256(path.read_bytes()).hexdigest())
     cli.main(["add", str(path)], standalone_mode=False)
-    cli.main(["show", doc_id], standalone_mode=False)
+    print(f"Open http://127.0.0.1:8000/reader.html?doc={doc_id}  (Ctrl-C stops the server)")
+    cli.main(["serve"], standalone_mode=False)
 
 
 if __name__ == "__main__":

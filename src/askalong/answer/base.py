@@ -9,7 +9,7 @@ text is verbatim source text; the raw model output, if any, is kept apart in ``r
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from askalong.context import ContextUnit
@@ -53,3 +53,12 @@ class Answerer(ABC):
     @abstractmethod
     def draft(self, request: DraftRequest) -> Draft:
         """Answer from ``request.units`` only; quotes must be verbatim in them."""
+
+    def draft_streaming(self, request: DraftRequest, on_text: Callable[[str], None]) -> Draft:
+        """Like ``draft``, calling ``on_text`` with pieces of the direct answer as they are
+        written (a model streams them; the default hands over the whole answer at once).
+        The pieces joined are the draft's ``answer``; quotes come only with the draft."""
+        draft = self.draft(request)
+        if draft.status == "answered":
+            on_text(draft.answer)
+        return draft

@@ -14,6 +14,7 @@ from askalong.cli.documents import add, docs, rm, show
 from askalong.cli.evaluate import evaluate
 from askalong.cli.output import fail
 from askalong.cli.search import search
+from askalong.cli.serve import serve
 from askalong.errors import AskAlongError
 
 
@@ -36,7 +37,7 @@ def main() -> None:
     """
 
 
-for command in (add, docs, show, rm, search, ask, evaluate):
+for command in (add, docs, show, rm, search, ask, serve, evaluate):
     main.add_command(command)
 
 __all__ = ["main"]
