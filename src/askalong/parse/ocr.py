@@ -34,7 +34,6 @@ _SIZE_SLACK = 0.2
 # Each stage of the engine, the attribute holding its onnxruntime session, its model file.
 _STAGES = (
     ("text_det", "infer", "*_det_infer.onnx"),
-    ("text_cls", "infer", "*_cls_infer.onnx"),
     ("text_rec", "session", "*_rec_infer.onnx"),
 )
 
@@ -66,7 +65,9 @@ class Recognizer:
             gray = np.array(pixels if pixels.ndim == 2 else pixels[..., 0])  # a copy
         finally:
             bitmap.close()
-        result, _ = self._engine(np.dstack([gray] * 3), return_word_box=True)
+        # No per-line angle classifier: on upright scans it flips a few good lines upside
+        # down, and the recogniser then returns nothing for them (two lines lost on linn).
+        result, _ = self._engine(np.dstack([gray] * 3), use_cls=False, return_word_box=True)
         lines = (_line(gray, row, scale) for row in result or ())
         return _even_sizes([line for line in lines if line is not None])
 
