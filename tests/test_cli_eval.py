@@ -45,3 +45,27 @@ def test_unknown_layout_is_a_clean_error(settings: Settings, tmp_path: Path) -> 
     result = CliRunner().invoke(main, ["eval", "retrieval", str(odd)])
     assert result.exit_code == 1
     assert "odd.json" in result.stderr and "Traceback" not in result.output
+
+
+def test_answer_quality_on_real_questions(
+    settings: Settings, evaldata: Path, tmp_path: Path
+) -> None:
+    paths = [str(_sample(evaldata, lang, tmp_path)) for lang in ("en", "zh")]
+    result = CliRunner().invoke(main, ["eval", "qa", *paths, "--limit", "40", "--json"])
+    assert result.exit_code == 0, result.output
+    reports = json.loads(result.stdout)["reports"]
+    assert [r["dataset"] for r in reports] == ["xquad-sample.en", "xquad-sample.zh"]
+    for report in reports:
+        assert report["questions"] == 40
+        assert report["verbatim"] == 1.0
+        assert report["evidence_hit"] >= 0.85
+        assert report["unanswerable_not_covered"] >= 0.8
+
+
+def test_squad_answer_metrics() -> None:
+    from askalong.evaluate.qa import exact_match, f1_score
+
+    assert exact_match("The Denver Broncos!", "denver broncos") == 1.0
+    assert f1_score("Denver Broncos won", "the Denver Broncos") == 0.8
+    assert f1_score("北京大学", "北京") == 2 * (2 / 4) * 1.0 / (2 / 4 + 1.0)
+    assert f1_score("nothing", "else") == 0.0

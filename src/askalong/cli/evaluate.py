@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
+from rich.progress import Progress
 
+from askalong.answer.offline import ExtractiveAnswerer
+from askalong.asking import Asker
 from askalong.cli.output import console, err_console, print_json
 from askalong.cli.progress import progress_bar
-from askalong.config import load_settings
-from askalong.evaluate.datasets import load_dataset
-from askalong.evaluate.harness import MODES, evaluate_corpus
+from askalong.config import Settings, load_settings
+from askalong.evaluate.datasets import RetrievalCorpus, load_dataset
+from askalong.evaluate.harness import MODES, corpus_settings, evaluate_corpus, load_corpus
+from askalong.evaluate.qa import QaReport, evaluate_qa
+from askalong.evaluate.qa import to_markdown as qa_markdown
 from askalong.evaluate.retrieval import RetrievalReport, to_markdown_rows
+from askalong.library import Library
+from askalong.types import Access
 
 
 @click.group(name="eval")
@@ -60,6 +68,46 @@ def retrieval(
         print_json({"reports": [_report_json(r) for r in reports]})
     else:
         console.print(to_markdown_rows(reports), markup=False)
+
+
+@evaluate.command()
+@click.argument("datasets", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--limit", type=click.IntRange(1), default=None, help="Ask the first N questions.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
+def qa(datasets: Sequence[Path], limit: int | None, as_json: bool) -> None:
+    """Score answers on SQuAD-format JSON files (XQuAD, CMRC 2018, DRCD).
+
+    Each question is asked of its own article (evidence hit: a quote holds the gold
+    answer; quotes verbatim) and of a different article (it must come back "not
+    covered"). Prints a markdown table; EM/F1 matter for a model answerer.
+    """
+    settings = load_settings()
+    reports: list[QaReport] = []
+    with progress_bar() as progress:
+        for path in datasets:
+            corpus = load_dataset(path)
+            reports.append(_qa_one(settings, corpus, limit, progress))
+    if as_json:
+        print_json({"reports": [dataclasses.asdict(r) for r in reports]})
+    else:
+        console.print(qa_markdown(reports), markup=False)
+
+
+def _qa_one(
+    settings: Settings, corpus: RetrievalCorpus, limit: int | None, progress: Progress
+) -> QaReport:
+    task = progress.add_task(f"Indexing {corpus.name}", total=len(corpus.documents))
+    with Library(corpus_settings(settings, corpus)) as library:
+        load_corpus(
+            library, corpus, lambda _stage, done, _total: progress.update(task, completed=done)
+        )
+        ids = {d.source: d.id for d in library.store.list_documents(Access.local())}
+        asker = Asker(library, ExtractiveAnswerer(library.indexes.embedder))
+        total = min(limit or len(corpus.queries), len(corpus.queries))
+        progress.update(task, description=f"Asking {corpus.name}", completed=0, total=total)
+        return evaluate_qa(
+            asker, corpus, ids, limit=limit, progress=lambda n: progress.update(task, completed=n)
+        )
 
 
 def _report_json(report: RetrievalReport) -> dict[str, Any]:
