@@ -76,11 +76,9 @@ def _strip_markers(text: str) -> tuple[str, list[tuple[int, tuple[int, ...]]]]:
     text) of the last non-space character before it."""
     parts: list[str] = []
     markers: list[tuple[int, tuple[int, ...]]] = []
-    length, cursor = 0, 0
+    cursor = 0
     for match in _MARKER.finditer(text):
-        before = text[cursor : match.start()]
-        parts.append(before)
-        length += len(before)
+        parts.append(text[cursor : match.start()])
         anchor = len("".join(parts).rstrip()) - 1
         found = match.group("list") or match.group("source")
         markers.append((max(anchor, 0), tuple(int(n) for n in re.findall(r"\d+", found))))
