@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
@@ -20,6 +20,17 @@ from askalong.answer.verify import (
     quote_verdicts,
     split_claims,
     verify_claims,
+)
+from askalong.ask_events import (
+    Answered,
+    AnswerText,
+    AskEvent,
+    EvidenceFound,
+    ExplanationText,
+    QuoteChecked,
+    QuoteFound,
+    ThreadStarted,
+    drafted_in_worker,
 )
 from askalong.context import ContextUnit
 from askalong.context_assemble import drift_terms
@@ -77,23 +88,44 @@ class Asker:
         self.judge = judge
 
     def ask(self, question: Question, access: Access) -> Answer:
+        answered = None
+        for event in self.stream(question, access):
+            if isinstance(event, Answered):
+                answered = event.answer
+        assert answered is not None, "a stream always ends with the answer"
+        return answered
+
+    def stream(self, question: Question, access: Access) -> Iterator[AskEvent]:
+        """The steps of ``ask`` as events, each yielded as soon as it is known (see
+        ``askalong.ask_events``); the last one is the stored answer."""
         started = time.perf_counter()
         thread, turns = self._thread(question, access)
         anchor = question.anchor or (turns[-1].anchor if turns else None)
         text = question_text(question, self._selected_text(anchor))
         evidence = gather(self.library, text, access, anchor=anchor, documents=question.documents)
-        answered = time.perf_counter()
-        draft = self._draft(text, question.intent, evidence, turns)
+        thread = thread or _new_thread(text, evidence.anchor, question.documents, access)
+        turn_id = _new_id()
+        yield _started(thread.id, turn_id, evidence)
+        yield EvidenceFound(evidence.units, evidence.searched, evidence.notes)
+        answering = time.perf_counter()
+        draft = yield from self._draft(text, question.intent, evidence, turns)
         drafted = time.perf_counter()
+        if draft.status == "answered":
+            yield from (QuoteFound(q) for q in draft.quotes)
         answer = self._verified(text, question.intent, draft, evidence)
+        yield from (QuoteChecked(q.number, q.verdict) for q in answer.quotes)
+        if answer.explanation:
+            yield ExplanationText(answer.explanation)
         finished = time.perf_counter()
         timings = Timings(
             retrieval_ms=evidence.seconds * 1000,
-            answer_ms=(drafted - answered) * 1000,
+            answer_ms=(drafted - answering) * 1000,
             verify_ms=(finished - drafted) * 1000,
             total_ms=(finished - started) * 1000,
         )
-        return self._saved(thread, len(turns), replace(answer, timings=timings), access)
+        answer = replace(answer, timings=timings, thread_id=thread.id, turn_id=turn_id)
+        self._save(thread, len(turns), answer)
+        yield Answered(answer)
 
     # -- steps -------------------------------------------------------------------------
 
@@ -113,7 +145,9 @@ class Asker:
         thread = self.library.store.get_thread(question.thread_id, access)
         return thread, list(self.library.store.turns(thread.id))
 
-    def _draft(self, text: str, intent: Intent, evidence: Evidence, turns: Sequence[Turn]) -> Draft:
+    def _draft(
+        self, text: str, intent: Intent, evidence: Evidence, turns: Sequence[Turn]
+    ) -> Generator[AnswerText, None, Draft]:
         language = _language(text)
         if not evidence.units:
             return Draft("not_covered", NOT_COVERED[language], ())
@@ -127,7 +161,14 @@ class Asker:
             long_selection=len(selection) > LONG_SELECTION_CHARS,
             cross_section=any(u.origin == "crossref" for u in evidence.units),
         )
-        return self.answerer.draft(request)
+        draft = None
+        for item in drafted_in_worker(self.answerer, request):
+            if isinstance(item, AnswerText):
+                yield item
+            else:
+                draft = item
+        assert draft is not None
+        return draft
 
     def _verified(self, text: str, intent: Intent, draft: Draft, evidence: Evidence) -> Answer:
         base = Answer(
@@ -193,18 +234,39 @@ class Asker:
         verdicts = judge_claims(pairs, self.judge)
         return frozenset(n for i, ok in verdicts.items() if not ok for n in claims[i].quote_numbers)
 
-    def _saved(self, thread: Thread | None, index: int, answer: Answer, access: Access) -> Answer:
+    def _save(self, thread: Thread, index: int, answer: Answer) -> None:
+        assert answer.turn_id is not None
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        if thread is None:
-            document_id = answer.anchor.document_id if answer.anchor else None
-            thread = Thread(_new_id(), access.user, answer.question[:200], now, now, document_id)
-        turn_id = _new_id()
-        answer = replace(answer, thread_id=thread.id, turn_id=turn_id)
         turn = Turn(
-            turn_id, thread.id, index, answer.question, answer.intent, answer.anchor, answer, now
+            answer.turn_id,
+            thread.id,
+            index,
+            answer.question,
+            answer.intent,
+            answer.anchor,
+            answer,
+            now,
         )
         self.library.store.save_turn(thread, turn)
-        return answer
+
+
+def _new_thread(
+    text: str, anchor: Anchor | None, documents: Sequence[str], access: Access
+) -> Thread:
+    """A thread opened on the anchor's document (or the one document asked about)."""
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    document_id = anchor.document_id if anchor else (documents[0] if len(documents) == 1 else None)
+    return Thread(_new_id(), access.user, text[:200], now, now, document_id)
+
+
+def _started(thread_id: str, turn_id: str, evidence: Evidence) -> ThreadStarted:
+    anchor = evidence.anchor
+    if anchor is None or anchor.block_id is None:
+        return ThreadStarted(thread_id, turn_id, anchor)
+    block = evidence.blocks.get((anchor.document_id, anchor.block_id))
+    if block is None:
+        return ThreadStarted(thread_id, turn_id, anchor)
+    return ThreadStarted(thread_id, turn_id, anchor, block.page, block.section_path)
 
 
 def question_text(question: Question, selection: str | None) -> str:

@@ -24,7 +24,7 @@ from askalong.server import (
     routes_search,
     routes_threads,
 )
-from askalong.server.deps import ServerState
+from askalong.server.deps import ServerState, make_asker
 from askalong.server.errors import install_error_handlers
 from askalong.server.pages import PageRenderer
 from askalong.server.security import SecurityHeaders
@@ -39,7 +39,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         library = await run_in_threadpool(Library, settings)
         pages = PageRenderer(settings.home / "cache" / "pages")
-        app.state.askalong = ServerState(library, pages, threading.Lock())
+        app.state.askalong = ServerState(library, pages, threading.Lock(), make_asker(library))
         try:
             yield
         finally:

@@ -2,6 +2,7 @@
 
 ``current_access`` is the single place that decides who is asking: today the local single
 user; an auth layer replaces it (``app.dependency_overrides[current_access] = ...``).
+``make_answerer`` is the single place that decides who writes answers.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from askalong.answer.base import Answerer
+from askalong.answer.offline import ExtractiveAnswerer
+from askalong.asking import Asker
 from askalong.library import Library
 from askalong.server.pages import PageRenderer
 from askalong.types import Access
@@ -19,7 +23,8 @@ from askalong.types import Access
 
 @dataclass(frozen=True)
 class ServerState:
-    """What the app holds while it runs: one library, one page renderer, one write lock.
+    """What the app holds while it runs: one library, one page renderer, one write lock,
+    one asker (its answerer made once, at startup).
 
     ``writes`` serialises ingestion: the ingestor owns one parser process and the keyword
     index one writer, so two uploads parse one after the other.
@@ -28,6 +33,17 @@ class ServerState:
     library: Library
     pages: PageRenderer
     writes: Lock
+    asker: Asker
+
+
+def make_answerer(library: Library) -> Answerer:
+    """The answerer the server uses: the offline extractive one (no model, no network).
+    A configured model answerer plugs in here, and only here."""
+    return ExtractiveAnswerer(embedder=None)
+
+
+def make_asker(library: Library) -> Asker:
+    return Asker(library, make_answerer(library))
 
 
 def current_access() -> Access:
@@ -39,5 +55,10 @@ def server_state(request: Request) -> ServerState:
     return state
 
 
+def current_asker(request: Request) -> Asker:
+    return server_state(request).asker
+
+
 AccessDep = Annotated[Access, Depends(current_access)]
 StateDep = Annotated[ServerState, Depends(server_state)]
+AskerDep = Annotated[Asker, Depends(current_asker)]

@@ -1,21 +1,25 @@
-"""Threads and turns of read-along questions (filled in with answering; 501 until then).
+"""Threads and turns of read-along questions.
 
 Contract
 ========
 
 ``GET /api/documents/{doc}/threads`` → ``{"threads": [{"id", "document_id", "title",
-"created", "updated", "turns": <count>, "anchor": {...}}]}``, newest first. ``title`` is the
-first question (or intent and selected text).
+"created", "updated", "turns": <count>, "anchor": <the last turn's anchor>}]}``, most
+recently updated first. ``title`` is the first question (an intent alone is phrased as a
+question, e.g. "Explain this.").
 
-``GET /api/threads/{id}`` → ``{"id", "document_id", "title", "created", "turns": [{"id",
-"question", "intent", "anchor": {document_id, block_id, start, end, selected_text, page,
-section_path}, "answer": <the ask endpoint's non-stream answer JSON>, "created"}]}``.
+``GET /api/threads/{id}`` → ``{"id", "document_id", "title", "created", "updated",
+"turns": [{"id", "index", "question", "intent", "anchor", "answer": <the answer JSON of
+POST /api/ask>, "created"}]}``.
 
-``DELETE /api/threads/{id}`` → 204.
+Every ``anchor`` here is ``{document_id, block_id, start, end, selected_text, page,
+section_path}`` or null.
+
+``DELETE /api/threads/{id}`` → **501** until the store can delete a thread.
 
 A new turn is added by ``POST /api/ask`` with ``thread_id``; its ``anchor`` (or the
 thread's last anchor when null) is recorded on the turn, so a reopened thread shows each
-turn's anchor chip.
+turn's anchor chip. Threads are private to their owner (``current_access``).
 """
 
 from __future__ import annotations
@@ -24,28 +28,86 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
+from askalong.errors import NotFound
+from askalong.server.ask_stream import anchor_out
+from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.errors import error_response
-from askalong.server.routes_ask import NOT_YET
+from askalong.server.routes_documents import ERRORS
 from askalong.server.schemas import ErrorOut
+from askalong.store.base import Store
+from askalong.types import Access, Anchor, Thread, Turn
+from askalong.wire import answer_json
 
 router = APIRouter(prefix="/api", tags=["threads"])
-NOT_AVAILABLE: dict[int | str, dict[str, Any]] = {501: {"model": ErrorOut}}
+NO_DELETE = "deleting a thread is not available yet (the store has no delete_thread)"
 
 
-@router.get("/documents/{doc}/threads", responses=NOT_AVAILABLE)
-async def list_threads(doc: str) -> JSONResponse:
-    """The document's threads, newest first (see the module docstring)."""
-    return error_response(501, "NotImplemented", NOT_YET)
+@router.get("/documents/{doc}/threads", responses=ERRORS)
+async def list_threads(doc: str, state: StateDep, access: AccessDep) -> JSONResponse:
+    """The document's threads, most recently updated first (see the module docstring)."""
+    return JSONResponse({"threads": await run_in_threadpool(_threads, state, doc, access)})
 
 
-@router.get("/threads/{thread}", responses=NOT_AVAILABLE)
-async def get_thread(thread: str) -> JSONResponse:
-    """One thread with its turns and their anchors."""
-    return error_response(501, "NotImplemented", NOT_YET)
+@router.get("/threads/{thread}", responses=ERRORS)
+async def get_thread(thread: str, state: StateDep, access: AccessDep) -> JSONResponse:
+    """One thread with its turns, each with its anchor and answer."""
+    return JSONResponse(await run_in_threadpool(_thread, state, thread, access))
 
 
-@router.delete("/threads/{thread}", responses=NOT_AVAILABLE)
+@router.delete("/threads/{thread}", responses={501: {"model": ErrorOut}})
 async def delete_thread(thread: str) -> JSONResponse:
-    """Remove a thread and its turns."""
-    return error_response(501, "NotImplemented", NOT_YET)
+    """Remove a thread and its turns (not available yet)."""
+    return error_response(501, "NotImplemented", NO_DELETE, thread)
+
+
+def _threads(state: ServerState, ref: str, access: Access) -> list[dict[str, Any]]:
+    store = state.library.store
+    document = store.get_document(ref, access)
+    out = []
+    for thread in store.list_threads(access, document_id=document.id):
+        turns = store.turns(thread.id)
+        last = turns[-1].anchor if turns else None
+        out.append({**_thread_head(thread), "turns": len(turns), "anchor": _anchor(store, last)})
+    return out
+
+
+def _thread(state: ServerState, thread_id: str, access: Access) -> dict[str, Any]:
+    store = state.library.store
+    thread = store.get_thread(thread_id, access)
+    turns = [_turn(store, turn) for turn in store.turns(thread.id)]
+    return {**_thread_head(thread), "turns": turns}
+
+
+def _thread_head(thread: Thread) -> dict[str, Any]:
+    return {
+        "id": thread.id,
+        "document_id": thread.document_id,
+        "title": thread.title,
+        "created": thread.created,
+        "updated": thread.updated,
+    }
+
+
+def _turn(store: Store, turn: Turn) -> dict[str, Any]:
+    return {
+        "id": turn.id,
+        "index": turn.index,
+        "question": turn.question,
+        "intent": turn.intent,
+        "anchor": _anchor(store, turn.anchor),
+        "answer": answer_json(turn.answer),
+        "created": turn.created,
+    }
+
+
+def _anchor(store: Store, anchor: Anchor | None) -> dict[str, Any] | None:
+    """The anchor with its block's page and section (a vanished block leaves them empty)."""
+    if anchor is None or anchor.block_id is None:
+        return anchor_out(anchor, None, ())
+    try:
+        block = store.block(anchor.document_id, anchor.block_id)
+    except NotFound:
+        return anchor_out(anchor, None, ())
+    return anchor_out(anchor, block.page, block.section_path)
