@@ -1,0 +1,70 @@
+"""Which answerer (and claim judge) the settings ask for.
+
+``ASKALONG_ANSWERER=extractive`` (the default) answers offline with the library's
+embedder, when there is one. ``openai`` builds the model answerer from
+``ASKALONG_LLM_BASE_URL`` / ``ASKALONG_LLM_MODEL`` (the strong model) and, when set,
+``ASKALONG_LLM_LIGHT_MODEL``; the judge uses the light model, else the strong one.
+The OpenAI SDK is imported only on that path: it is an optional extra.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from askalong.answer.base import Answerer
+from askalong.config import Settings
+from askalong.errors import ConfigError
+from askalong.providers.chat import ChatMessage, ChatModel
+
+if TYPE_CHECKING:  # the library opens a store: only its type is needed here
+    from askalong.library import Library
+
+Judge = Callable[[str], str]
+JUDGE_TEMPERATURE = 0.0  # a verdict should not change from one run to the next
+
+
+def make_answerer(settings: Settings, library: Library) -> Answerer:
+    """The configured answerer; ``ConfigError`` when the model settings are missing."""
+    if settings.answerer == "openai":
+        from askalong.answer.llm import ModelAnswerer
+
+        strong, light = make_chat_models(settings)
+        return ModelAnswerer(strong, light)
+    from askalong.answer.offline import ExtractiveAnswerer
+
+    return ExtractiveAnswerer(library.indexes.embedder)
+
+
+def make_judge(settings: Settings) -> Judge | None:
+    """The claim judge: a chat model's JSON reply to one prompt; None without a model
+    answerer or with ``ASKALONG_LLM_JUDGE`` off."""
+    if settings.answerer != "openai" or not settings.llm_judge:
+        return None
+    strong, light = make_chat_models(settings)
+    chat = light or strong
+
+    def judge(prompt: str) -> str:
+        messages = [ChatMessage("user", prompt)]
+        return chat.complete(messages, json_mode=True, temperature=JUDGE_TEMPERATURE).text
+
+    return judge
+
+
+def make_chat_models(settings: Settings) -> tuple[ChatModel, ChatModel | None]:
+    """(strong, light) chat models; light is None when it is not configured or is the
+    strong model under another name."""
+    if not settings.llm_base_url or not settings.llm_model:
+        raise ConfigError(
+            "ASKALONG_ANSWERER=openai needs ASKALONG_LLM_BASE_URL and ASKALONG_LLM_MODEL"
+        )
+    from askalong.providers.openai_chat import OpenAIChat
+
+    def chat(model: str) -> ChatModel:
+        return OpenAIChat(
+            settings.llm_base_url, model, settings.llm_api_key, timeout=settings.llm_timeout
+        )
+
+    light_name = settings.llm_light_model
+    light = chat(light_name) if light_name and light_name != settings.llm_model else None
+    return chat(settings.llm_model), light
