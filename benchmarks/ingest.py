@@ -2,7 +2,8 @@
 
 For every PDF in ``evaldata/pdf/`` and the gnuplot manual, times (median of 3 runs, in
 the same process) our ``parse`` followed by ``chunk_blocks``, and pypdfium2's plain
-``get_text_range()`` over the same pages. Prints a markdown table and writes it to
+``get_text_range()`` over the same pages. Scanned pages are not OCRed here
+(``benchmarks/layout.py`` measures OCR). Prints a markdown table and writes it to
 ``benchmarks/results/ingest-<date>.md``.
 
     python benchmarks/ingest.py
@@ -52,7 +53,8 @@ def pdf_paths() -> list[Path]:
 
 
 def ours(data: bytes, name: str) -> int:
-    parsed = parse(data, source=name)
+    # OCR off: this measures the text pipeline; OCR speed is in benchmarks/layout.py.
+    parsed = parse(data, source=name, ocr=False)
     if chunk_blocks is not None:
         chunk_blocks(name, parsed.blocks)
     return parsed.page_count

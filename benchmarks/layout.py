@@ -80,6 +80,7 @@ class OcrScores:
     pages: int
     seconds: float
     rates: ErrorRates
+    spaced: bool  # a language written with spaces between words: WER means something
 
 
 def norm(text: str) -> str:
@@ -196,7 +197,8 @@ def ocr_scores(name: str, data: bytes, reference: str, *, fold: bool = False) ->
             unicodedata.normalize("NFKC", text),
             unicodedata.normalize("NFKC", reference),
         )
-    return OcrScores(name, parsed.page_count, seconds, error_rates(text, reference))
+    rates = error_rates(text, reference)
+    return OcrScores(name, parsed.page_count, seconds, rates, spaced=not fold)
 
 
 def linn_scores() -> OcrScores:
@@ -259,9 +261,8 @@ def report(
         r = o.rates
         lines.append(
             f"| {o.name} | {o.pages} | {o.seconds:.1f} | {o.pages / o.seconds:.2f} "
-            f"| {r.cer:.3f} | {r.cer_no_space:.3f} | {r.wer:.3f} |"
+            f"| {r.cer:.3f} | {r.cer_no_space:.3f} | {_share(r.wer if o.spaced else None)} |"
         )
-    lines.append(f"| **pooled** | {pooled_section_recall(papers):.3f} | | | | |")
     pages, seconds = speed
     lines += [
         "",

@@ -114,27 +114,32 @@ def _outermost(drafts: Sequence[Draft], found: dict[int, BlockKind]) -> dict[int
 
     A manual's "Syntax:" recurs near the bottom of many pages, but body text follows it.
     """
+    by_page: dict[int, list[int]] = {}
+    for index, draft in enumerate(drafts):
+        by_page.setdefault(draft.page, []).append(index)
     kept = dict(found)
     changed = True
     while changed:
         changed = False
         for index in list(kept):
-            if _covered(drafts, index, kept):
+            if _covered(drafts, index, kept, by_page[drafts[index].page]):
                 del kept[index]
                 changed = True
     return kept
 
 
-def _covered(drafts: Sequence[Draft], index: int, kept: dict[int, BlockKind]) -> bool:
+def _covered(
+    drafts: Sequence[Draft], index: int, kept: dict[int, BlockKind], page: Sequence[int]
+) -> bool:
     """Whether body text lies between furniture ``index`` and its page edge, or closer
-    to it on the body side than a line height (then it is the body's last line)."""
+    to it on the body side than a line height (then it is the body's last line).
+    ``page`` holds the indices of the drafts on the same page."""
     draft, kind = drafts[index], kept[index]
     top, bottom = draft.boxes[0].top, draft.boxes[-1].bottom
     margin = _FURNITURE_GAP_LINES * (draft.boxes[0].bottom - draft.boxes[0].top)
-    for other_index, other in enumerate(drafts):
-        if other.page != draft.page or other_index in kept:
-            continue
-        if not _overlaps(draft, other):
+    for other_index in page:
+        other = drafts[other_index]
+        if other_index in kept or not _overlaps(draft, other):
             continue
         if kind == "footer" and other.boxes[-1].bottom > top - margin:
             return True
