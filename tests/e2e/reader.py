@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.sync_api import Page, Route
+from playwright.sync_api import Locator, Page, Request, expect
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s|[。！？；]")
 
@@ -39,10 +39,14 @@ def pick_block(
     page: int | None = None,
     lines: int = 1,
     after: int = 0,
+    needs: str = "",
 ) -> dict[str, Any]:
-    """The first paragraph block long enough (on ``page``, with ``lines`` line boxes)."""
+    """The first paragraph block long enough (on ``page``, with ``lines`` line boxes,
+    holding ``needs``)."""
     for block in structure["blocks"][after:]:
         if block["kind"] != "paragraph" or len(block["text"]) < min_chars:
+            continue
+        if needs not in block["text"]:
             continue
         if not SENTENCE_END.search(block["text"], 40):  # a sentence, not a list of names
             continue
@@ -110,40 +114,21 @@ def inside_viewport(rects: list[dict[str, float]], page: Page) -> bool:
     )
 
 
-class ScriptedAnswers:
-    """Stands in for the answering endpoint (not built yet) at the HTTP boundary: each
-    ``/api/ask`` gets a real SSE stream quoting ``quote``; the request bodies are kept."""
+class AskRequests:
+    """The bodies of the ``/api/ask`` requests the page sends (watched, not answered: the
+    real server answers them)."""
 
-    def __init__(self, page: Page, quote: Target, page_number: int | None) -> None:
-        self.quote = quote
-        self.page_number = page_number
-        self.requests: list[dict[str, Any]] = []
-        page.route("**/api/ask", self._answer)
+    def __init__(self, page: Page) -> None:
+        self.bodies: list[dict[str, Any]] = []
+        page.on("request", self._seen)
 
-    def _answer(self, route: Route) -> None:
-        self.requests.append(json.loads(route.request.post_data or "{}"))
-        route.fulfill(status=200, headers={"content-type": "text/event-stream"}, body=self.stream())
+    def _seen(self, request: Request) -> None:
+        if request.method == "POST" and request.url.endswith("/api/ask"):
+            self.bodies.append(json.loads(request.post_data or "{}"))
 
-    def stream(self) -> str:
-        q = self.quote
-        events = [
-            ("thread", {"thread_id": "t1", "turn_id": f"u{len(self.requests)}", "anchor": {}}),
-            ("retrieval", {"hits": [{"chunk_id": "c1"}], "notes": []}),
-            ("answer_delta", {"text": "The passage says "}),
-            ("answer_delta", {"text": "what the quote shows."}),
-            (
-                "quote",
-                {
-                    "index": 1,
-                    "block_id": q.block_id,
-                    "start": q.start,
-                    "end": q.end,
-                    "text": q.text,
-                    "page": self.page_number,
-                    "section_path": [],
-                },
-            ),
-            ("verdict", {"index": 1, "verdict": "supported", "note": ""}),
-            ("done", {"answer": {}, "thread_id": "t1", "turn_id": "u1"}),
-        ]
-        return "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events)
+
+def wait_for_answer(page: Page) -> Locator:
+    """The last turn, once its stored answer (the ``done`` event) is shown."""
+    turn = page.locator(".turn").last
+    expect(turn).to_have_attribute("data-status", re.compile(r"^(answered|not_covered)$"))
+    return turn

@@ -5,13 +5,20 @@ import * as api from "./api.js";
 import { el, icon, shorten } from "./dom.js";
 import { INTENTS } from "./askbox.js";
 
+// The four verdicts of the answer JSON; "pending" until a quote's verdict arrives.
 const VERDICTS = {
-  supported: { label: "Supported", tone: "good" },
-  weak: { label: "Weak support", tone: "warn" },
-  unsupported: { label: "Not supported", tone: "bad" },
-  not_found: { label: "Not in the text", tone: "bad" },
-  pending: { label: "Checking…", tone: "muted" },
+  supported: { label: "Supported", tone: "good", note: "The quote supports the answer." },
+  weak: { label: "Weak support", tone: "warn", note: "The quote supports the answer only in part." },
+  suspicious: { label: "Suspicious", tone: "bad", note: "The quote may not say what the answer claims." },
+  unverified: { label: "Not checked", tone: "muted", note: "No sentence of the answer cites this quote directly." },
+  pending: { label: "Checking…", tone: "muted", note: "Checking the quote against the answer…" },
 };
+
+// An intent alone is phrased as one of these questions: the intent tag already says it.
+const CANNED = new Set([
+  "Explain this.", "Give an example of this.", "How does this differ from related ideas?",
+  "解释这段内容。", "举例说明这段内容。", "这与相关概念有什么不同？",
+]);
 
 export class Panel {
   constructor(root, { docId, blocks, highlight }) {
@@ -104,6 +111,7 @@ export class Panel {
   }
 
   highlightAnchor(anchor) {
+    if (!anchor?.block_id) return;
     this.highlight(anchor.block_id, anchor.start, anchor.end);
   }
 
@@ -118,6 +126,7 @@ export class Panel {
     try {
       for await (const event of api.ask(body)) {
         if (event.event === "thread") this.thread.id = event.data.thread_id;
+        if (event.event === "done") this.thread.id = event.data.answer.thread_id ?? this.thread.id;
         turn.on(event);
       }
     } catch (error) {
@@ -132,15 +141,17 @@ export class Panel {
       const threads = await api.listThreads(this.docId);
       this.list.replaceChildren(...(threads.length ? threads.map((t) => this.threadItem(t)) : [el("p", { class: "muted pad" }, "No threads yet for this document.")]));
     } catch (error) {
-      const text = error.status === 501 ? "Threads will be listed here once answering is available." : error.message;
-      this.list.replaceChildren(el("p", { class: "muted pad" }, text));
+      this.list.replaceChildren(el("p", { class: "muted pad" }, error.message));
     }
   }
 
   threadItem(thread) {
-    return el("button", { class: "thread-item", type: "button", onclick: () => this.open(thread.id) },
+    const where = thread.anchor ? whereOf(thread.anchor.block_id, this.blocks, thread.anchor.page) : "";
+    const quoted = thread.anchor?.selected_text ? `“${shorten(thread.anchor.selected_text, 70)}”` : "";
+    return el("button", { class: "thread-item", type: "button", dataset: { id: thread.id }, onclick: () => this.open(thread.id) },
       el("span", { class: "thread-title" }, shorten(thread.title, 90)),
-      el("span", { class: "thread-meta" }, `${thread.turns} turn${thread.turns === 1 ? "" : "s"} · ${thread.updated.slice(0, 10)}`));
+      quoted && el("span", { class: "thread-anchor" }, quoted),
+      el("span", { class: "thread-meta" }, [where, `${thread.turns} turn${thread.turns === 1 ? "" : "s"}`, thread.updated.slice(0, 16).replace("T", " ")].filter(Boolean).join(" · ")));
   }
 
   async open(threadId) {
@@ -154,7 +165,7 @@ export class Panel {
       this.body.append(turn.el);
     }
     this.showTab("thread");
-    if (this.thread.anchor) this.renderChip();
+    this.renderChip();
   }
 }
 
@@ -163,6 +174,7 @@ function anchorOf(selection) {
 }
 
 function wireAnchor(anchor) {
+  if (!anchor) return null;
   return { block_id: anchor.block_id, start: anchor.start, end: anchor.end, selected_text: anchor.selected_text };
 }
 
@@ -177,36 +189,40 @@ function whereOf(blockId, blocks, page) {
 }
 
 function chipContent(anchor, blocks) {
+  if (!anchor) return [icon("doc", 14), el("span", { class: "chip-where" }, "whole document")];
   const where = whereOf(anchor.block_id, blocks);
   return [icon("anchor", 14), el("span", { class: "chip-where" }, where || "selection"), el("span", { class: "chip-text" }, `“${shorten(anchor.selected_text ?? "", 48)}”`)];
 }
 
-// One question and its answer, filled in as the events arrive.
+// One question and its answer, filled in as the events arrive; `done` carries the stored
+// answer, which replaces what was streamed (it is the checked version of it).
 class Turn {
   constructor({ question, intent, anchor, blocks, onQuote, onAnchor }) {
     this.blocks = blocks;
     this.onQuote = onQuote;
     this.quotes = new Map();
     const label = INTENTS.find((i) => i.id === intent)?.label;
-    const asked = [label && el("span", { class: "intent-tag" }, label.replace("…", "")), question && el("span", {}, question)];
+    const shown = question && !(label && CANNED.has(question)) ? question : null;
+    const asked = [label && el("span", { class: "intent-tag" }, label.replace("…", "")), shown && el("span", {}, shown)];
     this.status = el("div", { class: "status" }, el("span", { class: "spinner" }), "Finding the passages…");
     this.answer = el("div", { class: "answer-text" });
     this.quoteList = el("div", { class: "quotes" });
     this.explanation = el("div", { class: "explanation" });
+    this.checks = el("div", { class: "checks" });
     this.el = el("article", { class: "turn" },
       el("button", { class: "anchor-chip small", type: "button", onclick: onAnchor, title: "Show where this was asked" }, ...chipContent(anchor, blocks)),
       el("div", { class: "question" }, asked),
-      el("div", { class: "answer" }, this.status, this.answer, this.quoteList, this.explanation));
+      el("div", { class: "answer" }, this.status, this.answer, this.quoteList, this.explanation, this.checks));
   }
 
   on({ event, data }) {
     const handlers = {
-      retrieval: () => this.setStatus(`Read ${data.hits?.length ?? 0} passage${data.hits?.length === 1 ? "" : "s"}; answering…`),
+      retrieval: () => this.setStatus(passagesRead(data.passages?.length ?? 0)),
       answer_delta: () => this.answer.append(data.text),
-      quote: () => this.addQuote(data),
-      verdict: () => this.setVerdict(data.index, data.verdict, data.note),
-      explanation: () => this.explanation.append(data.text),
-      done: () => this.finish(data),
+      quote: () => this.addQuote({ ...data, verdict: "pending" }),
+      verdict: () => this.setVerdict(data.number, data.verdict),
+      explanation: () => this.explanation.replaceChildren(data.text),
+      done: () => this.showAnswer(data.answer),
       error: () => this.fail(data),
     };
     handlers[event]?.();
@@ -218,43 +234,82 @@ class Turn {
 
   addQuote(quote) {
     const badge = el("span", { class: "badge" });
-    const card = el("button", { class: "quote-card", type: "button", dataset: { index: quote.index }, onclick: () => this.onQuote(quote) },
+    const card = el("button", { class: "quote-card", type: "button", dataset: { number: quote.number }, onclick: () => this.onQuote(quote) },
+      el("span", { class: "quote-number" }, String(quote.number)),
       el("blockquote", {}, quote.text),
       el("div", { class: "quote-meta" }, el("span", {}, whereOf(quote.block_id, this.blocks, quote.page)), badge));
-    this.quotes.set(quote.index, { card, badge });
+    this.quotes.set(quote.number, { card, badge, quote });
     this.quoteList.append(card);
-    this.setVerdict(quote.index, quote.verdict ?? "pending", quote.note);
+    this.setVerdict(quote.number, quote.verdict);
   }
 
-  setVerdict(index, verdict, note) {
-    const quote = this.quotes.get(index);
+  setVerdict(number, verdict) {
+    const quote = this.quotes.get(number);
     if (!quote) return;
     const info = VERDICTS[verdict] ?? VERDICTS.pending;
-    quote.card.dataset.verdict = verdict;
+    quote.card.dataset.verdict = verdict in VERDICTS ? verdict : "pending";
     quote.badge.className = `badge ${info.tone}`;
     quote.badge.replaceChildren(info.label);
-    quote.card.title = note || info.label;
+    quote.card.title = info.note;
   }
 
-  finish(data) {
-    this.status.remove();
-    const answer = data.answer;
-    if (answer && !this.answer.textContent && !this.quotes.size) this.showAnswer(answer);
-  }
-
-  // A whole answer (non-stream response or a reopened thread).
+  // A whole answer: the end of a stream, a non-stream response, or a reopened thread.
   showAnswer(answer) {
     this.status.remove();
-    this.answer.replaceChildren(answer.answer ?? "");
+    this.quotes.clear();
+    this.quoteList.replaceChildren();
+    this.explanation.replaceChildren();
+    this.checks.replaceChildren();
+    this.el.dataset.status = answer.status;
+    if (answer.status === "not_covered") return this.showNotCovered(answer);
+    this.answer.replaceChildren(...this.withCitations(answer.answer ?? ""));
     for (const quote of answer.quotes ?? []) this.addQuote(quote);
     if (answer.explanation) this.explanation.replaceChildren(answer.explanation);
+    if (answer.claims?.length) this.checks.replaceChildren(claimList(answer.claims));
+  }
+
+  // "[2]" in the answer becomes a button that shows quote 2 in the document.
+  withCitations(text) {
+    const parts = text.split(/\[(\d+)\]/);
+    return parts.map((part, i) => {
+      if (i % 2 === 0) return part;
+      const number = Number(part);
+      return el("button", { class: "cite", type: "button", title: `Show quote ${number}`, onclick: () => this.showQuote(number) }, String(number));
+    });
+  }
+
+  showQuote(number) {
+    const found = this.quotes.get(number);
+    if (found) this.onQuote(found.quote);
+  }
+
+  showNotCovered(answer) {
+    const searched = (answer.searched ?? []).map((s) => el("li", {}, s));
+    this.answer.replaceChildren(el("div", { class: "notice info not-covered" },
+      el("b", {}, answer.answer || "The document does not cover this."),
+      el("span", {}, "No passage answers this question, so there is nothing to quote."),
+      searched.length ? el("div", { class: "searched" }, el("span", { class: "muted" }, "Searched:"), el("ul", {}, searched)) : null));
   }
 
   fail(error) {
     this.status.remove();
-    const unavailable = error.status === 501;
-    const title = unavailable ? "Answering is not available yet" : "Could not answer";
-    const detail = unavailable ? "The reader, selection and quotes work; the answering engine is not switched on in this build." : error.message;
-    this.answer.replaceChildren(el("div", { class: `notice ${unavailable ? "info" : "error"}` }, el("b", {}, title), el("span", {}, detail)));
+    this.answer.replaceChildren(el("div", { class: "notice error" }, el("b", {}, "Could not answer"), el("span", {}, error.message)));
   }
+}
+
+function passagesRead(count) {
+  return `Read ${count} passage${count === 1 ? "" : "s"}; answering…`;
+}
+
+// How each sentence of the answer was checked (collapsed; open when one is doubtful).
+function claimList(claims) {
+  const doubtful = claims.some((c) => c.verdict === "weak" || c.verdict === "suspicious");
+  const items = claims.map((claim) => {
+    const info = VERDICTS[claim.verdict] ?? VERDICTS.unverified;
+    return el("li", { class: "claim", dataset: { verdict: claim.verdict } },
+      el("span", { class: `badge ${info.tone}` }, info.label),
+      el("span", { class: "claim-text" }, claim.text),
+      claim.reasons?.length ? el("span", { class: "claim-reasons" }, claim.reasons.join("; ")) : null);
+  });
+  return el("details", { class: "claims", open: doubtful }, el("summary", {}, `How the answer was checked (${claims.length})`), el("ul", {}, items));
 }
