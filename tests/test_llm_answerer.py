@@ -27,7 +27,7 @@ from askalong.answer.prompts import FENCE_CLOSE, FENCE_OPEN, SYSTEM_PROMPT
 from askalong.answer.reply import AnswerStream, parse_reply
 from askalong.chunk import chunk_blocks
 from askalong.config import Settings, load_settings
-from askalong.context import ContextUnit, small_to_big
+from askalong.context import small_to_big
 from askalong.errors import ConfigError, ProviderError
 from askalong.library import Library
 from askalong.parse.markdown import parse
@@ -87,10 +87,6 @@ def chinese(evaldata: Path) -> DraftRequest:
 
 def block_text(request: DraftRequest, document_id: str, block_id: str) -> str:
     return request.blocks[document_id, block_id].text
-
-
-def unit_text(unit: ContextUnit) -> str:
-    return unit.text
 
 
 # ------------------------------------------------------------------------------ server
@@ -192,7 +188,9 @@ def test_chinese_quote_located_despite_spacing(
 def test_model_saying_not_covered_is_not_covered(
     server: ScriptedChatServer, english: DraftRequest
 ) -> None:
-    server.script(Reply.json({"status": "not_covered", "answer": "Not in the sources.", "quotes": []}))
+    server.script(
+        Reply.json({"status": "not_covered", "answer": "Not in the sources.", "quotes": []})
+    )
     draft = answerer(server).draft(english)
     assert draft.status == "not_covered" and draft.quotes == ()
     assert draft.answer == "The document does not cover this."
@@ -300,7 +298,9 @@ def test_malformed_json_is_retried_then_not_covered(
     assert "not one valid JSON object" in messages_of(server.chat_bodies[1])[-1][1]
 
 
-def test_malformed_json_then_a_good_reply(server: ScriptedChatServer, english: DraftRequest) -> None:
+def test_malformed_json_then_a_good_reply(
+    server: ScriptedChatServer, english: DraftRequest
+) -> None:
     server.script(Reply.malformed(), Reply.fenced(good_reply()))
     draft = answerer(server).draft(english)
     assert draft.status == "answered" and len(draft.quotes) == 1
@@ -318,9 +318,7 @@ def test_empty_reply_is_a_clear_error(server: ScriptedChatServer, english: Draft
     [Reply.error(500, "engine overloaded"), Reply.error(429, "slow down", retry_after=0.05)],
     ids=["500", "429"],
 )
-def test_error_storm_is_a_provider_error_quickly(
-    failure: Reply, english: DraftRequest
-) -> None:
+def test_error_storm_is_a_provider_error_quickly(failure: Reply, english: DraftRequest) -> None:
     with ScriptedChatServer(default=failure) as storm:
         started = time.monotonic()
         with pytest.raises(ProviderError, match=f"failed after 3 tries.*HTTP {failure.status}"):
@@ -438,7 +436,7 @@ def test_document_text_reaches_the_model_only_inside_the_fence(
     start, end = fenced_region(holding[0])
     assert start < holding[0].index(INJECTION) < end
     for unit in request.units:  # every source's text, whole, inside the fence
-        assert start < holding[0].index(unit_text(unit)) < end
+        assert start < holding[0].index(unit.text) < end
 
 
 def test_fence_marker_in_the_document_cannot_close_the_fence(
@@ -453,17 +451,24 @@ def test_fence_marker_in_the_document_cannot_close_the_fence(
     assert "<<<" not in last[start + 3 : end] and ">>>" not in last[start:end]
 
 
-def test_source_headers_number_the_sources(server: ScriptedChatServer, english: DraftRequest) -> None:
+def test_source_headers_number_the_sources(
+    server: ScriptedChatServer, english: DraftRequest
+) -> None:
     server.script(Reply.json(good_reply()))
     answerer(server).draft(english)
     last = messages_of(server.chat_bodies[0])[-1][1]
     headers = re.findall(r"^\[(\d+)\] \((.*)\)$", last, re.MULTILINE)
-    assert headers == [("1", "sb50 | Super Bowl 50 > Defense"), ("2", "sb50 | Super Bowl 50 > Playoffs")]
+    assert headers == [
+        ("1", "sb50 | Super Bowl 50 > Defense"),
+        ("2", "sb50 | Super Bowl 50 > Playoffs"),
+    ]
     assert last.rstrip().endswith("只回复 JSON 对象。")
     assert "Question / 问题: How many points did the Panthers defense surrender?" in last
 
 
-def test_history_turns_are_prior_messages(server: ScriptedChatServer, english: DraftRequest) -> None:
+def test_history_turns_are_prior_messages(
+    server: ScriptedChatServer, english: DraftRequest
+) -> None:
     history = (
         HistoryTurn("Who won Super Bowl 50?", "The Broncos won [1]."),
         HistoryTurn("Who did they beat in the divisional round?", "The Steelers [1, 2]."),
@@ -478,6 +483,9 @@ def test_history_turns_are_prior_messages(server: ScriptedChatServer, english: D
         ("assistant", "The Steelers."),
     ]
     assert messages[-1][0] == "user" and len(messages) == 6
+    server.script(Reply.json(good_reply()))
+    answerer(server).draft(replace(english, history=(HistoryTurn("And then?", " [1] "),)))
+    assert messages_of(server.chat_bodies[-1])[2] == ("assistant", "-")
     assert draft.route == "strong"
 
 
@@ -506,6 +514,22 @@ def test_short_explain_goes_light_and_compare_strong(
     assert any(n.startswith("route: light (Explain") for n in light.notes)
 
 
+def test_intent_task_names_the_selection_only_when_there_is_one(
+    server: ScriptedChatServer, english: DraftRequest
+) -> None:
+    server.script(Reply.json(good_reply()), Reply.json(good_reply()))
+    answerer(server).draft(replace(english, intent="example"))
+    anchored = replace(
+        english, intent="example", units=(replace(english.units[0], origin="anchor"),)
+    )
+    answerer(server).draft(anchored)
+    plain, selected = (messages_of(body)[-1][1] for body in server.chat_bodies)
+    assert "example from the sources that illustrates the subject of the question" in plain
+    assert "selected passage" not in plain
+    assert "illustrates the selected passage (source 1)" in selected
+    assert "[1] (sb50 | Super Bowl 50 > Defense | the selected passage)" in selected
+
+
 def test_without_a_light_model_everything_goes_strong(
     server: ScriptedChatServer, evaldata: Path
 ) -> None:
@@ -525,9 +549,9 @@ def test_parse_reply_shapes() -> None:
     plain = json.dumps(value)
     assert parse_reply(plain) == parse_reply(f"Sure!\n```json\n{plain}\n```") is not None
     assert parse_reply(f"Answer follows {plain} hope it helps") == parse_reply(plain)
-    assert parse_reply('{"answer": "x", "quotes": [{"n": "2", "source": "#1", "text": "abc"}]}') == (
-        parse_reply('{"answer": "x", "quotes": [{"n": 2, "source": 1, "text": "abc"}]}')
-    )
+    assert parse_reply(
+        '{"answer": "x", "quotes": [{"n": "2", "source": "#1", "text": "abc"}]}'
+    ) == (parse_reply('{"answer": "x", "quotes": [{"n": 2, "source": 1, "text": "abc"}]}'))
     odd = parse_reply('{"answer": "x", "quotes": [{"n": 1, "source": 1, "text": ""}, 5]}')
     assert odd is not None and odd.quotes == () and odd.status == "not_covered"
     for bad in ["", "no json", '{"status": "answered"}', "[1, 2]", '{"answer": 3}']:
@@ -544,9 +568,17 @@ def test_answer_stream_decodes_character_by_character() -> None:
 
 def test_renumber_markers() -> None:
     numbers = {3: 1, 5: 2}
-    assert renumber_markers("A [3]. B [4]. C [3, 5]. D [4,5]", numbers) == "A [1]. B. C [1, 2]. D [2]"
+    assert (
+        renumber_markers("A [3]. B [4]. C [3, 5]. D [4,5]", numbers) == "A [1]. B. C [1, 2]. D [2]"
+    )
     assert renumber_markers("甲[5]。乙[1]。", numbers) == "甲[2]。乙。"
     assert renumber_markers("Same [1][2].", {1: 1, 2: 2}) == "Same [1][2]."
+    # an index after a word is code, unless the model used its numbers as quote numbers
+    assert (
+        renumber_markers("Use items[0] and row[4] [3].", numbers) == "Use items[0] and row[4] [1]."
+    )
+    assert renumber_markers("It says so[5].", numbers, claimed={5}) == "It says so[2]."
+    assert renumber_markers("Gone[4].", numbers, claimed={3, 4, 5}) == "Gone."
 
 
 # ------------------------------------------------------------------------------ choosing

@@ -30,7 +30,7 @@ is the authority and replaces what was streamed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from askalong.answer.base import Answerer, Draft, DraftRequest
@@ -258,26 +258,28 @@ def _final(base: Draft, talk: _Conversation, checked: _Checked, notes: list[str]
         return _with(base, talk, *notes, "no quote of the answer was found in the sources")
     numbers = {old: new for new, old in enumerate(sorted(checked.valid), start=1)}
     quotes = tuple(replace(checked.valid[old], number=new) for old, new in numbers.items())
+    claimed = {quote.n for quote in checked.reply.quotes}
     return replace(
         base,
         status="answered",
-        answer=renumber_markers(checked.reply.answer, numbers),
+        answer=renumber_markers(checked.reply.answer, numbers, claimed),
         quotes=quotes,
-        explanation=renumber_markers(checked.reply.explanation, numbers),
+        explanation=renumber_markers(checked.reply.explanation, numbers, claimed),
         notes=(*base.notes, *notes),
         raw=talk.raw,
     )
 
 
-def renumber_markers(text: str, numbers: dict[int, int]) -> str:
+def renumber_markers(text: str, numbers: Mapping[int, int], claimed: Collection[int] = ()) -> str:
     """``[n]`` / ``[n, m]`` markers mapped through ``numbers``; a marker left with no known
     number is removed with the space before it. Markers that map to themselves are kept
-    exactly as written."""
+    exactly as written, and so is an index like ``items[0]`` right after a word, unless
+    every number in it is one the model ``claimed`` as a quote number."""
 
     def rewrite(match: re.Match[str]) -> str:
         old = [int(n) for n in re.findall(r"\d+", match.group(1))]
         new = list(dict.fromkeys(numbers[n] for n in old if n in numbers))
-        if new == old:
+        if new == old or (_after_word(text, match) and not set(old) <= set(claimed)):
             return match.group()
         if not new:
             return ""
@@ -285,6 +287,13 @@ def renumber_markers(text: str, numbers: dict[int, int]) -> str:
         return f"{spacing}[{', '.join(map(str, new))}]"
 
     return _MARKER.sub(rewrite, text)
+
+
+def _after_word(text: str, match: re.Match[str]) -> bool:
+    """Whether the bracket follows a letter, digit or underscore of a Latin-script word."""
+    at = match.start() + match.group().index("[")
+    before = text[at - 1] if at > 0 else " "
+    return before.isascii() and (before.isalnum() or before == "_")
 
 
 # ------------------------------------------------------------------------------ helpers

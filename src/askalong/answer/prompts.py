@@ -54,24 +54,26 @@ Reply with one JSON object only, in exactly this shape / 只回复一个 JSON �
 {REPLY_SHAPE}
 """
 
+# {subject} is the selected passage when there is one, else what the question is about.
 INTENT_INSTRUCTIONS: Mapping[Intent, str] = {
     "ask": "",
     "explain": (
-        "Task: explain the selected passage (source 1) in plain words: what it says and "
-        "what its terms mean, using the other sources only where they help. "
-        "任务：用浅白的话解释所选段落（资料 1）。"
+        "Task: explain {subject} in plain words: what it says and what its terms mean, "
+        "using the other sources only where they help. 任务：用浅白的话解释{subject_zh}。"
     ),
     "example": (
-        "Task: give an example of what the selected passage (source 1) describes, taken "
-        "from the sources; if they hold no example, say so with status not_covered. "
-        "任务：从资料中举例说明所选段落（资料 1）；资料中没有例子时回答 not_covered。"
+        "Task: give an example from the sources that illustrates {subject}; if they "
+        "hold no example, reply with status not_covered. "
+        "任务：从资料中举例说明{subject_zh}；资料中没有例子时回答 not_covered。"
     ),
     "compare": (
-        "Task: say how the selected passage (source 1) differs from the related ideas in "
-        "the other sources; name each difference and cite both sides. "
-        "任务：说明所选段落（资料 1）与其他资料中相关概念的区别，两边都要引用。"
+        "Task: say how {subject} differs from the related ideas in the sources; name each "
+        "difference and cite both sides. "
+        "任务：说明{subject_zh}与资料中相关概念的区别，两边都要引用。"
     ),
 }
+SELECTED = ("the selected passage (source 1)", "所选段落（资料 1）")
+UNSELECTED = ("the subject of the question", "问题所问的内容")
 
 INVALID_JSON = (
     "Your reply was not one valid JSON object of the required shape. Reply again with "
@@ -118,7 +120,8 @@ def history_messages(history: Sequence[HistoryTurn]) -> list[ChatMessage]:
     messages = []
     for turn in history:
         messages.append(ChatMessage("user", turn.question))
-        messages.append(ChatMessage("assistant", _MARKER.sub("", turn.answer).strip()))
+        answer = _MARKER.sub("", turn.answer).strip()
+        messages.append(ChatMessage("assistant", answer or "-"))  # some servers refuse ""
     return messages
 
 
@@ -129,7 +132,9 @@ def question_message(
     parts = [render_sources(sources, titles)]
     task = INTENT_INSTRUCTIONS.get(request.intent, "")
     if task:
-        parts.append(task)
+        anchored = bool(sources) and sources[0].origin == "anchor"
+        subject, subject_zh = SELECTED if anchored else UNSELECTED
+        parts.append(task.format(subject=subject, subject_zh=subject_zh))
     parts.append(f"Question / 问题: {request.question}")
     parts.append("Reply with the JSON object only. 只回复 JSON 对象。")
     return "\n\n".join(parts)
