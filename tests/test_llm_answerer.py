@@ -357,9 +357,18 @@ def streamed(server: ScriptedChatServer, request: DraftRequest) -> tuple[list[st
 def test_streamed_pieces_join_to_the_answer(
     server: ScriptedChatServer, english: DraftRequest
 ) -> None:
-    server.script(replace(Reply.json(good_reply()), stream_pause=0.01))
-    pieces, draft = streamed(server, english)
+    server.script(replace(Reply.json(good_reply()), stream_pause=0.02))
+    arrivals: list[float] = []
+    pieces: list[str] = []
+
+    def on_text(piece: str) -> None:
+        arrivals.append(time.monotonic())
+        pieces.append(piece)
+
+    draft = answerer(server).draft_streaming(english, on_text)
+    finished = time.monotonic()
     assert len(pieces) > 3
+    assert finished - arrivals[0] > 0.3  # the answer showed while the reply was still coming
     assert "".join(pieces) == draft.answer == good_reply()["answer"]
     assert server.chat_bodies[0]["stream"] is True
     assert server.chat_bodies[0]["response_format"] == {"type": "json_object"}
