@@ -274,3 +274,37 @@ def test_not_covered_says_what_was_searched(page: Page, library: Library, artifa
     expect(turn.locator(".searched li").first).to_contain_text("zebra")
     assert turn.locator(".quote-card").count() == 0
     shot(page, artifacts, "paper-not-covered")
+
+
+MARKUP = (
+    "Markup in a document\n\n"
+    'This sentence shows <script>alert("owned")</script> and <img src=x onerror=alert(1)> '
+    "as text, never as markup.\n"
+)
+
+
+def test_markup_in_a_document_is_shown_as_text(
+    page: Page, library: Library, artifacts: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "markup.txt"
+    path.write_text(MARKUP, encoding="utf-8")
+    document_id = library.server.upload(path)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    try:
+        structure = library.server.structure(document_id)
+        block = next(b for b in structure["blocks"] if "<script>" in b["text"])  # type: ignore[union-attr]
+        open_reader(page, library.server.url, document_id)
+        expect(page.locator("#document")).to_contain_text('<script>alert("owned")</script>')
+        expect(page.locator("#document")).to_contain_text("<img src=x onerror=alert(1)>")
+        assert page.locator("#document script, #document img").count() == 0
+        drag_select(page, sentence_in(block))
+        page.locator(".fab-ask").click()
+        page.locator(".askbox .chip", has_text="Explain").click()
+        turn = wait_for_answer(page)
+        expect(turn.locator(".quote-card blockquote").first).to_contain_text("<script>")
+        assert page.locator("#panel script, #panel img").count() == 0
+        shot(page, artifacts, "markup-as-text")
+        assert dialogs == []
+    finally:
+        httpx.delete(f"{library.server.url}/api/documents/{document_id}", timeout=30)
