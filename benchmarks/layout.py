@@ -241,7 +241,8 @@ def report(
     papers: Sequence[PaperScores], ocr: Sequence[OcrScores], speed: tuple[int, float]
 ) -> str:
     lines = [
-        f"PDF layout against GROBID TEI and OCR ground truth, {os.cpu_count()} cores.",
+        f"PDF layout against GROBID TEI and OCR ground truth, {os.cpu_count()} cores,"
+        f" load average {os.getloadavg()[0]:.1f} at the end (the machine is shared).",
         "",
         "| paper | section recall | order tau | paragraphs found | footnotes spliced"
         " | caption recall |",
@@ -252,6 +253,7 @@ def report(
             f"| {p.name} | {p.section_recall:.3f} | {p.order_tau:.3f} | {p.order_found:.3f} "
             f"| {p.spliced} of {p.footnotes} | {_share(p.caption_recall)} |"
         )
+    lines.append(f"| **pooled** | {pooled_section_recall(papers):.3f} | | | | |")
     lines += [
         "",
         "| OCR | pages | s | pages/s | CER | CER no space | WER |",
