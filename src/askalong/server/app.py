@@ -39,7 +39,8 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         library = await run_in_threadpool(Library, settings)
         pages = PageRenderer(settings.home / "cache" / "pages")
-        app.state.askalong = ServerState(library, pages, threading.Lock(), make_asker(library))
+        asker = await run_in_threadpool(make_asker, library)
+        app.state.askalong = ServerState(library, pages, threading.Lock(), asker)
         try:
             yield
         finally:

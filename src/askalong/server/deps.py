@@ -2,7 +2,7 @@
 
 ``current_access`` is the single place that decides who is asking: today the local single
 user; an auth layer replaces it (``app.dependency_overrides[current_access] = ...``).
-``make_answerer`` is the single place that decides who writes answers.
+``make_asker`` is the single place that decides who writes answers.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from askalong.answer.base import Answerer
-from askalong.answer.offline import ExtractiveAnswerer
+from askalong.answer.choose import make_answerer, make_judge
 from askalong.asking import Asker
 from askalong.library import Library
 from askalong.server.pages import PageRenderer
@@ -36,14 +35,13 @@ class ServerState:
     asker: Asker
 
 
-def make_answerer(library: Library) -> Answerer:
-    """The answerer the server uses: the offline extractive one (no model, no network).
-    A configured model answerer plugs in here, and only here."""
-    return ExtractiveAnswerer(embedder=None)
-
-
 def make_asker(library: Library) -> Asker:
-    return Asker(library, make_answerer(library))
+    """The asker the server uses, its answerer and claim judge as the settings say
+    (``ASKALONG_ANSWERER``; the offline extractive answerer by default). The one place
+    that chooses: tests override ``current_asker``."""
+    settings = library.settings
+    answerer = make_answerer(settings, library)
+    return Asker(library, answerer, embedder=library.indexes.embedder, judge=make_judge(settings))
 
 
 def current_access() -> Access:
