@@ -9,6 +9,7 @@ import math
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 import tantivy
 
 from askalong.errors import StoreError
-from askalong.index.keyword import MAX_QUERY_TERMS, KeywordIndex, search_tokens
+from askalong.index.keyword import MAX_QUERY_TERMS, KeywordIndex, search_grams, search_tokens
 from askalong.types import Access, Chunk, Document, Hit, Visibility
 
 
@@ -163,24 +164,39 @@ def test_long_query_keeps_its_rarest_terms(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- BM25 oracle
 
 
-def reference_bm25(corpus: dict[str, str], query: str, k1: float = 1.2, b: float = 0.75) -> dict:
+def reference_bm25(corpus: dict[str, str], query: str) -> dict:
+    """The sum of both fields' BM25: the word field, and the grams field that only text
+    with Chinese has (a document without it counts in N and in the average length)."""
+    scores: dict[str, float] = {}
+    for tokens in (search_tokens, search_grams):
+        for name, score in field_bm25(corpus, query, tokens).items():
+            scores[name] = scores.get(name, 0.0) + score
+    return {name: score for name, score in scores.items() if score > 0}
+
+
+def field_bm25(
+    corpus: dict[str, str],
+    query: str,
+    tokens: Callable[[str], list[str]],
+    k1: float = 1.2,
+    b: float = 0.75,
+) -> dict[str, float]:
     """BM25 as Lucene/tantivy define it: idf = ln(1 + (N - n + 0.5) / (n + 0.5)),
     tf part = f (k1 + 1) / (f + k1 (1 - b + b dl / avgdl)), summed over distinct terms."""
-    docs = {name: Counter(search_tokens(text)) for name, text in corpus.items()}
+    docs = {name: Counter(tokens(text)) for name, text in corpus.items()}
     lengths = {name: sum(counts.values()) for name, counts in docs.items()}
     avgdl = sum(lengths.values()) / len(docs)
     scores = {}
     for name, counts in docs.items():
         score = 0.0
-        for term in set(search_tokens(query)):
+        for term in set(tokens(query)):
             n = sum(term in other for other in docs.values())
             f = counts[term]
             if f:
                 idf = math.log(1 + (len(docs) - n + 0.5) / (n + 0.5))
                 norm = k1 * (1 - b + b * lengths[name] / avgdl)
                 score += idf * f * (k1 + 1) / (f + norm)
-        if score > 0:
-            scores[name] = score
+        scores[name] = score
     return scores
 
 
@@ -196,7 +212,8 @@ def test_bm25_matches_a_reference_implementation(tmp_path: Path) -> None:
     index = KeywordIndex(tmp_path)
     for name, text in corpus.items():
         index_texts(index, name, text)
-    for query in ("cat tree", "river bank rain", "猫 树", "dogs chasing cats on a river bank"):
+    queries = ("cat tree", "river bank rain", "猫 树", "dogs chasing cats on a river bank")
+    for query in (*queries, "安静的树在河边", "狗追 cat"):
         expected = reference_bm25(corpus, query)
         hits = index.search(query, Access.local())
         got = {hit.document_id: hit.keyword_score for hit in hits}
@@ -204,6 +221,33 @@ def test_bm25_matches_a_reference_implementation(tmp_path: Path) -> None:
         for name, score in expected.items():
             assert got[name] == pytest.approx(score, rel=1e-4), (query, name)
         assert chunk_ids(hits) == [f"{n}:0" for n in sorted(expected, key=lambda n: -expected[n])]
+
+
+def test_chinese_scores_on_both_fields(tmp_path: Path) -> None:
+    index = KeywordIndex(tmp_path)
+    corpus = {"zh": "河岸边有一棵安静的树。", "en": "A quiet tree by the river."}
+    for name, text in corpus.items():
+        index_texts(index, name, text)
+    [hit] = index.search("安静的树", Access.local())
+    # The word field alone would give less: the grams field adds its own BM25.
+    words_only = field_bm25(corpus, "安静的树", search_tokens)
+    assert hit.document_id == "zh" and hit.keyword_score is not None
+    assert hit.keyword_score > words_only["zh"] > 0
+
+
+def test_an_index_of_an_older_schema_is_emptied(tmp_path: Path) -> None:
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("text", tokenizer_name="whitespace", index_option="freq")
+    old = tantivy.Index(builder.build(), path=str(tmp_path))
+    writer = old.writer()
+    writer.add_document(tantivy.Document(text="zebra"))
+    writer.commit()
+    writer.wait_merging_threads()
+    del old, writer
+    index = KeywordIndex(tmp_path)
+    assert index.document_ids() == set()
+    index_texts(index, "a", "zebra")
+    assert visible(index, Access.local()) == {"a"}
 
 
 # ----------------------------------------------------------------------------- filters

@@ -13,6 +13,7 @@ from askalong.retrieve import (
     reciprocal_rank_fusion,
     single_route,
     weighted_fusion,
+    zscore_fusion,
 )
 from askalong.types import Hit
 
@@ -149,11 +150,80 @@ def test_dynamic_top_k_gap_rule() -> None:
     assert len(dynamic_top_k(hits, 5, max_gap=0.6)) == 4
 
 
+# ----------------------------------------------------------------------------- z-score
+
+
+def test_zscore_fusion_by_hand() -> None:
+    # keyword 9, 5, 1 -> mean 5, std sqrt(32/3): z = ±1.2247, 0; vector 0.9, 0.6, 0.3 same shape.
+    keyword = keyword_hits("a", "b", "c", scores=[9.0, 5.0, 1.0])
+    vector = vector_hits("b", "c", "a", scores=[0.9, 0.6, 0.3])
+    z = (32 / 3) ** -0.5 * 4
+    result = zscore_fusion(keyword, vector, keyword_share=0.3)
+    got = {hit.chunk_id: hit.score for hit in result}
+    assert got["a"] == pytest.approx(0.3 * z - 0.7 * z)
+    assert got["b"] == pytest.approx(0.7 * z)
+    assert got["c"] == pytest.approx(-0.3 * z)
+    assert [hit.chunk_id for hit in result] == ["b", "c", "a"]
+    assert all(hit.mode == "hybrid" for hit in result)
+
+
+def test_zscore_keeps_how_far_ahead_a_route_is() -> None:
+    # RRF ties "a" and "b" (each first in one route); z-score sees that the keyword
+    # route's "a" stands far above its list while the vector route's "b" barely leads.
+    keyword = keyword_hits("a", "b", "c", "d", scores=[20.0, 5.0, 4.5, 4.0])
+    vector = vector_hits("b", "a", "c", "d", scores=[0.81, 0.80, 0.70, 0.60])
+    assert zscore_fusion(keyword, vector, 0.5)[0].chunk_id == "a"
+    rrf = reciprocal_rank_fusion(keyword, vector)
+    assert rrf[0].score == pytest.approx(rrf[1].score)
+
+
+def test_zscore_missing_route_counts_its_lowest_and_flat_routes_are_zero() -> None:
+    keyword = keyword_hits("a", "b", scores=[3.0, 3.0])  # no spread: z = 0
+    vector = vector_hits("c", "d", scores=[0.9, 0.1])  # z = +1, -1
+    got = {hit.chunk_id: hit.score for hit in zscore_fusion(keyword, vector, 0.5)}
+    assert got == pytest.approx({"a": -0.5, "b": -0.5, "c": 0.5, "d": -0.5})
+
+
+def test_zscore_share_follows_the_query_language() -> None:
+    policy = RetrievalPolicy(zscore_keyword_share_en=0.2, zscore_keyword_share_zh=0.6)
+    assert policy.keyword_share("en") == 0.2
+    assert policy.keyword_share("und") == 0.2
+    assert policy.keyword_share("zh") == 0.6
+    assert policy.keyword_share("mixed") == pytest.approx(0.4)
+    # "a" leads the keyword route, "b" the vector route, by the same margins.
+    keyword = keyword_hits(*"abcdef", scores=[9.0, 3.0, 2.0, 2.0, 1.0, 1.0])
+    vector = vector_hits(*"bacdef", scores=[0.9, 0.3, 0.2, 0.2, 0.1, 0.1])
+    assert fuse(keyword, vector, policy, k_max=1, language="zh")[0].chunk_id == "a"
+    assert fuse(keyword, vector, policy, k_max=1, language="en")[0].chunk_id == "b"
+
+
+def test_zscore_threshold_never_drops_the_best_of_a_short_list() -> None:
+    # Three candidates on which the routes disagree: nobody reaches z = 1 in the blend
+    # (b: 0.7 * 1.22 = 0.86), yet the best comes back.
+    keyword = keyword_hits("a", "b", "c", scores=[3.0, 2.0, 1.0])
+    vector = vector_hits("b", "a", "c", scores=[0.9, 0.8, 0.7])
+    result = fuse(keyword, vector, RetrievalPolicy(), k_max=5)
+    assert result[0].chunk_id == "b"
+    assert result[0].score == pytest.approx(0.7 * 1.5**0.5)
+
+
+def test_zscore_threshold_cuts_the_tail() -> None:
+    policy = RetrievalPolicy(top_k_min_ratio=0, top_k_max_gap=1)
+    ids = [f"c{i}" for i in range(40)]
+    keyword = keyword_hits(*ids, scores=[40.0 - i for i in range(40)])
+    vector = vector_hits(*ids, scores=[0.9 - 0.01 * i for i in range(40)])
+    result = fuse(keyword, vector, policy, k_max=40)
+    # Both routes are linear in rank i: z_i = (19.5 - i) / 11.54 >= 1 for i <= 7.
+    assert len(result) == 8
+    assert all(hit.score >= policy.zscore_threshold for hit in result)
+    assert [hit.chunk_id for hit in result] == ids[: len(result)]
+
+
 # ----------------------------------------------------------------------------- fallbacks
 
 
 def test_fuse_both_routes_uses_fused_threshold() -> None:
-    policy = RetrievalPolicy()
+    policy = RetrievalPolicy(fusion="rrf")
     keyword = keyword_hits(*"abcdefghijklmnop")
     vector = vector_hits(*"bacdefghijklmnop")
     result = fuse(keyword, vector, policy, k_max=5)
@@ -165,7 +235,8 @@ def test_fuse_both_routes_uses_fused_threshold() -> None:
 
 def test_fuse_drops_one_route_finds_when_the_other_agrees_elsewhere() -> None:
     # "z" is the keyword route's top hit but unknown to the vector route: 1/61 < 0.028.
-    result = fuse(keyword_hits("z", "a"), vector_hits("a", "b"), RetrievalPolicy(), k_max=5)
+    policy = RetrievalPolicy(fusion="rrf")
+    result = fuse(keyword_hits("z", "a"), vector_hits("a", "b"), policy, k_max=5)
     assert [hit.chunk_id for hit in result] == ["a"]
 
 
@@ -218,11 +289,14 @@ def test_fuse_weighted_policy() -> None:
 def test_policy_defaults_and_validation() -> None:
     policy = RetrievalPolicy()
     assert (policy.keyword_limit, policy.vector_limit, policy.rrf_k) == (150, 150, 60)
+    assert (policy.fusion, policy.zscore_threshold) == ("zscore", 1.0)
     assert (policy.fused_threshold, policy.single_route_threshold) == (0.028, 0.014)
     assert (policy.k_max_read_along, policy.k_max_knowledge_base) == (4, 5)
-    with pytest.raises(ConfigError, match="rrf, weighted"):
+    with pytest.raises(ConfigError, match="zscore, rrf, weighted"):
         RetrievalPolicy(fusion="max")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="k_max_read_along"):
         RetrievalPolicy(k_max_read_along=0)
     with pytest.raises(ConfigError, match="weighted_keyword_share"):
         RetrievalPolicy(weighted_keyword_share=1.5)
+    with pytest.raises(ConfigError, match="zscore_keyword_share_zh"):
+        RetrievalPolicy(zscore_keyword_share_zh=-0.1)

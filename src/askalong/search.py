@@ -11,7 +11,7 @@ from askalong.errors import AskAlongError, InputError
 from askalong.indexing import SearchIndexes
 from askalong.retrieve import RetrievalPolicy, fuse, fused_ranking
 from askalong.store.base import Store
-from askalong.text import tokenize
+from askalong.text import detect_language, tokenize
 from askalong.types import Access, Hit
 
 MAX_QUERY_CHARS = 10_000
@@ -59,7 +59,9 @@ class Searcher:
         query = _checked_query(query)
         routes = self._run_routes(query, access, documents, use_vectors)
         k = k_max or self.policy.k_max_knowledge_base
-        hits = fuse(routes.keyword, routes.vector, self.policy, k_max=k)
+        hits = fuse(
+            routes.keyword, routes.vector, self.policy, k_max=k, language=detect_language(query)
+        )
         notes = routes.notes if hits else (*routes.notes, "nothing passed the score threshold")
         return SearchResult(query, tuple(hits), routes.names, notes)
 
@@ -69,7 +71,8 @@ class Searcher:
         """The full fused ranking with no threshold or cut (what evaluations score)."""
         routes = self._run_routes(_checked_query(query), access, (), use_vectors)
         keyword = routes.keyword if use_keyword else None
-        return fused_ranking(keyword or (), routes.vector or (), self.policy)
+        language = detect_language(query)
+        return fused_ranking(keyword or (), routes.vector or (), self.policy, language=language)
 
     def _run_routes(
         self, query: str, access: Access, documents: Sequence[str], use_vectors: bool

@@ -6,6 +6,9 @@
   1.7 per other word, so 512 units is about 512 Chinese characters or 300 English words.
 - ``tokenize`` / ``key_terms``: the search tokeniser (rjieba for Chinese runs, Snowball
   stems for the rest), shared by indexing, queries and drift checks.
+- ``gram_tokens``: the keyword index's second field for Chinese: Han characters and
+  character bigrams instead of rjieba words (a segmentation error then costs one field,
+  not the match).
 """
 
 from __future__ import annotations
@@ -168,6 +171,7 @@ def detect_language(text: str) -> str:
 # ----------------------------------------------------------------------------- tokenising
 
 _TOKEN_RE = re.compile(f"(?P<han>[{_HAN}]+)|[^\\W_{_HAN}]+")
+_HAN_RE = re.compile(f"[{_HAN}]")
 ENGLISH_STOP_WORDS = _word_set(
     "a an and are as at be been being but by can could did do does for from had has have "
     "he her his how i if in into is it its me my no not of on or our she should so such "
@@ -196,6 +200,30 @@ def tokenize(text: str) -> list[str]:
         han = match.group("han")
         if han:
             tokens.extend(w for w in rjieba.cut(han, hmm=False) if w not in CHINESE_STOP_WORDS)
+            continue
+        word = match.group().lower()
+        if word not in ENGLISH_STOP_WORDS:
+            tokens.append(stem(word))
+    return tokens
+
+
+def gram_tokens(text: str) -> list[str]:
+    """Han runs as their characters and character bigrams, other words as in ``tokenize``;
+    stop words dropped. Empty when ``text`` has no Han character: the field is for Chinese.
+
+    Measured on XQuAD zh (paragraph chunks, BM25 R@1): rjieba words alone 0.925, plus this
+    field 0.937; ``cut_for_search`` sub-words or the HMM gained nothing (0.924, 0.923).
+    """
+    normal = unicodedata.normalize("NFKC", text)
+    if not _HAN_RE.search(normal):
+        return []
+    stem = _stemmer(threading.get_ident()).stemWord
+    tokens: list[str] = []
+    for match in _TOKEN_RE.finditer(normal):
+        han = match.group("han")
+        if han:
+            grams = [*han, *(han[i : i + 2] for i in range(len(han) - 1))]
+            tokens.extend(g for g in grams if g not in CHINESE_STOP_WORDS)
             continue
         word = match.group().lower()
         if word not in ENGLISH_STOP_WORDS:

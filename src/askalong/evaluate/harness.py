@@ -5,6 +5,12 @@ its documents (title heading + one paragraph block per judged paragraph) go thro
 real chunker, store, keyword index and embedder, so the evaluation measures the product,
 and the vectors are kept between runs. A chunk covers the paragraphs whose blocks it
 spans: block ``b{i + 1}`` is paragraph ``i``.
+
+Two chunkings are offered. ``default`` is the product's (target 512 size units), which
+packs short paragraphs together, so a chunk may hold two or three paragraphs and finding
+"the chunk holding the paragraph" is easier than finding the paragraph. ``paragraph``
+makes each paragraph its own chunk (the title heading joins the first one), which is
+the setting published paragraph-retrieval baselines use; its library lives apart.
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Literal, get_args
 
 from askalong.chunk import chunk_blocks
 from askalong.config import Settings
+from askalong.errors import ConfigError
 from askalong.evaluate.datasets import CorpusDocument, RetrievalCorpus, Unit
 from askalong.evaluate.retrieval import RetrievalReport, evaluate_retrieval
 from askalong.library import Library
@@ -24,6 +32,12 @@ from askalong.text import detect_language
 from askalong.types import Access, Block, Chunk, Document, StoredDocument
 
 MODES = ("keyword", "vector", "hybrid")
+Chunking = Literal["default", "paragraph"]
+CHUNKINGS: tuple[str, ...] = get_args(Chunking)
+# Paragraph chunking: any target below one paragraph closes a chunk after each block,
+# and a maximum far above any paragraph never cuts one into sentences.
+_PARAGRAPH_TARGET = 2
+_PARAGRAPH_MAX = 1_000_000
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
@@ -31,10 +45,26 @@ Progress = Callable[[str, int, int], None]  # (stage, done, total)
 class Evaluation:
     reports: tuple[RetrievalReport, ...]
     notes: tuple[str, ...]
+    chunking: str = "default"
+    chunks: int = 0
+    paragraphs_per_chunk: float = 0.0  # mean judged paragraphs a chunk covers
 
 
-def corpus_settings(settings: Settings, corpus: RetrievalCorpus) -> Settings:
-    return dataclasses.replace(settings, home=settings.home / "eval" / _slug(corpus.name))
+def corpus_settings(
+    settings: Settings, corpus: RetrievalCorpus, chunking: Chunking = "default"
+) -> Settings:
+    """The settings of the corpus's own library (one per chunking)."""
+    if chunking not in CHUNKINGS:
+        raise ConfigError(f"chunking {chunking!r}; valid choices: {', '.join(CHUNKINGS)}")
+    home = settings.home / "eval" / _slug(corpus.name)
+    if chunking == "default":
+        return dataclasses.replace(settings, home=home)
+    return dataclasses.replace(
+        settings,
+        home=home.with_name(f"{home.name}@paragraph"),
+        chunk_target=_PARAGRAPH_TARGET,
+        chunk_max=_PARAGRAPH_MAX,
+    )
 
 
 def evaluate_corpus(
@@ -44,16 +74,23 @@ def evaluate_corpus(
     modes: Sequence[str] = MODES,
     limit: int | None = None,
     progress: Progress | None = None,
+    chunking: Chunking = "default",
 ) -> Evaluation:
     """Index ``corpus`` (if not yet done) and score each mode on its queries."""
-    with Library(corpus_settings(settings, corpus)) as library:
+    with Library(corpus_settings(settings, corpus, chunking)) as library:
         load_corpus(library, corpus, progress)
         notes = _embed(library, progress) if set(modes) & {"vector", "hybrid"} else ()
         queries = corpus.queries[:limit] if limit else corpus.queries
         subset = dataclasses.replace(corpus, queries=queries)
-        units = _chunk_units(library)
+        units = chunk_units(library)
         reports = tuple(_evaluate_mode(library, subset, mode, units, progress) for mode in modes)
-    return Evaluation(reports, notes)
+    return Evaluation(reports, notes, chunking, len(units), paragraphs_per_chunk(units))
+
+
+def paragraphs_per_chunk(units: dict[str, frozenset[Unit]]) -> float:
+    """The mean number of judged paragraphs a chunk covers (the title-only chunk, if any,
+    covers none)."""
+    return sum(len(covered) for covered in units.values()) / len(units) if units else 0.0
 
 
 def load_corpus(library: Library, corpus: RetrievalCorpus, progress: Progress | None) -> None:
@@ -105,7 +142,7 @@ def _evaluate_mode(
     )
 
 
-def _chunk_units(library: Library) -> dict[str, frozenset[Unit]]:
+def chunk_units(library: Library) -> dict[str, frozenset[Unit]]:
     """Each chunk id -> the (document key, paragraph index) units it covers."""
     units: dict[str, frozenset[Unit]] = {}
     for document in library.store.list_documents(Access.local()):

@@ -3,9 +3,15 @@
 We tokenise with ``askalong.text.tokenize`` (rjieba for Chinese, Snowball stems for
 English) and hand tantivy the tokens space-joined in a field analysed by its
 ``whitespace`` tokenizer, so tantivy's BM25 (k1 = 1.2, b = 0.75,
-idf = ln(1 + (N - n + 0.5) / (n + 0.5))) runs over exactly our tokens. Queries are built
-from the same tokens as a boolean SHOULD of term queries: no query-parser syntax, so
-nothing the user types can change the query's structure.
+idf = ln(1 + (N - n + 0.5) / (n + 0.5))) runs over exactly our tokens. Text with Chinese
+in it also fills a second field, ``grams`` (``askalong.text.gram_tokens``: Han characters
+and bigrams), and a Chinese query is scored on both: the chunk's score is the sum of the
+two fields' BM25. Queries are built from the same tokens as a boolean SHOULD of term
+queries: no query-parser syntax, so nothing the user types can change the query's
+structure.
+
+An index written with an older schema is emptied when opened (the caller's ``sync``
+then indexes the stored documents again): the index is derived data.
 
 The permission filter and the document filter are MUST clauses of the same query,
 scored zero, so a document the caller may not see never takes a place in the top-K.
@@ -13,6 +19,7 @@ scored zero, so a document the caller may not see never takes a place in the top
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -22,12 +29,13 @@ from pathlib import Path
 import tantivy
 
 from askalong.errors import StoreError
-from askalong.text import tokenize
+from askalong.text import gram_tokens, tokenize
 from askalong.types import Access, Chunk, Document, Hit
 
 CHUNK_ID = "chunk_id"
 DOCUMENT_ID = "document_id"
 TEXT = "text"
+GRAMS = "grams"
 OWNER = "owner"
 VISIBILITY = "visibility"
 ORG = "org"
@@ -47,12 +55,18 @@ def search_tokens(text: str) -> list[str]:
     return [token for token in tokenize(text) if len(token) <= MAX_TOKEN_CHARS]
 
 
+def search_grams(text: str) -> list[str]:
+    """The tokens of the ``grams`` field for ``text`` (none without Chinese)."""
+    return [token for token in gram_tokens(text) if len(token) <= MAX_TOKEN_CHARS]
+
+
 def _schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
     builder.add_text_field(CHUNK_ID, stored=True, tokenizer_name="raw", index_option="basic")
     builder.add_text_field(DOCUMENT_ID, stored=True, tokenizer_name="raw", index_option="basic")
     # "freq" keeps term frequencies for BM25; we never run phrase queries, so no positions.
     builder.add_text_field(TEXT, tokenizer_name="whitespace", index_option="freq")
+    builder.add_text_field(GRAMS, tokenizer_name="whitespace", index_option="freq")
     for name in (OWNER, VISIBILITY, ORG):
         builder.add_text_field(name, tokenizer_name="raw", index_option="basic")
     return builder.build()
@@ -67,10 +81,21 @@ class KeywordIndex:
         self._schema = _schema()
         self._lock = threading.Lock()
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            self._index = tantivy.Index(self._schema, path=str(folder), reuse=True)
+            self._index = self._open()
         except (OSError, ValueError) as exc:
             raise StoreError(f"cannot open the keyword index: {exc}", source=self._source) from exc
+
+    def _open(self) -> tantivy.Index:
+        self._folder.mkdir(parents=True, exist_ok=True)
+        try:
+            return tantivy.Index(self._schema, path=self._source, reuse=True)
+        except ValueError as exc:
+            if "schema does not match" not in str(exc):
+                raise
+        # An older schema: start empty; ``SearchIndexes.sync`` refills from the store.
+        shutil.rmtree(self._folder)
+        self._folder.mkdir(parents=True)
+        return tantivy.Index(self._schema, path=self._source, reuse=True)
 
     # ------------------------------------------------------------------------- writing
 
@@ -129,6 +154,9 @@ class KeywordIndex:
         entry.add_text(CHUNK_ID, chunk.id)
         entry.add_text(DOCUMENT_ID, document.id)
         entry.add_text(TEXT, " ".join(search_tokens(chunk.text)))
+        grams = search_grams(chunk.text)
+        if grams:
+            entry.add_text(GRAMS, " ".join(grams))
         entry.add_text(OWNER, document.owner)
         entry.add_text(VISIBILITY, document.visibility)
         for tag in document.org_tags:
@@ -157,10 +185,11 @@ class KeywordIndex:
         if limit <= 0 or (document_ids is not None and not document_ids):
             return []
         searcher = self._searcher()
-        terms = _query_terms(search_tokens(query), searcher)
+        terms = _query_terms(search_tokens(query), searcher, TEXT)
         if not terms:
             return []
-        clauses = [(tantivy.Occur.Must, self._text_query(terms))]
+        grams = _query_terms(search_grams(query), searcher, GRAMS)
+        clauses = [(tantivy.Occur.Must, self._text_query(terms, grams))]
         clauses += [(tantivy.Occur.Must, _unscored(f)) for f in self._filters(access, document_ids)]
         try:
             found = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False)
@@ -177,10 +206,12 @@ class KeywordIndex:
         self._index.reload()
         return self._index.searcher()
 
-    def _text_query(self, terms: Sequence[str]) -> tantivy.Query:
+    def _text_query(self, terms: Sequence[str], grams: Sequence[str]) -> tantivy.Query:
+        """SHOULD of every term in its field: the score is the sum of both fields' BM25."""
         should = tantivy.Occur.Should
+        fielded = [(TEXT, t) for t in terms] + [(GRAMS, g) for g in grams]
         return tantivy.Query.boolean_query(
-            [(should, tantivy.Query.term_query(self._schema, TEXT, t, "freq")) for t in terms]
+            [(should, tantivy.Query.term_query(self._schema, f, t, "freq")) for f, t in fielded]
         )
 
     def _filters(self, access: Access, document_ids: Collection[str] | None) -> list[tantivy.Query]:
@@ -227,13 +258,13 @@ def _unscored(query: tantivy.Query) -> tantivy.Query:
     return tantivy.Query.const_score_query(query, 0.0)
 
 
-def _query_terms(tokens: Sequence[str], searcher: tantivy.Searcher) -> list[str]:
+def _query_terms(tokens: Sequence[str], searcher: tantivy.Searcher, field: str) -> list[str]:
     """Distinct query tokens in query order; past ``MAX_QUERY_TERMS``, the rarest ones
-    that occur in the index (the highest idf: they decide BM25's ranking)."""
+    that occur in ``field`` (the highest idf: they decide BM25's ranking)."""
     distinct = list(dict.fromkeys(tokens))
     if len(distinct) <= MAX_QUERY_TERMS:
         return distinct
-    frequency = {term: searcher.doc_freq(TEXT, term) for term in distinct}
+    frequency = {term: searcher.doc_freq(field, term) for term in distinct}
     present = [term for term in distinct if frequency[term] > 0]
     rarest = sorted(present, key=lambda term: frequency[term])[:MAX_QUERY_TERMS]
     keep = set(rarest)
