@@ -166,6 +166,7 @@ export class Panel {
     }
     this.showTab("thread");
     this.renderChip();
+    this.body.lastElementChild?.scrollIntoView({ block: "start" });
   }
 }
 
