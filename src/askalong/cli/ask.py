@@ -8,7 +8,7 @@ from typing import cast
 import click
 from rich.markup import escape
 
-from askalong.answer.offline import ExtractiveAnswerer
+from askalong.answer.choose import make_answerer, make_judge
 from askalong.asking import Asker, Question
 from askalong.cli.context import opened_library
 from askalong.cli.output import console, print_json
@@ -64,7 +64,12 @@ def ask(
         anchor = _anchor(
             library.store.get_document(documents[0], access).id if documents else None, at, selected
         )
-        asker = Asker(library, ExtractiveAnswerer())
+        asker = Asker(
+            library,
+            make_answerer(library.settings, library),
+            embedder=library.indexes.embedder,
+            judge=make_judge(library.settings),
+        )
         chosen = cast(Intent, intent or "ask")
         answer = asker.ask(Question(question, chosen, anchor, tuple(documents), thread_id), access)
     if as_json:
