@@ -29,6 +29,7 @@ class Evidence:
 
     units: tuple[ContextUnit, ...]
     blocks: Mapping[BlockKey, Block]  # every block of the units' documents
+    titles: Mapping[str, str]  # document id -> title, for the units' documents
     anchor: Anchor | None  # resolved: block id and span filled in
     hits: tuple[Hit, ...]
     searched: tuple[str, ...]
@@ -51,7 +52,7 @@ def gather(
     units = _retrieved_units(library, result.hits)
     blocks = _blocks_of(library, units)
     context = assemble_context(question, None, (), units)
-    return _evidence(context, blocks, None, result, started)
+    return _evidence(context, blocks, _titles(library, access, context), None, result, started)
 
 
 def _read_along(
@@ -70,7 +71,13 @@ def _read_along(
     context = assemble_context(
         question, anchor_unit, crossref, retrieved, root=section_root(blocks)
     )
-    return _evidence(context, {(document.id, b.id): b for b in blocks}, anchor, result, started)
+    by_key = {(document.id, b.id): b for b in blocks}
+    return _evidence(context, by_key, {document.id: document.title}, anchor, result, started)
+
+
+def _titles(library: Library, access: Access, units: Sequence[ContextUnit]) -> dict[str, str]:
+    ids = {u.document_id for u in units}
+    return {i: library.store.get_document(i, access).title for i in ids}
 
 
 def _anchored_query(question: str, anchor_unit: ContextUnit) -> str:
@@ -98,6 +105,7 @@ def _blocks_of(library: Library, units: Sequence[ContextUnit]) -> dict[BlockKey,
 def _evidence(
     units: Sequence[ContextUnit],
     blocks: Mapping[BlockKey, Block],
+    titles: Mapping[str, str],
     anchor: Anchor | None,
     result: SearchResult,
     started: float,
@@ -106,6 +114,7 @@ def _evidence(
     return Evidence(
         units=tuple(units),
         blocks=blocks,
+        titles=titles,
         anchor=anchor,
         hits=result.hits,
         searched=searched,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from askalong.context import ContextUnit
 from askalong.types import AnswerStatus, Block, Intent, Quote
@@ -31,6 +31,7 @@ class DraftRequest:
     units: tuple[ContextUnit, ...]  # numbered sources 1.. in this order
     blocks: Mapping[BlockKey, Block]
     history: tuple[HistoryTurn, ...] = ()  # earlier turns of the thread, oldest first
+    titles: Mapping[str, str] = field(default_factory=dict)  # document id -> title
     long_selection: bool = False
     cross_section: bool = False
 
