@@ -229,8 +229,10 @@ def test_ask_json_follow_up_keeps_its_anchor_and_threads_list_it(
     assert thread["turns"][0]["answer"]["quotes"] == first["quotes"]
 
     assert client.get("/api/threads/nope").status_code == 404
-    deleted = client.delete(f"/api/threads/{first['thread_id']}")
-    assert deleted.status_code == 501 and "delete_thread" in deleted.json()["error"]["message"]
+    assert client.delete(f"/api/threads/{first['thread_id']}").status_code == 204
+    assert client.get(f"/api/threads/{first['thread_id']}").status_code == 404
+    assert client.get(f"/api/documents/{doc_id}/threads").json()["threads"] == []
+    assert client.delete(f"/api/threads/{first['thread_id']}").status_code == 404
 
 
 def test_ask_errors_before_the_stream_are_json(client: TestClient, evaldata: Path) -> None:

@@ -96,3 +96,14 @@ def test_a_turn_index_is_taken_once(store: Store) -> None:
     with pytest.raises(Exception, match="UNIQUE"):
         store.save_turn(thread, Turn("other", "t1", 0, "Q2", "ask", None, _answer("Q2"), "x"))
     assert len(store.turns("t1")) == 1
+
+
+def test_deleting_a_thread_takes_its_turns(store: Store) -> None:
+    thread = Thread("t1", "alice", "Q", "2026-11-30T00:00:00+00:00", "2026-11-30T00:00:00+00:00")
+    store.save_turn(thread, _turn(0, "Q", None))
+    with pytest.raises(NotFound):
+        store.delete_thread("t1", BOB)
+    store.delete_thread("t1", ALICE)
+    assert store.list_threads(ALICE) == [] and store.turns("t1") == ()
+    with pytest.raises(NotFound):
+        store.delete_thread("t1", ALICE)

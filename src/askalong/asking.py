@@ -158,6 +158,7 @@ class Asker:
             units=evidence.units,
             blocks=evidence.blocks,
             history=tuple(HistoryTurn(t.question, t.answer.answer) for t in turns),
+            titles=evidence.titles,
             long_selection=len(selection) > LONG_SELECTION_CHARS,
             cross_section=any(u.origin == "crossref" for u in evidence.units),
         )

@@ -171,7 +171,7 @@ class ModelAnswerer(Answerer):
         decision = self.route(request)
         chat = self.light if decision.route == "light" and self.light is not None else self.strong
         sources = sources_from_units(request.units, request.blocks)
-        talk = _Conversation(chat, build_messages(request, sources), self.sampling)
+        talk = _Conversation(chat, build_messages(request, sources, request.titles), self.sampling)
         base = Draft(
             status="not_covered",
             answer=_not_covered_text(request.question),

@@ -15,7 +15,8 @@ POST /api/ask>, "created"}]}``.
 Every ``anchor`` here is ``{document_id, block_id, start, end, selected_text, page,
 section_path}`` or null.
 
-``DELETE /api/threads/{id}`` → **501** until the store can delete a thread.
+``DELETE /api/threads/{id}`` → 204; the thread and its turns are gone (404 if it is not
+the asker's).
 
 A new turn is added by ``POST /api/ask`` with ``thread_id``; its ``anchor`` (or the
 thread's last anchor when null) is recorded on the turn, so a reopened thread shows each
@@ -27,21 +28,18 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from askalong.errors import NotFound
 from askalong.server.ask_stream import anchor_out
 from askalong.server.deps import AccessDep, ServerState, StateDep
-from askalong.server.errors import error_response
 from askalong.server.routes_documents import ERRORS
-from askalong.server.schemas import ErrorOut
 from askalong.store.base import Store
 from askalong.types import Access, Anchor, Thread, Turn
 from askalong.wire import answer_json
 
 router = APIRouter(prefix="/api", tags=["threads"])
-NO_DELETE = "deleting a thread is not available yet (the store has no delete_thread)"
 
 
 @router.get("/documents/{doc}/threads", responses=ERRORS)
@@ -56,10 +54,11 @@ async def get_thread(thread: str, state: StateDep, access: AccessDep) -> JSONRes
     return JSONResponse(await run_in_threadpool(_thread, state, thread, access))
 
 
-@router.delete("/threads/{thread}", responses={501: {"model": ErrorOut}})
-async def delete_thread(thread: str) -> JSONResponse:
-    """Remove a thread and its turns (not available yet)."""
-    return error_response(501, "NotImplemented", NO_DELETE, thread)
+@router.delete("/threads/{thread}", status_code=204, responses=ERRORS)
+async def delete_thread(thread: str, state: StateDep, access: AccessDep) -> Response:
+    """Remove a thread and its turns."""
+    await run_in_threadpool(state.library.store.delete_thread, thread, access)
+    return Response(status_code=204)
 
 
 def _threads(state: ServerState, ref: str, access: Access) -> list[dict[str, Any]]:

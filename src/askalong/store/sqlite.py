@@ -209,6 +209,12 @@ class SQLiteStore:
             )
             return tuple(turn_from_row(row) for row in rows)
 
+    def delete_thread(self, thread_id: str, access: Access) -> None:
+        with self._lock, _errors(thread_id), self._transaction() as conn:
+            if not self._threads("t.id = ?", (thread_id,), access):
+                raise NotFound("no such thread", source=thread_id)
+            conn.execute("DELETE FROM threads WHERE id = ?", (thread_id,))  # turns cascade
+
     def _threads(self, where: str, params: tuple[object, ...], access: Access) -> list[Thread]:
         """Threads are private to their owner (``everything`` sees all)."""
         mine = "1 = 1" if access.everything else "t.owner = ?"
