@@ -19,7 +19,8 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml import etree
 
-from askalong.errors import AskAlongError, CorruptDocument, EmptyDocument
+from askalong.errors import CorruptDocument, EmptyDocument
+from askalong.parse.boundary import parser_boundary
 from askalong.parse.outline import OutlineBuilder, clean_text
 from askalong.types import ParsedDocument
 
@@ -35,12 +36,8 @@ def parse(data: bytes, *, source: str) -> ParsedDocument:
         document = docx.Document(io.BytesIO(data))
     except Exception as exc:  # python-docx raises zip, XML and key errors alike
         raise CorruptDocument(f"not a readable DOCX file: {exc}", source=source) from exc
-    try:
+    with parser_boundary("DOCX", source):
         return _parse(document, source)
-    except AskAlongError:
-        raise
-    except Exception as exc:  # the boundary: no library error escapes a parser
-        raise CorruptDocument(f"cannot parse the DOCX: {exc}", source=source) from exc
 
 
 def _parse(document: DocxDocument, source: str) -> ParsedDocument:

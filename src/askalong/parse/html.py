@@ -14,7 +14,8 @@ import re
 import lxml.html
 from lxml import etree
 
-from askalong.errors import AskAlongError, CorruptDocument, EmptyDocument
+from askalong.errors import CorruptDocument, EmptyDocument
+from askalong.parse.boundary import parser_boundary
 from askalong.parse.outline import OutlineBuilder, clean_code, clean_text
 from askalong.parse.text import decode
 from askalong.types import BlockKind, ParsedDocument
@@ -60,14 +61,8 @@ _KIND_OF_TAG: dict[str, BlockKind] = {
 
 def parse(data: bytes, *, source: str) -> ParsedDocument:
     """HTML bytes -> headings, paragraphs, list items, tables, code and captions."""
-    try:
+    with parser_boundary("HTML", source):
         return _parse(data, source)
-    except AskAlongError:
-        raise
-    except RecursionError as exc:
-        raise CorruptDocument("the HTML is nested too deeply to read", source=source) from exc
-    except Exception as exc:  # the boundary: no library error escapes a parser
-        raise CorruptDocument(f"cannot parse the HTML: {exc}", source=source) from exc
 
 
 def _parse(data: bytes, source: str) -> ParsedDocument:

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from askalong.errors import AskAlongError, CorruptDocument, EmptyDocument
+from askalong.errors import EmptyDocument
+from askalong.parse.boundary import parser_boundary
 from askalong.parse.outline import OutlineBuilder, clean_code, clean_text
 from askalong.parse.text import decode
 from askalong.types import BlockKind, ParsedDocument
@@ -25,12 +26,8 @@ _TAG = re.compile(r"<[^>]*>")
 
 def parse(data: bytes, *, source: str) -> ParsedDocument:
     """Markdown bytes -> headings, paragraphs, list items, tables and code blocks."""
-    try:
+    with parser_boundary("Markdown", source):
         return _parse(data, source)
-    except AskAlongError:
-        raise
-    except Exception as exc:  # the boundary: no library error escapes a parser
-        raise CorruptDocument(f"cannot parse the Markdown: {exc}", source=source) from exc
 
 
 def _parse(data: bytes, source: str) -> ParsedDocument:

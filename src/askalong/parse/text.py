@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import charset_normalizer
 
-from askalong.errors import AskAlongError, CorruptDocument, EmptyDocument
+from askalong.errors import CorruptDocument, EmptyDocument
+from askalong.parse.boundary import parser_boundary
 from askalong.parse.outline import CJK_CHAR, OutlineBuilder, clean_text
 from askalong.types import ParsedDocument
 
@@ -190,12 +191,8 @@ def _single_line_title(para: Paragraph, next_para: Paragraph | None) -> int:
 
 def parse(data: bytes, *, source: str) -> ParsedDocument:
     """Plain text bytes -> paragraphs and conservatively detected headings."""
-    try:
+    with parser_boundary("text", source):
         return _parse(data, source)
-    except AskAlongError:
-        raise
-    except Exception as exc:  # the boundary: no library error escapes a parser
-        raise CorruptDocument(f"cannot parse the text: {exc}", source=source) from exc
 
 
 def _parse(data: bytes, source: str) -> ParsedDocument:
