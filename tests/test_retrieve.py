@@ -300,3 +300,17 @@ def test_policy_defaults_and_validation() -> None:
         RetrievalPolicy(weighted_keyword_share=1.5)
     with pytest.raises(ConfigError, match="zscore_keyword_share_zh"):
         RetrievalPolicy(zscore_keyword_share_zh=-0.1)
+
+
+def test_zscore_unembedded_documents_score_their_keyword_z_alone() -> None:
+    # "new" is the keyword route's clear best but its document has no vectors yet.
+    keyword = [
+        Hit("new", "fresh", 9.0, "keyword", keyword_score=9.0, keyword_rank=1),
+        *keyword_hits("a", "b", "c", scores=[3.0, 2.0, 1.0]),
+    ]
+    vector = vector_hits("a", "b", "c", scores=[0.9, 0.5, 0.1])
+    pushed_down = zscore_fusion(keyword, vector, 0.3)
+    assert pushed_down[0].chunk_id == "a"
+    fair = zscore_fusion(keyword, vector, 0.3, unembedded={"fresh"})
+    assert fair[0].chunk_id == "new"
+    assert fair[0].score == pytest.approx((9.0 - 3.75) / 9.6875**0.5)

@@ -28,7 +28,7 @@ z-score 0.955. ``benchmarks/retrieval.py`` has the full table.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
@@ -107,7 +107,11 @@ class RetrievalPolicy:
 
 
 def zscore_fusion(
-    keyword: Sequence[Hit], vector: Sequence[Hit], keyword_share: float = 0.5
+    keyword: Sequence[Hit],
+    vector: Sequence[Hit],
+    keyword_share: float = 0.5,
+    *,
+    unembedded: Collection[str] = frozenset(),
 ) -> list[Hit]:
     """Score fusion of standardised route scores (z-score normalisation, as in Lee 1997's
     comparison of normalisations for CombSUM):
@@ -116,7 +120,10 @@ def zscore_fusion(
         score(d) = share · z_bm25(d) + (1 - share) · z_cos(d)
 
     A route that missed ``d`` counts its lowest z (d ranks below everything it listed).
-    A route whose scores are all equal has z = 0 throughout. Mode "hybrid".
+    A route whose scores are all equal has z = 0 throughout. A chunk of a document in
+    ``unembedded`` (no vectors yet: the vector route could not see it) scores its
+    keyword z alone, so a document just added is not pushed down while its vectors
+    fill in. Mode "hybrid".
     """
     keyword_z = _by_chunk(_distinct(keyword), "keyword")
     vector_z = _by_chunk(_distinct(vector), "vector")
@@ -125,6 +132,8 @@ def zscore_fusion(
 
     def score(hit: Hit) -> float:
         kw = keyword_z.get(hit.chunk_id, keyword_floor)
+        if hit.document_id in unembedded:
+            return kw
         vec = vector_z.get(hit.chunk_id, vector_floor)
         return keyword_share * kw + (1.0 - keyword_share) * vec
 
@@ -324,6 +333,7 @@ def fuse(
     *,
     k_max: int,
     language: str = "en",
+    unembedded: Collection[str] = frozenset(),
 ) -> list[Hit]:
     """Fuse what the routes found, then threshold and cut to a dynamic top-K.
 
@@ -331,7 +341,9 @@ def fuse(
     or None (not ready, or failed): that route alone on the ``1 / (k + rank)`` scale with
     the single-route (or keyword-only) threshold; the hits' mode names the route.
     """
-    fused = fused_ranking(keyword_hits or (), vector_hits or (), policy, language=language)
+    fused = fused_ranking(
+        keyword_hits or (), vector_hits or (), policy, language=language, unembedded=unembedded
+    )
     if not fused:
         return []
     threshold = policy.threshold_for(fused[0].mode)
@@ -354,15 +366,18 @@ def fused_ranking(
     policy: RetrievalPolicy,
     *,
     language: str = "en",
+    unembedded: Collection[str] = frozenset(),
 ) -> list[Hit]:
     """The full fused list, best first, before any threshold (evaluation ranks this).
-    ``language`` is the query's (``askalong.text.detect_language``)."""
+    ``language`` is the query's (``askalong.text.detect_language``); ``unembedded``
+    the documents the vector route could not search (see ``zscore_fusion``)."""
     if not vector:
         return single_route(keyword, "keyword", policy.rrf_k)
     if not keyword:
         return single_route(vector, "vector", policy.rrf_k)
     if policy.fusion == "zscore":
-        return zscore_fusion(keyword, vector, policy.keyword_share(language))
+        share = policy.keyword_share(language)
+        return zscore_fusion(keyword, vector, share, unembedded=unembedded)
     if policy.fusion == "weighted":
         return weighted_fusion(keyword, vector, policy.weighted_keyword_share)
     weights = (policy.keyword_weight, policy.vector_weight)

@@ -15,6 +15,9 @@ from askalong.text import detect_language, tokenize
 from askalong.types import Access, Hit
 
 MAX_QUERY_CHARS = 10_000
+# The embedder reads a long query in 510-token windows, seconds of work for 10k
+# characters; its head says what the query is about just as well.
+MAX_EMBEDDED_QUERY_CHARS = 1_000
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,8 @@ class _Routes:
     keyword: list[Hit] | None
     vector: list[Hit] | None
     notes: tuple[str, ...]
+    # Searched by the keyword route only: their vectors are not there yet.
+    unembedded: frozenset[str] = frozenset()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -60,7 +65,12 @@ class Searcher:
         routes = self._run_routes(query, access, documents, use_vectors)
         k = k_max or self.policy.k_max_knowledge_base
         hits = fuse(
-            routes.keyword, routes.vector, self.policy, k_max=k, language=detect_language(query)
+            routes.keyword,
+            routes.vector,
+            self.policy,
+            k_max=k,
+            language=detect_language(query),
+            unembedded=routes.unembedded,
         )
         notes = routes.notes if hits else (*routes.notes, "nothing passed the score threshold")
         return SearchResult(query, tuple(hits), routes.names, notes)
@@ -69,23 +79,37 @@ class Searcher:
         self, query: str, access: Access, *, use_keyword: bool = True, use_vectors: bool = True
     ) -> list[Hit]:
         """The full fused ranking with no threshold or cut (what evaluations score)."""
-        routes = self._run_routes(_checked_query(query), access, (), use_vectors)
-        keyword = routes.keyword if use_keyword else None
+        query = _checked_query(query)
+        routes = self._run_routes(query, access, (), use_vectors, use_keyword=use_keyword)
         language = detect_language(query)
-        return fused_ranking(keyword or (), routes.vector or (), self.policy, language=language)
+        return fused_ranking(
+            routes.keyword or (),
+            routes.vector or (),
+            self.policy,
+            language=language,
+            unembedded=routes.unembedded,
+        )
 
     def _run_routes(
-        self, query: str, access: Access, documents: Sequence[str], use_vectors: bool
+        self,
+        query: str,
+        access: Access,
+        documents: Sequence[str],
+        use_vectors: bool,
+        *,
+        use_keyword: bool = True,
     ) -> _Routes:
         allowed = self._allowed(access, documents)
         if not tokenize(query):
             return _Routes(None, None, ("the query has only stop words or punctuation",))
-        restrict = allowed if documents else None
-        keyword = self.indexes.keyword.search(
-            query, access, document_ids=restrict, limit=self.policy.keyword_limit
-        )
-        vector, notes = self._vector_route(query, allowed, use_vectors)
-        return _Routes(keyword, vector, notes)
+        keyword = None
+        if use_keyword:
+            restrict = allowed if documents else None
+            keyword = self.indexes.keyword.search(
+                query, access, document_ids=restrict, limit=self.policy.keyword_limit
+            )
+        vector, notes, unembedded = self._vector_route(query, allowed, use_vectors)
+        return _Routes(keyword, vector, notes, unembedded)
 
     def _allowed(self, access: Access, documents: Sequence[str]) -> set[str]:
         """Ids of the documents to search; the permission filter runs in the store query."""
@@ -95,24 +119,28 @@ class Searcher:
 
     def _vector_route(
         self, query: str, allowed: set[str], use_vectors: bool
-    ) -> tuple[list[Hit] | None, tuple[str, ...]]:
+    ) -> tuple[list[Hit] | None, tuple[str, ...], frozenset[str]]:
+        """The vector route's hits (None when it did not run), notes, and the allowed
+        documents it could not search (no vectors yet)."""
         if not use_vectors:
-            return None, ()
+            return None, (), frozenset()
         vectors, embedder = self.indexes.vectors, self.indexes.embedder
         if vectors is None or embedder is None:
-            return None, ("vector search is off (ASKALONG_EMBEDDER=none)",)
+            return None, ("vector search is off (ASKALONG_EMBEDDER=none)",), frozenset()
         ready = allowed & vectors.document_ids()
-        notes = _pending_note(len(allowed - ready))
+        pending = frozenset(allowed - ready)
+        notes = _pending_note(len(pending))
         if not ready:
-            return None, notes
+            return None, notes, pending
         try:
-            query_vector = embedder.embed_query(query)
+            query_vector = embedder.embed_query(query[:MAX_EMBEDDED_QUERY_CHARS])
         except AskAlongError as exc:
-            return None, (*notes, f"vector search failed, keyword results only: {exc}")
+            failed = f"vector search failed, keyword results only: {exc}"
+            return None, (*notes, failed), pending
         hits = vectors.search(
             query_vector, allowed_document_ids=ready, limit=self.policy.vector_limit
         )
-        return hits, notes
+        return hits, notes, pending
 
 
 def _checked_query(query: str) -> str:

@@ -75,11 +75,19 @@ def evaluate_corpus(
     limit: int | None = None,
     progress: Progress | None = None,
     chunking: Chunking = "default",
+    embed: bool = True,
 ) -> Evaluation:
-    """Index ``corpus`` (if not yet done) and score each mode on its queries."""
+    """Index ``corpus`` (if not yet done) and score each mode on its queries.
+
+    With ``embed`` False, missing vectors are not computed: the vector modes are then
+    left out (with a note) unless every chunk already has its vector."""
     with Library(corpus_settings(settings, corpus, chunking)) as library:
         load_corpus(library, corpus, progress)
-        notes = _embed(library, progress) if set(modes) & {"vector", "hybrid"} else ()
+        notes: tuple[str, ...] = ()
+        if set(modes) & {"vector", "hybrid"}:
+            notes = _embed(library, progress) if embed else _unembedded(library)
+            if notes and not embed:
+                modes = [mode for mode in modes if mode == "keyword"]
         queries = corpus.queries[:limit] if limit else corpus.queries
         subset = dataclasses.replace(corpus, queries=queries)
         units = chunk_units(library)
@@ -116,6 +124,15 @@ def _embed(library: Library, progress: Progress | None) -> tuple[str, ...]:
     report = library.indexes.embed(pending, callback)
     if report.error:
         return (f"vectors incomplete: {report.error}",)
+    return ()
+
+
+def _unembedded(library: Library) -> tuple[str, ...]:
+    pending = library.indexes.pending_vectors()
+    if library.indexes.vectors is None:
+        return ("vector modes left out: embeddings are off",)
+    if pending:
+        return (f"vector modes left out: {len(pending)} document(s) have no vectors yet",)
     return ()
 
 

@@ -1,0 +1,272 @@
+"""Search latency: hybrid, keyword-only and vector-only search over 10k and 100k chunks.
+
+The chunks are real text: every paragraph of CMRC 2018 (dev, trial), XQuAD (en, zh),
+DRCD and the SciFact abstracts (~7,700 paragraphs, Chinese and English), repeated to
+reach the size, ten chunks per document, every document public and searched by a
+signed-in user (the permission filter runs). Embedding 100k chunks with the local model
+would take hours on this machine, so the chunk vectors are random unit vectors (the
+exact cosine scan costs the same for any values); the query vectors are the real
+embedder's, computed once up front, so the timed search excludes embedding the query.
+The embedder's own time for one query is measured and printed beside it.
+
+Each query runs ``REPEATS`` times, in rounds, and p50/p95 are taken over all runs: the
+machine is shared, so medians over repeated runs are what to compare. The libraries
+are built once under ``$ASKALONG_HOME/latency/`` and reused.
+
+    python benchmarks/search_latency.py [--sizes 10000 100000] [--queries 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from askalong.config import Settings, load_settings
+from askalong.evaluate.datasets import load_dataset
+from askalong.indexing import SearchIndexes
+from askalong.providers.base import Embedder, EmbedKind
+from askalong.providers.choose import make_embedder
+from askalong.search import Searcher
+from askalong.store.base import Store, open_store
+from askalong.types import Access, Block, BlockSpan, Chunk, Document, StoredDocument
+
+ROOT = Path(__file__).resolve().parents[1]
+EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
+SOURCES = (
+    "qa/cmrc2018/cmrc2018_dev.json",
+    "qa/cmrc2018/cmrc2018_trial.json",
+    "qa/xquad/xquad.en.json",
+    "qa/xquad/xquad.zh.json",
+    "qa/drcd/DRCD_dev.json",
+    "retrieval/scifact",
+)
+QUERY_SOURCES = (
+    "qa/xquad/xquad.en.json",
+    "qa/xquad/xquad.zh.json",
+    "qa/cmrc2018/cmrc2018_dev.json",
+)
+CHUNKS_PER_DOCUMENT = 10
+DIMENSION = 384
+REPEATS = 5
+USER = Access(user="bench")
+
+
+class QueryVectors(Embedder):
+    """The real embedder's query vectors, computed up front; random passage vectors."""
+
+    def __init__(self, vectors: dict[str, np.ndarray]) -> None:
+        super().__init__(name="bench-random", dimension=DIMENSION)
+        self._vectors = vectors
+        self._random = np.random.default_rng(7)
+
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        if kind == "query":
+            return np.stack([self._vectors[text] for text in texts])
+        return self._random.standard_normal((len(texts), DIMENSION)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class Row:
+    size: int
+    mode: str
+    p50: float  # milliseconds
+    p95: float
+    runs: int
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def paragraphs() -> list[str]:
+    texts: list[str] = []
+    for source in SOURCES:
+        for document in load_dataset(EVALDATA / source).documents:
+            texts.extend(p for p in document.paragraphs if p.strip())
+    return texts
+
+
+def questions(count: int) -> list[str]:
+    """``count`` real questions, taken in turn from English and Chinese sets."""
+    pools = [[q.text for q in load_dataset(EVALDATA / s).queries] for s in QUERY_SOURCES]
+    picked = [pool[i] for i in range(count) for pool in pools if i < len(pool)]
+    return picked[:count]
+
+
+def documents(texts: Sequence[str], size: int) -> Iterator[StoredDocument]:
+    """``size`` chunks of ``texts`` (repeated as needed), ten to a public document."""
+    for start in range(0, size, CHUNKS_PER_DOCUMENT):
+        count = min(CHUNKS_PER_DOCUMENT, size - start)
+        parts = [texts[(start + i) % len(texts)] for i in range(count)]
+        yield _document(f"{start // CHUNKS_PER_DOCUMENT:06d}", parts)
+
+
+def content(stored: StoredDocument) -> bytes:
+    return "\n\n".join([stored.document.source, *(b.text for b in stored.blocks)]).encode()
+
+
+def _document(number: str, parts: Sequence[str]) -> StoredDocument:
+    digest = hashlib.sha256("\n\n".join([f"bench-{number}", *parts]).encode()).hexdigest()
+    document = Document(
+        id=digest[:16],
+        content_hash=digest,
+        title=f"bench {number}",
+        source=f"bench-{number}",
+        format="text",
+        language="mixed",
+        page_count=1,
+        size_bytes=sum(len(p) for p in parts),
+        created="2026-01-01T00:00:00+00:00",
+        owner="someone-else",
+        visibility="public",
+    )
+    blocks = tuple(
+        Block(id=f"b{i}", kind="paragraph", text=text, order=i) for i, text in enumerate(parts)
+    )
+    chunks = tuple(
+        Chunk(
+            id=f"{document.id}:c{i}",
+            document_id=document.id,
+            order=i,
+            spans=(BlockSpan(f"b{i}", 0, len(text)),),
+            text=text,
+        )
+        for i, text in enumerate(parts)
+    )
+    return StoredDocument(document, blocks, chunks)
+
+
+# ----------------------------------------------------------------------------- building
+
+
+def build(settings: Settings, size: int, texts: Sequence[str], indexes: SearchIndexes) -> None:
+    """Fill the store, keyword index and vectors once (a marker file says it is done)."""
+    marker = settings.home / "built.json"
+    if marker.is_file() and json.loads(marker.read_text())["size"] == size:
+        return
+    started = time.perf_counter()
+    batch: list[tuple[Document, Sequence[Chunk]]] = []
+    vectors, embedder = indexes.vectors, indexes.embedder
+    assert vectors is not None and embedder is not None
+    for stored in documents(texts, size):
+        indexes.store.add_document(stored, content(stored))
+        batch.append((stored.document, stored.chunks))
+        vectors.add(
+            stored.document.id,
+            [c.id for c in stored.chunks],
+            embedder.embed_passages([c.text for c in stored.chunks]),
+        )
+        if len(batch) >= 1000:
+            indexes.keyword.add_many(batch)
+            batch = []
+    if batch:
+        indexes.keyword.add_many(batch)
+    seconds = time.perf_counter() - started
+    marker.write_text(json.dumps({"size": size, "seconds": seconds}))
+    print(f"built {size} chunks in {seconds:.0f} s", file=sys.stderr)
+
+
+# ----------------------------------------------------------------------------- timing
+
+
+def timed(search: Callable[[str], object], queries: Sequence[str]) -> list[float]:
+    """Milliseconds per call, ``REPEATS`` rounds over all queries (after one warm-up)."""
+    for query in queries[:10]:
+        search(query)
+    runs: list[float] = []
+    for _ in range(REPEATS):
+        for query in queries:
+            started = time.perf_counter()
+            search(query)
+            runs.append((time.perf_counter() - started) * 1000)
+    return runs
+
+
+def row(size: int, mode: str, runs: Sequence[float]) -> Row:
+    p95 = statistics.quantiles(runs, n=20)[-1]
+    return Row(size, mode, statistics.median(runs), p95, len(runs))
+
+
+def measure(size: int, texts: Sequence[str], queries: Sequence[str], qv: dict) -> list[Row]:
+    base = load_settings()
+    settings = replace(base, home=base.home / "latency" / str(size), embedder="local")
+    store: Store = open_store(settings)
+    indexes = SearchIndexes(settings, store, lambda: QueryVectors(qv))
+    try:
+        build(settings, size, texts, indexes)
+        searcher = Searcher(store, indexes)
+        return [
+            row(size, "hybrid", timed(lambda q: searcher.search(q, USER), queries)),
+            row(
+                size,
+                "keyword",
+                timed(lambda q: searcher.search(q, USER, use_vectors=False), queries),
+            ),
+            row(
+                size,
+                "vector",
+                timed(lambda q: searcher.ranking(q, USER, use_keyword=False), queries),
+            ),
+        ]
+    finally:
+        indexes.close()
+        store.close()
+
+
+def query_vectors(queries: Sequence[str]) -> tuple[dict[str, np.ndarray], list[float]]:
+    embedder = make_embedder(load_settings())
+    assert embedder is not None, "ASKALONG_EMBEDDER=none: no query vectors"
+    vectors, times = {}, []
+    for query in queries:
+        started = time.perf_counter()
+        vectors[query] = embedder.embed_query(query)
+        times.append((time.perf_counter() - started) * 1000)
+    return vectors, times
+
+
+def table(rows: Sequence[Row]) -> str:
+    lines = ["| chunks | mode | p50 ms | p95 ms | runs |", "|---:|---|---:|---:|---:|"]
+    lines += [f"| {r.size:,} | {r.mode} | {r.p50:.1f} | {r.p95:.1f} | {r.runs} |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    texts = paragraphs()
+    queries = questions(args.queries)
+    qv, embed_ms = query_vectors(queries)
+    rows = [r for size in args.sizes for r in measure(size, texts, queries, qv)]
+    today = datetime.date.today().isoformat()
+    text = (
+        f"# Search latency, {today}\n\n"
+        f"{len(queries)} real questions (XQuAD en/zh, CMRC) x {REPEATS} rounds over "
+        f"{len(texts):,} real paragraphs repeated to size; random unit chunk vectors "
+        f"(dimension {DIMENSION}), real query vectors computed beforehand; "
+        f"a signed-in user, so the permission filter runs. Load average at the end: "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n\n"
+        + table(rows)
+        + f"\nEmbedding one query with the default embedder (not in the figures above): "
+        f"p50 {statistics.median(embed_ms):.1f} ms, "
+        f"p95 {statistics.quantiles(embed_ms, n=20)[-1]:.1f} ms.\n"
+    )
+    print(text)
+    path = args.out or ROOT / "benchmarks" / "results" / f"search-latency-{today}.md"
+    path.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
