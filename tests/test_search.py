@@ -261,9 +261,9 @@ def test_a_failing_vector_route_falls_back_to_keyword_with_a_note(
 # ----------------------------------------------------------------------------- quality
 
 # XQuAD zh articles 12-19 (40 paragraphs, 214 questions). Measured with the default
-# policy: keyword R@1 0.944, hybrid 0.981 (+8 questions); the slack allows ~3 to move.
+# policy: keyword R@1 0.944, hybrid 0.977 (+7 questions); the slack allows ~3 to move.
 SAMPLE = slice(12, 20)
-MEASURED_MARGIN = 0.037
+MEASURED_MARGIN = 0.033
 SLACK = 0.015
 
 
