@@ -69,3 +69,28 @@ def test_squad_answer_metrics() -> None:
     assert f1_score("Denver Broncos won", "the Denver Broncos") == 0.8
     assert f1_score("北京大学", "北京") == 2 * (2 / 4) * 1.0 / (2 / 4 + 1.0)
     assert f1_score("nothing", "else") == 0.0
+
+
+def test_paragraph_chunking_makes_one_chunk_per_paragraph(
+    settings: Settings, evaldata: Path, tmp_path: Path
+) -> None:
+    from askalong.evaluate.datasets import load_dataset
+    from askalong.evaluate.harness import corpus_settings, evaluate_corpus
+
+    corpus = load_dataset(_sample(evaldata, "en", tmp_path))
+    by_chunking = {
+        chunking: evaluate_corpus(settings, corpus, modes=("keyword",), chunking=chunking)
+        for chunking in ("default", "paragraph")
+    }
+    paragraph, default = by_chunking["paragraph"], by_chunking["default"]
+    # Six articles of 4-7 paragraphs: one chunk each, versus merged 512-unit chunks.
+    assert paragraph.chunks == corpus.paragraph_count
+    assert paragraph.paragraphs_per_chunk == 1.0
+    assert default.paragraphs_per_chunk > 1.3
+    assert default.chunks < paragraph.chunks
+    # Finding the one paragraph is harder than finding a chunk that holds it.
+    [strict], [merged] = paragraph.reports, default.reports
+    assert strict.recall1 is not None and merged.recall1 is not None
+    assert strict.recall1 < merged.recall1
+    homes = {corpus_settings(settings, corpus, c).home for c in ("default", "paragraph")}
+    assert len(homes) == 2 and all(home.is_dir() for home in homes)
