@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from askalong.text import (
     detect_language,
+    gram_tokens,
     key_terms,
     measure,
     size_units,
@@ -226,3 +227,19 @@ def test_key_terms() -> None:
     terms = key_terms("The model is a transformer (BERT) 模型的 x 2 effects of 检索")
     assert {"model", "transform", "bert", "模型", "检索", "effect"} <= terms
     assert not {"x", "2", "the", "a", "的"} & terms
+
+
+def test_gram_tokens_are_han_characters_and_bigrams() -> None:
+    grams = gram_tokens("长江是亚洲第一长河")
+    assert grams[:3] == ["长", "江", "亚"]  # "是" is a stop word
+    assert {"长江", "亚洲", "长河", "第一"} <= set(grams)
+    assert "是" not in grams and "江是" in grams  # only exact stop words go
+    # rjieba keeps "第一长河"-style compounds whole; the grams still match a part.
+    assert "一长" in grams
+
+
+def test_gram_tokens_keep_other_words_and_skip_text_without_han() -> None:
+    assert gram_tokens("The rivers of China") == []
+    grams = gram_tokens("1949年 Running 北京")
+    assert {"1949", "run", "年", "北", "京", "北京"} <= set(grams)
+    assert gram_tokens("ＡＢＣ 北") == ["abc", "北"]  # NFKC first, as tokenize does
