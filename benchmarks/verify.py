@@ -40,7 +40,7 @@ from askalong.answer.verify import (
 )
 from askalong.config import load_settings
 from askalong.evaluate.datasets import parse_sentence_list
-from askalong.providers.base import Embedder
+from askalong.providers.base import Embedder, EmbedKind
 
 REPO = Path(__file__).resolve().parents[1]
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
@@ -128,6 +128,22 @@ def _average_ranks(values: np.ndarray) -> np.ndarray:
     return ranks
 
 
+class CachedEmbedder(Embedder):
+    """Remembers vectors, so the verdict pass and the score pass embed each text once."""
+
+    def __init__(self, inner: Embedder) -> None:
+        super().__init__(name=inner.name, dimension=inner.dimension)
+        self._inner = inner
+        self._seen: dict[tuple[str, str], np.ndarray] = {}
+
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        missing = list(dict.fromkeys(t for t in texts if (kind, t) not in self._seen))
+        if missing:
+            for text, row in zip(missing, self._inner._embed(missing, kind), strict=True):
+                self._seen[kind, text] = row
+        return np.stack([self._seen[kind, t] for t in texts])
+
+
 @dataclass(frozen=True)
 class Row:
     dataset: str
@@ -193,7 +209,7 @@ def main() -> None:
     if not args.no_embedder:
         from askalong.providers.local import default_embedder
 
-        embedder = default_embedder(load_settings())
+        embedder = CachedEmbedder(default_embedder(load_settings()))
     rows = []
     for name, pairs in datasets.items():
         rows.append(evaluate(name, pairs, None))
