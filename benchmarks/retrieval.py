@@ -123,10 +123,14 @@ class Baseline:
         self.vocabulary = set(self.bm25.vocab_dict)
 
     def keyword(self, query: str) -> list[int]:
+        if not query.strip():
+            return []
         terms = [t for t in baseline_tokens([query], self.language)[0] if t in self.vocabulary]
         return top(self.bm25.get_scores(terms)) if terms else []
 
     def vector(self, query: str) -> list[int]:
+        if not query.strip():
+            return []
         return top(self.chunks.matrix @ self.embed(query), positive=False)
 
     def ranking(self, mode: str) -> Callable[[str], list[str]]:
@@ -272,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             found, info = run_set(name, chunking, not args.no_embed, args.limit)
             rows.extend(found)
             infos.append(info)
-    write(rows, infos, args.out)
+            write(rows, infos, args.out)  # after each set: a long run keeps what it did
 
 
 def write(rows: Sequence[Row], infos: Sequence[str], out: Path | None) -> None:
@@ -287,7 +291,7 @@ def write(rows: Sequence[Row], infos: Sequence[str], out: Path | None) -> None:
         + "\n"
         + "".join(f"- {info}\n" for info in infos)
     )
-    print(text)
+    print(text, flush=True)
     path = out or ROOT / "benchmarks" / "results" / f"retrieval-{today}.md"
     path.write_text(text, encoding="utf-8")
 

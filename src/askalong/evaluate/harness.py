@@ -24,7 +24,7 @@ from typing import Literal, get_args
 
 from askalong.chunk import chunk_blocks
 from askalong.config import Settings
-from askalong.errors import ConfigError
+from askalong.errors import ConfigError, InputError
 from askalong.evaluate.datasets import CorpusDocument, RetrievalCorpus, Unit
 from askalong.evaluate.retrieval import RetrievalReport, evaluate_retrieval
 from askalong.library import Library
@@ -144,12 +144,15 @@ def _evaluate_mode(
     progress: Progress | None,
 ) -> RetrievalReport:
     def search(query: str) -> list[str]:
-        hits = library.searcher.ranking(
-            query,
-            Access.local(),
-            use_keyword=mode != "vector",
-            use_vectors=mode != "keyword",
-        )
+        try:
+            hits = library.searcher.ranking(
+                query,
+                Access.local(),
+                use_keyword=mode != "vector",
+                use_vectors=mode != "keyword",
+            )
+        except InputError:  # an empty question (CMRC trial has one): found nothing
+            return []
         return [hit.chunk_id for hit in hits[:100]]
 
     total = len(corpus.queries)
