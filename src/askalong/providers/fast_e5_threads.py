@@ -77,11 +77,14 @@ def _loaded_openblas() -> list[Path]:
     return sorted(Path(p) for p in found if p.startswith("/"))
 
 
-def worker_pool(threads: int) -> tuple[ThreadPoolExecutor, int]:
+def worker_pool(threads: int, *, blas: bool = True) -> tuple[ThreadPoolExecutor, int]:
     """A pool of ``threads`` workers with one BLAS thread each, and its size.
 
     Falls back to one worker (BLAS threading as configured) without the setter.
+    With ``blas=False`` (work that runs outside BLAS) it is simply ``threads`` workers.
     """
+    if not blas:
+        return ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="e5"), threads
     setter = blas_thread_setter()
     if setter is None:
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="e5"), 1

