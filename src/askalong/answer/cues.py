@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from askalong.text import key_terms
 from askalong.types import Intent
 
 _I = re.IGNORECASE
@@ -75,3 +76,30 @@ def continues(before: str, sentence: str) -> bool:
     return before.rstrip()[-1:] in (";", "；", ":", "：", ",", "，") or (
         _ANAPHOR.match(sentence.lstrip()) is not None
     )
+
+
+# Words that ask about "this" without naming anything: a question made only of them (the
+# quick intents "Explain this.", "举例说明这段内容。", or "What does this part say?") is
+# about the selected text, so the selection's terms are what the evidence must cover.
+_DEICTIC_EN = frozenset(
+    key_terms(
+        "explain explanation example examples give differ differs different difference "
+        "differences related relate ideas idea concept concepts mean means meaning say says "
+        "said part passage section paragraph sentence text follow follows following else "
+        "tell describe elaborate clarify illustrate compare contrast here more detail "
+        "details point imply implies implication talk talks about please show me us "
+        "other another again also what"
+    )
+)
+_DEICTIC_ZH = re.compile(
+    "这段话|这句话|这一段|这部分|这段|这句|这里|此处|这个|解释|说明|举例|例子|举个|内容|"
+    "相关|概念|不同|区别|差异|意思|含义|意味着|讲的|讲了|讲|说的|说了|说|部分|段落|详细|"
+    "一下|比较|表示|什么|有|这|此|请|还|其他|别的"
+)
+
+
+def about_selection(question: str) -> bool:
+    """Whether ``question`` names nothing beyond "this": its only terms ask to explain,
+    exemplify, compare or restate the selection."""
+    rest = _DEICTIC_ZH.sub(" ", question)
+    return not (key_terms(rest) - _DEICTIC_EN)

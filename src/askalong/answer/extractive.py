@@ -35,7 +35,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from askalong.answer.base import BlockKey
-from askalong.answer.cues import continues, cue_score, has_number, wants_number
+from askalong.answer.cues import (
+    about_selection,
+    continues,
+    cue_score,
+    has_number,
+    wants_number,
+)
 from askalong.context import ContextUnit, Drift, Origin, Piece, trimmed
 from askalong.providers.base import Embedder
 from askalong.text import CHINESE_STOP_WORDS, detect_language, key_terms, split_sentences
@@ -64,7 +70,8 @@ class Weights:
     carry: float = 0.3  # share of the previous sentence's overlap a sentence inherits ...
     carry_anaphor: float = 0.6  # ... or when it plainly continues it
     carry_tie: float = 0.2  # and a little of it on top, so context breaks ties
-    follow_up: float = 0.4  # weight of the previous question's / the anchor's terms
+    follow_up: float = 0.4  # weight of the previous question's / the anchor's terms ...
+    follow_up_cap: float = 0.15  # ... whose share may add at most this to a real question's
     similarity_low: float = 0.78  # cosine mapped to 0 ...
     similarity_high: float = 0.9  # ... and to 1
     threshold: float = 0.23  # evidence below this -> not_covered (English question) ...
@@ -105,6 +112,7 @@ class Scored:
     candidate: Candidate
     evidence: float  # how much of the question it covers (+ similarity): the threshold's
     score: float  # rarity-weighted overlap (+ similarity) + cues + origin - drift: the rank
+    relevance: float = 0.0  # the score's overlap (+ similarity) part, without any bonus
 
 
 @dataclass(frozen=True)
@@ -133,10 +141,16 @@ def answer_extractively(
     intent: Intent = "ask",
     embedder: Embedder | None = None,
     previous_question: str | None = None,
+    previous_answer: str | None = None,
     weights: Weights | None = None,
 ) -> ExtractiveResult:
     """Answer ``question`` from ``units`` by selecting and quoting their sentences;
-    ``blocks`` (keyed by document id and block id) give each quote its page and section."""
+    ``blocks`` (keyed by document id and block id) give each quote its page and section.
+
+    Only a sentence whose own evidence passes the threshold can be the answer: ranking
+    bonuses (the anchor's origin, cues, the previous question) only order those. A
+    follow-up whose answer would repeat ``previous_answer`` gets the next-best distinct
+    evidence, or ``not_covered`` when there is none."""
     weights = weights or Weights()
     language = "zh" if detect_language(question) == "zh" else "en"
     scored = score_candidates(
@@ -148,11 +162,43 @@ def answer_extractively(
         weights=weights,
     )
     threshold = weights.threshold_for(language, embedded=embedder is not None)
-    best = max(scored, key=lambda s: s.score, default=None)
-    if best is None or max(s.evidence for s in scored) < threshold:
+    eligible = _eligible(scored, threshold)
+    best = _best(scored, eligible, previous_answer, weights)
+    if best is None:
         top = max((s.evidence for s in scored), default=0.0)
         return ExtractiveResult("not_covered", NOT_COVERED[language], (), "", top, language)
     return _answer(scored, best, blocks, units, weights, language)
+
+
+def _eligible(scored: list[Scored], threshold: float) -> list[Scored]:
+    """The sentences that may answer: those whose evidence passes the threshold and their
+    neighbours in the same block (an example or a definition often follows the sentence
+    that names the topic); never a sentence that has only a ranking bonus."""
+    passing = {_place(s.candidate) for s in scored if s.evidence >= threshold}
+    near = {(u, p, i + step) for u, p, i in passing for step in (-1, 1)}
+    return [
+        s
+        for s in scored
+        if _place(s.candidate) in passing or (_place(s.candidate) in near and s.relevance > 0)
+    ]
+
+
+def _place(candidate: Candidate) -> tuple[int, int, int]:
+    return candidate.unit, candidate.piece, candidate.index
+
+
+def _best(
+    scored: list[Scored], eligible: list[Scored], previous_answer: str | None, weights: Weights
+) -> Scored | None:
+    """The best eligible sentence; when the direct answer it makes would only repeat the
+    previous turn's answer, the best one not in that answer."""
+    best = max(eligible, key=lambda s: s.score, default=None)
+    if best is None or not previous_answer:
+        return best
+    if not all(s.candidate.text in previous_answer for s in _direct(scored, best, weights)):
+        return best
+    fresh = [s for s in eligible if s.candidate.text not in previous_answer]
+    return max(fresh, key=lambda s: s.score, default=None)
 
 
 # ------------------------------------------------------------------------------ scoring
@@ -197,66 +243,80 @@ def score_candidates(
     if not found:
         return []
     sentence_terms = [terms_of(c.text) for c in found]
-    query = _query(question, units, previous_question, weights.follow_up)
+    query = _query(question, units, previous_question, weights)
     overlap = _carried(found, _relevance(query, sentence_terms), weights)
-    similarity = _similarities(question, found, embedder, weights)
+    similarity = _similarities(query.text, found, embedder, weights)
     numeric = wants_number(question)
     out = []
     for k, candidate in enumerate(found):
         relevance = weights.overlap * overlap[k] + weights.similarity * similarity[k]
-        evidence = _coverage(query, sentence_terms[k]) + weights.similarity * similarity[k]
+        evidence = _coverage(query.evidence, sentence_terms[k]) + weights.similarity * similarity[k]
         bonus = weights.cue * cue_score(intent, candidate.text) * (0.5 + overlap[k])
         if numeric and has_number(candidate.text):
             bonus += weights.number * overlap[k]
         bonus += _origin_bonus(candidate, weights) - _drift_penalty(candidate.drift, weights)
-        out.append(Scored(candidate, evidence, relevance + bonus))
+        out.append(Scored(candidate, evidence, relevance + bonus, relevance))
     return out
 
 
 @dataclass(frozen=True)
 class _Query:
-    """The weighted query terms: the question's (1.0), the previous question's and the
-    anchor selection's (``follow_up``); ``own`` are the question's."""
+    """What a sentence is scored against.
+
+    ``weights``: the ranking terms, the question's (1.0) and, at ``follow_up``, the
+    previous question's and the anchor selection's; ``own`` are the question's. Those
+    secondary terms may add at most ``cap`` to a sentence's share (a real question must
+    dominate; a question about the selection is uncapped). ``evidence``: the terms the
+    evidence threshold is measured on, the question's own, or the selection's when the
+    question names nothing beyond "this" (then ``text``, what the embedder compares
+    sentences with, is the selection too).
+    """
 
     weights: Mapping[str, float]
     own: frozenset[str]
+    evidence: frozenset[str]
+    cap: float
+    text: str
 
 
 def _query(
-    question: str, units: Sequence[ContextUnit], previous_question: str | None, follow_up: float
+    question: str, units: Sequence[ContextUnit], previous_question: str | None, weights: Weights
 ) -> _Query:
     own = terms_of(question)
-    weights = dict.fromkeys(own, 1.0)
-    secondary = terms_of(previous_question) if previous_question else set()
-    for unit in units:
-        if unit.origin == "anchor":
-            secondary |= terms_of(unit.cited_text())
+    selection = "\n".join(u.cited_text() for u in units if u.origin == "anchor")
+    selected = terms_of(selection) if selection else set()
+    ranking = dict.fromkeys(own, 1.0)
+    secondary = (terms_of(previous_question) if previous_question else set()) | selected
     for term in secondary - own:
-        weights[term] = follow_up
-    return _Query(weights, frozenset(own))
+        ranking[term] = weights.follow_up
+    if about_selection(question):
+        text = selection if selected else question
+        return _Query(ranking, frozenset(own), frozenset(selected or own), 1.0, text)
+    return _Query(ranking, frozenset(own), frozenset(own), weights.follow_up_cap, question)
 
 
 def _relevance(query: _Query, sentence_terms: list[set[str]]) -> list[float]:
     """Share of the query's weight found in each sentence, terms weighted by rarity among
-    the candidates: the ranking signal (0..1)."""
+    the candidates, the secondary terms' part capped: the ranking signal (0..1)."""
     idf = _idf(query.weights, sentence_terms)
     weight = {term: w * idf[term] for term, w in query.weights.items()}
     total = sum(weight[t] for t in query.own) or sum(weight.values()) or 1.0
-    return [
-        min(1.0, sum(w for t, w in weight.items() if t in terms) / total)
-        for terms in sentence_terms
-    ]
+    out = []
+    for terms in sentence_terms:
+        own = sum(w for t, w in weight.items() if t in terms and t in query.own)
+        other = sum(w for t, w in weight.items() if t in terms and t not in query.own)
+        out.append(min(1.0, own / total + min(other / total, query.cap)))
+    return out
 
 
-def _coverage(query: _Query, terms: set[str]) -> float:
-    """Share of the query's weight in ``terms``, words and Chinese character pairs counted
+def _coverage(evidence: frozenset[str], terms: set[str]) -> float:
+    """Share of the evidence terms in ``terms``, words and Chinese character pairs counted
     as two halves: the evidence signal, the same scale in both languages (0..1)."""
     shares = []
     for group in (False, True):
-        mine = {t: w for t, w in query.weights.items() if t.startswith(BIGRAM) == group}
-        total = sum(w for t, w in mine.items() if t in query.own) or sum(mine.values())
-        if total:
-            shares.append(min(1.0, sum(w for t, w in mine.items() if t in terms) / total))
+        mine = [t for t in evidence if t.startswith(BIGRAM) == group]
+        if mine:
+            shares.append(sum(t in terms for t in mine) / len(mine))
     return sum(shares) / len(shares) if shares else 0.0
 
 
@@ -361,8 +421,9 @@ def _quoted(scored: list[Scored], direct: list[Scored], weights: Weights) -> lis
     best = max(s.score for s in direct)
     rest = sorted((s for s in scored if s not in direct), key=lambda s: -s.score)
     room = max(weights.max_quotes - len(direct), 0)
-    extra = [s for s in rest if s.score >= weights.quote_ratio * best and s.score > 0][:room]
-    return [*direct, *extra]
+    # a further quote must relate to the question, not only have an origin bonus
+    extra = [s for s in rest if s.score >= weights.quote_ratio * best and s.relevance > 0]
+    return [*direct, *extra[:room]]
 
 
 def _quote(

@@ -16,13 +16,14 @@ class ExtractiveAnswerer(Answerer):
         self.embedder = embedder
 
     def draft(self, request: DraftRequest) -> Draft:
-        previous = request.history[-1].question if request.history else None
+        previous = request.history[-1] if request.history else None
         result = answer_extractively(
             request.question,
             request.units,
             request.blocks,
             intent=request.intent,
             embedder=self.embedder,
-            previous_question=previous,
+            previous_question=previous.question if previous else None,
+            previous_answer=previous.answer if previous else None,
         )
         return Draft(result.status, result.answer, result.quotes, result.explanation)
