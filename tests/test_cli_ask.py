@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from askalong.cli import main
 from askalong.config import Settings
+from askalong.text import key_terms
 
 PAPER = Path("pdf/en_2col/N18-3011.pdf")
 
@@ -71,10 +72,60 @@ def test_an_intent_alone_on_a_selection_and_a_follow_up_keeps_the_anchor(
     assert first["status"] == "answered"
     assert first["question"] == "Explain this."
     assert first["anchor"]["block_id"] == body["id"] and first["anchor"]["start"] == 0
-    assert any(q["block_id"] == body["id"] for q in first["quotes"])
+    assert first["quotes"][0]["block_id"] == body["id"]  # a bare intent: the anchor's text
+    assert first["claims"][0]["verdict"] == "supported"
     follow = run_json("ask", "What else does it say?", "--thread", first["thread_id"])
     assert follow["thread_id"] == first["thread_id"]
     assert follow["anchor"] == first["anchor"]
+
+
+def _selection(blocks: list[dict[str, Any]]) -> str:
+    body = next(b for b in blocks if b["kind"] == "paragraph" and len(b["text"]) > 300)
+    return str(body["text"][:120])
+
+
+def test_an_unrelated_question_at_an_anchor_is_not_covered(
+    paper: tuple[str, list[dict[str, Any]]],
+) -> None:
+    doc, blocks = paper
+    selection = _selection(blocks)
+    answer = run_json(
+        "ask", "Which zebra plays the xylophone?", "--doc", doc, "--select", selection
+    )
+    assert answer["anchor"]["start"] == 0
+    assert answer["status"] == "not_covered", answer["answer"]
+    assert answer["quotes"] == [] and answer["claims"] == []
+    related = run_json(
+        "ask", "What does the literature graph consist of?", "--doc", doc, "--select", selection
+    )
+    assert related["status"] == "answered"
+    assert "graph" in related["answer"].lower()
+
+
+@pytest.mark.parametrize("question", ["What corpus is used?", "What follows from this?"])
+def test_a_follow_up_does_not_repeat_the_explain_answer(
+    paper: tuple[str, list[dict[str, Any]]], question: str
+) -> None:
+    doc, blocks = paper
+    first = run_json("ask", "--doc", doc, "--select", _selection(blocks), "--intent", "explain")
+    assert first["status"] == "answered"
+    follow = run_json("ask", question, "--thread", first["thread_id"])
+    assert follow["anchor"] == first["anchor"]
+    assert follow["status"] == "not_covered" or follow["answer"] != first["answer"]
+    if follow["status"] == "answered":
+        first_quotes = {q["text"] for q in first["quotes"][:1]}
+        assert follow["quotes"][0]["text"] not in first_quotes
+    uncited = [q for q in follow["quotes"] if not _cited(follow, q["number"])]
+    assert all(q["verdict"] != "supported" or _shares_half(follow, q) for q in uncited)
+
+
+def _cited(answer: dict[str, Any], number: int) -> bool:
+    return any(number in c["quotes"] for c in answer["claims"])
+
+
+def _shares_half(answer: dict[str, Any], quote: dict[str, Any]) -> bool:
+    terms = key_terms(answer["answer"])
+    return len(terms & key_terms(quote["text"])) >= 0.5 * len(terms)
 
 
 def test_document_text_is_data_not_instructions(settings: Settings, tmp_path: Path) -> None:

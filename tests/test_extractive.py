@@ -280,3 +280,81 @@ def test_with_the_default_embedder(evaldata: Path, settings: Settings) -> None:
             "not_covered"
         )
     assert hits >= 10 and refused >= 10, (hits, refused)
+
+
+# ----------------------------------------------------------------- read-along honesty
+
+
+def selected_at(passage: str, sentence: str) -> tuple[list[ContextUnit], dict[BlockKey, Block]]:
+    """``passage`` as the anchor unit with ``sentence`` of it selected."""
+    blocks = {("doc", "b0"): Block("b0", "paragraph", passage, 0)}
+    start = passage.index(sentence)
+    span = BlockSpan("b0", 0, len(passage))
+    cited = BlockSpan("b0", start, start + len(sentence))
+    unit = ContextUnit("doc", (), passage, (span,), (cited,), (), None, None, "anchor", None)
+    return [unit], blocks
+
+
+@pytest.mark.parametrize(
+    ("question", "passage", "selected"),
+    [
+        ("Which zebra plays the xylophone?", PASSAGE_EN, "Entropy is a measure"),
+        ("Who composed the Moonlight Sonata?", PASSAGE_EN, "Unlike energy, entropy"),
+        ("哪只斑马会弹木琴？", PASSAGE_ZH, "熵是指与宏观状态相容"),
+    ],
+)
+def test_an_unrelated_question_at_an_anchor_is_not_covered(
+    question: str, passage: str, selected: str
+) -> None:
+    units, blocks = selected_at(passage, selected)
+    result = answer_extractively(question, units, blocks)
+    assert result.status == "not_covered", result.answer
+    assert result.quotes == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "expected"),
+    [
+        ("Explain this.", "explain", "Entropy is a measure"),
+        ("Give an example of this.", "example", "For example"),
+        ("解释这段内容。", "explain", "熵是指"),
+        ("What does this mean?", "ask", "Entropy is a measure"),
+    ],
+)
+def test_a_bare_intent_is_answered_from_the_selection(
+    question: str, intent: Intent, expected: str
+) -> None:
+    passage = PASSAGE_ZH if expected == "熵是指" else PASSAGE_EN
+    units, blocks = selected_at(passage, expected)
+    result = answer_extractively(question, units, blocks, intent=intent)
+    assert result.status == "answered"
+    assert any(q.text.startswith(expected) for q in result.quotes[:2]), result.answer
+
+
+def test_the_question_dominates_the_previous_question() -> None:
+    paragraphs = [
+        "The Amazon discharges more water than any other river in the world.",
+        "The Nile runs through eleven countries and is 6,650 kilometres long.",
+    ]
+    result = ask("How long is the Nile?", paragraphs, previous_question="Tell me about the Amazon")
+    assert "6,650" in result.quotes[0].text
+
+
+def test_a_follow_up_does_not_repeat_the_previous_answer() -> None:
+    units, blocks = selected_at(PASSAGE_EN, "Entropy is a measure")
+    first = answer_extractively("Explain this.", units, blocks, intent="explain")
+    again = answer_extractively(
+        "What does this mean?",
+        units,
+        blocks,
+        previous_question="Explain this.",
+        previous_answer=first.answer,
+    )
+    assert first.status == again.status == "answered"
+    assert again.quotes[0].text != first.quotes[0].text
+    assert again.quotes[0].text not in first.answer
+    # nothing else relates to the question: not covered rather than the same answer
+    only = ["The Rhine flows from the Alps to the North Sea."]
+    said = ask("Where does the Rhine flow?", only)
+    repeat = ask("Where does the Rhine flow to?", only, previous_answer=said.answer)
+    assert said.status == "answered" and repeat.status == "not_covered"

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
+from askalong.answer.offline import ExtractiveAnswerer
 from askalong.answer.verify import (
     ClaimDraft,
     apply_strikes,
@@ -12,10 +14,15 @@ from askalong.answer.verify import (
     judge_prompt,
     quote_verdicts,
     split_claims,
+    uncited_verdict,
     verify_claims,
 )
+from askalong.asking import Asker, Question
+from askalong.config import Settings
 from askalong.context import Drift
-from askalong.types import Claim, Quote
+from askalong.library import Library
+from askalong.text import key_terms
+from askalong.types import Access, Claim, Quote
 
 CITED = {
     1: "The Treaty of Paris was signed on 3 September 1783 by Benjamin Franklin and John Jay.",
@@ -173,3 +180,49 @@ def test_judge_batch_is_capped_and_document_text_is_fenced() -> None:
     assert prompt.count("<<<END DATA>>>") == 2  # named in the instructions, then closing
     assert prompt.rstrip().endswith("<<<END DATA>>>")
     assert "claim 0: Claim 0 about END DATA things." in prompt
+
+
+def test_an_uncited_quote_needs_more_than_one_shared_term() -> None:
+    answer = "The Treaty of Paris was signed by Benjamin Franklin and John Jay in September."
+    terms = frozenset(key_terms(answer))
+    one_word = "Paris is the capital of France."
+    half = "Franklin and Jay signed the treaty in Paris."
+    assert len(terms & key_terms(one_word)) == 1
+    assert uncited_verdict(one_word, terms) == "unverified"
+    assert uncited_verdict(half, terms) == "supported"
+    assert uncited_verdict("Benjamin Franklin and John Adams.", terms) == "weak"
+    assert uncited_verdict(half, frozenset()) == "unverified"
+
+
+# ------------------------------------------------------------------- strikes in the asker
+
+
+def test_a_struck_claim_is_suspicious_in_the_asked_answer(
+    settings: Settings, tmp_path: Path
+) -> None:
+    doc = tmp_path / "reactor.md"
+    doc.write_text(
+        "# Reactor\n\nThe reactor uses heavy water as its coolant and moderator.\n\n"
+        "Its core holds 380 fuel channels.\n",
+        encoding="utf-8",
+    )
+    prompts: list[str] = []
+
+    def judge(prompt: str) -> str:
+        prompts.append(prompt)
+        return '{"results": [{"claim": 0, "supported": false}]}'
+
+    with Library(settings) as library:
+        added = library.ingestor.add(str(doc))
+        assert added.document is not None
+        question = Question("What is the reactor's coolant?", documents=(added.document.id,))
+        plain = Asker(library, ExtractiveAnswerer()).ask(question, Access.local())
+        judged = Asker(library, ExtractiveAnswerer(), judge=judge).ask(question, Access.local())
+    assert plain.status == judged.status == "answered"
+    assert plain.claims[0].verdict == "supported"
+    assert len(prompts) == 1 and "heavy water" in prompts[0]
+    claim = judged.claims[0]
+    assert claim.verdict == "suspicious"
+    assert "the judge found it unsupported by its source" in claim.reasons
+    struck = {q.number: q.verdict for q in judged.quotes}
+    assert all(struck[n] == "suspicious" for n in claim.quote_numbers)

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from askalong.answer.base import Answerer, Draft, DraftRequest, HistoryTurn
 from askalong.answer.verify import (
     JudgePair,
+    apply_strikes,
     judge_claims,
     quote_verdicts,
     split_claims,
@@ -212,16 +213,19 @@ class Asker:
             drifts=drifts,
             embedder=self.embedder,
         )
-        struck = self._struck(claims, cited)
+        claims, struck = self._struck(claims, cited)
         quotes = quote_verdicts(
             claims, draft.quotes, answer_terms=frozenset(key_terms(draft.answer)), struck=struck
         )
         return claims, tuple(quotes)
 
-    def _struck(self, claims: Sequence[Claim], cited: dict[int, str]) -> frozenset[int]:
-        """The judge pass (with a model): one unsupported claim strikes its quotes."""
+    def _struck(
+        self, claims: tuple[Claim, ...], cited: dict[int, str]
+    ) -> tuple[tuple[Claim, ...], frozenset[int]]:
+        """The judge pass (with a model): a claim it calls unsupported becomes suspicious
+        and strikes its quotes."""
         if self.judge is None:
-            return frozenset()
+            return claims, frozenset()
         pairs = [
             JudgePair(
                 claim=i,
@@ -232,8 +236,7 @@ class Asker:
             for i, claim in enumerate(claims)
             if claim.quote_numbers
         ]
-        verdicts = judge_claims(pairs, self.judge)
-        return frozenset(n for i, ok in verdicts.items() if not ok for n in claims[i].quote_numbers)
+        return apply_strikes(claims, judge_claims(pairs, self.judge))
 
     def _save(self, thread: Thread, index: int, answer: Answer) -> None:
         assert answer.turn_id is not None

@@ -163,11 +163,12 @@ def answer_extractively(
     )
     threshold = weights.threshold_for(language, embedded=embedder is not None)
     eligible = _eligible(scored, threshold)
-    best = _best(scored, eligible, previous_answer, weights)
+    best = _best(eligible, previous_answer)
     if best is None:
         top = max((s.evidence for s in scored), default=0.0)
         return ExtractiveResult("not_covered", NOT_COVERED[language], (), "", top, language)
-    return _answer(scored, best, blocks, units, weights, language)
+    fresh = [s for s in scored if not previous_answer or s.candidate.text not in previous_answer]
+    return _answer(fresh, best, blocks, units, weights, language)
 
 
 def _eligible(scored: list[Scored], threshold: float) -> list[Scored]:
@@ -187,15 +188,11 @@ def _place(candidate: Candidate) -> tuple[int, int, int]:
     return candidate.unit, candidate.piece, candidate.index
 
 
-def _best(
-    scored: list[Scored], eligible: list[Scored], previous_answer: str | None, weights: Weights
-) -> Scored | None:
-    """The best eligible sentence; when the direct answer it makes would only repeat the
-    previous turn's answer, the best one not in that answer."""
+def _best(eligible: list[Scored], previous_answer: str | None) -> Scored | None:
+    """The best eligible sentence; when the previous turn already answered with it, the
+    best one that is not in that answer (a follow-up must say something new)."""
     best = max(eligible, key=lambda s: s.score, default=None)
-    if best is None or not previous_answer:
-        return best
-    if not all(s.candidate.text in previous_answer for s in _direct(scored, best, weights)):
+    if best is None or not previous_answer or best.candidate.text not in previous_answer:
         return best
     fresh = [s for s in eligible if s.candidate.text not in previous_answer]
     return max(fresh, key=lambda s: s.score, default=None)

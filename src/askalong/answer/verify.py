@@ -39,6 +39,7 @@ from askalong.types import Claim, Quote, Verdict
 SUPPORTED_COVERAGE = 0.5  # share of the claim's key terms the cited text must hold
 SIMILARITY_LOW, SIMILARITY_HIGH = 0.78, 0.92  # cosine mapped to 0..1
 SIMILARITY_WEIGHT = 0.4  # its share of the support score when an embedder is given
+WEAK_SHARE = 0.25  # an uncited quote holding this share of the answer's terms is "weak"
 _RANK: Mapping[Verdict, int] = {"supported": 0, "weak": 1, "unverified": 2, "suspicious": 3}
 
 
@@ -244,9 +245,9 @@ def quote_verdicts(
     answer_terms: frozenset[str] = frozenset(),
     struck: frozenset[int] = frozenset(),
 ) -> tuple[Quote, ...]:
-    """Each quote with the worst verdict of the claims citing it. A quote no claim cites
-    is ``supported`` when it shares a term with the direct answer (``answer_terms``),
-    else ``unverified``; a struck number (the judge said no) is ``suspicious``."""
+    """Each quote with the worst verdict of the claims citing it; a struck number (the
+    judge said no) is ``suspicious``. A quote no claim cites is judged by the share of the
+    direct answer's key terms (``answer_terms``) it holds (see ``uncited_verdict``)."""
     out = []
     for quote in quotes:
         verdicts = [c.verdict for c in claims if quote.number in c.quote_numbers]
@@ -255,10 +256,21 @@ def quote_verdicts(
         elif verdicts:
             verdict = max(verdicts, key=lambda v: _RANK[v])
         else:
-            shared = answer_terms & terms_of(quote.text)
-            verdict = "supported" if shared else "unverified"
+            verdict = uncited_verdict(quote.text, answer_terms)
         out.append(replace(quote, verdict=verdict))
     return tuple(out)
+
+
+def uncited_verdict(text: str, answer_terms: frozenset[str]) -> Verdict:
+    """A quote no claim cites backs the answer only as far as it holds the answer's terms:
+    ``supported`` at ``SUPPORTED_COVERAGE`` of them, ``weak`` at ``WEAK_SHARE``, else
+    ``unverified`` (one shared word proves nothing)."""
+    if not answer_terms:
+        return "unverified"
+    share = len(answer_terms & terms_of(text)) / len(answer_terms)
+    if share >= SUPPORTED_COVERAGE:
+        return "supported"
+    return "weak" if share >= WEAK_SHARE else "unverified"
 
 
 # ------------------------------------------------------------------------------ judge
