@@ -8,12 +8,20 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from askalong.answer.base import BlockKey
-from askalong.answer.extractive import NOT_COVERED, ExtractiveResult, answer_extractively
+from askalong.answer.extractive import (
+    NOT_COVERED,
+    ExtractiveResult,
+    Weights,
+    answer_extractively,
+)
+from askalong.answer.sentence_vectors import CachedEmbedder
 from askalong.config import Settings
 from askalong.context import ContextUnit, Drift, Origin
+from askalong.providers.base import Embedder, EmbedKind
 from askalong.types import CHUNK_JOINER, Block, BlockSpan, Intent
 
 Case = tuple[str, tuple[str, ...], list[str], list[str]]
@@ -358,3 +366,55 @@ def test_a_follow_up_does_not_repeat_the_previous_answer() -> None:
     said = ask("Where does the Rhine flow?", only)
     repeat = ask("Where does the Rhine flow to?", only, previous_answer=said.answer)
     assert said.status == "answered" and repeat.status == "not_covered"
+
+
+# ------------------------------------------------------------------ embedding, cached
+
+
+class Counting(Embedder):
+    """The real embedder, counting the passages it is asked to embed."""
+
+    def __init__(self, inner: Embedder) -> None:
+        super().__init__(name=inner.name, dimension=inner.dimension)
+        self.inner = inner
+        self.passages: list[str] = []
+
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        if kind == "passage":
+            self.passages.extend(texts)
+        return self.inner._embed(texts, kind)
+
+
+@pytest.fixture(scope="module")
+def real_embedder() -> Embedder:
+    from askalong.config import load_settings
+    from askalong.providers.local import default_embedder
+
+    return default_embedder(load_settings(embedder="local"))
+
+
+def test_sentence_vectors_are_embedded_once_and_evicted_least_recent_first(
+    real_embedder: Embedder,
+) -> None:
+    counting = Counting(real_embedder)
+    cached = CachedEmbedder(counting, size=2)
+    first = cached.embed_passages(["Entropy grows.", "Energy is conserved."])
+    again = cached.embed_passages(["Energy is conserved.", "Heat flows."])
+    assert counting.passages == ["Entropy grows.", "Energy is conserved.", "Heat flows."]
+    assert np.allclose(first[1], again[0], atol=1e-6)
+    assert np.allclose(again[1], real_embedder.embed_passages(["Heat flows."])[0], atol=1e-5)
+    assert len(cached) == 2
+    cached.embed_passages(["Entropy grows."])  # evicted: the least recently used
+    assert counting.passages[-1] == "Entropy grows."
+
+
+def test_only_the_lexically_best_sentences_are_embedded(
+    evaldata: Path, real_embedder: Embedder
+) -> None:
+    question, golds, context, _ = xquad_cases(evaldata / "qa" / "xquad" / "xquad.en.json")[0]
+    units, blocks = units_of(context)
+    counting = Counting(real_embedder)
+    result = answer_extractively(question, units, blocks, embedder=counting)
+    assert result.status == "answered"
+    assert any(g in q.text for q in result.quotes for g in golds)
+    assert 0 < len(counting.passages) <= Weights().embed_top

@@ -5,6 +5,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 from askalong.answer.offline import ExtractiveAnswerer
 from askalong.answer.verify import (
     ClaimDraft,
@@ -21,6 +24,7 @@ from askalong.asking import Asker, Question
 from askalong.config import Settings
 from askalong.context import Drift
 from askalong.library import Library
+from askalong.providers.base import Embedder, EmbedKind
 from askalong.text import key_terms
 from askalong.types import Access, Claim, Quote
 
@@ -226,3 +230,22 @@ def test_a_struck_claim_is_suspicious_in_the_asked_answer(
     assert "the judge found it unsupported by its source" in claim.reasons
     struck = {q.number: q.verdict for q in judged.quotes}
     assert all(struck[n] == "suspicious" for n in claim.quote_numbers)
+
+
+class Unreachable(Embedder):
+    """An embedder that must not be asked: verbatim claims need no vectors."""
+
+    def __init__(self) -> None:
+        super().__init__(name="unreachable", dimension=4)
+
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        raise AssertionError(f"embedded {texts}")
+
+
+def test_a_verbatim_claim_is_not_embedded() -> None:
+    answer = "About 42% of the delegates came from Virginia. [2]"
+    claims = verify_claims(split_claims(answer), CITED, embedder=Unreachable())
+    assert [c.verdict for c in claims] == ["supported"]
+    paraphrase = split_claims("Most delegates were Virginians [2].")
+    with pytest.raises(AssertionError, match="embedded"):
+        verify_claims(paraphrase, CITED, embedder=Unreachable())

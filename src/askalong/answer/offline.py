@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from askalong.answer.base import Answerer, Draft, DraftRequest
 from askalong.answer.extractive import answer_extractively
+from askalong.answer.sentence_vectors import CachedEmbedder
 from askalong.providers.base import Embedder
 
 
@@ -13,7 +14,8 @@ class ExtractiveAnswerer(Answerer):
     name = "extractive"
 
     def __init__(self, embedder: Embedder | None = None) -> None:
-        self.embedder = embedder
+        # follow-ups and nearby questions see the same sentences again: embed them once
+        self.embedder = CachedEmbedder(embedder) if embedder is not None else None
 
     def draft(self, request: DraftRequest) -> Draft:
         previous = request.history[-1] if request.history else None

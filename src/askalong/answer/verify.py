@@ -220,11 +220,28 @@ def support_score(claim: str, text: str, similarity: float | None = None) -> flo
 def _similarities(
     claims: Sequence[ClaimDraft], cited: Mapping[int, str], embedder: Embedder | None
 ) -> list[float | None]:
-    """Claim-to-cited-text cosine, rescaled to 0..1, in two embedding batches."""
+    """Claim-to-cited-text cosine, rescaled to 0..1, in two embedding batches. A claim
+    that is, folded, a verbatim part of what it cites (the extractive answerer's are)
+    scores 1 without embedding: that saves most of the verify time."""
     texts = ["\n".join(cited[n] for n in c.quote_numbers if n in cited) for c in claims]
     if embedder is None or not claims:
         return [None] * len(claims)
-    return list(similarity_scores(embedder, [c.text for c in claims], texts))
+    out: list[float | None] = [
+        1.0 if _verbatim(c.text, t) else None for c, t in zip(claims, texts, strict=True)
+    ]
+    rest = [k for k, value in enumerate(out) if value is None]
+    if rest:
+        scores = similarity_scores(
+            embedder, [claims[k].text for k in rest], [texts[k] for k in rest]
+        )
+        for k, score in zip(rest, scores, strict=True):
+            out[k] = score
+    return out
+
+
+def _verbatim(claim: str, text: str) -> bool:
+    folded = fold(claim, casefold=True)
+    return bool(folded) and folded in fold(text, casefold=True)
 
 
 def similarity_scores(

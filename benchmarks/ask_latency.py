@@ -1,0 +1,173 @@
+"""``ask`` latency on an indexed ~20-page paper, offline: the issue's goal is p50 <= 200 ms.
+
+Indexes a paper (default: ALCE.pdf, 23 pages) into a temporary ``ASKALONG_HOME`` with
+the default embedder (retrieval vectors on), then asks questions made from its own
+sentences in three modes: knowledge base (no anchor), read along (the question asked at
+the block it came from) and read along with a bare *Explain* intent. Each mode runs
+with the embedder in the answerer and verifier ("on") and without ("off"); retrieval is
+hybrid in both. Prints p50 / p95 per mode and the share of the time spent in retrieval,
+answer and verify (``Answer.timings``), and saves ``benchmarks/results/ask-latency-<date>.md``.
+
+    .venv/bin/python benchmarks/ask_latency.py [--pdf PATH] [--questions 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
+PAPER = EVALDATA / "pdf" / "en_2col" / "ALCE.pdf"
+MODES = ("knowledge base", "read along", "read along, Explain")
+
+
+@dataclass(frozen=True)
+class Probe:
+    question: str
+    block_id: str
+
+
+@dataclass(frozen=True)
+class Row:
+    mode: str
+    embedder: str
+    asked: int
+    answered: float
+    p50_ms: float
+    p95_ms: float
+    retrieval: float  # shares of the total time
+    answer: float
+    verify: float
+
+
+def probes(blocks: Sequence[object], count: int) -> list[Probe]:
+    """Questions from the paper's own sentences, spread over its body paragraphs: a
+    sentence's middle words, asked as "What about ...?"."""
+    from askalong.text import split_sentences
+    from askalong.types import Block
+
+    body = [b for b in blocks if isinstance(b, Block) and b.kind == "paragraph"]
+    body = [b for b in body if len(b.text) > 200]
+    step = max(len(body) / count, 1.0)
+    out = []
+    for k in range(min(count, len(body))):
+        block = body[int(k * step)]
+        start, end = max(split_sentences(block.text), key=lambda s: s[1] - s[0])
+        words = block.text[start:end].split()
+        middle = " ".join(words[len(words) // 4 : len(words) // 4 + 8]).strip(".,;:")
+        out.append(Probe(f"What about {middle}?", block.id))
+    return out
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run(library: object, doc: str, found: Sequence[Probe], mode: str, on: bool) -> Row:
+    from askalong.answer.offline import ExtractiveAnswerer
+    from askalong.asking import Asker, Question
+    from askalong.library import Library
+    from askalong.types import Access, Anchor, Answer
+
+    assert isinstance(library, Library)
+    embedder = library.indexes.embedder if on else None
+    asker = Asker(library, ExtractiveAnswerer(embedder), embedder=embedder)
+
+    def ask(probe: Probe) -> Answer:
+        if mode == "knowledge base":
+            return asker.ask(Question(probe.question, documents=(doc,)), Access.local())
+        anchor = Anchor(doc, probe.block_id, 0, 120)
+        if mode == "read along":
+            return asker.ask(Question(probe.question, anchor=anchor), Access.local())
+        return asker.ask(Question("", "explain", anchor), Access.local())
+
+    warm = ask(found[0])  # warm up: tokeniser, model session
+    assert "routes: keyword, vector" in warm.searched, warm.searched
+    answers = [ask(probe) for probe in found]
+    totals = [a.timings.total_ms for a in answers]
+    spent = sum(totals) or 1.0
+    return Row(
+        mode=mode,
+        embedder="on" if on else "off",
+        asked=len(answers),
+        answered=sum(a.status == "answered" for a in answers) / len(answers),
+        p50_ms=statistics.median(totals),
+        p95_ms=percentile(totals, 0.95),
+        retrieval=sum(a.timings.retrieval_ms for a in answers) / spent,
+        answer=sum(a.timings.answer_ms for a in answers) / spent,
+        verify=sum(a.timings.verify_ms for a in answers) / spent,
+    )
+
+
+def table(rows: Sequence[Row]) -> str:
+    lines = [
+        "| mode | embedder in answer + verify | asked | answered | p50 ms | p95 ms "
+        "| retrieval | answer | verify |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r.mode} | {r.embedder} | {r.asked} | {r.answered:.2f} | {r.p50_ms:.0f} | "
+            f"{r.p95_ms:.0f} | {r.retrieval:.0%} | {r.answer:.0%} | {r.verify:.0%} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pdf", type=Path, default=PAPER)
+    parser.add_argument("--questions", type=int, default=30)
+    parser.add_argument("--out", default=None, help="results file (default: dated)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["ASKALONG_HOME"] = home
+        os.environ.pop("ASKALONG_EMBEDDER", None)  # the default: local vectors
+        rows, notes = measure(args.pdf, args.questions)
+    text = table(rows)
+    print(text)
+    date = datetime.date.today().isoformat()
+    out = Path(args.out) if args.out else REPO / "benchmarks" / "results" / f"ask-latency-{date}.md"
+    header = "# `ask` latency, offline extractive answerer\n\n"
+    out.write_text(header + "\n".join(notes) + "\n\n" + text + "\n", encoding="utf-8")
+
+
+def measure(pdf: Path, count: int) -> tuple[list[Row], list[str]]:
+    from askalong.config import load_settings
+    from askalong.library import Library
+
+    settings = load_settings()
+    with Library(settings) as library:
+        started = time.perf_counter()
+        added = library.ingestor.add(str(pdf))
+        assert added.document is not None, added.error
+        doc = added.document
+        report = library.indexes.embed(library.indexes.pending_vectors())
+        assert report.error is None and report.chunks == added.chunks, report
+        indexed = time.perf_counter() - started
+        found = probes(library.store.blocks(doc.id), count)
+        embedder = library.indexes.embedder
+        notes = [
+            f"Paper: `{pdf.name}`, {doc.page_count} pages, {added.chunks} chunks, indexed "
+            f"in {indexed:.0f} s with embedder `{embedder.name if embedder else 'none'}`.",
+            f"{len(found)} questions from its sentences; load average "
+            f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start.",
+        ]
+        rows = []
+        for mode in MODES:
+            for on in (False, True):
+                rows.append(run(library, doc.id, found, mode, on))
+                print(table(rows[-1:]).splitlines()[-1], flush=True)
+    return rows, notes
+
+
+if __name__ == "__main__":
+    main()
