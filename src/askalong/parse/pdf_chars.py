@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
@@ -72,14 +73,15 @@ class _LineBuilder:
     def empty(self) -> bool:
         return not self.indices
 
-    def starts_new_line(self, box: Box) -> bool:
-        if not self.boxes:
-            return False
-        return not _same_line(self.boxes[-1], box)
-
     def add(self, piece: str, index: int, box: Box, spaced: bool) -> None:
-        self.extend(piece, spaced)
-        self.offsets.append(self.length - len(piece))
+        # extend() written out: this runs once per word.
+        parts = self.parts
+        if spaced and parts:
+            parts.append(" ")
+            self.length += 1
+        self.offsets.append(self.length)
+        parts.append(piece)
+        self.length += len(piece)
         self.indices.append(index)
         self.boxes.append(box)
 
@@ -109,8 +111,10 @@ def _same_line(prev: Box, box: Box) -> bool:
     l0, b0, r0, t0 = prev
     left, bottom, _, top = box
     height = max(t0 - b0, top - bottom, 1.0)
-    near = l0 - _BACK_LINE_HEIGHTS * height <= left <= r0 + _GAP_LINE_HEIGHTS * height
-    return near and _same_row(prev, box)
+    if not l0 - _BACK_LINE_HEIGHTS * height <= left <= r0 + _GAP_LINE_HEIGHTS * height:
+        return False
+    # _same_row, written out: this runs once per word.
+    return b0 <= (bottom + top) / 2 <= t0 or bottom <= (b0 + t0) / 2 <= top
 
 
 def _same_row(one: Box, two: Box) -> bool:
@@ -122,42 +126,64 @@ def _placed(box: Box) -> bool:
     return box[2] > box[0] or box[3] > box[1]
 
 
+def _untyped(function: Any, restype: Any) -> Any:
+    """``function`` without ctypes' per-call argument conversion, which costs twice the
+    call itself; every argument passed to it must already be an int or a ctypes object."""
+    address = ctypes.cast(function, ctypes.c_void_p).value
+    return ctypes.CFUNCTYPE(restype)(address)
+
+
+# Called once or twice per word: the typed bindings would triple the page's cost.
+_LOOSE_BOX = _untyped(pdfium_c.FPDFText_GetLooseCharBox, ctypes.c_int)
+_FONT_SIZE = _untyped(pdfium_c.FPDFText_GetFontSize, ctypes.c_double)
+_FONT_WEIGHT = _untyped(pdfium_c.FPDFText_GetFontWeight, ctypes.c_int)
+_FONT_INFO = _untyped(pdfium_c.FPDFText_GetFontInfo, ctypes.c_ulong)
+
+
 class _PageReader:
     """Walks one text page run by run, asking pdfium for as few boxes as it can."""
 
     def __init__(self, textpage: ctypes.c_void_p, frame: PageFrame) -> None:
         self.textpage = textpage
         self.frame = frame
-        self.rect = pdfium_c.FS_RECTF()
-        self.rect_ref = ctypes.byref(self.rect)
+        self.rect = (ctypes.c_float * 4)()  # an FS_RECTF: left, top, right, bottom
         self.lines: list[Line] = []
         self.builder = _LineBuilder()
 
     def box(self, index: int) -> Box:
-        pdfium_c.FPDFText_GetLooseCharBox(self.textpage, index, self.rect_ref)
         rect = self.rect
-        return (rect.left, rect.bottom, rect.right, rect.top)
+        _LOOSE_BOX(self.textpage, index, rect)
+        left, top, right, bottom = rect
+        return (left, bottom, right, top)
 
     def read(self, text: str) -> tuple[Line, ...]:
         previous_end = 0
+        box, place = self.box, self.place
         for match in _RUN.finditer(text):
             start, end = match.span()
-            self.run(text, start, end, spaced=start > previous_end)
+            spaced = start > previous_end
             previous_end = end
+            first = box(start)
+            if end - start > 1:
+                last = box(end - 1)
+                if not (_placed(first) and _placed(last) and _same_row(first, last)):
+                    self.chars(text, start, end, spaced)
+                    continue
+                if last[0] < first[0]:
+                    self.chars(text, start, end, spaced)
+                    continue
+                first = (
+                    first[0],
+                    min(first[1], last[1]),
+                    max(first[2], last[2]),
+                    max(first[3], last[3]),
+                )
+            place(text[start:end], start, first, spaced)
         self.flush()
         return tuple(self.lines)
 
-    def run(self, text: str, start: int, end: int, *, spaced: bool) -> None:
-        first = self.box(start)
-        if end - start == 1:
-            self.place(text[start], start, first, spaced)
-            return
-        last = self.box(end - 1)
-        if _placed(first) and _placed(last) and _same_row(first, last) and last[0] >= first[0]:
-            box = (first[0], min(first[1], last[1]), max(first[2], last[2]), max(first[3], last[3]))
-            self.place(text[start:end], start, box, spaced)
-            return
-        # The run wraps or holds unplaced characters: take it one character at a time.
+    def chars(self, text: str, start: int, end: int, spaced: bool) -> None:
+        """A run that wraps or holds unplaced characters, one character at a time."""
         for index in range(start, end):
             self.place(text[index], index, self.box(index), spaced and index == start)
 
@@ -167,7 +193,8 @@ class _PageReader:
             if not self.builder.empty():
                 self.builder.extend(piece, spaced)
             return
-        if self.builder.starts_new_line(box):
+        boxes = self.builder.boxes
+        if boxes and not _same_line(boxes[-1], box):
             self.flush()
         self.builder.add(piece, index, box, spaced)
 
@@ -259,7 +286,7 @@ def _samples(indices: list[int]) -> tuple[int, ...]:
 
 
 def _font_size(textpage: ctypes.c_void_p, samples: tuple[int, ...], height: float) -> float:
-    sizes = sorted(pdfium_c.FPDFText_GetFontSize(textpage, i) for i in samples)
+    sizes = sorted(_FONT_SIZE(textpage, i) for i in samples)
     size = sizes[len(sizes) // 2]
     # pdfium's size ignores scaling by the page (a shrunk figure, fonts of size 1 scaled
     # by the text matrix): when the glyphs are far smaller, their height is the size.
@@ -272,10 +299,10 @@ def _is_bold(textpage: ctypes.c_void_p, samples: tuple[int, ...]) -> bool:
 
 
 def _char_bold(textpage: ctypes.c_void_p, index: int) -> bool:
-    weight = pdfium_c.FPDFText_GetFontWeight(textpage, index)
+    weight = _FONT_WEIGHT(textpage, index)
     if weight >= _BOLD_WEIGHT:
         return True
     name = ctypes.create_string_buffer(64)  # a longer name is cut short, which is fine
-    pdfium_c.FPDFText_GetFontInfo(textpage, index, name, len(name), None)
+    _FONT_INFO(textpage, index, name, len(name), None)
     lowered = name.value.decode("latin-1").lower()
     return any(marker in lowered for marker in _BOLD_NAMES)
