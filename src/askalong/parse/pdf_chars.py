@@ -129,7 +129,7 @@ def _placed(box: Box) -> bool:
 def _untyped(function: Any, restype: Any) -> Any:
     """``function`` without ctypes' per-call argument conversion, which costs twice the
     call itself; every argument passed to it must already be an int or a ctypes object."""
-    address = ctypes.cast(function, ctypes.c_void_p).value
+    address = ctypes.cast(function, ctypes.c_void_p).value or 0
     return ctypes.CFUNCTYPE(restype)(address)
 
 
