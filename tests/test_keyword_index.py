@@ -268,6 +268,13 @@ def visible(index: KeywordIndex, access: Access) -> set[str]:
     return {hit.document_id for hit in index.search("zebra river", access)}
 
 
+def test_document_ids_follow_the_permission_rule(shared_index: KeywordIndex) -> None:
+    for access in (Access(user="alice"), Access(user="dave", orgs=("ops",)), Access.local()):
+        assert shared_index.document_ids(access) == visible(shared_index, access)
+    assert shared_index.document_ids() == shared_index.document_ids(Access.local())
+    assert len(shared_index.document_ids()) == 4
+
+
 def test_permission_filter(shared_index: KeywordIndex) -> None:
     assert visible(shared_index, Access(user="alice")) == {"alice-private", "carol-public"}
     assert visible(shared_index, Access(user="bob")) == {"bob-private", "bob-org", "carol-public"}

@@ -112,10 +112,13 @@ class Searcher:
         return _Routes(keyword, vector, notes, unembedded)
 
     def _allowed(self, access: Access, documents: Sequence[str]) -> set[str]:
-        """Ids of the documents to search; the permission filter runs in the store query."""
+        """Ids of the documents to search. Named documents go through the store's
+        permission check; otherwise the keyword index lists what ``access`` may see, by
+        the permission fields its own route filters on (listing every document from the
+        store took ~0.5 s at 10k documents)."""
         if documents:
             return {self.store.get_document(ref, access).id for ref in documents}
-        return {d.id for d in self.store.list_documents(access)}
+        return self.indexes.keyword.document_ids(access)
 
     def _vector_route(
         self, query: str, allowed: set[str], use_vectors: bool

@@ -165,11 +165,17 @@ class KeywordIndex:
 
     # ------------------------------------------------------------------------- reading
 
-    def document_ids(self) -> set[str]:
-        """The documents with at least one live chunk in the index."""
+    def document_ids(self, access: Access | None = None) -> set[str]:
+        """The documents with at least one live chunk in the index (that ``access``, when
+        given, may see: the same permission rule as the store's, read from the index,
+        which costs ~1/10 of listing 10k documents from the store)."""
         searcher = self._searcher()
-        # The filter makes deleted (not yet merged away) entries count zero.
-        terms = searcher.terms_with_prefix(DOCUMENT_ID, "", filter_query=tantivy.Query.all_query())
+        if access is None or access.everything:
+            visible = tantivy.Query.all_query()
+        else:
+            visible = self._permission_query(access)
+        # The filter also makes deleted (not yet merged away) entries count zero.
+        terms = searcher.terms_with_prefix(DOCUMENT_ID, "", filter_query=visible)
         return {term for term, count in terms if count > 0}
 
     def search(
