@@ -22,8 +22,9 @@ from askalong.parse.ocr import OCR_INSTALL, Recognizer
 from askalong.parse.pdf_chars import Line, PageFrame, page_lines
 from askalong.parse.pdf_kinds import Draft, build_blocks
 from askalong.parse.pdf_layout import reading_order
+from askalong.parse.pdf_tables import table_text
 from askalong.parse.pdf_text import join_lines
-from askalong.types import Block, ParsedDocument
+from askalong.types import Block, BlockKind, ParsedDocument
 
 # OCR stops starting new pages after this many seconds, so one parse of a long scan stays
 # inside the caller's per-file time limit (120 s by default); the rest keep a notice.
@@ -145,12 +146,20 @@ def _has_image(page: pdfium.PdfPage) -> bool:
 def _drafts(page: _Page) -> list[Draft]:
     drafts: list[Draft] = []
     for group in _join_continued(reading_order(page.lines)):
-        joined = join_lines(group)
+        role = group[0].role
+        joined = table_text(group[0].rows) if role == "table" else join_lines(_members(group))
         if not joined.text:
             continue
         size, bold = _font(group)
-        drafts.append(Draft(page.number, page.frame.height, joined.text, joined.boxes, size, bold))
+        kind: BlockKind | None = "table" if role == "table" else "formula" if role else None
+        height = page.frame.height
+        drafts.append(Draft(page.number, height, joined.text, joined.boxes, size, bold, kind))
     return drafts
+
+
+def _members(group: Sequence[Line]) -> list[Line]:
+    """The printed lines of a group: a stand-in line gives the lines it stands for."""
+    return [member for line in group for row in (line.rows or ((line,),)) for member in row]
 
 
 def _join_continued(groups: Sequence[tuple[Line, ...]]) -> list[tuple[Line, ...]]:
@@ -166,6 +175,8 @@ def _join_continued(groups: Sequence[tuple[Line, ...]]) -> list[tuple[Line, ...]
 
 def _continues(prev: Sequence[Line], group: Sequence[Line]) -> bool:
     last, first = prev[-1], group[0]
+    if last.role or first.role:
+        return False
     next_column = first.bottom < last.top and first.x0 > last.x1 - 1
     same_font = abs(last.size - first.size) <= _SAME_SIZE and last.bold == first.bold
     if not (next_column and same_font and len(prev) >= 2):

@@ -20,10 +20,21 @@ _GAP_LINE_HEIGHTS = 2.0
 # A step back further than this many line heights starts a new line (overprints are short).
 _BACK_LINE_HEIGHTS = 1.5
 _BOLD_WEIGHT = 600
+# A gap between words wider than this many font sizes separates table cells.
+_CELL_GAP_SIZES = 0.8
 # A line's loose box is about 0.9 font sizes tall; far less means pdfium's size is unscaled.
 _HEIGHT_PER_SIZE = 0.9
 _MIN_HEIGHT_PER_SIZE = 0.55
 _BOLD_NAMES = ("bold", "medi", "black", "heavy", "semibold", "demi")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A piece of a line set apart by a wide gap: a table cell, an equation number."""
+
+    text: str
+    x0: float
+    x1: float
 
 
 @dataclass(frozen=True)
@@ -38,6 +49,12 @@ class Line:
     size: float
     bold: bool
     run_in: bool = False  # a bold head cut from the start of its printed line
+    # Where wide gaps cut the line (table cells, an equation number): each piece's text
+    # and left and right x. Empty when the line has no wide gap.
+    cells: tuple[Cell, ...] = ()
+    # A stand-in for a detected region ("table", "formula") that holds its rows of lines.
+    role: str = ""
+    rows: tuple[tuple[Line, ...], ...] = ()
 
     @property
     def height(self) -> float:
@@ -261,8 +278,7 @@ def _line(
     builder: _LineBuilder, textpage: ctypes.c_void_p, frame: PageFrame, bold: bool | None
 ) -> Line:
     lefts, bottoms, rights, tops = zip(*builder.boxes, strict=True)
-    joined = "".join(builder.parts).rstrip(" ")
-    text = joined.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    text = _decoded("".join(builder.parts).rstrip(" "))
     x0 = _clamp(min(lefts) - frame.left, frame.width)
     x1 = _clamp(max(rights) - frame.left, frame.width)
     y0 = _clamp(frame.top - max(tops), frame.height)
@@ -272,7 +288,31 @@ def _line(
     run_in = bold is True  # only a head cut off by _finish is a run-in heading
     if bold is None:
         bold = all(_char_bold(textpage, index) for index in samples)
-    return Line(text, x0, y0, x1, y1, size, bold, run_in=run_in)
+    cells = _cells(builder, frame.left, size)
+    return Line(text, x0, y0, x1, y1, size, bold, run_in=run_in, cells=cells)
+
+
+def _cells(builder: _LineBuilder, left: float, size: float) -> tuple[Cell, ...]:
+    """The line cut at gaps wider than a normal word space, or () when it has none."""
+    boxes, limit = builder.boxes, _CELL_GAP_SIZES * size
+    cuts = [i for i in range(1, len(boxes)) if boxes[i][0] - boxes[i - 1][2] > limit]
+    if not cuts:
+        return ()
+    text, offsets = "".join(builder.parts), builder.offsets
+    starts, ends = [0, *cuts], [*cuts, len(boxes)]
+    return tuple(
+        Cell(
+            _decoded(text[offsets[a] : offsets[b] if b < len(offsets) else len(text)]).strip(),
+            boxes[a][0] - left,
+            max(box[2] for box in boxes[a:b]) - left,
+        )
+        for a, b in zip(starts, ends, strict=True)
+    )
+
+
+def _decoded(text: str) -> str:
+    """Surrogate halves (kept apart per character) paired again."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def _clamp(value: float, limit: float) -> float:

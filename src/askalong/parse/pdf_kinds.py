@@ -54,6 +54,7 @@ class Draft:
     boxes: tuple[LineBox, ...]
     size: float
     bold: bool
+    kind: BlockKind | None = None  # known from the layout: a table or a formula
 
     @property
     def style(self) -> tuple[float, bool]:
@@ -272,7 +273,9 @@ def _ranker(headings: Sequence[Draft]) -> Callable[[Draft], Rank]:
 def _kinds(drafts: Sequence[Draft]) -> list[BlockKind]:
     body = body_size(drafts)
     edges = furniture(drafts)
-    kinds: list[BlockKind] = [edges.get(i) or plain_kind(d, body) for i, d in enumerate(drafts)]
+    kinds: list[BlockKind] = [
+        d.kind or edges.get(i) or plain_kind(d, body) for i, d in enumerate(drafts)
+    ]
     for index, draft in enumerate(drafts):
         if kinds[index] == "paragraph" and is_heading(draft, body):
             kinds[index] = "heading"

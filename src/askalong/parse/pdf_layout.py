@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from askalong.parse.pdf_chars import Line
+from askalong.parse.pdf_tables import find_tables
 
 # Each side of a two-column page holds at least this share of the page's characters.
 _MIN_COLUMN_SHARE = 0.2
@@ -38,6 +39,7 @@ def reading_order(lines: Sequence[Line]) -> tuple[tuple[Line, ...], ...]:
     if not lines:
         return ()
     gutter = _gutter(lines)
+    lines = find_tables(lines, gutter)
     columns = _columns(lines, gutter) if gutter is not None else [_sorted(lines)]
     blocks: list[tuple[Line, ...]] = []
     for column in columns:
@@ -111,6 +113,8 @@ def _edge(values: Iterable[float], *, high: bool = False) -> float:
 def _breaks(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool:
     """True when ``line`` starts a new block after ``prev`` in the same column."""
     size = max(prev.size, 1.0)
+    if prev.role or line.role:
+        return True  # a table or formula stands alone
     if prev.run_in:
         # A run-in heading stands alone; "Papers." or "Figure 1:" leads into its text.
         return not prev.text.rstrip().endswith((".", ":", "：", "。"))
