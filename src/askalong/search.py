@@ -99,7 +99,9 @@ class Searcher:
         *,
         use_keyword: bool = True,
     ) -> _Routes:
-        allowed = self._allowed(access, documents)
+        # Listing what ``access`` may see costs more than a BM25 query at 100k chunks, and
+        # the keyword route filters by permission itself: list only when needed.
+        allowed = self._allowed(access, documents) if documents or use_vectors else set()
         if not tokenize(query):
             return _Routes(None, None, ("the query has only stop words or punctuation",))
         keyword = None
