@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from askalong.parse.pdf_chars import Line
+from askalong.parse.pdf_formulas import mark_formulas
 from askalong.parse.pdf_tables import find_tables
 
 # Each side of a two-column page holds at least this share of the page's characters.
@@ -89,6 +90,7 @@ def _columns(lines: Sequence[Line], gutter: float) -> list[list[Line]]:
 def _split_blocks(column: Sequence[Line]) -> list[tuple[Line, ...]]:
     left_edge = _edge(line.x0 for line in column)
     right_edge = _edge((line.x1 for line in column), high=True)
+    column = mark_formulas(column, left_edge, right_edge)
     blocks: list[tuple[Line, ...]] = []
     current: list[Line] = []
     for line in column:
