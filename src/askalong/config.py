@@ -19,6 +19,7 @@ from askalong.errors import ConfigError
 ENV_PREFIX = "ASKALONG_"
 EMBEDDERS = ("local", "openai", "none")
 ANSWERERS = ("extractive", "openai")
+EMBED_ENGINES = ("auto", "onnx", "numpy", "package")
 
 
 def default_home() -> Path:
@@ -44,6 +45,9 @@ class Settings:
     embed_base_url: str = ""
     embed_model: str = ""
     embed_api_key: str = ""
+    # The local model's engine: "auto" picks the fastest that matches the package's own
+    # vectors (onnx, then numpy); "package" is the package's own call, the reference.
+    embed_engine: str = "auto"
     # Answers: "extractive" (offline, the default) or "openai" (any OpenAI-compatible chat
     # endpoint; the strong model answers hard questions, the light one quick ones).
     answerer: str = "extractive"
@@ -149,6 +153,11 @@ def _check_choices(values: dict[str, Any]) -> None:
     embedder = values.get("embedder", "local")
     if embedder not in EMBEDDERS:
         raise ConfigError(f"ASKALONG_EMBEDDER={embedder!r}; valid choices: {', '.join(EMBEDDERS)}")
+    engine = values.get("embed_engine", "auto")
+    if engine not in EMBED_ENGINES:
+        raise ConfigError(
+            f"ASKALONG_EMBED_ENGINE={engine!r}; valid choices: {', '.join(EMBED_ENGINES)}"
+        )
     answerer = values.get("answerer", "extractive")
     if answerer not in ANSWERERS:
         raise ConfigError(f"ASKALONG_ANSWERER={answerer!r}; valid choices: {', '.join(ANSWERERS)}")

@@ -8,7 +8,7 @@ residual + LayerNorm; then the mean over every token of the window, ``<s>`` and
 keep float32, which moves vectors by a cosine of about 1e-4.
 
 One ``Encoder`` call runs on one thread; parallelism comes from running several
-batches at once (see ``fast_e5_blas``). Elementwise work (GELU, softmax) runs in
+batches at once. Elementwise work (GELU, softmax) runs in
 slices that fit in the L2 cache, which is about 1.6 times faster than whole arrays.
 """
 

