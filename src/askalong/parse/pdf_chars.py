@@ -25,6 +25,7 @@ _CELL_GAP_SIZES = 0.8
 # A line's loose box is about 0.9 font sizes tall; far less means pdfium's size is unscaled.
 _HEIGHT_PER_SIZE = 0.9
 _MIN_HEIGHT_PER_SIZE = 0.55
+_TINY_SIZE = 3.0  # points: no printed text is this small; pdfium's unscaled size is
 _BOLD_NAMES = ("bold", "medi", "black", "heavy", "semibold", "demi")
 
 
@@ -329,8 +330,11 @@ def _font_size(textpage: ctypes.c_void_p, samples: tuple[int, ...], height: floa
     sizes = sorted(_FONT_SIZE(textpage, i) for i in samples)
     size = sizes[len(sizes) // 2]
     # pdfium's size ignores scaling by the page (a shrunk figure, fonts of size 1 scaled
-    # by the text matrix): when the glyphs are far smaller, their height is the size.
-    return size if height >= _MIN_HEIGHT_PER_SIZE * size else height / _HEIGHT_PER_SIZE
+    # by the text matrix): when the glyphs are far smaller, or the size is tiny and the
+    # glyphs are not (a font of size 1 scaled up), their height is the size.
+    if height < _MIN_HEIGHT_PER_SIZE * size or (size < _TINY_SIZE and height > 2 * size):
+        return height / _HEIGHT_PER_SIZE
+    return size
 
 
 def _is_bold(textpage: ctypes.c_void_p, samples: tuple[int, ...]) -> bool:

@@ -25,6 +25,8 @@ _FURNITURE_GAP_LINES = 0.9  # points: how far a running header may move between 
 _MAX_HEADING_CHARS = 200
 _MAX_HEADING_LINES = 3
 _MAX_CJK_CAPTION = 80
+# "表 1.2 – 文档类选项。": a number, then a dash or colon, is a caption however it ends.
+_CJK_CAPTION_MARK = re.compile(r"^[图表]\s*[0-9０-９]+(?:\.[0-9]+)*\s*[–—:：]")
 _PAGE_NUMBER = re.compile(
     r"^[\s\-–—(\[]*(?:page\s*)?(?:\d{1,4}|[ivxlcdm]{1,6})(?:\s*(?:/|of)\s*\d{1,4})?[\s\-–—)\]]*$"
     r"|^第\s*\d{1,4}\s*页(?:\s*共\s*\d{1,4}\s*页)?$",
@@ -184,7 +186,9 @@ def is_caption(text: str) -> bool:
     """ "Figure 2: ..." or "表 1 ..."; a Chinese sentence about a figure ends with "。"."""
     if not CAPTION_START.match(text):
         return False
-    return text[0] not in "图表" or (len(text) <= _MAX_CJK_CAPTION and not text.endswith("。"))
+    if text[0] not in "图表" or _CJK_CAPTION_MARK.match(text):
+        return True
+    return len(text) <= _MAX_CJK_CAPTION and not text.endswith("。")
 
 
 def is_heading(draft: Draft, body: float) -> bool:

@@ -21,7 +21,7 @@ _MIN_COLUMN_LINES = 4
 # A vertical gap over this many font sizes separates two blocks.
 _BLOCK_GAP_SIZES = 0.75
 CAPTION_START = re.compile(
-    r"^\s*(?:(?:Figure|Fig\.|Table|Algorithm|Listing)\s*[0-9IVX]+[A-Za-z]?\s*[:.|]"
+    r"^\s*(?:(?:Figure|Fig\.|Table|Algorithm|Listing|FIGURE|FIG\.|TABLE)\s*[0-9IVX]+[A-Za-z]?\s*[:.|]"
     r"|(?:图|表)\s*[0-9０-９]+)"
 )
 NUMBERED_TITLE = re.compile(

@@ -23,6 +23,7 @@ _SECTION_TITLE = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z]")
 # "3 结果与讨论", "2.4.6 省略号": a section number, a gap, then a title without figures.
 _NUMBERED_HEADING = re.compile(r"^\d{1,2}(?:\.\d{1,2})+\.?\s+\D+$|^\d{1,2}\.?\s+[^\W\d_][^\d]*$")
 _ROW_GAP_SPREAD = 2.5
+_MANY_CELLS = 4
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _MIN_ROWS = 2
 # Rows further apart than this many font sizes are not the same table (nor the caption).
@@ -90,7 +91,8 @@ def _table_rows(
     pool = [line for line in pool if span.holds(line)]
     below = sorted((line for line in pool if line.top >= caption.bottom - 1), key=_top)
     above = sorted((line for line in pool if line.bottom <= caption.top + 1), key=_bottom)
-    candidates = [_walk(caption, _skip_caption(caption, below), down=True)]
+    last, below = _skip_caption(caption, below)
+    candidates = [_walk(last, below, down=True)]
     candidates.append(_walk(caption, above, down=False)[::-1])
     best = max(candidates, key=_cell_rows)
     multi = _cell_rows(best)
@@ -107,15 +109,17 @@ def _bottom(line: Line) -> float:
     return -line.bottom
 
 
-def _skip_caption(caption: Line, below: list[Line]) -> list[Line]:
-    """``below`` without the caption's own further lines (a caption above its table)."""
+def _skip_caption(caption: Line, below: list[Line]) -> tuple[Line, list[Line]]:
+    """The caption's last line and the lines below it (a caption above its table that
+    runs over several lines, or is cut in two by a gap after "Table 1.")."""
     last = caption
     for index, line in enumerate(below):
         close = line.top - last.bottom < 0.75 * caption.size
-        if not (close and abs(line.size - caption.size) < 0.6 and not line.cells):
-            return below[index:]
+        beside = line.top < last.bottom - 1
+        if not (close or beside) or abs(line.size - caption.size) >= 0.6 or len(line.cells) > 1:
+            return last, below[index:]
         last = line
-    return []
+    return last, []
 
 
 def _walk(caption: Line, ordered: list[Line], *, down: bool) -> tuple[tuple[Line, ...], ...]:
@@ -129,7 +133,7 @@ def _walk(caption: Line, ordered: list[Line], *, down: bool) -> tuple[tuple[Line
         index += len(row)
         near = min(line.top for line in row) if down else max(line.bottom for line in row)
         gap = near - edge if down else edge - near
-        if _apart(gap, gaps, row[0].size) or _ends_table(row):
+        if _apart(gap, gaps, row[0].size, _cells(row)) or _ends_table(row):
             break
         if rows:
             gaps.append(gap)
@@ -140,13 +144,13 @@ def _walk(caption: Line, ordered: list[Line], *, down: bool) -> tuple[tuple[Line
     return tuple(rows)
 
 
-def _apart(gap: float, gaps: Sequence[float], size: float) -> bool:
+def _apart(gap: float, gaps: Sequence[float], size: float, cells: int) -> bool:
     """Whether a row lies too far off to belong: a table's rows are evenly spaced, so a
     running header above it, or a section title below, sits further away."""
     if gap > _MAX_ROW_GAP_SIZES * size:
         return True
-    if len(gaps) < 2:
-        return False
+    if len(gaps) < 2 or cells >= _MANY_CELLS:
+        return False  # a wide gap before a full row parts two sections of one table
     usual = sorted(gaps)[len(gaps) // 2]
     return gap > max(size, _ROW_GAP_SPREAD * usual)
 
