@@ -7,12 +7,14 @@ table, so the test and the published numbers cannot drift apart.
 from __future__ import annotations
 
 import importlib.util
+import io
 import itertools
 import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 
+import pypdfium2 as pdfium
 import pytest
 
 from askalong.parse.pdf import parse
@@ -139,3 +141,96 @@ def test_known_sentences_in_order(evaldata: Path) -> None:
     ]
     positions = [text.find(sentence) for sentence in sentences]
     assert all(p >= 0 for p in positions) and positions == sorted(positions)
+
+
+def _blocks_of(parsed: ParsedDocument, kind: str, page: int | None = None) -> list:  # type: ignore[type-arg]
+    return [b for b in parsed.blocks if b.kind == kind and page in (None, b.page)]
+
+
+def test_captioned_tables_are_one_block_of_rows_and_cells(evaldata: Path) -> None:
+    parsed = _pdf(evaldata, "en_2col", "2020.acl-main.207.pdf")
+    tables = _blocks_of(parsed, "table", 7)
+    assert len(tables) == 2
+    results = tables[0]
+    assert "\nSPECTER (Ours) | 82.0 | 86.4 | 83.6 | 91.5 | 84.5" in results.text
+    assert "Random | 4.8 | 9.4 | 25.2" in results.text
+    # The cells are nowhere else: not shredded into paragraphs.
+    prose = " ".join(b.text for b in parsed.blocks if b.kind == "paragraph")
+    assert "86.4 83.6 91.5" not in prose and "Doc2vec (2014)" not in prose
+    # One LineBox per row, each exactly its row's text.
+    rows = results.text.split("\n")
+    assert [results.text[box.start : box.end] for box in results.boxes] == rows
+    n18 = _pdf(evaldata, "en_2col", "N18-3011.pdf")
+    assert any("title | 85.5 | 85.5 | 85.5" in t.text for t in _blocks_of(n18, "table"))
+
+
+def test_tables_sit_next_to_their_captions(evaldata: Path) -> None:
+    names = ("2020.acl-main.207.pdf", "N18-3011.pdf", "mineru_demo3_tableformer.pdf")
+    for name in names:
+        blocks = _pdf(evaldata, "en_2col", name).blocks
+        tables = [i for i, b in enumerate(blocks) if b.kind == "table"]
+        assert len(tables) >= 3, name
+        for index in tables:
+            near = [blocks[j] for j in (index - 1, index + 1) if 0 <= j < len(blocks)]
+            assert any(b.kind == "caption" and b.text.startswith("Table") for b in near), (
+                name,
+                blocks[index].text[:80],
+            )
+
+
+def test_display_formulas_stay_out_of_prose(evaldata: Path) -> None:
+    parsed = _pdf(evaldata, "en_2col", "2020.acl-main.207.pdf")
+    formulas = _blocks_of(parsed, "formula")
+    assert any(f.text.startswith("L = max") and f.text.endswith("(2)") for f in formulas)
+    after = next(b for b in parsed.blocks if "is the loss margin hyperparameter" in b.text)
+    assert after.kind == "paragraph" and after.text.startswith("where d is a distance")
+    assert not any("(2)" in b.text and "= max" in b.text for b in _blocks_of(parsed, "paragraph"))
+    tableformer = _pdf(evaldata, "en_2col", "mineru_demo3_tableformer.pdf")
+    numbered = [f for f in _blocks_of(tableformer, "formula") if f.text.endswith(("(1)", "(4)"))]
+    assert len(numbered) == 2
+
+
+def test_code_and_chinese_prose_are_not_formulas(evaldata: Path) -> None:
+    java = _pdf(evaldata, "zh_long", "alibaba_java_manual_huangshan.pdf")
+    assert len(_blocks_of(java, "formula")) <= 2
+    chemistry = _pdf(evaldata, "zh", "mineru_chem_formulas_zh.pdf")
+    assert all(len(f.text) < 40 for f in _blocks_of(chemistry, "formula"))
+
+
+def _turned(data: bytes, rotation: int) -> bytes:
+    document = pdfium.PdfDocument(data)
+    try:
+        for index in range(len(document)):
+            document[index].set_rotation(rotation)
+        buffer = io.BytesIO()
+        document.save(buffer)
+        return buffer.getvalue()
+    finally:
+        document.close()
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_turned_pages_read_in_order_with_displayed_boxes(evaldata: Path, rotation: int) -> None:
+    data = (evaldata / "pdf" / "en_2col" / "N18-3011.pdf").read_bytes()
+    upright = _parsed(evaldata / "pdf" / "en_2col" / "N18-3011.pdf")
+    turned = parse(_turned(data, rotation), source="turned.pdf", ocr=False)
+    width, height = upright.page_sizes[0]
+    expected = (height, width) if rotation != 180 else (width, height)
+    assert turned.page_sizes[0] == pytest.approx(expected)
+    # Read upright, so the same blocks in the same order (pdfium alone would order a
+    # turned page's text as displayed, some words back to front).
+    assert [(b.kind, b.text) for b in turned.blocks] == [(b.kind, b.text) for b in upright.blocks]
+    for block in turned.blocks:
+        page_width, page_height = turned.page_sizes[block.page - 1]  # type: ignore[operator]
+        for box in block.boxes:
+            assert 0 <= box.x0 <= box.x1 <= page_width + 0.01
+            assert 0 <= box.top <= box.bottom <= page_height + 0.01
+    # The title, across the top of the upright page, runs down the right edge at 90°.
+    title = next(b for b in turned.blocks if b.text == upright.blocks[0].text).boxes[0]
+    up = upright.blocks[0].boxes[0]
+    if rotation == 90:
+        assert title.x0 == pytest.approx(height - up.bottom) and title.top == pytest.approx(up.x0)
+    elif rotation == 180:
+        assert title.bottom == pytest.approx(height - up.top)
+    else:
+        assert title.x0 == pytest.approx(up.top) and title.bottom == pytest.approx(width - up.x0)

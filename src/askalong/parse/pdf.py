@@ -22,6 +22,7 @@ from askalong.parse.ocr import OCR_INSTALL, Recognizer
 from askalong.parse.pdf_chars import Line, PageFrame, page_lines
 from askalong.parse.pdf_kinds import Draft, build_blocks
 from askalong.parse.pdf_layout import reading_order
+from askalong.parse.pdf_rotate import displayed_size, turn_blocks
 from askalong.parse.pdf_tables import table_text
 from askalong.parse.pdf_text import join_lines
 from askalong.types import Block, BlockKind, ParsedDocument
@@ -42,6 +43,12 @@ class _Page:
     lines: tuple[Line, ...]
     scanned: bool  # no text but a picture: needs OCR (a blank page does not)
     recognised: bool = False  # its lines come from OCR
+    rotation: int = 0  # degrees clockwise the page is turned when displayed
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """(width, height) as displayed."""
+        return displayed_size(self.frame.width, self.frame.height, self.rotation)
 
 
 def parse(
@@ -61,12 +68,13 @@ def parse(
     finally:
         document.close()
     blocks = build_blocks([draft for page in pages for draft in _drafts(page)])
+    blocks = turn_blocks(blocks, _turns(pages))
     return ParsedDocument(
         format="pdf",
         blocks=blocks,
         title=metadata_title or _heading_title(blocks),
         page_count=len(pages),
-        page_sizes=tuple((page.frame.width, page.frame.height) for page in pages),
+        page_sizes=tuple(page.size for page in pages),
         ocr_pages=tuple(page.number for page in pages if page.scanned),
         notices=_ocr_notices(pages),
     )
@@ -103,15 +111,31 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> _Page:
     try:
         left, bottom, right, top = page.get_cropbox()
         frame = PageFrame(left, top, right - left, top - bottom)
+        rotation = page.get_rotation() % 360
+        if rotation:
+            # pdfium orders a turned page's text as displayed, some words back to front;
+            # read it upright (only this in-memory copy changes) and turn the boxes later.
+            page.set_rotation(0)
         textpage = page.get_textpage()
         try:
             lines = tuple(line for line in page_lines(textpage.raw, frame) if line.text.strip())
         finally:
             textpage.close()
         scanned = not lines and _has_image(page)
+        if rotation:
+            page.set_rotation(rotation)  # OCR renders the page as displayed
     finally:
         page.close()
-    return _Page(index + 1, frame, lines, scanned)
+    return _Page(index + 1, frame, lines, scanned, rotation=rotation)
+
+
+def _turns(pages: Sequence[_Page]) -> dict[int, tuple[int, float, float]]:
+    """Turned pages read from their text (OCR reads the page as rendered, turned)."""
+    return {
+        page.number: (page.rotation, page.frame.width, page.frame.height)
+        for page in pages
+        if page.rotation and not page.recognised
+    }
 
 
 def _recognise(document: pdfium.PdfDocument, pages: list[_Page], budget: float) -> list[_Page]:

@@ -42,6 +42,9 @@ _SAME_FONT_TITLE = re.compile(
     r"|[一二三四五六七八九十]+、)"
 )
 _MAX_PLAIN_HEADING_CHARS = 40
+_REFERENCES = re.compile(
+    r"^(?:\d{1,2}\.?\s*)?(?:references|bibliography|literature cited|参考文献)\s*$", re.I
+)
 _SECTION_DEPTH = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s")
 _SENTENCE_END = (".", "。", "!", "?", "！", "？", ":", "：", ";", "；")
 
@@ -280,9 +283,13 @@ def _kinds(drafts: Sequence[Draft]) -> list[BlockKind]:
     kinds: list[BlockKind] = [
         d.kind or edges.get(i) or plain_kind(d, body) for i, d in enumerate(drafts)
     ]
+    references = False
     for index, draft in enumerate(drafts):
         if kinds[index] == "paragraph" and is_heading(draft, body):
             kinds[index] = "heading"
+            references = bool(_REFERENCES.match(draft.text))
+        elif kinds[index] == "footnote" and references:
+            kinds[index] = "paragraph"  # a reference list set small is not footnotes
     return kinds
 
 
