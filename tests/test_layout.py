@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import itertools
+import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -234,3 +235,17 @@ def test_turned_pages_read_in_order_with_displayed_boxes(evaldata: Path, rotatio
         assert title.bottom == pytest.approx(height - up.top)
     else:
         assert title.x0 == pytest.approx(up.top) and title.bottom == pytest.approx(width - up.x0)
+
+
+def test_footnote_markers_are_superscripts_matching_their_notes(evaldata: Path) -> None:
+    parsed = _pdf(evaldata, "en_2col", "2020.acl-main.207.pdf")
+    body = " ".join(b.text for b in parsed.blocks if b.kind == "paragraph")
+    assert "SCIDOCS³" in body and "SCIDOCS3" not in body
+    notes = [b.text for b in parsed.blocks if b.kind == "footnote"]
+    assert "³ https://github.com/allenai/scidocs" in notes
+    # Most markers in the body have their note, opening with the same superscript.
+    markers = set(re.findall(r"(?<=[^\W\d_])[.,:;]?([⁰¹²³⁴⁵⁶⁷⁸⁹]+)", body))
+    openers = {note.split(" ", 1)[0] for note in notes}
+    assert len(markers) >= 10 and len(markers & openers) >= 0.8 * len(markers)
+    # Exponents in formulas stay exponents; ordinary numbers stay digits.
+    assert "Table 1 presents" in body

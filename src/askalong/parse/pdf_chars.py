@@ -15,6 +15,8 @@ from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
+from askalong.parse.pdf_markers import Mark, candidates, raised, rewrite
+
 # A forward gap wider than this many line heights separates two columns or table cells.
 _GAP_LINE_HEIGHTS = 2.0
 # A step back further than this many line heights starts a new line (overprints are short).
@@ -177,6 +179,7 @@ class _PageReader:
     def read(self, text: str) -> tuple[Line, ...]:
         previous_end = 0
         box, place = self.box, self.place
+        marks, next_mark = candidates(text), 0
         for match in _RUN.finditer(text):
             start, end = match.span()
             spaced = start > previous_end
@@ -196,9 +199,21 @@ class _PageReader:
                     max(first[2], last[2]),
                     max(first[3], last[3]),
                 )
-            place(text[start:end], start, first, spaced)
+            piece = text[start:end]
+            while next_mark < len(marks) and marks[next_mark].start < end:
+                if marks[next_mark].start >= start:
+                    piece = self.marked(piece, start, marks[next_mark])
+                next_mark += 1
+            place(piece, start, first, spaced)
         self.flush()
         return tuple(self.lines)
+
+    def marked(self, piece: str, start: int, mark: Mark) -> str:
+        """``piece`` with ``mark`` as superscript digits when it is printed raised."""
+        neighbour = self.box(mark.end if mark.leading else mark.start - 1)
+        if raised(self.box(mark.start), neighbour):
+            return rewrite(piece, start, mark)
+        return piece
 
     def chars(self, text: str, start: int, end: int, spaced: bool) -> None:
         """A run that wraps or holds unplaced characters, one character at a time."""
