@@ -210,7 +210,7 @@ class _PageReader:
 
     def marked(self, piece: str, start: int, mark: Mark) -> str:
         """``piece`` with ``mark`` as superscript digits when it is printed raised."""
-        neighbour = self.box(mark.end if mark.leading else mark.start - 1)
+        neighbour = self.box(mark.neighbour)
         if raised(self.box(mark.start), neighbour):
             return rewrite(piece, start, mark)
         return piece

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 # Digits right after a word or its closing punctuation ("SCIDOCS3 ,", "tasks.7"), or
 # right before a word at a word start ("3https", "4We"); only raised ones are markers.
 _AFTER_WORD = re.compile(r"(?<=[^\W\d_]{2}|[^\W\d_][.,;:)”\"])([0-9]{1,2})(?=[\s,.;:)\]]|$)")
-_BEFORE_WORD = re.compile(r"(?<![^\s])([0-9]{1,2})(?=[^\W\d_]{2})")
+_BEFORE_WORD = re.compile(r"(?<![^\s])([0-9]{1,2})(\s{0,2})(?=[^\W\d_]{2})")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 # A marker's glyphs sit this share of the neighbour's height above its bottom, and are no
 # taller than it (a small-caps neighbour is about as small as the marker).
@@ -31,13 +31,14 @@ class Mark:
 
     start: int
     end: int
+    neighbour: int  # the character it is compared with: the word's last or first
     leading: bool  # it opens a note ("3https") rather than follows a word
 
 
 def candidates(text: str) -> list[Mark]:
     """The digit runs of the page text that may be footnote markers, in text order."""
-    marks = [Mark(m.start(), m.end(), False) for m in _AFTER_WORD.finditer(text)]
-    marks += [Mark(m.start(), m.end(), True) for m in _BEFORE_WORD.finditer(text)]
+    marks = [Mark(m.start(), m.end(), m.start() - 1, False) for m in _AFTER_WORD.finditer(text)]
+    marks += [Mark(m.start(), m.end(1), m.end(), True) for m in _BEFORE_WORD.finditer(text)]
     return sorted(marks, key=lambda mark: mark.start)
 
 
@@ -54,5 +55,5 @@ def rewrite(piece: str, offset: int, mark: Mark) -> str:
     """``piece`` (a run starting at page index ``offset``) with ``mark`` superscript."""
     start, end = mark.start - offset, mark.end - offset
     digits = piece[start:end].translate(_SUPERSCRIPT)
-    joiner = " " if mark.leading else ""
+    joiner = " " if mark.leading and not piece[end:].startswith(" ") else ""
     return piece[:start] + digits + joiner + piece[end:]
