@@ -48,7 +48,11 @@ def raised(marker: Box, neighbour: Box) -> bool:
     if height <= 0:
         return False
     higher = marker[1] > neighbour[1] + _RAISE_SHARE * height
-    return higher and marker[3] - marker[1] < _SMALL_SHARE * height
+    if not higher or marker[3] - marker[1] >= _SMALL_SHARE * height:
+        return False
+    # On the neighbour's printed line, right beside it (not a number set above a title).
+    gap = max(marker[0] - neighbour[2], neighbour[0] - marker[2])
+    return marker[1] < neighbour[3] and gap < height
 
 
 def rewrite(piece: str, offset: int, mark: Mark) -> str:
