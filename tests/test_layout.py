@@ -249,3 +249,15 @@ def test_footnote_markers_are_superscripts_matching_their_notes(evaldata: Path) 
     assert len(markers) >= 10 and len(markers & openers) >= 0.8 * len(markers)
     # Exponents in formulas stay exponents; ordinary numbers stay digits.
     assert "Table 1 presents" in body
+
+
+def test_figure_labels_follow_their_caption(evaldata: Path) -> None:
+    blocks = _pdf(evaldata, "en_2col", "2020.acl-main.207.pdf").blocks
+    caption = next(b for b in blocks if b.text.startswith("Figure 1: Overview of SPECTER"))
+    after = [b.text for b in blocks[caption.order + 1 : caption.order + 4]]
+    assert any(text.startswith("Query paper") for text in after)
+    assert any("initialized with SciBERT" in text for text in after)
+    # What comes before the caption is body text, not the figure's labels.
+    before = blocks[caption.order - 1]
+    assert before.kind in ("paragraph", "footnote") and len(before.text) > 30
+    assert "Query paper" not in before.text

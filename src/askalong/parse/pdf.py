@@ -20,6 +20,7 @@ import pypdfium2.raw as pdfium_c
 from askalong.errors import CorruptDocument, EmptyDocument, EncryptedDocument
 from askalong.parse.ocr import OCR_INSTALL, Recognizer
 from askalong.parse.pdf_chars import Line, PageFrame, page_lines
+from askalong.parse.pdf_figures import labels_after_captions
 from askalong.parse.pdf_kinds import Draft, build_blocks
 from askalong.parse.pdf_layout import reading_order
 from askalong.parse.pdf_rotate import displayed_size, turn_blocks
@@ -169,7 +170,7 @@ def _has_image(page: pdfium.PdfPage) -> bool:
 
 def _drafts(page: _Page) -> list[Draft]:
     drafts: list[Draft] = []
-    for group in _join_continued(reading_order(page.lines)):
+    for group in labels_after_captions(_join_continued(reading_order(page.lines))):
         role = group[0].role
         joined = table_text(group[0].rows) if role == "table" else join_lines(_members(group))
         if not joined.text:
