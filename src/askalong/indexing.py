@@ -56,7 +56,7 @@ class SearchIndexes:
     def vectors(self) -> VectorIndex | None:
         """The vector index of the current embedder; None when embeddings are off."""
         if self._vectors is None and self.embedder is not None:
-            folder = self.settings.index_dir / "vectors" / _folder_name(self.embedder.name)
+            folder = self.settings.index_dir / "vectors" / _folder_name(self.embedder.vector_space)
             self._vectors = VectorIndex(folder, self.embedder.dimension)
         return self._vectors
 

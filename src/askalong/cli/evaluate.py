@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 from rich.progress import Progress
@@ -16,7 +16,14 @@ from askalong.cli.output import console, err_console, print_json
 from askalong.cli.progress import progress_bar
 from askalong.config import Settings, load_settings
 from askalong.evaluate.datasets import RetrievalCorpus, load_dataset
-from askalong.evaluate.harness import MODES, corpus_settings, evaluate_corpus, load_corpus
+from askalong.evaluate.harness import (
+    CHUNKINGS,
+    MODES,
+    Chunking,
+    corpus_settings,
+    evaluate_corpus,
+    load_corpus,
+)
 from askalong.evaluate.qa import QaReport, evaluate_qa
 from askalong.evaluate.qa import to_markdown as qa_markdown
 from askalong.evaluate.retrieval import RetrievalReport, to_markdown_rows
@@ -39,9 +46,20 @@ def evaluate() -> None:
     help="Only these modes (repeatable; default: keyword, vector and hybrid).",
 )
 @click.option("--limit", type=click.IntRange(1), default=None, help="Score the first N queries.")
+@click.option(
+    "--chunking",
+    type=click.Choice(CHUNKINGS),
+    default="default",
+    help="default: the product's chunks; paragraph: one chunk per paragraph (comparable to "
+    "paragraph-level baselines).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
 def retrieval(
-    datasets: Sequence[Path], modes: Sequence[str], limit: int | None, as_json: bool
+    datasets: Sequence[Path],
+    modes: Sequence[str],
+    limit: int | None,
+    chunking: str,
+    as_json: bool,
 ) -> None:
     """Score retrieval on SciFact (a folder) or SQuAD-format JSON files (XQuAD, CMRC, DRCD).
 
@@ -59,9 +77,18 @@ def retrieval(
         for path in datasets:
             corpus = load_dataset(path)
             evaluation = evaluate_corpus(
-                settings, corpus, modes=modes or MODES, limit=limit, progress=report
+                settings,
+                corpus,
+                modes=modes or MODES,
+                limit=limit,
+                progress=report,
+                chunking=cast(Chunking, chunking),
             )
             reports.extend(evaluation.reports)
+            err_console.print(
+                f"[dim]{corpus.name}: {evaluation.chunks} chunks, "
+                f"{evaluation.paragraphs_per_chunk:.2f} paragraphs per chunk ({chunking})[/]"
+            )
             for note in evaluation.notes:
                 err_console.print(f"[yellow]note:[/] {corpus.name}: {note}")
     if as_json:

