@@ -8,7 +8,7 @@ from types import TracebackType
 from askalong.config import Settings
 from askalong.indexing import SearchIndexes
 from askalong.ingest import Ingestor
-from askalong.providers.choose import make_embedder
+from askalong.providers.choose import make_embedder, make_reranker
 from askalong.search import Searcher
 from askalong.store.base import open_store
 from askalong.types import Access
@@ -20,7 +20,7 @@ class Library:
         self.store = open_store(settings)
         self.indexes = SearchIndexes(settings, self.store, lambda: make_embedder(settings))
         self.indexes.sync()
-        self.searcher = Searcher(self.store, self.indexes)
+        self.searcher = Searcher(self.store, self.indexes, reranker=make_reranker(settings))
         self._ingestor: Ingestor | None = None
 
     @property

@@ -5,16 +5,18 @@ fused by ``retrieve``. One searcher for every store backend.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from askalong.errors import AskAlongError, InputError
 from askalong.indexing import SearchIndexes
+from askalong.providers.rerank import Reranker, rerank_or_fallback
 from askalong.retrieve import RetrievalPolicy, fuse, fused_ranking
 from askalong.store.base import Store
 from askalong.text import detect_language, tokenize
 from askalong.types import Access, Hit
 
 MAX_QUERY_CHARS = 10_000
+RERANK_CANDIDATES = 20  # the fused top that a reranker reorders
 # The embedder reads a long query in 510-token windows, seconds of work for 10k
 # characters; its head says what the query is about just as well.
 MAX_EMBEDDED_QUERY_CHARS = 1_000
@@ -44,11 +46,16 @@ class _Routes:
 
 class Searcher:
     def __init__(
-        self, store: Store, indexes: SearchIndexes, policy: RetrievalPolicy | None = None
+        self,
+        store: Store,
+        indexes: SearchIndexes,
+        policy: RetrievalPolicy | None = None,
+        reranker: Reranker | None = None,
     ) -> None:
         self.store = store
         self.indexes = indexes
         self.policy = policy or RetrievalPolicy()
+        self.reranker = reranker
 
     def search(
         self,
@@ -64,6 +71,11 @@ class Searcher:
         query = _checked_query(query)
         routes = self._run_routes(query, access, documents, use_vectors)
         k = k_max or self.policy.k_max_knowledge_base
+        reranked, rerank_notes = self._reranked(query, routes, k)
+        if reranked is not None:
+            names = (*routes.names, "rerank")
+            return SearchResult(query, tuple(reranked), names, (*routes.notes, *rerank_notes))
+        routes = replace(routes, notes=(*routes.notes, *rerank_notes))
         hits = fuse(
             routes.keyword,
             routes.vector,
@@ -74,6 +86,26 @@ class Searcher:
         )
         notes = routes.notes if hits else (*routes.notes, "nothing passed the score threshold")
         return SearchResult(query, tuple(hits), routes.names, notes)
+
+    def _reranked(
+        self, query: str, routes: _Routes, k: int
+    ) -> tuple[list[Hit] | None, tuple[str, ...]]:
+        """With a reranker: the fused top candidates reordered by it (scores below its
+        minimum dropped), or None and a note when it fails, so fusion decides."""
+        if self.reranker is None or not (routes.keyword or routes.vector):
+            return None, ()
+        candidates = fused_ranking(
+            routes.keyword or (),
+            routes.vector or (),
+            self.policy,
+            language=detect_language(query),
+            unembedded=routes.unembedded,
+        )[:RERANK_CANDIDATES]
+        texts = [self.store.chunk(hit.chunk_id).text for hit in candidates]
+        hits, note = rerank_or_fallback(self.reranker, query, candidates, texts)
+        if note is not None:
+            return None, (note,)
+        return hits[:k], ()
 
     def ranking(
         self, query: str, access: Access, *, use_keyword: bool = True, use_vectors: bool = True

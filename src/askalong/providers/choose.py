@@ -5,6 +5,7 @@ from __future__ import annotations
 from askalong.config import Settings
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder
+from askalong.providers.rerank import HttpReranker, Reranker
 
 
 def make_embedder(settings: Settings) -> Embedder | None:
@@ -27,3 +28,15 @@ def make_embedder(settings: Settings) -> Embedder | None:
     from askalong.providers.local import default_embedder
 
     return default_embedder(settings)
+
+
+def make_reranker(settings: Settings) -> Reranker | None:
+    """The configured ``/rerank`` endpoint, or None (score fusion only)."""
+    if not settings.rerank_base_url:
+        return None
+    return HttpReranker(
+        settings.rerank_base_url,
+        settings.rerank_model,
+        settings.rerank_api_key,
+        timeout=settings.fetch_timeout,
+    )
