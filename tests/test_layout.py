@@ -261,3 +261,25 @@ def test_figure_labels_follow_their_caption(evaldata: Path) -> None:
     before = blocks[caption.order - 1]
     assert before.kind in ("paragraph", "footnote") and len(before.text) > 30
     assert "Query paper" not in before.text
+
+
+def test_masthead_abstract_and_bold_body(evaldata: Path) -> None:
+    xjtu = _pdf(evaldata, "zh", "xjtu_journal_2col_sample.pdf")
+    assert xjtu.blocks[0].kind == "header" and "西 安 交 通 大 学 学 报" in xjtu.blocks[0].text
+    abstract = [b for b in xjtu.blocks if "喷嘴内部空化流动及外部喷雾形态" in b.text]
+    assert len(abstract) == 1 and abstract[0].text.startswith("摘要：")
+    english = next(b for b in xjtu.blocks if b.text.startswith("Abstract:"))
+    assert "In order to study the cavitating flow" in english.text
+    # Every character of this paper reports a heavy weight: bold tells nothing there.
+    bicriteria = _pdf(evaldata, "en_2col", "grobid_sample1_bicriteria.pdf")
+    headings = [b.text for b in bicriteria.blocks if b.kind == "heading"]
+    assert "Algorithms, Management" not in headings
+    assert not any(text.startswith(("•", "[")) for text in headings)
+
+
+def test_margin_stamp_does_not_cut_paragraphs(evaldata: Path) -> None:
+    parsed = _pdf(evaldata, "en_1col", "arxiv_0807.3577_jcap.pdf")
+    stamps = [b for b in parsed.blocks if b.kind == "header" and b.text.startswith("J C A P")]
+    assert len(stamps) >= 10
+    intro = next(b for b in parsed.blocks if b.text.startswith("Accelerated expansion"))
+    assert intro.kind == "paragraph" and len(intro.boxes) >= 10

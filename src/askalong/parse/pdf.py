@@ -34,6 +34,8 @@ OCR_BUDGET_SECONDS = 80.0
 _SAME_SIZE = 0.6
 _SENTENCE_END = ".!?:;。！？：；"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# Stand-in lines from the layout: what their block is.
+_ROLE_KINDS: dict[str, BlockKind] = {"table": "table", "formula": "formula", "margin": "header"}
 _JUNK_TITLE = re.compile(r"^(?:microsoft \w+ - |untitled)|\.(?:dvi|pdf|docx?|tex|indd)$", re.I)
 
 
@@ -176,7 +178,7 @@ def _drafts(page: _Page) -> list[Draft]:
         if not joined.text:
             continue
         size, bold = _font(group)
-        kind: BlockKind | None = "table" if role == "table" else "formula" if role else None
+        kind = _ROLE_KINDS.get(role)
         height = page.frame.height
         drafts.append(Draft(page.number, height, joined.text, joined.boxes, size, bold, kind))
     return drafts

@@ -300,7 +300,7 @@ def _line(
     y0 = _clamp(frame.top - max(tops), frame.height)
     y1 = _clamp(frame.top - min(bottoms), frame.height)
     samples = _samples(builder.indices)
-    size = _font_size(textpage, samples, y1 - y0)
+    size = _font_size(textpage, samples, y1 - y0, builder.boxes)
     run_in = bold is True  # only a head cut off by _finish is a run-in heading
     if bold is None:
         bold = all(_char_bold(textpage, index) for index in samples)
@@ -341,14 +341,20 @@ def _samples(indices: list[int]) -> tuple[int, ...]:
     return (indices[0], indices[len(indices) // 2], indices[-1])
 
 
-def _font_size(textpage: ctypes.c_void_p, samples: tuple[int, ...], height: float) -> float:
+def _font_size(
+    textpage: ctypes.c_void_p, samples: tuple[int, ...], height: float, boxes: list[Box]
+) -> float:
     sizes = sorted(_FONT_SIZE(textpage, i) for i in samples)
     size = sizes[len(sizes) // 2]
     # pdfium's size ignores scaling by the page (a shrunk figure, fonts of size 1 scaled
-    # by the text matrix): when the glyphs are far smaller, or the size is tiny and the
-    # glyphs are not (a font of size 1 scaled up), their height is the size.
-    if height < _MIN_HEIGHT_PER_SIZE * size or (size < _TINY_SIZE and height > 2 * size):
+    # by the text matrix): when the glyphs are far smaller, their height is the size.
+    if height < _MIN_HEIGHT_PER_SIZE * size:
         return height / _HEIGHT_PER_SIZE
+    if size < _TINY_SIZE and height > 2 * size:
+        # A font of size 1 scaled up: the words' usual height, as a bracket or a raised
+        # marker makes the line's own box taller than its text.
+        heights = sorted(box[3] - box[1] for box in boxes)
+        return round(heights[len(heights) // 2] / _HEIGHT_PER_SIZE * 2) / 2
     return size
 
 

@@ -194,7 +194,9 @@ def is_caption(text: str) -> bool:
     return len(text) <= _MAX_CJK_CAPTION and not text.endswith("。")
 
 
-def is_heading(draft: Draft, body: float) -> bool:
+def is_heading(draft: Draft, body: float, *, bold_body: bool = False) -> bool:
+    """Whether ``draft`` is a heading; ``bold_body`` says the body text itself counts as
+    bold (some fonts report a heavy weight throughout), so boldness tells nothing."""
     text = draft.text
     if len(text) > _MAX_HEADING_CHARS or len(draft.boxes) > _MAX_HEADING_LINES:
         return False
@@ -208,7 +210,7 @@ def is_heading(draft: Draft, body: float) -> bool:
         return False
     if draft.size >= body + 1.0 and draft.size >= 1.08 * body:
         return True
-    if not draft.bold or draft.size < body - 0.5:
+    if not draft.bold or bold_body or draft.size < body - 0.5:
         return False
     short = len(text.split()) <= 10 and not text.endswith((".", "。"))
     return bool(NUMBERED_TITLE.match(text)) or short
@@ -239,6 +241,7 @@ def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
     kinds = _kinds(drafts)
     title = _title(drafts, kinds)
     _demote_front_matter(drafts, kinds, title)
+    _masthead(drafts, kinds, title)
     headings = [
         d
         for i, (d, k) in enumerate(zip(drafts, kinds, strict=True))
@@ -284,13 +287,21 @@ def _kinds(drafts: Sequence[Draft]) -> list[BlockKind]:
         d.kind or edges.get(i) or plain_kind(d, body) for i, d in enumerate(drafts)
     ]
     references = False
+    bold_body = _bold_body(drafts, body)
     for index, draft in enumerate(drafts):
-        if kinds[index] == "paragraph" and is_heading(draft, body):
+        if kinds[index] == "paragraph" and is_heading(draft, body, bold_body=bold_body):
             kinds[index] = "heading"
             references = bool(_REFERENCES.match(draft.text))
         elif kinds[index] == "footnote" and references:
             kinds[index] = "paragraph"  # a reference list set small is not footnotes
     return kinds
+
+
+def _bold_body(drafts: Sequence[Draft], body: float) -> bool:
+    """Whether most of the body-size text is bold."""
+    sized = [draft for draft in drafts if draft.style[0] == body]
+    bold = sum(len(draft.text) for draft in sized if draft.bold)
+    return bold * 2 > sum(len(draft.text) for draft in sized)
 
 
 def _title(drafts: Sequence[Draft], kinds: Sequence[BlockKind]) -> set[int]:
@@ -304,6 +315,22 @@ def _title(drafts: Sequence[Draft], kinds: Sequence[BlockKind]) -> set[int]:
     if any(drafts[i].page != 1 for i in title) or not others:
         return set()
     return title
+
+
+def _masthead(drafts: Sequence[Draft], kinds: list[BlockKind], title: set[int]) -> None:
+    """A journal's masthead: text in the top margin of page 1 printed above the title.
+
+    It is not repeated on later pages, so it is not found as a running header."""
+    if not title:
+        return
+    first = drafts[min(title)]
+    if first.page != 1 or first.boxes[0].top > 2 * _EDGE_ZONE * first.page_height:
+        return  # the title is not near the top: what is above it is no masthead
+    for index in range(min(title)):
+        draft = drafts[index]
+        top_margin = draft.boxes[-1].bottom < _EDGE_ZONE * draft.page_height
+        if draft.page == 1 and kinds[index] == "paragraph" and top_margin:
+            kinds[index] = "header"
 
 
 def _demote_front_matter(drafts: Sequence[Draft], kinds: list[BlockKind], title: set[int]) -> None:

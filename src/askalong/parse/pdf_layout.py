@@ -13,13 +13,15 @@ from collections.abc import Iterable, Sequence
 
 from askalong.parse.pdf_chars import Line
 from askalong.parse.pdf_formulas import mark_formulas
-from askalong.parse.pdf_tables import find_tables
+from askalong.parse.pdf_tables import find_tables, stand_in
 
 # Each side of a two-column page holds at least this share of the page's characters.
 _MIN_COLUMN_SHARE = 0.2
 _MIN_COLUMN_LINES = 4
 # A vertical gap over this many font sizes separates two blocks.
 _BLOCK_GAP_SIZES = 0.75
+_BODY_LINE_CHARS = 20  # a line at least this long is body text, not a stamp or label
+_STAMP_CHARS = 3
 CAPTION_START = re.compile(
     r"^\s*(?:(?:Figure|Fig\.|Table|Algorithm|Listing|FIGURE|FIG\.|TABLE)\s*[0-9IVX]+[A-Za-z]?\s*[:.|]"
     r"|(?:图|表)\s*[0-9０-９]+)"
@@ -32,6 +34,8 @@ NUMBERED_TITLE = re.compile(
 _SECTION_NUMBER = re.compile(
     r"^\d{1,2}(?:\.\d{1,2})*\.\s*[^\d\s]|^\d{1,2}(?:\.\d{1,2})+\s*[^\d\s.]"
 )
+# A bold label opening a paragraph set in the regular face.
+_LABEL = re.compile(r"^\s*(?:摘\s*要|关键词|Abstract|Key\s*words|Keywords)\s*[:：]", re.I)
 _SENTENCE_END = (".", "!", "?", ":", "。", "！", "？", "：", "．")
 
 
@@ -41,11 +45,28 @@ def reading_order(lines: Sequence[Line]) -> tuple[tuple[Line, ...], ...]:
         return ()
     gutter = _gutter(lines)
     lines = find_tables(lines, gutter)
-    columns = _columns(lines, gutter) if gutter is not None else [_sorted(lines)]
+    columns = _columns(lines, gutter) if gutter is not None else _with_margin(lines)
     blocks: list[tuple[Line, ...]] = []
     for column in columns:
         blocks.extend(_split_blocks(column))
     return tuple(blocks)
+
+
+def _with_margin(lines: Sequence[Line]) -> list[list[Line]]:
+    """One column of text, and apart from it what stands in the right margin beside it
+    (an arXiv stamp, margin notes), which would otherwise cut every paragraph."""
+    right = _edge((line.x1 for line in lines if len(line.text) >= _BODY_LINE_CHARS), high=True)
+    body = [line for line in lines if line.x0 < right]
+    margin = [line for line in lines if line.x0 >= right]
+    if not body or not margin:
+        return [_sorted(lines)]
+    # A stamp set letter by letter down the margin is page furniture, kept as one piece.
+    stamp = [line for line in margin if len(line.text.strip()) <= _STAMP_CHARS]
+    notes = [line for line in margin if len(line.text.strip()) > _STAMP_CHARS]
+    runs = [_sorted(body), _sorted(notes)]
+    if stamp:
+        runs.append([stand_in("margin", tuple((line,) for line in _sorted(stamp)))])
+    return [run for run in runs if run]
 
 
 def _sorted(lines: Sequence[Line]) -> list[Line]:
@@ -117,10 +138,13 @@ def _breaks(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool
     size = max(prev.size, 1.0)
     if prev.role or line.role:
         return True  # a table or formula stands alone
+    label = prev.bold and bool(_LABEL.match(prev.text))  # "摘要：", "Abstract:In"
     if prev.run_in:
         # A run-in heading stands alone; "Papers." or "Figure 1:" leads into its text.
-        return not prev.text.rstrip().endswith((".", ":", "：", "。"))
-    if line.run_in or abs(prev.size - line.size) > 0.6 or prev.bold != line.bold:
+        return not (label or prev.text.rstrip().endswith((".", ":", "：", "。")))
+    # A full line opening with a bold label runs on in the regular face.
+    runs_on = label and prev.x1 > right_edge - 3 * size
+    if line.run_in or abs(prev.size - line.size) > 0.6 or (prev.bold != line.bold and not runs_on):
         return True
     gap = line.top - prev.bottom
     if gap > _BLOCK_GAP_SIZES * size or line.bottom < prev.top:
