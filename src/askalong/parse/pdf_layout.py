@@ -149,6 +149,8 @@ def _breaks(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool
     gap = line.top - prev.bottom
     if gap > _BLOCK_GAP_SIZES * size or line.bottom < prev.top:
         return True
+    if line.top < prev.bottom - 0.5 * size and line.x0 > prev.x1:
+        return False  # further along the same printed row: "TABLE I.   SIMULATION ..."
     if CAPTION_START.match(line.text):
         return True
     indented = 0.6 * size < line.x0 - left_edge < 4 * size
