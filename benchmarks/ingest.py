@@ -41,6 +41,8 @@ class Row:
     pages: int
     ours: float  # seconds, median of RUNS
     raw: float
+    ours_cpu: float = 0.0  # CPU seconds of this process, median of RUNS
+    raw_cpu: float = 0.0
 
     @property
     def ratio(self) -> float:
@@ -74,24 +76,25 @@ def raw_text(data: bytes, name: str) -> int:
         document.close()
 
 
-def median_seconds(work: Callable[[bytes, str], int], data: bytes, name: str) -> float:
-    times = []
+def median_seconds(
+    work: Callable[[bytes, str], int], data: bytes, name: str
+) -> tuple[float, float]:
+    """(wall seconds, CPU seconds), each the median of RUNS runs."""
+    wall, cpu = [], []
     for _ in range(RUNS):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         work(data, name)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def measure(path: Path) -> Row:
     data = path.read_bytes()
     pages = ours(data, path.name)  # also warms the caches
-    return Row(
-        f"{path.parent.name}/{path.name}",
-        pages,
-        median_seconds(ours, data, path.name),
-        median_seconds(raw_text, data, path.name),
-    )
+    ours_wall, ours_cpu = median_seconds(ours, data, path.name)
+    raw_wall, raw_cpu = median_seconds(raw_text, data, path.name)
+    return Row(f"{path.parent.name}/{path.name}", pages, ours_wall, raw_wall, ours_cpu, raw_cpu)
 
 
 def table(rows: Sequence[Row]) -> str:
@@ -105,9 +108,23 @@ def table(rows: Sequence[Row]) -> str:
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     total = Row(
-        "**total**", sum(r.pages for r in rows), sum(r.ours for r in rows), sum(r.raw for r in rows)
+        "**total**",
+        sum(r.pages for r in rows),
+        sum(r.ours for r in rows),
+        sum(r.raw for r in rows),
+        sum(r.ours_cpu for r in rows),
+        sum(r.raw_cpu for r in rows),
     )
-    return "\n".join([*head, *(_row(row) for row in [*rows, total])]) + "\n"
+    load = os.getloadavg()
+    tail = [
+        "",
+        f"Load average at the end: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on"
+        f" {os.cpu_count()} cores (the machine is shared; wall times grow with the load).",
+        f"CPU time of this process, which the load barely moves: ours"
+        f" {_rate(total.pages, total.ours_cpu)} pages/s, raw {_rate(total.pages, total.raw_cpu)}"
+        f" pages/s, ours / raw {total.ours_cpu / total.raw_cpu:.1f}x.",
+    ]
+    return "\n".join([*head, *(_row(row) for row in [*rows, total]), *tail]) + "\n"
 
 
 def _row(row: Row) -> str:

@@ -11,6 +11,7 @@ import io
 import itertools
 import re
 import sys
+import time
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -284,3 +285,16 @@ def test_margin_stamp_does_not_cut_paragraphs(evaldata: Path) -> None:
     assert len(stamps) >= 10
     intro = next(b for b in parsed.blocks if b.text.startswith("Accelerated expansion"))
     assert intro.kind == "paragraph" and len(intro.boxes) >= 10
+
+
+def test_text_pages_parse_at_a_hundred_pages_per_cpu_second(evaldata: Path) -> None:
+    # CPU time, not wall time: other work on a shared machine does not count.
+    paths = [
+        evaldata / "manuals" / "gnuplot-5.4.pdf",
+        evaldata / "pdf" / "en_2col" / "ALCE.pdf",
+        evaldata / "pdf" / "en_2col" / "N18-3011.pdf",
+    ]
+    data = [path.read_bytes() for path in paths]
+    start = time.process_time()
+    pages = sum(parse(d, source="speed.pdf", ocr=False).page_count for d in data)
+    assert pages / (time.process_time() - start) >= 100
