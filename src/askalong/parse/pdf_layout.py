@@ -55,9 +55,18 @@ def reading_order(lines: Sequence[Line]) -> tuple[tuple[Line, ...], ...]:
 def _with_margin(lines: Sequence[Line]) -> list[list[Line]]:
     """One column of text, and apart from it what stands in the right margin beside it
     (an arXiv stamp, margin notes), which would otherwise cut every paragraph."""
-    right = _edge((line.x1 for line in lines if len(line.text) >= _BODY_LINE_CHARS), high=True)
-    body = [line for line in lines if line.x0 < right]
-    margin = [line for line in lines if line.x0 >= right]
+    long = [line for line in lines if len(line.text) >= _BODY_LINE_CHARS]
+    if not long:
+        return [_sorted(lines)]
+    right = _edge((line.x1 for line in long), high=True)
+    top, bottom = min(line.top for line in long), max(line.bottom for line in long)
+    # Beside the text, not above or below it (a page number in a corner stays put).
+    margin = [
+        line
+        for line in lines
+        if line.x0 >= right and line.top >= top - 1 and line.bottom <= bottom + 1
+    ]
+    body = [line for line in lines if line not in margin]
     if not body or not margin:
         return [_sorted(lines)]
     # A stamp set letter by letter down the margin is page furniture, kept as one piece.
