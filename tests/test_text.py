@@ -243,3 +243,10 @@ def test_gram_tokens_keep_other_words_and_skip_text_without_han() -> None:
     grams = gram_tokens("1949年 Running 北京")
     assert {"1949", "run", "年", "北", "京", "北京"} <= set(grams)
     assert gram_tokens("ＡＢＣ 北") == ["abc", "北"]  # NFKC first, as tokenize does
+
+
+def test_superscript_markers_do_not_glue_onto_words() -> None:
+    from askalong.text import tokenize
+
+    assert tokenize("SCIDOCS³ is new") == tokenize("SCIDOCS 3 is new")
+    assert "scidoc" in tokenize("SCIDOCS³")
