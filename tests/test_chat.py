@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from askalong.providers.base import ProviderError
-from askalong.providers.chat import ChatMessage, ChatModel, ChatReply
+from askalong.providers.chat import ChatMessage, ChatModel, ChatReply, Sampling
 from askalong.providers.openai_chat import OpenAIChat
 from chat_server import Reply, ScriptedChatServer
 
@@ -279,25 +279,17 @@ class Echo(ChatModel):
 
     def __init__(self) -> None:
         super().__init__(name="echo")
-        self.calls: list[dict[str, object]] = []
+        self.calls: list[Sampling] = []
 
-    def _complete(
-        self,
-        messages: list[ChatMessage],
-        *,
-        json_mode: bool,
-        temperature: float,
-        top_p: float,
-        max_tokens: int | None,
-    ) -> ChatReply:
-        self.calls.append({"json_mode": json_mode, "temperature": temperature, "top_p": top_p})
+    def _complete(self, messages: list[ChatMessage], sampling: Sampling) -> ChatReply:
+        self.calls.append(sampling)
         return ChatReply(messages[-1].content, "echo", "stop", None, None, 0.0)
 
 
 def test_default_stream_yields_the_whole_completion_once() -> None:
     echo = Echo()
     assert list(echo.stream(QUESTION, json_mode=True)) == [QUESTION[-1].content]
-    assert echo.calls == [{"json_mode": True, "temperature": 0.3, "top_p": 0.9}]
+    assert echo.calls == [Sampling(json_mode=True, temperature=0.3, top_p=0.9)]
 
 
 def test_base_class_checks_messages_and_emptiness() -> None:

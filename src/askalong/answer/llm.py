@@ -40,7 +40,7 @@ from askalong.answer.prompts import INVALID_JSON, NO_QUOTES, build_messages, quo
 from askalong.answer.reply import AnswerStream, ModelReply, parse_reply
 from askalong.answer.route import Route, RouteDecision, decide_route
 from askalong.errors import ProviderError
-from askalong.providers.chat import DEFAULT_TEMPERATURE, DEFAULT_TOP_P, ChatMessage, ChatModel
+from askalong.providers.chat import ChatMessage, ChatModel, Sampling
 from askalong.text import detect_language
 from askalong.types import Quote
 
@@ -48,14 +48,8 @@ Router = Callable[[DraftRequest], Route]
 TextSink = Callable[[str], None]
 
 RAW_SEPARATOR = "\n\n----- retry -----\n\n"
+DEFAULT_SAMPLING = Sampling()
 _MARKER = re.compile(r"[^\S\n]*\[\s*(\d+(?:\s*[,，、;]\s*\d+)*)\s*\]")
-
-
-@dataclass(frozen=True)
-class Sampling:
-    temperature: float = DEFAULT_TEMPERATURE
-    top_p: float = DEFAULT_TOP_P
-    max_tokens: int | None = None
 
 
 @dataclass
@@ -87,27 +81,12 @@ class _Conversation:
         return RAW_SEPARATOR.join(self.raws)
 
     def _completed(self) -> str:
-        s = self.sampling
-        reply = self.chat.complete(
-            self.messages,
-            json_mode=True,
-            temperature=s.temperature,
-            top_p=s.top_p,
-            max_tokens=s.max_tokens,
-        )
-        return reply.text
+        return self.chat.complete_with(self.messages, self.sampling).text
 
     def _streamed(self, on_text: TextSink) -> str:
-        s = self.sampling
         answer = AnswerStream()
         pieces = []
-        for piece in self.chat.stream(
-            self.messages,
-            json_mode=True,
-            temperature=s.temperature,
-            top_p=s.top_p,
-            max_tokens=s.max_tokens,
-        ):
+        for piece in self.chat.stream_with(self.messages, self.sampling):
             pieces.append(piece)
             readable = answer.feed(piece)
             if readable:
@@ -144,7 +123,7 @@ class ModelAnswerer(Answerer):
         chat_light: ChatModel | None = None,
         *,
         router: Router | None = None,
-        sampling: Sampling = Sampling(),
+        sampling: Sampling = DEFAULT_SAMPLING,
     ) -> None:
         self.strong = chat_strong
         self.light = chat_light
@@ -171,7 +150,9 @@ class ModelAnswerer(Answerer):
         decision = self.route(request)
         chat = self.light if decision.route == "light" and self.light is not None else self.strong
         sources = sources_from_units(request.units, request.blocks)
-        talk = _Conversation(chat, build_messages(request, sources, request.titles), self.sampling)
+        messages = build_messages(request, sources, request.titles)
+        # Every reply is asked for as JSON, whatever the configured sampling says.
+        talk = _Conversation(chat, messages, replace(self.sampling, json_mode=True))
         base = Draft(
             status="not_covered",
             answer=_not_covered_text(request.question),

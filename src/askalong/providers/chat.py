@@ -23,6 +23,16 @@ DEFAULT_TOP_P = 0.9
 
 
 @dataclass(frozen=True)
+class Sampling:
+    """How a reply is drawn; ``json_mode`` asks for a JSON object."""
+
+    json_mode: bool = False
+    temperature: float = DEFAULT_TEMPERATURE
+    top_p: float = DEFAULT_TOP_P
+    max_tokens: int | None = None
+
+
+@dataclass(frozen=True)
 class ChatMessage:
     role: Role
     content: str
@@ -52,35 +62,12 @@ class ChatModel(ABC):
         return self._name
 
     @abstractmethod
-    def _complete(
-        self,
-        messages: list[ChatMessage],
-        *,
-        json_mode: bool,
-        temperature: float,
-        top_p: float,
-        max_tokens: int | None,
-    ) -> ChatReply:
+    def _complete(self, messages: list[ChatMessage], sampling: Sampling) -> ChatReply:
         """One completion of ``messages``; raise ``ProviderError`` on failure."""
 
-    def _stream(
-        self,
-        messages: list[ChatMessage],
-        *,
-        json_mode: bool,
-        temperature: float,
-        top_p: float,
-        max_tokens: int | None,
-    ) -> Iterator[str]:
+    def _stream(self, messages: list[ChatMessage], sampling: Sampling) -> Iterator[str]:
         """Pieces of the reply as they arrive; by default the whole reply in one piece."""
-        reply = self._complete(
-            messages,
-            json_mode=json_mode,
-            temperature=temperature,
-            top_p=top_p,
-            max_tokens=max_tokens,
-        )
-        yield reply.text
+        yield self._complete(messages, sampling).text
 
     def complete(
         self,
@@ -92,17 +79,7 @@ class ChatModel(ABC):
         max_tokens: int | None = None,
     ) -> ChatReply:
         """The model's reply to ``messages``; ``json_mode`` asks for a JSON object."""
-        started = time.monotonic()
-        reply = self._complete(
-            self._checked(messages),
-            json_mode=json_mode,
-            temperature=temperature,
-            top_p=top_p,
-            max_tokens=max_tokens,
-        )
-        if not reply.text.strip():
-            raise ProviderError("empty reply", source=self.name)
-        return replace(reply, seconds=time.monotonic() - started)
+        return self.complete_with(messages, Sampling(json_mode, temperature, top_p, max_tokens))
 
     def stream(
         self,
@@ -115,15 +92,20 @@ class ChatModel(ABC):
     ) -> Iterator[str]:
         """The reply in pieces (joined, they equal ``complete``'s text); an empty
         reply raises ``ProviderError`` once the stream has ended."""
-        pieces = self._stream(
-            self._checked(messages),
-            json_mode=json_mode,
-            temperature=temperature,
-            top_p=top_p,
-            max_tokens=max_tokens,
-        )
+        return self.stream_with(messages, Sampling(json_mode, temperature, top_p, max_tokens))
+
+    def complete_with(self, messages: Sequence[ChatMessage], sampling: Sampling) -> ChatReply:
+        """``complete`` with the sampling settings in one value."""
+        started = time.monotonic()
+        reply = self._complete(self._checked(messages), sampling)
+        if not reply.text.strip():
+            raise ProviderError("empty reply", source=self.name)
+        return replace(reply, seconds=time.monotonic() - started)
+
+    def stream_with(self, messages: Sequence[ChatMessage], sampling: Sampling) -> Iterator[str]:
+        """``stream`` with the sampling settings in one value."""
         seen = False
-        for piece in pieces:
+        for piece in self._stream(self._checked(messages), sampling):
             if piece:
                 seen = seen or bool(piece.strip())
                 yield piece

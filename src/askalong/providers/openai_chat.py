@@ -29,7 +29,7 @@ except ImportError as exc:  # an optional extra: say how to get it
     ) from exc
 
 from askalong.errors import ConfigError, ProviderError
-from askalong.providers.chat import ChatMessage, ChatModel, ChatReply
+from askalong.providers.chat import ChatMessage, ChatModel, ChatReply, Sampling
 
 MAX_RETRY_AFTER = 10.0  # seconds: by default, never sleep longer on a server's say-so
 JSON_MODE = {"type": "json_object"}
@@ -70,31 +70,15 @@ class OpenAIChat(ChatModel):
     def close(self) -> None:
         self._client.close()
 
-    def _complete(
-        self,
-        messages: list[ChatMessage],
-        *,
-        json_mode: bool,
-        temperature: float,
-        top_p: float,
-        max_tokens: int | None,
-    ) -> ChatReply:
-        params = self._params(messages, json_mode, temperature, top_p, max_tokens)
+    def _complete(self, messages: list[ChatMessage], sampling: Sampling) -> ChatReply:
+        params = self._params(messages, sampling)
         completion = self._create(params)
         if not isinstance(completion, ChatCompletion):
             raise self._error(f"unexpected reply of type {type(completion).__name__}")
         return self._reply(completion)
 
-    def _stream(
-        self,
-        messages: list[ChatMessage],
-        *,
-        json_mode: bool,
-        temperature: float,
-        top_p: float,
-        max_tokens: int | None,
-    ) -> Iterator[str]:
-        params = self._params(messages, json_mode, temperature, top_p, max_tokens)
+    def _stream(self, messages: list[ChatMessage], sampling: Sampling) -> Iterator[str]:
+        params = self._params(messages, sampling)
         chunks = self._create({**params, "stream": True})
         try:
             for chunk in chunks:
@@ -106,23 +90,16 @@ class OpenAIChat(ChatModel):
 
     # ------------------------------------------------------------------ requests
 
-    def _params(
-        self,
-        messages: list[ChatMessage],
-        json_mode: bool,
-        temperature: float,
-        top_p: float,
-        max_tokens: int | None,
-    ) -> dict[str, Any]:
+    def _params(self, messages: list[ChatMessage], sampling: Sampling) -> dict[str, Any]:
         params: dict[str, Any] = {
             "model": self.model,
             "messages": [{"role": m.role, "content": m.content} for m in messages],
-            "temperature": temperature,
-            "top_p": top_p,
+            "temperature": sampling.temperature,
+            "top_p": sampling.top_p,
         }
-        if max_tokens is not None:
-            params["max_tokens"] = max_tokens
-        if json_mode and self.json_mode_supported:
+        if sampling.max_tokens is not None:
+            params["max_tokens"] = sampling.max_tokens
+        if sampling.json_mode and self.json_mode_supported:
             params["response_format"] = JSON_MODE
         return params
 
