@@ -4,7 +4,7 @@ API returns and what stored threads keep. Fields are added, never renamed or rem
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from askalong.types import (
     Anchor,
@@ -14,8 +14,34 @@ from askalong.types import (
     Claim,
     Document,
     Quote,
+    Thread,
     Timings,
 )
+
+if TYPE_CHECKING:  # annotations only: the wire forms must not pull these modules in
+    from askalong.context import ContextUnit
+    from askalong.evaluate.retrieval import RetrievalReport
+
+# The documented field names (README, "JSON output"; the API docstrings) where each one is
+# the attribute of the same name, unchanged.
+THREAD_FIELDS = ("id", "document_id", "title", "created", "updated")
+PASSAGE_FIELDS = ("document_id", "origin", "page_start", "page_end")
+SPAN_FIELDS = ("block_id", "start", "end")
+RETRIEVAL_REPORT_FIELDS = (
+    "dataset",
+    "mode",
+    "queries",
+    "ndcg10",
+    "recall1",
+    "recall5",
+    "recall10",
+    "mrr10",
+    "queries_per_second",
+)
+
+
+def _fields(value: object, names: tuple[str, ...]) -> dict[str, Any]:
+    return {name: getattr(value, name) for name in names}
 
 
 def document_json(doc: Document) -> dict[str, Any]:
@@ -84,6 +110,25 @@ def anchor_from_json(value: dict[str, Any] | None) -> Anchor | None:
         end=value.get("end"),
         selected_text=value.get("selected_text"),
     )
+
+
+def thread_json(thread: Thread) -> dict[str, Any]:
+    """A thread's head: its turns are added by the caller (a count or the list)."""
+    return _fields(thread, THREAD_FIELDS)
+
+
+def passage_json(unit: ContextUnit) -> dict[str, Any]:
+    """One piece of evidence the answerer was given, by where it is, without its text."""
+    return {
+        **_fields(unit, PASSAGE_FIELDS),
+        "section_path": list(unit.section_path),
+        "spans": [_fields(span, SPAN_FIELDS) for span in unit.spans],
+    }
+
+
+def retrieval_report_json(report: RetrievalReport) -> dict[str, Any]:
+    """``eval retrieval --json``: the metrics, without the triage list of misses."""
+    return _fields(report, RETRIEVAL_REPORT_FIELDS)
 
 
 def quote_json(quote: Quote) -> dict[str, Any]:

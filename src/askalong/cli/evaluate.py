@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import click
 from rich.progress import Progress
@@ -29,6 +29,7 @@ from askalong.evaluate.qa import to_markdown as qa_markdown
 from askalong.evaluate.retrieval import RetrievalReport, to_markdown_rows
 from askalong.library import Library
 from askalong.types import Access
+from askalong.wire import retrieval_report_json
 
 
 @click.group(name="eval")
@@ -92,7 +93,7 @@ def retrieval(
             for note in evaluation.notes:
                 err_console.print(f"[yellow]note:[/] {corpus.name}: {note}")
     if as_json:
-        print_json({"reports": [_report_json(r) for r in reports]})
+        print_json({"reports": [retrieval_report_json(r) for r in reports]})
     else:
         console.print(to_markdown_rows(reports), markup=False)
 
@@ -140,17 +141,3 @@ def _qa_one(
         return evaluate_qa(
             asker, corpus, ids, limit=limit, progress=lambda n: progress.update(task, completed=n)
         )
-
-
-def _report_json(report: RetrievalReport) -> dict[str, Any]:
-    return {
-        "dataset": report.dataset,
-        "mode": report.mode,
-        "queries": report.queries,
-        "ndcg10": report.ndcg10,
-        "recall1": report.recall1,
-        "recall5": report.recall5,
-        "recall10": report.recall10,
-        "mrr10": report.mrr10,
-        "queries_per_second": report.queries_per_second,
-    }

@@ -20,10 +20,9 @@ from askalong.ask_events import (
     QuoteFound,
     ThreadStarted,
 )
-from askalong.context import ContextUnit
 from askalong.errors import AskAlongError
 from askalong.types import Anchor
-from askalong.wire import anchor_json, answer_json, quote_json
+from askalong.wire import anchor_json, answer_json, passage_json, quote_json
 
 log = logging.getLogger("askalong.server")
 
@@ -87,14 +86,3 @@ def anchor_out(
     if base is None:
         return None
     return {**base, "page": page, "section_path": list(section_path)}
-
-
-def passage_json(unit: ContextUnit) -> dict[str, Any]:
-    return {
-        "document_id": unit.document_id,
-        "origin": unit.origin,
-        "page_start": unit.page_start,
-        "page_end": unit.page_end,
-        "section_path": list(unit.section_path),
-        "spans": [{"block_id": s.block_id, "start": s.start, "end": s.end} for s in unit.spans],
-    }

@@ -36,8 +36,8 @@ from askalong.server.ask_stream import anchor_out
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes_documents import ERRORS
 from askalong.store.base import Store
-from askalong.types import Access, Anchor, Thread, Turn
-from askalong.wire import answer_json
+from askalong.types import Access, Anchor, Turn
+from askalong.wire import answer_json, thread_json
 
 router = APIRouter(prefix="/api", tags=["threads"])
 
@@ -68,7 +68,7 @@ def _threads(state: ServerState, ref: str, access: Access) -> list[dict[str, Any
     for thread in store.list_threads(access, document_id=document.id):
         turns = store.turns(thread.id)
         last = turns[-1].anchor if turns else None
-        out.append({**_thread_head(thread), "turns": len(turns), "anchor": _anchor(store, last)})
+        out.append({**thread_json(thread), "turns": len(turns), "anchor": _anchor(store, last)})
     return out
 
 
@@ -76,17 +76,7 @@ def _thread(state: ServerState, thread_id: str, access: Access) -> dict[str, Any
     store = state.library.store
     thread = store.get_thread(thread_id, access)
     turns = [_turn(store, turn) for turn in store.turns(thread.id)]
-    return {**_thread_head(thread), "turns": turns}
-
-
-def _thread_head(thread: Thread) -> dict[str, Any]:
-    return {
-        "id": thread.id,
-        "document_id": thread.document_id,
-        "title": thread.title,
-        "created": thread.created,
-        "updated": thread.updated,
-    }
+    return {**thread_json(thread), "turns": turns}
 
 
 def _turn(store: Store, turn: Turn) -> dict[str, Any]:
