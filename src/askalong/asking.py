@@ -13,7 +13,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from askalong.answer.base import Answerer, Draft, DraftRequest, HistoryTurn
+from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest, HistoryTurn
 from askalong.answer.verify import (
     JudgePair,
     apply_strikes,
@@ -52,10 +52,6 @@ from askalong.types import (
     Turn,
 )
 
-NOT_COVERED = {
-    "en": "The document does not cover this.",
-    "zh": "文档中没有涉及这个问题。",
-}
 INTENT_QUESTIONS: dict[str, tuple[str, str]] = {  # (English, Chinese)
     "explain": ("Explain this.", "解释这段内容。"),
     "example": ("Give an example of this.", "举例说明这段内容。"),

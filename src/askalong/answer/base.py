@@ -15,6 +15,12 @@ from dataclasses import dataclass, field
 from askalong.context import ContextUnit
 from askalong.types import AnswerStatus, Block, Intent, Quote
 
+# What every answerer says when the evidence does not answer the question.
+NOT_COVERED = {
+    "en": "The document does not cover this.",
+    "zh": "文档中没有涉及这个问题。",
+}
+
 BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
 
 

@@ -33,9 +33,8 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from askalong.answer.base import Answerer, Draft, DraftRequest
+from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
 from askalong.answer.cite import InvalidQuote, QuoteCheck, Source, check_quotes, sources_from_units
-from askalong.answer.extractive import NOT_COVERED
 from askalong.answer.prompts import INVALID_JSON, NO_QUOTES, build_messages, quote_retry
 from askalong.answer.reply import AnswerStream, ModelReply, parse_reply
 from askalong.answer.route import Route, RouteDecision, decide_route

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from askalong.answer.cite import fold
-from askalong.answer.extractive import terms_of
+from askalong.answer.evidence import terms_of
 from askalong.context import Drift
 from askalong.providers.base import Embedder
 from askalong.text import split_sentences
