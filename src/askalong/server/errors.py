@@ -10,7 +10,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from askalong.errors import AskAlongError, ConfigError, InputError, NotFound, StoreError, TooLarge
+from askalong.errors import (
+    AskAlongError,
+    ConfigError,
+    InputError,
+    NotFound,
+    ProviderError,
+    StoreError,
+    TooLarge,
+)
 from askalong.server.schemas import ErrorBody, ErrorOut
 
 log = logging.getLogger("askalong.server")
@@ -18,7 +26,14 @@ log = logging.getLogger("askalong.server")
 
 def status_of(exc: AskAlongError) -> int:
     """The HTTP status for a domain error (most specific class first)."""
-    for kind, status in ((TooLarge, 413), (InputError, 400), (NotFound, 404), (StoreError, 503)):
+    statuses: tuple[tuple[type[AskAlongError], int], ...] = (
+        (TooLarge, 413),
+        (InputError, 400),
+        (NotFound, 404),
+        (ProviderError, 502),  # a model or embedding endpoint failed, not the request
+        (StoreError, 503),
+    )
+    for kind, status in statuses:
         if isinstance(exc, kind):
             return status
     return 500  # ConfigError and anything unforeseen: the server is set up wrongly
