@@ -25,17 +25,14 @@ from askalong.store.sqlite_rows import (
     SELECT_BLOCK,
     SELECT_CHUNK,
     SELECT_DOCUMENT,
-    SELECT_THREAD,
     block_from_row,
     block_row,
     chunk_from_row,
     chunk_row,
     document_from_row,
     document_row,
-    thread_from_row,
-    turn_from_row,
-    turn_row,
 )
+from askalong.store.sqlite_threads import insert_turn, select_threads, select_turns
 from askalong.types import (
     Access,
     Block,
@@ -174,56 +171,31 @@ class SQLiteStore:
 
     def save_turn(self, thread: Thread, turn: Turn) -> None:
         with self._lock, _errors(thread.id), self._transaction() as conn:
-            conn.execute(
-                "INSERT INTO threads (id, owner, title, document_id, created, updated)"
-                " VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (id) DO UPDATE SET updated = excluded.updated",
-                (
-                    thread.id,
-                    thread.owner,
-                    thread.title,
-                    thread.document_id,
-                    thread.created,
-                    turn.created,
-                ),
-            )
-            conn.execute("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?)", turn_row(turn))
+            insert_turn(conn, thread, turn)
 
     def get_thread(self, thread_id: str, access: Access) -> Thread:
         with self._lock, _errors(thread_id):
-            found = self._threads("t.id = ?", (thread_id,), access)
+            found = select_threads(self._conn, "t.id = ?", (thread_id,), access)
         if not found:
             raise NotFound("no such thread", source=thread_id)
         return found[0]
 
     def list_threads(self, access: Access, *, document_id: str | None = None) -> list[Thread]:
+        where, params = (
+            ("1 = 1", ()) if document_id is None else ("t.document_id = ?", (document_id,))
+        )
         with self._lock, _errors("threads"):
-            if document_id is None:
-                return self._threads("1 = 1", (), access)
-            return self._threads("t.document_id = ?", (document_id,), access)
+            return select_threads(self._conn, where, params, access)
 
     def turns(self, thread_id: str) -> tuple[Turn, ...]:
         with self._lock, _errors(thread_id):
-            rows = self._conn.execute(
-                "SELECT * FROM turns WHERE thread_id = ? ORDER BY ord", (thread_id,)
-            )
-            return tuple(turn_from_row(row) for row in rows)
+            return select_turns(self._conn, thread_id)
 
     def delete_thread(self, thread_id: str, access: Access) -> None:
         with self._lock, _errors(thread_id), self._transaction() as conn:
-            if not self._threads("t.id = ?", (thread_id,), access):
+            if not select_threads(conn, "t.id = ?", (thread_id,), access):
                 raise NotFound("no such thread", source=thread_id)
             conn.execute("DELETE FROM threads WHERE id = ?", (thread_id,))  # turns cascade
-
-    def _threads(self, where: str, params: tuple[object, ...], access: Access) -> list[Thread]:
-        """Threads are private to their owner (``everything`` sees all)."""
-        mine = "1 = 1" if access.everything else "t.owner = ?"
-        owner = () if access.everything else (access.user,)
-        rows = self._conn.execute(
-            f"{SELECT_THREAD} WHERE ({where}) AND {mine} ORDER BY t.updated DESC, t.rowid DESC",
-            (*params, *owner),
-        )
-        return [thread_from_row(row) for row in rows]
 
     def original_path(self, doc: Document) -> Path:
         return self._files.path(doc.content_hash)
