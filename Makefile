@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export ASKALONG_EVALDATA ?= $(abspath ../shared/evaldata)
 
-.PHONY: run test lint bench install clean
+.PHONY: run test check lint bench install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -19,6 +19,10 @@ run: $(STAMP)
 
 test: $(STAMP) lint
 	$(PY) -m pytest -q
+
+# The fast loop while developing: lint, then the unit and contract tests (no slow ones).
+check: $(STAMP) lint
+	$(PY) -m pytest -q -m "not slow" tests/unit tests/contract
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -51,7 +51,7 @@ class Row:
 def probes(blocks: Sequence[object], count: int) -> list[Probe]:
     """Questions from the paper's own sentences, spread over its body paragraphs: a
     sentence's middle words, asked as "What about ...?"."""
-    from askalong.text import split_sentences
+    from askalong.text.sentences import split_sentences
     from askalong.types import Block
 
     body = [b for b in blocks if isinstance(b, Block) and b.kind == "paragraph"]
@@ -73,8 +73,8 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def run(library: object, doc: str, found: Sequence[Probe], mode: str, on: bool) -> Row:
-    from askalong.answer.offline import ExtractiveAnswerer
-    from askalong.asking import Asker, Question
+    from askalong.answer.extractive.answerer import ExtractiveAnswerer
+    from askalong.asking.asker import Asker, Question
     from askalong.library import Library
     from askalong.types import Access, Anchor, Answer
 

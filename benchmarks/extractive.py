@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from askalong.answer.base import BlockKey
-from askalong.answer.extractive import answer_extractively
+from askalong.answer.extractive.select import answer_extractively
 from askalong.config import load_settings
-from askalong.context import ContextUnit, Origin
+from askalong.context.units import ContextUnit, Origin
 from askalong.providers.base import Embedder
-from askalong.text import split_sentences
+from askalong.text.sentences import split_sentences
 from askalong.types import Block, BlockSpan
 
 REPO = Path(__file__).resolve().parents[1]
@@ -171,7 +171,7 @@ def main() -> None:
     args = parser.parse_args()
     embedder = None
     if not args.no_embedder:
-        from askalong.providers.local import default_embedder
+        from askalong.providers.local.embedder import default_embedder
 
         embedder = default_embedder(load_settings())
     rows = []

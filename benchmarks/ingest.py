@@ -23,14 +23,14 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from askalong.parse.pdf import parse
+from askalong.parse.pdf.parser import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 RUNS = 3
 
 try:
-    from askalong.chunk import chunk_blocks
+    from askalong.chunk.prose import chunk_blocks
 except ImportError:  # the chunker is not there yet: measure parse alone
     chunk_blocks = None  # type: ignore[assignment]
 

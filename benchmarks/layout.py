@@ -35,8 +35,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from lxml import etree
 
-from askalong.parse.ocr_quality import ErrorRates, error_rates
-from askalong.parse.pdf import parse
+from askalong.parse.ocr.quality import ErrorRates, error_rates
+from askalong.parse.pdf.parser import parse
 from askalong.types import FURNITURE_KINDS, ParsedDocument
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -34,10 +34,10 @@ import numpy as np
 
 from askalong.config import Settings, load_settings
 from askalong.evaluate.datasets import load_dataset
-from askalong.indexing import SearchIndexes
+from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.providers.choose import make_embedder
-from askalong.search import Searcher
+from askalong.retrieve.search import Searcher
 from askalong.store.base import Store, open_store
 from askalong.types import Access, Block, BlockSpan, Chunk, Document, StoredDocument
 

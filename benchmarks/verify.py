@@ -32,15 +32,10 @@ from pathlib import Path
 
 import numpy as np
 
-from askalong.answer.verify import (
-    ClaimDraft,
-    similarity_scores,
-    support_score,
-    verify_claims,
-)
 from askalong.config import load_settings
 from askalong.evaluate.datasets import parse_sentence_list
 from askalong.providers.base import Embedder, EmbedKind
+from askalong.verify.claims import ClaimDraft, similarity_scores, support_score, verify_claims
 
 REPO = Path(__file__).resolve().parents[1]
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
@@ -207,7 +202,7 @@ def main() -> None:
     }
     embedder = None
     if not args.no_embedder:
-        from askalong.providers.local import default_embedder
+        from askalong.providers.local.embedder import default_embedder
 
         embedder = CachedEmbedder(default_embedder(load_settings()))
     rows = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from askalong.config import Settings, load_settings
 from askalong.store.base import Store, open_store
 
 REPO = Path(__file__).resolve().parents[1]
+# Shared helpers (the scripted chat server, sample files, stub parsers) import by name.
+sys.path.insert(0, str(Path(__file__).parent / "helpers"))
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from askalong.cli import main as cli
 from askalong.config import load_settings
-from askalong.ingest import document_id
+from askalong.ingest.pipeline import document_id
 
 SAMPLE_PAPER = Path("pdf/en_2col/2020.acl-main.207.pdf")
 

@@ -3,13 +3,15 @@ indexes beside it, the searcher and the ingestor. The CLI and the server each op
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 
-from askalong.config import Settings
-from askalong.indexing import SearchIndexes
-from askalong.ingest import Ingestor
+from askalong.config import Settings, load_settings
+from askalong.index.sync import SearchIndexes
+from askalong.ingest.pipeline import Ingestor
 from askalong.providers.choose import make_embedder, make_reranker
-from askalong.search import Searcher
+from askalong.retrieve.search import Searcher
 from askalong.store.base import open_store
 from askalong.types import Access
 
@@ -47,3 +49,10 @@ class Library:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+@contextmanager
+def opened_library() -> Iterator[Library]:
+    """The library of the settings in force (``ASKALONG_HOME``, config file, environment)."""
+    with Library(load_settings()) as library:
+        yield library

@@ -19,7 +19,7 @@ from askalong.types import (
 )
 
 if TYPE_CHECKING:  # annotations only: the wire forms must not pull these modules in
-    from askalong.context import ContextUnit
+    from askalong.context.units import ContextUnit
     from askalong.evaluate.retrieval import RetrievalReport
 
 # The documented field names (README, "JSON output"; the API docstrings) where each one is

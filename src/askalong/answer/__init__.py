@@ -1,4 +1,4 @@
-"""Answering: evidence in, a grounded answer out. The pipeline is ``askalong.asking``.
+"""Answering: evidence in, a grounded answer out. The pipeline is ``askalong.asking.asker``.
 
 - ``base``: the ``Answerer`` ABC, its request (question, numbered sources, history) and draft.
 - ``offline`` / ``extractive``: the default, offline answerer, which selects and cites

@@ -1,7 +1,7 @@
 """The ``Answerer`` ABC: question + evidence -> a draft answer with checked quotes.
 
 Answerers differ in how they write (selecting sentences, or a chat model); the pipeline
-around them (``askalong.asking``) is the same: gather evidence, draft, verify the claims,
+around them (``askalong.asking.asker``) is the same: gather evidence, draft, verify the claims,
 store the turn. A draft's quotes are already located in their sources, so every quote's
 text is verbatim source text; the raw model output, if any, is kept apart in ``raw``.
 """
@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from askalong.context import ContextUnit
+from askalong.context.units import ContextUnit
 from askalong.types import AnswerStatus, Block, Intent, Quote
 
 # What every answerer says when the evidence does not answer the question.

@@ -27,11 +27,11 @@ JUDGE_TEMPERATURE = 0.0  # a verdict should not change from one run to the next
 def make_answerer(settings: Settings, library: Library) -> Answerer:
     """The configured answerer; ``ConfigError`` when the model settings are missing."""
     if settings.answerer == "openai":
-        from askalong.answer.llm import ModelAnswerer
+        from askalong.answer.llm.answerer import ModelAnswerer
 
         strong, light = make_chat_models(settings)
         return ModelAnswerer(strong, light)
-    from askalong.answer.offline import ExtractiveAnswerer
+    from askalong.answer.extractive.answerer import ExtractiveAnswerer
 
     return ExtractiveAnswerer(library.indexes.embedder)
 
@@ -58,7 +58,7 @@ def make_chat_models(settings: Settings) -> tuple[ChatModel, ChatModel | None]:
         raise ConfigError(
             "ASKALONG_ANSWERER=openai needs ASKALONG_LLM_BASE_URL and ASKALONG_LLM_MODEL"
         )
-    from askalong.providers.openai_chat import OpenAIChat
+    from askalong.providers.openai.chat import OpenAIChat
 
     def chat(model: str) -> ChatModel:
         return OpenAIChat(

@@ -9,10 +9,10 @@ import click
 from rich.markup import escape
 
 from askalong.answer.choose import make_answerer, make_judge
-from askalong.asking import Asker, Question
-from askalong.cli.context import opened_library
+from askalong.asking.asker import Asker, Question
 from askalong.cli.output import console, print_json
 from askalong.errors import InputError
+from askalong.library import opened_library
 from askalong.types import INTENTS, Access, Anchor, Answer, Intent
 from askalong.wire import answer_json
 

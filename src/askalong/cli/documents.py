@@ -8,7 +8,6 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from askalong.cli.context import opened_library
 from askalong.cli.output import (
     block_json,
     chunk_json,
@@ -19,9 +18,10 @@ from askalong.cli.output import (
     shorten,
 )
 from askalong.cli.progress import progress_bar
-from askalong.indexing import EmbedReport
-from askalong.ingest import AddOutcome, Ingestor, expand_inputs
-from askalong.library import Library
+from askalong.index.sync import EmbedReport
+from askalong.ingest.inputs import expand_inputs
+from askalong.ingest.pipeline import AddOutcome, Ingestor
+from askalong.library import Library, opened_library
 from askalong.types import VISIBILITIES, Access, Document
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")

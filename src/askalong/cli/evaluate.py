@@ -11,7 +11,7 @@ import click
 from rich.progress import Progress
 
 from askalong.answer.choose import make_answerer, make_judge
-from askalong.asking import Asker
+from askalong.asking.asker import Asker
 from askalong.cli.output import console, err_console, print_json
 from askalong.cli.progress import progress_bar
 from askalong.config import Settings, load_settings

@@ -8,10 +8,9 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from askalong.cli.context import opened_library
 from askalong.cli.output import console, print_json, shorten
-from askalong.library import Library
-from askalong.search import SearchResult
+from askalong.library import Library, opened_library
+from askalong.retrieve.search import SearchResult
 from askalong.types import Access, Hit
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from askalong.errors import CorruptDocument, InputError, Unreadable
-from askalong.text import detect_language
+from askalong.text.scripts import detect_language
 
 Granularity = Literal["document", "paragraph"]
 

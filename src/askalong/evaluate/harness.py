@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, get_args
 
-from askalong.chunk import chunk_blocks
+from askalong.chunk.prose import chunk_blocks
 from askalong.config import Settings
 from askalong.errors import ConfigError, InputError
 from askalong.evaluate.datasets import CorpusDocument, RetrievalCorpus, Unit
 from askalong.evaluate.retrieval import RetrievalReport, evaluate_retrieval
 from askalong.library import Library
-from askalong.text import detect_language
+from askalong.text.scripts import detect_language
 from askalong.types import Access, Block, Chunk, Document, StoredDocument
 
 MODES = ("keyword", "vector", "hybrid")

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from askalong.asking import Asker, Question
+from askalong.asking.asker import Asker, Question
 from askalong.evaluate.datasets import EvalQuery, RetrievalCorpus
 from askalong.store.base import Store
 from askalong.types import Access, Answer

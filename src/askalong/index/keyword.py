@@ -1,10 +1,10 @@
 """The keyword route: BM25 over our own tokens, in a tantivy index on disk.
 
-We tokenise with ``askalong.text.tokenize`` (rjieba for Chinese, Snowball stems for
+We tokenise with ``askalong.text.tokens.tokenize`` (rjieba for Chinese, Snowball stems for
 English) and hand tantivy the tokens space-joined in a field analysed by its
 ``whitespace`` tokenizer, so tantivy's BM25 (k1 = 1.2, b = 0.75,
 idf = ln(1 + (N - n + 0.5) / (n + 0.5))) runs over exactly our tokens. Text with Chinese
-in it also fills a second field, ``grams`` (``askalong.text.gram_tokens``: Han characters
+in it also fills a second field, ``grams`` (``askalong.text.tokens.gram_tokens``: Han characters
 and bigrams), and a Chinese query is scored on both: the chunk's score is the sum of the
 two fields' BM25. Queries are built from the same tokens as a boolean SHOULD of term
 queries: no query-parser syntax, so nothing the user types can change the query's
@@ -29,7 +29,7 @@ from pathlib import Path
 import tantivy
 
 from askalong.errors import StoreError
-from askalong.text import gram_tokens, tokenize
+from askalong.text.tokens import gram_tokens, tokenize
 from askalong.types import Access, Chunk, Document, Hit
 
 CHUNK_ID = "chunk_id"

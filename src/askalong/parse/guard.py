@@ -19,11 +19,11 @@ from askalong.errors import AskAlongError, CorruptDocument, ParseTimeout
 from askalong.types import ParsedDocument
 
 PARSER_MODULES: dict[str, str] = {
-    "pdf": "askalong.parse.pdf",
-    "html": "askalong.parse.html",
-    "markdown": "askalong.parse.markdown",
-    "text": "askalong.parse.text",
-    "docx": "askalong.parse.docx",
+    "pdf": "askalong.parse.pdf.parser",
+    "html": "askalong.parse.flow.html",
+    "markdown": "askalong.parse.flow.markdown",
+    "text": "askalong.parse.flow.text",
+    "docx": "askalong.parse.flow.docx",
 }
 
 

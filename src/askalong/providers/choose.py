@@ -13,7 +13,7 @@ def make_embedder(settings: Settings) -> Embedder | None:
     if settings.embedder == "none":
         return None
     if settings.embedder == "openai":
-        from askalong.providers.openai_compat import OpenAIEmbedder
+        from askalong.providers.openai.embeddings import OpenAIEmbedder
 
         if not settings.embed_base_url or not settings.embed_model:
             raise ConfigError(
@@ -25,7 +25,7 @@ def make_embedder(settings: Settings) -> Embedder | None:
             api_key=settings.embed_api_key,
             timeout=settings.fetch_timeout,
         )
-    from askalong.providers.local import default_embedder
+    from askalong.providers.local.embedder import default_embedder
 
     return default_embedder(settings)
 

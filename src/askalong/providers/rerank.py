@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 
 from askalong.errors import ConfigError, ProviderError
-from askalong.providers.openai_compat import RetryPolicy
+from askalong.providers.openai.embeddings import RetryPolicy
 from askalong.types import Hit
 
 MIN_RERANK_SCORE = 0.1  # hits a reranker scores lower are not evidence

@@ -17,16 +17,10 @@ from starlette.concurrency import run_in_threadpool
 
 from askalong.config import Settings
 from askalong.library import Library
-from askalong.server import (
-    routes_ask,
-    routes_documents,
-    routes_pages,
-    routes_search,
-    routes_threads,
-)
+from askalong.parse.pdf.render import PageRenderer
 from askalong.server.deps import ServerState, make_asker
 from askalong.server.errors import install_error_handlers
-from askalong.server.pages import PageRenderer
+from askalong.server.routes import ask, documents, pages, search, threads
 from askalong.server.security import SecurityHeaders
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -54,7 +48,7 @@ def create_app(settings: Settings) -> FastAPI:
         redoc_url=None,
     )
     install_error_handlers(app)
-    for module in (routes_documents, routes_pages, routes_search, routes_ask, routes_threads):
+    for module in (documents, pages, search, ask, threads):
         app.include_router(module.router)
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="reader")
     app.add_middleware(SecurityHeaders)

@@ -14,9 +14,9 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from askalong.answer.choose import make_answerer, make_judge
-from askalong.asking import Asker
+from askalong.asking.asker import Asker
 from askalong.library import Library
-from askalong.server.pages import PageRenderer
+from askalong.parse.pdf.render import PageRenderer
 from askalong.types import Access
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from askalong.search import SearchResult
+from askalong.retrieve.search import SearchResult
 from askalong.types import Block, Chunk, Document, Hit
 
 Box = tuple[float, float, float, float, int, int]

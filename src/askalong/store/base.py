@@ -13,7 +13,7 @@ from types import TracebackType
 from typing import Protocol
 
 from askalong.config import Settings
-from askalong.store.files import OriginalFiles
+from askalong.files.local import OriginalFiles
 from askalong.types import Access, Block, Chunk, Document, StoredDocument, Thread, Turn
 
 MIN_PREFIX = 4  # shortest id prefix get_document resolves
@@ -94,6 +94,6 @@ def open_store(settings: Settings) -> Store:
     """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``."""
     # Backends import this module for the protocol, so they are imported here, on use;
     # that also keeps an optional backend's driver optional.
-    from askalong.store.sqlite import SQLiteStore
+    from askalong.store.sqlite.store import SQLiteStore
 
     return SQLiteStore(settings.database_path, OriginalFiles(settings.files_dir))

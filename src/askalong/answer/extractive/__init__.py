@@ -1,0 +1,1 @@
+"""The offline extractive answerer: it selects and cites the evidence sentences."""

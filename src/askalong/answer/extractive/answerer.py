@@ -1,0 +1,31 @@
+"""The default answerer: offline, extractive (``extractive.py`` does the selecting)."""
+
+from __future__ import annotations
+
+from askalong.answer.base import Answerer, Draft, DraftRequest
+from askalong.answer.extractive.select import answer_extractively
+from askalong.answer.extractive.sentence_cache import CachedEmbedder
+from askalong.providers.base import Embedder
+
+
+class ExtractiveAnswerer(Answerer):
+    """Answers with the document's own sentences: nothing to hallucinate, no model."""
+
+    name = "extractive"
+
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        # follow-ups and nearby questions see the same sentences again: embed them once
+        self.embedder = CachedEmbedder(embedder) if embedder is not None else None
+
+    def draft(self, request: DraftRequest) -> Draft:
+        previous = request.history[-1] if request.history else None
+        result = answer_extractively(
+            request.question,
+            request.units,
+            request.blocks,
+            intent=request.intent,
+            embedder=self.embedder,
+            previous_question=previous.question if previous else None,
+            previous_answer=previous.answer if previous else None,
+        )
+        return Draft(result.status, result.answer, result.quotes, result.explanation)

@@ -1,0 +1,202 @@
+"""The offline answerer: the evidence sentences that best answer the question, quoted.
+
+Every sentence of every context unit is a candidate (sentences never cross blocks, so
+each maps back to one block and exact offsets). A candidate's score is a weighted sum:
+
+- ``overlap``: the share of the question's key terms the sentence holds, each term
+  weighted by how rare it is among the candidates (a smoothed IDF); the previous
+  question's terms (follow-ups) and the anchor's selected text count with lower weight
+  and, for a question that names something, add at most ``follow_up_cap``: they break
+  ties, the question dominates;
+- ``similarity``: question-sentence cosine from the embedder, for the ``embed_top``
+  sentences of the lexical pre-ranking only, rescaled from the embedder's typical range
+  to 0..1;
+- ``cue``: the sentence reads like a definition / an example / a contrast, for those
+  intents; a question asking "when" / "how many" prefers sentences with a number;
+- ``origin``: anchor > cross-reference > retrieved; ``drift`` (no shared term, another
+  part of the document) subtracts.
+
+The evidence score is separate from the ranking: the plain share of the question's own
+terms a sentence covers (words and Chinese character pairs as two halves), plus the
+similarity. Only a sentence whose evidence passes the threshold (or its neighbour in the
+same block) can be the answer; with none, the answer is ``not_covered``: an anchor's
+bonus or its selected terms never make an answer to an unrelated question. A question
+that names nothing beyond "this" (a bare intent, "What does this mean?", see
+``cues.about_selection``) is about the selection: its evidence is the selection's terms.
+A follow-up never answers with the previous answer's sentence again. Document text is
+data: a sentence is only ever scored and quoted, never followed.
+
+Measured at paragraph level (question's paragraph + a neighbour; unanswerable = the same
+question over another article's paragraphs; ``benchmarks/extractive.py``), evidence hit =
+a quote holds the gold answer, without an embedder: XQuAD en 0.955 hit / 0.928 declined,
+XQuAD zh 0.955 / 0.945, CMRC 2018 dev 0.906 / 0.942; with the paragraph as an anchor unit
+(read along) the same questions over another article's anchor are declined as often.
+Thresholds differ by language because the scales do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from askalong.answer.base import NOT_COVERED, BlockKey
+from askalong.answer.extractive.scoring import Candidate, Scored, Weights, score_candidates
+from askalong.context.units import ContextUnit
+from askalong.providers.base import Embedder
+from askalong.text.scripts import detect_language
+from askalong.types import AnswerStatus, Block, Intent, Quote
+
+
+@dataclass(frozen=True)
+class ExtractiveResult:
+    """What the extractive answerer found; the pipeline builds the ``Answer`` from it.
+
+    ``answer`` is the direct answer: the best sentence(s) verbatim, each followed by its
+    citation marker ``[n]``; ``quotes`` are numbered 1.. in that order and include the
+    answer's own sentences. ``explanation`` is the best sentence's neighbours (unquoted).
+    ``score`` is the best evidence score; ``language`` the question's ("en" / "zh").
+    """
+
+    status: AnswerStatus
+    answer: str
+    quotes: tuple[Quote, ...]
+    explanation: str
+    score: float
+    language: str
+
+
+def answer_extractively(
+    question: str,
+    units: Sequence[ContextUnit],
+    blocks: Mapping[BlockKey, Block],
+    *,
+    intent: Intent = "ask",
+    embedder: Embedder | None = None,
+    previous_question: str | None = None,
+    previous_answer: str | None = None,
+    weights: Weights | None = None,
+) -> ExtractiveResult:
+    """Answer ``question`` from ``units`` by selecting and quoting their sentences;
+    ``blocks`` (keyed by document id and block id) give each quote its page and section.
+
+    Only a sentence whose own evidence passes the threshold can be the answer: ranking
+    bonuses (the anchor's origin, cues, the previous question) only order those. A
+    follow-up whose answer would repeat ``previous_answer`` gets the next-best distinct
+    evidence, or ``not_covered`` when there is none."""
+    weights = weights or Weights()
+    language = "zh" if detect_language(question) == "zh" else "en"
+    scored = score_candidates(
+        question,
+        units,
+        intent=intent,
+        embedder=embedder,
+        previous_question=previous_question,
+        weights=weights,
+    )
+    threshold = weights.threshold_for(language, embedded=embedder is not None)
+    eligible = _eligible(scored, threshold)
+    best = _best(eligible, previous_answer)
+    if best is None:
+        top = max((s.evidence for s in scored), default=0.0)
+        return ExtractiveResult("not_covered", NOT_COVERED[language], (), "", top, language)
+    fresh = [s for s in scored if not previous_answer or s.candidate.text not in previous_answer]
+    return _answer(fresh, best, blocks, units, weights, language)
+
+
+def _eligible(scored: list[Scored], threshold: float) -> list[Scored]:
+    """The sentences that may answer: those whose evidence passes the threshold and their
+    neighbours in the same block (an example or a definition often follows the sentence
+    that names the topic); never a sentence that has only a ranking bonus."""
+    passing = {_place(s.candidate) for s in scored if s.evidence >= threshold}
+    near = {(u, p, i + step) for u, p, i in passing for step in (-1, 1)}
+    return [
+        s
+        for s in scored
+        if _place(s.candidate) in passing or (_place(s.candidate) in near and s.relevance > 0)
+    ]
+
+
+def _place(candidate: Candidate) -> tuple[int, int, int]:
+    return candidate.unit, candidate.piece, candidate.index
+
+
+def _best(eligible: list[Scored], previous_answer: str | None) -> Scored | None:
+    """The best eligible sentence; when the previous turn already answered with it, the
+    best one that is not in that answer (a follow-up must say something new)."""
+    best = max(eligible, key=lambda s: s.score, default=None)
+    if best is None or not previous_answer or best.candidate.text not in previous_answer:
+        return best
+    fresh = [s for s in eligible if s.candidate.text not in previous_answer]
+    return max(fresh, key=lambda s: s.score, default=None)
+
+
+# ------------------------------------------------------------------------------ answer
+
+
+def _answer(
+    scored: list[Scored],
+    best: Scored,
+    blocks: Mapping[BlockKey, Block],
+    units: Sequence[ContextUnit],
+    weights: Weights,
+    language: str,
+) -> ExtractiveResult:
+    direct = _direct(scored, best, weights)
+    quoted = _quoted(scored, direct, weights)
+    quotes = tuple(_quote(n, s.candidate, units, blocks) for n, s in enumerate(quoted, start=1))
+    glue = "" if language == "zh" else " "
+    answer = glue.join(f"{q.text} [{q.number}]" for q in quotes[: len(direct)])
+    explanation = _explanation(scored, best, quoted, language)
+    return ExtractiveResult("answered", answer, quotes, explanation, best.evidence, language)
+
+
+def _neighbour(scored: Sequence[Scored], of: Candidate, step: int) -> Scored | None:
+    for item in scored:
+        c = item.candidate
+        if (c.unit, c.piece, c.index) == (of.unit, of.piece, of.index + step):
+            return item
+    return None
+
+
+def _direct(scored: list[Scored], best: Scored, weights: Weights) -> list[Scored]:
+    """The best sentence, and its neighbour when that one scores nearly as well."""
+    pair = [s for s in (_neighbour(scored, best.candidate, d) for d in (-1, 1)) if s is not None]
+    pair = [s for s in pair if s.score >= weights.pair_ratio * best.score and s.score > 0]
+    if not pair:
+        return [best]
+    second = max(pair, key=lambda s: s.score)
+    return sorted([best, second], key=lambda s: s.candidate.index)
+
+
+def _quoted(scored: list[Scored], direct: list[Scored], weights: Weights) -> list[Scored]:
+    """The direct answer's sentences, then the next best evidence sentences."""
+    best = max(s.score for s in direct)
+    rest = sorted((s for s in scored if s not in direct), key=lambda s: -s.score)
+    room = max(weights.max_quotes - len(direct), 0)
+    # a further quote must relate to the question, not only have an origin bonus
+    extra = [s for s in rest if s.score >= weights.quote_ratio * best and s.relevance > 0]
+    return [*direct, *extra[:room]]
+
+
+def _quote(
+    number: int, c: Candidate, units: Sequence[ContextUnit], blocks: Mapping[BlockKey, Block]
+) -> Quote:
+    unit = units[c.unit]
+    block = blocks.get((unit.document_id, c.block_id))
+    return Quote(
+        number=number,
+        document_id=unit.document_id,
+        block_id=c.block_id,
+        start=c.start,
+        end=c.end,
+        text=c.text,
+        page=block.page if block is not None else unit.page_start,
+        section_path=block.section_path if block is not None else unit.section_path,
+    )
+
+
+def _explanation(scored: list[Scored], best: Scored, quoted: list[Scored], language: str) -> str:
+    """The best sentence's previous and next sentences, when not quoted already."""
+    around = [_neighbour(scored, best.candidate, d) for d in (-1, 1)]
+    texts = [s.candidate.text for s in around if s is not None and s not in quoted]
+    return ("" if language == "zh" else " ").join(texts)

@@ -1,0 +1,1 @@
+"""The model answerer: prompts, reply parsing, light/strong routing."""

@@ -1,0 +1,1 @@
+"""Stored originals, by content hash."""

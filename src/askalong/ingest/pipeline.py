@@ -1,0 +1,149 @@
+"""Adding documents: bytes -> detect -> parse (guarded) -> chunk -> one store transaction.
+
+One bad input never stops the others: each input yields an ``AddOutcome`` that is either
+added, already present, or failed with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import Literal
+from urllib.parse import urlsplit
+
+from askalong.chunk.prose import chunk_blocks
+from askalong.config import Settings
+from askalong.errors import AskAlongError
+from askalong.index.sync import SearchIndexes
+from askalong.ingest.fetch import fetch_url, is_url
+from askalong.ingest.inputs import Upload, read_file
+from askalong.parse.detect import detect_format
+from askalong.parse.guard import ParserGuard
+from askalong.store.base import Store
+from askalong.text.scripts import detect_language
+from askalong.types import Access, Document, ParsedDocument, StoredDocument, Visibility
+
+ID_LENGTH = 16  # hex characters of the content hash that make a document id
+
+Status = Literal["added", "exists", "failed"]
+
+
+@dataclass(frozen=True)
+class AddOutcome:
+    source: str
+    status: Status
+    document: Document | None = None
+    blocks: int = 0
+    chunks: int = 0
+    error: str | None = None
+
+
+def document_id(content_hash: str) -> str:
+    return content_hash[:ID_LENGTH]
+
+
+class Ingestor:
+    """Adds documents to a store; owns the guarded parser process."""
+
+    def __init__(
+        self, settings: Settings, store: Store, indexes: SearchIndexes | None = None
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.indexes = indexes
+        self.guard = ParserGuard(settings.parse_timeout)
+
+    def add(self, item: str, *, visibility: Visibility | None = None) -> AddOutcome:
+        """Add one path or URL; never raises for bad input."""
+        try:
+            upload = self.read(item)
+            return self.add_upload(upload, visibility=visibility)
+        except AskAlongError as exc:
+            return AddOutcome(source=item, status="failed", error=str(exc))
+
+    def read(self, item: str) -> Upload:
+        if is_url(item):
+            limit, timeout = self.settings.max_file_bytes, self.settings.fetch_timeout
+            fetched = fetch_url(item, max_bytes=limit, timeout=timeout)
+            name = PurePosixPath(urlsplit(fetched.url).path).name or urlsplit(fetched.url).netloc
+            return Upload(data=fetched.data, source=fetched.url, name=name)
+        return Upload(
+            data=read_file(Path(item), self.settings.max_file_bytes),
+            source=item,
+            name=Path(item).name,
+        )
+
+    def add_upload(self, upload: Upload, *, visibility: Visibility | None = None) -> AddOutcome:
+        content_hash = hashlib.sha256(upload.data).hexdigest()
+        doc_id = document_id(content_hash)
+        if self.store.has_document(doc_id):
+            return AddOutcome(
+                source=upload.source, status="exists", document=self._existing(doc_id)
+            )
+        fmt = detect_format(upload.data, source=upload.source)
+        parsed = self.guard.parse(upload.data, fmt, source=upload.source)
+        parsed = _note_misnamed(parsed, upload.name)
+        document = self._document(upload, parsed, content_hash, visibility)
+        chunks = chunk_blocks(
+            doc_id,
+            parsed.blocks,
+            target=self.settings.chunk_target,
+            maximum=self.settings.chunk_max,
+            overlap=self.settings.chunk_overlap,
+        )
+        self.store.add_document(StoredDocument(document, parsed.blocks, chunks), upload.data)
+        if self.indexes is not None:  # searchable by keyword from here on
+            self.indexes.add(document, chunks)
+        return AddOutcome(upload.source, "added", document, len(parsed.blocks), len(chunks))
+
+    def _existing(self, doc_id: str) -> Document:
+        return self.store.get_document(doc_id, Access.local())
+
+    def _document(
+        self,
+        upload: Upload,
+        parsed: ParsedDocument,
+        content_hash: str,
+        visibility: Visibility | None,
+    ) -> Document:
+        sample = " ".join(block.text for block in parsed.blocks[:200])
+        return Document(
+            id=document_id(content_hash),
+            content_hash=content_hash,
+            title=parsed.title.strip() or Path(upload.name).stem or upload.source,
+            source=upload.source,
+            format=parsed.format,
+            language=detect_language(sample),
+            page_count=parsed.page_count,
+            size_bytes=len(upload.data),
+            created=datetime.now(UTC).isoformat(timespec="seconds"),
+            owner=self.settings.owner,
+            visibility=visibility or self.settings.visibility,  # type: ignore[arg-type]
+            page_sizes=parsed.page_sizes,
+            ocr_pages=parsed.ocr_pages,
+            notices=parsed.notices,
+        )
+
+    def close(self) -> None:
+        self.guard.close()
+
+    def __enter__(self) -> Ingestor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+_SUFFIX_FORMATS = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html"}
+
+
+def _note_misnamed(parsed: ParsedDocument, name: str) -> ParsedDocument:
+    """The content decides the format; say so when the name claimed another one."""
+    claimed = _SUFFIX_FORMATS.get(Path(name).suffix.lower())
+    if claimed is None or claimed == parsed.format:
+        return parsed
+    actual = parsed.format.upper()
+    notice = f"the name says {claimed.upper()} but the content is {actual}; read as {actual}"
+    return replace(parsed, notices=(*parsed.notices, notice))

@@ -1,0 +1,207 @@
+"""Plain text: decode, split into paragraphs at blank lines, spot the obvious titles.
+
+Decoding order: a byte-order mark, strict UTF-8, GB18030 when it decodes cleanly into
+CJK text, then charset-normalizer's guess. ``decode`` is shared with the HTML and
+Markdown parsers. Title detection is deliberately conservative: a wrong heading moves a
+sentence into every later section path, a missed one only loses a label.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import charset_normalizer
+
+from askalong.errors import CorruptDocument, EmptyDocument
+from askalong.parse.boundary import parser_boundary
+from askalong.parse.flow.builder import CJK_CHAR, OutlineBuilder, clean_text
+from askalong.types import ParsedDocument
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
+
+
+def decode(data: bytes, *, source: str) -> str:
+    """Bytes of a text format -> str, or ``CorruptDocument`` when it is not text."""
+    text = _decode_guess(data)
+    if text is None or _looks_binary(text):
+        raise CorruptDocument("cannot decode the text (unknown encoding or binary)", source=source)
+    return text
+
+
+def _decode_guess(data: bytes) -> str | None:
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return _try(data[len(bom) :], encoding)
+    for attempt in (_utf8, _gb18030, _guess):
+        text = attempt(data)
+        if text is not None:
+            return text
+    return None
+
+
+def _utf8(data: bytes) -> str | None:
+    return _try(data, "utf-8")
+
+
+def _guess(data: bytes) -> str | None:
+    """charset-normalizer's best match; on a tie, cp1252, the commonest legacy encoding."""
+    matches = charset_normalizer.from_bytes(data)
+    best = matches.best()
+    if best is None:
+        return None
+    tied = [m for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
+    return str(next((m for m in tied if m.encoding == "cp1252"), best))
+
+
+def _try(data: bytes, encoding: str) -> str | None:
+    try:
+        return data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
+
+
+def _gb18030(data: bytes) -> str | None:
+    """GB18030 decodes many byte strings; accept it only when the result is mostly CJK."""
+    text = _try(data, "gb18030")
+    if text is None:
+        return None
+    wide = [c for c in text if ord(c) > 0x7F]
+    cjk = sum(1 for c in wide if CJK_CHAR.match(c))
+    return text if wide and cjk >= 0.8 * len(wide) else None
+
+
+def _looks_binary(text: str) -> bool:
+    sample = text[:65536]
+    return len(_CONTROL.findall(sample)) > max(1, len(sample) // 200)
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """Consecutive non-blank lines: stripped lines and the 1-based first line number."""
+
+    lines: tuple[str, ...]
+    first: int
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return (self.first, self.first + len(self.lines) - 1)
+
+
+def paragraphs(text: str) -> list[Paragraph]:
+    """Split at blank lines, keeping the source line numbers."""
+    found: list[Paragraph] = []
+    current: list[str] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            current.append(line.strip())
+            continue
+        if current:
+            found.append(Paragraph(tuple(current), number - len(current)))
+        current = []
+    if current:
+        found.append(Paragraph(tuple(current), text.count("\n") + 2 - len(current)))
+    return found
+
+
+def join_lines(lines: tuple[str, ...] | list[str]) -> str:
+    """Join wrapped lines: a space between Latin words, nothing between CJK characters."""
+    return clean_text("\n".join(lines))
+
+
+_NUMBERED = re.compile(
+    r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+([A-Z\u4e00-\u9fff][^.!?;:。！？；：]*)$"
+)
+_CHINESE_CHAPTER = re.compile(
+    r"^第[一二三四五六七八九十百千零〇两\d]{1,6}([章篇部卷编节条])(\s|$|[\u4e00-\u9fff])"
+)
+_CHINESE_ENUM = re.compile(r"^[一二三四五六七八九十]{1,3}、\S[^。！？；]*$")
+_ATX = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*$")
+_UNDERLINE = re.compile(r"^(=+|-+)$")
+_CHAPTER_LEVEL = {"章": 1, "篇": 1, "部": 1, "卷": 1, "编": 1, "节": 2, "条": 3}
+
+
+def title_level(line: str) -> int:
+    """The heading level a one-line paragraph would have, or 0 when it is not a title."""
+    if len(line) > 80 or (CJK_CHAR.search(line) and len(line) > 40):
+        return 0
+    if match := _ATX.match(line):
+        return len(match.group(1))
+    if match := _NUMBERED.match(line):
+        return match.group(1).count(".") + 1 if len(match.group(2).split()) <= 10 else 0
+    if match := _CHINESE_CHAPTER.match(line):
+        return _CHAPTER_LEVEL[match.group(1)]
+    if _CHINESE_ENUM.match(line):
+        return 2
+    return 1 if _all_caps(line) else 0
+
+
+def _all_caps(line: str) -> bool:
+    letters = [c for c in line if c.isalpha()]
+    words = line.split()
+    if len(letters) < 3 or len(words) > 8 or line[-1] in ".:;,!?":
+        return False
+    return all(c.isupper() for c in letters)
+
+
+def _underline_level(lines: tuple[str, ...]) -> int:
+    """``Title`` over a line of ``===`` (level 1) or ``---`` (level 2) of similar length."""
+    if len(lines) < 2 or not _UNDERLINE.match(lines[1]) or len(lines[1]) < 3:
+        return 0
+    if len(lines[0]) > 80 or len(lines[1]) < len(lines[0]) // 2:
+        return 0
+    return 1 if lines[1][0] == "=" else 2
+
+
+def _heading_text(line: str) -> str:
+    match = _ATX.match(line)
+    return match.group(2) if match else line
+
+
+def _add_paragraph(builder: OutlineBuilder, para: Paragraph, next_para: Paragraph | None) -> None:
+    level = _underline_level(para.lines)
+    if level:
+        builder.heading(clean_text(para.lines[0]), level, lines=(para.first, para.first + 1))
+        rest = para.lines[2:]
+        if rest:
+            builder.add("paragraph", join_lines(rest), lines=(para.first + 2, para.span[1]))
+        return
+    level = _single_line_title(para, next_para)
+    if level:
+        builder.heading(clean_text(_heading_text(para.lines[0])), level, lines=para.span)
+    else:
+        builder.add("paragraph", join_lines(para.lines), lines=para.span)
+
+
+def _single_line_title(para: Paragraph, next_para: Paragraph | None) -> int:
+    """A one-line title is followed by text: a run of short numbered lines is a list."""
+    if len(para.lines) != 1 or next_para is None:
+        return 0
+    level = title_level(para.lines[0])
+    if not level or not _NUMBERED.match(para.lines[0]):
+        return level
+    following = title_level(next_para.lines[0]) if len(next_para.lines) == 1 else 0
+    return level if not following or following > level else 0
+
+
+def parse(data: bytes, *, source: str) -> ParsedDocument:
+    """Plain text bytes -> paragraphs and conservatively detected headings."""
+    with parser_boundary("text", source):
+        return _parse(data, source)
+
+
+def _parse(data: bytes, source: str) -> ParsedDocument:
+    if not data.strip():
+        raise EmptyDocument("the file is empty", source=source)
+    text = decode(data, source=source).replace("\r\n", "\n").replace("\r", "\n")
+    paras = paragraphs(text)
+    builder = OutlineBuilder()
+    for index, para in enumerate(paras):
+        _add_paragraph(builder, para, paras[index + 1] if index + 1 < len(paras) else None)
+    first_line = paras[0].lines[0] if paras else ""
+    return builder.build("text", source=source, title=clean_text(_heading_text(first_line)))

@@ -1,0 +1,1 @@
+"""PDF parsing: characters, layout, reading order, block kinds, tables, formulas; page rendering."""

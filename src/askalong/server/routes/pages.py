@@ -1,0 +1,44 @@
+"""PDF page images at a requested width (snapped to a few stock widths, cached on disk)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi.responses import FileResponse
+from starlette.concurrency import run_in_threadpool
+
+from askalong.parse.pdf.render import MAX_WIDTH
+from askalong.server.deps import AccessDep, ServerState, StateDep
+from askalong.server.routes.documents import ERRORS
+from askalong.types import Access
+
+router = APIRouter(prefix="/api", tags=["pages"])
+
+# The URL names the content (document id = content hash), so the image never changes.
+IMMUTABLE = "public, max-age=31536000, immutable"
+WIDTH_HELP = f"pixels; snapped up to a stock width, at most {MAX_WIDTH}"
+
+
+@router.get(
+    "/documents/{doc}/pages/{page}.png",
+    response_class=FileResponse,
+    responses={**ERRORS, 200: {"content": {"image/png": {}}}},
+)
+async def page_image(
+    doc: str,
+    page: int,
+    state: StateDep,
+    access: AccessDep,
+    width: Annotated[int, Query(ge=1, le=10_000, description=WIDTH_HELP)] = 1200,
+) -> FileResponse:
+    """Page ``page`` (1-based) of a PDF as PNG, rendered at least ``width`` pixels wide."""
+    path = await run_in_threadpool(_image, state, doc, access, page, width)
+    return FileResponse(path, media_type="image/png", headers={"Cache-Control": IMMUTABLE})
+
+
+def _image(state: ServerState, ref: str, access: Access, page: int, width: int) -> Path:
+    document = state.library.store.get_document(ref, access)
+    original = state.library.store.original_path(document)
+    return state.pages.image(document, original, page, width)

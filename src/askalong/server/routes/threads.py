@@ -1,0 +1,102 @@
+"""Threads and turns of read-along questions.
+
+Contract
+========
+
+``GET /api/documents/{doc}/threads`` → ``{"threads": [{"id", "document_id", "title",
+"created", "updated", "turns": <count>, "anchor": <the last turn's anchor>}]}``, most
+recently updated first. ``title`` is the first question (an intent alone is phrased as a
+question, e.g. "Explain this.").
+
+``GET /api/threads/{id}`` → ``{"id", "document_id", "title", "created", "updated",
+"turns": [{"id", "index", "question", "intent", "anchor", "answer": <the answer JSON of
+POST /api/ask>, "created"}]}``.
+
+Every ``anchor`` here is ``{document_id, block_id, start, end, selected_text, page,
+section_path}`` or null.
+
+``DELETE /api/threads/{id}`` → 204; the thread and its turns are gone (404 if it is not
+the asker's).
+
+A new turn is added by ``POST /api/ask`` with ``thread_id``; its ``anchor`` (or the
+thread's last anchor when null) is recorded on the turn, so a reopened thread shows each
+turn's anchor chip. Threads are private to their owner (``current_access``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from askalong.errors import NotFound
+from askalong.server.deps import AccessDep, ServerState, StateDep
+from askalong.server.routes.documents import ERRORS
+from askalong.server.sse import anchor_out
+from askalong.store.base import Store
+from askalong.types import Access, Anchor, Turn
+from askalong.wire import answer_json, thread_json
+
+router = APIRouter(prefix="/api", tags=["threads"])
+
+
+@router.get("/documents/{doc}/threads", responses=ERRORS)
+async def list_threads(doc: str, state: StateDep, access: AccessDep) -> JSONResponse:
+    """The document's threads, most recently updated first (see the module docstring)."""
+    return JSONResponse({"threads": await run_in_threadpool(_threads, state, doc, access)})
+
+
+@router.get("/threads/{thread}", responses=ERRORS)
+async def get_thread(thread: str, state: StateDep, access: AccessDep) -> JSONResponse:
+    """One thread with its turns, each with its anchor and answer."""
+    return JSONResponse(await run_in_threadpool(_thread, state, thread, access))
+
+
+@router.delete("/threads/{thread}", status_code=204, responses=ERRORS)
+async def delete_thread(thread: str, state: StateDep, access: AccessDep) -> Response:
+    """Remove a thread and its turns."""
+    await run_in_threadpool(state.library.store.delete_thread, thread, access)
+    return Response(status_code=204)
+
+
+def _threads(state: ServerState, ref: str, access: Access) -> list[dict[str, Any]]:
+    store = state.library.store
+    document = store.get_document(ref, access)
+    out = []
+    for thread in store.list_threads(access, document_id=document.id):
+        turns = store.turns(thread.id)
+        last = turns[-1].anchor if turns else None
+        out.append({**thread_json(thread), "turns": len(turns), "anchor": _anchor(store, last)})
+    return out
+
+
+def _thread(state: ServerState, thread_id: str, access: Access) -> dict[str, Any]:
+    store = state.library.store
+    thread = store.get_thread(thread_id, access)
+    turns = [_turn(store, turn) for turn in store.turns(thread.id)]
+    return {**thread_json(thread), "turns": turns}
+
+
+def _turn(store: Store, turn: Turn) -> dict[str, Any]:
+    return {
+        "id": turn.id,
+        "index": turn.index,
+        "question": turn.question,
+        "intent": turn.intent,
+        "anchor": _anchor(store, turn.anchor),
+        "answer": answer_json(turn.answer),
+        "created": turn.created,
+    }
+
+
+def _anchor(store: Store, anchor: Anchor | None) -> dict[str, Any] | None:
+    """The anchor with its block's page and section (a vanished block leaves them empty)."""
+    if anchor is None or anchor.block_id is None:
+        return anchor_out(anchor, None, ())
+    try:
+        block = store.block(anchor.document_id, anchor.block_id)
+    except NotFound:
+        return anchor_out(anchor, None, ())
+    return anchor_out(anchor, block.page, block.section_path)

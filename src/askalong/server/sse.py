@@ -1,0 +1,88 @@
+"""The asking events (``askalong.asking.events``) as Server-Sent Events: one typed SSE message
+per event, its ``data`` one JSON object (the shapes are listed in ``routes/ask.py``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from starlette.concurrency import iterate_in_threadpool
+
+from askalong.asking.events import (
+    Answered,
+    AnswerText,
+    AskEvent,
+    EvidenceFound,
+    ExplanationText,
+    QuoteChecked,
+    QuoteFound,
+    ThreadStarted,
+)
+from askalong.errors import AskAlongError
+from askalong.types import Anchor
+from askalong.wire import anchor_json, answer_json, passage_json, quote_json
+
+log = logging.getLogger("askalong.server")
+
+
+def sse_message(name: str, data: dict[str, Any]) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+
+async def sse_stream(first: AskEvent, rest: Iterator[AskEvent]) -> AsyncIterator[bytes]:
+    """``first`` (already taken, so errors before it were plain JSON errors), then the rest
+    as they come, each drawn in the thread pool; a failure ends the stream with ``error``."""
+    yield sse_message(*named(first))
+    try:
+        async for event in iterate_in_threadpool(rest):
+            yield sse_message(*named(event))
+    except AskAlongError as exc:
+        yield sse_message("error", error_data(type(exc).__name__, exc.message, exc.source))
+    except Exception as exc:  # the stream has started: report it in-band, never hang up silently
+        log.exception("answering failed")
+        yield sse_message("error", error_data("InternalError", str(exc) or type(exc).__name__))
+
+
+def error_data(kind: str, message: str, source: str | None = None) -> dict[str, Any]:
+    return {"type": kind, "message": message, "source": source}
+
+
+def named(event: AskEvent) -> tuple[str, dict[str, Any]]:
+    """The SSE event name and JSON payload of one asking event."""
+    match event:
+        case ThreadStarted():
+            anchor = anchor_out(event.anchor, event.page, event.section_path)
+            return "thread", {
+                "thread_id": event.thread_id,
+                "turn_id": event.turn_id,
+                "anchor": anchor,
+            }
+        case EvidenceFound():
+            passages = [passage_json(u) for u in event.units]
+            return "retrieval", {
+                "passages": passages,
+                "searched": list(event.searched),
+                "notes": list(event.notes),
+            }
+        case AnswerText():
+            return "answer_delta", {"text": event.text}
+        case QuoteFound():
+            return "quote", quote_json(event.quote)
+        case QuoteChecked():
+            return "verdict", {"number": event.number, "verdict": event.verdict}
+        case ExplanationText():
+            return "explanation", {"text": event.text}
+        case Answered():
+            return "done", {"answer": answer_json(event.answer)}
+
+
+def anchor_out(
+    anchor: Anchor | None, page: int | None, section_path: tuple[str, ...]
+) -> dict[str, Any] | None:
+    """``wire.anchor_json`` plus where the anchor block is (page, section)."""
+    base = anchor_json(anchor)
+    if base is None:
+        return None
+    return {**base, "page": page, "section_path": list(section_path)}

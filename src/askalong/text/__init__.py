@@ -1,0 +1,1 @@
+"""Text primitives for Chinese and English (pure functions, no I/O)."""

@@ -1,0 +1,1 @@
+"""Checked, never trusted: quotes located verbatim, claims verified against their passages."""

@@ -1,0 +1,229 @@
+"""Sources and quotes: an answer may only show text that is, verbatim, in a source.
+
+A ``Source`` is one numbered context unit, kept as its parts (block spans with their
+text, page and section), so any offset in it maps back to a block. ``locate_quote``
+finds what an answerer quoted in a source after *folding* both the same way, character
+by character: NFKC (full-width letters and punctuation, ligatures), curly quotes made
+straight, whitespace and soft hyphens dropped, and a hyphen after a letter or digit
+dropped (so "exam- ple", "exam-\\nple" and "example" match). Each folded character keeps
+the offset it came from, so a match maps back to exact block offsets: the quote shown is
+always ``block.text[start:end]``, never what the answerer wrote.
+
+Matching tries the case as written first, then ignores case. A quote that runs over two
+blocks is clipped to the block holding most of it: a quote is one highlight in one block,
+and the reader scrolls to one place.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from askalong.answer.base import BlockKey
+from askalong.context.units import ContextUnit, Drift, Origin
+from askalong.text.scripts import is_cjk
+from askalong.types import CHUNK_JOINER, Block, Quote
+
+MIN_QUOTE_CHARS = 8  # folded characters: shorter quotes match too easily to prove anything
+MIN_QUOTE_CJK = 4
+
+_HYPHENS = "-\u2010\u2011\uff0d"
+_WORD_HYPHEN = re.compile(f"(?<=[^\\W_])[{_HYPHENS}]")
+_QUOTES = {"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'}
+_QUOTES.update({"「": '"', "」": '"', "『": '"', "』": '"'})
+_DROPPED = frozenset("\u00ad\u200b\u200c\u200d\ufeff")
+
+
+@dataclass(frozen=True)
+class SourcePart:
+    """One block span of a source: ``text`` is ``block.text[start:end]``."""
+
+    block_id: str
+    start: int
+    end: int
+    text: str
+    page: int | None = None
+    section_path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Source:
+    """A numbered piece of evidence (1-based), as the answerer was shown it."""
+
+    number: int
+    document_id: str
+    parts: tuple[SourcePart, ...]
+    origin: Origin = "retrieved"
+    drift: Drift | None = None
+
+    @property
+    def text(self) -> str:
+        return CHUNK_JOINER.join(part.text for part in self.parts)
+
+
+def source_from_unit(number: int, unit: ContextUnit, blocks: Mapping[BlockKey, Block]) -> Source:
+    """``unit`` as source ``number``; pages and sections come from ``blocks`` (keyed by
+    document id and block id) when known."""
+    parts = []
+    for piece in unit.pieces:
+        block = blocks.get((unit.document_id, piece.span.block_id))
+        page = block.page if block is not None else unit.page_start
+        section = block.section_path if block is not None else unit.section_path
+        span = piece.span
+        parts.append(SourcePart(span.block_id, span.start, span.end, piece.text, page, section))
+    return Source(number, unit.document_id, tuple(parts), unit.origin, unit.drift)
+
+
+def sources_from_units(
+    units: Sequence[ContextUnit], blocks: Mapping[BlockKey, Block]
+) -> tuple[Source, ...]:
+    """The units numbered 1, 2, ... in context order."""
+    return tuple(source_from_unit(i, unit, blocks) for i, unit in enumerate(units, start=1))
+
+
+# ------------------------------------------------------------------------------ folding
+
+
+class _FoldTable(dict[int, str]):
+    """``str.translate``-style table computing each character's folded form on first use."""
+
+    def __init__(self, casefold: bool) -> None:
+        super().__init__()
+        self.casefold = casefold
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        folded = "" if char in _DROPPED else unicodedata.normalize("NFKC", _QUOTES.get(char, char))
+        folded = "".join(_QUOTES.get(c, c) for c in folded if not c.isspace())
+        if self.casefold:
+            folded = folded.casefold()
+        self[code] = folded
+        return folded
+
+
+def fold(text: str, *, casefold: bool = False) -> str:
+    """``text`` folded for matching (see the module docstring)."""
+    return _WORD_HYPHEN.sub("", text).translate(_FoldTable(casefold))
+
+
+def _fold_parts(
+    parts: Sequence[SourcePart], table: _FoldTable
+) -> tuple[str, list[tuple[int, int]]]:
+    """The parts folded into one string and, per folded character, (part index, offset)."""
+    chars: list[str] = []
+    origin: list[tuple[int, int]] = []
+    for index, part in enumerate(parts):
+        dropped = {m.start() for m in _WORD_HYPHEN.finditer(part.text)}
+        for offset, char in enumerate(part.text):
+            if offset not in dropped:
+                folded = table[ord(char)]
+                chars.append(folded)
+                origin.extend([(index, offset)] * len(folded))
+    return "".join(chars), origin
+
+
+def too_weak(quote_text: str) -> bool:
+    """Whether a quote is too short to prove anything by being found."""
+    folded = fold(quote_text)
+    cjk = sum(1 for char in folded if is_cjk(char))
+    return len(folded) < MIN_QUOTE_CHARS and cjk < MIN_QUOTE_CJK
+
+
+def locate_quote(quote_text: str, source: Source, *, number: int | None = None) -> Quote | None:
+    """The exact text in ``source`` that ``quote_text`` quotes, as a ``Quote`` numbered
+    ``number`` (default: the source's number), or None when it is not there or too short."""
+    if too_weak(quote_text):
+        return None
+    for casefold in (False, True):
+        table = _FoldTable(casefold)
+        needle = fold(quote_text, casefold=casefold)
+        haystack, origin = _fold_parts(source.parts, table)
+        at = haystack.find(needle)
+        if at >= 0:
+            found = origin[at : at + len(needle)]
+            return _quote(source, found, source.number if number is None else number)
+    return None
+
+
+def _quote(source: Source, found: list[tuple[int, int]], number: int) -> Quote:
+    """The quote on the part holding most of the matched characters, clipped to it."""
+    counts: dict[int, int] = {}
+    for index, _ in found:
+        counts[index] = counts.get(index, 0) + 1
+    best = max(counts, key=lambda index: (counts[index], -index))
+    offsets = [offset for index, offset in found if index == best]
+    part = source.parts[best]
+    lo, hi = offsets[0], offsets[-1] + 1
+    return Quote(
+        number=number,
+        document_id=source.document_id,
+        block_id=part.block_id,
+        start=part.start + lo,
+        end=part.start + hi,
+        text=part.text[lo:hi],
+        page=part.page,
+        section_path=part.section_path,
+    )
+
+
+# -------------------------------------------------------------------------- quote check
+
+
+@dataclass(frozen=True)
+class InvalidQuote:
+    """A quote an answerer wrote that is not in the source it cites, and why."""
+
+    number: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class QuoteCheck:
+    """Quotes found in their sources (exact source text) and the ones that were not."""
+
+    valid: tuple[Quote, ...]
+    invalid: tuple[InvalidQuote, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.invalid
+
+
+def check_quotes(claimed: Sequence[tuple[int, str]], sources: Sequence[Source]) -> QuoteCheck:
+    """Check ``(source number, quoted text)`` pairs against ``sources``; each valid quote
+    is numbered by the source it was found in."""
+    by_number = {source.number: source for source in sources}
+    valid: list[Quote] = []
+    invalid: list[InvalidQuote] = []
+    for number, text in claimed:
+        source = by_number.get(number)
+        if source is None:
+            invalid.append(InvalidQuote(number, text, f"source {number} does not exist"))
+        elif not text.strip():
+            invalid.append(InvalidQuote(number, text, "the quote is empty"))
+        elif too_weak(text):
+            invalid.append(InvalidQuote(number, text, "too short to locate"))
+        elif (quote := locate_quote(text, source)) is None:
+            invalid.append(InvalidQuote(number, text, f"not found in source {number}"))
+        else:
+            valid.append(quote)
+    return QuoteCheck(tuple(valid), tuple(invalid))
+
+
+def retry_message(check: QuoteCheck) -> str:
+    """What the answerer is told on its one retry: which quotes were not in the sources."""
+    lines = [
+        "Some quotes are not verbatim in the sources. Quote only exact text from the "
+        "numbered sources, or leave the quote out. Invalid quotes:"
+    ]
+    for bad in check.invalid:
+        lines.append(f'- (source#{bad.number}) "{_clip(bad.text)}": {bad.reason}')
+    return "\n".join(lines)
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

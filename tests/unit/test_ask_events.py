@@ -1,0 +1,128 @@
+"""``Asker.stream``: typed events in order, answer text handed over while the answerer is
+still writing, worker failures raised in the caller, and ``ask`` = the stream's last event."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from askalong.answer.base import Answerer, Draft, DraftRequest
+from askalong.answer.extractive.answerer import ExtractiveAnswerer
+from askalong.asking.asker import Asker, Question
+from askalong.asking.events import (
+    Answered,
+    AnswerText,
+    EvidenceFound,
+    QuoteChecked,
+    QuoteFound,
+    ThreadStarted,
+)
+from askalong.config import Settings
+from askalong.errors import ProviderError
+from askalong.ingest.inputs import Upload
+from askalong.library import Library
+from askalong.types import Access, Anchor, Quote
+
+NOTES = (
+    "# Tides\n\n"
+    "Tides are caused by the gravity of the Moon pulling on the oceans. "
+    "The Sun adds a smaller pull, so spring tides come when both line up.\n"
+)
+LOCAL = Access.local()
+
+
+@pytest.fixture
+def library(settings: Settings) -> Iterator[Library]:
+    with Library(settings) as library:
+        yield library
+
+
+def tides(library: Library) -> tuple[str, str]:
+    outcome = library.ingestor.add_upload(Upload(NOTES.encode(), "tides.md", "tides.md"))
+    assert outcome.document is not None
+    block = next(b for b in library.store.blocks(outcome.document.id) if "Moon" in b.text)
+    return outcome.document.id, block.id
+
+
+class SlowWriter(Answerer):
+    """Writes two pieces and waits between them until the test has seen the first."""
+
+    name = "slow"
+
+    def __init__(self, seen_first: threading.Event) -> None:
+        self.seen_first = seen_first
+
+    def draft(self, request: DraftRequest) -> Draft:
+        raise AssertionError("the stream must use draft_streaming")
+
+    def draft_streaming(self, request: DraftRequest, on_text: Callable[[str], None]) -> Draft:
+        unit = request.units[0]
+        span = unit.spans[0]
+        block = request.blocks[(unit.document_id, span.block_id)]
+        on_text("The Moon pulls ")
+        assert self.seen_first.wait(10), "the first piece was not passed on while writing"
+        on_text("the oceans. [1]")
+        quote = Quote(1, unit.document_id, block.id, 0, 60, block.text[:60], block.page)
+        return Draft("answered", "The Moon pulls the oceans. [1]", (quote,))
+
+
+def test_answer_text_is_yielded_while_the_answerer_writes(library: Library) -> None:
+    doc_id, block_id = tides(library)
+    seen_first = threading.Event()
+    asker = Asker(library, SlowWriter(seen_first))
+    events = asker.stream(Question("What causes tides?", anchor=Anchor(doc_id, block_id)), LOCAL)
+    kinds = []
+    for event in events:
+        kinds.append(type(event))
+        if isinstance(event, AnswerText) and event.text == "The Moon pulls ":
+            seen_first.set()  # only now may the answerer go on
+    assert kinds == [
+        ThreadStarted,
+        EvidenceFound,
+        AnswerText,
+        AnswerText,
+        QuoteFound,
+        QuoteChecked,
+        Answered,
+    ]
+
+
+def test_events_carry_the_anchor_quotes_and_the_stored_answer(library: Library) -> None:
+    doc_id, block_id = tides(library)
+    asker = Asker(library, ExtractiveAnswerer())
+    question = Question(intent="explain", anchor=Anchor(doc_id, block_id, 0, 40))
+    events = list(asker.stream(question, LOCAL))
+    started, done = events[0], events[-1]
+    assert isinstance(started, ThreadStarted) and isinstance(done, Answered)
+    assert started.anchor == Anchor(doc_id, block_id, 0, 40) and started.section_path == ("Tides",)
+    answer = done.answer
+    assert (answer.thread_id, answer.turn_id) == (started.thread_id, started.turn_id)
+    found = [e.quote for e in events if isinstance(e, QuoteFound)]
+    assert [q.number for q in found] == [q.number for q in answer.quotes] and found
+    checked = {e.number: e.verdict for e in events if isinstance(e, QuoteChecked)}
+    assert checked == {q.number: q.verdict for q in answer.quotes}
+    assert [t.answer for t in library.store.turns(started.thread_id)] == [answer]
+
+    follow = asker.ask(Question("And the Sun?", thread_id=answer.thread_id), LOCAL)
+    assert follow.anchor == answer.anchor and follow.thread_id == answer.thread_id
+
+
+class Broken(Answerer):
+    name = "broken"
+
+    def draft(self, request: DraftRequest) -> Draft:
+        raise ProviderError("no model", source="chat")
+
+
+def test_a_failing_answerer_fails_the_stream_and_stores_nothing(library: Library) -> None:
+    doc_id, block_id = tides(library)
+    events = Asker(library, Broken()).stream(
+        Question("Why?", anchor=Anchor(doc_id, block_id)), LOCAL
+    )
+    started = next(events)
+    assert isinstance(started, ThreadStarted)
+    with pytest.raises(ProviderError, match="no model"):
+        list(events)
+    assert library.store.list_threads(LOCAL) == []
