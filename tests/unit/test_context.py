@@ -24,7 +24,7 @@ from askalong.context.units import ContextUnit, split_pieces
 from askalong.errors import InputError, NotFound
 from askalong.parse.flow import html
 from askalong.parse.pdf import parser as pdf
-from askalong.text.fold import fold, fold_excerpt, fold_with_offsets
+from askalong.text.fold import fold, fold_excerpt
 from askalong.types import CHUNK_JOINER, FURNITURE_KINDS, Anchor, Block, BlockSpan, Chunk, Hit
 
 N18 = "n18"
@@ -373,15 +373,6 @@ def test_locate_is_fast_on_a_long_document(lshort: tuple[Block, ...]) -> None:
     elapsed = time.perf_counter() - began
     assert anchor is not None and anchor.block_id.startswith(lshort[-3].id.split("-")[0])
     assert elapsed < 4.0, f"{len(copies)} blocks took {elapsed:.2f} s"
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from([*"ab -\n\u00adﬁ“”，,。x1Ｘ\u3000中文", "é"]), max_size=40))
-def test_fold_with_offsets_agrees_with_fold(text: str) -> None:
-    folded, offsets = fold_with_offsets(text)
-    assert folded == fold(text)
-    assert len(offsets) == len(folded)
-    assert offsets == sorted(offsets) and all(0 <= o < len(text) for o in offsets)
 
 
 @settings(
