@@ -17,13 +17,14 @@ from askalong.chunk.prose import chunk_blocks
 from askalong.context.anchor import anchored_context
 from askalong.context.assemble import assemble_context
 from askalong.context.drift import drift
-from askalong.context.locate import SelectionIndex, fold, fold_with_offsets, locate_selection
+from askalong.context.locate import SelectionIndex, locate_selection
 from askalong.context.outline import section_root
 from askalong.context.small_to_big import small_to_big
 from askalong.context.units import ContextUnit, split_pieces
 from askalong.errors import InputError, NotFound
 from askalong.parse.flow import html
 from askalong.parse.pdf import parser as pdf
+from askalong.text.fold import fold, fold_excerpt
 from askalong.types import CHUNK_JOINER, FURNITURE_KINDS, Anchor, Block, BlockSpan, Chunk, Hit
 
 N18 = "n18"
@@ -374,15 +375,6 @@ def test_locate_is_fast_on_a_long_document(lshort: tuple[Block, ...]) -> None:
     assert elapsed < 4.0, f"{len(copies)} blocks took {elapsed:.2f} s"
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from([*"ab -\n\u00adﬁ“”，,。x1Ｘ\u3000中文", "é"]), max_size=40))
-def test_fold_with_offsets_agrees_with_fold(text: str) -> None:
-    folded, offsets = fold_with_offsets(text)
-    assert folded == fold(text)
-    assert len(offsets) == len(folded)
-    assert offsets == sorted(offsets) and all(0 <= o < len(text) for o in offsets)
-
-
 @settings(
     max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -397,7 +389,7 @@ def test_any_slice_of_a_block_is_located(data: st.DataObject, n18: tuple[Block, 
     assert anchor is not None and anchor.start is not None and anchor.end is not None
     located = by_id(n18)[anchor.block_id]
     found = located.text[anchor.start : anchor.end]
-    needle = fold(selected).lstrip("-")
+    needle = fold_excerpt(selected)
     # the first occurrence may run on into the next block: then the span is clipped there
     assert fold(found) == needle or (
         needle.startswith(fold(found)) and not fold(located.text[anchor.end :])

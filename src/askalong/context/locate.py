@@ -1,72 +1,22 @@
-"""Find selected text in a document's blocks: whitespace-, hyphenation- and width-insensitive.
+"""Find selected text in a document's blocks: whitespace-, hyphenation-, case- and
+width-insensitive.
 
-Both the blocks and the selection are *folded* the same way, character by character:
-NFKC (full-width punctuation and ligatures become their plain forms), case-folded, curly
-quotes made straight, whitespace and soft hyphens dropped, and a hyphen that follows a
-letter or digit dropped ("exam- ple", "exam-\\nple", "exam-ple" and "example" all fold
-to "example"; whitespace goes first, so "en - dash" folds like "en-dash"). Folding is per
-character, so each folded character knows the original offset it came from.
-
-``SelectionIndex`` folds every block once (``str.translate`` with a memoising table, so
-a 300-page document takes milliseconds) and keeps where each block starts in the folded
-text; a selection is one ``str.find``. Only the blocks a match falls in are folded again
-with a character-by-character map back to original offsets.
+The blocks and the selection are folded by ``askalong.text.fold``, as quotes are when
+they are checked: NFKC, straight quotes, no case, no whitespace, no word hyphens (its
+module docstring has the rules). ``SelectionIndex`` folds every block once and keeps
+where each block starts in the folded text; a selection is one ``str.find``. Only the
+block a match starts in is folded again, with a map back to original offsets.
 """
 
 from __future__ import annotations
 
 import bisect
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from askalong.errors import InputError
+from askalong.text.fold import fold, fold_excerpt, fold_with_offsets
 from askalong.types import FURNITURE_KINDS, Anchor, Block
-
-_HYPHENS = "-\u2010"  # what NFKC leaves of the hyphens ("‑" and "－" fold to these)
-# Applied after whitespace is gone: a hyphen right after a letter or digit may be a
-# line-break hyphen ("exam- ple"), so it never counts.
-_WORD_HYPHEN = re.compile(f"(?<=[^\\W_])[{_HYPHENS}]")
-_QUOTES = {"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'}
-_DROPPED = frozenset("\u00ad\u200b\u200c\u200d\ufeff")
-
-
-class _FoldTable(dict[int, str]):
-    """``str.translate`` table computing each character's folded form on first use."""
-
-    def __missing__(self, code: int) -> str:
-        char = chr(code)
-        if char in _DROPPED:
-            folded = ""
-        else:
-            folded = unicodedata.normalize("NFKC", _QUOTES.get(char, char)).casefold()
-            folded = "".join(c for c in folded if not c.isspace())
-        self[code] = folded
-        return folded
-
-
-def fold(text: str, table: _FoldTable | None = None) -> str:
-    """``text`` folded for matching (see the module docstring)."""
-    folded = text.translate(table if table is not None else _FoldTable())
-    return _WORD_HYPHEN.sub("", folded)
-
-
-def fold_with_offsets(text: str, table: _FoldTable | None = None) -> tuple[str, list[int]]:
-    """The folded text and, for each folded character, its offset in ``text``."""
-    table = table if table is not None else _FoldTable()
-    chars: list[str] = []
-    offsets: list[int] = []
-    for offset, char in enumerate(text):
-        folded = table[ord(char)]
-        chars.append(folded)
-        offsets.extend([offset] * len(folded))
-    joined = "".join(chars)
-    dropped = {m.start() for m in _WORD_HYPHEN.finditer(joined)}
-    if not dropped:
-        return joined, offsets
-    kept = [i for i in range(len(joined)) if i not in dropped]
-    return "".join(joined[i] for i in kept), [offsets[i] for i in kept]
 
 
 @dataclass(frozen=True)
@@ -84,7 +34,6 @@ class SelectionIndex:
     """
 
     def __init__(self, blocks: Sequence[Block], *, document_id: str = "") -> None:
-        self._table = _FoldTable()
         self._blocks = tuple(blocks)
         self._document_id = document_id
         body = [b for b in self._blocks if b.kind not in FURNITURE_KINDS]
@@ -92,7 +41,7 @@ class SelectionIndex:
         self._all: _Folded | None = None
 
     def _fold_blocks(self, blocks: Sequence[Block]) -> _Folded:
-        parts = [fold(block.text, self._table) for block in blocks]
+        parts = [fold(block.text) for block in blocks]
         starts, position = [], 0
         for part in parts:
             starts.append(position)
@@ -105,9 +54,7 @@ class SelectionIndex:
         A selection spanning consecutive blocks anchors at the first block, its span
         clipped to that block. The first occurrence in reading order wins.
         """
-        # A hyphen opening the selection may be the second half of "NAACL-HLT", which
-        # folds to "naaclhlt": it cannot be required.
-        needle = fold(selected, self._table).lstrip(_HYPHENS)
+        needle = fold_excerpt(selected)
         if not needle:
             raise InputError("the selection has no text", source=self._document_id or None)
         found = self._find(self._body, needle, selected)
@@ -126,7 +73,7 @@ class SelectionIndex:
         while index + 1 < len(folded.starts) and folded.starts[index + 1] == at:
             index += 1
         block = folded.blocks[index]
-        _, offsets = fold_with_offsets(block.text, self._table)
+        _, offsets = fold_with_offsets(block.text)
         first = at - folded.starts[index]
         last = min(first + len(needle), len(offsets)) - 1
         return Anchor(

@@ -2,12 +2,12 @@
 
 A ``Source`` is one numbered context unit, kept as its parts (block spans with their
 text, page and section), so any offset in it maps back to a block. ``locate_quote``
-finds what an answerer quoted in a source after *folding* both the same way, character
-by character: NFKC (full-width letters and punctuation, ligatures), curly quotes made
-straight, whitespace and soft hyphens dropped, and a hyphen after a letter or digit
-dropped (so "exam- ple", "exam-\\nple" and "example" match). Each folded character keeps
-the offset it came from, so a match maps back to exact block offsets: the quote shown is
-always ``block.text[start:end]``, never what the answerer wrote.
+finds what an answerer quoted in a source after folding both with ``askalong.text.fold``,
+as the reader's selections are: NFKC (full-width forms, ligatures), straight quotes
+(「」 too), no whitespace, no word hyphens (so "exam- ple", "exam-\\nple" and "example"
+match). Each folded character keeps the offset it came from, so a match maps back to
+exact block offsets: the quote shown is always ``block.text[start:end]``, never what the
+answerer wrote.
 
 Matching tries the case as written first, then ignores case. A quote that runs over two
 blocks is clipped to the block holding most of it: a quote is one highlight in one block,
@@ -16,24 +16,17 @@ and the reader scrolls to one place.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from askalong.answer.base import BlockKey
 from askalong.context.units import ContextUnit, Drift, Origin
+from askalong.text.fold import fold_excerpt, fold_with_offsets
 from askalong.text.scripts import is_cjk
 from askalong.types import CHUNK_JOINER, Block, Quote
 
 MIN_QUOTE_CHARS = 8  # folded characters: shorter quotes match too easily to prove anything
 MIN_QUOTE_CJK = 4
-
-_HYPHENS = "-\u2010\u2011\uff0d"
-_WORD_HYPHEN = re.compile(f"(?<=[^\\W_])[{_HYPHENS}]")
-_QUOTES = {"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'}
-_QUOTES.update({"「": '"', "」": '"', "『": '"', "』": '"'})
-_DROPPED = frozenset("\u00ad\u200b\u200c\u200d\ufeff")
 
 
 @dataclass(frozen=True)
@@ -86,47 +79,20 @@ def sources_from_units(
 # ------------------------------------------------------------------------------ folding
 
 
-class _FoldTable(dict[int, str]):
-    """``str.translate``-style table computing each character's folded form on first use."""
-
-    def __init__(self, casefold: bool) -> None:
-        super().__init__()
-        self.casefold = casefold
-
-    def __missing__(self, code: int) -> str:
-        char = chr(code)
-        folded = "" if char in _DROPPED else unicodedata.normalize("NFKC", _QUOTES.get(char, char))
-        folded = "".join(_QUOTES.get(c, c) for c in folded if not c.isspace())
-        if self.casefold:
-            folded = folded.casefold()
-        self[code] = folded
-        return folded
-
-
-def fold(text: str, *, casefold: bool = False) -> str:
-    """``text`` folded for matching (see the module docstring)."""
-    return _WORD_HYPHEN.sub("", text).translate(_FoldTable(casefold))
-
-
-def _fold_parts(
-    parts: Sequence[SourcePart], table: _FoldTable
-) -> tuple[str, list[tuple[int, int]]]:
+def _fold_parts(parts: Sequence[SourcePart], casefold: bool) -> tuple[str, list[tuple[int, int]]]:
     """The parts folded into one string and, per folded character, (part index, offset)."""
     chars: list[str] = []
     origin: list[tuple[int, int]] = []
     for index, part in enumerate(parts):
-        dropped = {m.start() for m in _WORD_HYPHEN.finditer(part.text)}
-        for offset, char in enumerate(part.text):
-            if offset not in dropped:
-                folded = table[ord(char)]
-                chars.append(folded)
-                origin.extend([(index, offset)] * len(folded))
+        folded, offsets = fold_with_offsets(part.text, casefold=casefold)
+        chars.append(folded)
+        origin.extend((index, offset) for offset in offsets)
     return "".join(chars), origin
 
 
 def too_weak(quote_text: str) -> bool:
     """Whether a quote is too short to prove anything by being found."""
-    folded = fold(quote_text)
+    folded = fold_excerpt(quote_text, casefold=False)
     cjk = sum(1 for char in folded if is_cjk(char))
     return len(folded) < MIN_QUOTE_CHARS and cjk < MIN_QUOTE_CJK
 
@@ -137,9 +103,8 @@ def locate_quote(quote_text: str, source: Source, *, number: int | None = None) 
     if too_weak(quote_text):
         return None
     for casefold in (False, True):
-        table = _FoldTable(casefold)
-        needle = fold(quote_text, casefold=casefold)
-        haystack, origin = _fold_parts(source.parts, table)
+        needle = fold_excerpt(quote_text, casefold=casefold)
+        haystack, origin = _fold_parts(source.parts, casefold)
         at = haystack.find(needle)
         if at >= 0:
             found = origin[at : at + len(needle)]

@@ -27,10 +27,10 @@ import numpy as np
 
 from askalong.context.units import Drift
 from askalong.providers.base import Embedder
+from askalong.text.fold import fold
 from askalong.text.sentences import split_sentences
 from askalong.text.tokens import terms_of
 from askalong.types import Claim, Quote, Verdict
-from askalong.verify.cite import fold
 
 SUPPORTED_COVERAGE = 0.5  # share of the claim's key terms the cited text must hold
 SIMILARITY_LOW, SIMILARITY_HIGH = 0.78, 0.92  # cosine mapped to 0..1
