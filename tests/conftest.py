@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from askalong.config import Settings, load_settings
-from askalong.store.base import Store, open_store
+from askalong.store.backends import open_store
+from askalong.store.base import Store
 
 REPO = Path(__file__).resolve().parents[1]
 # Shared helpers (the scripted chat server, sample files, stub parsers) import by name.

@@ -12,7 +12,7 @@ from askalong.index.sync import SearchIndexes
 from askalong.ingest.pipeline import Ingestor
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
-from askalong.store.base import open_store
+from askalong.store.backends import open_store
 from askalong.types import Access
 
 

@@ -19,7 +19,8 @@ import pytest
 from askalong.config import Settings
 from askalong.errors import InputError, NotFound, StoreError
 from askalong.files.local import OriginalFiles
-from askalong.store.base import Store, open_store
+from askalong.store.backends import open_store
+from askalong.store.base import Store
 from askalong.store.sqlite.migrate import migrations, split_statements
 from askalong.store.sqlite.store import SQLiteStore
 from askalong.types import (
@@ -397,7 +398,7 @@ CRASHING_WRITER = """
 import os, sys
 from pathlib import Path
 from askalong.config import Settings
-from askalong.store.base import open_store
+from askalong.store.backends import open_store
 from tests.contract.test_store import ExplodingSpan, sample, with_bad_chunk
 
 class DyingSpan(ExplodingSpan):

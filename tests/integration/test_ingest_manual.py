@@ -9,7 +9,7 @@ import pytest
 from askalong.config import Settings
 from askalong.ingest.inputs import expand_inputs
 from askalong.ingest.pipeline import Ingestor
-from askalong.store.base import open_store
+from askalong.store.backends import open_store
 from askalong.types import Access
 
 MANUAL = Path("manuals/postgresql-15-html")

@@ -1,4 +1,5 @@
-"""The ``Store`` protocol every backend implements, and ``open_store`` to pick one.
+"""The ``Store`` protocol every backend implements. This module names no backend:
+``askalong.store.backends.open_store`` picks one.
 
 Every method that reads documents on someone's behalf takes an ``Access`` and applies it
 inside the backend's query, so a document the caller may not see is never even fetched.
@@ -12,8 +13,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Protocol
 
-from askalong.config import Settings
-from askalong.files.local import OriginalFiles
 from askalong.types import Access, Block, Chunk, Document, StoredDocument, Thread, Turn
 
 MIN_PREFIX = 4  # shortest id prefix get_document resolves
@@ -88,12 +87,3 @@ class Store(Protocol):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None: ...
-
-
-def open_store(settings: Settings) -> Store:
-    """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``."""
-    # Backends import this module for the protocol, so they are imported here, on use;
-    # that also keeps an optional backend's driver optional.
-    from askalong.store.sqlite.store import SQLiteStore
-
-    return SQLiteStore(settings.database_path, OriginalFiles(settings.files_dir))
