@@ -53,5 +53,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def store(backend: str, settings: Settings) -> Iterator[Store]:
+    """The backend opened whole; each contract suite types it as the one aggregate it
+    tests (``DocumentStore`` in test_store.py, ``ThreadStore`` in test_store_threads.py)."""
     with open_backend(backend, settings) as opened:
         yield opened

@@ -21,7 +21,7 @@ from askalong.ingest.fetch import fetch_url, is_url
 from askalong.ingest.inputs import Upload, read_file
 from askalong.parse.detect import detect_format
 from askalong.parse.guard import ParserGuard
-from askalong.store.base import Store
+from askalong.store.base import DocumentStore
 from askalong.text.scripts import detect_language
 from askalong.types import Access, Document, ParsedDocument, StoredDocument, Visibility
 
@@ -48,7 +48,7 @@ class Ingestor:
     """Adds documents to a store; owns the guarded parser process."""
 
     def __init__(
-        self, settings: Settings, store: Store, indexes: SearchIndexes | None = None
+        self, settings: Settings, store: DocumentStore, indexes: SearchIndexes | None = None
     ) -> None:
         self.settings = settings
         self.store = store

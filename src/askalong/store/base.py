@@ -1,5 +1,9 @@
-"""The ``Store`` protocol every backend implements. This module names no backend:
-``askalong.store.backends.open_store`` picks one.
+"""The store protocols, one per aggregate, and ``Store``: every aggregate of one backend.
+
+A consumer asks for the narrowest protocol it needs (``DocumentStore`` to read documents,
+``ThreadStore`` for conversations), so a backend or a test double implements only that,
+and an aggregate added later (accounts, jobs, uploads, feedback) leaves them untouched.
+This module names no backend: ``askalong.store.backends.open_store`` picks one.
 
 Every method that reads documents on someone's behalf takes an ``Access`` and applies it
 inside the backend's query, so a document the caller may not see is never even fetched.
@@ -18,7 +22,7 @@ from askalong.types import Access, Block, Chunk, Document, StoredDocument, Threa
 MIN_PREFIX = 4  # shortest id prefix get_document resolves
 
 
-class Store(Protocol):
+class DocumentStore(Protocol):
     """Documents with their blocks, chunks and original files."""
 
     def add_document(self, doc: StoredDocument, original: bytes) -> None:
@@ -57,6 +61,10 @@ class Store(Protocol):
 
     def original_path(self, doc: Document) -> Path: ...
 
+
+class ThreadStore(Protocol):
+    """Conversations: threads and their turns, private to their owner."""
+
     def save_turn(self, thread: Thread, turn: Turn) -> None:
         """Add ``turn`` to ``thread`` (created on its first turn) in one transaction."""
         ...
@@ -76,6 +84,10 @@ class Store(Protocol):
     def delete_thread(self, thread_id: str, access: Access) -> None:
         """Remove a thread with its turns; only its owner (``NotFound`` otherwise)."""
         ...
+
+
+class Store(DocumentStore, ThreadStore, Protocol):
+    """Every aggregate of one backend, opened and closed together."""
 
     def close(self) -> None: ...
 
