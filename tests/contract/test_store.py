@@ -354,6 +354,45 @@ def test_delete_keeps_an_original_another_document_uses(store: DocumentStore) ->
     assert_intact(store, second)
 
 
+# -- changing visibility ---------------------------------------------------------------------
+
+# Who sees a document of alice's tagged "physics" (carol is in physics), by its visibility.
+SEES_ALICES = {
+    "private": {"alice"},
+    "org": {"alice", "carol"},
+    "public": {"alice", "bob", "carol"},
+}
+
+
+@pytest.mark.parametrize("before", ["private", "org", "public"])
+@pytest.mark.parametrize("after", ["private", "org", "public"])
+def test_set_visibility_changes_who_sees_it(
+    store: DocumentStore, before: Visibility, after: Visibility
+) -> None:
+    item = sample("moved", visibility=before, org_tags=("physics",))
+    add(store, item)
+    changed = store.set_visibility(item.id, after, Access(user="alice"))
+    assert changed == replace(item.document, visibility=after)
+    viewers = [Access(user="alice"), Access(user="bob"), Access(user="carol", orgs=("physics",))]
+    seeing = {v.user for v in viewers if store.list_documents(v)}
+    assert seeing == SEES_ALICES[after]
+    assert store.get_document(item.id, Access.local()) == changed
+    assert store.blocks(item.id) == item.stored.blocks  # only the visibility changed
+
+
+def test_only_the_owner_may_set_visibility(store: DocumentStore) -> None:
+    item = sample("guarded", visibility="public")
+    add(store, item)
+    with pytest.raises(NotFound):
+        store.set_visibility(item.id, "private", Access(user="bob"))
+    with pytest.raises(NotFound):
+        store.set_visibility("ffffffffffffffff", "public", Access.local())
+    with pytest.raises(InputError, match="visibility"):
+        store.set_visibility(item.id, cast(Visibility, "secret"), Access.local())
+    assert_intact(store, item)
+    assert store.set_visibility(item.id, "org", Access.local()).visibility == "org"
+
+
 # -- crash safety ----------------------------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Protocol
 
-from askalong.types import Access, Block, Chunk, Document, StoredDocument, Thread, Turn
+from askalong.types import Access, Block, Chunk, Document, StoredDocument, Thread, Turn, Visibility
 
 MIN_PREFIX = 4  # shortest id prefix get_document resolves
 
@@ -54,6 +54,15 @@ class DocumentStore(Protocol):
     def chunks(self, doc_id: str) -> tuple[Chunk, ...]: ...
 
     def chunk(self, chunk_id: str) -> Chunk: ...
+
+    def set_visibility(self, doc_id: str, visibility: Visibility, access: Access) -> Document:
+        """Change who may see the document and return it changed; only its owner or
+        ``access.everything`` (``NotFound`` otherwise, ``InputError`` for an unknown value).
+
+        The search indexes keep their own copy of the permission fields: change it through
+        ``Library.set_visibility``, which updates both.
+        """
+        ...
 
     def delete_document(self, doc_id: str, access: Access) -> None:
         """Remove the document and its original; only its owner or ``access.everything``."""

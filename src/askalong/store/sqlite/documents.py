@@ -27,7 +27,7 @@ from askalong.store.sqlite.rows import (
     document_from_row,
     document_row,
 )
-from askalong.types import Access, Block, Chunk, Document, StoredDocument
+from askalong.types import VISIBILITIES, Access, Block, Chunk, Document, StoredDocument, Visibility
 
 AMBIGUITY_SHOWN = 5  # how many matching ids an ambiguous-prefix error names
 
@@ -85,6 +85,14 @@ class SQLiteDocuments(SQLiteDatabase):
                 raise
             if aside is not None:
                 self._files.discard(aside)
+
+    def set_visibility(self, doc_id: str, visibility: Visibility, access: Access) -> Document:
+        if visibility not in VISIBILITIES:
+            raise InputError(f"visibility must be one of {', '.join(VISIBILITIES)}", source=doc_id)
+        with self._lock, store_errors(doc_id), self._transaction() as conn:
+            _owned(conn, doc_id, access)
+            conn.execute("UPDATE documents SET visibility = ? WHERE id = ?", (visibility, doc_id))
+            return self._documents("d.id = ?", (doc_id,), access)[0]
 
     # -- reading -----------------------------------------------------------------------
 
@@ -238,14 +246,21 @@ def _insert(conn: sqlite3.Connection, doc: StoredDocument) -> None:
 def _delete_rows(conn: sqlite3.Connection, doc_id: str, access: Access) -> str | None:
     """Delete the document's rows (its blocks, chunks and tags cascade); return its
     content hash when no other document keeps that original."""
-    row = conn.execute(
+    row = _owned(conn, doc_id, access)
+    conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+    content_hash: str = row["content_hash"]
+    return None if _referenced(conn, content_hash) else content_hash
+
+
+def _owned(conn: sqlite3.Connection, doc_id: str, access: Access) -> sqlite3.Row:
+    """The document's owner and content hash, if ``access`` may change it: its owner or
+    ``everything``. Anyone else gets ``NotFound``, as for a document that is not there."""
+    row: sqlite3.Row | None = conn.execute(
         "SELECT owner, content_hash FROM documents WHERE id = ?", (doc_id,)
     ).fetchone()
     if row is None or not (access.everything or row["owner"] == access.user):
         raise NotFound("no such document", source=doc_id)
-    conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
-    content_hash: str = row["content_hash"]
-    return None if _referenced(conn, content_hash) else content_hash
+    return row
 
 
 def _referenced(conn: sqlite3.Connection, content_hash: str) -> bool:
