@@ -143,11 +143,12 @@ def main() -> None:
 def measure(pdf: Path, count: int) -> tuple[list[Row], list[str]]:
     from askalong.config import load_settings
     from askalong.library import Library
+    from askalong.types import Access
 
     settings = load_settings()
     with Library(settings) as library:
         started = time.perf_counter()
-        added = library.ingestor.add(str(pdf))
+        added = library.ingestor.add(str(pdf), Access.local())
         assert added.document is not None, added.error
         doc = added.document
         report = library.indexes.embed(library.indexes.pending_vectors())

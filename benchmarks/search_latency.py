@@ -38,7 +38,8 @@ from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.providers.choose import make_embedder
 from askalong.retrieve.search import Searcher
-from askalong.store.base import Store, open_store
+from askalong.store.backends import open_store
+from askalong.store.base import Store
 from askalong.types import Access, Block, BlockSpan, Chunk, Document, StoredDocument
 
 ROOT = Path(__file__).resolve().parents[1]

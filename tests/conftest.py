@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from askalong.config import Settings, load_settings
-from askalong.store.base import Store, open_store
+from askalong.store.backends import open_store
+from askalong.store.base import Store
 
 REPO = Path(__file__).resolve().parents[1]
 # Shared helpers (the scripted chat server, sample files, stub parsers) import by name.
@@ -52,5 +53,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def store(backend: str, settings: Settings) -> Iterator[Store]:
+    """The backend opened whole; each contract suite types it as the one aggregate it
+    tests (``DocumentStore`` in test_store.py, ``ThreadStore`` in test_store_threads.py)."""
     with open_backend(backend, settings) as opened:
         yield opened

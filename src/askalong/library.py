@@ -12,8 +12,8 @@ from askalong.index.sync import SearchIndexes
 from askalong.ingest.pipeline import Ingestor
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
-from askalong.store.base import open_store
-from askalong.types import Access
+from askalong.store.backends import open_store
+from askalong.types import Access, Document, Visibility
 
 
 class Library:
@@ -35,6 +35,25 @@ class Library:
     def remove(self, document_id: str, access: Access) -> None:
         self.store.delete_document(document_id, access)
         self.indexes.remove(document_id)
+
+    def set_visibility(self, document_id: str, visibility: Visibility, access: Access) -> Document:
+        """Change who may see the document, in the store and in the keyword index's copy of
+        its permission fields; only its owner or ``access.everything`` may.
+
+        The index entries go first and come back after the store's change (or unchanged if
+        it fails): a crash in between leaves the document missing from the index, which
+        ``sync`` restores from the store, and never an index that shows it to the wrong users.
+        Tantivy cannot change a field in place, so the chunks are indexed again (tokenised
+        anew: seconds for a manual, fine for an owner's occasional change).
+        """
+        document = self.store.get_document(document_id, access)
+        chunks = self.store.chunks(document.id)
+        self.indexes.keyword.delete(document.id)
+        try:
+            document = self.store.set_visibility(document.id, visibility, access)
+        finally:
+            self.indexes.keyword.add(document, chunks)
+        return document
 
     def close(self) -> None:
         if self._ingestor is not None:

@@ -19,7 +19,8 @@ import pytest
 from askalong.config import Settings
 from askalong.errors import InputError, NotFound, StoreError
 from askalong.files.local import OriginalFiles
-from askalong.store.base import Store, open_store
+from askalong.store.backends import open_store
+from askalong.store.base import DocumentStore
 from askalong.store.sqlite.migrate import migrations, split_statements
 from askalong.store.sqlite.store import SQLiteStore
 from askalong.types import (
@@ -128,12 +129,12 @@ def _chunks(doc_id: str) -> tuple[Chunk, ...]:
     )
 
 
-def add(store: Store, *samples: Sample) -> None:
+def add(store: DocumentStore, *samples: Sample) -> None:
     for item in samples:
         store.add_document(item.stored, item.original)
 
 
-def assert_no_trace(store: Store, item: Sample) -> None:
+def assert_no_trace(store: DocumentStore, item: Sample) -> None:
     assert not store.has_document(item.id)
     with pytest.raises(NotFound):
         store.get_document(item.id, Access.local())
@@ -145,7 +146,7 @@ def assert_no_trace(store: Store, item: Sample) -> None:
     assert item.id not in {d.id for d in store.list_documents(Access.local())}
 
 
-def assert_intact(store: Store, item: Sample) -> None:
+def assert_intact(store: DocumentStore, item: Sample) -> None:
     assert store.get_document(item.id, Access.local()) == item.document
     assert store.blocks(item.id) == item.stored.blocks
     assert store.chunks(item.id) == item.stored.chunks
@@ -155,7 +156,7 @@ def assert_intact(store: Store, item: Sample) -> None:
 # -- round trip ----------------------------------------------------------------------------
 
 
-def test_round_trip_keeps_every_field(store: Store) -> None:
+def test_round_trip_keeps_every_field(store: DocumentStore) -> None:
     item = sample("one", visibility="org", org_tags=("物理系", "lab-7"))
     add(store, item)
     assert_intact(store, item)
@@ -164,7 +165,7 @@ def test_round_trip_keeps_every_field(store: Store) -> None:
     assert store.chunk(f"{item.id}-c0").spans[1] == BlockSpan("b2", 0, 30)
 
 
-def test_blocks_come_back_in_reading_order_and_by_page(store: Store) -> None:
+def test_blocks_come_back_in_reading_order_and_by_page(store: DocumentStore) -> None:
     item = sample("order")
     shuffled = StoredDocument(item.document, item.stored.blocks[::-1], item.stored.chunks[::-1])
     store.add_document(shuffled, item.original)
@@ -174,7 +175,7 @@ def test_blocks_come_back_in_reading_order_and_by_page(store: Store) -> None:
     assert [c.order for c in store.chunks(item.id)] == [0, 1]
 
 
-def test_missing_blocks_and_chunks_are_not_found(store: Store) -> None:
+def test_missing_blocks_and_chunks_are_not_found(store: DocumentStore) -> None:
     item = sample("missing")
     add(store, item)
     with pytest.raises(NotFound):
@@ -185,7 +186,7 @@ def test_missing_blocks_and_chunks_are_not_found(store: Store) -> None:
         store.chunks("0000000000000000")
 
 
-def test_original_is_saved_under_its_hash(store: Store, settings: Settings) -> None:
+def test_original_is_saved_under_its_hash(store: DocumentStore, settings: Settings) -> None:
     item = sample("file")
     add(store, item)
     digest = item.document.content_hash
@@ -195,7 +196,7 @@ def test_original_is_saved_under_its_hash(store: Store, settings: Settings) -> N
     assert [p.name for p in path.parent.iterdir()] == [digest]  # no temporary leftovers
 
 
-def test_adding_an_existing_id_changes_nothing(store: Store) -> None:
+def test_adding_an_existing_id_changes_nothing(store: DocumentStore) -> None:
     item = sample("twice")
     add(store, item)
     renamed = replace(item.document, title="another title", owner="mallory")
@@ -205,7 +206,7 @@ def test_adding_an_existing_id_changes_nothing(store: Store) -> None:
     assert_intact(store, item)
 
 
-def test_bad_input_is_refused_before_anything_is_written(store: Store) -> None:
+def test_bad_input_is_refused_before_anything_is_written(store: DocumentStore) -> None:
     item = sample("refused")
     with pytest.raises(InputError, match="does not match"):
         store.add_document(item.stored, b"other bytes")
@@ -219,7 +220,7 @@ def test_bad_input_is_refused_before_anything_is_written(store: Store) -> None:
 # -- finding by id or prefix ---------------------------------------------------------------
 
 
-def test_get_by_full_id_and_unique_prefix(store: Store) -> None:
+def test_get_by_full_id_and_unique_prefix(store: DocumentStore) -> None:
     first = sample("p1", doc_id="abcd1111")
     second = sample("p2", doc_id="abcd2222")
     add(store, first, second)
@@ -227,14 +228,14 @@ def test_get_by_full_id_and_unique_prefix(store: Store) -> None:
     assert store.get_document("abcd2", Access.local()) == second.document
 
 
-def test_ambiguous_prefix_names_the_candidates(store: Store) -> None:
+def test_ambiguous_prefix_names_the_candidates(store: DocumentStore) -> None:
     add(store, sample("p1", doc_id="abcd1111"), sample("p2", doc_id="abcd2222"))
     with pytest.raises(InputError) as raised:
         store.get_document("abcd", Access.local())
     assert "abcd1111" in str(raised.value) and "abcd2222" in str(raised.value)
 
 
-def test_short_and_unknown_references(store: Store) -> None:
+def test_short_and_unknown_references(store: DocumentStore) -> None:
     add(store, sample("p1", doc_id="abcd1111"))
     with pytest.raises(InputError, match="at least 4"):
         store.get_document("abc", Access.local())
@@ -242,13 +243,13 @@ def test_short_and_unknown_references(store: Store) -> None:
         store.get_document("abce", Access.local())
 
 
-def test_exact_id_wins_over_longer_ids_it_prefixes(store: Store) -> None:
+def test_exact_id_wins_over_longer_ids_it_prefixes(store: DocumentStore) -> None:
     short, longer = sample("s", doc_id="abcd"), sample("l", doc_id="abcd1")
     add(store, short, longer)
     assert store.get_document("abcd", Access.local()) == short.document
 
 
-def test_prefix_only_counts_documents_the_caller_may_see(store: Store) -> None:
+def test_prefix_only_counts_documents_the_caller_may_see(store: DocumentStore) -> None:
     mine = sample("mine", doc_id="abcd1111", owner="bob")
     theirs = sample("theirs", doc_id="abcd2222", owner="alice")
     add(store, mine, theirs)
@@ -273,7 +274,7 @@ VISIBLE_TO = {
 
 @pytest.mark.parametrize("visibility", ["private", "org", "public"])
 @pytest.mark.parametrize("viewer", list(VIEWERS))
-def test_permission_matrix(store: Store, visibility: Visibility, viewer: str) -> None:
+def test_permission_matrix(store: DocumentStore, visibility: Visibility, viewer: str) -> None:
     item = sample(visibility, visibility=visibility, org_tags=("physics", "lab-7"))
     add(store, item)
     access = VIEWERS[viewer]
@@ -286,13 +287,13 @@ def test_permission_matrix(store: Store, visibility: Visibility, viewer: str) ->
             store.get_document(item.id, access)
 
 
-def test_org_tags_do_not_open_private_documents(store: Store) -> None:
+def test_org_tags_do_not_open_private_documents(store: DocumentStore) -> None:
     item = sample("tagged", visibility="private", org_tags=("physics",))
     add(store, item)
     assert store.list_documents(VIEWERS["org member"]) == []
 
 
-def test_list_is_newest_first_and_filtered(store: Store) -> None:
+def test_list_is_newest_first_and_filtered(store: DocumentStore) -> None:
     old = sample("old", visibility="public", created="2024-01-01T00:00:00Z")
     new = sample("new", visibility="public", created="2024-06-01T00:00:00Z")
     hidden = sample("hidden", created="2024-09-01T00:00:00Z")
@@ -321,7 +322,7 @@ def test_permission_filter_runs_inside_the_query(settings: Settings) -> None:
 # -- deleting --------------------------------------------------------------------------------
 
 
-def test_delete_removes_rows_and_file(store: Store) -> None:
+def test_delete_removes_rows_and_file(store: DocumentStore) -> None:
     gone, kept = sample("gone"), sample("kept")
     add(store, gone, kept)
     path = store.original_path(gone.document)
@@ -332,7 +333,7 @@ def test_delete_removes_rows_and_file(store: Store) -> None:
     assert_intact(store, kept)
 
 
-def test_only_the_owner_may_delete(store: Store) -> None:
+def test_only_the_owner_may_delete(store: DocumentStore) -> None:
     item = sample("guarded", visibility="public")
     add(store, item)
     with pytest.raises(NotFound):
@@ -344,7 +345,7 @@ def test_only_the_owner_may_delete(store: Store) -> None:
     assert_no_trace(store, item)
 
 
-def test_delete_keeps_an_original_another_document_uses(store: Store) -> None:
+def test_delete_keeps_an_original_another_document_uses(store: DocumentStore) -> None:
     data = b"the same bytes under two ids"
     first = sample("first", doc_id="aaaa0001", original=data)
     second = sample("second", doc_id="bbbb0002", original=data)
@@ -353,10 +354,49 @@ def test_delete_keeps_an_original_another_document_uses(store: Store) -> None:
     assert_intact(store, second)
 
 
+# -- changing visibility ---------------------------------------------------------------------
+
+# Who sees a document of alice's tagged "physics" (carol is in physics), by its visibility.
+SEES_ALICES = {
+    "private": {"alice"},
+    "org": {"alice", "carol"},
+    "public": {"alice", "bob", "carol"},
+}
+
+
+@pytest.mark.parametrize("before", ["private", "org", "public"])
+@pytest.mark.parametrize("after", ["private", "org", "public"])
+def test_set_visibility_changes_who_sees_it(
+    store: DocumentStore, before: Visibility, after: Visibility
+) -> None:
+    item = sample("moved", visibility=before, org_tags=("physics",))
+    add(store, item)
+    changed = store.set_visibility(item.id, after, Access(user="alice"))
+    assert changed == replace(item.document, visibility=after)
+    viewers = [Access(user="alice"), Access(user="bob"), Access(user="carol", orgs=("physics",))]
+    seeing = {v.user for v in viewers if store.list_documents(v)}
+    assert seeing == SEES_ALICES[after]
+    assert store.get_document(item.id, Access.local()) == changed
+    assert store.blocks(item.id) == item.stored.blocks  # only the visibility changed
+
+
+def test_only_the_owner_may_set_visibility(store: DocumentStore) -> None:
+    item = sample("guarded", visibility="public")
+    add(store, item)
+    with pytest.raises(NotFound):
+        store.set_visibility(item.id, "private", Access(user="bob"))
+    with pytest.raises(NotFound):
+        store.set_visibility("ffffffffffffffff", "public", Access.local())
+    with pytest.raises(InputError, match="visibility"):
+        store.set_visibility(item.id, cast(Visibility, "secret"), Access.local())
+    assert_intact(store, item)
+    assert store.set_visibility(item.id, "org", Access.local()).visibility == "org"
+
+
 # -- crash safety ----------------------------------------------------------------------------
 
 
-def test_failed_insert_leaves_no_trace(store: Store) -> None:
+def test_failed_insert_leaves_no_trace(store: DocumentStore) -> None:
     earlier, broken = sample("earlier"), sample("broken")
     add(store, earlier)
     chunks = broken.stored.chunks
@@ -384,7 +424,7 @@ def with_bad_chunk(item: Sample, span: object) -> StoredDocument:
     return replace(item.stored, chunks=(*item.stored.chunks, bad))
 
 
-def test_error_in_the_data_rolls_back(store: Store) -> None:
+def test_error_in_the_data_rolls_back(store: DocumentStore) -> None:
     earlier, broken = sample("earlier"), sample("broken")
     add(store, earlier)
     with pytest.raises(RuntimeError, match="boom"):
@@ -397,7 +437,7 @@ CRASHING_WRITER = """
 import os, sys
 from pathlib import Path
 from askalong.config import Settings
-from askalong.store.base import open_store
+from askalong.store.backends import open_store
 from tests.contract.test_store import ExplodingSpan, sample, with_bad_chunk
 
 class DyingSpan(ExplodingSpan):
@@ -547,7 +587,7 @@ def test_concurrent_readers_while_writing(backend: str, settings: Settings) -> N
         assert len(reopened.list_documents(Access(user="bob"))) == len(items)
 
 
-def test_a_long_document_round_trips(store: Store) -> None:
+def test_a_long_document_round_trips(store: DocumentStore) -> None:
     """A manual-sized document (20k blocks here; 50k in the benchmark) in one transaction."""
     item = sample("manual")
     boxes = tuple(

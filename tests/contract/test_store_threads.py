@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from askalong.errors import NotFound
-from askalong.store.base import Store
+from askalong.store.base import ThreadStore
 from askalong.types import Access, Anchor, Answer, Claim, Quote, Thread, Timings, Turn
 
 ALICE = Access(user="alice")
@@ -53,7 +53,7 @@ def _turn(index: int, question: str, anchor: Anchor | None) -> Turn:
     )
 
 
-def test_turns_round_trip_in_order(store: Store) -> None:
+def test_turns_round_trip_in_order(store: ThreadStore) -> None:
     thread = Thread(
         "t1",
         "alice",
@@ -72,7 +72,7 @@ def test_turns_round_trip_in_order(store: Store) -> None:
     assert saved.turn_count == 2 and saved.updated == turns[1].created
 
 
-def test_threads_are_private_to_their_owner(store: Store) -> None:
+def test_threads_are_private_to_their_owner(store: ThreadStore) -> None:
     thread = Thread(
         "t1",
         "alice",
@@ -90,7 +90,7 @@ def test_threads_are_private_to_their_owner(store: Store) -> None:
     assert store.get_thread("t1", Access.local()).owner == "alice"
 
 
-def test_a_turn_index_is_taken_once(store: Store) -> None:
+def test_a_turn_index_is_taken_once(store: ThreadStore) -> None:
     thread = Thread("t1", "alice", "Q", "2026-11-30T00:00:00+00:00", "2026-11-30T00:00:00+00:00")
     store.save_turn(thread, _turn(0, "Q", None))
     with pytest.raises(Exception, match="UNIQUE"):
@@ -98,7 +98,7 @@ def test_a_turn_index_is_taken_once(store: Store) -> None:
     assert len(store.turns("t1")) == 1
 
 
-def test_deleting_a_thread_takes_its_turns(store: Store) -> None:
+def test_deleting_a_thread_takes_its_turns(store: ThreadStore) -> None:
     thread = Thread("t1", "alice", "Q", "2026-11-30T00:00:00+00:00", "2026-11-30T00:00:00+00:00")
     store.save_turn(thread, _turn(0, "Q", None))
     with pytest.raises(NotFound):

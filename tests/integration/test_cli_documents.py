@@ -49,6 +49,8 @@ def test_add_a_folder_recursively_then_list_show_and_remove(
     assert added["added"] == 2
     guide = next(r for r in added["results"] if r["source"].endswith("guide.md"))
     assert guide["document"]["format"] == "markdown"
+    assert guide["document"]["owner"] == "local"  # the CLI adds as the local user
+    assert guide["document"]["visibility"] == "private"  # ASKALONG_VISIBILITY's default
     assert guide["document"]["language"] in {"mixed", "zh", "en"}
 
     listed = run_json("docs")["documents"]

@@ -9,7 +9,7 @@ import pytest
 from askalong.config import Settings
 from askalong.ingest.inputs import expand_inputs
 from askalong.ingest.pipeline import Ingestor
-from askalong.store.base import open_store
+from askalong.store.backends import open_store
 from askalong.types import Access
 
 MANUAL = Path("manuals/postgresql-15-html")
@@ -20,7 +20,7 @@ def test_whole_manual_ingests_with_sections(settings: Settings, evaldata: Path) 
     items = expand_inputs([str(evaldata / MANUAL)])
     assert len(items) >= 1160  # the HTML pages; the stylesheet and images are not documents
     with open_store(settings) as store, Ingestor(settings, store) as ingestor:
-        outcomes = [ingestor.add(item) for item in items]
+        outcomes = [ingestor.add(item, Access.local()) for item in items]
         failed = [o.error for o in outcomes if o.status == "failed"]
         assert failed == []
         documents = {Path(d.source).name: d for d in store.list_documents(Access.local())}

@@ -24,7 +24,8 @@ from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind, ProviderError
 from askalong.providers.local.embedder import default_embedder
 from askalong.retrieve.search import MAX_QUERY_CHARS, Searcher
-from askalong.store.base import Store, open_store
+from askalong.store.backends import open_store
+from askalong.store.base import Store
 from askalong.types import Access, Block, Document, StoredDocument, Visibility
 
 ALICE = Access(user="alice")

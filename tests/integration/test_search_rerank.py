@@ -42,7 +42,7 @@ def library(settings: Settings, server: ScriptedChatServer, tmp_path: Path) -> I
     with Library(reranked) as opened:
         path = tmp_path / "guide.md"
         path.write_text(GUIDE, encoding="utf-8")
-        outcome = opened.ingestor.add(str(path))
+        outcome = opened.ingestor.add(str(path), Access.local())
         assert outcome.status == "added"
         yield opened
 

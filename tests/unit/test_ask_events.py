@@ -40,7 +40,9 @@ def library(settings: Settings) -> Iterator[Library]:
 
 
 def tides(library: Library) -> tuple[str, str]:
-    outcome = library.ingestor.add_upload(Upload(NOTES.encode(), "tides.md", "tides.md"))
+    outcome = library.ingestor.add_upload(
+        Upload(NOTES.encode(), "tides.md", "tides.md"), Access.local()
+    )
     assert outcome.document is not None
     block = next(b for b in library.store.blocks(outcome.document.id) if "Moon" in b.text)
     return outcome.document.id, block.id

@@ -214,7 +214,7 @@ def test_a_struck_claim_is_suspicious_in_the_asked_answer(
         return '{"results": [{"claim": 0, "supported": false}]}'
 
     with Library(settings) as library:
-        added = library.ingestor.add(str(doc))
+        added = library.ingestor.add(str(doc), Access.local())
         assert added.document is not None
         question = Question("What is the reactor's coolant?", documents=(added.document.id,))
         plain = Asker(library, ExtractiveAnswerer()).ask(question, Access.local())

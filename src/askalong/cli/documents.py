@@ -74,7 +74,7 @@ def _add_all(ingestor: Ingestor, items: list[str], visibility: str | None) -> li
         task = progress.add_task("Adding", total=len(items))
         for item in items:
             progress.update(task, description=f"Adding {shorten(item, 40)}")
-            outcomes.append(ingestor.add(item, visibility=visibility))  # type: ignore[arg-type]
+            outcomes.append(ingestor.add(item, Access.local(), visibility=visibility))  # type: ignore[arg-type]
             progress.advance(task)
     return outcomes
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from askalong.asking.asker import Asker, Question
 from askalong.evaluate.datasets import EvalQuery, RetrievalCorpus
-from askalong.store.base import Store
+from askalong.store.base import DocumentStore
 from askalong.types import Access, Answer
 
 Progress = Callable[[int], None]
@@ -100,7 +100,7 @@ def _quotes_contain(answer: Answer, golds: Sequence[str]) -> bool:
     return any(_normal(g) in text for g in golds for text in quoted)
 
 
-def _verbatim(store: Store, answer: Answer) -> bool:
+def _verbatim(store: DocumentStore, answer: Answer) -> bool:
     for quote in answer.quotes:
         block = store.block(quote.document_id, quote.block_id)
         if block.text[quote.start : quote.end] != quote.text:

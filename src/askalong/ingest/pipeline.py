@@ -1,7 +1,8 @@
 """Adding documents: bytes -> detect -> parse (guarded) -> chunk -> one store transaction.
 
 One bad input never stops the others: each input yields an ``AddOutcome`` that is either
-added, already present, or failed with a one-line reason.
+added, already present, or failed with a one-line reason. The caller's ``Access`` says who
+adds, and so who owns what is added.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from askalong.ingest.fetch import fetch_url, is_url
 from askalong.ingest.inputs import Upload, read_file
 from askalong.parse.detect import detect_format
 from askalong.parse.guard import ParserGuard
-from askalong.store.base import Store
+from askalong.store.base import DocumentStore
 from askalong.text.scripts import detect_language
 from askalong.types import Access, Document, ParsedDocument, StoredDocument, Visibility
 
@@ -48,18 +49,18 @@ class Ingestor:
     """Adds documents to a store; owns the guarded parser process."""
 
     def __init__(
-        self, settings: Settings, store: Store, indexes: SearchIndexes | None = None
+        self, settings: Settings, store: DocumentStore, indexes: SearchIndexes | None = None
     ) -> None:
         self.settings = settings
         self.store = store
         self.indexes = indexes
         self.guard = ParserGuard(settings.parse_timeout)
 
-    def add(self, item: str, *, visibility: Visibility | None = None) -> AddOutcome:
-        """Add one path or URL; never raises for bad input."""
+    def add(self, item: str, access: Access, *, visibility: Visibility | None = None) -> AddOutcome:
+        """Add one path or URL for ``access`` (see ``add_upload``); never raises for bad input."""
         try:
             upload = self.read(item)
-            return self.add_upload(upload, visibility=visibility)
+            return self.add_upload(upload, access, visibility=visibility)
         except AskAlongError as exc:
             return AddOutcome(source=item, status="failed", error=str(exc))
 
@@ -75,7 +76,11 @@ class Ingestor:
             name=Path(item).name,
         )
 
-    def add_upload(self, upload: Upload, *, visibility: Visibility | None = None) -> AddOutcome:
+    def add_upload(
+        self, upload: Upload, access: Access, *, visibility: Visibility | None = None
+    ) -> AddOutcome:
+        """Add the upload, owned by ``access.user``, visible as ``visibility`` (default:
+        ``ASKALONG_VISIBILITY``)."""
         content_hash = hashlib.sha256(upload.data).hexdigest()
         doc_id = document_id(content_hash)
         if self.store.has_document(doc_id):
@@ -85,7 +90,7 @@ class Ingestor:
         fmt = detect_format(upload.data, source=upload.source)
         parsed = self.guard.parse(upload.data, fmt, source=upload.source)
         parsed = _note_misnamed(parsed, upload.name)
-        document = self._document(upload, parsed, content_hash, visibility)
+        document = self._document(upload, parsed, content_hash, access, visibility)
         chunks = chunk_blocks(
             doc_id,
             parsed.blocks,
@@ -106,6 +111,7 @@ class Ingestor:
         upload: Upload,
         parsed: ParsedDocument,
         content_hash: str,
+        access: Access,
         visibility: Visibility | None,
     ) -> Document:
         sample = " ".join(block.text for block in parsed.blocks[:200])
@@ -119,7 +125,7 @@ class Ingestor:
             page_count=parsed.page_count,
             size_bytes=len(upload.data),
             created=datetime.now(UTC).isoformat(timespec="seconds"),
-            owner=self.settings.owner,
+            owner=access.user,
             visibility=visibility or self.settings.visibility,  # type: ignore[arg-type]
             page_sizes=parsed.page_sizes,
             ocr_pages=parsed.ocr_pages,

@@ -1,1 +1,2 @@
-"""Stores: one protocol (``base.Store``), one implementation per backend."""
+"""Stores: one protocol per aggregate (``base``), one implementation per backend, and
+``backends.open_store`` to choose among them."""

@@ -1,4 +1,9 @@
-"""The ``Store`` protocol every backend implements, and ``open_store`` to pick one.
+"""The store protocols, one per aggregate, and ``Store``: every aggregate of one backend.
+
+A consumer asks for the narrowest protocol it needs (``DocumentStore`` to read documents,
+``ThreadStore`` for conversations), so a backend or a test double implements only that,
+and an aggregate added later (accounts, jobs, uploads, feedback) leaves them untouched.
+This module names no backend: ``askalong.store.backends.open_store`` picks one.
 
 Every method that reads documents on someone's behalf takes an ``Access`` and applies it
 inside the backend's query, so a document the caller may not see is never even fetched.
@@ -12,14 +17,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Protocol
 
-from askalong.config import Settings
-from askalong.files.local import OriginalFiles
-from askalong.types import Access, Block, Chunk, Document, StoredDocument, Thread, Turn
+from askalong.types import Access, Block, Chunk, Document, StoredDocument, Thread, Turn, Visibility
 
 MIN_PREFIX = 4  # shortest id prefix get_document resolves
 
 
-class Store(Protocol):
+class DocumentStore(Protocol):
     """Documents with their blocks, chunks and original files."""
 
     def add_document(self, doc: StoredDocument, original: bytes) -> None:
@@ -52,11 +55,24 @@ class Store(Protocol):
 
     def chunk(self, chunk_id: str) -> Chunk: ...
 
+    def set_visibility(self, doc_id: str, visibility: Visibility, access: Access) -> Document:
+        """Change who may see the document and return it changed; only its owner or
+        ``access.everything`` (``NotFound`` otherwise, ``InputError`` for an unknown value).
+
+        The search indexes keep their own copy of the permission fields: change it through
+        ``Library.set_visibility``, which updates both.
+        """
+        ...
+
     def delete_document(self, doc_id: str, access: Access) -> None:
         """Remove the document and its original; only its owner or ``access.everything``."""
         ...
 
     def original_path(self, doc: Document) -> Path: ...
+
+
+class ThreadStore(Protocol):
+    """Conversations: threads and their turns, private to their owner."""
 
     def save_turn(self, thread: Thread, turn: Turn) -> None:
         """Add ``turn`` to ``thread`` (created on its first turn) in one transaction."""
@@ -78,6 +94,10 @@ class Store(Protocol):
         """Remove a thread with its turns; only its owner (``NotFound`` otherwise)."""
         ...
 
+
+class Store(DocumentStore, ThreadStore, Protocol):
+    """Every aggregate of one backend, opened and closed together."""
+
     def close(self) -> None: ...
 
     def __enter__(self) -> Store: ...
@@ -88,12 +108,3 @@ class Store(Protocol):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None: ...
-
-
-def open_store(settings: Settings) -> Store:
-    """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``."""
-    # Backends import this module for the protocol, so they are imported here, on use;
-    # that also keeps an optional backend's driver optional.
-    from askalong.store.sqlite.store import SQLiteStore
-
-    return SQLiteStore(settings.database_path, OriginalFiles(settings.files_dir))

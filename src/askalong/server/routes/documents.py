@@ -72,7 +72,7 @@ async def upload_document(
     """
     received = await receive_upload(request, state.library.settings.max_file_bytes)
     upload = Upload(received.data, source=received.name, name=received.name)
-    outcome = await run_in_threadpool(_add, state, upload)
+    outcome = await run_in_threadpool(_add, state, upload, access)
     if outcome.document is None:  # add_upload raises on failure; this is only a guard
         raise InputError(outcome.error or "the document was not added", source=received.name)
     tasks.add_task(_embed_pending, state)
@@ -84,9 +84,9 @@ async def upload_document(
     )
 
 
-def _add(state: ServerState, upload: Upload) -> AddOutcome:
+def _add(state: ServerState, upload: Upload, access: Access) -> AddOutcome:
     with state.writes:
-        return state.library.ingestor.add_upload(upload)
+        return state.library.ingestor.add_upload(upload, access)
 
 
 def _embed_pending(state: ServerState) -> None:

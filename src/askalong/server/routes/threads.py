@@ -35,7 +35,7 @@ from askalong.errors import NotFound
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
 from askalong.server.sse import anchor_out
-from askalong.store.base import Store
+from askalong.store.base import DocumentStore
 from askalong.types import Access, Anchor, Turn
 from askalong.wire import answer_json, thread_json
 
@@ -79,7 +79,7 @@ def _thread(state: ServerState, thread_id: str, access: Access) -> dict[str, Any
     return {**thread_json(thread), "turns": turns}
 
 
-def _turn(store: Store, turn: Turn) -> dict[str, Any]:
+def _turn(store: DocumentStore, turn: Turn) -> dict[str, Any]:
     return {
         "id": turn.id,
         "index": turn.index,
@@ -91,7 +91,7 @@ def _turn(store: Store, turn: Turn) -> dict[str, Any]:
     }
 
 
-def _anchor(store: Store, anchor: Anchor | None) -> dict[str, Any] | None:
+def _anchor(store: DocumentStore, anchor: Anchor | None) -> dict[str, Any] | None:
     """The anchor with its block's page and section (a vanished block leaves them empty)."""
     if anchor is None or anchor.block_id is None:
         return anchor_out(anchor, None, ())

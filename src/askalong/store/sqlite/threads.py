@@ -1,11 +1,45 @@
-"""The SQL of threads and turns for the SQLite store (one function per statement)."""
+"""Threads and turns in the SQLite store: ``SQLiteThreads`` (a ``ThreadStore``) and its SQL."""
 
 from __future__ import annotations
 
 import sqlite3
 
+from askalong.errors import NotFound
+from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.rows import SELECT_THREAD, thread_from_row, turn_from_row, turn_row
 from askalong.types import Access, Thread, Turn
+
+
+class SQLiteThreads(SQLiteDatabase):
+    """``ThreadStore`` over the shared connection; threads are private to their owner."""
+
+    def save_turn(self, thread: Thread, turn: Turn) -> None:
+        with self._lock, store_errors(thread.id), self._transaction() as conn:
+            insert_turn(conn, thread, turn)
+
+    def get_thread(self, thread_id: str, access: Access) -> Thread:
+        with self._lock, store_errors(thread_id):
+            found = select_threads(self._conn, "t.id = ?", (thread_id,), access)
+        if not found:
+            raise NotFound("no such thread", source=thread_id)
+        return found[0]
+
+    def list_threads(self, access: Access, *, document_id: str | None = None) -> list[Thread]:
+        where, params = (
+            ("1 = 1", ()) if document_id is None else ("t.document_id = ?", (document_id,))
+        )
+        with self._lock, store_errors("threads"):
+            return select_threads(self._conn, where, params, access)
+
+    def turns(self, thread_id: str) -> tuple[Turn, ...]:
+        with self._lock, store_errors(thread_id):
+            return select_turns(self._conn, thread_id)
+
+    def delete_thread(self, thread_id: str, access: Access) -> None:
+        with self._lock, store_errors(thread_id), self._transaction() as conn:
+            if not select_threads(conn, "t.id = ?", (thread_id,), access):
+                raise NotFound("no such thread", source=thread_id)
+            conn.execute("DELETE FROM threads WHERE id = ?", (thread_id,))  # turns cascade
 
 
 def insert_turn(conn: sqlite3.Connection, thread: Thread, turn: Turn) -> None:

@@ -1,0 +1,18 @@
+"""Opening the store the settings name: the one module that knows every backend.
+
+It lives apart from the protocols (``askalong.store.base``) because backends import the
+protocols; a chooser beside them would close an import cycle. A backend whose driver is
+an optional dependency is to be imported inside its branch of ``open_store``.
+"""
+
+from __future__ import annotations
+
+from askalong.config import Settings
+from askalong.files.local import OriginalFiles
+from askalong.store.base import Store
+from askalong.store.sqlite.store import SQLiteStore
+
+
+def open_store(settings: Settings) -> Store:
+    """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``."""
+    return SQLiteStore(settings.database_path, OriginalFiles(settings.files_dir))

@@ -1,0 +1,90 @@
+"""One SQLite connection shared by every aggregate of the embedded store.
+
+One connection per store, guarded by a lock so a thread pool may share it; other
+processes (the CLI while the server runs) get their own connections, and WAL lets their
+readers go on while one of them writes. Every write is one ``BEGIN IMMEDIATE``
+transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+from askalong.errors import StoreError
+from askalong.store.sqlite.migrate import apply_migrations, migrations
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+class SQLiteDatabase:
+    """The open, migrated file: the lock, the transaction and the lifetime that each
+    aggregate's class (``SQLiteDocuments``, ``SQLiteThreads``) builds on."""
+
+    def __init__(self, path: Path, *, trace: Callable[[str], None] | None = None) -> None:
+        """Open (creating if needed) and migrate; ``trace`` receives every SQL statement run."""
+        self.path = path
+        self._lock = threading.RLock()
+        with store_errors(str(path)):
+            self._conn = _connect(path)
+            try:
+                self._conn.set_trace_callback(trace)
+                apply_migrations(self._conn, migrations())
+            except BaseException:
+                self._conn.close()
+                raise
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` takes the write lock up front, so a write never fails
+        half-way on a lock upgrade; any exception rolls everything back."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+            self._conn.execute("COMMIT")
+        except BaseException:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        with self._lock, store_errors(str(self.path)):
+            self._conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves, the module never does.
+    conn = sqlite3.connect(
+        path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+    )
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+@contextmanager
+def store_errors(source: str) -> Iterator[None]:
+    """Translate the driver's errors into ``StoreError`` naming what was being done."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise StoreError(f"database error: {exc}", source=source) from exc

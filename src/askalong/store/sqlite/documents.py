@@ -1,0 +1,280 @@
+"""Documents in the SQLite store: ``SQLiteDocuments`` (a ``DocumentStore``) and its SQL.
+
+The rows live in the SQLite file, the original bytes in a folder beside it. The original
+is written or set aside while the rows' ``BEGIN IMMEDIATE`` transaction holds the write
+lock, so no other writer can interleave between the file and its rows.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from askalong.errors import InputError, NotFound
+from askalong.files.local import OriginalFiles, check_content_hash
+from askalong.store.base import MIN_PREFIX
+from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
+from askalong.store.sqlite.rows import (
+    SELECT_BLOCK,
+    SELECT_CHUNK,
+    SELECT_DOCUMENT,
+    block_from_row,
+    block_row,
+    chunk_from_row,
+    chunk_row,
+    document_from_row,
+    document_row,
+)
+from askalong.types import VISIBILITIES, Access, Block, Chunk, Document, StoredDocument, Visibility
+
+AMBIGUITY_SHOWN = 5  # how many matching ids an ambiguous-prefix error names
+
+
+@dataclass(frozen=True)
+class SqlFilter:
+    """A WHERE fragment over ``documents d`` and the parameters its ``?`` marks take."""
+
+    sql: str
+    params: tuple[object, ...]
+
+
+class SQLiteDocuments(SQLiteDatabase):
+    """``DocumentStore`` over the shared connection and a folder of original files."""
+
+    def __init__(
+        self,
+        path: Path,
+        files: OriginalFiles,
+        *,
+        trace: Callable[[str], None] | None = None,
+    ) -> None:
+        """Open (creating if needed) and migrate; ``trace`` receives every SQL statement run."""
+        self._files = files
+        super().__init__(path, trace=trace)
+
+    # -- writing -----------------------------------------------------------------------
+
+    def add_document(self, doc: StoredDocument, original: bytes) -> None:
+        document = doc.document
+        _check_stored(doc, original)
+        with self._lock, store_errors(document.id):
+            if self._has(document.id):
+                return
+            try:
+                with self._transaction() as conn:
+                    if not self._has(document.id):  # another process may have just added it
+                        self._files.save(document.content_hash, original)
+                        _insert(conn, doc)
+            except BaseException:
+                self._remove_if_unreferenced(document.content_hash)
+                raise
+
+    def delete_document(self, doc_id: str, access: Access) -> None:
+        with self._lock, store_errors(doc_id):
+            aside: Path | None = None
+            try:
+                with self._transaction() as conn:
+                    unused = _delete_rows(conn, doc_id, access)
+                    # Set the original aside while holding the write lock; commit makes it final.
+                    aside = self._files.set_aside(unused) if unused else None
+            except BaseException:
+                if aside is not None:
+                    self._files.put_back(aside)
+                raise
+            if aside is not None:
+                self._files.discard(aside)
+
+    def set_visibility(self, doc_id: str, visibility: Visibility, access: Access) -> Document:
+        if visibility not in VISIBILITIES:
+            raise InputError(f"visibility must be one of {', '.join(VISIBILITIES)}", source=doc_id)
+        with self._lock, store_errors(doc_id), self._transaction() as conn:
+            _owned(conn, doc_id, access)
+            conn.execute("UPDATE documents SET visibility = ? WHERE id = ?", (visibility, doc_id))
+            return self._documents("d.id = ?", (doc_id,), access)[0]
+
+    # -- reading -----------------------------------------------------------------------
+
+    def has_document(self, doc_id: str) -> bool:
+        with self._lock, store_errors(doc_id):
+            return self._has(doc_id)
+
+    def get_document(self, ref: str, access: Access) -> Document:
+        with self._lock, store_errors(ref):
+            found = self._documents("d.id = ?", (ref,), access)
+            if found:
+                return found[0]
+            if len(ref) < MIN_PREFIX:
+                raise InputError(f"give at least {MIN_PREFIX} characters of an id", source=ref)
+            # Text sorts by UTF-8 bytes, so [ref, ref + U+10FFFF) is every id starting with ref.
+            found = self._documents(
+                "d.id >= ? AND d.id < ?", (ref, ref + "\U0010ffff"), access, AMBIGUITY_SHOWN + 1
+            )
+        return _only(found, ref)
+
+    def list_documents(self, access: Access) -> list[Document]:
+        with self._lock, store_errors("documents"):
+            return self._documents("1 = 1", (), access)
+
+    def blocks(self, doc_id: str, *, page: int | None = None) -> tuple[Block, ...]:
+        where: str = "document_id = ?"
+        params: tuple[object, ...] = (doc_id,)
+        if page is not None:
+            where, params = "document_id = ? AND page = ?", (doc_id, page)
+        with self._lock, store_errors(doc_id):
+            self._require(doc_id)
+            rows = self._conn.execute(f"{SELECT_BLOCK} WHERE {where} ORDER BY ord", params)
+            return tuple(block_from_row(row) for row in rows)
+
+    def block(self, doc_id: str, block_id: str) -> Block:
+        with self._lock, store_errors(doc_id):
+            row = self._conn.execute(
+                f"{SELECT_BLOCK} WHERE document_id = ? AND id = ?", (doc_id, block_id)
+            ).fetchone()
+        if row is None:
+            raise NotFound(f"no block {block_id}", source=doc_id)
+        return block_from_row(row)
+
+    def chunks(self, doc_id: str) -> tuple[Chunk, ...]:
+        with self._lock, store_errors(doc_id):
+            self._require(doc_id)
+            rows = self._conn.execute(
+                f"{SELECT_CHUNK} WHERE document_id = ? ORDER BY ord", (doc_id,)
+            )
+            return tuple(chunk_from_row(row) for row in rows)
+
+    def chunk(self, chunk_id: str) -> Chunk:
+        with self._lock, store_errors(chunk_id):
+            row = self._conn.execute(f"{SELECT_CHUNK} WHERE id = ?", (chunk_id,)).fetchone()
+        if row is None:
+            raise NotFound("no such chunk", source=chunk_id)
+        return chunk_from_row(row)
+
+    def original_path(self, doc: Document) -> Path:
+        return self._files.path(doc.content_hash)
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _documents(
+        self, where: str, params: tuple[object, ...], access: Access, limit: int = -1
+    ) -> list[Document]:
+        visible = _access_filter(access)
+        rows = self._conn.execute(
+            f"{SELECT_DOCUMENT} WHERE ({where}) AND {visible.sql}"
+            " ORDER BY d.created DESC, d.rowid DESC LIMIT ?",
+            (*params, *visible.params, limit),
+        )
+        return [document_from_row(row) for row in rows]
+
+    def _has(self, doc_id: str) -> bool:
+        row = self._conn.execute("SELECT 1 FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        return row is not None
+
+    def _require(self, doc_id: str) -> None:
+        if not self._has(doc_id):
+            raise NotFound("no such document", source=doc_id)
+
+    def _remove_if_unreferenced(self, content_hash: str) -> None:
+        """After a failed add: drop the original unless some document uses it. Runs in its
+        own write transaction so no concurrent add of the same bytes can slip in."""
+        try:
+            with self._transaction() as conn:
+                if not _referenced(conn, content_hash):
+                    self._files.remove(content_hash)
+        except (sqlite3.Error, InputError):
+            pass  # a leftover original is harmless; the add's own error is what matters
+
+
+# -- permission filter -------------------------------------------------------------------
+
+
+def _access_filter(access: Access) -> SqlFilter:
+    """Who may see a document, as SQL over ``documents d``: public, or owned by the user,
+    or shared with one of the user's orgs. Every document query appends this, so rows the
+    caller may not see are never read, let alone returned."""
+    if access.everything:
+        return SqlFilter("1 = 1", ())
+    if not access.orgs:
+        return SqlFilter("(d.visibility = 'public' OR d.owner = ?)", (access.user,))
+    marks = ", ".join("?" for _ in access.orgs)
+    sql = (
+        "(d.visibility = 'public' OR d.owner = ? OR (d.visibility = 'org' AND EXISTS"
+        " (SELECT 1 FROM document_org_tags t"
+        f" WHERE t.document_id = d.id AND t.tag IN ({marks}))))"
+    )
+    return SqlFilter(sql, (access.user, *access.orgs))
+
+
+# -- writing rows ------------------------------------------------------------------------
+
+_INSERT_DOCUMENT = (
+    "INSERT INTO documents (id, content_hash, title, source, format, language, page_count,"
+    " size_bytes, created, owner, visibility, page_sizes, ocr_pages, notices)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_TAG = "INSERT INTO document_org_tags (document_id, tag, ord) VALUES (?, ?, ?)"
+_INSERT_BLOCK = (
+    "INSERT INTO blocks (document_id, id, ord, kind, text, page, section_path, heading_level,"
+    " boxes, line_start, line_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_CHUNK = (
+    "INSERT INTO chunks (id, document_id, ord, text, spans, section_path, page_start, page_end)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _check_stored(doc: StoredDocument, original: bytes) -> None:
+    document = doc.document
+    check_content_hash(document.content_hash, original)
+    strays = {c.document_id for c in doc.chunks} - {document.id}
+    if strays:
+        raise InputError(
+            f"chunks of another document ({', '.join(sorted(strays))})", source=document.id
+        )
+
+
+def _insert(conn: sqlite3.Connection, doc: StoredDocument) -> None:
+    document = doc.document
+    conn.execute(_INSERT_DOCUMENT, document_row(document))
+    tags = dict.fromkeys(document.org_tags)  # a tag given twice is one tag
+    conn.executemany(_INSERT_TAG, ((document.id, tag, i) for i, tag in enumerate(tags)))
+    conn.executemany(_INSERT_BLOCK, (block_row(document.id, b) for b in doc.blocks))
+    conn.executemany(_INSERT_CHUNK, (chunk_row(c) for c in doc.chunks))
+
+
+def _delete_rows(conn: sqlite3.Connection, doc_id: str, access: Access) -> str | None:
+    """Delete the document's rows (its blocks, chunks and tags cascade); return its
+    content hash when no other document keeps that original."""
+    row = _owned(conn, doc_id, access)
+    conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+    content_hash: str = row["content_hash"]
+    return None if _referenced(conn, content_hash) else content_hash
+
+
+def _owned(conn: sqlite3.Connection, doc_id: str, access: Access) -> sqlite3.Row:
+    """The document's owner and content hash, if ``access`` may change it: its owner or
+    ``everything``. Anyone else gets ``NotFound``, as for a document that is not there."""
+    row: sqlite3.Row | None = conn.execute(
+        "SELECT owner, content_hash FROM documents WHERE id = ?", (doc_id,)
+    ).fetchone()
+    if row is None or not (access.everything or row["owner"] == access.user):
+        raise NotFound("no such document", source=doc_id)
+    return row
+
+
+def _referenced(conn: sqlite3.Connection, content_hash: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM documents WHERE content_hash = ? LIMIT 1", (content_hash,)
+    ).fetchone()
+    return row is not None
+
+
+def _only(found: list[Document], ref: str) -> Document:
+    if not found:
+        raise NotFound("no such document", source=ref)
+    if len(found) > 1:
+        ids = ", ".join(d.id for d in found[:AMBIGUITY_SHOWN])
+        more = ", ..." if len(found) > AMBIGUITY_SHOWN else ""
+        raise InputError(f"ambiguous id prefix: matches {ids}{more}", source=ref)
+    return found[0]
