@@ -28,6 +28,7 @@ from askalong.evaluate import (
     mrr_at_k,
     ndcg_at_k,
     recall_at_k,
+    report_json,
     to_markdown_rows,
 )
 from askalong.evaluate.datasets import parse_sentence_list
@@ -382,3 +383,13 @@ def test_markdown_table_groups_modes_by_dataset() -> None:
     ]
     assert "| 0.654 |" in lines[2] and lines[2].endswith("| 12.3 |")
     assert "| — |" in lines[4]
+
+
+def test_report_json_has_the_documented_keys_without_the_misses() -> None:
+    """``eval retrieval --json`` (README): the metrics in order; triage stays out."""
+    report = RetrievalReport("scifact", "hybrid", 10, 0.7, 0.5, 0.8, 0.9, 0.6, 12.3, ("q1",))
+    assert list(report_json(report)) == [
+        "dataset", "mode", "queries", "ndcg10", "recall1", "recall5", "recall10", "mrr10",
+        "queries_per_second",
+    ]  # fmt: skip
+    assert report_json(report)["ndcg10"] == 0.7

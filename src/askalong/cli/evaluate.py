@@ -26,10 +26,9 @@ from askalong.evaluate.harness import (
 )
 from askalong.evaluate.qa import QaReport, evaluate_qa
 from askalong.evaluate.qa import to_markdown as qa_markdown
-from askalong.evaluate.retrieval import RetrievalReport, to_markdown_rows
+from askalong.evaluate.retrieval import RetrievalReport, report_json, to_markdown_rows
 from askalong.library import Library
 from askalong.types import Access
-from askalong.wire import retrieval_report_json
 
 
 @click.group(name="eval")
@@ -93,7 +92,7 @@ def retrieval(
             for note in evaluation.notes:
                 err_console.print(f"[yellow]note:[/] {corpus.name}: {note}")
     if as_json:
-        print_json({"reports": [retrieval_report_json(r) for r in reports]})
+        print_json({"reports": [report_json(r) for r in reports]})
     else:
         console.print(to_markdown_rows(reports), markup=False)
 

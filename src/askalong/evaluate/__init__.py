@@ -2,7 +2,8 @@
 
 ``load_dataset`` reads a collection (SciFact or any SQuAD-format file), and
 ``evaluate_retrieval`` runs its queries through any search function and averages the
-metrics into a ``RetrievalReport``; ``to_markdown_rows`` prints reports as one table.
+metrics into a ``RetrievalReport``; ``to_markdown_rows`` prints reports as one table and
+``report_json`` gives one report's JSON form (``eval retrieval --json``).
 """
 
 from askalong.evaluate.datasets import (
@@ -22,6 +23,7 @@ from askalong.evaluate.retrieval import (
     RetrievalReport,
     document_units,
     evaluate_retrieval,
+    report_json,
     score_query,
     to_markdown_rows,
 )
@@ -44,6 +46,7 @@ __all__ = [
     "mrr_at_k",
     "ndcg_at_k",
     "recall_at_k",
+    "report_json",
     "score_query",
     "squad_corpus",
     "to_markdown_rows",

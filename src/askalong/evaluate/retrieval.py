@@ -18,6 +18,7 @@ No I/O happens here except the calls to ``search``.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -151,6 +152,11 @@ def _report(
 
 
 _COLUMNS = ("dataset", "mode", "queries", "nDCG@10", "R@1", "R@5", "R@10", "MRR@10", "q/s")
+
+
+def report_json(report: RetrievalReport) -> dict[str, object]:
+    """``eval retrieval --json``: the metrics, without the triage list of misses."""
+    return {key: value for key, value in dataclasses.asdict(report).items() if key != "misses"}
 
 
 def to_markdown_rows(reports: Sequence[RetrievalReport]) -> str:
