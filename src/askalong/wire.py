@@ -1,50 +1,100 @@
 """The stable JSON forms of AskAlong's public values: what `--json` prints, what the HTTP
 API returns and what stored threads keep. Fields are added, never renamed or removed
-(documented in the README, "JSON output")."""
+(documented in the README, "JSON output").
+
+Each form is declared once, as a ``TypedDict`` below, next to the one function that builds
+it: mypy checks that the function writes exactly the declared keys, and the HTTP response
+schemas (``server/schemas.py``, ``/openapi.json``) are the same classes, read by pydantic.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+# pydantic reads TypedDicts for the HTTP schemas, and on Python 3.11 only this spelling.
+from typing_extensions import TypedDict
 
 from askalong.types import (
     Anchor,
     Answer,
+    AnswerStatus,
     Block,
+    BlockKind,
+    BlockSpan,
     Chunk,
     Claim,
     Document,
+    DocumentFormat,
+    Hit,
+    Intent,
     Quote,
+    RetrievalMode,
     Thread,
     Timings,
+    Turn,
+    Verdict,
+    Visibility,
 )
 
 if TYPE_CHECKING:  # annotations only: the wire forms must not pull these modules in
     from askalong.context.units import ContextUnit
-    from askalong.evaluate.retrieval import RetrievalReport
+    from askalong.retrieve.search import SearchResult
 
-# The documented field names (README, "JSON output"; the API docstrings) where each one is
-# the attribute of the same name, unchanged.
-THREAD_FIELDS = ("id", "document_id", "title", "created", "updated")
-PASSAGE_FIELDS = ("document_id", "origin", "page_start", "page_end")
-SPAN_FIELDS = ("block_id", "start", "end")
-RETRIEVAL_REPORT_FIELDS = (
-    "dataset",
-    "mode",
-    "queries",
-    "ndcg10",
-    "recall1",
-    "recall5",
-    "recall10",
-    "mrr10",
-    "queries_per_second",
-)
+# A PDF line box: x0, top, x1, bottom in PDF points from the page's top-left, then the
+# line's start and end as character offsets in the block's text.
+Box = tuple[float, float, float, float, int, int]
+ChunkSpan = tuple[str, int, int]  # block id, start, end
 
 
-def _fields(value: object, names: tuple[str, ...]) -> dict[str, Any]:
-    return {name: getattr(value, name) for name in names}
+# -- documents ------------------------------------------------------------------------------
 
 
-def document_json(doc: Document) -> dict[str, Any]:
+class DocumentJSON(TypedDict):
+    """A document's head: ``pages`` is its page count (0 for formats without pages)."""
+
+    id: str
+    title: str
+    source: str
+    format: DocumentFormat
+    language: str
+    pages: int
+    size_bytes: int
+    created: str
+    owner: str
+    visibility: Visibility
+    org_tags: list[str]
+    ocr_pages: list[int]
+    notices: list[str]
+
+
+class BlockJSON(TypedDict):
+    """A block of a document; ``lines`` is its 1-based source line range (text formats)."""
+
+    id: str
+    kind: BlockKind
+    order: int
+    page: int | None
+    section_path: list[str]
+    heading_level: int
+    text: str
+    boxes: list[Box]
+    lines: tuple[int, int] | None
+
+
+class ChunkJSON(TypedDict):
+    """A retrieval unit: ``text`` is its spans' block text joined by a newline."""
+
+    id: str
+    order: int
+    text: str
+    section_path: list[str]
+    page_start: int | None
+    page_end: int | None
+    spans: list[ChunkSpan]
+
+
+def document_json(doc: Document) -> DocumentJSON:
     return {
         "id": doc.id,
         "title": doc.title,
@@ -62,7 +112,8 @@ def document_json(doc: Document) -> dict[str, Any]:
     }
 
 
-def block_json(block: Block) -> dict[str, Any]:
+def block_json(block: Block) -> BlockJSON:
+    """Boxes keep the parser's coordinates, unrounded (the README documents no rounding)."""
     return {
         "id": block.id,
         "kind": block.kind,
@@ -71,12 +122,12 @@ def block_json(block: Block) -> dict[str, Any]:
         "section_path": list(block.section_path),
         "heading_level": block.heading_level,
         "text": block.text,
-        "boxes": [[b.x0, b.top, b.x1, b.bottom, b.start, b.end] for b in block.boxes],
-        "lines": list(block.lines) if block.lines else None,
+        "boxes": [(b.x0, b.top, b.x1, b.bottom, b.start, b.end) for b in block.boxes],
+        "lines": block.lines,
     }
 
 
-def chunk_json(chunk: Chunk) -> dict[str, Any]:
+def chunk_json(chunk: Chunk) -> ChunkJSON:
     return {
         "id": chunk.id,
         "order": chunk.order,
@@ -84,11 +135,173 @@ def chunk_json(chunk: Chunk) -> dict[str, Any]:
         "section_path": list(chunk.section_path),
         "page_start": chunk.page_start,
         "page_end": chunk.page_end,
-        "spans": [[s.block_id, s.start, s.end] for s in chunk.spans],
+        "spans": [(s.block_id, s.start, s.end) for s in chunk.spans],
     }
 
 
-def anchor_json(anchor: Anchor | None) -> dict[str, Any] | None:
+# -- search ---------------------------------------------------------------------------------
+
+
+class SpanJSON(TypedDict):
+    """Characters ``start:end`` (code points) of a block's text."""
+
+    block_id: str
+    start: int
+    end: int
+
+
+class HitJSON(TypedDict):
+    """One search hit; a route's score and rank are null when it did not find the chunk."""
+
+    rank: int
+    chunk_id: str
+    document_id: str
+    document_title: str
+    score: float
+    mode: RetrievalMode
+    keyword_score: float | None
+    keyword_rank: int | None
+    vector_score: float | None
+    vector_rank: int | None
+    page_start: int | None
+    page_end: int | None
+    section_path: list[str]
+    text: str
+    spans: list[SpanJSON]
+
+
+class SearchJSON(TypedDict):
+    """``askalong search --json`` and ``GET /api/search``: the routes that ran, then hits."""
+
+    query: str
+    routes: list[str]
+    notes: list[str]
+    hits: list[HitJSON]
+
+
+def hit_json(rank: int, hit: Hit, chunk: Chunk, title: str) -> HitJSON:
+    return {
+        "rank": rank,
+        "chunk_id": hit.chunk_id,
+        "document_id": hit.document_id,
+        "document_title": title,
+        "score": hit.score,
+        "mode": hit.mode,
+        "keyword_score": hit.keyword_score,
+        "keyword_rank": hit.keyword_rank,
+        "vector_score": hit.vector_score,
+        "vector_rank": hit.vector_rank,
+        "page_start": chunk.page_start,
+        "page_end": chunk.page_end,
+        "section_path": list(chunk.section_path),
+        "text": chunk.text,
+        "spans": [span_json(s) for s in chunk.spans],
+    }
+
+
+def search_json(
+    result: SearchResult, chunk_of: Callable[[str], Chunk], title_of: Callable[[str], str]
+) -> SearchJSON:
+    """The result with its hits ranked from 1; each edge looks chunks and titles up its way."""
+    hits = [
+        hit_json(rank, hit, chunk_of(hit.chunk_id), title_of(hit.document_id))
+        for rank, hit in enumerate(result.hits, 1)
+    ]
+    return {
+        "query": result.query,
+        "routes": list(result.routes),
+        "notes": list(result.notes),
+        "hits": hits,
+    }
+
+
+def span_json(span: BlockSpan) -> SpanJSON:
+    return {"block_id": span.block_id, "start": span.start, "end": span.end}
+
+
+# -- answers --------------------------------------------------------------------------------
+
+
+class AnchorJSON(TypedDict):
+    """Where a question was asked: a block and a span of it, with the selected text."""
+
+    document_id: str
+    block_id: str | None
+    start: int | None
+    end: int | None
+    selected_text: str | None
+
+
+class PlacedAnchorJSON(AnchorJSON):
+    """An anchor with where its block is (both empty when the block is gone)."""
+
+    page: int | None
+    section_path: list[str]
+
+
+class PassageJSON(TypedDict):
+    """One piece of evidence the answerer was given, by where it is, without its text."""
+
+    document_id: str
+    origin: str  # "anchor" | "retrieved" | "crossref"
+    page_start: int | None
+    page_end: int | None
+    section_path: list[str]
+    spans: list[SpanJSON]
+
+
+class QuoteJSON(TypedDict):
+    """A quote: ``text`` is always exactly the block's text at ``start:end``."""
+
+    number: int
+    document_id: str
+    block_id: str
+    start: int
+    end: int
+    text: str
+    page: int | None
+    section_path: list[str]
+    verdict: Verdict
+
+
+class ClaimJSON(TypedDict):
+    """A sentence of the answer, the quote numbers it cites and how well they support it."""
+
+    text: str
+    quotes: list[int]
+    verdict: Verdict
+    reasons: list[str]
+
+
+class TimingsJSON(TypedDict):
+    retrieval_ms: float
+    answer_ms: float
+    verify_ms: float
+    total_ms: float
+
+
+class AnswerJSON(TypedDict):
+    """A grounded answer: the answer first, then its quotes, then the explanation."""
+
+    status: AnswerStatus
+    question: str
+    answer: str
+    quotes: list[QuoteJSON]
+    explanation: str
+    claims: list[ClaimJSON]
+    intent: Intent
+    anchor: AnchorJSON | None
+    thread_id: str | None
+    turn_id: str | None
+    answerer: str
+    model: str | None
+    route: str | None
+    searched: list[str]
+    notes: list[str]
+    timings: TimingsJSON
+
+
+def anchor_json(anchor: Anchor | None) -> AnchorJSON | None:
     if anchor is None:
         return None
     return {
@@ -100,7 +313,17 @@ def anchor_json(anchor: Anchor | None) -> dict[str, Any] | None:
     }
 
 
-def anchor_from_json(value: dict[str, Any] | None) -> Anchor | None:
+def placed_anchor_json(
+    anchor: Anchor | None, page: int | None, section_path: tuple[str, ...]
+) -> PlacedAnchorJSON | None:
+    """``anchor_json`` plus where the anchor block is (page, section)."""
+    base = anchor_json(anchor)
+    if base is None:
+        return None
+    return {**base, "page": page, "section_path": list(section_path)}
+
+
+def anchor_from_json(value: AnchorJSON | None) -> Anchor | None:
     if value is None:
         return None
     return Anchor(
@@ -112,26 +335,18 @@ def anchor_from_json(value: dict[str, Any] | None) -> Anchor | None:
     )
 
 
-def thread_json(thread: Thread) -> dict[str, Any]:
-    """A thread's head: its turns are added by the caller (a count or the list)."""
-    return _fields(thread, THREAD_FIELDS)
-
-
-def passage_json(unit: ContextUnit) -> dict[str, Any]:
-    """One piece of evidence the answerer was given, by where it is, without its text."""
+def passage_json(unit: ContextUnit) -> PassageJSON:
     return {
-        **_fields(unit, PASSAGE_FIELDS),
+        "document_id": unit.document_id,
+        "origin": unit.origin,
+        "page_start": unit.page_start,
+        "page_end": unit.page_end,
         "section_path": list(unit.section_path),
-        "spans": [_fields(span, SPAN_FIELDS) for span in unit.spans],
+        "spans": [span_json(s) for s in unit.spans],
     }
 
 
-def retrieval_report_json(report: RetrievalReport) -> dict[str, Any]:
-    """``eval retrieval --json``: the metrics, without the triage list of misses."""
-    return _fields(report, RETRIEVAL_REPORT_FIELDS)
-
-
-def quote_json(quote: Quote) -> dict[str, Any]:
+def quote_json(quote: Quote) -> QuoteJSON:
     return {
         "number": quote.number,
         "document_id": quote.document_id,
@@ -145,7 +360,7 @@ def quote_json(quote: Quote) -> dict[str, Any]:
     }
 
 
-def claim_json(claim: Claim) -> dict[str, Any]:
+def claim_json(claim: Claim) -> ClaimJSON:
     return {
         "text": claim.text,
         "quotes": list(claim.quote_numbers),
@@ -154,9 +369,17 @@ def claim_json(claim: Claim) -> dict[str, Any]:
     }
 
 
-def answer_json(answer: Answer) -> dict[str, Any]:
+def timings_json(timings: Timings) -> TimingsJSON:
+    return {
+        "retrieval_ms": timings.retrieval_ms,
+        "answer_ms": timings.answer_ms,
+        "verify_ms": timings.verify_ms,
+        "total_ms": timings.total_ms,
+    }
+
+
+def answer_json(answer: Answer) -> AnswerJSON:
     """Answer first, then the quotes that support it, then the explanation."""
-    t = answer.timings
     return {
         "status": answer.status,
         "question": answer.question,
@@ -173,16 +396,11 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "route": answer.route,
         "searched": list(answer.searched),
         "notes": list(answer.notes),
-        "timings": {
-            "retrieval_ms": t.retrieval_ms,
-            "answer_ms": t.answer_ms,
-            "verify_ms": t.verify_ms,
-            "total_ms": t.total_ms,
-        },
+        "timings": timings_json(answer.timings),
     }
 
 
-def answer_from_json(value: dict[str, Any]) -> Answer:
+def answer_from_json(value: AnswerJSON) -> Answer:
     return Answer(
         status=value["status"],
         question=value["question"],
@@ -206,7 +424,7 @@ def answer_from_json(value: dict[str, Any]) -> Answer:
     )
 
 
-def _quote(value: dict[str, Any]) -> Quote:
+def _quote(value: QuoteJSON) -> Quote:
     return Quote(
         number=value["number"],
         document_id=value["document_id"],
@@ -218,3 +436,74 @@ def _quote(value: dict[str, Any]) -> Quote:
         section_path=tuple(value["section_path"]),
         verdict=value["verdict"],
     )
+
+
+# -- threads --------------------------------------------------------------------------------
+
+
+class _ThreadHead(TypedDict):
+    """A thread's head: ``title`` is its first question."""
+
+    id: str
+    document_id: str | None
+    title: str
+    created: str
+    updated: str
+
+
+class ThreadSummaryJSON(_ThreadHead):
+    """A thread in a list: how many turns it has and where its last turn was anchored."""
+
+    turns: int
+    anchor: PlacedAnchorJSON | None
+
+
+class TurnJSON(TypedDict):
+    """One question of a thread, its anchor and the answer JSON given to it."""
+
+    id: str
+    index: int
+    question: str
+    intent: Intent
+    anchor: PlacedAnchorJSON | None
+    answer: AnswerJSON
+    created: str
+
+
+class ThreadJSON(_ThreadHead):
+    """A thread with its turns in order."""
+
+    turns: list[TurnJSON]
+
+
+def _thread_head(thread: Thread) -> _ThreadHead:
+    return {
+        "id": thread.id,
+        "document_id": thread.document_id,
+        "title": thread.title,
+        "created": thread.created,
+        "updated": thread.updated,
+    }
+
+
+def thread_summary_json(
+    thread: Thread, turns: int, anchor: PlacedAnchorJSON | None
+) -> ThreadSummaryJSON:
+    return {**_thread_head(thread), "turns": turns, "anchor": anchor}
+
+
+def thread_json(thread: Thread, turns: list[TurnJSON]) -> ThreadJSON:
+    return {**_thread_head(thread), "turns": turns}
+
+
+def turn_json(turn: Turn, anchor: PlacedAnchorJSON | None) -> TurnJSON:
+    """``anchor`` is the turn's anchor placed by the caller, who can look its block up."""
+    return {
+        "id": turn.id,
+        "index": turn.index,
+        "question": turn.question,
+        "intent": turn.intent,
+        "anchor": anchor,
+        "answer": answer_json(turn.answer),
+        "created": turn.created,
+    }

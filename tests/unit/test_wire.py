@@ -1,8 +1,25 @@
-"""The JSON forms are a documented contract: exact keys, and answers survive a round trip."""
+"""The JSON forms are a documented contract: exact keys, and answers survive a round trip.
+
+Each form is declared once (a TypedDict in ``askalong.wire``) and built by one function;
+the tests below check every built value against its declaration, field for field, so a
+field added to one and not the other fails here (and in mypy).
+"""
 
 from __future__ import annotations
 
-from askalong.types import Anchor, Answer, Claim, Document, Quote, Timings
+import ast
+import types
+import typing
+from pathlib import Path
+from typing import Any, get_args, get_origin, get_type_hints
+
+import pytest
+import wire_forms
+from pydantic import TypeAdapter
+from typing_extensions import is_typeddict
+
+from askalong import wire
+from askalong.types import Answer, Document
 from askalong.wire import answer_from_json, answer_json, document_json
 
 DOCUMENT_KEYS = {
@@ -20,23 +37,7 @@ QUOTE_KEYS = {
 
 
 def _answer() -> Answer:
-    return Answer(
-        status="answered",
-        question="什么是随问？",
-        answer="随问根据文档回答。[1]",
-        quotes=(Quote(1, "d1", "b2", 3, 12, "根据文档回答问题", 4, ("引言",), "supported"),),
-        explanation="更多。",
-        claims=(Claim("随问根据文档回答。", (1,), "supported", ()),),
-        intent="explain",
-        anchor=Anchor("d1", "b2", 3, 12, "根据文档"),
-        thread_id="t",
-        turn_id="u",
-        model="m",
-        route="light",
-        searched=("q",),
-        notes=("n",),
-        timings=Timings(1.5, 2.5, 3.5, 7.5),
-    )
+    return wire_forms.answer()
 
 
 def test_answer_json_keys_and_round_trip() -> None:
@@ -52,3 +53,90 @@ def test_document_json_keys() -> None:
     value = document_json(doc)
     assert set(value) == DOCUMENT_KEYS
     assert value["pages"] == 3
+
+
+HIT_KEYS = {
+    "rank", "chunk_id", "document_id", "document_title", "score", "mode", "keyword_score",
+    "keyword_rank", "vector_score", "vector_rank", "page_start", "page_end", "section_path",
+    "text", "spans",
+}  # fmt: skip
+BLOCK_KEYS = {
+    "id", "kind", "order", "page", "section_path", "heading_level", "text", "boxes", "lines",
+}  # fmt: skip
+THREAD_KEYS = {"id", "document_id", "title", "created", "updated", "turns"}
+TURN_KEYS = {"id", "index", "question", "intent", "anchor", "answer", "created"}
+PLACED_ANCHOR_KEYS = {
+    "document_id", "block_id", "start", "end", "selected_text", "page", "section_path",
+}  # fmt: skip
+
+
+def declared_forms() -> set[Any]:
+    return {value for name, value in vars(wire).items() if is_typeddict(value) and name[0] != "_"}
+
+
+def nested(hint: Any, value: Any) -> list[tuple[Any, Any]]:
+    """The (form, value) pairs inside one field's value: a form, a list of them, or None."""
+    if value is None:
+        return []
+    if is_typeddict(hint):
+        return [(hint, value)]
+    if get_origin(hint) is list:
+        return [pair for item in value for pair in nested(get_args(hint)[0], item)]
+    if get_origin(hint) in (typing.Union, types.UnionType):
+        return [
+            pair for arg in get_args(hint) if arg is not type(None) for pair in nested(arg, value)
+        ]
+    return []
+
+
+def check_fields(form: Any, value: Any, seen: set[Any]) -> None:
+    """``value`` has exactly ``form``'s fields, and so has every form nested in it."""
+    hints = get_type_hints(form)
+    assert isinstance(value, dict) and set(value) == set(hints), form.__name__
+    seen.add(form)
+    for key, hint in hints.items():
+        for inner, item in nested(hint, value[key]):
+            check_fields(inner, item, seen)
+
+
+def test_every_form_has_exactly_its_declared_fields() -> None:
+    seen: set[Any] = set()
+    for form, value in wire_forms.forms():
+        check_fields(form, value, seen)
+    assert seen == declared_forms()  # every form is built, directly or inside another
+
+
+@pytest.mark.parametrize(
+    ("form", "value"),
+    wire_forms.forms(),
+    ids=[f"{form.__name__}{i}" for i, (form, _) in enumerate(wire_forms.forms())],
+)
+def test_every_form_validates_strictly_against_its_declaration(form: Any, value: Any) -> None:
+    """The types too: what the HTTP schema says is what the function writes."""
+    assert TypeAdapter(form).validate_python(value, strict=True) == value
+
+
+def test_the_documented_keys_of_hits_blocks_and_threads() -> None:
+    (hit,) = wire_forms.search()["hits"]
+    assert set(hit) == HIT_KEYS
+    assert hit["spans"] == [{"block_id": "b2", "start": 0, "end": 5}]
+    assert set(wire.block_json(wire_forms.pdf_block())) == BLOCK_KEYS
+    thread = wire_forms.full_thread()
+    assert set(thread) == THREAD_KEYS and set(thread["turns"][0]) == TURN_KEYS
+    assert set(wire_forms.summary()) == THREAD_KEYS | {"anchor"}  # turns: a count
+    assert set(wire_forms.summary()["anchor"] or {}) == PLACED_ANCHOR_KEYS
+
+
+def test_boxes_keep_the_parsed_coordinates() -> None:
+    """CLI and HTTP print the same boxes, unrounded (the README documents no rounding)."""
+    block = wire.block_json(wire_forms.pdf_block())
+    assert block["boxes"] == [(72.12345678, 100.5, 300.0, 112.25, 0, 11)]
+    assert wire.block_json(wire_forms.text_block())["lines"] == (3, 4)
+
+
+def test_wire_imports_only_values() -> None:
+    """The JSON forms know the values they print, not evaluation, stores or edges."""
+    tree = ast.parse(Path(wire.__file__).read_text(encoding="utf-8"))
+    modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    ours = {m for m in modules if m and m.startswith("askalong")}
+    assert ours == {"askalong.types", "askalong.context.units", "askalong.retrieve.search"}

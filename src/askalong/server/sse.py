@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any
 
 from starlette.concurrency import iterate_in_threadpool
@@ -21,13 +21,12 @@ from askalong.asking.events import (
     ThreadStarted,
 )
 from askalong.errors import AskAlongError
-from askalong.types import Anchor
-from askalong.wire import anchor_json, answer_json, passage_json, quote_json
+from askalong.wire import answer_json, passage_json, placed_anchor_json, quote_json
 
 log = logging.getLogger("askalong.server")
 
 
-def sse_message(name: str, data: dict[str, Any]) -> bytes:
+def sse_message(name: str, data: Mapping[str, object]) -> bytes:
     return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
 
@@ -49,11 +48,11 @@ def error_data(kind: str, message: str, source: str | None = None) -> dict[str, 
     return {"type": kind, "message": message, "source": source}
 
 
-def named(event: AskEvent) -> tuple[str, dict[str, Any]]:
+def named(event: AskEvent) -> tuple[str, Mapping[str, object]]:
     """The SSE event name and JSON payload of one asking event."""
     match event:
         case ThreadStarted():
-            anchor = anchor_out(event.anchor, event.page, event.section_path)
+            anchor = placed_anchor_json(event.anchor, event.page, event.section_path)
             return "thread", {
                 "thread_id": event.thread_id,
                 "turn_id": event.turn_id,
@@ -76,13 +75,3 @@ def named(event: AskEvent) -> tuple[str, dict[str, Any]]:
             return "explanation", {"text": event.text}
         case Answered():
             return "done", {"answer": answer_json(event.answer)}
-
-
-def anchor_out(
-    anchor: Anchor | None, page: int | None, section_path: tuple[str, ...]
-) -> dict[str, Any] | None:
-    """``wire.anchor_json`` plus where the anchor block is (page, section)."""
-    base = anchor_json(anchor)
-    if base is None:
-        return None
-    return {**base, "page": page, "section_path": list(section_path)}

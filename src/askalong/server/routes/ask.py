@@ -25,16 +25,16 @@ section_path, verdict}]`` (``text == block.text[start:end]``), ``explanation``, 
 Streaming (``stream: true``): ``text/event-stream``, one typed event per SSE message, its
 ``data`` one JSON object. In order:
 
-``thread``        ``{thread_id, turn_id, anchor: {document_id, block_id, start, end,
-                  selected_text, page, section_path} | null}`` — the resolved anchor.
-``retrieval``     ``{passages: [{document_id, origin, page_start, page_end, section_path,
-                  spans: [{block_id, start, end}]}], searched: [...], notes: [...]}``.
-``answer_delta``  ``{text}`` — a piece of the direct answer; may repeat (append them).
-``quote``         a quote as in the answer JSON, before it is checked.
-``verdict``       ``{number, verdict}`` — the check of quote ``number``.
-``explanation``   ``{text}`` — when there is one.
-``done``          ``{answer: <the answer JSON>}`` — stored; the authority on all before it.
-``error``         ``{type, message, source}`` — then the stream ends.
+- ``thread``: ``{thread_id, turn_id, anchor: {document_id, block_id, start, end,
+  selected_text, page, section_path} | null}``, the resolved anchor.
+- ``retrieval``: ``{passages: [{document_id, origin, page_start, page_end, section_path,
+  spans: [{block_id, start, end}]}], searched: [...], notes: [...]}``.
+- ``answer_delta``: ``{text}``, a piece of the direct answer; may repeat (append them).
+- ``quote``: a quote as in the answer JSON, before it is checked.
+- ``verdict``: ``{number, verdict}``, the check of quote ``number``.
+- ``explanation``: ``{text}``, when there is one.
+- ``done``: ``{answer: <the answer JSON>}``, stored; the authority on all before it.
+- ``error``: ``{type, message, source}``, then the stream ends.
 
 A not-covered answer streams ``thread``, ``retrieval`` and ``done`` only. The turn is stored
 when ``done`` is sent; a stream broken off earlier stores nothing.
@@ -50,7 +50,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from askalong.asking.asker import Question
@@ -60,7 +60,7 @@ from askalong.server.routes.documents import ERRORS
 from askalong.server.schemas import AskIn
 from askalong.server.sse import sse_stream
 from askalong.types import INTENTS, Access, Anchor, Intent
-from askalong.wire import answer_json
+from askalong.wire import AnswerJSON, answer_json
 
 router = APIRouter(prefix="/api", tags=["ask"])
 
@@ -68,19 +68,24 @@ STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 ANSWER_RESPONSES: dict[int | str, dict[str, Any]] = {
     **ERRORS,
     200: {
-        "description": "The answer JSON, or its events as text/event-stream (module docstring).",
-        "content": {"application/json": {}, "text/event-stream": {}},
+        "description": "The answer JSON (``stream: false``), or its events as "
+        "text/event-stream (``stream: true``, the default; listed in the description).",
+        "content": {"application/json": {}, "text/event-stream": {"schema": {"type": "string"}}},
     },
 }
 
 
-@router.post("/ask", responses=ANSWER_RESPONSES)
-async def ask(body: AskIn, state: StateDep, access: AccessDep, asker: AskerDep) -> Response:
-    """Ask about a document, anchored to a selection; see the module docstring."""
+# The OpenAPI description is this module's contract: the schema can type the answer JSON
+# but not the events of a stream, so they are listed there.
+@router.post("/ask", response_model=AnswerJSON, responses=ANSWER_RESPONSES, description=__doc__)
+async def ask(
+    body: AskIn, state: StateDep, access: AccessDep, asker: AskerDep
+) -> AnswerJSON | Response:
+    """Ask about a document, anchored to a selection."""
     question = await run_in_threadpool(question_of, state, body, access)
     if not body.stream:
         answer = await run_in_threadpool(asker.ask, question, access)
-        return JSONResponse(answer_json(answer))
+        return answer_json(answer)
     events = asker.stream(question, access)
     first = await run_in_threadpool(next, events)  # failures up to here are JSON errors
     return StreamingResponse(

@@ -13,9 +13,10 @@ from askalong.errors import InputError
 from askalong.ingest.inputs import Upload
 from askalong.ingest.pipeline import AddOutcome
 from askalong.server.deps import AccessDep, ServerState, StateDep
-from askalong.server.schemas import DocumentList, DocumentOut, ErrorOut, StructureOut, UploadOut
+from askalong.server.schemas import DocumentList, ErrorOut, StructureOut, UploadOut
 from askalong.server.uploads import receive_upload
 from askalong.types import Access
+from askalong.wire import document_json
 
 router = APIRouter(prefix="/api", tags=["documents"])
 
@@ -52,7 +53,7 @@ SUFFIXES = {"pdf": ".pdf", "html": ".html", "markdown": ".md", "text": ".txt", "
 async def list_documents(state: StateDep, access: AccessDep) -> DocumentList:
     """The documents the caller may see, newest first."""
     docs = await run_in_threadpool(state.library.store.list_documents, access)
-    return DocumentList(documents=[DocumentOut.of(d) for d in docs])
+    return DocumentList(documents=[document_json(d) for d in docs])
 
 
 @router.post(
@@ -78,7 +79,7 @@ async def upload_document(
     tasks.add_task(_embed_pending, state)
     return UploadOut(
         status=outcome.status,
-        document=DocumentOut.of(outcome.document),
+        document=document_json(outcome.document),
         blocks=outcome.blocks,
         chunks=outcome.chunks,
     )

@@ -9,32 +9,28 @@ from starlette.concurrency import run_in_threadpool
 
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import HitOut, SearchOut
 from askalong.types import Access
+from askalong.wire import SearchJSON, search_json
 
 router = APIRouter(prefix="/api", tags=["search"])
 
 
-@router.get("/search", response_model=SearchOut, responses=ERRORS)
+@router.get("/search", response_model=SearchJSON, responses=ERRORS)
 async def search(
     state: StateDep,
     access: AccessDep,
     q: Annotated[str, Query(description="the query, Chinese or English")],
     doc: Annotated[list[str] | None, Query(description="only these documents (ids)")] = None,
     k: Annotated[int | None, Query(ge=1, le=50, description="most hits (default 5)")] = None,
-) -> SearchOut:
+) -> SearchJSON:
     """The best passages for ``q``, each with its page, section and block spans."""
     return await run_in_threadpool(_search, state, access, q, doc or [], k)
 
 
 def _search(
     state: ServerState, access: Access, query: str, documents: list[str], k: int | None
-) -> SearchOut:
+) -> SearchJSON:
     library = state.library
     result = library.searcher.search(query, access, documents=documents, k_max=k)
     titles = {d.id: d.title for d in library.store.list_documents(access)}
-    hits = []
-    for rank, hit in enumerate(result.hits, 1):
-        chunk = library.store.chunk(hit.chunk_id)
-        hits.append(HitOut.of(rank, hit, chunk, titles.get(hit.document_id, "")))
-    return SearchOut.of(result, hits)
+    return search_json(result, library.store.chunk, lambda doc: titles.get(doc, ""))

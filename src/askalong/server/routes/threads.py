@@ -25,33 +25,39 @@ turn's anchor chip. Threads are private to their owner (``current_access``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from askalong.errors import NotFound
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.sse import anchor_out
+from askalong.server.schemas import ThreadList
 from askalong.store.base import DocumentStore
-from askalong.types import Access, Anchor, Turn
-from askalong.wire import answer_json, thread_json
+from askalong.types import Access, Anchor
+from askalong.wire import (
+    PlacedAnchorJSON,
+    ThreadJSON,
+    placed_anchor_json,
+    thread_json,
+    thread_summary_json,
+    turn_json,
+)
 
 router = APIRouter(prefix="/api", tags=["threads"])
 
 
-@router.get("/documents/{doc}/threads", responses=ERRORS)
-async def list_threads(doc: str, state: StateDep, access: AccessDep) -> JSONResponse:
-    """The document's threads, most recently updated first (see the module docstring)."""
-    return JSONResponse({"threads": await run_in_threadpool(_threads, state, doc, access)})
+@router.get("/documents/{doc}/threads", response_model=ThreadList, responses=ERRORS)
+async def list_threads(doc: str, state: StateDep, access: AccessDep) -> ThreadList:
+    """The document's threads, most recently updated first, each with its number of turns
+    and its last turn's anchor."""
+    return await run_in_threadpool(_threads, state, doc, access)
 
 
-@router.get("/threads/{thread}", responses=ERRORS)
-async def get_thread(thread: str, state: StateDep, access: AccessDep) -> JSONResponse:
+@router.get("/threads/{thread}", response_model=ThreadJSON, responses=ERRORS)
+async def get_thread(thread: str, state: StateDep, access: AccessDep) -> ThreadJSON:
     """One thread with its turns, each with its anchor and answer."""
-    return JSONResponse(await run_in_threadpool(_thread, state, thread, access))
+    return await run_in_threadpool(_thread, state, thread, access)
 
 
 @router.delete("/threads/{thread}", status_code=204, responses=ERRORS)
@@ -61,42 +67,30 @@ async def delete_thread(thread: str, state: StateDep, access: AccessDep) -> Resp
     return Response(status_code=204)
 
 
-def _threads(state: ServerState, ref: str, access: Access) -> list[dict[str, Any]]:
+def _threads(state: ServerState, ref: str, access: Access) -> ThreadList:
     store = state.library.store
     document = store.get_document(ref, access)
     out = []
     for thread in store.list_threads(access, document_id=document.id):
         turns = store.turns(thread.id)
         last = turns[-1].anchor if turns else None
-        out.append({**thread_json(thread), "turns": len(turns), "anchor": _anchor(store, last)})
-    return out
+        out.append(thread_summary_json(thread, len(turns), _anchor(store, last)))
+    return ThreadList(threads=out)
 
 
-def _thread(state: ServerState, thread_id: str, access: Access) -> dict[str, Any]:
+def _thread(state: ServerState, thread_id: str, access: Access) -> ThreadJSON:
     store = state.library.store
     thread = store.get_thread(thread_id, access)
-    turns = [_turn(store, turn) for turn in store.turns(thread.id)]
-    return {**thread_json(thread), "turns": turns}
+    turns = [turn_json(turn, _anchor(store, turn.anchor)) for turn in store.turns(thread.id)]
+    return thread_json(thread, turns)
 
 
-def _turn(store: DocumentStore, turn: Turn) -> dict[str, Any]:
-    return {
-        "id": turn.id,
-        "index": turn.index,
-        "question": turn.question,
-        "intent": turn.intent,
-        "anchor": _anchor(store, turn.anchor),
-        "answer": answer_json(turn.answer),
-        "created": turn.created,
-    }
-
-
-def _anchor(store: DocumentStore, anchor: Anchor | None) -> dict[str, Any] | None:
+def _anchor(store: DocumentStore, anchor: Anchor | None) -> PlacedAnchorJSON | None:
     """The anchor with its block's page and section (a vanished block leaves them empty)."""
     if anchor is None or anchor.block_id is None:
-        return anchor_out(anchor, None, ())
+        return placed_anchor_json(anchor, None, ())
     try:
         block = store.block(anchor.document_id, anchor.block_id)
     except NotFound:
-        return anchor_out(anchor, None, ())
-    return anchor_out(anchor, block.page, block.section_path)
+        return placed_anchor_json(anchor, None, ())
+    return placed_anchor_json(anchor, block.page, block.section_path)

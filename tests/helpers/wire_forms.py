@@ -1,0 +1,122 @@
+"""One value of every JSON form in ``askalong.wire``, built by its own function from values
+that fill every field (nested forms, lists and optional parts included)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from askalong.context.units import ContextUnit
+from askalong.retrieve.search import SearchResult
+from askalong.types import (
+    Anchor,
+    Answer,
+    Block,
+    BlockSpan,
+    Chunk,
+    Claim,
+    Document,
+    Hit,
+    LineBox,
+    Quote,
+    Thread,
+    Timings,
+    Turn,
+)
+from askalong.wire import (
+    AnswerJSON,
+    BlockJSON,
+    ChunkJSON,
+    DocumentJSON,
+    PassageJSON,
+    SearchJSON,
+    ThreadJSON,
+    ThreadSummaryJSON,
+    answer_json,
+    block_json,
+    chunk_json,
+    document_json,
+    passage_json,
+    placed_anchor_json,
+    search_json,
+    thread_json,
+    thread_summary_json,
+    turn_json,
+)
+
+CREATED = "2026-11-30T00:00:00+00:00"
+SPAN = BlockSpan("b2", 0, 5)
+
+
+def answer() -> Answer:
+    return Answer(
+        status="answered",
+        question="什么是随问？",
+        answer="随问根据文档回答。[1]",
+        quotes=(Quote(1, "d1", "b2", 3, 12, "根据文档回答问题", 4, ("引言",), "supported"),),
+        explanation="更多。",
+        claims=(Claim("随问根据文档回答。", (1,), "supported", ()),),
+        intent="explain",
+        anchor=Anchor("d1", "b2", 3, 12, "根据文档"),
+        thread_id="t",
+        turn_id="u",
+        model="m",
+        route="light",
+        searched=("q",),
+        notes=("n",),
+        timings=Timings(1.5, 2.5, 3.5, 7.5),
+    )
+
+
+def document() -> Document:
+    return Document(
+        "d1", "h", "T", "s.pdf", "pdf", "en", 3, 10, CREATED, org_tags=("o",), notices=("n",)
+    )
+
+
+def pdf_block() -> Block:
+    box = LineBox(72.12345678, 100.5, 300.0, 112.25, 0, 11)
+    return Block("b2", "paragraph", "Hello world", 0, ("Intro",), 0, 1, (box,))
+
+
+def text_block() -> Block:
+    return Block("b3", "heading", "Intro", 1, ("Intro",), 1, lines=(3, 4))
+
+
+def chunk() -> Chunk:
+    return Chunk("c1", "d1", 0, (SPAN,), "Hello", ("Intro",), 1, 1)
+
+
+def search() -> SearchJSON:
+    hit = Hit("c1", "d1", 0.5, "hybrid", 1.25, 1, 0.75, 2)
+    result = SearchResult("hello", (hit,), ("keyword", "vector"), ("a note",))
+    return search_json(result, {"c1": chunk()}.__getitem__, {"d1": "T"}.__getitem__)
+
+
+def thread() -> Thread:
+    return Thread("t", "local", "什么是随问？", CREATED, CREATED, "d1", 1)
+
+
+def summary() -> ThreadSummaryJSON:
+    return thread_summary_json(thread(), 1, placed_anchor_json(answer().anchor, 4, ("引言",)))
+
+
+def full_thread() -> ThreadJSON:
+    turn = Turn("u", "t", 0, "什么是随问？", "explain", answer().anchor, answer(), CREATED)
+    placed = placed_anchor_json(turn.anchor, 4, ("引言",))
+    return thread_json(thread(), [turn_json(turn, placed)])
+
+
+def forms() -> list[tuple[Any, Any]]:
+    """(declared form, a value built by its function) for every top-level form."""
+    unit = ContextUnit("d1", ("c1",), "Hello", (SPAN,), (SPAN,), ("Intro",), 1, 1, "anchor", None)
+    return [
+        (DocumentJSON, document_json(document())),
+        (BlockJSON, block_json(pdf_block())),
+        (BlockJSON, block_json(text_block())),
+        (ChunkJSON, chunk_json(chunk())),
+        (SearchJSON, search()),
+        (PassageJSON, passage_json(unit)),
+        (AnswerJSON, answer_json(answer())),
+        (ThreadSummaryJSON, summary()),
+        (ThreadJSON, full_thread()),
+    ]

@@ -1,0 +1,90 @@
+"""The HTTP schema is ``wire``'s forms: ``/openapi.json`` types the answer of
+``POST /api/ask`` and the thread routes field for field, and lists the stream's events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import wire_forms
+from fastapi.testclient import TestClient
+
+from askalong.config import load_settings
+from askalong.server import create_app
+from askalong.wire import answer_json, block_json, document_json
+
+EVENTS = ("thread", "retrieval", "answer_delta", "quote", "verdict", "explanation", "done")
+
+
+@pytest.fixture(scope="module")
+def openapi(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The schema as served (the app's library is never opened: no request needs it)."""
+    home = tmp_path_factory.mktemp("home")
+    app = create_app(load_settings(home=home))
+    schema: dict[str, Any] = TestClient(app).get("/openapi.json").json()
+    return schema
+
+
+def resolve(openapi: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """A schema with its ``$ref`` followed, nullable (``anyOf`` with null) unwrapped."""
+    options = [s for s in schema.get("anyOf", [schema]) if s.get("type") != "null"]
+    (one,) = options
+    if "$ref" in one:
+        found: dict[str, Any] = openapi["components"]["schemas"][one["$ref"].split("/")[-1]]
+        return found
+    return one
+
+
+def ok_json(openapi: dict[str, Any], path: str, method: str = "get") -> dict[str, Any]:
+    content = openapi["paths"][path][method]["responses"]["200"]["content"]
+    return resolve(openapi, content["application/json"]["schema"])
+
+
+def fields(openapi: dict[str, Any], schema: dict[str, Any], *path: str) -> set[str]:
+    """The properties of ``schema`` (an object: never ``{}``), or of a field inside it."""
+    for name in path:
+        inner = schema["properties"][name]
+        schema = resolve(openapi, inner.get("items", inner))
+    assert schema.get("type") == "object", f"not an object schema: {schema}"
+    assert set(schema["required"]) == set(schema["properties"])
+    return set(schema["properties"])
+
+
+def test_ask_answers_with_the_answer_json(openapi: dict[str, Any]) -> None:
+    answer = answer_json(wire_forms.answer())
+    schema = ok_json(openapi, "/api/ask", "post")
+    assert fields(openapi, schema) == set(answer)
+    assert fields(openapi, schema, "quotes") == set(answer["quotes"][0])
+    assert fields(openapi, schema, "claims") == set(answer["claims"][0])
+    assert fields(openapi, schema, "anchor") == set(answer["anchor"] or {})
+    assert fields(openapi, schema, "timings") == set(answer["timings"])
+
+
+def test_ask_documents_its_stream(openapi: dict[str, Any]) -> None:
+    operation = openapi["paths"]["/api/ask"]["post"]
+    assert "text/event-stream" in operation["responses"]["200"]["content"]
+    for name in (*EVENTS, "error"):
+        assert f"``{name}``" in operation["description"], name
+
+
+def test_thread_routes_return_threads_with_turns(openapi: dict[str, Any]) -> None:
+    thread, summary = wire_forms.full_thread(), wire_forms.summary()
+    schema = ok_json(openapi, "/api/threads/{thread}")
+    assert fields(openapi, schema) == set(thread)
+    assert fields(openapi, schema, "turns") == set(thread["turns"][0])
+    assert fields(openapi, schema, "turns", "answer") == set(thread["turns"][0]["answer"])
+    assert fields(openapi, schema, "turns", "anchor") == set(thread["turns"][0]["anchor"] or {})
+    listed = ok_json(openapi, "/api/documents/{doc}/threads")
+    assert fields(openapi, listed) == {"threads"}
+    assert fields(openapi, listed, "threads") == set(summary)
+
+
+def test_search_and_structure_use_the_cli_forms(openapi: dict[str, Any]) -> None:
+    found = wire_forms.search()
+    schema = ok_json(openapi, "/api/search")
+    assert fields(openapi, schema) == set(found)
+    assert fields(openapi, schema, "hits") == set(found["hits"][0])
+    assert fields(openapi, schema, "hits", "spans") == set(found["hits"][0]["spans"][0])
+    structure = ok_json(openapi, "/api/documents/{doc}")
+    assert fields(openapi, structure, "document") == set(document_json(wire_forms.document()))
+    assert fields(openapi, structure, "blocks") == set(block_json(wire_forms.pdf_block()))
