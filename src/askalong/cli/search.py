@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from typing import Any
 
 import click
 from rich.markup import escape
 
 from askalong.cli.output import console, print_json, shorten
 from askalong.library import Library, opened_library
-from askalong.retrieve.search import SearchResult
-from askalong.types import Access, Hit
+from askalong.types import Access
+from askalong.wire import HitJSON, SearchJSON, search_json
 
 
 @click.command()
@@ -30,66 +30,40 @@ def search(
         result = library.searcher.search(
             query, Access.local(), documents=documents, k_max=top, use_vectors=not keyword_only
         )
-        rows = [_hit_json(library, rank, hit) for rank, hit in enumerate(result.hits, 1)]
+        found = search_json(result, library.store.chunk, functools.partial(_title, library))
     if as_json:
-        print_json(_result_json(result, rows))
+        print_json(found)
     else:
-        _print_result(result, rows)
+        _print_result(found)
 
 
-def _hit_json(library: Library, rank: int, hit: Hit) -> dict[str, Any]:
-    chunk = library.store.chunk(hit.chunk_id)
-    document = library.store.get_document(hit.document_id, Access.local())
-    return {
-        "rank": rank,
-        "chunk_id": hit.chunk_id,
-        "document_id": hit.document_id,
-        "document_title": document.title,
-        "score": hit.score,
-        "mode": hit.mode,
-        "keyword_score": hit.keyword_score,
-        "keyword_rank": hit.keyword_rank,
-        "vector_score": hit.vector_score,
-        "vector_rank": hit.vector_rank,
-        "page_start": chunk.page_start,
-        "page_end": chunk.page_end,
-        "section_path": list(chunk.section_path),
-        "text": chunk.text,
-    }
+def _title(library: Library, document_id: str) -> str:
+    return library.store.get_document(document_id, Access.local()).title
 
 
-def _result_json(result: SearchResult, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "query": result.query,
-        "routes": list(result.routes),
-        "notes": list(result.notes),
-        "hits": rows,
-    }
-
-
-def _print_result(result: SearchResult, rows: list[dict[str, Any]]) -> None:
-    console.print(f"[dim]routes: {', '.join(result.routes) or 'none'}[/]")
-    for note in result.notes:
+def _print_result(found: SearchJSON) -> None:
+    console.print(f"[dim]routes: {', '.join(found['routes']) or 'none'}[/]")
+    for note in found["notes"]:
         console.print(f"[yellow]note:[/] {escape(note)}")
-    for row in rows:
+    for row in found["hits"]:
         console.print(
             f"\n[bold]{row['rank']}.[/] {shorten(row['document_title'], 60)}"
             f"{_pages(row)}  [dim]{shorten(' > '.join(row['section_path']), 80)}[/]"
         )
         console.print(f"   [dim]{row['mode']} {row['score']:.4f}{_route_scores(row)}[/]")
         console.print(f"   {shorten(row['text'], 240)}")
-    if not rows:
+    if not found["hits"]:
         console.print("No matching passages.")
 
 
-def _pages(row: dict[str, Any]) -> str:
+def _pages(row: HitJSON) -> str:
     start, end = row["page_start"], row["page_end"]
     if start is None:
         return ""
     return f", p. {start}" if start == end else f", pp. {start}-{end}"
 
 
-def _route_scores(row: dict[str, Any]) -> str:
+def _route_scores(row: HitJSON) -> str:
     parts = []
     if row["keyword_rank"] is not None:
         parts.append(f"keyword #{row['keyword_rank']} ({row['keyword_score']:.2f})")
