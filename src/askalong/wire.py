@@ -28,6 +28,7 @@ from askalong.types import (
     DocumentFormat,
     Hit,
     Intent,
+    LineBox,
     Quote,
     RetrievalMode,
     Thread,
@@ -122,9 +123,21 @@ def block_json(block: Block) -> BlockJSON:
         "section_path": list(block.section_path),
         "heading_level": block.heading_level,
         "text": block.text,
-        "boxes": [(b.x0, b.top, b.x1, b.bottom, b.start, b.end) for b in block.boxes],
+        "boxes": [_box(b) for b in block.boxes],
         "lines": block.lines,
     }
+
+
+def _box(box: LineBox) -> Box:
+    """Coordinates to 0.01 pt: finer than any screen shows, and a third smaller on the wire."""
+    return (
+        round(box.x0, 2),
+        round(box.top, 2),
+        round(box.x1, 2),
+        round(box.bottom, 2),
+        box.start,
+        box.end,
+    )
 
 
 def chunk_json(chunk: Chunk) -> ChunkJSON:

@@ -127,10 +127,10 @@ def test_the_documented_keys_of_hits_blocks_and_threads() -> None:
     assert set(wire_forms.summary()["anchor"] or {}) == PLACED_ANCHOR_KEYS
 
 
-def test_boxes_keep_the_parsed_coordinates() -> None:
-    """CLI and HTTP print the same boxes, unrounded (the README documents no rounding)."""
+def test_boxes_are_rounded_to_a_hundredth_of_a_point() -> None:
+    """CLI and HTTP print the same boxes, rounded to 0.01 pt as the README says."""
     block = wire.block_json(wire_forms.pdf_block())
-    assert block["boxes"] == [(72.12345678, 100.5, 300.0, 112.25, 0, 11)]
+    assert block["boxes"] == [(72.12, 100.5, 300.0, 112.25, 0, 11)]
     assert wire.block_json(wire_forms.text_block())["lines"] == (3, 4)
 
 
