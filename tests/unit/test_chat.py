@@ -12,6 +12,7 @@ from chat_server import Reply, ScriptedChatServer
 
 from askalong.providers.base import ProviderError
 from askalong.providers.chat import ChatMessage, ChatModel, ChatReply, Sampling
+from askalong.providers.http import RetryPolicy
 from askalong.providers.openai.chat import OpenAIChat
 
 KEY = "sk-test-4f9c2e7d1b"
@@ -27,17 +28,15 @@ def server() -> Iterator[ScriptedChatServer]:
         yield scripted
 
 
-def make_chat(server: ScriptedChatServer, **options: float) -> OpenAIChat:
-    settings = {"timeout": 5.0, "max_retries": 2, "backoff": 0.05, **options}
-    return OpenAIChat(
-        server.url,
-        "scripted-model",
-        KEY,
-        timeout=settings["timeout"],
-        max_retries=int(settings["max_retries"]),
-        backoff=settings["backoff"],
-        max_retry_after=settings.get("max_retry_after", 10.0),
-    )
+def make_chat(
+    server: ScriptedChatServer,
+    timeout: float = 5.0,
+    attempts: int = 3,
+    backoff: float = 0.05,
+    max_retry_after: float = 10.0,
+) -> OpenAIChat:
+    retry = RetryPolicy(attempts, backoff, max_retry_after)
+    return OpenAIChat(server.url, "scripted-model", KEY, timeout=timeout, retry=retry)
 
 
 def assert_no_key(error: ProviderError) -> None:
@@ -197,7 +196,7 @@ def test_timeout_is_an_error(server: ScriptedChatServer) -> None:
     server.script(Reply.slow(3.0), Reply.slow(3.0))
     started = time.monotonic()
     with pytest.raises(ProviderError, match="timed out") as caught:
-        make_chat(server, timeout=0.3, max_retries=1).complete(QUESTION)
+        make_chat(server, timeout=0.3, attempts=2).complete(QUESTION)
     assert time.monotonic() - started < 2.0
     assert len(server.chat_requests) == 2  # a timeout is retried, a bounded number of times
     assert_no_key(caught.value)
@@ -242,7 +241,8 @@ def test_api_key_never_appears_in_errors(server: ScriptedChatServer) -> None:
 def test_connection_refused_names_the_url() -> None:
     with ScriptedChatServer() as closed:
         url = closed.url
-    chat = OpenAIChat(url, "scripted-model", KEY, timeout=1.0, max_retries=1, backoff=0.01)
+    retry = RetryPolicy(attempts=2, backoff=0.01)
+    chat = OpenAIChat(url, "scripted-model", KEY, timeout=1.0, retry=retry)
     with pytest.raises(ProviderError, match="2 tries") as caught:
         chat.complete(QUESTION)
     assert url in str(caught.value)
@@ -267,8 +267,8 @@ def test_json_mode_rejected_in_other_words(server: ScriptedChatServer) -> None:
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(Exception, match="http"):
         OpenAIChat("localhost:11434/v1", "m")
-    with pytest.raises(ValueError, match="max_retries"):
-        OpenAIChat("http://localhost:11434/v1", "m", max_retries=-1)
+    with pytest.raises(ValueError, match="attempts"):
+        OpenAIChat("http://localhost:11434/v1", "m", retry=RetryPolicy(attempts=0))
 
 
 # ---------------------------------------------------------------- the base class

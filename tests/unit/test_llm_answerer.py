@@ -32,6 +32,7 @@ from askalong.context.small_to_big import small_to_big
 from askalong.errors import ConfigError, ProviderError
 from askalong.library import Library
 from askalong.parse.flow.markdown import parse
+from askalong.providers.http import RetryPolicy
 from askalong.providers.openai.chat import OpenAIChat
 from askalong.types import Block, Hit, Intent
 
@@ -98,13 +99,15 @@ def server() -> Iterator[ScriptedChatServer]:
         yield scripted
 
 
-def chat(server: ScriptedChatServer, model: str = "strong-model", **options: Any) -> OpenAIChat:
-    settings: dict[str, Any] = {"timeout": 5.0, "max_retries": 2, "backoff": 0.01, **options}
-    return OpenAIChat(server.url, model, "sk-test", **settings)
+def chat(
+    server: ScriptedChatServer, model: str = "strong-model", timeout: float = 5.0, attempts: int = 3
+) -> OpenAIChat:
+    retry = RetryPolicy(attempts=attempts, backoff=0.01)
+    return OpenAIChat(server.url, model, "sk-test", timeout, retry=retry)
 
 
-def answerer(server: ScriptedChatServer, **options: Any) -> ModelAnswerer:
-    return ModelAnswerer(chat(server, **options))
+def answerer(server: ScriptedChatServer, timeout: float = 5.0, attempts: int = 3) -> ModelAnswerer:
+    return ModelAnswerer(chat(server, timeout=timeout, attempts=attempts))
 
 
 def good_reply(status: str = "answered") -> dict[str, Any]:
@@ -331,7 +334,7 @@ def test_timeout_is_a_provider_error(server: ScriptedChatServer, english: DraftR
     server.script(Reply.slow(3.0), Reply.slow(3.0))
     started = time.monotonic()
     with pytest.raises(ProviderError, match="timed out"):
-        answerer(server, timeout=0.3, max_retries=1).draft(english)
+        answerer(server, timeout=0.3, attempts=2).draft(english)
     assert time.monotonic() - started < 2.5
 
 

@@ -17,7 +17,6 @@ retrieved order, with a note saying why, when the reranker fails or times out.
 
 from __future__ import annotations
 
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import replace
@@ -26,10 +25,11 @@ from typing import Any
 import httpx
 
 from askalong.errors import ConfigError, ProviderError
-from askalong.providers.openai.embeddings import RetryPolicy
+from askalong.providers.http import RetriesExhausted, RetryPolicy, post_json
 from askalong.types import Hit
 
 MIN_RERANK_SCORE = 0.1  # hits a reranker scores lower are not evidence
+DEFAULT_RETRY = RetryPolicy(attempts=3)  # a search is waiting; the fallback is near
 
 
 class Reranker(ABC):
@@ -78,7 +78,7 @@ class HttpReranker(Reranker):
             raise ConfigError(f"rerank base URL {base_url!r} must start with http(s)://")
         self.url = base_url.rstrip("/") + "/rerank"
         self.model = model
-        self.retry = retry or RetryPolicy(attempts=3)
+        self.retry = retry or DEFAULT_RETRY
         self._secret = api_key
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(timeout=timeout, headers=headers)
@@ -101,23 +101,13 @@ class HttpReranker(Reranker):
             raise self._error(f"malformed rerank reply: {exc}") from exc
 
     def _post(self, payload: dict[str, Any]) -> httpx.Response:
-        response: httpx.Response | None = None
-        problem = ""
-        for attempt in range(self.retry.attempts):
-            if attempt:
-                time.sleep(self.retry.delay(attempt - 1, response))
-            try:
-                response = self._client.post(self.url, json=payload)
-            except httpx.TransportError as exc:  # includes timeouts
-                response, problem = None, f"{type(exc).__name__}: {exc}"
-                continue
-            if response.status_code == 429 or response.status_code >= 500:
-                problem = f"HTTP {response.status_code}"
-                continue
-            if response.status_code != 200:
-                raise self._error(f"HTTP {response.status_code}: {response.text[:200]}")
-            return response
-        raise self._error(f"failed after {self.retry.attempts} tries ({problem})")
+        try:
+            response = post_json(self._client, self.url, payload, self.retry)
+        except RetriesExhausted as exc:
+            raise self._error(str(exc)) from exc
+        if response.status_code != 200:
+            raise self._error(f"HTTP {response.status_code}: {response.text[:200]}")
+        return response
 
     def _error(self, problem: str) -> ProviderError:
         message = f"reranker {self.model!r}: {problem}"

@@ -1,11 +1,11 @@
 """Chat completions from any OpenAI-compatible endpoint, through the official SDK.
 
 Works with DeepSeek, Qwen (compatible mode), vLLM, Ollama, llama.cpp server and
-OpenAI. The SDK's own retries are off: we retry 429, 5xx, dropped connections and
-timeouts ourselves, a bounded number of times with exponential backoff, honouring
-``Retry-After`` up to a cap, so the worst case is known. Then a ``ProviderError``
-names the base URL, the model and the last status. The API key is sent as a bearer
-token and scrubbed from every message we raise.
+OpenAI. The SDK's own retries are off: the providers' one retry policy (``http.py``)
+retries 429, 5xx, dropped connections and timeouts, a bounded number of times with
+exponential backoff, honouring ``Retry-After`` up to a cap, so the worst case is known.
+Then a ``ProviderError`` names the base URL, the model and the last status. The API key
+is sent as a bearer token and scrubbed from every message we raise.
 
 JSON mode sends ``response_format={"type": "json_object"}``; a server that rejects
 it (HTTP 400 or 422 naming ``response_format`` or ``json_object``) is asked again
@@ -16,7 +16,6 @@ caller asked for.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -30,8 +29,8 @@ except ImportError as exc:  # an optional extra: say how to get it
 
 from askalong.errors import ConfigError, ProviderError
 from askalong.providers.chat import ChatMessage, ChatModel, ChatReply, Sampling
+from askalong.providers.http import RetriesExhausted, Retry, RetryPolicy, retryable_status
 
-MAX_RETRY_AFTER = 10.0  # seconds: by default, never sleep longer on a server's say-so
 JSON_MODE = {"type": "json_object"}
 
 
@@ -44,20 +43,14 @@ class OpenAIChat(ChatModel):
         model: str,
         api_key: str = "",
         timeout: float = 60.0,
-        max_retries: int = 2,
         *,
-        backoff: float = 0.5,
-        max_retry_after: float = MAX_RETRY_AFTER,
+        retry: RetryPolicy | None = None,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"chat base URL {base_url!r} must start with http(s)://")
-        if max_retries < 0:
-            raise ValueError("max_retries must be 0 or more")
         self.base_url = base_url.rstrip("/")
         self.model = model
-        self.attempts = max_retries + 1
-        self.backoff = backoff
-        self.max_retry_after = max_retry_after
+        self.retry = retry or RetryPolicy()
         self.json_mode_supported = True  # turned off once the server rejects it
         self._secret = api_key
         # Local servers need no key, but the SDK insists on one (and would otherwise
@@ -106,40 +99,28 @@ class OpenAIChat(ChatModel):
     def _create(self, params: dict[str, Any]) -> Any:
         """The SDK call, retried; a rejected ``response_format`` is dropped once."""
         try:
-            return self._with_retries(params)
+            return self.retry.run(lambda: self._attempt(params))
         except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
             if "response_format" not in params or not _rejects_json_mode(exc):
                 raise self._error(self._describe(exc)) from exc
             self.json_mode_supported = False
             without = {k: v for k, v in params.items() if k != "response_format"}
             return self._create(without)
+        except RetriesExhausted as exc:
+            raise self._error(exc.message) from exc
         except openai.OpenAIError as exc:
             raise self._error(self._describe(exc)) from exc
 
-    def _with_retries(self, params: dict[str, Any]) -> Any:
-        problem = ""
-        for attempt in range(self.attempts):
-            try:
-                return self._client.chat.completions.create(**params)
-            except openai.APIStatusError as exc:
-                if exc.status_code != 429 and exc.status_code < 500:
-                    raise
-                problem, wait = self._describe(exc), self._delay(attempt, exc.response.headers)
-            except openai.APIConnectionError as exc:  # includes timeouts
-                problem, wait = self._describe(exc), self._delay(attempt, None)
-            if attempt + 1 < self.attempts:
-                time.sleep(wait)
-        raise self._error(f"failed after {self.attempts} tries ({problem})")
-
-    def _delay(self, attempt: int, headers: Mapping[str, str] | None) -> float:
-        said = headers.get("retry-after") if headers is not None else None
+    def _attempt(self, params: dict[str, Any]) -> Any:
+        """One SDK call; a failure worth another try becomes ``Retry``."""
         try:
-            return min(max(float(said or ""), 0.0), self.max_retry_after)
-        except ValueError:  # absent, an HTTP date, or junk: our own schedule
-            return self._backoff(attempt)
-
-    def _backoff(self, attempt: int) -> float:
-        return float(self.backoff * 2**attempt)
+            return self._client.chat.completions.create(**params)
+        except openai.APIStatusError as exc:
+            if not retryable_status(exc.status_code):
+                raise
+            raise Retry(self._describe(exc), exc.response.headers.get("retry-after")) from exc
+        except openai.APIConnectionError as exc:  # includes timeouts
+            raise Retry(self._describe(exc)) from exc
 
     # ------------------------------------------------------------------ replies
 

@@ -1,37 +1,21 @@
 """Embeddings from any OpenAI-compatible endpoint: ``POST {base_url}/embeddings``.
 
-Requests are batched; a 429 or 5xx (or a dropped connection) is retried with
-exponential backoff, honouring ``Retry-After``, a bounded number of times, and
-then raised as a ``ProviderError`` naming the URL and the last status.
+Requests are batched; each is tried as the provider retry policy says (``http.py``:
+429, 5xx and dropped connections retried with backoff, ``Retry-After`` honoured up to
+a cap, five tries by default), then a ``ProviderError`` names the URL and the last
+status.
 """
 
 from __future__ import annotations
-
-import time
-from dataclasses import dataclass
 
 import httpx
 import numpy as np
 
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind, ProviderError, normalise
+from askalong.providers.http import RetriesExhausted, RetryPolicy, post_json
 
-MAX_RETRY_AFTER = 30.0  # seconds: never sleep longer on a server's say-so
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    attempts: int = 5  # total tries per request
-    backoff: float = 0.5  # seconds before the first retry, doubled each time
-
-    def delay(self, attempt: int, response: httpx.Response | None) -> float:
-        said = response.headers.get("retry-after") if response is not None else None
-        if said is not None:
-            try:
-                return min(max(float(said), 0.0), MAX_RETRY_AFTER)
-            except ValueError:
-                pass
-        return float(self.backoff * 2**attempt)
+DEFAULT_RETRY = RetryPolicy(attempts=5)  # indexing can wait out a busy endpoint
 
 
 class OpenAIEmbedder(Embedder):
@@ -54,7 +38,7 @@ class OpenAIEmbedder(Embedder):
         self.url = base_url.rstrip("/") + "/embeddings"
         self.model = model
         self.batch_size = batch_size
-        self.retry = retry or RetryPolicy()
+        self.retry = retry or DEFAULT_RETRY
         self._prefixes = {"query": prefixes[0], "passage": prefixes[1]}
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(timeout=timeout, headers=headers)
@@ -80,24 +64,11 @@ class OpenAIEmbedder(Embedder):
 
     def _request(self, inputs: list[str]) -> np.ndarray:
         payload = {"model": self.model, "input": inputs, "encoding_format": "float"}
-        response: httpx.Response | None = None
-        problem = ""
-        for attempt in range(self.retry.attempts):
-            if attempt:
-                time.sleep(self.retry.delay(attempt - 1, response))
-            try:
-                response = self._client.post(self.url, json=payload)
-            except httpx.TransportError as exc:
-                response, problem = None, f"{type(exc).__name__}: {exc}"
-                continue
-            if response.status_code == 429 or response.status_code >= 500:
-                problem = f"HTTP {response.status_code}"
-                continue
-            return self._parse(response, len(inputs))
-        raise ProviderError(
-            f"embeddings request failed after {self.retry.attempts} tries ({problem})",
-            source=self.url,
-        )
+        try:
+            response = post_json(self._client, self.url, payload, self.retry)
+        except RetriesExhausted as exc:
+            raise ProviderError(f"embeddings request {exc}", source=self.url) from exc
+        return self._parse(response, len(inputs))
 
     def _parse(self, response: httpx.Response, expected: int) -> np.ndarray:
         if response.status_code != 200:
