@@ -28,6 +28,9 @@ def server() -> Iterator[ScriptedChatServer]:
         yield scripted
 
 
+JSON = Sampling(json_mode=True)
+
+
 def make_chat(
     server: ScriptedChatServer,
     timeout: float = 5.0,
@@ -65,7 +68,7 @@ def test_good_reply_and_what_was_sent(server: ScriptedChatServer) -> None:
 
 def test_sampling_settings_are_sent(server: ScriptedChatServer) -> None:
     server.script(Reply.text("short"))
-    make_chat(server).complete(QUESTION, temperature=0.0, top_p=1.0, max_tokens=64)
+    make_chat(server).complete(QUESTION, Sampling(temperature=0.0, top_p=1.0, max_tokens=64))
     body = server.chat_bodies[0]
     assert (body["temperature"], body["top_p"], body["max_tokens"]) == (0.0, 1.0, 64)
 
@@ -73,7 +76,7 @@ def test_sampling_settings_are_sent(server: ScriptedChatServer) -> None:
 def test_json_mode_on_and_off(server: ScriptedChatServer) -> None:
     server.script(Reply.json({"answer": "是", "citations": [1]}), Reply.text("plain"))
     chat = make_chat(server)
-    reply = chat.complete(QUESTION, json_mode=True)
+    reply = chat.complete(QUESTION, JSON)
     assert json.loads(reply.text) == {"answer": "是", "citations": [1]}
     assert chat.complete(QUESTION).text == "plain"
     with_json, without = server.chat_bodies
@@ -86,17 +89,17 @@ def test_fenced_and_malformed_json_come_back_verbatim(server: ScriptedChatServer
     fenced, malformed = Reply.fenced({"answer": "x"}), Reply.malformed()
     server.script(fenced, malformed)
     chat = make_chat(server)
-    assert chat.complete(QUESTION, json_mode=True).text == fenced.content
-    assert chat.complete(QUESTION, json_mode=True).text == malformed.content
+    assert chat.complete(QUESTION, JSON).text == fenced.content
+    assert chat.complete(QUESTION, JSON).text == malformed.content
 
 
 def test_tool_call_reply_returns_the_arguments(server: ScriptedChatServer) -> None:
     arguments = {"answer": "见第 3 页", "citations": [3]}
     server.script(Reply.tool_call(arguments), Reply.tool_call(arguments))
     chat = make_chat(server)
-    reply = chat.complete(QUESTION, json_mode=True)
+    reply = chat.complete(QUESTION, JSON)
     assert json.loads(reply.text) == arguments and reply.finish_reason == "tool_calls"
-    assert json.loads("".join(chat.stream(QUESTION, json_mode=True))) == arguments
+    assert json.loads("".join(chat.stream(QUESTION, JSON))) == arguments
 
 
 def test_empty_reply_is_an_error(server: ScriptedChatServer) -> None:
@@ -152,7 +155,7 @@ def test_stream_that_breaks_off_is_an_error(server: ScriptedChatServer) -> None:
 
 def test_stream_json_mode_falls_back_too(server: ScriptedChatServer) -> None:
     server.script(Reply.rejects_response_format(), Reply.json({"ok": True}))
-    assert json.loads("".join(make_chat(server).stream(QUESTION, json_mode=True))) == {"ok": True}
+    assert json.loads("".join(make_chat(server).stream(QUESTION, JSON))) == {"ok": True}
     first, second = server.chat_bodies
     assert "response_format" in first and "response_format" not in second
 
@@ -212,8 +215,8 @@ def test_response_format_rejected_is_retried_without_and_remembered(
 ) -> None:
     server.script(Reply.rejects_response_format(), Reply.json({"a": 1}), Reply.json({"b": 2}))
     chat = make_chat(server)
-    assert json.loads(chat.complete(QUESTION, json_mode=True).text) == {"a": 1}
-    assert json.loads(chat.complete(QUESTION, json_mode=True).text) == {"b": 2}
+    assert json.loads(chat.complete(QUESTION, JSON).text) == {"a": 1}
+    assert json.loads(chat.complete(QUESTION, JSON).text) == {"b": 2}
     rejected, retried, later = server.chat_bodies
     assert rejected["response_format"] == {"type": "json_object"}
     assert "response_format" not in retried and "response_format" not in later
@@ -225,7 +228,7 @@ def test_response_format_rejected_is_retried_without_and_remembered(
 def test_other_client_errors_are_not_retried(server: ScriptedChatServer) -> None:
     server.script(Reply.error(400, "messages: too long"), Reply.text("never sent"))
     with pytest.raises(ProviderError, match="HTTP 400: messages: too long"):
-        make_chat(server).complete(QUESTION, json_mode=True)
+        make_chat(server).complete(QUESTION, JSON)
     assert len(server.chat_requests) == 1 and server.pending == 1
 
 
@@ -260,7 +263,7 @@ def test_no_key_for_a_local_server(
 
 def test_json_mode_rejected_in_other_words(server: ScriptedChatServer) -> None:
     server.script(Reply.error(422, "Unsupported value: json_object"), Reply.json({"a": 1}))
-    assert json.loads(make_chat(server).complete(QUESTION, json_mode=True).text) == {"a": 1}
+    assert json.loads(make_chat(server).complete(QUESTION, JSON).text) == {"a": 1}
     assert [("response_format" in body) for body in server.chat_bodies] == [True, False]
 
 
@@ -288,7 +291,7 @@ class Echo(ChatModel):
 
 def test_default_stream_yields_the_whole_completion_once() -> None:
     echo = Echo()
-    assert list(echo.stream(QUESTION, json_mode=True)) == [QUESTION[-1].content]
+    assert list(echo.stream(QUESTION, JSON)) == [QUESTION[-1].content]
     assert echo.calls == [Sampling(json_mode=True, temperature=0.3, top_p=0.9)]
 
 

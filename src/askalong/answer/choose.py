@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 from askalong.answer.base import Answerer
 from askalong.config import Settings
 from askalong.errors import ConfigError
-from askalong.providers.chat import ChatMessage, ChatModel
+from askalong.providers.chat import ChatMessage, ChatModel, Sampling
 
 if TYPE_CHECKING:  # the library opens a store: only its type is needed here
     from askalong.library import Library
 
 Judge = Callable[[str], str]
-JUDGE_TEMPERATURE = 0.0  # a verdict should not change from one run to the next
+JUDGE_SAMPLING = Sampling(json_mode=True, temperature=0.0)  # a verdict should not vary
 
 
 def make_answerer(settings: Settings, library: Library) -> Answerer:
@@ -46,7 +46,7 @@ def make_judge(settings: Settings) -> Judge | None:
 
     def judge(prompt: str) -> str:
         messages = [ChatMessage("user", prompt)]
-        return chat.complete(messages, json_mode=True, temperature=JUDGE_TEMPERATURE).text
+        return chat.complete(messages, JUDGE_SAMPLING).text
 
     return judge
 

@@ -32,6 +32,9 @@ class Sampling:
     max_tokens: int | None = None
 
 
+DEFAULT_SAMPLING = Sampling()  # free text at the default temperature
+
+
 @dataclass(frozen=True)
 class ChatMessage:
     role: Role
@@ -70,40 +73,20 @@ class ChatModel(ABC):
         yield self._complete(messages, sampling).text
 
     def complete(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        json_mode: bool = False,
-        temperature: float = DEFAULT_TEMPERATURE,
-        top_p: float = DEFAULT_TOP_P,
-        max_tokens: int | None = None,
+        self, messages: Sequence[ChatMessage], sampling: Sampling = DEFAULT_SAMPLING
     ) -> ChatReply:
-        """The model's reply to ``messages``; ``json_mode`` asks for a JSON object."""
-        return self.complete_with(messages, Sampling(json_mode, temperature, top_p, max_tokens))
-
-    def stream(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        json_mode: bool = False,
-        temperature: float = DEFAULT_TEMPERATURE,
-        top_p: float = DEFAULT_TOP_P,
-        max_tokens: int | None = None,
-    ) -> Iterator[str]:
-        """The reply in pieces (joined, they equal ``complete``'s text); an empty
-        reply raises ``ProviderError`` once the stream has ended."""
-        return self.stream_with(messages, Sampling(json_mode, temperature, top_p, max_tokens))
-
-    def complete_with(self, messages: Sequence[ChatMessage], sampling: Sampling) -> ChatReply:
-        """``complete`` with the sampling settings in one value."""
+        """The model's reply to ``messages``, drawn as ``sampling`` says."""
         started = time.monotonic()
         reply = self._complete(self._checked(messages), sampling)
         if not reply.text.strip():
             raise ProviderError("empty reply", source=self.name)
         return replace(reply, seconds=time.monotonic() - started)
 
-    def stream_with(self, messages: Sequence[ChatMessage], sampling: Sampling) -> Iterator[str]:
-        """``stream`` with the sampling settings in one value."""
+    def stream(
+        self, messages: Sequence[ChatMessage], sampling: Sampling = DEFAULT_SAMPLING
+    ) -> Iterator[str]:
+        """The reply in pieces (joined, they equal ``complete``'s text); an empty
+        reply raises ``ProviderError`` once the stream has ended."""
         seen = False
         for piece in self._stream(self._checked(messages), sampling):
             if piece:

@@ -80,12 +80,12 @@ class _Conversation:
         return RAW_SEPARATOR.join(self.raws)
 
     def _completed(self) -> str:
-        return self.chat.complete_with(self.messages, self.sampling).text
+        return self.chat.complete(self.messages, self.sampling).text
 
     def _streamed(self, on_text: TextSink) -> str:
         answer = AnswerStream()
         pieces = []
-        for piece in self.chat.stream_with(self.messages, self.sampling):
+        for piece in self.chat.stream(self.messages, self.sampling):
             pieces.append(piece)
             readable = answer.feed(piece)
             if readable:
