@@ -75,12 +75,13 @@ def percentile(values: Sequence[float], q: float) -> float:
 def run(library: object, doc: str, found: Sequence[Probe], mode: str, on: bool) -> Row:
     from askalong.answer.extractive.answerer import ExtractiveAnswerer
     from askalong.asking.asker import Asker, Question
+    from askalong.asking.choose import make_asker
     from askalong.library import Library
     from askalong.types import Access, Anchor, Answer
 
     assert isinstance(library, Library)
-    embedder = library.indexes.embedder if on else None
-    asker = Asker(library, ExtractiveAnswerer(embedder), embedder=embedder)
+    # "on" is the product's asker; "off" the same answerer without the embedder.
+    asker = make_asker(library) if on else Asker(library, ExtractiveAnswerer())
 
     def ask(probe: Probe) -> Answer:
         if mode == "knowledge base":
@@ -131,6 +132,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         os.environ["ASKALONG_HOME"] = home
         os.environ.pop("ASKALONG_EMBEDDER", None)  # the default: local vectors
+        os.environ.pop("ASKALONG_ANSWERER", None)  # the default: the offline extractive one
         rows, notes = measure(args.pdf, args.questions)
     text = table(rows)
     print(text)

@@ -26,6 +26,7 @@ from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.llm.answerer import ModelAnswerer, renumber_markers
 from askalong.answer.llm.prompts import FENCE_CLOSE, FENCE_OPEN, SYSTEM_PROMPT
 from askalong.answer.llm.reply import AnswerStream, parse_reply
+from askalong.asking.choose import make_asker
 from askalong.chunk.prose import chunk_blocks
 from askalong.config import Settings, load_settings
 from askalong.context.small_to_big import small_to_big
@@ -603,10 +604,10 @@ def model_settings(settings: Settings, server: ScriptedChatServer, **extra: Any)
 
 def test_make_answerer_and_judge(settings: Settings, server: ScriptedChatServer) -> None:
     with Library(settings) as library:
-        assert isinstance(make_answerer(settings, library), ExtractiveAnswerer)
+        assert isinstance(make_answerer(settings, library.indexes.embedder), ExtractiveAnswerer)
         assert make_judge(settings) is None
         configured = model_settings(settings, server, llm_light_model="light-model")
-        model = make_answerer(configured, library)
+        model = make_answerer(configured, library.indexes.embedder)
     assert isinstance(model, ModelAnswerer) and model.light is not None
     judge = make_judge(configured)
     assert judge is not None
@@ -614,11 +615,29 @@ def test_make_answerer_and_judge(settings: Settings, server: ScriptedChatServer)
     assert json.loads(judge("judge this")) == {"results": [{"claim": 0, "supported": True}]}
     [body] = server.chat_bodies
     assert body["model"] == "light-model" and body["response_format"] == {"type": "json_object"}
+    assert body["temperature"] == 0.0  # a verdict should not vary
     assert make_judge(model_settings(settings, server, llm_judge=False)) is None
+
+
+def test_make_asker_wires_what_the_settings_say(
+    settings: Settings, server: ScriptedChatServer
+) -> None:
+    with Library(settings) as library:
+        offline = make_asker(library)
+    assert isinstance(offline.answerer, ExtractiveAnswerer) and offline.judge is None
+    assert offline.library is library and offline.embedder is library.indexes.embedder
+    configured = model_settings(settings, server, llm_light_model="light-model")
+    with Library(configured) as library:
+        model = make_asker(library)
+    assert isinstance(model.answerer, ModelAnswerer) and model.answerer.light is not None
+    assert model.judge is not None
+    server.script(Reply.json({"results": []}))
+    model.judge("judge this")
+    assert [body["model"] for body in server.chat_bodies] == ["light-model"]
 
 
 def test_missing_model_settings_name_the_keys(settings: Settings) -> None:
     missing = load_settings(home=settings.home, answerer="openai")
     with Library(settings) as library, pytest.raises(ConfigError) as error:
-        make_answerer(missing, library)
+        make_answerer(missing, library.indexes.embedder)
     assert "ASKALONG_LLM_BASE_URL" in str(error.value) and "ASKALONG_LLM_MODEL" in str(error.value)

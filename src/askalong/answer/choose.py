@@ -17,15 +17,16 @@ from askalong.config import Settings
 from askalong.errors import ConfigError
 from askalong.providers.chat import ChatMessage, ChatModel, Sampling
 
-if TYPE_CHECKING:  # the library opens a store: only its type is needed here
-    from askalong.library import Library
+if TYPE_CHECKING:  # numpy behind it: its type only
+    from askalong.providers.base import Embedder
 
 Judge = Callable[[str], str]
 JUDGE_SAMPLING = Sampling(json_mode=True, temperature=0.0)  # a verdict should not vary
 
 
-def make_answerer(settings: Settings, library: Library) -> Answerer:
-    """The configured answerer; ``ConfigError`` when the model settings are missing."""
+def make_answerer(settings: Settings, embedder: Embedder | None) -> Answerer:
+    """The configured answerer (``embedder``: the library's, for the offline one);
+    ``ConfigError`` when the model settings are missing."""
     if settings.answerer == "openai":
         from askalong.answer.llm.answerer import ModelAnswerer
 
@@ -33,7 +34,7 @@ def make_answerer(settings: Settings, library: Library) -> Answerer:
         return ModelAnswerer(strong, light)
     from askalong.answer.extractive.answerer import ExtractiveAnswerer
 
-    return ExtractiveAnswerer(library.indexes.embedder)
+    return ExtractiveAnswerer(embedder)
 
 
 def make_judge(settings: Settings) -> Judge | None:

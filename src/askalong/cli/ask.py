@@ -8,8 +8,8 @@ from typing import cast
 import click
 from rich.markup import escape
 
-from askalong.answer.choose import make_answerer, make_judge
-from askalong.asking.asker import Asker, Question
+from askalong.asking.asker import Question
+from askalong.asking.choose import make_asker
 from askalong.cli.output import console, print_json
 from askalong.errors import InputError
 from askalong.library import opened_library
@@ -64,12 +64,7 @@ def ask(
         anchor = _anchor(
             library.store.get_document(documents[0], access).id if documents else None, at, selected
         )
-        asker = Asker(
-            library,
-            make_answerer(library.settings, library),
-            embedder=library.indexes.embedder,
-            judge=make_judge(library.settings),
-        )
+        asker = make_asker(library)
         chosen = cast(Intent, intent or "ask")
         answer = asker.ask(Question(question, chosen, anchor, tuple(documents), thread_id), access)
     if as_json:

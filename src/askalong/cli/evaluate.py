@@ -10,8 +10,7 @@ from typing import cast
 import click
 from rich.progress import Progress
 
-from askalong.answer.choose import make_answerer, make_judge
-from askalong.asking.asker import Asker
+from askalong.asking.choose import make_asker
 from askalong.cli.output import console, err_console, print_json
 from askalong.cli.progress import progress_bar
 from askalong.config import Settings, load_settings
@@ -129,12 +128,7 @@ def _qa_one(
             library, corpus, lambda _stage, done, _total: progress.update(task, completed=done)
         )
         ids = {d.source: d.id for d in library.store.list_documents(Access.local())}
-        asker = Asker(
-            library,
-            make_answerer(settings, library),
-            embedder=library.indexes.embedder,
-            judge=make_judge(settings),
-        )
+        asker = make_asker(library)
         total = min(limit or len(corpus.queries), len(corpus.queries))
         progress.update(task, description=f"Asking {corpus.name}", completed=0, total=total)
         return evaluate_qa(

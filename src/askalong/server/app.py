@@ -15,10 +15,11 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
+from askalong.asking.choose import make_asker
 from askalong.config import Settings
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
-from askalong.server.deps import ServerState, make_asker
+from askalong.server.deps import ServerState
 from askalong.server.errors import install_error_handlers
 from askalong.server.routes import ask, documents, pages, search, threads
 from askalong.server.security import SecurityHeaders

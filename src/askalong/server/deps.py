@@ -2,7 +2,8 @@
 
 ``current_access`` is the single place that decides who is asking: today the local single
 user; an auth layer replaces it (``app.dependency_overrides[current_access] = ...``).
-``make_asker`` is the single place that decides who writes answers.
+``current_asker`` hands out the asker made at startup (``asking/choose.make_asker``, the
+one place that decides who writes answers); tests override it the same way.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from askalong.answer.choose import make_answerer, make_judge
 from askalong.asking.asker import Asker
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
@@ -33,15 +33,6 @@ class ServerState:
     pages: PageRenderer
     writes: Lock
     asker: Asker
-
-
-def make_asker(library: Library) -> Asker:
-    """The asker the server uses, its answerer and claim judge as the settings say
-    (``ASKALONG_ANSWERER``; the offline extractive answerer by default). The one place
-    that chooses: tests override ``current_asker``."""
-    settings = library.settings
-    answerer = make_answerer(settings, library)
-    return Asker(library, answerer, embedder=library.indexes.embedder, judge=make_judge(settings))
 
 
 def current_access() -> Access:
