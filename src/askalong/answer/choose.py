@@ -1,7 +1,9 @@
 """Which answerer (and claim judge) the settings ask for.
 
-``ASKALONG_ANSWERER=extractive`` (the default) answers offline with the library's
-embedder, when there is one. ``openai`` builds the model answerer from
+``ANSWERERS`` is the registry behind ``ASKALONG_ANSWERER``; ``config`` checks the
+setting against its keys, so this module stays cheap to import and each factory
+loads its answerer when called. ``extractive`` (the default) answers offline with the
+library's embedder, when there is one. ``openai`` builds the model answerer from
 ``ASKALONG_LLM_BASE_URL`` / ``ASKALONG_LLM_MODEL`` (the strong model) and, when set,
 ``ASKALONG_LLM_LIGHT_MODEL``; the judge uses the light model, else the strong one.
 The OpenAI SDK is imported only on that path: it is an optional extra.
@@ -9,32 +11,45 @@ The OpenAI SDK is imported only on that path: it is an optional extra.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypeAlias
 
 from askalong.answer.base import Answerer
-from askalong.config import Settings
 from askalong.errors import ConfigError
 from askalong.providers.chat import ChatMessage, ChatModel, Sampling
+from askalong.settings import AnswererName, Settings
 
 if TYPE_CHECKING:  # numpy behind it: its type only
     from askalong.providers.base import Embedder
 
 Judge = Callable[[str], str]
+AnswererFactory: TypeAlias = "Callable[[Settings, Embedder | None], Answerer]"
 JUDGE_SAMPLING = Sampling(json_mode=True, temperature=0.0)  # a verdict should not vary
+
+
+def _extractive(settings: Settings, embedder: Embedder | None) -> Answerer:
+    from askalong.answer.extractive.answerer import ExtractiveAnswerer
+
+    return ExtractiveAnswerer(embedder)
+
+
+def _model(settings: Settings, embedder: Embedder | None) -> Answerer:
+    from askalong.answer.llm.answerer import ModelAnswerer
+
+    strong, light = make_chat_models(settings)
+    return ModelAnswerer(strong, light)
+
+
+ANSWERERS: Mapping[AnswererName, AnswererFactory] = {
+    "extractive": _extractive,
+    "openai": _model,
+}
 
 
 def make_answerer(settings: Settings, embedder: Embedder | None) -> Answerer:
     """The configured answerer (``embedder``: the library's, for the offline one);
     ``ConfigError`` when the model settings are missing."""
-    if settings.answerer == "openai":
-        from askalong.answer.llm.answerer import ModelAnswerer
-
-        strong, light = make_chat_models(settings)
-        return ModelAnswerer(strong, light)
-    from askalong.answer.extractive.answerer import ExtractiveAnswerer
-
-    return ExtractiveAnswerer(embedder)
+    return ANSWERERS[settings.answerer](settings, embedder)
 
 
 def make_judge(settings: Settings) -> Judge | None:

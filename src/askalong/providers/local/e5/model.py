@@ -19,7 +19,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -29,8 +29,7 @@ from askalong.providers.local.e5.file import read_model_file
 from askalong.providers.local.e5.threads import worker_pool
 from askalong.providers.local.e5.tokenizer import Tokenizer
 from askalong.providers.local.e5.weights import EncoderWeights, cache_key, load_weights
-
-Engine = Literal["numpy", "onnx"]
+from askalong.providers.local.engines import Engine
 
 PREFIXES: dict[str, str] = {"query": "query: ", "passage": "passage: "}
 # Padded tokens per batch, and attention-score floats per batch (64 MB).

