@@ -1,8 +1,8 @@
 // HTML / Markdown / text reading view: one element per block, carrying data-block and
 // the character offsets its text node holds. Text nodes only, never innerHTML.
 
-import { el } from "./dom.js";
-import { cpLength } from "./offsets.js";
+import { el } from "../lib/dom.js";
+import { cpLength } from "../lib/offsets.js";
 
 const CELL_SEPARATOR = " | ";
 

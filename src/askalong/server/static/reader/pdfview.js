@@ -3,9 +3,9 @@
 // block.text[start:end] with data-block/data-start/data-end, so a DOM selection maps
 // back to block offsets exactly. Pages render lazily as they near the viewport.
 
-import { pageUrl } from "./api.js";
-import { el } from "./dom.js";
-import { cpSlice } from "./offsets.js";
+import { pageUrl } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+import { cpSlice } from "../lib/offsets.js";
 
 const STOCK_WIDTHS = [240, 320, 480, 640, 800, 960, 1200, 1440, 1800, 2400];
 const MAX_PAGE_CSS_WIDTH = 980;

@@ -3,8 +3,8 @@
 // PDF: horizontal extent measured on the text-layer span with a DOM Range, vertical
 // extent from the line's box (the span). HTML: the Range's own client rectangles.
 
-import { el } from "./dom.js";
-import { cpSlice, cpToUnits } from "./offsets.js";
+import { el } from "../lib/dom.js";
+import { cpSlice, cpToUnits } from "../lib/offsets.js";
 
 export class Highlighter {
   constructor(scroller, view, blocks) {

@@ -1,9 +1,9 @@
 // The side panel: the current thread (turns with their anchor chips, streamed answers,
 // quote cards with verdict badges), the follow-up composer, and the document's threads.
 
-import * as api from "./api.js";
-import { el, icon, shorten } from "./dom.js";
-import { INTENTS } from "./askbox.js";
+import * as api from "../lib/api.js";
+import { el, icon, shorten } from "../lib/dom.js";
+import { INTENTS } from "../reader/askbox.js";
 
 // The four verdicts of the answer JSON; "pending" until a quote's verdict arrives.
 const VERDICTS = {

@@ -1,7 +1,7 @@
 // The ask box, opened from the floating button and anchored beside the selection.
 // A quick intent alone is a complete question; typed text refines it. Esc closes.
 
-import { el, icon, shorten } from "./dom.js";
+import { el, icon, shorten } from "../lib/dom.js";
 
 export const INTENTS = [
   { id: "explain", label: "Explain" },

@@ -2,8 +2,8 @@
 // attributes; a small floating button appears beside a selection (nothing pops up on
 // selection alone) and opens the ask box when clicked.
 
-import { el, icon } from "./dom.js";
-import { cpSlice, unitsToCp } from "./offsets.js";
+import { el, icon } from "../lib/dom.js";
+import { cpSlice, unitsToCp } from "../lib/offsets.js";
 
 // The block spans a range covers, in document order: [{block_id, start, end}].
 export function rangeToSpans(range, root) {

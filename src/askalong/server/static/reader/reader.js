@@ -1,13 +1,13 @@
 // The reading view: loads a document's structure, renders it (PDF or HTML), and wires
 // selection -> floating button -> ask box -> side panel -> quote highlight.
 
-import * as api from "./api.js";
+import * as api from "../lib/api.js";
 import { AskBox } from "./askbox.js";
-import { el, icon, shorten } from "./dom.js";
+import { el, icon, shorten } from "../lib/dom.js";
 import { Highlighter } from "./highlight.js";
 import { HtmlView } from "./htmlview.js";
-import { cpSlice } from "./offsets.js";
-import { Panel } from "./panel.js";
+import { cpSlice } from "../lib/offsets.js";
+import { Panel } from "../panel/panel.js";
 import { PdfView } from "./pdfview.js";
 import { SelectionWatcher } from "./selection.js";
 

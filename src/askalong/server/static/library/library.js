@@ -1,7 +1,7 @@
 // The library page: the documents, upload with progress, delete with confirmation.
 
-import * as api from "./api.js";
-import { el, icon, shorten } from "./dom.js";
+import * as api from "../lib/api.js";
+import { el, icon, shorten } from "../lib/dom.js";
 
 const $ = (selector) => document.querySelector(selector);
 
