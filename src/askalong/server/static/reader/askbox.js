@@ -2,28 +2,64 @@
 // A quick intent alone is a complete question; typed text refines it. Esc closes.
 
 import { el, icon, shorten } from "../lib/dom.js";
-
-export const INTENTS = [
-  { id: "explain", label: "Explain" },
-  { id: "example", label: "Example" },
-  { id: "compare", label: "Compare with…" },
-];
+import { QUICK_INTENTS } from "../lib/intents.js";
 
 export class AskBox {
   constructor(onSubmit) {
     this.onSubmit = onSubmit;
     this.quote = el("div", { class: "askbox-quote" });
-    this.input = el("textarea", { class: "askbox-input", rows: 2, placeholder: "Ask about the selection, or add your question", "aria-label": "Your question" });
-    const intents = INTENTS.map((intent) =>
-      el("button", { class: "chip", type: "button", dataset: { intent: intent.id }, onclick: () => this.submit(intent.id) }, intent.label),
+    this.input = el("textarea", {
+      class: "askbox-input",
+      rows: 2,
+      placeholder: "Ask about the selection, or add your question",
+      "aria-label": "Your question",
+      onkeydown: (e) => this.onKey(e),
+    });
+    this.send = el(
+      "button",
+      {
+        class: "askbox-send",
+        type: "button",
+        title: "Ask (Enter)",
+        "aria-label": "Ask",
+        onclick: () => this.submit(null),
+      },
+      icon("send", 16),
     );
-    this.send = el("button", { class: "askbox-send", type: "button", title: "Ask (Enter)", "aria-label": "Ask", onclick: () => this.submit(null) }, icon("send", 16));
-    this.box = el("div", { class: "askbox", role: "dialog", "aria-label": "Ask about the selection", hidden: true },
-      this.quote, this.input, el("div", { class: "askbox-row" }, el("div", { class: "intents" }, intents), this.send));
+    const row = el(
+      "div",
+      { class: "askbox-row" },
+      el("div", { class: "intents" }, this.chips()),
+      this.send,
+    );
+    this.box = el(
+      "div",
+      { class: "askbox", role: "dialog", "aria-label": "Ask about the selection", hidden: true },
+      this.quote,
+      this.input,
+      row,
+    );
     document.body.append(this.box);
-    this.input.addEventListener("keydown", (e) => this.onKey(e));
-    document.addEventListener("keydown", (e) => e.key === "Escape" && this.close());
-    document.addEventListener("mousedown", (e) => !this.box.hidden && !this.box.contains(e.target) && this.close());
+    // Document listeners go with the box: destroy() aborts them all at once.
+    this.listening = new AbortController();
+    const options = { signal: this.listening.signal };
+    document.addEventListener("keydown", (e) => e.key === "Escape" && this.close(), options);
+    document.addEventListener(
+      "mousedown",
+      (e) => this.isOpen && !this.box.contains(e.target) && this.close(),
+      options,
+    );
+  }
+
+  chips() {
+    return QUICK_INTENTS.map((intent) => {
+      const onclick = () => this.submit(intent.id);
+      return el(
+        "button",
+        { class: "chip", type: "button", dataset: { intent: intent.id }, onclick },
+        intent.label,
+      );
+    });
   }
 
   open(current, near) {
@@ -64,5 +100,12 @@ export class AskBox {
 
   close() {
     this.box.hidden = true;
+  }
+
+  // Removes the box and its document listeners (for a view that unmounts).
+  destroy() {
+    this.listening.abort();
+    this.close();
+    this.box.remove();
   }
 }

@@ -31,14 +31,21 @@ export class PdfView {
       rootMargin: "800px 0px",
     });
     for (const page of this.pages) this.observer.observe(page.el);
-    new ResizeObserver(() => this.layout()).observe(scroller);
+    this.resizing = new ResizeObserver(() => this.layout());
+    this.resizing.observe(scroller);
   }
 
   placeholder(info) {
     const img = el("img", { class: "page-image", alt: `Page ${info.number}`, decoding: "async" });
     const layer = el("div", { class: "text-layer" });
     const number = el("div", { class: "page-number" }, String(info.number));
-    const node = el("section", { class: "page", dataset: { page: info.number } }, img, layer, number);
+    const node = el(
+      "section",
+      { class: "page", dataset: { page: info.number } },
+      img,
+      layer,
+      number,
+    );
     node.style.aspectRatio = `${info.width} / ${info.height}`;
     this.root.append(node);
     return { ...info, el: node, img, layer, built: false };
@@ -121,6 +128,13 @@ export class PdfView {
   // Where highlight rectangles go, and the vertical extent of a segment's line.
   overlayHost(segment) {
     return segment.closest(".page");
+  }
+
+  destroy() {
+    this.observer.disconnect();
+    this.resizing.disconnect();
+    this.root.classList.remove("pdf-doc");
+    this.root.replaceChildren();
   }
 }
 
