@@ -73,6 +73,7 @@ function mount(structure) {
     blockSlice: (id, start, end) => cpSlice(blocks.get(id).text, start, end),
     panel,
     askBox,
+    watcher,
     destroy,
   };
 }
