@@ -2,7 +2,7 @@
 // its anchor chip) that puts together the thread state (thread-state.js), the turns
 // (turn-view.js) and the document's threads (threads-view.js).
 
-import { el, icon } from "../lib/dom.js";
+import { el, icon, sendOnEnter } from "../lib/dom.js";
 import { QUICK_INTENTS } from "../lib/intents.js";
 import { ThreadState } from "./thread-state.js";
 import { ThreadsView } from "./threads-view.js";
@@ -62,7 +62,7 @@ export class Panel {
       rows: 1,
       placeholder: "Ask a follow-up…",
       "aria-label": "Follow-up question",
-      onkeydown: (e) => this.onComposerKey(e),
+      onkeydown: sendOnEnter(() => this.sendFollowUp()),
     });
     const send = el(
       "button",
@@ -139,13 +139,6 @@ export class Panel {
     this.chip.classList.remove("flash");
     void this.chip.offsetWidth; // restart the animation
     this.chip.classList.add("flash");
-  }
-
-  onComposerKey(event) {
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      this.sendFollowUp();
-    }
   }
 
   sendFollowUp() {

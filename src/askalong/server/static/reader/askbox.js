@@ -1,7 +1,7 @@
 // The ask box, opened from the floating button and anchored beside the selection.
 // A quick intent alone is a complete question; typed text refines it. Esc closes.
 
-import { el, icon, shorten } from "../lib/dom.js";
+import { el, icon, sendOnEnter, shorten } from "../lib/dom.js";
 import { QUICK_INTENTS } from "../lib/intents.js";
 
 export class AskBox {
@@ -13,7 +13,7 @@ export class AskBox {
       rows: 2,
       placeholder: "Ask about the selection, or add your question",
       "aria-label": "Your question",
-      onkeydown: (e) => this.onKey(e),
+      onkeydown: sendOnEnter(() => this.submit(null)),
     });
     this.send = el(
       "button",
@@ -77,13 +77,6 @@ export class AskBox {
     const top = below ? near.bottom + 8 : Math.max(near.top - box.height - 8, 8);
     this.box.style.top = `${top}px`;
     this.box.style.left = `${Math.max(8, Math.min(near.left - 24, innerWidth - box.width - 8))}px`;
-  }
-
-  onKey(event) {
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      this.submit(null);
-    }
   }
 
   submit(intent) {
