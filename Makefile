@@ -28,6 +28,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
+	$(PY) -m askalong.server.contract --check
 
 bench: $(STAMP)
 	$(PY) benchmarks/ingest.py

@@ -138,7 +138,11 @@ def test_security_headers_and_static_reader(client: TestClient) -> None:
         assert "script-src 'self'" in policy and "object-src 'none'" in policy
         assert response.headers["x-content-type-options"] == "nosniff"
         assert response.headers["referrer-policy"] == "no-referrer"
-    assert '<script type="module" src="/library.js">' in client.get("/").text
+    assert '<script type="module" src="/library/library.js">' in client.get("/").text
+    assert '<script type="module" src="/reader/reader.js">' in client.get("/reader.html").text
+    for module in ("/library/library.js", "/reader/reader.js", "/lib/api.js", "/panel/panel.js"):
+        response = client.get(module)
+        assert response.status_code == 200 and "javascript" in response.headers["content-type"]
 
 
 def test_openapi_documents_every_endpoint(client: TestClient) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any
+from typing import Any, Literal, get_args
 
 from starlette.concurrency import iterate_in_threadpool
 
@@ -25,8 +25,15 @@ from askalong.wire import answer_json, passage_json, placed_anchor_json, quote_j
 
 log = logging.getLogger("askalong.server")
 
+# The SSE event names, in the order a stream sends them (``error`` ends a failed one). The
+# reader's copy is generated from this tuple (``server/contract.py``).
+EventName = Literal[
+    "thread", "retrieval", "answer_delta", "quote", "verdict", "explanation", "done", "error"
+]
+EVENT_NAMES: tuple[EventName, ...] = get_args(EventName)
 
-def sse_message(name: str, data: Mapping[str, object]) -> bytes:
+
+def sse_message(name: EventName, data: Mapping[str, object]) -> bytes:
     return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
 
@@ -48,7 +55,7 @@ def error_data(kind: str, message: str, source: str | None = None) -> dict[str, 
     return {"type": kind, "message": message, "source": source}
 
 
-def named(event: AskEvent) -> tuple[str, Mapping[str, object]]:
+def named(event: AskEvent) -> tuple[EventName, Mapping[str, object]]:
     """The SSE event name and JSON payload of one asking event."""
     match event:
         case ThreadStarted():

@@ -19,7 +19,12 @@ async function errorOf(response) {
     // not JSON: fall back to the status text
   }
   const e = body?.error ?? {};
-  return new ApiError(response.status, e.type ?? "HTTPError", e.message ?? response.statusText, e.source);
+  return new ApiError(
+    response.status,
+    e.type ?? "HTTPError",
+    e.message ?? response.statusText,
+    e.source,
+  );
 }
 
 async function request(path, options = {}) {
@@ -33,7 +38,8 @@ const enc = encodeURIComponent;
 export const listDocuments = () => request("/api/documents").then((b) => b.documents);
 export const getDocument = (id) => request(`/api/documents/${enc(id)}`);
 export const deleteDocument = (id) => request(`/api/documents/${enc(id)}`, { method: "DELETE" });
-export const listThreads = (id) => request(`/api/documents/${enc(id)}/threads`).then((b) => b.threads);
+export const listThreads = (id) =>
+  request(`/api/documents/${enc(id)}/threads`).then((b) => b.threads);
 export const getThread = (id) => request(`/api/threads/${enc(id)}`);
 
 export function pageUrl(id, page, width) {
@@ -51,13 +57,20 @@ export function uploadDocument(file, onProgress) {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/documents");
     xhr.responseType = "json";
-    xhr.upload.addEventListener("progress", (e) => e.lengthComputable && onProgress(e.loaded / e.total));
+    xhr.upload.addEventListener(
+      "progress",
+      (e) => e.lengthComputable && onProgress(e.loaded / e.total),
+    );
     xhr.addEventListener("load", () => {
       if (xhr.status < 300) return resolve(xhr.response);
       const e = xhr.response?.error ?? {};
-      reject(new ApiError(xhr.status, e.type ?? "HTTPError", e.message ?? xhr.statusText, e.source));
+      reject(
+        new ApiError(xhr.status, e.type ?? "HTTPError", e.message ?? xhr.statusText, e.source),
+      );
     });
-    xhr.addEventListener("error", () => reject(new ApiError(0, "NetworkError", "the upload did not reach the server")));
+    xhr.addEventListener("error", () =>
+      reject(new ApiError(0, "NetworkError", "the upload did not reach the server")),
+    );
     const form = new FormData();
     form.append("file", file, file.name);
     xhr.send(form);

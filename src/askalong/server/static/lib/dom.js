@@ -26,6 +26,16 @@ export function clear(node) {
   return node;
 }
 
+// A keydown handler for a question box: Enter sends, Shift+Enter is a new line, and an
+// Enter that ends an IME composition (Chinese input) is left to the IME.
+export function sendOnEnter(send) {
+  return (event) => {
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+    event.preventDefault();
+    send();
+  };
+}
+
 const SVG = "http://www.w3.org/2000/svg";
 
 // Line icons drawn from constant path data (24x24, stroked).

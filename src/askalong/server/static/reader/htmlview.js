@@ -1,8 +1,8 @@
 // HTML / Markdown / text reading view: one element per block, carrying data-block and
 // the character offsets its text node holds. Text nodes only, never innerHTML.
 
-import { el } from "./dom.js";
-import { cpLength } from "./offsets.js";
+import { el } from "../lib/dom.js";
+import { cpLength } from "../lib/offsets.js";
 
 const CELL_SEPARATOR = " | ";
 
@@ -17,23 +17,42 @@ export class HtmlView {
   }
 
   segments(block) {
-    return [...this.root.querySelectorAll(`[data-block="${CSS.escape(block.id)}"].seg, [data-block="${CSS.escape(block.id)}"] .seg`)];
+    return [
+      ...this.root.querySelectorAll(
+        `[data-block="${CSS.escape(block.id)}"].seg, [data-block="${CSS.escape(block.id)}"] .seg`,
+      ),
+    ];
   }
 
   overlayHost() {
     return this.root;
   }
+
+  destroy() {
+    this.root.classList.remove("html-doc");
+    this.root.replaceChildren();
+  }
 }
 
 function segment(tag, block, text = block.text, start = 0, extra = {}) {
   const end = start + cpLength(text);
-  return el(tag, { ...extra, class: `seg ${extra.class ?? ""}`.trim(), dataset: { block: block.id, start, end } }, text);
+  return el(
+    tag,
+    {
+      ...extra,
+      class: `seg ${extra.class ?? ""}`.trim(),
+      dataset: { block: block.id, start, end },
+    },
+    text,
+  );
 }
 
 function renderBlock(block) {
   switch (block.kind) {
     case "heading":
-      return segment(`h${Math.min(Math.max(block.heading_level, 1), 6)}`, block, block.text, 0, { id: `h-${block.id}` });
+      return segment(`h${Math.min(Math.max(block.heading_level, 1), 6)}`, block, block.text, 0, {
+        id: `h-${block.id}`,
+      });
     case "code":
       return el("pre", { class: "code-block" }, segment("code", block));
     case "table":

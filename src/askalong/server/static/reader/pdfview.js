@@ -3,9 +3,9 @@
 // block.text[start:end] with data-block/data-start/data-end, so a DOM selection maps
 // back to block offsets exactly. Pages render lazily as they near the viewport.
 
-import { pageUrl } from "./api.js";
-import { el } from "./dom.js";
-import { cpSlice } from "./offsets.js";
+import { pageUrl } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+import { cpSlice } from "../lib/offsets.js";
 
 const STOCK_WIDTHS = [240, 320, 480, 640, 800, 960, 1200, 1440, 1800, 2400];
 const MAX_PAGE_CSS_WIDTH = 980;
@@ -31,14 +31,21 @@ export class PdfView {
       rootMargin: "800px 0px",
     });
     for (const page of this.pages) this.observer.observe(page.el);
-    new ResizeObserver(() => this.layout()).observe(scroller);
+    this.resizing = new ResizeObserver(() => this.layout());
+    this.resizing.observe(scroller);
   }
 
   placeholder(info) {
     const img = el("img", { class: "page-image", alt: `Page ${info.number}`, decoding: "async" });
     const layer = el("div", { class: "text-layer" });
     const number = el("div", { class: "page-number" }, String(info.number));
-    const node = el("section", { class: "page", dataset: { page: info.number } }, img, layer, number);
+    const node = el(
+      "section",
+      { class: "page", dataset: { page: info.number } },
+      img,
+      layer,
+      number,
+    );
     node.style.aspectRatio = `${info.width} / ${info.height}`;
     this.root.append(node);
     return { ...info, el: node, img, layer, built: false };
@@ -121,6 +128,13 @@ export class PdfView {
   // Where highlight rectangles go, and the vertical extent of a segment's line.
   overlayHost(segment) {
     return segment.closest(".page");
+  }
+
+  destroy() {
+    this.observer.disconnect();
+    this.resizing.disconnect();
+    this.root.classList.remove("pdf-doc");
+    this.root.replaceChildren();
   }
 }
 

@@ -2,8 +2,8 @@
 // attributes; a small floating button appears beside a selection (nothing pops up on
 // selection alone) and opens the ask box when clicked.
 
-import { el, icon } from "./dom.js";
-import { cpSlice, unitsToCp } from "./offsets.js";
+import { el, icon } from "../lib/dom.js";
+import { cpSlice, unitsToCp } from "../lib/offsets.js";
 
 // The block spans a range covers, in document order: [{block_id, start, end}].
 export function rangeToSpans(range, root) {
@@ -24,14 +24,19 @@ function coveredPart(range, seg) {
   const node = seg.firstChild;
   let from = 0;
   let to = text.length;
-  if (seg.contains(range.startContainer)) from = range.startContainer === node ? range.startOffset : 0;
+  if (seg.contains(range.startContainer))
+    from = range.startContainer === node ? range.startOffset : 0;
   if (seg.contains(range.endContainer)) {
     if (range.endContainer === node) to = range.endOffset;
     else if (range.endContainer === seg) to = range.endOffset === 0 ? 0 : text.length;
   }
   if (from >= to) return null;
   const base = Number(seg.dataset.start);
-  return { block_id: seg.dataset.block, start: base + unitsToCp(text, from), end: base + unitsToCp(text, to) };
+  return {
+    block_id: seg.dataset.block,
+    start: base + unitsToCp(text, from),
+    end: base + unitsToCp(text, to),
+  };
 }
 
 // {block_id, start, end, text, spans}: the first block's span is the anchor; the text
@@ -50,29 +55,57 @@ export class SelectionWatcher {
     this.blockText = blockText;
     this.canReanchor = canReanchor;
     this.current = null;
-    this.askButton = el("button", { class: "fab-ask", type: "button", title: "Ask about the selection" }, icon("ask", 16), el("span", {}, "Ask"));
-    this.reanchorButton = el("button", { class: "fab-reanchor", type: "button", title: "Anchor the thread's next question here" }, icon("reanchor", 15), el("span", {}, "Re-anchor"));
-    this.fab = el("div", { class: "fab", role: "toolbar", "aria-label": "Selection actions", hidden: true }, this.askButton, this.reanchorButton);
+    this.askButton = el(
+      "button",
+      { class: "fab-ask", type: "button", title: "Ask about the selection" },
+      icon("ask", 16),
+      el("span", {}, "Ask"),
+    );
+    this.reanchorButton = el(
+      "button",
+      { class: "fab-reanchor", type: "button", title: "Anchor the thread's next question here" },
+      icon("reanchor", 15),
+      el("span", {}, "Re-anchor"),
+    );
+    this.fab = el(
+      "div",
+      { class: "fab", role: "toolbar", "aria-label": "Selection actions", hidden: true },
+      this.askButton,
+      this.reanchorButton,
+    );
     document.body.append(this.fab);
     for (const button of [this.askButton, this.reanchorButton]) {
       button.addEventListener("mousedown", (e) => e.preventDefault()); // keep the selection
     }
-    this.askButton.addEventListener("click", () => this.current && onAsk(this.current, this.fab.getBoundingClientRect()));
+    this.askButton.addEventListener(
+      "click",
+      () => this.current && onAsk(this.current, this.fab.getBoundingClientRect()),
+    );
     this.reanchorButton.addEventListener("click", () => {
       if (this.current) onReanchor(this.current);
       this.hide();
     });
-    document.addEventListener("mouseup", () => setTimeout(() => this.check(), 0));
-    document.addEventListener("keyup", (e) => e.key !== "Escape" && setTimeout(() => this.check(), 0));
-    document.addEventListener("selectionchange", () => this.onSelectionChange());
-    scroller.addEventListener("scroll", () => this.place(), { passive: true });
+    this.listen();
+  }
+
+  // Document and scroller listeners go with the watcher: destroy() aborts them all at once.
+  listen() {
+    this.listening = new AbortController();
+    const options = { signal: this.listening.signal };
+    const later = () => setTimeout(() => this.check(), 0);
+    document.addEventListener("mouseup", later, options);
+    document.addEventListener("keyup", (e) => e.key !== "Escape" && later(), options);
+    document.addEventListener("selectionchange", () => this.onSelectionChange(), options);
+    this.scroller.addEventListener("scroll", () => this.place(), { ...options, passive: true });
   }
 
   check() {
+    if (this.listening.signal.aborted) return; // a check queued just before destroy()
     const selection = getSelection();
     if (!selection.rangeCount || selection.isCollapsed) return this.hide();
     const range = selection.getRangeAt(0);
-    if (!this.root.contains(range.commonAncestorContainer) && !range.intersectsNode(this.root)) return this.hide();
+    if (!this.root.contains(range.commonAncestorContainer) && !range.intersectsNode(this.root))
+      return this.hide();
     const described = describeSelection(rangeToSpans(range, this.root), this.blockText);
     if (!described) return this.hide();
     this.current = { range: range.cloneRange(), selection: described };
@@ -89,17 +122,30 @@ export class SelectionWatcher {
   // Beside the end of the selection, kept inside the viewport.
   place() {
     if (this.fab.hidden || !this.current) return;
-    const rects = [...this.current.range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+    const rects = [...this.current.range.getClientRects()].filter(
+      (r) => r.width > 0 && r.height > 0,
+    );
     const last = rects[rects.length - 1];
     if (!last) return this.hide();
     const box = this.fab.getBoundingClientRect();
     const left = Math.min(last.right + 8, innerWidth - box.width - 8);
-    const top = Math.min(Math.max(last.top + last.height / 2 - box.height / 2, 8), innerHeight - box.height - 8);
+    const top = Math.min(
+      Math.max(last.top + last.height / 2 - box.height / 2, 8),
+      innerHeight - box.height - 8,
+    );
     this.fab.style.left = `${left}px`;
     this.fab.style.top = `${top}px`;
   }
 
   hide() {
     this.fab.hidden = true;
+  }
+
+  // Removes the floating button and every listener (for a view that unmounts).
+  destroy() {
+    this.listening.abort();
+    this.current = null;
+    this.hide();
+    this.fab.remove();
   }
 }

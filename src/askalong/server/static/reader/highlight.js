@@ -3,8 +3,8 @@
 // PDF: horizontal extent measured on the text-layer span with a DOM Range, vertical
 // extent from the line's box (the span). HTML: the Range's own client rectangles.
 
-import { el } from "./dom.js";
-import { cpSlice, cpToUnits } from "./offsets.js";
+import { el } from "../lib/dom.js";
+import { cpSlice, cpToUnits } from "../lib/offsets.js";
 
 export class Highlighter {
   constructor(scroller, view, blocks) {
@@ -14,7 +14,8 @@ export class Highlighter {
     this.marks = [];
     this.text = "";
     this.last = null;
-    new ResizeObserver(() => this.last && this.draw(...this.last)).observe(scroller);
+    this.resizing = new ResizeObserver(() => this.last && this.draw(...this.last));
+    this.resizing.observe(scroller);
   }
 
   // Returns the highlighted text (equal to block.text[start:end] when it is all shown).
@@ -41,7 +42,10 @@ export class Highlighter {
       range.setStart(seg.firstChild, cpToUnits(text, from - base));
       range.setEnd(seg.firstChild, cpToUnits(text, to - base));
       this.mark(seg, range);
-      pieces.push(previousEnd == null ? "" : cpSlice(block.text, previousEnd, from), range.toString());
+      pieces.push(
+        previousEnd == null ? "" : cpSlice(block.text, previousEnd, from),
+        range.toString(),
+      );
       previousEnd = to;
     }
     this.text = pieces.join("");
@@ -79,5 +83,11 @@ export class Highlighter {
     for (const mark of this.marks) mark.remove();
     this.marks = [];
     this.text = "";
+  }
+
+  destroy() {
+    this.resizing.disconnect();
+    this.last = null;
+    this.clear();
   }
 }

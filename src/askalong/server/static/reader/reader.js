@@ -1,13 +1,13 @@
 // The reading view: loads a document's structure, renders it (PDF or HTML), and wires
 // selection -> floating button -> ask box -> side panel -> quote highlight.
 
-import * as api from "./api.js";
+import * as api from "../lib/api.js";
 import { AskBox } from "./askbox.js";
-import { el, icon, shorten } from "./dom.js";
+import { el, icon, shorten } from "../lib/dom.js";
 import { Highlighter } from "./highlight.js";
 import { HtmlView } from "./htmlview.js";
-import { cpSlice } from "./offsets.js";
-import { Panel } from "./panel.js";
+import { cpSlice } from "../lib/offsets.js";
+import { Panel } from "../panel/panel.js";
 import { PdfView } from "./pdfview.js";
 import { SelectionWatcher } from "./selection.js";
 
@@ -36,7 +36,10 @@ function mount(structure) {
   const scroller = $("#reader-scroll");
   const root = $("#document");
   root.lang = doc.language || "";
-  const view = doc.format === "pdf" ? new PdfView(scroller, root, structure) : new HtmlView(scroller, root, structure);
+  const view =
+    doc.format === "pdf"
+      ? new PdfView(scroller, root, structure)
+      : new HtmlView(scroller, root, structure);
   const highlighter = new Highlighter(scroller, view, blocks);
   const highlight = (blockId, start, end) => highlighter.highlight(blockId, start, end);
   const panel = new Panel($("#panel"), { docId: doc.id, blocks, highlight });
@@ -50,9 +53,17 @@ function mount(structure) {
     onReanchor: (current) => panel.reanchor(current.selection),
     canReanchor: () => panel.thread != null,
   });
-  setUpOutline(structure, highlight);
-  setUpSearch(doc.id, highlight);
-  $("#toggle-panel").addEventListener("click", () => document.body.classList.toggle("panel-closed"));
+  // The toolbar's listeners go with the mount, like the widgets' own.
+  const toolbar = new AbortController();
+  const options = { signal: toolbar.signal };
+  setUpOutline(structure, highlight, options);
+  setUpSearch(doc.id, highlight, options);
+  const togglePanel = () => document.body.classList.toggle("panel-closed");
+  $("#toggle-panel").addEventListener("click", togglePanel, options);
+  const destroy = () => {
+    toolbar.abort();
+    for (const widget of [watcher, askBox, highlighter, panel, view]) widget.destroy();
+  };
   return {
     structure,
     highlight,
@@ -62,62 +73,107 @@ function mount(structure) {
     blockSlice: (id, start, end) => cpSlice(blocks.get(id).text, start, end),
     panel,
     askBox,
+    watcher,
+    destroy,
   };
 }
 
 function metaLine(doc) {
   const parts = [doc.format.toUpperCase()];
-  if (doc.format === "pdf" && doc.pages) parts.push(`${doc.pages} page${doc.pages === 1 ? "" : "s"}`);
+  if (doc.format === "pdf" && doc.pages)
+    parts.push(`${doc.pages} page${doc.pages === 1 ? "" : "s"}`);
   if (doc.language) parts.push(doc.language);
   return parts.join(" · ");
 }
 
-function setUpOutline(structure, highlight) {
+function setUpOutline(structure, highlight, options) {
   const menu = $("#outline");
   const entries = structure.outline.slice(0, 400);
   if (!entries.length) {
     $("#toggle-outline").hidden = true;
     return;
   }
-  menu.replaceChildren(...entries.map((entry) =>
-    el("button", { class: `outline-item level-${Math.min(entry.level, 4)}`, type: "button", onclick: () => {
-      menu.hidden = true;
-      highlight(entry.block_id, 0, Number.MAX_SAFE_INTEGER);
-    } }, el("span", {}, shorten(entry.text, 80)), entry.page ? el("span", { class: "muted" }, String(entry.page)) : null)));
-  $("#toggle-outline").addEventListener("click", () => {
+  menu.replaceChildren(
+    ...entries.map((entry) =>
+      el(
+        "button",
+        {
+          class: `outline-item level-${Math.min(entry.level, 4)}`,
+          type: "button",
+          onclick: () => {
+            menu.hidden = true;
+            highlight(entry.block_id, 0, Number.MAX_SAFE_INTEGER);
+          },
+        },
+        el("span", {}, shorten(entry.text, 80)),
+        entry.page ? el("span", { class: "muted" }, String(entry.page)) : null,
+      ),
+    ),
+  );
+  const toggle = () => {
     menu.hidden = !menu.hidden;
     $("#results").hidden = true;
-  });
+  };
+  $("#toggle-outline").addEventListener("click", toggle, options);
 }
 
-function setUpSearch(docId, highlight) {
+function setUpSearch(docId, highlight, options) {
   const input = $("#search");
   const results = $("#results");
-  input.addEventListener("keydown", async (event) => {
+  const onKey = async (event) => {
     if (event.key === "Escape") results.hidden = true;
     if (event.key !== "Enter" || !input.value.trim()) return;
     results.hidden = false;
-    results.replaceChildren(el("p", { class: "muted pad" }, "Searching…"));
+    results.replaceChildren(muted("Searching…"));
     try {
       const found = await api.search(input.value.trim(), docId);
-      results.replaceChildren(...(found.hits.length ? found.hits.map((hit) => searchHit(hit, highlight, results)) : [el("p", { class: "muted pad" }, "No matching passages.")]));
+      const hits = found.hits.map((hit) => searchHit(hit, highlight, results));
+      results.replaceChildren(...(hits.length ? hits : [muted("No matching passages.")]));
     } catch (error) {
-      results.replaceChildren(el("p", { class: "muted pad" }, error.message));
+      results.replaceChildren(muted(error.message));
     }
-  });
+  };
+  input.addEventListener("keydown", onKey, options);
 }
 
 function searchHit(hit, highlight, results) {
   const span = hit.spans[0];
-  const where = [hit.page_start ? `p. ${hit.page_start}` : "", hit.section_path[hit.section_path.length - 1] ?? ""].filter(Boolean).join(" · ");
-  return el("button", { class: "result", type: "button", onclick: () => {
-    results.hidden = true;
-    highlight(span.block_id, span.start, span.end);
-  } }, el("span", { class: "result-where" }, shorten(where, 70)), el("span", { class: "result-text" }, shorten(hit.text, 180)));
+  const where = [
+    hit.page_start ? `p. ${hit.page_start}` : "",
+    hit.section_path[hit.section_path.length - 1] ?? "",
+  ]
+    .filter(Boolean)
+    .join(" · ");
+  return el(
+    "button",
+    {
+      class: "result",
+      type: "button",
+      onclick: () => {
+        results.hidden = true;
+        highlight(span.block_id, span.start, span.end);
+      },
+    },
+    el("span", { class: "result-where" }, shorten(where, 70)),
+    el("span", { class: "result-text" }, shorten(hit.text, 180)),
+  );
+}
+
+function muted(text) {
+  return el("p", { class: "muted pad" }, text);
 }
 
 function showError(title, detail) {
-  $("#document").replaceChildren(el("div", { class: "empty" }, el("div", { class: "empty-icon" }, icon("doc", 28)), el("h2", {}, title), el("p", {}, detail), el("a", { href: "/", class: "button" }, "Back to the library")));
+  $("#document").replaceChildren(
+    el(
+      "div",
+      { class: "empty" },
+      el("div", { class: "empty-icon" }, icon("doc", 28)),
+      el("h2", {}, title),
+      el("p", {}, detail),
+      el("a", { href: "/", class: "button" }, "Back to the library"),
+    ),
+  );
   document.body.classList.add("ready");
 }
 

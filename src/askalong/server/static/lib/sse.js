@@ -19,7 +19,9 @@ export async function* readEvents(body) {
   if (last) yield last;
 }
 
-function parseEvent(raw) {
+// One SSE message (its lines, without the blank line that ends it): {event, data}, or null
+// when it has no data (a comment or keep-alive).
+export function parseEvent(raw) {
   let event = "message";
   const data = [];
   for (const line of raw.split("\n")) {

@@ -1,0 +1,162 @@
+// The library page: the documents, upload with progress, delete with confirmation.
+
+import * as api from "../lib/api.js";
+import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
+import { el, icon, shorten } from "../lib/dom.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+async function refresh() {
+  const list = $("#documents");
+  try {
+    const documents = await api.listDocuments();
+    list.replaceChildren(...(documents.length ? documents.map(card) : [emptyState()]));
+  } catch (error) {
+    list.replaceChildren(el("p", { class: "notice error" }, error.message));
+  }
+  document.body.classList.add("ready");
+}
+
+function emptyState() {
+  return el(
+    "div",
+    { class: "empty" },
+    el("div", { class: "empty-icon" }, icon("doc", 28)),
+    el("h2", {}, "No documents yet"),
+    el("p", {}, "Upload a paper, a manual page or notes to start reading along."),
+  );
+}
+
+function card(doc) {
+  const meta = [
+    doc.format.toUpperCase(),
+    doc.format === "pdf" && doc.pages ? `${doc.pages} p.` : null,
+    doc.language,
+    formatSize(doc.size_bytes),
+    doc.created.slice(0, 10),
+  ]
+    .filter(Boolean)
+    .join(" · ");
+  const remove = el(
+    "button",
+    {
+      class: "icon-button danger-hover",
+      type: "button",
+      title: "Remove",
+      "aria-label": `Remove ${doc.title}`,
+      onclick: () => confirmRemove(doc),
+    },
+    icon("trash", 17),
+  );
+  return el(
+    "article",
+    { class: "doc-card", dataset: { id: doc.id } },
+    el(
+      "div",
+      { class: `format-badge ${doc.format}` },
+      doc.format === "markdown" ? "MD" : doc.format.toUpperCase(),
+    ),
+    el(
+      "a",
+      { class: "doc-link", href: `/reader.html?doc=${encodeURIComponent(doc.id)}` },
+      el("span", { class: "doc-card-title" }, shorten(doc.title, 120)),
+      el("span", { class: "doc-card-meta" }, meta),
+      doc.notices.length
+        ? el("span", { class: "doc-card-note" }, shorten(doc.notices.join("; "), 140))
+        : null,
+    ),
+    remove,
+  );
+}
+
+function formatSize(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function confirmRemove(doc) {
+  const dialog = $("#confirm");
+  $("#confirm-text").replaceChildren(
+    `“${shorten(doc.title, 100)}” and its stored file will be removed.`,
+  );
+  dialog.returnValue = "";
+  dialog.addEventListener(
+    "close",
+    async () => {
+      if (dialog.returnValue !== "remove") return;
+      try {
+        await api.deleteDocument(doc.id);
+      } catch (error) {
+        alertLine(error.message);
+      }
+      refresh();
+    },
+    { once: true },
+  );
+  dialog.showModal();
+}
+
+function alertLine(message) {
+  $("#uploads").prepend(el("div", { class: "notice error" }, message));
+}
+
+async function uploadAll(files) {
+  for (const file of files) await uploadOne(file);
+  refresh();
+}
+
+async function uploadOne(file) {
+  const bar = el("div", { class: "progress-bar" });
+  const status = el("span", { class: "upload-status" }, "Uploading…");
+  const row = el(
+    "div",
+    { class: "upload-row" },
+    el("span", { class: "upload-name" }, shorten(file.name, 60)),
+    el("div", { class: "progress" }, bar),
+    status,
+  );
+  $("#uploads").prepend(row);
+  try {
+    const result = await api.uploadDocument(file, (fraction) => {
+      bar.style.width = `${Math.round(fraction * 100)}%`;
+      if (fraction >= 1) status.replaceChildren("Reading the document…");
+    });
+    bar.style.width = "100%";
+    row.classList.add("done");
+    status.replaceChildren(
+      result.status === "exists" ? "Already in the library" : `Added · ${result.blocks} blocks`,
+    );
+    setTimeout(() => row.remove(), 4000);
+  } catch (error) {
+    row.classList.add("failed");
+    status.replaceChildren(error.message);
+  }
+}
+
+function setUpUpload() {
+  const input = $("#file");
+  input.accept = DOCUMENT_SUFFIXES.join(","); // the file chooser offers what the server reads
+  input.addEventListener("change", () =>
+    uploadAll([...input.files]).then(() => (input.value = "")),
+  );
+  const drop = $("#drop");
+  for (const type of ["dragenter", "dragover"]) {
+    document.addEventListener(type, (e) => {
+      e.preventDefault();
+      drop.classList.add("active");
+    });
+  }
+  document.addEventListener(
+    "dragleave",
+    (e) => e.relatedTarget == null && drop.classList.remove("active"),
+  );
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("active");
+    uploadAll([...e.dataTransfer.files]);
+  });
+}
+
+setUpUpload();
+refresh();

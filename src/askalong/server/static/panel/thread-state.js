@@ -1,0 +1,90 @@
+// The current thread, {id, anchor, turns}, and the actions on it: start at a selection,
+// ask (passing the answer's events through), re-anchor, open a stored thread. No DOM here.
+//
+// The thread changes only when a turn is stored, which is when the server sends `done`
+// (routes/ask.py): that event alone gives the thread id and counts the turn. A `thread`
+// event is sent before anything is stored, so a stream that fails after it leaves the
+// thread as it was, and a follow-up never names a thread the server does not have.
+
+import * as api from "../lib/api.js";
+
+export function newThread(anchor) {
+  return Object.freeze({ id: null, anchor, turns: 0 });
+}
+
+// The thread after one event of an ask.
+export function afterEvent(thread, { event, data }) {
+  if (event !== "done") return thread;
+  return Object.freeze({
+    ...thread,
+    id: data.answer.thread_id ?? thread.id,
+    turns: thread.turns + 1,
+  });
+}
+
+export function anchorOf(selection) {
+  const { block_id, start, end, text } = selection;
+  return { block_id, start, end, selected_text: text };
+}
+
+// The anchor as POST /api/ask takes it (a stored one also carries page and section).
+export function wireAnchor(anchor) {
+  if (!anchor) return null;
+  const { block_id, start, end, selected_text } = anchor;
+  return { block_id, start, end, selected_text };
+}
+
+export class ThreadState {
+  constructor(docId) {
+    this.docId = docId;
+    this.current = null;
+    this.session = 0; // bumped when another thread takes over, so a late event is dropped
+  }
+
+  start(selection) {
+    this.replace(newThread(anchorOf(selection)));
+  }
+
+  reset() {
+    this.replace(null);
+  }
+
+  // Moves the anchor of the thread's next question; false when there is no thread.
+  reanchor(selection) {
+    if (!this.current) return false;
+    this.current = Object.freeze({ ...this.current, anchor: anchorOf(selection) });
+    return true;
+  }
+
+  // The events of one question on the current thread, applied to it as they pass.
+  async *ask(question, intent) {
+    const session = this.session;
+    const { id, anchor } = this.current;
+    const body = {
+      document_id: this.docId,
+      question,
+      intent,
+      anchor: wireAnchor(anchor),
+      thread_id: id,
+    };
+    for await (const event of api.ask(body)) {
+      if (this.session === session) this.current = afterEvent(this.current, event);
+      yield event;
+    }
+  }
+
+  // Loads a stored thread and makes it current; returns its turns.
+  async open(threadId) {
+    const stored = await api.getThread(threadId);
+    const turns = stored.turns;
+    this.replace(
+      Object.freeze({ id: stored.id, anchor: turns.at(-1)?.anchor ?? null, turns: turns.length }),
+    );
+    return turns;
+  }
+
+  replace(thread) {
+    this.current = thread;
+    this.session += 1;
+  }
+}

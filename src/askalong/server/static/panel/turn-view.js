@@ -1,0 +1,161 @@
+// One question and its answer, filled in as the events arrive; `done` carries the stored
+// answer, which replaces what was streamed (it is the checked version of it).
+
+import { el } from "../lib/dom.js";
+import { intentLabel, shownQuestion } from "../lib/intents.js";
+import { claimList, quoteCard, showVerdict } from "./quotes-view.js";
+import { chipContent } from "./where.js";
+
+// What a turn does with each event of the stream (lib/contract.js EVENT_NAMES); `thread`
+// is the thread state's (thread-state.js), not the turn's.
+export const TURN_EVENTS = Object.freeze({
+  retrieval: (turn, data) => turn.setStatus(passagesRead(data.passages?.length ?? 0)),
+  answer_delta: (turn, data) => turn.answer.append(data.text),
+  quote: (turn, data) => turn.addQuote({ ...data, verdict: "pending" }),
+  verdict: (turn, data) => turn.setVerdict(data.number, data.verdict),
+  explanation: (turn, data) => turn.explanation.replaceChildren(data.text),
+  done: (turn, data) => turn.showAnswer(data.answer),
+  error: (turn, data) => turn.fail(data),
+});
+
+export class Turn {
+  constructor({ question, intent, anchor, blocks, onQuote, onAnchor }) {
+    this.blocks = blocks;
+    this.onQuote = onQuote;
+    this.quotes = new Map();
+    this.status = el(
+      "div",
+      { class: "status" },
+      el("span", { class: "spinner" }),
+      "Finding the passages…",
+    );
+    this.answer = el("div", { class: "answer-text" });
+    this.quoteList = el("div", { class: "quotes" });
+    this.explanation = el("div", { class: "explanation" });
+    this.checks = el("div", { class: "checks" });
+    const chip = el(
+      "button",
+      {
+        class: "anchor-chip small",
+        type: "button",
+        onclick: onAnchor,
+        title: "Show where this was asked",
+      },
+      ...chipContent(anchor, blocks),
+    );
+    this.el = el(
+      "article",
+      { class: "turn" },
+      chip,
+      el("div", { class: "question" }, asked(question, intent)),
+      el(
+        "div",
+        { class: "answer" },
+        this.status,
+        this.answer,
+        this.quoteList,
+        this.explanation,
+        this.checks,
+      ),
+    );
+  }
+
+  on({ event, data }) {
+    TURN_EVENTS[event]?.(this, data);
+  }
+
+  setStatus(text) {
+    this.status.replaceChildren(el("span", { class: "spinner" }), text);
+  }
+
+  addQuote(quote) {
+    const shown = quoteCard(quote, this.blocks, () => this.onQuote(quote));
+    this.quotes.set(quote.number, shown);
+    this.quoteList.append(shown.card);
+    showVerdict(shown, quote.verdict);
+  }
+
+  setVerdict(number, verdict) {
+    const shown = this.quotes.get(number);
+    if (shown) showVerdict(shown, verdict);
+  }
+
+  // A whole answer: the end of a stream, a non-stream response, or a reopened thread.
+  showAnswer(answer) {
+    this.status.remove();
+    this.quotes.clear();
+    this.quoteList.replaceChildren();
+    this.explanation.replaceChildren();
+    this.checks.replaceChildren();
+    this.el.dataset.status = answer.status;
+    if (answer.status === "not_covered") return this.showNotCovered(answer);
+    this.answer.replaceChildren(...this.withCitations(answer.answer ?? ""));
+    for (const quote of answer.quotes ?? []) this.addQuote(quote);
+    if (answer.explanation) this.explanation.replaceChildren(answer.explanation);
+    if (answer.claims?.length) this.checks.replaceChildren(claimList(answer.claims));
+  }
+
+  // "[2]" in the answer becomes a button that shows quote 2 in the document.
+  withCitations(text) {
+    return text
+      .split(/\[(\d+)\]/)
+      .map((part, i) => (i % 2 === 0 ? part : this.citation(Number(part))));
+  }
+
+  citation(number) {
+    const show = () => this.showQuote(number);
+    const title = `Show quote ${number}`;
+    return el("button", { class: "cite", type: "button", title, onclick: show }, String(number));
+  }
+
+  showQuote(number) {
+    const found = this.quotes.get(number);
+    if (found) this.onQuote(found.quote);
+  }
+
+  showNotCovered(answer) {
+    const searched = (answer.searched ?? []).map((s) => el("li", {}, s));
+    const list = searched.length
+      ? el(
+          "div",
+          { class: "searched" },
+          el("span", { class: "muted" }, "Searched:"),
+          el("ul", {}, searched),
+        )
+      : null;
+    this.answer.replaceChildren(
+      el(
+        "div",
+        { class: "notice info not-covered" },
+        el("b", {}, answer.answer || "The document does not cover this."),
+        el("span", {}, "No passage answers this question, so there is nothing to quote."),
+        list,
+      ),
+    );
+  }
+
+  fail(error) {
+    this.status.remove();
+    const notice = el(
+      "div",
+      { class: "notice error" },
+      el("b", {}, "Could not answer"),
+      el("span", {}, error.message),
+    );
+    this.answer.replaceChildren(notice);
+  }
+}
+
+// The intent tag and the question as typed (a canned phrasing is left to the tag).
+function asked(question, intent) {
+  const label = intentLabel(intent);
+  const shown = shownQuestion(question, intent);
+  return [
+    label && el("span", { class: "intent-tag" }, label.replace("…", "")),
+    shown && el("span", {}, shown),
+  ];
+}
+
+function passagesRead(count) {
+  return `Read ${count} passage${count === 1 ? "" : "s"}; answering…`;
+}

@@ -1,0 +1,24 @@
+// Where a block is, in words (page and section), and the anchor chip that says where a
+// question was asked.
+
+import { el, icon, shorten } from "../lib/dom.js";
+
+export function whereOf(blockId, blocks, page) {
+  const block = blocks.get(blockId);
+  const parts = [];
+  const p = page ?? block?.page;
+  if (p) parts.push(`p. ${p}`);
+  const section = block?.section_path?.[block.section_path.length - 1];
+  if (section) parts.push(shorten(section, 40));
+  return parts.join(" · ");
+}
+
+export function chipContent(anchor, blocks) {
+  if (!anchor) return [icon("doc", 14), el("span", { class: "chip-where" }, "whole document")];
+  const where = whereOf(anchor.block_id, blocks);
+  return [
+    icon("anchor", 14),
+    el("span", { class: "chip-where" }, where || "selection"),
+    el("span", { class: "chip-text" }, `“${shorten(anchor.selected_text ?? "", 48)}”`),
+  ];
+}

@@ -1,0 +1,104 @@
+// The ask box, opened from the floating button and anchored beside the selection.
+// A quick intent alone is a complete question; typed text refines it. Esc closes.
+
+import { el, icon, sendOnEnter, shorten } from "../lib/dom.js";
+import { QUICK_INTENTS } from "../lib/intents.js";
+
+export class AskBox {
+  constructor(onSubmit) {
+    this.onSubmit = onSubmit;
+    this.quote = el("div", { class: "askbox-quote" });
+    this.input = el("textarea", {
+      class: "askbox-input",
+      rows: 2,
+      placeholder: "Ask about the selection, or add your question",
+      "aria-label": "Your question",
+      onkeydown: sendOnEnter(() => this.submit(null)),
+    });
+    this.send = el(
+      "button",
+      {
+        class: "askbox-send",
+        type: "button",
+        title: "Ask (Enter)",
+        "aria-label": "Ask",
+        onclick: () => this.submit(null),
+      },
+      icon("send", 16),
+    );
+    const row = el(
+      "div",
+      { class: "askbox-row" },
+      el("div", { class: "intents" }, this.chips()),
+      this.send,
+    );
+    this.box = el(
+      "div",
+      { class: "askbox", role: "dialog", "aria-label": "Ask about the selection", hidden: true },
+      this.quote,
+      this.input,
+      row,
+    );
+    document.body.append(this.box);
+    // Document listeners go with the box: destroy() aborts them all at once.
+    this.listening = new AbortController();
+    const options = { signal: this.listening.signal };
+    document.addEventListener("keydown", (e) => e.key === "Escape" && this.close(), options);
+    document.addEventListener(
+      "mousedown",
+      (e) => this.isOpen && !this.box.contains(e.target) && this.close(),
+      options,
+    );
+  }
+
+  chips() {
+    return QUICK_INTENTS.map((intent) => {
+      const onclick = () => this.submit(intent.id);
+      return el(
+        "button",
+        { class: "chip", type: "button", dataset: { intent: intent.id }, onclick },
+        intent.label,
+      );
+    });
+  }
+
+  open(current, near) {
+    this.current = current;
+    this.quote.replaceChildren(`“${shorten(current.selection.text, 140)}”`);
+    this.input.value = "";
+    this.box.hidden = false;
+    this.place(near);
+    this.input.focus({ preventScroll: true });
+  }
+
+  place(near) {
+    const box = this.box.getBoundingClientRect();
+    const below = near.bottom + 8 + box.height < innerHeight;
+    const top = below ? near.bottom + 8 : Math.max(near.top - box.height - 8, 8);
+    this.box.style.top = `${top}px`;
+    this.box.style.left = `${Math.max(8, Math.min(near.left - 24, innerWidth - box.width - 8))}px`;
+  }
+
+  submit(intent) {
+    const question = this.input.value.trim();
+    if (!question && !intent) return this.input.focus();
+    const current = this.current;
+    this.close();
+    this.onSubmit({ selection: current.selection, question, intent });
+  }
+
+  get isOpen() {
+    return !this.box.hidden;
+  }
+
+  close() {
+    this.box.hidden = true;
+  }
+
+  // Removes the box and its document listeners (for a view that unmounts).
+  destroy() {
+    this.listening.abort();
+    this.close();
+    this.box.remove();
+  }
+}
