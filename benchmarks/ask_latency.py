@@ -81,10 +81,11 @@ def run(library: object, doc: str, found: Sequence[Probe], mode: str, on: bool) 
     assert isinstance(library, Library)
     embedder = library.indexes.embedder if on else None
     asker = Asker(library, ExtractiveAnswerer(embedder), embedder=embedder)
+    document = library.store.get_document(doc, Access.local())  # as an edge resolves it
 
     def ask(probe: Probe) -> Answer:
         if mode == "knowledge base":
-            return asker.ask(Question(probe.question, documents=(doc,)), Access.local())
+            return asker.ask(Question(probe.question, documents=(document,)), Access.local())
         anchor = Anchor(doc, probe.block_id, 0, 120)
         if mode == "read along":
             return asker.ask(Question(probe.question, anchor=anchor), Access.local())

@@ -27,8 +27,9 @@ def search(
 ) -> None:
     """Search the documents: hits with page, section and per-route scores."""
     with opened_library() as library:
+        ids = [library.store.get_document(ref, Access.local()).id for ref in documents]
         result = library.searcher.search(
-            query, Access.local(), documents=documents, k_max=top, use_vectors=not keyword_only
+            query, Access.local(), documents=ids, k_max=top, use_vectors=not keyword_only
         )
         rows = [_hit_json(library, rank, hit) for rank, hit in enumerate(result.hits, 1)]
     if as_json:

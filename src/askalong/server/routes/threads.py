@@ -31,12 +31,13 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from askalong.context.anchor import anchor_place
 from askalong.errors import NotFound
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
 from askalong.server.sse import anchor_out
 from askalong.store.base import Store
-from askalong.types import Access, Anchor, Turn
+from askalong.types import Access, Anchor, Block, Turn
 from askalong.wire import answer_json, thread_json
 
 router = APIRouter(prefix="/api", tags=["threads"])
@@ -93,10 +94,16 @@ def _turn(store: Store, turn: Turn) -> dict[str, Any]:
 
 def _anchor(store: Store, anchor: Anchor | None) -> dict[str, Any] | None:
     """The anchor with its block's page and section (a vanished block leaves them empty)."""
-    if anchor is None or anchor.block_id is None:
-        return anchor_out(anchor, None, ())
+    if anchor is None:
+        return None
+    place = anchor_place(anchor, _block(store, anchor))
+    return anchor_out(place.anchor, place.page, place.section_path)
+
+
+def _block(store: Store, anchor: Anchor) -> Block | None:
+    if anchor.block_id is None:
+        return None
     try:
-        block = store.block(anchor.document_id, anchor.block_id)
+        return store.block(anchor.document_id, anchor.block_id)
     except NotFound:
-        return anchor_out(anchor, None, ())
-    return anchor_out(anchor, block.page, block.section_path)
+        return None
