@@ -82,10 +82,11 @@ def run(library: object, doc: str, found: Sequence[Probe], mode: str, on: bool) 
     assert isinstance(library, Library)
     # "on" is the product's asker; "off" the same answerer without the embedder.
     asker = make_asker(library) if on else Asker(library, ExtractiveAnswerer())
+    document = library.store.get_document(doc, Access.local())  # as an edge resolves it
 
     def ask(probe: Probe) -> Answer:
         if mode == "knowledge base":
-            return asker.ask(Question(probe.question, documents=(doc,)), Access.local())
+            return asker.ask(Question(probe.question, documents=(document,)), Access.local())
         anchor = Anchor(doc, probe.block_id, 0, 120)
         if mode == "read along":
             return asker.ask(Question(probe.question, anchor=anchor), Access.local())

@@ -25,14 +25,14 @@ import json
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from askalong.answer.base import BlockKey
 from askalong.answer.extractive.select import answer_extractively
 from askalong.config import load_settings
-from askalong.context.units import ContextUnit, Origin
+from askalong.context.units import ContextUnit, Origin, places_of
 from askalong.providers.base import Embedder
+from askalong.text.analysed import analysed
 from askalong.text.sentences import split_sentences
 from askalong.types import Block, BlockSpan
 
@@ -99,38 +99,34 @@ def _neighbour(paragraphs: Sequence[dict[str, object]], k: int, flat: list[str],
     return flat[(at + 1) % len(flat)]
 
 
-def units_of(
-    paragraphs: Sequence[str], mode: str
-) -> tuple[list[ContextUnit], dict[BlockKey, Block]]:
+def units_of(paragraphs: Sequence[str], mode: str) -> list[ContextUnit]:
     """One block and one unit per paragraph; anchored: the first unit is the anchor with
     its first sentence as the selection."""
-    blocks: dict[BlockKey, Block] = {}
     units = []
     for k, text in enumerate(paragraphs):
         block = Block(f"b{k}", "paragraph", text, k, ("Body",), page=1)
-        blocks["doc", block.id] = block
         span = BlockSpan(block.id, 0, len(text))
         origin: Origin = "anchor" if mode == "anchored" and k == 0 else "retrieved"
         cited = span
         if origin == "anchor":
             first = split_sentences(text)[:1] or [(0, len(text))]
             cited = BlockSpan(block.id, first[0][0], first[0][1])
-        units.append(ContextUnit("doc", (), text, (span,), (cited,), ("Body",), 1, 1, origin, None))
-    return units, blocks
+        unit = ContextUnit("doc", (), text, (span,), (cited,), ("Body",), 1, 1, origin, None)
+        units.append(replace(unit, places=places_of([block])))
+    return units
 
 
 def evaluate(name: str, found: Sequence[Case], mode: str, embedder: Embedder | None) -> Row:
     answered = hits = declined = 0
     started = time.perf_counter()
     for case in found:
-        units, blocks = units_of(case.context, mode)
-        result = answer_extractively(case.question, units, blocks, embedder=embedder)
+        question = analysed(case.question)
+        result = answer_extractively(question, units_of(case.context, mode), embedder=embedder)
         answered += result.status == "answered"
         hits += result.status == "answered" and any(
             gold in quote.text for quote in result.quotes for gold in case.golds
         )
-        units, blocks = units_of(case.far, mode)
-        far = answer_extractively(case.question, units, blocks, embedder=embedder)
+        far = answer_extractively(question, units_of(case.far, mode), embedder=embedder)
         declined += far.status == "not_covered"
     seconds = time.perf_counter() - started
     n = max(len(found), 1)

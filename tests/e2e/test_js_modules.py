@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from askalong.asking.asker import INTENT_QUESTIONS
+from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.server.sse import EVENT_NAMES
 from askalong.types import INTENTS, VERDICTS

@@ -61,12 +61,14 @@ class SlowWriter(Answerer):
 
     def draft_streaming(self, request: DraftRequest, on_text: Callable[[str], None]) -> Draft:
         unit = request.units[0]
-        span = unit.spans[0]
-        block = request.blocks[(unit.document_id, span.block_id)]
+        piece = unit.pieces[0]
         on_text("The Moon pulls ")
         assert self.seen_first.wait(10), "the first piece was not passed on while writing"
         on_text("the oceans. [1]")
-        quote = Quote(1, unit.document_id, block.id, 0, 60, block.text[:60], block.page)
+        span, page = piece.span, unit.place(piece.span.block_id).page
+        quote = Quote(
+            1, unit.document_id, span.block_id, span.start, span.start + 60, piece.text[:60], page
+        )
         return Draft("answered", "The Moon pulls the oceans. [1]", (quote,))
 
 

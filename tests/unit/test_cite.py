@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from askalong.context.units import ContextUnit
+from askalong.context.units import ContextUnit, places_of
 from askalong.types import CHUNK_JOINER, Block, BlockSpan
 from askalong.verify.cite import (
     Source,
@@ -128,12 +130,14 @@ def test_sources_from_units_map_back_to_blocks() -> None:
         ("doc", "p2"): Block(
             "p2", "paragraph", "A second paragraph follows.", 1, ("Ch 1",), page=4
         ),
-        ("other", "p1"): Block("p1", "paragraph", "Another document's block.", 0, page=99),
     }
     spans = (BlockSpan("p1", 7, 28), BlockSpan("p2", 0, 27))
     text = CHUNK_JOINER.join(blocks["doc", s.block_id].text[s.start : s.end] for s in spans)
     unit = ContextUnit("doc", (), text, spans, spans[:1], ("Ch 1",), 3, 4, "anchor", None)
-    (src,) = sources_from_units([unit], blocks)
+    (bare,) = sources_from_units([unit])  # its blocks' places unknown: the unit's own
+    assert [(p.page, p.section_path) for p in bare.parts] == [(3, ("Ch 1",))] * 2
+    unit = replace(unit, places=places_of(blocks.values()))
+    (src,) = sources_from_units([unit])
     assert src.text == unit.text and src.origin == "anchor"
     quote = locate_quote("key result is 42", src)
     assert quote is not None

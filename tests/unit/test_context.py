@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from askalong.chunk.prose import chunk_blocks
 from askalong.context.anchor import anchored_context
 from askalong.context.assemble import assemble_context
-from askalong.context.drift import drift
+from askalong.context.drift import drift, drift_terms
 from askalong.context.locate import SelectionIndex, locate_selection
 from askalong.context.outline import section_root
 from askalong.context.small_to_big import small_to_big
@@ -523,7 +523,8 @@ def test_assemble_orders_dedupes_and_budgets(
     crossref = [replace(crossref[0], origin="crossref", score=0.5)]
     question = "How are the approaches evaluated?"
     root = section_root(n18)
-    units = assemble_context(question, anchor, crossref, retrieved, root=root)
+    terms = drift_terms(question, anchor)
+    units = assemble_context(terms, anchor, crossref, retrieved, root=root)
     assert [u.origin for u in units][:2] == ["anchor", "crossref"]
     assert units[0] == replace(anchor, drift=units[0].drift)
     assert all(u.drift is not None for u in units)
@@ -536,10 +537,10 @@ def test_assemble_orders_dedupes_and_budgets(
     for unit in units[2:]:
         assert all(c.block_id != anchor_block.id or c not in anchor.spans for c in unit.cited_spans)
     budget = len(anchor.text) + len(crossref[0].text) + 5
-    tight = assemble_context(question, anchor, crossref, retrieved, total_chars=budget)
+    tight = assemble_context(terms, anchor, crossref, retrieved, total_chars=budget)
     assert [u.origin for u in tight] == ["anchor", "crossref"]
-    alone = assemble_context(question, anchor, crossref, retrieved, total_chars=10)
+    alone = assemble_context(terms, anchor, crossref, retrieved, total_chars=10)
     assert [u.origin for u in alone] == ["anchor"]  # the anchor is always kept
-    without_anchor = assemble_context(question, None, [], retrieved)
+    without_anchor = assemble_context(drift_terms(question), None, [], retrieved)
     assert [u.origin for u in without_anchor] == ["retrieved"] * len(without_anchor)
     assert all(u.drift is not None and u.drift.distance is None for u in without_anchor)

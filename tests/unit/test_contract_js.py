@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from askalong.asking.asker import INTENT_QUESTIONS
+from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.server.contract import CONTRACT_JS, main, render
 from askalong.server.sse import EVENT_NAMES

@@ -12,6 +12,7 @@ from askalong.context.outline import chinese_number, parse_heading, roman_number
 from askalong.errors import NotFound
 from askalong.parse.flow import html
 from askalong.parse.pdf import parser as pdf
+from askalong.text.analysed import analysed
 from askalong.types import CHUNK_JOINER, FURNITURE_KINDS, Anchor, Block
 
 
@@ -173,7 +174,9 @@ def test_table_2_is_its_caption_table_and_mentions(n18: tuple[Block, ...]) -> No
     assert n18[position - 1] in parts  # the table body just above the caption
     assert any(b.text.startswith("Table 2 shows") for b in parts)  # the paragraph citing it
     assert not any(b.text.startswith(("Table 1", "Table 3")) for b in parts)
-    [unit] = crossref_units("What does Table 2 show about the hybrid approach?", [ref], n18)
+    [unit] = crossref_units(
+        analysed("What does Table 2 show about the hybrid approach?"), [ref], n18
+    )
     assert unit.origin == "crossref" and unit.text.startswith(caption.text)
     assert "Hybrid" in unit.text and len(unit.text) <= 1500
     texts = {b.id: b.text for b in n18}
@@ -195,7 +198,7 @@ def test_section_3_is_the_whole_section_only(n18: tuple[Block, ...]) -> None:
         and b.text.strip()
     ]
     assert parts == in_section
-    [unit] = crossref_units("In section 3, how are author names extracted?", [ref], n18)
+    [unit] = crossref_units(analysed("In section 3, how are author names extracted?"), [ref], n18)
     assert unit.text.startswith("3 Extracting Metadata")
     assert "author" in unit.text.lower() and unit.score is not None and unit.score > 0
 
@@ -229,7 +232,7 @@ def test_the_definition_in_the_introduction(n18: tuple[Block, ...]) -> None:
     ref = only(cross_references(question, n18))
     parts = blocks_of(ref, n18)
     assert parts[0].text == "1 Introduction"
-    [unit] = crossref_units(question, [ref], n18, limit_per_ref=2)
+    [unit] = crossref_units(analysed(question), [ref], n18, limit_per_ref=2)
     members = [s.block_id for s in unit.spans]
     assert len(members) == 3  # the heading and the two best blocks
     assert "The literature graph is a directed property graph" in unit.text
@@ -239,7 +242,7 @@ def test_the_definition_in_the_introduction(n18: tuple[Block, ...]) -> None:
 def test_unknown_parts_stay_unresolved(n18: tuple[Block, ...]) -> None:
     refs = cross_references("Table 9 and chapter 12 and the appendix B", n18)
     assert [r.resolved for r in refs] == [False, False, False]
-    assert crossref_units("Table 9", refs, n18) == []
+    assert crossref_units(analysed("Table 9"), refs, n18) == []
 
 
 def test_chapter_two_in_chinese(lshort: tuple[Block, ...]) -> None:
@@ -249,7 +252,7 @@ def test_chapter_two_in_chinese(lshort: tuple[Block, ...]) -> None:
     texts = [b.text for b in parts]
     assert "2.1 文本和语言结构" in texts and "2.13 保护脆弱命令" in texts
     assert not any(t.startswith(("3.1", "1.8", "Chapter 3")) for t in texts)
-    [unit] = crossref_units("第二章里如何输入破折号？", [ref], lshort)
+    [unit] = crossref_units(analysed("第二章里如何输入破折号？"), [ref], lshort)
     assert "破折号" in unit.text
 
 
@@ -269,7 +272,7 @@ def test_chinese_table_caption_set_as_a_paragraph(lshort: tuple[Block, ...]) -> 
     ref = only(cross_references("表2.1中的欧元符号怎么输入？", lshort))
     caption = next(b for b in blocks_of(ref, lshort) if b.id == ref.heading_id)
     assert caption.text.startswith("表 2.1")
-    [unit] = crossref_units("表2.1中的欧元符号怎么输入？", [ref], lshort)
+    [unit] = crossref_units(analysed("表2.1中的欧元符号怎么输入？"), [ref], lshort)
     assert "欧元" in unit.text
 
 
@@ -288,6 +291,8 @@ def test_manual_table_with_dotted_number(pg_comparison: tuple[Block, ...]) -> No
     assert "caption" in kinds and "table" in kinds
     caption = next(b for b in parts if b.id == ref.heading_id)
     assert caption.text == "Table 9.2. Comparison Predicates"
-    [unit] = crossref_units("Which predicates in Table 9.2 test for null?", [ref], pg_comparison)
+    [unit] = crossref_units(
+        analysed("Which predicates in Table 9.2 test for null?"), [ref], pg_comparison
+    )
     assert "IS NULL" in unit.text or "NULL" in unit.text
     assert len(unit.text) <= 1500

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from askalong.answer.base import BlockKey
 from askalong.answer.extractive.select import (
     NOT_COVERED,
     ExtractiveResult,
@@ -20,8 +20,9 @@ from askalong.answer.extractive.select import (
 )
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.config import Settings
-from askalong.context.units import ContextUnit, Drift, Origin
+from askalong.context.units import ContextUnit, Drift, Origin, places_of
 from askalong.providers.base import Embedder, EmbedKind
+from askalong.text.analysed import analysed
 from askalong.types import CHUNK_JOINER, Block, BlockSpan, Intent
 
 Case = tuple[str, tuple[str, ...], list[str], list[str]]
@@ -29,21 +30,22 @@ Case = tuple[str, tuple[str, ...], list[str], list[str]]
 
 def units_of(
     paragraphs: Sequence[str], *, origin: Origin = "retrieved", doc: str = "doc"
-) -> tuple[list[ContextUnit], dict[str, Block]]:
-    """One block and one unit per paragraph."""
-    blocks: dict[BlockKey, Block] = {}
+) -> tuple[list[ContextUnit], dict[tuple[str, str], Block]]:
+    """One block and one unit per paragraph (the unit knows its block's page and section)."""
+    blocks: dict[tuple[str, str], Block] = {}
     units = []
     for k, text in enumerate(paragraphs):
         block = Block(f"{doc}-{k}", "paragraph", text, k, ("Body",), page=k + 1)
         blocks[doc, block.id] = block
         span = (BlockSpan(block.id, 0, len(text)),)
-        units.append(ContextUnit(doc, (), text, span, span, ("Body",), k + 1, k + 1, origin, 1.0))
+        unit = ContextUnit(doc, (), text, span, span, ("Body",), k + 1, k + 1, origin, 1.0)
+        units.append(replace(unit, places=places_of([block])))
     return units, blocks
 
 
 def ask(question: str, paragraphs: Sequence[str], **kwargs: object) -> ExtractiveResult:
-    units, blocks = units_of(paragraphs)
-    return answer_extractively(question, units, blocks, **kwargs)  # type: ignore[arg-type]
+    units, _ = units_of(paragraphs)
+    return answer_extractively(analysed(question), units, **kwargs)  # type: ignore[arg-type]
 
 
 @cache
@@ -97,7 +99,7 @@ def test_xquad_evidence_and_not_covered(
 def test_quotes_are_exact_block_spans_and_answer_cites_them(evaldata: Path) -> None:
     for question, _, context, _ in xquad_cases(evaldata / "qa" / "xquad" / "xquad.zh.json")[:10]:
         units, blocks = units_of(context)
-        result = answer_extractively(question, units, blocks)
+        result = answer_extractively(analysed(question), units)
         assert result.status == "answered"
         for number, quote in enumerate(result.quotes, start=1):
             assert quote.number == number
@@ -119,7 +121,7 @@ def test_not_covered_in_the_question_language() -> None:
 
 
 def test_no_units_is_not_covered() -> None:
-    result = answer_extractively("What is entropy?", [], {})
+    result = answer_extractively(analysed("What is entropy?"), [])
     assert result.status == "not_covered" and result.score == 0.0
 
 
@@ -140,8 +142,8 @@ PASSAGE_ZH = (
 
 
 def anchored(question: str, passage: str, intent: Intent) -> ExtractiveResult:
-    units, blocks = units_of([passage], origin="anchor")
-    return answer_extractively(question, units, blocks, intent=intent)
+    units, _ = units_of([passage], origin="anchor")
+    return answer_extractively(analysed(question), units, intent=intent)
 
 
 @pytest.mark.parametrize(
@@ -175,12 +177,11 @@ def test_intent_changes_the_choice_between_equally_relevant_sentences() -> None:
 
 
 def test_bare_intent_uses_the_anchor_selection() -> None:
-    blocks = {("doc", "b0"): Block("b0", "paragraph", PASSAGE_EN, 0)}
     start = PASSAGE_EN.index("Entropy is a measure")
     span = BlockSpan("b0", 0, len(PASSAGE_EN))
     cited = BlockSpan("b0", start, start + 40)
     unit = ContextUnit("doc", (), PASSAGE_EN, (span,), (cited,), (), None, None, "anchor", None)
-    result = answer_extractively("Give an example", [unit], blocks, intent="example")
+    result = answer_extractively(analysed("Give an example"), [unit], intent="example")
     assert result.status == "answered"
     assert result.quotes[0].text.startswith("For example")
 
@@ -229,27 +230,22 @@ def whole_block_unit(
 def test_drifted_unit_loses_to_the_anchor() -> None:
     text = "Photosynthesis turns light into chemical energy in the chloroplast."
     far = "Photosynthesis turns light into chemical energy, as chapter 9 explains again."
-    blocks = {
-        ("d", "a"): Block("a", "paragraph", text, 0),
-        ("d", "r"): Block("r", "paragraph", far, 50),
-    }
     drifted = Drift(term_overlap=0.0, weak=True, distance="elsewhere")
     near = Drift(term_overlap=1.0, weak=False, distance="same_section")
     units = [
         whole_block_unit("d", "r", far, "retrieved", drifted),
         whole_block_unit("d", "a", text, "anchor", near),
     ]
-    result = answer_extractively("What does photosynthesis turn light into?", units, blocks)
+    result = answer_extractively(analysed("What does photosynthesis turn light into?"), units)
     assert result.quotes[0].block_id == "a"
 
 
 def test_sentences_never_cross_blocks() -> None:
     texts = ["The first block has no full stop", "the second block continues it."]
     spans = tuple(BlockSpan(f"b{k}", 0, len(t)) for k, t in enumerate(texts))
-    blocks = {("d", f"b{k}"): Block(f"b{k}", "paragraph", t, k) for k, t in enumerate(texts)}
     joined = CHUNK_JOINER.join(texts)
     unit = ContextUnit("d", (), joined, spans, spans, (), None, None, "retrieved", 1.0)
-    result = answer_extractively("Which block continues the first block?", [unit], blocks)
+    result = answer_extractively(analysed("Which block continues the first block?"), [unit])
     assert all(q.text in texts for q in result.quotes)
 
 
@@ -262,12 +258,12 @@ def test_six_thousand_characters_answer_fast(evaldata: Path) -> None:
             break
         context.append(paragraph)
         total += len(paragraph)
-    units, blocks = units_of(context)
-    question = articles[0]["paragraphs"][0]["qas"][0]["question"]
-    answer_extractively(question, units, blocks)  # warm the tokeniser
+    units, _ = units_of(context)
+    question = analysed(articles[0]["paragraphs"][0]["qas"][0]["question"])
+    answer_extractively(question, units)  # warm the tokeniser
     start = time.perf_counter()
     for _ in range(5):
-        answer_extractively(question, units, blocks)
+        answer_extractively(question, units)
     elapsed = (time.perf_counter() - start) / 5
     assert total >= 6000 and elapsed < 0.1, f"{elapsed * 1000:.0f} ms over {total} characters"
 
@@ -280,11 +276,11 @@ def test_with_the_default_embedder(evaldata: Path, settings: Settings) -> None:
     cases = xquad_cases(evaldata / "qa" / "xquad" / "xquad.en.json")[:12]
     hits = refused = 0
     for question, golds, context, far in cases:
-        units, blocks = units_of(context)
-        result = answer_extractively(question, units, blocks, embedder=embedder)
+        units, _ = units_of(context)
+        result = answer_extractively(analysed(question), units, embedder=embedder)
         hits += any(g in q.text for q in result.quotes for g in golds)
-        units, blocks = units_of(far)
-        refused += answer_extractively(question, units, blocks, embedder=embedder).status == (
+        units, _ = units_of(far)
+        refused += answer_extractively(analysed(question), units, embedder=embedder).status == (
             "not_covered"
         )
     assert hits >= 10 and refused >= 10, (hits, refused)
@@ -293,14 +289,13 @@ def test_with_the_default_embedder(evaldata: Path, settings: Settings) -> None:
 # ----------------------------------------------------------------- read-along honesty
 
 
-def selected_at(passage: str, sentence: str) -> tuple[list[ContextUnit], dict[BlockKey, Block]]:
+def selected_at(passage: str, sentence: str) -> list[ContextUnit]:
     """``passage`` as the anchor unit with ``sentence`` of it selected."""
-    blocks = {("doc", "b0"): Block("b0", "paragraph", passage, 0)}
     start = passage.index(sentence)
     span = BlockSpan("b0", 0, len(passage))
     cited = BlockSpan("b0", start, start + len(sentence))
     unit = ContextUnit("doc", (), passage, (span,), (cited,), (), None, None, "anchor", None)
-    return [unit], blocks
+    return [unit]
 
 
 @pytest.mark.parametrize(
@@ -314,8 +309,7 @@ def selected_at(passage: str, sentence: str) -> tuple[list[ContextUnit], dict[Bl
 def test_an_unrelated_question_at_an_anchor_is_not_covered(
     question: str, passage: str, selected: str
 ) -> None:
-    units, blocks = selected_at(passage, selected)
-    result = answer_extractively(question, units, blocks)
+    result = answer_extractively(analysed(question), selected_at(passage, selected))
     assert result.status == "not_covered", result.answer
     assert result.quotes == ()
 
@@ -333,8 +327,8 @@ def test_a_bare_intent_is_answered_from_the_selection(
     question: str, intent: Intent, expected: str
 ) -> None:
     passage = PASSAGE_ZH if expected == "熵是指" else PASSAGE_EN
-    units, blocks = selected_at(passage, expected)
-    result = answer_extractively(question, units, blocks, intent=intent)
+    units = selected_at(passage, expected)
+    result = answer_extractively(analysed(question), units, intent=intent)
     assert result.status == "answered"
     assert any(q.text.startswith(expected) for q in result.quotes[:2]), result.answer
 
@@ -349,12 +343,11 @@ def test_the_question_dominates_the_previous_question() -> None:
 
 
 def test_a_follow_up_does_not_repeat_the_previous_answer() -> None:
-    units, blocks = selected_at(PASSAGE_EN, "Entropy is a measure")
-    first = answer_extractively("Explain this.", units, blocks, intent="explain")
+    units = selected_at(PASSAGE_EN, "Entropy is a measure")
+    first = answer_extractively(analysed("Explain this."), units, intent="explain")
     again = answer_extractively(
-        "What does this mean?",
+        analysed("What does this mean?"),
         units,
-        blocks,
         previous_question="Explain this.",
         previous_answer=first.answer,
     )
@@ -412,9 +405,9 @@ def test_only_the_lexically_best_sentences_are_embedded(
     evaldata: Path, real_embedder: Embedder
 ) -> None:
     question, golds, context, _ = xquad_cases(evaldata / "qa" / "xquad" / "xquad.en.json")[0]
-    units, blocks = units_of(context)
+    units, _ = units_of(context)
     counting = Counting(real_embedder)
-    result = answer_extractively(question, units, blocks, embedder=counting)
+    result = answer_extractively(analysed(question), units, embedder=counting)
     assert result.status == "answered"
     assert any(g in q.text for q in result.quotes for g in golds)
     assert 0 < len(counting.passages) <= Weights().embed_top

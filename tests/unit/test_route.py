@@ -9,16 +9,16 @@ import pytest
 from askalong.answer.base import DraftRequest, HistoryTurn
 from askalong.answer.llm.route import choose_route, decide_route
 from askalong.context.units import ContextUnit, Origin
-from askalong.types import Block, BlockSpan
+from askalong.text.analysed import analysed
+from askalong.types import BlockSpan
 
 SELECTED = "A quarterback is the player who directs the offence and usually throws the ball."
 
 
 def request(intent: str = "explain", origin: Origin = "anchor", **changes: object) -> DraftRequest:
-    block = Block("b1", "paragraph", SELECTED, 0, ("Positions",))
     spans = (BlockSpan("b1", 0, len(SELECTED)),)
     unit = ContextUnit("doc", (), SELECTED, spans, spans, ("Positions",), None, None, origin, None)
-    base = DraftRequest("Explain this.", "explain", (unit,), {("doc", "b1"): block})
+    base = DraftRequest(analysed("Explain this."), "explain", (unit,))
     return replace(base, intent=intent, **changes)  # type: ignore[arg-type]
 
 

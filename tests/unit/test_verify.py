@@ -216,7 +216,7 @@ def test_a_struck_claim_is_suspicious_in_the_asked_answer(
     with Library(settings) as library:
         added = library.ingestor.add(str(doc), Access.local())
         assert added.document is not None
-        question = Question("What is the reactor's coolant?", documents=(added.document.id,))
+        question = Question("What is the reactor's coolant?", documents=(added.document,))
         plain = Asker(library, ExtractiveAnswerer()).ask(question, Access.local())
         judged = Asker(library, ExtractiveAnswerer(), judge=judge).ask(question, Access.local())
     assert plain.status == judged.status == "answered"

@@ -13,15 +13,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from askalong.context.units import ContextUnit
-from askalong.types import AnswerStatus, Block, Intent, Quote
+from askalong.text.analysed import AnalysedText
+from askalong.types import AnswerStatus, Intent, Quote
 
 # What every answerer says when the evidence does not answer the question.
 NOT_COVERED = {
     "en": "The document does not cover this.",
     "zh": "文档中没有涉及这个问题。",
 }
-
-BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
 
 
 @dataclass(frozen=True)
@@ -32,10 +31,13 @@ class HistoryTurn:
 
 @dataclass(frozen=True)
 class DraftRequest:
-    question: str
+    """What an answerer answers from. The question comes analysed (its language and terms,
+    ``askalong.asking.question``); each unit knows its blocks' pages and sections, which its
+    quotes carry (``ContextUnit.place``)."""
+
+    question: AnalysedText
     intent: Intent
     units: tuple[ContextUnit, ...]  # numbered sources 1.. in this order
-    blocks: Mapping[BlockKey, Block]
     history: tuple[HistoryTurn, ...] = ()  # earlier turns of the thread, oldest first
     titles: Mapping[str, str] = field(default_factory=dict)  # document id -> title
     long_selection: bool = False

@@ -3,6 +3,8 @@
 The answerer only writes; everything it claims is checked here. With no evidence at all
 the answerer is not called: the answer is an honest "not covered" that says what was
 searched. Follow-ups reuse the anchor of the thread's last turn unless a new one is given.
+The question is analysed once, first (``askalong.asking.question``); every step after
+takes the ``AskedQuestion``.
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest, HistoryTurn
+from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
 from askalong.asking.events import (
     Answered,
     AnswerText,
@@ -26,43 +28,24 @@ from askalong.asking.events import (
     drafted_in_worker,
 )
 from askalong.asking.evidence import Evidence, gather
-from askalong.context.drift import drift_terms
+from askalong.asking.question import (
+    AskedQuestion,
+    Question,
+    Reading,
+    asked_question,
+    check_question,
+)
+from askalong.context.anchor import LocatedAnchor
 from askalong.context.units import ContextUnit
-from askalong.errors import InputError
 from askalong.library import Library
 from askalong.providers.base import Embedder
-from askalong.text.scripts import detect_language
 from askalong.text.tokens import key_terms
-from askalong.types import (
-    Access,
-    Anchor,
-    Answer,
-    Claim,
-    Intent,
-    Quote,
-    Thread,
-    Timings,
-    Turn,
-)
+from askalong.types import Access, Anchor, Answer, Claim, Document, Quote, Thread, Timings, Turn
 from askalong.verify.claims import quote_verdicts, split_claims, verify_claims
-from askalong.verify.judge import JudgePair, apply_strikes, judge_claims
+from askalong.verify.judge import apply_strikes, judge_claims, judge_pairs
 
-INTENT_QUESTIONS: dict[str, tuple[str, str]] = {  # (English, Chinese)
-    "explain": ("Explain this.", "解释这段内容。"),
-    "example": ("Give an example of this.", "举例说明这段内容。"),
-    "compare": ("How does this differ from related ideas?", "这与相关概念有什么不同？"),
-}
 LONG_SELECTION_CHARS = 600
 Judge = Callable[[str], str]
-
-
-@dataclass(frozen=True)
-class Question:
-    text: str = ""
-    intent: Intent = "ask"
-    anchor: Anchor | None = None
-    documents: tuple[str, ...] = ()
-    thread_id: str | None = None
 
 
 class Asker:
@@ -93,18 +76,20 @@ class Asker:
         started = time.perf_counter()
         thread, turns = self._thread(question, access)
         anchor = question.anchor or (turns[-1].anchor if turns else None)
-        text = question_text(question, self._selected_text(anchor))
-        evidence = gather(self.library, text, access, anchor=anchor, documents=question.documents)
-        thread = thread or _new_thread(text, evidence.anchor, question.documents, access)
+        check_question(question, anchor)  # before any document is read
+        reading = self._reading(anchor, question.documents, access)
+        asked = asked_question(question, turns, reading)
+        evidence = gather(self.library, asked, access, reading.blocks if reading else ())
+        thread = thread or _new_thread(asked, access)
         turn_id = _new_id()
-        yield _started(thread.id, turn_id, evidence)
+        yield _started(thread.id, turn_id, asked.anchor)
         yield EvidenceFound(evidence.units, evidence.searched, evidence.notes)
         answering = time.perf_counter()
-        draft = yield from self._draft(text, question.intent, evidence, turns)
+        draft = yield from self._draft(asked, evidence)
         drafted = time.perf_counter()
         if draft.status == "answered":
             yield from (QuoteFound(q) for q in draft.quotes)
-        answer = self._verified(text, question.intent, draft, evidence)
+        answer = self._verified(asked, draft, evidence)
         yield from (QuoteChecked(q.number, q.verdict) for q in answer.quotes)
         if answer.explanation:
             yield ExplanationText(answer.explanation)
@@ -121,35 +106,36 @@ class Asker:
 
     # -- steps -------------------------------------------------------------------------
 
-    def _selected_text(self, anchor: Anchor | None) -> str | None:
-        if anchor is None:
-            return None
-        if anchor.selected_text:
-            return anchor.selected_text
-        if anchor.block_id is None:
-            return None
-        block = self.library.store.block(anchor.document_id, anchor.block_id)
-        return block.text[anchor.start or 0 : anchor.end or len(block.text)]
-
     def _thread(self, question: Question, access: Access) -> tuple[Thread | None, list[Turn]]:
         if question.thread_id is None:
             return None, []
         thread = self.library.store.get_thread(question.thread_id, access)
         return thread, list(self.library.store.turns(thread.id))
 
+    def _reading(
+        self, anchor: Anchor | None, resolved: Sequence[Document], access: Access
+    ) -> Reading | None:
+        """The anchor's document with its blocks, read once. A document the edge resolved
+        is trusted; any other (a thread's anchor elsewhere) is checked here, once."""
+        if anchor is None:
+            return None
+        store = self.library.store
+        document = next((d for d in resolved if d.id == anchor.document_id), None)
+        if document is None:
+            document = store.get_document(anchor.document_id, access)  # permission check
+        return Reading(anchor, document, store.blocks(document.id))
+
     def _draft(
-        self, text: str, intent: Intent, evidence: Evidence, turns: Sequence[Turn]
+        self, asked: AskedQuestion, evidence: Evidence
     ) -> Generator[AnswerText, None, Draft]:
-        language = _language(text)
         if not evidence.units:
-            return Draft("not_covered", NOT_COVERED[language], ())
-        selection = evidence.units[0].cited_text() if evidence.anchor else ""
+            return Draft("not_covered", NOT_COVERED[asked.question.language], ())
+        selection = evidence.units[0].cited_text() if asked.anchor else ""
         request = DraftRequest(
-            question=text,
-            intent=intent,
+            question=asked.question,
+            intent=asked.intent,
             units=evidence.units,
-            blocks=evidence.blocks,
-            history=tuple(HistoryTurn(t.question, t.answer.answer) for t in turns),
+            history=asked.history,
             titles=evidence.titles,
             long_selection=len(selection) > LONG_SELECTION_CHARS,
             cross_section=any(u.origin == "crossref" for u in evidence.units),
@@ -163,13 +149,13 @@ class Asker:
         assert draft is not None
         return draft
 
-    def _verified(self, text: str, intent: Intent, draft: Draft, evidence: Evidence) -> Answer:
+    def _verified(self, asked: AskedQuestion, draft: Draft, evidence: Evidence) -> Answer:
         base = Answer(
             status="not_covered",
-            question=text,
-            answer=NOT_COVERED[_language(text)],
-            intent=intent,
-            anchor=evidence.anchor,
+            question=asked.question.text,
+            answer=NOT_COVERED[asked.question.language],
+            intent=asked.intent,
+            anchor=asked.anchor.anchor if asked.anchor else None,
             answerer=self.answerer.name,
             model=draft.model,
             route=draft.route,
@@ -178,7 +164,7 @@ class Asker:
         )
         if draft.status == "not_covered" or not draft.quotes:
             return base
-        claims, quotes = self._checked(text, draft, evidence)
+        claims, quotes = self._checked(asked, draft, evidence)
         return replace(
             base,
             status="answered",
@@ -189,18 +175,16 @@ class Asker:
         )
 
     def _checked(
-        self, text: str, draft: Draft, evidence: Evidence
+        self, asked: AskedQuestion, draft: Draft, evidence: Evidence
     ) -> tuple[tuple[Claim, ...], tuple[Quote, ...]]:
         drafts = split_claims(draft.answer)
         cited = {q.number: q.text for q in draft.quotes}
         drifts = {q.number: _unit_of(q, evidence.units).drift for q in draft.quotes}
-        anchor_unit = evidence.units[0] if evidence.anchor else None
-        anchor_terms = drift_terms("", anchor_unit) if anchor_unit else frozenset()
         claims = verify_claims(
             drafts,
             cited,
-            question=text,
-            anchor_terms=anchor_terms,
+            question_terms=asked.question.match_terms,
+            anchor_terms=evidence.anchor_terms,
             drifts=drifts,
             embedder=self.embedder,
         )
@@ -217,17 +201,7 @@ class Asker:
         and strikes its quotes."""
         if self.judge is None:
             return claims, frozenset()
-        pairs = [
-            JudgePair(
-                claim=i,
-                text=claim.text,
-                sources=claim.quote_numbers,
-                source_text="\n".join(cited[n] for n in claim.quote_numbers if n in cited),
-            )
-            for i, claim in enumerate(claims)
-            if claim.quote_numbers
-        ]
-        return apply_strikes(claims, judge_claims(pairs, self.judge))
+        return apply_strikes(claims, judge_claims(judge_pairs(claims, cited), self.judge))
 
     def _save(self, thread: Thread, index: int, answer: Answer) -> None:
         assert answer.turn_id is not None
@@ -245,41 +219,19 @@ class Asker:
         self.library.store.save_turn(thread, turn)
 
 
-def _new_thread(
-    text: str, anchor: Anchor | None, documents: Sequence[str], access: Access
-) -> Thread:
+def _new_thread(asked: AskedQuestion, access: Access) -> Thread:
     """A thread opened on the anchor's document (or the one document asked about)."""
     now = datetime.now(UTC).isoformat(timespec="seconds")
-    document_id = anchor.document_id if anchor else (documents[0] if len(documents) == 1 else None)
-    return Thread(_new_id(), access.user, text[:200], now, now, document_id)
+    ids = asked.document_ids
+    document_id = ids[0] if asked.anchor or len(ids) == 1 else None
+    return Thread(_new_id(), access.user, asked.question.text[:200], now, now, document_id)
 
 
-def _started(thread_id: str, turn_id: str, evidence: Evidence) -> ThreadStarted:
-    anchor = evidence.anchor
-    if anchor is None or anchor.block_id is None:
-        return ThreadStarted(thread_id, turn_id, anchor)
-    block = evidence.blocks.get((anchor.document_id, anchor.block_id))
-    if block is None:
-        return ThreadStarted(thread_id, turn_id, anchor)
-    return ThreadStarted(thread_id, turn_id, anchor, block.page, block.section_path)
-
-
-def question_text(question: Question, selection: str | None) -> str:
-    """The question as asked; a quick intent alone is a complete question, in the language
-    of the selection it is about."""
-    text = question.text.strip()
-    if text:
-        return text
-    if question.intent == "ask":
-        raise InputError("the question is empty", source="question")
-    if selection is None:
-        raise InputError(f"{question.intent!r} needs a selection to work on", source="question")
-    english, chinese = INTENT_QUESTIONS[question.intent]
-    return chinese if _language(selection) == "zh" else english
-
-
-def _language(text: str) -> str:
-    return "zh" if detect_language(text) == "zh" else "en"
+def _started(thread_id: str, turn_id: str, anchor: LocatedAnchor | None) -> ThreadStarted:
+    if anchor is None:
+        return ThreadStarted(thread_id, turn_id, None)
+    place = anchor.place
+    return ThreadStarted(thread_id, turn_id, place.anchor, place.page, place.section_path)
 
 
 def _unit_of(quote: Quote, units: Sequence[ContextUnit]) -> ContextUnit:

@@ -3,26 +3,30 @@ document the question names, and what hybrid search finds, as context units in t
 
 Read along (an anchor is given): search stays in the anchor's document, at most
 ``k_max_read_along`` hits. Knowledge base: every document the asker may see (or the ones
-named), at most ``k_max_knowledge_base`` hits.
+named), at most ``k_max_knowledge_base`` hits. Every unit knows the page and section of
+its blocks (``ContextUnit.places``), so no document's blocks are loaded for the quotes:
+only the anchor's document is read whole, for its context.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from askalong.context.anchor import anchored_context, resolve_anchor
+from askalong.asking.question import AskedQuestion
+from askalong.context.anchor import LocatedAnchor, located_context
 from askalong.context.assemble import assemble_context
-from askalong.context.crossref import cross_references, crossref_units
-from askalong.context.outline import section_root
+from askalong.context.crossref import crossref_units, outline_references
+from askalong.context.drift import anchor_terms
+from askalong.context.outline import Outline
 from askalong.context.small_to_big import small_to_big
-from askalong.context.units import ContextUnit
+from askalong.context.units import ContextUnit, places_of
 from askalong.library import Library
 from askalong.retrieve.search import SearchResult
-from askalong.types import Access, Anchor, Block, Chunk, Hit
+from askalong.types import Access, Block, Chunk, Hit
 
-BlockKey = tuple[str, str]  # (document id, block id)
+BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
 
 
 @dataclass(frozen=True)
@@ -30,9 +34,8 @@ class Evidence:
     """What the answerer may use, and what was searched (said with a not-covered answer)."""
 
     units: tuple[ContextUnit, ...]
-    blocks: Mapping[BlockKey, Block]  # every block of the units' documents
     titles: Mapping[str, str]  # document id -> title, for the units' documents
-    anchor: Anchor | None  # resolved: block id and span filled in
+    anchor_terms: frozenset[str]  # key terms of the anchor's cited text (drift, claims)
     hits: tuple[Hit, ...]
     searched: tuple[str, ...]
     notes: tuple[str, ...]
@@ -40,46 +43,56 @@ class Evidence:
 
 
 def gather(
-    library: Library,
-    question: str,
-    access: Access,
-    *,
-    anchor: Anchor | None = None,
-    documents: Sequence[str] = (),
+    library: Library, asked: AskedQuestion, access: Access, blocks: Sequence[Block] = ()
 ) -> Evidence:
+    """The evidence for ``asked``; ``blocks`` are its anchor's document's, as read once by
+    the asker (none without an anchor)."""
     started = time.perf_counter()
-    if anchor is not None:
-        return _read_along(library, question, access, anchor, started)
-    result = library.searcher.search(question, access, documents=documents)
-    units = _retrieved_units(library, result.hits)
-    blocks = _blocks_of(library, units)
-    context = assemble_context(question, None, (), units)
-    return _evidence(context, blocks, _titles(library, access, context), None, result, started)
+    if asked.anchor is not None:
+        return _read_along(library, asked, asked.anchor, access, blocks, started)
+    question = asked.question
+    result = library.searcher.search(question.text, access, documents=asked.document_ids)
+    units = _placed(library, _retrieved_units(library, result.hits), {})
+    context = assemble_context(question.terms, None, (), units)
+    titles = _titles(library, access, asked, context)
+    return _evidence(context, titles, frozenset(), result, started)
 
 
 def _read_along(
-    library: Library, question: str, access: Access, anchor: Anchor, started: float
+    library: Library,
+    asked: AskedQuestion,
+    at: LocatedAnchor,
+    access: Access,
+    blocks: Sequence[Block],
+    started: float,
 ) -> Evidence:
-    document = library.store.get_document(anchor.document_id, access)  # permission check
-    blocks = library.store.blocks(document.id)
-    anchor = resolve_anchor(blocks, anchor)
-    anchor_unit = anchored_context(blocks, anchor)
-    refs = cross_references(question, blocks, anchor=anchor)
-    crossref = crossref_units(question, refs, blocks, document_id=document.id)
-    query = _anchored_query(question, anchor_unit)
+    document_id = asked.documents[0].id
+    question = asked.question
+    outline = Outline(blocks)
+    anchor_unit = located_context(blocks, at)
+    refs = outline_references(question.text, outline, position=at.index)
+    crossref = crossref_units(question, refs, blocks, document_id=document_id)
+    query = _anchored_query(question.text, anchor_unit)
     k = library.searcher.policy.k_max_read_along
-    result = library.searcher.search(query, access, documents=(document.id,), k_max=k)
-    retrieved = _retrieved_units(library, result.hits)
+    result = library.searcher.search(query, access, documents=(document_id,), k_max=k)
+    known = {(document_id, block.id): block for block in blocks}
+    retrieved = _placed(library, _retrieved_units(library, result.hits), known)
+    anchored = anchor_terms(anchor_unit)
     context = assemble_context(
-        question, anchor_unit, crossref, retrieved, root=section_root(blocks)
+        question.terms | anchored, anchor_unit, crossref, retrieved, root=outline.root
     )
-    by_key = {(document.id, b.id): b for b in blocks}
-    return _evidence(context, by_key, {document.id: document.title}, anchor, result, started)
+    titles = _titles(library, access, asked, context)
+    return _evidence(context, titles, anchored, result, started)
 
 
-def _titles(library: Library, access: Access, units: Sequence[ContextUnit]) -> dict[str, str]:
+def _titles(
+    library: Library, access: Access, asked: AskedQuestion, units: Sequence[ContextUnit]
+) -> dict[str, str]:
+    """The units' documents' titles: those asked about are known already; another hit
+    document is fetched (and so checked) once."""
+    known = {document.id: document.title for document in asked.documents}
     ids = {u.document_id for u in units}
-    return {i: library.store.get_document(i, access).title for i in ids}
+    return {i: known[i] if i in known else library.store.get_document(i, access).title for i in ids}
 
 
 def _anchored_query(question: str, anchor_unit: ContextUnit) -> str:
@@ -95,29 +108,32 @@ def _retrieved_units(library: Library, hits: Sequence[Hit]) -> list[ContextUnit]
     return small_to_big(hits, chunks)
 
 
-def _blocks_of(library: Library, units: Sequence[ContextUnit]) -> dict[BlockKey, Block]:
-    """The blocks of the units' documents (block ids are unique within a document only)."""
-    found: dict[BlockKey, Block] = {}
-    for document_id in {u.document_id for u in units}:
-        for block in library.store.blocks(document_id):
-            found[(document_id, block.id)] = block
-    return found
+def _placed(
+    library: Library, units: Sequence[ContextUnit], known: Mapping[BlockKey, Block]
+) -> list[ContextUnit]:
+    """The units with their blocks' pages and sections: from ``known`` (the anchor's
+    document's blocks), else read block by block (a chunk knows only its own page range
+    and section)."""
+    out = []
+    for unit in units:
+        keys = dict.fromkeys((unit.document_id, span.block_id) for span in unit.spans)
+        found = [known.get(key) or library.store.block(*key) for key in keys]
+        out.append(replace(unit, places=places_of(found)))
+    return out
 
 
 def _evidence(
     units: Sequence[ContextUnit],
-    blocks: Mapping[BlockKey, Block],
     titles: Mapping[str, str],
-    anchor: Anchor | None,
+    anchored: frozenset[str],
     result: SearchResult,
     started: float,
 ) -> Evidence:
     searched = (result.query, f"routes: {', '.join(result.routes) or 'none'}")
     return Evidence(
         units=tuple(units),
-        blocks=blocks,
         titles=titles,
-        anchor=anchor,
+        anchor_terms=anchored,
         hits=result.hits,
         searched=searched,
         notes=result.notes,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import cast
 
 import click
@@ -13,6 +14,7 @@ from askalong.asking.choose import make_asker
 from askalong.cli.output import console, print_json
 from askalong.errors import InputError
 from askalong.library import opened_library
+from askalong.store.base import Store
 from askalong.types import INTENTS, Access, Anchor, Answer, Intent
 from askalong.wire import answer_json
 
@@ -61,16 +63,29 @@ def ask(
     """Ask a question; the answer quotes the documents and every quote is checked."""
     with opened_library() as library:
         access = Access.local()
-        anchor = _anchor(
-            library.store.get_document(documents[0], access).id if documents else None, at, selected
-        )
+        core_question = _question(library.store, access, question, intent, documents, at, selected)
         asker = make_asker(library)
-        chosen = cast(Intent, intent or "ask")
-        answer = asker.ask(Question(question, chosen, anchor, tuple(documents), thread_id), access)
+        answer = asker.ask(replace(core_question, thread_id=thread_id), access)
     if as_json:
         print_json(answer_json(answer))
     else:
         _print_answer(answer)
+
+
+def _question(
+    store: Store,
+    access: Access,
+    text: str,
+    intent: str | None,
+    refs: Sequence[str],
+    at: str | None,
+    selected: str | None,
+) -> Question:
+    """The core's question: each --doc resolved (and access checked) here, once; the core
+    trusts the resolved documents."""
+    documents = tuple(store.get_document(ref, access) for ref in refs)
+    anchor = _anchor(documents[0].id if documents else None, at, selected)
+    return Question(text, cast(Intent, intent or "ask"), anchor, documents)
 
 
 def _anchor(document_id: str | None, at: str | None, selected: str | None) -> Anchor | None:

@@ -27,8 +27,9 @@ def search(
 ) -> None:
     """Search the documents: hits with page, section and per-route scores."""
     with opened_library() as library:
+        ids = [library.store.get_document(ref, Access.local()).id for ref in documents]
         result = library.searcher.search(
-            query, Access.local(), documents=documents, k_max=top, use_vectors=not keyword_only
+            query, Access.local(), documents=ids, k_max=top, use_vectors=not keyword_only
         )
         found = search_json(result, library.store.chunk, functools.partial(_title, library))
     if as_json:

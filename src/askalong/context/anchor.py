@@ -1,13 +1,54 @@
-"""Read along: the anchor block and its neighbours in its section, as one context unit."""
+"""Read along: the anchor block and its neighbours in its section, as one context unit.
+
+An anchor is resolved once (``locate_anchor``: block id, exact span, the block's position,
+page and section); the rest of context assembly takes the ``LocatedAnchor``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from askalong.context.locate import locate_selection
-from askalong.context.units import ContextUnit, Piece, joined_length, trimmed
+from askalong.context.units import ContextUnit, Piece, joined_length, places_of, trimmed
 from askalong.errors import InputError, NotFound
 from askalong.types import CHUNK_JOINER, FURNITURE_KINDS, Anchor, Block, BlockSpan
+
+
+@dataclass(frozen=True)
+class AnchorPlace:
+    """An anchor and where its block is: what the reader's anchor chip shows."""
+
+    anchor: Anchor
+    page: int | None = None
+    section_path: tuple[str, ...] = ()
+
+
+def anchor_place(anchor: Anchor, block: Block | None) -> AnchorPlace:
+    """``anchor`` with its block's page and section (none for a vanished block)."""
+    if block is None:
+        return AnchorPlace(anchor)
+    return AnchorPlace(anchor, block.page, block.section_path)
+
+
+@dataclass(frozen=True)
+class LocatedAnchor:
+    """A resolved anchor (block id and span filled in), its place, and the position of its
+    block in the document's blocks."""
+
+    place: AnchorPlace
+    index: int
+
+    @property
+    def anchor(self) -> Anchor:
+        return self.place.anchor
+
+
+def locate_anchor(blocks: Sequence[Block], anchor: Anchor) -> LocatedAnchor:
+    """``anchor`` resolved in ``blocks`` (one document's, in reading order), once."""
+    resolved = resolve_anchor(blocks, anchor)
+    index = anchor_index(blocks, resolved)
+    return LocatedAnchor(anchor_place(resolved, blocks[index]), index)
 
 
 def anchored_context(
@@ -23,8 +64,15 @@ def anchored_context(
     or the whole block. Raises ``NotFound`` for an unknown block (or unfound selection)
     and ``InputError`` for a span outside the block.
     """
-    anchor = resolve_anchor(blocks, anchor)
-    index = anchor_index(blocks, anchor)
+    located = locate_anchor(blocks, anchor)
+    return located_context(blocks, located, width=width, max_chars=max_chars)
+
+
+def located_context(
+    blocks: Sequence[Block], located: LocatedAnchor, *, width: int = 2, max_chars: int = 3000
+) -> ContextUnit:
+    """``anchored_context`` for an anchor already located in ``blocks``."""
+    anchor, index = located.anchor, located.index
     block = blocks[index]
     start, end = _anchor_span(block, anchor)
     centre = _window(block, start, end, max_chars)
@@ -47,6 +95,7 @@ def anchored_context(
         page_end=max(pages) if pages else None,
         origin="anchor",
         score=None,
+        places=places_of(b for b, _ in chosen),
     )
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from askalong.context.drift import drift_terms, unit_drift
+from askalong.context.drift import unit_drift
 from askalong.context.units import TOTAL_CHARS, ContextUnit, subtract_all
 from askalong.types import CHUNK_JOINER, BlockSpan
 
 
 def assemble_context(
-    question: str,
+    terms: frozenset[str],
     anchor_unit: ContextUnit | None,
     crossref: Sequence[ContextUnit],
     retrieved: Sequence[ContextUnit],
@@ -27,8 +27,9 @@ def assemble_context(
     spans are all held already is dropped (its evidence is there). Units are kept in order
     while the total stays within ``total_chars`` (one that does not fit is skipped, a
     smaller later one may still come in); the anchor unit is always kept. Each unit gets
-    its ``drift`` relative to the anchor unit; ``root`` is ``section_root(blocks)`` of the
-    anchor's document.
+    its ``drift`` relative to the anchor unit, measured against ``terms`` (``drift_terms``:
+    the question's and the anchor's); ``root`` is ``section_root(blocks)`` of the anchor's
+    document.
     """
     candidates = [*([anchor_unit] if anchor_unit is not None else []), *crossref, *retrieved]
     kept: list[ContextUnit] = []
@@ -41,7 +42,6 @@ def assemble_context(
         kept.append(unit)
         covered.setdefault(unit.document_id, []).extend(unit.spans)
         total += len(unit.text)
-    terms = drift_terms(question, anchor_unit)
     return [replace(unit, drift=unit_drift(terms, unit, anchor_unit, root)) for unit in kept]
 
 

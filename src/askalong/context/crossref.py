@@ -17,9 +17,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from askalong.context.anchor import anchor_index, resolve_anchor
+from askalong.context.anchor import locate_anchor
 from askalong.context.outline import NAMED_PARTS, Outline, chinese_number, roman_number
-from askalong.context.units import UNIT_CHARS, ContextUnit, Piece, joined_length, trimmed
+from askalong.context.units import (
+    UNIT_CHARS,
+    ContextUnit,
+    Piece,
+    joined_length,
+    places_of,
+    trimmed,
+)
+from askalong.text.analysed import AnalysedText
 from askalong.text.tokens import key_terms
 from askalong.types import CHUNK_JOINER, Anchor, Block, BlockSpan
 
@@ -102,10 +110,15 @@ def cross_references(
     """The references ``question`` makes to parts of the document, each resolved to the
     part's blocks (relative ones need the ``anchor``; unresolvable ones come back with no
     blocks). ``blocks`` are one document's blocks in reading order."""
-    outline = Outline(blocks)
-    position = None
-    if anchor is not None:
-        position = anchor_index(blocks, resolve_anchor(blocks, anchor))
+    position = None if anchor is None else locate_anchor(blocks, anchor).index
+    return outline_references(question, Outline(blocks), position=position)
+
+
+def outline_references(
+    question: str, outline: Outline, *, position: int | None = None
+) -> list[CrossRef]:
+    """``cross_references`` in a document's ``outline``, the anchor block at ``position``
+    (for an outline and an anchor the caller has already)."""
     refs: list[CrossRef] = []
     for ref in detect_references(question):
         if all(
@@ -177,7 +190,7 @@ def _resolve(ref: CrossRef, outline: Outline, position: int | None) -> CrossRef:
 
 
 def crossref_units(
-    question: str,
+    question: AnalysedText,
     refs: Sequence[CrossRef],
     blocks: Sequence[Block],
     *,
@@ -203,10 +216,10 @@ def crossref_units(
     return units
 
 
-def _question_terms(question: str, refs: Sequence[CrossRef]) -> set[str]:
+def _question_terms(question: AnalysedText, refs: Sequence[CrossRef]) -> set[str]:
     """The question's key terms without the references' own words; single characters
     ("里", "中") only when nothing longer is left, as they are mostly particles."""
-    terms = key_terms(question) - key_terms(" ".join(ref.phrase for ref in refs))
+    terms = set(question.terms - key_terms(" ".join(ref.phrase for ref in refs)))
     longer = {term for term in terms if len(term) > 1}
     return longer or terms
 
@@ -256,6 +269,7 @@ def _unit(
         page_end=max(pages) if pages else None,
         origin="crossref",
         score=score,
+        places=places_of(members),
     )
 
 

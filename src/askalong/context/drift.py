@@ -34,10 +34,12 @@ def _below(path: tuple[str, ...], root: tuple[str, ...]) -> tuple[str, ...]:
 
 def drift_terms(question: str, anchor: ContextUnit | None = None) -> frozenset[str]:
     """The key terms drift is measured against: the question's and the anchor's cited text's."""
-    terms = key_terms(question)
-    if anchor is not None:
-        terms |= key_terms(anchor.cited_text())
-    return frozenset(terms)
+    return frozenset(key_terms(question)) | anchor_terms(anchor)
+
+
+def anchor_terms(anchor: ContextUnit | None) -> frozenset[str]:
+    """The key terms of the anchor's cited text (none without an anchor)."""
+    return frozenset(key_terms(anchor.cited_text())) if anchor is not None else frozenset()
 
 
 def drift(

@@ -156,7 +156,8 @@ class Outline:
         ]
         self._heading_at = {h.index: h for h in self.headings}
         self._extents: dict[int, range] = {}
-        self.root_depth = len(section_root(self.blocks))
+        self.root = section_root(self.blocks)  # drift measures distances below it
+        self.root_depth = len(self.root)
 
     # ------------------------------------------------------------------ extents
 

@@ -7,7 +7,8 @@ A ``ContextUnit`` is a run of block spans. Its one invariant, checked on constru
 so every offset in the text maps back to a block and a character offset
 (``ContextUnit.block_spans``). ``cited_spans`` are the spans that produced the unit (the
 retrieved hit chunks, the anchor span, the cross-referenced blocks): what a citation
-points at; everything else in the unit is surrounding context.
+points at; everything else in the unit is surrounding context. ``places`` give each
+block's page and section, so a quote carries its own without the document's blocks.
 
 This module holds the unit and its pieces. The rest of context assembly, one concept
 per module:
@@ -26,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from askalong.types import CHUNK_JOINER, BlockSpan
+from askalong.types import CHUNK_JOINER, Block, BlockSpan
 
 Origin = Literal["anchor", "retrieved", "crossref"]
 Distance = Literal["same_section", "same_chapter", "elsewhere", "other_document"]
@@ -58,6 +59,19 @@ class Piece:
 
 
 @dataclass(frozen=True)
+class BlockPlace:
+    """Where one block a unit quotes from is: the page and section its quotes carry."""
+
+    block_id: str
+    page: int | None
+    section_path: tuple[str, ...]
+
+
+def places_of(blocks: Iterable[Block]) -> tuple[BlockPlace, ...]:
+    return tuple(BlockPlace(b.id, b.page, b.section_path) for b in blocks)
+
+
+@dataclass(frozen=True)
 class ContextUnit:
     """A piece of evidence for the answerer: its text is its spans joined by CHUNK_JOINER."""
 
@@ -72,9 +86,18 @@ class ContextUnit:
     origin: Origin
     score: float | None  # best hit score (retrieved), best term overlap (crossref), None (anchor)
     drift: Drift | None = None  # filled in by assemble_context
+    places: tuple[BlockPlace, ...] = ()  # of the blocks its spans come from
 
     def __post_init__(self) -> None:
         split_pieces(self.spans, self.text)  # raises when the invariant does not hold
+
+    def place(self, block_id: str) -> BlockPlace:
+        """Where block ``block_id`` of this unit is: a quote from it carries this page and
+        section (the unit's first page and its section when the block's are not known)."""
+        for place in self.places:
+            if place.block_id == block_id:
+                return place
+        return BlockPlace(block_id, self.page_start, self.section_path)
 
     @property
     def pieces(self) -> list[Piece]:

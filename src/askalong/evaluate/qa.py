@@ -80,9 +80,11 @@ def evaluate_qa(
 def _score(asker: Asker, query: EvalQuery, ids: dict[str, str], keys: Sequence[str]) -> _Outcome:
     access = Access.local()
     gold_key = next(iter(query.relevant)).document
-    answer = asker.ask(Question(query.text, documents=(ids[gold_key],)), access)
-    other = keys[(keys.index(gold_key) + 1) % len(keys)]
-    elsewhere = asker.ask(Question(query.text, documents=(ids[other],)), access)
+    store = asker.library.store
+    gold = store.get_document(ids[gold_key], access)
+    answer = asker.ask(Question(query.text, documents=(gold,)), access)
+    other = store.get_document(ids[keys[(keys.index(gold_key) + 1) % len(keys)]], access)
+    elsewhere = asker.ask(Question(query.text, documents=(other,)), access)
     golds = [a.text for a in query.answers]
     return _Outcome(
         answered=answer.status == "answered",

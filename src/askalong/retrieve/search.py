@@ -68,7 +68,8 @@ class Searcher:
         use_vectors: bool = True,
     ) -> SearchResult:
         """The best chunks for ``query`` among the documents ``access`` may see
-        (restricted to ``documents``, ids or id prefixes, when given)."""
+        (restricted to ``documents`` when given: ids the caller resolved with the store's
+        ``get_document`` under the same ``access``, which is their permission check)."""
         query = _checked_query(query)
         routes = self._run_routes(query, access, documents, use_vectors)
         k = k_max or self.policy.k_max_knowledge_base
@@ -147,12 +148,12 @@ class Searcher:
         return _Routes(keyword, vector, notes, unembedded)
 
     def _allowed(self, access: Access, documents: Sequence[str]) -> set[str]:
-        """Ids of the documents to search. Named documents go through the store's
-        permission check; otherwise the keyword index lists what ``access`` may see, by
-        the permission fields its own route filters on (listing every document from the
+        """Ids of the documents to search. Named documents were resolved (and checked) by
+        the caller; otherwise the keyword index lists what ``access`` may see, by the
+        permission fields its own route filters on (listing every document from the
         store took ~0.5 s at 10k documents)."""
         if documents:
-            return {self.store.get_document(ref, access).id for ref in documents}
+            return set(documents)
         return self.indexes.keyword.document_ids(access)
 
     def _vector_route(

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from askalong.asking.asker import INTENT_QUESTIONS
+from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.server.sse import EVENT_NAMES
 from askalong.types import INTENTS, VERDICTS
@@ -47,7 +47,7 @@ def constants() -> tuple[Constant, ...]:
         Constant("VERDICTS", "askalong.types.VERDICTS", list(VERDICTS)),
         Constant(
             "INTENT_QUESTIONS",
-            "askalong.asking.asker.INTENT_QUESTIONS: [English, Chinese]",
+            "askalong.asking.question.INTENT_QUESTIONS: [English, Chinese]",
             questions,
         ),
         Constant("EVENT_NAMES", "askalong.server.sse.EVENT_NAMES", list(EVENT_NAMES)),

@@ -4,7 +4,8 @@
 - ``gram_tokens``: the keyword index's second field for Chinese: Han characters and
   character bigrams instead of rjieba words (a segmentation error then costs one field,
   not the match).
-- ``terms_of``: key terms plus Chinese character pairs, for matching a question to a sentence.
+- ``terms_of``: key terms plus Chinese character pairs (``character_pairs``), for matching a
+  question to a sentence.
 """
 
 from __future__ import annotations
@@ -107,8 +108,13 @@ BIGRAM = "\u2194"  # marks a character pair, so it never equals a segmenter toke
 def terms_of(text: str) -> set[str]:
     """Key terms, plus the character pairs of Chinese runs: the segmenter may cut a
     question and its answer sentence differently ("拔除插头测试" / "插头 测试")."""
-    terms = key_terms(text)
+    return key_terms(text) | character_pairs(text)
+
+
+def character_pairs(text: str) -> set[str]:
+    """The character pairs of the Chinese runs of ``text``, marked with ``BIGRAM``."""
+    pairs: set[str] = set()
     for run in _HAN_RUN.findall(text):
-        pairs = (run[i : i + 2] for i in range(len(run) - 1))
-        terms.update(BIGRAM + pair for pair in pairs if pair not in CHINESE_STOP_WORDS)
-    return terms
+        found = (run[i : i + 2] for i in range(len(run) - 1))
+        pairs.update(BIGRAM + pair for pair in found if pair not in CHINESE_STOP_WORDS)
+    return pairs

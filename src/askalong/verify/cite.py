@@ -16,14 +16,13 @@ and the reader scrolls to one place.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from askalong.answer.base import BlockKey
 from askalong.context.units import ContextUnit, Drift, Origin
 from askalong.text.fold import fold_excerpt, fold_with_offsets
 from askalong.text.scripts import is_cjk
-from askalong.types import CHUNK_JOINER, Block, Quote
+from askalong.types import CHUNK_JOINER, Quote
 
 MIN_QUOTE_CHARS = 8  # folded characters: shorter quotes match too easily to prove anything
 MIN_QUOTE_CJK = 4
@@ -56,24 +55,24 @@ class Source:
         return CHUNK_JOINER.join(part.text for part in self.parts)
 
 
-def source_from_unit(number: int, unit: ContextUnit, blocks: Mapping[BlockKey, Block]) -> Source:
-    """``unit`` as source ``number``; pages and sections come from ``blocks`` (keyed by
-    document id and block id) when known."""
+def source_from_unit(number: int, unit: ContextUnit) -> Source:
+    """``unit`` as source ``number``; each part has its block's page and section
+    (``ContextUnit.place``)."""
     parts = []
     for piece in unit.pieces:
-        block = blocks.get((unit.document_id, piece.span.block_id))
-        page = block.page if block is not None else unit.page_start
-        section = block.section_path if block is not None else unit.section_path
         span = piece.span
-        parts.append(SourcePart(span.block_id, span.start, span.end, piece.text, page, section))
+        place = unit.place(span.block_id)
+        parts.append(
+            SourcePart(
+                span.block_id, span.start, span.end, piece.text, place.page, place.section_path
+            )
+        )
     return Source(number, unit.document_id, tuple(parts), unit.origin, unit.drift)
 
 
-def sources_from_units(
-    units: Sequence[ContextUnit], blocks: Mapping[BlockKey, Block]
-) -> tuple[Source, ...]:
+def sources_from_units(units: Sequence[ContextUnit]) -> tuple[Source, ...]:
     """The units numbered 1, 2, ... in context order."""
-    return tuple(source_from_unit(i, unit, blocks) for i, unit in enumerate(units, start=1))
+    return tuple(source_from_unit(i, unit) for i, unit in enumerate(units, start=1))
 
 
 # ------------------------------------------------------------------------------ folding

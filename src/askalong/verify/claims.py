@@ -154,14 +154,15 @@ def verify_claims(
     claims: Sequence[ClaimDraft],
     cited: Mapping[int, str],
     *,
-    question: str = "",
+    question_terms: frozenset[str] = frozenset(),
     anchor_terms: frozenset[str] = frozenset(),
     drifts: Mapping[int, Drift | None] | None = None,
     embedder: Embedder | None = None,
 ) -> tuple[Claim, ...]:
     """Each claim checked against the texts it cites (``cited``: number -> text, a quote's
-    or a whole source's). ``drifts`` are the cited sources' drift signals."""
-    known = frozenset(terms_of(question)) | anchor_terms
+    or a whole source's). ``question_terms`` are the question's (``terms_of``, as
+    analysed once), ``drifts`` the cited sources' drift signals."""
+    known = question_terms | anchor_terms
     similarity = _similarities(claims, cited, embedder)
     return tuple(
         _verify(claim, cited, known, drifts or {}, similarity[k]) for k, claim in enumerate(claims)

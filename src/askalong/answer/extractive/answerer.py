@@ -22,7 +22,6 @@ class ExtractiveAnswerer(Answerer):
         result = answer_extractively(
             request.question,
             request.units,
-            request.blocks,
             intent=request.intent,
             embedder=self.embedder,
             previous_question=previous.question if previous else None,

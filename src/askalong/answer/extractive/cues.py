@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from askalong.text.analysed import AnalysedText
 from askalong.text.tokens import key_terms
 from askalong.types import Intent
 
@@ -98,8 +99,10 @@ _DEICTIC_ZH = re.compile(
 )
 
 
-def about_selection(question: str) -> bool:
+def about_selection(question: AnalysedText) -> bool:
     """Whether ``question`` names nothing beyond "this": its only terms ask to explain,
     exemplify, compare or restate the selection."""
-    rest = _DEICTIC_ZH.sub(" ", question)
-    return not (key_terms(rest) - _DEICTIC_EN)
+    rest = _DEICTIC_ZH.sub(" ", question.text)
+    # with no Chinese deictic word taken out, the rest's terms are the question's own
+    terms = question.terms if rest == question.text else key_terms(rest)
+    return not (terms - _DEICTIC_EN)

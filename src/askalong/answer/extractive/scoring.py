@@ -19,6 +19,7 @@ from askalong.answer.extractive.cues import (
 )
 from askalong.context.units import ContextUnit, Drift, Origin, Piece, trimmed
 from askalong.providers.base import Embedder
+from askalong.text.analysed import AnalysedText
 from askalong.text.sentences import split_sentences
 from askalong.text.tokens import BIGRAM, terms_of
 from askalong.types import Intent
@@ -109,7 +110,7 @@ def _candidate(unit: ContextUnit, place: tuple[int, int, int], sentence: Piece) 
 
 
 def score_candidates(
-    question: str,
+    question: AnalysedText,
     units: Sequence[ContextUnit],
     *,
     intent: Intent = "ask",
@@ -127,7 +128,7 @@ def score_candidates(
     overlap = _carried(found, _relevance(query, sentence_terms), weights)
     lexical = [overlap[k] + _origin_bonus(c, weights) for k, c in enumerate(found)]
     similarity = _similarities(query.text, found, embedder, weights, lexical)
-    numeric = wants_number(question)
+    numeric = wants_number(question.text)
     out = []
     for k, candidate in enumerate(found):
         relevance = weights.overlap * overlap[k] + weights.similarity * similarity[k]
@@ -161,9 +162,12 @@ class _Query:
 
 
 def _query(
-    question: str, units: Sequence[ContextUnit], previous_question: str | None, weights: Weights
+    question: AnalysedText,
+    units: Sequence[ContextUnit],
+    previous_question: str | None,
+    weights: Weights,
 ) -> _Query:
-    own = terms_of(question)
+    own = question.match_terms
     selection = "\n".join(u.cited_text() for u in units if u.origin == "anchor")
     selected = terms_of(selection) if selection else set()
     ranking = dict.fromkeys(own, 1.0)
@@ -171,9 +175,9 @@ def _query(
     for term in secondary - own:
         ranking[term] = weights.follow_up
     if about_selection(question):
-        text = selection if selected else question
-        return _Query(ranking, frozenset(own), frozenset(selected or own), 1.0, text)
-    return _Query(ranking, frozenset(own), frozenset(own), weights.follow_up_cap, question)
+        text = selection if selected else question.text
+        return _Query(ranking, own, frozenset(selected or own), 1.0, text)
+    return _Query(ranking, own, own, weights.follow_up_cap, question.text)
 
 
 def _relevance(query: _Query, sentence_terms: list[set[str]]) -> list[float]:

@@ -36,15 +36,15 @@ Thresholds differ by language because the scales do.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from askalong.answer.base import NOT_COVERED, BlockKey
+from askalong.answer.base import NOT_COVERED
 from askalong.answer.extractive.scoring import Candidate, Scored, Weights, score_candidates
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
-from askalong.text.scripts import detect_language
-from askalong.types import AnswerStatus, Block, Intent, Quote
+from askalong.text.analysed import AnalysedText
+from askalong.types import AnswerStatus, Intent, Quote
 
 
 @dataclass(frozen=True)
@@ -66,9 +66,8 @@ class ExtractiveResult:
 
 
 def answer_extractively(
-    question: str,
+    question: AnalysedText,
     units: Sequence[ContextUnit],
-    blocks: Mapping[BlockKey, Block],
     *,
     intent: Intent = "ask",
     embedder: Embedder | None = None,
@@ -76,15 +75,15 @@ def answer_extractively(
     previous_answer: str | None = None,
     weights: Weights | None = None,
 ) -> ExtractiveResult:
-    """Answer ``question`` from ``units`` by selecting and quoting their sentences;
-    ``blocks`` (keyed by document id and block id) give each quote its page and section.
+    """Answer ``question`` from ``units`` by selecting and quoting their sentences; each
+    quote carries the page and section of its block (``ContextUnit.place``).
 
     Only a sentence whose own evidence passes the threshold can be the answer: ranking
     bonuses (the anchor's origin, cues, the previous question) only order those. A
     follow-up whose answer would repeat ``previous_answer`` gets the next-best distinct
     evidence, or ``not_covered`` when there is none."""
     weights = weights or Weights()
-    language = "zh" if detect_language(question) == "zh" else "en"
+    language = question.language
     scored = score_candidates(
         question,
         units,
@@ -100,7 +99,7 @@ def answer_extractively(
         top = max((s.evidence for s in scored), default=0.0)
         return ExtractiveResult("not_covered", NOT_COVERED[language], (), "", top, language)
     fresh = [s for s in scored if not previous_answer or s.candidate.text not in previous_answer]
-    return _answer(fresh, best, blocks, units, weights, language)
+    return _answer(fresh, best, units, weights, language)
 
 
 def _eligible(scored: list[Scored], threshold: float) -> list[Scored]:
@@ -136,14 +135,13 @@ def _best(eligible: list[Scored], previous_answer: str | None) -> Scored | None:
 def _answer(
     scored: list[Scored],
     best: Scored,
-    blocks: Mapping[BlockKey, Block],
     units: Sequence[ContextUnit],
     weights: Weights,
     language: str,
 ) -> ExtractiveResult:
     direct = _direct(scored, best, weights)
     quoted = _quoted(scored, direct, weights)
-    quotes = tuple(_quote(n, s.candidate, units, blocks) for n, s in enumerate(quoted, start=1))
+    quotes = tuple(_quote(n, s.candidate, units) for n, s in enumerate(quoted, start=1))
     glue = "" if language == "zh" else " "
     answer = glue.join(f"{q.text} [{q.number}]" for q in quotes[: len(direct)])
     explanation = _explanation(scored, best, quoted, language)
@@ -178,11 +176,9 @@ def _quoted(scored: list[Scored], direct: list[Scored], weights: Weights) -> lis
     return [*direct, *extra[:room]]
 
 
-def _quote(
-    number: int, c: Candidate, units: Sequence[ContextUnit], blocks: Mapping[BlockKey, Block]
-) -> Quote:
+def _quote(number: int, c: Candidate, units: Sequence[ContextUnit]) -> Quote:
     unit = units[c.unit]
-    block = blocks.get((unit.document_id, c.block_id))
+    place = unit.place(c.block_id)
     return Quote(
         number=number,
         document_id=unit.document_id,
@@ -190,8 +186,8 @@ def _quote(
         start=c.start,
         end=c.end,
         text=c.text,
-        page=block.page if block is not None else unit.page_start,
-        section_path=block.section_path if block is not None else unit.section_path,
+        page=place.page,
+        section_path=place.section_path,
     )
 
 

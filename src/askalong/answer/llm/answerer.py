@@ -39,7 +39,6 @@ from askalong.answer.llm.reply import AnswerStream, ModelReply, parse_reply
 from askalong.answer.llm.route import Route, RouteDecision, decide_route
 from askalong.errors import ProviderError
 from askalong.providers.chat import ChatMessage, ChatModel, Sampling
-from askalong.text.scripts import detect_language
 from askalong.types import Quote
 from askalong.verify.cite import InvalidQuote, QuoteCheck, Source, check_quotes, sources_from_units
 
@@ -148,13 +147,13 @@ class ModelAnswerer(Answerer):
     def _draft(self, request: DraftRequest, on_text: TextSink | None) -> Draft:
         decision = self.route(request)
         chat = self.light if decision.route == "light" and self.light is not None else self.strong
-        sources = sources_from_units(request.units, request.blocks)
+        sources = sources_from_units(request.units)
         messages = build_messages(request, sources, request.titles)
         # Every reply is asked for as JSON, whatever the configured sampling says.
         talk = _Conversation(chat, messages, replace(self.sampling, json_mode=True))
         base = Draft(
             status="not_covered",
-            answer=_not_covered_text(request.question),
+            answer=NOT_COVERED[request.question.language],
             quotes=(),
             model=_model_name(chat),
             route=decision.route,
@@ -281,10 +280,6 @@ def _after_word(text: str, match: re.Match[str]) -> bool:
 
 def _with(base: Draft, talk: _Conversation, *notes: str) -> Draft:
     return replace(base, notes=(*base.notes, *notes), raw=talk.raw)
-
-
-def _not_covered_text(question: str) -> str:
-    return NOT_COVERED["zh" if detect_language(question) == "zh" else "en"]
 
 
 def _model_name(chat: ChatModel) -> str:

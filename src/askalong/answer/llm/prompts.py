@@ -135,7 +135,7 @@ def question_message(
         anchored = bool(sources) and sources[0].origin == "anchor"
         subject, subject_zh = SELECTED if anchored else UNSELECTED
         parts.append(task.format(subject=subject, subject_zh=subject_zh))
-    parts.append(f"Question / 问题: {request.question}")
+    parts.append(f"Question / 问题: {request.question.text}")
     parts.append("Reply with the JSON object only. 只回复 JSON 对象。")
     return "\n\n".join(parts)
 

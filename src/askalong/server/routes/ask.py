@@ -53,7 +53,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from askalong.asking.asker import Question
+from askalong.asking.question import Question
 from askalong.errors import InputError
 from askalong.server.deps import AccessDep, AskerDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
@@ -94,7 +94,8 @@ async def ask(
 
 
 def question_of(state: ServerState, body: AskIn, access: Access) -> Question:
-    """The core's question; the document reference is resolved (and access checked) here."""
+    """The core's question; the document reference is resolved (and access checked) here,
+    once: the core trusts the resolved document."""
     document = state.library.store.get_document(body.document_id, access)
     intent = body.intent or "ask"
     if intent not in INTENTS:
@@ -103,4 +104,4 @@ def question_of(state: ServerState, body: AskIn, access: Access) -> Question:
     if body.anchor is not None:
         given = body.anchor
         anchor = Anchor(document.id, given.block_id, given.start, given.end, given.selected_text)
-    return Question(body.question, cast(Intent, intent), anchor, (document.id,), body.thread_id)
+    return Question(body.question, cast(Intent, intent), anchor, (document,), body.thread_id)

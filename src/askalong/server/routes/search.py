@@ -31,6 +31,7 @@ def _search(
     state: ServerState, access: Access, query: str, documents: list[str], k: int | None
 ) -> SearchJSON:
     library = state.library
-    result = library.searcher.search(query, access, documents=documents, k_max=k)
+    ids = [library.store.get_document(ref, access).id for ref in documents]  # access check
+    result = library.searcher.search(query, access, documents=ids, k_max=k)
     titles = {d.id: d.title for d in library.store.list_documents(access)}
     return search_json(result, library.store.chunk, lambda doc: titles.get(doc, ""))

@@ -29,12 +29,13 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from askalong.context.anchor import anchor_place
 from askalong.errors import NotFound
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
 from askalong.server.schemas import ThreadList
 from askalong.store.base import DocumentStore
-from askalong.types import Access, Anchor
+from askalong.types import Access, Anchor, Block
 from askalong.wire import (
     PlacedAnchorJSON,
     ThreadJSON,
@@ -87,10 +88,16 @@ def _thread(state: ServerState, thread_id: str, access: Access) -> ThreadJSON:
 
 def _anchor(store: DocumentStore, anchor: Anchor | None) -> PlacedAnchorJSON | None:
     """The anchor with its block's page and section (a vanished block leaves them empty)."""
-    if anchor is None or anchor.block_id is None:
-        return placed_anchor_json(anchor, None, ())
+    if anchor is None:
+        return None
+    place = anchor_place(anchor, _block(store, anchor))
+    return placed_anchor_json(place.anchor, place.page, place.section_path)
+
+
+def _block(store: DocumentStore, anchor: Anchor) -> Block | None:
+    if anchor.block_id is None:
+        return None
     try:
-        block = store.block(anchor.document_id, anchor.block_id)
+        return store.block(anchor.document_id, anchor.block_id)
     except NotFound:
-        return placed_anchor_json(anchor, None, ())
-    return placed_anchor_json(anchor, block.page, block.section_path)
+        return None

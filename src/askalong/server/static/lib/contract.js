@@ -7,7 +7,7 @@ export const INTENTS = Object.freeze(["ask", "explain", "example", "compare"]);
 // askalong.types.VERDICTS
 export const VERDICTS = Object.freeze(["supported", "weak", "suspicious", "unverified"]);
 
-// askalong.asking.asker.INTENT_QUESTIONS: [English, Chinese]
+// askalong.asking.question.INTENT_QUESTIONS: [English, Chinese]
 export const INTENT_QUESTIONS = Object.freeze({
   explain: ["Explain this.", "解释这段内容。"],
   example: ["Give an example of this.", "举例说明这段内容。"],

@@ -1,0 +1,115 @@
+"""The question, analysed once at the start of ``Asker.stream``.
+
+An edge (the HTTP route, the CLI) hands the core a ``Question`` whose documents it has
+resolved with the asker's ``Access``: that is their permission check, and the core trusts
+it. ``asked_question`` turns the question, once, into an ``AskedQuestion``: the complete
+question text with its language and terms (``text.analysed``), the anchor resolved to
+exact offsets with its block's page and section, the documents, the thread's history.
+Gathering, context assembly, the answerer and verification take these values (the pure
+stages the parts they need) instead of deriving them again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from askalong.answer.base import HistoryTurn
+from askalong.context.anchor import LocatedAnchor, locate_anchor
+from askalong.errors import InputError
+from askalong.text.analysed import AnalysedText, analysed
+from askalong.text.scripts import answer_language
+from askalong.types import Anchor, Block, Document, Intent, Turn
+
+INTENT_QUESTIONS: dict[str, tuple[str, str]] = {  # (English, Chinese)
+    "explain": ("Explain this.", "解释这段内容。"),
+    "example": ("Give an example of this.", "举例说明这段内容。"),
+    "compare": ("How does this differ from related ideas?", "这与相关概念有什么不同？"),
+}
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question as an edge hands it over. ``documents`` are resolved: fetched with the
+    asker's ``Access`` (their permission check, which the core trusts). An anchor on any
+    other document is checked by the core, once."""
+
+    text: str = ""
+    intent: Intent = "ask"
+    anchor: Anchor | None = None
+    documents: tuple[Document, ...] = ()
+    thread_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Where a read-along question is asked: the anchor as given (the question's or its
+    thread's) and its document, read once, with its blocks in reading order."""
+
+    anchor: Anchor
+    document: Document
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class AskedQuestion:
+    """A question analysed once. ``asked`` is the text as typed (empty for a bare intent);
+    ``question`` the complete question, searched, answered and stored. ``documents`` are
+    the anchor's (read along) or the ones named (knowledge base), all permission-checked."""
+
+    asked: str
+    question: AnalysedText
+    intent: Intent
+    anchor: LocatedAnchor | None
+    documents: tuple[Document, ...]
+    history: tuple[HistoryTurn, ...] = ()
+
+    @property
+    def document_ids(self) -> tuple[str, ...]:
+        return tuple(document.id for document in self.documents)
+
+
+def check_question(question: Question, anchor: Anchor | None) -> None:
+    """The question's own errors, raised before any document is read: an empty question,
+    or a quick intent with no selection to work on."""
+    if question.text.strip():
+        return
+    if question.intent == "ask":
+        raise InputError("the question is empty", source="question")
+    if anchor is None or (anchor.block_id is None and not anchor.selected_text):
+        raise InputError(f"{question.intent!r} needs a selection to work on", source="question")
+
+
+def asked_question(
+    question: Question, turns: Sequence[Turn], reading: Reading | None
+) -> AskedQuestion:
+    """``question`` analysed, its anchor (if any) resolved in ``reading``."""
+    check_question(question, None if reading is None else reading.anchor)
+    located = None if reading is None else locate_anchor(reading.blocks, reading.anchor)
+    text = question.text.strip()
+    if not text:
+        assert reading is not None and located is not None  # check_question made sure
+        text = intent_question(question.intent, _selection(reading, located))
+    return AskedQuestion(
+        asked=question.text,
+        question=analysed(text),
+        intent=question.intent,
+        anchor=located,
+        documents=question.documents if reading is None else (reading.document,),
+        history=tuple(HistoryTurn(turn.question, turn.answer.answer) for turn in turns),
+    )
+
+
+def intent_question(intent: Intent, selection: str) -> str:
+    """A quick intent alone as a complete question, in the language of its selection."""
+    english, chinese = INTENT_QUESTIONS[intent]
+    return chinese if answer_language(selection) == "zh" else english
+
+
+def _selection(reading: Reading, located: LocatedAnchor) -> str:
+    """The selected text as given, or the anchor's span of its block."""
+    given = reading.anchor
+    if given.selected_text:
+        return given.selected_text
+    block = reading.blocks[located.index]
+    return block.text[given.start or 0 : given.end or len(block.text)]

@@ -1,0 +1,33 @@
+"""A text analysed once (pure): the language to answer it in and its terms.
+
+A question is read by several stages (cross-references, drift, the answerer's scoring,
+claim checks); each used to detect its language and tokenise it again. ``analysed`` does
+both once; the stages take the ``AnalysedText``. It lives here, at the bottom, so that
+every stage may take it (``askalong.asking.question`` builds it for the asked question).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from askalong.text.scripts import answer_language
+from askalong.text.tokens import character_pairs, key_terms
+
+
+@dataclass(frozen=True)
+class AnalysedText:
+    text: str
+    language: str  # "en" | "zh": the language to answer in (``answer_language``)
+    terms: frozenset[str]  # ``key_terms(text)``
+    pairs: frozenset[str]  # ``character_pairs(text)``: Chinese character pairs
+
+    @property
+    def match_terms(self) -> frozenset[str]:
+        """``terms_of(text)``: what a sentence or a claim is matched on."""
+        return self.terms | self.pairs
+
+
+def analysed(text: str) -> AnalysedText:
+    return AnalysedText(
+        text, answer_language(text), frozenset(key_terms(text)), frozenset(character_pairs(text))
+    )

@@ -1,0 +1,70 @@
+"""The question analysed once: its complete text, language and terms, the anchor resolved
+with its block's page and section, the documents and the history (``asking.question``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from askalong.answer.base import HistoryTurn
+from askalong.asking.question import Question, Reading, asked_question, check_question
+from askalong.errors import InputError, NotFound
+from askalong.parse.pdf.parser import parse
+from askalong.text.tokens import character_pairs, key_terms, terms_of
+from askalong.types import Anchor, Answer, Block, Document, Turn
+
+DOCUMENT = Document("xjtu", "hash", "XJTU", "xjtu.pdf", "pdf", "zh", 1, 1, "2026-01-01")
+
+
+@pytest.fixture(scope="module")
+def blocks(evaldata: Path) -> tuple[Block, ...]:
+    path = evaldata / "pdf" / "zh" / "xjtu_journal_2col_sample.pdf"
+    return parse(path.read_bytes(), source=path.name).blocks
+
+
+def chinese_paragraph(blocks: tuple[Block, ...]) -> Block:
+    return next(b for b in blocks if b.kind == "paragraph" and len(b.text) > 100 and b.page)
+
+
+def test_a_bare_intent_on_a_chinese_selection(blocks: tuple[Block, ...]) -> None:
+    block = chinese_paragraph(blocks)
+    selected = block.text[5:40]
+    reading = Reading(Anchor("xjtu", selected_text=selected), DOCUMENT, blocks)
+    asked = asked_question(Question(intent="explain"), (), reading)
+    assert (asked.asked, asked.question.text) == ("", "解释这段内容。")
+    assert asked.question.language == "zh" and asked.intent == "explain"
+    assert asked.question.terms == key_terms("解释这段内容。")
+    assert asked.question.match_terms == terms_of("解释这段内容。")
+    assert asked.anchor is not None
+    assert asked.anchor.anchor == Anchor("xjtu", block.id, 5, 40, selected)
+    assert blocks[asked.anchor.index] == block
+    place = asked.anchor.place
+    assert (place.page, place.section_path) == (block.page, block.section_path)
+    assert asked.documents == (DOCUMENT,) and asked.document_ids == ("xjtu",)
+
+
+def test_a_question_keeps_its_text_and_the_thread_history(blocks: tuple[Block, ...]) -> None:
+    previous = Turn(
+        "t0", "th", 0, "什么是空化？", "ask", None, Answer("answered", "", "空化是…"), ""
+    )
+    asked = asked_question(Question("  喷嘴内部的空化流动如何研究？ "), (previous,), None)
+    assert asked.question.text == "喷嘴内部的空化流动如何研究？"
+    assert asked.question.pairs == character_pairs(asked.question.text) != frozenset()
+    assert asked.anchor is None and asked.documents == ()
+    assert asked.history == (HistoryTurn("什么是空化？", "空化是…"),)
+    english = asked_question(Question("How is the flow studied?"), (), None)
+    assert english.question.language == "en" and english.question.pairs == frozenset()
+
+
+def test_errors_of_the_question_itself_come_first(blocks: tuple[Block, ...]) -> None:
+    with pytest.raises(InputError, match="empty"):
+        check_question(Question("  "), Anchor("xjtu", "b99999"))
+    with pytest.raises(InputError, match="needs a selection"):
+        check_question(Question(intent="example"), None)
+    with pytest.raises(InputError, match="needs a selection"):
+        asked_question(Question(intent="example"), (), None)
+    check_question(Question(intent="example"), Anchor("xjtu", "b1"))
+    unknown = Reading(Anchor("xjtu", "b99999"), DOCUMENT, blocks)
+    with pytest.raises(NotFound, match="b99999"):
+        asked_question(Question("Why?"), (), unknown)
