@@ -165,7 +165,7 @@ def _matrix(library: Library, ids: Sequence[str]) -> np.ndarray:
     if vectors is None or library.indexes.pending_vectors():
         return np.zeros((0, 0), dtype=np.float32)
     # The index's own rows, read through its search: exact cosine over every chunk.
-    rows = vectors._snapshot()
+    rows = vectors.index._snapshot()
     position = {chunk_id: i for i, chunk_id in enumerate(rows.chunk_ids)}
     return np.asarray(rows.matrix)[[position[i] for i in ids]]
 

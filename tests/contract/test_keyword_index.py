@@ -1,5 +1,6 @@
 """The keyword index: BM25 on real English and Chinese text, the permission and document
-filters inside the query, replacement, deletion, persistence and hostile queries."""
+filters inside the query, replacement, deletion, persistence and hostile queries. Who sees
+what is the shared permission matrix's (``test_permissions.py``)."""
 
 from __future__ import annotations
 
@@ -268,32 +269,6 @@ def visible(index: KeywordIndex, access: Access) -> set[str]:
     return {hit.document_id for hit in index.search("zebra river", access)}
 
 
-def test_document_ids_follow_the_permission_rule(shared_index: KeywordIndex) -> None:
-    for access in (Access(user="alice"), Access(user="dave", orgs=("ops",)), Access.local()):
-        assert shared_index.document_ids(access) == visible(shared_index, access)
-    assert shared_index.document_ids() == shared_index.document_ids(Access.local())
-    assert len(shared_index.document_ids()) == 4
-
-
-def test_permission_filter(shared_index: KeywordIndex) -> None:
-    assert visible(shared_index, Access(user="alice")) == {"alice-private", "carol-public"}
-    assert visible(shared_index, Access(user="bob")) == {"bob-private", "bob-org", "carol-public"}
-    assert visible(shared_index, Access(user="dave", orgs=("ops",))) == {"bob-org", "carol-public"}
-    assert visible(shared_index, Access(user="dave", orgs=("other",))) == {"carol-public"}
-    assert visible(shared_index, Access.local()) == {
-        "alice-private",
-        "bob-private",
-        "bob-org",
-        "carol-public",
-    }
-
-
-def test_org_tag_alone_does_not_open_a_private_document(tmp_path: Path) -> None:
-    index = KeywordIndex(tmp_path)
-    index_texts(index, "tagged-private", "zebra", owner="bob", org_tags=("lab",))
-    assert index.search("zebra", Access(user="eve", orgs=("lab",))) == []
-
-
 def test_permission_filter_is_inside_the_query(tmp_path: Path) -> None:
     index = KeywordIndex(tmp_path)
     index_texts(index, "hidden", "zebra zebra zebra stripes", owner="bob")
@@ -312,14 +287,14 @@ def test_filters_do_not_change_bm25(shared_index: KeywordIndex) -> None:
 
 def test_document_filter(shared_index: KeywordIndex) -> None:
     access = Access.local()
-    only = shared_index.search("zebra", access, document_ids={"bob-org", "carol-public"})
+    only = shared_index.search("zebra", access, documents={"bob-org", "carol-public"})
     assert {hit.document_id for hit in only} == {"bob-org", "carol-public"}
-    assert shared_index.search("zebra", access, document_ids=[]) == []
+    assert shared_index.search("zebra", access, documents=[]) == []
     both = shared_index.search(
-        "zebra", Access(user="alice"), document_ids=["bob-org", "alice-private"]
+        "zebra", Access(user="alice"), documents=["bob-org", "alice-private"]
     )
     assert {hit.document_id for hit in both} == {"alice-private"}
-    one = shared_index.search("zebra", access, document_ids=["bob-org"], limit=1)
+    one = shared_index.search("zebra", access, documents=["bob-org"], limit=1)
     assert chunk_ids(one) == ["bob-org:0"]
 
 
@@ -351,6 +326,8 @@ def test_delete(tmp_path: Path) -> None:
     index.delete("a")
     index.delete("never-indexed")
     assert index.document_ids() == {"b"}
+    # Deleted entries are not merged away yet: neither listing may count them.
+    assert index.document_ids(among={"a", "b", "never-indexed"}) == {"b"}
     assert {hit.document_id for hit in index.search("shared", Access.local())} == {"b"}
 
 
@@ -372,6 +349,7 @@ def test_document_ids_includes_documents_without_searchable_text(tmp_path: Path)
     assert index.document_ids() == set()
     index_texts(index, "punctuation", "。，！ ... ---")
     assert index.document_ids() == {"punctuation"}
+    assert index.document_ids(Access.local(), among=["punctuation"]) == {"punctuation"}
 
 
 # ----------------------------------------------------------------------------- hostile queries

@@ -256,41 +256,7 @@ def test_prefix_only_counts_documents_the_caller_may_see(store: DocumentStore) -
     assert store.get_document("abcd", Access(user="bob")) == mine.document
 
 
-# -- permissions -----------------------------------------------------------------------------
-
-VIEWERS = {
-    "owner": Access(user="alice"),
-    "other user": Access(user="bob"),
-    "org member": Access(user="carol", orgs=("chemistry", "physics")),
-    "non-member": Access(user="dave", orgs=("chemistry",)),
-    "everything": Access.local(),
-}
-VISIBLE_TO = {
-    "private": {"owner", "everything"},
-    "org": {"owner", "org member", "everything"},
-    "public": set(VIEWERS),
-}
-
-
-@pytest.mark.parametrize("visibility", ["private", "org", "public"])
-@pytest.mark.parametrize("viewer", list(VIEWERS))
-def test_permission_matrix(store: DocumentStore, visibility: Visibility, viewer: str) -> None:
-    item = sample(visibility, visibility=visibility, org_tags=("physics", "lab-7"))
-    add(store, item)
-    access = VIEWERS[viewer]
-    visible = viewer in VISIBLE_TO[visibility]
-    assert [d.id for d in store.list_documents(access)] == ([item.id] if visible else [])
-    if visible:
-        assert store.get_document(item.id[:6], access) == item.document
-    else:
-        with pytest.raises(NotFound):
-            store.get_document(item.id, access)
-
-
-def test_org_tags_do_not_open_private_documents(store: DocumentStore) -> None:
-    item = sample("tagged", visibility="private", org_tags=("physics",))
-    add(store, item)
-    assert store.list_documents(VIEWERS["org member"]) == []
+# -- permissions (the matrix: test_permissions.py) ------------------------------------------
 
 
 def test_list_is_newest_first_and_filtered(store: DocumentStore) -> None:

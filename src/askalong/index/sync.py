@@ -17,6 +17,7 @@ from types import TracebackType
 from askalong.config import Settings
 from askalong.errors import AskAlongError
 from askalong.index.keyword import KeywordIndex
+from askalong.index.vector_route import VectorIndexRoute
 from askalong.index.vectors import VectorIndex
 from askalong.providers.base import Embedder
 from askalong.store.base import Store
@@ -33,7 +34,8 @@ class EmbedReport:
 
 
 class SearchIndexes:
-    """The keyword index and (once an embedder is loaded) the vector index of a store."""
+    """The keyword route and (once an embedder is loaded) the vector route of a store, over
+    the local files: the ``SearchRoutes`` a ``Searcher`` runs."""
 
     def __init__(self, settings: Settings, store: Store, embedder: EmbedderFactory) -> None:
         self.settings = settings
@@ -42,7 +44,7 @@ class SearchIndexes:
         self._make_embedder = embedder
         self._embedder: Embedder | None = None
         self._embedder_loaded = False
-        self._vectors: VectorIndex | None = None
+        self._vectors: VectorIndexRoute | None = None
 
     @property
     def embedder(self) -> Embedder | None:
@@ -53,11 +55,12 @@ class SearchIndexes:
         return self._embedder
 
     @property
-    def vectors(self) -> VectorIndex | None:
-        """The vector index of the current embedder; None when embeddings are off."""
+    def vectors(self) -> VectorIndexRoute | None:
+        """The vector route of the current embedder; None when embeddings are off."""
         if self._vectors is None and self.embedder is not None:
             folder = self.settings.index_dir / "vectors" / _folder_name(self.embedder.vector_space)
-            self._vectors = VectorIndex(folder, self.embedder.dimension)
+            index = VectorIndex(folder, self.embedder.dimension)
+            self._vectors = VectorIndexRoute(index, self.keyword)
         return self._vectors
 
     def add(self, document: Document, chunks: tuple[Chunk, ...]) -> None:

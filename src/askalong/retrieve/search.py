@@ -1,5 +1,6 @@
 """Hybrid search: the keyword and vector routes, each permission-filtered in its query,
-fused by ``retrieve``. One searcher for every store backend.
+fused by ``retrieve``. One searcher for every backend: it runs the route protocols of
+``index/base.py`` and never a concrete index.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from askalong.errors import AskAlongError, InputError
-from askalong.index.sync import SearchIndexes
+from askalong.index.base import SearchRoutes
 from askalong.providers.rerank import Reranker, rerank_or_fallback
 from askalong.retrieve.ranking import RetrievalPolicy, fuse, fused_ranking
 from askalong.store.base import Store
@@ -49,12 +50,12 @@ class Searcher:
     def __init__(
         self,
         store: Store,
-        indexes: SearchIndexes,
+        routes: SearchRoutes,
         policy: RetrievalPolicy | None = None,
         reranker: Reranker | None = None,
     ) -> None:
         self.store = store
-        self.indexes = indexes
+        self.routes = routes
         self.policy = policy or RetrievalPolicy()
         self.reranker = reranker
 
@@ -133,53 +134,46 @@ class Searcher:
         *,
         use_keyword: bool = True,
     ) -> _Routes:
-        # Listing what ``access`` may see costs more than a BM25 query at 100k chunks, and
-        # the keyword route filters by permission itself: list only when needed.
-        allowed = self._allowed(access, documents) if documents or use_vectors else set()
+        # Named documents go through the store's permission check first, so one the
+        # caller may not see is NotFound, not merely absent; each route filters again.
+        named = _named(documents)
         if not tokenize(query):
             return _Routes(None, None, ("the query has only stop words or punctuation",))
         keyword = None
         if use_keyword:
-            restrict = allowed if documents else None
-            keyword = self.indexes.keyword.search(
-                query, access, document_ids=restrict, limit=self.policy.keyword_limit
+            keyword = self.routes.keyword.search(
+                query, access, documents=named, limit=self.policy.keyword_limit
             )
-        vector, notes, unembedded = self._vector_route(query, allowed, use_vectors)
+        vector, notes, unembedded = self._vector_route(query, access, named, use_vectors)
         return _Routes(keyword, vector, notes, unembedded)
 
-    def _allowed(self, access: Access, documents: Sequence[str]) -> set[str]:
-        """Ids of the documents to search. Named documents were resolved (and checked) by
-        the caller; otherwise the keyword index lists what ``access`` may see, by the
-        permission fields its own route filters on (listing every document from the
-        store took ~0.5 s at 10k documents)."""
-        if documents:
-            return set(documents)
-        return self.indexes.keyword.document_ids(access)
-
     def _vector_route(
-        self, query: str, allowed: set[str], use_vectors: bool
+        self, query: str, access: Access, named: frozenset[str] | None, use_vectors: bool
     ) -> tuple[list[Hit] | None, tuple[str, ...], frozenset[str]]:
-        """The vector route's hits (None when it did not run), notes, and the allowed
-        documents it could not search (no vectors yet)."""
+        """The vector route's hits (None when it did not run), notes, and the documents
+        ``access`` may see that it could not search (no vectors yet)."""
         if not use_vectors:
             return None, (), frozenset()
-        vectors, embedder = self.indexes.vectors, self.indexes.embedder
+        vectors, embedder = self.routes.vectors, self.routes.embedder
         if vectors is None or embedder is None:
             return None, ("vector search is off (ASKALONG_EMBEDDER=none)",), frozenset()
-        ready = allowed & vectors.document_ids()
-        pending = frozenset(allowed - ready)
-        notes = _pending_note(len(pending))
-        if not ready:
-            return None, notes, pending
+        scope = vectors.scope(access, named)
+        notes = _pending_note(len(scope.pending))
+        if not scope.ready:
+            return None, notes, scope.pending
         try:
             query_vector = embedder.embed_query(query[:MAX_EMBEDDED_QUERY_CHARS])
         except AskAlongError as exc:
             failed = f"vector search failed, keyword results only: {exc}"
-            return None, (*notes, failed), pending
-        hits = vectors.search(
-            query_vector, allowed_document_ids=ready, limit=self.policy.vector_limit
-        )
-        return hits, notes, pending
+            return None, (*notes, failed), scope.pending
+        hits = vectors.search(query_vector, scope, limit=self.policy.vector_limit)
+        return hits, notes, scope.pending
+
+
+def _named(documents: Sequence[str]) -> frozenset[str] | None:
+    """Ids of the named documents; None when none are named. The caller resolved (and
+    permission-checked) them; each route still filters by ``access`` in its own query."""
+    return frozenset(documents) if documents else None
 
 
 def _checked_query(query: str) -> str:
