@@ -181,12 +181,12 @@ def test_a_knowledge_base_question_in_the_cli(cli_paper: str, calls: Calls) -> N
         assert calls.all["store.blocks"] == 0, calls.all
         # the --doc prefix resolved by the CLI, or the one hit document's title
         assert calls.all["store.get_document"] == 1, calls.all
-        # the searcher reads its own query, here the question itself: its language for
-        # fusion, its tokens for the stop-word test and the keyword route
+        # the searcher takes the analysed language; its keyword route tokenises the query
         searcher = calls.by_searcher
-        assert searcher["detect_language"] <= 1 and searcher["tokenize"] <= 2, searcher
+        assert searcher["detect_language"] == 0 and searcher["tokenize"] == 1, searcher
         core = calls.on_question - searcher
         assert core["detect_language"] == 1 and core["tokenize"] == 1, core
+        assert calls.on_question["tokenize"] <= 2, calls.on_question
 
 
 def test_a_follow_up_in_the_cli_checks_its_thread_document_once(

@@ -51,7 +51,9 @@ def gather(
     if asked.anchor is not None:
         return _read_along(library, asked, asked.anchor, access, blocks, started)
     question = asked.question
-    result = library.searcher.search(question.text, access, documents=asked.document_ids)
+    result = library.searcher.search(
+        question.text, access, documents=asked.document_ids, language=question.script
+    )
     units = _placed(library, _retrieved_units(library, result.hits), {})
     context = assemble_context(question.terms, None, (), units)
     titles = _titles(library, access, asked, context)

@@ -67,10 +67,12 @@ class Searcher:
         documents: Sequence[str] = (),
         k_max: int | None = None,
         use_vectors: bool = True,
+        language: str | None = None,
     ) -> SearchResult:
         """The best chunks for ``query`` among the documents ``access`` may see
         (restricted to ``documents`` when given: ids the caller resolved with the store's
-        ``get_document`` under the same ``access``, which is their permission check)."""
+        ``get_document`` under the same ``access``, which is their permission check).
+        ``language`` is ``detect_language(query)`` when the caller has it already."""
         query = _checked_query(query)
         routes = self._run_routes(query, access, documents, use_vectors)
         k = k_max or self.policy.k_max_knowledge_base
@@ -84,7 +86,7 @@ class Searcher:
             routes.vector,
             self.policy,
             k_max=k,
-            language=detect_language(query),
+            language=language or detect_language(query),
             unembedded=routes.unembedded,
         )
         notes = routes.notes if hits else (*routes.notes, "nothing passed the score threshold")
@@ -134,16 +136,15 @@ class Searcher:
         *,
         use_keyword: bool = True,
     ) -> _Routes:
-        # Named documents go through the store's permission check first, so one the
-        # caller may not see is NotFound, not merely absent; each route filters again.
         named = _named(documents)
-        if not tokenize(query):
-            return _Routes(None, None, ("the query has only stop words or punctuation",))
         keyword = None
         if use_keyword:
             keyword = self.routes.keyword.search(
                 query, access, documents=named, limit=self.policy.keyword_limit
             )
+        # A query of stop words finds no keyword hit; only then is it tokenised here.
+        if not keyword and not tokenize(query):
+            return _Routes(None, None, ("the query has only stop words or punctuation",))
         vector, notes, unembedded = self._vector_route(query, access, named, use_vectors)
         return _Routes(keyword, vector, notes, unembedded)
 

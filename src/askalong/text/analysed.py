@@ -10,16 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from askalong.text.scripts import answer_language
+from askalong.text.scripts import detect_language
 from askalong.text.tokens import character_pairs, key_terms
 
 
 @dataclass(frozen=True)
 class AnalysedText:
     text: str
-    language: str  # "en" | "zh": the language to answer in (``answer_language``)
+    script: str  # ``detect_language(text)``: "zh", "en", "mixed" or "und" (search fusion)
     terms: frozenset[str]  # ``key_terms(text)``
     pairs: frozenset[str]  # ``character_pairs(text)``: Chinese character pairs
+
+    @property
+    def language(self) -> str:
+        """The language to answer in: "zh" or "en" (as ``answer_language`` says)."""
+        return "zh" if self.script == "zh" else "en"
 
     @property
     def match_terms(self) -> frozenset[str]:
@@ -29,5 +34,5 @@ class AnalysedText:
 
 def analysed(text: str) -> AnalysedText:
     return AnalysedText(
-        text, answer_language(text), frozenset(key_terms(text)), frozenset(character_pairs(text))
+        text, detect_language(text), frozenset(key_terms(text)), frozenset(character_pairs(text))
     )
