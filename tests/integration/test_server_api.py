@@ -18,7 +18,7 @@ from askalong.asking.asker import Asker
 from askalong.config import Settings
 from askalong.errors import ProviderError
 from askalong.parse.pdf.render import snap_width
-from askalong.server import create_app
+from askalong.server.app import create_app
 from askalong.server.deps import current_asker
 from askalong.types import VERDICTS
 

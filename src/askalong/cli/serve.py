@@ -23,7 +23,7 @@ def serve(host: str, port: int, open_browser: bool) -> None:
     """
     import uvicorn
 
-    from askalong.server import create_app
+    from askalong.server.app import create_app
 
     settings = load_settings()
     url = f"http://{_display_host(host)}:{port}/"

@@ -1,5 +1,5 @@
-"""The HTTP edge: the JSON API and the web reader, served by ``askalong serve``."""
+"""The HTTP edge: the JSON API and the web reader, served by ``askalong serve``.
 
-from askalong.server.app import create_app
-
-__all__ = ["create_app"]
+The app is built by ``askalong.server.app.create_app``. This file imports nothing, so that
+importing one part of the edge (the schemas, the SSE framing) does not build all of it.
+"""
