@@ -1,19 +1,83 @@
-"""AskAlong (随问): grounded answers about what you are reading, from what you are reading."""
+"""AskAlong (随问): grounded answers about what you are reading, from what you are reading.
+
+The public API: the settings, the values that flow through the pipeline (``askalong.types``)
+and the error tree (``askalong.errors``). Importing ``askalong`` stays cheap (standard
+library only), because every ``askalong.*`` import runs this module first. The working
+objects open a store and load the search engines, so they are imported from their
+modules when needed::
+
+    from askalong.library import Library, opened_library   # store, indexes, searcher
+    from askalong.asking.asker import Asker, Question      # asking, end to end
+"""
 
 from askalong.config import Settings, load_settings
-from askalong.errors import AskAlongError
-from askalong.types import Access, Block, BlockSpan, Chunk, Document, LineBox, ParsedDocument
+from askalong.errors import (
+    AskAlongError,
+    ConfigError,
+    CorruptDocument,
+    EmptyDocument,
+    EncryptedDocument,
+    FetchError,
+    InputError,
+    NotFound,
+    ParseTimeout,
+    ProviderError,
+    StoreError,
+    TooLarge,
+    Unreadable,
+    UnsupportedFormat,
+)
+from askalong.types import (
+    Access,
+    Anchor,
+    Answer,
+    Block,
+    BlockSpan,
+    Chunk,
+    Claim,
+    Document,
+    Hit,
+    LineBox,
+    ParsedDocument,
+    Quote,
+    StoredDocument,
+    Thread,
+    Timings,
+    Turn,
+)
 
 __all__ = [
     "Access",
+    "Anchor",
+    "Answer",
     "AskAlongError",
     "Block",
     "BlockSpan",
     "Chunk",
+    "Claim",
+    "ConfigError",
+    "CorruptDocument",
     "Document",
+    "EmptyDocument",
+    "EncryptedDocument",
+    "FetchError",
+    "Hit",
+    "InputError",
     "LineBox",
+    "NotFound",
+    "ParseTimeout",
     "ParsedDocument",
+    "ProviderError",
+    "Quote",
     "Settings",
+    "StoreError",
+    "StoredDocument",
+    "Thread",
+    "Timings",
+    "TooLarge",
+    "Turn",
+    "Unreadable",
+    "UnsupportedFormat",
     "load_settings",
 ]
 
