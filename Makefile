@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export ASKALONG_EVALDATA ?= $(abspath ../shared/evaldata)
 
-.PHONY: run test check lint bench install clean
+.PHONY: run test check lint wheel-check bench install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -29,6 +29,10 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
 	$(PY) -m askalong.server.contract --check
+
+# The built wheel in a fresh virtual environment: migrations run, the reader's files are served.
+wheel-check: $(STAMP)
+	scripts/check-wheel.sh $(PY)
 
 bench: $(STAMP)
 	$(PY) benchmarks/ingest.py
