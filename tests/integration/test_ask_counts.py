@@ -29,7 +29,7 @@ from askalong.config import Settings
 from askalong.context.anchor import anchor_index, resolve_anchor
 from askalong.context.outline import section_root
 from askalong.retrieve.search import Searcher
-from askalong.server import create_app
+from askalong.server.app import create_app
 from askalong.store.sqlite.store import SQLiteStore
 from askalong.text.scripts import detect_language
 from askalong.text.tokens import tokenize

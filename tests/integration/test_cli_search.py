@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from askalong.cli import main
 from askalong.config import Settings
-from askalong.server import create_app
+from askalong.server.app import create_app
 
 PAPER = "pdf/en_2col/N18-3011.pdf"
 HIT_KEYS = {

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from askalong.config import Settings
-from askalong.server import create_app
+from askalong.server.app import create_app
 from askalong.server.deps import current_access
 from askalong.types import Access
 

@@ -10,7 +10,7 @@ import wire_forms
 from fastapi.testclient import TestClient
 
 from askalong.config import load_settings
-from askalong.server import create_app
+from askalong.server.app import create_app
 from askalong.wire import answer_json, block_json, document_json
 
 EVENTS = ("thread", "retrieval", "answer_delta", "quote", "verdict", "explanation", "done")
