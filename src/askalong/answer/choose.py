@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
-from askalong.answer.base import Answerer
 from askalong.errors import ConfigError
 from askalong.providers.chat import ChatMessage, ChatModel, Sampling
 from askalong.settings import AnswererName, Settings
 
-if TYPE_CHECKING:  # numpy behind it: its type only
+if TYPE_CHECKING:  # types only: config imports this module, and rjieba and numpy load behind them
+    from askalong.answer.base import Answerer
     from askalong.providers.base import Embedder
 
 Judge = Callable[[str], str]
