@@ -3,14 +3,15 @@
 The public API: the settings, the values that flow through the pipeline (``askalong.types``)
 and the error tree (``askalong.errors``). Importing ``askalong`` stays cheap (standard
 library only), because every ``askalong.*`` import runs this module first. The working
-objects open a store and load the search engines, so they are imported from their
-modules when needed::
+objects open a store or load the tokenisers and search engines, so they are imported from
+their modules when needed::
 
     from askalong.library import Library, opened_library   # store, indexes, searcher
-    from askalong.asking.asker import Asker, Question      # asking, end to end
+    from askalong.asking.question import Question          # what is asked (analysed on use)
+    from askalong.asking.choose import make_asker          # the Asker for a library
 """
 
-from askalong.config import Settings, load_settings
+from askalong.config import load_settings
 from askalong.errors import (
     AskAlongError,
     ConfigError,
@@ -27,6 +28,7 @@ from askalong.errors import (
     Unreadable,
     UnsupportedFormat,
 )
+from askalong.settings import Settings
 from askalong.types import (
     Access,
     Anchor,
