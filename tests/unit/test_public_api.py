@@ -6,8 +6,10 @@ Modelled on httpx's ``test_exported_members``: every public name of the package 
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import os
+import re
 import subprocess
 import sys
 from importlib.metadata import version
@@ -46,6 +48,17 @@ def test_every_value_type_and_error_is_exported() -> None:
         if inspect.isclass(value) and value.__module__ == module.__name__
     }
     assert defined <= set(askalong.__all__), defined - set(askalong.__all__)
+
+
+def test_the_imports_the_docstring_shows_work() -> None:
+    """The working objects stay out of ``__all__``; the docstring says where they are."""
+    shown = re.findall(
+        r"^ +from (askalong[\w.]*) import ([\w, ]+?)\s+#", askalong.__doc__ or "", re.M
+    )
+    assert len(shown) >= 3
+    for module, names in shown:
+        for name in names.split(", "):
+            assert hasattr(importlib.import_module(module), name), f"{module}.{name}"
 
 
 def test_the_version_is_the_installed_one() -> None:
