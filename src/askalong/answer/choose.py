@@ -11,7 +11,7 @@ The OpenAI SDK is imported only on that path: it is an optional extra.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
 from askalong.errors import ConfigError
@@ -21,8 +21,8 @@ from askalong.settings import AnswererName, Settings
 if TYPE_CHECKING:  # types only: config imports this module, and rjieba and numpy load behind them
     from askalong.answer.base import Answerer
     from askalong.providers.base import Embedder
+    from askalong.verify.judge import Judge
 
-Judge = Callable[[str], str]
 AnswererFactory: TypeAlias = "Callable[[Settings, Embedder | None], Answerer]"
 JUDGE_SAMPLING = Sampling(json_mode=True, temperature=0.0)  # a verdict should not vary
 
@@ -53,15 +53,15 @@ def make_answerer(settings: Settings, embedder: Embedder | None) -> Answerer:
 
 
 def make_judge(settings: Settings) -> Judge | None:
-    """The claim judge: a chat model's JSON reply to one prompt; None without a model
-    answerer or with ``ASKALONG_LLM_JUDGE`` off."""
+    """The claim judge: a chat model's JSON reply to the judge's messages (instructions
+    as the system message, fenced data as the user's); None without a model answerer or
+    with ``ASKALONG_LLM_JUDGE`` off."""
     if settings.answerer != "openai" or not settings.llm_judge:
         return None
     strong, light = make_chat_models(settings)
     chat = light or strong
 
-    def judge(prompt: str) -> str:
-        messages = [ChatMessage("user", prompt)]
+    def judge(messages: Sequence[ChatMessage]) -> str:
         return chat.complete(messages, JUDGE_SAMPLING).text
 
     return judge

@@ -4,14 +4,16 @@ The answerer only writes; everything it claims is checked here. With no evidence
 the answerer is not called: the answer is an honest "not covered" that says what was
 searched. Follow-ups reuse the anchor of the thread's last turn unless a new one is given.
 The question is analysed once, first (``askalong.asking.question``); every step after
-takes the ``AskedQuestion``.
+takes the ``AskedQuestion``. A model's draft none of whose claims holds against its sources
+(each unverified, suspicious or struck by the judge: what a reply obeying an instruction
+planted in a document looks like) is shown as not covered, with a note, never as answered.
 """
 
 from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -40,12 +42,27 @@ from askalong.context.units import ContextUnit
 from askalong.library import Library
 from askalong.providers.base import Embedder
 from askalong.text.tokens import key_terms
-from askalong.types import Access, Anchor, Answer, Claim, Document, Quote, Thread, Timings, Turn
+from askalong.types import (
+    Access,
+    Anchor,
+    Answer,
+    Claim,
+    Document,
+    Quote,
+    Thread,
+    Timings,
+    Turn,
+    Verdict,
+)
 from askalong.verify.claims import quote_verdicts, split_claims, verify_claims
-from askalong.verify.judge import apply_strikes, judge_claims, judge_pairs
+from askalong.verify.judge import Judge, apply_strikes, judge_claims, judge_pairs
 
 LONG_SELECTION_CHARS = 600
-Judge = Callable[[str], str]
+BACKING: frozenset[Verdict] = frozenset({"supported", "weak"})  # a claim its sources hold
+UNSUPPORTED_DRAFT = (
+    "the model's draft was not supported by the document (no claim held against its "
+    "sources: each was unverified, suspicious or struck by the judge), so it is not shown"
+)
 
 
 class Asker:
@@ -165,6 +182,9 @@ class Asker:
         if draft.status == "not_covered" or not draft.quotes:
             return base
         claims, quotes = self._checked(asked, draft, evidence)
+        # Only a model can obey a document; an extractive draft is the document's sentences.
+        if draft.model is not None and not any(c.verdict in BACKING for c in claims):
+            return replace(base, notes=(*base.notes, UNSUPPORTED_DRAFT))
         return replace(
             base,
             status="answered",
