@@ -5,8 +5,10 @@ carries, ``<<<SOURCE 3 9f2c…>>>`` … ``<<<END 9f2c…>>>``. A document cannot
 whose nonce it never saw. As a second line of defence ``strip_fences`` removes every run of
 three or more ``<`` or ``>`` from the text that goes inside, to a fixed point: removing one
 run can join its neighbours into a new one (``>><<<>`` -> ``>>>``), so the removal goes on
-until nothing changes. It does so in one left-to-right pass, linear in the text: repeating a
-regex pass would take quadratic time on nested runs, and this text is a document's.
+until nothing changes. It does so in one left-to-right pass that merges the neighbours as
+they meet, linear in the text: repeating a regex pass until nothing changes takes quadratic
+time on nested runs (a second for 9,000 characters), and this text is a document's. Either
+way only ``<`` and ``>`` go and no run is left; which lone brackets survive can differ.
 """
 
 from __future__ import annotations
