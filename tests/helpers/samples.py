@@ -25,16 +25,40 @@ def encrypted_pdf() -> bytes:
         + u_value.hex().encode()
         + b"> /P -4 >>",
     ]
+    trailer = b"/Encrypt 4 0 R /ID [<%s> <%s>]" % (doc_id.hex().encode(), doc_id.hex().encode())
+    return _assemble(objects, trailer)
+
+
+def sized_pdf(*sizes: tuple[float, float], text: str = "A page of plain text.") -> bytes:
+    """A PDF with one page per ``(width, height)`` in points, each with ``text`` in
+    Helvetica at its top left: pages of any shape, with text so that no page needs OCR."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>"
+        % (b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(len(sizes))), len(sizes)),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    for number, (width, height) in enumerate(sizes):
+        content = b"BT /F1 12 Tf 2 %r Td (%s) Tj ET" % (height - 14, text.encode("latin-1"))
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %r %r] /Contents %d 0 R"
+            b" /Resources << /Font << /F1 3 0 R >> >> >>" % (width, height, 5 + 2 * number)
+        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content))
+    return _assemble(objects)
+
+
+def _assemble(objects: list[bytes], trailer: bytes = b"") -> bytes:
+    """Numbered objects (the first is the catalog), a cross-reference table, a trailer."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
         offsets.append(len(out))
         out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
     xref = len(out)
-    out += b"xref\n0 5\n0000000000 65535 f \n"
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    trailer = b"trailer\n<< /Size 5 /Root 1 0 R /Encrypt 4 0 R /ID [<%s> <%s>] >>\n"
-    out += trailer % (doc_id.hex().encode(), doc_id.hex().encode())
+    out += b"trailer\n<< /Size %d /Root 1 0 R %s >>\n" % (len(objects) + 1, trailer)
     out += b"startxref\n%d\n%%%%EOF\n" % xref
     return bytes(out)
 

@@ -1,12 +1,16 @@
 """PDF page images for the reader: rendered by pypdfium2 at a few fixed widths, cached on
 disk under ``ASKALONG_HOME/cache/pages/`` by document id (the id is the content hash, so a
-cached image never goes stale)."""
+cached image never goes stale).
+
+A page's shape is the file's to choose: a 1 x 14400 pt page is 240 px wide and 3.5 million
+px tall. Every image is sized before it is rendered and refused over ``MAX_PIXELS``."""
 
 from __future__ import annotations
 
 import bisect
 import contextlib
 import io
+import math
 import os
 import tempfile
 import threading
@@ -14,12 +18,15 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from askalong.errors import CorruptDocument, NotFound
+from askalong.errors import CorruptDocument, NotFound, TooLarge
 from askalong.types import Document
 
 # Requested widths snap up to one of these, so a handful of files serve every screen.
 WIDTHS: tuple[int, ...] = (240, 320, 480, 640, 800, 960, 1200, 1440, 1800, 2400)
 MIN_WIDTH, MAX_WIDTH = WIDTHS[0], WIDTHS[-1]
+# 40 megapixels: a bitmap of ~120 MB, a second or two to render. An A4 page at the widest
+# stock width is 8 MP; only pages over ~7 times as tall as wide need a narrower width.
+MAX_PIXELS = 40_000_000
 PNG_COMPRESS_LEVEL = 3  # fast to write; page images are mostly flat white and compress well
 
 
@@ -43,7 +50,8 @@ class PageRenderer:
         if not target.is_file():
             with self._lock:
                 if not target.is_file():
-                    _write_atomically(target, _render(original, page, snap_width(width)))
+                    image = _render(original, page, snap_width(width), source=document.id)
+                    _write_atomically(target, image)
         return target
 
     def _cache_path(self, document: Document, page: int, width: int) -> Path:
@@ -59,19 +67,49 @@ def _check_page(document: Document, page: int) -> None:
         )
 
 
-def _render(original: Path, page: int, width: int) -> bytes:
+def _render(original: Path, page: int, width: int, *, source: str) -> bytes:
     try:
         pdf = pdfium.PdfDocument(original)
     except pdfium.PdfiumError as exc:
-        raise CorruptDocument(f"cannot open the PDF: {exc}", source=original.name) from exc
+        raise CorruptDocument(f"cannot open the PDF: {exc}", source=source) from exc
     try:
         sheet = pdf[page - 1]
+        _check_budget(sheet.get_size(), page, width, source=source)  # before any pixel
         bitmap = sheet.render(scale=width / sheet.get_width(), may_draw_forms=True)
         buffer = io.BytesIO()
         bitmap.to_pil().save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
         return buffer.getvalue()
+    except pdfium.PdfiumError as exc:
+        raise CorruptDocument(f"cannot render page {page}: {exc}", source=source) from exc
     finally:
         pdf.close()
+
+
+def _image_height(size: tuple[float, float], width: int) -> int:
+    """Pixels high of a page of ``size`` points drawn ``width`` pixels wide (rounded up,
+    as pdfium does: a sliver of a page is still one pixel high)."""
+    page_width, page_height = size
+    return max(math.ceil(page_height * width / page_width), 1)
+
+
+def _check_budget(size: tuple[float, float], page: int, width: int, *, source: str) -> None:
+    """Refuse to draw page ``page`` of ``size`` points ``width`` pixels wide over the budget."""
+    if not all(math.isfinite(side) and side > 0 for side in size):
+        problem = f"page {page} has no usable size ({size[0]:g} x {size[1]:g} pt)"
+        raise CorruptDocument(problem, source=source)
+    height = _image_height(size, width)
+    if width * height > MAX_PIXELS:
+        raise TooLarge(_over_budget(size, page, width, height), source=source)
+
+
+def _over_budget(size: tuple[float, float], page: int, width: int, height: int) -> str:
+    fitting = [w for w in WIDTHS if w * _image_height(size, w) <= MAX_PIXELS]
+    advice = f"at most {fitting[-1]} px wide fits" if fitting else "no width fits"
+    return (
+        f"page {page} is {size[0]:g} x {size[1]:g} pt: {width} px wide, its image would be "
+        f"{width:,} x {height:,} px, over the {MAX_PIXELS // 1_000_000}-megapixel limit "
+        f"({advice})"
+    )
 
 
 def _write_atomically(target: Path, data: bytes) -> None:
