@@ -10,6 +10,7 @@ registries that build them; the ``Settings`` value itself lives in ``settings.py
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
 from collections.abc import Collection
@@ -88,8 +89,16 @@ def _coerce(values: dict[str, Any]) -> dict[str, Any]:
         except (TypeError, ValueError) as exc:
             problem = f"{_env_key(name)}={raw!r} is not a valid {kind.__name__}"
             raise ConfigError(problem) from exc
+        if kind is float:
+            _check_number(name, raw, coerced[name])
     _check_choices(coerced)
     return coerced
+
+
+def _check_number(name: str, raw: object, value: float) -> None:
+    """Sizes and timeouts: ``float`` accepts "nan" and "inf", which no limit can be."""
+    if not (math.isfinite(value) and value > 0):
+        raise ConfigError(f"{_env_key(name)}={raw!r}: must be a finite number above 0")
 
 
 def _boolean(raw: object) -> bool:

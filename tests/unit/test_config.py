@@ -37,6 +37,36 @@ def test_bad_values_name_the_key_and_choices(monkeypatch: pytest.MonkeyPatch) ->
         load_settings()
 
 
+FLOAT_SETTINGS = ("max_file_mb", "parse_timeout", "fetch_timeout", "llm_timeout")
+
+
+@pytest.mark.parametrize("name", FLOAT_SETTINGS)
+@pytest.mark.parametrize("bad", ["nan", "inf", "-inf", "-1", "0", "NaN"])
+def test_a_number_setting_must_be_finite_and_positive(
+    name: str, bad: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = f"ASKALONG_{name.upper()}"
+    monkeypatch.setenv(key, bad)
+    with pytest.raises(ConfigError, match=f"{key}={bad!r}: must be a finite number above 0"):
+        load_settings()
+
+
+def test_the_number_settings_are_every_float_setting() -> None:
+    floats = {n for n, kind in get_type_hints(Settings).items() if kind is float}
+    assert floats == set(FLOAT_SETTINGS)
+
+
+def test_a_number_from_the_config_file_or_an_argument_is_checked_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ASKALONG_HOME", str(tmp_path))
+    (tmp_path / "config.toml").write_text("max_file_mb = inf\n")
+    with pytest.raises(ConfigError, match="ASKALONG_MAX_FILE_MB=inf: must be a finite"):
+        load_settings()
+    with pytest.raises(ConfigError, match="ASKALONG_PARSE_TIMEOUT=nan: must be a finite"):
+        load_settings(max_file_mb=1, parse_timeout=float("nan"))
+
+
 def test_unknown_keys_in_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ASKALONG_HOME", str(tmp_path))
     (tmp_path / "config.toml").write_text("chunk_size = 3\n")
