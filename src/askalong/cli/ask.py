@@ -7,11 +7,10 @@ from dataclasses import replace
 from typing import cast
 
 import click
-from rich.markup import escape
 
 from askalong.asking.asker import Question
 from askalong.asking.choose import make_asker
-from askalong.cli.output import console, print_json
+from askalong.cli.output import console, print_json, shown
 from askalong.errors import InputError
 from askalong.library import opened_library
 from askalong.store.base import Store
@@ -106,23 +105,23 @@ def _anchor(document_id: str | None, at: str | None, selected: str | None) -> An
 
 
 def _print_answer(answer: Answer) -> None:
-    console.print(f"[bold]{escape(answer.answer)}[/]")
+    console.print(f"[bold]{shown(answer.answer, lines=True)}[/]")
     if answer.status == "not_covered":
         for item in answer.searched:
-            console.print(f"[dim]searched: {escape(item)}[/]")
+            console.print(f"[dim]searched: {shown(item)}[/]")
     for quote in answer.quotes:
         style = VERDICT_STYLES[quote.verdict]
         where = f"p. {quote.page}, " if quote.page else ""
         section = " > ".join(quote.section_path)
         console.print(
-            f"\n[{style}][{quote.number}] {quote.verdict}[/] [dim]{where}{escape(section)}"
+            f"\n[{style}][{quote.number}] {quote.verdict}[/] [dim]{where}{shown(section)}"
             f" ({quote.document_id} {quote.block_id}:{quote.start}-{quote.end})[/]"
         )
-        console.print(f"    “{escape(quote.text)}”")
+        console.print(f"    “{shown(quote.text, lines=True)}”")
     if answer.explanation:
-        console.print(f"\n{escape(answer.explanation)}")
+        console.print(f"\n{shown(answer.explanation, lines=True)}")
     for note in answer.notes:
-        console.print(f"[yellow]note:[/] {escape(note)}")
+        console.print(f"[yellow]note:[/] {shown(note)}")
     console.print(
         f"\n[dim]thread {answer.thread_id} · {answer.answerer}"
         f" · {answer.timings.total_ms:.0f} ms[/]"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import click
-from rich.markup import escape
 from rich.table import Table
 
 from askalong.cli.output import (
@@ -16,10 +15,11 @@ from askalong.cli.output import (
     err_console,
     print_json,
     shorten,
+    shown,
 )
 from askalong.cli.progress import progress_bar
 from askalong.index.sync import EmbedReport
-from askalong.ingest.inputs import expand_inputs
+from askalong.ingest.inputs import Skipped, expand_inputs
 from askalong.ingest.pipeline import AddOutcome, Ingestor
 from askalong.library import Library, opened_library
 from askalong.types import VISIBILITIES, Access, Document, Visibility
@@ -40,18 +40,28 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (
     is_flag=True,
     help="Skip computing vectors now (keyword search works at once; vectors follow later).",
 )
+@click.option(
+    "--follow-links",
+    is_flag=True,
+    help="In folders, also take links to files outside them and walk linked folders.",
+)
 @json_option
 def add(
-    inputs: Sequence[str], visibility: Visibility | None, no_embed: bool, as_json: bool
+    inputs: Sequence[str],
+    visibility: Visibility | None,
+    no_embed: bool,
+    follow_links: bool,
+    as_json: bool,
 ) -> None:
     """Add files, folders (recursively) and http(s) URLs of web pages or PDFs.
 
     Re-adding the same content is a no-op. One bad input is reported and the others
-    still go in; the exit status is 1 only when every input failed. Documents are
+    still go in; the exit status is 1 only when every input failed. A folder's walk stays
+    inside it: links out of it are reported and skipped unless --follow-links. Documents are
     keyword-searchable as soon as they are added; their vectors are computed next
     (with a progress bar), and any left over are filled in by the next add.
     """
-    items = expand_inputs(inputs)
+    items = expand_inputs(inputs, follow_links=follow_links)
     with opened_library() as library:
         outcomes = _add_all(library.ingestor, items, visibility)
         report = None if no_embed else _embed_pending(library)
@@ -71,14 +81,17 @@ def _embed_pending(library: Library) -> EmbedReport | None:
 
 
 def _add_all(
-    ingestor: Ingestor, items: list[str], visibility: Visibility | None
+    ingestor: Ingestor, items: list[str | Skipped], visibility: Visibility | None
 ) -> list[AddOutcome]:
     outcomes = []
     with progress_bar() as progress:
         task = progress.add_task("Adding", total=len(items))
         for item in items:
-            progress.update(task, description=f"Adding {shorten(item, 40)}")
-            outcomes.append(ingestor.add(item, Access.local(), visibility=visibility))
+            if isinstance(item, Skipped):  # the folder walk did not take it: say so
+                outcomes.append(AddOutcome(item.source, "failed", error=str(item)))
+            else:
+                progress.update(task, description=f"Adding {shorten(item, 40)}")
+                outcomes.append(ingestor.add(item, Access.local(), visibility=visibility))
             progress.advance(task)
     return outcomes
 
@@ -91,24 +104,24 @@ def _report_added(outcomes: list[AddOutcome], report: EmbedReport | None, as_jso
         _print_embed_report(report)
     for o in outcomes:
         if o.status == "failed":
-            err_console.print(f"[red]failed[/]  {escape(o.error or '')}")
+            err_console.print(f"[red]failed[/]  {shown(o.error or '')}")
         elif o.document and o.status == "exists":
-            console.print(f"[dim]exists[/]  {o.document.id}  {escape(o.source)} (already added)")
+            console.print(f"[dim]exists[/]  {o.document.id}  {shown(o.source)} (already added)")
         elif o.document:
             pages = f"{o.document.page_count} p, " if o.document.format == "pdf" else ""
             console.print(
-                f"[green]added[/]   {o.document.id}  {escape(o.source)}  "
+                f"[green]added[/]   {o.document.id}  {shown(o.source)}  "
                 f"({o.document.format}, {pages}{o.blocks} blocks, {o.chunks} chunks)"
             )
             for notice in o.document.notices:
-                console.print(f"          [yellow]note:[/] {escape(notice)}")
+                console.print(f"          [yellow]note:[/] {shown(notice)}")
 
 
 def _print_embed_report(report: EmbedReport) -> None:
     err_console.print(f"[dim]vectors: {report.chunks} chunks of {report.documents} document(s)[/]")
     if report.error:
         err_console.print(
-            f"[yellow]vectors incomplete:[/] {escape(report.error)} (keyword search works; "
+            f"[yellow]vectors incomplete:[/] {shown(report.error)} (keyword search works; "
             "the next add retries)"
         )
 
@@ -209,14 +222,14 @@ def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
 
 
 def _print_header(d: Document) -> None:
-    console.print(f"[bold]{escape(d.title)}[/]  [dim]{d.id}[/]")
+    console.print(f"[bold]{shown(d.title)}[/]  [dim]{d.id}[/]")
     console.print(
         f"{d.format}, {d.page_count} page(s), {d.language}, {d.size_bytes:,} bytes, "
         f"{d.visibility}, added {d.created}"
     )
-    console.print(f"source: {escape(d.source)}")
+    console.print(f"source: {shown(d.source)}")
     for notice in d.notices:
-        console.print(f"[yellow]note:[/] {escape(notice)}")
+        console.print(f"[yellow]note:[/] {shown(notice)}")
     console.print()
 
 
@@ -231,4 +244,4 @@ def rm(doc: str, as_json: bool) -> None:
     if as_json:
         print_json({"removed": document_json(document)})
     else:
-        console.print(f"removed {document.id}  {escape(document.title)}")
+        console.print(f"removed {document.id}  {shown(document.title)}")

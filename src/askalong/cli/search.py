@@ -6,9 +6,8 @@ import functools
 from collections.abc import Sequence
 
 import click
-from rich.markup import escape
 
-from askalong.cli.output import console, print_json, shorten
+from askalong.cli.output import console, print_json, shorten, shown
 from askalong.library import Library, opened_library
 from askalong.types import Access
 from askalong.wire import HitJSON, SearchJSON, search_json
@@ -45,7 +44,7 @@ def _title(library: Library, document_id: str) -> str:
 def _print_result(found: SearchJSON) -> None:
     console.print(f"[dim]routes: {', '.join(found['routes']) or 'none'}[/]")
     for note in found["notes"]:
-        console.print(f"[yellow]note:[/] {escape(note)}")
+        console.print(f"[yellow]note:[/] {shown(note)}")
     for row in found["hits"]:
         console.print(
             f"\n[bold]{row['rank']}.[/] {shorten(row['document_title'], 60)}"

@@ -27,35 +27,123 @@ DOCUMENT_SUFFIXES = frozenset(
 )
 
 
-def expand_inputs(inputs: Iterable[str]) -> list[str]:
-    """Folders become the document files below them (sorted, hidden ones skipped); URLs stay."""
-    expanded: list[str] = []
+@dataclass(frozen=True)
+class Skipped:
+    """A path a folder walk did not take, and why: reported as an input that failed."""
+
+    source: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.reason}"
+
+
+def expand_inputs(inputs: Iterable[str], *, follow_links: bool = False) -> list[str | Skipped]:
+    """Folders become the document files below them (sorted, hidden ones skipped); URLs stay.
+
+    A folder walk stays inside the folder: a link to a file outside it and a link to a
+    folder are skipped, and said so, unless ``follow_links``. An unreadable folder is
+    skipped and said so. What is named on the command line is always taken.
+    """
+    expanded: list[str | Skipped] = []
     for item in inputs:
         path = Path(item)
         if not is_url(item) and path.is_dir():
-            expanded.extend(str(p) for p in _files_below(path))
+            expanded.extend(_Walk(path.resolve(), follow_links).below(path))
         else:
             expanded.append(item)
     return expanded
 
 
-def _files_below(folder: Path) -> Iterator[Path]:
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if not name.startswith(".") and Path(name).suffix.lower() in DOCUMENT_SUFFIXES:
-                yield Path(root) / name
+class _Walk:
+    """One folder argument's walk: where it may go, and the folders it has been through."""
+
+    def __init__(self, root: Path, follow_links: bool) -> None:
+        self.root = root  # resolved: where every file taken must be
+        self.follow_links = follow_links
+        self.seen: set[tuple[int, int]] = set()  # folders walked, as (device, inode)
+
+    def below(self, folder: Path) -> Iterator[str | Skipped]:
+        """Files first, then subfolders, each sorted by name; a folder met twice (through
+        a link) is walked once."""
+        try:
+            key = _identity(folder)
+            with os.scandir(folder) as listing:
+                entries = sorted((e for e in listing if not e.name.startswith(".")), key=_name)
+        except OSError as exc:
+            yield Skipped(path_text(folder), f"cannot read the folder: {_reason(exc)}")
+            return
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        for entry in entries:
+            if not _is_folder(entry) and Path(entry.name).suffix.lower() in DOCUMENT_SUFFIXES:
+                yield self._file(Path(entry.path))
+        for entry in entries:
+            if _is_folder(entry):
+                yield from self._folder(Path(entry.path), entry.is_symlink())
+
+    def _file(self, path: Path) -> str | Skipped:
+        if self.follow_links or _inside(path, self.root):
+            return str(path)
+        return Skipped(path_text(path), f"a link to a file outside the folder; {FOLLOW_HINT}")
+
+    def _folder(self, path: Path, linked: bool) -> Iterator[str | Skipped]:
+        if linked and not self.follow_links:
+            yield Skipped(path_text(path), f"a link to a folder, not followed; {FOLLOW_HINT}")
+        else:
+            yield from self.below(path)
+
+
+FOLLOW_HINT = "add --follow-links to take it"
+
+
+def _identity(folder: Path) -> tuple[int, int]:
+    info = folder.stat()
+    return info.st_dev, info.st_ino
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()  # through a link: a link to a folder is a folder here
+    except OSError:
+        return False  # vanished or unreadable: taken as a file, which names the problem
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a link loop (RuntimeError before Python 3.13)
+        return False
+
+
+def path_text(path: str | Path) -> str:
+    """A path as text that can be stored and printed: a byte that is not UTF-8 (the
+    operating system hands it over as a lone surrogate) becomes ``\\xNN``."""
+    text = str(path)
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate no file name produces
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
 
 
 def read_file(path: Path, max_bytes: int) -> bytes:
     """Read a regular file within the size limit, naming the path in any error."""
-    source = str(path)
+    source = path_text(path)
     try:
         info = path.stat()
     except FileNotFoundError as exc:
         raise Unreadable("no such file or folder", source=source) from exc
     except OSError as exc:
-        raise Unreadable(f"cannot read: {exc.strerror or exc}", source=source) from exc
+        raise Unreadable(f"cannot read: {_reason(exc)}", source=source) from exc
     if not path.is_file():
         raise Unreadable("not a regular file", source=source)
     if info.st_size > max_bytes:
@@ -63,4 +151,4 @@ def read_file(path: Path, max_bytes: int) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise Unreadable(f"cannot read: {exc.strerror or exc}", source=source) from exc
+        raise Unreadable(f"cannot read: {_reason(exc)}", source=source) from exc

@@ -19,7 +19,7 @@ from askalong.config import Settings
 from askalong.errors import AskAlongError
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.fetch import fetch_url, is_url
-from askalong.ingest.inputs import Upload, read_file
+from askalong.ingest.inputs import Upload, path_text, read_file
 from askalong.parse.detect import detect_format
 from askalong.parse.guard import ParserGuard
 from askalong.store.base import DocumentStore
@@ -62,7 +62,8 @@ class Ingestor:
             upload = self.read(item)
             return self.add_upload(upload, access, visibility=visibility)
         except AskAlongError as exc:
-            return AddOutcome(source=item, status="failed", error=str(exc))
+            error = path_text(str(exc))  # a URL argument may hold undecodable bytes too
+            return AddOutcome(source=path_text(item), status="failed", error=error)
 
     def read(self, item: str) -> Upload:
         if is_url(item):
@@ -72,8 +73,8 @@ class Ingestor:
             return Upload(data=fetched.data, source=fetched.url, name=name)
         return Upload(
             data=read_file(Path(item), self.settings.max_file_bytes),
-            source=item,
-            name=Path(item).name,
+            source=path_text(item),  # stored and shown: a name that is not UTF-8 escaped
+            name=path_text(Path(item).name),
         )
 
     def add_upload(
