@@ -13,19 +13,39 @@ fence-like run left, a fixed point, nothing but brackets removed), then into the
 sources (as text and as title) and the judge's messages; each prompt is read back the way
 a model would (markers under the request's nonce) and must hold every hostile text, whole
 and stripped, in exactly its own fence.
+
+``inputs`` (issue 11, items 3, 7 and 8): folders of files with hostile names (bytes that
+are not UTF-8, terminal escapes, direction overrides, markup, line breaks) and links out
+of the folder (to a file, to a folder, back to itself) go through ``askalong add`` (JSON
+and human output): no traceback, no raw control character on the terminal, every file
+added, nothing from outside the folder; and PDF pages of random shapes (0.01 to 20,000 pt
+a side) at random widths go through the page renderer: refused as too large or corrupt,
+or an image within the pixel budget, in seconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import re
+import tempfile
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from click.testing import CliRunner
 
 from askalong.answer.llm.prompts import render_sources
+from askalong.cli import main as cli
+from askalong.errors import CorruptDocument, TooLarge
+from askalong.parse.pdf.render import MAX_PIXELS, PageRenderer
 from askalong.text.fence import Fence, strip_fences
+from askalong.types import Document
 from askalong.verify.cite import Source, SourcePart
 from askalong.verify.judge import JudgePair, judge_messages
 
@@ -144,9 +164,106 @@ def fences(seconds: float, rng: random.Random) -> Row:
     return row
 
 
+# ------------------------------------------------------------------------------ inputs
+
+# Pieces of hostile file names: bytes that are not UTF-8, terminal escapes, a bell, a
+# direction override, a line break, markup, and ordinary letters in three scripts.
+NAME_PIECES = (
+    b"\xff", b"\xc3", b"\x1b[31m", b"\x1b]0;title\x07", "\u202e".encode(), b"\n", b"[bold]",
+    b" ", b"report", "文档".encode(), "ファイル".encode(), b"-",
+)  # fmt: skip
+LINKS_PER_FOLDER = 3
+RENDER_SECONDS = 10.0  # a page within the budget draws in a second or two
+
+
+def inputs(seconds: float, rng: random.Random) -> Row:
+    """Folder adds with hostile names and links out, and PDF pages of random shapes."""
+    row = Row("inputs")
+    deadline = time.perf_counter() + seconds
+    with tempfile.TemporaryDirectory() as scratch:
+        os.environ.update(ASKALONG_HOME=f"{scratch}/home", ASKALONG_EMBEDDER="none")
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            case = folder_problem if row.cases % 2 == 0 else page_problem
+            row.record(started, case(Path(scratch) / str(row.cases), rng))
+    return row
+
+
+def folder_problem(work: Path, rng: random.Random) -> str | None:
+    folder, outside = work / "folder", work / "outside"
+    folder.mkdir(parents=True)
+    outside.mkdir()
+    names = {hostile_name(rng) for _ in range(rng.randint(1, 4))}
+    for name in names:
+        with open(os.fsencode(folder) + b"/" + name + b".txt", "wb") as handle:
+            handle.write(f"Text number {rng.random()} under a hostile name.".encode())
+    (outside / "secret.txt").write_text(f"A secret {rng.random()}.")
+    targets = (outside / "secret.txt", outside, folder)  # a file out, a folder out, a loop
+    for number in range(rng.randint(0, LINKS_PER_FOLDER)):
+        (folder / f"link{number}.txt").symlink_to(rng.choice(targets))
+    as_json = CliRunner().invoke(cli, ["add", "--json", str(folder)])
+    human = CliRunner().invoke(cli, ["add", str(folder)])
+    return add_problem(as_json.stdout, as_json.exception, len(names)) or terminal_problem(
+        human.output, human.exception
+    )
+
+
+def hostile_name(rng: random.Random) -> bytes:
+    return b"".join(rng.choice(NAME_PIECES) for _ in range(rng.randint(1, 5))).strip() or b"x"
+
+
+def add_problem(stdout: str, exception: BaseException | None, expected: int) -> str | None:
+    if exception is not None and not isinstance(exception, SystemExit):
+        return f"add --json: {exception!r}"
+    try:
+        results = json.loads(stdout)["results"]
+    except (ValueError, KeyError) as exc:
+        return f"add --json printed no JSON: {exc}"
+    taken = [r for r in results if r["status"] != "failed"]
+    if any("secret" in (r["document"] or {}).get("title", "") for r in taken):
+        return "a file from outside the folder went in without --follow-links"
+    if len([r for r in taken if "link" not in r["source"]]) != expected:
+        return f"expected {expected} files added: {[r['source'] for r in results]}"
+    return None
+
+
+def terminal_problem(output: str, exception: BaseException | None) -> str | None:
+    if exception is not None and not isinstance(exception, SystemExit):
+        return f"add: {exception!r}"
+    raw = [ch for ch in output if ch != "\n" and unicodedata.category(ch) in {"Cc", "Cs"}]
+    if raw or "\u202e" in output:
+        return f"raw control characters on the terminal: {raw!r}"
+    return None
+
+
+def page_problem(work: Path, rng: random.Random) -> str | None:
+    size = (10 ** rng.uniform(-2, 4.3), 10 ** rng.uniform(-2, 4.3))  # 0.01 to 20,000 pt
+    width = rng.choice((1, 240, 700, 1200, 2400, 10_000))
+    work.mkdir(parents=True)
+    pdf = pdfium.PdfDocument.new()
+    pdf.new_page(*size)
+    pdf.save(work / "page.pdf")
+    document = Document("d" * 16, "d" * 64, "shape", "page.pdf", "pdf", "en", 1, 1, "")
+    started = time.perf_counter()
+    try:
+        image = PageRenderer(work / "cache").image(document, work / "page.pdf", 1, width)
+    except (TooLarge, CorruptDocument):
+        return None  # refused as it should be, before drawing
+    except Exception as exc:  # anything else is what this hunts
+        return f"page {size[0]:g} x {size[1]:g} pt at {width} px: {exc!r}"
+    png, spent = image.read_bytes(), time.perf_counter() - started
+    pixels = int.from_bytes(png[16:20], "big") * int.from_bytes(png[20:24], "big")
+    if pixels > MAX_PIXELS or spent > RENDER_SECONDS:
+        return f"page {size[0]:g} x {size[1]:g} pt: {pixels:,} px in {spent:.1f} s"
+    return None
+
+
 # ------------------------------------------------------------------------------ the run
 
-SECTIONS: dict[str, Callable[[float, random.Random], Row]] = {"fences": fences}
+SECTIONS: dict[str, Callable[[float, random.Random], Row]] = {
+    "fences": fences,
+    "inputs": inputs,
+}
 
 
 def table(rows: Sequence[Row]) -> str:
