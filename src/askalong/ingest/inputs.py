@@ -1,4 +1,5 @@
-"""What goes in: files, folders (document files below them) and URLs, read within limits."""
+"""What goes in: files, folders (document files below them, never through a link out of
+the folder unless asked) and URLs, read within limits."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ class Upload:
 DOCUMENT_SUFFIXES = frozenset(
     {".pdf", ".html", ".htm", ".xhtml", ".md", ".markdown", ".txt", ".text", ".rst", ".docx"}
 )
+FOLLOW_HINT = "add --follow-links to take it"  # the CLI flag that lifts the folder fence
 
 
 @dataclass(frozen=True)
@@ -93,9 +95,6 @@ class _Walk:
             yield Skipped(path_text(path), f"a link to a folder, not followed; {FOLLOW_HINT}")
         else:
             yield from self.below(path)
-
-
-FOLLOW_HINT = "add --follow-links to take it"
 
 
 def _identity(folder: Path) -> tuple[int, int]:
