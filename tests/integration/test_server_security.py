@@ -7,6 +7,7 @@ import json
 import stat
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import httpx
 import pytest
@@ -14,6 +15,7 @@ from api_client import BASE_URL, api_client
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+from askalong.asking.limits import MAX_ID_CHARS, MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
 from askalong.cli import main
 from askalong.config import Settings
 from askalong.server.app import create_app
@@ -177,3 +179,84 @@ def test_a_wrong_token_in_the_address_sets_no_cookie(anonymous: TestClient) -> N
     refused(entry, 401, "Unauthorized")
     assert "set-cookie" not in entry.headers
     assert anonymous.get("/api/documents?token=guessed").status_code == 401
+
+
+# -- what a request may carry (issue 11, items 5 and 7) -----------------------------------
+
+
+def ask_raw(client: TestClient, body: str) -> httpx.Response:
+    """POST /api/ask with ``body`` as sent (JSON can spell a lone surrogate: ``\\ud800``)."""
+    return client.post("/api/ask", content=body, headers={"Content-Type": "application/json"})
+
+
+@pytest.mark.parametrize(
+    "field", ["question", "document_id", "thread_id", "intent", "selected_text", "block_id"]
+)
+def test_a_lone_surrogate_is_a_400_naming_the_field(client: TestClient, field: str) -> None:
+    """It was a 500 text/plain (the store could not encode it)."""
+    document_id = uploaded(client)
+    anchor = {"block_id": "b1", "selected_text": "Tides"}
+    body = {"document_id": document_id, "question": "tides", "anchor": anchor, "stream": False}
+    body |= {"intent": "explain", "thread_id": "t1"}  # every field present, one spoilt
+    raw = json.dumps(body).replace(f'"{field}": "', f'"{field}": "\\ud800', 1)
+    assert "\\ud800" in raw
+    response = ask_raw(client, raw)
+    refused(response, 400, "InputError")
+    assert field in response.json()["error"]["message"]
+    assert "surrogate" in response.json()["error"]["message"]
+    assert client.get(f"/api/documents/{document_id}/threads").json()["threads"] == []
+
+
+@pytest.mark.parametrize(
+    ("field", "limit"),
+    [
+        ("question", MAX_QUESTION_CHARS),
+        ("selected_text", MAX_SELECTION_CHARS),
+        ("block_id", MAX_ID_CHARS),
+        ("document_id", MAX_ID_CHARS),
+    ],
+)
+def test_oversized_question_parts_are_413(client: TestClient, field: str, limit: int) -> None:
+    """A 20 MB question once held the shared embedder for minutes: refused at the edge."""
+    document_id = uploaded(client)
+    body: dict[str, object] = {"document_id": document_id, "question": "tides", "stream": False}
+    if field in ("selected_text", "block_id"):
+        body["anchor"] = {field: "t" * (limit + 1)}
+    else:
+        body[field] = "t" * (limit + 1)
+    response = client.post("/api/ask", json=body)
+    refused(response, 413, "TooLarge")
+    assert field in response.json()["error"]["message"]
+    assert f"{limit}" in response.json()["error"]["message"]
+
+
+def test_a_question_at_the_limit_is_answered(client: TestClient) -> None:
+    document_id = uploaded(client)
+    question = ("When do the tides come? " * 100)[: MAX_QUESTION_CHARS - 1] + "?"
+    body = {"document_id": document_id, "question": question, "stream": False}
+    response = client.post("/api/ask", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json()["question"] == question
+
+
+def test_the_schema_states_the_limits(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    ask, anchor = schemas["AskIn"]["properties"], schemas["AnchorIn"]["properties"]
+    assert ask["question"]["maxLength"] == MAX_QUESTION_CHARS
+    assert ask["document_id"]["maxLength"] == MAX_ID_CHARS
+    selected = next(s for s in anchor["selected_text"]["anyOf"] if s.get("type") == "string")
+    assert selected["maxLength"] == MAX_SELECTION_CHARS
+
+
+def test_the_cli_refuses_an_oversized_question(settings: Settings, tmp_path: Path) -> None:
+    notes = tmp_path / "tides.md"
+    notes.write_bytes(NOTES)
+    added = CliRunner().invoke(main, ["add", str(notes), "--json"])
+    document_id = json.loads(added.stdout)["results"][0]["document"]["id"]
+    for args in (
+        ["t" * (MAX_QUESTION_CHARS + 1)],
+        ["--intent", "explain", "--select", "t" * (MAX_SELECTION_CHARS + 1)],
+    ):
+        result = CliRunner().invoke(main, ["ask", *args, "--doc", document_id])
+        assert result.exit_code == 1
+        assert "at most" in result.stderr and "Traceback" not in result.output
