@@ -230,6 +230,11 @@ def test_oversized_question_parts_are_413(client: TestClient, field: str, limit:
     assert f"{limit}" in response.json()["error"]["message"]
 
 
+def test_the_issue_s_20_mb_question_is_refused(client: TestClient) -> None:
+    body = {"document_id": uploaded(client), "question": "tides " * 3_500_000, "stream": False}
+    refused(client.post("/api/ask", json=body), 413, "TooLarge")
+
+
 def test_a_question_at_the_limit_is_answered(client: TestClient) -> None:
     document_id = uploaded(client)
     question = ("When do the tides come? " * 100)[: MAX_QUESTION_CHARS - 1] + "?"
