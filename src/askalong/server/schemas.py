@@ -8,7 +8,7 @@ top-left; ``start``/``end`` are character offsets of the line within the block t
 Every character offset in the API counts Unicode code points, as Python does.
 
 Request text is bounded (``asking/limits``: ``maxLength`` in the schema, 413 past it) and
-must be whole Unicode (a lone surrogate, which JSON's ``\ud800`` can spell, is a 400).
+must be whole Unicode (a lone surrogate, which JSON's ``\\ud800`` can spell, is a 400).
 """
 
 from __future__ import annotations
