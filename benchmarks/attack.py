@@ -5,7 +5,7 @@ seeded random generator and returns one ``Row``: cases tried, failures found (th
 kept as examples), the slowest case. The fast samples of every section live in ``tests/``.
 Prints a markdown table.
 
-    .venv/bin/python benchmarks/attack.py [--seconds 60] [--only fences] [--seed 11]
+    .venv/bin/python benchmarks/attack.py [--seconds 60] [--only fences|inputs|http] [--seed 11]
 
 ``fences`` (issue 11, item 6): random text built from fence pieces (``<``, ``>``, old and
 new markers, guessed nonces, a planted question) goes through ``strip_fences`` (no
@@ -21,6 +21,13 @@ and human output): no traceback, no raw control character on the terminal, every
 added, nothing from outside the folder; and PDF pages of random shapes (0.01 to 20,000 pt
 a side) at random widths go through the page renderer: refused as too large or corrupt,
 or an image within the pixel budget, in seconds.
+
+``http`` (issue 11, items 2, 5 and 7): random requests against the in-process app — Host,
+Origin, Sec-Fetch-Site, credential, method and path drawn from good and hostile values —
+each answered exactly as the gate's rules say (421, 403, 401, or through), always JSON
+when refused; and random ``POST /api/ask`` bodies (lone surrogates, sizes about the
+limits, wrong types) that must never give a 5xx or a non-JSON error. The stored document
+must survive the whole run.
 """
 
 from __future__ import annotations
@@ -30,12 +37,14 @@ import json
 import os
 import random
 import re
+import sys
 import tempfile
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pypdfium2 as pdfium
 from click.testing import CliRunner
@@ -48,6 +57,12 @@ from askalong.text.fence import Fence, strip_fences
 from askalong.types import Document
 from askalong.verify.cite import Source, SourcePart
 from askalong.verify.judge import JudgePair, judge_messages
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "helpers"))  # the http section's API client
 
 MAX_EXAMPLES = 3
 
@@ -260,9 +275,113 @@ def page_problem(work: Path, rng: random.Random) -> str | None:
 
 # ------------------------------------------------------------------------------ the run
 
+
+# ------------------------------------------------------------------------------ http
+
+GOOD_HOSTS = ("127.0.0.1:8000", "localhost:8000", "[::1]:8000")
+BAD_HOSTS = ("evil.example", "evil.example:8000", "127.0.0.1:8001", "", "127.0.0.1:x", "[::1")
+ORIGINS = (None, "http://127.0.0.1:8000", "http://evil.example", "null", "http://localhost:8001")
+SITES = (None, "same-origin", "none", "cross-site", "same-site")
+PATHS = ("/", "/reader.html", "/docs", "/openapi.json", "/api/documents", "/api/search?q=tide")
+UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
+FAKE_DOCUMENT = "/api/documents/0000000000000000"
+NOTES = b"# Tides\n\nTides follow the Moon, twice a day.\n"
+
+
+def expected_status(
+    host: str, method: str, origin: str | None, site: str | None, good: bool
+) -> int | None:
+    """The gate's rule, restated: the refusal status, or None for "through"."""
+    if host not in GOOD_HOSTS:
+        return 421
+    foreign = site in ("cross-site", "same-site") or origin not in (None, f"http://{host}")
+    if method in UNSAFE and foreign:
+        return 403
+    return None if good else 401
+
+
+def gate_problem(client: TestClient, token: str, rng: random.Random) -> str | None:
+    host = rng.choice(GOOD_HOSTS * 3 + BAD_HOSTS)
+    method = rng.choice(("GET", "GET", "POST", "DELETE"))
+    origin, site = rng.choice(ORIGINS), rng.choice(SITES)
+    credential = rng.choice((token, token, "wrong", None))
+    path = FAKE_DOCUMENT if method == "DELETE" else rng.choice(PATHS)
+    headers = {"Host": host}
+    headers |= {"Origin": origin} if origin else {}
+    headers |= {"Sec-Fetch-Site": site} if site else {}
+    headers |= {"X-AskAlong-Token": credential} if credential else {}
+    response = client.request(method, path, headers=headers)
+    want = expected_status(host, method, origin, site, credential == token)
+    said = f"{method} {path} {headers} -> {response.status_code}"
+    if response.status_code >= 500:
+        return said
+    if want is not None and response.status_code != want:
+        return f"{said}, expected {want}"
+    if want is None and response.status_code in (401, 403, 421):
+        return f"{said}, expected it through"
+    if want is not None and response.headers.get("content-type") != "application/json":
+        return f"{said} not JSON"
+    return None
+
+
+def hostile_text(rng: random.Random) -> str:
+    size = rng.choice((0, 1, 10, 1999, 2000, 2001, 20_000, 20_001))
+    alphabet = ("a", " ", "中", "\ud800", "\udfff", "\U0001f600", "\x00", '"', "\\")
+    return "".join(rng.choice(alphabet) for _ in range(size))
+
+
+def ask_problem(client: TestClient, document_id: str, rng: random.Random) -> str | None:
+    anchor = {"selected_text": hostile_text(rng), "block_id": rng.choice(("b1", hostile_text(rng)))}
+    body: dict[str, object] = {
+        "document_id": rng.choice((document_id, hostile_text(rng), 7)),
+        "question": hostile_text(rng),
+        "intent": rng.choice((None, "explain", hostile_text(rng))),
+        "anchor": rng.choice((None, anchor)),
+        "thread_id": rng.choice((None, hostile_text(rng))),
+        "stream": False,
+    }
+    raw = json.dumps(body)  # escapes surrogates as \\udXXX, as a hostile client would
+    response = client.post("/api/ask", content=raw, headers={"Content-Type": "application/json"})
+    if response.status_code >= 500 or "json" not in response.headers.get("content-type", ""):
+        return f"ask {raw[:80]!r}... -> {response.status_code} {response.text[:80]!r}"
+    return None
+
+
+def http(seconds: float, rng: random.Random) -> Row:
+    from api_client import BASE_URL, api_client
+    from fastapi.testclient import TestClient
+
+    from askalong.config import load_settings
+    from askalong.server.token import install_token
+
+    row = Row("http")
+    with tempfile.TemporaryDirectory() as temp:
+        settings = load_settings(home=Path(temp) / "home", embedder="none")
+        token = install_token(settings.home)
+        with api_client(settings) as client:
+            added = client.post("/api/documents", files={"file": ("tides.md", NOTES)})
+            document_id = added.json()["document"]["id"]
+            bare = TestClient(client.app, base_url=BASE_URL)  # each case brings its own token
+            deadline = time.perf_counter() + seconds
+            while time.perf_counter() < deadline:
+                started = time.perf_counter()
+                if rng.random() < 0.7:
+                    problem = gate_problem(bare, token, rng)
+                else:
+                    problem = ask_problem(client, document_id, rng)
+                row.record(started, problem)
+            listed = [d["id"] for d in client.get("/api/documents").json()["documents"]]
+            if listed != [document_id]:
+                row.record(time.perf_counter(), f"the stored document was lost: {listed}")
+    return row
+
+
+# ------------------------------------------------------------------------------ the run
+
 SECTIONS: dict[str, Callable[[float, random.Random], Row]] = {
     "fences": fences,
     "inputs": inputs,
+    "http": http,
 }
 
 

@@ -50,7 +50,7 @@ def first_page_ms(browser: Browser, server: LiveServer, document_id: str) -> flo
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         page = context.new_page()
-        page.goto(f"{server.url}/reader.html?doc={document_id}")
+        page.goto(server.entry(f"/reader.html?doc={document_id}"))  # as `serve` prints it
         handle = page.wait_for_function(FIRST_PAGE, timeout=30_000)
         assert page.locator('.page[data-page="1"] .seg').count() > 0
         return float(handle.json_value())
@@ -82,6 +82,7 @@ def explain_ms(browser: Browser, server: LiveServer, document_id: str) -> tuple[
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         page = context.new_page()
+        page.goto(server.entry("/"))  # the session cookie, as a person gets it
         open_reader(page, server.url, document_id)
         page.wait_for_function(FIRST_PAGE, timeout=30_000)
         page.evaluate(WATCH_EXPLAIN)

@@ -13,6 +13,7 @@ from pathlib import Path
 from askalong.cli import main as cli
 from askalong.config import load_settings
 from askalong.ingest.pipeline import document_id
+from askalong.server.token import install_token
 
 SAMPLE_PAPER = Path("pdf/en_2col/2020.acl-main.207.pdf")
 
@@ -43,7 +44,8 @@ def main() -> None:
     path = sample_path()
     doc_id = document_id(hashlib.sha256(path.read_bytes()).hexdigest())
     cli.main(["add", str(path)], standalone_mode=False)
-    print(f"Open http://127.0.0.1:8000/reader.html?doc={doc_id}  (Ctrl-C stops the server)")
+    token = install_token(load_settings().home)  # the address lets the browser in
+    print(f"Open http://127.0.0.1:8000/reader.html?doc={doc_id}&token={token}  (Ctrl-C stops)")
     cli.main(["serve"], standalone_mode=False)
 
 

@@ -63,6 +63,9 @@ class Settings:
     rerank_base_url: str = ""
     rerank_model: str = ""
     rerank_api_key: str = ""
+    # The HTTP server: host names it answers to besides localhost and --host, comma-separated
+    # (a reverse proxy's public name, say); any other Host header is refused.
+    allowed_hosts: str = ""
 
     @property
     def database_path(self) -> Path:

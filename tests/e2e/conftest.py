@@ -1,4 +1,5 @@
-"""One live server with the three test documents and one headless Chromium per session."""
+"""One live server with the three test documents and one headless Chromium per session;
+each test's page enters through the tokened address, so the reader runs on its cookie."""
 
 from __future__ import annotations
 
@@ -42,11 +43,12 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
+def page(browser: Browser, library: Library) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(library.server.entry("/"))
     yield page
     context.close()
     assert not errors, f"script errors in the page: {errors}"

@@ -1,6 +1,7 @@
 """A real AskAlong server on 127.0.0.1 (a subprocess with a private ASKALONG_HOME) and a
 real headless Chromium (Debian's package, driven by Playwright), for the e2e tests and the
-reader benchmark."""
+reader benchmark. Scripts send the install token as a header; the browser opens the tokened
+address once (``entry``), as a person opens the one ``askalong serve`` prints."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+
+from askalong.server.token import install_token
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -35,19 +38,33 @@ LAUNCH = "from askalong.cli.serve import serve; serve.main(['--port', '{port}'])
 class LiveServer:
     url: str
     home: Path
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def entry(self, path: str = "/") -> str:
+        """``path`` with ``?token=``: the server sets the session cookie and redirects."""
+        return f"{self.url}{path}{'&' if '?' in path else '?'}token={self.token}"
 
     def upload(self, path: Path) -> str:
         """Add a document through the API; returns its id."""
         with path.open("rb") as handle:
             response = httpx.post(
-                self.url + "/api/documents", files={"file": (path.name, handle)}, timeout=120
+                self.url + "/api/documents",
+                files={"file": (path.name, handle)},
+                headers=self.headers,
+                timeout=120,
             )
         response.raise_for_status()
         document_id: str = response.json()["document"]["id"]
         return document_id
 
     def structure(self, document_id: str) -> dict[str, object]:
-        response = httpx.get(f"{self.url}/api/documents/{document_id}", timeout=30)
+        response = httpx.get(
+            f"{self.url}/api/documents/{document_id}", headers=self.headers, timeout=30
+        )
         response.raise_for_status()
         structure: dict[str, object] = response.json()
         return structure
@@ -63,6 +80,7 @@ def free_port() -> int:
 @contextmanager
 def live_server(home: Path) -> Iterator[LiveServer]:
     port = free_port()
+    token = install_token(home)  # made here, read by the server: one token for both
     env = {**os.environ, "ASKALONG_HOME": str(home), "ASKALONG_EMBEDDER": "none"}
     log = (home.parent / "server.log").open("wb")
     process = subprocess.Popen(
@@ -70,21 +88,26 @@ def live_server(home: Path) -> Iterator[LiveServer]:
     )
     try:
         url = f"http://127.0.0.1:{port}"
-        _wait_until_up(url, process)
-        yield LiveServer(url, home)
+        server = LiveServer(url, home, token)
+        _wait_until_up(server, process)
+        yield server
     finally:
         process.terminate()
         process.wait(timeout=20)
         log.close()
 
 
-def _wait_until_up(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+def _wait_until_up(
+    server: LiveServer, process: subprocess.Popen[bytes], timeout: float = 60
+) -> None:
+    url = server.url
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited with status {process.returncode}")
         try:
-            if httpx.get(url + "/api/documents", timeout=2).status_code == 200:
+            listed = httpx.get(url + "/api/documents", headers=server.headers, timeout=2)
+            if listed.status_code == 200:
                 return
         except httpx.TransportError:
             pass

@@ -53,6 +53,23 @@ def shot(page: Page, artifacts: Path, name: str) -> None:
     page.screenshot(path=str(artifacts / f"{name}.png"))
 
 
+def test_the_tokened_address_leaves_a_cookie_scripts_cannot_read(
+    page: Page, library: Library
+) -> None:
+    """The page fixture entered through ``?token=``: the address is clean again, the
+    session cookie is HttpOnly (invisible to the page's scripts) and the API answers."""
+    assert page.url == library.server.url + "/"
+    assert page.evaluate("document.cookie") == ""
+    status = page.evaluate("fetch('/api/documents').then((r) => r.status)")
+    assert status == 200
+    fresh = page.context.browser.new_context()  # type: ignore[union-attr]
+    try:
+        stranger = fresh.new_page()
+        assert stranger.goto(library.server.url + "/").status == 401  # type: ignore[union-attr]
+    finally:
+        fresh.close()
+
+
 def test_library_lists_the_documents(page: Page, library: Library, artifacts: Path) -> None:
     page.goto(library.server.url + "/")
     cards = page.locator(".doc-card")
@@ -262,6 +279,7 @@ def test_not_covered_says_what_was_searched(page: Page, library: Library, artifa
             "question": "Which zebra plays the xylophone?",
             "stream": False,
         },
+        headers=library.server.headers,
         timeout=30,
     ).json()
     assert asked["status"] == "not_covered"
@@ -307,4 +325,8 @@ def test_markup_in_a_document_is_shown_as_text(
         shot(page, artifacts, "markup-as-text")
         assert dialogs == []
     finally:
-        httpx.delete(f"{library.server.url}/api/documents/{document_id}", timeout=30)
+        httpx.delete(
+            f"{library.server.url}/api/documents/{document_id}",
+            headers=library.server.headers,
+            timeout=30,
+        )

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from api_client import api_client
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
@@ -29,7 +30,6 @@ from askalong.config import Settings
 from askalong.context.anchor import anchor_index, resolve_anchor
 from askalong.context.outline import section_root
 from askalong.retrieve.search import Searcher
-from askalong.server.app import create_app
 from askalong.store.sqlite.store import SQLiteStore
 from askalong.text.scripts import detect_language
 from askalong.text.tokens import tokenize
@@ -105,7 +105,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as client:
+    with api_client(settings) as client:
         yield client
 
 

@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from api_client import api_client
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 
 from askalong.cli import main
 from askalong.config import Settings
-from askalong.server.app import create_app
 
 PAPER = "pdf/en_2col/N18-3011.pdf"
 HIT_KEYS = {
@@ -38,6 +37,6 @@ def test_search_json_is_the_api_search_json(settings: Settings, evaldata: Path) 
     first = printed["hits"][0]
     for span in first["spans"]:
         assert blocks[span["block_id"]][span["start"] : span["end"]] in first["text"]
-    with TestClient(create_app(settings)) as client:
+    with api_client(settings) as client:
         served = client.get("/api/search", params={"q": "entity linking", "doc": doc_id}).json()
     assert served == printed

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from api_client import api_client
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -18,7 +19,6 @@ from askalong.asking.asker import Asker
 from askalong.config import Settings
 from askalong.errors import ProviderError
 from askalong.parse.pdf.render import snap_width
-from askalong.server.app import create_app
 from askalong.server.deps import current_asker
 from askalong.types import VERDICTS
 
@@ -28,7 +28,7 @@ MANUAL = "manuals/postgresql-15-html/sql-select.html"
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as client:
+    with api_client(settings) as client:
         yield client
 
 
@@ -122,7 +122,7 @@ def test_errors_are_json_with_type_and_message(client: TestClient) -> None:
 
 def test_upload_over_the_limit_is_refused_while_reading(settings: Settings) -> None:
     small = replace(settings, max_file_mb=0.5)
-    with TestClient(create_app(small)) as client:
+    with api_client(small) as client:
         response = client.post("/api/documents", files={"file": ("big.txt", b"a " * 400_000)})
         assert response.status_code == 413
         assert response.json()["error"]["type"] == "TooLarge"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from api_client import api_client
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from askalong.config import Settings
-from askalong.server.app import create_app
 from askalong.server.deps import current_access
 from askalong.types import Access
 
@@ -18,7 +18,7 @@ NOTES = b"# Tides\n\nTides follow the Moon.\n"
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as client:
+    with api_client(settings) as client:
         yield client
 
 

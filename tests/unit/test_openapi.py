@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 import wire_forms
-from fastapi.testclient import TestClient
+from api_client import api_client
 
 from askalong.config import load_settings
-from askalong.server.app import create_app
 from askalong.wire import answer_json, block_json, document_json
 
 EVENTS = ("thread", "retrieval", "answer_delta", "quote", "verdict", "explanation", "done")
@@ -20,8 +19,7 @@ EVENTS = ("thread", "retrieval", "answer_delta", "quote", "verdict", "explanatio
 def openapi(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The schema as served (the app's library is never opened: no request needs it)."""
     home = tmp_path_factory.mktemp("home")
-    app = create_app(load_settings(home=home))
-    schema: dict[str, Any] = TestClient(app).get("/openapi.json").json()
+    schema: dict[str, Any] = api_client(load_settings(home=home)).get("/openapi.json").json()
     return schema
 
 

@@ -15,6 +15,7 @@ from askalong.cli.evaluate import evaluate
 from askalong.cli.output import fail
 from askalong.cli.search import search
 from askalong.cli.serve import serve
+from askalong.cli.token import token
 from askalong.errors import AskAlongError
 
 
@@ -37,7 +38,7 @@ def main() -> None:
     """
 
 
-for command in (add, docs, show, rm, search, ask, serve, evaluate):
+for command in (add, docs, show, rm, search, ask, serve, token, evaluate):
     main.add_command(command)
 
 __all__ = ["main"]

@@ -10,6 +10,7 @@ import click
 
 from askalong.asking.asker import Question
 from askalong.asking.choose import make_asker
+from askalong.asking.limits import check_sizes
 from askalong.cli.output import console, print_json, shown
 from askalong.errors import InputError
 from askalong.library import opened_library
@@ -84,6 +85,7 @@ def _question(
     trusts the resolved documents."""
     documents = tuple(store.get_document(ref, access) for ref in refs)
     anchor = _anchor(documents[0].id if documents else None, at, selected)
+    check_sizes(text, anchor)  # before any work: the embedder is shared
     return Question(text, cast(Intent, intent or "ask"), anchor, documents)
 
 

@@ -6,6 +6,7 @@ import threading
 import webbrowser
 
 import click
+from rich.markup import escape
 
 from askalong.cli.output import console
 from askalong.config import load_settings
@@ -19,20 +20,27 @@ def serve(host: str, port: int, open_browser: bool) -> None:
     """Start the reader and the HTTP API (OpenAPI docs at /docs).
 
     It listens on localhost only unless --host says otherwise; the library is the one
-    under ASKALONG_HOME.
+    under ASKALONG_HOME. The printed address carries the API token (see 'askalong token'):
+    opening it lets the browser in; scripts send the token as a header.
     """
     import uvicorn
 
     from askalong.server.app import create_app
+    from askalong.server.token import install_token
 
     settings = load_settings()
     url = f"http://{_display_host(host)}:{port}/"
-    console.print(f"AskAlong reader at [bold]{url}[/]  (API docs: {url}docs; Ctrl+C stops)")
+    entry = f"{url}?token={install_token(settings.home)}"
+    console.print(f"AskAlong reader at [bold]{escape(entry)}[/]")
+    console.print(f"(API docs: {escape(url)}docs once the reader is open; Ctrl+C stops)")
     if host not in ("127.0.0.1", "localhost", "::1"):
-        console.print("[yellow]note:[/] listening beyond this machine; there is no login yet")
+        console.print(
+            "[yellow]note:[/] listening beyond this machine; anyone with the token can use it"
+            " (other host names: ASKALONG_ALLOWED_HOSTS)"
+        )
     if open_browser:
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+        threading.Timer(1.0, webbrowser.open, args=(entry,)).start()
+    uvicorn.run(create_app(settings, host=host), host=host, port=port, log_level="warning")
 
 
 def _display_host(host: str) -> str:

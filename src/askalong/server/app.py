@@ -1,5 +1,6 @@
 """The FastAPI app: one ``Library`` opened at startup and closed at shutdown, the JSON API
-under ``/api``, the reader's static files at ``/``.
+under ``/api``, the reader's static files at ``/``, all behind the gate (``gate.py``: the
+host, the origin, the install token).
 
 The core is synchronous; handlers run its calls in the thread pool.
 """
@@ -21,14 +22,17 @@ from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
 from askalong.server.deps import ServerState
 from askalong.server.errors import install_error_handlers
+from askalong.server.gate import Gate, HostRule
 from askalong.server.routes import ask, documents, pages, search, threads
 from askalong.server.security import SecurityHeaders
+from askalong.server.token import install_token
 
 STATIC_DIR = Path(__file__).parent / "static"
 
 
-def create_app(settings: Settings) -> FastAPI:
-    """The app serving ``settings.home``; the library opens when the app starts."""
+def create_app(settings: Settings, *, host: str = "127.0.0.1") -> FastAPI:
+    """The app serving ``settings.home`` to the names ``host`` stands for; the library
+    opens when the app starts, the install token is read (or made) now."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -52,7 +56,9 @@ def create_app(settings: Settings) -> FastAPI:
     for module in (documents, pages, search, ask, threads):
         app.include_router(module.router)
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="reader")
-    app.add_middleware(SecurityHeaders)
+    hosts = HostRule.of(host, settings.allowed_hosts)
+    app.add_middleware(Gate, hosts=hosts, token=install_token(settings.home))
+    app.add_middleware(SecurityHeaders)  # added last: outermost, so refusals carry it too
     return app
 
 

@@ -19,9 +19,16 @@ from askalong.errors import (
     StoreError,
     TooLarge,
 )
-from askalong.server.schemas import ErrorBody, ErrorOut
+from askalong.server.schemas import LONE_SURROGATE, ErrorBody, ErrorOut
 
 log = logging.getLogger("askalong.server")
+
+# Validation errors that are not 422: a string over its limit (``asking/limits``) is too
+# large, a lone surrogate is bad input. The first listed that occurs decides.
+VALIDATION_STATUSES: tuple[tuple[str, int, str], ...] = (
+    ("string_too_long", 413, "TooLarge"),
+    (LONE_SURROGATE, 400, "InputError"),
+)
 
 
 def status_of(exc: AskAlongError) -> int:
@@ -60,8 +67,14 @@ async def _http(request: Request, exc: Exception) -> JSONResponse:
 
 async def _validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    problems = "; ".join(_problem(e) for e in exc.errors())
-    return error_response(422, "InvalidRequest", problems or "the request is not valid")
+    errors = exc.errors()
+    problems = "; ".join(_problem(e) for e in errors)
+    found = {error.get("type") for error in errors}
+    status, kind = next(
+        ((status, kind) for name, status, kind in VALIDATION_STATUSES if name in found),
+        (422, "InvalidRequest"),
+    )
+    return error_response(status, kind, problems or "the request is not valid")
 
 
 def _problem(error: dict[str, object]) -> str:

@@ -6,14 +6,43 @@ classes the CLI prints; this module adds the API's own envelopes and request bod
 Boxes are compact arrays ``[x0, top, x1, bottom, start, end]`` (PDF points from the page's
 top-left; ``start``/``end`` are character offsets of the line within the block text).
 Every character offset in the API counts Unicode code points, as Python does.
+
+Request text is bounded (``asking/limits``: ``maxLength`` in the schema, 413 past it) and
+must be whole Unicode (a lone surrogate, which JSON's ``\\ud800`` can spell, is a 400).
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import Annotated
 
+from pydantic import BaseModel, BeforeValidator, Field
+from pydantic_core import PydanticCustomError
+
+from askalong.asking.limits import MAX_ID_CHARS, MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
 from askalong.types import Block, Document
 from askalong.wire import BlockJSON, DocumentJSON, ThreadSummaryJSON, block_json, document_json
+
+LONE_SURROGATE = "lone_surrogate"  # the validation error type errors.py answers with 400
+
+
+def whole_unicode(value: object) -> object:
+    """``value``, refused if it is a string that is not valid Unicode (not encodable as
+    UTF-8, as the store and the indexes need). Runs before the length check, so the error
+    says what is wrong rather than pydantic's generic "not a valid string"."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            message = "not valid Unicode: a lone surrogate at character {at}"
+            raise PydanticCustomError(LONE_SURROGATE, message, {"at": exc.start}) from None
+    return value
+
+
+QuestionText = Annotated[str, Field(max_length=MAX_QUESTION_CHARS), BeforeValidator(whole_unicode)]
+SelectionText = Annotated[
+    str, Field(max_length=MAX_SELECTION_CHARS), BeforeValidator(whole_unicode)
+]
+IdText = Annotated[str, Field(max_length=MAX_ID_CHARS), BeforeValidator(whole_unicode)]
 
 
 class ErrorBody(BaseModel):
@@ -80,16 +109,16 @@ class AnchorIn(BaseModel):
     """Where a question is anchored: a block and a character span of it (code points),
     with the selected text (which may run over several blocks)."""
 
-    block_id: str | None = None
+    block_id: IdText | None = None
     start: int | None = None
     end: int | None = None
-    selected_text: str | None = None
+    selected_text: SelectionText | None = None
 
 
 class AskIn(BaseModel):
-    document_id: str
-    question: str = ""  # may be empty when ``intent`` is given: an intent alone is a question
-    intent: str | None = None  # "explain" | "example" | "compare"
+    document_id: IdText
+    question: QuestionText = ""  # may be empty when ``intent`` is given (a question alone)
+    intent: IdText | None = None  # "explain" | "example" | "compare"
     anchor: AnchorIn | None = None  # None on a follow-up keeps the thread's anchor
-    thread_id: str | None = None  # None starts a new thread
+    thread_id: IdText | None = None  # None starts a new thread
     stream: bool = True
