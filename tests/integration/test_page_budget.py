@@ -7,12 +7,12 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from api_client import api_client
 from fastapi.testclient import TestClient
 from samples import sized_pdf
 
 from askalong.config import Settings
 from askalong.parse.pdf.render import MAX_PIXELS, MAX_WIDTH
-from askalong.server.app import create_app
 
 LETTER = (612.0, 792.0)
 NEEDLE = (1.0, 14400.0)  # the attack: 240 px wide, 3,456,000 px tall (6 GB to render)
@@ -22,7 +22,7 @@ SCROLL = (100.0, 1000.0)  # fits when narrow, not at the widest stock width
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as client:
+    with api_client(settings) as client:
         yield client
 
 
