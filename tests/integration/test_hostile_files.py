@@ -16,7 +16,7 @@ from samples import zip_bomb_docx
 from askalong.cli import main
 from askalong.config import Settings
 from askalong.parse.guard import ParserGuard
-from askalong.server import create_app
+from askalong.server.app import create_app
 
 STUB = {"text": "stub_parsers"}
 
