@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient
 from samples import zip_bomb_docx
 
 from askalong.cli import main
-from askalong.config import Settings
+from askalong.config import Settings, load_settings
+from askalong.library import Library
 from askalong.parse.guard import ParserGuard
 from askalong.server.app import create_app
 
@@ -71,3 +72,12 @@ def test_a_slow_parse_does_not_hold_the_write_lock(client: TestClient) -> None:
     assert deleted.status_code == 204
     assert waited < 1.5, f"the delete waited {waited:.1f} s for the parse"
     assert uploaded == [201]
+
+
+def test_the_parser_memory_limit_is_a_setting(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert settings.parse_memory_mb == 2048
+    monkeypatch.setenv("ASKALONG_PARSE_MEMORY_MB", "512")
+    with Library(load_settings()) as library:
+        assert library.ingestor.guard.memory_mb == 512

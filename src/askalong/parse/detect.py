@@ -47,10 +47,11 @@ _MARKDOWN_HEADING = re.compile(r"^#{1,6} \S", re.M)
 _SPACE = re.compile(rb"\s*")
 # What a ZIP (a DOCX) may inflate to. ``ZipInfo.file_size`` is honest: zipfile stops at it
 # and fails the CRC check on more, so these caps bound what a parser can be made to read.
+MB = 2**20
 MAX_ZIP_ENTRIES = 10_000
-MAX_ZIP_INFLATED = 1024 * 2**20  # bytes, all entries together
+MAX_ZIP_INFLATED = 1024 * MB  # bytes, all entries together
 MAX_ZIP_RATIO = 100  # inflated / compressed, for an entry over RATIO_FROM bytes
-RATIO_FROM = 16 * 2**20
+RATIO_FROM = 16 * MB
 _TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
 
@@ -85,26 +86,23 @@ def _zip_format(data: bytes, source: str) -> DocumentFormat:
 
 def _check_inflation(entries: list[zipfile.ZipInfo], source: str) -> None:
     """Refuse a ZIP bomb from its directory, before any entry is inflated."""
+    problem = _inflation_problem(entries)
+    if problem is not None:
+        raise TooLarge(f"too large to parse: {problem}", source=source)
+
+
+def _inflation_problem(entries: list[zipfile.ZipInfo]) -> str | None:
     if len(entries) > MAX_ZIP_ENTRIES:
-        raise TooLarge(
-            f"too large to parse: {len(entries):,} ZIP entries (at most {MAX_ZIP_ENTRIES:,})",
-            source=source,
-        )
+        return f"{len(entries):,} ZIP entries (at most {MAX_ZIP_ENTRIES:,})"
     inflated = sum(entry.file_size for entry in entries)
     if inflated > MAX_ZIP_INFLATED:
-        raise TooLarge(
-            f"too large to parse: inflates to {inflated / 2**20:,.0f} MB"
-            f" (at most {MAX_ZIP_INFLATED / 2**20:,.0f} MB)",
-            source=source,
-        )
+        return f"inflates to {inflated / MB:,.0f} MB (at most {MAX_ZIP_INFLATED / MB:,.0f} MB)"
     for entry in entries:
         if entry.file_size > RATIO_FROM and entry.file_size > MAX_ZIP_RATIO * entry.compress_size:
             ratio = entry.file_size / max(entry.compress_size, 1)
-            raise TooLarge(
-                f"too large to parse: {entry.filename} inflates {ratio:,.0f} times"
-                f" to {entry.file_size / 2**20:,.0f} MB (a ZIP bomb?)",
-                source=source,
-            )
+            size = entry.file_size / MB
+            return f"{entry.filename} inflates {ratio:,.0f} times to {size:,.0f} MB (a ZIP bomb?)"
+    return None
 
 
 def _looks_binary(head: bytes) -> bool:

@@ -22,7 +22,7 @@ from multiprocessing.process import BaseProcess
 from types import TracebackType
 
 from askalong.errors import AskAlongError, CorruptDocument, ParseTimeout, TooLarge
-from askalong.parse.detect import detect_format
+from askalong.parse.detect import MB, detect_format
 from askalong.types import ParsedDocument
 
 PARSER_MODULES: dict[str, str] = {
@@ -32,7 +32,6 @@ PARSER_MODULES: dict[str, str] = {
     "text": "askalong.parse.flow.text",
     "docx": "askalong.parse.flow.docx",
 }
-MB = 2**20
 
 
 def parse_bytes(
