@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from api_client import api_client
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from samples import zip_bomb_docx
@@ -17,7 +18,6 @@ from askalong.cli import main
 from askalong.config import Settings, load_settings
 from askalong.library import Library
 from askalong.parse.guard import ParserGuard
-from askalong.server.app import create_app
 
 STUB = {"text": "stub_parsers"}
 
@@ -47,7 +47,7 @@ def test_add_of_a_zip_bomb_docx_is_a_clean_error(settings: Settings, tmp_path: P
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as client:
+    with api_client(settings) as client:
         ingestor = client.app.state.askalong.library.ingestor  # type: ignore[attr-defined]
         ingestor.guard.close()
         ingestor.guard = ParserGuard(timeout=30, modules=STUB)
