@@ -5,7 +5,7 @@ seeded random generator and returns one ``Row``: cases tried, failures found (th
 kept as examples), the slowest case. The fast samples of every section live in ``tests/``.
 Prints a markdown table.
 
-    .venv/bin/python benchmarks/attack.py [--seconds 60] [--only fences|inputs|http] [--seed 11]
+    .venv/bin/python benchmarks/attack.py [--seconds 60] [--only SECTION] [--seed 11]
 
 ``fences`` (issue 11, item 6): random text built from fence pieces (``<``, ``>``, old and
 new markers, guessed nonces, a planted question) goes through ``strip_fences`` (no
@@ -28,11 +28,17 @@ each answered exactly as the gate's rules say (421, 403, 401, or through), alway
 when refused; and random ``POST /api/ask`` bodies (lone surrogates, sizes about the
 limits, wrong types) that must never give a 5xx or a non-JSON error. The stored document
 must survive the whole run.
+
+``parsers`` (issue 11, items 1 and 4): real files from ``../shared/evaldata`` (one per
+format, plus hostile prefixes and a ZIP bomb), mutated (bytes flipped, cut, repeated,
+spliced), go through the parser guard with a short time limit and a memory limit; every
+case must end as a parsed document or a domain error naming the file, in bounded time.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -51,7 +57,8 @@ from click.testing import CliRunner
 
 from askalong.answer.llm.prompts import render_sources
 from askalong.cli import main as cli
-from askalong.errors import CorruptDocument, TooLarge
+from askalong.errors import AskAlongError, CorruptDocument, TooLarge
+from askalong.parse.guard import ParserGuard
 from askalong.parse.pdf.render import MAX_PIXELS, PageRenderer
 from askalong.text.fence import Fence, strip_fences
 from askalong.types import Document
@@ -62,7 +69,8 @@ if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "helpers"))  # the http section's API client
+sys.path.insert(0, str(ROOT / "tests" / "helpers"))  # the http section's API client, samples
+from samples import zip_bomb_docx  # noqa: E402
 
 MAX_EXAMPLES = 3
 
@@ -376,12 +384,88 @@ def http(seconds: float, rng: random.Random) -> Row:
     return row
 
 
+# ----------------------------------------------------------------------------- parsers
+
+EVALDATA = Path(
+    os.environ.get("ASKALONG_EVALDATA") or Path(__file__).parents[2] / "shared/evaldata"
+)
+SEEDS = (
+    "pdf/en_2col/N18-3011.pdf",
+    "manuals/postgresql-15-html/sql-select.html",
+)
+HOSTILE_PREFIXES = (b"<!---->", b"<!--", b" ", b"#", b"|", b"-", b"=", b"<p", b"\n")
+PARSE_SECONDS = 20.0  # per case: well over any real file's parse here, far under a hang
+PARSE_MEMORY_MB = 1024
+
+
+def seed_files() -> list[bytes]:
+    """The real seeds, a made-up Markdown, text and DOCX, and a ZIP bomb."""
+    seeds = [(EVALDATA / name).read_bytes() for name in SEEDS if (EVALDATA / name).is_file()]
+    seeds += [b"# Title\n\n| a | b |\n|---|---|\n\nText.\n", "第一章 总则\n\n正文。".encode()]
+    return [*seeds, _docx(), zip_bomb_docx(64)]
+
+
+def _docx() -> bytes:
+    import docx  # only this section needs python-docx
+
+    document = docx.Document()
+    document.add_heading("Title", 1)
+    document.add_paragraph("A paragraph.")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def mutate(data: bytes, rng: random.Random) -> bytes:
+    """One of: flip bytes, cut, repeat a slice, splice a hostile prefix run in front."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        out = bytearray(data)
+        for _ in range(rng.randint(1, 20)):
+            out[rng.randrange(len(out))] = rng.randrange(256)
+        return bytes(out)
+    if kind == 1:
+        return data[: rng.randrange(1, len(data) + 1)]
+    if kind == 2:
+        start = rng.randrange(len(data))
+        piece = data[start : start + rng.randint(1, 64)]
+        return data[:start] + piece * rng.randint(2, 2000) + data[start:]
+    return rng.choice(HOSTILE_PREFIXES) * rng.randint(1, 4000) + data
+
+
+def parse_problem(guard: ParserGuard, data: bytes, source: str) -> str | None:
+    started = time.perf_counter()
+    try:
+        guard.read(data, source=source)
+    except AskAlongError as exc:
+        if not str(exc).startswith(f"{source}: "):
+            return f"an error not naming the file: {exc}"
+    except Exception as exc:  # what must never cross the guard
+        return f"{type(exc).__name__} crossed the guard: {exc}"
+    if time.perf_counter() - started > PARSE_SECONDS + 10:
+        return f"{source} took {time.perf_counter() - started:.0f} s"
+    return None
+
+
+def parsers(seconds: float, rng: random.Random) -> Row:
+    row = Row("parsers")
+    seeds = seed_files()
+    deadline = time.perf_counter() + seconds
+    with ParserGuard(PARSE_SECONDS, memory_mb=PARSE_MEMORY_MB) as guard:
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            case = mutate(rng.choice(seeds), rng)
+            row.record(started, parse_problem(guard, case, f"case-{row.cases}"))
+    return row
+
+
 # ------------------------------------------------------------------------------ the run
 
 SECTIONS: dict[str, Callable[[float, random.Random], Row]] = {
     "fences": fences,
     "inputs": inputs,
     "http": http,
+    "parsers": parsers,
 }
 
 

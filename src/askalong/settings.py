@@ -38,6 +38,7 @@ class Settings:
     chunk_overlap: int = 0  # characters of sentence overlap between chunks, at most 100
     max_file_mb: float = 100.0
     parse_timeout: float = 120.0  # seconds per file
+    parse_memory_mb: int = 2048  # address space of the parser's child process; 0: no limit
     fetch_timeout: float = 30.0
     owner: str = "local"
     visibility: Visibility = "private"

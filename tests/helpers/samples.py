@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import io
+import zipfile
 
 
 def encrypted_pdf() -> bytes:
@@ -77,3 +79,15 @@ def _rc4(key: bytes, data: bytes) -> bytes:
         state[i], state[j] = state[j], state[i]
         out.append(byte ^ state[(state[i] + state[j]) % 256])
     return bytes(out)
+
+
+def zip_bomb_docx(inflated_mb: int) -> bytes:
+    """A DOCX whose document.xml inflates to ``inflated_mb`` MB of one repeated byte."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        with archive.open("word/document.xml", "w") as entry:
+            block = b"<" * 2**20
+            for _ in range(inflated_mb):
+                entry.write(block)
+    return buffer.getvalue()

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from askalong.errors import CorruptDocument, ParseTimeout
+from askalong.errors import CorruptDocument, ParseTimeout, TooLarge
 from askalong.parse.guard import ParserGuard
 
 STUB = {"text": "stub_parsers"}
@@ -43,3 +43,22 @@ def test_parser_bugs_and_domain_errors_cross_back(guard: ParserGuard) -> None:
         guard.parse(b"bug", "text", source="x.txt")
     with pytest.raises(CorruptDocument, match="y.txt: bad bytes"):
         guard.parse(b"corrupt", "text", source="y.txt")
+
+
+def test_detection_runs_in_the_child_too(guard: ParserGuard) -> None:
+    assert guard.read(b"detected", source="d.txt").blocks[0].text == "detected"
+    with pytest.raises(ParseTimeout, match="slow.txt: parsing took longer than 3 s"):
+        guard.read(b"hang", source="slow.txt")
+    assert guard.read(b"next", source="n.txt").blocks[0].text == "next"
+
+
+def test_a_parser_that_allocates_too_much_is_stopped_and_the_next_file_parses() -> None:
+    with ParserGuard(timeout=60, modules=STUB, memory_mb=256) as limited:
+        started = time.monotonic()
+        with pytest.raises(TooLarge, match=r"hog.docx: too large to parse: .* 256 MB"):
+            limited.read(b"allocate", source="hog.docx")
+        assert time.monotonic() - started < 30
+        assert limited.read(b"fine", source="f.txt").blocks[0].text == "fine"
+        with pytest.raises(TooLarge, match="killed.docx: too large to parse"):
+            limited.read(b"killed", source="killed.docx")
+        assert limited.read(b"still", source="s.txt").blocks[0].text == "still"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import time
 import zipfile
 
 import pytest
+from samples import zip_bomb_docx
 
-from askalong.errors import EmptyDocument, UnsupportedFormat
+from askalong.errors import EmptyDocument, TooLarge, UnsupportedFormat
 from askalong.parse.detect import detect_format
 
 
@@ -63,3 +65,32 @@ def test_binary_junk_is_refused_with_a_reason(data: bytes, reason: str) -> None:
 def test_empty_input_is_named(data: bytes) -> None:
     with pytest.raises(EmptyDocument, match="empty.txt: the file is empty"):
         detect_format(data, source="empty.txt")
+
+
+@pytest.mark.timeout(20)
+def test_leading_empty_comments_are_skipped_in_linear_time() -> None:
+    """Issue 11: ``<!---->`` * 40 + ``x`` (281 bytes) backtracked exponentially."""
+    started = time.perf_counter()
+    assert detect_format(b"<!---->" * 40 + b"x", source="r.txt") == "text"
+    assert detect_format(b"<!---->" * 600 + b"x", source="r.txt") == "text"  # 4 KB: all of head
+    assert detect_format(b"<!---->" * 40 + b"\n<html><p>x", source="r.txt") == "html"
+    assert detect_format(b"<!-- a --><!-- b -->\n <body>x", source="r.txt") == "html"
+    assert detect_format(b"<!-- never closed <html>", source="r.txt") == "text"
+    assert time.perf_counter() - started < 1
+
+
+def test_crlf_markdown_is_still_markdown() -> None:
+    data = b"# Title\r\n\r\n| a | b |\r\n|---|---|\r\n"
+    assert detect_format(data, source="notes") == "markdown"
+
+
+def test_a_zip_bomb_docx_is_refused_before_it_is_inflated() -> None:
+    bomb = zip_bomb_docx(300)
+    assert len(bomb) < 2 * 2**20  # 300 MB in under 2 MB
+    with pytest.raises(TooLarge, match=r"bomb.docx: too large to parse: word/document.xml"):
+        detect_format(bomb, source="bomb.docx")
+
+
+def test_a_zip_of_too_many_entries_is_refused() -> None:
+    with pytest.raises(TooLarge, match=r"many.docx: too large to parse: 10,001 ZIP entries"):
+        detect_format(_zip([f"e{n}" for n in range(10_001)]), source="many.docx")

@@ -1,17 +1,20 @@
-"""Adding documents: bytes -> detect -> parse (guarded) -> chunk -> one store transaction.
+"""Adding documents: bytes -> detect + parse (guarded) -> chunk -> one store transaction.
 
 One bad input never stops the others: each input yields an ``AddOutcome`` that is either
 added, already present, or failed with a one-line reason. The caller's ``Access`` says who
-adds, and so who owns what is added.
+adds, and so who owns what is added. Only the last step writes: a caller that serialises
+writes (the server) passes its lock, held for the transaction and the keyword index, never
+while a file is being parsed.
 """
 
 from __future__ import annotations
 
 import hashlib
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from askalong.chunk.prose import chunk_blocks
@@ -20,11 +23,10 @@ from askalong.errors import AskAlongError
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.fetch import fetch_url, is_url
 from askalong.ingest.inputs import Upload, path_text, read_file
-from askalong.parse.detect import detect_format
 from askalong.parse.guard import ParserGuard
 from askalong.store.base import DocumentStore
 from askalong.text.scripts import detect_language
-from askalong.types import Access, Document, ParsedDocument, StoredDocument, Visibility
+from askalong.types import Access, Chunk, Document, ParsedDocument, StoredDocument, Visibility
 
 ID_LENGTH = 16  # hex characters of the content hash that make a document id
 
@@ -54,7 +56,7 @@ class Ingestor:
         self.settings = settings
         self.store = store
         self.indexes = indexes
-        self.guard = ParserGuard(settings.parse_timeout)
+        self.guard = ParserGuard(settings.parse_timeout, memory_mb=settings.parse_memory_mb)
 
     def add(self, item: str, access: Access, *, visibility: Visibility | None = None) -> AddOutcome:
         """Add one path or URL for ``access`` (see ``add_upload``); never raises for bad input."""
@@ -78,31 +80,46 @@ class Ingestor:
         )
 
     def add_upload(
-        self, upload: Upload, access: Access, *, visibility: Visibility | None = None
+        self,
+        upload: Upload,
+        access: Access,
+        *,
+        visibility: Visibility | None = None,
+        writes: AbstractContextManager[Any] | None = None,
     ) -> AddOutcome:
         """Add the upload, owned by ``access.user``, visible as ``visibility`` (default:
-        ``ASKALONG_VISIBILITY``)."""
+        ``ASKALONG_VISIBILITY``); ``writes`` is held only around the store and index writes."""
         content_hash = hashlib.sha256(upload.data).hexdigest()
-        doc_id = document_id(content_hash)
-        if self.store.has_document(doc_id):
-            return AddOutcome(
-                source=upload.source, status="exists", document=self._existing(doc_id)
-            )
-        fmt = detect_format(upload.data, source=upload.source)
-        parsed = self.guard.parse(upload.data, fmt, source=upload.source)
-        parsed = _note_misnamed(parsed, upload.name)
+        known = self._known(upload, content_hash)
+        if known is not None:
+            return known
+        parsed = _note_misnamed(self.guard.read(upload.data, source=upload.source), upload.name)
         document = self._document(upload, parsed, content_hash, access, visibility)
-        chunks = chunk_blocks(
+        stored = StoredDocument(document, parsed.blocks, self._chunks(document.id, parsed))
+        with writes or nullcontext():
+            return self._known(upload, content_hash) or self._write(upload, stored)
+
+    def _known(self, upload: Upload, content_hash: str) -> AddOutcome | None:
+        doc_id = document_id(content_hash)
+        if not self.store.has_document(doc_id):
+            return None
+        return AddOutcome(source=upload.source, status="exists", document=self._existing(doc_id))
+
+    def _chunks(self, doc_id: str, parsed: ParsedDocument) -> tuple[Chunk, ...]:
+        return chunk_blocks(
             doc_id,
             parsed.blocks,
             target=self.settings.chunk_target,
             maximum=self.settings.chunk_max,
             overlap=self.settings.chunk_overlap,
         )
-        self.store.add_document(StoredDocument(document, parsed.blocks, chunks), upload.data)
+
+    def _write(self, upload: Upload, stored: StoredDocument) -> AddOutcome:
+        self.store.add_document(stored, upload.data)
         if self.indexes is not None:  # searchable by keyword from here on
-            self.indexes.add(document, chunks)
-        return AddOutcome(upload.source, "added", document, len(parsed.blocks), len(chunks))
+            self.indexes.add(stored.document, stored.chunks)
+        counts = len(stored.blocks), len(stored.chunks)
+        return AddOutcome(upload.source, "added", stored.document, *counts)
 
     def _existing(self, doc_id: str) -> Document:
         return self.store.get_document(doc_id, Access.local())

@@ -25,8 +25,9 @@ class ServerState:
     """What the app holds while it runs: one library, one page renderer, one write lock,
     one asker (its answerer made once, at startup).
 
-    ``writes`` serialises ingestion: the ingestor owns one parser process and the keyword
-    index one writer, so two uploads parse one after the other.
+    ``writes`` serialises the store's write transactions and the keyword index's one
+    writer. It is never held while a file is parsed: the parser guard serialises parses on
+    its own lock, so a slow upload does not hold up deletes or other writes.
     """
 
     library: Library

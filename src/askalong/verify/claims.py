@@ -84,14 +84,18 @@ def _strip_markers(text: str) -> tuple[str, list[tuple[int, tuple[int, ...]]]]:
     return "".join(parts), markers
 
 
-_TIGHT = re.compile(r"[^\S\n]+(?=[.,;:!?。，；：！？])")  # the space a removed marker left
+# The space a removed marker left; a run is tried from its start only (linear, not k²).
+_TIGHT = re.compile(r"(?<![^\S\n])[^\S\n]+(?=[.,;:!?。，；：！？])")
 
 
 # ----------------------------------------------------------------------------- checks
 
 _NUMBER = re.compile(r"(?<![A-Za-z\d.])\d+(?:[.,]\d+)*%?(?![A-Za-z])")  # not the 2 of "Th2"
+# Words of at most 40 characters and possessive gaps: a failed start costs a bounded scan
+# ("A-A-A-…" and long space runs were quadratic).
 _EN_NAME = re.compile(
-    r"\b[A-Z][\w'’-]*(?:\s+(?:of|de|du|da|la|le|van|von|der|the|and|&)?\s*[A-Z][\w'’-]*)+"
+    r"\b[A-Z][\w'’-]{0,40}+"
+    r"(?:\s++(?:(?:of|de|du|da|la|le|van|von|der|the|and|&)\s*+)?[A-Z][\w'’-]{0,40}+)+"
 )
 _ACRONYM = re.compile(r"(?<!\()\b[A-Z][A-Z0-9]{1,}\b(?!\))")  # "(ABC)" is an alias
 _ROMAN = re.compile(r"[IVXLC]+")

@@ -19,7 +19,9 @@ _CJK = (
 )
 CJK_CHAR = re.compile(f"[{_CJK}]")
 # A line break between two CJK characters is only a wrap in the source: drop it.
-_CJK_WRAP = re.compile(f"(?<=[{_CJK}])[^\\S\u3000]*\\n\\s*(?=[{_CJK}])")
+# Up to the first newline, then the rest of the gap possessively: the old
+# ``[^\S\u3000]*\n\s*`` could split a run of newlines k ways (quadratic in the run).
+_CJK_WRAP = re.compile(f"(?<=[{_CJK}])[^\\S\u3000\\n]*\\n\\s*+(?=[{_CJK}])")
 _SPACES = re.compile(r"\s+")
 
 

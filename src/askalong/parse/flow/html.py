@@ -85,7 +85,7 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
 
 # --- decoding -------------------------------------------------------------------------
 
-_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+_META_CHARSET = re.compile(rb"""<meta[^<>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""", re.I)
 # Browsers read these labels as the wider encodings that contain them.
 _WIDER = {"gb2312": "gb18030", "gbk": "gb18030", "latin-1": "cp1252", "ascii": "cp1252"}

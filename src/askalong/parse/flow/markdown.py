@@ -21,7 +21,7 @@ from askalong.parse.flow.text import decode
 from askalong.types import BlockKind, ParsedDocument
 
 _FRONT_MATTER = re.compile(r"\A(---|\+\+\+)[ \t]*\n.*?\n\1[ \t]*(\n|\Z)", re.S)
-_TAG = re.compile(r"<[^>]*>")
+_TAG = re.compile(r"<[^<>]*>")  # not [^>]*: unclosed "<<<<" would rescan to the end
 
 
 def parse(data: bytes, *, source: str) -> ParsedDocument:

@@ -21,7 +21,8 @@ from askalong.types import LineBox
 TABLE_CAPTION = re.compile(r"^\s*(?:Table|TABLE|Tab\.)\s*[0-9IVX]+[A-Za-z]?\b|^\s*表\s*[0-9０-９]+")
 _SECTION_TITLE = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z]")
 # "3 结果与讨论", "2.4.6 省略号": a section number, a gap, then a title without figures.
-_NUMBERED_HEADING = re.compile(r"^\d{1,2}(?:\.\d{1,2})+\.?\s+\D+$|^\d{1,2}\.?\s+[^\W\d_][^\d]*$")
+# One \s, not \s+: \D+ takes the rest of the gap (\s+\D+ overlapped, quadratic in the gap).
+_NUMBERED_HEADING = re.compile(r"^\d{1,2}(?:\.\d{1,2})+\.?\s\D+$|^\d{1,2}\.?\s+[^\W\d_][^\d]*$")
 _ROW_GAP_SPREAD = 2.5
 _MANY_CELLS = 4
 _WORD = re.compile(r"[^\W\d_]{3,}")

@@ -86,8 +86,8 @@ async def upload_document(
 
 
 def _add(state: ServerState, upload: Upload, access: Access) -> AddOutcome:
-    with state.writes:
-        return state.library.ingestor.add_upload(upload, access)
+    """Parse outside the write lock (the guard serialises parses itself); lock the writes."""
+    return state.library.ingestor.add_upload(upload, access, writes=state.writes)
 
 
 def _embed_pending(state: ServerState) -> None:

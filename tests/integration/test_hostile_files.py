@@ -1,0 +1,83 @@
+"""Hostile files (issue 11): none hangs ``add``, exhausts memory, or blocks the server's
+other writes while it is being parsed."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from api_client import api_client
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+from samples import zip_bomb_docx
+
+from askalong.cli import main
+from askalong.config import Settings, load_settings
+from askalong.library import Library
+from askalong.parse.guard import ParserGuard
+
+STUB = {"text": "stub_parsers"}
+
+
+@pytest.mark.timeout(60)
+def test_add_of_the_281_byte_comment_file_returns_promptly(
+    settings: Settings, tmp_path: Path
+) -> None:
+    hostile = tmp_path / "r.txt"
+    hostile.write_bytes(b"<!---->" * 40 + b"x")
+    assert hostile.stat().st_size == 281
+    started = time.monotonic()
+    result = CliRunner().invoke(main, ["add", str(hostile)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert time.monotonic() - started < 30
+    assert "r.txt" in result.output
+
+
+def test_add_of_a_zip_bomb_docx_is_a_clean_error(settings: Settings, tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.docx"
+    bomb.write_bytes(zip_bomb_docx(200))
+    result = CliRunner().invoke(main, ["add", str(bomb)], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert "bomb.docx: too large to parse: word/document.xml inflates" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with api_client(settings) as client:
+        ingestor = client.app.state.askalong.library.ingestor  # type: ignore[attr-defined]
+        ingestor.guard.close()
+        ingestor.guard = ParserGuard(timeout=30, modules=STUB)
+        yield client
+
+
+def test_a_slow_parse_does_not_hold_the_write_lock(client: TestClient) -> None:
+    first = client.post("/api/documents", files={"file": ("a.txt", b"first document")})
+    assert first.status_code == 201, first.text
+    uploaded: list[int] = []
+    slow = threading.Thread(
+        target=lambda: uploaded.append(
+            client.post("/api/documents", files={"file": ("s.txt", b"slow 4")}).status_code
+        )
+    )
+    slow.start()
+    time.sleep(1.5)  # the slow upload is in the parser by now
+    started = time.monotonic()
+    deleted = client.delete(f"/api/documents/{first.json()['document']['id']}")
+    waited = time.monotonic() - started
+    slow.join()
+    assert deleted.status_code == 204
+    assert waited < 1.5, f"the delete waited {waited:.1f} s for the parse"
+    assert uploaded == [201]
+
+
+def test_the_parser_memory_limit_is_a_setting(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert settings.parse_memory_mb == 2048
+    monkeypatch.setenv("ASKALONG_PARSE_MEMORY_MB", "512")
+    with Library(load_settings()) as library:
+        assert library.ingestor.guard.memory_mb == 512

@@ -1,0 +1,83 @@
+"""Every pattern applied to document text matches in linear time (issue 11, item 1).
+
+Each audited pattern gets generated hostile strings (a short unit repeated, then a tail
+that makes the match fail): four times the input may take at most ~8 times as long
+(linear is 4x, quadratic 16x). The old HTML-start pattern took seconds at 22 comments.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from askalong.parse import detect
+from askalong.parse.flow import builder, html, markdown
+from askalong.parse.pdf import tables
+from askalong.text import sentences
+from askalong.verify import claims
+
+AUDITED: dict[str, re.Pattern[str] | re.Pattern[bytes]] = {
+    "detect html opening": detect._HTML_OPENING,
+    "detect html anywhere": detect._HTML_ANYWHERE,
+    "detect markdown signs": detect._MARKDOWN_SIGNS,
+    "detect markdown heading": detect._MARKDOWN_HEADING,
+    "html meta charset": html._META_CHARSET,
+    "html xml encoding": html._XML_ENCODING,
+    "markdown tag": markdown._TAG,
+    "markdown front matter": markdown._FRONT_MATTER,
+    "builder cjk wrap": builder._CJK_WRAP,
+    "tables numbered heading": tables._NUMBERED_HEADING,
+    "sentences boundary": sentences._BOUNDARY_RE,
+    "claims tight": claims._TIGHT,
+    "claims english name": claims._EN_NAME,
+    "claims number": claims._NUMBER,
+    "claims acronym": claims._ACRONYM,
+    "claims latin": claims._LATIN,
+}
+UNITS = ["<!--", "<!---->", " ", "#", "|", "-", "=", "\n", "<p", "<", "A-", "1.", "中", "\t"]
+TAILS = ["", "x", "\n", "1", "!"]
+SIZE = 3000  # repetitions of the unit at the smaller size
+
+
+def _seconds(pattern: re.Pattern[str] | re.Pattern[bytes], text: str) -> float:
+    data: str | bytes = text.encode() if isinstance(pattern.pattern, bytes) else text
+    best = float("inf")
+    for _ in range(5):  # the best of five: the machine is shared
+        started = time.perf_counter()
+        pattern.findall(data)  # type: ignore[arg-type]
+        pattern.match(data)  # type: ignore[arg-type]
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def test_the_html_start_check_is_linear_on_repeated_comments() -> None:
+    """The issue's reproduction, at sizes the old pattern could never finish."""
+    small = _after_comments_seconds(b"<!---->" * 2000 + b"x")
+    large = _after_comments_seconds(b"<!---->" * 8000 + b"x")
+    assert large < 8 * small + 0.02
+
+
+def _after_comments_seconds(data: bytes) -> float:
+    started = time.perf_counter()
+    assert detect._starts_as_html(data) is False
+    return time.perf_counter() - started
+
+
+@pytest.mark.parametrize("name", sorted(AUDITED))
+@settings(max_examples=12, deadline=None)
+@given(units=st.lists(st.sampled_from(UNITS), min_size=1, max_size=3), tail=st.sampled_from(TAILS))
+@example(units=["<!---->"], tail="x")
+@example(units=["<p"], tail="")
+@example(units=["A-"], tail="")
+@example(units=[" "], tail="x")
+@example(units=["中", "\n", "\n"], tail="x")
+@example(units=["1.", "1", " "], tail="1")
+def test_audited_patterns_match_in_linear_time(name: str, units: list[str], tail: str) -> None:
+    pattern, unit = AUDITED[name], "".join(units)
+    small = _seconds(pattern, unit * SIZE + tail)
+    large = _seconds(pattern, unit * 4 * SIZE + tail)
+    assert large < 8 * small + 0.02, f"{name}: {small * 1000:.1f} ms, then {large * 1000:.1f} ms"
