@@ -97,6 +97,13 @@ add_markdown() {
             "$WORK/add.json"
 }
 
+# The server answers only with the install's token (HTTP API section of the README).
+read_token() {
+    TOKEN=$(in_venv askalong token 2>/dev/null) && [[ ${#TOKEN} -ge 20 ]]
+}
+
+authed_curl() { curl -H "Authorization: Bearer $TOKEN" "$@"; }
+
 free_port() {
     py_check 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -108,7 +115,7 @@ start_server() {
     (cd "$WORK" && exec "${VENV_ENV[@]}" askalong serve --port "$PORT") >"$WORK/serve.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 240); do  # two minutes: CI machines are slow
-        curl -fs -o /dev/null "$BASE/" && return 0
+        authed_curl -fs -o /dev/null "$BASE/" && return 0
         kill -0 "$SERVER_PID" 2>/dev/null || break
         sleep 0.5
     done
@@ -117,7 +124,7 @@ start_server() {
 }
 
 api_lists_the_note() {
-    curl -fs "$BASE/api/documents" >"$WORK/api.json" &&
+    authed_curl -fs "$BASE/api/documents" >"$WORK/api.json" &&
         py_check 'import json, sys
 titles = [d["title"] for d in json.load(open(sys.argv[1]))["documents"]]
 sys.exit(titles != ["Wheel note"])' "$WORK/api.json"
@@ -140,7 +147,7 @@ expected_type() {
 # fetch PATH: 200 with the right media type; the body is kept for the crawl.
 fetch() {
     local got code ctype want
-    got=$(curl -s -o "$WORK/body" -w '%{http_code} %{content_type}' "$BASE$1") || return 1
+    got=$(authed_curl -s -o "$WORK/body" -w '%{http_code} %{content_type}' "$BASE$1") || return 1
     code=${got%% *}
     ctype=${got#* }
     ctype=${ctype%%;*}
@@ -211,6 +218,7 @@ main() {
     check "askalong docs --json on a new home: no documents" docs_json_is_empty || true
     check "every migration applied to the new store" migrations_applied || true
     check "askalong add a Markdown file" add_markdown || true
+    check "askalong token prints the install token" read_token || return 0
     check "askalong serve answers on a free loopback port" start_server || return 0
     check "GET /api/documents lists the added file" api_lists_the_note || true
     crawl
