@@ -33,6 +33,14 @@ must survive the whole run.
 format, plus hostile prefixes and a ZIP bomb), mutated (bytes flipped, cut, repeated,
 spliced), go through the parser guard with a short time limit and a memory limit; every
 case must end as a parsed document or a domain error naming the file, in bounded time.
+
+``kill9`` (``attack_kill9.py``): ``kill -9`` of ``askalong add`` / ``rm`` and of ``askalong
+serve`` during uploads and asks, at random points, each followed by an integrity check.
+``schemathesis`` (``attack_schema.py``): every route of a running server, every check.
+``xss`` (``attack_xss.py``): hostile documents in Chromium, in every view their text reaches.
+``injection`` (``attack_injection.py``): documents that instruct the model, a scripted model
+that obeys, and what the product shows. ``load`` (``attack_load.py``): 30 concurrent askers
+with and without ingestion (twice the budget). Shared pieces: ``attack_common.py``.
 """
 
 from __future__ import annotations
@@ -43,12 +51,10 @@ import json
 import os
 import random
 import re
-import sys
 import tempfile
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,31 +74,12 @@ from askalong.verify.judge import JudgePair, judge_messages
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "helpers"))  # the http section's API client, samples
-from samples import zip_bomb_docx  # noqa: E402
-
-MAX_EXAMPLES = 3
-
-
-@dataclass
-class Row:
-    """One section's outcome."""
-
-    section: str
-    cases: int = 0
-    failures: int = 0
-    slowest_ms: float = 0.0
-    examples: list[str] = field(default_factory=list)
-
-    def record(self, started: float, problem: str | None) -> None:
-        self.cases += 1
-        self.slowest_ms = max(self.slowest_ms, (time.perf_counter() - started) * 1000)
-        if problem is not None:
-            self.failures += 1
-            if len(self.examples) < MAX_EXAMPLES:
-                self.examples.append(problem)
-
+from attack_common import EVALDATA, Row
+from attack_injection import injection
+from attack_kill9 import kill9
+from attack_load import load
+from attack_schema import schemathesis
+from attack_xss import xss
 
 # ------------------------------------------------------------------------------ fences
 
@@ -281,9 +268,6 @@ def page_problem(work: Path, rng: random.Random) -> str | None:
     return None
 
 
-# ------------------------------------------------------------------------------ the run
-
-
 # ------------------------------------------------------------------------------ http
 
 GOOD_HOSTS = ("127.0.0.1:8000", "localhost:8000", "[::1]:8000")
@@ -386,9 +370,6 @@ def http(seconds: float, rng: random.Random) -> Row:
 
 # ----------------------------------------------------------------------------- parsers
 
-EVALDATA = Path(
-    os.environ.get("ASKALONG_EVALDATA") or Path(__file__).parents[2] / "shared/evaldata"
-)
 SEEDS = (
     "pdf/en_2col/N18-3011.pdf",
     "manuals/postgresql-15-html/sql-select.html",
@@ -400,6 +381,8 @@ PARSE_MEMORY_MB = 1024
 
 def seed_files() -> list[bytes]:
     """The real seeds, a made-up Markdown, text and DOCX, and a ZIP bomb."""
+    from samples import zip_bomb_docx  # tests/helpers: on the path once attack_common loads
+
     seeds = [(EVALDATA / name).read_bytes() for name in SEEDS if (EVALDATA / name).is_file()]
     seeds += [b"# Title\n\n| a | b |\n|---|---|\n\nText.\n", "第一章 总则\n\n正文。".encode()]
     return [*seeds, _docx(), zip_bomb_docx(64)]
@@ -466,6 +449,11 @@ SECTIONS: dict[str, Callable[[float, random.Random], Row]] = {
     "inputs": inputs,
     "http": http,
     "parsers": parsers,
+    "kill9": kill9,
+    "schemathesis": schemathesis,
+    "xss": xss,
+    "injection": injection,
+    "load": load,
 }
 
 
@@ -479,7 +467,8 @@ def table(rows: Sequence[Row]) -> str:
         lines.append(
             f"| {row.section} | {row.cases} | {row.failures} | {row.slowest_ms:.1f} | {examples} |"
         )
-    return "\n".join(lines)
+    notes = [f"- `{row.section}`: {row.note}" for row in rows if row.note]
+    return "\n".join([*lines, "", *notes])
 
 
 def main() -> None:
