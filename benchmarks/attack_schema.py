@@ -39,7 +39,7 @@ def schemathesis(seconds: float, rng: random.Random) -> Row:
             *("--checks", "all", "--workers", str(WORKERS), "--seed", str(rng.randrange(2**31))),
             *("--report", "json", "--report-json-path", str(report), "--no-shrink"),
         ]
-        subprocess.run([str(command), *arguments], capture_output=True, check=False)
+        subprocess.run([str(command), *arguments], capture_output=True, check=False, cwd=scratch)
         if not report.is_file():
             raise SystemExit(f"schemathesis wrote no report at {report}")
         summary = json.loads(report.read_text(encoding="utf-8"))
