@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Dialog, Page, expect, sync_playwright
 
 from attack_common import Row
 from e2e.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, live_server
@@ -145,14 +145,22 @@ def case_problems(browser: Browser, server: LiveServer, document: HostileDocumen
     page = context.new_page()
     events: list[str] = []
     page.on("pageerror", lambda exc: events.append(f"script error: {exc}"))
-    page.on("dialog", lambda dialog: (events.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    page.on("dialog", lambda dialog: _dismissed(dialog, events))
+    page.goto(server.entry("/"))
+    document_id = upload(server, document)
     try:
-        page.goto(server.entry("/"))
-        document_id = upload(server, document)
         payload = PAYLOADS[len(document.data) % len(PAYLOADS)]
         return views_problems(page, server, document_id, payload) + events
     finally:
         context.close()
+        # the library is left as it was (the e2e suite counts its documents)
+        url = f"{server.url}/api/documents/{document_id}"
+        httpx.delete(url, headers=server.headers, timeout=30).raise_for_status()
+
+
+def _dismissed(dialog: Dialog, events: list[str]) -> None:
+    events.append(f"dialog: {dialog.message}")
+    dialog.dismiss()
 
 
 def check_the_detector(browser: Browser, server: LiveServer) -> None:
