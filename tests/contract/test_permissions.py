@@ -24,7 +24,7 @@ from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.retrieve.search import Searcher
 from askalong.store.base import Store
-from askalong.types import Hit
+from askalong.types import Access, Hit
 from conftest import BACKENDS, open_backend
 
 ALL = frozenset(entry.id for entry in DOCUMENTS)
@@ -117,6 +117,21 @@ def test_store_finds_by_id_or_prefix_only_what_the_caller_may_see(
             else:
                 with pytest.raises(NotFound):
                     backend.store.get_document(ref, access)
+
+
+@callers
+def test_store_lists_only_the_collection_members_the_caller_may_see(
+    backend: Backend, caller: str
+) -> None:
+    """A collection holding every document (made by the local user, who sees them all)
+    lists and counts, for each caller, exactly the members that caller may see."""
+    made = backend.store.add_to_collection("every document", sorted(ALL), Access.local())
+    access = CALLERS[caller]
+    members = backend.store.collection_documents(made.id, access)
+    assert {document.id for document in members} == VISIBLE[caller]
+    if access.everything:
+        counted = backend.store.get_collection(made.id, access)
+        assert (counted.documents, counted.chunks) == (len(ALL), len(ALL))
 
 
 # ----------------------------------------------------------------------------- keyword route
