@@ -8,12 +8,13 @@ from contextlib import contextmanager
 from types import TracebackType
 
 from askalong.config import Settings, load_settings
+from askalong.errors import InputError
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.pipeline import Ingestor
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
-from askalong.types import Access, Document, Visibility
+from askalong.types import Access, Collection, Document, Visibility
 
 
 class Library:
@@ -54,6 +55,30 @@ class Library:
         finally:
             self.indexes.keyword.add(document, chunks)
         return document
+
+    def collection(self, ref: str, access: Access) -> tuple[Collection, list[Document]]:
+        """The collection (id or name) and the members ``access`` may see, resolved once at
+        the edge: asking or searching it is asking or searching those documents. An
+        empty one is an error here, since no documents named means every document."""
+        collection = self.store.get_collection(ref, access)
+        members = self.store.collection_documents(collection.id, access)
+        if not members:
+            raise InputError("the collection has no documents you may see", source=ref)
+        return collection, members
+
+    def remove_collection(
+        self, collection: Collection, access: Access, *, with_documents: bool = False
+    ) -> list[Document]:
+        """Remove the collection; with ``with_documents`` also its members (those
+        ``access`` may delete: a member it may only read stays). Returns those removed."""
+        members = self.store.collection_documents(collection.id, access)
+        self.store.delete_collection(collection.id, access)
+        removed = []
+        for document in members if with_documents else []:
+            if access.everything or document.owner == access.user:
+                self.remove(document.id, access)
+                removed.append(document)
+        return removed
 
     def close(self) -> None:
         if self._ingestor is not None:
