@@ -34,7 +34,7 @@ def search(
     with opened_library() as library:
         ids = [library.store.get_document(ref, Access.local()).id for ref in documents]
         if collection is not None:  # resolved to its visible members once, here
-            ids += [d.id for d in library.collection(collection, Access.local())[1]]
+            ids += library.collection_ids(collection, Access.local())
         result = library.searcher.search(
             query, Access.local(), documents=ids, k_max=top, use_vectors=not keyword_only
         )

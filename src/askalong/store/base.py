@@ -133,6 +133,10 @@ class CollectionStore(Protocol):
         with ``get_collection`` first."""
         ...
 
+    def collection_document_ids(self, collection_id: str, access: Access) -> list[str]:
+        """The ids of ``collection_documents`` (sorted): what a search filter needs."""
+        ...
+
     def delete_collection(self, collection_id: str, access: Access) -> None:
         """Remove the collection and its memberships; its documents stay."""
         ...

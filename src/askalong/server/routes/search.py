@@ -42,7 +42,7 @@ def _search(
     library = state.library
     ids = [library.store.get_document(ref, access).id for ref in documents]  # access check
     if collection is not None:  # its visible members, resolved once here
-        ids += [d.id for d in library.collection(collection, access)[1]]
+        ids += library.collection_ids(collection, access)
     result = library.searcher.search(query, access, documents=ids, k_max=k)
     titles = {d.id: d.title for d in library.store.list_documents(access)}
     return search_json(result, library.store.chunk, lambda doc: titles.get(doc, ""))

@@ -2,7 +2,7 @@
 // as one (POST /api/ask with `collection`); a quote opens its document.
 
 import * as api from "../lib/api.js";
-import { el, icon, shorten } from "../lib/dom.js";
+import { documentCard, errorState, shorten } from "../lib/dom.js";
 import { Panel } from "../panel/panel.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -46,34 +46,11 @@ function readerUrl(documentId) {
 }
 
 function member(doc) {
-  return el(
-    "article",
-    { class: "doc-card", dataset: { id: doc.id } },
-    el(
-      "div",
-      { class: `format-badge ${doc.format}` },
-      doc.format === "markdown" ? "MD" : doc.format.toUpperCase(),
-    ),
-    el(
-      "a",
-      { class: "doc-link", href: readerUrl(doc.id) },
-      el("span", { class: "doc-card-title" }, shorten(doc.title, 120)),
-      el("span", { class: "doc-card-meta" }, shorten(doc.source, 100)),
-    ),
-  );
+  return documentCard(doc, { href: readerUrl(doc.id), meta: shorten(doc.source, 100) });
 }
 
 function showError(title, detail) {
-  $("#members").replaceChildren(
-    el(
-      "div",
-      { class: "empty" },
-      el("div", { class: "empty-icon" }, icon("doc", 28)),
-      el("h2", {}, title),
-      el("p", {}, detail),
-      el("a", { href: "/", class: "button" }, "Back to the library"),
-    ),
-  );
+  $("#members").replaceChildren(errorState(title, detail));
   document.body.classList.add("ready");
 }
 

@@ -3,7 +3,7 @@
 
 import * as api from "../lib/api.js";
 import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
-import { el, icon, shorten } from "../lib/dom.js";
+import { documentCard, el, icon, shorten } from "../lib/dom.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -81,25 +81,12 @@ function card(doc) {
     },
     icon("trash", 17),
   );
-  return el(
-    "article",
-    { class: "doc-card", dataset: { id: doc.id } },
-    el(
-      "div",
-      { class: `format-badge ${doc.format}` },
-      doc.format === "markdown" ? "MD" : doc.format.toUpperCase(),
-    ),
-    el(
-      "a",
-      { class: "doc-link", href: `/reader.html?doc=${encodeURIComponent(doc.id)}` },
-      el("span", { class: "doc-card-title" }, shorten(doc.title, 120)),
-      el("span", { class: "doc-card-meta" }, meta),
-      doc.notices.length
-        ? el("span", { class: "doc-card-note" }, shorten(doc.notices.join("; "), 140))
-        : null,
-    ),
-    remove,
-  );
+  return documentCard(doc, {
+    href: `/reader.html?doc=${encodeURIComponent(doc.id)}`,
+    meta,
+    note: doc.notices.length ? doc.notices.join("; ") : null,
+    extra: remove,
+  });
 }
 
 function formatSize(bytes) {
