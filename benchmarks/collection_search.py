@@ -10,7 +10,8 @@ rounds (the machine is shared: medians over repeated runs are what to compare):
 
 - resolve: ``Library.collection`` (the members as documents, which a ``Question`` holds)
   and ``Library.collection_ids`` (their ids, all a search filter needs)
-- search, whole library / collection: ``Searcher.search`` keyword route (no embedder)
+- search, whole library / collection: ``Searcher.search`` keyword route (no embedder);
+  the keyword route alone, with and without the id filter
 - vector scope: ``KeywordIndex.document_ids(access, among=ids)``, the step the vector
   route adds per search when ids are named; "before" checks each id, as it did for any
   number of ids before ``CHECKED_ONE_BY_ONE``
@@ -123,6 +124,12 @@ def measure(library: Library, name: str, repeats: int) -> list[tuple[str, list[f
     def only_ids(query: str) -> object:
         return library.collection_ids(name, USER)
 
+    def route(query: str) -> object:
+        return keyword.search(query, USER)
+
+    def route_ids(query: str) -> object:
+        return keyword.search(query, USER, documents=ids)
+
     def ask_whole(query: str) -> object:
         return asker.ask(Question(query), USER)
 
@@ -132,6 +139,8 @@ def measure(library: Library, name: str, repeats: int) -> list[tuple[str, list[f
         ("resolve the collection: its documents (ask)", timed(documents, QUERIES, repeats)),
         ("resolve the collection: its ids (search)", timed(only_ids, QUERIES, repeats)),
         ("search, collection (resolve ids + id filter)", timed(in_collection, QUERIES, repeats)),
+        ("keyword route alone, whole library", timed(route, QUERIES, repeats)),
+        ("keyword route alone, 1,169-id filter", timed(route_ids, QUERIES, repeats)),
         ("vector scope, collection ids (listed, intersected)", timed(scope, QUERIES, repeats)),
         (
             "vector scope, one check per id (before)",
