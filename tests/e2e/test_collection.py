@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from samples import MANUAL_PAGES, manual_folder
 
+from e2e.conftest import entered_page
 from e2e.live import LiveServer, live_server
 from e2e.reader import AskRequests, wait_for_answer
 
@@ -41,14 +42,8 @@ def server(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 @pytest.fixture
 def page(browser: Browser, server: LiveServer) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server.entry("/"))
-    yield page
-    context.close()
-    assert not errors, f"script errors in the page: {errors}"
+    with entered_page(browser, server) as page:
+        yield page
 
 
 def test_the_library_shows_the_collection_and_it_opens_to_its_documents(page: Page) -> None:
