@@ -6,14 +6,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
+from typing import TypeVar
 
 from askalong.config import Settings, load_settings
+from askalong.errors import InputError
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.pipeline import Ingestor
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
-from askalong.types import Access, Document, Visibility
+from askalong.types import Access, Collection, Document, Visibility
+
+_Member = TypeVar("_Member")
 
 
 class Library:
@@ -55,6 +59,32 @@ class Library:
             self.indexes.keyword.add(document, chunks)
         return document
 
+    def collection(self, ref: str, access: Access) -> tuple[Collection, list[Document]]:
+        """The collection (id or name) and the members ``access`` may see, resolved once at
+        the edge: asking it is asking those documents. An empty one is an error here,
+        since no documents named means every document."""
+        collection = self.store.get_collection(ref, access)
+        return collection, _some(self.store.collection_documents(collection.id, access), ref)
+
+    def collection_ids(self, ref: str, access: Access) -> list[str]:
+        """The ids of ``collection``'s members: what searching it needs (a tenth the cost)."""
+        collection = self.store.get_collection(ref, access)
+        return _some(self.store.collection_document_ids(collection.id, access), ref)
+
+    def remove_collection(
+        self, collection: Collection, access: Access, *, with_documents: bool = False
+    ) -> list[Document]:
+        """Remove the collection; with ``with_documents`` also its members (those
+        ``access`` may delete: a member it may only read stays). Returns those removed."""
+        members = self.store.collection_documents(collection.id, access)
+        self.store.delete_collection(collection.id, access)
+        removed = []
+        for document in members if with_documents else []:
+            if access.everything or document.owner == access.user:
+                self.remove(document.id, access)
+                removed.append(document)
+        return removed
+
     def close(self) -> None:
         if self._ingestor is not None:
             self._ingestor.close()
@@ -68,6 +98,12 @@ class Library:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def _some(members: list[_Member], ref: str) -> list[_Member]:
+    if not members:
+        raise InputError("the collection has no documents you may see", source=ref)
+    return members
 
 
 @contextmanager

@@ -24,6 +24,7 @@ from askalong.types import (
     BlockSpan,
     Chunk,
     Claim,
+    Collection,
     Document,
     DocumentFormat,
     Hit,
@@ -110,6 +111,29 @@ def document_json(doc: Document) -> DocumentJSON:
         "org_tags": list(doc.org_tags),
         "ocr_pages": list(doc.ocr_pages),
         "notices": list(doc.notices),
+    }
+
+
+class CollectionJSON(TypedDict):
+    """A named set of documents; ``documents`` and ``chunks`` count the members the
+    caller may see."""
+
+    id: str
+    name: str
+    owner: str
+    created: str
+    documents: int
+    chunks: int
+
+
+def collection_json(collection: Collection) -> CollectionJSON:
+    return {
+        "id": collection.id,
+        "name": collection.name,
+        "owner": collection.owner,
+        "created": collection.created,
+        "documents": collection.documents,
+        "chunks": collection.chunks,
     }
 
 

@@ -20,11 +20,12 @@ from permissions import CALLERS, DOCUMENTS, NAMED, QUERY, VISIBLE, original, sto
 from askalong.config import Settings
 from askalong.errors import NotFound
 from askalong.index.base import KeywordRoute, SearchRoutes, VectorRoute, VectorScope
+from askalong.index.keyword import CHECKED_ONE_BY_ONE
 from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.retrieve.search import Searcher
 from askalong.store.base import Store
-from askalong.types import Hit
+from askalong.types import Access, Hit
 from conftest import BACKENDS, open_backend
 
 ALL = frozenset(entry.id for entry in DOCUMENTS)
@@ -119,6 +120,22 @@ def test_store_finds_by_id_or_prefix_only_what_the_caller_may_see(
                     backend.store.get_document(ref, access)
 
 
+@callers
+def test_store_lists_only_the_collection_members_the_caller_may_see(
+    backend: Backend, caller: str
+) -> None:
+    """A collection holding every document (made by the local user, who sees them all)
+    lists and counts, for each caller, exactly the members that caller may see."""
+    made = backend.store.add_to_collection("every document", sorted(ALL), Access.local())
+    access = CALLERS[caller]
+    members = backend.store.collection_documents(made.id, access)
+    assert {document.id for document in members} == VISIBLE[caller]
+    assert backend.store.collection_document_ids(made.id, access) == sorted(VISIBLE[caller])
+    if access.everything:
+        counted = backend.store.get_collection(made.id, access)
+        assert (counted.documents, counted.chunks) == (len(ALL), len(ALL))
+
+
 # ----------------------------------------------------------------------------- keyword route
 
 
@@ -136,6 +153,18 @@ def test_keyword_route_lists_exactly_what_the_caller_may_see(backend: Backend, c
     access, visible = CALLERS[caller], VISIBLE[caller]
     assert backend.keyword.document_ids(access) == visible
     assert backend.keyword.document_ids(access, among=NAMED) == visible & NAMED
+
+
+@callers
+def test_keyword_route_lists_among_many_named_what_the_caller_may_see(
+    backend: Backend, caller: str
+) -> None:
+    """A collection names hundreds of documents: past ``CHECKED_ONE_BY_ONE`` the route
+    lists and intersects instead of checking each, under the same rule."""
+    many = NAMED | {f"d-absent-{i}" for i in range(CHECKED_ONE_BY_ONE)}
+    access, visible = CALLERS[caller], VISIBLE[caller]
+    assert backend.keyword.document_ids(access, among=many) == visible & NAMED
+    assert backend.vectors.scope(access, many).ready == (visible & NAMED) - UNEMBEDDED
 
 
 def test_keyword_route_lists_everything_for_sync(backend: Backend) -> None:

@@ -4,6 +4,7 @@ each test's page enters through the tokened address, so the reader runs on its c
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,11 +45,19 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, library: Library) -> Iterator[Page]:
+    with entered_page(browser, library.server) as page:
+        yield page
+
+
+@contextmanager
+def entered_page(browser: Browser, server: LiveServer) -> Iterator[Page]:
+    """A fresh browser context's page, entered through the server's tokened address; any
+    script error in it fails the test."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(library.server.entry("/"))
+    page.goto(server.entry("/"))
     yield page
     context.close()
     assert not errors, f"script errors in the page: {errors}"

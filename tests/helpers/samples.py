@@ -4,7 +4,32 @@ from __future__ import annotations
 
 import hashlib
 import io
+import shutil
 import zipfile
+from pathlib import Path
+
+# Eight pages of the PostgreSQL manual on transactions: a small real collection.
+MANUAL_PAGES = (
+    "explicit-locking.html",
+    "mvcc-intro.html",
+    "mvcc.html",
+    "sql-begin.html",
+    "sql-commit.html",
+    "sql-rollback.html",
+    "sql-set-transaction.html",
+    "transaction-iso.html",
+)
+
+
+def manual_folder(evaldata: Path, parent: Path, name: str = "pg-transactions") -> Path:
+    """A folder ``name`` under ``parent`` holding ``MANUAL_PAGES`` copied from the
+    PostgreSQL manual in the evaluation data."""
+    manual = evaldata / "manuals" / "postgresql-15-html"
+    folder = parent / name
+    folder.mkdir(parents=True)
+    for page in MANUAL_PAGES:
+        shutil.copyfile(manual / page, folder / page)
+    return folder
 
 
 def encrypted_pdf() -> bytes:

@@ -14,6 +14,7 @@ from askalong.types import (
     BlockSpan,
     Chunk,
     Claim,
+    Collection,
     Document,
     Hit,
     LineBox,
@@ -26,6 +27,7 @@ from askalong.wire import (
     AnswerJSON,
     BlockJSON,
     ChunkJSON,
+    CollectionJSON,
     DocumentJSON,
     PassageJSON,
     SearchJSON,
@@ -34,6 +36,7 @@ from askalong.wire import (
     answer_json,
     block_json,
     chunk_json,
+    collection_json,
     document_json,
     passage_json,
     placed_anchor_json,
@@ -106,6 +109,10 @@ def full_thread() -> ThreadJSON:
     return thread_json(thread(), [turn_json(turn, placed)])
 
 
+def collection() -> Collection:
+    return Collection("c0ffee", "local", "PostgreSQL 手册", CREATED, documents=1169, chunks=9000)
+
+
 def forms() -> list[tuple[Any, Any]]:
     """(declared form, a value built by its function) for every top-level form."""
     unit = ContextUnit("d1", ("c1",), "Hello", (SPAN,), (SPAN,), ("Intro",), 1, 1, "anchor", None)
@@ -119,4 +126,5 @@ def forms() -> list[tuple[Any, Any]]:
         (AnswerJSON, answer_json(answer())),
         (ThreadSummaryJSON, summary()),
         (ThreadJSON, full_thread()),
+        (CollectionJSON, collection_json(collection())),
     ]

@@ -10,7 +10,8 @@ import wire_forms
 from api_client import api_client
 
 from askalong.config import load_settings
-from askalong.wire import answer_json, block_json, document_json
+from askalong.types import Collection
+from askalong.wire import answer_json, block_json, collection_json, document_json
 
 EVENTS = ("thread", "retrieval", "answer_delta", "quote", "verdict", "explanation", "done")
 
@@ -86,3 +87,16 @@ def test_search_and_structure_use_the_cli_forms(openapi: dict[str, Any]) -> None
     structure = ok_json(openapi, "/api/documents/{doc}")
     assert fields(openapi, structure, "document") == set(document_json(wire_forms.document()))
     assert fields(openapi, structure, "blocks") == set(block_json(wire_forms.pdf_block()))
+
+
+def test_collection_routes_use_the_cli_forms(openapi: dict[str, Any]) -> None:
+    collection = collection_json(Collection("c1", "local", "manual", "2026-12-01T10:00:00+00:00"))
+    listed = ok_json(openapi, "/api/collections")
+    assert fields(openapi, listed, "collections") == set(collection)
+    opened = ok_json(openapi, "/api/collections/{ref}")
+    assert fields(openapi, opened) == {"collection", "documents"}
+    assert fields(openapi, opened, "documents") == set(document_json(wire_forms.document()))
+    ask_body = openapi["components"]["schemas"]["AskIn"]["properties"]
+    assert {"document_id", "collection"} <= set(ask_body)
+    search_params = {p["name"] for p in openapi["paths"]["/api/search"]["get"]["parameters"]}
+    assert "collection" in search_params

@@ -30,6 +30,9 @@ VERDICT_STYLES = {
 @click.argument("question", required=False, default="")
 @click.option("--doc", "documents", multiple=True, help="Ask about this document (repeatable).")
 @click.option(
+    "--collection", default=None, metavar="NAME", help="Ask this collection's documents as one."
+)
+@click.option(
     "--at",
     "at",
     default=None,
@@ -54,6 +57,7 @@ VERDICT_STYLES = {
 def ask(
     question: str,
     documents: Sequence[str],
+    collection: str | None,
     at: str | None,
     selected: str | None,
     intent: str | None,
@@ -64,6 +68,9 @@ def ask(
     with opened_library() as library:
         access = Access.local()
         core_question = _question(library.store, access, question, intent, documents, at, selected)
+        if collection is not None:  # its members join any --doc; an anchor stays on --doc
+            members = tuple(library.collection(collection, access)[1])
+            core_question = replace(core_question, documents=core_question.documents + members)
         asker = make_asker(library)
         answer = asker.ask(replace(core_question, thread_id=thread_id), access)
     if as_json:

@@ -19,10 +19,11 @@ from askalong.cli.output import (
 )
 from askalong.cli.progress import progress_bar
 from askalong.index.sync import EmbedReport
-from askalong.ingest.inputs import Skipped, expand_inputs
+from askalong.ingest.inputs import Skipped, expand_inputs, folder_name
 from askalong.ingest.pipeline import AddOutcome, Ingestor
 from askalong.library import Library, opened_library
-from askalong.types import VISIBILITIES, Access, Document, Visibility
+from askalong.types import VISIBILITIES, Access, Collection, Document, Visibility
+from askalong.wire import collection_json
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
 
@@ -45,12 +46,19 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (
     is_flag=True,
     help="In folders, also take links to files outside them and walk linked folders.",
 )
+@click.option(
+    "--collection",
+    default=None,
+    metavar="NAME",
+    help="Put everything added in this collection (default: a folder's own name).",
+)
 @json_option
 def add(
     inputs: Sequence[str],
     visibility: Visibility | None,
     no_embed: bool,
     follow_links: bool,
+    collection: str | None,
     as_json: bool,
 ) -> None:
     """Add files, folders (recursively) and http(s) URLs of web pages or PDFs.
@@ -60,14 +68,50 @@ def add(
     inside it: links out of it are reported and skipped unless --follow-links. Documents are
     keyword-searchable as soon as they are added; their vectors are computed next
     (with a progress bar), and any left over are filled in by the next add.
+
+    A folder makes (or extends) a collection named after it, asked as one with
+    `ask --collection NAME`; --collection NAME puts files, folders and URLs in NAME.
     """
-    items = expand_inputs(inputs, follow_links=follow_links)
+    planned = collection_plan(inputs, collection, follow_links)
+    items = [item for item, _ in planned]
     with opened_library() as library:
         outcomes = _add_all(library.ingestor, items, visibility)
+        collected = _collect(library, planned, outcomes)
         report = None if no_embed else _embed_pending(library)
-    _report_added(outcomes, report, as_json)
+    _report_added(outcomes, collected, report, as_json)
     if outcomes and all(o.status == "failed" for o in outcomes):
         raise SystemExit(1)
+
+
+def collection_plan(
+    inputs: Sequence[str], collection: str | None, follow_links: bool
+) -> list[tuple[str | Skipped, str | None]]:
+    """Each input expanded, with the collection its documents join: ``collection`` for
+    all, else a folder's own name (a file or URL named alone joins none)."""
+    planned: list[tuple[str | Skipped, str | None]] = []
+    for given in inputs:
+        name = collection or folder_name(given)
+        planned.extend((item, name) for item in expand_inputs([given], follow_links=follow_links))
+    return planned
+
+
+def _collect(
+    library: Library,
+    planned: list[tuple[str | Skipped, str | None]],
+    outcomes: list[AddOutcome],
+) -> list[Collection]:
+    """Put the documents added (or already there) in their collections, in input order."""
+    members: dict[str, list[str]] = {}
+    for (_, name), outcome in zip(planned, outcomes, strict=True):
+        if name is not None:
+            ids = members.setdefault(name, [])
+            if outcome.document is not None:
+                ids.append(outcome.document.id)
+    return [
+        library.store.add_to_collection(name, ids, Access.local())
+        for name, ids in members.items()
+        if ids
+    ]
 
 
 def _embed_pending(library: Library) -> EmbedReport | None:
@@ -96,9 +140,14 @@ def _add_all(
     return outcomes
 
 
-def _report_added(outcomes: list[AddOutcome], report: EmbedReport | None, as_json: bool) -> None:
+def _report_added(
+    outcomes: list[AddOutcome],
+    collected: list[Collection],
+    report: EmbedReport | None,
+    as_json: bool,
+) -> None:
     if as_json:
-        print_json(_add_json(outcomes, report))
+        print_json(_add_json(outcomes, collected, report))
         return
     if report is not None:
         _print_embed_report(report)
@@ -115,6 +164,10 @@ def _report_added(outcomes: list[AddOutcome], report: EmbedReport | None, as_jso
             )
             for notice in o.document.notices:
                 console.print(f"          [yellow]note:[/] {shown(notice)}")
+    for c in collected:
+        console.print(
+            f"[cyan]collection[/] {shown(c.name)}: {c.documents} document(s), {c.chunks} chunks"
+        )
 
 
 def _print_embed_report(report: EmbedReport) -> None:
@@ -126,7 +179,9 @@ def _print_embed_report(report: EmbedReport) -> None:
         )
 
 
-def _add_json(outcomes: list[AddOutcome], report: EmbedReport | None) -> dict[str, object]:
+def _add_json(
+    outcomes: list[AddOutcome], collected: list[Collection], report: EmbedReport | None
+) -> dict[str, object]:
     return {
         "results": [
             {
@@ -147,17 +202,28 @@ def _add_json(outcomes: list[AddOutcome], report: EmbedReport | None) -> dict[st
             "chunks": report.chunks if report else 0,
             "error": report.error if report else None,
         },
+        "collections": [collection_json(c) for c in collected],
     }
 
 
 @click.command()
+@click.option("--collection", default=None, metavar="NAME", help="Only this collection's.")
 @json_option
-def docs(as_json: bool) -> None:
-    """List the documents, newest first."""
+def docs(collection: str | None, as_json: bool) -> None:
+    """List the documents, newest first (a collection's: by title)."""
+    access = Access.local()
     with opened_library() as library:
-        documents = library.store.list_documents(Access.local())
+        found = None if collection is None else library.store.get_collection(collection, access)
+        documents = (
+            library.store.list_documents(access)
+            if found is None
+            else library.store.collection_documents(found.id, access)
+        )
     if as_json:
-        print_json({"documents": [document_json(d) for d in documents]})
+        payload: dict[str, object] = {"documents": [document_json(d) for d in documents]}
+        if found is not None:
+            payload["collection"] = collection_json(found)
+        print_json(payload)
         return
     if not documents:
         console.print("No documents yet. Add some with: askalong add PATH_OR_URL")

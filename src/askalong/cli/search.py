@@ -16,17 +16,25 @@ from askalong.wire import HitJSON, SearchJSON, search_json
 @click.command()
 @click.argument("query")
 @click.option("--doc", "documents", multiple=True, help="Only this document (repeatable).")
+@click.option("--collection", default=None, metavar="NAME", help="Only this collection's.")
 @click.option(
     "-k", "--top", type=click.IntRange(1, 50), default=None, help="Most hits (default 5)."
 )
 @click.option("--keyword-only", is_flag=True, help="Skip the vector route.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
 def search(
-    query: str, documents: Sequence[str], top: int | None, keyword_only: bool, as_json: bool
+    query: str,
+    documents: Sequence[str],
+    collection: str | None,
+    top: int | None,
+    keyword_only: bool,
+    as_json: bool,
 ) -> None:
     """Search the documents: hits with page, section and per-route scores."""
     with opened_library() as library:
         ids = [library.store.get_document(ref, Access.local()).id for ref in documents]
+        if collection is not None:  # resolved to its visible members once, here
+            ids += library.collection_ids(collection, Access.local())
         result = library.searcher.search(
             query, Access.local(), documents=ids, k_max=top, use_vectors=not keyword_only
         )

@@ -45,6 +45,10 @@ ORG = "org"
 # Long queries keep only their rarest terms: the common ones barely move BM25 and each
 # term costs a posting-list walk.
 MAX_QUERY_TERMS = 64
+# Past this many named documents (a collection) listing them all and intersecting is
+# cheaper than one check each: 1,169 checks took 111 ms, the listing 8 ms
+# (benchmarks/collection_search.py).
+CHECKED_ONE_BY_ONE = 200
 # A "word" this long is a hash or an encoded blob, never something a user searches for;
 # dropping it keeps every term far below tantivy's 65,530-byte term limit.
 MAX_TOKEN_CHARS = 80
@@ -175,13 +179,14 @@ class KeywordIndex:
         costs ~1/10 of listing 10k documents from the store), among ``among`` when given."""
         searcher = self._searcher()
         visible = self._visible_query(access)
-        if among is not None:
+        if among is not None and len(among) <= CHECKED_ONE_BY_ONE:
             # A few named documents are checked one by one (~15 us each) rather than by
             # listing every document (~10 ms at 10k).
             return {ref for ref in among if self._holds(searcher, visible, ref)}
         # The filter also makes deleted (not yet merged away) entries count zero.
         terms = searcher.terms_with_prefix(DOCUMENT_ID, "", filter_query=visible)
-        return {term for term, count in terms if count > 0}
+        listed = {term for term, count in terms if count > 0}
+        return listed if among is None else listed & set(among)  # many named: a collection
 
     def _visible_query(self, access: Access | None) -> tantivy.Query:
         if access is None or access.everything:

@@ -57,6 +57,15 @@ def expand_inputs(inputs: Iterable[str], *, follow_links: bool = False) -> list[
     return expanded
 
 
+def folder_name(item: str) -> str | None:
+    """The collection name a folder argument gives: the folder's own name (of the resolved
+    path, so ``.`` names the folder one stands in); None for a file or a URL."""
+    path = Path(item)
+    if is_url(item) or not path.is_dir():
+        return None
+    return path_text(path.resolve().name) or path_text(path.resolve())
+
+
 class _Walk:
     """One folder argument's walk: where it may go, and the folders it has been through."""
 

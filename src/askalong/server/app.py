@@ -23,7 +23,7 @@ from askalong.parse.pdf.render import PageRenderer
 from askalong.server.deps import ServerState
 from askalong.server.errors import install_error_handlers
 from askalong.server.gate import Gate, HostRule
-from askalong.server.routes import ask, documents, pages, search, threads
+from askalong.server.routes import ask, collections, documents, pages, search, threads
 from askalong.server.security import SecurityHeaders
 from askalong.server.token import install_token
 
@@ -53,7 +53,7 @@ def create_app(settings: Settings, *, host: str = "127.0.0.1") -> FastAPI:
         redoc_url=None,
     )
     install_error_handlers(app)
-    for module in (documents, pages, search, ask, threads):
+    for module in (documents, collections, pages, search, ask, threads):
         app.include_router(module.router)
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="reader")
     hosts = HostRule.of(host, settings.allowed_hosts)

@@ -20,7 +20,14 @@ from pydantic_core import PydanticCustomError
 
 from askalong.asking.limits import MAX_ID_CHARS, MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
 from askalong.types import Block, Document
-from askalong.wire import BlockJSON, DocumentJSON, ThreadSummaryJSON, block_json, document_json
+from askalong.wire import (
+    BlockJSON,
+    CollectionJSON,
+    DocumentJSON,
+    ThreadSummaryJSON,
+    block_json,
+    document_json,
+)
 
 LONE_SURROGATE = "lone_surrogate"  # the validation error type errors.py answers with 400
 
@@ -57,6 +64,15 @@ class ErrorOut(BaseModel):
 
 class DocumentList(BaseModel):
     documents: list[DocumentJSON]
+
+
+class CollectionList(BaseModel):
+    collections: list[CollectionJSON]  # by name
+
+
+class CollectionOut(BaseModel):
+    collection: CollectionJSON
+    documents: list[DocumentJSON]  # the members the caller may see, by title
 
 
 class UploadOut(BaseModel):
@@ -116,7 +132,11 @@ class AnchorIn(BaseModel):
 
 
 class AskIn(BaseModel):
-    document_id: IdText
+    """``document_id`` (read along, or one document) or ``collection`` (id or name: its
+    documents asked as one), or both (the anchor, if any, is on ``document_id``)."""
+
+    document_id: IdText | None = None
+    collection: IdText | None = None
     question: QuestionText = ""  # may be empty when ``intent`` is given (a question alone)
     intent: IdText | None = None  # "explain" | "example" | "compare"
     anchor: AnchorIn | None = None  # None on a follow-up keeps the thread's anchor

@@ -1,8 +1,9 @@
 """The store protocols, one per aggregate, and ``Store``: every aggregate of one backend.
 
 A consumer asks for the narrowest protocol it needs (``DocumentStore`` to read documents,
-``ThreadStore`` for conversations), so a backend or a test double implements only that,
-and an aggregate added later (accounts, jobs, uploads, feedback) leaves them untouched.
+``ThreadStore`` for conversations, ``CollectionStore`` for named sets of documents), so a
+backend or a test double implements only that, and an aggregate added later (accounts,
+jobs, uploads, feedback) leaves them untouched.
 This module names no backend: ``askalong.store.backends.open_store`` picks one.
 
 Every method that reads documents on someone's behalf takes an ``Access`` and applies it
@@ -13,11 +14,22 @@ resolved that id through ``get_document`` with the right ``Access`` first.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Protocol
 
-from askalong.types import Access, Block, Chunk, Document, StoredDocument, Thread, Turn, Visibility
+from askalong.types import (
+    Access,
+    Block,
+    Chunk,
+    Collection,
+    Document,
+    StoredDocument,
+    Thread,
+    Turn,
+    Visibility,
+)
 
 MIN_PREFIX = 4  # shortest id prefix get_document resolves
 
@@ -95,7 +107,42 @@ class ThreadStore(Protocol):
         ...
 
 
-class Store(DocumentStore, ThreadStore, Protocol):
+class CollectionStore(Protocol):
+    """Named sets of documents, private to their owner; a member is listed and counted
+    only for those who may see it."""
+
+    def add_to_collection(
+        self, name: str, document_ids: Sequence[str], access: Access
+    ) -> Collection:
+        """Put the documents in ``access.user``'s collection ``name`` (made if new; a
+        member already in stays); every document must be visible to ``access``
+        (``NotFound`` otherwise, and nothing changes)."""
+        ...
+
+    def get_collection(self, ref: str, access: Access) -> Collection:
+        """By id, or by name (the caller's own first); ``NotFound`` when unknown or not
+        the caller's, ``InputError`` when several owners' share the name."""
+        ...
+
+    def list_collections(self, access: Access) -> list[Collection]:
+        """The collections ``access`` owns (``everything``: all), by name."""
+        ...
+
+    def collection_documents(self, collection_id: str, access: Access) -> list[Document]:
+        """The members ``access`` may see, by title; the caller resolved the collection
+        with ``get_collection`` first."""
+        ...
+
+    def collection_document_ids(self, collection_id: str, access: Access) -> list[str]:
+        """The ids of ``collection_documents`` (sorted): what a search filter needs."""
+        ...
+
+    def delete_collection(self, collection_id: str, access: Access) -> None:
+        """Remove the collection and its memberships; its documents stay."""
+        ...
+
+
+class Store(DocumentStore, ThreadStore, CollectionStore, Protocol):
     """Every aggregate of one backend, opened and closed together."""
 
     def close(self) -> None: ...

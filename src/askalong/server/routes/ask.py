@@ -6,6 +6,7 @@ Contract
 Request (JSON, ``AskIn``)::
 
     {"document_id": "faa5aceb428cdeb9",    # id or unique id prefix
+     "collection": null,                   # or a collection's id or name (asked as one)
      "question": "",                       # may be empty when intent is given
      "intent": "explain",                  # "explain" | "example" | "compare" | null (= "ask")
      "anchor": {"block_id": "b42", "start": 10, "end": 96,
@@ -94,14 +95,25 @@ async def ask(
 
 
 def question_of(state: ServerState, body: AskIn, access: Access) -> Question:
-    """The core's question; the document reference is resolved (and access checked) here,
-    once: the core trusts the resolved document."""
-    document = state.library.store.get_document(body.document_id, access)
+    """The core's question; the document and collection references are resolved (and
+    access checked) here, once: the core trusts the resolved documents."""
     intent = body.intent or "ask"
     if intent not in INTENTS:
         raise InputError(f"intent {intent!r}; valid: {', '.join(INTENTS)}", source="intent")
+    if body.document_id is None and body.collection is None:
+        raise InputError("give document_id or collection", source="document_id")
+    library = state.library
+    named = (
+        () if body.document_id is None else (library.store.get_document(body.document_id, access),)
+    )
+    members = (
+        () if body.collection is None else tuple(library.collection(body.collection, access)[1])
+    )
     anchor = None
     if body.anchor is not None:
+        if not named:
+            raise InputError("an anchor needs document_id", source="anchor")
         given = body.anchor
-        anchor = Anchor(document.id, given.block_id, given.start, given.end, given.selected_text)
-    return Question(body.question, cast(Intent, intent), anchor, (document,), body.thread_id)
+        anchor = Anchor(named[0].id, given.block_id, given.start, given.end, given.selected_text)
+    documents = named + tuple(d for d in members if not named or d.id != named[0].id)
+    return Question(body.question, cast(Intent, intent), anchor, documents, body.thread_id)

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
+from askalong.asking.limits import MAX_ID_CHARS
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
 from askalong.types import Access
@@ -21,17 +22,27 @@ async def search(
     access: AccessDep,
     q: Annotated[str, Query(description="the query, Chinese or English")],
     doc: Annotated[list[str] | None, Query(description="only these documents (ids)")] = None,
+    collection: Annotated[
+        str | None, Query(max_length=MAX_ID_CHARS, description="only this collection (id or name)")
+    ] = None,
     k: Annotated[int | None, Query(ge=1, le=50, description="most hits (default 5)")] = None,
 ) -> SearchJSON:
     """The best passages for ``q``, each with its page, section and block spans."""
-    return await run_in_threadpool(_search, state, access, q, doc or [], k)
+    return await run_in_threadpool(_search, state, access, q, doc or [], collection, k)
 
 
 def _search(
-    state: ServerState, access: Access, query: str, documents: list[str], k: int | None
+    state: ServerState,
+    access: Access,
+    query: str,
+    documents: list[str],
+    collection: str | None,
+    k: int | None,
 ) -> SearchJSON:
     library = state.library
     ids = [library.store.get_document(ref, access).id for ref in documents]  # access check
+    if collection is not None:  # its visible members, resolved once here
+        ids += library.collection_ids(collection, access)
     result = library.searcher.search(query, access, documents=ids, k_max=k)
     titles = {d.id: d.title for d in library.store.list_documents(access)}
     return search_json(result, library.store.chunk, lambda doc: titles.get(doc, ""))

@@ -159,7 +159,7 @@ class SQLiteDocuments(SQLiteDatabase):
     def _documents(
         self, where: str, params: tuple[object, ...], access: Access, limit: int = -1
     ) -> list[Document]:
-        visible = _access_filter(access)
+        visible = access_filter(access)
         rows = self._conn.execute(
             f"{SELECT_DOCUMENT} WHERE ({where}) AND {visible.sql}"
             " ORDER BY d.created DESC, d.rowid DESC LIMIT ?",
@@ -189,7 +189,7 @@ class SQLiteDocuments(SQLiteDatabase):
 # -- permission filter -------------------------------------------------------------------
 
 
-def _access_filter(access: Access) -> SqlFilter:
+def access_filter(access: Access) -> SqlFilter:
     """Who may see a document, as SQL over ``documents d``: public, or owned by the user,
     or shared with one of the user's orgs. Every document query appends this, so rows the
     caller may not see are never read, let alone returned."""

@@ -41,6 +41,8 @@ export const deleteDocument = (id) => request(`/api/documents/${enc(id)}`, { met
 export const listThreads = (id) =>
   request(`/api/documents/${enc(id)}/threads`).then((b) => b.threads);
 export const getThread = (id) => request(`/api/threads/${enc(id)}`);
+export const listCollections = () => request("/api/collections").then((b) => b.collections);
+export const getCollection = (id) => request(`/api/collections/${enc(id)}`);
 
 export function pageUrl(id, page, width) {
   return `/api/documents/${enc(id)}/pages/${page}.png?width=${Math.round(width)}`;

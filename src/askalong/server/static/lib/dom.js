@@ -72,3 +72,37 @@ export function shorten(text, max) {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : flat.slice(0, max - 1) + "…";
 }
+
+// The page's "cannot open" state: what went wrong and the way back to the library.
+export function errorState(title, detail) {
+  return el(
+    "div",
+    { class: "empty" },
+    el("div", { class: "empty-icon" }, icon("doc", 28)),
+    el("h2", {}, title),
+    el("p", {}, detail),
+    el("a", { href: "/", class: "button" }, "Back to the library"),
+  );
+}
+
+// A document's card: its format badge and its link (title, meta line, optional note),
+// then any `extra` (a remove button); the library and a collection's page list these.
+export function documentCard(doc, { href, meta, note = null, extra = null }) {
+  return el(
+    "article",
+    { class: "doc-card", dataset: { id: doc.id } },
+    el(
+      "div",
+      { class: `format-badge ${doc.format}` },
+      doc.format === "markdown" ? "MD" : doc.format.toUpperCase(),
+    ),
+    el(
+      "a",
+      { class: "doc-link", href },
+      el("span", { class: "doc-card-title" }, shorten(doc.title, 120)),
+      el("span", { class: "doc-card-meta" }, meta),
+      note ? el("span", { class: "doc-card-note" }, shorten(note, 140)) : null,
+    ),
+    extra,
+  );
+}

@@ -1,12 +1,14 @@
-// The library page: the documents, upload with progress, delete with confirmation.
+// The library page: the collections (each opens as one, collection.html), the documents,
+// upload with progress, delete with confirmation.
 
 import * as api from "../lib/api.js";
 import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
-import { el, icon, shorten } from "../lib/dom.js";
+import { documentCard, el, icon, shorten } from "../lib/dom.js";
 
 const $ = (selector) => document.querySelector(selector);
 
 async function refresh() {
+  showCollections();
   const list = $("#documents");
   try {
     const documents = await api.listDocuments();
@@ -15,6 +17,37 @@ async function refresh() {
     list.replaceChildren(el("p", { class: "notice error" }, error.message));
   }
   document.body.classList.add("ready");
+}
+
+// Collections come from `askalong add FOLDER`; the section stays hidden when there are none.
+async function showCollections() {
+  const section = $("#collections");
+  try {
+    const collections = await api.listCollections();
+    section.hidden = collections.length === 0;
+    section.replaceChildren(
+      el("h2", { class: "section-title" }, "Collections"),
+      ...collections.map(collectionCard),
+    );
+  } catch (error) {
+    section.hidden = false;
+    section.replaceChildren(el("p", { class: "notice error" }, error.message));
+  }
+}
+
+function collectionCard(collection) {
+  const count = `${collection.documents} document${collection.documents === 1 ? "" : "s"}`;
+  return el(
+    "article",
+    { class: "doc-card collection-card", dataset: { id: collection.id } },
+    el("div", { class: "format-badge collection" }, icon("doc", 20)),
+    el(
+      "a",
+      { class: "doc-link", href: `/collection.html?c=${encodeURIComponent(collection.id)}` },
+      el("span", { class: "doc-card-title" }, shorten(collection.name, 120)),
+      el("span", { class: "doc-card-meta" }, `${count} · ${collection.chunks} passages`),
+    ),
+  );
 }
 
 function emptyState() {
@@ -48,25 +81,12 @@ function card(doc) {
     },
     icon("trash", 17),
   );
-  return el(
-    "article",
-    { class: "doc-card", dataset: { id: doc.id } },
-    el(
-      "div",
-      { class: `format-badge ${doc.format}` },
-      doc.format === "markdown" ? "MD" : doc.format.toUpperCase(),
-    ),
-    el(
-      "a",
-      { class: "doc-link", href: `/reader.html?doc=${encodeURIComponent(doc.id)}` },
-      el("span", { class: "doc-card-title" }, shorten(doc.title, 120)),
-      el("span", { class: "doc-card-meta" }, meta),
-      doc.notices.length
-        ? el("span", { class: "doc-card-note" }, shorten(doc.notices.join("; "), 140))
-        : null,
-    ),
-    remove,
-  );
+  return documentCard(doc, {
+    href: `/reader.html?doc=${encodeURIComponent(doc.id)}`,
+    meta,
+    note: doc.notices.length ? doc.notices.join("; ") : null,
+    extra: remove,
+  });
 }
 
 function formatSize(bytes) {

@@ -17,14 +17,28 @@ const HINTS = {
 };
 
 export class Panel {
-  constructor(root, { docId, blocks, highlight }) {
+  // With `collection` ({id, name}) the panel asks the collection's documents as one: the
+  // composer is open from the start, and `highlight` gets the quote's document id too.
+  constructor(root, { docId, blocks, highlight, collection = null }) {
     this.root = root;
     this.blocks = blocks;
     this.highlight = highlight;
-    this.state = new ThreadState(docId);
+    this.collection = collection;
+    this.whole = collection ? "whole collection" : "whole document";
+    this.state = new ThreadState(docId, collection?.id ?? null);
     this.build();
     this.threads = new ThreadsView(this.list, { docId, blocks, onOpen: (id) => this.open(id) });
     this.showEmpty();
+    if (collection) this.openComposer();
+  }
+
+  // The composer shown with no thread yet: its first question starts one (collections).
+  openComposer() {
+    this.tabs.threads.hidden = true; // threads are listed per document
+    this.composer.hidden = false;
+    this.input.placeholder = `Ask ${this.collection.name}…`;
+    this.input.setAttribute("aria-label", "Question about the collection");
+    this.chip.replaceChildren(...chipContent(null, this.blocks, this.whole));
   }
 
   // The current thread, {id, anchor, turns}, or null.
@@ -92,12 +106,13 @@ export class Panel {
     for (const [key, tab] of Object.entries(this.tabs))
       tab.classList.toggle("active", key === name);
     this.body.hidden = name !== "thread";
-    this.composer.hidden = name !== "thread" || !this.thread;
+    this.composer.hidden = name !== "thread" || (!this.thread && !this.collection);
     this.list.hidden = name !== "threads";
     if (name === "threads") this.threads.load();
   }
 
   showEmpty() {
+    if (this.collection) return this.showCollectionEmpty();
     const hints = QUICK_INTENTS.filter((i) => HINTS[i.id]).map((i) =>
       el("li", {}, el("b", {}, i.label), ` — ${HINTS[i.id]}`),
     );
@@ -118,9 +133,22 @@ export class Panel {
     );
   }
 
+  showCollectionEmpty() {
+    this.body.replaceChildren(
+      el(
+        "div",
+        { class: "empty" },
+        el("div", { class: "empty-icon" }, icon("ask", 28)),
+        el("h2", {}, `Ask ${this.collection.name}`),
+        el("p", {}, "A question here is answered from all of the collection's documents."),
+        el("p", { class: "muted" }, "Every answer quotes them; click a quote to open it."),
+      ),
+    );
+  }
+
   reset() {
     this.state.reset();
-    this.composer.hidden = true;
+    this.composer.hidden = !this.collection;
     this.showTab("thread");
     this.showEmpty();
   }
@@ -143,14 +171,18 @@ export class Panel {
 
   sendFollowUp() {
     const question = this.input.value.trim();
-    if (!question || !this.thread) return;
+    if (!question || (!this.thread && !this.collection)) return;
+    if (!this.thread) {
+      this.state.startWhole();
+      this.body.replaceChildren();
+    }
     this.input.value = "";
     this.ask(question, null);
   }
 
   renderChip() {
     const anchor = this.thread.anchor;
-    this.chip.replaceChildren(...chipContent(anchor, this.blocks));
+    this.chip.replaceChildren(...chipContent(anchor, this.blocks, this.whole));
     this.chip.onclick = () => this.highlightAnchor(anchor);
   }
 
@@ -182,7 +214,7 @@ export class Panel {
 
   // A new turn at the end of the thread; its quotes and anchor chip highlight in the document.
   turn({ question, intent, anchor }) {
-    const onQuote = (q) => this.highlight(q.block_id, q.start, q.end);
+    const onQuote = (q) => this.highlight(q.block_id, q.start, q.end, q.document_id);
     const turn = new Turn({
       question,
       intent,
@@ -190,6 +222,7 @@ export class Panel {
       blocks: this.blocks,
       onQuote,
       onAnchor: () => this.highlightAnchor(anchor),
+      whole: this.whole,
     });
     this.body.append(turn.el);
     return turn;

@@ -35,14 +35,21 @@ export function wireAnchor(anchor) {
 }
 
 export class ThreadState {
-  constructor(docId) {
+  // `collectionId` set: questions go to the collection's documents as one (no anchor).
+  constructor(docId, collectionId = null) {
     this.docId = docId;
+    this.collectionId = collectionId;
     this.current = null;
     this.session = 0; // bumped when another thread takes over, so a late event is dropped
   }
 
   start(selection) {
     this.replace(newThread(anchorOf(selection)));
+  }
+
+  // A thread over the whole document (or collection): no anchor.
+  startWhole() {
+    this.replace(newThread(null));
   }
 
   reset() {
@@ -66,6 +73,7 @@ export class ThreadState {
       intent,
       anchor: wireAnchor(anchor),
       thread_id: id,
+      ...(this.collectionId ? { collection: this.collectionId } : {}),
     };
     for await (const event of api.ask(body)) {
       if (this.session === session) this.current = afterEvent(this.current, event);

@@ -19,7 +19,7 @@ export const TURN_EVENTS = Object.freeze({
 });
 
 export class Turn {
-  constructor({ question, intent, anchor, blocks, onQuote, onAnchor }) {
+  constructor({ question, intent, anchor, blocks, onQuote, onAnchor, whole }) {
     this.blocks = blocks;
     this.onQuote = onQuote;
     this.quotes = new Map();
@@ -41,7 +41,7 @@ export class Turn {
         onclick: onAnchor,
         title: "Show where this was asked",
       },
-      ...chipContent(anchor, blocks),
+      ...chipContent(anchor, blocks, whole),
     );
     this.el = el(
       "article",

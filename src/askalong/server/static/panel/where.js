@@ -13,8 +13,8 @@ export function whereOf(blockId, blocks, page) {
   return parts.join(" · ");
 }
 
-export function chipContent(anchor, blocks) {
-  if (!anchor) return [icon("doc", 14), el("span", { class: "chip-where" }, "whole document")];
+export function chipContent(anchor, blocks, whole = "whole document") {
+  if (!anchor) return [icon("doc", 14), el("span", { class: "chip-where" }, whole)];
   const where = whereOf(anchor.block_id, blocks);
   return [
     icon("anchor", 14),

@@ -3,7 +3,7 @@
 
 import * as api from "../lib/api.js";
 import { AskBox } from "./askbox.js";
-import { el, icon, shorten } from "../lib/dom.js";
+import { el, errorState, shorten } from "../lib/dom.js";
 import { Highlighter } from "./highlight.js";
 import { HtmlView } from "./htmlview.js";
 import { cpSlice } from "../lib/offsets.js";
@@ -164,16 +164,7 @@ function muted(text) {
 }
 
 function showError(title, detail) {
-  $("#document").replaceChildren(
-    el(
-      "div",
-      { class: "empty" },
-      el("div", { class: "empty-icon" }, icon("doc", 28)),
-      el("h2", {}, title),
-      el("p", {}, detail),
-      el("a", { href: "/", class: "button" }, "Back to the library"),
-    ),
-  );
+  $("#document").replaceChildren(errorState(title, detail));
   document.body.classList.add("ready");
 }
 

@@ -1,0 +1,57 @@
+// A collection: its documents (each opens in the reader) and the side panel asking them
+// as one (POST /api/ask with `collection`); a quote opens its document.
+
+import * as api from "../lib/api.js";
+import { documentCard, errorState, shorten } from "../lib/dom.js";
+import { Panel } from "../panel/panel.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+async function main() {
+  const ref = new URLSearchParams(location.search).get("c");
+  if (!ref) return showError("No collection was chosen.", "Open one from the library.");
+  let opened;
+  try {
+    opened = await api.getCollection(ref);
+  } catch (error) {
+    return showError("This collection cannot be opened.", error.message);
+  }
+  window.askalong = mount(opened); // for tests and the console
+  document.body.classList.add("ready");
+}
+
+function mount({ collection, documents }) {
+  document.title = `${collection.name} — AskAlong`;
+  $("#collection-name").replaceChildren(collection.name);
+  $("#collection-meta").replaceChildren(
+    `Collection · ${documents.length} document${documents.length === 1 ? "" : "s"} · ` +
+      `${collection.chunks} passages`,
+  );
+  $("#members").replaceChildren(...documents.map(member));
+  const titles = new Map(documents.map((d) => [d.id, d.title]));
+  const open = (blockId, start, end, documentId) => {
+    if (titles.has(documentId)) location.assign(readerUrl(documentId));
+  };
+  const panel = new Panel($("#panel"), {
+    docId: null,
+    blocks: new Map(),
+    highlight: open,
+    collection: { id: collection.id, name: collection.name },
+  });
+  return { collection, documents, panel, destroy: () => panel.destroy() };
+}
+
+function readerUrl(documentId) {
+  return `/reader.html?doc=${encodeURIComponent(documentId)}`;
+}
+
+function member(doc) {
+  return documentCard(doc, { href: readerUrl(doc.id), meta: shorten(doc.source, 100) });
+}
+
+function showError(title, detail) {
+  $("#members").replaceChildren(errorState(title, detail));
+  document.body.classList.add("ready");
+}
+
+main();
