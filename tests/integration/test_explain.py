@@ -15,12 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chat_server import Reply, ScriptedChatServer
+from fences import read_fences
 
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
+from askalong.answer.llm.answerer import ModelAnswerer
 from askalong.asking.asker import Asker, Question
 from askalong.config import load_settings
 from askalong.ingest.inputs import Upload
 from askalong.library import Library
+from askalong.providers.http import RetryPolicy
+from askalong.providers.openai.chat import OpenAIChat
 from askalong.text.fold import fold
 from askalong.types import Access, Anchor, Answer
 
@@ -30,7 +35,7 @@ CASES: list[dict[str, Any]] = json.loads(
 LOCAL = Access.local()
 
 
-Asked = tuple[Library, list[Answer]]
+Asked = tuple[Library, list[Answer], dict[str, str]]  # library, answers, document ids
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +51,7 @@ def asked(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             assert outcome.document is not None
             ids[name] = outcome.document.id
         asker = Asker(library, ExtractiveAnswerer())
-        yield library, [asker.ask(_question(c, ids[c["document"]]), LOCAL) for c in CASES]
+        yield library, [asker.ask(_question(c, ids[c["document"]]), LOCAL) for c in CASES], ids
 
 
 def _question(case: dict[str, Any], document_id: str) -> Question:
@@ -77,9 +82,37 @@ def test_most_answers_hold_the_expected_definition_or_reference(asked: Asked) ->
 
 
 def test_quotes_are_verbatim_document_text_with_their_place(asked: Asked) -> None:
-    library, answers = asked
+    library, answers, _ = asked
     for answer in answers:
         for quote in answer.quotes:
             block = library.store.block(quote.document_id, quote.block_id)
             assert block is not None and block.text[quote.start : quote.end] == quote.text
             assert quote.page == block.page
+
+
+@pytest.mark.parametrize(
+    ("index", "material", "kind"),
+    [
+        (4, "Microsoft Academic Graph (MAG)", "the document's definition of a term in it"),
+        (1, "Table 2: Ablations", "the table, figure, section or equation it points at"),
+        (11, "SOM S K, AGGARWAL M L", "the bibliography entry of a work it cites"),
+    ],
+)
+def test_a_model_is_given_the_same_material_to_explain_from(
+    asked: Asked, index: int, material: str, kind: str
+) -> None:
+    """With a model, the gathered definition / caption / entry is in a source's fence,
+    and the task names that source and what it holds (no document text outside)."""
+    library, _, ids = asked
+    case = CASES[index]
+    reply = {"status": "not_covered", "answer": "-", "quotes": []}
+    with ScriptedChatServer(Reply.json(reply)) as server:
+        chat = OpenAIChat(server.url, "m", "sk-test", 5.0, retry=RetryPolicy(attempts=1))
+        Asker(library, ModelAnswerer(chat)).ask(_question(case, ids[case["document"]]), LOCAL)
+        messages = server.chat_bodies[-1]["messages"]
+    fences = read_fences(messages[0]["content"], messages[-1]["content"])
+    holding = fences.holding(material)
+    assert holding, fences.bodies.keys()
+    number = holding[0].split()[-1]
+    assert f"source {number}: {kind}" in fences.outside
+    assert material not in fences.outside
