@@ -10,6 +10,7 @@ the names in one block and "2019. Title" in the next).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -68,6 +69,7 @@ def _numbers(raw: str) -> list[int]:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
 def in_references(section_path: tuple[str, ...]) -> bool:
     """Whether a block with ``section_path`` sits in the references / 参考文献 part."""
     return any(_title(part) in REFERENCE_TITLES for part in section_path)

@@ -25,29 +25,62 @@ _AFTER = r"(?:e?s)?(?![A-Za-z0-9_\-])"
 _PAREN = r"(?:\s*[(（][^()（）]{1,80}[)）])?"  # "SciBERT (Beltagy et al., 2019) which is"
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
+# Each rule is (before, after): what the text before an occurrence of the term must end
+# with, and what the text after it must start with (None: anything). Compiled once, for
+# every term alike: a pattern per term cost 40 ms to compile.
+Rule = tuple[re.Pattern[str] | None, re.Pattern[str] | None]
+
+
+def _rule(before: str | None, after: str | None) -> Rule:
+    return (
+        None if before is None else re.compile(f"(?:{before})$", _I),
+        None if after is None else re.compile(after, _I),
+    )
+
+
+_CLAUSE_END = r"(?=\s*(?:[,.;:(]|$)|,?\s+(?:which|that|and|for|to|as|in)\b)"
+_WHERE = _rule(
+    r"(?:^|\b(?:where|and|here|with)\s*,?\s+)",
+    r"\s+(?:is|are|denotes?|represents?|stands\s+for|refers\s+to)\b",
+)
 _EN_STRONG = (
-    r"{t}{p}\W{{0,3}}(?:,\s*)?(?:which\s+|that\s+)?(?:refers?\s+to|(?:is|are)\s+defined\s+as"
-    r"|denotes?|stands\s+for|means|(?:is|are)\s+called|(?:is|are)\s+known\s+as|represents?)\b",
-    r"\b(?:call|calls|called|term|termed|name|named|dub|dubbed|known\s+as|referred\s+to\s+as)"
-    r"\s+(?:(?:this|it|our|the|a|an|them)\s+)?(?:[\w-]+\s+){{0,3}}?[\"“‘']?{t}[\"”’']?"
-    r"(?=\s*(?:[,.;:(]|$)|,?\s+(?:which|that|and|for|to|as|in)\b)",
-    r"\bdefines?\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){{0,2}}?{t}\s+(?:as|to\s+be)\b",
-    r"(?:^|\b(?:where|and|here|with)\s*,?\s+){t}\s+(?:is|are|denotes?|represents?|stands\s+for"
-    r"|refers\s+to|is\s+the)\b",
+    _rule(
+        None,
+        rf"{_PAREN}\W{{0,3}}(?:,\s*)?(?:which\s+|that\s+)?(?:refers?\s+to|(?:is|are)\s+defined"
+        r"\s+as|denotes?|stands\s+for|means|(?:is|are)\s+called|(?:is|are)\s+known\s+as"
+        r"|represents?)\b",
+    ),
+    _rule(
+        r"\b(?:call|calls|called|term|termed|name|named|dub|dubbed|known\s+as|referred\s+to\s+as)"
+        r"\s+(?:(?:this|it|our|the|a|an|them)\s+)?(?:[\w-]+\s+){0,3}?[\"“‘']?",
+        rf"[\"”’']?{_CLAUSE_END}",
+    ),
+    _rule(r"\bdefines?\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?", r"\s+(?:as|to\s+be)\b"),
+    _WHERE,
 )
 _EN_WEAK = (
-    r"{t}{p}\W{{0,3}}(?:,\s*)?(?:which\s+|that\s+)?(?:is|are|was|were)\s+(?:a|an|the|one|used"
-    r"|designed|based)\b",
-    r"{t}\W{{0,3}}\s*,\s+(?:a|an)\s+\w",
+    _rule(
+        None,
+        rf"{_PAREN}\W{{0,3}}(?:,\s*)?(?:which\s+|that\s+)?(?:is|are|was|were)\s+(?:a|an|the|one"
+        r"|used|designed|based)\b",
+    ),
+    _rule(None, r"\W{0,3}\s*,\s+(?:a|an)\s+\w"),  # "SCIDOCS³ , a novel collection"
 )
 _ZH_STRONG = (
-    r"{t}{p}\s*(?:是指|指的是|是一种|是一类|是一个|定义为|被定义为|称为|称作|叫做|叫作|即为|意为|"
-    r"意思是|表示的是)",
-    r"(?:称为|称作|叫做|叫作|简称|所谓的?|定义为|称之为)\s*[“\"「『]?{t}",
-    r"(?:其中|这里|此处)\s*[，,]?\s*{t}\s*(?:为|是|表示|代表|指)",
-    r"{t}\s*[（(]\s*[A-Za-z][\w\s\-]{{1,50}}[)）]",
+    _rule(
+        None,
+        rf"{_PAREN}\s*(?:是指|指的是|是一种|是一类|是一个|定义为|被定义为|称为|称作|叫做|叫作|即为|"
+        r"意为|意思是|表示的是)",
+    ),
+    _rule(r"(?:称为|称作|叫做|叫作|简称|所谓的?|定义为|称之为)\s*[“\"「『]?", None),
+    _rule(r"(?:其中|这里|此处)\s*[，,]?\s*", r"\s*(?:为|是|表示|代表|指)"),
+    _rule(None, r"\s*[（(]\s*[A-Za-z][\w\s\-]{1,50}[)）]"),
 )
-_ZH_WEAK = (r"{t}{p}\s*是(?![否不])",)  # "直径为 1mm" is a value, not a definition
+_ZH_WEAK = (_rule(None, rf"{_PAREN}\s*是(?![否不])"),)  # "直径为 1mm" is a value, no definition
+_GLOSS = _rule(r"^\W*\d*\s*", rf"\s*[:：]\s*[A-Z{_HAN}]")  # "SPECTER: Scientific Paper …"
+_SPELLED = re.compile(r"([A-Za-z][\w\-]*(?:\s+[\w\-]+){0,7})\s*[(（]\s*$")
+_SPELLED_END = re.compile(r"s?\s*[)）;,]")
+_HAN_SPELLED = _rule(rf"[{_HAN}]{{2,}}\s*[（(]\s*", r"\s*[)）]")  # "长短期记忆网络（LSTM）"
 
 EXAMPLE_CUE = re.compile(
     r"\b(?:e\.g\.|for example|for instance|such as|an example of|as an example|to illustrate)"
@@ -68,11 +101,32 @@ def is_acronym(term: str) -> bool:
 
 
 def definition_strength(sentence: str, term: str) -> int:
-    """2: ``sentence`` explicitly defines ``term``; 1: it says what ``term`` is; 0: neither."""
-    strong, weak = _patterns(term)
-    if any(p.search(sentence) for p in strong) or _expands(sentence, term):
-        return 2
-    return 1 if any(p.search(sentence) for p in weak) else 0
+    """2: ``sentence`` explicitly defines ``term``; 1: it says what ``term`` is; 0: neither.
+    A one letter symbol counts only in a "where d is … and m is …" clause."""
+    strong, weak = _rules(term)
+    best = 0
+    for match in _mention(term).finditer(sentence):
+        before, after = sentence[: match.start()], sentence[match.end() :]
+        if _holds(strong, before, after) or _expands(term, before, after):
+            return 2
+        if _holds(weak, before, after):
+            best = 1
+    return best
+
+
+def _rules(term: str) -> tuple[tuple[Rule, ...], tuple[Rule, ...]]:
+    if _is_han(term):
+        return _ZH_STRONG, _ZH_WEAK
+    if len(term) == 1:
+        return (_WHERE,), ()
+    return _EN_STRONG, _EN_WEAK
+
+
+def _holds(rules: tuple[Rule, ...], before: str, after: str) -> bool:
+    return any(
+        (b is None or b.search(before) is not None) and (a is None or a.match(after) is not None)
+        for b, a in rules
+    )
 
 
 def example_cue(sentence: str) -> bool:
@@ -96,41 +150,19 @@ def _mention(term: str) -> re.Pattern[str]:
     return re.compile(f"{_BEFORE}{re.escape(term)}{_AFTER}", flags)
 
 
-@functools.lru_cache(maxsize=512)
-def _patterns(term: str) -> tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]]:
-    """The compiled strong and weak patterns for ``term`` (one letter symbols, as in
-    "where d is", only by the "where / and X is" form)."""
-    if _is_han(term):
-        t = re.escape(term)
-        return _compiled(_ZH_STRONG, t, 0), _compiled(_ZH_WEAK, t, 0)
-    t = f"{_BEFORE}{re.escape(term)}{_AFTER}"
-    flags = 0 if is_acronym(term) or len(term) == 1 else _I
-    if len(term) == 1:
-        return _compiled(_EN_STRONG[3:], t, flags), ()
-    return _compiled(_EN_STRONG, t, flags), _compiled(_EN_WEAK, t, flags)
-
-
-def _compiled(patterns: tuple[str, ...], t: str, flags: int) -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(p.format(t=t, p=_PAREN), flags) for p in patterns)
-
-
-def _expands(sentence: str, term: str) -> bool:
-    """An acronym spelled out: "Natural Language Processing (NLP)" (the words before the
-    parenthesis start with its first letter), "SPECTER: Scientific Paper Embeddings …",
-    "长短期记忆网络（LSTM）"."""
+def _expands(term: str, before: str, after: str) -> bool:
+    """An acronym spelled out: "Natural Language Processing (NLP)" (two or more words
+    before the parenthesis, one starting with its first letter), "SPECTER: Scientific
+    Paper Embeddings …", "长短期记忆网络（LSTM）"."""
     if not is_acronym(term):
         return False
-    t = re.escape(term)
-    gloss = re.search(rf"^\W*\d*\s*{t}\s*[:：]\s*[A-Z{_HAN}]", sentence)
-    if gloss:
+    if _holds((_GLOSS, _HAN_SPELLED), before, after):
         return True
-    for match in re.finditer(
-        rf"([A-Za-z][\w\-]*(?:\s+[\w\-]+){{0,7}})\s*[(（]\s*{t}s?\s*[)）;,]", sentence
-    ):
-        initials = {word[0].lower() for word in match.group(1).split()}
-        if term[0].lower() in initials and len(match.group(1).split()) >= 2:
-            return True
-    return re.search(rf"[{_HAN}]{{2,}}\s*[（(]\s*{t}\s*[)）]", sentence) is not None
+    spelled = _SPELLED.search(before)
+    if spelled is None or _SPELLED_END.match(after) is None:
+        return False
+    words = spelled.group(1).split()
+    return len(words) >= 2 and term[0].lower() in {word[0].lower() for word in words}
 
 
 def _is_han(term: str) -> bool:

@@ -24,13 +24,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Literal
 
 import rjieba
 
-from askalong.context.citations import Citation, citations, in_references, is_entry, runs_on
-from askalong.context.crossref import CrossRef, detect_references
+from askalong.context.citations import in_references
 from askalong.context.definitions import (
     contrast_cue,
     definition_strength,
@@ -38,12 +35,18 @@ from askalong.context.definitions import (
     is_acronym,
     mentions,
 )
-from askalong.context.units import Piece, trimmed
-from askalong.text.sentences import split_sentences
+from askalong.context.material import (
+    Material,
+    MaterialKind,
+    Passage,
+    Selection,
+    Term,
+    sentences,
+)
+from askalong.context.pointed import cited, referenced
+from askalong.context.units import Piece
 from askalong.text.tokens import CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS
 from askalong.types import BlockSpan, Intent
-
-MaterialKind = Literal["setup", "definition", "reference", "citation", "example", "contrast"]
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z]|[\u3400-\u9fff]+")
 _OPENS_ON_BEFORE = re.compile(
@@ -52,8 +55,6 @@ _OPENS_ON_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _LINE_BREAK = re.compile(r"([A-Za-z])- ([A-Za-z])")
-# "(Lipscomb, 2000).7 We construct": a footnote number after the full stop hides the end
-_FOOTNOTED_END = re.compile(r"(?<=[.!?])[0-9⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2}\s+(?=[A-Z])")
 _GENERIC_WORDS = (
     "also use used using show shows shown well more most many much first second one two "
     "three new based given each other however thus which paper work approach method"
@@ -67,56 +68,7 @@ _ASKING_WORDS = (
 )
 _ASKING = frozenset(_ASKING_WORDS.split())
 _MAX_TERMS = 6
-_RARE = 3
 _WEAK_WITHIN = 60  # a weak "X is a …" counts only near the sentence start
-
-
-@dataclass(frozen=True)
-class Passage:
-    """A block (or a unit's piece of one) to look through: its exact span and text, its
-    section, and its kind when known (while answering, pieces do not know theirs)."""
-
-    piece: Piece
-    section_path: tuple[str, ...] = ()
-    kind: str = ""
-
-
-@dataclass(frozen=True)
-class Material:
-    """One sentence (or bibliography line) of the document that helps explain the
-    selection: what it is, what it is for (a term, "Table 2", "[12]"), how strongly."""
-
-    kind: MaterialKind
-    label: str
-    piece: Piece
-    strength: float = 1.0
-
-
-@dataclass(frozen=True)
-class Term:
-    """A key term of the selection: its weight, and in how many passages it occurs."""
-
-    weight: float
-    df: int
-
-    @property
-    def rare(self) -> bool:
-        """Few enough uses that a plain "X is a …" likely says what X is."""
-        return self.df <= _RARE
-
-
-@dataclass(frozen=True)
-class Selection:
-    """The selected text and the block spans it covers."""
-
-    text: str
-    spans: tuple[BlockSpan, ...]
-
-    def overlaps(self, span: BlockSpan) -> bool:
-        return any(
-            s.block_id == span.block_id and s.start < span.end and span.start < s.end
-            for s in self.spans
-        )
 
 
 def find_material(
@@ -129,7 +81,10 @@ def find_material(
     """The material for ``intent`` on ``selection`` among ``passages`` (in reading order),
     best first within each kind, never overlapping the selection."""
     terms = selection_terms(selection.text, passages)
-    body = [p for p in passages if not in_references(p.section_path)]
+    # only passages naming a term (or the other side) can hold its material: a manual
+    # has thousands of blocks, and splitting each into sentences is the cost
+    named = [(t, t.lower()) for t in [*terms, *other_terms]]
+    body = [p for p in passages if _names_any(p, named) and not in_references(p.section_path)]
     if intent == "example":
         found = cued(terms, body, example_cue, "example")
     elif intent == "compare":
@@ -153,15 +108,26 @@ def selection_terms(text: str, passages: Sequence[Passage]) -> dict[str, Term]:
     in a quarter of the passages or more say nothing about this selection."""
     candidates = dict.fromkeys(_candidates(text))
     n = max(len(passages), 1)
+    lowered = [p.piece.text.lower() for p in passages]
     terms: dict[str, Term] = {}
     for term in candidates:
-        df = sum(1 for p in passages if mentions(p.piece.text, term))
+        key = term.lower()  # a plain substring test first: most passages lack the term
+        df = sum(1 for k, low in enumerate(lowered) if key in low and _names(passages[k], term))
         if df * 4 > n and n >= 8:
             continue
         weight = math.log(1 + n / (1 + df)) * (1.5 if is_acronym(term) else 1.0)
         terms[term] = Term(weight, df)
     best = sorted(terms.items(), key=lambda item: -item[1].weight)[:_MAX_TERMS]
     return dict(best)
+
+
+def _names(passage: Passage, term: str) -> bool:
+    return mentions(passage.piece.text, term)
+
+
+def _names_any(passage: Passage, named: Sequence[tuple[str, str]]) -> bool:
+    low = passage.piece.text.lower()
+    return any(key in low and _names(passage, term) for term, key in named)
 
 
 def other_side(question: str, selection: str) -> list[str]:
@@ -200,19 +166,6 @@ def _han_term(word: str) -> bool:
 
 
 # ------------------------------------------------------------------------ the finders
-
-
-def sentences(passage: Passage) -> list[Piece]:
-    """The passage's sentences as pieces with exact block offsets (edges trimmed)."""
-    piece = passage.piece
-    out = []
-    for start, end in split_sentences(piece.text):
-        cuts = [m.end() for m in _FOOTNOTED_END.finditer(piece.text, start, end)]
-        for lo, hi in zip([start, *cuts], [*cuts, end], strict=True):
-            kept = trimmed(piece, lo, hi)
-            if kept is not None:
-                out.append(kept)
-    return out
 
 
 def definitions(terms: dict[str, Term], passages: Sequence[Passage]) -> list[Material]:
@@ -310,70 +263,6 @@ def _sentences_before(span: BlockSpan, passages: Sequence[Passage]) -> list[Piec
 
 def _formula_like(text: str) -> bool:
     return "=" in text and not text.rstrip().endswith((".", "。", ":", "："))
-
-
-def referenced(selection: Selection, passages: Sequence[Passage]) -> list[Material]:
-    """The caption / heading / formula of each part the selection points at."""
-    found: list[Material] = []
-    for ref in detect_references(selection.text):
-        for passage in passages:
-            if selection.overlaps(passage.piece.span) or not _part_like(passage):
-                continue
-            if names_part(ref, passage.piece.text):
-                first = sentences(passage)[:1]
-                found.extend(Material("reference", ref.phrase, s, 2.0) for s in first)
-                break
-    return found
-
-
-def _part_like(passage: Passage) -> bool:
-    """A caption, heading or formula: by its kind when known, else by its form (a label
-    and a colon, "Table 2: …", or a short block; "Table 2 shows …" is a sentence)."""
-    if passage.kind:
-        return passage.kind in ("caption", "heading", "formula")
-    text = passage.piece.text.lstrip()
-    return len(text) < 120 or re.match(r"\S+\s*[\dA-Z.]+\s*[:：.]", text) is not None
-
-
-def names_part(ref: CrossRef, text: str) -> bool:
-    """Whether ``text`` (a block) is the caption, heading or formula that ``ref`` names."""
-    n = re.escape(ref.target)
-    head = text.lstrip()[:40]
-    labels = {
-        "table": r"(?:tables?|tab\.?|表)",
-        "figure": r"(?:figures?|figs?\.?|图)",
-        "appendix": r"(?:appendix|附录)",
-    }
-    if ref.kind in labels:
-        return re.match(rf"{labels[ref.kind]}\s*{n}(?![\d.]\d)", head, re.IGNORECASE) is not None
-    if ref.kind == "equation":
-        return re.search(rf"[(（]\s*{n}\s*[)）]\s*$", text.rstrip()) is not None
-    if ref.kind in ("section", "chapter") and ref.target:
-        pattern = rf"(?:(?:section|chapter|§)\s*)?{n}\.?\s+\S|第\s*{n}\s*[章节]"
-        return re.match(pattern, head, re.IGNORECASE) is not None and len(text) < 200
-    return False
-
-
-def cited(text: str, passages: Sequence[Passage]) -> list[Material]:
-    """The bibliography entry of each work ``text`` cites: its first block, and the next
-    one when the entry runs on into it."""
-    refs = [p for p in passages if in_references(p.section_path)]
-    found: list[Material] = []
-    for citation in citations(text):
-        found.extend(_entry(citation, refs))
-    return found
-
-
-def _entry(citation: Citation, refs: Sequence[Passage]) -> list[Material]:
-    for index, passage in enumerate(refs):
-        following = refs[index + 1].piece.text if index + 1 < len(refs) else ""
-        if is_entry(citation, passage.piece.text, following):
-            parts = [passage.piece]
-            if following and runs_on(passage.piece.text):
-                parts.append(refs[index + 1].piece)
-            kept = [trimmed(p, 0, len(p.text)) for p in parts]
-            return [Material("citation", citation.label, p, 2.0) for p in kept if p is not None]
-    return []
 
 
 def _unique(found: Sequence[Material]) -> list[Material]:

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from askalong.context.anchor import LocatedAnchor
 from askalong.context.crossref import crossref_units, outline_references
-from askalong.context.explain import Material, Passage, Selection, find_material, other_side
+from askalong.context.explain import find_material, other_side
+from askalong.context.material import Material, Passage, Selection
 from askalong.context.outline import Outline
 from askalong.context.units import ContextUnit, Piece, places_of
 from askalong.text.analysed import analysed

@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from askalong.answer.extractive.select import ExtractiveResult
-from askalong.context.explain import Material, Passage, Selection, selection_terms, sentences
+from askalong.context.explain import selection_terms
 from askalong.context.explain_units import unit_material
+from askalong.context.material import Material, Passage, Selection, sentences
 from askalong.context.units import ContextUnit, Piece
 from askalong.text.analysed import AnalysedText
 from askalong.types import Intent, Quote
