@@ -64,7 +64,7 @@ _EN_WEAK = (
         rf"{_PAREN}\W{{0,3}}(?:,\s*)?(?:which\s+|that\s+)?(?:is|are|was|were)\s+(?:a|an|the|one"
         r"|used|designed|based)\b",
     ),
-    _rule(None, r"\W{0,3}\s*,\s+(?:a|an)\s+\w"),  # "SCIDOCS³ , a novel collection"
+    _rule(None, r"[\W⁰¹²³⁴⁵⁶⁷⁸⁹]{0,3}\s*,\s+(?:a|an)\s+\w"),  # "SCIDOCS³ , a novel …"
 )
 _ZH_STRONG = (
     _rule(
@@ -146,8 +146,21 @@ def mentions(sentence: str, term: str) -> bool:
 def _mention(term: str) -> re.Pattern[str]:
     if _is_han(term):
         return re.compile(re.escape(term))
-    flags = 0 if is_acronym(term) else _I
-    return re.compile(f"{_BEFORE}{re.escape(term)}{_AFTER}", flags)
+    if is_acronym(term):
+        return re.compile(f"{_BEFORE}{re.escape(term)}{_AFTER}")
+    return re.compile(f"{_BEFORE}{re.escape(_stem(term))}{_AFTER}", _I)
+
+
+def _stem(term: str) -> str:
+    """ "tasks" names "task" too: a plural term matches its singular."""
+    plural = len(term) > 3 and term.endswith("s") and not term.endswith("ss")
+    return term[:-1] if plural and not is_acronym(term) else term
+
+
+def mention_key(term: str) -> str:
+    """A lower-case string every mention of ``term`` contains: a cheap test to run before
+    ``mentions`` over thousands of blocks."""
+    return _stem(term).lower()
 
 
 def _expands(term: str, before: str, after: str) -> bool:

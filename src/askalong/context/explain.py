@@ -33,6 +33,7 @@ from askalong.context.definitions import (
     definition_strength,
     example_cue,
     is_acronym,
+    mention_key,
     mentions,
 )
 from askalong.context.material import (
@@ -83,7 +84,7 @@ def find_material(
     terms = selection_terms(selection.text, passages)
     # only passages naming a term (or the other side) can hold its material: a manual
     # has thousands of blocks, and splitting each into sentences is the cost
-    named = [(t, t.lower()) for t in [*terms, *other_terms]]
+    named = [(t, mention_key(t)) for t in [*terms, *other_terms]]
     body = [p for p in passages if _names_any(p, named) and not in_references(p.section_path)]
     if intent == "example":
         found = cued(terms, body, example_cue, "example")
@@ -111,7 +112,7 @@ def selection_terms(text: str, passages: Sequence[Passage]) -> dict[str, Term]:
     lowered = [p.piece.text.lower() for p in passages]
     terms: dict[str, Term] = {}
     for term in candidates:
-        key = term.lower()  # a plain substring test first: most passages lack the term
+        key = mention_key(term)  # a plain substring test first: most passages lack it
         df = sum(1 for k, low in enumerate(lowered) if key in low and _names(passages[k], term))
         if df * 4 > n and n >= 8:
             continue
