@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from askalong.answer.base import unit_quote
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.context.explain import selection_terms
 from askalong.context.explain_units import unit_material
@@ -120,15 +121,4 @@ def _what_was_found(material: Sequence[Material], language: str) -> str:
 
 
 def _quote(number: int, unit: ContextUnit, piece: Piece) -> Quote:
-    span = piece.span
-    place = unit.place(span.block_id)
-    return Quote(
-        number=number,
-        document_id=unit.document_id,
-        block_id=span.block_id,
-        start=span.start,
-        end=span.end,
-        text=piece.text,
-        page=place.page,
-        section_path=place.section_path,
-    )
+    return unit_quote(number, unit, piece.span, piece.text)
