@@ -176,7 +176,8 @@ def definitions(terms: dict[str, Term], passages: Sequence[Passage]) -> list[Mat
     for term, info in terms.items():
         best: tuple[int, Piece] | None = None
         floor = 1 if info.rare or is_acronym(term) else 2
-        for passage in passages:
+        key = mention_key(term)
+        for passage in (p for p in passages if key in p.piece.text.lower()):
             for sentence in sentences(passage):
                 strength = _defines(sentence.text, term)
                 if strength < floor:

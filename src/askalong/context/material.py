@@ -7,6 +7,7 @@ selection points at; both read passages as these values.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -70,9 +71,14 @@ class Selection:
         )
 
 
-def sentences(passage: Passage) -> list[Piece]:
+def sentences(passage: Passage) -> tuple[Piece, ...]:
     """The passage's sentences as pieces with exact block offsets (edges trimmed)."""
-    piece = passage.piece
+    return _sentences(passage.piece)
+
+
+@functools.lru_cache(maxsize=4096)
+def _sentences(piece: Piece) -> tuple[Piece, ...]:
+    # cached: every term of a selection reads the same passages again
     out = []
     for start, end in split_sentences(piece.text):
         cuts = [m.end() for m in _FOOTNOTED_END.finditer(piece.text, start, end)]
@@ -80,4 +86,4 @@ def sentences(passage: Passage) -> list[Piece]:
             kept = trimmed(piece, lo, hi)
             if kept is not None:
                 out.append(kept)
-    return out
+    return tuple(out)
