@@ -1,8 +1,8 @@
 """Explain / Example / Compare on real selections: does the answer echo the selection, and
 does it hold the expected definition, caption, bibliography entry or set-up sentence?
 
-The selections are the test data ``tests/integration/data/explain_selections.json`` (15
-on three papers, English and Chinese). Each is answered twice over the same evidence, in
+The selections are the test data ``tests/integration/data/explain_selections.json`` (17
+on four papers, English and Chinese). Each is answered twice over the same evidence, in
 the same run: by the previous answerer (the sentence scoring of ``select.py`` with the
 intent's cues) and by ``intents.answer_intent``. The evidence is what read-along gathering
 builds without search: the anchor unit, then the material units of
@@ -55,7 +55,7 @@ def _evidence(case: dict[str, Any]) -> tuple[str, list[ContextUnit], float]:
     blocks = _blocks(case["document"])
     located = locate_anchor(blocks, Anchor("doc", selected_text=case["selection"]))
     outline = Outline(blocks)
-    question = intent_question(case["intent"], case["selection"])
+    question = case.get("question") or intent_question(case["intent"], case["selection"])
     started = time.perf_counter()
     found = explain_units(
         blocks, located, case["intent"], question, outline=outline, document_id="doc"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import rjieba
 
@@ -45,7 +46,7 @@ from askalong.context.material import (
     sentences,
 )
 from askalong.context.pointed import cited, referenced
-from askalong.context.units import Piece
+from askalong.context.units import Piece, trimmed
 from askalong.text.tokens import CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS
 from askalong.types import BlockSpan, Intent
 
@@ -56,9 +57,11 @@ _OPENS_ON_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _LINE_BREAK = re.compile(r"([A-Za-z])- ([A-Za-z])")
+_CLAUSE_OPENING = frozenset(" ,，;；:：、")
 _GENERIC_WORDS = (
     "also use used using show shows shown well more most many much first second one two "
-    "three new based given each other however thus which paper work approach method"
+    "three new based given each other however thus which paper work approach method "
+    "使用 可以 进行 通过 采用 基于 具有 利用 需要 得到 给出 一种 主要 其他 不同 本文"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 # the words a comparison question asks with, never one of its sides
@@ -69,6 +72,7 @@ _ASKING_WORDS = (
 )
 _ASKING = frozenset(_ASKING_WORDS.split())
 _MAX_TERMS = 6
+_MIN_PASSAGES_TO_JUDGE = 20  # below this, a quarter of the passages is too few to call common
 _WEAK_WITHIN = 60  # a weak "X is a …" counts only near the sentence start
 
 
@@ -81,6 +85,7 @@ def find_material(
 ) -> list[Material]:
     """The material for ``intent`` on ``selection`` among ``passages`` (in reading order),
     best first within each kind, never overlapping the selection."""
+    passages = [part for p in passages for part in _cut(p, selection)]
     terms = selection_terms(selection.text, passages)
     # only passages naming a term (or the other side) can hold its material: a manual
     # has thousands of blocks, and splitting each into sentences is the cost
@@ -103,6 +108,33 @@ def find_material(
     return [m for m in _unique(found) if not selection.overlaps(m.piece.span)]
 
 
+def _cut(passage: Passage, selection: Selection) -> list[Passage]:
+    """``passage`` in parts before, inside and after the selection: the rest of the
+    sentence a selection ends inside ("…设计，也即…，比如 a4paper") can still explain it."""
+    piece = passage.piece
+    cuts = sorted(
+        {
+            edge - piece.span.start
+            for s in selection.spans
+            if s.block_id == piece.span.block_id
+            for edge in (s.start, s.end)
+            if piece.span.start < edge < piece.span.end
+        }
+    )
+    if not cuts:
+        return [passage]
+    bounds = zip([0, *cuts], [*cuts, len(piece.text)], strict=True)
+    parts = [_after_punctuation(piece, lo, hi) for lo, hi in bounds]
+    return [replace(passage, piece=part) for part in parts if part is not None]
+
+
+def _after_punctuation(piece: Piece, start: int, end: int) -> Piece | None:
+    """``piece`` cut to ``start:end``, without the commas a cut clause opens with."""
+    while start < end and piece.text[start] in _CLAUSE_OPENING:
+        start += 1
+    return trimmed(piece, start, end)
+
+
 def selection_terms(text: str, passages: Sequence[Passage]) -> dict[str, Term]:
     """Up to six key terms of ``text`` with their weights, heaviest first: rarer in the
     ``passages`` weighs more (``log(1 + n / (1 + df))``), an acronym half again; words
@@ -114,7 +146,7 @@ def selection_terms(text: str, passages: Sequence[Passage]) -> dict[str, Term]:
     for term in candidates:
         key = mention_key(term)  # a plain substring test first: most passages lack it
         df = sum(1 for k, low in enumerate(lowered) if key in low and _names(passages[k], term))
-        if df * 4 > n and n >= 8:
+        if df * 4 > n and n >= _MIN_PASSAGES_TO_JUDGE:
             continue
         weight = math.log(1 + n / (1 + df)) * (1.5 if is_acronym(term) else 1.0)
         terms[term] = Term(weight, df)
@@ -163,7 +195,7 @@ def _latin_term(word: str, mathy: bool) -> bool:
 
 
 def _han_term(word: str) -> bool:
-    return len(word) >= 2 and word not in CHINESE_STOP_WORDS
+    return len(word) >= 2 and word not in CHINESE_STOP_WORDS and word not in _GENERIC
 
 
 # ------------------------------------------------------------------------ the finders

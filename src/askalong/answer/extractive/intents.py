@@ -24,6 +24,8 @@ from askalong.text.analysed import AnalysedText
 from askalong.types import Intent, Quote
 
 MAX_QUOTES = 6
+_HEADING_CHARS = 40
+_SENTENCE_END = frozenset(".!?;:。！？；：")
 DIRECT: Mapping[Intent, int] = {"explain": 3, "example": 2, "compare": 2}
 
 NOTHING_FOUND: Mapping[tuple[Intent, str], str] = {
@@ -101,7 +103,9 @@ def _around(selection: Selection, passages: Sequence[Passage]) -> list[Piece]:
     if not inside:
         return []
     picked = [k for k in (inside[0] - 1, inside[-1] + 1) if 0 <= k < len(every)]
-    return [every[k] for k in picked if not selection.overlaps(every[k].span)]
+    near = [every[k] for k in picked if not selection.overlaps(every[k].span)]
+    # a heading ("1 引言") says nothing of the selection's context
+    return [p for p in near if len(p.text) >= _HEADING_CHARS or p.text[-1:] in _SENTENCE_END]
 
 
 def _listed(terms: Sequence[str], language: str) -> str:
