@@ -86,7 +86,7 @@ def find_material(
     """The material for ``intent`` on ``selection`` among ``passages`` (in reading order),
     best first within each kind, never overlapping the selection."""
     passages = [part for p in passages for part in _cut(p, selection)]
-    terms = selection_terms(selection.text, passages)
+    terms = selection_terms(whole_words(selection, passages), passages)
     # only passages naming a term (or the other side) can hold its material: a manual
     # has thousands of blocks, and splitting each into sentences is the cost
     named = [(t, mention_key(t)) for t in [*terms, *other_terms]]
@@ -133,6 +133,21 @@ def _after_punctuation(piece: Piece, start: int, end: int) -> Piece | None:
     while start < end and piece.text[start] in _CLAUSE_OPENING:
         start += 1
     return trimmed(piece, start, end)
+
+
+def whole_words(selection: Selection, passages: Sequence[Passage]) -> str:
+    """The selection's text without a word it cuts at its end ("… to faci"): a piece of a
+    word is no term."""
+    text = selection.text
+    end = selection.spans[-1] if selection.spans else None
+    for passage in passages:
+        piece = passage.piece
+        if end is None or piece.span.block_id != end.block_id:
+            continue
+        at = end.end - piece.span.start
+        if 0 < at < len(piece.text) and piece.text[at].isalnum() and piece.text[at - 1].isalnum():
+            return re.sub(r"\w+$", "", text)
+    return text
 
 
 def selection_terms(text: str, passages: Sequence[Passage]) -> dict[str, Term]:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from askalong.answer.base import unit_quote
 from askalong.answer.extractive.select import ExtractiveResult
-from askalong.context.explain import selection_terms
+from askalong.context.explain import selection_terms, whole_words
 from askalong.context.explain_units import unit_material
 from askalong.context.material import Material, Passage, Selection, sentences
 from askalong.context.units import ContextUnit, Piece
@@ -84,7 +84,7 @@ def _nothing_found(
     sentences just before and after the selection in the anchor unit."""
     anchor = units[0]
     passages = [Passage(p) for p in anchor.pieces]
-    terms = list(selection_terms(selection.text, passages))[:3]
+    terms = list(selection_terms(whole_words(selection, passages), passages))[:3]
     said = NOTHING_FOUND[intent, language].format(terms=_listed(terms, language))
     near = _around(selection, passages)
     if not near:
