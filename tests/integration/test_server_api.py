@@ -307,7 +307,10 @@ def test_markup_in_a_document_stays_text(client: TestClient, tmp_path: Path) -> 
     assert '<script>alert("owned")</script>' in block["text"]
     start = block["text"].index("<script>")
     anchor = {"block_id": block["id"], "start": start, "end": start + 30}
-    body = {"document_id": doc_id, "intent": "explain", "anchor": anchor, "stream": False}
+    # a question whose answer is the sentence with the markup (Explain quotes the rest of
+    # the document, never the selection itself)
+    question = "What does the parser keep as plain text?"
+    body = {"document_id": doc_id, "question": question, "anchor": anchor, "stream": False}
     answer = client.post("/api/ask", json=body).json()
     assert any("<script>" in q["text"] for q in answer["quotes"])  # JSON-escaped, never markup
 

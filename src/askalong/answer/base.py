@@ -14,13 +14,29 @@ from dataclasses import dataclass, field
 
 from askalong.context.units import ContextUnit
 from askalong.text.analysed import AnalysedText
-from askalong.types import AnswerStatus, Intent, Quote
+from askalong.types import AnswerStatus, BlockSpan, Intent, Quote
 
 # What every answerer says when the evidence does not answer the question.
 NOT_COVERED = {
     "en": "The document does not cover this.",
     "zh": "文档中没有涉及这个问题。",
 }
+
+
+def unit_quote(number: int, unit: ContextUnit, span: BlockSpan, text: str) -> Quote:
+    """Quote ``number``: ``text`` (``span`` of a block of ``unit``), with the page and
+    section of its block (``ContextUnit.place``)."""
+    place = unit.place(span.block_id)
+    return Quote(
+        number=number,
+        document_id=unit.document_id,
+        block_id=span.block_id,
+        start=span.start,
+        end=span.end,
+        text=text,
+        page=place.page,
+        section_path=place.section_path,
+    )
 
 
 @dataclass(frozen=True)

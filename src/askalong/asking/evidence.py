@@ -19,6 +19,7 @@ from askalong.context.anchor import LocatedAnchor, located_context
 from askalong.context.assemble import assemble_context
 from askalong.context.crossref import crossref_units, outline_references
 from askalong.context.drift import anchor_terms
+from askalong.context.explain_units import explain_units
 from askalong.context.outline import Outline
 from askalong.context.small_to_big import small_to_big
 from askalong.context.units import ContextUnit, places_of
@@ -74,6 +75,11 @@ def _read_along(
     anchor_unit = located_context(blocks, at)
     refs = outline_references(question.text, outline, position=at.index)
     crossref = crossref_units(question, refs, blocks, document_id=document_id)
+    if asked.intent != "ask":  # a quick intent explains from the whole document
+        found = explain_units(
+            blocks, at, asked.intent, question.text, outline=outline, document_id=document_id
+        )
+        crossref = [*crossref, *found]
     query = _anchored_query(question.text, anchor_unit)
     k = library.searcher.policy.k_max_read_along
     result = library.searcher.search(query, access, documents=(document_id,), k_max=k)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from askalong.answer.base import Answerer, Draft, DraftRequest
+from askalong.answer.extractive.intents import answer_intent
 from askalong.answer.extractive.select import answer_extractively
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.providers.base import Embedder
@@ -18,6 +19,10 @@ class ExtractiveAnswerer(Answerer):
         self.embedder = CachedEmbedder(embedder) if embedder is not None else None
 
     def draft(self, request: DraftRequest) -> Draft:
+        # a quick intent on a selection explains from the document (``intents``)
+        intended = answer_intent(request.question, request.units, request.intent)
+        if intended is not None:
+            return Draft(intended.status, intended.answer, intended.quotes, intended.explanation)
         previous = request.history[-1] if request.history else None
         result = answer_extractively(
             request.question,

@@ -39,12 +39,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from askalong.answer.base import NOT_COVERED
+from askalong.answer.base import NOT_COVERED, unit_quote
 from askalong.answer.extractive.scoring import Candidate, Scored, Weights, score_candidates
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
-from askalong.types import AnswerStatus, Intent, Quote
+from askalong.types import AnswerStatus, BlockSpan, Intent, Quote
 
 
 @dataclass(frozen=True)
@@ -177,18 +177,7 @@ def _quoted(scored: list[Scored], direct: list[Scored], weights: Weights) -> lis
 
 
 def _quote(number: int, c: Candidate, units: Sequence[ContextUnit]) -> Quote:
-    unit = units[c.unit]
-    place = unit.place(c.block_id)
-    return Quote(
-        number=number,
-        document_id=unit.document_id,
-        block_id=c.block_id,
-        start=c.start,
-        end=c.end,
-        text=c.text,
-        page=place.page,
-        section_path=place.section_path,
-    )
+    return unit_quote(number, units[c.unit], BlockSpan(c.block_id, c.start, c.end), c.text)
 
 
 def _explanation(scored: list[Scored], best: Scored, quoted: list[Scored], language: str) -> str:

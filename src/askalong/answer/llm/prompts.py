@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from askalong.answer.base import DraftRequest, HistoryTurn
+from askalong.context.explain_units import unit_material
 from askalong.providers.chat import ChatMessage
 from askalong.text.fence import Fence
 from askalong.types import Intent
@@ -76,6 +77,24 @@ INTENT_INSTRUCTIONS: Mapping[Intent, str] = {
     ),
 }
 SELECTED = ("the selected passage (source 1)", "所选段落（资料 1）")
+# Where the gathered material is (``context.explain_units``): named by source number and
+# kind only, so that no document text ever stands outside its fence.
+MATERIAL_KINDS: Mapping[str, tuple[str, str]] = {
+    "setup": ("the sentence the selected passage continues from", "所选段落承接的上文"),
+    "definition": ("the document's definition of a term in it", "文档对其中术语的定义"),
+    "reference": (
+        "the table, figure, section or equation it points at",
+        "它所指的表、图、节或公式",
+    ),
+    "citation": ("the bibliography entry of a work it cites", "它所引文献的条目"),
+    "example": ("an example about its terms", "关于其术语的例子"),
+    "contrast": ("a contrast with its terms", "与其术语的对比"),
+}
+MATERIAL_INTRO = (
+    "Explain from the rest of the document, never by restating the selected passage; "
+    "the document's own material for this is in: "
+)
+MATERIAL_INTRO_ZH = "请依据文档其他部分解释，不要复述所选段落；文档中可用的材料："
 UNSELECTED = ("the subject of the question", "问题所问的内容")
 
 INVALID_JSON = (
@@ -138,9 +157,24 @@ def question_message(
         anchored = bool(sources) and sources[0].origin == "anchor"
         subject, subject_zh = SELECTED if anchored else UNSELECTED
         parts.append(task.format(subject=subject, subject_zh=subject_zh))
+        guide = material_guide(request) if anchored else ""
+        parts.extend([guide] if guide else [])
     parts.append(f"Question / 问题: {request.question.text}")
     parts.append("Reply with the JSON object only. 只回复 JSON 对象。")
     return "\n\n".join(parts)
+
+
+def material_guide(request: DraftRequest) -> str:
+    """Which sources hold the material gathered for a quick intent on a selection (the
+    set-up sentence, definitions, the part pointed at, cited entries, examples,
+    contrasts): "source 3: the document's definition of a term in it; …"."""
+    found = unit_material(request.intent, request.question.text, request.units)
+    if found is None or not found[1]:
+        return ""
+    where = dict.fromkeys((index + 1, material.kind) for index, material in found[1])
+    english = "; ".join(f"source {n}: {MATERIAL_KINDS[kind][0]}" for n, kind in where)
+    chinese = "；".join(f"资料 {n}：{MATERIAL_KINDS[kind][1]}" for n, kind in where)
+    return f"{MATERIAL_INTRO}{english}. {MATERIAL_INTRO_ZH}{chinese}。"
 
 
 def build_messages(

@@ -1,0 +1,128 @@
+"""Explain / Example / Compare on a selection, offline: answered from the document's own
+material, never with the selection itself.
+
+``context.explain_units.unit_material`` finds the material in the evidence (the sentence
+the selection continues from, the document's definitions of its key terms, the caption
+of the table or figure it points at, the bibliography entry of a work it cites; or the
+example / contrast sentences about its terms). The direct answer is the first few of
+those sentences verbatim, each cited; the quotes are all of them (at most
+``MAX_QUOTES``). With no material the answer says so ("The document does not define
+…") and quotes the nearest context: the sentences around the selection, never inside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from askalong.answer.base import unit_quote
+from askalong.answer.extractive.select import ExtractiveResult
+from askalong.context.explain import selection_terms, whole_words
+from askalong.context.explain_units import unit_material
+from askalong.context.material import Material, Passage, Selection, sentences
+from askalong.context.units import ContextUnit, Piece
+from askalong.text.analysed import AnalysedText
+from askalong.types import Intent, Quote
+
+MAX_QUOTES = 6
+_HEADING_CHARS = 40
+_SENTENCE_END = frozenset(".!?;:。！？；：")
+DIRECT: Mapping[Intent, int] = {"explain": 3, "example": 2, "compare": 2}
+
+NOTHING_FOUND: Mapping[tuple[Intent, str], str] = {
+    ("explain", "en"): "The document does not define {terms} beyond the selected passage.",
+    ("example", "en"): "The document gives no example of {terms}.",
+    ("compare", "en"): "The document draws no contrast for {terms}.",
+    ("explain", "zh"): "文档在所选内容之外没有定义{terms}。",
+    ("example", "zh"): "文档没有给出{terms}的例子。",
+    ("compare", "zh"): "文档没有对{terms}作对比。",
+}
+NEAREST = {"en": "The nearest context:", "zh": "最相近的上下文："}
+FOUND = {"en": "From the document: ", "zh": "取自文档："}
+KIND_NAMES: Mapping[tuple[str, str], str] = {
+    ("setup", "en"): "the sentence the selection continues from",
+    ("definition", "en"): "the definition of “{label}”",
+    ("reference", "en"): "{label}",
+    ("citation", "en"): "the reference entry for {label}",
+    ("example", "en"): "an example mentioning “{label}”",
+    ("contrast", "en"): "a contrast with “{label}”",
+    ("setup", "zh"): "所选内容承接的上文",
+    ("definition", "zh"): "“{label}”的定义",
+    ("reference", "zh"): "{label}",
+    ("citation", "zh"): "{label} 的参考文献条目",
+    ("example", "zh"): "提到“{label}”的例子",
+    ("contrast", "zh"): "与“{label}”的对比",
+}
+
+
+def answer_intent(
+    question: AnalysedText, units: Sequence[ContextUnit], intent: Intent
+) -> ExtractiveResult | None:
+    """The answer to a quick intent on a selection (the first unit, origin "anchor");
+    None for a plain question or one without a selection (the usual scoring answers)."""
+    if intent == "ask":
+        return None
+    found = unit_material(intent, question.text, units)
+    if found is None:
+        return None
+    selection, material = found
+    language = question.language
+    if not material:
+        return _nothing_found(intent, selection, units, language)
+    chosen = material[:MAX_QUOTES]
+    quotes = tuple(_quote(n, units[i], m.piece) for n, (i, m) in enumerate(chosen, start=1))
+    glue = "" if language == "zh" else " "
+    answer = glue.join(f"{q.text} [{q.number}]" for q in quotes[: DIRECT[intent]])
+    explanation = _what_was_found([m for _, m in chosen], language)
+    best = max(m.strength for _, m in chosen)
+    return ExtractiveResult("answered", answer, quotes, explanation, best, language)
+
+
+def _nothing_found(
+    intent: Intent, selection: Selection, units: Sequence[ContextUnit], language: str
+) -> ExtractiveResult:
+    """An honest "the document does not define …", with the nearest context quoted: the
+    sentences just before and after the selection in the anchor unit."""
+    anchor = units[0]
+    passages = [Passage(p) for p in anchor.pieces]
+    terms = list(selection_terms(whole_words(selection, passages), passages))[:3]
+    said = NOTHING_FOUND[intent, language].format(terms=_listed(terms, language))
+    near = _around(selection, passages)
+    if not near:
+        return ExtractiveResult("not_covered", said, (), "", 0.0, language)
+    quotes = tuple(_quote(n, anchor, piece) for n, piece in enumerate(near, start=1))
+    glue = "" if language == "zh" else " "
+    cited = glue.join(f"{q.text} [{q.number}]" for q in quotes)
+    answer = glue.join([said, NEAREST[language], cited])
+    return ExtractiveResult("answered", answer, quotes, "", 0.0, language)
+
+
+def _around(selection: Selection, passages: Sequence[Passage]) -> list[Piece]:
+    """The last sentence before the selection and the first after it, in the unit."""
+    every = [s for p in passages for s in sentences(p)]
+    inside = [k for k, s in enumerate(every) if selection.overlaps(s.span)]
+    if not inside:
+        return []
+    picked = [k for k in (inside[0] - 1, inside[-1] + 1) if 0 <= k < len(every)]
+    near = [every[k] for k in picked if not selection.overlaps(every[k].span)]
+    # a heading ("1 引言") says nothing of the selection's context
+    return [p for p in near if len(p.text) >= _HEADING_CHARS or p.text[-1:] in _SENTENCE_END]
+
+
+def _listed(terms: Sequence[str], language: str) -> str:
+    if not terms:
+        return "这段内容" if language == "zh" else "the terms of this passage"
+    if language == "zh":
+        return "、".join(f"“{t}”" for t in terms)
+    return ", ".join(f"“{t}”" for t in terms)
+
+
+def _what_was_found(material: Sequence[Material], language: str) -> str:
+    """A short unquoted list of what the quotes are: "From the document: the definition
+    of “MAG”; Table 2."."""
+    names = dict.fromkeys(KIND_NAMES[m.kind, language].format(label=m.label) for m in material)
+    glue = "；" if language == "zh" else "; "
+    return FOUND[language] + glue.join(names) + ("。" if language == "zh" else ".")
+
+
+def _quote(number: int, unit: ContextUnit, piece: Piece) -> Quote:
+    return unit_quote(number, unit, piece.span, piece.text)
