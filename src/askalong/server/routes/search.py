@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
+from askalong.retrieve.search import MAX_QUERY_CHARS
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
 from askalong.types import Access
@@ -19,7 +20,15 @@ router = APIRouter(prefix="/api", tags=["search"])
 async def search(
     state: StateDep,
     access: AccessDep,
-    q: Annotated[str, Query(description="the query, Chinese or English")],
+    q: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+            pattern=r"\S",
+            description="the query, Chinese or English (not only spaces)",
+        ),
+    ],
     doc: Annotated[list[str] | None, Query(description="only these documents (ids)")] = None,
     k: Annotated[int | None, Query(ge=1, le=50, description="most hits (default 5)")] = None,
 ) -> SearchJSON:
