@@ -46,6 +46,7 @@ SelectionText = Annotated[
 IdText = Annotated[
     str, Field(min_length=1, max_length=MAX_ID_CHARS), BeforeValidator(whole_unicode)
 ]
+IntentText = Annotated[Intent, BeforeValidator(whole_unicode)]
 # Ids in a path, bounded like those in a body; a page number, 1-based.
 IdPath = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS)]
 PagePath = Annotated[int, Path(ge=1, le=1_000_000)]
@@ -127,7 +128,7 @@ class AnchorIn(BaseModel):
 class AskIn(BaseModel):
     document_id: IdText
     question: QuestionText = ""  # may be empty when ``intent`` is given (a question alone)
-    intent: Intent | None = None  # "ask" | "explain" | "example" | "compare"
+    intent: IntentText | None = None  # "ask" | "explain" | "example" | "compare"
     anchor: AnchorIn | None = None  # None on a follow-up keeps the thread's anchor
     thread_id: IdText | None = None  # None starts a new thread
     stream: bool = True
