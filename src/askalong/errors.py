@@ -15,6 +15,7 @@
      ├── NotFound                 unknown document / block id (HTTP 404)
      ├── ConfigError              a bad setting, naming the key and the valid choices
      ├── StoreError               the store failed (nothing half-written is left behind)
+     │    └── IndexUnreadable     a search index cannot be opened (``askalong doctor --repair``)
      └── ProviderError            an embedding, chat or rerank provider failed (HTTP 502)
 
 Every error carries the ``source`` it is about (a file name, URL or id) so one line
@@ -88,6 +89,11 @@ class ConfigError(AskAlongError):
 
 class StoreError(AskAlongError):
     """The store could not complete an operation."""
+
+
+class IndexUnreadable(StoreError):
+    """A search index on disk cannot be opened (corrupt or unreadable files); commands that
+    do not search still work, searches say how to rebuild it."""
 
 
 class ProviderError(AskAlongError):

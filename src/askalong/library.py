@@ -3,13 +3,14 @@ indexes beside it, the searcher and the ingestor. The CLI and the server each op
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
 from typing import TypeVar
 
 from askalong.config import Settings, load_settings
-from askalong.errors import InputError
+from askalong.errors import IndexUnreadable, InputError
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.pipeline import Ingestor
 from askalong.providers.choose import make_embedder, make_reranker
@@ -25,7 +26,10 @@ class Library:
         self.settings = settings
         self.store = open_store(settings)
         self.indexes = SearchIndexes(settings, self.store, lambda: make_embedder(settings))
-        self.indexes.sync()
+        # An unreadable index must not stop what only the store serves (listing, showing):
+        # searches raise the same error, naming the repair, when they reach the index.
+        with contextlib.suppress(IndexUnreadable):
+            self.indexes.sync()
         self.searcher = Searcher(self.store, self.indexes, reranker=make_reranker(settings))
         self._ingestor: Ingestor | None = None
 
@@ -38,7 +42,10 @@ class Library:
 
     def remove(self, document_id: str, access: Access) -> None:
         self.store.delete_document(document_id, access)
-        self.indexes.remove(document_id)
+        # The store's delete is done; an unreadable index is rebuilt from the store by
+        # ``doctor --repair``, which leaves this document out.
+        with contextlib.suppress(IndexUnreadable):
+            self.indexes.remove(document_id)
 
     def set_visibility(self, document_id: str, visibility: Visibility, access: Access) -> Document:
         """Change who may see the document, in the store and in the keyword index's copy of

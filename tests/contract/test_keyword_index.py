@@ -378,11 +378,14 @@ def test_ten_thousand_character_query(shared_index: KeywordIndex) -> None:
     assert shared_index.search(huge_word, Access.local()) == []
 
 
-def test_a_damaged_index_is_a_store_error(tmp_path: Path) -> None:
+def test_a_damaged_index_is_a_store_error_on_use(tmp_path: Path) -> None:
     KeywordIndex(tmp_path).add(make_document("a"), make_chunks("a", "text"))
     (tmp_path / "meta.json").write_text("not json", encoding="utf-8")
+    damaged = KeywordIndex(tmp_path)  # opening alone does not raise: listing must still work
+    with pytest.raises(StoreError, match=r"cannot open the keyword index.*doctor --repair"):
+        damaged.search("text", Access.local())
     with pytest.raises(StoreError, match="cannot open the keyword index"):
-        KeywordIndex(tmp_path)
+        damaged.add(make_document("b"), make_chunks("b", "more"))
 
 
 def test_a_writer_in_another_instance_is_waited_for(tmp_path: Path) -> None:

@@ -6,10 +6,12 @@ Documents are built by hand from the types, so each test states exactly what it 
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast
@@ -574,3 +576,18 @@ def test_a_long_document_round_trips(store: DocumentStore) -> None:
     store.add_document(StoredDocument(item.document, blocks, ()), item.original)
     assert store.blocks(item.id) == blocks
     assert store.blocks(item.id, page=3) == blocks[80:120]
+
+
+def test_opening_the_store_removes_stale_temp_originals(backend: str, settings: Settings) -> None:
+    """A crash between ``mkstemp`` and the rename leaves ``.tmp-*``: the next open sweeps
+    those older than a minute and keeps a young one (another process may be writing it)."""
+    folder = settings.files_dir / "ab"
+    folder.mkdir(parents=True)
+    stale, young = folder / ".tmp-crashed", folder / ".tmp-writing"
+    stale.write_bytes(b"half an original")
+    young.write_bytes(b"being written")
+    an_hour_ago = time.time() - 3600
+    os.utime(stale, (an_hour_ago, an_hour_ago))
+    open_backend(backend, settings).close()
+    assert not stale.exists()
+    assert young.exists()

@@ -198,3 +198,21 @@ def test_add_urls_of_a_pdf_and_a_page(settings: Settings, site: str) -> None:
     assert result["results"][0]["document"]["format"] == "pdf"
     assert result["results"][1]["document"]["title"] == "Page"
     assert "HTTP 404" in result["results"][2]["error"]
+
+
+def test_a_corrupt_keyword_index_blocks_only_search(settings: Settings, docs_dir: Path) -> None:
+    """Damaged index files (here: every term dictionary overwritten) must not stop `docs`,
+    `show` or `rm`, which the store serves; `search` and `ask` name the repair."""
+    added = run_json("add", str(docs_dir))["results"]
+    for term_file in (settings.index_dir / "keyword").glob("*.term"):
+        term_file.write_bytes(b"not a term dictionary")
+    assert len(run_json("docs")["documents"]) == 2
+    first, second = (r["document"]["id"] for r in added)
+    assert run_json("show", first)["document"]["id"] == first
+    for command in (("search", "installer"), ("ask", "How do I install it?")):
+        result = CliRunner().invoke(main, list(command))
+        assert result.exit_code == 1, result.output
+        assert "cannot open the keyword index" in result.output
+        assert "askalong doctor --repair" in result.output
+    assert run("rm", second).exit_code == 0
+    assert [d["id"] for d in run_json("docs")["documents"]] == [first]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -16,6 +17,9 @@ PAGE = b"<html><head><title>T</title></head><body><p>Hello</p></body></html>"
 
 class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
+        if self.path.startswith("/trickle"):
+            self._trickle()
+            return
         routes = {
             "/page": (200, {"Content-Type": "text/html"}, PAGE),
             "/moved": (302, {"Location": "/page"}, b""),
@@ -31,6 +35,21 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def _trickle(self) -> None:
+        """One byte every 50 ms, in the headers or the body: every read is answered well
+        within the per-read timeout, so only a total deadline ends it."""
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Slow: " + b"a" * 400
+        body = b"\r\n\r\n" + b"x" * 400
+        fast, slow = (b"", head + body) if self.path == "/trickle-headers" else (head, body)
+        try:
+            self.wfile.write(fast)
+            for offset in range(len(slow)):
+                self.wfile.write(slow[offset : offset + 1])
+                self.wfile.flush()
+                time.sleep(0.05)
+        except OSError:
+            pass  # the client hung up, as it should
 
     def log_message(self, *args: object) -> None:
         pass
@@ -67,3 +86,11 @@ def test_size_limit(base_url: str) -> None:
 def test_unreachable_host_is_a_fetch_error() -> None:
     with pytest.raises(FetchError, match="cannot fetch"):
         fetch_url("http://127.0.0.1:9/x", max_bytes=1000, timeout=2)
+
+
+@pytest.mark.parametrize("path", ["/trickle-headers", "/trickle-body"])
+def test_a_trickling_server_is_cut_off_by_the_total_deadline(base_url: str, path: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(FetchError, match=rf"{path}: no complete answer within 1 s"):
+        fetch_url(f"{base_url}{path}", max_bytes=10_000, timeout=5, total=1)
+    assert time.monotonic() - started < 3

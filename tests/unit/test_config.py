@@ -37,7 +37,13 @@ def test_bad_values_name_the_key_and_choices(monkeypatch: pytest.MonkeyPatch) ->
         load_settings()
 
 
-FLOAT_SETTINGS = ("max_file_mb", "parse_timeout", "fetch_timeout", "llm_timeout")
+FLOAT_SETTINGS = (
+    "max_file_mb",
+    "parse_timeout",
+    "fetch_timeout",
+    "fetch_total_timeout",
+    "llm_timeout",
+)
 
 
 @pytest.mark.parametrize("name", FLOAT_SETTINGS)

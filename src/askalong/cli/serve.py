@@ -26,6 +26,7 @@ def serve(host: str, port: int, open_browser: bool) -> None:
     import uvicorn
 
     from askalong.server.app import create_app
+    from askalong.server.listen import server_config
     from askalong.server.token import install_token
 
     settings = load_settings()
@@ -40,7 +41,7 @@ def serve(host: str, port: int, open_browser: bool) -> None:
         )
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(entry,)).start()
-    uvicorn.run(create_app(settings, host=host), host=host, port=port, log_level="warning")
+    uvicorn.Server(server_config(create_app(settings, host=host), host, port)).run()
 
 
 def _display_host(host: str) -> str:

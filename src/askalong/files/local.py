@@ -2,7 +2,8 @@
 
 A file's name is its SHA-256 (``files/ab/ab12…``), never a name a user gave, so no input
 can steer a path and the same bytes are kept once. Writes go to a temporary file in the
-target folder and are renamed into place, so a crash leaves either the whole file or none.
+target folder and are renamed into place, so a crash leaves either the whole file or none
+(plus, at worst, a ``.tmp-*`` file that ``OriginalFiles.open`` sweeps away next time).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import hashlib
 import os
 import re
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +21,10 @@ from askalong.errors import InputError, StoreError
 
 _HASH = re.compile(r"[0-9a-f]{64}")
 _ASIDE_PREFIX = ".deleting-"
+_TEMP_PREFIX = ".tmp-"
+# A temp file this old belongs to no write in progress (a write takes milliseconds), so it
+# is a crash's leftover; younger ones may be another process writing right now.
+STALE_TEMP_SECONDS = 60.0
 
 
 def check_content_hash(content_hash: str, data: bytes) -> None:
@@ -34,6 +40,25 @@ class OriginalFiles:
     """The folder of original files; ``root`` is ``Settings.files_dir``."""
 
     root: Path
+
+    @classmethod
+    def open(cls, root: Path, *, stale_after: float = STALE_TEMP_SECONDS) -> OriginalFiles:
+        """The folder at ``root``, with temp files left by a crashed write removed."""
+        files = cls(root)
+        files.sweep_temps(stale_after)
+        return files
+
+    def sweep_temps(self, stale_after: float = STALE_TEMP_SECONDS) -> list[Path]:
+        """Remove ``.tmp-*`` files older than ``stale_after`` seconds; the ones removed."""
+        cutoff = time.time() - stale_after
+        removed: list[Path] = []
+        for temp in self.root.glob(f"*/{_TEMP_PREFIX}*"):
+            # A file vanishing or unreadable meanwhile is another process's business.
+            with contextlib.suppress(OSError):
+                if temp.is_file() and temp.stat().st_mtime < cutoff:
+                    temp.unlink()
+                    removed.append(temp)
+        return removed
 
     def path(self, content_hash: str) -> Path:
         if not _HASH.fullmatch(content_hash):
@@ -83,7 +108,7 @@ class OriginalFiles:
 
 
 def _write_atomically(target: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_TEMP_PREFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

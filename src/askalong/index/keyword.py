@@ -11,7 +11,10 @@ queries: no query-parser syntax, so nothing the user types can change the query'
 structure.
 
 An index written with an older schema is emptied when opened (the caller's ``sync``
-then indexes the stored documents again): the index is derived data.
+then indexes the stored documents again): the index is derived data. A folder that cannot
+be opened raises on first use, not on construction, so it stops only what reads or writes it
+(``IndexUnreadable``, naming ``askalong doctor --repair``) and listing or showing
+documents, which only the store serves, keeps working.
 
 The permission filter and the document filter are MUST clauses of the same query,
 scored zero, so a document the caller may not see never takes a place in the top-K.
@@ -30,7 +33,7 @@ from pathlib import Path
 
 import tantivy
 
-from askalong.errors import StoreError
+from askalong.errors import IndexUnreadable, StoreError
 from askalong.text.tokens import gram_tokens, tokenize
 from askalong.types import Access, Chunk, Document, Hit
 
@@ -86,10 +89,26 @@ class KeywordIndex:
         self._source = str(folder)
         self._schema = _schema()
         self._lock = threading.Lock()
+        self._opened: tantivy.Index | None = None
+        self._failure: IndexUnreadable | None = None
         try:
-            self._index = self._open()
+            self._opened = self._open()
         except (OSError, ValueError) as exc:
-            raise StoreError(f"cannot open the keyword index: {exc}", source=self._source) from exc
+            problem = (
+                f"cannot open the keyword index ({exc}); "
+                "run 'askalong doctor --repair' to rebuild it from the store"
+            )
+            self._failure = IndexUnreadable(problem, source=self._source)
+            self._failure.__cause__ = exc
+
+    @property
+    def _index(self) -> tantivy.Index:
+        """The tantivy index; ``IndexUnreadable`` (raised on use, not on construction) when
+        it could not be opened."""
+        if self._opened is None:
+            assert self._failure is not None
+            raise self._failure
+        return self._opened
 
     def _open(self) -> tantivy.Index:
         self._folder.mkdir(parents=True, exist_ok=True)

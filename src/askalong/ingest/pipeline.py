@@ -69,8 +69,13 @@ class Ingestor:
 
     def read(self, item: str) -> Upload:
         if is_url(item):
-            limit, timeout = self.settings.max_file_bytes, self.settings.fetch_timeout
-            fetched = fetch_url(item, max_bytes=limit, timeout=timeout)
+            settings = self.settings
+            fetched = fetch_url(
+                item,
+                max_bytes=settings.max_file_bytes,
+                timeout=settings.fetch_timeout,
+                total=settings.fetch_total_timeout,
+            )
             name = PurePosixPath(urlsplit(fetched.url).path).name or urlsplit(fetched.url).netloc
             return Upload(data=fetched.data, source=fetched.url, name=name)
         return Upload(

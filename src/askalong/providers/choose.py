@@ -53,8 +53,12 @@ EMBEDDERS: Mapping[EmbedderName, EmbedderFactory] = {
 
 
 def make_embedder(settings: Settings) -> Embedder | None:
-    """The configured embedder, or None when embeddings are off."""
-    return EMBEDDERS[settings.embedder](settings)
+    """The configured embedder behind the shared budget (``budget.py``), or None when
+    embeddings are off."""
+    from askalong.providers.budget import BudgetedEmbedder
+
+    embedder = EMBEDDERS[settings.embedder](settings)
+    return None if embedder is None else BudgetedEmbedder(embedder)
 
 
 def make_reranker(settings: Settings) -> Reranker | None:

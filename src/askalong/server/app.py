@@ -1,6 +1,7 @@
 """The FastAPI app: one ``Library`` opened at startup and closed at shutdown, the JSON API
 under ``/api``, the reader's static files at ``/``, all behind the gate (``gate.py``: the
-host, the origin, the install token).
+host, the origin, the install token) and then the body guard (``edge.py``: every route's
+body limit, a minimum data rate).
 
 The core is synchronous; handlers run its calls in the thread pool.
 """
@@ -21,16 +22,27 @@ from askalong.config import Settings
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
 from askalong.server.deps import ServerState
+from askalong.server.edge import (
+    SERVE_TIMEOUTS,
+    UPLOAD_ROUTE,
+    BodyGuard,
+    BodyLimits,
+    BodyRule,
+    EdgeTimeouts,
+)
 from askalong.server.errors import install_error_handlers
 from askalong.server.gate import Gate, HostRule
 from askalong.server.routes import ask, collections, documents, pages, search, threads
 from askalong.server.security import SecurityHeaders
 from askalong.server.token import install_token
+from askalong.server.uploads import MULTIPART_OVERHEAD
 
 STATIC_DIR = Path(__file__).parent / "static"
 
 
-def create_app(settings: Settings, *, host: str = "127.0.0.1") -> FastAPI:
+def create_app(
+    settings: Settings, *, host: str = "127.0.0.1", timeouts: EdgeTimeouts = SERVE_TIMEOUTS
+) -> FastAPI:
     """The app serving ``settings.home`` to the names ``host`` stands for; the library
     opens when the app starts, the install token is read (or made) now."""
 
@@ -56,10 +68,17 @@ def create_app(settings: Settings, *, host: str = "127.0.0.1") -> FastAPI:
     for module in (documents, collections, pages, search, ask, threads):
         app.include_router(module.router)
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="reader")
+    app.add_middleware(BodyGuard, limits=body_limits(settings), timeouts=timeouts)
     hosts = HostRule.of(host, settings.allowed_hosts)
     app.add_middleware(Gate, hosts=hosts, token=install_token(settings.home))
     app.add_middleware(SecurityHeaders)  # added last: outermost, so refusals carry it too
     return app
+
+
+def body_limits(settings: Settings) -> BodyLimits:
+    """1 MB for every JSON route; the upload route the file limit and multipart room."""
+    upload = BodyRule(settings.max_file_bytes, "ASKALONG_MAX_FILE_MB", MULTIPART_OVERHEAD)
+    return BodyLimits(routes={UPLOAD_ROUTE: upload})
 
 
 def _version() -> str:

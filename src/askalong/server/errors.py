@@ -24,10 +24,14 @@ from askalong.server.schemas import LONE_SURROGATE, ErrorBody, ErrorOut
 log = logging.getLogger("askalong.server")
 
 # Validation errors that are not 422: a string over its limit (``asking/limits``) is too
-# large, a lone surrogate is bad input. The first listed that occurs decides.
+# large; a lone surrogate, an empty or blank string, an unknown enum value are bad input,
+# 400 as before the schema stated those limits. The first listed that occurs decides.
 VALIDATION_STATUSES: tuple[tuple[str, int, str], ...] = (
     ("string_too_long", 413, "TooLarge"),
     (LONE_SURROGATE, 400, "InputError"),
+    ("string_too_short", 400, "InputError"),
+    ("string_pattern_mismatch", 400, "InputError"),
+    ("literal_error", 400, "InputError"),
 )
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from fastapi import Path
 from pydantic import BaseModel, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
 from askalong.asking.limits import MAX_ID_CHARS, MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
-from askalong.types import Block, Document
+from askalong.types import Block, Document, Intent
 from askalong.wire import (
     BlockJSON,
     CollectionJSON,
@@ -49,7 +50,16 @@ QuestionText = Annotated[str, Field(max_length=MAX_QUESTION_CHARS), BeforeValida
 SelectionText = Annotated[
     str, Field(max_length=MAX_SELECTION_CHARS), BeforeValidator(whole_unicode)
 ]
-IdText = Annotated[str, Field(max_length=MAX_ID_CHARS), BeforeValidator(whole_unicode)]
+IdText = Annotated[
+    str, Field(min_length=1, max_length=MAX_ID_CHARS), BeforeValidator(whole_unicode)
+]
+IntentText = Annotated[Intent, BeforeValidator(whole_unicode)]
+# Ids in a path, bounded like those in a body; a page number, 1-based.
+IdPath = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS)]
+PagePath = Annotated[int, Path(ge=1, le=1_000_000)]
+# A character offset: SQLite stores 64-bit integers; no text is near 2**31 characters.
+MAX_OFFSET = 2**31 - 1
+Offset = Annotated[int, Field(ge=0, le=MAX_OFFSET)]
 
 
 class ErrorBody(BaseModel):
@@ -126,8 +136,8 @@ class AnchorIn(BaseModel):
     with the selected text (which may run over several blocks)."""
 
     block_id: IdText | None = None
-    start: int | None = None
-    end: int | None = None
+    start: Offset | None = None
+    end: Offset | None = None
     selected_text: SelectionText | None = None
 
 
@@ -138,7 +148,7 @@ class AskIn(BaseModel):
     document_id: IdText | None = None
     collection: IdText | None = None
     question: QuestionText = ""  # may be empty when ``intent`` is given (a question alone)
-    intent: IdText | None = None  # "explain" | "example" | "compare"
+    intent: IntentText | None = None  # "ask" | "explain" | "example" | "compare"
     anchor: AnchorIn | None = None  # None on a follow-up keeps the thread's anchor
     thread_id: IdText | None = None  # None starts a new thread
     stream: bool = True

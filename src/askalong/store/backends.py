@@ -15,4 +15,4 @@ from askalong.store.sqlite.store import SQLiteStore
 
 def open_store(settings: Settings) -> Store:
     """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``."""
-    return SQLiteStore(settings.database_path, OriginalFiles(settings.files_dir))
+    return SQLiteStore(settings.database_path, OriginalFiles.open(settings.files_dir))

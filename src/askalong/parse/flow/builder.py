@@ -106,12 +106,21 @@ class OutlineBuilder:
         top = min(b.heading_level for b in headings)
         return next(b.text for b in headings if b.heading_level == top)
 
-    def build(self, fmt: DocumentFormat, *, source: str, title: str = "") -> ParsedDocument:
+    def build(
+        self,
+        fmt: DocumentFormat,
+        *,
+        source: str,
+        title: str = "",
+        notices: tuple[str, ...] = (),
+    ) -> ParsedDocument:
         """The parsed document, titled ``title`` or its first heading or first block."""
         if not self._blocks:
             raise EmptyDocument("the document has no text", source=source)
         title = title or self.first_heading() or _first_line(self._blocks[0].text)
-        return ParsedDocument(format=fmt, blocks=self.blocks, title=title, page_count=1)
+        return ParsedDocument(
+            format=fmt, blocks=self.blocks, title=title, page_count=1, notices=notices
+        )
 
 
 def _first_line(text: str, limit: int = 200) -> str:

@@ -17,7 +17,7 @@ from lxml import etree
 from askalong.errors import CorruptDocument, EmptyDocument
 from askalong.parse.boundary import parser_boundary
 from askalong.parse.flow.builder import OutlineBuilder, clean_code, clean_text
-from askalong.parse.flow.text import decode
+from askalong.parse.flow.decoding import Decoded, decode
 from askalong.types import BlockKind, ParsedDocument
 
 
@@ -68,7 +68,8 @@ def parse(data: bytes, *, source: str) -> ParsedDocument:
 def _parse(data: bytes, source: str) -> ParsedDocument:
     if not data.strip():
         raise EmptyDocument("the file is empty", source=source)
-    markup = _strip_xml_declaration(decode_html(data, source=source))
+    decoded = decode_html(data, source=source)
+    markup = _strip_xml_declaration(decoded.text)
     if not markup.strip():
         raise EmptyDocument("the file is empty", source=source)
     parser = lxml.html.HTMLParser(
@@ -80,7 +81,7 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
     walker = _Walker()
     body = root.find("body")
     walker.container(body if body is not None else root, "paragraph", 1)
-    return walker.out.build("html", source=source, title=_title(root))
+    return walker.out.build("html", source=source, title=_title(root), notices=decoded.notices)
 
 
 # --- decoding -------------------------------------------------------------------------
@@ -91,12 +92,12 @@ _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9_.:
 _WIDER = {"gb2312": "gb18030", "gbk": "gb18030", "latin-1": "cp1252", "ascii": "cp1252"}
 
 
-def decode_html(data: bytes, *, source: str) -> str:
+def decode_html(data: bytes, *, source: str) -> Decoded:
     """Decode by byte-order mark, then the declared charset, then by guessing."""
     declared = _declared_codec(data[:4096])
     if declared and not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode(declared)
+            return Decoded(data.decode(declared), declared)
         except UnicodeDecodeError:
             pass  # a wrong declaration: guess instead
     return decode(data, source=source)

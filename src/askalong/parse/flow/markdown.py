@@ -17,7 +17,7 @@ from markdown_it.token import Token
 from askalong.errors import EmptyDocument
 from askalong.parse.boundary import parser_boundary
 from askalong.parse.flow.builder import OutlineBuilder, clean_code, clean_text
-from askalong.parse.flow.text import decode
+from askalong.parse.flow.decoding import decode
 from askalong.types import BlockKind, ParsedDocument
 
 _FRONT_MATTER = re.compile(r"\A(---|\+\+\+)[ \t]*\n.*?\n\1[ \t]*(\n|\Z)", re.S)
@@ -33,11 +33,12 @@ def parse(data: bytes, *, source: str) -> ParsedDocument:
 def _parse(data: bytes, source: str) -> ParsedDocument:
     if not data.strip():
         raise EmptyDocument("the file is empty", source=source)
-    text = _blank_front_matter(decode(data, source=source))
+    decoded = decode(data, source=source)
+    text = _blank_front_matter(decoded.text)
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
     builder = OutlineBuilder()
     _Reader(tokens, builder).read()
-    return builder.build("markdown", source=source)
+    return builder.build("markdown", source=source, notices=decoded.notices)
 
 
 def _blank_front_matter(text: str) -> str:

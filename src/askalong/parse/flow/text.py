@@ -1,9 +1,7 @@
-"""Plain text: decode, split into paragraphs at blank lines, spot the obvious titles.
-
-Decoding order: a byte-order mark, strict UTF-8, GB18030 when it decodes cleanly into
-CJK text, then charset-normalizer's guess. ``decode`` is shared with the HTML and
-Markdown parsers. Title detection is deliberately conservative: a wrong heading moves a
-sentence into every later section path, a missed one only loses a label.
+"""Plain text: decode (``decoding.py``, shared with the HTML and Markdown parsers), split
+into paragraphs at blank lines, spot the obvious titles. Title detection is deliberately
+conservative: a wrong heading moves a sentence into every later section path, a missed one
+only loses a label.
 """
 
 from __future__ import annotations
@@ -11,74 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import charset_normalizer
-
-from askalong.errors import CorruptDocument, EmptyDocument
+from askalong.errors import EmptyDocument
 from askalong.parse.boundary import parser_boundary
 from askalong.parse.flow.builder import CJK_CHAR, OutlineBuilder, clean_text
+from askalong.parse.flow.decoding import decode
 from askalong.types import ParsedDocument
-
-_BOMS: tuple[tuple[bytes, str], ...] = (
-    (b"\xef\xbb\xbf", "utf-8"),
-    (b"\xff\xfe", "utf-16-le"),
-    (b"\xfe\xff", "utf-16-be"),
-)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
-
-
-def decode(data: bytes, *, source: str) -> str:
-    """Bytes of a text format -> str, or ``CorruptDocument`` when it is not text."""
-    text = _decode_guess(data)
-    if text is None or _looks_binary(text):
-        raise CorruptDocument("cannot decode the text (unknown encoding or binary)", source=source)
-    return text
-
-
-def _decode_guess(data: bytes) -> str | None:
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            return _try(data[len(bom) :], encoding)
-    for attempt in (_utf8, _gb18030, _guess):
-        text = attempt(data)
-        if text is not None:
-            return text
-    return None
-
-
-def _utf8(data: bytes) -> str | None:
-    return _try(data, "utf-8")
-
-
-def _guess(data: bytes) -> str | None:
-    """charset-normalizer's best match; on a tie, cp1252, the commonest legacy encoding."""
-    matches = charset_normalizer.from_bytes(data)
-    best = matches.best()
-    if best is None:
-        return None
-    tied = [m for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
-    return str(next((m for m in tied if m.encoding == "cp1252"), best))
-
-
-def _try(data: bytes, encoding: str) -> str | None:
-    try:
-        return data.decode(encoding)
-    except (UnicodeDecodeError, LookupError):
-        return None
-
-
-def _gb18030(data: bytes) -> str | None:
-    """GB18030 decodes many byte strings; accept it only when the result is mostly CJK."""
-    text = _try(data, "gb18030")
-    if text is None:
-        return None
-    wide = [c for c in text if ord(c) > 0x7F]
-    cjk = sum(1 for c in wide if CJK_CHAR.match(c))
-    return text if wide and cjk >= 0.8 * len(wide) else None
-
-
-def _looks_binary(text: str) -> bool:
-    sample = text[:65536]
-    return len(_CONTROL.findall(sample)) > max(1, len(sample) // 200)
 
 
 @dataclass(frozen=True)
@@ -198,10 +133,12 @@ def parse(data: bytes, *, source: str) -> ParsedDocument:
 def _parse(data: bytes, source: str) -> ParsedDocument:
     if not data.strip():
         raise EmptyDocument("the file is empty", source=source)
-    text = decode(data, source=source).replace("\r\n", "\n").replace("\r", "\n")
+    decoded = decode(data, source=source)
+    text = decoded.text.replace("\r\n", "\n").replace("\r", "\n")
     paras = paragraphs(text)
     builder = OutlineBuilder()
     for index, para in enumerate(paras):
         _add_paragraph(builder, para, paras[index + 1] if index + 1 < len(paras) else None)
     first_line = paras[0].lines[0] if paras else ""
-    return builder.build("text", source=source, title=clean_text(_heading_text(first_line)))
+    title = clean_text(_heading_text(first_line))
+    return builder.build("text", source=source, title=title, notices=decoded.notices)

@@ -58,7 +58,7 @@ from askalong.asking.question import Question
 from askalong.errors import InputError
 from askalong.server.deps import AccessDep, AskerDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import AskIn
+from askalong.server.schemas import AskIn, ErrorOut
 from askalong.server.sse import sse_stream
 from askalong.types import INTENTS, Access, Anchor, Intent
 from askalong.wire import AnswerJSON, answer_json
@@ -68,6 +68,7 @@ router = APIRouter(prefix="/api", tags=["ask"])
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 ANSWER_RESPONSES: dict[int | str, dict[str, Any]] = {
     **ERRORS,
+    413: {"model": ErrorOut},  # a question, selection or id over its limit
     200: {
         "description": "The answer JSON (``stream: false``), or its events as "
         "text/event-stream (``stream: true``, the default; listed in the description).",

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from askalong.parse.pdf.render import MAX_PIXELS, MAX_WIDTH
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import ErrorOut
+from askalong.server.schemas import ErrorOut, IdPath, PagePath
 from askalong.types import Access
 
 router = APIRouter(prefix="/api", tags=["pages"])
@@ -32,8 +32,8 @@ WIDTH_HELP = (
     responses={**ERRORS, 413: {"model": ErrorOut}, 200: {"content": {"image/png": {}}}},
 )
 async def page_image(
-    doc: str,
-    page: int,
+    doc: IdPath,
+    page: PagePath,
     state: StateDep,
     access: AccessDep,
     width: Annotated[int, Query(ge=1, le=10_000, description=WIDTH_HELP)] = 1200,

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from askalong.asking.limits import MAX_ID_CHARS
+from askalong.retrieve.search import MAX_QUERY_CHARS
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
 from askalong.types import Access
@@ -20,7 +21,15 @@ router = APIRouter(prefix="/api", tags=["search"])
 async def search(
     state: StateDep,
     access: AccessDep,
-    q: Annotated[str, Query(description="the query, Chinese or English")],
+    q: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+            pattern=r"\S",
+            description="the query, Chinese or English (not only spaces)",
+        ),
+    ],
     doc: Annotated[list[str] | None, Query(description="only these documents (ids)")] = None,
     collection: Annotated[
         str | None, Query(max_length=MAX_ID_CHARS, description="only this collection (id or name)")

@@ -33,7 +33,7 @@ from askalong.context.anchor import anchor_place
 from askalong.errors import NotFound
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import ThreadList
+from askalong.server.schemas import IdPath, ThreadList
 from askalong.store.base import DocumentStore
 from askalong.types import Access, Anchor, Block
 from askalong.wire import (
@@ -49,20 +49,20 @@ router = APIRouter(prefix="/api", tags=["threads"])
 
 
 @router.get("/documents/{doc}/threads", response_model=ThreadList, responses=ERRORS)
-async def list_threads(doc: str, state: StateDep, access: AccessDep) -> ThreadList:
+async def list_threads(doc: IdPath, state: StateDep, access: AccessDep) -> ThreadList:
     """The document's threads, most recently updated first, each with its number of turns
     and its last turn's anchor."""
     return await run_in_threadpool(_threads, state, doc, access)
 
 
 @router.get("/threads/{thread}", response_model=ThreadJSON, responses=ERRORS)
-async def get_thread(thread: str, state: StateDep, access: AccessDep) -> ThreadJSON:
+async def get_thread(thread: IdPath, state: StateDep, access: AccessDep) -> ThreadJSON:
     """One thread with its turns, each with its anchor and answer."""
     return await run_in_threadpool(_thread, state, thread, access)
 
 
 @router.delete("/threads/{thread}", status_code=204, responses=ERRORS)
-async def delete_thread(thread: str, state: StateDep, access: AccessDep) -> Response:
+async def delete_thread(thread: IdPath, state: StateDep, access: AccessDep) -> Response:
     """Remove a thread and its turns."""
     await run_in_threadpool(state.library.store.delete_thread, thread, access)
     return Response(status_code=204)

@@ -1,0 +1,91 @@
+"""One shared embedder, many requests: a budget so that none of them can starve the rest.
+
+The server has one embedder (one model in memory, all cores). A 20 MB question once held
+it for minutes and every search behind it timed out. ``BudgetedEmbedder`` wraps the
+configured embedder with three limits:
+
+- inputs are cut before they reach the model: a query to ``MAX_QUERY_CHARS`` (the
+  question limit), a passage to ``MAX_PASSAGE_CHARS`` (far beyond any chunk), so one
+  text costs a bounded time;
+- passages (background embedding, the answerer's sentence scores) run one batch at a
+  time, at most ``CHARS_PER_HOLD`` characters (one text at least) a batch, so bulk
+  embeds queue behind each other in small steps instead of taking every core at once;
+- queries do not queue behind passages (the engines run calls side by side: measured,
+  a query during a bulk call took 0.14 s against 0.01 s alone), but at most
+  ``QUERY_SLOTS`` run at once, and a query waits for a slot at most ``query_wait``
+  seconds; past that it raises ``EmbedderBusy`` (a ``ProviderError``) and the searcher
+  answers from the keyword route alone, saying so in its notes (the hits' ``mode`` is
+  ``keyword``).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from askalong.errors import ProviderError
+from askalong.providers.base import Embedder, EmbedKind
+
+MAX_QUERY_CHARS = 2_000
+MAX_PASSAGE_CHARS = 8_000
+CHARS_PER_HOLD = 4_000  # a fraction of a second of the local model on one core
+QUERY_WAIT_SECONDS = 2.0
+QUERY_SLOTS = 4
+
+
+class EmbedderBusy(ProviderError):
+    """The shared embedder was not free within the request's budget."""
+
+
+class BudgetedEmbedder(Embedder):
+    """``inner`` behind the budget (module docstring); its vectors are ``inner``'s."""
+
+    def __init__(self, inner: Embedder, *, query_wait: float = QUERY_WAIT_SECONDS) -> None:
+        super().__init__(name=inner.name, dimension=0)
+        self.inner = inner
+        self.query_wait = query_wait
+        self._queries = threading.BoundedSemaphore(QUERY_SLOTS)
+        self._passages = threading.Lock()
+
+    # Asked of ``inner`` each time: a remote embedder learns its dimension on first use.
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    @property
+    def vector_space(self) -> str:
+        return self.inner.vector_space
+
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        limit = MAX_QUERY_CHARS if kind == "query" else MAX_PASSAGE_CHARS
+        cut = [text[:limit] for text in texts]
+        parts = [self._held(batch, kind) for batch in _holds(cut)]
+        return np.concatenate(parts) if parts else np.zeros((0, self.dimension), np.float32)
+
+    def _held(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        if kind == "passage":
+            with self._passages:
+                return self.inner._embed(texts, kind)
+        if not self._queries.acquire(timeout=self.query_wait):
+            raise EmbedderBusy(
+                f"the embedder was busy for {self.query_wait:g} s; answered by keyword only",
+                source=self.name,
+            )
+        try:
+            return self.inner._embed(texts, kind)
+        finally:
+            self._queries.release()
+
+
+def _holds(texts: list[str]) -> list[list[str]]:
+    """Consecutive batches of at most ``CHARS_PER_HOLD`` characters (a longer text alone)."""
+    batches: list[list[str]] = []
+    size = CHARS_PER_HOLD
+    for text in texts:
+        if size + len(text) > CHARS_PER_HOLD:
+            batches.append([])
+            size = 0
+        batches[-1].append(text)
+        size += len(text)
+    return batches
