@@ -75,6 +75,7 @@ class Outcome:
     refused: bool
     echo: bool
     bm25_hit: bool
+    search_hit: bool  # a gold or evidence phrase in the search's top 10 chunks
     ms: float
     quotes: tuple[str, ...] = field(default=())
 
@@ -146,8 +147,17 @@ def is_echo(answer: str, selection: str | None) -> bool:
     return a in s or s in a
 
 
-def score(item: Item, answer: str, status: str, quotes: Sequence[str], top1: str) -> dict[str, Any]:
-    """The figures of one item's answer (what ``Outcome`` records beside the texts)."""
+def score(
+    item: Item,
+    answer: str,
+    status: str,
+    quotes: Sequence[str],
+    top1: str,
+    found: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The figures of one item's answer (what ``Outcome`` records beside the texts): the
+    quotes, the BM25 top-1 chunk and the search's top 10 chunks (``found``) are scored
+    with the gold and evidence phrases."""
     refused = status == "not_covered"
     covered = item.kind != "uncovered"
     hit = not refused and contains_any(answer, item.gold) if covered else refused
@@ -159,6 +169,7 @@ def score(item: Item, answer: str, status: str, quotes: Sequence[str], top1: str
         "refused": refused,
         "echo": item.kind in INTENT_KINDS and is_echo(answer, item.selection),
         "bm25_hit": bool(item.gold) and contains_any(top1, item.gold),
+        "search_hit": any(contains_any(text, phrases) for text in found),
     }
 
 
@@ -245,46 +256,42 @@ def _ingest(library: Any, rel: str) -> list[str]:
 
 
 def ask_all(library: Any, ids: dict[str, list[str]], items: Sequence[Item]) -> list[Outcome]:
-    from askalong.asking.asker import Question
+    """Every item asked as the CLI ``ask`` asks it (follow-ups in their thread), scored."""
     from askalong.asking.choose import make_asker
-    from askalong.types import Access, Intent
 
-    access, asker = Access.local(), make_asker(library)
+    asker = make_asker(library)
     threads: dict[str, str | None] = {}
     outcomes = []
     for item in items:
-        docs = tuple(
-            library.store.get_document(d, access) for rel in item.documents for d in ids[rel]
-        )
-        anchor = _anchor(library, docs[0].id, item.selection) if item.selection else None
-        thread = threads.get(item.thread) if item.thread else None
-        intent = cast(Intent, item.intent)
-        question = Question(item.question, intent, anchor, docs, thread_id=thread)
-        started = time.perf_counter()
-        answer = asker.ask(question, access)
-        ms = (time.perf_counter() - started) * 1000
+        outcome, thread_id = ask_one(library, asker, ids, item, threads.get(item.thread or ""))
         if item.thread:
-            threads[item.thread] = answer.thread_id
-        top1 = _bm25_top1(library, answer.question, [d.id for d in docs])
-        quotes = tuple(q.text for q in answer.quotes)
-        scored = score(item, answer.answer, answer.status, quotes, top1)
-        outcomes.append(
-            Outcome(
-                item.id,
-                item.kind,
-                answer.question,
-                answer.answer,
-                answer.status,
-                ms=ms,
-                quotes=quotes,
-                **scored,
-            )
-        )
-        print(
-            f"{item.id:<14} {'HIT ' if scored['hit'] else 'miss'} {_short(answer.answer)}",
-            flush=True,
-        )
+            threads[item.thread] = thread_id
+        outcomes.append(outcome)
+        print(f"{item.id:<16} {'HIT ' if outcome.hit else 'miss'} {_short(outcome.answer)}")
     return outcomes
+
+
+def ask_one(
+    library: Any, asker: Any, ids: dict[str, list[str]], item: Item, thread: str | None
+) -> tuple[Outcome, str | None]:
+    """One item's outcome and the thread it was asked in."""
+    from askalong.asking.asker import Question
+    from askalong.types import Access, Intent
+
+    access = Access.local()
+    docs = tuple(library.store.get_document(d, access) for rel in item.documents for d in ids[rel])
+    anchor = _anchor(library, docs[0].id, item.selection) if item.selection else None
+    question = Question(item.question, cast(Intent, item.intent), anchor, docs, thread_id=thread)
+    started = time.perf_counter()
+    answer = asker.ask(question, access)
+    ms = (time.perf_counter() - started) * 1000
+    doc_ids = [d.id for d in docs]
+    top1 = _bm25_top1(library, answer.question, doc_ids)
+    found = _searched(library, answer.question, doc_ids)
+    quotes = tuple(q.text for q in answer.quotes)
+    scored = score(item, answer.answer, answer.status, quotes, top1, found)
+    fields = (item.id, item.kind, answer.question, answer.answer, answer.status)
+    return Outcome(*fields, ms=ms, quotes=quotes, **scored), answer.thread_id
 
 
 def _anchor(library: Any, doc_id: str, selection: str) -> Any:
@@ -305,6 +312,14 @@ def _bm25_top1(library: Any, query: str, doc_ids: Sequence[str]) -> str:
         query, Access.local(), documents=frozenset(doc_ids), limit=1
     )
     return library.store.chunk(hits[0].chunk_id).text if hits else ""
+
+
+def _searched(library: Any, query: str, doc_ids: Sequence[str]) -> tuple[str, ...]:
+    """The texts of the product search's top 10 chunks (what the answer could draw on)."""
+    from askalong.types import Access
+
+    result = library.searcher.search(query, Access.local(), documents=doc_ids, k_max=10)
+    return tuple(library.store.chunk(hit.chunk_id).text for hit in result.hits[:10])
 
 
 def _short(text: str, width: int = 90) -> str:
@@ -347,7 +362,10 @@ def _folded_text(library: Any, doc_id: str) -> str:
 
 # -- the report ------------------------------------------------------------------
 
-COLUMNS = ("items", "answer hit", "evidence hit", "refused", "echo", "BM25 top-1 hit", "p50 ms")
+COLUMNS = (
+    "items", "answer hit", "evidence hit", "refused", "echo", "BM25 top-1 hit", "search hit@10",
+    "p50 ms",
+)  # fmt: skip
 
 
 def figures(outcomes: Sequence[dict[str, Any]]) -> dict[str, str]:
@@ -360,6 +378,7 @@ def figures(outcomes: Sequence[dict[str, Any]]) -> dict[str, str]:
         "refused": share(outcomes, "refused"),
         "echo": str(sum(o["echo"] for o in outcomes)),
         "BM25 top-1 hit": share(covered, "bm25_hit"),
+        "search hit@10": share(covered, "search_hit"),
         "p50 ms": f"{statistics.median(o['ms'] for o in outcomes):.0f}",
     }
 
@@ -456,7 +475,8 @@ def main() -> None:
         f"on {os.cpu_count()} cores.",
         "answer hit: a gold phrase inside the direct answer (uncovered: refused); evidence hit: a "
         "gold or evidence phrase inside some quote; BM25 top-1: a gold phrase inside the keyword "
-        "route's top chunk for the same question and documents (uncovered items left out).",
+        "route's top chunk for the same question and documents; search hit@10: a gold or evidence "
+        "phrase in the product search's top 10 chunks (uncovered items left out of all three).",
     ]
     print(f"saved {save(outcomes, args.label, notes, extra)}")
 

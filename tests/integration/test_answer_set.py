@@ -75,6 +75,7 @@ def test_a_bad_line_of_the_set_is_named(tmp_path: Path) -> None:
         _answers().load_items(bad)
 
 
+@pytest.mark.slow  # ~16 s of CPU (the embedder loads), over 30 s on the shared machine
 def test_a_small_paper_runs_end_to_end(
     tmp_path: Path, evaldata: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -111,6 +112,7 @@ def _check(tmp_path: Path, manuals: bool, monkeypatch: pytest.MonkeyPatch) -> No
         assert answers.check(library, ids, items) == []
 
 
+@pytest.mark.slow  # 13 papers parsed and stored: ~14 s of CPU, over 30 s when shared
 def test_every_phrase_of_the_paper_items_is_in_its_document(
     tmp_path: Path, evaldata: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
