@@ -204,13 +204,18 @@ def stamp(rel: str) -> str:
     return digest.hexdigest()[:16]
 
 
+VECTORS = ("all", "files", "none")  # which documents get vectors; "files": not the folders
+
+
 def open_corpus(
-    home: Path, paths: Sequence[str], *, vectors: bool = True
+    home: Path, paths: Sequence[str], *, vectors: str = "all"
 ) -> tuple[Any, dict[str, list[str]]]:
     """The library of ``home/<code key>`` holding the documents, and a map from each set
     path to its document ids (a folder: all of its documents). A path is (re)ingested when
-    its stamp is not the one recorded, so a stale document is never asked; the vectors of
-    any document that lacks them are made when ``vectors`` (``--check`` needs none)."""
+    its stamp is not the one recorded, so a stale document is never asked. The set's
+    documents that lack vectors get them as ``vectors`` says: "all"; "files" leaves the
+    folders (the 9k-chunk PostgreSQL manual) to the keyword route, as a library whose
+    vectors are still pending is; "none" runs with ``ASKALONG_EMBEDDER=none``."""
     from askalong.config import load_settings
     from askalong.library import Library
 
@@ -218,6 +223,8 @@ def open_corpus(
     record = folder / "corpus.json"
     os.environ["ASKALONG_HOME"] = str(folder)
     os.environ.pop("ASKALONG_ANSWERER", None)  # the default: the offline extractive one
+    if vectors == "none":
+        os.environ["ASKALONG_EMBEDDER"] = "none"
     library = Library(load_settings())
     known = json.loads(record.read_text(encoding="utf-8")) if record.exists() else {}
     wanted = sorted(set(paths))
@@ -226,13 +233,22 @@ def open_corpus(
     for rel in stale:
         known[rel] = {"stamp": stamp(rel), "ids": _ingest(library, rel)}
         record.write_text(json.dumps(known, indent=1), encoding="utf-8")
-    pending = library.indexes.pending_vectors() if vectors else []
+    embedded = {d for rel in wanted if vectors == "all" or _is_file(rel) for d in known[rel]["ids"]}
+    _embed(library, embedded if vectors != "none" else set())
+    return library, {rel: known[rel]["ids"] for rel in wanted}
+
+
+def _is_file(rel: str) -> bool:
+    return (EVALDATA / rel).is_file()
+
+
+def _embed(library: Any, ids: set[str]) -> None:
+    pending = [d for d in library.indexes.pending_vectors() if d.id in ids]
     if pending:
         print(f"embedding {len(pending)} documents ...", flush=True)
         report = library.indexes.embed(pending)
         if report.error:
             raise SystemExit(f"embedding failed: {report.error}")
-    return library, {rel: known[rel]["ids"] for rel in wanted}
 
 
 def _ingest(library: Any, rel: str) -> list[str]:
@@ -455,10 +471,11 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="ask at most N items")
     parser.add_argument("--compare", type=Path, default=None, help="a saved run's JSON")
     parser.add_argument("--check", action="store_true", help="only verify the set's phrases")
+    parser.add_argument("--vectors", choices=VECTORS, default="all", help="see open_corpus")
     args = parser.parse_args()
     items = load_items(args.questions)
     paths = [rel for item in items for rel in item.documents]
-    library, ids = open_corpus(args.home, paths, vectors=not args.check)
+    library, ids = open_corpus(args.home, paths, vectors="none" if args.check else args.vectors)
     with library:
         if args.check:
             problems = check(library, ids, items)
@@ -471,6 +488,7 @@ def main() -> None:
     print(table(rows) + ("\n\n" + extra if extra else ""))
     notes = [
         f"{len(chosen)} items of `{args.questions.name}`, offline (`ASKALONG_ANSWERER` unset), "
+        f"vectors: {args.vectors}, "
         f"askalong at `{_commit()}`, load average {os.getloadavg()[0]:.1f} "
         f"on {os.cpu_count()} cores.",
         "answer hit: a gold phrase inside the direct answer (uncovered: refused); evidence hit: a "

@@ -103,9 +103,10 @@ def test_a_small_paper_runs_end_to_end(
 def _check(tmp_path: Path, manuals: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     answers = _answers()
     monkeypatch.setenv("ASKALONG_HOME", str(tmp_path / "unused"))
+    monkeypatch.setenv("ASKALONG_EMBEDDER", "local")  # open_corpus sets "none": restored
     items = _items(manuals)
     library, ids = answers.open_corpus(
-        tmp_path, [d for i in items for d in i.documents], vectors=False
+        tmp_path, [d for i in items for d in i.documents], vectors="none"
     )
     with library:
         assert all(ids.values()), ids  # every path gave documents
