@@ -302,8 +302,9 @@ def ask_one(
     answer = asker.ask(question, access)
     ms = (time.perf_counter() - started) * 1000
     doc_ids = [d.id for d in docs]
-    top1 = _bm25_top1(library, answer.question, doc_ids)
-    found = _searched(library, answer.question, doc_ids)
+    query = item.selection or answer.question  # a bare intent's question is "Explain this."
+    top1 = _bm25_top1(library, query, doc_ids)
+    found = _searched(library, query, doc_ids)
     quotes = tuple(q.text for q in answer.quotes)
     scored = score(item, answer.answer, answer.status, quotes, top1, found)
     fields = (item.id, item.kind, answer.question, answer.answer, answer.status)
@@ -493,8 +494,9 @@ def main() -> None:
         f"on {os.cpu_count()} cores.",
         "answer hit: a gold phrase inside the direct answer (uncovered: refused); evidence hit: a "
         "gold or evidence phrase inside some quote; BM25 top-1: a gold phrase inside the keyword "
-        "route's top chunk for the same question and documents; search hit@10: a gold or evidence "
-        "phrase in the product search's top 10 chunks (uncovered items left out of all three).",
+        "route's top chunk for the same question (the selection for an intent) and documents; "
+        "search hit@10: a gold or evidence phrase in the product search's top 10 chunks "
+        "(uncovered items left out of all three).",
     ]
     print(f"saved {save(outcomes, args.label, notes, extra)}")
 
