@@ -423,9 +423,12 @@ def table(outcomes: Sequence[dict[str, Any]]) -> str:
 
 
 def comparison(outcomes: Sequence[dict[str, Any]], label: str, saved: Path) -> str:
-    """This run's answer and evidence hits beside a saved run's, per kind."""
+    """This run's answer and evidence hits and refusals beside a saved run's on the same
+    items, per kind."""
     other = json.loads(saved.read_text(encoding="utf-8"))
-    mine, theirs = by_kind(outcomes), by_kind(other["outcomes"])
+    asked = {o["id"] for o in outcomes}  # the same items only, whatever --kinds / --limit chose
+    mine = by_kind(outcomes)
+    theirs = by_kind([o for o in other["outcomes"] if o["id"] in asked])
     name = other["label"]
     lines = [
         f"| kind | answer hit {label} | answer hit {name} | evidence hit {label} "
