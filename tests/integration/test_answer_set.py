@@ -18,6 +18,14 @@ BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "answers.py"
 PAPER = "pdf/en_1col/Wang-paperAVE2008.pdf"  # 5 pages: its items run end to end here
 
 
+@pytest.fixture(autouse=True)
+def _restored_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``open_corpus`` sets ASKALONG_HOME (and ASKALONG_EMBEDDER for "none") as the script
+    does; set here first, monkeypatch puts the caller's values back afterwards."""
+    monkeypatch.setenv("ASKALONG_HOME", str(tmp_path / "unused"))
+    monkeypatch.setenv("ASKALONG_EMBEDDER", "local")
+
+
 @cache
 def _answers() -> ModuleType:
     spec = importlib.util.spec_from_file_location("answers_benchmark", BENCHMARK)
@@ -76,11 +84,8 @@ def test_a_bad_line_of_the_set_is_named(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow  # ~16 s of CPU (the embedder loads), over 30 s on the shared machine
-def test_a_small_paper_runs_end_to_end(
-    tmp_path: Path, evaldata: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_small_paper_runs_end_to_end(tmp_path: Path, evaldata: Path) -> None:
     answers = _answers()
-    monkeypatch.setenv("ASKALONG_HOME", str(tmp_path / "unused"))  # restored afterwards
     items = [i for i in answers.load_items(answers.QUESTIONS) if i.documents == (PAPER,)]
     assert len(items) >= 8 and any(i.kind == "uncovered" for i in items)
     library, ids = answers.open_corpus(tmp_path / "home", [PAPER])
@@ -100,10 +105,8 @@ def test_a_small_paper_runs_end_to_end(
     assert len(list((tmp_path / "home").iterdir())) == 1
 
 
-def _check(tmp_path: Path, manuals: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def _check(tmp_path: Path, manuals: bool) -> None:
     answers = _answers()
-    monkeypatch.setenv("ASKALONG_HOME", str(tmp_path / "unused"))
-    monkeypatch.setenv("ASKALONG_EMBEDDER", "local")  # open_corpus sets "none": restored
     items = _items(manuals)
     library, ids = answers.open_corpus(
         tmp_path, [d for i in items for d in i.documents], vectors="none"
@@ -114,16 +117,32 @@ def _check(tmp_path: Path, manuals: bool, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 @pytest.mark.slow  # 13 papers parsed and stored: ~14 s of CPU, over 30 s when shared
-def test_every_phrase_of_the_paper_items_is_in_its_document(
-    tmp_path: Path, evaldata: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_every_phrase_of_the_paper_items_is_in_its_document(tmp_path: Path, evaldata: Path) -> None:
     assert len(_items(manuals=False)) >= 120
-    _check(tmp_path, False, monkeypatch)
+    _check(tmp_path, False)
 
 
 @pytest.mark.slow
-def test_every_phrase_of_the_manual_items_is_in_its_manual(
-    tmp_path: Path, evaldata: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_every_phrase_of_the_manual_items_is_in_its_manual(tmp_path: Path, evaldata: Path) -> None:
     assert len(_items(manuals=True)) >= 20
-    _check(tmp_path, True, monkeypatch)
+    _check(tmp_path, True)
+
+
+def test_check_names_a_missing_phrase_a_missing_selection_and_a_gold_inside_it(
+    tmp_path: Path, evaldata: Path
+) -> None:
+    answers = _answers()
+    explain = {"kind": "explain", "intent": "explain"}
+    items = [
+        _item(gold=("Minipar", "Stanford parser")),
+        _item(id="b", **explain, selection="no such words in the paper", gold=("Minipar",)),
+        _item(id="c", **explain, selection="derived by Minipar", gold=("Minipar",)),
+        _item(id="d", **explain, selection="derived by Minipar", gold=("SMES",)),
+    ]
+    library, ids = answers.open_corpus(tmp_path, [PAPER], vectors="none")
+    with library:
+        assert answers.check(library, ids, items) == [
+            f"t: 'Stanford parser' not in {PAPER}",
+            "b: selection not found: 'no such words in the paper'",
+            "c: a gold phrase is inside the selection itself",
+        ]
