@@ -1,0 +1,528 @@
+"""The real-question set: does the direct answer answer a new reader's question?
+
+Asks every item of ``benchmarks/answers/questions.jsonl`` (format and corpus in
+``benchmarks/answers/README.md``) through the product's own path, the ``Library`` and
+``make_asker`` with a ``Question`` as the CLI ``ask`` builds it (follow-ups in one thread,
+Explain / Example / Compare on the selection located as the reader sends it), and prints
+per kind: answer hit (a gold phrase inside ``Answer.answer``, not the quotes), evidence hit
+(a gold or ``evidence`` phrase inside some quote), refusals (``not_covered``: the goal for
+``uncovered``), Explain echo (answer and selection contain one another once folded), p50
+latency, and in the same run the **BM25 top-1 paragraph** baseline (the keyword route's top
+chunk over the same documents; hit = a gold phrase in its text).
+
+The documents are ingested once into ``--home DIR/<key>`` (vectors included), where the
+key hashes the ingestion-side askalong code (everything but the query-time packages), and
+each document path is stamped (names, sizes, times) and ingested again when it changed, so
+a stale library is never used; the PostgreSQL manual takes minutes the first time.
+``--check`` only verifies that every gold, evidence and selection phrase occurs in its
+parsed document. ``--label`` names a run (the previous answerer is this
+script run on an older checkout); ``--compare FILE`` prints a saved run's figures beside.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/answers.py --label before [--kinds why,how]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+REPO = Path(__file__).resolve().parents[1]
+EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
+QUESTIONS = REPO / "benchmarks" / "answers" / "questions.jsonl"
+RESULTS = REPO / "benchmarks" / "results"
+KINDS = (
+    "factual", "why", "how", "explain", "example", "compare", "cross_section", "chinese",
+    "long_manual", "cross_lingual", "uncovered", "follow_up",
+)  # fmt: skip
+INTENT_KINDS = ("explain", "example", "compare")
+# Query-time packages: a change there never makes an ingested library stale.
+QUERY_TIME = ("answer", "asking", "verify", "context", "retrieve", "cli", "server", "evaluate")
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    kind: str
+    documents: tuple[str, ...]
+    question: str
+    gold: tuple[str, ...]
+    lang: str
+    intent: str = "ask"
+    selection: str | None = None
+    evidence: tuple[str, ...] = ()
+    thread: str | None = None  # items sharing a thread are asked in order, in one thread
+
+
+@dataclass(frozen=True)
+class Outcome:
+    id: str
+    kind: str
+    question: str
+    answer: str
+    status: str
+    hit: bool  # for "uncovered": refused
+    evidence_hit: bool
+    refused: bool
+    echo: bool
+    bm25_hit: bool
+    search_hit: bool  # a gold or evidence phrase in the search's top 10 chunks
+    ms: float
+    quotes: tuple[str, ...] = field(default=())
+
+
+def load_items(path: Path) -> list[Item]:
+    """The items of a JSON-lines file; a bad line raises naming the file, line and problem."""
+    items, seen = [], set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = _item(json.loads(line))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"{path}:{number}: {exc}") from None
+        if item.id in seen:
+            raise SystemExit(f"{path}:{number}: duplicate id {item.id!r}")
+        seen.add(item.id)
+        items.append(item)
+    return items
+
+
+def _item(raw: dict[str, Any]) -> Item:
+    kind = raw["kind"]
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}")
+    item = Item(
+        id=raw["id"],
+        kind=kind,
+        documents=tuple(raw["documents"]),
+        question=raw.get("question", ""),
+        gold=tuple(raw.get("gold", ())),
+        lang=raw["lang"],
+        intent=raw.get("intent", "ask"),
+        selection=raw.get("selection"),
+        evidence=tuple(raw.get("evidence", ())),
+        thread=raw.get("thread"),
+    )
+    if not item.documents:
+        raise ValueError(f"{item.id}: no documents")
+    if (item.kind == "uncovered") != (not item.gold):
+        raise ValueError(f"{item.id}: gold is required, and empty only for uncovered items")
+    if item.kind in INTENT_KINDS and (item.intent != item.kind or not item.selection):
+        raise ValueError(
+            f"{item.id}: a {item.kind} item needs intent {item.kind!r} and a selection"
+        )
+    if not item.question and not item.selection:
+        raise ValueError(f"{item.id}: neither a question nor a selection")
+    return item
+
+
+# -- scoring -----------------------------------------------------------------
+
+
+def contains_any(text: str, phrases: Iterable[str]) -> bool:
+    """A phrase inside the text, both folded (case, width, whitespace, word hyphens)."""
+    from askalong.text.fold import fold
+
+    folded = fold(text)
+    return any(fold(p) and fold(p) in folded for p in phrases)
+
+
+def is_echo(answer: str, selection: str | None) -> bool:
+    """The direct answer repeats the selection: one contains the other once folded."""
+    from askalong.text.fold import fold
+
+    if not selection or not answer.strip():
+        return False
+    a, s = fold(answer), fold(selection)
+    return a in s or s in a
+
+
+def score(
+    item: Item,
+    answer: str,
+    status: str,
+    quotes: Sequence[str],
+    top1: str,
+    found: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The figures of one item's answer (what ``Outcome`` records beside the texts): the
+    quotes, the BM25 top-1 chunk and the search's top 10 chunks (``found``) are scored
+    with the gold and evidence phrases."""
+    refused = status == "not_covered"
+    covered = item.kind != "uncovered"
+    hit = not refused and contains_any(answer, item.gold) if covered else refused
+    phrases = (*item.gold, *item.evidence)  # none for uncovered items: no evidence hit
+    evidence = any(contains_any(q, phrases) for q in quotes)
+    return {
+        "hit": hit,
+        "evidence_hit": evidence,
+        "refused": refused,
+        "echo": item.kind in INTENT_KINDS and is_echo(answer, item.selection),
+        "bm25_hit": bool(item.gold) and contains_any(top1, item.gold),
+        "search_hit": any(contains_any(text, phrases) for text in found),
+    }
+
+
+# -- the corpus, ingested once -----------------------------------------------
+
+
+def code_key() -> str:
+    """Hash of the ingestion-side askalong code: a change there rebuilds the library."""
+    import askalong
+
+    digest = hashlib.sha256()
+    package = Path(askalong.__file__).parent
+    for source in sorted(package.rglob("*")):
+        rel = source.relative_to(package)
+        if source.is_file() and rel.parts[0] not in QUERY_TIME and "__pycache__" not in rel.parts:
+            digest.update(str(rel).encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def stamp(rel: str) -> str:
+    """What a set path's documents are: every file's name, size and modification time."""
+    path = EVALDATA / rel
+    if not path.exists():
+        raise SystemExit(f"{path}: document of the set not found (ASKALONG_EVALDATA={EVALDATA})")
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    digest = hashlib.sha256()
+    for file in files:
+        info = file.stat()
+        digest.update(
+            f"{file.relative_to(path.parent)}:{info.st_size}:{info.st_mtime_ns}\n".encode()
+        )
+    return digest.hexdigest()[:16]
+
+
+VECTORS = ("all", "files", "none")  # which documents get vectors; "files": not the folders
+
+
+def open_corpus(
+    home: Path, paths: Sequence[str], *, vectors: str = "all"
+) -> tuple[Any, dict[str, list[str]]]:
+    """The library of ``home/<code key>`` holding the documents, and a map from each set
+    path to its document ids (a folder: all of its documents). A path is (re)ingested when
+    its stamp is not the one recorded, so a stale document is never asked. The set's
+    documents that lack vectors get them as ``vectors`` says: "all"; "files" leaves the
+    folders (the 9k-chunk PostgreSQL manual) to the keyword route, as a library whose
+    vectors are still pending is; "none" runs with ``ASKALONG_EMBEDDER=none``."""
+    from askalong.config import load_settings
+    from askalong.library import Library
+
+    folder = home / code_key()
+    record = folder / "corpus.json"
+    os.environ["ASKALONG_HOME"] = str(folder)
+    os.environ.pop("ASKALONG_ANSWERER", None)  # the default: the offline extractive one
+    if vectors == "none":
+        os.environ["ASKALONG_EMBEDDER"] = "none"
+    library = Library(load_settings())
+    known = json.loads(record.read_text(encoding="utf-8")) if record.exists() else {}
+    wanted = sorted(set(paths))
+    stale = [rel for rel in wanted if known.get(rel, {}).get("stamp") != stamp(rel)]
+    print(f"library {folder}: {len(wanted) - len(stale)} paths reused, {len(stale)} to ingest")
+    for rel in stale:
+        known[rel] = {"stamp": stamp(rel), "ids": _ingest(library, rel)}
+        record.write_text(json.dumps(known, indent=1), encoding="utf-8")
+    embedded = {d for rel in wanted if vectors == "all" or _is_file(rel) for d in known[rel]["ids"]}
+    _embed(library, embedded if vectors != "none" else set())
+    return library, {rel: known[rel]["ids"] for rel in wanted}
+
+
+def _is_file(rel: str) -> bool:
+    return (EVALDATA / rel).is_file()
+
+
+def _embed(library: Any, ids: set[str]) -> None:
+    pending = [d for d in library.indexes.pending_vectors() if d.id in ids]
+    if pending:
+        print(f"embedding {len(pending)} documents ...", flush=True)
+        report = library.indexes.embed(pending)
+        if report.error:
+            raise SystemExit(f"embedding failed: {report.error}")
+
+
+def _ingest(library: Any, rel: str) -> list[str]:
+    from askalong.ingest.inputs import Skipped, expand_inputs
+    from askalong.types import Access
+
+    started, ids = time.perf_counter(), []
+    for item in expand_inputs([str(EVALDATA / rel)]):
+        if isinstance(item, Skipped):
+            continue  # a folder's non-document file (a licence note)
+        added = library.ingestor.add(item, Access.local())
+        if added.document is not None:
+            ids.append(added.document.id)
+        elif not item.endswith((".debian", ".txt")):
+            print(f"  {item}: {added.error}", file=sys.stderr)
+    print(f"  {rel}: {len(ids)} documents, {time.perf_counter() - started:.0f} s", flush=True)
+    return ids
+
+
+# -- asking --------------------------------------------------------------------
+
+
+def ask_all(library: Any, ids: dict[str, list[str]], items: Sequence[Item]) -> list[Outcome]:
+    """Every item asked as the CLI ``ask`` asks it (follow-ups in their thread), scored."""
+    from askalong.asking.choose import make_asker
+
+    asker = make_asker(library)
+    threads: dict[str, str | None] = {}
+    outcomes = []
+    for item in items:
+        outcome, thread_id = ask_one(library, asker, ids, item, threads.get(item.thread or ""))
+        if item.thread:
+            threads[item.thread] = thread_id
+        outcomes.append(outcome)
+        print(f"{item.id:<16} {'HIT ' if outcome.hit else 'miss'} {_short(outcome.answer)}")
+    return outcomes
+
+
+def ask_one(
+    library: Any, asker: Any, ids: dict[str, list[str]], item: Item, thread: str | None
+) -> tuple[Outcome, str | None]:
+    """One item's outcome and the thread it was asked in."""
+    from askalong.asking.asker import Question
+    from askalong.types import Access, Intent
+
+    access = Access.local()
+    docs = tuple(library.store.get_document(d, access) for rel in item.documents for d in ids[rel])
+    anchor = _anchor(library, docs[0].id, item.selection) if item.selection else None
+    question = Question(item.question, cast(Intent, item.intent), anchor, docs, thread_id=thread)
+    started = time.perf_counter()
+    answer = asker.ask(question, access)
+    ms = (time.perf_counter() - started) * 1000
+    doc_ids = [d.id for d in docs]
+    query = item.selection or answer.question  # a bare intent's question is "Explain this."
+    top1 = _bm25_top1(library, query, doc_ids)
+    found = _searched(library, query, doc_ids)
+    quotes = tuple(q.text for q in answer.quotes)
+    scored = score(item, answer.answer, answer.status, quotes, top1, found)
+    fields = (item.id, item.kind, answer.question, answer.answer, answer.status)
+    return Outcome(*fields, ms=ms, quotes=quotes, **scored), answer.thread_id
+
+
+def _anchor(library: Any, doc_id: str, selection: str) -> Any:
+    """The anchor as the reader sends it: block, span and the selected text."""
+    from askalong.context.locate import locate_selection
+
+    anchor = locate_selection(library.store.blocks(doc_id), selection, document_id=doc_id)
+    if anchor is None:
+        raise SystemExit(f"selection not found in {doc_id}: {selection!r} (run --check)")
+    return anchor
+
+
+def _bm25_top1(library: Any, query: str, doc_ids: Sequence[str]) -> str:
+    """The keyword route's top chunk over the same documents (the baseline's paragraph)."""
+    from askalong.types import Access
+
+    hits = library.indexes.keyword.search(
+        query, Access.local(), documents=frozenset(doc_ids), limit=1
+    )
+    return library.store.chunk(hits[0].chunk_id).text if hits else ""
+
+
+def _searched(library: Any, query: str, doc_ids: Sequence[str]) -> tuple[str, ...]:
+    """The texts of the product search's top 10 chunks (what the answer could draw on)."""
+    from askalong.types import Access
+
+    result = library.searcher.search(query, Access.local(), documents=doc_ids, k_max=10)
+    return tuple(library.store.chunk(hit.chunk_id).text for hit in result.hits[:10])
+
+
+def _short(text: str, width: int = 90) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+# -- --check: every phrase of the set in its parsed document ----------------------
+
+
+def check(library: Any, ids: dict[str, list[str]], items: Sequence[Item]) -> list[str]:
+    """Problems found: a gold, evidence or selection phrase missing from the parsed text
+    of the item's documents, or a gold phrase that only the selection itself holds."""
+    from askalong.context.locate import locate_selection
+    from askalong.text.fold import fold
+
+    texts: dict[str, str] = {}
+    problems = []
+    for item in items:
+        doc_ids = [d for rel in item.documents for d in ids[rel]]
+        folded = "\n".join(
+            texts.get(d) or texts.setdefault(d, _folded_text(library, d)) for d in doc_ids
+        )
+        for phrase in (*item.gold, *item.evidence):
+            if fold(phrase) not in folded:
+                problems.append(f"{item.id}: {phrase!r} not in {', '.join(item.documents)}")
+        if item.selection:
+            if locate_selection(library.store.blocks(doc_ids[0]), item.selection) is None:
+                problems.append(f"{item.id}: selection not found: {item.selection!r}")
+            elif any(fold(g) in fold(item.selection) for g in item.gold):
+                problems.append(f"{item.id}: a gold phrase is inside the selection itself")
+    return problems
+
+
+def _folded_text(library: Any, doc_id: str) -> str:
+    from askalong.text.fold import fold
+
+    return "\n".join(fold(block.text) for block in library.store.blocks(doc_id))
+
+
+# -- the report ------------------------------------------------------------------
+
+COLUMNS = (
+    "items", "answer hit", "evidence hit", "refused", "echo", "BM25 top-1 hit", "search hit@10",
+    "p50 ms",
+)  # fmt: skip
+
+
+def figures(outcomes: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """One table row's cells for these outcomes (saved JSON rows or ``asdict(Outcome)``)."""
+    covered = [o for o in outcomes if o["kind"] != "uncovered"]  # no evidence to find there
+    return {
+        "items": str(len(outcomes)),
+        "answer hit": share(outcomes, "hit"),
+        "evidence hit": share(covered, "evidence_hit"),
+        "refused": share(outcomes, "refused"),
+        "echo": str(sum(o["echo"] for o in outcomes)),
+        "BM25 top-1 hit": share(covered, "bm25_hit"),
+        "search hit@10": share(covered, "search_hit"),
+        "p50 ms": f"{statistics.median(o['ms'] for o in outcomes):.0f}",
+    }
+
+
+def share(outcomes: Sequence[dict[str, Any]], key: str) -> str:
+    """ "hits/items (ratio)", or a dash when no item counts."""
+    if not outcomes:
+        return "—"
+    hits = sum(o[key] for o in outcomes)
+    return f"{hits}/{len(outcomes)} ({hits / len(outcomes):.2f})"
+
+
+def by_kind(outcomes: Sequence[dict[str, Any]]) -> dict[str, dict[str, str]]:
+    kinds = [k for k in KINDS if any(o["kind"] == k for o in outcomes)]
+    rows = {k: figures([o for o in outcomes if o["kind"] == k]) for k in kinds}
+    rows["**all**"] = figures(outcomes)
+    return rows
+
+
+def table(outcomes: Sequence[dict[str, Any]]) -> str:
+    lines = ["| kind | " + " | ".join(COLUMNS) + " |", "|---|" + "---:|" * len(COLUMNS)]
+    for kind, cells in by_kind(outcomes).items():
+        lines.append(f"| {kind} | " + " | ".join(cells[c] for c in COLUMNS) + " |")
+    return "\n".join(lines)
+
+
+def comparison(outcomes: Sequence[dict[str, Any]], label: str, saved: Path) -> str:
+    """This run's answer and evidence hits and refusals beside a saved run's on the same
+    items, per kind."""
+    other = json.loads(saved.read_text(encoding="utf-8"))
+    asked = {o["id"] for o in outcomes}  # the same items only, whatever --kinds / --limit chose
+    mine = by_kind(outcomes)
+    theirs = by_kind([o for o in other["outcomes"] if o["id"] in asked])
+    name = other["label"]
+    lines = [
+        f"| kind | answer hit {label} | answer hit {name} | evidence hit {label} "
+        f"| evidence hit {name} | refused {label} | refused {name} |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for kind, cells in mine.items():
+        old = theirs.get(kind, dict.fromkeys(COLUMNS, "—"))
+        pairs = [(cells[c], old[c]) for c in ("answer hit", "evidence hit", "refused")]
+        lines.append(f"| {kind} | " + " | ".join(f"{a} | {b}" for a, b in pairs) + " |")
+    return "\n".join(lines)
+
+
+def save(
+    outcomes: Sequence[Outcome],
+    label: str,
+    notes: Sequence[str],
+    extra: str,
+    results: Path = RESULTS,
+) -> Path:
+    date = datetime.date.today().isoformat()
+    rows = [asdict(o) for o in outcomes]
+    out = results / f"answers-{label}-{date}.md"
+    body = [f"# Real-question set, run `{label}` ({date})", "", *notes, "", table(rows), ""]
+    if extra:
+        body += [extra, ""]
+    previous = out.read_text(encoding="utf-8") if out.exists() else ""
+    marker = "## What goes wrong most"
+    kept = previous[previous.index(marker) :] if marker in previous else ""  # a person's notes
+    out.write_text("\n".join(body) + ("\n" + kept if kept else ""), encoding="utf-8")
+    data = {"label": label, "date": date, "notes": list(notes), "outcomes": rows}
+    out.with_suffix(".json").write_text(
+        json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8"
+    )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--home", type=Path, default=Path("/tmp/askalong-answers"))
+    parser.add_argument("--label", default="run")
+    parser.add_argument("--kinds", default="", help="comma-separated kinds to ask")
+    parser.add_argument("--limit", type=int, default=0, help="ask at most N items")
+    parser.add_argument("--compare", type=Path, default=None, help="a saved run's JSON")
+    parser.add_argument("--check", action="store_true", help="only verify the set's phrases")
+    parser.add_argument("--vectors", choices=VECTORS, default="all", help="see open_corpus")
+    args = parser.parse_args()
+    items = load_items(args.questions)
+    paths = [rel for item in items for rel in item.documents]
+    library, ids = open_corpus(args.home, paths, vectors="none" if args.check else args.vectors)
+    with library:
+        if args.check:
+            problems = check(library, ids, items)
+            print("\n".join(problems) or f"all phrases of {len(items)} items found")
+            raise SystemExit(1 if problems else 0)
+        chosen = _chosen(items, args.kinds, args.limit)
+        outcomes = ask_all(library, ids, chosen)
+    rows = [asdict(o) for o in outcomes]
+    extra = comparison(rows, args.label, args.compare) if args.compare else ""
+    print(table(rows) + ("\n\n" + extra if extra else ""))
+    notes = [
+        f"{len(chosen)} items of `{args.questions.name}`, offline (`ASKALONG_ANSWERER` unset), "
+        f"vectors: {args.vectors}, "
+        f"askalong at `{_commit()}`, load average {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores.",
+        "answer hit: a gold phrase inside the direct answer (uncovered: refused); evidence hit: a "
+        "gold or evidence phrase inside some quote; BM25 top-1: a gold phrase inside the keyword "
+        "route's top chunk for the same question (the selection for an intent) and documents; "
+        "search hit@10: a gold or evidence phrase in the product search's top 10 chunks "
+        "(uncovered items left out of all three).",
+    ]
+    print(f"saved {save(outcomes, args.label, notes, extra)}")
+
+
+def _chosen(items: Sequence[Item], kinds: str, limit: int) -> list[Item]:
+    wanted = {k.strip() for k in kinds.split(",") if k.strip()}
+    unknown = wanted - set(KINDS)
+    if unknown:
+        raise SystemExit(
+            f"--kinds: unknown {', '.join(sorted(unknown))}; known: {', '.join(KINDS)}"
+        )
+    chosen = [i for i in items if not wanted or i.kind in wanted]
+    return chosen[:limit] if limit else chosen
+
+
+def _commit() -> str:
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return done.stdout.strip() or "unknown"
+
+
+if __name__ == "__main__":
+    main()
