@@ -2,10 +2,11 @@
 document the question names, and what hybrid search finds, as context units in that order.
 
 Read along (an anchor is given): search stays in the anchor's document, at most
-``k_max_read_along`` hits. Knowledge base: every document the asker may see (or the ones
-named), at most ``k_max_knowledge_base`` hits. Every unit knows the page and section of
-its blocks (``ContextUnit.places``), so no document's blocks are loaded for the quotes:
-only the anchor's document is read whole, for its context.
+``k_max_read_along`` hits. A follow-up without an anchor is searched with its thread's
+previous question and answer beside it (``thread_context``). Knowledge base: every
+document the asker may see (or the ones named), at most ``k_max_knowledge_base`` hits.
+Every unit knows the page and section of its blocks (``ContextUnit.places``), so no
+document's blocks are loaded for the quotes: only the anchor's document is read whole.
 """
 
 from __future__ import annotations
@@ -52,12 +53,25 @@ def gather(
         return _read_along(library, asked, asked.anchor, access, blocks, started)
     question = asked.question
     result = library.searcher.search(
-        question.text, access, documents=asked.document_ids, language=question.script
+        question.text,
+        access,
+        documents=asked.document_ids,
+        language=question.script,
+        context=thread_context(asked),
     )
     units = _placed(library, _retrieved_units(library, result.hits), {})
     context = assemble_context(question.terms, None, (), units)
     titles = _titles(library, access, asked, context)
     return _evidence(context, titles, frozenset(), result, started)
+
+
+def thread_context(asked: AskedQuestion) -> str:
+    """A follow-up's context: the thread's previous question and answer (searched at a
+    lower weight than the question itself, ``retrieve/search.py``); empty otherwise."""
+    if not asked.history:
+        return ""
+    last = asked.history[-1]
+    return f"{last.question}\n{last.answer}"
 
 
 def _read_along(
