@@ -52,6 +52,11 @@ def guide(settings: Settings, tmp_path: Path) -> dict[str, str]:
     return {b["id"]: b["text"] for b in blocks}
 
 
+def quoted(answer: dict[str, Any], blocks: dict[str, str]) -> str:
+    """The blocks the answer quotes, joined."""
+    return "\n".join(blocks[quote["block_id"]] for quote in answer["quotes"])
+
+
 def first_hit(library: Library, question: str, history: tuple[HistoryTurn, ...]) -> str:
     """The text of the best chunk gathered for ``question`` asked with ``history``."""
     asked = AskedQuestion(question, analysed(question), "ask", None, (), history)
@@ -67,3 +72,17 @@ def test_a_follow_up_is_searched_with_the_thread(guide: dict[str, str]) -> None:
         # Alone, "harder" is the hiking trails' word; in the thread it means puzzles.
         assert "trails" in first_hit(library, "And the harder ones?", ())
         assert "X-wing" in first_hit(library, "And the harder ones?", history)
+
+
+def test_a_question_unrelated_to_the_selection_is_not_forced_through_it(
+    guide: dict[str, str],
+) -> None:
+    doc = run_json("docs")["documents"][0]["id"]
+    selection = "Easy sudoku puzzles give thirty or more starting digits"
+    related = run_json("ask", "How many digits do they give?", "--doc", doc, "--select", selection)
+    assert "thirty or more starting digits" in quoted(related, guide)
+    unrelated = run_json(
+        "ask", "How high do the ridge routes climb?", "--doc", doc, "--select", selection
+    )
+    assert "eight hundred metres" in unrelated["answer"]
+    assert "thirty or more" not in quoted(unrelated, guide)  # the selection stays out

@@ -25,9 +25,13 @@ from askalong.context.small_to_big import small_to_big
 from askalong.context.units import ContextUnit, places_of
 from askalong.library import Library
 from askalong.retrieve.search import SearchResult
+from askalong.text.tokens import key_terms
 from askalong.types import Access, Block, Chunk, Hit
 
-BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
+BlockKey = tuple[str, str]
+# The share of an unrelated question's key terms its best unit elsewhere must hold for
+# the anchor to be set aside.
+STRONG_SHARE = 0.5  # (document id, block id): block ids are unique per document
 
 
 @dataclass(frozen=True)
@@ -88,10 +92,19 @@ def _read_along(
     anchor_unit = located_context(blocks, at)
     refs = outline_references(question.text, outline, position=at.index)
     crossref = crossref_units(question, refs, blocks, document_id=document_id)
-    query = _anchored_query(question.text, anchor_unit)
     k = library.searcher.policy.k_max_read_along
-    result = library.searcher.search(query, access, documents=(document_id,), k_max=k)
     known = {(document_id, block.id): block for block in blocks}
+    if asked.intent == "ask" and _unrelated(question.terms, anchor_unit):
+        # A question sharing nothing with the selection is not forced through it: when
+        # the document answers it elsewhere, the anchor (and its bonus) stays out.
+        own = library.searcher.search(question.text, access, documents=(document_id,), k_max=k)
+        found = _placed(library, _retrieved_units(library, own.hits), known)
+        if _strong(question.terms, found):
+            context = assemble_context(question.terms, None, crossref, found, root=outline.root)
+            titles = _titles(library, access, asked, context)
+            return _evidence(context, titles, frozenset(), own, started)
+    query = _anchored_query(question.text, anchor_unit)
+    result = library.searcher.search(query, access, documents=(document_id,), k_max=k)
     retrieved = _placed(library, _retrieved_units(library, result.hits), known)
     anchored = anchor_terms(anchor_unit)
     context = assemble_context(
@@ -99,6 +112,20 @@ def _read_along(
     )
     titles = _titles(library, access, asked, context)
     return _evidence(context, titles, anchored, result, started)
+
+
+def _unrelated(terms: frozenset[str], anchor_unit: ContextUnit) -> bool:
+    """Whether the question's key terms are neither in the anchor's unit nor in its
+    section path (a question of stop words is related: it leans on the selection)."""
+    around = key_terms(anchor_unit.text) | key_terms(" ".join(anchor_unit.section_path))
+    return bool(terms) and not terms & around
+
+
+def _strong(terms: frozenset[str], units: Sequence[ContextUnit]) -> bool:
+    """Whether the best retrieved unit holds at least half of the question's key terms."""
+    if not units or not terms:
+        return False
+    return len(terms & key_terms(units[0].text)) >= STRONG_SHARE * len(terms)
 
 
 def _titles(
