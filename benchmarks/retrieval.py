@@ -15,6 +15,12 @@ XQuAD and the CMRC trial set; CMRC dev, DRCD and SciFact are held out.
 Vectors are computed once per library under ``$ASKALONG_HOME/eval/`` and kept; with
 ``--no-embed`` a library still missing vectors is scored on the keyword rows only.
 
+``hybrid (before)`` is the fusion with the weak-vector lean off
+(``RetrievalPolicy.weak_vector_shift = 0``), over the same route lists in the same run:
+the fusion should never lose to its better route (hybrid >= max(keyword, vector) -
+0.002). ``--no-baseline`` skips the bm25s / RRF rows (a query embedding each, minutes on
+a loaded machine).
+
     python benchmarks/retrieval.py [--chunking paragraph] [--set xquad.en ...] [--no-embed]
 """
 
@@ -35,16 +41,20 @@ import rjieba
 import Stemmer
 
 from askalong.config import load_settings
+from askalong.errors import InputError
 from askalong.evaluate.datasets import RetrievalCorpus, Unit, load_dataset
 from askalong.evaluate.harness import (
     CHUNKINGS,
     Chunking,
+    Evaluation,
     chunk_units,
     corpus_settings,
     evaluate_corpus,
 )
 from askalong.evaluate.retrieval import RetrievalReport, evaluate_retrieval
 from askalong.library import Library
+from askalong.retrieve.ranking import fused_ranking
+from askalong.text.scripts import detect_language
 from askalong.types import Access
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,7 +180,34 @@ def _matrix(library: Library, ids: Sequence[str]) -> np.ndarray:
     return np.asarray(rows.matrix)[[position[i] for i in ids]]
 
 
-def run_set(name: str, chunking: Chunking, embed: bool, limit: int | None) -> tuple[list[Row], str]:
+def fixed_share_ranking(library: Library) -> Callable[[str], list[str]]:
+    """The hybrid ranking with the weak-vector lean off, from the same route lists."""
+    policy = replace(library.searcher.policy, weak_vector_shift=0.0)
+
+    def search(query: str) -> list[str]:
+        try:
+            keyword = library.searcher.ranking(query, Access.local(), use_vectors=False)
+            vector = library.searcher.ranking(query, Access.local(), use_keyword=False)
+        except InputError:  # an empty question: found nothing
+            return []
+        fused = fused_ranking(keyword, vector, policy, language=detect_language(query))
+        return [hit.chunk_id for hit in fused[:100]]
+
+    return search
+
+
+def before_row(library: Library, corpus: RetrievalCorpus, chunks: Chunks) -> RetrievalReport:
+    return evaluate_retrieval(
+        corpus,
+        fixed_share_ranking(library),
+        unit_of=lambda c: chunks.units[c],
+        mode="hybrid (before)",
+    )
+
+
+def run_set(
+    name: str, chunking: Chunking, embed: bool, limit: int | None, baseline_rows: bool = True
+) -> tuple[list[Row], str]:
     corpus = load_dataset(EVALDATA / SETS[name])
     settings = load_settings()
     evaluation = evaluate_corpus(
@@ -181,6 +218,10 @@ def run_set(name: str, chunking: Chunking, embed: bool, limit: int | None) -> tu
     subset = _limited(corpus, limit)
     with Library(corpus_settings(settings, corpus, chunking)) as library:
         chunks = read_chunks(library)
+        if "hybrid" in modes:
+            rows.append(Row(corpus.name, chunking, "ours", before_row(library, subset, chunks)))
+        if not baseline_rows:
+            return rows, _info(corpus, chunking, evaluation)
         embedder = library.indexes.embedder
         cache: dict[str, np.ndarray] = {}
 
@@ -196,12 +237,16 @@ def run_set(name: str, chunking: Chunking, embed: bool, limit: int | None) -> tu
                 subset, baseline.ranking(mode), unit_of=lambda c: chunks.units[c], mode=mode
             )
             rows.append(Row(corpus.name, chunking, "baseline", report))
+    return rows, _info(corpus, chunking, evaluation)
+
+
+def _info(corpus: RetrievalCorpus, chunking: str, evaluation: Evaluation) -> str:
     info = (
         f"{corpus.name} ({chunking}): {evaluation.chunks} chunks, "
         f"{evaluation.paragraphs_per_chunk:.2f} judged paragraphs per chunk"
     )
     notes = "; ".join(evaluation.notes)
-    return rows, info + (f" — {notes}" if notes else "")
+    return info + (f" — {notes}" if notes else "")
 
 
 def _limited(corpus: RetrievalCorpus, limit: int | None) -> RetrievalCorpus:
@@ -226,28 +271,32 @@ def table(rows: Sequence[Row]) -> str:
     lines = [head, "|---|---|---|" + "---:|" * 4 + "---|" + "---:|" * 4]
     ours = [r for r in rows if r.system == "ours"]
     for row in ours:
+        mode = row.report.mode.split(" ")[0]  # "hybrid (before)" beside RRF too
         base = next(
-            b.report
-            for b in rows
-            if b.system == "baseline"
-            and (b.corpus, b.chunking, b.report.mode) == (row.corpus, row.chunking, row.report.mode)
+            (
+                b.report
+                for b in rows
+                if b.system == "baseline"
+                and (b.corpus, b.chunking, b.report.mode) == (row.corpus, row.chunking, mode)
+            ),
+            None,
         )
         lines.append(_line(row, base))
     return "\n".join(lines) + "\n"
 
 
-def _line(row: Row, base: RetrievalReport) -> str:
+def _line(row: Row, base: RetrievalReport | None) -> str:
     r = row.report
     cells = [
         row.corpus,
         row.chunking,
         r.mode,
         *(_f(v) for v in (r.ndcg10, r.recall1, r.recall5, r.mrr10)),
-        _BASELINE_OF[r.mode],
-        _f(base.ndcg10),
-        _f(base.recall1),
-        _delta(r.recall1, base.recall1),
-        _delta(r.ndcg10, base.ndcg10),
+        _BASELINE_OF[r.mode.split(" ")[0]],
+        _f(base and base.ndcg10),
+        _f(base and base.recall1),
+        _delta(r.recall1, base and base.recall1),
+        _delta(r.ndcg10, base and base.ndcg10),
     ]
     return "| " + " | ".join(cells) + " |"
 
@@ -266,6 +315,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--chunking", action="append", choices=CHUNKINGS)
     parser.add_argument("--no-embed", action="store_true", help="never compute vectors")
     parser.add_argument("--limit", type=int, default=None, help="first N queries per set")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the bm25s/RRF rows")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     rows: list[Row] = []
@@ -273,7 +323,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     for chunking in args.chunking or ["paragraph", "default"]:
         for name in args.sets or DEFAULT_SETS:
             print(f"{name} ({chunking})", file=sys.stderr, flush=True)
-            found, info = run_set(name, chunking, not args.no_embed, args.limit)
+            found, info = run_set(
+                name, chunking, not args.no_embed, args.limit, not args.no_baseline
+            )
             rows.extend(found)
             infos.append(info)
             write(rows, infos, args.out)  # after each set: a long run keeps what it did

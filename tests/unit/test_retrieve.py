@@ -7,12 +7,14 @@ import pytest
 from askalong.errors import ConfigError
 from askalong.retrieve.ranking import (
     RetrievalPolicy,
+    WeakVector,
     apply_threshold,
     dynamic_top_k,
     fuse,
     reciprocal_rank_fusion,
     single_route,
     weighted_fusion,
+    with_context,
     zscore_fusion,
 )
 from askalong.types import Hit
@@ -314,3 +316,48 @@ def test_zscore_unembedded_documents_score_their_keyword_z_alone() -> None:
     fair = zscore_fusion(keyword, vector, 0.3, unembedded={"fresh"})
     assert fair[0].chunk_id == "new"
     assert fair[0].score == pytest.approx((9.0 - 3.75) / 9.6875**0.5)
+
+
+# ----------------------------------------------------------------------------- follow-ups
+
+
+def test_context_adds_a_lower_weight_bm25() -> None:
+    question = keyword_hits("trails", "puzzles", scores=[2.0, 1.5])
+    context = keyword_hits("puzzles", "easy", scores=[4.0, 6.0])
+    merged = with_context(question, context, 0.3)
+    assert [(h.chunk_id, h.keyword_rank) for h in merged] == [
+        ("puzzles", 1),
+        ("trails", 2),
+        ("easy", 3),
+    ]
+    assert [h.keyword_score for h in merged] == pytest.approx([2.7, 2.0, 1.8])
+    assert all(h.mode == "keyword" and h.score == h.keyword_score for h in merged)
+
+
+# ----------------------------------------------------------------------------- weak vectors
+
+
+def test_a_flat_disagreeing_vector_route_leans_on_keyword() -> None:
+    keyword = keyword_hits("a", "b", "c", "d", scores=[20.0, 5.0, 4.0, 3.0])  # a stands out
+    flat = vector_hits("b", "c", "d", "a", scores=[0.801, 0.800, 0.799, 0.798])
+    fixed = zscore_fusion(keyword, flat, 0.3)
+    weak = WeakVector(shift=1.0, margin=0.0, span=1.0)
+    leaning = zscore_fusion(keyword, flat, 0.3, weak=weak)
+    assert fixed[0].chunk_id == "b" and leaning[0].chunk_id == "a"
+    # Routes that agree keep the fixed share: the same ranking, the same scores.
+    agreeing = vector_hits("a", "b", "c", "d", scores=[0.801, 0.800, 0.799, 0.798])
+    assert zscore_fusion(keyword, agreeing, 0.3, weak=weak) == zscore_fusion(keyword, agreeing, 0.3)
+
+
+def test_weak_vector_share() -> None:
+    weak = WeakVector(shift=0.5, margin=0.5, span=2.0)
+    keyword, vector = keyword_hits("a", "b"), vector_hits("b", "a")
+    assert weak.share(0.3, keyword, vector, {"a": 2.5}, {"b": 1.0}) == pytest.approx(
+        0.3 + 0.5 * 0.5 * 0.7
+    )
+    assert weak.share(0.3, keyword, vector, {"a": 1.0}, {"b": 1.0}) == 0.3
+    assert weak.share(0.3, keyword, vector, {"a": 9.0}, {"b": 0.0}) == pytest.approx(0.65)
+    with pytest.raises(ConfigError):
+        RetrievalPolicy(weak_vector_span=0.0)
+    with pytest.raises(ConfigError):
+        RetrievalPolicy(weak_vector_shift=1.5)

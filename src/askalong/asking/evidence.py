@@ -2,10 +2,11 @@
 document the question names, and what hybrid search finds, as context units in that order.
 
 Read along (an anchor is given): search stays in the anchor's document, at most
-``k_max_read_along`` hits. Knowledge base: every document the asker may see (or the ones
-named), at most ``k_max_knowledge_base`` hits. Every unit knows the page and section of
-its blocks (``ContextUnit.places``), so no document's blocks are loaded for the quotes:
-only the anchor's document is read whole, for its context.
+``k_max_read_along`` hits. A follow-up without an anchor is searched with its thread's
+previous question and answer beside it (``thread_context``). Knowledge base: every
+document the asker may see (or the ones named), at most ``k_max_knowledge_base`` hits.
+Every unit knows the page and section of its blocks (``ContextUnit.places``), so no
+document's blocks are loaded for the quotes: only the anchor's document is read whole.
 """
 
 from __future__ import annotations
@@ -25,9 +26,13 @@ from askalong.context.small_to_big import small_to_big
 from askalong.context.units import ContextUnit, places_of
 from askalong.library import Library
 from askalong.retrieve.search import SearchResult
+from askalong.text.tokens import key_terms
 from askalong.types import Access, Block, Chunk, Hit
 
-BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
+BlockKey = tuple[str, str]
+# The share of an unrelated question's key terms its best unit elsewhere must hold for
+# the anchor to be set aside.
+STRONG_SHARE = 0.5  # (document id, block id): block ids are unique per document
 
 
 @dataclass(frozen=True)
@@ -53,12 +58,25 @@ def gather(
         return _read_along(library, asked, asked.anchor, access, blocks, started)
     question = asked.question
     result = library.searcher.search(
-        question.text, access, documents=asked.document_ids, language=question.script
+        question.text,
+        access,
+        documents=asked.document_ids,
+        language=question.script,
+        context=thread_context(asked),
     )
     units = _placed(library, _retrieved_units(library, result.hits), {})
     context = assemble_context(question.terms, None, (), units)
     titles = _titles(library, access, asked, context)
     return _evidence(context, titles, frozenset(), result, started)
+
+
+def thread_context(asked: AskedQuestion) -> str:
+    """A follow-up's context: the thread's previous question and answer (searched at a
+    lower weight than the question itself, ``retrieve/search.py``); empty otherwise."""
+    if not asked.history:
+        return ""
+    last = asked.history[-1]
+    return f"{last.question}\n{last.answer}"
 
 
 def _read_along(
@@ -80,10 +98,19 @@ def _read_along(
             blocks, at, asked.intent, question.text, outline=outline, document_id=document_id
         )
         crossref = [*crossref, *found]
-    query = _anchored_query(question.text, anchor_unit)
     k = library.searcher.policy.k_max_read_along
-    result = library.searcher.search(query, access, documents=(document_id,), k_max=k)
     known = {(document_id, block.id): block for block in blocks}
+    if asked.intent == "ask" and _unrelated(question.terms, anchor_unit):
+        # A question sharing nothing with the selection is not forced through it: when
+        # the document answers it elsewhere, the anchor (and its bonus) stays out.
+        own = library.searcher.search(question.text, access, documents=(document_id,), k_max=k)
+        found = _placed(library, _retrieved_units(library, own.hits), known)
+        if _strong(question.terms, found):
+            context = assemble_context(question.terms, None, crossref, found, root=outline.root)
+            titles = _titles(library, access, asked, context)
+            return _evidence(context, titles, frozenset(), own, started)
+    query = _anchored_query(question.text, anchor_unit)
+    result = library.searcher.search(query, access, documents=(document_id,), k_max=k)
     retrieved = _placed(library, _retrieved_units(library, result.hits), known)
     anchored = anchor_terms(anchor_unit)
     context = assemble_context(
@@ -91,6 +118,20 @@ def _read_along(
     )
     titles = _titles(library, access, asked, context)
     return _evidence(context, titles, anchored, result, started)
+
+
+def _unrelated(terms: frozenset[str], anchor_unit: ContextUnit) -> bool:
+    """Whether the question's key terms are neither in the anchor's unit nor in its
+    section path (a question of stop words is related: it leans on the selection)."""
+    around = key_terms(anchor_unit.text) | key_terms(" ".join(anchor_unit.section_path))
+    return bool(terms) and not terms & around
+
+
+def _strong(terms: frozenset[str], units: Sequence[ContextUnit]) -> bool:
+    """Whether the best retrieved unit holds at least half of the question's key terms."""
+    if not units or not terms:
+        return False
+    return len(terms & key_terms(units[0].text)) >= STRONG_SHARE * len(terms)
 
 
 def _titles(

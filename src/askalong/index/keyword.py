@@ -10,8 +10,20 @@ two fields' BM25. Queries are built from the same tokens as a boolean SHOULD of 
 queries: no query-parser syntax, so nothing the user types can change the query's
 structure.
 
+Sections are searched too (``index/sections.py``): a third field, ``section``, holds the
+tokens of the chunk's document title and section path and is scored with a boost
+(``SECTION_BOOST``), so a question naming a chapter finds its chunks; each hit then inherits
+part of its section's score (``SECTION_SHARE``). A document's own index or glossary pages
+(titled Index / 索引 / Glossary / 术语表) point terms at sections: the question's terms are
+looked up in them first, and a section an entry names gets ``POINTER_BOOST`` through the
+``titles`` field (exact title keys). Back-of-book index chunks are themselves never hits
+(a list of terms is no answer); glossary chunks are. ``sections=False`` searches the text
+fields alone, as before (benchmarks compare the two in one run).
+
 An index written with an older schema is emptied when opened (the caller's ``sync``
-then indexes the stored documents again): the index is derived data. A folder that cannot
+then indexes the stored documents again): the index is derived data. ``SCHEMA_VERSION``
+names the schema (a field carries it), so bumping it rebuilds the index even where the
+fields would otherwise match. A folder that cannot
 be opened raises on first use, not on construction, so it stops only what reads or writes it
 (``IndexUnreadable``, naming ``askalong doctor --repair``) and listing or showing
 documents, which only the store serves, keeps working.
@@ -34,6 +46,14 @@ from pathlib import Path
 import tantivy
 
 from askalong.errors import IndexUnreadable, StoreError
+from askalong.index.sections import (
+    index_pointers,
+    is_index_page,
+    normal_title,
+    section_scores,
+    section_text,
+    title_keys,
+)
 from askalong.text.tokens import gram_tokens, tokenize
 from askalong.types import Access, Chunk, Document, Hit
 
@@ -44,6 +64,28 @@ GRAMS = "grams"
 OWNER = "owner"
 VISIBILITY = "visibility"
 ORG = "org"
+SECTION = "section"
+TITLES = "titles"
+SECTION_KEY = "section_key"
+ROLE = "role"  # "index" or "glossary" for a document's own index pages
+POINTED = "pointed"  # an index page's text, stored (not indexed) for its entries
+HEADINGS = "headings"  # each title's tokens, a line each, stored (is one fully asked?)
+
+SCHEMA_VERSION = 2  # 2: section, titles, section key, role, pointed and headings fields
+# Tuned on the PostgreSQL manual (benchmarks/long_manual.py, keyword hit@1/5/10 0.21 /
+# 0.46 / 0.61 with the text alone; 0.29 / 0.50 / 0.61 so): a title match weighs a fifth
+# of a text match (at 1.0, words like "table" in hundreds of reference-page titles pull
+# the wrong pages up: hit@10 0.46); a chunk gains a tenth of its siblings' scores; an
+# index entry's section gains up to about what a well-matched chunk scores.
+SECTION_BOOST = 0.2
+POINTER_BOOST = 8.0
+SECTION_SHARE = 0.1
+# A title whose every word is asked ("transaction isolation" -> 13.2. Transaction
+# Isolation) counts twice: a whole title asked for is usually what a reader means, but on
+# questions in users' words larger factors lift the wrong whole titles ("dropped a table"
+# -> DROP TABLE): keyword hit@1 0.29 at 0, 0.18 at 2, 0.11 at 4 (hit@10 0.61 up to 4).
+FULL_TITLE_BOOST = 1.0
+POINTER_PAGES = 3  # index page chunks read for entries per query
 
 # Long queries keep only their rarest terms: the common ones barely move BM25 and each
 # term costs a posting-list walk.
@@ -76,6 +118,13 @@ def _schema() -> tantivy.Schema:
     # "freq" keeps term frequencies for BM25; we never run phrase queries, so no positions.
     builder.add_text_field(TEXT, tokenizer_name="whitespace", index_option="freq")
     builder.add_text_field(GRAMS, tokenizer_name="whitespace", index_option="freq")
+    builder.add_text_field(SECTION, tokenizer_name="whitespace", index_option="freq")
+    builder.add_text_field(TITLES, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field(SECTION_KEY, stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field(ROLE, tokenizer_name="raw", index_option="basic")
+    builder.add_bytes_field(POINTED, stored=True)
+    builder.add_bytes_field(HEADINGS, stored=True)
+    builder.add_text_field(f"schema_v{SCHEMA_VERSION}", tokenizer_name="raw")
     for name in (OWNER, VISIBILITY, ORG):
         builder.add_text_field(name, tokenizer_name="raw", index_option="basic")
     return builder.build()
@@ -84,7 +133,8 @@ def _schema() -> tantivy.Schema:
 class KeywordIndex:
     """A BM25 index of chunks, with the permission fields of their documents."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, sections: bool = True) -> None:
+        self.sections = sections  # False: the text fields alone (see the module docstring)
         self._folder = folder
         self._source = str(folder)
         self._schema = _schema()
@@ -182,6 +232,17 @@ class KeywordIndex:
         grams = search_grams(chunk.text)
         if grams:
             entry.add_text(GRAMS, " ".join(grams))
+        heading = section_text(document.title, chunk.section_path)
+        entry.add_text(SECTION, " ".join(dict.fromkeys(search_tokens(heading))))
+        lines = (" ".join(search_tokens(normal_title(t))) for t in heading.splitlines())
+        entry.add_bytes(HEADINGS, "\n".join(lines).encode("utf-8"))
+        for key in title_keys(document.title, chunk.section_path):
+            entry.add_text(TITLES, key)
+        entry.add_text(SECTION_KEY, f"{document.id}/{len(chunk.section_path)}/{heading}"[:2000])
+        role = _role(document.title, chunk.section_path)
+        if role is not None:
+            entry.add_text(ROLE, role)
+            entry.add_bytes(POINTED, chunk.text.encode("utf-8"))
         entry.add_text(OWNER, document.owner)
         entry.add_text(VISIBILITY, document.visibility)
         for tag in document.org_tags:
@@ -237,16 +298,69 @@ class KeywordIndex:
         if not terms:
             return []
         grams = _query_terms(search_grams(query), searcher, GRAMS)
-        clauses = [(tantivy.Occur.Must, self._text_query(terms, grams))]
-        clauses += [(tantivy.Occur.Must, _unscored(f)) for f in self._filters(access, documents)]
+        filters = [_unscored(f) for f in self._filters(access, documents)]
+        text = self._run(searcher, self._query(self._text_query(terms, grams), filters), limit)
+        if not self.sections:
+            scored = [(score, searcher.doc(address)) for score, address in text]
+        else:
+            titles = self._title_query(searcher, terms, filters)
+            heading = self._run(searcher, self._query(titles, filters), limit)
+            scored = _section_ranked(searcher, text, heading, set(terms))[:limit]
+        return [_hit(rank, score, stored) for rank, (score, stored) in enumerate(scored, start=1)]
+
+    def _query(self, scored: tantivy.Query, filters: Sequence[tantivy.Query]) -> tantivy.Query:
+        """``scored`` among the chunks the filters let through; with sections on, never a
+        back-of-book index chunk (a list of terms answers nothing)."""
+        must = tantivy.Occur.Must
+        clauses = [(must, scored), *((must, f) for f in filters)]
+        if self.sections:
+            clauses.append((tantivy.Occur.MustNot, self._term(ROLE, "index")))
+        return tantivy.Query.boolean_query(clauses)
+
+    def _run(
+        self, searcher: tantivy.Searcher, query: tantivy.Query, limit: int
+    ) -> list[tuple[float, tantivy.DocAddress]]:
         try:
-            found = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False)
+            return list(searcher.search(query, limit, count=False).hits)
         except ValueError as exc:
             raise StoreError(f"keyword search failed: {exc}", source=self._source) from exc
-        return [
-            self._hit(searcher, rank, score, address)
-            for rank, (score, address) in enumerate(found.hits, start=1)
-        ]
+
+    def _title_query(
+        self, searcher: tantivy.Searcher, terms: Sequence[str], filters: Sequence[tantivy.Query]
+    ) -> tantivy.Query:
+        """The terms in section titles, OR the sections the document's index pages point
+        the terms at (a constant score each)."""
+        should = tantivy.Occur.Should
+        clauses = [(should, self._field_term(SECTION, t)) for t in terms]
+        for key, weight in self._pointed(searcher, terms, filters).items():
+            # This query's scores are scaled by SECTION_BOOST; a pointer's must not be.
+            score = POINTER_BOOST * weight / max(SECTION_BOOST, 1e-6)
+            pointer = tantivy.Query.const_score_query(self._term(TITLES, key), score)
+            clauses.append((should, pointer))
+        return tantivy.Query.boolean_query(clauses)
+
+    def _pointed(
+        self, searcher: tantivy.Searcher, terms: Sequence[str], filters: Sequence[tantivy.Query]
+    ) -> dict[str, float]:
+        """Title key -> weight of the sections that index or glossary entries matching
+        the question point to (in the index pages the caller may see)."""
+        must, should = tantivy.Occur.Must, tantivy.Occur.Should
+        roles = [(should, self._term(ROLE, r)) for r in ("index", "glossary")]
+        words = [(should, self._field_term(TEXT, t)) for t in terms]
+        query = tantivy.Query.boolean_query(
+            [
+                (must, _unscored(tantivy.Query.boolean_query(roles))),
+                (must, tantivy.Query.boolean_query(words)),
+                *((must, f) for f in filters),
+            ]
+        )
+        weights: dict[str, float] = {}
+        for _, address in self._run(searcher, query, POINTER_PAGES):
+            text = bytes(searcher.doc(address).get_first(POINTED) or b"").decode("utf-8")
+            for pointer in index_pointers(text, terms, search_tokens):
+                for key in pointer.targets:
+                    weights[key] = weights.get(key, 0.0) + pointer.weight
+        return weights
 
     def _searcher(self) -> tantivy.Searcher:
         # Reloading costs microseconds when nothing changed and makes commits by another
@@ -258,9 +372,10 @@ class KeywordIndex:
         """SHOULD of every term in its field: the score is the sum of both fields' BM25."""
         should = tantivy.Occur.Should
         fielded = [(TEXT, t) for t in terms] + [(GRAMS, g) for g in grams]
-        return tantivy.Query.boolean_query(
-            [(should, tantivy.Query.term_query(self._schema, f, t, "freq")) for f, t in fielded]
-        )
+        return tantivy.Query.boolean_query([(should, self._field_term(f, t)) for f, t in fielded])
+
+    def _field_term(self, field: str, token: str) -> tantivy.Query:
+        return tantivy.Query.term_query(self._schema, field, token, "freq")
 
     def _filters(self, access: Access, documents: Collection[str] | None) -> list[tantivy.Query]:
         filters = [] if access.everything else [self._permission_query(access)]
@@ -287,18 +402,59 @@ class KeywordIndex:
     def _term(self, field: str, value: str) -> tantivy.Query:
         return tantivy.Query.term_query(self._schema, field, value, "basic")
 
-    def _hit(
-        self, searcher: tantivy.Searcher, rank: int, score: float, address: tantivy.DocAddress
-    ) -> Hit:
-        stored = searcher.doc(address)
-        return Hit(
-            chunk_id=str(stored.get_first(CHUNK_ID)),
-            document_id=str(stored.get_first(DOCUMENT_ID)),
-            score=score,
-            mode="keyword",
-            keyword_score=score,
-            keyword_rank=rank,
-        )
+
+def _hit(rank: int, score: float, stored: tantivy.Document) -> Hit:
+    return Hit(
+        chunk_id=str(stored.get_first(CHUNK_ID)),
+        document_id=str(stored.get_first(DOCUMENT_ID)),
+        score=score,
+        mode="keyword",
+        keyword_score=score,
+        keyword_rank=rank,
+    )
+
+
+def _section_ranked(
+    searcher: tantivy.Searcher,
+    text: Sequence[tuple[float, tantivy.DocAddress]],
+    title: Sequence[tuple[float, tantivy.DocAddress]],
+    terms: set[str],
+) -> list[tuple[float, tantivy.Document]]:
+    """The chunks either query found, scored by ``section_scores``, best first."""
+    text_of = {_key(address): score for score, address in text}
+    title_of = {_key(address): score for score, address in title}
+    addresses = {_key(address): address for _, address in (*text, *title)}
+    stored = {key: searcher.doc(address) for key, address in addresses.items()}
+    keys = list(addresses)
+    scores = section_scores(
+        [text_of.get(key, 0.0) for key in keys],
+        [title_of.get(key, 0.0) for key in keys],
+        [str(stored[key].get_first(SECTION_KEY)) for key in keys],
+        [_fully_asked(stored[key], terms) for key in keys],
+        boost=SECTION_BOOST,
+        full=FULL_TITLE_BOOST,
+        share=SECTION_SHARE,
+    )
+    order = sorted(range(len(keys)), key=lambda i: -scores[i])
+    return [(scores[i], stored[keys[i]]) for i in order]
+
+
+def _fully_asked(stored: tantivy.Document, terms: set[str]) -> bool:
+    """Whether every word of one of the chunk's titles is in the question."""
+    headings = bytes(stored.get_first(HEADINGS) or b"").decode("utf-8")
+    return any(line and set(line.split()) <= terms for line in headings.splitlines())
+
+
+def _key(address: tantivy.DocAddress) -> tuple[int, int]:
+    return (address.segment_ord, address.doc)
+
+
+def _role(title: str, section_path: Sequence[str]) -> str | None:
+    """ "index" or "glossary" for a chunk of its document's own index pages, else None."""
+    if not is_index_page(title, section_path):
+        return None
+    named = {normal_title(text) for text in (title, *section_path[:1])}
+    return "index" if named & {"index", "索引"} else "glossary"
 
 
 def _unscored(query: tantivy.Query) -> tantivy.Query:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from askalong.errors import AskAlongError, InputError
 from askalong.index.base import SearchRoutes
 from askalong.providers.rerank import Reranker, rerank_or_fallback
-from askalong.retrieve.ranking import RetrievalPolicy, fuse, fused_ranking
+from askalong.retrieve.ranking import RetrievalPolicy, fuse, fused_ranking, with_context
 from askalong.store.base import Store
 from askalong.text.scripts import detect_language
 from askalong.text.tokens import tokenize
@@ -22,6 +22,8 @@ RERANK_CANDIDATES = 20  # the fused top that a reranker reorders
 # The embedder reads a long query in 510-token windows, seconds of work for 10k
 # characters; its head says what the query is about just as well.
 MAX_EMBEDDED_QUERY_CHARS = 1_000
+# A follow-up's thread context weighs this much of the question's own terms in BM25.
+CONTEXT_WEIGHT = 0.3
 
 
 @dataclass(frozen=True)
@@ -68,13 +70,16 @@ class Searcher:
         k_max: int | None = None,
         use_vectors: bool = True,
         language: str | None = None,
+        context: str = "",
     ) -> SearchResult:
         """The best chunks for ``query`` among the documents ``access`` may see
         (restricted to ``documents`` when given: ids the caller resolved with the store's
         ``get_document`` under the same ``access``, which is their permission check).
-        ``language`` is ``detect_language(query)`` when the caller has it already."""
+        ``language`` is ``detect_language(query)`` when the caller has it already.
+        ``context`` (a follow-up's previous question and answer) is searched too, at
+        ``CONTEXT_WEIGHT`` in the keyword route and after the query in the embedded text."""
         query = _checked_query(query)
-        routes = self._run_routes(query, access, documents, use_vectors)
+        routes = self._run_routes(query, access, documents, use_vectors, context=context)
         k = k_max or self.policy.k_max_knowledge_base
         reranked, rerank_notes = self._reranked(query, routes, k)
         if reranked is not None:
@@ -135,18 +140,30 @@ class Searcher:
         use_vectors: bool,
         *,
         use_keyword: bool = True,
+        context: str = "",
     ) -> _Routes:
         named = _named(documents)
         keyword = None
         if use_keyword:
-            keyword = self.routes.keyword.search(
-                query, access, documents=named, limit=self.policy.keyword_limit
-            )
+            keyword = self._keyword_route(query, access, named, context)
         # A query of stop words finds no keyword hit; only then is it tokenised here.
         if not keyword and not tokenize(query):
             return _Routes(None, None, ("the query has only stop words or punctuation",))
-        vector, notes, unembedded = self._vector_route(query, access, named, use_vectors)
+        embedded = f"{query}\n{context}" if context else query
+        vector, notes, unembedded = self._vector_route(embedded, access, named, use_vectors)
         return _Routes(keyword, vector, notes, unembedded)
+
+    def _keyword_route(
+        self, query: str, access: Access, named: frozenset[str] | None, context: str
+    ) -> list[Hit]:
+        limit = self.policy.keyword_limit
+        hits = self.routes.keyword.search(query, access, documents=named, limit=limit)
+        if not context.strip():
+            return hits
+        around = self.routes.keyword.search(
+            context[:MAX_QUERY_CHARS], access, documents=named, limit=limit
+        )
+        return with_context(hits, around, CONTEXT_WEIGHT)[:limit]
 
     def _vector_route(
         self, query: str, access: Access, named: frozenset[str] | None, use_vectors: bool

@@ -1,0 +1,88 @@
+"""Follow-ups in a real thread keep their context: `askalong ask --thread` on a real
+Markdown guide, the offline answerer, the real store and keyword index."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from askalong.answer.base import HistoryTurn
+from askalong.asking.evidence import gather
+from askalong.asking.question import AskedQuestion
+from askalong.cli import main
+from askalong.config import Settings
+from askalong.library import Library, opened_library
+from askalong.text.analysed import analysed
+from askalong.types import Access
+
+GUIDE = """# Weekend guide
+
+## Easy sudoku puzzles
+
+Easy sudoku puzzles give thirty or more starting digits, so every empty cell can be
+filled by scanning its row, column and box for the single missing digit.
+
+## Harder sudoku puzzles
+
+Harder sudoku puzzles give fewer than twenty-five digits and need techniques such as
+the X-wing or forcing chains before the grid opens up.
+
+## Harder hiking trails
+
+The harder trails climb eight hundred metres, and the harder ridge routes need a rope.
+"""
+
+
+def run_json(*args: str) -> Any:
+    result = CliRunner().invoke(main, [*args, "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def guide(settings: Settings, tmp_path: Path) -> dict[str, str]:
+    path = tmp_path / "guide.md"
+    path.write_text(GUIDE, encoding="utf-8")
+    doc = run_json("add", str(path))["results"][0]["document"]["id"]
+    blocks = run_json("show", doc, "--blocks")["blocks"]
+    return {b["id"]: b["text"] for b in blocks}
+
+
+def quoted(answer: dict[str, Any], blocks: dict[str, str]) -> str:
+    """The blocks the answer quotes, joined."""
+    return "\n".join(blocks[quote["block_id"]] for quote in answer["quotes"])
+
+
+def first_hit(library: Library, question: str, history: tuple[HistoryTurn, ...]) -> str:
+    """The text of the best chunk gathered for ``question`` asked with ``history``."""
+    asked = AskedQuestion(question, analysed(question), "ask", None, (), history)
+    evidence = gather(library, asked, Access.local())
+    return library.store.chunk(evidence.hits[0].chunk_id).text
+
+
+def test_a_follow_up_is_searched_with_the_thread(guide: dict[str, str]) -> None:
+    first = run_json("ask", "Which sudoku puzzles are easy?")
+    with opened_library() as library:
+        turns = library.store.turns(first["thread_id"])
+        history = tuple(HistoryTurn(turn.question, turn.answer.answer) for turn in turns)
+        # Alone, "harder" is the hiking trails' word; in the thread it means puzzles.
+        assert "trails" in first_hit(library, "And the harder ones?", ())
+        assert "X-wing" in first_hit(library, "And the harder ones?", history)
+
+
+def test_a_question_unrelated_to_the_selection_is_not_forced_through_it(
+    guide: dict[str, str],
+) -> None:
+    doc = run_json("docs")["documents"][0]["id"]
+    selection = "Easy sudoku puzzles give thirty or more starting digits"
+    related = run_json("ask", "How many digits do they give?", "--doc", doc, "--select", selection)
+    assert "thirty or more starting digits" in quoted(related, guide)
+    unrelated = run_json(
+        "ask", "How high do the ridge routes climb?", "--doc", doc, "--select", selection
+    )
+    assert "eight hundred metres" in unrelated["answer"]
+    assert "thirty or more" not in quoted(unrelated, guide)  # the selection stays out
