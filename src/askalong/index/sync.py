@@ -62,24 +62,28 @@ class SearchIndexes:
         self._embedder: Embedder | None = None
         self._embedder_loaded = False
         self._vectors: VectorIndexRoute | None = None
+        self._loading = threading.Lock()  # a request and the background embedder may race
         self.vector_root = settings.index_dir / "vectors"
 
     @property
     def embedder(self) -> Embedder | None:
         """The embedder, loaded on first use (loading a model takes a moment)."""
-        if not self._embedder_loaded:
-            self._embedder = self._make_embedder()
-            self._embedder_loaded = True
-        return self._embedder
+        with self._loading:
+            if not self._embedder_loaded:
+                self._embedder = self._make_embedder()
+                self._embedder_loaded = True
+            return self._embedder
 
     @property
     def vectors(self) -> VectorIndexRoute | None:
         """The vector route of the current embedder; None when embeddings are off."""
-        if self._vectors is None and self.embedder is not None:
-            folder = self.vector_root / _folder_name(self.embedder.vector_space)
-            index = VectorIndex(folder, self.embedder.dimension)
-            self._vectors = VectorIndexRoute(index, self.keyword)
-        return self._vectors
+        embedder = self.embedder
+        with self._loading:
+            if self._vectors is None and embedder is not None:
+                folder = self.vector_root / _folder_name(embedder.vector_space)
+                index = VectorIndex(folder, embedder.dimension)
+                self._vectors = VectorIndexRoute(index, self.keyword)
+            return self._vectors
 
     def add(self, document: Document, chunks: tuple[Chunk, ...]) -> None:
         """Index a document just written to the store; vectors it had were for the text
@@ -129,6 +133,8 @@ class SearchIndexes:
         for document in documents:
             step = _offset(progress, done.chunks, stop)
             try:
+                if stop is not None and stop.is_set():
+                    raise _Stopped
                 chunks, reused = self._embed_one(vectors.index, embedder, document, step)
             except _Stopped:
                 return _with_error(done, "stopped")
@@ -180,6 +186,31 @@ class SearchIndexes:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+class BackgroundEmbedding:
+    """Embeds, in a thread, what is stored but has no vectors yet: a server killed before
+    its vectors were done resumes them when it starts again. ``stop`` asks it to finish
+    between batches."""
+
+    def __init__(self, indexes: SearchIndexes) -> None:
+        self._indexes = indexes
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="askalong-embed", daemon=True)
+        self.report: EmbedReport | None = None
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.report = self._indexes.embed_pending(stop=self._stop)
+        except AskAlongError as exc:  # keyword search keeps working; the next add retries
+            self.report = EmbedReport(0, 0, str(exc))
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
 
 
 def _offset(
