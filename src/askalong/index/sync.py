@@ -80,7 +80,7 @@ class SearchIndexes:
         embedder = self.embedder
         with self._loading:
             if self._vectors is None and embedder is not None:
-                folder = self.vector_root / _folder_name(embedder.vector_space)
+                folder = self.vector_root / vector_folder_name(embedder.vector_space)
                 index = VectorIndex(folder, embedder.dimension)
                 self._vectors = VectorIndexRoute(index, self.keyword)
             return self._vectors
@@ -234,6 +234,6 @@ def _with_error(report: EmbedReport, error: str) -> EmbedReport:
     return EmbedReport(report.documents, report.chunks, error, report.reused)
 
 
-def _folder_name(embedder_name: str) -> str:
+def vector_folder_name(embedder_name: str) -> str:
     """A model name as a folder name: vectors of different models never mix."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", embedder_name).strip("._") or "default"
