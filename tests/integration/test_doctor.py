@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +22,7 @@ from hash_embedder import HashEmbedder
 from askalong.cli import main
 from askalong.config import Settings
 from askalong.index.keyword import KeywordIndex
+from askalong.index.sync import SearchIndexes
 from askalong.maintain.checks import SETTLE_SECONDS, examine, stored_documents
 from askalong.maintain.findings import KINDS, Finding
 from askalong.maintain.parts import Parts
@@ -183,8 +187,6 @@ def checked(settings: Settings, embedder: HashEmbedder, *, fix: bool = False) ->
 
 
 def embed_all(settings: Settings, embedder: HashEmbedder) -> None:
-    from askalong.index.sync import SearchIndexes
-
     with open_store(settings) as store, SearchIndexes(settings, store, lambda: embedder) as indexes:
         assert indexes.embed(indexes.pending_vectors()).error is None
 
@@ -248,3 +250,28 @@ def test_stray_compaction_files_are_found(settings: Settings, library: list[str]
     assert [f.kind for f in checked(settings, embedder)] == ["temp_stray"]
     assert checked(settings, embedder, fix=True) == []
     assert not (folder / "vectors-7.f32").exists()
+
+
+@pytest.mark.slow
+def test_after_kill_9_during_a_folder_add_repair_leaves_a_healthy_library(
+    settings: Settings, evaldata: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for page in sorted((evaldata / PAGES).glob("sql-*.html"))[:40]:
+        shutil.copy(page, folder / page.name)
+    command = "import sys; from askalong.cli import main; sys.argv[0] = 'askalong'; main()"
+    env = {**os.environ, "ASKALONG_HOME": str(settings.home), "ASKALONG_EMBEDDER": "none"}
+    adding = subprocess.Popen([sys.executable, "-c", command, "add", str(folder)], env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # kill once some documents are in
+        with open_store(settings) as store:
+            if len(store.list_documents(LOCAL)) >= 5:
+                break
+        time.sleep(0.05)
+    adding.send_signal(signal.SIGKILL)
+    adding.wait()
+    code, report = doctor("--repair")
+    assert all(f["repairable"] for f in report["findings"]), report
+    assert code == 0, report
+    assert doctor() == (0, {"healthy": True, "findings": [], "repaired": [], "remaining": []})

@@ -155,9 +155,9 @@ class SearchIndexes:
     ) -> tuple[int, int]:
         """Embed what ``document`` lacks under the index's claim; returns (chunks given
         vectors, of them reused), (0, 0) when another embedder did it already."""
-        chunks = self.store.chunks(document.id)
-        keys = [content_key(embedder.vector_space, c.text) for c in chunks]
-        with index.claim():
+        with index.claim():  # the chunks are read under it too: a re-add may change them
+            chunks = self.store.chunks(document.id)
+            keys = [content_key(embedder.vector_space, c.text) for c in chunks]
             wanted = {c.id: key for c, key in zip(chunks, keys, strict=True)}
             if not chunks or index.live_keys(document.id) == wanted:
                 return 0, 0
