@@ -41,8 +41,13 @@ def run(src: Path, adds: int) -> dict[str, object]:
         )
         for page in pages
     ]
-    failed = sum(process.wait() != 0 for process in processes)
-    errors = {p.stderr.read().decode().strip().splitlines()[-1] for p in processes if p.returncode}
+    outputs = [process.communicate() for process in processes]  # drains both pipes
+    failed = sum(process.returncode != 0 for process in processes)
+    errors = {
+        (err.decode().strip().splitlines() or [f"exit status {p.returncode}"])[-1]
+        for p, (_, err) in zip(processes, outputs, strict=True)
+        if p.returncode
+    }
     wall = time.perf_counter() - started
     rows = live = 0
     for table in (home / "index" / "vectors").glob("*/rows.sqlite3"):
