@@ -82,12 +82,12 @@ def main() -> None:
     parser.add_argument("--src", type=Path, action="append", required=True)
     parser.add_argument("--adds", type=int, default=20)
     args = parser.parse_args()
-    results = [run(src, args.adds) for src in args.src]
-    columns = list(results[0])
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "---|" * len(columns))
-    for result in results:
-        print("| " + " | ".join(str(result[c]) for c in columns) + " |")
+    for n, src in enumerate(args.src):
+        result = run(src, args.adds)  # each row printed as it is done: a run takes minutes
+        if n == 0:
+            print("| " + " | ".join(result) + " |")
+            print("|" + "---|" * len(result))
+        print("| " + " | ".join(str(value) for value in result.values()) + " |", flush=True)
 
 
 if __name__ == "__main__":
