@@ -11,6 +11,7 @@ import click
 
 from askalong.cli.ask import ask
 from askalong.cli.collections import collections
+from askalong.cli.doctor import doctor
 from askalong.cli.documents import add, docs, rm, show
 from askalong.cli.evaluate import evaluate
 from askalong.cli.output import fail
@@ -39,7 +40,7 @@ def main() -> None:
     """
 
 
-for command in (add, docs, show, rm, collections, search, ask, serve, token, evaluate):
+for command in (add, docs, show, rm, collections, search, ask, serve, token, evaluate, doctor):
     main.add_command(command)
 
 __all__ = ["main"]

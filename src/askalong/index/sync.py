@@ -2,22 +2,34 @@
 
 A document goes to the store first (one transaction), then to the keyword index, and is
 searchable from then on; its vectors follow, which may take a while (or fail: the
-document stays keyword-searchable and its vectors are retried by the next ``embed``).
-``sync`` repairs what a crash between those steps left: a document the store has and
-the keyword index lacks is indexed again, index entries of removed documents go.
+document stays keyword-searchable and its vectors are retried by the next ``embed``, or
+when the server next starts). ``sync`` repairs what a crash between those steps left: a
+document the store has and the keyword index lacks is indexed again, index entries and
+vectors of removed documents go.
+
+Vectors carry the content key of the text they were computed from. A document written to
+the store afresh has any vectors it had before marked dead (they were for another
+chunking, say after a crash inside ``rm``); embedding then reuses only the vectors of
+identical texts. Deciding what a document still needs and adding it happen under the
+vector index's claim, so parallel adds never embed one document twice.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 
+import numpy as np
+
 from askalong.config import Settings
 from askalong.errors import AskAlongError
 from askalong.index.keyword import KeywordIndex
+from askalong.index.vector_files import forget, live_documents
 from askalong.index.vector_route import VectorIndexRoute
+from askalong.index.vector_rows import content_key
 from askalong.index.vectors import VectorIndex
 from askalong.providers.base import Embedder
 from askalong.store.base import Store
@@ -31,6 +43,11 @@ class EmbedReport:
     documents: int
     chunks: int
     error: str | None = None  # why embedding stopped early, if it did
+    reused: int = 0  # of ``chunks``, those whose vector was already stored for their text
+
+
+class _Stopped(Exception):
+    """Raised inside a batch callback when the caller asked embedding to stop."""
 
 
 class SearchIndexes:
@@ -45,31 +62,38 @@ class SearchIndexes:
         self._embedder: Embedder | None = None
         self._embedder_loaded = False
         self._vectors: VectorIndexRoute | None = None
+        self._loading = threading.Lock()  # a request and the background embedder may race
+        self.vector_root = settings.index_dir / "vectors"
 
     @property
     def embedder(self) -> Embedder | None:
         """The embedder, loaded on first use (loading a model takes a moment)."""
-        if not self._embedder_loaded:
-            self._embedder = self._make_embedder()
-            self._embedder_loaded = True
-        return self._embedder
+        with self._loading:
+            if not self._embedder_loaded:
+                self._embedder = self._make_embedder()
+                self._embedder_loaded = True
+            return self._embedder
 
     @property
     def vectors(self) -> VectorIndexRoute | None:
         """The vector route of the current embedder; None when embeddings are off."""
-        if self._vectors is None and self.embedder is not None:
-            folder = self.settings.index_dir / "vectors" / _folder_name(self.embedder.vector_space)
-            index = VectorIndex(folder, self.embedder.dimension)
-            self._vectors = VectorIndexRoute(index, self.keyword)
-        return self._vectors
+        embedder = self.embedder
+        with self._loading:
+            if self._vectors is None and embedder is not None:
+                folder = self.vector_root / vector_folder_name(embedder.vector_space)
+                index = VectorIndex(folder, embedder.dimension)
+                self._vectors = VectorIndexRoute(index, self.keyword)
+            return self._vectors
 
     def add(self, document: Document, chunks: tuple[Chunk, ...]) -> None:
+        """Index a document just written to the store; vectors it had were for the text
+        of an earlier copy, so they go (their identical texts are reused by ``embed``)."""
         self.keyword.add(document, chunks)
+        forget(self.vector_root, [document.id])
 
     def remove(self, document_id: str) -> None:
         self.keyword.delete(document_id)
-        if self.vectors is not None:
-            self.vectors.delete(document_id)
+        forget(self.vector_root, [document_id])
 
     def sync(self) -> int:
         """Index what the store has and the keyword index lacks; drop what the store lost.
@@ -77,7 +101,8 @@ class SearchIndexes:
         stored = {d.id: d for d in self.store.list_documents(Access.local())}
         indexed = self.keyword.document_ids()
         for gone in indexed - set(stored):
-            self.remove(gone)
+            self.keyword.delete(gone)
+        forget(self.vector_root, live_documents(self.vector_root) - set(stored))
         missing = [stored[i] for i in set(stored) - indexed]
         entries = [(d, self.store.chunks(d.id)) for d in missing]
         entries = [(d, chunks) for d, chunks in entries if chunks]
@@ -94,24 +119,61 @@ class SearchIndexes:
         return [d for d in reversed(pending) if self.store.chunks(d.id)]
 
     def embed(
-        self, documents: list[Document], progress: Callable[[int], None] | None = None
+        self,
+        documents: list[Document],
+        progress: Callable[[int], None] | None = None,
+        stop: threading.Event | None = None,
     ) -> EmbedReport:
-        """Embed the documents' chunks; stops at the first provider failure."""
+        """Give the documents' chunks vectors; stops at the first provider failure (or
+        when ``stop`` is set, between batches)."""
         vectors, embedder = self.vectors, self.embedder
         if vectors is None or embedder is None:
             return EmbedReport(0, 0, "embeddings are off (ASKALONG_EMBEDDER=none)")
-        done_docs = done_chunks = 0
+        done = EmbedReport(0, 0)
         for document in documents:
-            chunks = self.store.chunks(document.id)
+            step = _offset(progress, done.chunks, stop)
             try:
-                matrix = embedder.embed_passages(
-                    [c.text for c in chunks], progress=_offset(progress, done_chunks)
-                )
+                if stop is not None and stop.is_set():
+                    raise _Stopped
+                chunks, reused = self._embed_one(vectors.index, embedder, document, step)
+            except _Stopped:
+                return _with_error(done, "stopped")
             except AskAlongError as exc:
-                return EmbedReport(done_docs, done_chunks, str(exc))
-            vectors.add(document.id, [c.id for c in chunks], matrix)
-            done_docs, done_chunks = done_docs + 1, done_chunks + len(chunks)
-        return EmbedReport(done_docs, done_chunks)
+                return _with_error(done, str(exc))
+            if chunks:
+                done = EmbedReport(
+                    done.documents + 1, done.chunks + chunks, reused=done.reused + reused
+                )
+        return done
+
+    def _embed_one(
+        self,
+        index: VectorIndex,
+        embedder: Embedder,
+        document: Document,
+        progress: Callable[[int], None] | None,
+    ) -> tuple[int, int]:
+        """Embed what ``document`` lacks under the index's claim; returns (chunks given
+        vectors, of them reused), (0, 0) when another embedder did it already."""
+        with index.claim():  # the chunks are read under it too: a re-add may change them
+            chunks = self.store.chunks(document.id)
+            keys = [content_key(embedder.vector_space, c.text) for c in chunks]
+            wanted = {c.id: key for c, key in zip(chunks, keys, strict=True)}
+            if not chunks or index.live_keys(document.id) == wanted:
+                return 0, 0
+            if not self.store.has_document(document.id):  # removed while we waited
+                return 0, 0
+            known = index.vectors_for(keys)
+            todo = [c.text for c, key in zip(chunks, keys, strict=True) if key not in known]
+            fresh = iter(embedder.embed_passages(todo, progress=progress))
+            matrix = [known[key] if key in known else next(fresh) for key in keys]
+            index.add(document.id, [c.id for c in chunks], np.stack(matrix), keys)
+        return len(chunks), len(chunks) - len(todo)
+
+    def embed_pending(self, stop: threading.Event | None = None) -> EmbedReport:
+        """Embed every stored document that has no vectors yet (those a killed server or
+        an ``add --no-embed`` left)."""
+        return self.embed(self.pending_vectors(), stop=stop)
 
     def close(self) -> None:
         if self._vectors is not None:
@@ -126,14 +188,52 @@ class SearchIndexes:
         self.close()
 
 
-def _offset(progress: Callable[[int], None] | None, base: int) -> Callable[[int], None] | None:
-    """A per-document progress callback that reports the running total."""
-    if progress is None:
+class BackgroundEmbedding:
+    """Embeds, in a thread, what is stored but has no vectors yet: a server killed before
+    its vectors were done resumes them when it starts again. ``stop`` asks it to finish
+    between batches."""
+
+    def __init__(self, indexes: SearchIndexes) -> None:
+        self._indexes = indexes
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="askalong-embed", daemon=True)
+        self.report: EmbedReport | None = None
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.report = self._indexes.embed_pending(stop=self._stop)
+        except AskAlongError as exc:  # keyword search keeps working; the next add retries
+            self.report = EmbedReport(0, 0, str(exc))
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
+
+
+def _offset(
+    progress: Callable[[int], None] | None, base: int, stop: threading.Event | None
+) -> Callable[[int], None] | None:
+    """A per-document batch callback that reports the running total and stops the
+    embedding when ``stop`` is set."""
+    if progress is None and stop is None:
         return None
-    report = progress
-    return lambda done: report(base + done)
+
+    def step(done: int) -> None:
+        if stop is not None and stop.is_set():
+            raise _Stopped
+        if progress is not None:
+            progress(base + done)
+
+    return step
 
 
-def _folder_name(embedder_name: str) -> str:
+def _with_error(report: EmbedReport, error: str) -> EmbedReport:
+    return EmbedReport(report.documents, report.chunks, error, report.reused)
+
+
+def vector_folder_name(embedder_name: str) -> str:
     """A model name as a folder name: vectors of different models never mix."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", embedder_name).strip("._") or "default"

@@ -40,8 +40,14 @@ class VectorIndexRoute:
     def document_ids(self) -> set[str]:
         return self.index.document_ids()
 
-    def add(self, document_id: str, chunk_ids: Sequence[str], vectors: npt.ArrayLike) -> None:
-        self.index.add(document_id, chunk_ids, vectors)
+    def add(
+        self,
+        document_id: str,
+        chunk_ids: Sequence[str],
+        vectors: npt.ArrayLike,
+        keys: Sequence[str] | None = None,
+    ) -> None:
+        self.index.add(document_id, chunk_ids, vectors, keys)
 
     def delete(self, document_id: str) -> None:
         self.index.delete(document_id)

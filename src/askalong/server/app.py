@@ -19,6 +19,7 @@ from starlette.concurrency import run_in_threadpool
 
 from askalong.asking.choose import make_asker
 from askalong.config import Settings
+from askalong.index.sync import BackgroundEmbedding
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
 from askalong.server.deps import ServerState
@@ -52,9 +53,12 @@ def create_app(
         pages = PageRenderer(settings.home / "cache" / "pages")
         asker = await run_in_threadpool(make_asker, library)
         app.state.askalong = ServerState(library, pages, threading.Lock(), asker)
+        resumed = BackgroundEmbedding(library.indexes)  # what a killed server left unembedded
+        resumed.start()
         try:
             yield
         finally:
+            await run_in_threadpool(resumed.stop)
             await run_in_threadpool(library.close)
 
     app = FastAPI(
