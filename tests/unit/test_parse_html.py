@@ -96,7 +96,46 @@ def test_manual_reference_page_synopsis_keeps_layout(evaldata: Path) -> None:
     assert description.section_path == ("Description",)
     term = find(doc, "CONCURRENTLY")
     assert term.kind == "paragraph"
-    assert term.section_path == ("Parameters",)
+    assert term.text.startswith("CONCURRENTLY — When this option is used, PostgreSQL will build")
+    assert term.section_path == ("Parameters", "CONCURRENTLY")
+
+
+def test_manual_definition_is_one_block_with_its_term(evaldata: Path) -> None:
+    """ON COMMIT > DROP: a nested <dt>/<dd>; its definition must be found by the term."""
+    doc = parse_page(evaldata, "sql-createtable.html")
+    drop = find(doc, "DROP — ")
+    assert drop.text.startswith(
+        "DROP — The temporary table will be dropped at the end of the current transaction block."
+    )
+    assert drop.section_path == ("Parameters", "ON COMMIT", "DROP")
+    assert drop.lines == (837, 841)
+    on_commit = find(doc, "ON COMMIT — ")
+    assert on_commit.text.endswith("The three options are:")
+    assert on_commit.section_path == ("Parameters", "ON COMMIT")
+    # The term is not left behind as a block of its own, and the outline resumes after.
+    assert not [b for b in doc.blocks if b.text in ("DROP", "ON COMMIT")]
+    after = find(doc, "Compatibility")
+    assert after.section_path == ("Compatibility",)
+
+
+def test_definition_list_terms_and_odd_definitions() -> None:
+    markup = (
+        "<h1>Options</h1><dl>"
+        "<dt>-v</dt><dt>--verbose</dt><dd><p>Print more.</p><p>Twice is louder.</p></dd>"
+        "<dt>--sample</dt><dd><pre>run --sample</pre></dd>"
+        "<dt>--orphan</dt>"
+        "</dl><p>After the list.</p>"
+    )
+    doc = html.parse(markup.encode(), source="options.html")
+    assert [(b.text, b.section_path) for b in doc.blocks] == [
+        ("Options", ("Options",)),
+        ("-v, --verbose — Print more.", ("Options", "-v, --verbose")),
+        ("Twice is louder.", ("Options", "-v, --verbose")),
+        ("--sample", ("Options", "--sample")),
+        ("run --sample", ("Options", "--sample")),
+        ("--orphan", ("Options",)),
+        ("After the list.", ("Options",)),
+    ]
 
 
 @pytest.mark.slow
@@ -163,8 +202,7 @@ def test_article_page_keeps_the_article_only_in_order() -> None:
         ("caption", "An anemone at dusk."),
         ("table", "Species | Count\nCrab | 12"),
         ("code", "count = 12\nif count:\n    print(count)"),
-        ("paragraph", "Littoral zone"),
-        ("paragraph", "The shore between the tides."),
+        ("paragraph", "Littoral zone — The shore between the tides."),
         ("paragraph", "The sea, once it casts its spell."),
     ]
     assert doc.blocks[1].lines == (12, 13)

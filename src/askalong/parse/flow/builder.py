@@ -69,6 +69,13 @@ class OutlineBuilder:
         self._stack.append((depth, text))
         self._append("heading", text, lines, level)
 
+    def label(self, text: str) -> None:
+        """Open a label that nests under everything open and adds no block: a definition
+        list term over its definition. The caller closes it with ``restore``."""
+        if text:
+            depth = self._stack[-1][0] if self._stack else 0
+            self._stack.append((depth, text))
+
     def add(self, kind: BlockKind, text: str, *, lines: tuple[int, int] | None = None) -> None:
         """Add a non-heading block; empty text is dropped."""
         if text.strip():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from dataclasses import dataclass
 
 import lxml.html
 from lxml import etree
@@ -43,8 +44,10 @@ _NAV_WORDS = re.compile(
     r"|cookie|consent|gdpr|breadcrumb|navbar"
 )
 # Headings inside these boxes label the box only; the outline resumes after it.
-_SCOPING_TAGS = _names("blockquote figure details li dd td th")
+_SCOPING_TAGS = _names("blockquote figure details li td th")
 _BOXED_RANK = 99
+# Between a definition list's term and its definition, where the two become one block.
+TERM_SEPARATOR = " — "
 _SCOPING_CLASSES = _names("note tip warning caution important admonition callout")
 _WRAPPERS = _names("div section article main span font center")
 _MARKED_CLASSES = _SCOPING_CLASSES | {"footnote", "title"}
@@ -53,7 +56,6 @@ _KIND_OF_TAG: dict[str, BlockKind] = {
     "li": "list_item",
     "figcaption": "caption",
     "caption": "caption",
-    "dt": "paragraph",
     "dd": "paragraph",
     "blockquote": "paragraph",
 }
@@ -81,6 +83,7 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
     walker = _Walker()
     body = root.find("body")
     walker.container(body if body is not None else root, "paragraph", 1)
+    walker.release()
     return walker.out.build("html", source=source, title=_title(root), notices=decoded.notices)
 
 
@@ -209,12 +212,30 @@ class _Run:
         return None if self.first is None else (self.first, max(self.first, self.last))
 
 
+@dataclass(frozen=True)
+class _Term:
+    """A definition list term waiting for its definition."""
+
+    text: str
+    lines: tuple[int, int] | None
+
+
+def _span(*ranges: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The source lines from the first range's start to the last range's end."""
+    known = [r for r in ranges if r is not None]
+    return (known[0][0], max(known[-1][1], known[0][0])) if known else None
+
+
 class _Walker:
     """Walks one document; ``out`` receives the blocks."""
 
     def __init__(self) -> None:
         self.out = OutlineBuilder()
         self.boxes = 0  # how many boxes (notes, list items, cells) enclose the walk
+        # A definition list's terms wait for their <dd>: its first paragraph starts with
+        # them, so "DROP — The temporary table will be dropped…" is one quotable block.
+        self.terms: list[_Term] = []
+        self.lead: _Term | None = None  # the terms the current <dd>'s first block takes
 
     def container(self, el: etree._Element, kind: BlockKind, line: int) -> int:
         """Inline runs between block children become ``kind`` blocks."""
@@ -258,6 +279,10 @@ class _Walker:
 
     def block(self, el: etree._Element, kind: BlockKind, line: int) -> int:
         tag = el.tag
+        if tag == "dt":
+            return self._term(el, line)
+        if tag == "dd":
+            return self._definition(el, line)
         if tag in _HEADINGS:
             return self._heading(el, _HEADINGS[tag], line)
         if tag == "pre" or tag == "code":
@@ -278,29 +303,70 @@ class _Walker:
     def _flush(self, run: _Run, kind: BlockKind) -> None:
         if run.first is None:
             return  # only whitespace
-        self.out.add(kind, clean_text(run.raw), lines=run.lines)
+        self._emit(kind, clean_text(run.raw), run.lines)
+
+    def _emit(self, kind: BlockKind, text: str, lines: tuple[int, int] | None) -> None:
+        """Add a block; a definition's first paragraph starts with its terms."""
+        lead = self.lead
+        if lead is not None and kind == "paragraph" and text:
+            self.lead = None
+            text = lead.text + TERM_SEPARATOR + text
+            lines = _span(lead.lines, lines)
+        else:
+            self.release()
+        self.out.add(kind, text, lines=lines)
+
+    def release(self) -> None:
+        """Terms that no definition paragraph took stand as blocks of their own."""
+        pending = [*([self.lead] if self.lead else []), *self.terms]
+        self.terms, self.lead = [], None
+        for term in pending:
+            self.out.add("paragraph", term.text, lines=term.lines)
+
+    def _term(self, el: etree._Element, line: int) -> int:
+        run = _Run()
+        end = self.inline(el, run, line)
+        if run.first is not None:
+            self.terms.append(_Term(clean_text(run.raw), run.lines))
+        return end
+
+    def _definition(self, el: etree._Element, line: int) -> int:
+        """A <dd> is a box labelled by its terms: its blocks' section path ends with them."""
+        terms, self.terms = self.terms, []
+        self.release()
+        lead = _Term(", ".join(t.text for t in terms), _span(*(t.lines for t in terms)))
+        scope = self.out.scope()
+        self.out.label(lead.text)
+        self.lead = lead if terms else None
+        self.boxes += 1
+        line = self.container(el, "paragraph", line)
+        self.boxes -= 1
+        self.release()
+        self.out.restore(scope)
+        return line
 
     def _heading(self, el: etree._Element, level: int, line: int) -> int:
         run = _Run()
         end = self.inline(el, run, line)
         rank = _BOXED_RANK if self.boxes else None  # a box's label nests, closes nothing
+        self.release()
         self.out.heading(clean_text(run.raw), level, lines=run.lines, rank=rank)
         return end
 
     def _code(self, el: etree._Element, line: int) -> int:
         run = _Run()
         end = self.inline(el, run, line)
-        self.out.add("code", clean_code(run.raw), lines=run.lines)
+        self._emit("code", clean_code(run.raw), run.lines)
         return end
 
     def _table(self, el: etree._Element, line: int) -> int:
         start = el.sourceline or line
         caption = el.find("caption")
         if caption is not None:
-            self.out.add("caption", clean_text(_visible_text(caption)), lines=(start, start))
+            self._emit("caption", clean_text(_visible_text(caption)), (start, start))
         end = _skip(el, line)
         rows = [_row_text(tr) for tr in el.iter("tr")]
-        self.out.add("table", "\n".join(row for row in rows if row), lines=(start, end))
+        self._emit("table", "\n".join(row for row in rows if row), (start, end))
         return end
 
 
