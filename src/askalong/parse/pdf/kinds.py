@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from askalong.parse.pdf.layout import CAPTION_START, NUMBERED_TITLE
+from askalong.parse.pdf.layout import CAPTION_START, NUMBERED_TITLE, TOC_ENTRY
 from askalong.types import Block, BlockKind, LineBox
 
 _EDGE_ZONE = 0.09  # share of the page height where running headers/footers live
@@ -47,6 +47,15 @@ _REFERENCES = re.compile(
 )
 _SECTION_DEPTH = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s")
 _SENTENCE_END = (".", "。", "!", "?", "！", "？", ":", "：", ";", "；")
+# A Chinese sentence or a rule leading into a list ends so; a heading never does.
+_CJK_SENTENCE_END = ("。", "；", "：")
+# A word a heading is made of: three Latin letters in a row, or a Han character. "T", "k k"
+# and "ΘΨ2 ΘΨ1" (a figure's axis labels, a formula's symbols) have none.
+# Marks inside a Chinese sentence: a heading with a clause in it is a sentence.
+_CJK_CLAUSE_MARKS = ("，", "；", "。")
+_HEADING_WORD = re.compile(r"[A-Za-z]{3}|[\u3400-\u9fff]")
+# The contents page's own title: its section ends where the first real heading starts.
+_TOC_TITLE = re.compile(r"^\s*(?:目\s*录|contents|table of contents)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -202,6 +211,8 @@ def is_heading(draft: Draft, body: float, *, bold_body: bool = False) -> bool:
         return False
     if text.endswith((",", ";", "，", "；")) or "=" in text or _CONTACT.search(text):
         return False
+    if not looks_like_heading(text):
+        return False
     if _SAME_FONT_TITLE.match(text) and len(draft.boxes) == 1 and abs(draft.size - body) < 1.0:
         return len(text) <= _MAX_PLAIN_HEADING_CHARS and not text.endswith(_SENTENCE_END)
     # Mostly letters: not a formula or a figure's labels.
@@ -214,6 +225,15 @@ def is_heading(draft: Draft, body: float, *, bold_body: bool = False) -> bool:
         return False
     short = len(text.split()) <= 10 and not text.endswith((".", "。"))
     return bool(NUMBERED_TITLE.match(text)) or short
+
+
+def looks_like_heading(text: str) -> bool:
+    """Words, not a symbol or a contents line, and not a finished Chinese sentence."""
+    stripped = text.strip()
+    if not _HEADING_WORD.search(stripped) or TOC_ENTRY.search(stripped):
+        return False
+    clause = any(mark in stripped for mark in _CJK_CLAUSE_MARKS)
+    return not clause and not stripped.endswith(_CJK_SENTENCE_END)
 
 
 Rank = tuple[tuple[float, bool], int]  # a heading's style and its numbering depth
@@ -258,7 +278,7 @@ def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
             continue
         level = levels[rank(draft)] + first - 1 if kind == "heading" else 0
         if level:
-            while stack and stack[-1][0] >= level:
+            while stack and (stack[-1][0] >= level or _TOC_TITLE.match(stack[-1][1])):
                 stack.pop()
             stack.append((level, draft.text))
         path = tuple(text for _, text in stack)

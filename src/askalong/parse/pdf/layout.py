@@ -37,6 +37,15 @@ _SECTION_NUMBER = re.compile(
 # A bold label opening a paragraph set in the regular face.
 _LABEL = re.compile(r"^\s*(?:摘\s*要|关键词|Abstract|Key\s*words|Keywords)\s*[:：]", re.I)
 _SENTENCE_END = (".", "!", "?", ":", "。", "！", "？", "：", "．")
+# A Chinese line that stops at the right edge on an ideograph or a mid-sentence mark
+# runs on into the next line, however wide the line spacing or hanging the indent.
+_CJK_RUNS_ON = re.compile(r"[\u4e00-\u9fff，、（《“‘]$")
+_LATIN_END = re.compile(r"[A-Za-z0-9_)\]]$")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+# "(一) 命名风格......1": a table of contents entry, leader dots then a page number.
+TOC_ENTRY = re.compile(r"(?:\.{4,}|…{2,}|·{4,}|(?:\. ){4,})\s*[\divxlc]{1,4}\s*$", re.I)
+_WRAP_GAP_SIZES = 2.0
+_HANG_SIZES = 4.0
 
 
 def reading_order(lines: Sequence[Line]) -> tuple[tuple[Line, ...], ...]:
@@ -156,6 +165,8 @@ def _breaks(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool
     if line.run_in or abs(prev.size - line.size) > 0.6 or (prev.bold != line.bold and not runs_on):
         return True
     gap = line.top - prev.bottom
+    if _wraps(prev, line, left_edge, right_edge):
+        return False
     if gap > _BLOCK_GAP_SIZES * size or line.bottom < prev.top:
         return True
     if line.top < prev.bottom - 0.5 * size and line.x0 > prev.x1:
@@ -170,3 +181,24 @@ def _breaks(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool
     if short and _SECTION_NUMBER.match(line.text) and line.x1 < right_edge - 3 * size:
         return True  # "1. INTRODUCTION" then "1.1 Cluster computing"
     return short and prev.text.rstrip().endswith(_SENTENCE_END)
+
+
+def _wraps(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool:
+    """A Chinese sentence wrapped at the column's right edge onto the line below:
+    "…这样的处理方" then "式让写的同学…" under a hanging indent."""
+    size = max(prev.size, 1.0)
+    if prev.x1 < right_edge - 2 * size or not _runs_on(prev.text.rstrip()):
+        return False
+    below = 0 <= line.top - prev.bottom <= _WRAP_GAP_SIZES * size
+    under = left_edge - size <= line.x0 <= max(prev.x0, left_edge) + _HANG_SIZES * size
+    return below and under and bool(line.text.strip())
+
+
+def _runs_on(text: str) -> bool:
+    """A Chinese line ending mid-sentence: on a Han character, a comma, or a Latin word
+    inside Chinese text ("…一定要注意当 value")."""
+    if TOC_ENTRY.search(text):
+        return False
+    if _CJK_RUNS_ON.search(text):
+        return True
+    return bool(_LATIN_END.search(text)) and bool(_HAN.search(text))
