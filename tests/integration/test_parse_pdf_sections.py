@@ -7,6 +7,7 @@ Papers set figure labels and formula symbols large enough to pass for headings.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import cache
 from pathlib import Path
@@ -19,6 +20,17 @@ from askalong.types import Block, ParsedDocument
 JAVA_MANUAL = "zh_long/alibaba_java_manual_huangshan.pdf"
 # A real title has a word: three Latin letters in a row, or a Han character.
 WORD = re.compile(r"[A-Za-z]{3}|[\u3400-\u9fff]")
+ROMAN_PAGE = re.compile(r"^[ivxlcdm]{1,6}$", re.I)
+NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s")
+
+
+def _nested_wrongly(path: tuple[str, ...]) -> bool:
+    """ "1. Introduction > 2. Method" or "1.1.2 X > 1.2.1 Y": numbered siblings nested."""
+    numbers = [m[1] for m in (NUMBER.match(title) for title in path) if m]
+    return any(
+        not (inner + ".").startswith(outer + ".") or inner == outer
+        for outer, inner in itertools.pairwise(numbers)
+    )
 
 
 @cache
@@ -76,8 +88,16 @@ def test_no_evaldata_pdf_has_a_junk_section_title(evaldata: Path) -> None:
     assert len(paths) >= 20
     junk: dict[str, set[str]] = {}
     for path in paths:
-        titles = {title for block in _parsed(path).blocks for title in block.section_path}
-        bad = {title for title in titles if not WORD.search(title)}
+        blocks = _parsed(path).blocks
+        titles = {title for block in blocks for title in block.section_path}
+        bad = {title for title in titles if not WORD.search(title) or ROMAN_PAGE.match(title)}
+        bad |= {" > ".join(b.section_path) for b in blocks if _nested_wrongly(b.section_path)}
+        # A running head repeating the open section's title does not open it again.
+        bad |= {
+            " > ".join(b.section_path)
+            for b in blocks
+            if len(set(b.section_path)) < len(b.section_path)
+        }
         if bad:
             junk[path.name] = bad
     assert junk == {}

@@ -14,7 +14,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from askalong.parse.pdf.layout import CAPTION_START, NUMBERED_TITLE, TOC_ENTRY
+from askalong.parse.pdf.layout import CAPTION_START, NUMBERED_TITLE
+from askalong.parse.pdf.outline import PAGE_NUMBER, SECTION_DEPTH, looks_like_heading, open_section
 from askalong.types import Block, BlockKind, LineBox
 
 _EDGE_ZONE = 0.09  # share of the page height where running headers/footers live
@@ -27,11 +28,6 @@ _MAX_HEADING_LINES = 3
 _MAX_CJK_CAPTION = 80
 # "表 1.2 – 文档类选项。": a number, then a dash or colon, is a caption however it ends.
 _CJK_CAPTION_MARK = re.compile(r"^[图表]\s*[0-9０-９]+(?:\.[0-9]+)*\s*[–—:：]")
-_PAGE_NUMBER = re.compile(
-    r"^[\s\-–—(\[]*(?:page\s*)?(?:\d{1,4}|[ivxlcdm]{1,6})(?:\s*(?:/|of)\s*\d{1,4})?[\s\-–—)\]]*$"
-    r"|^第\s*\d{1,4}\s*页(?:\s*共\s*\d{1,4}\s*页)?$",
-    re.IGNORECASE,
-)
 _DIGITS = re.compile(r"\d+")
 # E-mail addresses and web addresses are author lines, not headings.
 _CONTACT = re.compile(r"\S@\S|https?://|www\.")
@@ -45,17 +41,7 @@ _MAX_PLAIN_HEADING_CHARS = 40
 _REFERENCES = re.compile(
     r"^(?:\d{1,2}\.?\s*)?(?:references|bibliography|literature cited|参考文献)\s*$", re.I
 )
-_SECTION_DEPTH = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s")
 _SENTENCE_END = (".", "。", "!", "?", "！", "？", ":", "：", ";", "；")
-# A Chinese sentence or a rule leading into a list ends so; a heading never does.
-_CJK_SENTENCE_END = ("。", "；", "：")
-# A word a heading is made of: three Latin letters in a row, or a Han character. "T", "k k"
-# and "ΘΨ2 ΘΨ1" (a figure's axis labels, a formula's symbols) have none.
-# Marks inside a Chinese sentence: a heading with a clause in it is a sentence.
-_CJK_CLAUSE_MARKS = ("，", "；", "。")
-_HEADING_WORD = re.compile(r"[A-Za-z]{3}|[\u3400-\u9fff]")
-# The contents page's own title: its section ends where the first real heading starts.
-_TOC_TITLE = re.compile(r"^\s*(?:目\s*录|contents|table of contents)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -95,7 +81,7 @@ def furniture(drafts: Sequence[Draft]) -> dict[int, BlockKind]:
         if not zone:
             continue
         repeated = len(pages[(zone, _furniture_key(draft))]) >= 2
-        if repeated or _PAGE_NUMBER.match(draft.text):
+        if repeated or PAGE_NUMBER.match(draft.text):
             found[index] = "header" if zone == "top" else "footer"
     return _beyond_body(drafts, _outermost(drafts, found))
 
@@ -227,15 +213,6 @@ def is_heading(draft: Draft, body: float, *, bold_body: bool = False) -> bool:
     return bool(NUMBERED_TITLE.match(text)) or short
 
 
-def looks_like_heading(text: str) -> bool:
-    """Words, not a symbol or a contents line, and not a finished Chinese sentence."""
-    stripped = text.strip()
-    if not _HEADING_WORD.search(stripped) or TOC_ENTRY.search(stripped):
-        return False
-    clause = any(mark in stripped for mark in _CJK_CLAUSE_MARKS)
-    return not clause and not stripped.endswith(_CJK_SENTENCE_END)
-
-
 Rank = tuple[tuple[float, bool], int]  # a heading's style and its numbering depth
 
 
@@ -248,7 +225,7 @@ def heading_levels(ranks: Sequence[Rank]) -> dict[Rank, int]:
 
 def numbering_depth(text: str) -> int:
     """1 for "2 Model", 2 for "2.3 ...", 3 for "2.3.1 ...", 0 when unnumbered."""
-    match = _SECTION_DEPTH.match(text)
+    match = SECTION_DEPTH.match(text)
     return match.group(1).count(".") + 1 if match else 0
 
 
@@ -278,9 +255,7 @@ def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
             continue
         level = levels[rank(draft)] + first - 1 if kind == "heading" else 0
         if level:
-            while stack and (stack[-1][0] >= level or _TOC_TITLE.match(stack[-1][1])):
-                stack.pop()
-            stack.append((level, draft.text))
+            open_section(stack, level, draft.text)
         path = tuple(text for _, text in stack)
         blocks.append(_block(draft, kind, order, path, level))
     return tuple(blocks)
