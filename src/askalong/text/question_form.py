@@ -87,7 +87,8 @@ GENERIC_TERMS = frozenset(
         "me us give list name explain example happen happens get gets make makes one ones "
         "many much long often number year date time reason another other refer referring call "
         "called name named known term compare comparison differ difference differences "
-        "describe elaborate illustrate concept idea ideas"
+        "describe elaborate illustrate concept idea ideas value values chosen choose "
+        "select selected"
     )
 ) | frozenset(
     [
