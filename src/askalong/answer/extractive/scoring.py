@@ -194,7 +194,7 @@ def _query(
     selected = terms_of(selection) if selection else set()
     focus = question.form.focus_terms
     # the focus decides; "use", "paper" and the like only break ties
-    ranking = {t: 1.0 if not focus or t in focus else weights.generic for t in own}
+    ranking = {t: weights.generic if _generic(t, focus) else 1.0 for t in own}
     secondary = (terms_of(previous_question) if previous_question else set()) | selected
     for term in secondary - own:
         ranking[term] = weights.follow_up
@@ -202,6 +202,12 @@ def _query(
         text = selection if selected else question.text
         return _Query(ranking, own, frozenset(selected or own), 1.0, text)
     return _Query(ranking, own, own, weights.follow_up_cap, question.text)
+
+
+def _generic(term: str, focus: frozenset[str]) -> bool:
+    """A question word outside a (non-empty) focus; Chinese character pairs are never
+    generic here (the focus is made of words, the pairs stand in for their compounds)."""
+    return bool(focus) and term not in focus and not term.startswith(BIGRAM)
 
 
 def _relevance(query: _Query, sentence_terms: list[set[str]]) -> list[float]:

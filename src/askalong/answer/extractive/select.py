@@ -107,7 +107,8 @@ def answer_extractively(
     support = focus_support(question, scored)
     if best is None or (intent == "ask" and not support.answerable):
         top = max((s.evidence for s in scored), default=0.0)
-        note = "" if support.answerable else not_found_note(question, support)
+        # say what was searched for and not found, whichever check refused
+        note = not_found_note(question, support) if support.missing else ""
         return ExtractiveResult("not_covered", NOT_COVERED[language], (), note, top, language)
     fresh = [s for s in scored if not previous_answer or s.candidate.text not in previous_answer]
     return _answer(fresh, best, units, weights, language)
