@@ -180,7 +180,8 @@ class Asker:
             notes=(*evidence.notes, *draft.notes),
         )
         if draft.status == "not_covered" or not draft.quotes:
-            return base
+            # the answerer's note on what it searched for and did not find
+            return replace(base, explanation=draft.explanation)
         claims, quotes = self._checked(asked, draft, evidence)
         # Only a model can obey a document; an extractive draft is the document's sentences.
         if draft.model is not None and not any(c.verdict in BACKING for c in claims):
@@ -207,6 +208,7 @@ class Asker:
             anchor_terms=evidence.anchor_terms,
             drifts=drifts,
             embedder=self.embedder,
+            focus_terms=asked.question.form.focus_terms,
         )
         claims, struck = self._struck(claims, cited)
         quotes = quote_verdicts(

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from askalong.types import CHUNK_JOINER, Block, BlockSpan
+from askalong.types import CHUNK_JOINER, Block, BlockKind, BlockSpan
 
 Origin = Literal["anchor", "retrieved", "crossref"]
 Distance = Literal["same_section", "same_chapter", "elsewhere", "other_document"]
@@ -60,15 +60,17 @@ class Piece:
 
 @dataclass(frozen=True)
 class BlockPlace:
-    """Where one block a unit quotes from is: the page and section its quotes carry."""
+    """Where one block a unit quotes from is: the page and section its quotes carry, and
+    its kind (a heading, a caption or a table cell is not a sentence that answers)."""
 
     block_id: str
     page: int | None
     section_path: tuple[str, ...]
+    kind: BlockKind = "paragraph"
 
 
 def places_of(blocks: Iterable[Block]) -> tuple[BlockPlace, ...]:
-    return tuple(BlockPlace(b.id, b.page, b.section_path) for b in blocks)
+    return tuple(BlockPlace(b.id, b.page, b.section_path, b.kind) for b in blocks)
 
 
 @dataclass(frozen=True)

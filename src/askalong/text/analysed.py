@@ -1,4 +1,5 @@
-"""A text analysed once (pure): the language to answer it in and its terms.
+"""A text analysed once (pure): the language to answer it in, its terms and, read as a
+question, its form (focus terms and expected answer type, ``text.question_form``).
 
 A question is read by several stages (cross-references, drift, the answerer's scoring,
 claim checks); each used to detect its language and tokenise it again. ``analysed`` does
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from askalong.text.question_form import QuestionForm, question_form
 from askalong.text.scripts import detect_language
 from askalong.text.tokens import character_pairs, key_terms
 
@@ -20,6 +22,7 @@ class AnalysedText:
     script: str  # ``detect_language(text)``: "zh", "en", "mixed" or "und" (search fusion)
     terms: frozenset[str]  # ``key_terms(text)``
     pairs: frozenset[str]  # ``character_pairs(text)``: Chinese character pairs
+    form: QuestionForm  # ``question_form(text)``: what it asks about, what answers it
 
     @property
     def language(self) -> str:
@@ -33,6 +36,11 @@ class AnalysedText:
 
 
 def analysed(text: str) -> AnalysedText:
+    terms = frozenset(key_terms(text))
     return AnalysedText(
-        text, detect_language(text), frozenset(key_terms(text)), frozenset(character_pairs(text))
+        text,
+        detect_language(text),
+        terms,
+        frozenset(character_pairs(text)),
+        question_form(text, terms),
     )

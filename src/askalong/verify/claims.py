@@ -11,7 +11,12 @@ last character comes before it. ``verify_claims`` then checks each claim offline
 3. key-term coverage of the claim by the cited text, mixed with the embedding
    similarity when an embedder is given: high -> ``supported``, else ``weak``;
 4. a cited source that drifted (no term shared with the question, or from a far-away
-   part of the document) lowers the verdict one level.
+   part of the document) lowers the verdict one level;
+5. "supported" means the quote supports an answer to *this* question: cited text that
+   holds under half of the question's focus terms (``QuestionForm.focus_terms``: "loss"
+   and "train" in "What loss is used to train SPECTER?", not "We call our model
+   SPECTER") is at most ``weak``. Focus terms the text's script cannot hold (a Chinese
+   question over an English paper) are not checked.
 
 These checks catch hallucinated specifics, not entailment: "X causes Y" cited to "X does
 not cause Y" passes them. With a model, ``judge.py`` asks it whether each claim is supported.
@@ -28,11 +33,13 @@ import numpy as np
 from askalong.context.units import Drift
 from askalong.providers.base import Embedder
 from askalong.text.fold import fold
+from askalong.text.question_form import focus_found
 from askalong.text.sentences import split_sentences
 from askalong.text.tokens import terms_of
 from askalong.types import Claim, Quote, Verdict
 
 SUPPORTED_COVERAGE = 0.5  # share of the claim's key terms the cited text must hold
+FOCUS_SHARE = 0.5  # share of the question's (checkable) focus terms it must hold
 SIMILARITY_LOW, SIMILARITY_HIGH = 0.78, 0.92  # cosine mapped to 0..1
 SIMILARITY_WEIGHT = 0.4  # its share of the support score when an embedder is given
 WEAK_SHARE = 0.25  # an uncited quote holding this share of the answer's terms is "weak"
@@ -162,15 +169,30 @@ def verify_claims(
     anchor_terms: frozenset[str] = frozenset(),
     drifts: Mapping[int, Drift | None] | None = None,
     embedder: Embedder | None = None,
+    focus_terms: frozenset[str] = frozenset(),
 ) -> tuple[Claim, ...]:
     """Each claim checked against the texts it cites (``cited``: number -> text, a quote's
     or a whole source's). ``question_terms`` are the question's (``terms_of``, as
-    analysed once), ``drifts`` the cited sources' drift signals."""
+    analysed once), ``focus_terms`` its focus, ``drifts`` the cited sources' drift signals."""
     known = question_terms | anchor_terms
     similarity = _similarities(claims, cited, embedder)
-    return tuple(
+    checked = (
         _verify(claim, cited, known, drifts or {}, similarity[k]) for k, claim in enumerate(claims)
     )
+    return tuple(_on_focus(claim, cited, focus_terms) for claim in checked)
+
+
+def _on_focus(claim: Claim, cited: Mapping[int, str], focus: frozenset[str]) -> Claim:
+    """A supported claim whose cited text misses the question's focus becomes weak."""
+    if claim.verdict != "supported" or not focus:
+        return claim
+    text = "\n".join(cited[n] for n in claim.quote_numbers if n in cited)
+    found, checkable = focus_found(focus, terms_of(text), text)
+    if not checkable or len(found) / len(checkable) >= FOCUS_SHARE:
+        return claim
+    missing = ", ".join(sorted(checkable - found))
+    reason = f"the cited text does not mention what the question asks about ({missing})"
+    return replace(claim, verdict="weak", reasons=(*claim.reasons, reason))
 
 
 def _verify(

@@ -1,5 +1,5 @@
 """Cue phrases (English and Chinese) that mark a sentence as a definition, an example or a
-contrast, and question words that expect a number or date in the answer.
+contrast, and the shape of a sentence that answers a question of a given answer type.
 
 The patterns are deliberately plain: a cue only breaks ties between sentences that are
 already about the question, it never makes an unrelated sentence an answer.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from askalong.text.analysed import AnalysedText
+from askalong.text.question_form import AnswerType, QuestionForm
 from askalong.text.tokens import key_terms
 from askalong.types import Intent
 
@@ -39,14 +40,45 @@ _CUES: dict[Intent, re.Pattern[str]] = {
     "compare": COMPARE_CUES,
 }
 
-# Questions whose answer is a number or a date, and sentences that hold one.
-NUMERIC_QUESTION = re.compile(
-    r"\b(?:when|what year|which year|what date|how many|how much|how long|how old|"
-    r"how far|how large|how big|what percentage|what percent|how often)\b"
-    r"|哪一?年|何时|什么时候|多少|几[年个位次岁天月种名]|多久|多长|多大|多高|多远|哪天|几月|百分之",
+# What a sentence holds when it answers a question of each type (``QuestionForm``): a
+# number for how many, a date for when, a cause for why, a means for how, a definition
+# for what-is. Only a fit: coverage of the question still decides what is about it.
+NUMBER_IN_TEXT = re.compile(r"\d|[一二三四五六七八九十百千万亿两]+[年月日个位次岁倍种%]")
+DATE_IN_TEXT = re.compile(
+    r"\b(?:1[5-9]\d\d|20\d\d)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d"
+    r"|\b(?:century|decade|year|years|month|months|day|days|ago|since|until|during|before|after)\b"
+    r"|\d+\s*年|[一二三四五六七八九十〇零]+年|\d+\s*月|世纪|年代|期间|之前|之后|以来",
     _I,
 )
-NUMBER_IN_TEXT = re.compile(r"\d|[一二三四五六七八九十百千万亿两]+[年月日个位次岁倍种%]")
+CAUSE_CUES = re.compile(
+    r"\b(?:because|since|due to|owing to|so that|as a result|therefore|thus|hence|"
+    r"in order to|leads? to|caus(?:e|es|ed|ing)|reason|motivat\w*|intuitively|this is why|"
+    r"which (?:is|are) why|since|allows?|enables?|helps?)\b"
+    r"|因为|由于|所以|为了|因此|因而|从而|导致|以便|以免|原因|目的|否则|避免|防止|容易",
+    _I,
+)
+METHOD_CUES = re.compile(
+    r"\b(?:by|using|uses?|via|through|with|first|then|next|finally|step|steps|"
+    r"we (?:use|train|compute|apply|build|construct|run|feed|split|obtain)|"
+    r"is (?:done|computed|built|obtained|trained|performed) (?:by|with|using))\b"
+    r"|通过|使用|采用|利用|方法|步骤|首先|然后|其次|最后|先|再|用|即可|可以",
+    _I,
+)
+DEFINITION_CUES = EXPLAIN_CUES
+# A name: a capitalised word or acronym past the sentence's first word ("AllenNLP", "GloVe").
+_NAME = re.compile(r"(?<=\S\s)(?:[A-Z][a-z]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*|[A-Z][a-z]{2,})\b")
+_FIT: dict[AnswerType, re.Pattern[str]] = {
+    "quantity": NUMBER_IN_TEXT,
+    "time": DATE_IN_TEXT,
+    "reason": CAUSE_CUES,
+    "method": METHOD_CUES,
+    "definition": DEFINITION_CUES,
+}
+
+
+def _names_something(sentence: str, question_terms: frozenset[str]) -> bool:
+    """Whether ``sentence`` names something the question does not (a name, an acronym)."""
+    return any(key_terms(m.group()) - question_terms for m in _NAME.finditer(sentence))
 
 
 def cue_score(intent: Intent, sentence: str) -> float:
@@ -55,12 +87,21 @@ def cue_score(intent: Intent, sentence: str) -> float:
     return 1.0 if pattern is not None and pattern.search(sentence) else 0.0
 
 
-def wants_number(question: str) -> bool:
-    return NUMERIC_QUESTION.search(question) is not None
-
-
-def has_number(sentence: str) -> bool:
-    return NUMBER_IN_TEXT.search(sentence) is not None
+def answer_fit(
+    form: QuestionForm, sentence: str, terms: set[str], question_terms: frozenset[str]
+) -> float:
+    """How well ``sentence`` (its ``terms``) has the shape of an answer to a question of
+    ``form``: 1.0 with the type's cue (for what / which X: naming an X), else 0.0."""
+    if form.answer_type == "entity":
+        # half for the kind asked ("loss" for "what loss"), half for naming something
+        asked = 0.5 if form.asked_terms and form.asked_terms <= terms else 0.0
+        return asked + (0.5 if _names_something(sentence, question_terms) else 0.0)
+    pattern = _FIT.get(form.answer_type)
+    if pattern is None:
+        return 0.0
+    if form.answer_type == "time" and NUMBER_IN_TEXT.search(sentence):
+        return 1.0 if pattern.search(sentence) else 0.5  # a number, perhaps a date
+    return 1.0 if pattern.search(sentence) else 0.0
 
 
 # A sentence that continues the one before: it opens with a pronoun or demonstrative, or

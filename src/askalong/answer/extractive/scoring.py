@@ -10,19 +10,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from askalong.answer.extractive.cues import (
-    about_selection,
-    continues,
-    cue_score,
-    has_number,
-    wants_number,
-)
+from askalong.answer.extractive.cues import about_selection, answer_fit, continues, cue_score
 from askalong.context.units import ContextUnit, Drift, Origin, Piece, trimmed
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
+from askalong.text.question_form import GENERIC_TERMS
+from askalong.text.scripts import detect_language
 from askalong.text.sentences import split_sentences
 from askalong.text.tokens import BIGRAM, terms_of
-from askalong.types import Intent
+from askalong.types import BlockKind, Intent
 
 
 @dataclass(frozen=True)
@@ -32,7 +28,10 @@ class Weights:
     overlap: float = 1.0
     similarity: float = 1.0
     cue: float = 0.25
-    number: float = 0.1
+    fit: float = 0.3  # the sentence has the shape of the answer type (a number, a cause …)
+    novelty: float = 0.3  # it adds content terms beyond the question's own ...
+    novel_full: int = 3  # ... this many new terms count fully
+    generic: float = 0.3  # weight of a question's words outside its focus ("use", "paper")
     origin: Mapping[str, float] | None = None  # None: ORIGIN_BONUS
     weak_drift: float = 0.15
     far_drift: float = 0.1
@@ -41,18 +40,22 @@ class Weights:
     carry_tie: float = 0.2  # and a little of it on top, so context breaks ties
     follow_up: float = 0.4  # weight of the previous question's / the anchor's terms ...
     follow_up_cap: float = 0.15  # ... whose share may add at most this to a real question's
-    embed_top: int = 6  # only the lexically best sentences are embedded (0: all)
+    embed_top: int = 6  # only the lexically best sentences are embedded (0: all) ...
+    embed_cross: int = 48  # ... but across languages (no shared words) the first this many
     similarity_low: float = 0.78  # cosine mapped to 0 ...
     similarity_high: float = 0.9  # ... and to 1
     threshold: float = 0.23  # evidence below this -> not_covered (English question) ...
     threshold_zh: float = 0.14  # ... (Chinese: more terms, as words and character pairs)
     threshold_embedded: float = 0.5  # with the similarity added (English) ...
     threshold_embedded_zh: float = 0.75  # ... (Chinese: its cosines run higher)
+    threshold_cross: float = 0.35  # question and evidence in different languages
     pair_ratio: float = 0.9  # a neighbour joins the direct answer at this share of the best
     quote_ratio: float = 0.3  # further quotes need this share of the best score
     max_quotes: int = 4
 
-    def threshold_for(self, language: str, *, embedded: bool) -> float:
+    def threshold_for(self, language: str, *, embedded: bool, cross: bool = False) -> float:
+        if embedded and cross:
+            return self.threshold_cross
         if embedded:
             return self.threshold_embedded_zh if language == "zh" else self.threshold_embedded
         return self.threshold_zh if language == "zh" else self.threshold
@@ -75,6 +78,7 @@ class Candidate:
     origin: Origin
     drift: Drift | None
     cited: bool  # inside the unit's cited spans (the hit, the selection)
+    kind: BlockKind = "paragraph"  # its block's
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,8 @@ class Scored:
     evidence: float  # how much of the question it covers (+ similarity): the threshold's
     score: float  # rarity-weighted overlap (+ similarity) + cues + origin - drift: the rank
     relevance: float = 0.0  # the score's overlap (+ similarity) part, without any bonus
+    similarity: float = 0.0  # the rescaled question-sentence cosine (0 without embedder)
+    terms: frozenset[str] = frozenset()  # ``terms_of`` the sentence
 
 
 def candidates(units: Sequence[ContextUnit]) -> list[Candidate]:
@@ -104,8 +110,19 @@ def _candidate(unit: ContextUnit, place: tuple[int, int, int], sentence: Piece) 
         for c in unit.cited_spans
     )
     u, p, i = place
+    kind = unit.place(span.block_id).kind
     return Candidate(
-        u, p, i, span.block_id, span.start, span.end, sentence.text, unit.origin, unit.drift, cited
+        u,
+        p,
+        i,
+        span.block_id,
+        span.start,
+        span.end,
+        sentence.text,
+        unit.origin,
+        unit.drift,
+        cited,
+        kind,
     )
 
 
@@ -127,17 +144,22 @@ def score_candidates(
     query = _query(question, units, previous_question, weights)
     overlap = _carried(found, _relevance(query, sentence_terms), weights)
     lexical = [overlap[k] + _origin_bonus(c, weights) for k, c in enumerate(found)]
-    similarity = _similarities(query.text, found, embedder, weights, lexical)
-    numeric = wants_number(question.text)
+    top = weights.embed_cross if cross_lingual(question, found) else weights.embed_top
+    similarity = _similarities(query.text, found, embedder, top, weights, lexical)
     out = []
     for k, candidate in enumerate(found):
+        terms = sentence_terms[k]
         relevance = weights.overlap * overlap[k] + weights.similarity * similarity[k]
-        evidence = _coverage(query.evidence, sentence_terms[k]) + weights.similarity * similarity[k]
+        evidence = _coverage(query.evidence, terms) + weights.similarity * similarity[k]
         bonus = weights.cue * cue_score(intent, candidate.text) * (0.5 + overlap[k])
-        if numeric and has_number(candidate.text):
-            bonus += weights.number * overlap[k]
+        if intent == "ask":
+            bonus += _answer_bonus(question, candidate.text, terms, weights) * relevance
         bonus += _origin_bonus(candidate, weights) - _drift_penalty(candidate.drift, weights)
-        out.append(Scored(candidate, evidence, relevance + bonus, relevance))
+        out.append(
+            Scored(
+                candidate, evidence, relevance + bonus, relevance, similarity[k], frozenset(terms)
+            )
+        )
     return out
 
 
@@ -170,7 +192,9 @@ def _query(
     own = question.match_terms
     selection = "\n".join(u.cited_text() for u in units if u.origin == "anchor")
     selected = terms_of(selection) if selection else set()
-    ranking = dict.fromkeys(own, 1.0)
+    focus = question.form.focus_terms
+    # the focus decides; "use", "paper" and the like only break ties
+    ranking = {t: weights.generic if _generic(t, focus) else 1.0 for t in own}
     secondary = (terms_of(previous_question) if previous_question else set()) | selected
     for term in secondary - own:
         ranking[term] = weights.follow_up
@@ -178,6 +202,12 @@ def _query(
         text = selection if selected else question.text
         return _Query(ranking, own, frozenset(selected or own), 1.0, text)
     return _Query(ranking, own, own, weights.follow_up_cap, question.text)
+
+
+def _generic(term: str, focus: frozenset[str]) -> bool:
+    """A question word outside a (non-empty) focus; Chinese character pairs are never
+    generic here (the focus is made of words, the pairs stand in for their compounds)."""
+    return bool(focus) and term not in focus and not term.startswith(BIGRAM)
 
 
 def _relevance(query: _Query, sentence_terms: list[set[str]]) -> list[float]:
@@ -227,10 +257,34 @@ def _idf(query: Mapping[str, float], sentence_terms: list[set[str]]) -> dict[str
     return {t: max(0.3, math.log((n + 1) / (df[t] + 0.5))) / math.log(n + 2) for t in query}
 
 
+def _answer_bonus(
+    question: AnalysedText, sentence: str, terms: set[str], weights: Weights
+) -> float:
+    """What a sentence adds as an answer, as a share of its relevance: the answer type's
+    shape (a number for how many, a cause for why …) and its novelty, the content words it
+    holds beyond the question's: "We call our model SPECTER" restates "What loss trains
+    SPECTER?", the sentence naming the loss function adds the answer."""
+    fit = weights.fit * answer_fit(question.form, sentence, terms, question.terms)
+    old = question.match_terms
+    new = sum(
+        1 for t in terms if not t.startswith(BIGRAM) and t not in old and t not in GENERIC_TERMS
+    )
+    return fit + weights.novelty * min(1.0, new / weights.novel_full)
+
+
+def cross_lingual(question: AnalysedText, found: Sequence[Candidate]) -> bool:
+    """Whether the evidence is in another language than the question (then they share
+    next to no words, and the multilingual embedder is what relates them)."""
+    sample = " ".join(c.text for c in found[:40])
+    script = detect_language(sample)
+    return script in ("zh", "en") and script != question.language
+
+
 def _similarities(
     question: str,
     found: Sequence[Candidate],
     embedder: Embedder | None,
+    embed_top: int,
     weights: Weights,
     lexical: Sequence[float],
 ) -> list[float]:
@@ -242,7 +296,7 @@ def _similarities(
     if embedder is None or not found:
         return out
     top = sorted(range(len(found)), key=lambda k: -lexical[k])
-    chosen = top[: weights.embed_top] if weights.embed_top > 0 else top
+    chosen = top[:embed_top] if embed_top > 0 else top
     query = embedder.embed_query(question)
     cosines = embedder.embed_passages([found[k].text for k in chosen]) @ query
     span = weights.similarity_high - weights.similarity_low

@@ -36,11 +36,19 @@ Thresholds differ by language because the scales do.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from askalong.answer.base import NOT_COVERED, unit_quote
-from askalong.answer.extractive.scoring import Candidate, Scored, Weights, score_candidates
+from askalong.answer.extractive.answerable import focus_support, not_found_note
+from askalong.answer.extractive.scoring import (
+    Candidate,
+    Scored,
+    Weights,
+    cross_lingual,
+    score_candidates,
+)
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
@@ -92,12 +100,16 @@ def answer_extractively(
         previous_question=previous_question,
         weights=weights,
     )
-    threshold = weights.threshold_for(language, embedded=embedder is not None)
+    cross = cross_lingual(question, [s.candidate for s in scored])
+    threshold = weights.threshold_for(language, embedded=embedder is not None, cross=cross)
     eligible = _eligible(scored, threshold)
-    best = _best(eligible, previous_answer)
-    if best is None:
+    best = _best([s for s in eligible if _may_answer(s.candidate, question)], previous_answer)
+    support = focus_support(question, scored)
+    if best is None or (intent == "ask" and not support.answerable):
         top = max((s.evidence for s in scored), default=0.0)
-        return ExtractiveResult("not_covered", NOT_COVERED[language], (), "", top, language)
+        # say what was searched for and not found, whichever check refused
+        note = not_found_note(question, support) if support.missing else ""
+        return ExtractiveResult("not_covered", NOT_COVERED[language], (), note, top, language)
     fresh = [s for s in scored if not previous_answer or s.candidate.text not in previous_answer]
     return _answer(fresh, best, units, weights, language)
 
@@ -108,11 +120,34 @@ def _eligible(scored: list[Scored], threshold: float) -> list[Scored]:
     that names the topic); never a sentence that has only a ranking bonus."""
     passing = {_place(s.candidate) for s in scored if s.evidence >= threshold}
     near = {(u, p, i + step) for u, p, i in passing for step in (-1, 1)}
+    # a heading that matches ("4 结论") stands for the text below it: its first sentences
+    headings = {_place(s.candidate) for s in scored if s.candidate.kind == "heading"}
+    under = {(u, p + 1, i) for u, p, _ in passing & headings for i in (0, 1)}
     return [
         s
         for s in scored
-        if _place(s.candidate) in passing or (_place(s.candidate) in near and s.relevance > 0)
+        if _place(s.candidate) in passing | under
+        or (_place(s.candidate) in near and s.relevance > 0)
     ]
+
+
+_NOT_ANSWERS = frozenset({"heading", "caption", "formula", "header", "footer"})
+# a heading's numbering ("2.3", "(一)", "10.【强制】") says nothing about its being a sentence
+_NUMBERING = re.compile(r"^[\s\d.()（）一二三四五六七八九十、]*(?:【[^】]{1,4}】)?")
+_CLAUSE = re.compile(r"[，。；：！？,.;:!?]")
+
+
+def _may_answer(candidate: Candidate, question: AnalysedText) -> bool:
+    """Headings, captions and formulas name a topic, never answer it (a heading that is
+    a whole sentence, as a parser may misread a manual's rule, still reads as one); a
+    table cell answers only when a value is asked."""
+    if candidate.kind == "table":  # one row, never the whole grid
+        asked = question.form.answer_type in ("quantity", "time")
+        return asked and "\n" not in candidate.text.strip()
+    if candidate.kind == "heading":
+        text = _NUMBERING.sub("", candidate.text).strip()
+        return len(text) >= 12 and _CLAUSE.search(text) is not None
+    return candidate.kind not in _NOT_ANSWERS
 
 
 def _place(candidate: Candidate) -> tuple[int, int, int]:
@@ -159,7 +194,13 @@ def _neighbour(scored: Sequence[Scored], of: Candidate, step: int) -> Scored | N
 def _direct(scored: list[Scored], best: Scored, weights: Weights) -> list[Scored]:
     """The best sentence, and its neighbour when that one scores nearly as well."""
     pair = [s for s in (_neighbour(scored, best.candidate, d) for d in (-1, 1)) if s is not None]
-    pair = [s for s in pair if s.score >= weights.pair_ratio * best.score and s.score > 0]
+    pair = [
+        s
+        for s in pair
+        if s.score >= weights.pair_ratio * best.score
+        and s.score > 0
+        and s.candidate.kind not in _NOT_ANSWERS
+    ]
     if not pair:
         return [best]
     second = max(pair, key=lambda s: s.score)
