@@ -56,6 +56,7 @@ from askalong.types import (
 )
 from askalong.verify.claims import quote_verdicts, split_claims, verify_claims
 from askalong.verify.judge import Judge, apply_strikes, judge_claims, judge_pairs
+from askalong.verify.planted import flag_planted, planted_sentences
 
 LONG_SELECTION_CHARS = 600
 BACKING: frozenset[Verdict] = frozenset({"supported", "weak"})  # a claim its sources hold
@@ -210,6 +211,9 @@ class Asker:
             embedder=self.embedder,
             focus_terms=asked.question.form.focus_terms,
         )
+        if draft.model is not None:  # only a model can obey a document's instruction
+            planted = planted_sentences(unit.text for unit in evidence.units)
+            claims = flag_planted(claims, cited, planted, known=asked.question.match_terms)
         claims, struck = self._struck(claims, cited)
         quotes = quote_verdicts(
             claims, draft.quotes, answer_terms=frozenset(key_terms(draft.answer)), struck=struck
