@@ -325,13 +325,17 @@ def test_context_adds_a_lower_weight_bm25() -> None:
     question = keyword_hits("trails", "puzzles", scores=[2.0, 1.5])
     context = keyword_hits("puzzles", "easy", scores=[4.0, 6.0])
     merged = with_context(question, context, 0.3)
-    assert [(h.chunk_id, h.keyword_rank) for h in merged] == [
-        ("puzzles", 1),
-        ("trails", 2),
-        ("easy", 3),
-    ]
-    assert [h.keyword_score for h in merged] == pytest.approx([2.7, 2.0, 1.8])
+    # "easy" (the previous answer's own chunk) is found by the context alone: left out
+    assert [(h.chunk_id, h.keyword_rank) for h in merged] == [("puzzles", 1), ("trails", 2)]
+    assert [h.keyword_score for h in merged] == pytest.approx([2.7, 2.0])
     assert all(h.mode == "keyword" and h.score == h.keyword_score for h in merged)
+
+
+def test_a_question_finding_nothing_alone_gets_the_context_hits() -> None:
+    context = keyword_hits("puzzles", "easy", scores=[4.0, 6.0])
+    merged = with_context([], context, 0.3)
+    assert [h.chunk_id for h in merged] == ["easy", "puzzles"]
+    assert [h.keyword_score for h in merged] == pytest.approx([1.8, 1.2])
 
 
 # ----------------------------------------------------------------------------- weak vectors

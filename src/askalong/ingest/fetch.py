@@ -10,7 +10,10 @@ closes the connection.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 
@@ -32,9 +35,9 @@ def is_url(text: str) -> bool:
 
 def fetch_url(url: str, *, max_bytes: int, timeout: float, total: float = 60.0) -> Fetched:
     """GET ``url`` within ``total`` seconds; raise ``FetchError`` or ``TooLarge`` naming
-    the URL. Called from synchronous code only (it runs its own event loop)."""
+    the URL. Called from synchronous code (it runs its own event loop)."""
     try:
-        return asyncio.run(asyncio.wait_for(_fetch(url, max_bytes, timeout), total))
+        return _run_alone(asyncio.wait_for(_fetch(url, max_bytes, timeout), total))
     except TimeoutError as exc:
         problem = f"no complete answer within {total:g} s (ASKALONG_FETCH_TOTAL_TIMEOUT)"
         raise FetchError(problem, source=url) from exc
@@ -42,6 +45,17 @@ def fetch_url(url: str, *, max_bytes: int, timeout: float, total: float = 60.0) 
         raise FetchError(f"more than {MAX_REDIRECTS} redirects", source=url) from exc
     except httpx.HTTPError as exc:
         raise FetchError(f"cannot fetch: {exc.__class__.__name__}: {exc}", source=url) from exc
+
+
+def _run_alone(download: Coroutine[Any, Any, Fetched]) -> Fetched:
+    """Run ``download`` on an event loop of its own: in this thread, or, when this thread
+    already runs a loop (a caller inside async code), in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(download)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, download).result()
 
 
 async def _fetch(url: str, max_bytes: int, timeout: float) -> Fetched:

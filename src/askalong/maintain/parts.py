@@ -45,7 +45,7 @@ class Parts:
 
     @classmethod
     def open(cls, settings: Settings, embedder: Callable[[], Embedder | None]) -> Parts:
-        parts = cls(settings, open_store(settings), embedder())
+        parts = cls(settings, open_store(settings, sweep=False), embedder())
         parts.reopen_keyword()
         parts.reopen_vectors()
         return parts

@@ -81,9 +81,9 @@ class BudgetedEmbedder(Embedder):
 def _holds(texts: list[str]) -> list[list[str]]:
     """Consecutive batches of at most ``CHARS_PER_HOLD`` characters (a longer text alone)."""
     batches: list[list[str]] = []
-    size = CHARS_PER_HOLD
+    size = 0
     for text in texts:
-        if size + len(text) > CHARS_PER_HOLD:
+        if not batches or size + len(text) > CHARS_PER_HOLD:
             batches.append([])
             size = 0
         batches[-1].append(text)

@@ -342,12 +342,14 @@ def with_context(hits: Sequence[Hit], context: Sequence[Hit], weight: float) -> 
 
         bm25'(d) = bm25(question, d) + weight · bm25(context, d)
 
-    (a chunk either search missed adds 0), re-ranked; mode "keyword". The context
-    carries a lower weight than the question, so it decides only what the question
-    leaves open ("and the harder ones?" after a question about puzzles)."""
+    re-ranked; mode "keyword". The context carries a lower weight than the question and
+    only re-orders the chunks the question itself finds, so it decides only what the
+    question leaves open ("and the harder ones?" after a question about puzzles); it never
+    brings back the previous answer's own passage, which matches its words best of all.
+    A question that finds nothing alone ("and then?") gets the context's hits."""
     question = {hit.chunk_id: hit for hit in _distinct(hits)}
     extra = {hit.chunk_id: _route_score(hit, "keyword") for hit in _distinct(context)}
-    merged = {**{h.chunk_id: h for h in _distinct(context)}, **question}
+    merged = question or {h.chunk_id: h for h in _distinct(context)}
 
     def score(chunk_id: str) -> float:
         own = _route_score(question[chunk_id], "keyword") if chunk_id in question else 0.0

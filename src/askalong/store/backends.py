@@ -13,6 +13,9 @@ from askalong.store.base import Store
 from askalong.store.sqlite.store import SQLiteStore
 
 
-def open_store(settings: Settings) -> Store:
-    """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``."""
-    return SQLiteStore(settings.database_path, OriginalFiles.open(settings.files_dir))
+def open_store(settings: Settings, *, sweep: bool = True) -> Store:
+    """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``.
+    ``sweep``: remove stale temp files of crashed writes (``doctor`` opens without it, to
+    report them)."""
+    files = OriginalFiles.open(settings.files_dir) if sweep else OriginalFiles(settings.files_dir)
+    return SQLiteStore(settings.database_path, files)
