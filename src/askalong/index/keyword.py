@@ -98,7 +98,9 @@ CHECKED_ONE_BY_ONE = 200
 # dropping it keeps every term far below tantivy's 65,530-byte term limit.
 MAX_TOKEN_CHARS = 80
 _WRITER_HEAP_BYTES = 32_000_000
-_LOCK_WAIT_SECONDS = 10.0
+# 17 parallel adds at load 30 lost one add, most likely to a 10 s wait here; like the
+# store's busy timeout, wait long rather than fail an add.
+_LOCK_WAIT_SECONDS = 60.0
 
 
 def search_tokens(text: str) -> list[str]:
