@@ -47,11 +47,14 @@ SUSPICIOUS_TERMS = "repeats what an instruction planted in the document says ({t
 def planted_sentences(texts: Iterable[str]) -> tuple[str, ...]:
     """The sentences of ``texts`` that read as instructions to an assistant."""
     found: list[str] = []
-    for text in texts:
-        for start, end in split_sentences(text):
-            sentence = text[start:end]
-            if _PLANTED.search(sentence):
-                found.append(sentence)
+    # line by line first: a line without a full stop would run into the next "sentence"
+    lines = (line for text in texts for line in text.splitlines())
+    for line in lines:
+        for start, end in split_sentences(line):
+            sentence = line[start:end]
+            cue = _PLANTED.search(sentence)
+            if cue:  # from the cue on: a fact before it in the same sentence is no instruction
+                found.append(sentence[cue.start() :].strip())
     return tuple(dict.fromkeys(found))
 
 

@@ -8,6 +8,9 @@ example / contrast sentences about its terms). The direct answer is the first fe
 those sentences verbatim, each cited; the quotes are all of them (at most
 ``MAX_QUOTES``). With no material the answer says so ("The document does not define
 …") and quotes the nearest context: the sentences around the selection, never inside it.
+Either way the direct answer ends with the document's words right beside the selection
+(the rest of its sentence, the sentence after it): on the real-question set the answer to
+an Explain often sits there, and a reader wants it beside any definition found elsewhere.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from askalong.answer.extractive.select import ExtractiveResult
 from askalong.context.explain import selection_terms, whole_words
 from askalong.context.explain_units import unit_material
 from askalong.context.material import Material, Passage, Selection, sentences
-from askalong.context.units import ContextUnit, Piece
+from askalong.context.units import ContextUnit, Piece, trimmed
 from askalong.text.analysed import AnalysedText
 from askalong.types import Intent, Quote
 
@@ -37,6 +40,8 @@ NOTHING_FOUND: Mapping[tuple[Intent, str], str] = {
     ("compare", "zh"): "文档没有对{terms}作对比。",
 }
 NEAREST = {"en": "The nearest context:", "zh": "最相近的上下文："}
+AROUND = {"en": "Around the selection:", "zh": "所选内容前后："}
+_BESIDE_CHARS = 20  # a shorter rest of the selection's sentence says nothing
 FOUND = {"en": "From the document: ", "zh": "取自文档："}
 KIND_NAMES: Mapping[tuple[str, str], str] = {
     ("setup", "en"): "the sentence the selection continues from",
@@ -72,6 +77,14 @@ def answer_intent(
     quotes = tuple(_quote(n, units[i], m.piece) for n, (i, m) in enumerate(chosen, start=1))
     glue = "" if language == "zh" else " "
     answer = glue.join(f"{q.text} [{q.number}]" for q in quotes[: DIRECT[intent]])
+    taken = {q.text for q in quotes}
+    around = _beside(selection, [Passage(p) for p in units[0].pieces])
+    beside = [p for p in around if p.text not in taken]
+    if beside:
+        more = tuple(_quote(len(quotes) + n, units[0], p) for n, p in enumerate(beside, 1))
+        cited = glue.join(f"{q.text} [{q.number}]" for q in more)
+        answer = glue.join([answer, AROUND[language], cited])
+        quotes = (*quotes, *more)
     explanation = _what_was_found([m for _, m in chosen], language)
     best = max(m.strength for _, m in chosen)
     return ExtractiveResult("answered", answer, quotes, explanation, best, language)
@@ -86,7 +99,8 @@ def _nothing_found(
     passages = [Passage(p) for p in anchor.pieces]
     terms = list(selection_terms(whole_words(selection, passages), passages))[:3]
     said = NOTHING_FOUND[intent, language].format(terms=_listed(terms, language))
-    near = _around(selection, passages)
+    near = _beside(selection, passages) + _around(selection, passages)
+    near = list({p.span: p for p in near}.values())
     if not near:
         return ExtractiveResult("not_covered", said, (), "", 0.0, language)
     quotes = tuple(_quote(n, anchor, piece) for n, piece in enumerate(near, start=1))
@@ -106,6 +120,36 @@ def _around(selection: Selection, passages: Sequence[Passage]) -> list[Piece]:
     near = [every[k] for k in picked if not selection.overlaps(every[k].span)]
     # a heading ("1 引言") says nothing of the selection's context
     return [p for p in near if len(p.text) >= _HEADING_CHARS or p.text[-1:] in _SENTENCE_END]
+
+
+def _beside(selection: Selection, passages: Sequence[Passage]) -> list[Piece]:
+    """The rest of the selection's first and last sentences (the words before and after
+    the selected part), and the sentence after it when the selection ends its sentence."""
+    every = [s for p in passages for s in sentences(p)]
+    inside = [k for k, s in enumerate(every) if selection.overlaps(s.span)]
+    if not inside:
+        return []
+    first, last = every[inside[0]], every[inside[-1]]
+    parts = [_outside(first, selection, before=True), _outside(last, selection, before=False)]
+    found = [p for p in parts if p is not None and len(p.text) >= _BESIDE_CHARS]
+    if not any(p is not None and p.span.start > last.span.start for p in found):
+        after = inside[-1] + 1
+        if after < len(every) and not selection.overlaps(every[after].span):
+            found.append(every[after])
+    return found
+
+
+def _outside(sentence: Piece, selection: Selection, *, before: bool) -> Piece | None:
+    """The part of ``sentence`` before (or after) the selection's span in its block."""
+    spans = [s for s in selection.spans if s.block_id == sentence.span.block_id]
+    if not spans:
+        return None
+    base = sentence.span.start
+    if before:
+        cut = min(s.start for s in spans) - base
+        return trimmed(sentence, 0, cut) if cut > 0 else None
+    cut = max(s.end for s in spans) - base
+    return trimmed(sentence, cut, len(sentence.text)) if cut < len(sentence.text) else None
 
 
 def _listed(terms: Sequence[str], language: str) -> str:
