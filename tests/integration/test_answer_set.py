@@ -5,16 +5,13 @@ parsed document (the two manuals in a slow test: the PostgreSQL one takes minute
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from functools import cache
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from benchmark_module import benchmark_module
 
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "answers.py"
 PAPER = "pdf/en_1col/Wang-paperAVE2008.pdf"  # 5 pages: its items run end to end here
 
 
@@ -26,14 +23,8 @@ def _restored_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("ASKALONG_EMBEDDER", "local")
 
 
-@cache
 def _answers() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("answers_benchmark", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("answers")
 
 
 def _items(manuals: bool) -> list:  # type: ignore[type-arg]

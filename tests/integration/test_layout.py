@@ -6,11 +6,9 @@ table, so the test and the published numbers cannot drift apart.
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import itertools
 import re
-import sys
 import time
 from functools import cache
 from pathlib import Path
@@ -18,21 +16,14 @@ from types import ModuleType
 
 import pypdfium2 as pdfium
 import pytest
+from benchmark_module import benchmark_module
 
 from askalong.parse.pdf.parser import parse
 from askalong.types import ParsedDocument
 
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "layout.py"
 
-
-@cache
 def _layout() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("layout_benchmark", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("layout")
 
 
 @cache

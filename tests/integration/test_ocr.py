@@ -7,33 +7,24 @@ own PDF. The word-gap and error-rate helpers are checked on small made-up cases.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import re
-import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
+from benchmark_module import benchmark_module
 
 from askalong.parse.ocr.quality import edit_distance, error_rates
 from askalong.parse.ocr.words import ink_gaps, restore_spaces
 from askalong.parse.pdf.parser import parse
 from askalong.types import ParsedDocument
 
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "layout.py"
 
-
-@cache
 def _layout() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("layout_benchmark", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("layout")
 
 
 @cache
