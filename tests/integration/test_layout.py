@@ -171,6 +171,17 @@ def test_tables_sit_next_to_their_captions(evaldata: Path) -> None:
             )
 
 
+def test_prose_beside_a_caption_across_the_gutter_is_not_a_table(evaldata: Path) -> None:
+    # ALCE's Table 1 caption spans both columns; the prose below it pairs up line by line
+    # like two cells, and was taken as the table while the real one above was left out.
+    parsed = _pdf(evaldata, "en_2col", "ALCE.pdf")
+    tables = _blocks_of(parsed, "table", 2)
+    assert len(tables) == 1
+    assert tables[0].text.startswith("Dataset | Corpus (#passages) | Question type")
+    prose = " ".join(b.text for b in parsed.blocks if b.kind == "paragraph")
+    assert "the advances of such systems. We present ALCE" in prose
+
+
 def test_display_formulas_stay_out_of_prose(evaldata: Path) -> None:
     parsed = _pdf(evaldata, "en_2col", "2020.acl-main.207.pdf")
     formulas = _blocks_of(parsed, "formula")

@@ -30,6 +30,7 @@ _MIN_ROWS = 2
 # Rows further apart than this many font sizes are not the same table (nor the caption).
 _MAX_ROW_GAP_SIZES = 3.0
 _PROSE_WORDS = 7
+_RUNNING_WORDS = 4  # a column's line of prose holds at least this many words (most do)
 CELL_JOINER = " | "
 ROW_JOINER = "\n"
 
@@ -95,7 +96,9 @@ def _table_rows(
     last, below = _skip_caption(caption, below)
     candidates = [_walk(last, below, down=True)]
     candidates.append(_walk(caption, above, down=False)[::-1])
-    best = max(candidates, key=_cell_rows)
+    best = max(
+        (rows for rows in candidates if not _two_column_prose(rows)), key=_cell_rows, default=()
+    )
     multi = _cell_rows(best)
     if multi < _MIN_ROWS or multi * 2 < len(best):
         return ()
@@ -180,6 +183,17 @@ def _ends_table(row: Sequence[Line]) -> bool:
     if _SECTION_TITLE.match(text) or TABLE_CAPTION.match(text) or row[0].role:
         return True
     return len(_WORD.findall(text)) >= _PROSE_WORDS
+
+
+def _two_column_prose(rows: Sequence[Sequence[Line]]) -> bool:
+    """Whether most "rows" are a line of running text from each column: a caption across
+    the gutter has two-column prose beside it, and its lines pair up like two cells."""
+    pairs = sum(len(row) == 2 and all(_is_running_text(line) for line in row) for row in rows)
+    return pairs * 2 > len(rows)
+
+
+def _is_running_text(line: Line) -> bool:
+    return not line.cells and len(_WORD.findall(line.text)) >= _RUNNING_WORDS
 
 
 def _cells(row: Sequence[Line]) -> int:
