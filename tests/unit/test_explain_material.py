@@ -9,6 +9,7 @@ import pytest
 from askalong.answer.extractive.intents import answer_intent
 from askalong.context.citations import Citation, citations, is_entry
 from askalong.context.definitions import definition_strength
+from askalong.context.explain import selection_terms
 from askalong.context.units import ContextUnit, places_of
 from askalong.text.analysed import analysed
 from askalong.types import CHUNK_JOINER, Block, BlockSpan, Intent
@@ -149,3 +150,23 @@ def test_without_a_selection_the_usual_answerer_answers() -> None:
     units = paper_units("SCIDOCS covers seven tasks.")[1:]
     assert answer_intent(analysed("Explain SCIDOCS"), units, "explain") is None
     assert answer_intent(analysed("What is SCIDOCS?"), paper_units("SCIDOCS"), "ask") is None
+
+
+@pytest.mark.parametrize(
+    ("selected", "first", "not_before"),
+    [
+        (
+            "Unlike method-based tracing, we record traces at loop granularity.",
+            "granularity",
+            "Unlike",
+        ),
+        ("Note that creating a metacluster needs tables.", "metacluster", "creating"),
+        ("We built ScienceParse from RNNs.", "ScienceParse", "built"),
+    ],
+)
+def test_key_terms_are_the_selections_nouns_not_its_signposts(
+    selected: str, first: str, not_before: str
+) -> None:
+    terms = list(selection_terms(selected, []))  # no passages: the word's form decides
+    assert first in terms
+    assert not_before not in terms or terms.index(first) < terms.index(not_before), terms

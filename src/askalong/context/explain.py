@@ -58,12 +58,16 @@ _OPENS_ON_BEFORE = re.compile(
 )
 _LINE_BREAK = re.compile(r"([A-Za-z])- ([A-Za-z])")
 _CLAUSE_OPENING = frozenset(" ,，;；:：、")
+# the document's own signposts: what cues an example or a contrast is never the term
+_CUE_WORDS = "note unlike whereas instead although example instance including include includes"
 _GENERIC_WORDS = (
     "also use used using show shows shown well more most many much first second one two "
     "three new based given each other however thus which paper work approach method "
     "使用 可以 进行 通过 采用 基于 具有 利用 需要 得到 给出 一种 主要 其他 不同 本文"
 )
-_GENERIC = frozenset(_GENERIC_WORDS.split())
+_GENERIC = frozenset(_GENERIC_WORDS.split() + _CUE_WORDS.split())
+_IRREGULAR_PAST_WORDS = "built made found given taken seen known shown chosen done run"
+_IRREGULAR_PAST = frozenset(_IRREGULAR_PAST_WORDS.split())
 # the words a comparison question asks with, never one of its sides
 _ASKING_WORDS = (
     "how differ differs different difference differences compare compared comparison contrast "
@@ -163,10 +167,32 @@ def selection_terms(text: str, passages: Sequence[Passage]) -> dict[str, Term]:
         df = sum(1 for k, low in enumerate(lowered) if key in low and _names(passages[k], term))
         if df * 4 > n and n >= _MIN_PASSAGES_TO_JUDGE:
             continue
-        weight = math.log(1 + n / (1 + df)) * (1.5 if is_acronym(term) else 1.0)
+        weight = math.log(1 + n / (1 + df)) * _form_weight(term, text)
         terms[term] = Term(weight, df)
     best = sorted(terms.items(), key=lambda item: -item[1].weight)[:_MAX_TERMS]
     return dict(best)
+
+
+def _form_weight(term: str, text: str) -> float:
+    """How much the word's form says it is a term: an acronym half again; a capital that
+    is only there because the word opens a sentence ("Note", "Unlike") and an inflected
+    verb ("creating", "built") less than a plain noun."""
+    if is_acronym(term):
+        return 1.5
+    if term.istitle() and term.isalpha() and not _capitalised_inside(term, text):
+        return 0.5
+    if term.islower() and (term.endswith(("ing", "ed")) or term in _IRREGULAR_PAST):
+        return 0.6
+    return 1.0
+
+
+def _capitalised_inside(term: str, text: str) -> bool:
+    """Whether ``term`` occurs capitalised somewhere other than a sentence's start."""
+    for match in re.finditer(rf"\b{re.escape(term)}\b", text):
+        before = text[max(0, match.start() - 8) : match.start()].rstrip(' \t"“‘(')
+        if before and before[-1] not in ".!?:;\n":
+            return True
+    return False
 
 
 def _names(passage: Passage, term: str) -> bool:
