@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from askalong.context.units import ContextUnit
+from askalong.maintain.findings import Finding, Repair
 from askalong.retrieve.search import SearchResult
 from askalong.types import (
     Anchor,
@@ -28,6 +29,7 @@ from askalong.wire import (
     BlockJSON,
     ChunkJSON,
     CollectionJSON,
+    DoctorJSON,
     DocumentJSON,
     PassageJSON,
     SearchJSON,
@@ -37,6 +39,7 @@ from askalong.wire import (
     block_json,
     chunk_json,
     collection_json,
+    doctor_json,
     document_json,
     passage_json,
     placed_anchor_json,
@@ -113,6 +116,13 @@ def collection() -> Collection:
     return Collection("c0ffee", "local", "PostgreSQL 手册", CREATED, documents=1169, chunks=9000)
 
 
+def doctor() -> DoctorJSON:
+    missing = Finding("keyword_missing", "d1", "not in the keyword index", True)
+    lost = Finding("file_missing", "d2", "originals/ab/cd", False)
+    fixed = Repair("keyword_missing", "d1", "indexed 3 chunks")
+    return doctor_json([missing, lost], [fixed], [lost])
+
+
 def forms() -> list[tuple[Any, Any]]:
     """(declared form, a value built by its function) for every top-level form."""
     unit = ContextUnit("d1", ("c1",), "Hello", (SPAN,), (SPAN,), ("Intro",), 1, 1, "anchor", None)
@@ -127,4 +137,5 @@ def forms() -> list[tuple[Any, Any]]:
         (ThreadSummaryJSON, summary()),
         (ThreadJSON, full_thread()),
         (CollectionJSON, collection_json(collection())),
+        (DoctorJSON, doctor()),
     ]

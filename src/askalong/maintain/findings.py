@@ -3,17 +3,13 @@
 ``kind`` is one of ``KINDS``; ``subject`` names what is wrong (a document id, a path
 under ``ASKALONG_HOME``, or an index); ``repairable`` says whether ``doctor --repair``
 can fix it without the user (a missing original cannot be made again). Their JSON form
-(``doctor --json``, README "Doctor") is declared here rather than in ``wire``, which
-knows the pipeline's values only.
+(``doctor --json``, README "Doctor") is ``wire.doctor``'s, with every other JSON form.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
-
-from typing_extensions import TypedDict
 
 FindingKind = Literal[
     "keyword_unreadable",
@@ -58,50 +54,3 @@ class Repair:
     kind: FindingKind
     subject: str
     action: str  # what was done, in words
-
-
-# The JSON form: fields are added, never renamed or removed.
-
-
-class FindingJSON(TypedDict):
-    """One disagreement ``askalong doctor --json`` found (kinds: README, "Doctor")."""
-
-    kind: str
-    subject: str
-    detail: str
-    repairable: bool
-
-
-class RepairJSON(TypedDict):
-    kind: str
-    subject: str
-    action: str
-
-
-class DoctorJSON(TypedDict):
-    """``askalong doctor --json``: what was found, what ``--repair`` did, what is left."""
-
-    healthy: bool
-    findings: list[FindingJSON]
-    repaired: list[RepairJSON]
-    remaining: list[FindingJSON]
-
-
-def finding_json(finding: Finding) -> FindingJSON:
-    return {
-        "kind": finding.kind,
-        "subject": finding.subject,
-        "detail": finding.detail,
-        "repairable": finding.repairable,
-    }
-
-
-def doctor_json(
-    found: Sequence[Finding], repaired: Sequence[Repair], remaining: Sequence[Finding]
-) -> DoctorJSON:
-    return {
-        "healthy": not remaining,
-        "findings": [finding_json(f) for f in found],
-        "repaired": [{"kind": r.kind, "subject": r.subject, "action": r.action} for r in repaired],
-        "remaining": [finding_json(f) for f in remaining],
-    }

@@ -1,0 +1,181 @@
+"""The JSON form of a grounded answer: the answer first, then its quotes (each exactly the
+block's text at its span), then the explanation, the claims and their verdicts; the
+passages the answerer was given; and the answer read back from a stored turn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from typing_extensions import TypedDict
+
+from askalong.types import Answer, AnswerStatus, Claim, Intent, Quote, Timings, Verdict
+from askalong.wire.anchors import AnchorJSON, anchor_from_json, anchor_json
+from askalong.wire.documents import SpanJSON, span_json
+
+if TYPE_CHECKING:  # annotations only: the wire forms must not pull the context stage in
+    from askalong.context.units import ContextUnit
+
+
+class PassageJSON(TypedDict):
+    """One piece of evidence the answerer was given, by where it is, without its text."""
+
+    document_id: str
+    origin: str  # "anchor" | "retrieved" | "crossref"
+    page_start: int | None
+    page_end: int | None
+    section_path: list[str]
+    spans: list[SpanJSON]
+
+
+class QuoteJSON(TypedDict):
+    """A quote: ``text`` is always exactly the block's text at ``start:end``."""
+
+    number: int
+    document_id: str
+    block_id: str
+    start: int
+    end: int
+    text: str
+    page: int | None
+    section_path: list[str]
+    verdict: Verdict
+
+
+class ClaimJSON(TypedDict):
+    """A sentence of the answer, the quote numbers it cites and how well they support it."""
+
+    text: str
+    quotes: list[int]
+    verdict: Verdict
+    reasons: list[str]
+
+
+class TimingsJSON(TypedDict):
+    retrieval_ms: float
+    answer_ms: float
+    verify_ms: float
+    total_ms: float
+
+
+class AnswerJSON(TypedDict):
+    """A grounded answer: the answer first, then its quotes, then the explanation."""
+
+    status: AnswerStatus
+    question: str
+    answer: str
+    quotes: list[QuoteJSON]
+    explanation: str
+    claims: list[ClaimJSON]
+    intent: Intent
+    anchor: AnchorJSON | None
+    thread_id: str | None
+    turn_id: str | None
+    answerer: str
+    model: str | None
+    route: str | None
+    searched: list[str]
+    notes: list[str]
+    timings: TimingsJSON
+
+
+def passage_json(unit: ContextUnit) -> PassageJSON:
+    return {
+        "document_id": unit.document_id,
+        "origin": unit.origin,
+        "page_start": unit.page_start,
+        "page_end": unit.page_end,
+        "section_path": list(unit.section_path),
+        "spans": [span_json(s) for s in unit.spans],
+    }
+
+
+def quote_json(quote: Quote) -> QuoteJSON:
+    return {
+        "number": quote.number,
+        "document_id": quote.document_id,
+        "block_id": quote.block_id,
+        "start": quote.start,
+        "end": quote.end,
+        "text": quote.text,
+        "page": quote.page,
+        "section_path": list(quote.section_path),
+        "verdict": quote.verdict,
+    }
+
+
+def claim_json(claim: Claim) -> ClaimJSON:
+    return {
+        "text": claim.text,
+        "quotes": list(claim.quote_numbers),
+        "verdict": claim.verdict,
+        "reasons": list(claim.reasons),
+    }
+
+
+def timings_json(timings: Timings) -> TimingsJSON:
+    return {
+        "retrieval_ms": timings.retrieval_ms,
+        "answer_ms": timings.answer_ms,
+        "verify_ms": timings.verify_ms,
+        "total_ms": timings.total_ms,
+    }
+
+
+def answer_json(answer: Answer) -> AnswerJSON:
+    """Answer first, then the quotes that support it, then the explanation."""
+    return {
+        "status": answer.status,
+        "question": answer.question,
+        "answer": answer.answer,
+        "quotes": [quote_json(q) for q in answer.quotes],
+        "explanation": answer.explanation,
+        "claims": [claim_json(c) for c in answer.claims],
+        "intent": answer.intent,
+        "anchor": anchor_json(answer.anchor),
+        "thread_id": answer.thread_id,
+        "turn_id": answer.turn_id,
+        "answerer": answer.answerer,
+        "model": answer.model,
+        "route": answer.route,
+        "searched": list(answer.searched),
+        "notes": list(answer.notes),
+        "timings": timings_json(answer.timings),
+    }
+
+
+def answer_from_json(value: AnswerJSON) -> Answer:
+    return Answer(
+        status=value["status"],
+        question=value["question"],
+        answer=value["answer"],
+        quotes=tuple(_quote(q) for q in value["quotes"]),
+        explanation=value["explanation"],
+        claims=tuple(
+            Claim(c["text"], tuple(c["quotes"]), c["verdict"], tuple(c["reasons"]))
+            for c in value["claims"]
+        ),
+        intent=value["intent"],
+        anchor=anchor_from_json(value["anchor"]),
+        thread_id=value["thread_id"],
+        turn_id=value["turn_id"],
+        answerer=value["answerer"],
+        model=value["model"],
+        route=value["route"],
+        searched=tuple(value["searched"]),
+        notes=tuple(value["notes"]),
+        timings=Timings(**value["timings"]),
+    )
+
+
+def _quote(value: QuoteJSON) -> Quote:
+    return Quote(
+        number=value["number"],
+        document_id=value["document_id"],
+        block_id=value["block_id"],
+        start=value["start"],
+        end=value["end"],
+        text=value["text"],
+        page=value["page"],
+        section_path=tuple(value["section_path"]),
+        verdict=value["verdict"],
+    )

@@ -1,0 +1,135 @@
+"""The JSON forms of a document and its parts: its head, its blocks (with their line boxes),
+its chunks, and a span of a block's text (what hits and passages point at)."""
+
+from __future__ import annotations
+
+from typing_extensions import TypedDict
+
+from askalong.types import (
+    Block,
+    BlockKind,
+    BlockSpan,
+    Chunk,
+    Document,
+    DocumentFormat,
+    LineBox,
+    Visibility,
+)
+
+# A PDF line box: x0, top, x1, bottom in PDF points from the page's top-left, then the
+# line's start and end as character offsets in the block's text.
+Box = tuple[float, float, float, float, int, int]
+ChunkSpan = tuple[str, int, int]  # block id, start, end
+
+
+class DocumentJSON(TypedDict):
+    """A document's head: ``pages`` is its page count (0 for formats without pages)."""
+
+    id: str
+    title: str
+    source: str
+    format: DocumentFormat
+    language: str
+    pages: int
+    size_bytes: int
+    created: str
+    owner: str
+    visibility: Visibility
+    org_tags: list[str]
+    ocr_pages: list[int]
+    notices: list[str]
+
+
+class BlockJSON(TypedDict):
+    """A block of a document; ``lines`` is its 1-based source line range (text formats)."""
+
+    id: str
+    kind: BlockKind
+    order: int
+    page: int | None
+    section_path: list[str]
+    heading_level: int
+    text: str
+    boxes: list[Box]
+    lines: tuple[int, int] | None
+
+
+class ChunkJSON(TypedDict):
+    """A retrieval unit: ``text`` is its spans' block text joined by a newline."""
+
+    id: str
+    order: int
+    text: str
+    section_path: list[str]
+    page_start: int | None
+    page_end: int | None
+    spans: list[ChunkSpan]
+
+
+class SpanJSON(TypedDict):
+    """Characters ``start:end`` (code points) of a block's text."""
+
+    block_id: str
+    start: int
+    end: int
+
+
+def document_json(doc: Document) -> DocumentJSON:
+    return {
+        "id": doc.id,
+        "title": doc.title,
+        "source": doc.source,
+        "format": doc.format,
+        "language": doc.language,
+        "pages": doc.page_count,
+        "size_bytes": doc.size_bytes,
+        "created": doc.created,
+        "owner": doc.owner,
+        "visibility": doc.visibility,
+        "org_tags": list(doc.org_tags),
+        "ocr_pages": list(doc.ocr_pages),
+        "notices": list(doc.notices),
+    }
+
+
+def block_json(block: Block) -> BlockJSON:
+    """Boxes keep the parser's coordinates, unrounded (the README documents no rounding)."""
+    return {
+        "id": block.id,
+        "kind": block.kind,
+        "order": block.order,
+        "page": block.page,
+        "section_path": list(block.section_path),
+        "heading_level": block.heading_level,
+        "text": block.text,
+        "boxes": [_box(b) for b in block.boxes],
+        "lines": block.lines,
+    }
+
+
+def _box(box: LineBox) -> Box:
+    """Coordinates to 0.01 pt: finer than any screen shows, and a third smaller on the wire."""
+    return (
+        round(box.x0, 2),
+        round(box.top, 2),
+        round(box.x1, 2),
+        round(box.bottom, 2),
+        box.start,
+        box.end,
+    )
+
+
+def chunk_json(chunk: Chunk) -> ChunkJSON:
+    return {
+        "id": chunk.id,
+        "order": chunk.order,
+        "text": chunk.text,
+        "section_path": list(chunk.section_path),
+        "page_start": chunk.page_start,
+        "page_end": chunk.page_end,
+        "spans": [(s.block_id, s.start, s.end) for s in chunk.spans],
+    }
+
+
+def span_json(span: BlockSpan) -> SpanJSON:
+    return {"block_id": span.block_id, "start": span.start, "end": span.end}
