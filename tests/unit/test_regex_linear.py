@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from askalong.parse import detect
-from askalong.parse.flow import builder, html, markdown
+from askalong.parse.flow import builder, decoding, markdown
 from askalong.parse.pdf import tables
 from askalong.text import sentences
 from askalong.verify import claims
@@ -25,8 +25,8 @@ AUDITED: dict[str, re.Pattern[str] | re.Pattern[bytes]] = {
     "detect html anywhere": detect._HTML_ANYWHERE,
     "detect markdown signs": detect._MARKDOWN_SIGNS,
     "detect markdown heading": detect._MARKDOWN_HEADING,
-    "html meta charset": html._META_CHARSET,
-    "html xml encoding": html._XML_ENCODING,
+    "html meta charset": decoding._META_CHARSET,
+    "html xml encoding": decoding._XML_ENCODING,
     "markdown tag": markdown._TAG,
     "markdown front matter": markdown._FRONT_MATTER,
     "builder cjk wrap": builder._CJK_WRAP,

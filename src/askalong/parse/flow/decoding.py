@@ -1,7 +1,7 @@
 """Bytes of a text format (plain text, Markdown, HTML) to ``str``, and how sure we are.
 
 Certain, in this order: a byte-order mark, strict UTF-8 (for HTML a declared charset comes
-first, ``html.decode_html``). Then rules for the legacy encodings people actually have,
+first, ``decode_html``). Then rules for the legacy encodings people actually have,
 each accepted only when the decoded text looks like its language:
 
 - Japanese (Shift-JIS as cp932, then EUC-JP): the decoded text has kana. Japanese prose is
@@ -21,6 +21,7 @@ guess, so the document shows a warning instead of silent mojibake.
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 
@@ -141,3 +142,35 @@ def _guess(data: bytes) -> Decoded | None:
 def _looks_binary(text: str) -> bool:
     sample = text[:65536]
     return len(_CONTROL.findall(sample)) > max(1, len(sample) // 200)
+
+
+# --- HTML: a declared charset before the guesses ------------------------------------
+
+_META_CHARSET = re.compile(rb"""<meta[^<>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+_XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""", re.I)
+# Browsers read these labels as the wider encodings that contain them.
+_WIDER = {"gb2312": "gb18030", "gbk": "gb18030", "latin-1": "cp1252", "ascii": "cp1252"}
+
+
+def decode_html(data: bytes, *, source: str) -> Decoded:
+    """Decode by byte-order mark, then the declared charset, then by guessing."""
+    declared = _declared_codec(data[:4096])
+    if declared and not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return Decoded(data.decode(declared), declared)
+        except UnicodeDecodeError:
+            pass  # a wrong declaration: guess instead
+    return decode(data, source=source)
+
+
+def _declared_codec(head: bytes) -> str | None:
+    match = _META_CHARSET.search(head) or _XML_ENCODING.search(head)
+    if not match:
+        return None
+    try:
+        name = codecs.lookup(match.group(1).decode("ascii")).name
+    except LookupError:
+        return None
+    if name.startswith("utf-16") or name.startswith("utf-32"):
+        return None  # an ASCII-compatible file cannot really be UTF-16
+    return _WIDER.get(name, name)
