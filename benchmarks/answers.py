@@ -13,10 +13,11 @@ chunk over the same documents; hit = a gold phrase in its text).
 The documents are ingested once into ``--home DIR/<key>`` (vectors included), where the
 key hashes the ingestion-side askalong code (everything but the query-time packages), and
 each document path is stamped (names, sizes, times) and ingested again when it changed, so
-a stale library is never used; the PostgreSQL manual takes minutes the first time.
-``--check`` only verifies that every gold, evidence and selection phrase occurs in its
-parsed document. ``--label`` names a run (the previous answerer is this
-script run on an older checkout); ``--compare FILE`` prints a saved run's figures beside.
+a stale library is never used (``answers_corpus.py``); the PostgreSQL manual takes minutes
+the first time. ``--check`` only verifies that every gold, evidence and selection phrase
+occurs in its parsed document (``answers_set.py``, which reads the set). ``--label`` names
+a run (the previous answerer is this script run on an older checkout); ``--compare FILE``
+prints a saved run's figures beside.
 
     PYTHONPATH=src .venv/bin/python benchmarks/answers.py --label before [--kinds why,how]
 """
@@ -25,42 +26,21 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 import os
 import statistics
-import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from answers_corpus import VECTORS, open_corpus
+from answers_set import INTENT_KINDS, KINDS, Item, check, load_items
+
 REPO = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 QUESTIONS = REPO / "benchmarks" / "answers" / "questions.jsonl"
 RESULTS = REPO / "benchmarks" / "results"
-KINDS = (
-    "factual", "why", "how", "explain", "example", "compare", "cross_section", "chinese",
-    "long_manual", "cross_lingual", "uncovered", "follow_up",
-)  # fmt: skip
-INTENT_KINDS = ("explain", "example", "compare")
-# Query-time packages: a change there never makes an ingested library stale.
-QUERY_TIME = ("answer", "asking", "verify", "context", "retrieve", "cli", "server", "evaluate")
-
-
-@dataclass(frozen=True)
-class Item:
-    id: str
-    kind: str
-    documents: tuple[str, ...]
-    question: str
-    gold: tuple[str, ...]
-    lang: str
-    intent: str = "ask"
-    selection: str | None = None
-    evidence: tuple[str, ...] = ()
-    thread: str | None = None  # items sharing a thread are asked in order, in one thread
 
 
 @dataclass(frozen=True)
@@ -78,52 +58,6 @@ class Outcome:
     search_hit: bool  # a gold or evidence phrase in the search's top 10 chunks
     ms: float
     quotes: tuple[str, ...] = field(default=())
-
-
-def load_items(path: Path) -> list[Item]:
-    """The items of a JSON-lines file; a bad line raises naming the file, line and problem."""
-    items, seen = [], set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            item = _item(json.loads(line))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise SystemExit(f"{path}:{number}: {exc}") from None
-        if item.id in seen:
-            raise SystemExit(f"{path}:{number}: duplicate id {item.id!r}")
-        seen.add(item.id)
-        items.append(item)
-    return items
-
-
-def _item(raw: dict[str, Any]) -> Item:
-    kind = raw["kind"]
-    if kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r}")
-    item = Item(
-        id=raw["id"],
-        kind=kind,
-        documents=tuple(raw["documents"]),
-        question=raw.get("question", ""),
-        gold=tuple(raw.get("gold", ())),
-        lang=raw["lang"],
-        intent=raw.get("intent", "ask"),
-        selection=raw.get("selection"),
-        evidence=tuple(raw.get("evidence", ())),
-        thread=raw.get("thread"),
-    )
-    if not item.documents:
-        raise ValueError(f"{item.id}: no documents")
-    if (item.kind == "uncovered") != (not item.gold):
-        raise ValueError(f"{item.id}: gold is required, and empty only for uncovered items")
-    if item.kind in INTENT_KINDS and (item.intent != item.kind or not item.selection):
-        raise ValueError(
-            f"{item.id}: a {item.kind} item needs intent {item.kind!r} and a selection"
-        )
-    if not item.question and not item.selection:
-        raise ValueError(f"{item.id}: neither a question nor a selection")
-    return item
 
 
 # -- scoring -----------------------------------------------------------------
@@ -171,101 +105,6 @@ def score(
         "bm25_hit": bool(item.gold) and contains_any(top1, item.gold),
         "search_hit": any(contains_any(text, phrases) for text in found),
     }
-
-
-# -- the corpus, ingested once -----------------------------------------------
-
-
-def code_key() -> str:
-    """Hash of the ingestion-side askalong code: a change there rebuilds the library."""
-    import askalong
-
-    digest = hashlib.sha256()
-    package = Path(askalong.__file__).parent
-    for source in sorted(package.rglob("*")):
-        rel = source.relative_to(package)
-        if source.is_file() and rel.parts[0] not in QUERY_TIME and "__pycache__" not in rel.parts:
-            digest.update(str(rel).encode() + b"\0" + source.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def stamp(rel: str) -> str:
-    """What a set path's documents are: every file's name, size and modification time."""
-    path = EVALDATA / rel
-    if not path.exists():
-        raise SystemExit(f"{path}: document of the set not found (ASKALONG_EVALDATA={EVALDATA})")
-    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-    digest = hashlib.sha256()
-    for file in files:
-        info = file.stat()
-        digest.update(
-            f"{file.relative_to(path.parent)}:{info.st_size}:{info.st_mtime_ns}\n".encode()
-        )
-    return digest.hexdigest()[:16]
-
-
-VECTORS = ("all", "files", "none")  # which documents get vectors; "files": not the folders
-
-
-def open_corpus(
-    home: Path, paths: Sequence[str], *, vectors: str = "all"
-) -> tuple[Any, dict[str, list[str]]]:
-    """The library of ``home/<code key>`` holding the documents, and a map from each set
-    path to its document ids (a folder: all of its documents). A path is (re)ingested when
-    its stamp is not the one recorded, so a stale document is never asked. The set's
-    documents that lack vectors get them as ``vectors`` says: "all"; "files" leaves the
-    folders (the 9k-chunk PostgreSQL manual) to the keyword route, as a library whose
-    vectors are still pending is; "none" runs with ``ASKALONG_EMBEDDER=none``."""
-    from askalong.config import load_settings
-    from askalong.library import Library
-
-    folder = home / code_key()
-    record = folder / "corpus.json"
-    os.environ["ASKALONG_HOME"] = str(folder)
-    os.environ.pop("ASKALONG_ANSWERER", None)  # the default: the offline extractive one
-    if vectors == "none":
-        os.environ["ASKALONG_EMBEDDER"] = "none"
-    library = Library(load_settings())
-    known = json.loads(record.read_text(encoding="utf-8")) if record.exists() else {}
-    wanted = sorted(set(paths))
-    stale = [rel for rel in wanted if known.get(rel, {}).get("stamp") != stamp(rel)]
-    print(f"library {folder}: {len(wanted) - len(stale)} paths reused, {len(stale)} to ingest")
-    for rel in stale:
-        known[rel] = {"stamp": stamp(rel), "ids": _ingest(library, rel)}
-        record.write_text(json.dumps(known, indent=1), encoding="utf-8")
-    embedded = {d for rel in wanted if vectors == "all" or _is_file(rel) for d in known[rel]["ids"]}
-    _embed(library, embedded if vectors != "none" else set())
-    return library, {rel: known[rel]["ids"] for rel in wanted}
-
-
-def _is_file(rel: str) -> bool:
-    return (EVALDATA / rel).is_file()
-
-
-def _embed(library: Any, ids: set[str]) -> None:
-    pending = [d for d in library.indexes.pending_vectors() if d.id in ids]
-    if pending:
-        print(f"embedding {len(pending)} documents ...", flush=True)
-        report = library.indexes.embed(pending)
-        if report.error:
-            raise SystemExit(f"embedding failed: {report.error}")
-
-
-def _ingest(library: Any, rel: str) -> list[str]:
-    from askalong.ingest.inputs import Skipped, expand_inputs
-    from askalong.types import Access
-
-    started, ids = time.perf_counter(), []
-    for item in expand_inputs([str(EVALDATA / rel)]):
-        if isinstance(item, Skipped):
-            continue  # a folder's non-document file (a licence note)
-        added = library.ingestor.add(item, Access.local())
-        if added.document is not None:
-            ids.append(added.document.id)
-        elif not item.endswith((".debian", ".txt")):
-            print(f"  {item}: {added.error}", file=sys.stderr)
-    print(f"  {rel}: {len(ids)} documents, {time.perf_counter() - started:.0f} s", flush=True)
-    return ids
 
 
 # -- asking --------------------------------------------------------------------
@@ -342,39 +181,6 @@ def _searched(library: Any, query: str, doc_ids: Sequence[str]) -> tuple[str, ..
 def _short(text: str, width: int = 90) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-# -- --check: every phrase of the set in its parsed document ----------------------
-
-
-def check(library: Any, ids: dict[str, list[str]], items: Sequence[Item]) -> list[str]:
-    """Problems found: a gold, evidence or selection phrase missing from the parsed text
-    of the item's documents, or a gold phrase that only the selection itself holds."""
-    from askalong.context.locate import locate_selection
-    from askalong.text.fold import fold
-
-    texts: dict[str, str] = {}
-    problems = []
-    for item in items:
-        doc_ids = [d for rel in item.documents for d in ids[rel]]
-        folded = "\n".join(
-            texts.get(d) or texts.setdefault(d, _folded_text(library, d)) for d in doc_ids
-        )
-        for phrase in (*item.gold, *item.evidence):
-            if fold(phrase) not in folded:
-                problems.append(f"{item.id}: {phrase!r} not in {', '.join(item.documents)}")
-        if item.selection:
-            if locate_selection(library.store.blocks(doc_ids[0]), item.selection) is None:
-                problems.append(f"{item.id}: selection not found: {item.selection!r}")
-            elif any(fold(g) in fold(item.selection) for g in item.gold):
-                problems.append(f"{item.id}: a gold phrase is inside the selection itself")
-    return problems
-
-
-def _folded_text(library: Any, doc_id: str) -> str:
-    from askalong.text.fold import fold
-
-    return "\n".join(fold(block.text) for block in library.store.blocks(doc_id))
 
 
 # -- the report ------------------------------------------------------------------
