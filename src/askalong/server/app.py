@@ -49,16 +49,22 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        renderer = PageRenderer(
+            settings.home / "cache" / "pages",
+            timeout=settings.render_timeout,
+            memory_mb=settings.render_memory_mb,
+        )
+        renderer.start()  # the render child imports pdfium while the library opens
         library = await run_in_threadpool(Library, settings)
-        pages = PageRenderer(settings.home / "cache" / "pages")
         asker = await run_in_threadpool(make_asker, library)
-        app.state.askalong = ServerState(library, pages, threading.Lock(), asker)
+        app.state.askalong = ServerState(library, renderer, threading.Lock(), asker)
         resumed = BackgroundEmbedding(library.indexes)  # what a killed server left unembedded
         resumed.start()
         try:
             yield
         finally:
             await run_in_threadpool(resumed.stop)
+            await run_in_threadpool(renderer.close)
             await run_in_threadpool(library.close)
 
     app = FastAPI(

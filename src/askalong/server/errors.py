@@ -18,6 +18,7 @@ from askalong.errors import (
     ProviderError,
     StoreError,
     TooLarge,
+    Unavailable,
 )
 from askalong.server.schemas import LONE_SURROGATE, ErrorBody, ErrorOut
 
@@ -43,6 +44,7 @@ def status_of(exc: AskAlongError) -> int:
         (NotFound, 404),
         (ProviderError, 502),  # a model or embedding endpoint failed, not the request
         (StoreError, 503),
+        (Unavailable, 503),  # a worker was replaced mid-request: trying again may work
     )
     for kind, status in statuses:
         if isinstance(exc, kind):
