@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from askalong.parse.pdf.render import MAX_PIXELS, MAX_WIDTH
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import ErrorOut, IdPath, PagePath
+from askalong.server.schemas import DocPath, ErrorOut, PagePath
 from askalong.types import Access
 
 router = APIRouter(prefix="/api", tags=["pages"])
@@ -39,7 +39,7 @@ WIDTH_HELP = (
     },
 )
 async def page_image(
-    doc: IdPath,
+    doc: DocPath,
     page: PagePath,
     state: StateDep,
     access: AccessDep,
