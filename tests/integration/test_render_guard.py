@@ -106,3 +106,17 @@ def test_a_page_over_the_memory_limit_is_refused_and_small_pages_still_render(
         assert "page 2" in message and "200 MB (ASKALONG_RENDER_MEMORY_MB)" in message
         assert client.get(f"/api/documents/{doc}/pages/1.png?width=240").status_code == 200
         assert client.get(f"/api/documents/{doc}/pages/2.png?width=240").status_code == 200
+
+
+def test_a_render_child_killed_while_idle_is_replaced_at_the_next_image(
+    client: TestClient,
+) -> None:
+    doc = upload(client, "plain.pdf", sized_pdf((612.0, 792.0)))
+    assert client.get(f"/api/documents/{doc}/pages/1.png?width=240").status_code == 200
+    pid = renderer(client).child_pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.2)
+    response = client.get(f"/api/documents/{doc}/pages/1.png?width=320")
+    assert response.status_code in (200, 503), response.text  # never a 500
+    assert client.get(f"/api/documents/{doc}/pages/1.png?width=480").status_code == 200

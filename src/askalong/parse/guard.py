@@ -128,7 +128,10 @@ class GuardedChild:
 
     def _call(self, request: tuple[Any, ...], timeout: float) -> Any:
         conn = self._connection()
-        conn.send(request)
+        try:
+            conn.send(request)
+        except OSError as exc:  # the child died since it was last seen alive
+            raise self._died() from exc
         if not conn.poll(timeout):
             self._kill()
             raise ChildFailure("timeout")
