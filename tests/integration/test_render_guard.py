@@ -87,6 +87,7 @@ def test_a_killed_render_child_gives_503_and_the_next_image_renders(client: Test
         os.kill(pid, signal.SIGKILL)
         response = slow.result(timeout=30)
     assert response.status_code == 503, response.text
+    assert response.headers["retry-after"] == "1"
     error = response.json()["error"]
     assert error["type"] == "Unavailable" and "page 2" in error["message"]
     assert client.get(f"/api/documents/{doc}/pages/1.png?width=240").status_code == 200

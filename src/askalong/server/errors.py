@@ -64,7 +64,10 @@ async def _domain(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AskAlongError)
     if isinstance(exc, ConfigError | StoreError):
         log.error("%s: %s", type(exc).__name__, exc)
-    return error_response(status_of(exc), type(exc).__name__, exc.message, exc.source)
+    response = error_response(status_of(exc), type(exc).__name__, exc.message, exc.source)
+    if isinstance(exc, Unavailable):  # its worker is already replaced: soon is fine
+        response.headers["Retry-After"] = "1"
+    return response
 
 
 async def _http(request: Request, exc: Exception) -> JSONResponse:
