@@ -26,6 +26,7 @@ from askalong.errors import (
     ProviderError,
     StoreError,
     TooLarge,
+    Unavailable,
     Unreadable,
     UnsupportedFormat,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "Timings",
     "TooLarge",
     "Turn",
+    "Unavailable",
     "Unreadable",
     "UnsupportedFormat",
     "load_settings",

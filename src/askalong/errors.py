@@ -16,7 +16,8 @@
      ├── ConfigError              a bad setting, naming the key and the valid choices
      ├── StoreError               the store failed (nothing half-written is left behind)
      │    └── IndexUnreadable     a search index cannot be opened (``askalong doctor --repair``)
-     └── ProviderError            an embedding, chat or rerank provider failed (HTTP 502)
+     ├── ProviderError            an embedding, chat or rerank provider failed (HTTP 502)
+     └── Unavailable              a worker the request needed stopped mid-way (HTTP 503)
 
 Every error carries the ``source`` it is about (a file name, URL or id) so one line
 can say what went wrong where.
@@ -98,3 +99,8 @@ class IndexUnreadable(StoreError):
 
 class ProviderError(AskAlongError):
     """An embedding, chat or rerank provider failed (endpoint down, bad reply, engine error)."""
+
+
+class Unavailable(AskAlongError):
+    """A worker process the request needed stopped before it answered (killed, not the
+    request's fault as far as can be told): it is replaced, and trying again may work."""

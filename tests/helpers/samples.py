@@ -6,6 +6,7 @@ import hashlib
 import io
 import shutil
 import zipfile
+import zlib
 from pathlib import Path
 
 # Eight pages of the PostgreSQL manual on transactions: a small real collection.
@@ -59,19 +60,41 @@ def encrypted_pdf() -> bytes:
 def sized_pdf(*sizes: tuple[float, float], text: str = "A page of plain text.") -> bytes:
     """A PDF with one page per ``(width, height)`` in points, each with ``text`` in
     Helvetica at its top left: pages of any shape, with text so that no page needs OCR."""
+    return _pages_pdf([(size, _stream(_text_at_top(text, size[1]))) for size in sizes])
+
+
+def slow_page_pdf(fills: int, text: str = "A page of plain text.") -> bytes:
+    """Two letter pages with ``text``; the second also fills itself ``fills`` times, its
+    content stream deflated: a few KB that pdfium takes about a second per 5,000 fills
+    to draw, while reading its text stays fast."""
+    content = _text_at_top(text, 792.0) + b"\n" + b"0 0 612 792 re f\n" * fills
+    bomb = _stream(zlib.compress(content, 9), b"/Filter /FlateDecode")
+    letter = (612.0, 792.0)
+    return _pages_pdf([(letter, _stream(_text_at_top(text, 792.0))), (letter, bomb)])
+
+
+def _text_at_top(text: str, height: float) -> bytes:
+    return b"BT /F1 12 Tf 2 %r Td (%s) Tj ET" % (height - 14, text.encode("latin-1"))
+
+
+def _stream(content: bytes, entries: bytes = b"") -> bytes:
+    return b"<< /Length %d %s>>\nstream\n%s\nendstream" % (len(content), entries, content)
+
+
+def _pages_pdf(pages: list[tuple[tuple[float, float], bytes]]) -> bytes:
+    """One page per ``((width, height), content stream object)``, Helvetica as /F1."""
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [%s] /Count %d >>"
-        % (b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(len(sizes))), len(sizes)),
+        % (b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(len(pages))), len(pages)),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
-    for number, (width, height) in enumerate(sizes):
-        content = b"BT /F1 12 Tf 2 %r Td (%s) Tj ET" % (height - 14, text.encode("latin-1"))
+    for number, ((width, height), stream) in enumerate(pages):
         objects.append(
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %r %r] /Contents %d 0 R"
             b" /Resources << /Font << /F1 3 0 R >> >> >>" % (width, height, 5 + 2 * number)
         )
-        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content))
+        objects.append(stream)
     return _assemble(objects)
 
 

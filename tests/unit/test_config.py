@@ -40,6 +40,7 @@ def test_bad_values_name_the_key_and_choices(monkeypatch: pytest.MonkeyPatch) ->
 FLOAT_SETTINGS = (
     "max_file_mb",
     "parse_timeout",
+    "render_timeout",
     "fetch_timeout",
     "fetch_total_timeout",
     "llm_timeout",

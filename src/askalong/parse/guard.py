@@ -1,25 +1,31 @@
-"""Run every byte-dependent step (detection, then parsing) in a child process with limits.
+"""Run every byte-dependent step (detection, parsing, page rendering) in a child process
+with limits.
 
 A pathological file can make a parser (or the C library under it, or a regex) loop, crash
-or allocate without end. The guard detects and parses in one long-lived child process
-whose address space is capped (``ASKALONG_PARSE_MEMORY_MB``); when a file takes longer than
-the time limit, exhausts the memory, or the child dies, the child is replaced and the
-caller gets a clean ``ParseTimeout`` / ``TooLarge`` / ``CorruptDocument`` naming the file
-instead of a hung, swapping or crashed process. One child serves one file at a time: the
-guard's own lock serialises callers from several threads.
+or allocate without end. ``GuardedChild`` is one long-lived child process whose address
+space is capped; a call that takes longer than its time limit, exhausts the memory, or
+whose child dies, replaces the child and raises ``ChildFailure`` saying which. One child
+serves one call at a time: its lock serialises callers from several threads.
+
+``ParserGuard`` detects and parses in such a child (``ASKALONG_PARSE_MEMORY_MB``,
+``ASKALONG_PARSE_TIMEOUT``) and turns a failure into a clean ``ParseTimeout`` /
+``TooLarge`` / ``CorruptDocument`` naming the file instead of a hung, swapping or crashed
+process. Page images are drawn the same way (``parse/pdf/render.py``).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import multiprocessing
 import resource
 import signal
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from types import TracebackType
+from typing import Any, Literal
 
 from askalong.errors import AskAlongError, CorruptDocument, ParseTimeout, TooLarge
 from askalong.parse.detect import MB, detect_format
@@ -32,6 +38,8 @@ PARSER_MODULES: dict[str, str] = {
     "text": "askalong.parse.flow.text",
     "docx": "askalong.parse.flow.docx",
 }
+
+FailureKind = Literal["timeout", "memory", "killed", "crashed", "bug"]
 
 
 def parse_bytes(
@@ -57,6 +65,18 @@ def too_large(source: str, memory_mb: int) -> TooLarge:
     return TooLarge(message, source=source)
 
 
+class ChildFailure(Exception):
+    """A guarded call gave no answer: it ran out of time (``timeout``) or memory
+    (``memory``; ``killed``: SIGKILL, the kernel's OOM killer or someone's ``kill -9``),
+    the child died otherwise (``crashed``), or the work raised a non-domain error (``bug``,
+    its ``repr`` in ``detail``)."""
+
+    def __init__(self, kind: FailureKind, detail: str = "") -> None:
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind: FailureKind = kind
+        self.detail = detail
+
+
 def _limit_memory(memory_mb: int) -> None:
     """Cap the child's address space, so an allocation past it fails instead of the machine."""
     if memory_mb > 0:
@@ -64,84 +84,87 @@ def _limit_memory(memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _serve(conn: Connection, modules: Mapping[str, str], memory_mb: int) -> None:
-    """Child loop: read what arrives, send back the result or the domain error."""
+def _serve(conn: Connection, work: Callable[..., object], memory_mb: int) -> None:
+    """Child loop: call ``work`` on what arrives, send back the result or the error."""
     _limit_memory(memory_mb)
     while True:
         try:
-            data, fmt, source = conn.recv()
+            request = conn.recv()
         except EOFError:
             return
         try:
-            conn.send(("ok", read_bytes(data, fmt, source=source, modules=modules)))
+            conn.send(("ok", work(*request)))
         except MemoryError:  # the parent replaces this child: its heap may be in a bad state
             conn.send(("memory", None))
         except AskAlongError as exc:
             conn.send(("error", exc))
-        except Exception as exc:  # a parser bug must not take the caller down
-            conn.send(("error", CorruptDocument(f"cannot parse: {exc!r}", source=source)))
+        except Exception as exc:  # a bug in the work must not take the caller down
+            conn.send(("bug", repr(exc)))
 
 
-class ParserGuard:
-    """Detects and parses files in a child process: ``timeout`` seconds and ``memory_mb``
-    of address space per file (0: no memory limit)."""
+class GuardedChild:
+    """One long-lived child process that runs ``work(*request)`` (a module-level function,
+    or a ``functools.partial`` of one: the child is spawned, not forked) within
+    ``memory_mb`` of address space (0: no limit); replaced whenever a call fails."""
 
-    def __init__(
-        self, timeout: float, modules: Mapping[str, str] = PARSER_MODULES, memory_mb: int = 0
-    ) -> None:
-        self.timeout = timeout
+    def __init__(self, work: Callable[..., object], memory_mb: int = 0) -> None:
+        self.work = work
         self.memory_mb = memory_mb
-        self.modules = dict(modules)
         self._context = multiprocessing.get_context("spawn")
         self._process: BaseProcess | None = None
         self._conn: Connection | None = None
         self._lock = threading.Lock()
 
-    def read(self, data: bytes, *, source: str) -> ParsedDocument:
-        """Detect the format of ``data`` and parse it, both in the child."""
+    def call(self, request: tuple[Any, ...], timeout: float) -> Any:
+        """The work's result for ``request``; its domain error re-raised here, any other
+        outcome as ``ChildFailure``. Callers wait their turn."""
         with self._lock:
-            return self._request(data, None, source)
+            return self._call(request, timeout)
 
-    def parse(self, data: bytes, fmt: str, *, source: str) -> ParsedDocument:
-        """Parse ``data`` as ``fmt`` in the child."""
+    def start(self) -> None:
+        """Start the child now (it imports its modules meanwhile), not at the first call."""
         with self._lock:
-            return self._request(data, fmt, source)
+            self._connection()
 
-    def _request(self, data: bytes, fmt: str | None, source: str) -> ParsedDocument:
+    def _call(self, request: tuple[Any, ...], timeout: float) -> Any:
         conn = self._connection()
-        conn.send((data, fmt, source))
-        if not conn.poll(self.timeout):
+        try:
+            conn.send(request)
+        except OSError as exc:  # the child died since it was last seen alive
+            raise self._died() from exc
+        if not conn.poll(timeout):
             self._kill()
-            raise ParseTimeout(f"parsing took longer than {self.timeout:g} s", source=source)
+            raise ChildFailure("timeout")
         try:
             status, payload = conn.recv()
         except (EOFError, OSError) as exc:
-            raise self._died(source) from exc
+            raise self._died() from exc
         if status == "memory":
             self._kill()
-            raise too_large(source, self.memory_mb)
+            raise ChildFailure("memory")
         if status == "error":
             raise payload
-        result: ParsedDocument = payload
-        return result
+        if status == "bug":
+            raise ChildFailure("bug", payload)
+        return payload
 
-    def _died(self, source: str) -> AskAlongError:
-        """The child died mid-file: killed for its memory (SIGKILL, by the kernel) or crashed."""
+    def _died(self) -> ChildFailure:
+        """The child died mid-call: SIGKILL (the kernel, for its memory; or a person) or
+        a crash."""
         process = self._process
         if process is not None:
             process.join(timeout=5)
         killed = process is not None and process.exitcode == -signal.SIGKILL
+        code = None if process is None else process.exitcode
         self._kill()
-        if killed:
-            return too_large(source, self.memory_mb)
-        return CorruptDocument("the parser crashed on this file", source=source)
+        return ChildFailure("killed" if killed else "crashed", f"exit code {code}")
 
     def _connection(self) -> Connection:
         if self._process is None or not self._process.is_alive() or self._conn is None:
             self._kill()
             parent, child = self._context.Pipe()
             self._process = self._context.Process(
-                target=_serve, args=(child, self.modules, self.memory_mb), daemon=True
+                target=_serve, args=(child, self.work, self.memory_mb), daemon=True
             )
             self._process.start()
             child.close()
@@ -156,9 +179,60 @@ class ParserGuard:
             self._process.join(timeout=5)
         self._process, self._conn = None, None
 
+    @property
+    def pid(self) -> int | None:
+        """The child's process id, while one runs."""
+        return None if self._process is None else self._process.pid
+
     def close(self) -> None:
         with self._lock:
             self._kill()
+
+
+def _read_request(
+    modules: Mapping[str, str], data: bytes, fmt: str | None, source: str
+) -> ParsedDocument:
+    return read_bytes(data, fmt, source=source, modules=modules)
+
+
+class ParserGuard:
+    """Detects and parses files in a child process: ``timeout`` seconds and ``memory_mb``
+    of address space per file (0: no memory limit)."""
+
+    def __init__(
+        self, timeout: float, modules: Mapping[str, str] = PARSER_MODULES, memory_mb: int = 0
+    ) -> None:
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.modules = dict(modules)
+        self._child = GuardedChild(functools.partial(_read_request, self.modules), memory_mb)
+
+    def read(self, data: bytes, *, source: str) -> ParsedDocument:
+        """Detect the format of ``data`` and parse it, both in the child."""
+        return self._request(data, None, source)
+
+    def parse(self, data: bytes, fmt: str, *, source: str) -> ParsedDocument:
+        """Parse ``data`` as ``fmt`` in the child."""
+        return self._request(data, fmt, source)
+
+    def _request(self, data: bytes, fmt: str | None, source: str) -> ParsedDocument:
+        try:
+            parsed: ParsedDocument = self._child.call((data, fmt, source), self.timeout)
+        except ChildFailure as failure:
+            raise self._failed(failure, source) from None
+        return parsed
+
+    def _failed(self, failure: ChildFailure, source: str) -> AskAlongError:
+        if failure.kind == "timeout":
+            return ParseTimeout(f"parsing took longer than {self.timeout:g} s", source=source)
+        if failure.kind in ("memory", "killed"):
+            return too_large(source, self.memory_mb)
+        if failure.kind == "bug":
+            return CorruptDocument(f"cannot parse: {failure.detail}", source=source)
+        return CorruptDocument("the parser crashed on this file", source=source)
+
+    def close(self) -> None:
+        self._child.close()
 
     def __enter__(self) -> ParserGuard:
         return self

@@ -1,7 +1,8 @@
 """The FastAPI app: one ``Library`` opened at startup and closed at shutdown, the JSON API
 under ``/api``, the reader's static files at ``/``, all behind the gate (``gate.py``: the
-host, the origin, the install token) and then the body guard (``edge.py``: every route's
-body limit, a minimum data rate).
+host, the origin, the install token), then the body guard (``edge.py``: every route's
+body limit, a minimum data rate), then ``OPTIONS`` and ``405`` answered from the table of
+every route's methods (``methods.py``).
 
 The core is synchronous; handlers run its calls in the thread pool.
 """
@@ -33,6 +34,7 @@ from askalong.server.edge import (
 )
 from askalong.server.errors import install_error_handlers
 from askalong.server.gate import Gate, HostRule
+from askalong.server.methods import AllowedMethods, MethodTable
 from askalong.server.routes import ask, collections, documents, pages, search, threads
 from askalong.server.security import SecurityHeaders
 from askalong.server.token import install_token
@@ -49,16 +51,22 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        renderer = PageRenderer(
+            settings.home / "cache" / "pages",
+            timeout=settings.render_timeout,
+            memory_mb=settings.render_memory_mb,
+        )
+        renderer.start()  # the render child imports pdfium while the library opens
         library = await run_in_threadpool(Library, settings)
-        pages = PageRenderer(settings.home / "cache" / "pages")
         asker = await run_in_threadpool(make_asker, library)
-        app.state.askalong = ServerState(library, pages, threading.Lock(), asker)
+        app.state.askalong = ServerState(library, renderer, threading.Lock(), asker)
         resumed = BackgroundEmbedding(library.indexes)  # what a killed server left unembedded
         resumed.start()
         try:
             yield
         finally:
             await run_in_threadpool(resumed.stop)
+            await run_in_threadpool(renderer.close)
             await run_in_threadpool(library.close)
 
     app = FastAPI(
@@ -69,9 +77,12 @@ def create_app(
         redoc_url=None,
     )
     install_error_handlers(app)
-    for module in (documents, collections, pages, search, ask, threads):
-        app.include_router(module.router)
+    routers = [module.router for module in (documents, collections, pages, search, ask, threads)]
+    for router in routers:
+        app.include_router(router)
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="reader")
+    routes = [*app.routes, *(route for router in routers for route in router.routes)]
+    app.add_middleware(AllowedMethods, table=MethodTable.of(routes))
     app.add_middleware(BodyGuard, limits=body_limits(settings), timeouts=timeouts)
     hosts = HostRule.of(host, settings.allowed_hosts)
     app.add_middleware(Gate, hosts=hosts, token=install_token(settings.home))

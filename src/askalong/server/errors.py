@@ -18,16 +18,20 @@ from askalong.errors import (
     ProviderError,
     StoreError,
     TooLarge,
+    Unavailable,
 )
 from askalong.server.schemas import LONE_SURROGATE, ErrorBody, ErrorOut
 
 log = logging.getLogger("askalong.server")
 
-# Validation errors that are not 422: a string over its limit (``asking/limits``) is too
-# large; a lone surrogate, an empty or blank string, an unknown enum value are bad input,
-# 400 as before the schema stated those limits. The first listed that occurs decides.
+# Validation errors that are not 422: a string of the body over its limit (``asking/limits``)
+# is too large; one in the URL (a path or query parameter) is a bad URL, as are a lone
+# surrogate, an empty or blank string, an unknown enum value: 400, as before the schema
+# stated those limits. The first listed that occurs decides.
+URL_TOO_LONG = "url_string_too_long"
 VALIDATION_STATUSES: tuple[tuple[str, int, str], ...] = (
     ("string_too_long", 413, "TooLarge"),
+    (URL_TOO_LONG, 400, "InputError"),
     (LONE_SURROGATE, 400, "InputError"),
     ("string_too_short", 400, "InputError"),
     ("string_pattern_mismatch", 400, "InputError"),
@@ -43,6 +47,7 @@ def status_of(exc: AskAlongError) -> int:
         (NotFound, 404),
         (ProviderError, 502),  # a model or embedding endpoint failed, not the request
         (StoreError, 503),
+        (Unavailable, 503),  # a worker was replaced mid-request: trying again may work
     )
     for kind, status in statuses:
         if isinstance(exc, kind):
@@ -59,7 +64,10 @@ async def _domain(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AskAlongError)
     if isinstance(exc, ConfigError | StoreError):
         log.error("%s: %s", type(exc).__name__, exc)
-    return error_response(status_of(exc), type(exc).__name__, exc.message, exc.source)
+    response = error_response(status_of(exc), type(exc).__name__, exc.message, exc.source)
+    if isinstance(exc, Unavailable):  # its worker is already replaced: soon is fine
+        response.headers["Retry-After"] = "1"
+    return response
 
 
 async def _http(request: Request, exc: Exception) -> JSONResponse:
@@ -73,12 +81,20 @@ async def _validation(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
     problems = "; ".join(_problem(e) for e in errors)
-    found = {error.get("type") for error in errors}
+    found = {_kind(error) for error in errors}
     status, kind = next(
         ((status, kind) for name, status, kind in VALIDATION_STATUSES if name in found),
         (422, "InvalidRequest"),
     )
     return error_response(status, kind, problems or "the request is not valid")
+
+
+def _kind(error: dict[str, object]) -> object:
+    """The error's type; a too-long string in the URL told apart from one in the body."""
+    where = error.get("loc") or ("body",)
+    if error.get("type") == "string_too_long" and where[0] != "body":  # type: ignore[index]
+        return URL_TOO_LONG
+    return error.get("type")
 
 
 def _problem(error: dict[str, object]) -> str:

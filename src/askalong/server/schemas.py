@@ -20,6 +20,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
 from askalong.asking.limits import MAX_ID_CHARS, MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
+from askalong.store.base import MIN_PREFIX
 from askalong.types import Block, Document, Intent
 from askalong.wire import (
     BlockJSON,
@@ -56,6 +57,15 @@ IdText = Annotated[
 IntentText = Annotated[Intent, BeforeValidator(whole_unicode)]
 # Ids in a path, bounded like those in a body; a page number, 1-based.
 IdPath = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS)]
+# A document in a path: its id or a unique prefix of one, which the store resolves only from
+# MIN_PREFIX characters on (a shorter one is refused, so the schema states it).
+DOC_HELP = f"a document id, or a unique prefix of one ({MIN_PREFIX} characters or more)"
+DocPath = Annotated[str, Path(min_length=MIN_PREFIX, max_length=MAX_ID_CHARS, description=DOC_HELP)]
+DocText = Annotated[
+    str,
+    Field(min_length=MIN_PREFIX, max_length=MAX_ID_CHARS, description=DOC_HELP),
+    BeforeValidator(whole_unicode),
+]
 PagePath = Annotated[int, Path(ge=1, le=1_000_000)]
 # A character offset: SQLite stores 64-bit integers; no text is near 2**31 characters.
 MAX_OFFSET = 2**31 - 1
@@ -145,7 +155,7 @@ class AskIn(BaseModel):
     """``document_id`` (read along, or one document) or ``collection`` (id or name: its
     documents asked as one), or both (the anchor, if any, is on ``document_id``)."""
 
-    document_id: IdText | None = None
+    document_id: DocText | None = None
     collection: IdText | None = None
     question: QuestionText = ""  # may be empty when ``intent`` is given (a question alone)
     intent: IntentText | None = None  # "ask" | "explain" | "example" | "compare"

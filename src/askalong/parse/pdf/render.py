@@ -3,7 +3,11 @@ disk under ``ASKALONG_HOME/cache/pages/`` by document id (the id is the content 
 cached image never goes stale).
 
 A page's shape is the file's to choose: a 1 x 14400 pt page is 240 px wide and 3.5 million
-px tall. Every image is sized before it is rendered and refused over ``MAX_PIXELS``."""
+px tall. Every image is sized before it is rendered and refused over ``MAX_PIXELS``. What
+is inside a page is the file's to choose too (a 5 KB content stream can take minutes to
+draw), so pdfium draws in a guarded child process (``parse/guard.py``), one long-lived
+child for every page: an image that takes longer than ``ASKALONG_RENDER_TIMEOUT`` or needs
+more than ``ASKALONG_RENDER_MEMORY_MB`` is refused as too large, the child replaced."""
 
 from __future__ import annotations
 
@@ -18,7 +22,8 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from askalong.errors import CorruptDocument, NotFound, TooLarge
+from askalong.errors import AskAlongError, CorruptDocument, NotFound, TooLarge, Unavailable
+from askalong.parse.guard import ChildFailure, GuardedChild
 from askalong.types import Document
 
 # Requested widths snap up to one of these, so a handful of files serve every screen.
@@ -37,11 +42,27 @@ def snap_width(requested: int) -> int:
 
 
 class PageRenderer:
-    """Renders and caches page images; pdfium is not thread-safe, so renders take a lock."""
+    """Renders page images in a guarded child, caches them; one page is drawn at a time
+    (pdfium is not thread-safe, and the child serves one call at a time)."""
 
-    def __init__(self, cache_dir: Path) -> None:
+    def __init__(self, cache_dir: Path, *, timeout: float = 15.0, memory_mb: int = 1024) -> None:
         self.cache_dir = cache_dir
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self._child = GuardedChild(draw_png, memory_mb)
         self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """Start the child now, so the first page does not wait for it to import pdfium."""
+        self._child.start()
+
+    def close(self) -> None:
+        self._child.close()
+
+    @property
+    def child_pid(self) -> int | None:
+        """The render child's process id, while one runs."""
+        return self._child.pid
 
     def image(self, document: Document, original: Path, page: int, width: int) -> Path:
         """The PNG of ``page`` (1-based) at the stock width nearest above ``width``."""
@@ -50,12 +71,35 @@ class PageRenderer:
         if not target.is_file():
             with self._lock:
                 if not target.is_file():
-                    image = _render(original, page, snap_width(width), source=document.id)
+                    image = self._draw(original, page, snap_width(width), document.id)
                     _write_atomically(target, image)
         return target
 
     def _cache_path(self, document: Document, page: int, width: int) -> Path:
         return self.cache_dir / document.id / f"{page}-{width}.png"
+
+    def _draw(self, original: Path, page: int, width: int, source: str) -> bytes:
+        try:
+            image: bytes = self._child.call((str(original), page, width, source), self.timeout)
+        except ChildFailure as failure:
+            self._child.start()  # the next page need not wait for a fresh child's imports
+            raise self._failed(failure, page, source) from None
+        return image
+
+    def _failed(self, failure: ChildFailure, page: int, source: str) -> AskAlongError:
+        if failure.kind == "timeout":
+            limit = f"{self.timeout:g} s per image (ASKALONG_RENDER_TIMEOUT)"
+            return TooLarge(f"page {page} takes too long to draw: over {limit}", source=source)
+        if failure.kind == "memory":
+            limit = f"{self.memory_mb} MB (ASKALONG_RENDER_MEMORY_MB)"
+            return TooLarge(f"page {page} needs more memory to draw than {limit}", source=source)
+        if failure.kind == "killed":
+            problem = f"the page renderer was stopped while drawing page {page}; try again"
+            return Unavailable(problem, source=source)
+        if failure.kind == "bug":
+            return CorruptDocument(f"cannot render page {page}: {failure.detail}", source=source)
+        problem = f"the page renderer crashed on page {page} ({failure.detail})"
+        return CorruptDocument(problem, source=source)
 
 
 def _check_page(document: Document, page: int) -> None:
@@ -67,7 +111,9 @@ def _check_page(document: Document, page: int) -> None:
         )
 
 
-def _render(original: Path, page: int, width: int, *, source: str) -> bytes:
+def draw_png(original: str, page: int, width: int, source: str) -> bytes:
+    """Page ``page`` of the PDF at ``original`` as PNG bytes, ``width`` pixels wide: the
+    render child's work, refused over the pixel budget before any pixel is drawn."""
     try:
         pdf = pdfium.PdfDocument(original)
     except pdfium.PdfiumError as exc:

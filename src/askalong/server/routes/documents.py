@@ -13,7 +13,7 @@ from askalong.errors import InputError
 from askalong.ingest.inputs import Upload
 from askalong.ingest.pipeline import AddOutcome
 from askalong.server.deps import AccessDep, ServerState, StateDep
-from askalong.server.schemas import DocumentList, ErrorOut, IdPath, StructureOut, UploadOut
+from askalong.server.schemas import DocPath, DocumentList, ErrorOut, StructureOut, UploadOut
 from askalong.server.uploads import receive_upload
 from askalong.types import Access
 from askalong.wire import document_json
@@ -100,7 +100,7 @@ def _embed_pending(state: ServerState) -> None:
 
 
 @router.get("/documents/{doc}", response_model=StructureOut, responses=ERRORS)
-async def get_document(doc: IdPath, state: StateDep, access: AccessDep) -> StructureOut:
+async def get_document(doc: DocPath, state: StateDep, access: AccessDep) -> StructureOut:
     """A document (id or unique id prefix) with its pages, blocks and headings outline."""
     return await run_in_threadpool(_structure, state, doc, access)
 
@@ -111,7 +111,7 @@ def _structure(state: ServerState, ref: str, access: Access) -> StructureOut:
 
 
 @router.delete("/documents/{doc}", status_code=204, responses=ERRORS)
-async def delete_document(doc: IdPath, state: StateDep, access: AccessDep) -> None:
+async def delete_document(doc: DocPath, state: StateDep, access: AccessDep) -> None:
     """Remove a document with its blocks, chunks, index entries and stored original."""
     await run_in_threadpool(_remove, state, doc, access)
 
@@ -123,7 +123,7 @@ def _remove(state: ServerState, ref: str, access: Access) -> None:
 
 
 @router.get("/documents/{doc}/original", response_class=FileResponse, responses=ERRORS)
-async def get_original(doc: IdPath, state: StateDep, access: AccessDep) -> FileResponse:
+async def get_original(doc: DocPath, state: StateDep, access: AccessDep) -> FileResponse:
     """The stored original file, always as a download (never rendered in our origin)."""
     document = await run_in_threadpool(state.library.store.get_document, doc, access)
     path = await run_in_threadpool(state.library.store.original_path, document)

@@ -11,6 +11,7 @@ from askalong.asking.limits import MAX_ID_CHARS
 from askalong.retrieve.search import MAX_QUERY_CHARS
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
+from askalong.server.schemas import DOC_HELP, DocText
 from askalong.types import Access
 from askalong.wire import SearchJSON, search_json
 
@@ -30,7 +31,10 @@ async def search(
             description="the query, Chinese or English (not only spaces)",
         ),
     ],
-    doc: Annotated[list[str] | None, Query(description="only these documents (ids)")] = None,
+    doc: Annotated[
+        list[DocText] | None,
+        Query(description=f"only these documents (each {DOC_HELP})"),
+    ] = None,
     collection: Annotated[
         str | None, Query(max_length=MAX_ID_CHARS, description="only this collection (id or name)")
     ] = None,

@@ -33,7 +33,7 @@ from askalong.context.anchor import anchor_place
 from askalong.errors import NotFound
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import IdPath, ThreadList
+from askalong.server.schemas import DocPath, IdPath, ThreadList
 from askalong.store.base import DocumentStore
 from askalong.types import Access, Anchor, Block
 from askalong.wire import (
@@ -49,7 +49,7 @@ router = APIRouter(prefix="/api", tags=["threads"])
 
 
 @router.get("/documents/{doc}/threads", response_model=ThreadList, responses=ERRORS)
-async def list_threads(doc: IdPath, state: StateDep, access: AccessDep) -> ThreadList:
+async def list_threads(doc: DocPath, state: StateDep, access: AccessDep) -> ThreadList:
     """The document's threads, most recently updated first, each with its number of turns
     and its last turn's anchor."""
     return await run_in_threadpool(_threads, state, doc, access)
