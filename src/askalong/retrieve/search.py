@@ -11,7 +11,10 @@ from dataclasses import dataclass, replace
 from askalong.errors import AskAlongError, InputError
 from askalong.index.base import SearchRoutes
 from askalong.providers.rerank import Reranker, rerank_or_fallback
-from askalong.retrieve.ranking import RetrievalPolicy, fuse, fused_ranking, with_context
+from askalong.retrieve.cutoff import fuse
+from askalong.retrieve.followup import with_context
+from askalong.retrieve.fusion import fused_ranking
+from askalong.retrieve.policy import RetrievalPolicy
 from askalong.store.base import Store
 from askalong.text.scripts import detect_language
 from askalong.text.tokens import tokenize
