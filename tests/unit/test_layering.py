@@ -43,6 +43,7 @@ PURE_STAGES = (
     "askalong.retrieve.fusion",
     "askalong.retrieve.cutoff",
     "askalong.retrieve.followup",
+    "askalong.retrieve.pages",
     "askalong.verify",
     "askalong.answer",
     "askalong.parse",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from askalong.retrieve.fusion import fused_ranking
+from askalong.retrieve.pages import page_first
 from askalong.retrieve.policy import RetrievalPolicy
 from askalong.types import Hit
 
@@ -61,12 +62,15 @@ def fuse(
     k_max: int,
     language: str = "en",
     unembedded: Collection[str] = frozenset(),
+    by_pages: bool = False,
 ) -> list[Hit]:
     """Fuse what the routes found, then threshold and cut to a dynamic top-K.
 
     Both routes with hits: the policy's fusion and its fused threshold. One route empty
     or None (not ready, or failed): that route alone on the ``1 / (k + rank)`` scale with
     the single-route (or keyword-only) threshold; the hits' mode names the route.
+    ``by_pages`` (a question asked of a collection): the scores decide how many hits
+    are kept, the page-first order of the whole ranking (``retrieve/pages.py``) which.
     """
     fused = fused_ranking(
         keyword_hits or (), vector_hits or (), policy, language=language, unembedded=unembedded
@@ -78,10 +82,15 @@ def fuse(
         # z-scores are relative to the candidates: a short list (a small document) cannot
         # reach z = 1, so the threshold cuts the tail but never drops the best hit.
         threshold = min(threshold, fused[0].score)
-    return dynamic_top_k(
+    kept = dynamic_top_k(
         apply_threshold(fused, threshold),
         k_max,
         floor=threshold,
         min_ratio=policy.top_k_min_ratio,
         max_gap=policy.top_k_max_gap,
     )
+    if not by_pages:
+        return kept
+    # The count is the scores'; a page's best chunk may rank below the threshold chunk
+    # by chunk (a long page's many chunks above it), so the pages come from all of them.
+    return page_first(fused, share=policy.page_share)[: len(kept)]

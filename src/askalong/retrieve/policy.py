@@ -49,6 +49,11 @@ class RetrievalPolicy:
     single_route_threshold: float = 0.014
     keyword_only_threshold: float | None = None  # None: the single-route threshold
     weighted_threshold: float = 0.0  # weighted fusion scores are in [0, 1]
+    # A question naming at least this many documents (a collection: a manual's pages)
+    # is ranked page by page (``retrieve/pages.py``); None: chunk by chunk always. A
+    # page's score counts its next best chunks at ``page_share``.
+    pages_from: int | None = 20
+    page_share: float = 0.2
     k_max_read_along: int = 4
     k_max_knowledge_base: int = 5
     top_k_min_ratio: float = 0.25
@@ -65,7 +70,10 @@ class RetrievalPolicy:
             raise ConfigError(f"weak_vector_span={self.weak_vector_span}; must be positive")
         if self.rrf_k < 0 or self.keyword_weight < 0 or self.vector_weight < 0:
             raise ConfigError("rrf_k and the route weights must not be negative")
+        if self.pages_from is not None and self.pages_from < 1:
+            raise ConfigError(f"pages_from={self.pages_from}; must be at least 1 (or None)")
         shares = (
+            "page_share",
             "weighted_keyword_share",
             "zscore_keyword_share_en",
             "zscore_keyword_share_zh",
@@ -86,6 +94,10 @@ class RetrievalPolicy:
         if mode == "keyword" and self.keyword_only_threshold is not None:
             return self.keyword_only_threshold
         return self.single_route_threshold
+
+    def by_pages(self, documents: int) -> bool:
+        """Whether a question naming ``documents`` documents is ranked page by page."""
+        return self.pages_from is not None and documents >= self.pages_from
 
     def keyword_share(self, language: str) -> float:
         """The keyword route's share in z-score fusion for a query in ``language``."""
