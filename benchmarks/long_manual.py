@@ -46,6 +46,9 @@ MODES = {"keyword": (True, False), "vector": (False, True), "hybrid": (True, Tru
 # by chunk; "before" with section titles, scores and index pages (main before pages);
 # "after" also ranking pages first (``retrieve/pages.py``).
 VARIANTS = {"text": (False, False), "before": (True, False), "after": (True, True)}
+SUBSET = (
+    " (`--embedded-only`: the pages with vectors so far, the questions with a gold page among them)"
+)
 
 
 @dataclass(frozen=True)
@@ -104,11 +107,27 @@ def manual_pages(library: Library) -> dict[str, str]:
     }
 
 
-def run(items: Sequence[Item], modes: Sequence[str] = tuple(MODES)) -> tuple[list[Row], int]:
-    """The rows of ``modes`` x ``VARIANTS``, and how many manual pages were searched."""
+def embedded_pages(library: Library, pages: dict[str, str]) -> dict[str, str]:
+    """The pages whose vectors are all there (a manual still being embedded)."""
+    vectors = library.indexes.vectors
+    if vectors is None:
+        raise SystemExit("--embedded-only: vectors are off (ASKALONG_EMBEDDER=none)")
+    pending = vectors.scope(Access.local(), frozenset(pages)).pending
+    return {ref: name for ref, name in pages.items() if ref not in pending}
+
+
+def run(
+    items: Sequence[Item], modes: Sequence[str] = tuple(MODES), *, embedded_only: bool = False
+) -> tuple[list[Row], int, list[Item]]:
+    """The rows of ``modes`` x ``VARIANTS``, how many manual pages were searched and the
+    items asked (with ``embedded_only``: the pages with vectors, the items with a gold
+    page among them, every row over those same pages)."""
     rows = []
     with Library(load_settings()) as library:
         pages = manual_pages(library)
+        if embedded_only:
+            pages = embedded_pages(library, pages)
+            items = [item for item in items if item.gold & set(pages.values())]
         keyword, policy = library.indexes.keyword, library.searcher.policy
         for mode in modes:
             for variant, (sections, by_pages) in VARIANTS.items():
@@ -123,7 +142,7 @@ def run(items: Sequence[Item], modes: Sequence[str] = tuple(MODES)) -> tuple[lis
                 elapsed = (time.perf_counter() - started) / len(items)
                 rows.append(Row(mode, variant, ranks, elapsed))
         library.searcher.policy = policy
-    return rows, len(pages)
+    return rows, len(pages), list(items)
 
 
 def table(rows: Sequence[Row]) -> str:
@@ -152,20 +171,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--mode", dest="modes", action="append", choices=sorted(MODES))
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--questions", type=Path, default=QUESTIONS, help="a questions file")
+    parser.add_argument(
+        "--embedded-only",
+        action="store_true",
+        help="search only the pages that have vectors (the manual still being embedded)",
+    )
     args = parser.parse_args(argv)
     if args.home is not None:
         os.environ["ASKALONG_HOME"] = str(args.home)
     home = Path(os.environ.get("ASKALONG_HOME") or Path.home() / ".askalong")
     ensure_manual(home)
     items = load_items(args.questions)
-    rows, pages = run(items, args.modes or tuple(MODES))
+    rows, pages, items = run(items, args.modes or tuple(MODES), embedded_only=args.embedded_only)
     today = datetime.date.today().isoformat()
     text = (
         f"# Long manual retrieval, {today}\n\n"
         f"The PostgreSQL 15 manual ({len(items)} questions in users' words, "
         f"`{args.questions.name}`), "
-        f"{pages} pages. hit@k: a chunk of a gold page among the first k of the "
-        "ranking. text: the keyword route's text fields alone, chunk by chunk; before: with "
+        f"{pages} pages{SUBSET if args.embedded_only else ''}. hit@k: a chunk of a gold "
+        "page among the first k of the ranking. text: the keyword route's text fields "
+        "alone, chunk by chunk; before: with "
         "section titles as a field, section scores, the manual's index and glossary pages; "
         "after: also pages ranked first (`retrieve/pages.py`). The vector route reads no "
         "keyword field (its text row is its before row).\n\n"
