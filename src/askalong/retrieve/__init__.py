@@ -1,2 +1,3 @@
-"""Retrieval: pure ranking math (``ranking.py``) and the one searcher over the search routes
+"""Retrieval: pure ranking math (``policy``, ``fusion``, ``cutoff``, ``followup``; one
+import for them all in ``ranking``) and the one searcher over the search routes
 (``search.py``)."""

@@ -11,7 +11,11 @@ from dataclasses import dataclass, replace
 from askalong.errors import AskAlongError, InputError
 from askalong.index.base import SearchRoutes
 from askalong.providers.rerank import Reranker, rerank_or_fallback
-from askalong.retrieve.ranking import RetrievalPolicy, fuse, fused_ranking, with_context
+from askalong.retrieve.cutoff import fuse
+from askalong.retrieve.followup import with_context
+from askalong.retrieve.fusion import fused_ranking
+from askalong.retrieve.pages import page_first
+from askalong.retrieve.policy import RetrievalPolicy
 from askalong.store.base import Store
 from askalong.text.scripts import detect_language
 from askalong.text.tokens import tokenize
@@ -93,6 +97,7 @@ class Searcher:
             k_max=k,
             language=language or detect_language(query),
             unembedded=routes.unembedded,
+            by_pages=self.policy.by_pages(len(documents)),
         )
         notes = routes.notes if hits else (*routes.notes, "nothing passed the score threshold")
         return SearchResult(query, tuple(hits), routes.names, notes)
@@ -118,19 +123,29 @@ class Searcher:
         return hits[:k], ()
 
     def ranking(
-        self, query: str, access: Access, *, use_keyword: bool = True, use_vectors: bool = True
+        self,
+        query: str,
+        access: Access,
+        *,
+        documents: Sequence[str] = (),
+        use_keyword: bool = True,
+        use_vectors: bool = True,
     ) -> list[Hit]:
-        """The full fused ranking with no threshold or cut (what evaluations score)."""
+        """The full fused ranking with no threshold or cut (what evaluations score),
+        among ``documents`` when given (as ``search``)."""
         query = _checked_query(query)
-        routes = self._run_routes(query, access, (), use_vectors, use_keyword=use_keyword)
+        routes = self._run_routes(query, access, documents, use_vectors, use_keyword=use_keyword)
         language = detect_language(query)
-        return fused_ranking(
+        fused = fused_ranking(
             routes.keyword or (),
             routes.vector or (),
             self.policy,
             language=language,
             unembedded=routes.unembedded,
         )
+        if self.policy.by_pages(len(documents)):
+            return page_first(fused, share=self.policy.page_share)
+        return fused
 
     def _run_routes(
         self,

@@ -1,0 +1,232 @@
+"""The keyword route's queries, and the section-aware order of what they find.
+
+Queries are built from our own tokens as a boolean SHOULD of term queries: no
+query-parser syntax, so nothing the user types can change the query's structure. A
+Chinese query is scored on both text fields: the chunk's score is the sum of the two
+fields' BM25 (k1 = 1.2, b = 0.75, idf = ln(1 + (N - n + 0.5) / (n + 0.5))).
+
+Sections are searched too (``index/sections.py``): the ``section`` field is scored with a
+boost (``SECTION_BOOST``), so a question naming a chapter finds its chunks; each hit then
+inherits part of its section's score (``SECTION_SHARE``). A document's own index or
+glossary pages point terms at sections: the question's terms are looked up in them
+first, and a section an entry names gets ``POINTER_BOOST`` through the ``titles`` field
+(exact title keys). Back-of-book index chunks are themselves never hits (a list of terms
+is no answer); glossary chunks are.
+
+The permission filter and the document filter are MUST clauses of the same query,
+scored zero, so a document the caller may not see never takes a place in the top-K.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+import tantivy
+
+from askalong.index.keyword_schema import (
+    CHUNK_ID,
+    DOCUMENT_ID,
+    GRAMS,
+    HEADINGS,
+    ORG,
+    OWNER,
+    POINTED,
+    ROLE,
+    SECTION,
+    SECTION_KEY,
+    TEXT,
+    TITLES,
+    VISIBILITY,
+    search_tokens,
+)
+from askalong.index.sections import index_pointers, section_scores
+from askalong.types import Access, Hit
+
+# Tuned on the PostgreSQL manual (benchmarks/long_manual.py, keyword hit@1/5/10 0.21 /
+# 0.46 / 0.61 with the text alone; 0.29 / 0.50 / 0.61 so): a title match weighs a fifth
+# of a text match (at 1.0, words like "table" in hundreds of reference-page titles pull
+# the wrong pages up: hit@10 0.46); a chunk gains a tenth of its siblings' scores; an
+# index entry's section gains up to about what a well-matched chunk scores.
+SECTION_BOOST = 0.2
+POINTER_BOOST = 8.0
+SECTION_SHARE = 0.1
+# A title whose every word is asked ("transaction isolation" -> 13.2. Transaction
+# Isolation) counts twice: a whole title asked for is usually what a reader means, but on
+# questions in users' words larger factors lift the wrong whole titles ("dropped a table"
+# -> DROP TABLE): keyword hit@1 0.29 at 0, 0.18 at 2, 0.11 at 4 (hit@10 0.61 up to 4).
+FULL_TITLE_BOOST = 1.0
+POINTER_PAGES = 3  # index page chunks read for entries per query
+# Long queries keep only their rarest terms: the common ones barely move BM25 and each
+# term costs a posting-list walk.
+MAX_QUERY_TERMS = 64
+
+Scored = Sequence[tuple[float, tantivy.DocAddress]]
+
+
+def field_term(schema: tantivy.Schema, field: str, token: str) -> tantivy.Query:
+    """A BM25-scored term of a text field."""
+    return tantivy.Query.term_query(schema, field, token, "freq")
+
+
+def exact_term(schema: tantivy.Schema, field: str, value: str) -> tantivy.Query:
+    """An exact (raw) term of an id, permission or key field."""
+    return tantivy.Query.term_query(schema, field, value, "basic")
+
+
+def unscored(query: tantivy.Query) -> tantivy.Query:
+    # A filter must not add to the BM25 sum; a zero constant score keeps it pure.
+    return tantivy.Query.const_score_query(query, 0.0)
+
+
+def text_query(schema: tantivy.Schema, terms: Sequence[str], grams: Sequence[str]) -> tantivy.Query:
+    """SHOULD of every term in its field: the score is the sum of both fields' BM25."""
+    should = tantivy.Occur.Should
+    fielded = [(TEXT, t) for t in terms] + [(GRAMS, g) for g in grams]
+    return tantivy.Query.boolean_query([(should, field_term(schema, f, t)) for f, t in fielded])
+
+
+def filtered(
+    schema: tantivy.Schema,
+    scored: tantivy.Query,
+    filters: Sequence[tantivy.Query],
+    *,
+    sections: bool,
+) -> tantivy.Query:
+    """``scored`` among the chunks the filters let through; with sections on, never a
+    back-of-book index chunk (a list of terms answers nothing)."""
+    must = tantivy.Occur.Must
+    clauses = [(must, scored), *((must, f) for f in filters)]
+    if sections:
+        clauses.append((tantivy.Occur.MustNot, exact_term(schema, ROLE, "index")))
+    return tantivy.Query.boolean_query(clauses)
+
+
+def title_query(
+    schema: tantivy.Schema, terms: Sequence[str], pointed: Mapping[str, float]
+) -> tantivy.Query:
+    """The terms in section titles, OR the sections the document's index pages point
+    the terms at (``pointed``: title key -> weight; a constant score each)."""
+    should = tantivy.Occur.Should
+    clauses = [(should, field_term(schema, SECTION, t)) for t in terms]
+    for key, weight in pointed.items():
+        # This query's scores are scaled by SECTION_BOOST; a pointer's must not be.
+        score = POINTER_BOOST * weight / max(SECTION_BOOST, 1e-6)
+        pointer = tantivy.Query.const_score_query(exact_term(schema, TITLES, key), score)
+        clauses.append((should, pointer))
+    return tantivy.Query.boolean_query(clauses)
+
+
+def pointer_pages_query(
+    schema: tantivy.Schema, terms: Sequence[str], filters: Sequence[tantivy.Query]
+) -> tantivy.Query:
+    """The index or glossary chunks (that the filters let through) holding a term."""
+    must, should = tantivy.Occur.Must, tantivy.Occur.Should
+    roles = [(should, exact_term(schema, ROLE, r)) for r in ("index", "glossary")]
+    words = [(should, field_term(schema, TEXT, t)) for t in terms]
+    return tantivy.Query.boolean_query(
+        [
+            (must, unscored(tantivy.Query.boolean_query(roles))),
+            (must, tantivy.Query.boolean_query(words)),
+            *((must, f) for f in filters),
+        ]
+    )
+
+
+def pointer_weights(
+    searcher: tantivy.Searcher, pages: Scored, terms: Sequence[str]
+) -> dict[str, float]:
+    """Title key -> weight of the sections that the entries of the index ``pages``
+    matching the question's ``terms`` point to."""
+    weights: dict[str, float] = {}
+    for _, address in pages:
+        text = bytes(searcher.doc(address).get_first(POINTED) or b"").decode("utf-8")
+        for pointer in index_pointers(text, terms, search_tokens):
+            for key in pointer.targets:
+                weights[key] = weights.get(key, 0.0) + pointer.weight
+    return weights
+
+
+def document_filters(
+    schema: tantivy.Schema, access: Access, documents: Collection[str] | None
+) -> list[tantivy.Query]:
+    """The permission filter (unless ``access`` sees everything) and the document filter."""
+    filters = [] if access.everything else [permission_query(schema, access)]
+    if documents is not None:
+        ids = sorted(documents)
+        filters.append(tantivy.Query.term_set_query(schema, DOCUMENT_ID, ids))
+    return filters
+
+
+def permission_query(schema: tantivy.Schema, access: Access) -> tantivy.Query:
+    """public OR owner == user OR (visibility == org AND an org tag in access.orgs)."""
+    should, must = tantivy.Occur.Should, tantivy.Occur.Must
+    clauses = [
+        (should, exact_term(schema, VISIBILITY, "public")),
+        (should, exact_term(schema, OWNER, access.user)),
+    ]
+    if access.orgs:
+        in_org = tantivy.Query.term_set_query(schema, ORG, list(access.orgs))
+        shared = tantivy.Query.boolean_query(
+            [(must, exact_term(schema, VISIBILITY, "org")), (must, in_org)]
+        )
+        clauses.append((should, shared))
+    return tantivy.Query.boolean_query(clauses)
+
+
+def query_terms(tokens: Sequence[str], searcher: tantivy.Searcher, field: str) -> list[str]:
+    """Distinct query tokens in query order; past ``MAX_QUERY_TERMS``, the rarest ones
+    that occur in ``field`` (the highest idf: they decide BM25's ranking)."""
+    distinct = list(dict.fromkeys(tokens))
+    if len(distinct) <= MAX_QUERY_TERMS:
+        return distinct
+    frequency = {term: searcher.doc_freq(field, term) for term in distinct}
+    present = [term for term in distinct if frequency[term] > 0]
+    rarest = sorted(present, key=lambda term: frequency[term])[:MAX_QUERY_TERMS]
+    keep = set(rarest)
+    return [term for term in distinct if term in keep]
+
+
+# ----------------------------------------------------------------------------- results
+
+
+def as_hit(rank: int, score: float, stored: tantivy.Document) -> Hit:
+    return Hit(
+        chunk_id=str(stored.get_first(CHUNK_ID)),
+        document_id=str(stored.get_first(DOCUMENT_ID)),
+        score=score,
+        mode="keyword",
+        keyword_score=score,
+        keyword_rank=rank,
+    )
+
+
+def section_ranked(
+    searcher: tantivy.Searcher, text: Scored, title: Scored, terms: set[str]
+) -> list[tuple[float, tantivy.Document]]:
+    """The chunks either query found, scored by ``section_scores``, best first."""
+    text_of = {_key(address): score for score, address in text}
+    title_of = {_key(address): score for score, address in title}
+    addresses = {_key(address): address for _, address in (*text, *title)}
+    stored = {key: searcher.doc(address) for key, address in addresses.items()}
+    keys = list(addresses)
+    scores = section_scores(
+        [text_of.get(key, 0.0) for key in keys],
+        [title_of.get(key, 0.0) for key in keys],
+        [str(stored[key].get_first(SECTION_KEY)) for key in keys],
+        [_fully_asked(stored[key], terms) for key in keys],
+        boost=SECTION_BOOST,
+        full=FULL_TITLE_BOOST,
+        share=SECTION_SHARE,
+    )
+    order = sorted(range(len(keys)), key=lambda i: -scores[i])
+    return [(scores[i], stored[keys[i]]) for i in order]
+
+
+def _fully_asked(stored: tantivy.Document, terms: set[str]) -> bool:
+    """Whether every word of one of the chunk's titles is in the question."""
+    headings = bytes(stored.get_first(HEADINGS) or b"").decode("utf-8")
+    return any(line and set(line.split()) <= terms for line in headings.splitlines())
+
+
+def _key(address: tantivy.DocAddress) -> tuple[int, int]:
+    return (address.segment_ord, address.doc)

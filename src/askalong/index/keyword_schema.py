@@ -1,0 +1,106 @@
+"""The keyword route's tantivy schema and the entry one chunk is indexed as.
+
+We tokenise with ``askalong.text.tokens.tokenize`` (rjieba for Chinese, Snowball stems for
+English) and hand tantivy the tokens space-joined in a field analysed by its
+``whitespace`` tokenizer, so tantivy's BM25 runs over exactly our tokens. Text with
+Chinese in it also fills a second field, ``grams`` (``askalong.text.tokens.gram_tokens``:
+Han characters and bigrams). The ``section`` field holds the tokens of the chunk's
+document title and section path, ``titles`` its exact title keys (what index and glossary
+pages point at, ``index/sections.py``), ``role`` marks a document's own index or glossary
+pages, whose text is stored in ``pointed`` for their entries. ``SCHEMA_VERSION`` names
+the schema (a field carries it), so bumping it rebuilds the index where the fields would
+otherwise match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import tantivy
+
+from askalong.index.sections import is_index_page, normal_title, section_text, title_keys
+from askalong.text.tokens import gram_tokens, tokenize
+from askalong.types import Chunk, Document
+
+CHUNK_ID = "chunk_id"
+DOCUMENT_ID = "document_id"
+TEXT = "text"
+GRAMS = "grams"
+OWNER = "owner"
+VISIBILITY = "visibility"
+ORG = "org"
+SECTION = "section"
+TITLES = "titles"
+SECTION_KEY = "section_key"
+ROLE = "role"  # "index" or "glossary" for a document's own index pages
+POINTED = "pointed"  # an index page's text, stored (not indexed) for its entries
+HEADINGS = "headings"  # each title's tokens, a line each, stored (is one fully asked?)
+
+SCHEMA_VERSION = 2  # 2: section, titles, section key, role, pointed and headings fields
+# A "word" this long is a hash or an encoded blob, never something a user searches for;
+# dropping it keeps every term far below tantivy's 65,530-byte term limit.
+MAX_TOKEN_CHARS = 80
+
+
+def search_tokens(text: str) -> list[str]:
+    """The tokens indexed for (and searched with) ``text``."""
+    return [token for token in tokenize(text) if len(token) <= MAX_TOKEN_CHARS]
+
+
+def search_grams(text: str) -> list[str]:
+    """The tokens of the ``grams`` field for ``text`` (none without Chinese)."""
+    return [token for token in gram_tokens(text) if len(token) <= MAX_TOKEN_CHARS]
+
+
+def build_schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field(CHUNK_ID, stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field(DOCUMENT_ID, stored=True, tokenizer_name="raw", index_option="basic")
+    # "freq" keeps term frequencies for BM25; we never run phrase queries, so no positions.
+    builder.add_text_field(TEXT, tokenizer_name="whitespace", index_option="freq")
+    builder.add_text_field(GRAMS, tokenizer_name="whitespace", index_option="freq")
+    builder.add_text_field(SECTION, tokenizer_name="whitespace", index_option="freq")
+    builder.add_text_field(TITLES, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field(SECTION_KEY, stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field(ROLE, tokenizer_name="raw", index_option="basic")
+    builder.add_bytes_field(POINTED, stored=True)
+    builder.add_bytes_field(HEADINGS, stored=True)
+    builder.add_text_field(f"schema_v{SCHEMA_VERSION}", tokenizer_name="raw")
+    for name in (OWNER, VISIBILITY, ORG):
+        builder.add_text_field(name, tokenizer_name="raw", index_option="basic")
+    return builder.build()
+
+
+def chunk_entry(document: Document, chunk: Chunk) -> tantivy.Document:
+    """The index entry of one chunk of ``document``."""
+    entry = tantivy.Document()
+    entry.add_text(CHUNK_ID, chunk.id)
+    entry.add_text(DOCUMENT_ID, document.id)
+    entry.add_text(TEXT, " ".join(search_tokens(chunk.text)))
+    grams = search_grams(chunk.text)
+    if grams:
+        entry.add_text(GRAMS, " ".join(grams))
+    heading = section_text(document.title, chunk.section_path)
+    entry.add_text(SECTION, " ".join(dict.fromkeys(search_tokens(heading))))
+    lines = (" ".join(search_tokens(normal_title(t))) for t in heading.splitlines())
+    entry.add_bytes(HEADINGS, "\n".join(lines).encode("utf-8"))
+    for key in title_keys(document.title, chunk.section_path):
+        entry.add_text(TITLES, key)
+    entry.add_text(SECTION_KEY, f"{document.id}/{len(chunk.section_path)}/{heading}"[:2000])
+    role = _role(document.title, chunk.section_path)
+    if role is not None:
+        entry.add_text(ROLE, role)
+        entry.add_bytes(POINTED, chunk.text.encode("utf-8"))
+    entry.add_text(OWNER, document.owner)
+    entry.add_text(VISIBILITY, document.visibility)
+    for tag in document.org_tags:
+        entry.add_text(ORG, tag)
+    return entry
+
+
+def _role(title: str, section_path: Sequence[str]) -> str | None:
+    """ "index" or "glossary" for a chunk of its document's own index pages, else None."""
+    if not is_index_page(title, section_path):
+        return None
+    named = {normal_title(text) for text in (title, *section_path[:1])}
+    return "index" if named & {"index", "索引"} else "glossary"
