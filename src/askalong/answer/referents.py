@@ -37,14 +37,14 @@ def leans_on_thread(question: str) -> bool:
     return len(key_terms(question)) < MIN_OWN_TERMS
 
 
-def thread_subject(questions: Sequence[str]) -> str:
+def thread_subject(questions: Sequence[str]) -> list[str]:
     """What the last of a thread's ``questions`` (oldest first) is about: that question,
     and before it each earlier one as long as the later one points back ("What are hard
     negatives?" / "How many of them …?" / "Does leaving them out …?": "them" is still
-    the hard negatives)."""
+    the hard negatives), oldest first."""
     chain: list[str] = []
     for question in reversed(questions):
         chain.insert(0, question)
         if not refers_back(question):
             break
-    return "\n".join(chain)
+    return chain

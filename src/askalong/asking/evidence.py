@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from askalong.answer.referents import leans_on_thread, refers_back, thread_subject
+from askalong.answer.referents import leans_on_thread
 from askalong.asking.question import AskedQuestion
 from askalong.context.anchor import LocatedAnchor, located_context
 from askalong.context.assemble import assemble_context
@@ -64,7 +64,7 @@ def gather(
         return _read_along(library, asked, asked.anchor, access, blocks, started)
     question = asked.question
     result = library.searcher.search(
-        resolved_query(asked),
+        question.text,
         access,
         documents=asked.document_ids,
         k_max=max(ANSWER_CHUNKS, library.searcher.policy.k_max_knowledge_base),
@@ -86,16 +86,6 @@ def thread_context(asked: AskedQuestion) -> str:
         return ""
     last = asked.history[-1]
     return f"{last.question}\n{last.answer}"
-
-
-def resolved_query(asked: AskedQuestion) -> str:
-    """What is searched: the question, and after it the previous question when it points
-    back to it ("how many of them …": "them" is what the previous question asked about),
-    at the question's own weight, so the referent's passages are found."""
-    text = asked.question.text
-    if asked.history and refers_back(text):
-        return f"{text}\n{thread_subject([turn.question for turn in asked.history])}"
-    return text
 
 
 def _read_along(

@@ -30,7 +30,8 @@ class ExtractiveAnswerer(Answerer):
             request.units,
             intent=request.intent,
             embedder=self.embedder,
-            previous_question=thread_subject([t.question for t in request.history]) or None,
+            previous_question="\n".join(thread_subject([t.question for t in request.history]))
+            or None,
             previous_answer=previous.answer if previous else None,
         )
         return Draft(result.status, result.answer, result.quotes, result.explanation)

@@ -9,7 +9,7 @@ at most, one more.
 - for a question whose focus terms the best sentence covers only in part, the best
   sentence of another section holding a focus term it lacks (a cross-section question:
   "what data is it trained on and how many PDFs is that?"), when that sentence scores at
-  least ``cross_ratio`` of the best and passes the evidence threshold itself.
+  least ``CROSS_RATIO`` of the best and passes the evidence threshold itself.
 
 The sentences are always the document's own, quoted verbatim by ``select``.
 """
@@ -25,7 +25,7 @@ from askalong.text.analysed import AnalysedText
 
 # Kinds that never join a direct answer (``select._may_answer`` decides the best one).
 NOT_ANSWERS = frozenset({"heading", "caption", "formula", "header", "footer"})
-CROSS_RATIO = 0.6  # a second section's sentence needs this share of the best score
+CROSS_RATIO = 0.4  # a second section's sentence needs this share of the best score
 
 
 def direct_sentences(
