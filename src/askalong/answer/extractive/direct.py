@@ -2,6 +2,7 @@
 at most, one more.
 
 - the best sentence's neighbour when it scores nearly as well (``pair_ratio``);
+- for a best sentence that announces what follows ("Tesla stated:"), the next one;
 - for a why / how question whose best sentence names the focus without giving the
   cause or the means, the next sentence of its block when that one does ("X is hard.
   This is because …", "We now avoid that problem by patching the bytecode."): a two-
@@ -69,16 +70,25 @@ def _pair(scored: Sequence[Scored], best: Scored, weights: Weights) -> Scored | 
     return max(near, key=lambda s: s.score, default=None)
 
 
+def announces(sentence: str) -> bool:
+    """Whether ``sentence`` announces what follows ("… the following loss:", "Tesla
+    stated:"): it answers nothing by itself, so it is chosen only when nothing else is,
+    and then with the sentence after it."""
+    return sentence.rstrip().endswith((":", "："))
+
+
 def _window(scored: Sequence[Scored], best: Scored, question: AnalysedText) -> Scored | None:
-    """For why / how: the next sentence, when the best does not state the cause or the
-    means and the next one does."""
+    """The next sentence, when the best announces it, or for why / how when the best does
+    not state the cause or the means and the next one does."""
+    after = neighbour(scored, best.candidate, 1)
+    if after is None or not _answers(after):
+        return None
+    if announces(best.candidate.text):
+        return after
     form = question.form
     if form.answer_type not in ("reason", "method") or states_answer(form, best.candidate.text):
         return None
-    after = neighbour(scored, best.candidate, 1)
-    if after is None or not _answers(after) or not states_answer(form, after.candidate.text):
-        return None
-    return after
+    return after if states_answer(form, after.candidate.text) else None
 
 
 def _other_section(

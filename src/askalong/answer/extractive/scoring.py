@@ -40,8 +40,8 @@ class Weights:
     carry_tie: float = 0.2  # and a little of it on top, so context breaks ties
     follow_up: float = 0.4  # weight of the previous question's / the anchor's terms ...
     follow_up_cap: float = 0.15  # ... whose share may add at most this to a real question's
-    rank: float = 0.1  # the first retrieved unit's bonus, falling linearly to 0 ...
-    rank_span: int = 10  # ... over this many retrieved units (the search's order matters)
+    rank: float = 0.1  # the first unit's bonus, falling linearly to 0 ...
+    rank_span: int = 10  # ... over this many units (the search's order matters)
     embed_top: int = 8  # only the lexically best sentences are embedded (0: all) ...
     embed_cross: int = 48  # ... but across languages (no shared words) the first this many
     similarity_low: float = 0.78  # cosine mapped to 0 ...
@@ -318,17 +318,10 @@ def _similarities(
 
 
 def _rank_bonus(units: Sequence[ContextUnit], weights: Weights) -> list[float]:
-    """Each unit's bonus for its place in the search's order: the first retrieved unit
-    ``rank``, falling linearly to 0 at the ``rank_span``-th (anchor and cross-references
-    have their origin bonus instead). Scaled by relevance: it only orders related text."""
-    out, seen = [], 0
-    for unit in units:
-        if unit.origin != "retrieved":
-            out.append(0.0)
-            continue
-        out.append(weights.rank * max(0.0, 1.0 - seen / weights.rank_span))
-        seen += 1
-    return out
+    """Each unit's bonus for its place in the context's order (anchor, cross-references,
+    then the search's ranking): the first ``rank``, falling linearly to 0 at the
+    ``rank_span``-th; only for sentences related to the question at all."""
+    return [weights.rank * max(0.0, 1.0 - k / weights.rank_span) for k in range(len(units))]
 
 
 def _origin_bonus(candidate: Candidate, weights: Weights) -> float:

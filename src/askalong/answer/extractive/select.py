@@ -42,7 +42,12 @@ from dataclasses import dataclass
 
 from askalong.answer.base import NOT_COVERED, unit_quote
 from askalong.answer.extractive.answerable import focus_support, not_found_note
-from askalong.answer.extractive.direct import NOT_ANSWERS, direct_sentences, neighbour
+from askalong.answer.extractive.direct import (
+    NOT_ANSWERS,
+    announces,
+    direct_sentences,
+    neighbour,
+)
 from askalong.answer.extractive.scoring import (
     Candidate,
     Scored,
@@ -148,10 +153,6 @@ def _may_answer(candidate: Candidate, question: AnalysedText) -> bool:
     if candidate.kind == "heading":
         text = _NUMBERING.sub("", candidate.text).strip()
         return len(text) >= 12 and _CLAUSE.search(text) is not None
-    # "… the following triplet margin loss function:" announces what follows (a formula,
-    # a list); it restates the question and answers nothing by itself
-    if candidate.text.rstrip().endswith((":", "：")):
-        return False
     return candidate.kind not in NOT_ANSWERS
 
 
@@ -160,8 +161,11 @@ def _place(candidate: Candidate) -> tuple[int, int, int]:
 
 
 def _best(eligible: list[Scored], previous_answer: str | None) -> Scored | None:
-    """The best eligible sentence; when the previous turn already answered with it, the
-    best one that is not in that answer (a follow-up must say something new)."""
+    """The best eligible sentence, one announcing what follows (``announces``) only when
+    no other is eligible; when the previous turn already answered with it, the best one
+    that is not in that answer (a follow-up must say something new)."""
+    plain = [s for s in eligible if not announces(s.candidate.text)]
+    eligible = plain or eligible
     best = max(eligible, key=lambda s: s.score, default=None)
     if best is None or not previous_answer or best.candidate.text not in previous_answer:
         return best
