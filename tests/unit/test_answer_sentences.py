@@ -99,7 +99,7 @@ def test_a_focus_split_over_two_sections_gets_a_sentence_from_each() -> None:
 
 def test_a_sentence_announcing_what_follows_is_not_the_answer() -> None:
     result = ask(
-        "Which margin does the triplet loss use?",
+        "Which margin does the triplet loss use in training?",
         (
             "Model",
             [
@@ -110,6 +110,7 @@ def test_a_sentence_announcing_what_follows_is_not_the_answer() -> None:
         ("Training", ["Based on initial experiments, we use a margin m = 1 in the triplet loss."]),
     )
     assert result.answer.startswith("Based on initial experiments, we use a margin m = 1")
+    assert "the following triplet margin loss" not in result.answer  # nor as a second part
 
 
 def test_strong_cues_outweigh_weak_ones() -> None:

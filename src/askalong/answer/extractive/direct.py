@@ -60,7 +60,10 @@ def neighbour(scored: Sequence[Scored], of: Candidate, step: int) -> Scored | No
 
 
 def _answers(item: Scored) -> bool:
-    return item.score > 0 and item.candidate.kind not in NOT_ANSWERS
+    """Whether a sentence may join a direct answer: never a heading or the like, nor one
+    announcing what follows ("… computed as follows:") as the second sentence."""
+    text = item.candidate.text
+    return item.score > 0 and item.candidate.kind not in NOT_ANSWERS and not announces(text)
 
 
 def _pair(scored: Sequence[Scored], best: Scored, weights: Weights) -> Scored | None:
