@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from askalong.answer.base import HistoryTurn
-from askalong.asking.evidence import gather
+from askalong.asking.evidence import gather, thread_context
 from askalong.asking.question import AskedQuestion
 from askalong.cli import main
 from askalong.config import Settings
@@ -86,3 +86,19 @@ def test_a_question_unrelated_to_the_selection_is_not_forced_through_it(
     )
     assert "eight hundred metres" in unrelated["answer"]
     assert "thirty or more" not in quoted(unrelated, guide)  # the selection stays out
+
+
+def test_a_follow_up_naming_its_own_subject_is_not_searched_with_the_thread(
+    guide: dict[str, str],
+) -> None:
+    first = run_json("ask", "Which sudoku puzzles are easy?")
+    with opened_library() as library:
+        turns = library.store.turns(first["thread_id"])
+        history = tuple(HistoryTurn(turn.question, turn.answer.answer) for turn in turns)
+        own = "How far do the harder hiking trails climb?"
+        asked = AskedQuestion(own, analysed(own), "ask", None, (), history)
+        assert thread_context(asked) == ""  # searched as asked: the puzzles stay out
+        assert "eight hundred metres" in first_hit(library, own, history)
+        leaning = "And the harder ones?"
+        asked = AskedQuestion(leaning, analysed(leaning), "ask", None, (), history)
+        assert "Which sudoku puzzles are easy?" in thread_context(asked)

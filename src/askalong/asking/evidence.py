@@ -15,6 +15,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from askalong.answer.referents import leans_on_thread
 from askalong.asking.question import AskedQuestion
 from askalong.context.anchor import LocatedAnchor, located_context
 from askalong.context.assemble import assemble_context
@@ -30,6 +31,11 @@ from askalong.text.tokens import key_terms
 from askalong.types import Access, Block, Chunk, Hit
 
 BlockKey = tuple[str, str]
+# Knowledge base: the answerer reads the top this many chunks (not only the policy's
+# ``k_max_knowledge_base``, which stays what ``search`` lists): on the real-question set
+# the answer to a why / how question was in the search's top 10 far more often than in
+# its top 5. The context's character budget (``assemble_context``) still bounds them.
+ANSWER_CHUNKS = 10
 # The share of an unrelated question's key terms its best unit elsewhere must hold for
 # the anchor to be set aside.
 STRONG_SHARE = 0.5  # (document id, block id): block ids are unique per document
@@ -61,6 +67,7 @@ def gather(
         question.text,
         access,
         documents=asked.document_ids,
+        k_max=max(ANSWER_CHUNKS, library.searcher.policy.k_max_knowledge_base),
         language=question.script,
         context=thread_context(asked),
     )
@@ -72,8 +79,10 @@ def gather(
 
 def thread_context(asked: AskedQuestion) -> str:
     """A follow-up's context: the thread's previous question and answer (searched at a
-    lower weight than the question itself, ``retrieve/search.py``); empty otherwise."""
-    if not asked.history:
+    lower weight than the question itself, ``retrieve/search.py``), when the question
+    leans on its thread (``answer.referents``); empty otherwise: a question naming its own
+    subject is searched as asked, not forced through the thread."""
+    if not asked.history or not leans_on_thread(asked.question.text):
         return ""
     last = asked.history[-1]
     return f"{last.question}\n{last.answer}"

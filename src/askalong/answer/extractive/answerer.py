@@ -6,6 +6,7 @@ from askalong.answer.base import Answerer, Draft, DraftRequest
 from askalong.answer.extractive.intents import answer_intent
 from askalong.answer.extractive.select import answer_extractively
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
+from askalong.answer.referents import thread_subject
 from askalong.providers.base import Embedder
 
 
@@ -29,7 +30,8 @@ class ExtractiveAnswerer(Answerer):
             request.units,
             intent=request.intent,
             embedder=self.embedder,
-            previous_question=previous.question if previous else None,
+            previous_question="\n".join(thread_subject([t.question for t in request.history]))
+            or None,
             previous_answer=previous.answer if previous else None,
         )
         return Draft(result.status, result.answer, result.quotes, result.explanation)

@@ -50,23 +50,49 @@ DATE_IN_TEXT = re.compile(
     r"|\d+\s*年|[一二三四五六七八九十〇零]+年|\d+\s*月|世纪|年代|期间|之前|之后|以来",
     _I,
 )
+# Cause and method cues come in two strengths: a strong cue states the cause or the means
+# ("because", "so that", "by patching", 因为, 通过); a weak one only may ("helps", "with",
+# 可以, 用). A weak cue is half a fit: in the Java manual "如果不使用线程池" holds 使用 as
+# surely as the rule naming ThreadPoolExecutor does, and "with" is in every other sentence.
 CAUSE_CUES = re.compile(
-    r"\b(?:because|since|due to|owing to|so that|as a result|therefore|thus|hence|"
-    r"in order to|leads? to|caus(?:e|es|ed|ing)|reason|motivat\w*|intuitively|this is why|"
-    r"which (?:is|are) why|since|allows?|enables?|helps?)\b"
-    r"|因为|由于|所以|为了|因此|因而|从而|导致|以便|以免|原因|目的|否则|避免|防止|容易",
+    r"\b(?:because|due to|owing to|so that|as a result|therefore|hence|in order to|"
+    r"this is why|(?:which|that) (?:is|are|was) why|the reason|reasons? (?:is|are|for|why)|"
+    r"is based on|based on the (?:expectation|observation|assumption)|since (?:the|it|they|"
+    r"this|we|a|an|there|most|many|each|every|our|its|their)|otherwise)\b"
+    r"|因为|由于|所以|为了|因此|因而|原因|目的|否则|以便|以免|是为了|之所以",
+    _I,
+)
+WEAK_CAUSE_CUES = re.compile(
+    r"\b(?:thus|since|leads? to|caus(?:e|es|ed|ing)|reason|motivat\w*|intuitively|"
+    r"allows?|enables?|helps?|avoids?|prevents?|expect\w*|risk)\b"
+    r"|从而|导致|避免|防止|容易|风险|会",
     _I,
 )
 METHOD_CUES = re.compile(
-    r"\b(?:by|using|uses?|via|through|with|first|then|next|finally|step|steps|"
-    r"we (?:use|train|compute|apply|build|construct|run|feed|split|obtain)|"
-    r"is (?:done|computed|built|obtained|trained|performed) (?:by|with|using))\b"
-    r"|通过|使用|采用|利用|方法|步骤|首先|然后|其次|最后|先|再|用|即可|可以",
+    r"\b(?:by (?:\w+ing|using|means of|a|an|the)|using|via|through|first\b[^.;]{0,80}\bthen|"
+    r"steps?|we (?:use|train|compute|apply|build|construct|run|feed|split|obtain|first|then|"
+    r"simply|extend|add|define|replace|patch|take|choose|select)|"
+    r"(?:is|are|was|were) (?:done|computed|built|obtained|trained|performed|chosen|"
+    r"selected|sampled|generated|derived|calculated|determined|decided|found) "
+    r"(?:by|with|using|from|via)|simply)\b"
+    r"|通过|采用|利用|步骤|首先|然后|其次|的方式|的方法|即可|设置|使用\s?\S{1,12}?\s?(?:来|进行)",
+    _I,
+)
+# What a sentence only proposes ("As future work, this could be avoided by …") is not how
+# it is done: its cue counts half.
+HEDGE = re.compile(r"\b(?:future work|could be|might|would be|we plan|remains? to)\b", _I)
+WEAK_METHOD_CUES = re.compile(
+    r"\b(?:by|uses?|with|first|then|next|finally|method|approach|we)\b"
+    r"|使用|方法|最后|先|再|用|可以",
     _I,
 )
 DEFINITION_CUES = EXPLAIN_CUES
 # A name: a capitalised word or acronym past the sentence's first word ("AllenNLP", "GloVe").
 _NAME = re.compile(r"(?<=\S\s)(?:[A-Z][a-z]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*|[A-Z][a-z]{2,})\b")
+_WEAK_FIT: dict[AnswerType, re.Pattern[str]] = {
+    "reason": WEAK_CAUSE_CUES,
+    "method": WEAK_METHOD_CUES,
+}
 _FIT: dict[AnswerType, re.Pattern[str]] = {
     "quantity": NUMBER_IN_TEXT,
     "time": DATE_IN_TEXT,
@@ -101,7 +127,19 @@ def answer_fit(
         return 0.0
     if form.answer_type == "time" and NUMBER_IN_TEXT.search(sentence):
         return 1.0 if pattern.search(sentence) else 0.5  # a number, perhaps a date
-    return 1.0 if pattern.search(sentence) else 0.0
+    weak = _WEAK_FIT.get(form.answer_type)
+    hedged = 0.5 if weak is not None and HEDGE.search(sentence) else 1.0
+    if pattern.search(sentence):
+        return hedged
+    return 0.5 * hedged if weak is not None and weak.search(sentence) else 0.0
+
+
+def states_answer(form: QuestionForm, sentence: str) -> bool:
+    """Whether ``sentence`` holds a strong cue of a why / how question's answer type (the
+    cause, the means): what the sentence after the one naming the focus must hold to join
+    the direct answer ("X is hard. This is because …")."""
+    pattern = _FIT.get(form.answer_type) if form.answer_type in _WEAK_FIT else None
+    return pattern is not None and pattern.search(sentence) is not None
 
 
 # A sentence that continues the one before: it opens with a pronoun or demonstrative, or

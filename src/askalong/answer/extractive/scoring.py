@@ -40,6 +40,8 @@ class Weights:
     carry_tie: float = 0.2  # and a little of it on top, so context breaks ties
     follow_up: float = 0.4  # weight of the previous question's / the anchor's terms ...
     follow_up_cap: float = 0.15  # ... whose share may add at most this to a real question's
+    rank: float = 0.1  # the first unit's bonus, falling linearly to 0 ...
+    rank_span: int = 10  # ... over this many units (the search's order matters)
     embed_top: int = 6  # only the lexically best sentences are embedded (0: all) ...
     embed_cross: int = 48  # ... but across languages (no shared words) the first this many
     similarity_low: float = 0.78  # cosine mapped to 0 ...
@@ -143,7 +145,17 @@ def score_candidates(
     sentence_terms = [terms_of(c.text) for c in found]
     query = _query(question, units, previous_question, weights)
     overlap = _carried(found, _relevance(query, sentence_terms), weights)
-    lexical = [overlap[k] + _origin_bonus(c, weights) for k, c in enumerate(found)]
+    answers = [
+        _answer_bonus(question, c.text, sentence_terms[k], weights) if intent == "ask" else 0.0
+        for k, c in enumerate(found)
+    ]
+    ranks = _rank_bonus(units, weights)
+    # what is embedded is chosen with the answer's shape too: the sentence naming the means
+    # often shares fewer of the question's words than the one restating it
+    lexical = [
+        overlap[k] * (1 + answers[k]) + _origin_bonus(c, weights) + ranks[c.unit]
+        for k, c in enumerate(found)
+    ]
     top = weights.embed_cross if cross_lingual(question, found) else weights.embed_top
     similarity = _similarities(query.text, found, embedder, top, weights, lexical)
     out = []
@@ -152,8 +164,7 @@ def score_candidates(
         relevance = weights.overlap * overlap[k] + weights.similarity * similarity[k]
         evidence = _coverage(query.evidence, terms) + weights.similarity * similarity[k]
         bonus = weights.cue * cue_score(intent, candidate.text) * (0.5 + overlap[k])
-        if intent == "ask":
-            bonus += _answer_bonus(question, candidate.text, terms, weights) * relevance
+        bonus += answers[k] * relevance + (ranks[candidate.unit] if relevance > 0 else 0.0)
         bonus += _origin_bonus(candidate, weights) - _drift_penalty(candidate.drift, weights)
         out.append(
             Scored(
@@ -304,6 +315,13 @@ def _similarities(
     for k, value in zip(chosen, scaled, strict=True):
         out[k] = float(value)
     return out
+
+
+def _rank_bonus(units: Sequence[ContextUnit], weights: Weights) -> list[float]:
+    """Each unit's bonus for its place in the context's order (anchor, cross-references,
+    then the search's ranking): the first ``rank``, falling linearly to 0 at the
+    ``rank_span``-th; only for sentences related to the question at all."""
+    return [weights.rank * max(0.0, 1.0 - k / weights.rank_span) for k in range(len(units))]
 
 
 def _origin_bonus(candidate: Candidate, weights: Weights) -> float:

@@ -42,6 +42,12 @@ from dataclasses import dataclass
 
 from askalong.answer.base import NOT_COVERED, unit_quote
 from askalong.answer.extractive.answerable import focus_support, not_found_note
+from askalong.answer.extractive.direct import (
+    NOT_ANSWERS,
+    announces,
+    direct_sentences,
+    neighbour,
+)
 from askalong.answer.extractive.scoring import (
     Candidate,
     Scored,
@@ -111,7 +117,8 @@ def answer_extractively(
         note = not_found_note(question, support) if support.missing else ""
         return ExtractiveResult("not_covered", NOT_COVERED[language], (), note, top, language)
     fresh = [s for s in scored if not previous_answer or s.candidate.text not in previous_answer]
-    return _answer(fresh, best, units, weights, language)
+    direct = direct_sentences(fresh, best, question, units, weights=weights, threshold=threshold)
+    return _answer(fresh, direct, units, weights, language)
 
 
 def _eligible(scored: list[Scored], threshold: float) -> list[Scored]:
@@ -131,7 +138,6 @@ def _eligible(scored: list[Scored], threshold: float) -> list[Scored]:
     ]
 
 
-_NOT_ANSWERS = frozenset({"heading", "caption", "formula", "header", "footer"})
 # a heading's numbering ("2.3", "(一)", "10.【强制】") says nothing about its being a sentence
 _NUMBERING = re.compile(r"^[\s\d.()（）一二三四五六七八九十、]*(?:【[^】]{1,4}】)?")
 _CLAUSE = re.compile(r"[，。；：！？,.;:!?]")
@@ -147,7 +153,7 @@ def _may_answer(candidate: Candidate, question: AnalysedText) -> bool:
     if candidate.kind == "heading":
         text = _NUMBERING.sub("", candidate.text).strip()
         return len(text) >= 12 and _CLAUSE.search(text) is not None
-    return candidate.kind not in _NOT_ANSWERS
+    return candidate.kind not in NOT_ANSWERS
 
 
 def _place(candidate: Candidate) -> tuple[int, int, int]:
@@ -155,8 +161,11 @@ def _place(candidate: Candidate) -> tuple[int, int, int]:
 
 
 def _best(eligible: list[Scored], previous_answer: str | None) -> Scored | None:
-    """The best eligible sentence; when the previous turn already answered with it, the
-    best one that is not in that answer (a follow-up must say something new)."""
+    """The best eligible sentence, one announcing what follows (``announces``) only when
+    no other is eligible; when the previous turn already answered with it, the best one
+    that is not in that answer (a follow-up must say something new)."""
+    plain = [s for s in eligible if not announces(s.candidate.text)]
+    eligible = plain or eligible
     best = max(eligible, key=lambda s: s.score, default=None)
     if best is None or not previous_answer or best.candidate.text not in previous_answer:
         return best
@@ -169,42 +178,18 @@ def _best(eligible: list[Scored], previous_answer: str | None) -> Scored | None:
 
 def _answer(
     scored: list[Scored],
-    best: Scored,
+    direct: list[Scored],
     units: Sequence[ContextUnit],
     weights: Weights,
     language: str,
 ) -> ExtractiveResult:
-    direct = _direct(scored, best, weights)
+    best = direct[0] if len(direct) == 1 else max(direct, key=lambda s: s.score)
     quoted = _quoted(scored, direct, weights)
     quotes = tuple(_quote(n, s.candidate, units) for n, s in enumerate(quoted, start=1))
     glue = "" if language == "zh" else " "
     answer = glue.join(f"{q.text} [{q.number}]" for q in quotes[: len(direct)])
     explanation = _explanation(scored, best, quoted, language)
     return ExtractiveResult("answered", answer, quotes, explanation, best.evidence, language)
-
-
-def _neighbour(scored: Sequence[Scored], of: Candidate, step: int) -> Scored | None:
-    for item in scored:
-        c = item.candidate
-        if (c.unit, c.piece, c.index) == (of.unit, of.piece, of.index + step):
-            return item
-    return None
-
-
-def _direct(scored: list[Scored], best: Scored, weights: Weights) -> list[Scored]:
-    """The best sentence, and its neighbour when that one scores nearly as well."""
-    pair = [s for s in (_neighbour(scored, best.candidate, d) for d in (-1, 1)) if s is not None]
-    pair = [
-        s
-        for s in pair
-        if s.score >= weights.pair_ratio * best.score
-        and s.score > 0
-        and s.candidate.kind not in _NOT_ANSWERS
-    ]
-    if not pair:
-        return [best]
-    second = max(pair, key=lambda s: s.score)
-    return sorted([best, second], key=lambda s: s.candidate.index)
 
 
 def _quoted(scored: list[Scored], direct: list[Scored], weights: Weights) -> list[Scored]:
@@ -223,6 +208,6 @@ def _quote(number: int, c: Candidate, units: Sequence[ContextUnit]) -> Quote:
 
 def _explanation(scored: list[Scored], best: Scored, quoted: list[Scored], language: str) -> str:
     """The best sentence's previous and next sentences, when not quoted already."""
-    around = [_neighbour(scored, best.candidate, d) for d in (-1, 1)]
+    around = [neighbour(scored, best.candidate, d) for d in (-1, 1)]
     texts = [s.candidate.text for s in around if s is not None and s not in quoted]
     return ("" if language == "zh" else " ").join(texts)

@@ -1,0 +1,126 @@
+"""Which sentences make the offline answerer's direct answer (pure): the best one and,
+at most, one more.
+
+- the best sentence's neighbour when it scores nearly as well (``pair_ratio``);
+- for a best sentence that announces what follows ("Tesla stated:"), the next one;
+- for a why / how question whose best sentence names the focus without giving the
+  cause or the means, the next sentence of its block when that one does ("X is hard.
+  This is because …", "We now avoid that problem by patching the bytecode."): a two-
+  sentence window;
+- for a question whose focus terms the best sentence covers only in part, the best
+  sentence of another section holding a focus term it lacks (a cross-section question:
+  "what data is it trained on and how many PDFs is that?"), when that sentence scores at
+  least ``CROSS_RATIO`` of the best and passes the evidence threshold itself.
+
+The sentences are always the document's own, quoted verbatim by ``select``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from askalong.answer.extractive.cues import states_answer
+from askalong.answer.extractive.scoring import Candidate, Scored, Weights
+from askalong.context.units import ContextUnit
+from askalong.text.analysed import AnalysedText
+
+# Kinds that never join a direct answer (``select._may_answer`` decides the best one).
+NOT_ANSWERS = frozenset({"heading", "caption", "formula", "header", "footer"})
+CROSS_RATIO = 0.4  # a second section's sentence needs this share of the best score
+
+
+def direct_sentences(
+    scored: Sequence[Scored],
+    best: Scored,
+    question: AnalysedText,
+    units: Sequence[ContextUnit],
+    *,
+    weights: Weights,
+    threshold: float,
+) -> list[Scored]:
+    """The direct answer's sentences in reading order (the best first when they come
+    from two sections)."""
+    window = _window(scored, best, question)
+    if window is not None:
+        return [best, window]
+    pair = _pair(scored, best, weights)
+    if pair is not None:
+        return sorted([best, pair], key=lambda s: s.candidate.index)
+    other = _other_section(scored, best, question, units, threshold)
+    return [best] if other is None else [best, other]
+
+
+def neighbour(scored: Sequence[Scored], of: Candidate, step: int) -> Scored | None:
+    """The sentence ``step`` places from ``of`` in the same piece, if any."""
+    for item in scored:
+        c = item.candidate
+        if (c.unit, c.piece, c.index) == (of.unit, of.piece, of.index + step):
+            return item
+    return None
+
+
+def _answers(item: Scored) -> bool:
+    """Whether a sentence may join a direct answer: never a heading or the like, nor one
+    announcing what follows ("… computed as follows:") as the second sentence."""
+    text = item.candidate.text
+    return item.score > 0 and item.candidate.kind not in NOT_ANSWERS and not announces(text)
+
+
+def _pair(scored: Sequence[Scored], best: Scored, weights: Weights) -> Scored | None:
+    """The best sentence's neighbour when it scores nearly as well."""
+    near = [s for s in (neighbour(scored, best.candidate, d) for d in (-1, 1)) if s is not None]
+    near = [s for s in near if s.score >= weights.pair_ratio * best.score and _answers(s)]
+    return max(near, key=lambda s: s.score, default=None)
+
+
+def announces(sentence: str) -> bool:
+    """Whether ``sentence`` announces what follows ("… the following loss:", "Tesla
+    stated:"): it answers nothing by itself, so it is chosen only when nothing else is,
+    and then with the sentence after it."""
+    return sentence.rstrip().endswith((":", "："))
+
+
+def _window(scored: Sequence[Scored], best: Scored, question: AnalysedText) -> Scored | None:
+    """The next sentence, when the best announces it, or for why / how when the best does
+    not state the cause or the means and the next one does."""
+    after = neighbour(scored, best.candidate, 1)
+    if after is None or not _answers(after):
+        return None
+    if announces(best.candidate.text):
+        return after
+    form = question.form
+    if form.answer_type not in ("reason", "method") or states_answer(form, best.candidate.text):
+        return None
+    return after if states_answer(form, after.candidate.text) else None
+
+
+def _other_section(
+    scored: Sequence[Scored],
+    best: Scored,
+    question: AnalysedText,
+    units: Sequence[ContextUnit],
+    threshold: float,
+) -> Scored | None:
+    """The best sentence of another unit or section holding a focus term the best
+    sentence lacks, when it scores close enough and is evidence on its own."""
+    focus = question.form.focus_terms
+    lacking = focus - best.terms
+    if len(focus) < 2 or not lacking or not focus & best.terms:
+        return None
+    place = _section(best.candidate, units)
+    found = [
+        s
+        for s in scored
+        if s.terms & lacking
+        and _answers(s)
+        and s.evidence >= threshold
+        and s.score >= CROSS_RATIO * best.score
+        and _section(s.candidate, units) != place
+    ]
+    return max(found, key=lambda s: s.score, default=None)
+
+
+def _section(candidate: Candidate, units: Sequence[ContextUnit]) -> tuple[str, ...]:
+    """The document and section path of a sentence's block."""
+    unit = units[candidate.unit]
+    return (unit.document_id, *unit.place(candidate.block_id).section_path)

@@ -1,0 +1,143 @@
+"""The direct answer of the offline answerer answers why / how / cross-section questions
+(issue 12 item 1): the sentence after the one naming the focus joins it when it gives the
+cause or the means; a question whose focus is split over two sections gets a sentence
+from each; a sentence announcing what follows ("…:") is never the answer. And a follow-up
+leans on its thread only when it needs to (item 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from askalong.answer.extractive.cues import answer_fit, states_answer
+from askalong.answer.extractive.select import ExtractiveResult, answer_extractively
+from askalong.answer.referents import leans_on_thread, refers_back, thread_subject
+from askalong.context.units import ContextUnit, places_of
+from askalong.text.analysed import analysed
+from askalong.text.question_form import question_form
+from askalong.types import CHUNK_JOINER, Block, BlockSpan
+
+# The rest of a paper's context: what makes the question's words rare or common.
+OTHER = (
+    "Each paper is represented by its title and abstract.",
+    "The model is evaluated on seven document-level tasks.",
+    "Results are reported as the mean over five runs.",
+    "The code and the data are released under an open licence.",
+)
+
+
+def unit_of(paragraphs: Sequence[str], k: int, section: str = "S") -> ContextUnit:
+    """One retrieved unit of paragraphs under ``section``."""
+    made = [
+        Block(f"b{k}-{i}", "paragraph", text, i, (section,), page=1)
+        for i, text in enumerate(paragraphs)
+    ]
+    text = CHUNK_JOINER.join(b.text for b in made)
+    spans = tuple(BlockSpan(b.id, 0, len(b.text)) for b in made)
+    unit = ContextUnit("doc", (), text, spans, spans, (section,), 1, 1, "retrieved", 1.0)
+    return ContextUnit(**{**unit.__dict__, "places": places_of(made)})
+
+
+def ask(question: str, *sections: tuple[str, Sequence[str]]) -> ExtractiveResult:
+    units = [unit_of(paragraphs, k, name) for k, (name, paragraphs) in enumerate(sections)]
+    units.append(unit_of(OTHER, len(units), "Other"))
+    return answer_extractively(analysed(question), units)
+
+
+def test_the_cause_in_the_next_sentence_joins_the_direct_answer() -> None:
+    result = ask(
+        "Why are nested loops hard for a tracing compiler?",
+        (
+            "Nested loops",
+            [
+                "Nested loops are hard for a tracing compiler. "
+                "This is because the inner one becomes hot first."
+            ],
+        ),
+    )
+    assert result.status == "answered"
+    assert "This is because the inner one becomes hot first" in result.answer
+
+
+def test_the_means_in_the_next_sentence_joins_a_how_answer() -> None:
+    result = ask(
+        "How does the interpreter stop calling the monitor for a blacklisted loop?",
+        (
+            "Blacklisting",
+            [
+                "Once a loop is blacklisted, the interpreter must stop calling the monitor "
+                "for that loop. We do this by patching the bytecode: the loop header "
+                "instruction becomes a plain no-op."
+            ],
+        ),
+    )
+    assert "by patching the bytecode" in result.answer
+
+
+def test_a_next_sentence_without_the_cause_stays_out() -> None:
+    result = ask(
+        "Why are nested loops hard for a tracing compiler?",
+        (
+            "Nested loops",
+            [
+                "Nested loops are hard for a tracing compiler because the inner loop "
+                "becomes hot first. The evaluation used nine benchmark programs."
+            ],
+        ),
+    )
+    assert "because the inner loop" in result.answer and "nine benchmark" not in result.answer
+
+
+def test_a_focus_split_over_two_sections_gets_a_sentence_from_each() -> None:
+    result = ask(
+        "Which corpus is the retriever trained on, and which optimizer is used?",
+        ("Data", ["The retriever is trained on a corpus of 2M scientific abstracts."]),
+        ("Training", ["We use the Adam optimizer with a learning rate of 2e-5."]),
+    )
+    assert "2M scientific abstracts" in result.answer and "Adam optimizer" in result.answer
+    assert [q.section_path for q in result.quotes[:2]] == [("Data",), ("Training",)]
+
+
+def test_a_sentence_announcing_what_follows_is_not_the_answer() -> None:
+    result = ask(
+        "Which margin does the triplet loss use in training?",
+        (
+            "Model",
+            [
+                "We then train the model with the following triplet margin loss:",
+                "L = max(d(q, p) - d(q, n) + m, 0)",
+            ],
+        ),
+        ("Training", ["Based on initial experiments, we use a margin m = 1 in the triplet loss."]),
+    )
+    assert result.answer.startswith("Based on initial experiments, we use a margin m = 1")
+    assert "the following triplet margin loss" not in result.answer  # nor as a second part
+
+
+def test_strong_cues_outweigh_weak_ones() -> None:
+    why, how = question_form("Why is it slow?"), question_form("How is the index built?")
+    assert answer_fit(why, "It is slow because every page is read twice.", set(), frozenset()) == 1
+    assert answer_fit(why, "This helps the reader.", set(), frozenset()) == 0.5
+    assert answer_fit(how, "The index is built by merging sorted runs.", set(), frozenset()) == 1
+    assert answer_fit(how, "The index is large, with many entries.", set(), frozenset()) == 0.5
+    # what is only proposed is not how it is done
+    hedged = "As future work, the index could be built by merging runs."
+    assert answer_fit(how, hedged, set(), frozenset()) == 0.5
+    assert states_answer(how, "We first sort the runs, then merge them.")
+    assert not states_answer(question_form("What is the index?"), "It is built by merging.")
+
+
+def test_a_follow_up_leans_on_its_thread_only_when_it_needs_it() -> None:
+    assert refers_back("How many of them are used for each query?")
+    assert refers_back("它的默认值是多少？") and refers_back("这个参数怎么设置？")
+    assert not refers_back("线程池应该怎样创建？")  # 应该: "should", not "that"
+    assert not refers_back("其他字段用什么类型？")  # 其他: "other"
+    assert leans_on_thread("And the harder ones?") and leans_on_thread("那默认值呢？")
+    assert leans_on_thread("Why?")  # names nothing of its own
+    assert not leans_on_thread("At test time, how is the most likely sequence found?")
+
+
+def test_the_subject_of_a_chain_of_referring_questions() -> None:
+    chain = ["What are hard negatives?", "How many of them are used?"]
+    assert thread_subject(chain) == chain
+    assert thread_subject([*chain, "Which optimizer is used?"]) == ["Which optimizer is used?"]
+    assert thread_subject([]) == []
