@@ -33,6 +33,10 @@ BlockKey = tuple[str, str]
 # The share of an unrelated question's key terms its best unit elsewhere must hold for
 # the anchor to be set aside.
 STRONG_SHARE = 0.5  # (document id, block id): block ids are unique per document
+# Hits kept when every document asked is in the other language than the question: the
+# chunk vectors relate them only loosely (the answer's chunk often ranks 6th-10th), and
+# the answerer chooses among the sentences by their own similarity (``across``).
+CROSS_K = 10
 
 
 @dataclass(frozen=True)
@@ -63,11 +67,19 @@ def gather(
         documents=asked.document_ids,
         language=question.script,
         context=thread_context(asked),
+        k_max=CROSS_K if _across(asked) else None,
     )
     units = _placed(library, _retrieved_units(library, result.hits), {})
     context = assemble_context(question.terms, None, (), units)
     titles = _titles(library, access, asked, context)
     return _evidence(context, titles, frozenset(), result, started)
+
+
+def _across(asked: AskedQuestion) -> bool:
+    """Whether the documents asked are all in the other language than the question."""
+    languages = {document.language for document in asked.documents}
+    other = {"zh": "en", "en": "zh"}[asked.question.language]
+    return bool(languages) and languages <= {other}
 
 
 def thread_context(asked: AskedQuestion) -> str:

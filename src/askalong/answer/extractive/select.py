@@ -41,14 +41,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from askalong.answer.base import NOT_COVERED, unit_quote
+from askalong.answer.extractive.across import crosses, rescored
 from askalong.answer.extractive.answerable import focus_support, not_found_note
-from askalong.answer.extractive.scoring import (
-    Candidate,
-    Scored,
-    Weights,
-    cross_lingual,
-    score_candidates,
-)
+from askalong.answer.extractive.scoring import Candidate, Scored, Weights, score_candidates
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
@@ -100,15 +95,18 @@ def answer_extractively(
         previous_question=previous_question,
         weights=weights,
     )
-    cross = cross_lingual(question, [s.candidate for s in scored])
+    # across languages the embedder relates question and sentences (``across``)
+    cross = crosses(question, [s.candidate for s in scored])
+    if cross and embedder is not None:
+        scored = rescored(question, scored, embedder, weights)
     threshold = weights.threshold_for(language, embedded=embedder is not None, cross=cross)
     eligible = _eligible(scored, threshold)
     best = _best([s for s in eligible if _may_answer(s.candidate, question)], previous_answer)
-    support = focus_support(question, scored)
+    support = focus_support(question, scored, embedded=embedder is not None, cross=cross)
     if best is None or (intent == "ask" and not support.answerable):
         top = max((s.evidence for s in scored), default=0.0)
         # say what was searched for and not found, whichever check refused
-        note = not_found_note(question, support) if support.missing else ""
+        note = not_found_note(question, support)
         return ExtractiveResult("not_covered", NOT_COVERED[language], (), note, top, language)
     fresh = [s for s in scored if not previous_answer or s.candidate.text not in previous_answer]
     return _answer(fresh, best, units, weights, language)
