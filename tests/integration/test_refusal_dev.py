@@ -8,7 +8,8 @@ answered.
 
 These are the questions the refusal rule was chosen on (``answerable.py``), so the floors
 guard against regressions; the product's figures come from the held-out set. Floors are
-what the rule reaches today (uncovered 13 / 24 refused, covered 2 / 28), not the issue's
+what the rule reaches today, held back so that XQuAD keeps its figures (the dev ROC gives
+up to 13 / 24 uncovered refused at 2 / 28 covered; see ``answerable.py``), not the issue's
 goals (0.9 / 0.1). Slow: five PDFs are parsed and embedded.
 """
 
@@ -31,7 +32,7 @@ from askalong.types import Access, Answer
 pytestmark = pytest.mark.slow
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "refusal_dev.jsonl"
-UNCOVERED_REFUSED = 0.5  # at least (was 2 / 24 before the weighted rule)
+UNCOVERED_REFUSED = 0.25  # at least (was 2 / 24 before the weighted rule)
 COVERED_REFUSED = 0.1  # at most
 CROSS_ANSWERED = 0.7  # at least
 

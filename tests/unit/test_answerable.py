@@ -12,25 +12,25 @@ from askalong.answer.extractive.across import crosses
 from askalong.answer.extractive.scoring import candidates
 from askalong.text.analysed import analysed
 
-# A package manual whose every sentence names the package: "TIMP" and "launch" are in
-# all of them, so they say little; the GPU kernels asked about are in none.
+# A paper whose every sentence names its package and says "paper" and "use": those weigh
+# little (the last two are generic); the GPU kernels asked about are in none.
 MANUAL = [
-    "TIMP can launch a fit of many datasets at once. TIMP will launch the optimiser "
-    "with the starting values given.",
-    "TIMP users launch fitModel from an R session. TIMP prints a summary when the launch finishes.",
+    "This paper shows how to use TIMP for many datasets at once. The paper explains how "
+    "to use TIMP with starting values.",
+    "The paper uses TIMP from an R session.",
 ]
-QUESTION = "Which GPU kernels does TIMP launch?"
+QUESTION = "Which GPU kernels does the TIMP paper use?"
 
 
 def test_a_question_whose_rare_focus_is_missing_is_not_covered() -> None:
-    # before: "TIMP" and "launch" found, so the question was answered from the manual
+    # before: "TIMP" found, so the question was answered from the paper
     result = ask(QUESTION, MANUAL, embedder=HashEmbedder())  # no sentence close to it
     assert result.status == "not_covered", result.answer
     assert "GPU" in result.explanation and "kernels" in result.explanation
 
 
 def test_the_same_question_is_answered_when_the_evidence_holds_its_focus() -> None:
-    covered = [*MANUAL, "TIMP can launch GPU kernels for the residual function."]
+    covered = [*MANUAL, "The paper uses TIMP with GPU kernels for the residual function."]
     result = ask(QUESTION, covered, embedder=HashEmbedder())
     assert result.status == "answered"
     assert "GPU kernels" in result.answer
