@@ -15,8 +15,8 @@ each checkable focus term weighs its rarity among the candidate sentences (a smo
 IDF: a term in every sentence, as the document's own subject "TIMP" is, says little;
 one in two sentences says much), a missing term weighs 1, and when the missing share of
 that weight reaches ``MISSING_SHARE`` while no sentence is close to the question
-(``CLOSE``), the answer is ``not_covered`` ("Can TIMP be called from Python?": "timp"
-everywhere, "Python" nowhere). A covered question in other words keeps its rare terms
+(``CLOSE``), the answer is ``not_covered`` ("What does a commercial TIMP licence cost?":
+"timp" everywhere, the rest nowhere). A covered question in other words keeps its rare terms
 (the names it asks about) and misses only paraphrased ones. Across languages (a Chinese
 question over an English paper, ``across``) the question's own-script words cannot be
 checked: only its words in the evidence's script count (a name: "Kubernetes"), and the
