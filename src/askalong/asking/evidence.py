@@ -30,15 +30,17 @@ from askalong.retrieve.search import SearchResult
 from askalong.text.tokens import key_terms
 from askalong.types import Access, Block, Chunk, Hit
 
-BlockKey = tuple[str, str]
+BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
 # Knowledge base: the answerer reads the top this many chunks (not only the policy's
 # ``k_max_knowledge_base``, which stays what ``search`` lists): on the real-question set
 # the answer to a why / how question was in the search's top 10 far more often than in
-# its top 5. The context's character budget (``assemble_context``) still bounds them.
+# its top 5 (and across languages, where the chunk vectors relate question and answer only
+# loosely, the answer's chunk often ranks 6th-10th). The context's character budget
+# (``assemble_context``) still bounds them.
 ANSWER_CHUNKS = 10
 # The share of an unrelated question's key terms its best unit elsewhere must hold for
 # the anchor to be set aside.
-STRONG_SHARE = 0.5  # (document id, block id): block ids are unique per document
+STRONG_SHARE = 0.5
 
 
 @dataclass(frozen=True)

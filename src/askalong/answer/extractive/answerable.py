@@ -8,12 +8,26 @@ it differently there), or, with an embedder, when some sentence is close in mean
 the question. Focus terms in a script the evidence does not use at all (a Chinese
 question over an English paper) cannot be checked by term: the vector decides them.
 When none of the checkable focus is supported and no sentence is close by vector, the
-answer is ``not_covered``; whenever an answer is not covered, the explanation names the
-focus words that were not found.
+answer is ``not_covered``.
+
+With an embedder, a question can also be refused when *most* of its focus is missing:
+each checkable focus term weighs its rarity among the candidate sentences (a smoothed
+IDF: a term in every sentence, as the document's own subject "TIMP" is, says little;
+one in two sentences says much), a missing term weighs 1, and when the missing share of
+that weight reaches ``MISSING_SHARE`` while no sentence is close to the question
+(``CLOSE``), the answer is ``not_covered`` ("What does a commercial TIMP licence cost?":
+"timp" everywhere, the rest nowhere). A covered question in other words keeps its rare terms
+(the names it asks about) and misses only paraphrased ones. Across languages (a Chinese
+question over an English paper, ``across``) the question's own-script words cannot be
+checked: only its words in the evidence's script count (a name: "Kubernetes"), and the
+vector decides the rest.
+Whenever an answer is not covered, the explanation names the focus words that were not
+found (or says that nothing was close in meaning), in the question's language.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,11 +44,24 @@ SUPPORTED_SHARE = 0.01  # share of the checkable focus terms the evidence must h
 # a Kubernetes question over the Java manual reached 0.83 on a sentence about HashMap)
 VECTOR_SUPPORT = {"en": 0.8, "zh": 0.9}
 
+# The refusal by weight (with an embedder), chosen from the ROC of the dev set
+# tests/data/refusal_dev.jsonl (benchmarks/refusals.py, benchmarks/results/refusals-
+# 2026-12-01.md) held against XQuAD en (300 answerable questions, paragraph level): share
+# 0.65 / cosine 0.88 refused 12 of 16 uncovered and 2 of 20 covered dev questions but 13 of
+# the 300 XQuAD ones (answered 0.993 -> 0.957); 0.8 / 0.86 refuses 5 of 16, 1 of 20 and 3 of
+# 300. Chinese (dev 2 of 8 uncovered, 0 of 8 covered; XQuAD zh unchanged) keeps 0.8 / 0.88.
+MISSING_SHARE = {"en": 0.8, "zh": 0.8}
+CLOSE = {"en": 0.86, "zh": 0.88}  # best question-sentence cosine below which ...
+# ... on the scorer's rescaled similarity (cosine 0.78 -> 0, 0.9 -> 1, ``Weights``)
+_COSINE_LOW, _COSINE_SPAN = 0.78, 0.12
+IDF_FLOOR = 0.3  # a found term in every sentence still weighs this
+
 STEM_PREFIX = 6
 # The how-many rule ("how many GPUs": the counted thing in no sentence) is kept but off:
 # with it XQuAD en lost 0.017 answered (paraphrased counted nouns).
 ASKED_RULE = False
 _HAN = re.compile("[\u4e00-\u9fff]")
+_LATIN = re.compile("[A-Za-z]")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|[\u4e00-\u9fff]+")
 
 
@@ -47,6 +74,9 @@ class Support:
     missing: frozenset[str]
     by_vector: bool
     asked_missing: bool = False  # "how many GPUs": no sentence names what is counted
+    missing_share: float = 0.0  # the rarity-weighted share of the focus that is missing
+    far: bool = False  # with an embedder: no sentence is close to the question
+    share_needed: float = MISSING_SHARE["en"]  # the question's language's MISSING_SHARE
 
     @property
     def answerable(self) -> bool:
@@ -55,19 +85,61 @@ class Support:
             return True
         if self.asked_missing:  # a sentence near in meaning does not name it either
             return False
-        return self.by_vector or len(self.found) / checked >= SUPPORTED_SHARE
+        if self.by_vector:
+            return True
+        if self.far and self.missing_share >= self.share_needed:
+            return False
+        return len(self.found) / checked >= SUPPORTED_SHARE
 
 
-def focus_support(question: AnalysedText, scored: Sequence[Scored]) -> Support:
-    """How far ``scored`` (every candidate sentence) supports the question's focus."""
+def focus_support(
+    question: AnalysedText,
+    scored: Sequence[Scored],
+    *,
+    embedded: bool = False,
+    cross: bool = False,
+) -> Support:
+    """How far ``scored`` (every candidate sentence) supports the question's focus;
+    ``embedded``: the sentences' similarities come from an embedder; ``cross``: the
+    evidence is in the other language (``across.crosses``)."""
     evidence = "\n".join(s.candidate.text for s in scored)
     terms: set[str] = set().union(*(s.terms for s in scored)) if scored else set()
     found, checkable = focus_found(question.form.focus_terms, terms, evidence)
-    level = VECTOR_SUPPORT["zh" if question.pairs else "en"]  # any Chinese in it
-    by_vector = any(s.similarity >= level for s in scored)
-    form = question.form
+    language = "zh" if question.pairs else "en"  # any Chinese in it
+    by_vector = any(s.similarity >= VECTOR_SUPPORT[language] for s in scored)
     missing = checkable - found
-    return Support(found, missing, by_vector, _asked_missing(form, checkable, scored))
+    if cross:  # the question's own-script words cannot be in the other language's
+        # sentences (a stray one may be); a name in the evidence's script still counts
+        own = _HAN if question.language == "zh" else _LATIN
+        return Support(found, frozenset(t for t in missing if not own.match(t)), by_vector)
+    form = question.form
+    closest = max((s.similarity for s in scored), default=0.0)
+    far = embedded and closest < (CLOSE[language] - _COSINE_LOW) / _COSINE_SPAN
+    return Support(
+        found,
+        missing,
+        by_vector,
+        _asked_missing(form, checkable, scored),
+        missing_share=_missing_share(found, missing, scored),
+        far=far,
+        share_needed=MISSING_SHARE[language],
+    )
+
+
+def _missing_share(
+    found: frozenset[str], missing: frozenset[str], scored: Sequence[Scored]
+) -> float:
+    """The missing terms' share of the focus weight: a found term weighs its smoothed
+    IDF among the sentences, ``max(floor, log((n + 1) / (df + 0.5)) / log(n + 2))``
+    (about 1 for a term in one sentence), a missing term 1."""
+    n = len(scored)
+    if not missing or not n:
+        return 0.0
+    weight = 0.0
+    for term in found:
+        df = sum(_holds(s, term) for s in scored)
+        weight += max(IDF_FLOOR, math.log((n + 1) / (df + 0.5)) / math.log(n + 2))
+    return len(missing) / (len(missing) + weight)
 
 
 def _asked_missing(form: QuestionForm, checkable: frozenset[str], scored: Sequence[Scored]) -> bool:
@@ -92,7 +164,12 @@ def _holds(scored: Scored, term: str) -> bool:
 
 
 def not_found_note(question: AnalysedText, support: Support) -> str:
-    """What was searched for and not found, in the question's words and language."""
+    """What was searched for and not found, in the question's words and language (or,
+    with nothing missing by term, that nothing was close in meaning)."""
+    if not support.missing:
+        if question.language == "zh":
+            return "所给文档中没有与这个问题意思相近的内容。"
+        return "Nothing in the documents searched is close in meaning to the question."
     words = _words_of(question.text, support.missing)
     if question.language == "zh":
         return f"在所给文档中没有找到：{'、'.join(words)}。"

@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from askalong.answer.base import NOT_COVERED, unit_quote
+from askalong.answer.extractive.across import crosses, rescored
 from askalong.answer.extractive.answerable import focus_support, not_found_note
 from askalong.answer.extractive.direct import (
     NOT_ANSWERS,
@@ -52,7 +53,6 @@ from askalong.answer.extractive.scoring import (
     Candidate,
     Scored,
     Weights,
-    cross_lingual,
     score_candidates,
 )
 from askalong.context.units import ContextUnit
@@ -106,15 +106,18 @@ def answer_extractively(
         previous_question=previous_question,
         weights=weights,
     )
-    cross = cross_lingual(question, [s.candidate for s in scored])
+    # across languages the embedder relates question and sentences (``across``)
+    cross = crosses(question, [s.candidate for s in scored])
+    if cross and embedder is not None:
+        scored = rescored(question, scored, embedder, weights)
     threshold = weights.threshold_for(language, embedded=embedder is not None, cross=cross)
     eligible = _eligible(scored, threshold)
     best = _best([s for s in eligible if _may_answer(s.candidate, question)], previous_answer)
-    support = focus_support(question, scored)
+    support = focus_support(question, scored, embedded=embedder is not None, cross=cross)
     if best is None or (intent == "ask" and not support.answerable):
         top = max((s.evidence for s in scored), default=0.0)
         # say what was searched for and not found, whichever check refused
-        note = not_found_note(question, support) if support.missing else ""
+        note = not_found_note(question, support)
         return ExtractiveResult("not_covered", NOT_COVERED[language], (), note, top, language)
     fresh = [s for s in scored if not previous_answer or s.candidate.text not in previous_answer]
     direct = direct_sentences(fresh, best, question, units, weights=weights, threshold=threshold)

@@ -1,0 +1,129 @@
+"""The refusal rule's ROC on the dev set: how many uncovered and covered questions each
+pair of thresholds would refuse.
+
+Asks every item of ``tests/data/refusal_dev.jsonl`` (the dev set, never the held-out
+``benchmarks/answers/questions.jsonl``) through the product's evidence gathering and
+scoring, with the bundled embedder, and records the two signals ``answerable.py`` reads:
+the rarity-weighted share of the focus missing from the evidence, and the best
+question-sentence cosine (over every candidate sentence). Then, per question language,
+for each missing-share threshold and cosine ceiling: uncovered refused / covered refused
+(a question is refused when its share reaches the threshold and its best cosine stays
+below the ceiling). Cross-lingual items are left out: their focus is not checked by term.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/refusals.py [--home /tmp/aa-refusals]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+DEV = REPO / "tests" / "data" / "refusal_dev.jsonl"
+SHARES = (0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
+CEILINGS = (0.86, 0.87, 0.88, 0.9, 1.0)
+
+
+@dataclass(frozen=True)
+class Signal:
+    id: str
+    covered: bool
+    language: str
+    missing_share: float
+    cosine: float
+
+
+def signals(library: Any, ids: dict[str, list[str]], items: Sequence[Any]) -> list[Signal]:
+    """Each same-language item's two signals, as the answerer sees its evidence."""
+    from askalong.answer.extractive.answerable import focus_support
+    from askalong.answer.extractive.scoring import Weights, score_candidates
+    from askalong.answer.extractive.sentence_cache import CachedEmbedder
+    from askalong.asking.evidence import gather
+    from askalong.asking.question import AskedQuestion
+    from askalong.text.analysed import analysed
+    from askalong.types import Access
+
+    embedder = CachedEmbedder(library.indexes.embedder)
+    access = Access.local()
+    out = []
+    for item in items:
+        if item.kind == "cross_lingual":
+            continue
+        docs = tuple(library.store.get_document(d, access) for r in item.documents for d in ids[r])
+        question = analysed(item.question)
+        evidence = gather(
+            library, AskedQuestion(item.question, question, "ask", None, docs), access
+        )
+        every = Weights(embed_top=0)  # the best cosine over every sentence, not the top 6
+        scored = score_candidates(question, evidence.units, embedder=embedder, weights=every)
+        support = focus_support(question, scored, embedded=True)
+        texts = [s.candidate.text for s in scored]
+        cosine = 0.0
+        if texts:
+            query = embedder.embed_query(question.text)
+            cosine = float(np.max(embedder.embed_passages(texts) @ query))
+        covered = item.kind != "uncovered"
+        language = "zh" if question.pairs else "en"
+        out.append(Signal(item.id, covered, language, support.missing_share, cosine))
+        print(f"{item.id:<24} share {support.missing_share:.2f} cosine {cosine:.3f}", flush=True)
+    return out
+
+
+def roc(found: Sequence[Signal], language: str) -> str:
+    """Refused uncovered / refused covered for each threshold pair, in one language."""
+    mine = [s for s in found if s.language == language]
+    uncovered = [s for s in mine if not s.covered]
+    covered = [s for s in mine if s.covered]
+    head = "| missing share ≥ | " + " | ".join(f"cosine < {c:.2f}" for c in CEILINGS) + " |"
+    lines = [
+        f"{language}: {len(uncovered)} uncovered, {len(covered)} covered "
+        "(cell: uncovered refused / covered refused)",
+        "",
+        head,
+        "|---:|" + "---:|" * len(CEILINGS),
+    ]
+    for share in SHARES:
+        cells = []
+        for ceiling in CEILINGS:
+
+            def refused(group: Sequence[Signal], c: float = ceiling, t: float = share) -> int:
+                return sum(s.missing_share >= t and s.cosine < c for s in group)
+
+            cells.append(
+                f"{refused(uncovered)}/{len(uncovered)} · {refused(covered)}/{len(covered)}"
+            )
+        lines.append(f"| {share:.2f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    import answers
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--home", type=Path, default=Path("/tmp/aa-refusals"))
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    items = answers.load_items(DEV)
+    paths = [rel for item in items for rel in item.documents]
+    library, ids = answers.open_corpus(args.home, paths, vectors="files")
+    with library:
+        found = signals(library, ids, items)
+    text = "\n\n".join(roc(found, language) for language in ("en", "zh"))
+    print(text)
+    date = datetime.date.today().isoformat()
+    out = args.out or REPO / "benchmarks" / "results" / f"refusals-{date}.md"
+    header = f"# The refusal rule's ROC on the dev set `{DEV.name}` ({date})\n\n"
+    out.write_text(header + text + "\n", encoding="utf-8")
+    print(f"saved {out}")
+
+
+if __name__ == "__main__":
+    main()
