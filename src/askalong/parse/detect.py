@@ -76,7 +76,8 @@ def detect_format(data: bytes, *, source: str) -> DocumentFormat:
 def _zip_format(data: bytes, source: str) -> DocumentFormat:
     try:
         entries = zipfile.ZipFile(io.BytesIO(data)).infolist()
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+    # NotImplementedError: a "version needed to extract" zipfile does not know (a flipped byte).
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as exc:
         raise UnsupportedFormat(f"a damaged ZIP archive ({exc})", source=source) from exc
     _check_inflation(entries, source)
     if "word/document.xml" in {entry.filename for entry in entries}:

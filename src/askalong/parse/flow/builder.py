@@ -23,16 +23,19 @@ CJK_CHAR = re.compile(f"[{_CJK}]")
 # ``[^\S\u3000]*\n\s*`` could split a run of newlines k ways (quadratic in the run).
 _CJK_WRAP = re.compile(f"(?<=[{_CJK}])[^\\S\u3000\\n]*\\n\\s*+(?=[{_CJK}])")
 _SPACES = re.compile(r"\s+")
+# Control characters that are not white space (NUL, ESC, DEL...): stray bytes of a damaged
+# or mis-decoded file, never text a reader would quote (the parser fuzz stored NULs).
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f]")
 
 
 def clean_text(raw: str) -> str:
     """Collapse whitespace to single spaces; a line wrap between CJK characters vanishes."""
-    return _SPACES.sub(" ", _CJK_WRAP.sub("", raw)).strip()
+    return _SPACES.sub(" ", _CJK_WRAP.sub("", _CONTROLS.sub("", raw))).strip()
 
 
 def clean_code(raw: str) -> str:
     """Keep a code block's newlines and indentation; drop blank edges and trailing spaces."""
-    lines = [line.rstrip() for line in raw.expandtabs(8).split("\n")]
+    lines = [line.rstrip() for line in _CONTROLS.sub("", raw).expandtabs(8).split("\n")]
     while lines and not lines[0]:
         lines.pop(0)
     while lines and not lines[-1]:

@@ -2,7 +2,9 @@
 
 A heading is a paragraph whose style is "Title" or "Heading N", or whose paragraph or
 style (up the ``basedOn`` chain) sets an outline level: that is how localized and custom
-heading styles ("标题 1", "Überschrift 2") are recognised.
+heading styles ("标题 1", "Überschrift 2") are recognised. What a style says is worked out
+once per style (``_StyleBook``): python-docx finds a paragraph's style by scanning all of
+them, so asking it for every paragraph was quadratic.
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import docx
 from docx.document import Document as DocxDocument
+from docx.enum.style import WD_STYLE_TYPE
 from docx.oxml.ns import qn
 from docx.styles.style import ParagraphStyle
 from docx.table import Table
@@ -42,15 +46,17 @@ def parse(data: bytes, *, source: str) -> ParsedDocument:
 
 def _parse(document: DocxDocument, source: str) -> ParsedDocument:
     builder = OutlineBuilder()
+    styles = _StyleBook(document)
     title = ""
     for item in _body_items(document):
         if isinstance(item, Table):
             builder.add("table", _table_text(item))
             continue
         text = clean_text(item.text)
-        level = heading_level(item)
+        facts = styles.facts(item)
+        level = heading_level(item, facts)
         if level is None:
-            builder.add("list_item" if _is_list(item) else "paragraph", text)
+            builder.add("list_item" if _is_list(item, facts) else "paragraph", text)
         elif level == 0:
             title = title or text
             builder.heading(text, 1, rank=0)  # the title encloses the level-1 headings
@@ -58,6 +64,49 @@ def _parse(document: DocxDocument, source: str) -> ParsedDocument:
             builder.heading(text, level)
     core_title = clean_text(document.core_properties.title or "")
     return builder.build("docx", source=source, title=core_title or title)
+
+
+@dataclass(frozen=True)
+class StyleFacts:
+    """What a paragraph style says about the paragraphs that use it."""
+
+    named_level: int | None  # 0 for "Title", N for "Heading N" (or a translation)
+    outline_level: int | None  # w:outlineLvl on the style or up its basedOn chain
+    numbered: bool  # a numbering reference, or a "List ..." name
+
+
+class _StyleBook:
+    """Each paragraph style's facts, worked out the first time a paragraph uses it.
+
+    python-docx scans every style to find a paragraph's (and again for the default when
+    the paragraph names none): per paragraph, that made a DOCX of many paragraphs and
+    styles take seconds (found by the parser fuzz).
+    """
+
+    def __init__(self, document: DocxDocument) -> None:
+        self._by_id: dict[str, ParagraphStyle] = {}
+        for style in document.styles:
+            if style.type == WD_STYLE_TYPE.PARAGRAPH and style.style_id is not None:
+                self._by_id.setdefault(style.style_id, style)
+        self._default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
+        self._facts: dict[str | None, StyleFacts] = {}
+
+    def facts(self, paragraph: Paragraph) -> StyleFacts:
+        style_id = paragraph._p.style
+        key = style_id if style_id in self._by_id else None
+        if key not in self._facts:
+            style = self._by_id[key] if key is not None else self._default
+            self._facts[key] = _facts_of(style)
+        return self._facts[key]
+
+
+def _facts_of(style: ParagraphStyle | None) -> StyleFacts:
+    name = (style.name or "").strip().lower() if style is not None else ""
+    match = _HEADING_NAME.match(name)
+    named = 0 if name == "title" else int(match.group(2)) if match else None
+    style_ppr = style.element.find(qn("w:pPr")) if style is not None else None
+    numbered = style_ppr is not None and style_ppr.find(qn("w:numPr")) is not None
+    return StyleFacts(named, _style_outline_level(style), numbered or name.startswith("list"))
 
 
 def _body_items(document: DocxDocument) -> Iterator[Paragraph | Table]:
@@ -78,18 +127,13 @@ def _items_in(element: etree._Element, document: DocxDocument) -> Iterator[Parag
                 yield from _items_in(content, document)
 
 
-def heading_level(paragraph: Paragraph) -> int | None:
+def heading_level(paragraph: Paragraph, facts: StyleFacts) -> int | None:
     """0 for the document title, 1-9 for headings, None for everything else."""
-    style = paragraph.style
-    name = (style.name or "").strip().lower() if style is not None else ""
-    if name == "title":
-        return 0
-    match = _HEADING_NAME.match(name)
-    if match:
-        return int(match.group(2))
+    if facts.named_level is not None:
+        return facts.named_level
     level = _outline_level(paragraph._p.pPr) if paragraph._p.pPr is not None else None
     if level is None:
-        level = _style_outline_level(style)
+        level = facts.outline_level
     return None if level is None or level >= _BODY_TEXT_LEVEL else level + 1
 
 
@@ -109,17 +153,10 @@ def _style_outline_level(style: ParagraphStyle | None) -> int | None:
     return None
 
 
-def _is_list(paragraph: Paragraph) -> bool:
+def _is_list(paragraph: Paragraph, facts: StyleFacts) -> bool:
     """Numbered or bulleted: a numbering reference on the paragraph or its style."""
     ppr = paragraph._p.pPr
-    if ppr is not None and ppr.find(qn("w:numPr")) is not None:
-        return True
-    style = paragraph.style
-    if style is None:
-        return False
-    style_ppr = style.element.find(qn("w:pPr"))
-    has_numbering = style_ppr is not None and style_ppr.find(qn("w:numPr")) is not None
-    return has_numbering or (style.name or "").lower().startswith("list")
+    return (ppr is not None and ppr.find(qn("w:numPr")) is not None) or facts.numbered
 
 
 def _table_text(table: Table) -> str:
