@@ -139,3 +139,31 @@ def zip_bomb_docx(inflated_mb: int) -> bytes:
             for _ in range(inflated_mb):
                 entry.write(block)
     return buffer.getvalue()
+
+
+def typeset_pdf(
+    width: float, height: float, lines: list[tuple[float, float, float, bool, str]]
+) -> bytes:
+    """One uncompressed page of ``(x, y, size, bold, text)`` lines in Helvetica (bold:
+    Helvetica-Bold), ``y`` from the page's bottom: a real page's lines set again, so
+    that its content stream can be read and edited as text."""
+    content = b"\n".join(
+        b"BT /F%d %.2f Tf %.2f %.2f Td (%s) Tj ET"
+        % (2 if bold else 1, size, x, y, _pdf_string(text))
+        for x, y, size, bold, text in lines
+    )
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>" % (width, height),
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>",
+    ]
+    return _assemble(objects)
+
+
+def _pdf_string(text: str) -> bytes:
+    raw = text.encode("latin-1", "replace")
+    return raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
