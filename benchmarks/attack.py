@@ -29,10 +29,11 @@ when refused; and random ``POST /api/ask`` bodies (lone surrogates, sizes about 
 limits, wrong types) that must never give a 5xx or a non-JSON error. The stored document
 must survive the whole run.
 
-``parsers`` (issue 11, items 1 and 4): real files from ``../shared/evaldata`` (one per
-format, plus hostile prefixes and a ZIP bomb), mutated (bytes flipped, cut, repeated,
-spliced), go through the parser guard with a short time limit and a memory limit; every
-case must end as a parsed document or a domain error naming the file, in bounded time.
+``parsers`` (issue 11, items 1 and 4): the parser fuzz of ``attack_parsers.py`` (its own
+script for the long run, 10,000 cases a format): mutated real files from
+``../shared/evaldata`` through detection and every parser, many cases in one child under
+the guard's memory limit, each under its own alarm; every case must end as a parsed
+document or a domain error naming the file, in bounded time.
 
 ``kill9`` (``attack_kill9.py``): ``kill -9`` of ``askalong add`` / ``rm`` and of ``askalong
 serve`` during uploads and asks, at random points, each followed by an integrity check.
@@ -46,7 +47,6 @@ with and without ingestion (twice the budget). Shared pieces: ``attack_common.py
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import random
@@ -63,8 +63,7 @@ from click.testing import CliRunner
 
 from askalong.answer.llm.prompts import render_sources
 from askalong.cli import main as cli
-from askalong.errors import AskAlongError, CorruptDocument, TooLarge
-from askalong.parse.guard import ParserGuard
+from askalong.errors import CorruptDocument, TooLarge
 from askalong.parse.pdf.render import MAX_PIXELS, PageRenderer
 from askalong.text.fence import Fence, strip_fences
 from askalong.types import Document
@@ -74,10 +73,11 @@ from askalong.verify.judge import JudgePair, judge_messages
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
-from attack_common import EVALDATA, Row
+from attack_common import MAX_EXAMPLES, Row
 from attack_injection import injection
 from attack_kill9 import kill9
 from attack_load import load
+from attack_parsers import FORMATS, fuzz_formats
 from attack_schema import schemathesis
 from attack_xss import xss
 
@@ -370,75 +370,19 @@ def http(seconds: float, rng: random.Random) -> Row:
 
 # ----------------------------------------------------------------------------- parsers
 
-SEEDS = (
-    "pdf/en_2col/N18-3011.pdf",
-    "manuals/postgresql-15-html/sql-select.html",
-)
-HOSTILE_PREFIXES = (b"<!---->", b"<!--", b" ", b"#", b"|", b"-", b"=", b"<p", b"\n")
-PARSE_SECONDS = 20.0  # per case: well over any real file's parse here, far under a hang
-PARSE_MEMORY_MB = 1024
-
-
-def seed_files() -> list[bytes]:
-    """The real seeds, a made-up Markdown, text and DOCX, and a ZIP bomb."""
-    from samples import zip_bomb_docx  # tests/helpers: on the path once attack_common loads
-
-    seeds = [(EVALDATA / name).read_bytes() for name in SEEDS if (EVALDATA / name).is_file()]
-    seeds += [b"# Title\n\n| a | b |\n|---|---|\n\nText.\n", "第一章 总则\n\n正文。".encode()]
-    return [*seeds, _docx(), zip_bomb_docx(64)]
-
-
-def _docx() -> bytes:
-    import docx  # only this section needs python-docx
-
-    document = docx.Document()
-    document.add_heading("Title", 1)
-    document.add_paragraph("A paragraph.")
-    buffer = io.BytesIO()
-    document.save(buffer)
-    return buffer.getvalue()
-
-
-def mutate(data: bytes, rng: random.Random) -> bytes:
-    """One of: flip bytes, cut, repeat a slice, splice a hostile prefix run in front."""
-    kind = rng.randrange(4)
-    if kind == 0:
-        out = bytearray(data)
-        for _ in range(rng.randint(1, 20)):
-            out[rng.randrange(len(out))] = rng.randrange(256)
-        return bytes(out)
-    if kind == 1:
-        return data[: rng.randrange(1, len(data) + 1)]
-    if kind == 2:
-        start = rng.randrange(len(data))
-        piece = data[start : start + rng.randint(1, 64)]
-        return data[:start] + piece * rng.randint(2, 2000) + data[start:]
-    return rng.choice(HOSTILE_PREFIXES) * rng.randint(1, 4000) + data
-
-
-def parse_problem(guard: ParserGuard, data: bytes, source: str) -> str | None:
-    started = time.perf_counter()
-    try:
-        guard.read(data, source=source)
-    except AskAlongError as exc:
-        if not str(exc).startswith(f"{source}: "):
-            return f"an error not naming the file: {exc}"
-    except Exception as exc:  # what must never cross the guard
-        return f"{type(exc).__name__} crossed the guard: {exc}"
-    if time.perf_counter() - started > PARSE_SECONDS + 10:
-        return f"{source} took {time.perf_counter() - started:.0f} s"
-    return None
-
 
 def parsers(seconds: float, rng: random.Random) -> Row:
-    row = Row("parsers")
-    seeds = seed_files()
-    deadline = time.perf_counter() + seconds
-    with ParserGuard(PARSE_SECONDS, memory_mb=PARSE_MEMORY_MB) as guard:
-        while time.perf_counter() < deadline:
-            started = time.perf_counter()
-            case = mutate(rng.choice(seeds), rng)
-            row.record(started, parse_problem(guard, case, f"case-{row.cases}"))
+    """The parser fuzz (``attack_parsers.py``), the budget shared among its formats."""
+    seed = rng.randrange(2**31)
+    tallies = fuzz_formats(FORMATS, seed, cases=10**9, seconds=seconds / len(FORMATS))
+    row = Row("parsers", note=f"seed {seed}: " + ", ".join(f"{t.fmt} {t.cases}" for t in tallies))
+    for tally in tallies:
+        row.cases += tally.cases
+        row.failures += tally.ends["failure"]
+        row.slowest_ms = max(row.slowest_ms, tally.slowest[0] * 1000)
+        for signature, numbers in tally.failures.items():
+            row.examples.append(f"{tally.fmt} #{numbers[0]}: {signature}")
+    del row.examples[MAX_EXAMPLES:]
     return row
 
 

@@ -41,6 +41,7 @@ WATCHDOG_SECONDS = 20.0  # past the case's alarm: the child is stuck where it ca
 DETECT_SECONDS = 0.05  # detection may take this plus DETECT_PER_BYTE a byte
 DETECT_PER_BYTE = 0.5e-6
 EXAMPLES = 8
+PROGRESS = 1000  # cases between two progress lines
 
 
 class BatchChild:
@@ -148,18 +149,21 @@ def fuzz(
             break
         data = case_bytes(seeds, fmt, seed, number)
         tally.record(number, len(data), child.run(fmt, data, source_name(fmt, seed, number)))
+        if number % PROGRESS == PROGRESS - 1:
+            print(f"{fmt}: {number + 1} cases, {dict(tally.ends)}", file=sys.stderr, flush=True)
     return tally
 
 
 def fuzz_formats(
     formats: Sequence[str], seed: int, cases: int, workers: int = 1, seconds: float | None = None
 ) -> list[Tally]:
-    """Every format in ``formats``, ``workers`` at a time, each with its own child."""
+    """Every format in ``formats``, ``workers`` at a time, each with its own child, each
+    for ``cases`` or ``seconds`` (if given), whichever ends first."""
     seeds = corpus(EVALDATA)
-    deadline = None if seconds is None else time.perf_counter() + seconds
 
     def one(fmt: str) -> Tally:
         child = BatchChild()
+        deadline = None if seconds is None else time.perf_counter() + seconds
         try:
             tally = fuzz(child, seeds, fmt, seed, cases, deadline)
         finally:

@@ -79,7 +79,6 @@ def case_limit(size: int) -> float:
 def serve(conn: Connection, memory_mb: int) -> None:
     """Child loop: ``(fmt, data, source)`` in, ``Outcome`` out, until the pipe closes."""
     _limit_memory(memory_mb)
-    signal.signal(signal.SIGALRM, _alarm)
     while True:
         try:
             fmt, data, source = conn.recv()
@@ -95,21 +94,27 @@ def _alarm(signum: int, frame: object) -> None:
     raise CaseTimeout
 
 
-def run_case(fmt: str, data: bytes, source: str, case_seconds: float) -> Outcome:
-    """Detect (``fmt`` "detect": only detect) and parse one case under an alarm."""
+def run_case(fmt: str, data: bytes, source: str, seconds: float) -> Outcome:
+    """Detect (``fmt`` "detect": only detect) and parse one case under an alarm; any
+    alarm set before (a test runner's) is put back after."""
     started = time.perf_counter()
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    earlier, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         try:
-            signal.setitimer(signal.ITIMER_REAL, case_seconds)
             kind, detail = attempt(fmt, data, source)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
     except CaseTimeout:
-        kind, detail = "failure", f"took over {case_seconds:g} s"
+        kind, detail = "failure", f"took over {seconds:g} s"
     except MemoryError:
+        kind, detail = "failure", "MemoryError under the memory limit"
+    finally:
+        signal.signal(signal.SIGALRM, previous)
         spent = time.perf_counter() - started
-        return Outcome("failure", "MemoryError under the memory limit", spent, restart=True)
-    return Outcome(kind, detail, time.perf_counter() - started)
+        if earlier:
+            signal.setitimer(signal.ITIMER_REAL, max(earlier - spent, 0.001))
+    return Outcome(kind, detail, spent, restart=detail.startswith("MemoryError"))
 
 
 def attempt(fmt: str, data: bytes, source: str) -> tuple[str, str]:
