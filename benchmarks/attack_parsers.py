@@ -17,12 +17,14 @@ ended, failures (each with the seed and number that make it again), the slowest 
 from __future__ import annotations
 
 import argparse
+import itertools
 import multiprocessing
 import re
 import sys
+import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -37,6 +39,7 @@ from fuzz_seeds import corpus
 
 FORMATS = ("pdf", "docx", "html", "markdown", "text", "detect")
 EXTENSIONS = {"pdf": "pdf", "docx": "docx", "html": "html", "markdown": "md", "text": "txt"}
+START_SECONDS = 600.0  # a loaded machine can take minutes to start a child and its imports
 WATCHDOG_SECONDS = 20.0  # past the case's alarm: the child is stuck where it cannot reach
 DETECT_SECONDS = 0.05  # detection may take this plus DETECT_PER_BYTE a byte
 DETECT_PER_BYTE = 0.5e-6
@@ -80,6 +83,8 @@ class BatchChild:
             self._process = self._context.Process(target=serve, args=args, daemon=True)
             self._process.start()
             child.close()
+            if not parent.poll(START_SECONDS) or parent.recv() != "ready":
+                raise RuntimeError(f"the fuzz's child did not start in {START_SECONDS:g} s")
             self._conn, self.restarts = parent, self.restarts + 1
         return self._conn
 
@@ -114,8 +119,13 @@ class Tally:
     failures: dict[str, list[int]] = field(default_factory=dict)  # signature -> case numbers
     library: Counter[str] = field(default_factory=Counter)
     per_byte: float = 0.0  # detection's worst seconds per byte on cases over 64 KB
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def record(self, number: int, size: int, outcome: Outcome) -> None:
+        with self.lock:  # the parts of one format run side by side
+            self._record(number, size, outcome)
+
+    def _record(self, number: int, size: int, outcome: Outcome) -> None:
         self.cases += 1
         self.seconds += outcome.seconds
         self.slowest = max(self.slowest, (outcome.seconds, number))
@@ -141,38 +151,64 @@ def signature(detail: str) -> str:
 
 
 def fuzz(
-    child: BatchChild, seeds: Seeds, fmt: str, seed: int, cases: int, deadline: float | None = None
+    child: BatchChild,
+    seeds: Seeds,
+    tally: Tally,
+    seed: int,
+    numbers: range,
+    deadline: float | None = None,
+    progress: Callable[[], None] = lambda: None,
 ) -> Tally:
-    tally = Tally(fmt)
-    for number in range(cases):
+    """Cases ``numbers`` of ``tally``'s format through ``child``, recorded in ``tally``."""
+    fmt = tally.fmt
+    for count, number in enumerate(numbers, start=1):
         if deadline is not None and time.perf_counter() > deadline:
             break
         data = case_bytes(seeds, fmt, seed, number)
         tally.record(number, len(data), child.run(fmt, data, source_name(fmt, seed, number)))
-        if number % PROGRESS == PROGRESS - 1:
-            print(f"{fmt}: {number + 1} cases, {dict(tally.ends)}", file=sys.stderr, flush=True)
+        if count % PROGRESS == 0:
+            progress()
     return tally
 
 
 def fuzz_formats(
-    formats: Sequence[str], seed: int, cases: int, workers: int = 1, seconds: float | None = None
+    formats: Sequence[str],
+    seed: int,
+    cases: int,
+    workers: int = 1,
+    seconds: float | None = None,
+    parts: int = 1,
+    out: Path | None = None,
 ) -> list[Tally]:
-    """Every format in ``formats``, ``workers`` at a time, each with its own child, each
-    for ``cases`` or ``seconds`` (if given), whichever ends first."""
-    seeds = corpus(EVALDATA)
+    """Every format in ``formats``, its cases cut into ``parts`` run side by side,
+    ``workers`` parts at a time, each with its own child, each for its cases or ``seconds``
+    (if given), whichever ends first. With ``out``, the table so far is written there
+    every ``PROGRESS`` cases a part (a run stopped early still leaves its figures)."""
+    seeds, started = corpus(EVALDATA), time.perf_counter()
+    tallies = {fmt: Tally(fmt) for fmt in formats}
+    bounds = [cases * part // parts for part in range(parts + 1)]
+    jobs = [(fmt, range(a, b)) for fmt in formats for a, b in itertools.pairwise(bounds)]
+    writing = threading.Lock()
 
-    def one(fmt: str) -> Tally:
+    def progress() -> None:
+        with writing:
+            print(", ".join(f"{t.fmt} {t.cases}" for t in tallies.values()), file=sys.stderr)
+            if out is not None:
+                wall = time.perf_counter() - started
+                out.write_text(table(list(tallies.values()), seed, wall) + "\n")
+
+    def one(job: tuple[str, range]) -> None:
         child = BatchChild()
         deadline = None if seconds is None else time.perf_counter() + seconds
         try:
-            tally = fuzz(child, seeds, fmt, seed, cases, deadline)
+            fuzz(child, seeds, tallies[job[0]], seed, job[1], deadline, progress)
         finally:
             child.close()
-        print(f"{fmt}: {tally.cases} cases, {dict(tally.ends)}", file=sys.stderr)
-        return tally
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(one, formats))
+        list(pool.map(one, jobs))
+    progress()
+    return list(tallies.values())
 
 
 def source_name(fmt: str, seed: int, number: int) -> str:
@@ -188,28 +224,31 @@ def table(tallies: Sequence[Tally], seed: int, wall: float) -> str:
         "|---|---:|---:|---:|---:|---:|---|---:|---|",
     ]
     for t in tallies:
-        reached = ", ".join(f"{name} {count}" for name, count in t.reached.most_common())
-        rate = t.cases / t.seconds if t.seconds else 0.0
-        lines.append(
-            f"| {t.fmt} | {t.cases:,} | {t.ends['parsed']:,} | {t.ends['refused']:,} | "
-            f"{t.ends['library']:,} | {t.ends['failure']:,} | {t.slowest[0]:.2f} "
-            f"(#{t.slowest[1]}) | {rate:,.0f} | {reached} |"
-        )
+        with t.lock:
+            lines.append(_row(t))
     lines += ["", "Failures (signature: case numbers):", ""]
     for t in tallies:
         for sig, numbers in list(t.failures.items())[:EXAMPLES]:
-            lines.append(f"- {t.fmt}: `{sig}`: {len(numbers)} cases, e.g. #{numbers[:5]}")
+            lines.append(f"- {t.fmt}: `{sig}`: {len(numbers)} cases, e.g. #{sorted(numbers)[:5]}")
     lines += ["", "Refused through a library's own error (signature: cases):", ""]
     for t in tallies:
         for sig, count in t.library.most_common(EXAMPLES):
             lines.append(f"- {t.fmt}: `{sig}`: {count}")
     detect = [t for t in tallies if t.fmt == "detect"]
     if detect:
-        lines += [
-            "",
-            f"Detection, worst time per byte over 64 KB: {detect[0].per_byte * 1e9:.1f} ns",
-        ]
+        worst = detect[0].per_byte * 1e9
+        lines += ["", f"Detection, worst time per byte over 64 KB: {worst:.1f} ns"]
     return "\n".join(lines)
+
+
+def _row(t: Tally) -> str:
+    reached = ", ".join(f"{name} {count}" for name, count in t.reached.most_common())
+    rate = t.cases / t.seconds if t.seconds else 0.0  # per child: seconds are the cases' own
+    return (
+        f"| {t.fmt} | {t.cases:,} | {t.ends['parsed']:,} | {t.ends['refused']:,} | "
+        f"{t.ends['library']:,} | {t.ends['failure']:,} | {t.slowest[0]:.2f} "
+        f"(#{t.slowest[1]}) | {rate:,.0f} | {reached} |"
+    )
 
 
 def reproduce(fmt: str, seed: int, number: int, save: Path | None) -> None:
@@ -230,12 +269,16 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="with --case: write its bytes here")
     parser.add_argument("--out", type=Path, help="also write the table here")
     parser.add_argument("--workers", type=int, default=1, help="children running at once")
+    parser.add_argument("--parts", type=int, default=1, help="a format's cases cut in parts")
     args = parser.parse_args()
     if args.case is not None:
         reproduce(args.format, args.seed, args.case, args.save)
         return
     started = time.perf_counter()
-    tallies = fuzz_formats(args.formats.split(","), args.seed, args.cases, args.workers)
+    formats = args.formats.split(",")
+    tallies = fuzz_formats(
+        formats, args.seed, args.cases, args.workers, parts=args.parts, out=args.out
+    )
     report = table(tallies, args.seed, time.perf_counter() - started)
     print(report)
     if args.out is not None:

@@ -77,8 +77,10 @@ def case_limit(size: int) -> float:
 
 
 def serve(conn: Connection, memory_mb: int) -> None:
-    """Child loop: ``(fmt, data, source)`` in, ``Outcome`` out, until the pipe closes."""
+    """Child loop: ``(fmt, data, source)`` in, ``Outcome`` out, until the pipe closes.
+    "ready" first: the parent's clock for a case must not count this process's start."""
     _limit_memory(memory_mb)
+    conn.send("ready")
     while True:
         try:
             fmt, data, source = conn.recv()

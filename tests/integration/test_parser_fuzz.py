@@ -17,7 +17,7 @@ from askalong.parse.boundary import parser_boundary
 from askalong.parse.flow import text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from attack_parsers import FORMATS, BatchChild, fuzz
+from attack_parsers import FORMATS, BatchChild, Tally, fuzz
 from fuzz_child import refusal, run_case
 from fuzz_mutate import case_bytes
 from fuzz_seeds import corpus
@@ -38,7 +38,7 @@ def child() -> Iterator[BatchChild]:
 def test_mutated_real_files_parse_or_are_refused_cleanly(
     child: BatchChild, evaldata: Path, fmt: str
 ) -> None:
-    tally = fuzz(child, corpus(evaldata), fmt, SEED, CASES)
+    tally = fuzz(child, corpus(evaldata), Tally(fmt), SEED, range(CASES))
     assert tally.cases == CASES
     assert tally.ends["failure"] == 0, f"seed {SEED}: {tally.failures}"
     assert tally.ends["parsed"] > CASES // 4  # mutations that still reach the parsers
