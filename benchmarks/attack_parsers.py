@@ -1,7 +1,7 @@
 """The parser fuzz (issue 11's suite): mutated real files through detection and every parser.
 
     nice -n 10 .venv/bin/python benchmarks/attack_parsers.py [--cases 10000] [--seed 11]
-        [--formats pdf,docx,html,markdown,text,detect] [--out results.md]
+        [--formats pdf,docx,html,markdown,text,detect] [--workers 10 --parts 2] [--out t.md]
     .venv/bin/python benchmarks/attack_parsers.py --format html --seed 11 --case 1234 \\
         [--save case.html]   # one case again, in this process, with its traceback
 

@@ -9,11 +9,13 @@ import zipfile
 
 import docx
 import pytest
+from samples import sized_pdf
 
 from askalong.errors import UnsupportedFormat
 from askalong.parse.detect import detect_format
 from askalong.parse.flow import docx as docx_parser
 from askalong.parse.flow import html, markdown, text
+from askalong.parse.pdf import parser as pdf_parser
 
 
 def _zip(names: list[str]) -> bytes:
@@ -88,3 +90,16 @@ def test_many_paragraphs_over_many_styles_parse_in_linear_time() -> None:
     assert time.perf_counter() - started < 10
     assert len(parsed.blocks) == 1000
     assert [b.heading_level for b in parsed.blocks if b.kind == "heading"] == [2] * 10
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [((-300.0, 400.0), (300.0, 400.0)), ((300.0, -400.0), (300.0, 400.0)), ((0, 0), (612, 792))],
+)
+def test_page_sizes_come_from_boxes_put_in_order(
+    size: tuple[float, float], expected: tuple[float, float]
+) -> None:
+    """pdf 11/27, 11/5083, 11/5440: a MediaBox of [0 0 0 0], or with its corners the other
+    way round, was stored as a page of zero or negative size."""
+    parsed = pdf_parser.parse(sized_pdf(size), source="box.pdf", ocr=False)
+    assert parsed.page_sizes == (pytest.approx(expected),)

@@ -112,8 +112,7 @@ def _read_pages(document: pdfium.PdfDocument, source: str) -> list[_Page]:
 def _read_page(document: pdfium.PdfDocument, index: int) -> _Page:
     page = document[index]
     try:
-        left, bottom, right, top = page.get_cropbox()
-        frame = PageFrame(left, top, right - left, top - bottom)
+        frame = _frame(page)
         rotation = page.get_rotation() % 360
         if rotation:
             # pdfium orders a turned page's text as displayed, some words back to front;
@@ -130,6 +129,19 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> _Page:
     finally:
         page.close()
     return _Page(index + 1, frame, lines, scanned, rotation=rotation)
+
+
+def _frame(page: pdfium.PdfPage) -> PageFrame:
+    """The crop box, its corners put in order (the PDF reference lets a rectangle name any
+    two opposite corners); an empty box is the size pdfium gives the page (US Letter).
+    The parser fuzz found negative and zero page sizes stored from such boxes."""
+    left, bottom, right, top = page.get_cropbox()
+    left, right = sorted((left, right))
+    bottom, top = sorted((bottom, top))
+    if right - left > 0 and top - bottom > 0:
+        return PageFrame(left, top, right - left, top - bottom)
+    width, height = page.get_size()
+    return PageFrame(0.0, height, width, height)
 
 
 def _turns(pages: Sequence[_Page]) -> dict[int, tuple[int, float, float]]:
