@@ -22,6 +22,7 @@ from __future__ import annotations
 import io
 import random
 import re
+import warnings
 import zipfile
 from collections.abc import Callable, Sequence
 
@@ -229,7 +230,11 @@ def docx_entries(data: bytes, rng: random.Random, seeds: Seeds) -> bytes:
         return flip(data, rng, seeds)
     entries = _edited(entries, rng, seeds)
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+    with (
+        warnings.catch_warnings(),  # an entry twice is the point: zipfile warns of it
+        zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive,
+    ):
+        warnings.simplefilter("ignore")
         for name, body in entries:
             archive.writestr(name, body)
     return buffer.getvalue()

@@ -41,7 +41,7 @@ def test_mutated_real_files_parse_or_are_refused_cleanly(
     tally = fuzz(child, corpus(evaldata), Tally(fmt), SEED, range(CASES))
     assert tally.cases == CASES
     assert tally.ends["failure"] == 0, f"seed {SEED}: {tally.failures}"
-    assert tally.ends["parsed"] > CASES // 4  # mutations that still reach the parsers
+    assert tally.ends["parsed"] > CASES // 10  # mutations that still reach the parsers
     if fmt != "detect":
         assert tally.reached[fmt] > 0  # and reach this format's parser
 
