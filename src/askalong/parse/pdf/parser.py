@@ -21,9 +21,10 @@ from askalong.errors import CorruptDocument, EmptyDocument, EncryptedDocument
 from askalong.parse.ocr.engine import OCR_INSTALL, Recognizer
 from askalong.parse.pdf.chars import Line, PageFrame, page_lines
 from askalong.parse.pdf.figures import labels_after_captions
+from askalong.parse.pdf.geometry import PageGeometry, page_geometry
 from askalong.parse.pdf.kinds import Draft, build_blocks
 from askalong.parse.pdf.layout import reading_order
-from askalong.parse.pdf.rotate import displayed_size, turn_blocks
+from askalong.parse.pdf.rotate import turn_blocks
 from askalong.parse.pdf.tables import table_text
 from askalong.parse.pdf.text import join_lines
 from askalong.types import Block, BlockKind, ParsedDocument
@@ -42,16 +43,23 @@ _JUNK_TITLE = re.compile(r"^(?:microsoft \w+ - |untitled)|\.(?:dvi|pdf|docx?|tex
 @dataclass(frozen=True)
 class _Page:
     number: int  # 1-based
-    frame: PageFrame
+    geometry: PageGeometry
     lines: tuple[Line, ...]
     scanned: bool  # no text but a picture: needs OCR (a blank page does not)
     recognised: bool = False  # its lines come from OCR
-    rotation: int = 0  # degrees clockwise the page is turned when displayed
+
+    @property
+    def frame(self) -> PageFrame:
+        return self.geometry.frame
+
+    @property
+    def rotation(self) -> int:
+        return self.geometry.rotation
 
     @property
     def size(self) -> tuple[float, float]:
         """(width, height) as displayed."""
-        return displayed_size(self.frame.width, self.frame.height, self.rotation)
+        return self.geometry.size
 
 
 def parse(
@@ -78,6 +86,7 @@ def parse(
         title=metadata_title or _heading_title(blocks),
         page_count=len(pages),
         page_sizes=tuple(page.size for page in pages),
+        page_turns=_page_turns(pages),
         ocr_pages=tuple(page.number for page in pages if page.scanned),
         notices=_ocr_notices(pages),
     )
@@ -112,16 +121,16 @@ def _read_pages(document: pdfium.PdfDocument, source: str) -> list[_Page]:
 def _read_page(document: pdfium.PdfDocument, index: int) -> _Page:
     page = document[index]
     try:
-        left, bottom, right, top = page.get_cropbox()
-        frame = PageFrame(left, top, right - left, top - bottom)
-        rotation = page.get_rotation() % 360
+        geometry = page_geometry(page)
+        rotation = geometry.rotation
         if rotation:
             # pdfium orders a turned page's text as displayed, some words back to front;
             # read it upright (only this in-memory copy changes) and turn the boxes later.
             page.set_rotation(0)
         textpage = page.get_textpage()
         try:
-            lines = tuple(line for line in page_lines(textpage.raw, frame) if line.text.strip())
+            found = page_lines(textpage.raw, geometry.frame)
+            lines = tuple(line for line in found if line.text.strip())
         finally:
             textpage.close()
         scanned = not lines and _has_image(page)
@@ -129,7 +138,7 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> _Page:
             page.set_rotation(rotation)  # OCR renders the page as displayed
     finally:
         page.close()
-    return _Page(index + 1, frame, lines, scanned, rotation=rotation)
+    return _Page(index + 1, geometry, lines, scanned)
 
 
 def _turns(pages: Sequence[_Page]) -> dict[int, tuple[int, float, float]]:
@@ -139,6 +148,14 @@ def _turns(pages: Sequence[_Page]) -> dict[int, tuple[int, float, float]]:
         for page in pages
         if page.rotation and not page.recognised
     }
+
+
+def _page_turns(pages: Sequence[_Page]) -> tuple[int, ...]:
+    """How each page's text lines run on the displayed page; () when all run upright."""
+    turns = _turns(pages)
+    if not turns:
+        return ()
+    return tuple(turns[page.number][0] if page.number in turns else 0 for page in pages)
 
 
 def _recognise(document: pdfium.PdfDocument, pages: list[_Page], budget: float) -> list[_Page]:
@@ -174,7 +191,8 @@ def _drafts(page: _Page) -> list[Draft]:
     drafts: list[Draft] = []
     for group in labels_after_captions(_join_continued(reading_order(page.lines))):
         role = group[0].role
-        joined = table_text(group[0].rows) if role == "table" else join_lines(_members(group))
+        members = _members(group)
+        joined = table_text(group[0].rows) if role == "table" else join_lines(members)
         if not joined.text:
             continue
         size, bold = _font(group)
