@@ -22,11 +22,12 @@ from askalong.parse.ocr.engine import OCR_INSTALL, Recognizer
 from askalong.parse.pdf.chars import Line, PageFrame, page_lines
 from askalong.parse.pdf.figures import labels_after_captions
 from askalong.parse.pdf.geometry import PageGeometry, page_geometry
+from askalong.parse.pdf.hyphens import Vocabulary, vocabulary
 from askalong.parse.pdf.kinds import Draft, build_blocks
 from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.rotate import turn_blocks
 from askalong.parse.pdf.tables import table_text
-from askalong.parse.pdf.text import join_lines
+from askalong.parse.pdf.text import clean_line, join_lines
 from askalong.types import Block, BlockKind, ParsedDocument
 
 # OCR stops starting new pages after this many seconds, so one parse of a long scan stays
@@ -78,7 +79,8 @@ def parse(
         metadata_title = _metadata_title(document)
     finally:
         document.close()
-    blocks = build_blocks([draft for page in pages for draft in _drafts(page)])
+    known = vocabulary(clean_line(line.text) for page in pages for line in page.lines)
+    blocks = build_blocks([draft for page in pages for draft in _drafts(page, known)])
     blocks = turn_blocks(blocks, _turns(pages))
     return ParsedDocument(
         format="pdf",
@@ -187,12 +189,12 @@ def _has_image(page: pdfium.PdfPage) -> bool:
     return next(images, None) is not None
 
 
-def _drafts(page: _Page) -> list[Draft]:
+def _drafts(page: _Page, known: Vocabulary) -> list[Draft]:
     drafts: list[Draft] = []
     for group in labels_after_captions(_join_continued(reading_order(page.lines))):
         role = group[0].role
         members = _members(group)
-        joined = table_text(group[0].rows) if role == "table" else join_lines(members)
+        joined = table_text(group[0].rows) if role == "table" else join_lines(members, known)
         if not joined.text:
             continue
         size, bold = _font(group)
