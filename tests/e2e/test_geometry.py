@@ -193,9 +193,11 @@ def test_a_quote_highlight_covers_the_quoted_words(
 
 @pytest.mark.slow
 def test_every_evaldata_pdf_has_its_text_layer_on_the_ink(
-    browser: Browser, evaldata: Path, tmp_path: Path
+    browser: Browser, evaldata: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The sweep: first, middle and last page of every PDF under evaldata/pdf/."""
+    # OCR of the large scanned pages needs more than the parse child's default memory.
+    monkeypatch.setenv("ASKALONG_PARSE_MEMORY_MB", "4096")
     files = sorted((evaldata / "pdf").rglob("*.pdf"))
     failures: list[str] = []
     with live_server(tmp_path / "home") as server:
