@@ -33,6 +33,10 @@ from e2e.reader import open_reader
 
 A4_INHERITED = ["pdf/en_2col/naacl06-shinyama.pdf", "pdf/zh/elegantpaper-cn.pdf"]
 WORDS_PER_PAGE = 12
+# The sweep meets labels inside figures, OCR'd typewriting and TeX listings whose lines mix
+# fonts (a word then sits a character along its line): 2-3 of 12 words miss there, against
+# 5-12 of 12 on main's misplaced A4 pages.
+SWEEP_ON_INK = 0.75
 TALL = (1200, 1500)  # a whole A4 page fits in the reader: its screenshot is all painted
 MIN_ON_INK = 0.85  # of a page's sampled words (a formula or a mark in a word may miss)
 # The synthetic file's pages: what each is, as the test names it.
@@ -208,6 +212,6 @@ def test_every_evaldata_pdf_has_its_text_layer_on_the_ink(
                 pages = page.locator(".page").count()
                 for number in sorted({1, (pages + 1) // 2, pages}):
                     sampled, off = misplaced_words(page, number)
-                    if sampled >= 4 and len(off) > (1 - MIN_ON_INK) * sampled:
+                    if sampled >= 4 and len(off) > (1 - SWEEP_ON_INK) * sampled:
                         failures.append(f"{path.name} p.{number}: {len(off)}/{sampled} {off}")
     assert not failures, "\n".join(failures)
