@@ -76,6 +76,8 @@ class ParsedDocument:
     page_count: int = 0
     page_sizes: tuple[tuple[float, float], ...] = ()  # PDF (width, height) in points, per page
     ocr_pages: tuple[int, ...] = ()  # 1-based pages that are images only and need OCR
+    # PDF, per page: degrees clockwise its text lines run on the displayed page (() upright)
+    page_turns: tuple[int, ...] = ()
     notices: tuple[str, ...] = ()  # human-readable remarks, e.g. "3 pages need OCR"
 
 
@@ -99,6 +101,7 @@ class Document:
     page_sizes: tuple[tuple[float, float], ...] = ()
     ocr_pages: tuple[int, ...] = ()
     notices: tuple[str, ...] = ()
+    page_turns: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

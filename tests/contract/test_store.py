@@ -88,6 +88,7 @@ def sample(
         page_sizes=((595.0, 842.0), (595.5, 842.25)),
         ocr_pages=(2,),
         notices=("1 page needs OCR",),
+        page_turns=(0, 90),  # page 2 is shown turned: its text runs down the page
     )
     return Sample(StoredDocument(document, _blocks(), _chunks(doc_id)), data)
 

@@ -50,10 +50,12 @@ def page(browser: Browser, library: Library) -> Iterator[Page]:
 
 
 @contextmanager
-def entered_page(browser: Browser, server: LiveServer) -> Iterator[Page]:
+def entered_page(
+    browser: Browser, server: LiveServer, viewport: tuple[int, int] = (1440, 900)
+) -> Iterator[Page]:
     """A fresh browser context's page, entered through the server's tokened address; any
     script error in it fails the test."""
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -155,6 +155,10 @@ def test_hyphens_joined_and_ligatures_normalised(evaldata: Path) -> None:
     assert "critical ingredient for natural" in specter
     assert "pretraining a Transformer language model" in specter
     assert "state-of-the-art" in specter
+    # A compound hyphenated elsewhere keeps its hyphen at a line end, with no space after
+    # it; a split word joins.
+    for kept in ("document-level", "Citation-informed"):
+        assert kept in specter and kept.replace("-", "") not in specter
 
 
 # --- bad input ---------------------------------------------------------------

@@ -152,6 +152,7 @@ class Ingestor:
             visibility=visibility or self.settings.visibility,
             page_sizes=parsed.page_sizes,
             ocr_pages=parsed.ocr_pages,
+            page_turns=parsed.page_turns,
             notices=parsed.notices,
         )
 

@@ -104,8 +104,9 @@ class UploadOut(BaseModel):
 
 class PageOut(BaseModel):
     number: int  # 1-based
-    width: float  # PDF points
+    width: float  # PDF points, as displayed
     height: float
+    text_rotation: int = 0  # degrees clockwise the page's text lines run (a turned page)
 
 
 class OutlineEntry(BaseModel):
@@ -123,7 +124,11 @@ class StructureOut(BaseModel):
 
     @classmethod
     def of(cls, doc: Document, blocks: tuple[Block, ...]) -> StructureOut:
-        pages = [PageOut(number=n, width=w, height=h) for n, (w, h) in enumerate(doc.page_sizes, 1)]
+        turns = doc.page_turns or (0,) * len(doc.page_sizes)
+        pages = [
+            PageOut(number=n, width=w, height=h, text_rotation=turn)
+            for n, ((w, h), turn) in enumerate(zip(doc.page_sizes, turns, strict=False), 1)
+        ]
         outline = [
             OutlineEntry(block_id=b.id, level=max(b.heading_level, 1), text=b.text, page=b.page)
             for b in blocks

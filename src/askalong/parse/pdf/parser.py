@@ -21,11 +21,13 @@ from askalong.errors import CorruptDocument, EmptyDocument, EncryptedDocument
 from askalong.parse.ocr.engine import OCR_INSTALL, Recognizer
 from askalong.parse.pdf.chars import Line, PageFrame, page_lines
 from askalong.parse.pdf.figures import labels_after_captions
+from askalong.parse.pdf.geometry import PageGeometry, page_geometry
+from askalong.parse.pdf.hyphens import Vocabulary, vocabulary
 from askalong.parse.pdf.kinds import Draft, build_blocks
 from askalong.parse.pdf.layout import reading_order
-from askalong.parse.pdf.rotate import displayed_size, turn_blocks
+from askalong.parse.pdf.rotate import turn_blocks
 from askalong.parse.pdf.tables import table_text
-from askalong.parse.pdf.text import join_lines
+from askalong.parse.pdf.text import clean_line, join_lines
 from askalong.types import Block, BlockKind, ParsedDocument
 
 # OCR stops starting new pages after this many seconds, so one parse of a long scan stays
@@ -42,16 +44,23 @@ _JUNK_TITLE = re.compile(r"^(?:microsoft \w+ - |untitled)|\.(?:dvi|pdf|docx?|tex
 @dataclass(frozen=True)
 class _Page:
     number: int  # 1-based
-    frame: PageFrame
+    geometry: PageGeometry
     lines: tuple[Line, ...]
     scanned: bool  # no text but a picture: needs OCR (a blank page does not)
     recognised: bool = False  # its lines come from OCR
-    rotation: int = 0  # degrees clockwise the page is turned when displayed
+
+    @property
+    def frame(self) -> PageFrame:
+        return self.geometry.frame
+
+    @property
+    def rotation(self) -> int:
+        return self.geometry.rotation
 
     @property
     def size(self) -> tuple[float, float]:
         """(width, height) as displayed."""
-        return displayed_size(self.frame.width, self.frame.height, self.rotation)
+        return self.geometry.size
 
 
 def parse(
@@ -70,7 +79,8 @@ def parse(
         metadata_title = _metadata_title(document)
     finally:
         document.close()
-    blocks = build_blocks([draft for page in pages for draft in _drafts(page)])
+    known = vocabulary(clean_line(line.text) for page in pages for line in page.lines)
+    blocks = build_blocks([draft for page in pages for draft in _drafts(page, known)])
     blocks = turn_blocks(blocks, _turns(pages))
     return ParsedDocument(
         format="pdf",
@@ -78,6 +88,7 @@ def parse(
         title=metadata_title or _heading_title(blocks),
         page_count=len(pages),
         page_sizes=tuple(page.size for page in pages),
+        page_turns=_page_turns(pages),
         ocr_pages=tuple(page.number for page in pages if page.scanned),
         notices=_ocr_notices(pages),
     )
@@ -112,15 +123,16 @@ def _read_pages(document: pdfium.PdfDocument, source: str) -> list[_Page]:
 def _read_page(document: pdfium.PdfDocument, index: int) -> _Page:
     page = document[index]
     try:
-        frame = _frame(page)
-        rotation = page.get_rotation() % 360
+        geometry = page_geometry(page)
+        rotation = geometry.rotation
         if rotation:
             # pdfium orders a turned page's text as displayed, some words back to front;
             # read it upright (only this in-memory copy changes) and turn the boxes later.
             page.set_rotation(0)
         textpage = page.get_textpage()
         try:
-            lines = tuple(line for line in page_lines(textpage.raw, frame) if line.text.strip())
+            found = page_lines(textpage.raw, geometry.frame)
+            lines = tuple(line for line in found if line.text.strip())
         finally:
             textpage.close()
         scanned = not lines and _has_image(page)
@@ -128,20 +140,7 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> _Page:
             page.set_rotation(rotation)  # OCR renders the page as displayed
     finally:
         page.close()
-    return _Page(index + 1, frame, lines, scanned, rotation=rotation)
-
-
-def _frame(page: pdfium.PdfPage) -> PageFrame:
-    """The crop box, its corners put in order (the PDF reference lets a rectangle name any
-    two opposite corners); an empty box is the size pdfium gives the page (US Letter).
-    The parser fuzz found negative and zero page sizes stored from such boxes."""
-    left, bottom, right, top = page.get_cropbox()
-    left, right = sorted((left, right))
-    bottom, top = sorted((bottom, top))
-    if right - left > 0 and top - bottom > 0:
-        return PageFrame(left, top, right - left, top - bottom)
-    width, height = page.get_size()
-    return PageFrame(0.0, height, width, height)
+    return _Page(index + 1, geometry, lines, scanned)
 
 
 def _turns(pages: Sequence[_Page]) -> dict[int, tuple[int, float, float]]:
@@ -151,6 +150,14 @@ def _turns(pages: Sequence[_Page]) -> dict[int, tuple[int, float, float]]:
         for page in pages
         if page.rotation and not page.recognised
     }
+
+
+def _page_turns(pages: Sequence[_Page]) -> tuple[int, ...]:
+    """How each page's text lines run on the displayed page; () when all run upright."""
+    turns = _turns(pages)
+    if not turns:
+        return ()
+    return tuple(turns[page.number][0] if page.number in turns else 0 for page in pages)
 
 
 def _recognise(document: pdfium.PdfDocument, pages: list[_Page], budget: float) -> list[_Page]:
@@ -182,11 +189,12 @@ def _has_image(page: pdfium.PdfPage) -> bool:
     return next(images, None) is not None
 
 
-def _drafts(page: _Page) -> list[Draft]:
+def _drafts(page: _Page, known: Vocabulary) -> list[Draft]:
     drafts: list[Draft] = []
     for group in labels_after_captions(_join_continued(reading_order(page.lines))):
         role = group[0].role
-        joined = table_text(group[0].rows) if role == "table" else join_lines(_members(group))
+        members = _members(group)
+        joined = table_text(group[0].rows) if role == "table" else join_lines(members, known)
         if not joined.text:
             continue
         size, bold = _font(group)

@@ -24,6 +24,7 @@ import pypdfium2 as pdfium
 
 from askalong.errors import AskAlongError, CorruptDocument, NotFound, TooLarge, Unavailable
 from askalong.parse.guard import ChildFailure, GuardedChild
+from askalong.parse.pdf.geometry import page_geometry
 from askalong.types import Document
 
 # Requested widths snap up to one of these, so a handful of files serve every screen.
@@ -120,8 +121,9 @@ def draw_png(original: str, page: int, width: int, source: str) -> bytes:
         raise CorruptDocument(f"cannot open the PDF: {exc}", source=source) from exc
     try:
         sheet = pdf[page - 1]
-        _check_budget(sheet.get_size(), page, width, source=source)  # before any pixel
-        bitmap = sheet.render(scale=width / sheet.get_width(), may_draw_forms=True)
+        geometry = page_geometry(sheet)  # the size the parser measured the boxes on
+        _check_budget(geometry.size, page, width, source=source)  # before any pixel
+        bitmap = sheet.render(scale=geometry.scale(width), may_draw_forms=True)
         buffer = io.BytesIO()
         bitmap.to_pil().save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
         return buffer.getvalue()

@@ -2,8 +2,9 @@
 
 Each line is cleaned on its own (ligatures, pdfium's hyphen marks, control characters,
 runs of spaces) before the offsets are counted, so offsets index the final text. Lines
-are joined with a space in English, with nothing between Chinese characters, and a
-hyphen at a line end is dropped when it split a word ("exam-" + "ple").
+are joined with a space in English, with nothing between Chinese characters, and with
+nothing after a hyphen at a line end, which ``hyphens`` keeps ("document-level") or drops
+("exam-" + "ple") from the document's own words.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from askalong.parse.pdf.chars import Line
+from askalong.parse.pdf.hyphens import NO_WORDS, Vocabulary, ends_in_hyphen, keeps_hyphen
 from askalong.types import LineBox
 
 _LIGATURES = str.maketrans(
@@ -34,7 +36,7 @@ _LIGATURES = str.maketrans(
 )
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200d\ufeff]")
 _SPACES = re.compile(r"\s+")
-_HYPHENS = ("-", "\u2010")
+_NUMBER_RANGE = re.compile(r"\d[-\u2013]$")
 # CJK ideographs, kana, hangul and full-width punctuation: lines join without a space.
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 
@@ -50,8 +52,9 @@ def clean_line(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def join_lines(lines: Sequence[Line]) -> BlockText:
-    """The block text of ``lines`` and one LineBox per non-empty line."""
+def join_lines(lines: Sequence[Line], known: Vocabulary = NO_WORDS) -> BlockText:
+    """The block text of ``lines`` and one LineBox per non-empty line; ``known`` holds
+    the document's words, to tell a split word from a compound at a line end."""
     parts: list[str] = []
     boxes: list[LineBox] = []
     length = 0
@@ -60,7 +63,7 @@ def join_lines(lines: Sequence[Line]) -> BlockText:
         if not text:
             continue
         if parts:
-            joiner, keep = _joint(parts[-1], text)
+            joiner, keep = _joint(parts[-1], text, known)
             if keep < len(parts[-1]):
                 parts[-1] = parts[-1][:keep]
                 length -= _trim_last(boxes, keep)
@@ -80,18 +83,12 @@ def _trim_last(boxes: list[LineBox], keep: int) -> int:
     return dropped
 
 
-def _joint(prev: str, text: str) -> tuple[str, int]:
+def _joint(prev: str, text: str, known: Vocabulary) -> tuple[str, int]:
     """The joiner between two lines and how much of ``prev`` to keep."""
-    if _is_word_split(prev, text):
-        return "", len(prev) - 1
+    if ends_in_hyphen(prev):
+        return "", len(prev) - (0 if keeps_hyphen(prev, text, known) else 1)
+    if _NUMBER_RANGE.search(prev) and text[0].isdigit():  # "84-" / "91"
+        return "", len(prev)
     if _CJK.match(prev[-1]) and _CJK.match(text[0]):
         return "", len(prev)
     return " ", len(prev)
-
-
-def _is_word_split(prev: str, text: str) -> bool:
-    if len(prev) < 2 or not prev.endswith(_HYPHENS) or not prev[-2].isalpha():
-        return False
-    first_word = text.split(" ", 1)[0]
-    # "state-" + "of-the-art" keeps its hyphen: the rest is itself hyphenated.
-    return text[0].islower() and "-" not in first_word

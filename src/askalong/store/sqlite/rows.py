@@ -38,7 +38,7 @@ def document_row(doc: Document) -> tuple[object, ...]:
         doc.created,
         doc.owner,
         doc.visibility,
-        to_json(doc.page_sizes),
+        to_json(_page_geometry(doc)),
         to_json(doc.ocr_pages),
         to_json(doc.notices),
     )
@@ -51,7 +51,22 @@ SELECT_DOCUMENT = (
 )
 
 
+def _page_geometry(doc: Document) -> list[list[float]]:
+    """Each page's [width, height], and its text's turn as a third number on a turned page:
+    the turn rides in the page sizes column (rows from before it have two numbers)."""
+    turns = doc.page_turns + (0,) * (len(doc.page_sizes) - len(doc.page_turns))
+    return [
+        [w, h, turn] if turn else [w, h] for (w, h), turn in zip(doc.page_sizes, turns, strict=True)
+    ]
+
+
+def _page_turns(pages: list[list[float]]) -> tuple[int, ...]:
+    turns = tuple(int(page[2]) if len(page) > 2 else 0 for page in pages)
+    return turns if any(turns) else ()
+
+
 def document_from_row(row: sqlite3.Row) -> Document:
+    pages = json.loads(row["page_sizes"])
     return Document(
         id=row["id"],
         content_hash=row["content_hash"],
@@ -65,9 +80,10 @@ def document_from_row(row: sqlite3.Row) -> Document:
         owner=row["owner"],
         visibility=row["visibility"],
         org_tags=strings(row["org_tags"]),
-        page_sizes=tuple((float(w), float(h)) for w, h in json.loads(row["page_sizes"])),
+        page_sizes=tuple((float(page[0]), float(page[1])) for page in pages),
         ocr_pages=tuple(int(p) for p in json.loads(row["ocr_pages"])),
         notices=strings(row["notices"]),
+        page_turns=_page_turns(pages),
     )
 
 

@@ -1,7 +1,8 @@
 // Highlighting a block span [start, end): rectangles over the exact characters, drawn
 // in an overlay, then scrolled to the centre of the reader.
 // PDF: horizontal extent measured on the text-layer span with a DOM Range, vertical
-// extent from the line's box (the span). HTML: the Range's own client rectangles.
+// extent from the line's box (the span); on a turned page the two swap. HTML: the
+// Range's own client rectangles.
 
 import { el } from "../lib/dom.js";
 import { cpSlice, cpToUnits } from "../lib/offsets.js";
@@ -56,14 +57,15 @@ export class Highlighter {
     const origin = host.getBoundingClientRect();
     const line = seg.getBoundingClientRect();
     const isPdf = host.classList.contains("page");
+    const turned = isPdf && Number(host.dataset.turn) % 180 !== 0;
     for (const rect of range.getClientRects()) {
-      if (rect.width < 0.5) continue;
-      const top = isPdf ? line.top : rect.top;
-      const height = isPdf ? line.height : rect.height;
+      if (Math.min(rect.width, rect.height) < 0.5) continue;
+      const [left, width] = turned ? [line.left, line.width] : [rect.left, rect.width];
+      const [top, height] = isPdf && !turned ? [line.top, line.height] : [rect.top, rect.height];
       const mark = el("div", { class: "hl" });
-      mark.style.left = `${rect.left - origin.left - 1}px`;
+      mark.style.left = `${left - origin.left - 1}px`;
       mark.style.top = `${top - origin.top - 1}px`;
-      mark.style.width = `${rect.width + 2}px`;
+      mark.style.width = `${width + 2}px`;
       mark.style.height = `${height + 2}px`;
       host.append(mark);
       this.marks.push(mark);

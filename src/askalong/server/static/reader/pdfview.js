@@ -2,6 +2,8 @@
 // Each LineBox of each block becomes one absolutely positioned span holding exactly
 // block.text[start:end] with data-block/data-start/data-end, so a DOM selection maps
 // back to block offsets exactly. Pages render lazily as they near the viewport.
+// Page sizes and boxes are the server's page geometry (parse/pdf/geometry.py), the one the
+// page images are drawn at; on a turned page a span is turned to run along its line.
 
 import { pageUrl } from "../lib/api.js";
 import { el } from "../lib/dom.js";
@@ -41,7 +43,7 @@ export class PdfView {
     const number = el("div", { class: "page-number" }, String(info.number));
     const node = el(
       "section",
-      { class: "page", dataset: { page: info.number } },
+      { class: "page", dataset: { page: info.number, turn: info.text_rotation ?? 0 } },
       img,
       layer,
       number,
@@ -106,16 +108,21 @@ export class PdfView {
     page.layer.replaceChildren(...spans);
   }
 
-  lineSpan(page, block, [x0, top, x1, bottom, start, end]) {
+  lineSpan(page, block, box) {
+    const [, , , , start, end] = box;
     const text = cpSlice(block.text, start, end);
     if (!text.trim()) return null;
-    const size = Math.max(bottom - top, 1);
+    const turn = page.text_rotation ?? 0;
+    const { left, top, length, size } = runOf(box, turn);
     const natural = (this.measure.measureText(text).width * size) / 100;
-    const span = el("span", { class: "seg", dataset: { block: block.id, start, end } }, text);
-    span.style.left = `${(x0 / page.width) * 100}%`;
+    const dataset = { block: block.id, start, end, kind: block.kind };
+    const span = el("span", { class: "seg", dataset }, text);
+    span.style.left = `${(left / page.width) * 100}%`;
     span.style.top = `${(top / page.height) * 100}%`;
     span.style.fontSize = `calc(var(--scale) * ${size.toFixed(2)}px)`;
-    if (natural > 0) span.style.transform = `scaleX(${((x1 - x0) / natural).toFixed(4)})`;
+    const stretch = natural > 0 ? ` scaleX(${(length / natural).toFixed(4)})` : "";
+    const rotate = turn ? `rotate(${turn}deg)` : "";
+    if (rotate || stretch) span.style.transform = `${rotate}${stretch}`.trim();
     return span;
   }
 
@@ -136,6 +143,17 @@ export class PdfView {
     this.root.classList.remove("pdf-doc");
     this.root.replaceChildren();
   }
+}
+
+// Where a line's span starts (its top-left corner before it is turned), how long the
+// line runs and how thick it is, for a box on a page whose text runs turned by `turn`.
+export function runOf([x0, top, x1, bottom], turn) {
+  const across = { left: x0, top, length: x1 - x0, size: Math.max(bottom - top, 1) };
+  const down = { length: bottom - top, size: Math.max(x1 - x0, 1) };
+  if (turn === 90) return { ...down, left: x1, top };
+  if (turn === 180) return { ...across, left: x1, top: bottom };
+  if (turn === 270) return { ...down, left: x0, top: bottom };
+  return across;
 }
 
 function groupByPage(blocks) {

@@ -1,11 +1,18 @@
 // Selections: a DOM selection maps to block offsets through the segments' data
 // attributes; a small floating button appears beside a selection (nothing pops up on
-// selection alone) and opens the ask box when clicked.
+// selection alone) and opens the ask box when clicked. Copying from a PDF's text layer
+// copies the parsed text of the selection (its spans are absolutely placed lines with
+// nothing between them: the browser would glue "the" and "query" at a line end).
 
 import { el, icon } from "../lib/dom.js";
 import { cpSlice, unitsToCp } from "../lib/offsets.js";
 
-// The block spans a range covers, in document order: [{block_id, start, end}].
+// Blocks a drag passes over without meaning them: a footnote at the foot of the first
+// column lies between it and the next in the DOM, as do captions, headers and footers.
+const ASIDE_KINDS = new Set(["footnote", "caption", "header", "footer"]);
+
+// The block spans a range covers, in document order: [{block_id, start, end}]. An aside
+// block is left out unless the selection starts or ends in it.
 export function rangeToSpans(range, root) {
   const spans = [];
   for (const seg of root.querySelectorAll(".seg")) {
@@ -14,9 +21,12 @@ export function rangeToSpans(range, root) {
     if (!part) continue;
     const last = spans[spans.length - 1];
     if (last && last.block_id === part.block_id && part.start >= last.end) last.end = part.end;
-    else spans.push(part);
+    else spans.push({ ...part, kind: seg.dataset.kind ?? "" });
   }
-  return spans;
+  const inner = (i) => i > 0 && i < spans.length - 1;
+  return spans
+    .filter((span, i) => !(inner(i) && ASIDE_KINDS.has(span.kind)))
+    .map(({ block_id, start, end }) => ({ block_id, start, end }));
 }
 
 function coveredPart(range, seg) {
@@ -96,22 +106,37 @@ export class SelectionWatcher {
     document.addEventListener("mouseup", later, options);
     document.addEventListener("keyup", (e) => e.key !== "Escape" && later(), options);
     document.addEventListener("selectionchange", () => this.onSelectionChange(), options);
+    document.addEventListener("copy", (event) => this.onCopy(event), options);
     this.scroller.addEventListener("scroll", () => this.place(), { ...options, passive: true });
   }
 
   check() {
     if (this.listening.signal.aborted) return; // a check queued just before destroy()
-    const selection = getSelection();
-    if (!selection.rangeCount || selection.isCollapsed) return this.hide();
-    const range = selection.getRangeAt(0);
-    if (!this.root.contains(range.commonAncestorContainer) && !range.intersectsNode(this.root))
-      return this.hide();
-    const described = describeSelection(rangeToSpans(range, this.root), this.blockText);
-    if (!described) return this.hide();
-    this.current = { range: range.cloneRange(), selection: described };
+    const found = this.selected();
+    if (!found) return this.hide();
+    this.current = { range: found.range.cloneRange(), selection: found.described };
     this.reanchorButton.hidden = !this.canReanchor();
     this.fab.hidden = false;
     this.place();
+  }
+
+  // A PDF's text layer copies as the parsed text: words at line ends keep their space.
+  onCopy(event) {
+    const found = this.root.classList.contains("pdf-doc") && this.selected();
+    if (!found) return;
+    event.clipboardData.setData("text/plain", found.described.text);
+    event.preventDefault();
+  }
+
+  // The document's selection as {range, described}, or null when none is in the document.
+  selected() {
+    const selection = getSelection();
+    if (!selection.rangeCount || selection.isCollapsed) return null;
+    const range = selection.getRangeAt(0);
+    if (!this.root.contains(range.commonAncestorContainer) && !range.intersectsNode(this.root))
+      return null;
+    const described = describeSelection(rangeToSpans(range, this.root), this.blockText);
+    return described ? { range, described } : null;
   }
 
   onSelectionChange() {
