@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export ASKALONG_EVALDATA ?= $(abspath ../shared/evaldata)
 
-.PHONY: run test check lint wheel-check bench install clean
+.PHONY: run test check sweep lint wheel-check bench install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -18,7 +18,11 @@ run: $(STAMP)
 	$(PY) -m askalong.demo
 
 test: $(STAMP) lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -m "not sweep"
+
+# The full sweeps (dev-set floors, every evaluation PDF in Chromium): minutes each.
+sweep: $(STAMP)
+	$(PY) -m pytest -q -m sweep
 
 # The fast loop while developing: lint, then the unit and contract tests (no slow ones).
 check: $(STAMP) lint

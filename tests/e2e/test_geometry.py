@@ -196,6 +196,7 @@ def test_a_quote_highlight_covers_the_quoted_words(
 
 
 @pytest.mark.slow
+@pytest.mark.sweep  # ~4 min: `make sweep`; the fast tests above sample the same check
 def test_every_evaldata_pdf_has_its_text_layer_on_the_ink(
     browser: Browser, evaldata: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from benchmark_module import benchmark_module
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.sweep]  # minutes: `make sweep`, not `make test`
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "answer_dev_sentence.jsonl"
 FLOOR = 0.62  # of all items: a gold phrase in the direct answer (28 / 45)

@@ -29,7 +29,7 @@ from askalong.config import load_settings
 from askalong.library import Library
 from askalong.types import Access, Answer
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.sweep]  # minutes: `make sweep`, not `make test`
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "refusal_dev.jsonl"
 UNCOVERED_REFUSED = 0.25  # at least (was 2 / 24 before the weighted rule)
