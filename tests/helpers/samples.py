@@ -129,6 +129,15 @@ def _rc4(key: bytes, data: bytes) -> bytes:
     return bytes(out)
 
 
+def zip_of(names: list[str]) -> bytes:
+    """A ZIP archive holding ``names``, each a one-byte file."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in names:
+            archive.writestr(name, "x")
+    return buffer.getvalue()
+
+
 def zip_bomb_docx(inflated_mb: int) -> bytes:
     """A DOCX whose document.xml inflates to ``inflated_mb`` MB of one repeated byte."""
     buffer = io.BytesIO()

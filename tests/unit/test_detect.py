@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import time
-import zipfile
 
 import pytest
-from samples import zip_bomb_docx
+from samples import zip_bomb_docx, zip_of
 
 from askalong.errors import EmptyDocument, TooLarge, UnsupportedFormat
 from askalong.parse.detect import detect_format
@@ -32,18 +30,10 @@ def test_formats_come_from_content(data: bytes, name: str, expected: str) -> Non
     assert detect_format(data, source=name) == expected
 
 
-def _zip(names: list[str]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name in names:
-            archive.writestr(name, "x")
-    return buffer.getvalue()
-
-
 def test_docx_is_a_zip_with_word_document() -> None:
-    assert detect_format(_zip(["word/document.xml", "[Content_Types].xml"]), source="d") == "docx"
+    assert detect_format(zip_of(["word/document.xml", "[Content_Types].xml"]), source="d") == "docx"
     with pytest.raises(UnsupportedFormat, match="not a DOCX"):
-        detect_format(_zip(["a.txt"]), source="archive.docx")
+        detect_format(zip_of(["a.txt"]), source="archive.docx")
 
 
 @pytest.mark.parametrize(
@@ -93,4 +83,4 @@ def test_a_zip_bomb_docx_is_refused_before_it_is_inflated() -> None:
 
 def test_a_zip_of_too_many_entries_is_refused() -> None:
     with pytest.raises(TooLarge, match=r"many.docx: too large to parse: 10,001 ZIP entries"):
-        detect_format(_zip([f"e{n}" for n in range(10_001)]), source="many.docx")
+        detect_format(zip_of([f"e{n}" for n in range(10_001)]), source="many.docx")

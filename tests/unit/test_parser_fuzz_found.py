@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import io
 import time
-import zipfile
 
 import docx
 import pytest
-from samples import sized_pdf
+from samples import sized_pdf, zip_of
 
 from askalong.errors import UnsupportedFormat
 from askalong.parse.detect import detect_format
@@ -18,18 +17,10 @@ from askalong.parse.flow import html, markdown, text
 from askalong.parse.pdf import parser as pdf_parser
 
 
-def _zip(names: list[str]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name in names:
-            archive.writestr(name, "x")
-    return buffer.getvalue()
-
-
 def test_a_zip_of_an_unknown_version_is_a_damaged_archive() -> None:
     """docx 11/3: zipfile raised NotImplementedError for a flipped "version needed to
     extract", and it crossed detection."""
-    data = bytearray(_zip(["word/document.xml"]))
+    data = bytearray(zip_of(["word/document.xml"]))
     central = data.index(b"PK\x01\x02")
     data[central + 6 : central + 8] = (110).to_bytes(2, "little")  # version 11.0
     with pytest.raises(
