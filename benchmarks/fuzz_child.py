@@ -33,7 +33,7 @@ from askalong.chunk.prose import chunk_blocks
 from askalong.errors import AskAlongError
 from askalong.parse.detect import detect_format
 from askalong.parse.flow import docx, html, markdown, text
-from askalong.parse.guard import _limit_memory
+from askalong.parse.guard import limit_memory
 from askalong.parse.pdf import parser as pdf
 from askalong.types import ParsedDocument
 
@@ -79,7 +79,7 @@ def case_limit(size: int) -> float:
 def serve(conn: Connection, memory_mb: int) -> None:
     """Child loop: ``(fmt, data, source)`` in, ``Outcome`` out, until the pipe closes.
     "ready" first: the parent's clock for a case must not count this process's start."""
-    _limit_memory(memory_mb)
+    limit_memory(memory_mb)
     conn.send("ready")
     while True:
         try:

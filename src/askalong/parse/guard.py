@@ -77,7 +77,7 @@ class ChildFailure(Exception):
         self.detail = detail
 
 
-def _limit_memory(memory_mb: int) -> None:
+def limit_memory(memory_mb: int) -> None:
     """Cap the child's address space, so an allocation past it fails instead of the machine."""
     if memory_mb > 0:
         limit = memory_mb * MB
@@ -86,7 +86,7 @@ def _limit_memory(memory_mb: int) -> None:
 
 def _serve(conn: Connection, work: Callable[..., object], memory_mb: int) -> None:
     """Child loop: call ``work`` on what arrives, send back the result or the error."""
-    _limit_memory(memory_mb)
+    limit_memory(memory_mb)
     while True:
         try:
             request = conn.recv()
