@@ -172,10 +172,13 @@ export class Panel {
 
   // Sends a question again that a reload interrupted (panel/pending.js), on its thread.
   async resend({ question, intent, anchor, thread_id }) {
-    if (thread_id) await this.open(thread_id).catch(() => this.state.replace(newThread(anchor)));
-    else this.state.replace(newThread(anchor));
-    if (!thread_id) this.body.replaceChildren();
-    if (anchor) this.state.current = Object.freeze({ ...this.state.current, anchor });
+    const opened = thread_id ? await this.open(thread_id).catch(() => null) : null;
+    if (!opened) {
+      this.state.replace(newThread(anchor)); // its thread is gone: the question starts one
+      this.body.replaceChildren();
+    } else if (anchor) {
+      this.state.current = Object.freeze({ ...this.state.current, anchor });
+    }
     this.showTab("thread");
     return this.ask(question, intent, 1);
   }
@@ -240,6 +243,7 @@ export class Panel {
     this.renderChip();
     this.body.lastElementChild?.scrollIntoView({ block: "start" });
     this.changed();
+    return turns;
   }
 
   // A new turn at the end of the thread; its quotes and anchor chip highlight in the document.

@@ -32,6 +32,12 @@ export class PendingQuestion {
     }
   }
 
+  // A request the server refused (an HTTP status: too long, unknown thread) is answered
+  // too; a network failure, the one a reload causes, keeps the question.
+  fail(error) {
+    if (error?.status) clearPending(this.key.slice(KEY.length));
+  }
+
   save() {
     try {
       sessionStorage.setItem(this.key, JSON.stringify(this.record));

@@ -81,10 +81,15 @@ export class ThreadState {
     const pending = this.collectionId
       ? null
       : new PendingQuestion(this.docId, { question, intent, anchor, thread_id: id, attempt });
-    for await (const event of api.ask(body)) {
-      pending?.see(event);
-      if (this.session === session) this.current = afterEvent(this.current, event);
-      yield event;
+    try {
+      for await (const event of api.ask(body)) {
+        pending?.see(event);
+        if (this.session === session) this.current = afterEvent(this.current, event);
+        yield event;
+      }
+    } catch (error) {
+      pending?.fail(error);
+      throw error;
     }
   }
 
