@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from askalong.errors import NotFound
+from askalong.errors import InputError, NotFound
 from askalong.store.base import ThreadStore
 from askalong.types import Access, Anchor, Answer, Claim, Quote, Thread, Timings, Turn
 
@@ -107,3 +107,18 @@ def test_deleting_a_thread_takes_its_turns(store: ThreadStore) -> None:
     assert store.list_threads(ALICE) == [] and store.turns("t1") == ()
     with pytest.raises(NotFound):
         store.delete_thread("t1", ALICE)
+
+
+def test_renaming_a_thread_is_its_owners_alone(store: ThreadStore) -> None:
+    thread = Thread("t1", "alice", "Q", "2026-11-30T00:00:00+00:00", "2026-11-30T00:00:00+00:00")
+    store.save_turn(thread, _turn(0, "Q", None))
+    with pytest.raises(NotFound):
+        store.rename_thread("t1", "Bob's now", BOB)
+    with pytest.raises(InputError):
+        store.rename_thread("t1", " \n ", ALICE)
+    renamed = store.rename_thread("t1", "  Tides, 潮汐  ", ALICE)
+    assert renamed.title == "Tides, 潮汐" and renamed.turn_count == 1
+    saved = store.get_thread("t1", ALICE)
+    assert saved.title == "Tides, 潮汐" and saved.updated == thread.updated
+    with pytest.raises(NotFound):
+        store.rename_thread("nope", "x", ALICE)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -68,6 +69,19 @@ class LiveServer:
         response.raise_for_status()
         structure: dict[str, object] = response.json()
         return structure
+
+    def ask(self, document_id: str, question: str, thread_id: str | None = None) -> dict[str, Any]:
+        """A question asked through the API (not streamed): the answer JSON, stored."""
+        body = {"document_id": document_id, "question": question, "thread_id": thread_id}
+        response = httpx.post(
+            self.url + "/api/ask", json={**body, "stream": False}, headers=self.headers, timeout=60
+        )
+        response.raise_for_status()
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def thread(self, thread_id: str) -> httpx.Response:
+        return httpx.get(f"{self.url}/api/threads/{thread_id}", headers=self.headers, timeout=30)
 
 
 def free_port() -> int:

@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from api_client import api_client
-from fastapi import FastAPI
+from api_client import acting_as, api_client
 from fastapi.testclient import TestClient
 
 from askalong.config import Settings
-from askalong.server.deps import current_access
 from askalong.types import Access
 
 NOTES = b"# Tides\n\nTides follow the Moon.\n"
@@ -20,14 +18,6 @@ NOTES = b"# Tides\n\nTides follow the Moon.\n"
 def client(settings: Settings) -> Iterator[TestClient]:
     with api_client(settings) as client:
         yield client
-
-
-def acting_as(client: TestClient, access: Access) -> TestClient:
-    """The client, its requests made as ``access`` from now on (the auth layer's seam)."""
-    app = client.app
-    assert isinstance(app, FastAPI)
-    app.dependency_overrides[current_access] = lambda: access
-    return client
 
 
 def uploaded(client: TestClient) -> dict[str, object]:

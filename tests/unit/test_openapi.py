@@ -100,3 +100,17 @@ def test_collection_routes_use_the_cli_forms(openapi: dict[str, Any]) -> None:
     assert {"document_id", "collection"} <= set(ask_body)
     search_params = {p["name"] for p in openapi["paths"]["/api/search"]["get"]["parameters"]}
     assert "collection" in search_params
+
+
+def test_thread_management_routes_are_in_the_schema(openapi: dict[str, Any]) -> None:
+    thread = wire_forms.full_thread()
+    renamed = ok_json(openapi, "/api/threads/{thread}", "patch")
+    assert fields(openapi, renamed) == set(thread)
+    body = openapi["paths"]["/api/threads/{thread}"]["patch"]["requestBody"]["content"]
+    assert resolve(openapi, body["application/json"]["schema"])["required"] == ["title"]
+    assert "delete" in openapi["paths"]["/api/threads/{thread}"]
+    export = openapi["paths"]["/api/threads/{thread}/export"]["get"]["responses"]
+    assert "text/markdown; charset=utf-8" in export["200"]["content"]
+    assert set(export) >= {"404"}
+    original = openapi["paths"]["/api/documents/{doc}/original"]["get"]["parameters"]
+    assert "inline" in {p["name"] for p in original}

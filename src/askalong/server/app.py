@@ -35,7 +35,7 @@ from askalong.server.edge import (
 from askalong.server.errors import install_error_handlers
 from askalong.server.gate import Gate, HostRule
 from askalong.server.methods import AllowedMethods, MethodTable
-from askalong.server.routes import ask, collections, documents, pages, search, threads
+from askalong.server.routes import ask, collections, documents, export, pages, search, threads
 from askalong.server.security import SecurityHeaders
 from askalong.server.token import install_token
 from askalong.server.uploads import MULTIPART_OVERHEAD
@@ -77,7 +77,9 @@ def create_app(
         redoc_url=None,
     )
     install_error_handlers(app)
-    routers = [module.router for module in (documents, collections, pages, search, ask, threads)]
+    routers = [
+        module.router for module in (documents, collections, pages, search, ask, threads, export)
+    ]
     for router in routers:
         app.include_router(router)
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="reader")

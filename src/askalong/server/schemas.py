@@ -146,6 +146,12 @@ class ThreadList(BaseModel):
     threads: list[ThreadSummaryJSON]  # most recently updated first
 
 
+class ThreadRename(BaseModel):
+    """A thread's new title (as long as a question may be; blank is refused)."""
+
+    title: QuestionText
+
+
 class AnchorIn(BaseModel):
     """Where a question is anchored: a block and a character span of it (code points),
     with the selected text (which may run over several blocks)."""

@@ -102,6 +102,11 @@ class ThreadStore(Protocol):
         """A thread's turns in order."""
         ...
 
+    def rename_thread(self, thread_id: str, title: str, access: Access) -> Thread:
+        """Give the thread a new title (stripped; ``InputError`` when blank) and return it;
+        only its owner (``NotFound`` otherwise). ``updated`` stays: it tracks the turns."""
+        ...
+
     def delete_thread(self, thread_id: str, access: Access) -> None:
         """Remove a thread with its turns; only its owner (``NotFound`` otherwise)."""
         ...

@@ -123,20 +123,28 @@ def _remove(state: ServerState, ref: str, access: Access) -> None:
 
 
 @router.get("/documents/{doc}/original", response_class=FileResponse, responses=ERRORS)
-async def get_original(doc: DocPath, state: StateDep, access: AccessDep) -> FileResponse:
-    """The stored original file, always as a download (never rendered in our origin)."""
+async def get_original(
+    doc: DocPath, state: StateDep, access: AccessDep, inline: bool = False
+) -> FileResponse:
+    """The stored original file, as a download. A PDF asked for ``inline`` is shown by the
+    browser's PDF viewer instead (the reader links it at ``#page=N``); any other format stays
+    a download, since HTML shown inline would run in our origin."""
     document = await run_in_threadpool(state.library.store.get_document, doc, access)
     path = await run_in_threadpool(state.library.store.original_path, document)
+    shown = inline and document.format == "pdf"
+    disposition = content_disposition(document.title, document.format, inline=shown)
     return FileResponse(
         path,
         media_type=MEDIA_TYPES.get(document.format, "application/octet-stream"),
-        headers={"Content-Disposition": content_disposition(document.title, document.format)},
+        headers={"Content-Disposition": disposition},
     )
 
 
-def content_disposition(title: str, fmt: str) -> str:
-    """An attachment header whose name is made from the title, never from a path."""
-    stem = "".join(ch if ch.isalnum() or ch in " ._-" else "_" for ch in title).strip()[:80]
+def content_disposition(title: str, fmt: str, *, inline: bool = False) -> str:
+    """An attachment (or inline) header whose name is made from the title, never a path."""
+    # no separators, and no leading dot (a hidden file) or trailing one (dropped on Windows)
+    stem = "".join(ch if ch.isalnum() or ch in " ._-" else "_" for ch in title).strip(" .")[:80]
     name = (stem or "document") + SUFFIXES.get(fmt, "")
     ascii_name = name.encode("ascii", "replace").decode().replace("?", "_")
-    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name)}"
+    kind = "inline" if inline else "attachment"
+    return f"{kind}; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name)}"

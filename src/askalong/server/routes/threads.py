@@ -15,8 +15,13 @@ POST /api/ask>, "created"}]}``.
 Every ``anchor`` here is ``{document_id, block_id, start, end, selected_text, page,
 section_path}`` or null.
 
+``PATCH /api/threads/{id}`` with ``{"title": "…"}`` → the thread as ``GET`` returns it,
+renamed (400 for a blank title, 404 if it is not the asker's).
+
 ``DELETE /api/threads/{id}`` → 204; the thread and its turns are gone (404 if it is not
 the asker's).
+
+``GET /api/threads/{id}/export`` → the thread as Markdown (``routes/export.py``).
 
 A new turn is added by ``POST /api/ask`` with ``thread_id``; its ``anchor`` (or the
 thread's last anchor when null) is recorded on the turn, so a reopened thread shows each
@@ -33,7 +38,7 @@ from askalong.context.anchor import anchor_place
 from askalong.errors import NotFound
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import DocPath, IdPath, ThreadList
+from askalong.server.schemas import DocPath, IdPath, ThreadList, ThreadRename
 from askalong.store.base import DocumentStore
 from askalong.types import Access, Anchor, Block
 from askalong.wire import (
@@ -58,7 +63,16 @@ async def list_threads(doc: DocPath, state: StateDep, access: AccessDep) -> Thre
 @router.get("/threads/{thread}", response_model=ThreadJSON, responses=ERRORS)
 async def get_thread(thread: IdPath, state: StateDep, access: AccessDep) -> ThreadJSON:
     """One thread with its turns, each with its anchor and answer."""
-    return await run_in_threadpool(_thread, state, thread, access)
+    return await run_in_threadpool(thread_with_turns, state, thread, access)
+
+
+@router.patch("/threads/{thread}", response_model=ThreadJSON, responses=ERRORS)
+async def rename_thread(
+    thread: IdPath, body: ThreadRename, state: StateDep, access: AccessDep
+) -> ThreadJSON:
+    """Give a thread a new title (its first question until then)."""
+    await run_in_threadpool(state.library.store.rename_thread, thread, body.title, access)
+    return await run_in_threadpool(thread_with_turns, state, thread, access)
 
 
 @router.delete("/threads/{thread}", status_code=204, responses=ERRORS)
@@ -79,7 +93,8 @@ def _threads(state: ServerState, ref: str, access: Access) -> ThreadList:
     return ThreadList(threads=out)
 
 
-def _thread(state: ServerState, thread_id: str, access: Access) -> ThreadJSON:
+def thread_with_turns(state: ServerState, thread_id: str, access: Access) -> ThreadJSON:
+    """The thread's JSON form, each turn's anchor placed (page and section)."""
     store = state.library.store
     thread = store.get_thread(thread_id, access)
     turns = [turn_json(turn, _anchor(store, turn.anchor)) for turn in store.turns(thread.id)]

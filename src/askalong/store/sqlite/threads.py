@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from askalong.errors import NotFound
+from askalong.errors import InputError, NotFound
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.rows import SELECT_THREAD, thread_from_row, turn_from_row, turn_row
 from askalong.types import Access, Thread, Turn
@@ -34,6 +34,17 @@ class SQLiteThreads(SQLiteDatabase):
     def turns(self, thread_id: str) -> tuple[Turn, ...]:
         with self._lock, store_errors(thread_id):
             return select_turns(self._conn, thread_id)
+
+    def rename_thread(self, thread_id: str, title: str, access: Access) -> Thread:
+        name = title.strip()
+        if not name:
+            raise InputError("a thread's title cannot be blank", source="title")
+        with self._lock, store_errors(thread_id), self._transaction() as conn:
+            if not select_threads(conn, "t.id = ?", (thread_id,), access):
+                raise NotFound("no such thread", source=thread_id)
+            conn.execute("UPDATE threads SET title = ? WHERE id = ?", (name, thread_id))
+            (renamed,) = select_threads(conn, "t.id = ?", (thread_id,), access)
+        return renamed
 
     def delete_thread(self, thread_id: str, access: Access) -> None:
         with self._lock, store_errors(thread_id), self._transaction() as conn:

@@ -41,8 +41,22 @@ export const deleteDocument = (id) => request(`/api/documents/${enc(id)}`, { met
 export const listThreads = (id) =>
   request(`/api/documents/${enc(id)}/threads`).then((b) => b.threads);
 export const getThread = (id) => request(`/api/threads/${enc(id)}`);
+export const deleteThread = (id) => request(`/api/threads/${enc(id)}`, { method: "DELETE" });
+export const renameThread = (id, title) =>
+  request(`/api/threads/${enc(id)}`, {
+    method: "PATCH",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ title }),
+  });
+export const threadExportUrl = (id) => `/api/threads/${enc(id)}/export`;
 export const listCollections = () => request("/api/collections").then((b) => b.collections);
 export const getCollection = (id) => request(`/api/collections/${enc(id)}`);
+
+// The stored original; a PDF opens in the browser's viewer at `page` (other formats download).
+export function originalUrl(id, page = null) {
+  const base = `/api/documents/${enc(id)}/original`;
+  return page ? `${base}?inline=true#page=${page}` : base;
+}
 
 export function pageUrl(id, page, width) {
   return `/api/documents/${enc(id)}/pages/${page}.png?width=${Math.round(width)}`;

@@ -4,7 +4,8 @@
 
 import { el, icon, sendOnEnter } from "../lib/dom.js";
 import { QUICK_INTENTS } from "../lib/intents.js";
-import { ThreadState } from "./thread-state.js";
+import { ThreadMenu } from "./thread-menu.js";
+import { ThreadState, newThread } from "./thread-state.js";
 import { ThreadsView } from "./threads-view.js";
 import { Turn } from "./turn-view.js";
 import { chipContent } from "./where.js";
@@ -19,11 +20,13 @@ const HINTS = {
 export class Panel {
   // With `collection` ({id, name}) the panel asks the collection's documents as one: the
   // composer is open from the start, and `highlight` gets the quote's document id too.
-  constructor(root, { docId, blocks, highlight, collection = null }) {
+  // `onThreadChange(thread)` runs when another thread is shown or the shown one gains a turn.
+  constructor(root, { docId, blocks, highlight, collection = null, onThreadChange = () => {} }) {
     this.root = root;
     this.blocks = blocks;
     this.highlight = highlight;
     this.collection = collection;
+    this.onThreadChange = onThreadChange;
     this.whole = collection ? "whole collection" : "whole document";
     this.state = new ThreadState(docId, collection?.id ?? null);
     this.build();
@@ -61,7 +64,8 @@ export class Panel {
       "New",
     );
     const header = el("header", { class: "panel-header" }, tabs, fresh);
-    this.root.append(header, this.body, this.list, this.composer);
+    this.menu = new ThreadMenu({ onDeleted: () => this.afterDelete() });
+    this.root.append(header, this.menu.el, this.body, this.list, this.composer);
   }
 
   tab(name, label, active) {
@@ -108,6 +112,7 @@ export class Panel {
     this.body.hidden = name !== "thread";
     this.composer.hidden = name !== "thread" || (!this.thread && !this.collection);
     this.list.hidden = name !== "threads";
+    this.menu.el.hidden = name !== "thread" || !this.thread?.id;
     if (name === "threads") this.threads.load();
   }
 
@@ -151,6 +156,31 @@ export class Panel {
     this.composer.hidden = !this.collection;
     this.showTab("thread");
     this.showEmpty();
+    this.changed();
+  }
+
+  // The thread bar and whoever follows the shown thread (the URL: reader/url-state.js).
+  changed() {
+    this.menu.show(this.thread);
+    this.onThreadChange(this.thread);
+  }
+
+  afterDelete() {
+    this.reset();
+    if (!this.list.hidden) this.threads.load();
+  }
+
+  // Sends a question again that a reload interrupted (panel/pending.js), on its thread.
+  async resend({ question, intent, anchor, thread_id }) {
+    const opened = thread_id ? await this.open(thread_id).catch(() => null) : null;
+    if (!opened) {
+      this.state.replace(newThread(anchor)); // its thread is gone: the question starts one
+      this.body.replaceChildren();
+    } else if (anchor) {
+      this.state.current = Object.freeze({ ...this.state.current, anchor });
+    }
+    this.showTab("thread");
+    return this.ask(question, intent, 1);
   }
 
   // A question from the ask box starts a new thread anchored at the selection.
@@ -191,16 +221,18 @@ export class Panel {
     this.highlight(anchor.block_id, anchor.start, anchor.end);
   }
 
-  async ask(question, intent) {
+  async ask(question, intent, attempt = 0) {
     const turn = this.turn({ question, intent, anchor: this.thread.anchor });
     turn.el.scrollIntoView({ block: "nearest" });
     this.composer.hidden = false;
     this.renderChip();
+    const before = this.thread;
     try {
-      for await (const event of this.state.ask(question, intent)) turn.on(event);
+      for await (const event of this.state.ask(question, intent, attempt)) turn.on(event);
     } catch (error) {
       turn.fail(error);
     }
+    if (this.thread !== before && this.thread?.id) this.changed();
   }
 
   async open(threadId) {
@@ -210,6 +242,8 @@ export class Panel {
     this.showTab("thread");
     this.renderChip();
     this.body.lastElementChild?.scrollIntoView({ block: "start" });
+    this.changed();
+    return turns;
   }
 
   // A new turn at the end of the thread; its quotes and anchor chip highlight in the document.

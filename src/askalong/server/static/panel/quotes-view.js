@@ -3,6 +3,7 @@
 // reader's own, shown until a quote's verdict arrives.
 
 import { el } from "../lib/dom.js";
+import { quoteActions } from "./quote-actions.js";
 import { whereOf } from "./where.js";
 
 export const VERDICT_VIEW = Object.freeze({
@@ -29,16 +30,33 @@ const PENDING = {
   note: "Checking the quote against the answer…",
 };
 
-// {card, badge, quote}: a button that shows the quote in the document when clicked.
+// {card, badge, quote}: the quote's text stays selectable; its number button (or a click
+// on the card that selects nothing) shows the quote in the document; beside the verdict,
+// copy and open-in-original (quote-actions.js).
 export function quoteCard(quote, blocks, onClick) {
   const badge = el("span", { class: "badge" });
   const where = whereOf(quote.block_id, blocks, quote.page);
-  const card = el(
+  const show = el(
     "button",
-    { class: "quote-card", type: "button", dataset: { number: quote.number }, onclick: onClick },
-    el("span", { class: "quote-number" }, String(quote.number)),
+    {
+      class: "quote-number",
+      type: "button",
+      title: "Show in the document",
+      "aria-label": `Show quote ${quote.number} in the document`,
+      onclick: onClick,
+    },
+    String(quote.number),
+  );
+  const onCard = (event) => {
+    if (event.target.closest("button, a") || !getSelection().isCollapsed) return;
+    onClick();
+  };
+  const card = el(
+    "div",
+    { class: "quote-card", dataset: { number: quote.number }, onclick: onCard },
+    show,
     el("blockquote", {}, quote.text),
-    el("div", { class: "quote-meta" }, el("span", {}, where), badge),
+    el("div", { class: "quote-meta" }, el("span", {}, where), quoteActions(quote, blocks), badge),
   );
   return { card, badge, quote };
 }

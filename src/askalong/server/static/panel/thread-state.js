@@ -7,6 +7,7 @@
 // thread as it was, and a follow-up never names a thread the server does not have.
 
 import * as api from "../lib/api.js";
+import { PendingQuestion } from "./pending.js";
 
 export function newThread(anchor) {
   return Object.freeze({ id: null, anchor, turns: 0 });
@@ -63,8 +64,10 @@ export class ThreadState {
     return true;
   }
 
-  // The events of one question on the current thread, applied to it as they pass.
-  async *ask(question, intent) {
+  // The events of one question on the current thread, applied to it as they pass; the
+  // question is kept over a reload until its turn is stored (pending.js), `attempt` being
+  // how often it was sent before.
+  async *ask(question, intent, attempt = 0) {
     const session = this.session;
     const { id, anchor } = this.current;
     const body = {
@@ -75,9 +78,18 @@ export class ThreadState {
       thread_id: id,
       ...(this.collectionId ? { collection: this.collectionId } : {}),
     };
-    for await (const event of api.ask(body)) {
-      if (this.session === session) this.current = afterEvent(this.current, event);
-      yield event;
+    const pending = this.collectionId
+      ? null
+      : new PendingQuestion(this.docId, { question, intent, anchor, thread_id: id, attempt });
+    try {
+      for await (const event of api.ask(body)) {
+        pending?.see(event);
+        if (this.session === session) this.current = afterEvent(this.current, event);
+        yield event;
+      }
+    } catch (error) {
+      pending?.fail(error);
+      throw error;
     }
   }
 
@@ -86,7 +98,12 @@ export class ThreadState {
     const stored = await api.getThread(threadId);
     const turns = stored.turns;
     this.replace(
-      Object.freeze({ id: stored.id, anchor: turns.at(-1)?.anchor ?? null, turns: turns.length }),
+      Object.freeze({
+        id: stored.id,
+        title: stored.title,
+        anchor: turns.at(-1)?.anchor ?? null,
+        turns: turns.length,
+      }),
     );
     return turns;
   }

@@ -10,6 +10,8 @@ import { cpSlice } from "../lib/offsets.js";
 import { Panel } from "../panel/panel.js";
 import { PdfView } from "./pdfview.js";
 import { SelectionWatcher } from "./selection.js";
+import { UrlState } from "./url-state.js";
+import { resumePending } from "../panel/pending.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -25,6 +27,9 @@ async function main() {
   const reader = mount(structure);
   window.askalong = reader; // for tests and the console
   document.body.classList.add("ready");
+  await new Promise(requestAnimationFrame); // laid out: a block's place can be measured
+  await reader.urlState.restore();
+  reader.resumed = await resumePending(reader.panel, structure.document.id);
 }
 
 function mount(structure) {
@@ -42,7 +47,10 @@ function mount(structure) {
       : new HtmlView(scroller, root, structure);
   const highlighter = new Highlighter(scroller, view, blocks);
   const highlight = (blockId, start, end) => highlighter.highlight(blockId, start, end);
-  const panel = new Panel($("#panel"), { docId: doc.id, blocks, highlight });
+  let urlState = null; // made once the panel exists; it follows the panel's thread
+  const onThreadChange = (thread) => urlState?.threadChanged(thread);
+  const panel = new Panel($("#panel"), { docId: doc.id, blocks, highlight, onThreadChange });
+  urlState = new UrlState({ scroller, root, structure, panel });
   const askBox = new AskBox((question) => panel.start(question));
   const watcher = new SelectionWatcher(root, scroller, {
     blockText: (id) => blocks.get(id)?.text ?? "",
@@ -62,7 +70,7 @@ function mount(structure) {
   $("#toggle-panel").addEventListener("click", togglePanel, options);
   const destroy = () => {
     toolbar.abort();
-    for (const widget of [watcher, askBox, highlighter, panel, view]) widget.destroy();
+    for (const widget of [urlState, watcher, askBox, highlighter, panel, view]) widget.destroy();
   };
   return {
     structure,
@@ -72,6 +80,7 @@ function mount(structure) {
     selection: () => watcher.current?.selection ?? null,
     blockSlice: (id, start, end) => cpSlice(blocks.get(id).text, start, end),
     panel,
+    urlState,
     askBox,
     watcher,
     destroy,

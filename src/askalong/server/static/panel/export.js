@@ -1,0 +1,18 @@
+// A thread's Markdown export: a link to GET /api/threads/{id}/export, which names the file
+// from the thread's title (Content-Disposition), so the link only asks for a download.
+
+import { threadExportUrl } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+
+export function exportLink(threadId) {
+  return el(
+    "a",
+    {
+      class: "thread-action thread-export",
+      href: threadExportUrl(threadId),
+      download: "",
+      title: "Download this thread as Markdown: questions, answers and quotes with their pages",
+    },
+    "Export",
+  );
+}

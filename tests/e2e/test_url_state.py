@@ -1,0 +1,172 @@
+"""The reader's place in its address (reader/url-state.js): a reload comes back to the same
+block at the top of the view and to the open thread and turn; Back and Forward move
+between the threads shown; a question sent just before a reload is not lost (shown when
+the server had stored it, sent again once when it had not: panel/pending.js)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from e2e.conftest import Library
+from e2e.reader import AskRequests, open_reader, pick_block, wait_for_answer
+
+QUESTIONS = {
+    "paper": ("How many nodes does the literature graph have?", "What are entity mentions?"),
+    "manual": ("What does DISTINCT do?", "What does the LIMIT clause do?"),
+}
+
+
+def top_block(page: Page) -> dict[str, Any]:
+    place: dict[str, Any] = page.evaluate("window.askalong.urlState.topBlock()")
+    return place
+
+
+def hash_params(page: Page) -> dict[str, str]:
+    found: dict[str, str] = page.evaluate(
+        "Object.fromEntries(new URLSearchParams(location.hash.slice(1)))"
+    )
+    return found
+
+
+def scroll_to_later_block(page: Page, structure: dict[str, Any]) -> None:
+    """Into the document, somewhere not on its first screen, then settled into the URL."""
+    if structure["document"]["format"] == "pdf":
+        block = pick_block(structure, page=3, min_chars=60)
+    else:
+        block = pick_block(structure, after=len(structure["blocks"]) // 2)
+    page.evaluate("(id) => window.askalong.highlight(id, 0, 1)", block["id"])
+    page.locator("#reader-scroll").evaluate("(el) => el.scrollBy(0, 37)")
+    page.wait_for_function("location.hash.includes('b=')")
+
+
+def open_thread_from_list(page: Page, thread_id: str) -> None:
+    page.locator(".tab", has_text="Threads").click()
+    page.locator(f'.thread-item[data-id="{thread_id}"]').click()
+    expect(page.locator(".turn").first).to_have_attribute("data-status", "answered")
+
+
+@pytest.mark.parametrize("key", ["paper", "manual"])
+def test_a_reload_comes_back_to_the_block_thread_and_turn(
+    page: Page, library: Library, key: str
+) -> None:
+    server, doc_id = library.server, library.ids[key]
+    first, second = QUESTIONS[key]
+    asked = server.ask(doc_id, first)
+    server.ask(doc_id, second, asked["thread_id"])
+    open_reader(page, server.url, doc_id)
+    scroll_to_later_block(page, server.structure(doc_id))  # type: ignore[arg-type]
+    open_thread_from_list(page, asked["thread_id"])
+    page.wait_for_function(f"location.hash.includes('t={asked['thread_id']}')")
+    before = top_block(page)
+    params = hash_params(page)
+    assert params["b"] == before["block"] and params["turn"] == "1"
+    assert abs(int(params.get("o", "0")) - before["offset"]) <= 1
+
+    page.reload()
+    page.wait_for_selector("body.ready")
+    turns = page.locator(".turn")
+    expect(turns).to_have_count(2)
+    expect(turns.nth(1).locator(".question")).to_contain_text(second)
+    page.wait_for_function(f"location.hash.includes('b={before['block']}')")
+    after = top_block(page)
+    assert after["block"] == before["block"]
+    assert abs(after["offset"] - before["offset"]) <= 2  # the same place, to the pixel
+
+
+def test_back_and_forward_move_between_threads(page: Page, library: Library) -> None:
+    server, doc_id = library.server, library.ids["paper"]
+    one = server.ask(doc_id, QUESTIONS["paper"][0])["thread_id"]
+    two = server.ask(doc_id, QUESTIONS["paper"][1])["thread_id"]
+    open_reader(page, server.url, doc_id)
+    open_thread_from_list(page, one)
+    open_thread_from_list(page, two)
+    question = page.locator(".turn .question")
+    expect(question).to_contain_text(QUESTIONS["paper"][1])
+    page.go_back()
+    expect(question).to_contain_text(QUESTIONS["paper"][0])
+    assert hash_params(page)["t"] == one
+    page.go_back()
+    expect(page.locator(".turn")).to_have_count(0)
+    assert "t" not in hash_params(page)
+    page.go_forward()
+    page.go_forward()
+    expect(question).to_contain_text(QUESTIONS["paper"][1])
+    assert hash_params(page)["t"] == two
+
+
+def follow_up_then_reload(page: Page, library: Library, cut: Any) -> tuple[str, AskRequests]:
+    """A thread opened from its address, a follow-up typed, its request ``cut`` on the
+    way (by a route handler) and the page reloaded; returns the thread and the asks seen
+    from the reload on."""
+    server, doc_id = library.server, library.ids["paper"]
+    thread_id = server.ask(doc_id, QUESTIONS["paper"][0])["thread_id"]
+    page.goto(f"{server.url}/reader.html?doc={doc_id}#t={thread_id}")
+    expect(page.locator(".turn")).to_have_count(1)
+    handled: list[Route] = []
+    page.route("**/api/ask", lambda route: (cut(route), handled.append(route)))
+    page.locator(".composer-input").fill(QUESTIONS["paper"][1])
+    page.keyboard.press("Enter")
+    while not handled:  # the handler has cut the request (or its answer) off
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(200)  # and the page has seen what it was given
+    page.unroute("**/api/ask")
+    asks = AskRequests(page)
+    page.reload()
+    page.wait_for_selector("body.ready")
+    return thread_id, asks
+
+
+def stored_questions(library: Library, thread_id: str) -> list[str]:
+    return [t["question"] for t in library.server.thread(thread_id).json()["turns"]]
+
+
+def test_a_question_lost_on_the_way_is_sent_again_once(page: Page, library: Library) -> None:
+    thread_id, asks = follow_up_then_reload(page, library, lambda route: route.abort())
+    expect(page.locator(".turn")).to_have_count(2)
+    wait_for_answer(page)
+    assert [b["question"] for b in asks.bodies] == [QUESTIONS["paper"][1]]
+    assert asks.bodies[0]["thread_id"] == thread_id
+    assert stored_questions(library, thread_id) == list(QUESTIONS["paper"])
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(page.locator(".turn")).to_have_count(2)
+    page.wait_for_timeout(500)
+    assert len(asks.bodies) == 1  # answered: not sent a third time
+
+
+def first_event_only(route: Route) -> None:
+    """The server answers and stores the turn; the page gets the ``thread`` event only."""
+    response = route.fetch()
+    first = response.text().split("\n\n")[0] + "\n\n"
+    route.fulfill(status=200, headers=response.headers, body=first)
+
+
+def test_a_question_stored_before_the_reload_is_shown_not_resent(
+    page: Page, library: Library
+) -> None:
+    thread_id, asks = follow_up_then_reload(page, library, first_event_only)
+    turns = page.locator(".turn")
+    expect(turns).to_have_count(2)
+    expect(turns.nth(1).locator(".question")).to_contain_text(QUESTIONS["paper"][1])
+    wait_for_answer(page)
+    page.wait_for_function("window.askalong.resumed !== undefined")
+    assert page.evaluate("window.askalong.resumed") == "stored"
+    assert asks.bodies == []
+    assert stored_questions(library, thread_id) == list(QUESTIONS["paper"])
+    assert not page.evaluate("Object.keys(sessionStorage).filter(k => k.startsWith('askalong:'))")
+
+
+def refused(route: Route) -> None:
+    """The server's answer to a request it will not take (as a too-long question gets)."""
+    error = {"error": {"type": "TooLarge", "message": "the question is too long", "source": "q"}}
+    route.fulfill(status=413, json=error)
+
+
+def test_a_question_the_server_refused_is_not_sent_again(page: Page, library: Library) -> None:
+    _, asks = follow_up_then_reload(page, library, refused)
+    expect(page.locator(".turn")).to_have_count(1)
+    page.wait_for_function("window.askalong.resumed !== undefined")
+    assert page.evaluate("window.askalong.resumed") == "none" and asks.bodies == []
