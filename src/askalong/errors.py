@@ -12,7 +12,11 @@
      │    ├── ParseTimeout        parsing took longer than the per-file limit
      │    ├── Unreadable          the path cannot be read (missing, permissions, a device)
      │    └── FetchError          a URL could not be fetched
-     ├── NotFound                 unknown document / block id (HTTP 404)
+     │    └── ChecksumMismatch    bytes that do not match the digest sent with them
+ ├── NotFound                 unknown document / block id (HTTP 404)
+ │    └── Expired             a resource that existed and has lapsed (HTTP 410)
+ ├── Conflict                 the request disagrees with the resource's state (HTTP 409)
+ ├── TooMany                  a per-user limit is reached; try later (HTTP 429)
      ├── ConfigError              a bad setting, naming the key and the valid choices
      ├── StoreError               the store failed (nothing half-written is left behind)
      │    └── IndexUnreadable     a search index cannot be opened (``askalong doctor --repair``)
@@ -80,8 +84,24 @@ class FetchError(InputError):
     """A URL could not be fetched."""
 
 
+class ChecksumMismatch(InputError):
+    """Bytes whose digest is not the one the client sent with them."""
+
+
 class NotFound(AskAlongError):
     """No such document, block or chunk."""
+
+
+class Expired(NotFound):
+    """The resource existed but has lapsed (an abandoned upload past its expiry)."""
+
+
+class Conflict(AskAlongError):
+    """The request disagrees with the resource's current state (an upload offset)."""
+
+
+class TooMany(AskAlongError):
+    """A per-user limit is reached (uploads in flight, say); trying later may work."""
 
 
 class ConfigError(AskAlongError):

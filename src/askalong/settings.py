@@ -37,6 +37,11 @@ class Settings:
     chunk_max: int = 768
     chunk_overlap: int = 0  # characters of sentence overlap between chunks, at most 100
     max_file_mb: float = 100.0
+    # Resumable (tus) uploads: one request's piece (0: up to the file limit), unfinished
+    # uploads a user may have at once, and how long one may stay unfinished.
+    upload_piece_mb: float = 0.0
+    upload_pending: int = 10
+    upload_expiry_hours: float = 24.0
     parse_timeout: float = 120.0  # seconds per file
     parse_memory_mb: int = 2048  # address space of the parser's child process; 0: no limit
     render_timeout: float = 15.0  # seconds per page image (a 40 MP page draws in ~2 s)
@@ -86,3 +91,11 @@ class Settings:
     @property
     def max_file_bytes(self) -> int:
         return int(self.max_file_mb * 1024 * 1024)
+
+    @property
+    def uploads_dir(self) -> Path:
+        return self.home / "uploads"
+
+    @property
+    def max_piece_bytes(self) -> int:
+        return int(self.upload_piece_mb * 1024 * 1024) or self.max_file_bytes

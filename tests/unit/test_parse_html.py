@@ -284,3 +284,10 @@ def test_standalone_multiline_code_is_a_code_block() -> None:
         ("code", "x = 1\n  y = 2"),
         ("paragraph", "a b then text"),
     ]
+
+
+def test_an_enormous_html_title_is_cut() -> None:
+    page = (
+        f"<html><head><title>{'Title words ' * 5000}</title></head><body><p>Body.</p></body></html>"
+    )
+    assert len(html.parse(page.encode(), source="t.html").title) <= 201

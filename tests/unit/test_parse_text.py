@@ -109,3 +109,11 @@ def test_errors_name_the_source(data: bytes, error: type[Exception]) -> None:
     with pytest.raises(error) as info:
         text.parse(data, source="bad.txt")
     assert "bad.txt" in str(info.value)
+
+
+def test_a_text_whose_first_line_is_the_whole_text_gets_a_short_title() -> None:
+    # The title is indexed with every chunk: a 72 KB title made a 72 KB text take minutes.
+    line = "An upload that outlives its server. " * 2_000
+    parsed = text.parse(line.encode(), source="one-line.txt")
+    assert len(parsed.title) <= 201
+    assert parsed.title.endswith("…") and line.startswith(parsed.title[:-1])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -23,8 +24,11 @@ from askalong.config import Settings
 from askalong.index.sync import BackgroundEmbedding
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
+from askalong.resumable.area import UploadArea
+from askalong.resumable.receiver import ResumableUploads, UploadLimits
 from askalong.server.deps import ServerState
 from askalong.server.edge import (
+    PIECE_ROUTES,
     SERVE_TIMEOUTS,
     UPLOAD_ROUTE,
     BodyGuard,
@@ -35,7 +39,16 @@ from askalong.server.edge import (
 from askalong.server.errors import install_error_handlers
 from askalong.server.gate import Gate, HostRule
 from askalong.server.methods import AllowedMethods, MethodTable
-from askalong.server.routes import ask, collections, documents, export, pages, search, threads
+from askalong.server.routes import (
+    ask,
+    collections,
+    documents,
+    export,
+    pages,
+    resumable,
+    search,
+    threads,
+)
 from askalong.server.security import SecurityHeaders
 from askalong.server.token import install_token
 from askalong.server.uploads import MULTIPART_OVERHEAD
@@ -59,8 +72,12 @@ def create_app(
         renderer.start()  # the render child imports pdfium while the library opens
         library = await run_in_threadpool(Library, settings)
         asker = await run_in_threadpool(make_asker, library)
-        app.state.askalong = ServerState(library, renderer, threading.Lock(), asker)
-        resumed = BackgroundEmbedding(library.indexes)  # what a killed server left unembedded
+        uploads = resumable_uploads(settings, library)
+        state = ServerState(library, renderer, threading.Lock(), asker, uploads)
+        app.state.askalong = state
+        # What a stopped server left: uploads complete but not added, then vectors.
+        await run_in_threadpool(resumable.resume_uploads, state)
+        resumed = BackgroundEmbedding(library.indexes)
         resumed.start()
         try:
             yield
@@ -77,9 +94,8 @@ def create_app(
         redoc_url=None,
     )
     install_error_handlers(app)
-    routers = [
-        module.router for module in (documents, collections, pages, search, ask, threads, export)
-    ]
+    modules = (documents, resumable, collections, pages, search, ask, threads, export)
+    routers = [module.router for module in modules]
     for router in routers:
         app.include_router(router)
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="reader")
@@ -93,9 +109,21 @@ def create_app(
 
 
 def body_limits(settings: Settings) -> BodyLimits:
-    """1 MB for every JSON route; the upload route the file limit and multipart room."""
+    """1 MB for every JSON route; the upload route the file limit and multipart room; a
+    resumable upload's piece the piece limit."""
     upload = BodyRule(settings.max_file_bytes, "ASKALONG_MAX_FILE_MB", MULTIPART_OVERHEAD)
-    return BodyLimits(routes={UPLOAD_ROUTE: upload})
+    piece = BodyRule(settings.max_piece_bytes, "ASKALONG_UPLOAD_PIECE_MB")
+    return BodyLimits(routes={UPLOAD_ROUTE: upload}, prefixes={PIECE_ROUTES: piece})
+
+
+def resumable_uploads(settings: Settings, library: Library) -> ResumableUploads:
+    limits = UploadLimits(
+        max_bytes=settings.max_file_bytes,
+        max_piece_bytes=settings.max_piece_bytes,
+        max_pending=settings.upload_pending,
+        lifetime=timedelta(hours=settings.upload_expiry_hours),
+    )
+    return ResumableUploads(library.store, UploadArea(settings.uploads_dir), limits)
 
 
 def _version() -> str:

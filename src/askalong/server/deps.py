@@ -17,13 +17,14 @@ from fastapi import Depends, Request
 from askalong.asking.asker import Asker
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
+from askalong.resumable.receiver import ResumableUploads
 from askalong.types import Access
 
 
 @dataclass(frozen=True)
 class ServerState:
     """What the app holds while it runs: one library, one page renderer, one write lock,
-    one asker (its answerer made once, at startup).
+    one asker (its answerer made once, at startup), the resumable uploads in progress.
 
     ``writes`` serialises the store's write transactions and the keyword index's one
     writer. It is never held while a file is parsed: the parser guard serialises parses on
@@ -34,6 +35,7 @@ class ServerState:
     pages: PageRenderer
     writes: Lock
     asker: Asker
+    uploads: ResumableUploads
 
 
 def current_access() -> Access:

@@ -1,7 +1,8 @@
 """What a request may cost the server before any route runs: its body's size and how slowly
 it may arrive, and (for ``listen.py``) how slowly its headers may.
 
-Every route has a body limit: the upload route the file limit plus multipart room, every
+Every route has a body limit: the upload route the file limit plus multipart room, a
+resumable upload's piece (``PATCH /api/uploads/<id>``) the piece limit, every
 other route ``JSON_BODY_BYTES`` (the largest valid JSON request, a 20,000-character
 selection escaped as ``\\uXXXX`` pairs, is under 0.5 MB). A declared ``Content-Length``
 over the limit is refused before a byte is read; the bytes are counted as they arrive too,
@@ -26,6 +27,7 @@ from askalong.server.errors import error_response
 
 JSON_BODY_BYTES = 1024 * 1024
 UPLOAD_ROUTE = ("POST", "/api/documents")
+PIECE_ROUTES = ("PATCH", "/api/uploads/")  # a prefix: the upload's id follows
 MB = 1024 * 1024
 
 
@@ -63,9 +65,14 @@ class BodyRule:
 class BodyLimits:
     default: BodyRule = BodyRule(JSON_BODY_BYTES)
     routes: dict[tuple[str, str], BodyRule] = field(default_factory=dict)
+    prefixes: dict[tuple[str, str], BodyRule] = field(default_factory=dict)
 
     def rule(self, scope: Scope) -> BodyRule:
-        return self.routes.get((scope["method"], scope["path"].rstrip("/")), self.default)
+        method, path = scope["method"], scope["path"]
+        for (prefix_method, prefix), rule in self.prefixes.items():
+            if method == prefix_method and path.startswith(prefix):
+                return rule
+        return self.routes.get((method, path.rstrip("/")), self.default)
 
 
 class _Refused(Exception):

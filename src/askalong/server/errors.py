@@ -12,12 +12,16 @@ from starlette.exceptions import HTTPException
 
 from askalong.errors import (
     AskAlongError,
+    ChecksumMismatch,
     ConfigError,
+    Conflict,
+    Expired,
     InputError,
     NotFound,
     ProviderError,
     StoreError,
     TooLarge,
+    TooMany,
     Unavailable,
 )
 from askalong.server.schemas import LONE_SURROGATE, ErrorBody, ErrorOut
@@ -43,8 +47,12 @@ def status_of(exc: AskAlongError) -> int:
     """The HTTP status for a domain error (most specific class first)."""
     statuses: tuple[tuple[type[AskAlongError], int], ...] = (
         (TooLarge, 413),
+        (ChecksumMismatch, 460),  # the tus checksum extension's status
         (InputError, 400),
+        (Expired, 410),
         (NotFound, 404),
+        (Conflict, 409),
+        (TooMany, 429),
         (ProviderError, 502),  # a model or embedding endpoint failed, not the request
         (StoreError, 503),
         (Unavailable, 503),  # a worker was replaced mid-request: trying again may work
@@ -67,6 +75,8 @@ async def _domain(request: Request, exc: Exception) -> JSONResponse:
     response = error_response(status_of(exc), type(exc).__name__, exc.message, exc.source)
     if isinstance(exc, Unavailable):  # its worker is already replaced: soon is fine
         response.headers["Retry-After"] = "1"
+    if isinstance(exc, TooMany):  # a slot frees when an upload finishes or expires
+        response.headers["Retry-After"] = "30"
     return response
 
 

@@ -32,6 +32,7 @@ class PathMethods:
     template: str
     pattern: re.Pattern[str]
     methods: frozenset[str]
+    own_options: bool = False  # a route answers OPTIONS itself (tus: its capabilities)
 
 
 @dataclass(frozen=True)
@@ -50,10 +51,19 @@ class MethodTable:
                 methods.setdefault(path, set()).update(taken)
         return cls(
             tuple(
-                PathMethods(path, compile_path(path)[0], frozenset(taken | {"OPTIONS"}))
+                PathMethods(
+                    path,
+                    compile_path(path)[0],
+                    frozenset(taken | {"OPTIONS"}),
+                    own_options="OPTIONS" in taken,
+                )
                 for path, taken in methods.items()
             )
         )
+
+    def answers_options(self, path: str) -> bool:
+        """A route of ``path`` answers ``OPTIONS`` itself (then this middleware does not)."""
+        return any(entry.own_options for entry in self.paths if entry.pattern.match(path))
 
     def allowed(self, path: str) -> frozenset[str] | None:
         """The methods ``path`` takes (``OPTIONS`` included), or None: no route matches."""
@@ -76,7 +86,8 @@ class AllowedMethods:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         allowed = self.table.allowed(scope["path"]) if scope["type"] == "http" else None
         method = scope.get("method", "")
-        if allowed is None or (method in allowed and method != "OPTIONS"):
+        passes = method != "OPTIONS" or self.table.answers_options(scope["path"])
+        if allowed is None or (method in allowed and passes):
             await self.app(scope, receive, send)
             return
         headers = {"Allow": allow_header(allowed)}

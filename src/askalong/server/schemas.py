@@ -21,7 +21,7 @@ from pydantic_core import PydanticCustomError
 
 from askalong.asking.limits import MAX_ID_CHARS, MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
 from askalong.store.base import MIN_PREFIX
-from askalong.types import Block, Document, Intent
+from askalong.types import Block, Document, Intent, ResumableUpload
 from askalong.wire import (
     BlockJSON,
     CollectionJSON,
@@ -100,6 +100,33 @@ class UploadOut(BaseModel):
     document: DocumentJSON
     blocks: int
     chunks: int
+
+
+class ResumableUploadOut(BaseModel):
+    """A resumable upload's state: ``receiving``, ``complete`` (being added), ``added``
+    (``document_id`` set) or ``failed`` (``error`` says why)."""
+
+    id: str
+    name: str
+    length: int
+    received: int
+    state: str
+    document_id: str | None
+    error: str
+    expires: str
+
+    @classmethod
+    def of(cls, upload: ResumableUpload) -> ResumableUploadOut:
+        return cls(
+            id=upload.id,
+            name=upload.name,
+            length=upload.length,
+            received=upload.received,
+            state=upload.state,
+            document_id=upload.document_id,
+            error=upload.error,
+            expires=upload.expires,
+        )
 
 
 class PageOut(BaseModel):

@@ -1,9 +1,9 @@
 """The store protocols, one per aggregate, and ``Store``: every aggregate of one backend.
 
 A consumer asks for the narrowest protocol it needs (``DocumentStore`` to read documents,
-``ThreadStore`` for conversations, ``CollectionStore`` for named sets of documents), so a
-backend or a test double implements only that, and an aggregate added later (accounts,
-jobs, uploads, feedback) leaves them untouched.
+``ThreadStore`` for conversations, ``CollectionStore`` for named sets of documents,
+``UploadStore`` for resumable uploads), so a backend or a test double implements only
+that, and an aggregate added later (accounts, jobs, feedback) leaves them untouched.
 This module names no backend: ``askalong.store.backends.open_store`` picks one.
 
 Every method that reads documents on someone's behalf takes an ``Access`` and applies it
@@ -15,6 +15,7 @@ resolved that id through ``get_document`` with the right ``Access`` first.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Protocol
@@ -25,6 +26,7 @@ from askalong.types import (
     Chunk,
     Collection,
     Document,
+    ResumableUpload,
     StoredDocument,
     Thread,
     Turn,
@@ -147,7 +149,44 @@ class CollectionStore(Protocol):
         ...
 
 
-class Store(DocumentStore, ThreadStore, CollectionStore, Protocol):
+class UploadStore(Protocol):
+    """Resumable uploads in progress, private to their owner; the offset and the
+    completion move only by conditional updates, so racing requests cannot both win."""
+
+    def create_upload(self, upload: ResumableUpload) -> None: ...
+
+    def get_upload(self, upload_id: str, access: Access) -> ResumableUpload:
+        """``NotFound`` when unknown or not the caller's."""
+        ...
+
+    def pending_uploads(self, owner: str) -> int:
+        """How many of ``owner``'s uploads are still receiving bytes."""
+        ...
+
+    def advance_upload(self, upload_id: str, expected: int, received: int) -> bool:
+        """Move the offset from ``expected`` to ``received``; False if it was not there."""
+        ...
+
+    def claim_upload(self, upload_id: str) -> bool:
+        """Mark a fully received upload complete: True for exactly one caller."""
+        ...
+
+    def settle_upload(self, upload_id: str, document_id: str | None, error: str = "") -> None:
+        """Its document (``added``), or why there is none (``failed``)."""
+        ...
+
+    def unsettled_uploads(self) -> list[ResumableUpload]:
+        """Complete uploads whose document was never made."""
+        ...
+
+    def delete_upload(self, upload_id: str) -> bool: ...
+
+    def expired_uploads(self, now: datetime) -> list[str]:
+        """Ids of uploads past their expiry that never completed."""
+        ...
+
+
+class Store(DocumentStore, ThreadStore, CollectionStore, UploadStore, Protocol):
     """Every aggregate of one backend, opened and closed together."""
 
     def close(self) -> None: ...

@@ -27,6 +27,8 @@ _SPACES = re.compile(r"\s+")
 # or mis-decoded file, never text a reader would quote (the parser fuzz stored NULs).
 _CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f]")
 
+TITLE_CHARS = 200  # a longer title is cut there, with "…"
+
 
 def clean_text(raw: str) -> str:
     """Collapse whitespace to single spaces; a line wrap between CJK characters vanishes."""
@@ -124,15 +126,17 @@ class OutlineBuilder:
         title: str = "",
         notices: tuple[str, ...] = (),
     ) -> ParsedDocument:
-        """The parsed document, titled ``title`` or its first heading or first block."""
+        """The parsed document, titled ``title`` or its first heading or first block (its
+        first line, at most ``TITLE_CHARS``: a title is shown, and indexed with every chunk,
+        so a text whose first line is the whole text must not make it its title)."""
         if not self._blocks:
             raise EmptyDocument("the document has no text", source=source)
-        title = title or self.first_heading() or _first_line(self._blocks[0].text)
+        title = _first_line(title or self.first_heading() or self._blocks[0].text)
         return ParsedDocument(
             format=fmt, blocks=self.blocks, title=title, page_count=1, notices=notices
         )
 
 
-def _first_line(text: str, limit: int = 200) -> str:
+def _first_line(text: str, limit: int = TITLE_CHARS) -> str:
     line = text.strip().split("\n", 1)[0].strip()
     return line if len(line) <= limit else line[:limit].rstrip() + "…"

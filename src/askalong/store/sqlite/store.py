@@ -1,8 +1,8 @@
 """The embedded store: one SQLite file (WAL) beside a folder of original files.
 
 ``SQLiteStore`` is every aggregate's class over one connection (``connection``): the
-documents (``documents``), the threads (``threads``) and the collections
-(``collections``). An aggregate added later is one
+documents (``documents``), the threads (``threads``), the collections
+(``collections``) and the resumable uploads (``uploads``). An aggregate added later is one
 more class in its own module and one more base here. See ``connection`` for the
 concurrency model.
 """
@@ -12,8 +12,9 @@ from __future__ import annotations
 from askalong.store.sqlite.collections import SQLiteCollections
 from askalong.store.sqlite.documents import SQLiteDocuments
 from askalong.store.sqlite.threads import SQLiteThreads
+from askalong.store.sqlite.uploads import SQLiteUploads
 
 
-class SQLiteStore(SQLiteDocuments, SQLiteThreads, SQLiteCollections):
+class SQLiteStore(SQLiteDocuments, SQLiteThreads, SQLiteCollections, SQLiteUploads):
     """``Store`` over one SQLite file: ``SQLiteDocuments(path, files, trace=...)`` opens it,
     and every aggregate's methods share that connection and its lock."""

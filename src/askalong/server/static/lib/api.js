@@ -67,32 +67,6 @@ export function search(query, documentId) {
   return request(`/api/search?${params}`);
 }
 
-// Upload with progress (fetch cannot report upload progress; XMLHttpRequest can).
-export function uploadDocument(file, onProgress) {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/api/documents");
-    xhr.responseType = "json";
-    xhr.upload.addEventListener(
-      "progress",
-      (e) => e.lengthComputable && onProgress(e.loaded / e.total),
-    );
-    xhr.addEventListener("load", () => {
-      if (xhr.status < 300) return resolve(xhr.response);
-      const e = xhr.response?.error ?? {};
-      reject(
-        new ApiError(xhr.status, e.type ?? "HTTPError", e.message ?? xhr.statusText, e.source),
-      );
-    });
-    xhr.addEventListener("error", () =>
-      reject(new ApiError(0, "NetworkError", "the upload did not reach the server")),
-    );
-    const form = new FormData();
-    form.append("file", file, file.name);
-    xhr.send(form);
-  });
-}
-
 // Ask, streaming: yields the typed events of POST /api/ask (see server/routes_ask.py).
 export async function* ask(body, signal) {
   const response = await fetch("/api/ask", {

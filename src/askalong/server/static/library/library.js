@@ -4,6 +4,7 @@
 import * as api from "../lib/api.js";
 import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
 import { documentCard, el, icon, shorten } from "../lib/dom.js";
+import { uploadResumable } from "../lib/resumable.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -138,7 +139,7 @@ async function uploadOne(file) {
   );
   $("#uploads").prepend(row);
   try {
-    const result = await api.uploadDocument(file, (fraction) => {
+    const result = await uploadResumable(file, (fraction) => {
       bar.style.width = `${Math.round(fraction * 100)}%`;
       if (fraction >= 1) status.replaceChildren("Reading the document…");
     });

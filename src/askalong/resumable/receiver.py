@@ -1,0 +1,165 @@
+"""``ResumableUploads``: create an upload, take its bytes piece by piece at the right
+offset, and turn the finished file into a document exactly once.
+
+The rules a client can rely on: a piece lands only at the committed offset (``Conflict``
+otherwise, so a duplicated or out-of-order piece changes nothing); a piece whose digest
+does not match is dropped whole; once every byte is in, one caller claims the upload (a
+conditional update in the store) and only that caller adds the document. Appends are
+serialised by a lock so the file and the committed offset move together; bodies are
+received outside it, so a slow client holds up nobody.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from askalong.errors import AskAlongError, Conflict, Expired, TooLarge, TooMany
+from askalong.resumable.area import UploadArea, discard
+from askalong.resumable.checksum import check_whole_file
+from askalong.store.base import UploadStore
+from askalong.store.sqlite.uploads import stamp
+from askalong.types import Access, ResumableUpload
+
+# Adds the finished file as a document for its owner: its bytes and display name -> its id.
+AddDocument = Callable[[bytes, str, Access], str]
+
+
+@dataclass(frozen=True)
+class UploadLimits:
+    max_bytes: int  # one file, whole
+    max_piece_bytes: int  # one request's body
+    max_pending: int  # a user's uploads still receiving bytes
+    lifetime: timedelta  # an upload not finished by then is swept away
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ResumableUploads:
+    def __init__(
+        self,
+        store: UploadStore,
+        area: UploadArea,
+        limits: UploadLimits,
+        clock: Callable[[], datetime] = _now,
+    ) -> None:
+        self.store, self.area, self.limits, self._clock = store, area, limits, clock
+        self._appending = threading.Lock()
+
+    def create(
+        self, length: int, name: str, metadata: str, sha256: str, access: Access
+    ) -> ResumableUpload:
+        if length > self.limits.max_bytes:
+            raise TooLarge.of(length, self.limits.max_bytes, source=name)
+        if self.store.pending_uploads(access.user) >= self.limits.max_pending:
+            raise TooMany(
+                f"{self.limits.max_pending} uploads are already in progress; finish or cancel"
+                " one first (ASKALONG_UPLOAD_PENDING)",
+                source=name,
+            )
+        now = self._clock()
+        upload = ResumableUpload(
+            id=secrets.token_hex(16),
+            owner=access.user,
+            length=length,
+            received=0,
+            name=name,
+            metadata=metadata,
+            sha256=sha256,
+            state="receiving",
+            document_id=None,
+            error="",
+            created=stamp(now),
+            expires=stamp(now + self.limits.lifetime),
+        )
+        self.area.create(upload.id)
+        self.store.create_upload(upload)
+        return upload
+
+    def status(self, upload_id: str, access: Access) -> ResumableUpload:
+        """The upload as stored; ``Expired`` (and gone) once past its expiry unfinished."""
+        upload = self.store.get_upload(upload_id, access)
+        if upload.state == "receiving" and upload.expires < stamp(self._clock()):
+            self._forget(upload.id)
+            raise Expired("this upload expired before it was finished", source=upload_id)
+        return upload
+
+    def append(
+        self, upload_id: str, offset: int, piece: Path, size: int, access: Access
+    ) -> tuple[ResumableUpload, bool]:
+        """Add ``piece`` (``size`` bytes, already checked) at ``offset``; the upload after
+        it and whether this call completed it (and so must add the document)."""
+        try:
+            with self._appending:
+                upload = self.status(upload_id, access)
+                self._check_piece(upload, offset, size)
+                if size:
+                    self.area.append(upload.id, offset, piece)
+                    if not self.store.advance_upload(upload.id, offset, offset + size):
+                        raise Conflict("the upload moved on meanwhile", source=upload_id)
+                upload = replace(upload, received=offset + size)
+                completed = upload.finished and self.store.claim_upload(upload.id)
+        finally:
+            discard(piece)
+        return (replace(upload, state="complete") if completed else upload), completed
+
+    def _check_piece(self, upload: ResumableUpload, offset: int, size: int) -> None:
+        if upload.state != "receiving" or offset != upload.received:
+            raise Conflict(
+                f"the upload is at offset {upload.received}, not {offset}"
+                if upload.state == "receiving"
+                else "the upload is already complete",
+                source=upload.id,
+            )
+        if offset + size > upload.length:
+            raise TooLarge(
+                f"{offset + size} bytes would pass the declared length {upload.length}",
+                source=upload.id,
+            )
+
+    def add_document(self, upload: ResumableUpload, add: AddDocument) -> ResumableUpload:
+        """Turn a claimed upload into its document (or record why not); the bytes go."""
+        try:
+            data = self.area.read(upload.id, upload.length)
+            check_whole_file(upload.sha256, data, upload.name)
+            document_id: str | None = add(data, upload.name, Access(user=upload.owner))
+            error = ""
+        except AskAlongError as exc:
+            document_id, error = None, str(exc)
+        self.store.settle_upload(upload.id, document_id, error)
+        self.area.remove(upload.id)
+        return replace(
+            upload,
+            state="added" if document_id else "failed",
+            document_id=document_id,
+            error=error,
+        )
+
+    def resume(self, add: AddDocument) -> list[ResumableUpload]:
+        """Add the documents of uploads completed before a stop (and sweep leftovers)."""
+        for piece in self.area.leftover_pieces():
+            discard(piece)
+        return [self.add_document(upload, add) for upload in self.store.unsettled_uploads()]
+
+    def terminate(self, upload_id: str, access: Access) -> None:
+        with self._appending:
+            upload = self.store.get_upload(upload_id, access)
+            self._forget(upload.id)
+
+    def sweep(self) -> list[str]:
+        """Remove every upload past its expiry unfinished; their ids."""
+        expired = self.store.expired_uploads(self._clock())
+        with self._appending:
+            for upload_id in expired:
+                self._forget(upload_id)
+        return expired
+
+    def _forget(self, upload_id: str) -> None:
+        self.store.delete_upload(upload_id)
+        self.area.remove(upload_id)

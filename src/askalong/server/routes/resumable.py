@@ -1,0 +1,215 @@
+"""Resumable uploads over tus 1.0 (``server/tus.py``) at ``/api/uploads``.
+
+``POST`` creates an upload (``Upload-Length``, optional ``Upload-Metadata`` with
+``filename`` and ``sha256``), ``HEAD`` tells its offset, ``PATCH`` appends a piece at that
+offset (``Upload-Checksum`` optional), ``DELETE`` ends it, ``GET`` (ours, JSON) tells its
+state and, once added, its document. The request that delivers the last byte claims the
+upload and the document is added after its answer; a piece that arrives only in part (the
+connection dropped) is kept up to where it stopped, unless it came with a checksum.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, BackgroundTasks, Request, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect
+
+from askalong.errors import AskAlongError, InputError, TooLarge
+from askalong.ingest.inputs import Upload
+from askalong.resumable.area import check_upload_id, discard
+from askalong.resumable.checksum import Checksum
+from askalong.resumable.receiver import ResumableUploads
+from askalong.server import tus
+from askalong.server.deps import AccessDep, ServerState, StateDep
+from askalong.server.errors import error_response, status_of
+from askalong.server.schemas import ErrorOut, ResumableUploadOut
+from askalong.server.uploads import display_name
+from askalong.types import Access, ResumableUpload
+
+router = APIRouter(prefix="/api", tags=["uploads"])
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut} for status in (400, 404, 409, 410, 412, 413, 415, 429, 460)
+}
+
+
+@router.options("/uploads", status_code=204)
+async def upload_capabilities(state: StateDep) -> Response:
+    """What this server speaks of tus: version, extensions, size limit, checksums."""
+    limit = state.uploads.limits.max_bytes
+    return Response(status_code=204, headers=tus.capabilities(limit))
+
+
+@router.post("/uploads", status_code=201, responses=ERRORS)
+async def create_upload(request: Request, state: StateDep, access: AccessDep) -> Response:
+    """Create an upload of ``Upload-Length`` bytes; its address is in ``Location``."""
+    try:
+        _require_version(request)
+        length = tus.whole_number(request, "Upload-Length")
+        header = request.headers.get("upload-metadata", "")
+        metadata = tus.parse_metadata(header)
+        name = display_name(metadata.get("filename") or metadata.get("name"))
+        sha256 = tus.declared_sha256(metadata)
+        uploads = state.uploads
+        await run_in_threadpool(uploads.sweep)
+        upload = await run_in_threadpool(uploads.create, length, name, header, sha256, access)
+    except AskAlongError as exc:
+        return _refusal(exc)
+    headers = {**tus.state_headers(upload), "Location": f"/api/uploads/{upload.id}"}
+    return Response(status_code=201, headers=headers)
+
+
+@router.head("/uploads/{upload_id}", responses=ERRORS)
+async def upload_offset(
+    upload_id: str, request: Request, state: StateDep, access: AccessDep
+) -> Response:
+    """How many bytes of the upload are stored (``Upload-Offset``)."""
+    try:
+        _require_version(request)
+        upload = await run_in_threadpool(_status, state.uploads, upload_id, access)
+    except AskAlongError as exc:
+        return _refusal(exc, body=False)
+    headers = tus.state_headers(upload)
+    if upload.metadata:
+        headers["Upload-Metadata"] = upload.metadata
+    return Response(status_code=200, headers=headers)
+
+
+@router.get("/uploads/{upload_id}", response_model=ResumableUploadOut, responses=ERRORS)
+async def upload_state(upload_id: str, state: StateDep, access: AccessDep) -> ResumableUploadOut:
+    """The upload's state and, once added, its document's id (or why it failed)."""
+    upload = await run_in_threadpool(_status, state.uploads, upload_id, access)
+    return ResumableUploadOut.of(upload)
+
+
+@router.patch("/uploads/{upload_id}", status_code=204, responses=ERRORS)
+async def append_piece(
+    upload_id: str,
+    request: Request,
+    state: StateDep,
+    access: AccessDep,
+    tasks: BackgroundTasks,
+) -> Response:
+    """Append the body at ``Upload-Offset``; the new offset in the answer."""
+    try:
+        _require_version(request)
+        if request.headers.get("content-type", "").split(";")[0].strip() != tus.OFFSET_MEDIA_TYPE:
+            return _refusal(
+                InputError(f"send pieces as {tus.OFFSET_MEDIA_TYPE}", source="Content-Type"),
+                status=415,
+            )
+        offset = tus.whole_number(request, "Upload-Offset")
+        header = request.headers.get("upload-checksum")
+        checksum = Checksum.parse(header) if header else None
+        uploads = state.uploads
+        await run_in_threadpool(_status, uploads, upload_id, access)  # before reading a byte
+        piece, size = await _receive_piece(request, uploads, checksum, upload_id)
+        upload, completed = await run_in_threadpool(
+            uploads.append, upload_id, offset, piece, size, access
+        )
+    except AskAlongError as exc:
+        return _refusal(exc)
+    if completed:
+        tasks.add_task(_add_document, state, upload)
+    return Response(status_code=204, headers=tus.state_headers(upload))
+
+
+@router.delete("/uploads/{upload_id}", status_code=204, responses=ERRORS)
+async def terminate_upload(
+    upload_id: str, request: Request, state: StateDep, access: AccessDep
+) -> Response:
+    """End the upload; its stored bytes are removed."""
+    try:
+        _require_version(request)
+        await run_in_threadpool(state.uploads.terminate, upload_id, access)
+    except AskAlongError as exc:
+        return _refusal(exc)
+    return Response(status_code=204, headers={"Tus-Resumable": tus.TUS_VERSION})
+
+
+async def _receive_piece(
+    request: Request, uploads: ResumableUploads, checksum: Checksum | None, upload_id: str
+) -> tuple[Path, int]:
+    """The body, written to a fresh piece file as it arrives; its path and size. A body
+    cut off by the client is kept as far as it came, unless a checksum must hold."""
+    fd, piece = uploads.area.new_piece()
+    hasher = checksum.hasher() if checksum else None
+    size, limit = 0, uploads.limits.max_piece_bytes
+    try:
+        with os.fdopen(fd, "wb") as out:
+            try:
+                async for data in request.stream():
+                    size += len(data)
+                    if size > limit:
+                        raise TooLarge.of(size, limit, source=upload_id)
+                    await run_in_threadpool(out.write, data)
+                    if hasher:
+                        hasher.update(data)
+            except ClientDisconnect:
+                if checksum:
+                    raise InputError("the piece was cut off", source=upload_id) from None
+        if checksum and hasher:
+            checksum.check(hasher, upload_id)
+    except BaseException:
+        discard(piece)
+        raise
+    return piece, size
+
+
+def _status(uploads: ResumableUploads, upload_id: str, access: Access) -> ResumableUpload:
+    return uploads.status(check_upload_id(upload_id), access)
+
+
+def _add_document(state: ServerState, upload: ResumableUpload) -> None:
+    """After the last piece's answer: the file becomes a document, then its vectors."""
+    state.uploads.add_document(upload, lambda data, name, access: _add(state, data, name, access))
+    _embed_pending(state)
+
+
+def resume_uploads(state: ServerState) -> list[ResumableUpload]:
+    """At startup: expired uploads swept, complete ones a stop left unadded added."""
+    state.uploads.sweep()
+    return state.uploads.resume(lambda data, name, access: _add(state, data, name, access))
+
+
+def _embed_pending(state: ServerState) -> None:
+    with state.writes:
+        pending = state.library.indexes.pending_vectors()
+        if pending:
+            state.library.indexes.embed(pending)
+
+
+def _add(state: ServerState, data: bytes, name: str, access: Access) -> str:
+    upload = Upload(data, source=name, name=name)
+    outcome = state.library.ingestor.add_upload(upload, access, writes=state.writes)
+    if outcome.document is None:
+        raise InputError(outcome.error or "the document was not added", source=name)
+    return outcome.document.id
+
+
+def _require_version(request: Request) -> None:
+    if not tus.speaks_our_version(request):
+        raise _VersionMismatch(
+            f"send Tus-Resumable: {tus.TUS_VERSION} (the version this server speaks)",
+            source="Tus-Resumable",
+        )
+
+
+class _VersionMismatch(InputError):
+    """tus answers a missing or other protocol version with 412."""
+
+
+def _refusal(exc: AskAlongError, *, status: int | None = None, body: bool = True) -> Response:
+    status = status or (412 if isinstance(exc, _VersionMismatch) else status_of(exc))
+    headers = {"Tus-Resumable": tus.TUS_VERSION, "Tus-Version": tus.TUS_VERSION}
+    if status == 429:
+        headers["Retry-After"] = "30"
+    if not body:  # a HEAD answer has no body
+        return Response(status_code=status, headers=headers)
+    response = error_response(status, type(exc).__name__, exc.message, exc.source)
+    response.headers.update(headers)
+    return response

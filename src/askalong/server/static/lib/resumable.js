@@ -1,0 +1,59 @@
+// Resumable upload through the tus protocol (the vendored tus-js-client, loaded by the page
+// as window.tus): 5 MB pieces, retried after a dropped connection, and resumed after a
+// reload when the same file is chosen again (tus-js-client keeps the upload's address in
+// localStorage under the file's fingerprint). Resolves with
+// {status, document, blocks}, once the server has added the document.
+
+import { ApiError, getDocument } from "./api.js";
+
+const PIECE_BYTES = 5 * 1024 * 1024;
+const RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000];
+const POLL_MS = 300;
+
+export function uploadResumable(file, onProgress, pieceBytes = PIECE_BYTES) {
+  const tus = window.tus;
+  return new Promise((resolve, reject) => {
+    const upload = new tus.Upload(file, {
+      endpoint: "/api/uploads",
+      chunkSize: pieceBytes,
+      retryDelays: RETRY_DELAYS_MS,
+      removeFingerprintOnSuccess: true,
+      metadata: { filename: file.name },
+      onProgress: (sent, total) => total && onProgress(sent / total),
+      onError: (error) => reject(refusal(error)),
+      onSuccess: () => settled(upload.url).then(resolve, reject),
+    });
+    upload.findPreviousUploads().then((previous) => {
+      if (previous.length) upload.resumeFromPreviousUpload(previous[0]);
+      upload.start();
+    }, reject);
+  });
+}
+
+// The server adds the document after the last piece: wait for its verdict.
+async function settled(url) {
+  for (;;) {
+    const response = await fetch(url);
+    const body = await response.json();
+    if (!response.ok) throw new ApiError(response.status, body?.error?.type, body?.error?.message);
+    if (body.state === "added") {
+      const structure = await getDocument(body.document_id);
+      return { status: "added", document: structure.document, blocks: structure.blocks.length };
+    }
+    if (body.state === "failed") throw new ApiError(400, "InputError", body.error);
+    await new Promise((wake) => setTimeout(wake, POLL_MS));
+  }
+}
+
+// tus-js-client's errors carry the server's answer; show its JSON message, not the wrapper.
+function refusal(error) {
+  const response = error.originalResponse;
+  if (!response) return new ApiError(0, "NetworkError", "the upload did not reach the server");
+  let message = response.getBody();
+  try {
+    message = JSON.parse(message).error.message;
+  } catch {
+    // not our JSON: keep the body as it came
+  }
+  return new ApiError(response.getStatus(), "HTTPError", message || error.message);
+}
