@@ -44,6 +44,11 @@ export const getThread = (id) => request(`/api/threads/${enc(id)}`);
 export const listCollections = () => request("/api/collections").then((b) => b.collections);
 export const getCollection = (id) => request(`/api/collections/${enc(id)}`);
 
+export const compareTargets = (id, blockId) =>
+  request(
+    `/api/documents/${enc(id)}/compare-targets${blockId ? `?block=${enc(blockId)}` : ""}`,
+  ).then((b) => b.targets);
+
 export function pageUrl(id, page, width) {
   return `/api/documents/${enc(id)}/pages/${page}.png?width=${Math.round(width)}`;
 }

@@ -43,7 +43,9 @@ function mount(structure) {
   const highlighter = new Highlighter(scroller, view, blocks);
   const highlight = (blockId, start, end) => highlighter.highlight(blockId, start, end);
   const panel = new Panel($("#panel"), { docId: doc.id, blocks, highlight });
-  const askBox = new AskBox((question) => panel.start(question));
+  const askBox = new AskBox((question) => panel.start(question), {
+    targets: (selection) => api.compareTargets(doc.id, selection.block_id),
+  });
   const watcher = new SelectionWatcher(root, scroller, {
     blockText: (id) => blocks.get(id)?.text ?? "",
     onAsk: (current, near) => {
