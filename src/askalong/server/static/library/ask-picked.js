@@ -13,7 +13,8 @@ export class AskPicked {
     this.bar = bar;
     this.picked = new Set();
     this.ids = [];
-    this.some = el("button", { class: "button", type: "button", onclick: () => this.go([...this.picked]) });
+    const some = () => this.go([...this.picked]);
+    this.some = el("button", { class: "button", type: "button", onclick: some });
     this.all = el(
       "button",
       { class: "button", type: "button", onclick: () => this.go(this.ids) },

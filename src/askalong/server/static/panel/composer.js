@@ -31,7 +31,12 @@ export class Composer {
     });
     const send = el(
       "button",
-      { class: "composer-send", type: "button", "aria-label": "Send", onclick: () => this.send(onSend) },
+      {
+        class: "composer-send",
+        type: "button",
+        "aria-label": "Send",
+        onclick: () => this.send(onSend),
+      },
       icon("send", 16),
     );
     this.el = el(
@@ -52,9 +57,11 @@ export class Composer {
     this.chip.classList.toggle("whole", !anchor);
     this.drop.hidden = !anchor;
     this.label.replaceChildren(anchor ? "Anchored at" : "Asking");
-    const what = anchor ? "the selection" : this.whole.startsWith("these ") ? this.whole : `the ${this.whole}`;
+    const named = this.whole.startsWith("these ") ? this.whole : `the ${this.whole}`;
+    const what = anchor ? "the selection" : named;
     this.input.placeholder = following ? "Ask a follow-up…" : `Ask about ${what}…`;
-    this.input.setAttribute("aria-label", following ? "Follow-up question" : `Question about ${what}`);
+    const label = following ? "Follow-up question" : `Question about ${what}`;
+    this.input.setAttribute("aria-label", label);
   }
 
   flash() {

@@ -25,7 +25,11 @@ export class Panel {
     this.blocks = blocks;
     this.highlight = highlight;
     this.collection = collection;
-    this.whole = collection ? (collection.id ? "whole collection" : collection.name) : "whole document";
+    this.whole = !collection
+      ? "whole document"
+      : collection.id
+        ? "whole collection"
+        : collection.name;
     this.state = new ThreadState(docId, collection?.id ?? null, collection?.documents ?? []);
     this.build();
     this.threads = new ThreadsView(this.list, { docId, blocks, onOpen: (id) => this.open(id) });
@@ -100,13 +104,14 @@ export class Panel {
   }
 
   showCollectionEmpty() {
+    const whose = this.collection.id ? "the collection's" : "these";
     this.body.replaceChildren(
       el(
         "div",
         { class: "empty" },
         el("div", { class: "empty-icon" }, icon("ask", 28)),
         el("h2", {}, `Ask ${this.collection.name}`),
-        el("p", {}, `A question here is answered from all of ${this.collection.id ? "the collection's" : "these"} documents.`),
+        el("p", {}, `A question here is answered from all of ${whose} documents.`),
         el("p", { class: "muted" }, "Every answer quotes them; click a quote to open it."),
       ),
     );

@@ -24,7 +24,8 @@ const SET_ASIDE = Object.freeze({
   unrelated:
     "Answered from the whole document: your question is not about the selected passage.",
   other_section:
-    "Answered from the whole document: your question is about another part of it, not the selected passage.",
+    "Answered from the whole document: your question is about another part of it, " +
+    "not the selected passage.",
 });
 
 export class Turn {
@@ -128,7 +129,8 @@ export class Turn {
     this.answer.replaceChildren(...this.withCitations(answer.answer ?? ""));
     for (const quote of answer.quotes ?? []) this.addQuote(quote);
     if (answer.explanation) this.explanation.replaceChildren(answer.explanation);
-    if (answer.claims?.length) this.checks.replaceChildren(claimList(answer.claims, answer.quotes ?? []));
+    if (answer.claims?.length)
+      this.checks.replaceChildren(claimList(answer.claims, answer.quotes ?? []));
   }
 
   // "[2]" in the answer becomes a button that shows quote 2 in the document.

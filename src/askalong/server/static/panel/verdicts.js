@@ -51,7 +51,10 @@ export const REASONS = Object.freeze([
     /^the cited text does not mention what the question asks about \((.+)\)$/,
     "the quote does not mention what you asked about ($1)",
   ],
-  [/^the judge found it unsupported by its source$/, "a second reading found the quote does not back it"],
+  [
+    /^the judge found it unsupported by its source$/,
+    "a second reading found the quote does not back it",
+  ],
   [
     /^the cited text is an instruction planted in the document, not evidence$/,
     "the quote is an instruction written into the document, not evidence",
@@ -85,7 +88,11 @@ export function howChecked(claim, quotes) {
   const held = numbers.filter((n) => cited.includes(n));
   const said = ["this quote is word-for-word in the document"];
   if (numbers.length && held.length === numbers.length)
-    said.unshift(`this quote contains the number${numbers.length > 1 ? "s" : ""} the answer states`);
+    said.unshift(`this quote contains the number${plural(numbers)} the answer states`);
   if (claim.verdict === "supported") said.push("it says what the answer says");
   return said;
+}
+
+function plural(items) {
+  return items.length > 1 ? "s" : "";
 }

@@ -104,7 +104,8 @@ export class AskBox {
   compareWith(target) {
     const selection = this.current.selection;
     this.close();
-    this.onSubmit({ selection, question: compareQuestion(target, selection.text), intent: "compare" });
+    const question = compareQuestion(target, selection.text);
+    this.onSubmit({ selection, question, intent: "compare" });
   }
 
   get isOpen() {
