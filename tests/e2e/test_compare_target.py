@@ -4,42 +4,26 @@ document; a suggestion (or a typed term) sends the compare with its second term.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from playwright.sync_api import Page, expect
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
-
-from e2e.asking import Asking, asking_library, select_text
-from e2e.conftest import entered_page
+from e2e.asking import Asking, select_text
 from e2e.reader import AskRequests, open_reader, wait_for_answer
 
 SELECTION = "We consider two sets of negative examples"
 
 
-@pytest.fixture(scope="module")
-def asking(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Asking]:
-    yield from asking_library(evaldata, tmp_path_factory.mktemp("e2e-compare"))
-
-
-@pytest.fixture
-def page(browser: Browser, asking: Asking) -> Iterator[Page]:
-    with entered_page(browser, asking.server) as page:
-        yield page
-
-
-def open_compare(page: Page, asking: Asking) -> AskRequests:
-    asks = AskRequests(page)
-    open_reader(page, asking.server.url, asking.paper)
-    select_text(page, asking.server.structure(asking.paper), SELECTION)
-    page.locator(".fab-ask").click()
-    page.locator(".askbox .chip", has_text="Compare with").click()
+def open_compare(asking_page: Page, asking: Asking) -> AskRequests:
+    asks = AskRequests(asking_page)
+    open_reader(asking_page, asking.server.url, asking.paper)
+    select_text(asking_page, asking.server.structure(asking.paper), SELECTION)
+    asking_page.locator(".fab-ask").click()
+    asking_page.locator(".askbox .chip", has_text="Compare with").click()
     return asks
 
 
-def test_compare_asks_with_what_and_sends_a_suggestion(page: Page, asking: Asking) -> None:
-    asks = open_compare(page, asking)
-    box = page.locator(".askbox .compare-target")
+def test_compare_asks_with_what_and_sends_a_suggestion(asking_page: Page, asking: Asking) -> None:
+    asks = open_compare(asking_page, asking)
+    box = asking_page.locator(".askbox .compare-target")
     expect(box).to_be_visible()
     expect(box.locator(".compare-input")).to_be_focused()
     suggestions = box.locator(".compare-suggestion")
@@ -50,7 +34,7 @@ def test_compare_asks_with_what_and_sends_a_suggestion(page: Page, asking: Askin
     assert asks.bodies == []  # nothing sent before the second term is known
     target = offered[0]
     suggestions.first.click()
-    turn = wait_for_answer(page)
+    turn = wait_for_answer(asking_page)
     [body] = asks.bodies
     assert (
         body["intent"] == "compare" and body["question"] == f"How does this differ from {target}?"
@@ -58,14 +42,16 @@ def test_compare_asks_with_what_and_sends_a_suggestion(page: Page, asking: Askin
     expect(turn.locator(".question")).to_contain_text(target)
 
 
-def test_a_typed_term_is_compared_and_an_empty_one_is_not_sent(page: Page, asking: Asking) -> None:
-    asks = open_compare(page, asking)
-    field = page.locator(".askbox .compare-input")
+def test_a_typed_term_is_compared_and_an_empty_one_is_not_sent(
+    asking_page: Page, asking: Asking
+) -> None:
+    asks = open_compare(asking_page, asking)
+    field = asking_page.locator(".askbox .compare-input")
     field.press("Enter")  # empty: nothing to compare with
     expect(field).to_be_visible()
     assert asks.bodies == []
     field.fill("random negatives")
     field.press("Enter")
-    wait_for_answer(page)
+    wait_for_answer(asking_page)
     [body] = asks.bodies
     assert body["question"] == "How does this differ from random negatives?"

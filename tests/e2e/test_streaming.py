@@ -5,14 +5,9 @@ never the checks' internal terms."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from playwright.sync_api import Page, expect
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
-
-from e2e.asking import Asking, asking_library, select_text
-from e2e.conftest import entered_page
+from e2e.asking import Asking, select_text
 from e2e.reader import open_reader, wait_for_answer
 
 LABELS = {"Supported", "Partly supported", "Doubtful", "Not checked"}
@@ -35,29 +30,20 @@ WATCH = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def asking(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Asking]:
-    yield from asking_library(evaldata, tmp_path_factory.mktemp("e2e-streaming"))
-
-
-@pytest.fixture
-def page(browser: Browser, asking: Asking) -> Iterator[Page]:
-    with entered_page(browser, asking.server) as page:
-        yield page
-
-
 def test_the_answer_streams_then_its_quotes_are_checked_in_plain_words(
-    page: Page, asking: Asking
+    asking_page: Page, asking: Asking
 ) -> None:
-    open_reader(page, asking.server.url, asking.paper)
-    page.evaluate(WATCH)
+    open_reader(asking_page, asking.server.url, asking.paper)
+    asking_page.evaluate(WATCH)
     select_text(
-        page, asking.server.structure(asking.paper), "We consider two sets of negative examples"
+        asking_page,
+        asking.server.structure(asking.paper),
+        "We consider two sets of negative examples",
     )
-    page.locator(".fab-ask").click()
-    page.locator(".askbox .chip", has_text="Explain").click()
-    turn = wait_for_answer(page)
-    seen = page.evaluate("window.seen")
+    asking_page.locator(".fab-ask").click()
+    asking_page.locator(".askbox .chip", has_text="Explain").click()
+    turn = wait_for_answer(asking_page)
+    seen = asking_page.evaluate("window.seen")
     assert len(seen["pieces"]) >= 2, seen  # the text grew as the events came
     answer = turn.locator(".answer-text").text_content() or ""
     assert all(piece.strip("[]0123456789 ")[:20] in answer for piece in seen["pieces"])
@@ -75,11 +61,11 @@ def test_the_answer_streams_then_its_quotes_are_checked_in_plain_words(
     expect(turn).not_to_have_attribute("data-streaming", "")
 
 
-def test_every_server_reason_has_plain_words(page: Page, asking: Asking) -> None:
+def test_every_server_reason_has_plain_words(asking_page: Page, asking: Asking) -> None:
     """The reasons verify/ writes (with their numbers and names) all map to a sentence of
     the one table in panel/verdicts.js; none comes back as the server wrote it."""
-    page.goto(asking.server.url + "/")
-    page.wait_for_selector("body.ready")
+    asking_page.goto(asking.server.url + "/")
+    asking_page.wait_for_selector("body.ready")
     reasons = [
         "cites no source",
         "source 3 does not exist",
@@ -91,7 +77,7 @@ def test_every_server_reason_has_plain_words(page: Page, asking: Asking) -> None
         "the cited text is an instruction planted in the document, not evidence",
         "repeats what an instruction planted in the document says (ignore, reply)",
     ]
-    plain = page.evaluate(
+    plain = asking_page.evaluate(
         "async (reasons) => { const m = await import('/panel/verdicts.js');"
         " return reasons.map(m.plainReason); }",
         reasons,
