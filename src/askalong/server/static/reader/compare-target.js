@@ -23,7 +23,7 @@ export class CompareTarget {
     });
     const go = el(
       "button",
-      { class: "chip compare-go", type: "button", onclick: () => this.compare(this.input.value) },
+      { class: "compare-go", type: "button", onclick: () => this.compare(this.input.value) },
       "Compare",
     );
     this.suggestions = el("div", { class: "compare-suggestions", "aria-label": "Suggestions" });
@@ -59,7 +59,7 @@ export class CompareTarget {
 
   suggestion(target) {
     const onclick = () => this.compare(target);
-    return el("button", { class: "chip compare-suggestion", type: "button", onclick }, target);
+    return el("button", { class: "compare-suggestion", type: "button", onclick }, target);
   }
 
   compare(target) {
