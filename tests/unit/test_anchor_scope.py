@@ -44,8 +44,16 @@ def test_a_question_naming_another_section_sets_the_anchor_aside(
     assert set_aside(evaldata, question) == "other_section"
 
 
-def test_a_question_sharing_nothing_with_the_anchor_sets_it_aside(evaldata: Path) -> None:
-    question = "Which optimizer and batch size did the authors pick?"
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which optimizer and batch size did the authors pick?",
+        "Which optimizer does this study pick?",  # "this study" is the document
+    ],
+)
+def test_a_question_sharing_nothing_with_the_anchor_sets_it_aside(
+    evaldata: Path, question: str
+) -> None:
     assert set_aside(evaldata, question) == "unrelated"
 
 
@@ -54,6 +62,8 @@ def test_a_question_sharing_nothing_with_the_anchor_sets_it_aside(evaldata: Path
     [
         "Why does it do that?",  # stop words only: leans on the selection
         "为什么？",
+        "What follows from this?",  # points back, though no word is shared
+        "这说明了什么？",
         "What other metrics could be used?",  # the selection's own words
         "Why were citations used to build the triplets?",
         "How do these triplets differ from the ones in section 2.4?",  # points back at it
