@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from e2e.live import LiveServer, live_server
-from e2e.reader import Target, drag_select
+from e2e.reader import AskRequests, Target, drag_select, open_reader
 
 SPECTER = "pdf/en_2col/2020.acl-main.207.pdf"
 NOTE = """# Tides
@@ -57,3 +57,13 @@ def select_text(page: Page, structure: dict[str, Any], text: str) -> Target:
     page.wait_for_selector(f'.seg[data-block="{target.block_id}"]')
     drag_select(page, target)
     return target
+
+
+def ask_box_at(page: Page, asking: Asking, text: str) -> AskRequests:
+    """The paper open in the reader, ``text`` selected and the ask box opened on it; the
+    ask requests sent from then on are watched."""
+    asks = AskRequests(page)
+    open_reader(page, asking.server.url, asking.paper)
+    select_text(page, asking.server.structure(asking.paper), text)
+    page.locator(".fab-ask").click()
+    return asks

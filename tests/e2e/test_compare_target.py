@@ -6,17 +6,14 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from e2e.asking import Asking, select_text
-from e2e.reader import AskRequests, open_reader, wait_for_answer
+from e2e.asking import Asking, ask_box_at
+from e2e.reader import AskRequests, wait_for_answer
 
 SELECTION = "We consider two sets of negative examples"
 
 
 def open_compare(asking_page: Page, asking: Asking) -> AskRequests:
-    asks = AskRequests(asking_page)
-    open_reader(asking_page, asking.server.url, asking.paper)
-    select_text(asking_page, asking.server.structure(asking.paper), SELECTION)
-    asking_page.locator(".fab-ask").click()
+    asks = ask_box_at(asking_page, asking, SELECTION)
     asking_page.locator(".askbox .chip", has_text="Compare with").click()
     return asks
 

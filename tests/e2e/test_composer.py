@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from e2e.asking import FUTURE_WORK, Asking, select_text
+from e2e.asking import FUTURE_WORK, Asking, ask_box_at
 from e2e.reader import AskRequests, open_reader, wait_for_answer
 
 
@@ -32,10 +32,7 @@ def test_the_whole_document_is_asked_with_nothing_selected(
 
 
 def test_the_anchor_chip_can_be_dropped(asking_page: Page, asking: Asking) -> None:
-    asks = AskRequests(asking_page)
-    open_reader(asking_page, asking.server.url, asking.paper)
-    select_text(asking_page, asking.server.structure(asking.paper), FUTURE_WORK)
-    asking_page.locator(".fab-ask").click()
+    asks = ask_box_at(asking_page, asking, FUTURE_WORK)
     asking_page.locator(".askbox .chip", has_text="Explain").click()
     wait_for_answer(asking_page)
     expect(asking_page.locator(".composer .chip-text")).to_contain_text("We used citations")
@@ -56,9 +53,7 @@ def test_a_question_about_another_section_says_it_left_the_anchor(
 ) -> None:
     """The issue's reproduction: anchored on the future-work sentence, the question about
     the training negatives is answered from the whole document, and the turn says so."""
-    open_reader(asking_page, asking.server.url, asking.paper)
-    select_text(asking_page, asking.server.structure(asking.paper), FUTURE_WORK)
-    asking_page.locator(".fab-ask").click()
+    ask_box_at(asking_page, asking, FUTURE_WORK)
     asking_page.locator(".askbox-input").fill("How are the negatives for the triplets chosen?")
     asking_page.keyboard.press("Enter")
     turn = wait_for_answer(asking_page)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from e2e.asking import Asking, select_text
-from e2e.reader import open_reader, wait_for_answer
+from e2e.asking import Asking, ask_box_at
+from e2e.reader import wait_for_answer
 
 LABELS = {"Supported", "Partly supported", "Doubtful", "Not checked"}
 INTERNAL = ("drifted", "cited source", "claim", "cites no source", "the judge")
@@ -33,14 +33,8 @@ WATCH = """() => {
 def test_the_answer_streams_then_its_quotes_are_checked_in_plain_words(
     asking_page: Page, asking: Asking
 ) -> None:
-    open_reader(asking_page, asking.server.url, asking.paper)
+    ask_box_at(asking_page, asking, "We consider two sets of negative examples")
     asking_page.evaluate(WATCH)
-    select_text(
-        asking_page,
-        asking.server.structure(asking.paper),
-        "We consider two sets of negative examples",
-    )
-    asking_page.locator(".fab-ask").click()
     asking_page.locator(".askbox .chip", has_text="Explain").click()
     turn = wait_for_answer(asking_page)
     seen = asking_page.evaluate("window.seen")
