@@ -203,6 +203,9 @@ Verdict = Literal["supported", "weak", "suspicious", "unverified"]
 VERDICTS: tuple[str, ...] = get_args(Verdict)
 AnswerStatus = Literal["answered", "not_covered"]
 Intent = Literal["ask", "explain", "example", "compare"]
+# Why a read-along question was answered from the whole document instead of its anchor
+# (``context/anchor_scope.py``): it shares no terms with it, or it names another part.
+SetAside = Literal["unrelated", "other_section"]
 INTENTS: tuple[str, ...] = get_args(Intent)
 
 
@@ -264,6 +267,7 @@ class Answer:
     searched: tuple[str, ...] = ()  # what was searched: shown with a not_covered answer
     notes: tuple[str, ...] = ()
     timings: Timings = field(default_factory=Timings)
+    anchor_set_aside: SetAside | None = None  # the anchor was given but not used: why
 
 
 @dataclass(frozen=True)

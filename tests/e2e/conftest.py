@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from conftest import REPO
+from e2e.asking import Asking, asking_library
 from e2e.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, live_server
 
 DOCUMENTS = {
@@ -46,6 +47,18 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def page(browser: Browser, library: Library) -> Iterator[Page]:
     with entered_page(browser, library.server) as page:
+        yield page
+
+
+@pytest.fixture(scope="session")
+def asking(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Asking]:
+    """The asking tests' own server (e2e/asking.py: SPECTER and a note)."""
+    yield from asking_library(evaldata, tmp_path_factory.mktemp("e2e-asking"))
+
+
+@pytest.fixture
+def asking_page(browser: Browser, asking: Asking) -> Iterator[Page]:
+    with entered_page(browser, asking.server) as page:
         yield page
 
 

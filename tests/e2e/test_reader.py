@@ -182,7 +182,7 @@ FOLLOW_UPS = {  # (a follow-up, a question after re-anchoring), in the document'
     "manual": ("What follows from this?", "And what does this part say?"),
     "chinese": ("这说明了什么？", "这里讲的是什么？"),
 }
-VERDICT_LABELS = {"Supported", "Weak support", "Suspicious", "Not checked"}
+VERDICT_LABELS = {"Supported", "Partly supported", "Doubtful", "Not checked"}
 
 
 @pytest.mark.parametrize("key", DOCS)

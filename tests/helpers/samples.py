@@ -7,7 +7,11 @@ import io
 import shutil
 import zipfile
 import zlib
+from functools import cache
 from pathlib import Path
+
+from askalong.parse.pdf.parser import parse
+from askalong.types import Block
 
 # Eight pages of the PostgreSQL manual on transactions: a small real collection.
 MANUAL_PAGES = (
@@ -31,6 +35,12 @@ def manual_folder(evaldata: Path, parent: Path, name: str = "pg-transactions") -
     for page in MANUAL_PAGES:
         shutil.copyfile(manual / page, folder / page)
     return folder
+
+
+@cache
+def parsed_pdf_blocks(path: Path) -> tuple[Block, ...]:
+    """The blocks of a real PDF as parsed without OCR, once per test session."""
+    return tuple(parse(path.read_bytes(), source=path.name, ocr=False).blocks)
 
 
 def encrypted_pdf() -> bytes:

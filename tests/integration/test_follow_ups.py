@@ -102,3 +102,25 @@ def test_a_follow_up_naming_its_own_subject_is_not_searched_with_the_thread(
         leaning = "And the harder ones?"
         asked = AskedQuestion(leaning, analysed(leaning), "ask", None, (), history)
         assert "Which sudoku puzzles are easy?" in thread_context(asked)
+
+
+def test_a_question_naming_another_section_is_answered_from_the_whole_document(
+    settings: Settings, evaldata: Path
+) -> None:
+    """The issue's reproduction on SPECTER: anchored on the future-work sentence (which
+    mentions triplets), "How are the negatives for the triplets chosen?" is answered from
+    the method like the same question unanchored, and the answer says so; a follow-up
+    leaning on the selection ("Why does it do that?") still answers from it."""
+    paper = evaldata / "pdf" / "en_2col" / "2020.acl-main.207.pdf"
+    doc = run_json("add", str(paper))["results"][0]["document"]["id"]
+    selection = "We used citations to build triplets for our loss function"
+    question = "How are the negatives for the triplets chosen?"
+    anchored = run_json("ask", question, "--doc", doc, "--select", selection)
+    unanchored = run_json("ask", question, "--doc", doc)
+    future = anchored["anchor"]["block_id"]  # the thread keeps its anchor
+    assert anchored["anchor_set_aside"] == "other_section"
+    assert future not in {q["block_id"] for q in anchored["quotes"]}
+    assert anchored["answer"] == unanchored["answer"]
+    why = run_json("ask", "Why does it do that?", "--thread", anchored["thread_id"])
+    assert why["anchor_set_aside"] is None and why["anchor"]["block_id"] == future
+    assert future in {q["block_id"] for q in why["quotes"]}

@@ -104,3 +104,49 @@ def test_another_user_sees_no_collection_of_mine(client: TestClient) -> None:
     assert asked.status_code == 404
     searched = client.get("/api/search", params={"q": "rollback", "collection": NAME})
     assert searched.status_code == 404
+
+
+def test_ask_documents_picked_by_id_as_one(client: TestClient, members: set[str]) -> None:
+    """``documents``: the library's "ask several", beside or without ``document_id``."""
+    stray = next(d["id"] for d in client.get("/api/documents").json()["documents"]
+                 if d["id"] not in members)  # fmt: skip
+    rollback = next(
+        d["id"]
+        for d in client.get(f"/api/collections/{NAME}").json()["documents"]
+        if d["title"].startswith("ROLLBACK")
+    )
+    picked = [stray, rollback]
+    body = {"documents": picked, "question": QUESTION, "stream": False}
+    answer = client.post("/api/ask", json=body).json()
+    assert answer["status"] == "answered" and answer["anchor_set_aside"] is None
+    assert {q["document_id"] for q in answer["quotes"]} <= set(picked)
+    unknown = client.post("/api/ask", json={**body, "documents": [stray, "ffffffffffff"]})
+    assert unknown.status_code == 404
+
+
+def test_whole_drops_the_thread_anchor_and_contradicts_an_anchor(
+    client: TestClient, members: set[str]
+) -> None:
+    doc = next(d["id"] for d in client.get("/api/documents").json()["documents"]
+               if d["id"] not in members)  # fmt: skip
+    anchor = {"selected_text": "ROLLBACK aborts the current transaction."}
+    first = {"document_id": doc, "question": QUESTION, "anchor": anchor, "stream": False}
+    anchored = client.post("/api/ask", json=first).json()
+    assert anchored["anchor"]["block_id"]
+    follow = {"document_id": doc, "question": QUESTION, "stream": False, "whole": True}
+    whole = client.post("/api/ask", json={**follow, "thread_id": anchored["thread_id"]}).json()
+    assert whole["anchor"] is None and whole["thread_id"] == anchored["thread_id"]
+    both = client.post("/api/ask", json={**first, "whole": True})
+    assert both.status_code == 400 and both.json()["error"]["source"] == "anchor"
+
+
+def test_compare_targets_of_a_block(client: TestClient, members: set[str]) -> None:
+    doc = next(iter(sorted(members)))
+    blocks = client.get(f"/api/documents/{doc}").json()["blocks"]
+    paragraph = next(b for b in blocks if b["kind"] == "paragraph")
+    found = client.get(f"/api/documents/{doc}/compare-targets", params={"block": paragraph["id"]})
+    assert found.status_code == 200 and isinstance(found.json()["targets"], list)
+    headings = client.get(f"/api/documents/{doc}/compare-targets").json()["targets"]
+    assert headings and len(headings) <= 8
+    missing = client.get(f"/api/documents/{doc}/compare-targets", params={"block": "nope"})
+    assert missing.status_code == 404

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -130,3 +131,42 @@ def test_a_failing_answerer_fails_the_stream_and_stores_nothing(library: Library
     with pytest.raises(ProviderError, match="no model"):
         list(events)
     assert library.store.list_threads(LOCAL) == []
+
+
+class AtOnce(Answerer):
+    """Writes its whole answer at once (``draft`` only), as the extractive answerer does."""
+
+    name = "at-once"
+    ANSWER = "The Moon pulls the oceans. [1] The Sun adds a smaller pull. [1]"
+
+    def draft(self, request: DraftRequest) -> Draft:
+        unit = request.units[0]
+        piece = unit.pieces[0]
+        span, page = piece.span, unit.place(piece.span.block_id).page
+        quote = Quote(
+            1, unit.document_id, span.block_id, span.start, span.start + 60, piece.text[:60], page
+        )
+        return Draft("answered", self.ANSWER, (quote,))
+
+
+def test_a_whole_answer_is_streamed_sentence_by_sentence(library: Library) -> None:
+    """An answer written at once still streams a sentence at a time, each with the
+    citation marks that close it, so the reader shows it growing."""
+    doc_id, block_id = tides(library)
+    asker = Asker(library, AtOnce())
+    events = asker.stream(Question("What causes tides?", anchor=Anchor(doc_id, block_id)), LOCAL)
+    pieces = [e.text for e in events if isinstance(e, AnswerText)]
+    assert pieces == ["The Moon pulls the oceans. [1] ", "The Sun adds a smaller pull. [1]"]
+
+
+def test_a_whole_document_follow_up_drops_the_thread_anchor(library: Library) -> None:
+    doc_id, block_id = tides(library)
+    asker = Asker(library, ExtractiveAnswerer())
+    first = asker.ask(Question("What pulls on the oceans?", anchor=Anchor(doc_id, block_id)), LOCAL)
+    assert first.anchor is not None
+    document = library.store.get_document(doc_id, LOCAL)
+    whole = Question("What does the Sun add?", documents=(document,), thread_id=first.thread_id)
+    dropped = asker.ask(replace(whole, whole=True), LOCAL)
+    assert dropped.anchor is None and dropped.thread_id == first.thread_id
+    kept = asker.ask(Question("And the Moon?", thread_id=first.thread_id), LOCAL)
+    assert kept.anchor is None  # the thread goes on from its last turn: whole document

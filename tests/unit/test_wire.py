@@ -29,6 +29,7 @@ DOCUMENT_KEYS = {
 ANSWER_KEYS = {
     "status", "question", "answer", "quotes", "explanation", "claims", "intent", "anchor",
     "thread_id", "turn_id", "answerer", "model", "route", "searched", "notes", "timings",
+    "anchor_set_aside",
 }  # fmt: skip
 QUOTE_KEYS = {
     "number", "document_id", "block_id", "start", "end", "text", "page", "section_path",

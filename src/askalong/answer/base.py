@@ -8,14 +8,18 @@ text is verbatim source text; the raw model output, if any, is kept apart in ``r
 
 from __future__ import annotations
 
+import itertools
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from askalong.context.units import ContextUnit
 from askalong.text.analysed import AnalysedText
+from askalong.text.sentences import split_sentences
 from askalong.types import AnswerStatus, BlockSpan, Intent, Quote
 
+_LEADING_MARKS = re.compile(r"(?:\[\d+\]\s*)+")  # "[1] [2] " opening a split-off sentence
 # What every answerer says when the evidence does not answer the question.
 NOT_COVERED = {
     "en": "The document does not cover this.",
@@ -81,9 +85,24 @@ class Answerer(ABC):
 
     def draft_streaming(self, request: DraftRequest, on_text: Callable[[str], None]) -> Draft:
         """Like ``draft``, calling ``on_text`` with pieces of the direct answer as they are
-        written (a model streams them; the default hands over the whole answer at once).
-        The pieces joined are the draft's ``answer``; quotes come only with the draft."""
+        written (a model streams them; the default hands the answer over sentence by
+        sentence, so a reader shows it growing the same way). The pieces joined are the
+        draft's ``answer``; quotes come only with the draft."""
         draft = self.draft(request)
         if draft.status == "answered":
-            on_text(draft.answer)
+            for piece in sentence_pieces(draft.answer):
+                on_text(piece)
         return draft
+
+
+def sentence_pieces(text: str) -> list[str]:
+    """``text`` cut before each sentence: the pieces joined are ``text`` exactly (the space
+    after a sentence and the citation marks that close it, "[1] ", end its piece)."""
+    cuts = [0]
+    for start, _ in split_sentences(text)[1:]:
+        marks = _LEADING_MARKS.match(text, start)
+        cut = marks.end() if marks else start
+        if cut > cuts[-1]:
+            cuts.append(cut)
+    cuts.append(len(text))
+    return [text[a:b] for a, b in itertools.pairwise(cuts) if b > a]

@@ -2,7 +2,8 @@
 
 The answerer only writes; everything it claims is checked here. With no evidence at all
 the answerer is not called: the answer is an honest "not covered" that says what was
-searched. Follow-ups reuse the anchor of the thread's last turn unless a new one is given.
+searched. Follow-ups reuse the anchor of the thread's last turn unless a new one is given (or the
+question asks the whole document: ``Question.whole``).
 The question is analysed once, first (``askalong.asking.question``); every step after
 takes the ``AskedQuestion``. A model's draft none of whose claims holds against its sources
 (each unverified, suspicious or struck by the judge: what a reply obeying an instruction
@@ -93,7 +94,9 @@ class Asker:
         ``askalong.asking.events``); the last one is the stored answer."""
         started = time.perf_counter()
         thread, turns = self._thread(question, access)
-        anchor = question.anchor or (turns[-1].anchor if turns else None)
+        anchor = (
+            None if question.whole else question.anchor or (turns[-1].anchor if turns else None)
+        )
         check_question(question, anchor)  # before any document is read
         reading = self._reading(anchor, question.documents, access)
         asked = asked_question(question, turns, reading)
@@ -101,7 +104,7 @@ class Asker:
         thread = thread or _new_thread(asked, access)
         turn_id = _new_id()
         yield _started(thread.id, turn_id, asked.anchor)
-        yield EvidenceFound(evidence.units, evidence.searched, evidence.notes)
+        yield EvidenceFound(evidence.units, evidence.searched, evidence.notes, evidence.set_aside)
         answering = time.perf_counter()
         draft = yield from self._draft(asked, evidence)
         drafted = time.perf_counter()
@@ -148,7 +151,8 @@ class Asker:
     ) -> Generator[AnswerText, None, Draft]:
         if not evidence.units:
             return Draft("not_covered", NOT_COVERED[asked.question.language], ())
-        selection = evidence.units[0].cited_text() if asked.anchor else ""
+        anchored = asked.anchor is not None and evidence.set_aside is None
+        selection = evidence.units[0].cited_text() if anchored else ""
         request = DraftRequest(
             question=asked.question,
             intent=asked.intent,
@@ -179,6 +183,7 @@ class Asker:
             route=draft.route,
             searched=evidence.searched,
             notes=(*evidence.notes, *draft.notes),
+            anchor_set_aside=evidence.set_aside,
         )
         if draft.status == "not_covered" or not draft.quotes:
             # the answerer's note on what it searched for and did not find

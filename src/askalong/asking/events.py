@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from askalong.answer.base import Answerer, Draft, DraftRequest
 from askalong.context.units import ContextUnit
-from askalong.types import Anchor, Answer, Quote, Verdict
+from askalong.types import Anchor, Answer, Quote, SetAside, Verdict
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class EvidenceFound:
     units: tuple[ContextUnit, ...]
     searched: tuple[str, ...]
     notes: tuple[str, ...]
+    set_aside: SetAside | None = None  # the anchor was left out of the evidence: why
 
 
 @dataclass(frozen=True)

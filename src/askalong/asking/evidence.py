@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from askalong.answer.referents import leans_on_thread
 from askalong.asking.question import AskedQuestion
 from askalong.context.anchor import LocatedAnchor, located_context
+from askalong.context.anchor_scope import anchor_set_aside
 from askalong.context.assemble import assemble_context
 from askalong.context.crossref import crossref_units, outline_references
 from askalong.context.drift import anchor_terms
@@ -28,7 +29,7 @@ from askalong.context.units import ContextUnit, places_of
 from askalong.library import Library
 from askalong.retrieve.search import SearchResult
 from askalong.text.tokens import key_terms
-from askalong.types import Access, Block, Chunk, Hit
+from askalong.types import Access, Block, Chunk, Hit, SetAside
 
 BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
 # Knowledge base: the answerer reads the top this many chunks (not only the policy's
@@ -54,6 +55,7 @@ class Evidence:
     searched: tuple[str, ...]
     notes: tuple[str, ...]
     seconds: float
+    set_aside: SetAside | None = None  # why the anchor was left out, when it was
 
 
 def gather(
@@ -111,15 +113,19 @@ def _read_along(
         crossref = [*crossref, *found]
     k = library.searcher.policy.k_max_read_along
     known = {(document_id, block.id): block for block in blocks}
-    if asked.intent == "ask" and _unrelated(question.terms, anchor_unit):
-        # A question sharing nothing with the selection is not forced through it: when
-        # the document answers it elsewhere, the anchor (and its bonus) stays out.
+    set_aside = None
+    if asked.intent == "ask":
+        set_aside = anchor_set_aside(question.text, question.terms, anchor_unit, outline, refs)
+    if set_aside is not None:
+        # A question about something else is not forced through the selection: when the
+        # document answers it elsewhere, it is answered from the whole document.
         own = library.searcher.search(question.text, access, documents=(document_id,), k_max=k)
         found = _placed(library, _retrieved_units(library, own.hits), known)
         if _strong(question.terms, found):
             context = assemble_context(question.terms, None, crossref, found, root=outline.root)
             titles = _titles(library, access, asked, context)
-            return _evidence(context, titles, frozenset(), own, started)
+            evidence = _evidence(context, titles, frozenset(), own, started)
+            return replace(evidence, set_aside=set_aside)
     query = _anchored_query(question.text, anchor_unit)
     result = library.searcher.search(query, access, documents=(document_id,), k_max=k)
     retrieved = _placed(library, _retrieved_units(library, result.hits), known)
@@ -129,13 +135,6 @@ def _read_along(
     )
     titles = _titles(library, access, asked, context)
     return _evidence(context, titles, anchored, result, started)
-
-
-def _unrelated(terms: frozenset[str], anchor_unit: ContextUnit) -> bool:
-    """Whether the question's key terms are neither in the anchor's unit nor in its
-    section path (a question of stop words is related: it leans on the selection)."""
-    around = key_terms(anchor_unit.text) | key_terms(" ".join(anchor_unit.section_path))
-    return bool(terms) and not terms & around
 
 
 def _strong(terms: frozenset[str], units: Sequence[ContextUnit]) -> bool:

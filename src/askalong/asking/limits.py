@@ -13,6 +13,7 @@ from askalong.types import Anchor
 MAX_QUESTION_CHARS = 2_000
 MAX_SELECTION_CHARS = 20_000  # a few pages of selected text
 MAX_ID_CHARS = 200  # a document id (or id prefix), block id or thread id
+MAX_ASKED_DOCUMENTS = 500  # documents named in one question (the library's "ask several")
 
 
 def check_sizes(question: str, anchor: Anchor | None = None) -> None:

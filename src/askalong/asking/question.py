@@ -39,6 +39,7 @@ class Question:
     anchor: Anchor | None = None
     documents: tuple[Document, ...] = ()
     thread_id: str | None = None
+    whole: bool = False  # the whole document(s): a follow-up drops its thread's anchor
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,12 @@ from fastapi import Path
 from pydantic import BaseModel, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
-from askalong.asking.limits import MAX_ID_CHARS, MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
+from askalong.asking.limits import (
+    MAX_ASKED_DOCUMENTS,
+    MAX_ID_CHARS,
+    MAX_QUESTION_CHARS,
+    MAX_SELECTION_CHARS,
+)
 from askalong.store.base import MIN_PREFIX
 from askalong.types import Block, Document, Intent, ResumableUpload
 from askalong.wire import (
@@ -84,6 +89,10 @@ class ErrorOut(BaseModel):
 
 class DocumentList(BaseModel):
     documents: list[DocumentJSON]
+
+
+class CompareTargetsOut(BaseModel):
+    targets: list[str]  # what the selection might be compared with, best first
 
 
 class CollectionList(BaseModel):
@@ -200,3 +209,6 @@ class AskIn(BaseModel):
     anchor: AnchorIn | None = None  # None on a follow-up keeps the thread's anchor
     thread_id: IdText | None = None  # None starts a new thread
     stream: bool = True
+    # More documents asked as one (the library's "ask several"), beside ``document_id``.
+    documents: list[DocText] = Field(default_factory=list, max_length=MAX_ASKED_DOCUMENTS)
+    whole: bool = False  # ask the whole document(s): the thread's anchor is dropped

@@ -71,6 +71,7 @@ def named(event: AskEvent) -> tuple[EventName, Mapping[str, object]]:
                 "passages": passages,
                 "searched": list(event.searched),
                 "notes": list(event.notes),
+                "anchor_set_aside": event.set_aside,
             }
         case AnswerText():
             return "answer_delta", {"text": event.text}

@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING
 
 from typing_extensions import TypedDict
 
-from askalong.types import Answer, AnswerStatus, Claim, Intent, Quote, Timings, Verdict
+from askalong.types import (
+    Answer,
+    AnswerStatus,
+    Claim,
+    Intent,
+    Quote,
+    SetAside,
+    Timings,
+    Verdict,
+)
 from askalong.wire.anchors import AnchorJSON, anchor_from_json, anchor_json
 from askalong.wire.documents import SpanJSON, span_json
 
@@ -76,6 +85,7 @@ class AnswerJSON(TypedDict):
     searched: list[str]
     notes: list[str]
     timings: TimingsJSON
+    anchor_set_aside: SetAside | None
 
 
 def passage_json(unit: ContextUnit) -> PassageJSON:
@@ -140,6 +150,7 @@ def answer_json(answer: Answer) -> AnswerJSON:
         "searched": list(answer.searched),
         "notes": list(answer.notes),
         "timings": timings_json(answer.timings),
+        "anchor_set_aside": answer.anchor_set_aside,
     }
 
 
@@ -164,6 +175,7 @@ def answer_from_json(value: AnswerJSON) -> Answer:
         searched=tuple(value["searched"]),
         notes=tuple(value["notes"]),
         timings=Timings(**value["timings"]),
+        anchor_set_aside=value.get("anchor_set_aside"),  # absent from turns stored before it
     )
 
 

@@ -12,6 +12,9 @@ Request (JSON, ``AskIn``)::
      "anchor": {"block_id": "b42", "start": 10, "end": 96,
                 "selected_text": "…"},     # null on a follow-up keeps the thread's last anchor
      "thread_id": null,                    # null starts a new thread
+     "documents": [],                      # more document ids asked as one (optional)
+     "whole": false,                       # true: the whole document(s), no anchor; on a
+                                           #   follow-up it drops the thread's anchor
      "stream": true}
 
 Offsets are Unicode code points of ``Block.text``, as everywhere in the API.
@@ -21,7 +24,8 @@ prints): ``status`` ``answered | not_covered`` (with ``searched``: what was look
 ``answer``, ``quotes`` ``[{number, document_id, block_id, start, end, text, page,
 section_path, verdict}]`` (``text == block.text[start:end]``), ``explanation``, ``claims``
 ``[{text, quotes, verdict, reasons}]``, ``anchor``, ``thread_id``, ``turn_id``, ``answerer``,
-``notes``, ``timings``... Verdicts: ``supported | weak | suspicious | unverified``.
+``notes``, ``timings``, ``anchor_set_aside`` (as in ``retrieval``)... Verdicts:
+``supported | weak | suspicious | unverified``.
 
 Streaming (``stream: true``): ``text/event-stream``, one typed event per SSE message, its
 ``data`` one JSON object. In order:
@@ -29,7 +33,10 @@ Streaming (``stream: true``): ``text/event-stream``, one typed event per SSE mes
 - ``thread``: ``{thread_id, turn_id, anchor: {document_id, block_id, start, end,
   selected_text, page, section_path} | null}``, the resolved anchor.
 - ``retrieval``: ``{passages: [{document_id, origin, page_start, page_end, section_path,
-  spans: [{block_id, start, end}]}], searched: [...], notes: [...]}``.
+  spans: [{block_id, start, end}]}], searched: [...], notes: [...], anchor_set_aside}``;
+  ``anchor_set_aside`` is ``"unrelated"`` (the question shares no terms with the anchor)
+  or ``"other_section"`` (it names another part of the document) when the question was
+  answered from the whole document instead of the anchor, else ``null``.
 - ``answer_delta``: ``{text}``, a piece of the direct answer; may repeat (append them).
 - ``quote``: a quote as in the answer JSON, before it is checked.
 - ``verdict``: ``{number, verdict}``, the check of quote ``number``.
@@ -48,17 +55,20 @@ block, an empty question) use the API's usual JSON error shape and status.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from askalong.asking.limits import MAX_ID_CHARS
 from askalong.asking.question import Question
+from askalong.context.anchor import locate_anchor
+from askalong.context.compare_targets import compare_targets
 from askalong.errors import InputError
 from askalong.server.deps import AccessDep, AskerDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import AskIn, ErrorOut
+from askalong.server.schemas import AskIn, CompareTargetsOut, DocPath, ErrorOut
 from askalong.server.sse import sse_stream
 from askalong.types import INTENTS, Access, Anchor, Intent
 from askalong.wire import AnswerJSON, answer_json
@@ -101,20 +111,46 @@ def question_of(state: ServerState, body: AskIn, access: Access) -> Question:
     intent = body.intent or "ask"
     if intent not in INTENTS:
         raise InputError(f"intent {intent!r}; valid: {', '.join(INTENTS)}", source="intent")
-    if body.document_id is None and body.collection is None:
-        raise InputError("give document_id or collection", source="document_id")
+    if body.document_id is None and body.collection is None and not body.documents:
+        raise InputError("give document_id, documents or collection", source="document_id")
     library = state.library
-    named = (
-        () if body.document_id is None else (library.store.get_document(body.document_id, access),)
-    )
+    refs = ([] if body.document_id is None else [body.document_id]) + body.documents
+    named = tuple(library.store.get_document(ref, access) for ref in dict.fromkeys(refs))
     members = (
         () if body.collection is None else tuple(library.collection(body.collection, access)[1])
     )
     anchor = None
     if body.anchor is not None:
-        if not named:
+        if body.document_id is None:
             raise InputError("an anchor needs document_id", source="anchor")
         given = body.anchor
         anchor = Anchor(named[0].id, given.block_id, given.start, given.end, given.selected_text)
-    documents = named + tuple(d for d in members if not named or d.id != named[0].id)
-    return Question(body.question, cast(Intent, intent), anchor, documents, body.thread_id)
+    if anchor is not None and body.whole:
+        raise InputError("an anchor and whole: true contradict", source="anchor")
+    seen = {d.id for d in named}
+    documents = named + tuple(d for d in members if d.id not in seen)
+    return Question(
+        body.question, cast(Intent, intent), anchor, documents, body.thread_id, whole=body.whole
+    )
+
+
+@router.get("/documents/{doc}/compare-targets", response_model=CompareTargetsOut, responses=ERRORS)
+async def get_compare_targets(
+    doc: DocPath,
+    state: StateDep,
+    access: AccessDep,
+    block: Annotated[str | None, Query(max_length=MAX_ID_CHARS)] = None,
+) -> CompareTargetsOut:
+    """What a selection in ``block`` might be compared with (the reader's "Compare with…"
+    suggestions): names near it, then the document's other headings."""
+    return await run_in_threadpool(targets_of, state, doc, block, access)
+
+
+def targets_of(
+    state: ServerState, doc: str, block: str | None, access: Access
+) -> CompareTargetsOut:
+    store = state.library.store
+    document = store.get_document(doc, access)
+    blocks = store.blocks(document.id)
+    located = None if block is None else locate_anchor(blocks, Anchor(document.id, block))
+    return CompareTargetsOut(targets=compare_targets(blocks, located))

@@ -1,5 +1,6 @@
 // A collection: its documents (each opens in the reader) and the side panel asking them
-// as one (POST /api/ask with `collection`); a quote opens its document.
+// as one (POST /api/ask with `collection`); a quote opens its document. With `?docs=`
+// (documents picked in the library) the same page asks those (POST /api/ask `documents`).
 
 import * as api from "../lib/api.js";
 import { documentCard, errorState, shorten } from "../lib/dom.js";
@@ -8,7 +9,9 @@ import { Panel } from "../panel/panel.js";
 const $ = (selector) => document.querySelector(selector);
 
 async function main() {
-  const ref = new URLSearchParams(location.search).get("c");
+  const params = new URLSearchParams(location.search);
+  if (params.has("docs")) return openPicked(params.get("docs").split(",").filter(Boolean));
+  const ref = params.get("c");
   if (!ref) return showError("No collection was chosen.", "Open one from the library.");
   let opened;
   try {
@@ -20,12 +23,29 @@ async function main() {
   document.body.classList.add("ready");
 }
 
-function mount({ collection, documents }) {
-  document.title = `${collection.name} — AskAlong`;
-  $("#collection-name").replaceChildren(collection.name);
+// Documents picked in the library, asked as one.
+async function openPicked(ids) {
+  let documents;
+  try {
+    const wanted = new Set(ids);
+    documents = (await api.listDocuments()).filter((d) => wanted.has(d.id));
+  } catch (error) {
+    return showError("These documents cannot be opened.", error.message);
+  }
+  if (!documents.length) return showError("None of these documents is in the library.", "");
+  const count = `${documents.length} document${documents.length === 1 ? "" : "s"}`;
+  const collection = { id: null, name: `these ${count}`, documents: documents.map((d) => d.id) };
+  window.askalong = mount({ collection, documents }, `Picked in the library · ${count}`);
+  document.body.classList.add("ready");
+}
+
+function mount({ collection, documents }, meta = null) {
+  document.title = `${collection.id ? collection.name : "Documents"} — AskAlong`;
+  $("#collection-name").replaceChildren(collection.id ? collection.name : "Picked documents");
   $("#collection-meta").replaceChildren(
-    `Collection · ${documents.length} document${documents.length === 1 ? "" : "s"} · ` +
-      `${collection.chunks} passages`,
+    meta ??
+      `Collection · ${documents.length} document${documents.length === 1 ? "" : "s"} · ` +
+        `${collection.chunks} passages`,
   );
   $("#members").replaceChildren(...documents.map(member));
   const titles = new Map(documents.map((d) => [d.id, d.title]));
@@ -36,7 +56,7 @@ function mount({ collection, documents }) {
     docId: null,
     blocks: new Map(),
     highlight: open,
-    collection: { id: collection.id, name: collection.name },
+    collection: { id: collection.id, name: collection.name, documents: collection.documents },
   });
   return { collection, documents, panel, destroy: () => panel.destroy() };
 }

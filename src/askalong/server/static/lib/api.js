@@ -57,6 +57,10 @@ export function originalUrl(id, page = null) {
   const base = `/api/documents/${enc(id)}/original`;
   return page ? `${base}?inline=true#page=${page}` : base;
 }
+export const compareTargets = (id, blockId) =>
+  request(
+    `/api/documents/${enc(id)}/compare-targets${blockId ? `?block=${enc(blockId)}` : ""}`,
+  ).then((b) => b.targets);
 
 export function pageUrl(id, page, width) {
   return `/api/documents/${enc(id)}/pages/${page}.png?width=${Math.round(width)}`;

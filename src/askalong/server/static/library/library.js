@@ -1,18 +1,22 @@
-// The library page: the collections (each opens as one, collection.html), the documents,
-// upload with progress, delete with confirmation.
+// The library page: the collections (each opens as one, collection.html), the documents
+// (several or all asked as one: ask-picked.js), upload with progress, delete with
+// confirmation.
 
 import * as api from "../lib/api.js";
 import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
 import { documentCard, el, icon, shorten } from "../lib/dom.js";
 import { uploadResumable } from "../lib/resumable.js";
+import { AskPicked } from "./ask-picked.js";
 
 const $ = (selector) => document.querySelector(selector);
+const picked = new AskPicked($("#ask-picked"));
 
 async function refresh() {
   showCollections();
   const list = $("#documents");
   try {
     const documents = await api.listDocuments();
+    picked.show(documents.map((d) => d.id));
     list.replaceChildren(...(documents.length ? documents.map(card) : [emptyState()]));
   } catch (error) {
     list.replaceChildren(el("p", { class: "notice error" }, error.message));
@@ -86,7 +90,7 @@ function card(doc) {
     href: `/reader.html?doc=${encodeURIComponent(doc.id)}`,
     meta,
     note: doc.notices.length ? doc.notices.join("; ") : null,
-    extra: remove,
+    extra: [picked.box(doc), remove],
   });
 }
 

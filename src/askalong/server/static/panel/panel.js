@@ -1,14 +1,14 @@
-// The side panel: the frame (tabs, the current thread's turns, the follow-up composer with
-// its anchor chip) that puts together the thread state (thread-state.js), the turns
-// (turn-view.js) and the document's threads (threads-view.js).
+// The side panel: the frame (tabs, the current thread's turns, the composer with its
+// anchor chip, composer.js) that puts together the thread state (thread-state.js), the
+// turns (turn-view.js) and the document's threads (threads-view.js).
 
-import { el, icon, sendOnEnter } from "../lib/dom.js";
+import { el, icon } from "../lib/dom.js";
 import { QUICK_INTENTS } from "../lib/intents.js";
+import { Composer } from "./composer.js";
 import { ThreadMenu } from "./thread-menu.js";
 import { ThreadState, newThread } from "./thread-state.js";
 import { ThreadsView } from "./threads-view.js";
 import { Turn } from "./turn-view.js";
-import { chipContent } from "./where.js";
 
 // What each quick intent does, for the empty panel's hints.
 const HINTS = {
@@ -18,8 +18,9 @@ const HINTS = {
 };
 
 export class Panel {
-  // With `collection` ({id, name}) the panel asks the collection's documents as one: the
-  // composer is open from the start, and `highlight` gets the quote's document id too.
+  // With `collection` ({id, name} of a collection, or {id: null, name, documents: [ids]}
+  // for documents picked in the library) the panel asks those documents as one, and
+  // `highlight` gets the quote's document id too.
   // `onThreadChange(thread)` runs when another thread is shown or the shown one gains a turn.
   constructor(root, { docId, blocks, highlight, collection = null, onThreadChange = () => {} }) {
     this.root = root;
@@ -27,21 +28,16 @@ export class Panel {
     this.highlight = highlight;
     this.collection = collection;
     this.onThreadChange = onThreadChange;
-    this.whole = collection ? "whole collection" : "whole document";
-    this.state = new ThreadState(docId, collection?.id ?? null);
+    this.whole = !collection
+      ? "whole document"
+      : collection.id
+        ? "whole collection"
+        : collection.name;
+    this.state = new ThreadState(docId, collection?.id ?? null, collection?.documents ?? []);
     this.build();
     this.threads = new ThreadsView(this.list, { docId, blocks, onOpen: (id) => this.open(id) });
+    if (collection) this.tabs.threads.hidden = true; // threads are listed per document
     this.showEmpty();
-    if (collection) this.openComposer();
-  }
-
-  // The composer shown with no thread yet: its first question starts one (collections).
-  openComposer() {
-    this.tabs.threads.hidden = true; // threads are listed per document
-    this.composer.hidden = false;
-    this.input.placeholder = `Ask ${this.collection.name}…`;
-    this.input.setAttribute("aria-label", "Question about the collection");
-    this.chip.replaceChildren(...chipContent(null, this.blocks, this.whole));
   }
 
   // The current thread, {id, anchor, turns}, or null.
@@ -56,7 +52,13 @@ export class Panel {
     };
     this.body = el("div", { class: "panel-body", "aria-live": "polite" });
     this.list = el("div", { class: "panel-body", hidden: true });
-    this.composer = this.buildComposer();
+    this.composer = new Composer({
+      blocks: this.blocks,
+      whole: this.whole,
+      onSend: (question) => this.sendFollowUp(question),
+      onDrop: () => this.dropAnchor(),
+      onShow: (anchor) => this.highlightAnchor(anchor),
+    });
     const tabs = el("div", { class: "tabs", role: "tablist" }, this.tabs.thread, this.tabs.threads);
     const fresh = el(
       "button",
@@ -65,7 +67,7 @@ export class Panel {
     );
     const header = el("header", { class: "panel-header" }, tabs, fresh);
     this.menu = new ThreadMenu({ onDeleted: () => this.afterDelete() });
-    this.root.append(header, this.menu.el, this.body, this.list, this.composer);
+    this.root.append(header, this.menu.el, this.body, this.list, this.composer.el);
   }
 
   tab(name, label, active) {
@@ -73,44 +75,11 @@ export class Panel {
     return el("button", { class: active ? "tab active" : "tab", type: "button", onclick }, label);
   }
 
-  buildComposer() {
-    this.chip = el("button", { class: "anchor-chip", type: "button" });
-    this.input = el("textarea", {
-      class: "composer-input",
-      rows: 1,
-      placeholder: "Ask a follow-up…",
-      "aria-label": "Follow-up question",
-      onkeydown: sendOnEnter(() => this.sendFollowUp()),
-    });
-    const send = el(
-      "button",
-      {
-        class: "composer-send",
-        type: "button",
-        "aria-label": "Send",
-        onclick: () => this.sendFollowUp(),
-      },
-      icon("send", 16),
-    );
-    const anchor = el(
-      "div",
-      { class: "composer-anchor" },
-      el("span", { class: "composer-label" }, "Anchored at"),
-      this.chip,
-    );
-    return el(
-      "div",
-      { class: "composer", hidden: true },
-      anchor,
-      el("div", { class: "composer-row" }, this.input, send),
-    );
-  }
-
   showTab(name) {
     for (const [key, tab] of Object.entries(this.tabs))
       tab.classList.toggle("active", key === name);
     this.body.hidden = name !== "thread";
-    this.composer.hidden = name !== "thread" || (!this.thread && !this.collection);
+    this.composer.el.hidden = name !== "thread";
     this.list.hidden = name !== "threads";
     this.menu.el.hidden = name !== "thread" || !this.thread?.id;
     if (name === "threads") this.threads.load();
@@ -128,6 +97,7 @@ export class Panel {
         el("div", { class: "empty-icon" }, icon("ask", 28)),
         el("h2", {}, "Ask about what you read"),
         el("p", {}, "Select a passage, then click the small Ask button beside it."),
+        el("p", {}, "Or ask the whole document in the box below."),
         el("ul", { class: "hints" }, hints),
         el(
           "p",
@@ -139,13 +109,14 @@ export class Panel {
   }
 
   showCollectionEmpty() {
+    const whose = this.collection.id ? "the collection's" : "these";
     this.body.replaceChildren(
       el(
         "div",
         { class: "empty" },
         el("div", { class: "empty-icon" }, icon("ask", 28)),
         el("h2", {}, `Ask ${this.collection.name}`),
-        el("p", {}, "A question here is answered from all of the collection's documents."),
+        el("p", {}, `A question here is answered from all of ${whose} documents.`),
         el("p", { class: "muted" }, "Every answer quotes them; click a quote to open it."),
       ),
     );
@@ -153,7 +124,7 @@ export class Panel {
 
   reset() {
     this.state.reset();
-    this.composer.hidden = !this.collection;
+    this.renderChip();
     this.showTab("thread");
     this.showEmpty();
     this.changed();
@@ -194,26 +165,27 @@ export class Panel {
   reanchor(selection) {
     if (!this.state.reanchor(selection)) return;
     this.renderChip();
-    this.chip.classList.remove("flash");
-    void this.chip.offsetWidth; // restart the animation
-    this.chip.classList.add("flash");
+    this.composer.flash();
   }
 
-  sendFollowUp() {
-    const question = this.input.value.trim();
-    if (!question || (!this.thread && !this.collection)) return;
+  // The next question asks the whole document; the thread goes on.
+  dropAnchor() {
+    this.state.dropAnchor();
+    this.renderChip();
+  }
+
+  // A question from the composer: a follow-up, or with no thread one over the whole
+  // document (or the page's documents).
+  sendFollowUp(question) {
     if (!this.thread) {
       this.state.startWhole();
       this.body.replaceChildren();
     }
-    this.input.value = "";
     this.ask(question, null);
   }
 
   renderChip() {
-    const anchor = this.thread.anchor;
-    this.chip.replaceChildren(...chipContent(anchor, this.blocks, this.whole));
-    this.chip.onclick = () => this.highlightAnchor(anchor);
+    this.composer.show(this.thread?.anchor ?? null, this.thread != null);
   }
 
   highlightAnchor(anchor) {
@@ -224,7 +196,6 @@ export class Panel {
   async ask(question, intent, attempt = 0) {
     const turn = this.turn({ question, intent, anchor: this.thread.anchor });
     turn.el.scrollIntoView({ block: "nearest" });
-    this.composer.hidden = false;
     this.renderChip();
     const before = this.thread;
     try {

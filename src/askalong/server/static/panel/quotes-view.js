@@ -1,34 +1,13 @@
 // Quote cards with their verdict badges, and the list of how each sentence of the answer
-// was checked. The verdicts are the server's (lib/contract.js VERDICTS); "pending" is the
-// reader's own, shown until a quote's verdict arrives.
+// was checked, in the plain words of verdicts.js. "pending" is the reader's own verdict,
+// shown until a quote's verdict arrives.
 
 import { el } from "../lib/dom.js";
 import { quoteActions } from "./quote-actions.js";
+import { howChecked, VERDICT_VIEW, verdictView } from "./verdicts.js";
 import { whereOf } from "./where.js";
 
-export const VERDICT_VIEW = Object.freeze({
-  supported: { label: "Supported", tone: "good", note: "The quote supports the answer." },
-  weak: {
-    label: "Weak support",
-    tone: "warn",
-    note: "The quote supports the answer only in part.",
-  },
-  suspicious: {
-    label: "Suspicious",
-    tone: "bad",
-    note: "The quote may not say what the answer claims.",
-  },
-  unverified: {
-    label: "Not checked",
-    tone: "muted",
-    note: "No sentence of the answer cites this quote directly.",
-  },
-});
-const PENDING = {
-  label: "Checking…",
-  tone: "muted",
-  note: "Checking the quote against the answer…",
-};
+export { VERDICT_VIEW } from "./verdicts.js";
 
 // {card, badge, quote}: the quote's text stays selectable; its number button (or a click
 // on the card that selects nothing) shows the quote in the document; beside the verdict,
@@ -64,7 +43,7 @@ export function quoteCard(quote, blocks, onClick) {
 // Shows `verdict` on a quote card; anything the reader does not know shows as pending.
 export function showVerdict({ card, badge }, verdict) {
   const known = Object.hasOwn(VERDICT_VIEW, verdict);
-  const info = known ? VERDICT_VIEW[verdict] : PENDING;
+  const info = verdictView(verdict);
   card.dataset.verdict = known ? verdict : "pending";
   badge.className = `badge ${info.tone}`;
   badge.replaceChildren(info.label);
@@ -72,25 +51,31 @@ export function showVerdict({ card, badge }, verdict) {
 }
 
 // How each sentence of the answer was checked (collapsed; open when one is doubtful).
-export function claimList(claims) {
+export function claimList(claims, quotes = []) {
+  const byNumber = new Map(quotes.map((q) => [q.number, q]));
   const doubtful = claims.some((c) => c.verdict === "weak" || c.verdict === "suspicious");
   const summary = el("summary", {}, `How the answer was checked (${claims.length})`);
   return el(
     "details",
     { class: "claims", open: doubtful },
     summary,
-    el("ul", {}, claims.map(claimItem)),
+    el(
+      "ul",
+      {},
+      claims.map((c) => claimItem(c, byNumber)),
+    ),
   );
 }
 
-function claimItem(claim) {
+function claimItem(claim, quotes) {
   const info = VERDICT_VIEW[claim.verdict] ?? VERDICT_VIEW.unverified;
-  const reasons = claim.reasons?.length ? claim.reasons.join("; ") : null;
+  const doubted = claim.reasons?.length > 0;
+  const said = howChecked(claim, quotes).join("; ");
   return el(
     "li",
     { class: "claim", dataset: { verdict: claim.verdict } },
     el("span", { class: `badge ${info.tone}` }, info.label),
     el("span", { class: "claim-text" }, claim.text),
-    reasons && el("span", { class: "claim-reasons" }, reasons),
+    el("span", { class: doubted ? "claim-reasons" : "claim-checks" }, said),
   );
 }

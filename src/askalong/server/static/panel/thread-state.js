@@ -36,10 +36,12 @@ export function wireAnchor(anchor) {
 }
 
 export class ThreadState {
-  // `collectionId` set: questions go to the collection's documents as one (no anchor).
-  constructor(docId, collectionId = null) {
+  // `collectionId` set: questions go to the collection's documents as one (no anchor);
+  // `documentIds` likewise, for documents picked in the library.
+  constructor(docId, collectionId = null, documentIds = []) {
     this.docId = docId;
     this.collectionId = collectionId;
+    this.documentIds = documentIds;
     this.current = null;
     this.session = 0; // bumped when another thread takes over, so a late event is dropped
   }
@@ -64,9 +66,17 @@ export class ThreadState {
     return true;
   }
 
-  // The events of one question on the current thread, applied to it as they pass; the
-  // question is kept over a reload until its turn is stored (pending.js), `attempt` being
-  // how often it was sent before.
+  // The thread's next question asks the whole document; false when there is no thread.
+  dropAnchor() {
+    if (!this.current) return false;
+    this.current = Object.freeze({ ...this.current, anchor: null });
+    return true;
+  }
+
+  // The events of one question on the current thread, applied to it as they pass. With
+  // no anchor the question asks the whole document (`whole`: a follow-up drops the
+  // thread's anchor on the server too). The question is kept over a reload until its turn
+  // is stored (pending.js), `attempt` being how often it was sent before.
   async *ask(question, intent, attempt = 0) {
     const session = this.session;
     const { id, anchor } = this.current;
@@ -76,9 +86,11 @@ export class ThreadState {
       intent,
       anchor: wireAnchor(anchor),
       thread_id: id,
+      whole: anchor == null,
       ...(this.collectionId ? { collection: this.collectionId } : {}),
+      ...(this.documentIds.length ? { documents: this.documentIds } : {}),
     };
-    const pending = this.collectionId
+    const pending = this.collectionId || this.documentIds.length
       ? null
       : new PendingQuestion(this.docId, { question, intent, anchor, thread_id: id, attempt });
     try {

@@ -1,5 +1,6 @@
-// One question and its answer, filled in as the events arrive; `done` carries the stored
-// answer, which replaces what was streamed (it is the checked version of it).
+// One question and its answer, filled in as the events arrive: the answer text grows as
+// its pieces come, then "Checking quotes…" until the verdicts are in; `done` carries the
+// stored answer, which replaces what was streamed (it is the checked version of it).
 
 import { el } from "../lib/dom.js";
 import { intentLabel, shownQuestion } from "../lib/intents.js";
@@ -9,13 +10,22 @@ import { chipContent } from "./where.js";
 // What a turn does with each event of the stream (lib/contract.js EVENT_NAMES); `thread`
 // is the thread state's (thread-state.js), not the turn's.
 export const TURN_EVENTS = Object.freeze({
-  retrieval: (turn, data) => turn.setStatus(passagesRead(data.passages?.length ?? 0)),
-  answer_delta: (turn, data) => turn.answer.append(data.text),
-  quote: (turn, data) => turn.addQuote({ ...data, verdict: "pending" }),
+  retrieval: (turn, data) => turn.retrieved(data),
+  answer_delta: (turn, data) => turn.write(data.text),
+  quote: (turn, data) => turn.quoted(data),
   verdict: (turn, data) => turn.setVerdict(data.number, data.verdict),
   explanation: (turn, data) => turn.explanation.replaceChildren(data.text),
   done: (turn, data) => turn.showAnswer(data.answer),
   error: (turn, data) => turn.fail(data),
+});
+
+// The server's anchor_set_aside (routes/ask.py), said in the turn.
+const SET_ASIDE = Object.freeze({
+  unrelated:
+    "Answered from the whole document: your question is not about the selected passage.",
+  other_section:
+    "Answered from the whole document: your question is about another part of it, " +
+    "not the selected passage.",
 });
 
 export class Turn {
@@ -29,6 +39,7 @@ export class Turn {
       el("span", { class: "spinner" }),
       "Finding the passages…",
     );
+    this.scope = el("div", { class: "answer-scope", hidden: true });
     this.answer = el("div", { class: "answer-text" });
     this.quoteList = el("div", { class: "quotes" });
     this.explanation = el("div", { class: "explanation" });
@@ -52,6 +63,7 @@ export class Turn {
         "div",
         { class: "answer" },
         this.status,
+        this.scope,
         this.answer,
         this.quoteList,
         this.explanation,
@@ -66,6 +78,29 @@ export class Turn {
 
   setStatus(text) {
     this.status.replaceChildren(el("span", { class: "spinner" }), text);
+  }
+
+  retrieved(data) {
+    this.setStatus(passagesRead(data.passages?.length ?? 0));
+    this.showScope(data.anchor_set_aside);
+  }
+
+  // A piece of the answer as it is written.
+  write(text) {
+    this.el.dataset.streaming = "";
+    this.setStatus("Writing the answer…");
+    this.answer.append(text);
+  }
+
+  quoted(quote) {
+    this.setStatus("Checking quotes…");
+    this.addQuote({ ...quote, verdict: "pending" });
+  }
+
+  // Why a question asked at a selection was answered from the whole document.
+  showScope(setAside) {
+    this.scope.hidden = !SET_ASIDE[setAside];
+    this.scope.replaceChildren(SET_ASIDE[setAside] ?? "");
   }
 
   addQuote(quote) {
@@ -87,12 +122,15 @@ export class Turn {
     this.quoteList.replaceChildren();
     this.explanation.replaceChildren();
     this.checks.replaceChildren();
+    delete this.el.dataset.streaming;
     this.el.dataset.status = answer.status;
+    this.showScope(answer.anchor_set_aside);
     if (answer.status === "not_covered") return this.showNotCovered(answer);
     this.answer.replaceChildren(...this.withCitations(answer.answer ?? ""));
     for (const quote of answer.quotes ?? []) this.addQuote(quote);
     if (answer.explanation) this.explanation.replaceChildren(answer.explanation);
-    if (answer.claims?.length) this.checks.replaceChildren(claimList(answer.claims));
+    if (answer.claims?.length)
+      this.checks.replaceChildren(claimList(answer.claims, answer.quotes ?? []));
   }
 
   // "[2]" in the answer becomes a button that shows quote 2 in the document.

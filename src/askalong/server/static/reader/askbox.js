@@ -1,12 +1,17 @@
 // The ask box, opened from the floating button and anchored beside the selection.
-// A quick intent alone is a complete question; typed text refines it. Esc closes.
+// A quick intent alone is a complete question; typed text refines it. Compare with no
+// typed text asks "with what?" first (compare-target.js). Esc closes.
 
 import { el, icon, sendOnEnter, shorten } from "../lib/dom.js";
 import { QUICK_INTENTS } from "../lib/intents.js";
+import { CompareTarget, compareQuestion } from "./compare-target.js";
 
 export class AskBox {
-  constructor(onSubmit) {
+  // `targets(selection)`: a promise of what the selection might be compared with.
+  constructor(onSubmit, { targets = async () => [] } = {}) {
     this.onSubmit = onSubmit;
+    this.targets = targets;
+    this.compareTarget = new CompareTarget((target) => this.compareWith(target));
     this.quote = el("div", { class: "askbox-quote" });
     this.input = el("textarea", {
       class: "askbox-input",
@@ -38,6 +43,7 @@ export class AskBox {
       this.quote,
       this.input,
       row,
+      this.compareTarget.el,
     );
     document.body.append(this.box);
     // Document listeners go with the box: destroy() aborts them all at once.
@@ -64,8 +70,10 @@ export class AskBox {
 
   open(current, near) {
     this.current = current;
+    this.near = near;
     this.quote.replaceChildren(`“${shorten(current.selection.text, 140)}”`);
     this.input.value = "";
+    this.compareTarget.close();
     this.box.hidden = false;
     this.place(near);
     this.input.focus({ preventScroll: true });
@@ -82,9 +90,22 @@ export class AskBox {
   submit(intent) {
     const question = this.input.value.trim();
     if (!question && !intent) return this.input.focus();
+    if (intent === "compare" && !question) return this.askWithWhat();
     const current = this.current;
     this.close();
     this.onSubmit({ selection: current.selection, question, intent });
+  }
+
+  askWithWhat() {
+    this.compareTarget.open(this.targets(this.current.selection));
+    this.place(this.near);
+  }
+
+  compareWith(target) {
+    const selection = this.current.selection;
+    this.close();
+    const question = compareQuestion(target, selection.text);
+    this.onSubmit({ selection, question, intent: "compare" });
   }
 
   get isOpen() {
@@ -92,6 +113,7 @@ export class AskBox {
   }
 
   close() {
+    this.compareTarget.close();
     this.box.hidden = true;
   }
 

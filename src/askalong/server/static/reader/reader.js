@@ -51,7 +51,9 @@ function mount(structure) {
   const onThreadChange = (thread) => urlState?.threadChanged(thread);
   const panel = new Panel($("#panel"), { docId: doc.id, blocks, highlight, onThreadChange });
   urlState = new UrlState({ scroller, root, structure, panel });
-  const askBox = new AskBox((question) => panel.start(question));
+  const askBox = new AskBox((question) => panel.start(question), {
+    targets: (selection) => api.compareTargets(doc.id, selection.block_id),
+  });
   const watcher = new SelectionWatcher(root, scroller, {
     blockText: (id) => blocks.get(id)?.text ?? "",
     onAsk: (current, near) => {

@@ -1,0 +1,82 @@
+"""Whether a read-along question is about its anchor (pure).
+
+A follow-up keeps its thread's anchor, so a reader who selected the future-work sentence
+and then asks "How are the negatives for the triplets chosen?" would have it answered
+from that sentence (it shares "triplets") while the method section answers it. The anchor
+is set aside when the question is clearly about something else:
+
+- ``unrelated``: none of the question's key terms is in the anchor's unit (the anchor block
+  and its neighbours) or its section path;
+- ``other_section``: the question names another part of the document (a cross-reference
+  such as "section 3" or "the introduction" resolved away from the anchor, or a key term
+  that titles a heading elsewhere and is absent around the anchor).
+
+A question that points back ("What follows from this?", "这说明了什么？": "it", "this",
+"这个", but not "this paper", which is the document) is about the selection still, and so
+is one of stop words only ("Why?"): both keep the anchor. The asker still requires the
+document to answer the question elsewhere before it drops the anchor (``asking/evidence.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from askalong.answer.referents import refers_back
+from askalong.context.crossref import CrossRef
+from askalong.context.outline import Outline
+from askalong.context.units import ContextUnit
+from askalong.text.tokens import key_terms
+from askalong.types import SetAside
+
+# "this paper", "本文": the document itself, not the selection.
+_DOCUMENT = re.compile(
+    r"\b(?:this|its|their)\s+(?:paper|document|article|work|study|book|manual|chapter)\b"
+    r"|本文|这篇(?:文章|论文)?|该文",
+    re.IGNORECASE,
+)
+_OPENS_ZH = re.compile(r"\W*(?:这|此)")  # "这说明了什么？", "此处指什么？"
+
+
+def anchor_set_aside(
+    question: str,
+    terms: frozenset[str],
+    anchor_unit: ContextUnit,
+    outline: Outline,
+    refs: Sequence[CrossRef] = (),
+) -> SetAside | None:
+    """Why the anchor does not apply to ``question`` (its key ``terms``), or None when it
+    does. ``refs`` are the question's cross-references resolved in ``outline``."""
+    if not terms or _points_back(question):
+        return None
+    around = key_terms(anchor_unit.text) | key_terms(" ".join(anchor_unit.section_path))
+    if not terms & around:
+        return "unrelated"
+    anchored = {span.block_id for span in anchor_unit.spans}
+    if any(ref.resolved and not anchored & set(ref.block_ids) for ref in refs):
+        return "other_section"
+    if elsewhere_headings(terms - around, outline, anchor_unit.section_path):
+        return "other_section"
+    return None
+
+
+def _points_back(question: str) -> bool:
+    """Whether ``question`` points at the selection ("this", "它", a Chinese question
+    opening with 这 / 此), the document's own name ("this paper", "本文") left out."""
+    rest = _DOCUMENT.sub(" ", question)
+    return refers_back(rest) or _OPENS_ZH.match(rest) is not None
+
+
+def elsewhere_headings(
+    terms: frozenset[str], outline: Outline, section_path: Sequence[str]
+) -> list[str]:
+    """The headings outside ``section_path`` whose titles hold one of ``terms``."""
+    if not terms:
+        return []
+    own = set(section_path)
+    found = []
+    for heading in outline.headings:
+        text = outline.blocks[heading.index].text
+        if text not in own and terms & key_terms(text):
+            found.append(text)
+    return found
