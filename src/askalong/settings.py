@@ -37,9 +37,9 @@ class Settings:
     chunk_max: int = 768
     chunk_overlap: int = 0  # characters of sentence overlap between chunks, at most 100
     max_file_mb: float = 100.0
-    # Resumable (tus) uploads: one request's piece (0: up to the file limit), unfinished
+    # Resumable (tus) uploads: one request's piece (at most the file limit), unfinished
     # uploads a user may have at once, and how long one may stay unfinished.
-    upload_piece_mb: float = 0.0
+    upload_piece_mb: float = 100.0
     upload_pending: int = 10
     upload_expiry_hours: float = 24.0
     parse_timeout: float = 120.0  # seconds per file
@@ -98,4 +98,4 @@ class Settings:
 
     @property
     def max_piece_bytes(self) -> int:
-        return int(self.upload_piece_mb * 1024 * 1024) or self.max_file_bytes
+        return min(int(self.upload_piece_mb * 1024 * 1024), self.max_file_bytes)

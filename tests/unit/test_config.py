@@ -44,6 +44,8 @@ FLOAT_SETTINGS = (
     "fetch_timeout",
     "fetch_total_timeout",
     "llm_timeout",
+    "upload_piece_mb",
+    "upload_expiry_hours",
 )
 
 
