@@ -1,6 +1,6 @@
 """Accessibility checks (axe-core, whole page) on every view a person meets: the library,
-the reader on a PDF and on an HTML document, the ask box open and a panel with an answer.
-Any serious or critical violation fails the test, with its list."""
+the reader on a PDF and on an HTML document, the ask box open, a panel with an answer and
+the shortcut sheet. Any serious or critical violation fails the test, with its list."""
 
 from __future__ import annotations
 
@@ -46,4 +46,11 @@ def test_a_panel_with_an_answer_has_no_serious_violations(page: Page, library: L
     page.locator(".askbox .chip", has_text="Explain").click()
     wait_for_answer(page)
     expect(page.locator(".turn .quote-card").first).to_be_visible()
+    assert blocking(page) == []
+
+
+def test_the_shortcut_sheet_has_no_serious_violations(page: Page, library: Library) -> None:
+    open_reader(page, library.server.url, library.ids["paper"])
+    page.keyboard.press("?")
+    expect(page.get_by_role("dialog", name="Keyboard shortcuts")).to_be_visible()
     assert blocking(page) == []

@@ -180,6 +180,7 @@ export class Panel {
       this.body.replaceChildren();
     }
     this.input.value = "";
+    this.input.focus({ preventScroll: true }); // sent with the button: type the next one
     this.ask(question, null);
   }
 

@@ -1,7 +1,9 @@
 // The ask box, opened from the floating button and anchored beside the selection.
-// A quick intent alone is a complete question; typed text refines it. Esc closes.
+// A quick intent alone is a complete question; typed text refines it. Esc closes and gives
+// focus back to what opened it; Tab stays inside while it is open (lib/focus-trap.js).
 
 import { el, icon, sendOnEnter, shorten } from "../lib/dom.js";
+import { rememberFocus, trapFocus } from "../lib/focus-trap.js";
 import { QUICK_INTENTS } from "../lib/intents.js";
 
 export class AskBox {
@@ -40,10 +42,11 @@ export class AskBox {
       row,
     );
     document.body.append(this.box);
+    trapFocus(this.box);
     // Document listeners go with the box: destroy() aborts them all at once.
     this.listening = new AbortController();
     const options = { signal: this.listening.signal };
-    document.addEventListener("keydown", (e) => e.key === "Escape" && this.close(), options);
+    document.addEventListener("keydown", (e) => e.key === "Escape" && this.dismiss(), options);
     document.addEventListener(
       "mousedown",
       (e) => this.isOpen && !this.box.contains(e.target) && this.close(),
@@ -62,8 +65,10 @@ export class AskBox {
     });
   }
 
-  open(current, near) {
+  // `fallback`: where focus goes back to on Esc when what had it before is gone.
+  open(current, near, fallback = null) {
     this.current = current;
+    this.restoreFocus = rememberFocus(fallback);
     this.quote.replaceChildren(`“${shorten(current.selection.text, 140)}”`);
     this.input.value = "";
     this.box.hidden = false;
@@ -93,6 +98,13 @@ export class AskBox {
 
   close() {
     this.box.hidden = true;
+  }
+
+  // Esc: closed without asking, focus back where it was.
+  dismiss() {
+    if (!this.isOpen) return;
+    this.close();
+    this.restoreFocus?.();
   }
 
   // Removes the box and its document listeners (for a view that unmounts).

@@ -9,6 +9,7 @@ import { HtmlView } from "./htmlview.js";
 import { cpSlice } from "../lib/offsets.js";
 import { Panel } from "../panel/panel.js";
 import { PdfView } from "./pdfview.js";
+import { ReaderKeys } from "./keyboard.js";
 import { SelectionWatcher } from "./selection.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -43,13 +44,19 @@ function mount(structure) {
   const highlighter = new Highlighter(scroller, view, blocks);
   const highlight = (blockId, start, end) => highlighter.highlight(blockId, start, end);
   const panel = new Panel($("#panel"), { docId: doc.id, blocks, highlight });
-  const askBox = new AskBox((question) => panel.start(question));
+  // Sent: focus goes on to the panel's question box, for the follow-up.
+  const askBox = new AskBox((question) => {
+    const asking = panel.start(question);
+    panel.input.focus({ preventScroll: true });
+    return asking;
+  });
+  const onAsk = (current, near) => {
+    watcher.hide();
+    askBox.open(current, near, scroller);
+  };
   const watcher = new SelectionWatcher(root, scroller, {
     blockText: (id) => blocks.get(id)?.text ?? "",
-    onAsk: (current, near) => {
-      watcher.hide();
-      askBox.open(current, near);
-    },
+    onAsk,
     onReanchor: (current) => panel.reanchor(current.selection),
     canReanchor: () => panel.thread != null,
   });
@@ -60,9 +67,12 @@ function mount(structure) {
   setUpSearch(doc.id, highlight, options);
   const togglePanel = () => document.body.classList.toggle("panel-closed");
   $("#toggle-panel").addEventListener("click", togglePanel, options);
+  const blockList = structure.blocks;
+  const askBoxOpen = () => askBox.isOpen;
+  const keys = new ReaderKeys({ scroller, root, view, blocks: blockList, onAsk, askBoxOpen });
   const destroy = () => {
     toolbar.abort();
-    for (const widget of [watcher, askBox, highlighter, panel, view]) widget.destroy();
+    for (const widget of [keys, watcher, askBox, highlighter, panel, view]) widget.destroy();
   };
   return {
     structure,
@@ -74,6 +84,7 @@ function mount(structure) {
     panel,
     askBox,
     watcher,
+    keys,
     destroy,
   };
 }
