@@ -130,6 +130,8 @@ def test_the_ask_box_keeps_tab_inside_and_esc_gives_focus_back(
 ) -> None:
     open_reader(page, library.server.url, library.ids["manual"])
     page.keyboard.press("j")
+    selected = cursor_selection(page)
+    block = {**selected["spans"][0], "text": selected["text"]}
     page.keyboard.press("Enter")
     expect(page.locator(".askbox textarea")).to_be_focused()
     for key in ["Tab"] * 7 + ["Shift+Tab"] * 7:
@@ -141,6 +143,13 @@ def test_the_ask_box_keeps_tab_inside_and_esc_gives_focus_back(
     assert framed(page)  # Esc closed the box; the cursor stays for another try
     page.keyboard.press("Escape")
     assert framed(page) == []
+
+    # opened with the mouse (the floating button hides as the box opens): back to the document
+    drag_select(page, Target(block["block_id"], block["start"], block["end"], block["text"]))
+    page.locator(".fab-ask").click()
+    expect(page.locator(".askbox textarea")).to_be_focused()
+    page.keyboard.press("Escape")
+    assert focused(page, "#reader-scroll")
 
 
 def test_focus_stays_in_the_composer_after_sending(page: Page, library: Library) -> None:
