@@ -200,3 +200,42 @@ def test_shortcuts_do_not_fire_while_typing(page: Page, library: Library) -> Non
     page.locator("#doc-title").click()
     page.keyboard.press("/")
     expect(search).to_be_focused()
+
+
+def test_the_library_has_its_sheet_and_u_uploads(page: Page, library: Library) -> None:
+    page.goto(library.server.url + "/")
+    page.wait_for_selector("body.ready")
+    page.evaluate(
+        "document.querySelector('#file').addEventListener('click', (e) => {"
+        " window.chose = true; e.preventDefault(); })"  # the chooser itself is the browser's
+    )
+    page.keyboard.press("u")
+    assert page.evaluate("window.chose === true")
+    page.keyboard.press("?")
+    sheet = page.get_by_role("dialog", name="Keyboard shortcuts")
+    expect(sheet.locator("kbd")).to_have_text(["?", "u"])
+    page.keyboard.press("Escape")
+    expect(sheet).to_be_hidden()
+
+
+TYPING = """async () => {
+  const m = await import("/lib/shortcuts.js");
+  const make = (html) => { const box = document.createElement("div"); box.innerHTML = html;
+    document.body.append(box); return box.firstElementChild; };
+  const typing = ["<input>", "<input type=search>", "<textarea></textarea>",
+    "<div contenteditable=true></div>", "<select></select>"].map((h) => m.isTyping(make(h)));
+  const notTyping = ["<button></button>", "<input type=checkbox>", "<input type=file>",
+    "<div tabindex=0></div>"].map((h) => m.isTyping(make(h)));
+  const combos = [["j", false], ["J", true], ["?", true], ["ArrowDown", true], ["Enter", false]]
+    .map(([key, shiftKey]) => m.comboOf(new KeyboardEvent("keydown", {key, shiftKey})));
+  return {typing, notTyping, combos};
+}"""
+
+
+def test_what_counts_as_typing_and_how_keys_are_named(page: Page, library: Library) -> None:
+    page.goto(library.server.url + "/")
+    page.wait_for_selector("body.ready")
+    found = page.evaluate(TYPING)
+    assert found["typing"] == [True] * 5
+    assert found["notTyping"] == [False] * 4
+    assert found["combos"] == ["j", "J", "?", "Shift+ArrowDown", "Enter"]

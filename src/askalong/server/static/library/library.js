@@ -4,6 +4,7 @@
 import * as api from "../lib/api.js";
 import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
 import { documentCard, el, icon, shorten } from "../lib/dom.js";
+import { Shortcuts } from "../lib/shortcuts.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -178,5 +179,12 @@ function setUpUpload() {
   });
 }
 
+// `?` lists the keys here as in the reader; `u` opens the file chooser.
+function setUpShortcuts() {
+  const run = () => $("#file").click();
+  new Shortcuts().add({ keys: ["u"], shown: ["u"], what: "Upload documents", run });
+}
+
 setUpUpload();
+setUpShortcuts();
 refresh();
