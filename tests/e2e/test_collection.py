@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from samples import MANUAL_PAGES, manual_folder
 
+from e2e.a11y import blocking
 from e2e.conftest import entered_page
 from e2e.live import LiveServer, live_server
 from e2e.reader import AskRequests, wait_for_answer
@@ -82,3 +83,16 @@ def test_the_panel_asks_the_collection_as_one(page: Page, server: LiveServer) ->
     page.wait_for_url("**/reader.html?doc=*")
     opened = page.url.split("doc=")[1]
     assert opened in members
+
+
+def test_the_collection_views_have_no_serious_accessibility_violations(
+    page: Page, server: LiveServer
+) -> None:
+    """axe-core (e2e/a11y.py) on the library with a collection and on the collection's page."""
+    page.goto(server.url + "/")
+    expect(page.locator(".collection-card")).to_have_count(1)
+    assert blocking(page) == []
+    page.locator(".collection-card a").click()
+    page.wait_for_selector("body.ready")
+    expect(page.locator("#members .doc-card")).to_have_count(len(MANUAL_PAGES))
+    assert blocking(page) == []

@@ -7,6 +7,7 @@ import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
 import { documentCard, el, icon, shorten } from "../lib/dom.js";
 import { uploadResumable } from "../lib/resumable.js";
 import { AskPicked } from "./ask-picked.js";
+import { Shortcuts } from "../lib/shortcuts.js";
 
 const $ = (selector) => document.querySelector(selector);
 const picked = new AskPicked($("#ask-picked"));
@@ -183,5 +184,12 @@ function setUpUpload() {
   });
 }
 
+// `?` lists the keys here as in the reader; `u` opens the file chooser.
+function setUpShortcuts() {
+  const run = () => $("#file").click();
+  new Shortcuts().add({ keys: ["u"], shown: ["u"], what: "Upload documents", run });
+}
+
 setUpUpload();
+setUpShortcuts();
 refresh();

@@ -74,6 +74,7 @@ export class Composer {
     const question = this.input.value.trim();
     if (!question) return;
     this.input.value = "";
+    this.input.focus({ preventScroll: true }); // sent with the button: type the next one
     onSend(question);
   }
 }

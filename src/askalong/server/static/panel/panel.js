@@ -72,12 +72,15 @@ export class Panel {
 
   tab(name, label, active) {
     const onclick = () => this.showTab(name);
-    return el("button", { class: active ? "tab active" : "tab", type: "button", onclick }, label);
+    const props = { class: active ? "tab active" : "tab", type: "button", role: "tab", onclick };
+    return el("button", { ...props, "aria-selected": String(active) }, label);
   }
 
   showTab(name) {
-    for (const [key, tab] of Object.entries(this.tabs))
+    for (const [key, tab] of Object.entries(this.tabs)) {
       tab.classList.toggle("active", key === name);
+      tab.setAttribute("aria-selected", String(key === name));
+    }
     this.body.hidden = name !== "thread";
     this.composer.el.hidden = name !== "thread";
     this.list.hidden = name !== "threads";

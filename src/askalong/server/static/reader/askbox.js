@@ -1,8 +1,10 @@
 // The ask box, opened from the floating button and anchored beside the selection.
 // A quick intent alone is a complete question; typed text refines it. Compare with no
-// typed text asks "with what?" first (compare-target.js). Esc closes.
+// typed text asks "with what?" first (compare-target.js). Esc closes and gives focus back
+// to what opened it; Tab stays inside while it is open (lib/focus-trap.js).
 
 import { el, icon, sendOnEnter, shorten } from "../lib/dom.js";
+import { rememberFocus, trapFocus } from "../lib/focus-trap.js";
 import { QUICK_INTENTS } from "../lib/intents.js";
 import { CompareTarget, compareQuestion } from "./compare-target.js";
 
@@ -46,10 +48,11 @@ export class AskBox {
       this.compareTarget.el,
     );
     document.body.append(this.box);
+    trapFocus(this.box);
     // Document listeners go with the box: destroy() aborts them all at once.
     this.listening = new AbortController();
     const options = { signal: this.listening.signal };
-    document.addEventListener("keydown", (e) => e.key === "Escape" && this.close(), options);
+    document.addEventListener("keydown", (e) => e.key === "Escape" && this.dismiss(), options);
     document.addEventListener(
       "mousedown",
       (e) => this.isOpen && !this.box.contains(e.target) && this.close(),
@@ -68,9 +71,11 @@ export class AskBox {
     });
   }
 
-  open(current, near) {
+  // `fallback`: where focus goes back to on Esc when what had it before is gone.
+  open(current, near, fallback = null) {
     this.current = current;
     this.near = near;
+    this.restoreFocus = rememberFocus(fallback);
     this.quote.replaceChildren(`“${shorten(current.selection.text, 140)}”`);
     this.input.value = "";
     this.compareTarget.close();
@@ -115,6 +120,13 @@ export class AskBox {
   close() {
     this.compareTarget.close();
     this.box.hidden = true;
+  }
+
+  // Esc: closed without asking, focus back where it was.
+  dismiss() {
+    if (!this.isOpen) return;
+    this.close();
+    this.restoreFocus?.();
   }
 
   // Removes the box and its document listeners (for a view that unmounts).

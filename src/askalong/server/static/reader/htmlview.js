@@ -54,11 +54,12 @@ function renderBlock(block) {
         id: `h-${block.id}`,
       });
     case "code":
-      return el("pre", { class: "code-block" }, segment("code", block));
+      // focusable: a wide listing scrolls sideways from the keyboard too
+      return el("pre", { class: "code-block", tabindex: 0 }, segment("code", block));
     case "table":
       return renderTable(block);
     case "list_item":
-      return segment("div", block, block.text, 0, { class: "list-item", role: "listitem" });
+      return segment("div", block, block.text, 0, { class: "list-item" });
     case "header":
     case "footer":
       return segment("p", block, block.text, 0, { class: "furniture" });

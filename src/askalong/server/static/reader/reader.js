@@ -9,6 +9,7 @@ import { HtmlView } from "./htmlview.js";
 import { cpSlice } from "../lib/offsets.js";
 import { Panel } from "../panel/panel.js";
 import { PdfView } from "./pdfview.js";
+import { ReaderKeys } from "./keyboard.js";
 import { SelectionWatcher } from "./selection.js";
 import { UrlState } from "./url-state.js";
 import { resumePending } from "../panel/pending.js";
@@ -51,15 +52,22 @@ function mount(structure) {
   const onThreadChange = (thread) => urlState?.threadChanged(thread);
   const panel = new Panel($("#panel"), { docId: doc.id, blocks, highlight, onThreadChange });
   urlState = new UrlState({ scroller, root, structure, panel });
-  const askBox = new AskBox((question) => panel.start(question), {
-    targets: (selection) => api.compareTargets(doc.id, selection.block_id),
-  });
+  // Sent: focus goes on to the panel's question box, for the follow-up.
+  const askBox = new AskBox(
+    (question) => {
+      const asking = panel.start(question);
+      panel.composer.input.focus({ preventScroll: true });
+      return asking;
+    },
+    { targets: (selection) => api.compareTargets(doc.id, selection.block_id) },
+  );
+  const onAsk = (current, near) => {
+    watcher.hide();
+    askBox.open(current, near, scroller);
+  };
   const watcher = new SelectionWatcher(root, scroller, {
     blockText: (id) => blocks.get(id)?.text ?? "",
-    onAsk: (current, near) => {
-      watcher.hide();
-      askBox.open(current, near);
-    },
+    onAsk,
     onReanchor: (current) => panel.reanchor(current.selection),
     canReanchor: () => panel.thread != null,
   });
@@ -70,9 +78,14 @@ function mount(structure) {
   setUpSearch(doc.id, highlight, options);
   const togglePanel = () => document.body.classList.toggle("panel-closed");
   $("#toggle-panel").addEventListener("click", togglePanel, options);
+  const blockList = structure.blocks;
+  const askBoxOpen = () => askBox.isOpen;
+  const keys = new ReaderKeys({ scroller, root, view, blocks: blockList, onAsk, askBoxOpen });
   const destroy = () => {
     toolbar.abort();
-    for (const widget of [urlState, watcher, askBox, highlighter, panel, view]) widget.destroy();
+    for (const widget of [urlState, keys, watcher, askBox, highlighter, panel, view]) {
+      widget.destroy();
+    }
   };
   return {
     structure,
@@ -85,6 +98,7 @@ function mount(structure) {
     urlState,
     askBox,
     watcher,
+    keys,
     destroy,
   };
 }
