@@ -58,9 +58,9 @@ from askalong.asking.question import Question
 from askalong.errors import InputError
 from askalong.server.deps import AccessDep, AskerDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import AskIn, ErrorOut
+from askalong.server.schemas import AnchorIn, AskIn, ErrorOut
 from askalong.server.sse import sse_stream
-from askalong.types import INTENTS, Access, Anchor, Intent
+from askalong.types import INTENTS, Access, Anchor, BlockSpan, Intent
 from askalong.wire import AnswerJSON, answer_json
 
 router = APIRouter(prefix="/api", tags=["ask"])
@@ -114,7 +114,16 @@ def question_of(state: ServerState, body: AskIn, access: Access) -> Question:
     if body.anchor is not None:
         if not named:
             raise InputError("an anchor needs document_id", source="anchor")
-        given = body.anchor
-        anchor = Anchor(named[0].id, given.block_id, given.start, given.end, given.selected_text)
+        anchor = anchor_of(named[0].id, body.anchor)
     documents = named + tuple(d for d in members if not named or d.id != named[0].id)
     return Question(body.question, cast(Intent, intent), anchor, documents, body.thread_id)
+
+
+def anchor_of(document_id: str, given: AnchorIn) -> Anchor:
+    """The core's anchor; a selection over several blocks is anchored at its first span
+    unless a block is named too."""
+    spans = tuple(BlockSpan(s.block_id, s.start, s.end) for s in given.spans)
+    block_id, start, end = given.block_id, given.start, given.end
+    if block_id is None and spans:
+        block_id, start, end = spans[0].block_id, spans[0].start, spans[0].end
+    return Anchor(document_id, block_id, start, end, given.selected_text, spans)

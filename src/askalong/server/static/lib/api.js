@@ -1,6 +1,6 @@
 // The JSON API, one function per endpoint. Errors arrive as {"error": {type, message}}.
 
-import { readEvents } from "./sse.js";
+import { parseEvent, readEvents } from "./sse.js";
 
 export class ApiError extends Error {
   constructor(status, type, message, source) {
@@ -44,6 +44,10 @@ export const getThread = (id) => request(`/api/threads/${enc(id)}`);
 export const listCollections = () => request("/api/collections").then((b) => b.collections);
 export const getCollection = (id) => request(`/api/collections/${enc(id)}`);
 
+// Read a scanned page the OCR time budget left unread: {document, page, blocks, added}.
+export const readPage = (id, page) =>
+  request(`/api/documents/${enc(id)}/pages/${page}/read`, { method: "POST" });
+
 export function pageUrl(id, page, width) {
   return `/api/documents/${enc(id)}/pages/${page}.png?width=${Math.round(width)}`;
 }
@@ -53,21 +57,26 @@ export function search(query, documentId) {
   return request(`/api/search?${params}`);
 }
 
-// Upload with progress (fetch cannot report upload progress; XMLHttpRequest can).
-export function uploadDocument(file, onProgress) {
+// Upload with progress (fetch cannot report upload progress; XMLHttpRequest can). With
+// `onEvent`, the server streams the reading's progress too: {event: "progress", data:
+// {stage, done, total}} as it goes (server/upload_events.py), then the result.
+export function uploadDocument(file, onProgress, onEvent = null) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/documents");
-    xhr.responseType = "json";
+    xhr.responseType = onEvent ? "text" : "json";
+    if (onEvent) xhr.setRequestHeader("Accept", "text/event-stream");
     xhr.upload.addEventListener(
       "progress",
       (e) => e.lengthComputable && onProgress(e.loaded / e.total),
     );
+    const events = onEvent ? streamedEvents(xhr, onEvent) : null;
     xhr.addEventListener("load", () => {
-      if (xhr.status < 300) return resolve(xhr.response);
-      const e = xhr.response?.error ?? {};
+      const body = events ? events.end() : { status: xhr.status, json: xhr.response };
+      if (body.status < 300) return resolve(body.json);
+      const e = body.json?.error ?? body.json ?? {};
       reject(
-        new ApiError(xhr.status, e.type ?? "HTTPError", e.message ?? xhr.statusText, e.source),
+        new ApiError(body.status, e.type ?? "HTTPError", e.message ?? xhr.statusText, e.source),
       );
     });
     xhr.addEventListener("error", () =>
@@ -93,4 +102,41 @@ export async function* ask(body, signal) {
     return;
   }
   yield* readEvents(response.body);
+}
+
+// The SSE messages of a streamed XHR response, each passed to `onEvent` as it arrives;
+// `end()` gives {status, json}: the `done` event's data, an `error` event's, or (a
+// refusal before the stream began) the JSON error body.
+function streamedEvents(xhr, onEvent) {
+  let seen = 0;
+  let last = null;
+  const take = () => {
+    const text = xhr.responseText.replace(/\r\n?/g, "\n");
+    let cut;
+    while ((cut = text.indexOf("\n\n", seen)) >= 0) {
+      const event = parseEvent(text.slice(seen, cut));
+      seen = cut + 2;
+      if (!event) continue;
+      last = event;
+      onEvent(event);
+    }
+  };
+  xhr.addEventListener("progress", take);
+  return {
+    end() {
+      if (!(xhr.getResponseHeader("content-type") ?? "").includes("text/event-stream")) {
+        let json = null;
+        try {
+          json = JSON.parse(xhr.responseText);
+        } catch {
+          // not JSON: the status text says it
+        }
+        return { status: xhr.status, json };
+      }
+      take();
+      if (last?.event === "done") return { status: xhr.status, json: last.data };
+      const error = last?.event === "error" ? last.data : { message: "the upload was cut short" };
+      return { status: 500, json: { error } };
+    },
+  };
 }

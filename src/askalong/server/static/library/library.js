@@ -4,6 +4,7 @@
 import * as api from "../lib/api.js";
 import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
 import { documentCard, el, icon, shorten } from "../lib/dom.js";
+import { UploadProgress } from "./progress.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -127,30 +128,29 @@ async function uploadAll(files) {
 }
 
 async function uploadOne(file) {
-  const bar = el("div", { class: "progress-bar" });
-  const status = el("span", { class: "upload-status" }, "Uploading…");
+  const progress = new UploadProgress();
   const row = el(
     "div",
     { class: "upload-row" },
     el("span", { class: "upload-name" }, shorten(file.name, 60)),
-    el("div", { class: "progress" }, bar),
-    status,
+    progress.track,
+    progress.status,
   );
   $("#uploads").prepend(row);
   try {
-    const result = await api.uploadDocument(file, (fraction) => {
-      bar.style.width = `${Math.round(fraction * 100)}%`;
-      if (fraction >= 1) status.replaceChildren("Reading the document…");
-    });
-    bar.style.width = "100%";
+    const result = await api.uploadDocument(
+      file,
+      (fraction) => progress.sent(fraction),
+      ({ event, data }) => event === "progress" && progress.reading(data),
+    );
     row.classList.add("done");
-    status.replaceChildren(
+    progress.finished(
       result.status === "exists" ? "Already in the library" : `Added · ${result.blocks} blocks`,
     );
     setTimeout(() => row.remove(), 4000);
   } catch (error) {
     row.classList.add("failed");
-    status.replaceChildren(error.message);
+    progress.status.replaceChildren(error.message);
   }
 }
 

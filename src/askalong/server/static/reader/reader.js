@@ -10,6 +10,7 @@ import { cpSlice } from "../lib/offsets.js";
 import { Panel } from "../panel/panel.js";
 import { PdfView } from "./pdfview.js";
 import { SelectionWatcher } from "./selection.js";
+import { BLOCKS_EVENT } from "./unread-page.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -58,6 +59,9 @@ function mount(structure) {
   const options = { signal: toolbar.signal };
   setUpOutline(structure, highlight, options);
   setUpSearch(doc.id, highlight, options);
+  // Blocks of a page read now (unread-page.js) join the map selections and quotes use.
+  const addBlocks = (event) => event.detail.forEach((b) => blocks.set(b.id, b));
+  root.addEventListener(BLOCKS_EVENT, addBlocks, options);
   const togglePanel = () => document.body.classList.toggle("panel-closed");
   $("#toggle-panel").addEventListener("click", togglePanel, options);
   const destroy = () => {
