@@ -13,26 +13,18 @@ from askalong.types import Anchor, Block, BlockSpan
 
 DOC = "d1"
 PATH = ("2 Method",)
+
+
+def para(block_id: str, text: str, order: int, page: int) -> Block:
+    return Block(block_id, "paragraph", text, order, PATH, page=page)
+
+
 BLOCKS = (
     Block("b0", "heading", "2 Method", 0, PATH, 2, page=1),
-    Block(
-        "b1",
-        "paragraph",
-        "We embed each paper with a transformer. It reads titles.",
-        1,
-        PATH,
-        page=1,
-    ),
+    para("b1", "We embed each paper with a transformer. It reads titles.", 1, 1),
     Block("b2", "footnote", "1 Code is online.", 2, PATH, page=1),
-    Block(
-        "b3",
-        "paragraph",
-        "Citations give the training signal. Negatives are random.",
-        3,
-        PATH,
-        page=2,
-    ),
-    Block("b4", "paragraph", "A later paragraph of the method.", 4, PATH, page=2),
+    para("b3", "Citations give the training signal. Negatives are random.", 3, 2),
+    para("b4", "A later paragraph of the method.", 4, 2),
 )
 SPANS = (BlockSpan("b1", 40, 56), BlockSpan("b3", 0, 35))  # "It reads titles." + first sentence
 
