@@ -77,8 +77,9 @@ def parse(
     document = _open(data, source)
     try:
         pages = _read_pages(document, source)
+        installed = True  # unread pages can be read later only with the OCR extra
         if ocr and any(page.scanned for page in pages):
-            pages = _recognise(document, pages, ocr_budget)
+            pages, installed = _recognise(document, pages, ocr_budget)
         metadata_title = _metadata_title(document)
     finally:
         document.close()
@@ -93,7 +94,7 @@ def parse(
         page_sizes=tuple(page.size for page in pages),
         page_turns=_page_turns(pages),
         ocr_pages=tuple(page.number for page in pages if page.scanned),
-        unread_pages=tuple(page.number for page in pages if page.scanned and not page.recognised),
+        unread_pages=_unread(pages) if installed else (),
         notices=_ocr_notices(pages),
     )
 
@@ -166,11 +167,18 @@ def _page_turns(pages: Sequence[Page]) -> tuple[int, ...]:
     return tuple(turns[page.number][0] if page.number in turns else 0 for page in pages)
 
 
-def _recognise(document: pdfium.PdfDocument, pages: list[Page], budget: float) -> list[Page]:
-    """The pages with OCR lines on scanned pages, as many as the time budget allows."""
+def _unread(pages: Sequence[Page]) -> tuple[int, ...]:
+    return tuple(page.number for page in pages if page.scanned and not page.recognised)
+
+
+def _recognise(
+    document: pdfium.PdfDocument, pages: list[Page], budget: float
+) -> tuple[list[Page], bool]:
+    """The pages with OCR lines on scanned pages, as many as the time budget allows, and
+    whether the OCR engine is installed at all."""
     recognizer = Recognizer.load()
     if recognizer is None:
-        return pages
+        return pages, False
     start = time.monotonic()
     out: list[Page] = []
     scanned, read = sum(page.scanned for page in pages), 0
@@ -181,7 +189,7 @@ def _recognise(document: pdfium.PdfDocument, pages: list[Page], budget: float) -
             read += 1
             report("ocr", read, scanned)
         out.append(page)
-    return out
+    return out, True
 
 
 def ocr_lines(document: pdfium.PdfDocument, page: Page, recognizer: Recognizer) -> tuple[Line, ...]:
