@@ -7,7 +7,7 @@ import { el } from "../lib/dom.js";
 
 // The words for each of the server's stages (PROGRESS_STAGES; a stage added there and not
 // here is shown as the bar alone).
-const WORDS = {
+export const PROGRESS_WORDS = {
   parse: (done, total) => `Reading pages: ${done} of ${total}`,
   ocr: (done, total) => `Recognising scanned pages (OCR): ${done} of ${total}`,
   vectors: (done, total) => `Preparing search: ${done} of ${total} passages`,
@@ -41,7 +41,7 @@ export class UploadProgress {
   reading({ stage, done, total }) {
     if (!PROGRESS_STAGES.includes(stage) || !total) return;
     this.track.dataset.stage = stage;
-    this.show(done / total, WORDS[stage]?.(done, total) ?? this.status.textContent);
+    this.show(done / total, PROGRESS_WORDS[stage]?.(done, total) ?? this.status.textContent);
   }
 
   show(fraction, words) {
