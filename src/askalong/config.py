@@ -95,9 +95,16 @@ def _coerce(values: dict[str, Any]) -> dict[str, Any]:
     return coerced
 
 
+# Number settings for which 0 means something: no OCR while adding (pages read on request).
+ZERO_ALLOWED = frozenset({"ocr_budget"})
+
+
 def _check_number(name: str, raw: object, value: float) -> None:
     """Sizes and timeouts: ``float`` accepts "nan" and "inf", which no limit can be."""
-    if not (math.isfinite(value) and value > 0):
+    if name in ZERO_ALLOWED:
+        if not (math.isfinite(value) and value >= 0):
+            raise ConfigError(f"{_env_key(name)}={raw!r}: must be a finite number, 0 or more")
+    elif not (math.isfinite(value) and value > 0):
         raise ConfigError(f"{_env_key(name)}={raw!r}: must be a finite number above 0")
 
 

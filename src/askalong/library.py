@@ -12,6 +12,7 @@ from typing import TypeVar
 from askalong.config import Settings, load_settings
 from askalong.errors import IndexUnreadable, InputError
 from askalong.index.sync import SearchIndexes
+from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import Ingestor
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
@@ -32,6 +33,7 @@ class Library:
             self.indexes.sync()
         self.searcher = Searcher(self.store, self.indexes, reranker=make_reranker(settings))
         self._ingestor: Ingestor | None = None
+        self._pages: PageReading | None = None
 
     @property
     def ingestor(self) -> Ingestor:
@@ -39,6 +41,13 @@ class Library:
         if self._ingestor is None:
             self._ingestor = Ingestor(self.settings, self.store, self.indexes)
         return self._ingestor
+
+    @property
+    def pages(self) -> PageReading:
+        """Reading unread scanned pages now, made on first use (it starts its own child)."""
+        if self._pages is None:
+            self._pages = PageReading(self.settings, self.store, self.indexes)
+        return self._pages
 
     def remove(self, document_id: str, access: Access) -> None:
         self.store.delete_document(document_id, access)
@@ -95,6 +104,8 @@ class Library:
     def close(self) -> None:
         if self._ingestor is not None:
             self._ingestor.close()
+        if self._pages is not None:
+            self._pages.close()
         self.indexes.close()
         self.store.close()
 

@@ -44,6 +44,9 @@ class Settings:
     upload_expiry_hours: float = 24.0
     parse_timeout: float = 120.0  # seconds per file
     parse_memory_mb: int = 2048  # address space of the parser's child process; 0: no limit
+    # Seconds OCR may spend on one PDF's scanned pages while it is added (it stops starting
+    # pages after this, inside parse_timeout); pages left over can be read later, one by one.
+    ocr_budget: float = 80.0
     render_timeout: float = 15.0  # seconds per page image (a 40 MP page draws in ~2 s)
     render_memory_mb: int = 1024  # address space of the page renderer's child; 0: no limit
     fetch_timeout: float = 30.0  # seconds each connect or read of a URL may wait

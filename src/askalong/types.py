@@ -76,6 +76,7 @@ class ParsedDocument:
     page_count: int = 0
     page_sizes: tuple[tuple[float, float], ...] = ()  # PDF (width, height) in points, per page
     ocr_pages: tuple[int, ...] = ()  # 1-based pages that are images only and need OCR
+    unread_pages: tuple[int, ...] = ()  # of ``ocr_pages``, those OCR did not read (its budget)
     # PDF, per page: degrees clockwise its text lines run on the displayed page (() upright)
     page_turns: tuple[int, ...] = ()
     notices: tuple[str, ...] = ()  # human-readable remarks, e.g. "3 pages need OCR"
@@ -102,6 +103,7 @@ class Document:
     ocr_pages: tuple[int, ...] = ()
     notices: tuple[str, ...] = ()
     page_turns: tuple[int, ...] = ()
+    unread_pages: tuple[int, ...] = ()  # scanned pages OCR has not read yet ("read it now")
 
 
 @dataclass(frozen=True)
@@ -190,13 +192,16 @@ class Hit:
 @dataclass(frozen=True)
 class Anchor:
     """Where a read-along question was asked: a block (and optionally a character span
-    of it), or only the selected text, which is then located in the document."""
+    of it), or only the selected text, which is then located in the document. A selection
+    over several blocks gives every block's span in ``spans`` (document order, the first
+    being ``block_id``'s); () for one block."""
 
     document_id: str
     block_id: str | None = None
     start: int | None = None
     end: int | None = None
     selected_text: str | None = None
+    spans: tuple[BlockSpan, ...] = ()
 
 
 Verdict = Literal["supported", "weak", "suspicious", "unverified"]

@@ -89,6 +89,7 @@ def sample(
         ocr_pages=(2,),
         notices=("1 page needs OCR",),
         page_turns=(0, 90),  # page 2 is shown turned: its text runs down the page
+        unread_pages=(2,),
     )
     return Sample(StoredDocument(document, _blocks(), _chunks(doc_id)), data)
 

@@ -124,7 +124,10 @@ def test_a_store_from_before_collections_migrates(settings: Settings) -> None:
     conn = sqlite3.connect(settings.database_path, isolation_level=None)
     apply_migrations(conn, older)
     conn.execute("BEGIN")
+    # Today's insert, into the documents table as it was then (no unread_pages, 0005).
+    conn.execute("ALTER TABLE documents ADD COLUMN unread_pages TEXT NOT NULL DEFAULT '[]'")
     _insert(conn, stored(entry))
+    conn.execute("ALTER TABLE documents DROP COLUMN unread_pages")
     conn.execute("COMMIT")
     conn.close()
     with open_store(settings) as store:

@@ -92,10 +92,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(home: Path) -> Iterator[LiveServer]:
+def live_server(home: Path, env: dict[str, str] | None = None) -> Iterator[LiveServer]:
+    """A server on ``home``, keyword search only; ``env`` adds settings (``ASKALONG_*``)."""
     port = free_port()
     token = install_token(home)  # made here, read by the server: one token for both
-    env = {**os.environ, "ASKALONG_HOME": str(home), "ASKALONG_EMBEDDER": "none"}
+    env = {**os.environ, "ASKALONG_HOME": str(home), "ASKALONG_EMBEDDER": "none", **(env or {})}
     log = (home.parent / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCH.format(port=port)], env=env, stdout=log, stderr=log

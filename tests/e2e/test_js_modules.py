@@ -14,7 +14,9 @@ from playwright.sync_api import Page, expect
 
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
+from askalong.parse.progress import STAGES
 from askalong.server.sse import EVENT_NAMES
+from askalong.server.upload_events import UPLOAD_EVENT_NAMES
 from askalong.types import INTENTS, VERDICTS
 from e2e.conftest import Library
 from e2e.reader import drag_select, open_reader, pick_block, sentence_in
@@ -161,6 +163,8 @@ def test_the_browser_reads_the_python_constants_from_contract_js(served: Page) -
         "VERDICTS": list(VERDICTS),
         "INTENT_QUESTIONS": {intent: list(pair) for intent, pair in INTENT_QUESTIONS.items()},
         "EVENT_NAMES": list(EVENT_NAMES),
+        "UPLOAD_EVENT_NAMES": list(UPLOAD_EVENT_NAMES),
+        "PROGRESS_STAGES": list(STAGES),
         "DOCUMENT_SUFFIXES": sorted(DOCUMENT_SUFFIXES),
     }
     assert run(served, "/lib/contract.js", "return Object.isFrozen(m.VERDICTS);") is True
@@ -176,6 +180,8 @@ def test_the_reader_tables_are_keyed_by_the_server_names(served: Page) -> None:
     assert [q["id"] for q in quick] == list(INTENT_QUESTIONS)
     assert set(INTENT_QUESTIONS) <= set(INTENTS)
     assert all(q["label"] != q["id"] for q in quick), "an intent without a label"
+    words = run(served, "/library/progress.js", "return Object.keys(m.PROGRESS_WORDS);")
+    assert sorted(words) == sorted(STAGES)  # every stage the server reports has its words
 
 
 def test_a_canned_question_is_left_to_its_intent_tag(served: Page) -> None:

@@ -121,7 +121,8 @@ def start_in_page(page: Page, path: Path, piece: int, *, wait: bool = True) -> s
         const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
         const file = new File([bytes], name, { type: "application/pdf", lastModified: 1 });
         window.uploadOffsets = 0;
-        const done = m.uploadResumable(file, (f) => (window.uploadOffsets = f * file.size), piece);
+        const sent = (f) => (window.uploadOffsets = f * file.size);
+        const done = m.uploadResumable(file, sent, () => {}, piece);
         if (!wait) { done.catch(() => {}); return null; }
         return (await done).status;
     }"""

@@ -130,5 +130,5 @@ def test_without_ocr_scans_keep_the_install_notice(evaldata: Path) -> None:
 def test_ocr_budget_leaves_pages_for_later(evaldata: Path) -> None:
     path = evaldata / "pdf" / "scanned" / "linn_2col_scan.pdf"
     parsed = parse(path.read_bytes(), source=path.name, ocr_budget=0.0)
-    assert parsed.blocks == ()
+    assert parsed.blocks == () and parsed.unread_pages == (1,)  # the reader offers to read it
     assert "1 of 1 pages is a scanned image" in parsed.notices[0]

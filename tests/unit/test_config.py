@@ -10,7 +10,7 @@ from typing import get_args, get_type_hints
 import pytest
 
 from askalong.answer.choose import ANSWERERS
-from askalong.config import CHOICES, Settings, load_settings
+from askalong.config import CHOICES, ZERO_ALLOWED, Settings, load_settings
 from askalong.errors import ConfigError
 from askalong.providers.choose import EMBEDDERS
 from askalong.providers.local.engines import ENGINES
@@ -60,9 +60,18 @@ def test_a_number_setting_must_be_finite_and_positive(
         load_settings()
 
 
+@pytest.mark.parametrize("bad", ["nan", "inf", "-1"])
+def test_the_ocr_budget_may_be_zero_but_not_less(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ASKALONG_OCR_BUDGET", "0")
+    assert load_settings().ocr_budget == 0.0  # no OCR while adding: pages read on request
+    monkeypatch.setenv("ASKALONG_OCR_BUDGET", bad)
+    with pytest.raises(ConfigError, match="must be a finite number, 0 or more"):
+        load_settings()
+
+
 def test_the_number_settings_are_every_float_setting() -> None:
     floats = {n for n, kind in get_type_hints(Settings).items() if kind is float}
-    assert floats == set(FLOAT_SETTINGS)
+    assert floats == {*FLOAT_SETTINGS, *ZERO_ALLOWED}
 
 
 def test_a_number_from_the_config_file_or_an_argument_is_checked_too(

@@ -24,7 +24,7 @@ from askalong.wire import answer_from_json, answer_json, document_json
 
 DOCUMENT_KEYS = {
     "id", "title", "source", "format", "language", "pages", "size_bytes", "created", "owner",
-    "visibility", "org_tags", "ocr_pages", "notices",
+    "visibility", "org_tags", "ocr_pages", "notices", "unread_pages",
 }  # fmt: skip
 ANSWER_KEYS = {
     "status", "question", "answer", "quotes", "explanation", "claims", "intent", "anchor",
@@ -67,7 +67,7 @@ BLOCK_KEYS = {
 THREAD_KEYS = {"id", "document_id", "title", "created", "updated", "turns"}
 TURN_KEYS = {"id", "index", "question", "intent", "anchor", "answer", "created"}
 PLACED_ANCHOR_KEYS = {
-    "document_id", "block_id", "start", "end", "selected_text", "page", "section_path",
+    "document_id", "block_id", "start", "end", "selected_text", "spans", "page", "section_path",
 }  # fmt: skip
 
 

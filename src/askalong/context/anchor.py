@@ -78,9 +78,19 @@ def located_context(
     centre = _window(block, start, end, max_chars)
     if centre is None:
         raise InputError(f"block {block.id} has no text to anchor on", source=anchor.document_id)
+    chosen, cited = [centre], [_clip(BlockSpan(block.id, start, end), centre[1].span)]
+    last = index
+    for position, span in _other_spans(blocks, anchor, index):
+        other = blocks[position]
+        room = max_chars - joined_length([p for _, p in chosen]) - len(CHUNK_JOINER)
+        piece = _window(other, span.start, span.end, max(room, span.end - span.start))
+        if piece is not None:  # every selected block is anchored, not only the first
+            chosen.append(piece)
+            cited.append(_clip(span, piece[1].span))
+            last = max(last, position)
     before = _section_neighbours(blocks, index, -1, width)
-    after = _section_neighbours(blocks, index, +1, width)
-    chosen = _fill([centre], before, after, max_chars)
+    after = _section_neighbours(blocks, last, +1, width)
+    chosen = _fill(chosen, before, after, max_chars)
     chosen.sort(key=lambda pair: pair[0].order)
     pieces = [piece for _, piece in chosen]
     pages = [b.page for b, _ in chosen if b.page is not None]
@@ -89,7 +99,7 @@ def located_context(
         chunk_ids=(),
         text=CHUNK_JOINER.join(p.text for p in pieces),
         spans=tuple(p.span for p in pieces),
-        cited_spans=(_clip(BlockSpan(block.id, start, end), centre[1].span),),
+        cited_spans=tuple(cited),
         section_path=block.section_path,
         page_start=min(pages) if pages else None,
         page_end=max(pages) if pages else None,
@@ -118,6 +128,36 @@ def anchor_index(blocks: Sequence[Block], anchor: Anchor) -> int:
         if block.id == anchor.block_id:
             return index
     raise NotFound(f"no block {anchor.block_id!r} in the document", source=anchor.document_id)
+
+
+def anchored_spans(blocks: Sequence[Block], located: LocatedAnchor) -> tuple[BlockSpan, ...]:
+    """Every block span the located anchor selects, in order: its block's, then those of
+    the other blocks a selection over several blocks covers (each checked)."""
+    anchor = located.anchor
+    block = blocks[located.index]
+    start, end = _anchor_span(block, anchor)
+    others = _other_spans(blocks, anchor, located.index)
+    return (BlockSpan(block.id, start, end), *(span for _, span in others))
+
+
+def _other_spans(
+    blocks: Sequence[Block], anchor: Anchor, index: int
+) -> list[tuple[int, BlockSpan]]:
+    """The spans of ``anchor.spans`` in blocks other than the anchor's, with each block's
+    position; an unknown block is ``NotFound``, a span outside its block an ``InputError``."""
+    wanted = {s.block_id: s for s in anchor.spans if s.block_id != blocks[index].id}
+    if not wanted:
+        return []
+    positions = {b.id: i for i, b in enumerate(blocks) if b.id in wanted}
+    out: list[tuple[int, BlockSpan]] = []
+    for block_id, span in wanted.items():
+        if block_id not in positions:
+            raise NotFound(f"no block {block_id!r} in the document", source=anchor.document_id)
+        position = positions[block_id]
+        given = Anchor(anchor.document_id, block_id, span.start, span.end)
+        start, end = _anchor_span(blocks[position], given)
+        out.append((position, BlockSpan(block_id, start, end)))
+    return sorted(out, key=lambda pair: pair[0])
 
 
 def _anchor_span(block: Block, anchor: Anchor) -> tuple[int, int]:

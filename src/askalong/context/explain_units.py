@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from askalong.context.anchor import LocatedAnchor
+from askalong.context.anchor import LocatedAnchor, anchored_spans
 from askalong.context.crossref import crossref_units, outline_references
 from askalong.context.explain import find_material, other_side
 from askalong.context.material import Material, Passage, Selection
 from askalong.context.outline import Outline
 from askalong.context.units import ContextUnit, Piece, places_of
 from askalong.text.analysed import analysed
-from askalong.types import FURNITURE_KINDS, Block, BlockSpan, Intent
+from askalong.types import CHUNK_JOINER, FURNITURE_KINDS, Block, BlockSpan, Intent
 
 
 def explain_units(
@@ -47,12 +47,12 @@ def explain_units(
 
 
 def located_selection(blocks: Sequence[Block], located: LocatedAnchor) -> Selection:
-    """The selected span of the anchor's block (the whole block when no span is given)."""
-    block = blocks[located.index]
-    anchor = located.anchor
-    start = anchor.start or 0
-    end = len(block.text) if anchor.end is None else anchor.end
-    return Selection(block.text[start:end], (BlockSpan(block.id, start, end),))
+    """The selected spans: of the anchor's block (the whole block when no span is given)
+    and of every other block a selection over several blocks covers."""
+    spans = anchored_spans(blocks, located)
+    by_id = {block.id: block for block in blocks if block.id in {s.block_id for s in spans}}
+    text = CHUNK_JOINER.join(by_id[s.block_id].text[s.start : s.end] for s in spans)
+    return Selection(text, spans)
 
 
 def _passage(block: Block) -> Passage:

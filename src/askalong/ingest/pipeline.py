@@ -10,6 +10,7 @@ while a file is being parsed.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -24,9 +25,18 @@ from askalong.index.sync import SearchIndexes
 from askalong.ingest.fetch import fetch_url, is_url
 from askalong.ingest.inputs import Upload, path_text, read_file
 from askalong.parse.guard import ParserGuard
+from askalong.parse.progress import Sink
 from askalong.store.base import DocumentStore
 from askalong.text.scripts import detect_language
-from askalong.types import Access, Chunk, Document, ParsedDocument, StoredDocument, Visibility
+from askalong.types import (
+    Access,
+    Block,
+    Chunk,
+    Document,
+    ParsedDocument,
+    StoredDocument,
+    Visibility,
+)
 
 ID_LENGTH = 16  # hex characters of the content hash that make a document id
 
@@ -47,6 +57,17 @@ def document_id(content_hash: str) -> str:
     return content_hash[:ID_LENGTH]
 
 
+def settings_chunks(settings: Settings, doc_id: str, blocks: Sequence[Block]) -> tuple[Chunk, ...]:
+    """The blocks cut into chunks at the sizes the settings name."""
+    return chunk_blocks(
+        doc_id,
+        blocks,
+        target=settings.chunk_target,
+        maximum=settings.chunk_max,
+        overlap=settings.chunk_overlap,
+    )
+
+
 class Ingestor:
     """Adds documents to a store; owns the guarded parser process."""
 
@@ -56,7 +77,11 @@ class Ingestor:
         self.settings = settings
         self.store = store
         self.indexes = indexes
-        self.guard = ParserGuard(settings.parse_timeout, memory_mb=settings.parse_memory_mb)
+        self.guard = ParserGuard(
+            settings.parse_timeout,
+            memory_mb=settings.parse_memory_mb,
+            options={"pdf": {"ocr_budget": settings.ocr_budget}},
+        )
 
     def add(self, item: str, access: Access, *, visibility: Visibility | None = None) -> AddOutcome:
         """Add one path or URL for ``access`` (see ``add_upload``); never raises for bad input."""
@@ -91,14 +116,17 @@ class Ingestor:
         *,
         visibility: Visibility | None = None,
         writes: AbstractContextManager[Any] | None = None,
+        progress: Sink | None = None,
     ) -> AddOutcome:
         """Add the upload, owned by ``access.user``, visible as ``visibility`` (default:
-        ``ASKALONG_VISIBILITY``); ``writes`` is held only around the store and index writes."""
+        ``ASKALONG_VISIBILITY``); ``writes`` is held only around the store and index writes;
+        ``progress`` receives the parser's reports (``parse/progress.py``)."""
         content_hash = hashlib.sha256(upload.data).hexdigest()
         known = self._known(upload, content_hash)
         if known is not None:
             return known
-        parsed = _note_misnamed(self.guard.read(upload.data, source=upload.source), upload.name)
+        parsed = self.guard.read(upload.data, source=upload.source, progress=progress)
+        parsed = _note_misnamed(parsed, upload.name)
         document = self._document(upload, parsed, content_hash, access, visibility)
         stored = StoredDocument(document, parsed.blocks, self._chunks(document.id, parsed))
         with writes or nullcontext():
@@ -111,13 +139,7 @@ class Ingestor:
         return AddOutcome(source=upload.source, status="exists", document=self._existing(doc_id))
 
     def _chunks(self, doc_id: str, parsed: ParsedDocument) -> tuple[Chunk, ...]:
-        return chunk_blocks(
-            doc_id,
-            parsed.blocks,
-            target=self.settings.chunk_target,
-            maximum=self.settings.chunk_max,
-            overlap=self.settings.chunk_overlap,
-        )
+        return settings_chunks(self.settings, doc_id, parsed.blocks)
 
     def _write(self, upload: Upload, stored: StoredDocument) -> AddOutcome:
         self.store.add_document(stored, upload.data)
@@ -152,6 +174,7 @@ class Ingestor:
             visibility=visibility or self.settings.visibility,
             page_sizes=parsed.page_sizes,
             ocr_pages=parsed.ocr_pages,
+            unread_pages=parsed.unread_pages,
             page_turns=parsed.page_turns,
             notices=parsed.notices,
         )

@@ -21,6 +21,7 @@ import multiprocessing
 import resource
 import signal
 import threading
+import time
 from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -29,6 +30,7 @@ from typing import Any, Literal
 
 from askalong.errors import AskAlongError, CorruptDocument, ParseTimeout, TooLarge
 from askalong.parse.detect import MB, detect_format
+from askalong.parse.progress import Sink, reporting
 from askalong.types import ParsedDocument
 
 PARSER_MODULES: dict[str, str] = {
@@ -42,22 +44,36 @@ PARSER_MODULES: dict[str, str] = {
 FailureKind = Literal["timeout", "memory", "killed", "crashed", "bug"]
 
 
+# Keyword arguments a format's parser takes besides the bytes, e.g. {"pdf": {"ocr_budget": 5}}.
+ParserOptions = Mapping[str, Mapping[str, object]]
+
+
 def parse_bytes(
-    data: bytes, fmt: str, *, source: str, modules: Mapping[str, str] = PARSER_MODULES
+    data: bytes,
+    fmt: str,
+    *,
+    source: str,
+    modules: Mapping[str, str] = PARSER_MODULES,
+    options: ParserOptions | None = None,
 ) -> ParsedDocument:
     """Parse in this process, with no limits (the child's work, and tests')."""
     module = importlib.import_module(modules[fmt])
-    parsed: ParsedDocument = module.parse(data, source=source)
+    extra = (options or {}).get(fmt, {})
+    parsed: ParsedDocument = module.parse(data, source=source, **extra)
     return parsed
 
 
 def read_bytes(
-    data: bytes, fmt: str | None, *, source: str, modules: Mapping[str, str] = PARSER_MODULES
+    data: bytes,
+    fmt: str | None,
+    *,
+    source: str,
+    modules: Mapping[str, str] = PARSER_MODULES,
+    options: ParserOptions | None = None,
 ) -> ParsedDocument:
     """Detect the format (unless given), then parse: in this process, with no limits."""
-    return parse_bytes(
-        data, fmt or detect_format(data, source=source), source=source, modules=modules
-    )
+    fmt = fmt or detect_format(data, source=source)
+    return parse_bytes(data, fmt, source=source, modules=modules, options=options)
 
 
 def too_large(source: str, memory_mb: int) -> TooLarge:
@@ -93,7 +109,9 @@ def _serve(conn: Connection, work: Callable[..., object], memory_mb: int) -> Non
         except EOFError:
             return
         try:
-            conn.send(("ok", work(*request)))
+            with reporting(lambda progress: conn.send(("progress", progress))):
+                result = work(*request)
+            conn.send(("ok", result))
         except MemoryError:  # the parent replaces this child: its heap may be in a bad state
             conn.send(("memory", None))
         except AskAlongError as exc:
@@ -115,30 +133,25 @@ class GuardedChild:
         self._conn: Connection | None = None
         self._lock = threading.Lock()
 
-    def call(self, request: tuple[Any, ...], timeout: float) -> Any:
+    def call(self, request: tuple[Any, ...], timeout: float, progress: Sink | None = None) -> Any:
         """The work's result for ``request``; its domain error re-raised here, any other
-        outcome as ``ChildFailure``. Callers wait their turn."""
+        outcome as ``ChildFailure``. Callers wait their turn. ``progress`` receives what
+        the work reports as it goes (``parse/progress.py``)."""
         with self._lock:
-            return self._call(request, timeout)
+            return self._call(request, timeout, progress)
 
     def start(self) -> None:
         """Start the child now (it imports its modules meanwhile), not at the first call."""
         with self._lock:
             self._connection()
 
-    def _call(self, request: tuple[Any, ...], timeout: float) -> Any:
+    def _call(self, request: tuple[Any, ...], timeout: float, progress: Sink | None) -> Any:
         conn = self._connection()
         try:
             conn.send(request)
         except OSError as exc:  # the child died since it was last seen alive
             raise self._died() from exc
-        if not conn.poll(timeout):
-            self._kill()
-            raise ChildFailure("timeout")
-        try:
-            status, payload = conn.recv()
-        except (EOFError, OSError) as exc:
-            raise self._died() from exc
+        status, payload = self._answer(conn, time.monotonic() + timeout, progress)
         if status == "memory":
             self._kill()
             raise ChildFailure("memory")
@@ -147,6 +160,22 @@ class GuardedChild:
         if status == "bug":
             raise ChildFailure("bug", payload)
         return payload
+
+    def _answer(self, conn: Connection, deadline: float, progress: Sink | None) -> tuple[str, Any]:
+        """The child's answer, its progress reports passed on meanwhile; the time limit
+        runs over the whole call, reports included."""
+        while True:
+            if not conn.poll(max(deadline - time.monotonic(), 0)):
+                self._kill()
+                raise ChildFailure("timeout")
+            try:
+                status, payload = conn.recv()
+            except (EOFError, OSError) as exc:
+                raise self._died() from exc
+            if status != "progress":
+                return status, payload
+            if progress is not None:
+                progress(payload)
 
     def _died(self) -> ChildFailure:
         """The child died mid-call: SIGKILL (the kernel, for its memory; or a person) or
@@ -190,46 +219,61 @@ class GuardedChild:
 
 
 def _read_request(
-    modules: Mapping[str, str], data: bytes, fmt: str | None, source: str
+    modules: Mapping[str, str], options: ParserOptions, data: bytes, fmt: str | None, source: str
 ) -> ParsedDocument:
-    return read_bytes(data, fmt, source=source, modules=modules)
+    return read_bytes(data, fmt, source=source, modules=modules, options=options)
+
+
+def parse_failure(
+    failure: ChildFailure, source: str, timeout: float, memory_mb: int
+) -> AskAlongError:
+    """The domain error for a parse (``timeout`` s, ``memory_mb`` MB) that gave no answer."""
+    if failure.kind == "timeout":
+        return ParseTimeout(f"parsing took longer than {timeout:g} s", source=source)
+    if failure.kind in ("memory", "killed"):
+        return too_large(source, memory_mb)
+    if failure.kind == "bug":
+        return CorruptDocument(f"cannot parse: {failure.detail}", source=source)
+    return CorruptDocument("the parser crashed on this file", source=source)
 
 
 class ParserGuard:
     """Detects and parses files in a child process: ``timeout`` seconds and ``memory_mb``
-    of address space per file (0: no memory limit)."""
+    of address space per file (0: no memory limit); ``options`` go to a format's parser."""
 
     def __init__(
-        self, timeout: float, modules: Mapping[str, str] = PARSER_MODULES, memory_mb: int = 0
+        self,
+        timeout: float,
+        modules: Mapping[str, str] = PARSER_MODULES,
+        memory_mb: int = 0,
+        options: ParserOptions | None = None,
     ) -> None:
         self.timeout = timeout
         self.memory_mb = memory_mb
         self.modules = dict(modules)
-        self._child = GuardedChild(functools.partial(_read_request, self.modules), memory_mb)
+        work = functools.partial(_read_request, self.modules, dict(options or {}))
+        self._child = GuardedChild(work, memory_mb)
 
-    def read(self, data: bytes, *, source: str) -> ParsedDocument:
-        """Detect the format of ``data`` and parse it, both in the child."""
-        return self._request(data, None, source)
+    def read(self, data: bytes, *, source: str, progress: Sink | None = None) -> ParsedDocument:
+        """Detect the format of ``data`` and parse it, both in the child; ``progress``
+        receives the parser's reports (pages parsed, pages read by OCR)."""
+        return self._request(data, None, source, progress)
 
     def parse(self, data: bytes, fmt: str, *, source: str) -> ParsedDocument:
         """Parse ``data`` as ``fmt`` in the child."""
         return self._request(data, fmt, source)
 
-    def _request(self, data: bytes, fmt: str | None, source: str) -> ParsedDocument:
+    def _request(
+        self, data: bytes, fmt: str | None, source: str, progress: Sink | None = None
+    ) -> ParsedDocument:
         try:
-            parsed: ParsedDocument = self._child.call((data, fmt, source), self.timeout)
+            parsed: ParsedDocument = self._child.call((data, fmt, source), self.timeout, progress)
         except ChildFailure as failure:
             raise self._failed(failure, source) from None
         return parsed
 
     def _failed(self, failure: ChildFailure, source: str) -> AskAlongError:
-        if failure.kind == "timeout":
-            return ParseTimeout(f"parsing took longer than {self.timeout:g} s", source=source)
-        if failure.kind in ("memory", "killed"):
-            return too_large(source, self.memory_mb)
-        if failure.kind == "bug":
-            return CorruptDocument(f"cannot parse: {failure.detail}", source=source)
-        return CorruptDocument("the parser crashed on this file", source=source)
+        return parse_failure(failure, source, self.timeout, self.memory_mb)
 
     def close(self) -> None:
         self._child.close()

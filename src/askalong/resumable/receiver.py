@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from askalong.errors import AskAlongError, Conflict, Expired, TooLarge, TooMany
+from askalong.parse.progress import Progress
 from askalong.resumable.area import UploadArea, discard
 from askalong.resumable.checksum import check_whole_file
 from askalong.store.base import UploadStore
@@ -51,6 +52,14 @@ class ResumableUploads:
     ) -> None:
         self.store, self.area, self.limits, self._clock = store, area, limits, clock
         self._appending = threading.Lock()
+        self._reading: dict[str, Progress] = {}  # upload id -> how far adding it has come
+
+    def report(self, upload_id: str, progress: Progress) -> None:
+        """Where adding a complete upload has got to (pages parsed, OCR, ...)."""
+        self._reading[upload_id] = progress
+
+    def progress_of(self, upload_id: str) -> Progress | None:
+        return self._reading.get(upload_id)
 
     def create(
         self, length: int, name: str, metadata: str, sha256: str, access: Access
@@ -134,6 +143,7 @@ class ResumableUploads:
             document_id, error = None, str(exc)
         self.store.settle_upload(upload.id, document_id, error)
         self.area.remove(upload.id)
+        self._reading.pop(upload.id, None)
         return replace(
             upload,
             state="added" if document_id else "failed",

@@ -21,7 +21,9 @@ from pathlib import Path
 
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
+from askalong.parse.progress import STAGES
 from askalong.server.sse import EVENT_NAMES
+from askalong.server.upload_events import UPLOAD_EVENT_NAMES
 from askalong.types import INTENTS, VERDICTS
 
 CONTRACT_JS = Path(__file__).parent / "static" / "lib" / "contract.js"
@@ -51,6 +53,12 @@ def constants() -> tuple[Constant, ...]:
             questions,
         ),
         Constant("EVENT_NAMES", "askalong.server.sse.EVENT_NAMES", list(EVENT_NAMES)),
+        Constant(
+            "UPLOAD_EVENT_NAMES",
+            "askalong.server.upload_events.UPLOAD_EVENT_NAMES",
+            list(UPLOAD_EVENT_NAMES),
+        ),
+        Constant("PROGRESS_STAGES", "askalong.parse.progress.STAGES", list(STAGES)),
         Constant(
             "DOCUMENT_SUFFIXES",
             "askalong.ingest.inputs.DOCUMENT_SUFFIXES",

@@ -13,6 +13,7 @@ must be whole Unicode (a lone surrogate, which JSON's ``\\ud800`` can spell, is 
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated
 
 from fastapi import Path
@@ -25,6 +26,7 @@ from askalong.asking.limits import (
     MAX_QUESTION_CHARS,
     MAX_SELECTION_CHARS,
 )
+from askalong.parse.progress import Progress
 from askalong.store.base import MIN_PREFIX
 from askalong.types import Block, Document, Intent, ResumableUpload
 from askalong.wire import (
@@ -74,6 +76,8 @@ DocText = Annotated[
 PagePath = Annotated[int, Path(ge=1, le=1_000_000)]
 # A character offset: SQLite stores 64-bit integers; no text is near 2**31 characters.
 MAX_OFFSET = 2**31 - 1
+# Blocks one selection may anchor: a page or two of a manual's short lines, dragged over.
+MAX_ANCHOR_SPANS = 200
 Offset = Annotated[int, Field(ge=0, le=MAX_OFFSET)]
 
 
@@ -111,6 +115,15 @@ class UploadOut(BaseModel):
     chunks: int
 
 
+class ReadingProgressOut(BaseModel):
+    """How far adding a document has come: ``stage`` (``parse``, ``ocr``, ``vectors``)
+    ``done`` of ``total``."""
+
+    stage: str
+    done: int
+    total: int
+
+
 class ResumableUploadOut(BaseModel):
     """A resumable upload's state: ``receiving``, ``complete`` (being added), ``added``
     (``document_id`` set) or ``failed`` (``error`` says why)."""
@@ -123,9 +136,10 @@ class ResumableUploadOut(BaseModel):
     document_id: str | None
     error: str
     expires: str
+    progress: ReadingProgressOut | None = None  # while it is being added (state complete)
 
     @classmethod
-    def of(cls, upload: ResumableUpload) -> ResumableUploadOut:
+    def of(cls, upload: ResumableUpload, progress: Progress | None = None) -> ResumableUploadOut:
         return cls(
             id=upload.id,
             name=upload.name,
@@ -135,6 +149,7 @@ class ResumableUploadOut(BaseModel):
             document_id=upload.document_id,
             error=upload.error,
             expires=upload.expires,
+            progress=None if progress is None else ReadingProgressOut(**asdict(progress)),
         )
 
 
@@ -143,6 +158,7 @@ class PageOut(BaseModel):
     width: float  # PDF points, as displayed
     height: float
     text_rotation: int = 0  # degrees clockwise the page's text lines run (a turned page)
+    unread: bool = False  # a scanned page OCR has not read: POST .../pages/{n}/read reads it
 
 
 class OutlineEntry(BaseModel):
@@ -162,7 +178,7 @@ class StructureOut(BaseModel):
     def of(cls, doc: Document, blocks: tuple[Block, ...]) -> StructureOut:
         turns = doc.page_turns or (0,) * len(doc.page_sizes)
         pages = [
-            PageOut(number=n, width=w, height=h, text_rotation=turn)
+            PageOut(number=n, width=w, height=h, text_rotation=turn, unread=n in doc.unread_pages)
             for n, ((w, h), turn) in enumerate(zip(doc.page_sizes, turns, strict=False), 1)
         ]
         outline = [
@@ -178,6 +194,16 @@ class StructureOut(BaseModel):
         )
 
 
+class PageReadOut(BaseModel):
+    """A page read now: the document as it is after, and the page's blocks; ``added`` is
+    false when the page had been read already (nothing changed)."""
+
+    document: DocumentJSON
+    page: int
+    blocks: list[BlockJSON]
+    added: bool
+
+
 class ThreadList(BaseModel):
     threads: list[ThreadSummaryJSON]  # most recently updated first
 
@@ -188,14 +214,25 @@ class ThreadRename(BaseModel):
     title: QuestionText
 
 
+class SpanIn(BaseModel):
+    """Characters ``start:end`` (code points) of one block's text."""
+
+    block_id: IdText
+    start: Offset
+    end: Offset
+
+
 class AnchorIn(BaseModel):
     """Where a question is anchored: a block and a character span of it (code points),
-    with the selected text (which may run over several blocks)."""
+    with the selected text (which may run over several blocks). A selection over several
+    blocks sends every block's span in ``spans``, in document order; ``block_id``,
+    ``start`` and ``end`` then default to the first."""
 
     block_id: IdText | None = None
     start: Offset | None = None
     end: Offset | None = None
     selected_text: SelectionText | None = None
+    spans: Annotated[list[SpanIn], Field(max_length=MAX_ANCHOR_SPANS)] = []
 
 
 class AskIn(BaseModel):

@@ -33,7 +33,8 @@ EventName = Literal[
 EVENT_NAMES: tuple[EventName, ...] = get_args(EventName)
 
 
-def sse_message(name: EventName, data: Mapping[str, object]) -> bytes:
+def sse_message(name: str, data: Mapping[str, object]) -> bytes:
+    """One SSE message: an asking event's (``EventName``) or an upload's (``upload_events``)."""
     return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
 

@@ -65,6 +65,15 @@ class DocumentStore(Protocol):
 
     def block(self, doc_id: str, block_id: str) -> Block: ...
 
+    def add_page(
+        self, doc_id: str, page: int, blocks: tuple[Block, ...], chunks: tuple[Chunk, ...]
+    ) -> bool:
+        """Put the blocks and chunks of ``page``, one of the document's unread pages, in
+        reading order among its own (ids as given, orders made room for), and mark the
+        page read, all or nothing. A page not (or no longer) unread changes nothing: returns
+        False, so reading a page twice stores it once."""
+        ...
+
     def chunks(self, doc_id: str) -> tuple[Chunk, ...]: ...
 
     def chunk(self, chunk_id: str) -> Chunk: ...

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
-from askalong.types import Anchor
+from askalong.types import Anchor, BlockSpan
+from askalong.wire.documents import SpanJSON, span_json
 
 
 class AnchorJSON(TypedDict):
-    """Where a question was asked: a block and a span of it, with the selected text."""
+    """Where a question was asked: a block and a span of it, with the selected text; a
+    selection over several blocks has every block's span in ``spans`` (the first is the
+    block's; empty for one block and in turns stored before it)."""
 
     document_id: str
     block_id: str | None
     start: int | None
     end: int | None
     selected_text: str | None
+    spans: list[SpanJSON]
 
 
 class PlacedAnchorJSON(AnchorJSON):
@@ -34,6 +38,7 @@ def anchor_json(anchor: Anchor | None) -> AnchorJSON | None:
         "start": anchor.start,
         "end": anchor.end,
         "selected_text": anchor.selected_text,
+        "spans": [span_json(span) for span in anchor.spans],
     }
 
 
@@ -56,4 +61,5 @@ def anchor_from_json(value: AnchorJSON | None) -> Anchor | None:
         start=value.get("start"),
         end=value.get("end"),
         selected_text=value.get("selected_text"),
+        spans=tuple(BlockSpan(s["block_id"], s["start"], s["end"]) for s in value.get("spans", [])),
     )

@@ -38,6 +38,7 @@ class DocumentJSON(TypedDict):
     org_tags: list[str]
     ocr_pages: list[int]
     notices: list[str]
+    unread_pages: list[int]  # of ocr_pages, those OCR has not read (its time budget ran out)
 
 
 class BlockJSON(TypedDict):
@@ -89,6 +90,7 @@ def document_json(doc: Document) -> DocumentJSON:
         "org_tags": list(doc.org_tags),
         "ocr_pages": list(doc.ocr_pages),
         "notices": list(doc.notices),
+        "unread_pages": list(doc.unread_pages),
     }
 
 

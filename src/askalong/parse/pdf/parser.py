@@ -28,6 +28,7 @@ from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.rotate import turn_blocks
 from askalong.parse.pdf.tables import table_text
 from askalong.parse.pdf.text import clean_line, join_lines
+from askalong.parse.progress import report
 from askalong.types import Block, BlockKind, ParsedDocument
 
 # OCR stops starting new pages after this many seconds, so one parse of a long scan stays
@@ -42,7 +43,9 @@ _JUNK_TITLE = re.compile(r"^(?:microsoft \w+ - |untitled)|\.(?:dvi|pdf|docx?|tex
 
 
 @dataclass(frozen=True)
-class _Page:
+class Page:
+    """One page's geometry and printed lines (``page_read`` reads one on its own too)."""
+
     number: int  # 1-based
     geometry: PageGeometry
     lines: tuple[Line, ...]
@@ -74,13 +77,14 @@ def parse(
     document = _open(data, source)
     try:
         pages = _read_pages(document, source)
+        installed = True  # unread pages can be read later only with the OCR extra
         if ocr and any(page.scanned for page in pages):
-            pages = _recognise(document, pages, ocr_budget)
+            pages, installed = _recognise(document, pages, ocr_budget)
         metadata_title = _metadata_title(document)
     finally:
         document.close()
     known = vocabulary(clean_line(line.text) for page in pages for line in page.lines)
-    blocks = build_blocks([draft for page in pages for draft in _drafts(page, known)])
+    blocks = build_blocks([draft for page in pages for draft in page_drafts(page, known)])
     blocks = turn_blocks(blocks, _turns(pages))
     return ParsedDocument(
         format="pdf",
@@ -90,6 +94,7 @@ def parse(
         page_sizes=tuple(page.size for page in pages),
         page_turns=_page_turns(pages),
         ocr_pages=tuple(page.number for page in pages if page.scanned),
+        unread_pages=_unread(pages) if installed else (),
         notices=_ocr_notices(pages),
     )
 
@@ -109,18 +114,20 @@ def _open(data: bytes, source: str) -> pdfium.PdfDocument:
     return document
 
 
-def _read_pages(document: pdfium.PdfDocument, source: str) -> list[_Page]:
-    pages: list[_Page] = []
+def _read_pages(document: pdfium.PdfDocument, source: str) -> list[Page]:
+    pages: list[Page] = []
     for index in range(len(document)):
+        report("parse", index, len(document))
         try:
-            pages.append(_read_page(document, index))
+            pages.append(read_page(document, index))
         except pdfium.PdfiumError as exc:
             message = f"page {index + 1} of the PDF cannot be read"
             raise CorruptDocument(message, source=source) from exc
+    report("parse", len(pages), len(pages))
     return pages
 
 
-def _read_page(document: pdfium.PdfDocument, index: int) -> _Page:
+def read_page(document: pdfium.PdfDocument, index: int) -> Page:
     page = document[index]
     try:
         geometry = page_geometry(page)
@@ -140,10 +147,10 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> _Page:
             page.set_rotation(rotation)  # OCR renders the page as displayed
     finally:
         page.close()
-    return _Page(index + 1, geometry, lines, scanned)
+    return Page(index + 1, geometry, lines, scanned)
 
 
-def _turns(pages: Sequence[_Page]) -> dict[int, tuple[int, float, float]]:
+def _turns(pages: Sequence[Page]) -> dict[int, tuple[int, float, float]]:
     """Turned pages read from their text (OCR reads the page as rendered, turned)."""
     return {
         page.number: (page.rotation, page.frame.width, page.frame.height)
@@ -152,7 +159,7 @@ def _turns(pages: Sequence[_Page]) -> dict[int, tuple[int, float, float]]:
     }
 
 
-def _page_turns(pages: Sequence[_Page]) -> tuple[int, ...]:
+def _page_turns(pages: Sequence[Page]) -> tuple[int, ...]:
     """How each page's text lines run on the displayed page; () when all run upright."""
     turns = _turns(pages)
     if not turns:
@@ -160,23 +167,32 @@ def _page_turns(pages: Sequence[_Page]) -> tuple[int, ...]:
     return tuple(turns[page.number][0] if page.number in turns else 0 for page in pages)
 
 
-def _recognise(document: pdfium.PdfDocument, pages: list[_Page], budget: float) -> list[_Page]:
-    """The pages with OCR lines on scanned pages, as many as the time budget allows."""
+def _unread(pages: Sequence[Page]) -> tuple[int, ...]:
+    return tuple(page.number for page in pages if page.scanned and not page.recognised)
+
+
+def _recognise(
+    document: pdfium.PdfDocument, pages: list[Page], budget: float
+) -> tuple[list[Page], bool]:
+    """The pages with OCR lines on scanned pages, as many as the time budget allows, and
+    whether the OCR engine is installed at all."""
     recognizer = Recognizer.load()
     if recognizer is None:
-        return pages
+        return pages, False
     start = time.monotonic()
-    out: list[_Page] = []
+    out: list[Page] = []
+    scanned, read = sum(page.scanned for page in pages), 0
+    report("ocr", 0, scanned)
     for page in pages:
         if page.scanned and time.monotonic() - start < budget:
-            page = replace(page, lines=_ocr_lines(document, page, recognizer), recognised=True)
+            page = replace(page, lines=ocr_lines(document, page, recognizer), recognised=True)
+            read += 1
+            report("ocr", read, scanned)
         out.append(page)
-    return out
+    return out, True
 
 
-def _ocr_lines(
-    document: pdfium.PdfDocument, page: _Page, recognizer: Recognizer
-) -> tuple[Line, ...]:
+def ocr_lines(document: pdfium.PdfDocument, page: Page, recognizer: Recognizer) -> tuple[Line, ...]:
     pdf_page = document[page.number - 1]
     try:
         return recognizer.page_lines(pdf_page, page.frame)
@@ -189,7 +205,7 @@ def _has_image(page: pdfium.PdfPage) -> bool:
     return next(images, None) is not None
 
 
-def _drafts(page: _Page, known: Vocabulary) -> list[Draft]:
+def page_drafts(page: Page, known: Vocabulary) -> list[Draft]:
     drafts: list[Draft] = []
     for group in labels_after_captions(_join_continued(reading_order(page.lines))):
         role = group[0].role
@@ -252,7 +268,7 @@ def _heading_title(blocks: Sequence[Block]) -> str:
     return min(first_page, key=lambda b: (b.heading_level, b.order)).text if first_page else ""
 
 
-def _ocr_notices(pages: Sequence[_Page]) -> tuple[str, ...]:
+def _ocr_notices(pages: Sequence[Page]) -> tuple[str, ...]:
     total = len(pages)
     read = sum(page.recognised for page in pages)
     left = sum(page.scanned and not page.recognised for page in pages)

@@ -68,9 +68,9 @@ from askalong.context.compare_targets import compare_targets
 from askalong.errors import InputError
 from askalong.server.deps import AccessDep, AskerDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import AskIn, CompareTargetsOut, DocPath, ErrorOut
+from askalong.server.schemas import AnchorIn, AskIn, CompareTargetsOut, DocPath, ErrorOut
 from askalong.server.sse import sse_stream
-from askalong.types import INTENTS, Access, Anchor, Intent
+from askalong.types import INTENTS, Access, Anchor, BlockSpan, Intent
 from askalong.wire import AnswerJSON, answer_json
 
 router = APIRouter(prefix="/api", tags=["ask"])
@@ -123,8 +123,7 @@ def question_of(state: ServerState, body: AskIn, access: Access) -> Question:
     if body.anchor is not None:
         if body.document_id is None:
             raise InputError("an anchor needs document_id", source="anchor")
-        given = body.anchor
-        anchor = Anchor(named[0].id, given.block_id, given.start, given.end, given.selected_text)
+        anchor = anchor_of(named[0].id, body.anchor)
     if anchor is not None and body.whole:
         raise InputError("an anchor and whole: true contradict", source="anchor")
     seen = {d.id for d in named}
@@ -132,6 +131,16 @@ def question_of(state: ServerState, body: AskIn, access: Access) -> Question:
     return Question(
         body.question, cast(Intent, intent), anchor, documents, body.thread_id, whole=body.whole
     )
+
+
+def anchor_of(document_id: str, given: AnchorIn) -> Anchor:
+    """The core's anchor; a selection over several blocks is anchored at its first span
+    unless a block is named too."""
+    spans = tuple(BlockSpan(s.block_id, s.start, s.end) for s in given.spans)
+    block_id, start, end = given.block_id, given.start, given.end
+    if block_id is None and spans:
+        block_id, start, end = spans[0].block_id, spans[0].start, spans[0].end
+    return Anchor(document_id, block_id, start, end, given.selected_text, spans)
 
 
 @router.get("/documents/{doc}/compare-targets", response_model=CompareTargetsOut, responses=ERRORS)

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, BackgroundTasks, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from askalong.errors import InputError
 from askalong.ingest.inputs import Upload
 from askalong.ingest.pipeline import AddOutcome
+from askalong.parse.progress import Sink
 from askalong.server.deps import AccessDep, ServerState, StateDep
+from askalong.server.ingesting import add_upload, embed_pending
 from askalong.server.schemas import DocPath, DocumentList, ErrorOut, StructureOut, UploadOut
+from askalong.server.upload_events import upload_stream
 from askalong.server.uploads import receive_upload
 from askalong.types import Access
 from askalong.wire import document_json
@@ -62,41 +66,60 @@ async def list_documents(state: StateDep, access: AccessDep) -> DocumentList:
     response_model=UploadOut,
     status_code=201,
     openapi_extra=UPLOAD_BODY,
-    responses={**ERRORS, 413: {"model": ErrorOut}},
+    responses={
+        **ERRORS,
+        413: {"model": ErrorOut},
+        201: {
+            "description": "The upload's JSON, or with ``Accept: text/event-stream`` its "
+            "progress as events (``server/upload_events.py``): ``progress`` ``{stage, done,"
+            " total}`` (stages ``parse``, ``ocr``, ``vectors``), then ``done`` (this JSON) "
+            "or ``error``.",
+            "content": {
+                "application/json": {},
+                "text/event-stream": {"schema": {"type": "string"}},
+            },
+        },
+    },
 )
 async def upload_document(
     request: Request, state: StateDep, access: AccessDep, tasks: BackgroundTasks
-) -> UploadOut:
+) -> UploadOut | Response:
     """Add a document sent as multipart field ``file`` (PDF, HTML, Markdown, text, DOCX).
 
     The same content sent twice is the same document (status ``exists``). It is
-    keyword-searchable when this returns; its vectors are computed afterwards.
+    keyword-searchable when this returns; its vectors are computed afterwards, or, when
+    the request accepts ``text/event-stream``, before ``done``, with their progress.
     """
     received = await receive_upload(request, state.library.settings.max_file_bytes)
     upload = Upload(received.data, source=received.name, name=received.name)
-    outcome = await run_in_threadpool(_add, state, upload, access)
+    if "text/event-stream" in request.headers.get("accept", ""):
+        work = functools.partial(_add_with_vectors, state, upload, access)
+        return StreamingResponse(
+            upload_stream(work), status_code=201, media_type="text/event-stream"
+        )
+    outcome = await run_in_threadpool(add_upload, state, upload, access)
+    tasks.add_task(embed_pending, state)
+    return _upload_out(outcome, received.name)
+
+
+def _add_with_vectors(
+    state: ServerState, upload: Upload, access: Access, progress: Sink
+) -> dict[str, Any]:
+    """The streamed upload's work: add, then embed what is pending, reporting both."""
+    out = _upload_out(add_upload(state, upload, access, progress), upload.source)
+    embed_pending(state, progress)
+    return out.model_dump()
+
+
+def _upload_out(outcome: AddOutcome, name: str) -> UploadOut:
     if outcome.document is None:  # add_upload raises on failure; this is only a guard
-        raise InputError(outcome.error or "the document was not added", source=received.name)
-    tasks.add_task(_embed_pending, state)
+        raise InputError(outcome.error or "the document was not added", source=name)
     return UploadOut(
         status=outcome.status,
         document=document_json(outcome.document),
         blocks=outcome.blocks,
         chunks=outcome.chunks,
     )
-
-
-def _add(state: ServerState, upload: Upload, access: Access) -> AddOutcome:
-    """Parse outside the write lock (the guard serialises parses itself); lock the writes."""
-    return state.library.ingestor.add_upload(upload, access, writes=state.writes)
-
-
-def _embed_pending(state: ServerState) -> None:
-    """Fill in vectors after the response; a failure leaves keyword search working."""
-    with state.writes:
-        pending = state.library.indexes.pending_vectors()
-        if pending:
-            state.library.indexes.embed(pending)
 
 
 @router.get("/documents/{doc}", response_model=StructureOut, responses=ERRORS)

@@ -10,6 +10,7 @@ connection dropped) is kept up to where it stopped, unless it came with a checks
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,14 @@ from starlette.requests import ClientDisconnect
 
 from askalong.errors import AskAlongError, InputError, TooLarge
 from askalong.ingest.inputs import Upload
+from askalong.parse.progress import Sink
 from askalong.resumable.area import check_upload_id, discard
 from askalong.resumable.checksum import Checksum
 from askalong.resumable.receiver import ResumableUploads
 from askalong.server import tus
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.errors import error_response, status_of
+from askalong.server.ingesting import add_upload, embed_pending
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
 from askalong.types import Access, ResumableUpload
@@ -83,7 +86,7 @@ async def upload_offset(
 async def upload_state(upload_id: str, state: StateDep, access: AccessDep) -> ResumableUploadOut:
     """The upload's state and, once added, its document's id (or why it failed)."""
     upload = await run_in_threadpool(_status, state.uploads, upload_id, access)
-    return ResumableUploadOut.of(upload)
+    return ResumableUploadOut.of(upload, state.uploads.progress_of(upload.id))
 
 
 @router.patch("/uploads/{upload_id}", status_code=204, responses=ERRORS)
@@ -165,27 +168,23 @@ def _status(uploads: ResumableUploads, upload_id: str, access: Access) -> Resuma
 
 
 def _add_document(state: ServerState, upload: ResumableUpload) -> None:
-    """After the last piece's answer: the file becomes a document, then its vectors."""
-    state.uploads.add_document(upload, lambda data, name, access: _add(state, data, name, access))
-    _embed_pending(state)
+    """After the last piece's answer: the file becomes a document (its progress kept for
+    ``GET``), then its vectors."""
+    sink = functools.partial(state.uploads.report, upload.id)
+    state.uploads.add_document(upload, functools.partial(_add, state, progress=sink))
+    embed_pending(state)
 
 
 def resume_uploads(state: ServerState) -> list[ResumableUpload]:
     """At startup: expired uploads swept, complete ones a stop left unadded added."""
     state.uploads.sweep()
-    return state.uploads.resume(lambda data, name, access: _add(state, data, name, access))
+    return state.uploads.resume(functools.partial(_add, state))
 
 
-def _embed_pending(state: ServerState) -> None:
-    with state.writes:
-        pending = state.library.indexes.pending_vectors()
-        if pending:
-            state.library.indexes.embed(pending)
-
-
-def _add(state: ServerState, data: bytes, name: str, access: Access) -> str:
-    upload = Upload(data, source=name, name=name)
-    outcome = state.library.ingestor.add_upload(upload, access, writes=state.writes)
+def _add(
+    state: ServerState, data: bytes, name: str, access: Access, progress: Sink | None = None
+) -> str:
+    outcome = add_upload(state, Upload(data, source=name, name=name), access, progress)
     if outcome.document is None:
         raise InputError(outcome.error or "the document was not added", source=name)
     return outcome.document.id

@@ -16,7 +16,10 @@ from askalong.errors import InputError, NotFound
 from askalong.files.local import OriginalFiles, check_content_hash
 from askalong.store.base import MIN_PREFIX
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
+from askalong.store.sqlite.pages import insert_page
 from askalong.store.sqlite.rows import (
+    INSERT_BLOCK,
+    INSERT_CHUNK,
     SELECT_BLOCK,
     SELECT_CHUNK,
     SELECT_DOCUMENT,
@@ -93,6 +96,12 @@ class SQLiteDocuments(SQLiteDatabase):
             _owned(conn, doc_id, access)
             conn.execute("UPDATE documents SET visibility = ? WHERE id = ?", (visibility, doc_id))
             return self._documents("d.id = ?", (doc_id,), access)[0]
+
+    def add_page(
+        self, doc_id: str, page: int, blocks: tuple[Block, ...], chunks: tuple[Chunk, ...]
+    ) -> bool:
+        with self._lock, store_errors(doc_id), self._transaction() as conn:
+            return insert_page(conn, doc_id, page, blocks, chunks)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -210,18 +219,10 @@ def access_filter(access: Access) -> SqlFilter:
 
 _INSERT_DOCUMENT = (
     "INSERT INTO documents (id, content_hash, title, source, format, language, page_count,"
-    " size_bytes, created, owner, visibility, page_sizes, ocr_pages, notices)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " size_bytes, created, owner, visibility, page_sizes, ocr_pages, notices, unread_pages)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_TAG = "INSERT INTO document_org_tags (document_id, tag, ord) VALUES (?, ?, ?)"
-_INSERT_BLOCK = (
-    "INSERT INTO blocks (document_id, id, ord, kind, text, page, section_path, heading_level,"
-    " boxes, line_start, line_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-_INSERT_CHUNK = (
-    "INSERT INTO chunks (id, document_id, ord, text, spans, section_path, page_start, page_end)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-)
 
 
 def _check_stored(doc: StoredDocument, original: bytes) -> None:
@@ -239,8 +240,8 @@ def _insert(conn: sqlite3.Connection, doc: StoredDocument) -> None:
     conn.execute(_INSERT_DOCUMENT, document_row(document))
     tags = dict.fromkeys(document.org_tags)  # a tag given twice is one tag
     conn.executemany(_INSERT_TAG, ((document.id, tag, i) for i, tag in enumerate(tags)))
-    conn.executemany(_INSERT_BLOCK, (block_row(document.id, b) for b in doc.blocks))
-    conn.executemany(_INSERT_CHUNK, (chunk_row(c) for c in doc.chunks))
+    conn.executemany(INSERT_BLOCK, (block_row(document.id, b) for b in doc.blocks))
+    conn.executemany(INSERT_CHUNK, (chunk_row(c) for c in doc.chunks))
 
 
 def _delete_rows(conn: sqlite3.Connection, doc_id: str, access: Access) -> str | None:

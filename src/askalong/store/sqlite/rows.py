@@ -41,6 +41,7 @@ def document_row(doc: Document) -> tuple[object, ...]:
         to_json(_page_geometry(doc)),
         to_json(doc.ocr_pages),
         to_json(doc.notices),
+        to_json(doc.unread_pages),
     )
 
 
@@ -84,6 +85,7 @@ def document_from_row(row: sqlite3.Row) -> Document:
         ocr_pages=tuple(int(p) for p in json.loads(row["ocr_pages"])),
         notices=strings(row["notices"]),
         page_turns=_page_turns(pages),
+        unread_pages=tuple(int(p) for p in json.loads(row["unread_pages"])),
     )
 
 
@@ -108,6 +110,10 @@ def block_row(doc_id: str, block: Block) -> tuple[object, ...]:
     )
 
 
+INSERT_BLOCK = (
+    "INSERT INTO blocks (document_id, id, ord, kind, text, page, section_path, heading_level,"
+    " boxes, line_start, line_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 SELECT_BLOCK = (
     "SELECT id, ord, kind, text, page, section_path, heading_level, boxes, line_start,"
     " line_end FROM blocks"
@@ -149,6 +155,10 @@ def chunk_row(chunk: Chunk) -> tuple[object, ...]:
     )
 
 
+INSERT_CHUNK = (
+    "INSERT INTO chunks (id, document_id, ord, text, spans, section_path, page_start, page_end)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
 SELECT_CHUNK = (
     "SELECT id, document_id, ord, text, spans, section_path, page_start, page_end FROM chunks"
 )

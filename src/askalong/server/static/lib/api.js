@@ -61,6 +61,9 @@ export const compareTargets = (id, blockId) =>
   request(
     `/api/documents/${enc(id)}/compare-targets${blockId ? `?block=${enc(blockId)}` : ""}`,
   ).then((b) => b.targets);
+// Read a scanned page the OCR time budget left unread: {document, page, blocks, added}.
+export const readPage = (id, page) =>
+  request(`/api/documents/${enc(id)}/pages/${page}/read`, { method: "POST" });
 
 export function pageUrl(id, page, width) {
   return `/api/documents/${enc(id)}/pages/${page}.png?width=${Math.round(width)}`;

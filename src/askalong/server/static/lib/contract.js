@@ -26,6 +26,12 @@ export const EVENT_NAMES = Object.freeze([
   "error",
 ]);
 
+// askalong.server.upload_events.UPLOAD_EVENT_NAMES
+export const UPLOAD_EVENT_NAMES = Object.freeze(["progress", "done", "error"]);
+
+// askalong.parse.progress.STAGES
+export const PROGRESS_STAGES = Object.freeze(["parse", "ocr", "vectors"]);
+
 // askalong.ingest.inputs.DOCUMENT_SUFFIXES
 export const DOCUMENT_SUFFIXES = Object.freeze([
   ".docx",

@@ -10,7 +10,14 @@ const PIECE_BYTES = 5 * 1024 * 1024;
 const RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000];
 const POLL_MS = 300;
 
-export function uploadResumable(file, onProgress, pieceBytes = PIECE_BYTES) {
+// `onProgress(fraction)` follows the bytes sent; `onReading({stage, done, total})` the
+// server's reading of the document after the last byte (pages parsed, OCR, vectors).
+export function uploadResumable(
+  file,
+  onProgress,
+  onReading = () => {},
+  pieceBytes = PIECE_BYTES,
+) {
   const tus = window.tus;
   return new Promise((resolve, reject) => {
     const upload = new tus.Upload(file, {
@@ -21,7 +28,7 @@ export function uploadResumable(file, onProgress, pieceBytes = PIECE_BYTES) {
       metadata: { filename: file.name },
       onProgress: (sent, total) => total && onProgress(sent / total),
       onError: (error) => reject(refusal(error)),
-      onSuccess: () => settled(upload.url).then(resolve, reject),
+      onSuccess: () => settled(upload.url, onReading).then(resolve, reject),
     });
     upload.findPreviousUploads().then((previous) => {
       if (previous.length) upload.resumeFromPreviousUpload(previous[0]);
@@ -31,7 +38,7 @@ export function uploadResumable(file, onProgress, pieceBytes = PIECE_BYTES) {
 }
 
 // The server adds the document after the last piece: wait for its verdict.
-async function settled(url) {
+async function settled(url, onReading) {
   for (;;) {
     const response = await fetch(url);
     const body = await response.json();
@@ -41,6 +48,7 @@ async function settled(url) {
       return { status: "added", document: structure.document, blocks: structure.blocks.length };
     }
     if (body.state === "failed") throw new ApiError(400, "InputError", body.error);
+    if (body.progress) onReading(body.progress);
     await new Promise((wake) => setTimeout(wake, POLL_MS));
   }
 }

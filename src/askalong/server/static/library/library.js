@@ -8,6 +8,7 @@ import { documentCard, el, icon, shorten } from "../lib/dom.js";
 import { uploadResumable } from "../lib/resumable.js";
 import { AskPicked } from "./ask-picked.js";
 import { Shortcuts } from "../lib/shortcuts.js";
+import { UploadProgress } from "./progress.js";
 
 const $ = (selector) => document.querySelector(selector);
 const picked = new AskPicked($("#ask-picked"));
@@ -133,30 +134,29 @@ async function uploadAll(files) {
 }
 
 async function uploadOne(file) {
-  const bar = el("div", { class: "progress-bar" });
-  const status = el("span", { class: "upload-status" }, "Uploading…");
+  const progress = new UploadProgress();
   const row = el(
     "div",
     { class: "upload-row" },
     el("span", { class: "upload-name" }, shorten(file.name, 60)),
-    el("div", { class: "progress" }, bar),
-    status,
+    progress.track,
+    progress.status,
   );
   $("#uploads").prepend(row);
   try {
-    const result = await uploadResumable(file, (fraction) => {
-      bar.style.width = `${Math.round(fraction * 100)}%`;
-      if (fraction >= 1) status.replaceChildren("Reading the document…");
-    });
-    bar.style.width = "100%";
+    const result = await uploadResumable(
+      file,
+      (fraction) => progress.sent(fraction),
+      (reading) => progress.reading(reading),
+    );
     row.classList.add("done");
-    status.replaceChildren(
+    progress.finished(
       result.status === "exists" ? "Already in the library" : `Added · ${result.blocks} blocks`,
     );
     setTimeout(() => row.remove(), 4000);
   } catch (error) {
     row.classList.add("failed");
-    status.replaceChildren(error.message);
+    progress.status.replaceChildren(error.message);
   }
 }
 

@@ -23,16 +23,17 @@ export function afterEvent(thread, { event, data }) {
   });
 }
 
+// A selection over several blocks anchors every one of them (`spans`, in document order).
 export function anchorOf(selection) {
-  const { block_id, start, end, text } = selection;
-  return { block_id, start, end, selected_text: text };
+  const { block_id, start, end, text, spans = [] } = selection;
+  return { block_id, start, end, selected_text: text, spans: spans.length > 1 ? spans : [] };
 }
 
 // The anchor as POST /api/ask takes it (a stored one also carries page and section).
 export function wireAnchor(anchor) {
   if (!anchor) return null;
-  const { block_id, start, end, selected_text } = anchor;
-  return { block_id, start, end, selected_text };
+  const { block_id, start, end, selected_text, spans = [] } = anchor;
+  return { block_id, start, end, selected_text, spans };
 }
 
 export class ThreadState {

@@ -8,6 +8,7 @@
 import { pageUrl } from "../lib/api.js";
 import { el } from "../lib/dom.js";
 import { cpSlice } from "../lib/offsets.js";
+import { showUnread } from "./unread-page.js";
 
 const STOCK_WIDTHS = [240, 320, 480, 640, 800, 960, 1200, 1440, 1800, 2400];
 const MAX_PAGE_CSS_WIDTH = 980;
@@ -23,6 +24,7 @@ export class PdfView {
     this.docId = structure.document.id;
     this.blocksByPage = groupByPage(structure.blocks);
     this.pages = structure.pages.map((p) => this.placeholder(p));
+    for (const page of this.pages) if (page.unread) showUnread(this, page);
     this.root.classList.add("pdf-doc");
     this.measure = document.createElement("canvas").getContext("2d");
     // Page 1's image goes first: other pages' requests wait until it has arrived.

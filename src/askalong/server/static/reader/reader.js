@@ -13,6 +13,7 @@ import { ReaderKeys } from "./keyboard.js";
 import { SelectionWatcher } from "./selection.js";
 import { UrlState } from "./url-state.js";
 import { resumePending } from "../panel/pending.js";
+import { BLOCKS_EVENT } from "./unread-page.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -76,6 +77,9 @@ function mount(structure) {
   const options = { signal: toolbar.signal };
   setUpOutline(structure, highlight, options);
   setUpSearch(doc.id, highlight, options);
+  // Blocks of a page read now (unread-page.js) join the map selections and quotes use.
+  const addBlocks = (event) => event.detail.forEach((b) => blocks.set(b.id, b));
+  root.addEventListener(BLOCKS_EVENT, addBlocks, options);
   const togglePanel = () => document.body.classList.toggle("panel-closed");
   $("#toggle-panel").addEventListener("click", togglePanel, options);
   const blockList = structure.blocks;

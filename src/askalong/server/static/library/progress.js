@@ -1,0 +1,62 @@
+// An upload's progress in words and a bar: the bytes sent, then the server's reading of
+// the document as it streams it (pages parsed n/N, scanned pages read by OCR n/N, search
+// vectors n/N: server/upload_events.py), instead of one static "Reading the document…".
+
+import { PROGRESS_STAGES } from "../lib/contract.js";
+import { el } from "../lib/dom.js";
+
+// The words for each of the server's stages (PROGRESS_STAGES; a stage added there and not
+// here is shown as the bar alone).
+export const PROGRESS_WORDS = {
+  parse: (done, total) => `Reading pages: ${done} of ${total}`,
+  ocr: (done, total) => `Recognising scanned pages (OCR): ${done} of ${total}`,
+  vectors: (done, total) => `Preparing search: ${done} of ${total} passages`,
+};
+
+export class UploadProgress {
+  constructor() {
+    this.bar = el("div", { class: "progress-bar" });
+    this.track = el(
+      "div",
+      {
+        class: "progress",
+        role: "progressbar",
+        "aria-valuemin": "0",
+        "aria-valuemax": "100",
+        "aria-valuenow": "0",
+      },
+      this.bar,
+    );
+    this.status = el("span", { class: "upload-status", "aria-live": "polite" }, "Uploading…");
+    this.track.setAttribute("aria-label", "Upload progress");
+  }
+
+  // The bytes sent, as a fraction.
+  sent(fraction) {
+    const words = fraction >= 1 ? "Reading the document…" : `Uploading… ${percent(fraction)}%`;
+    this.show(fraction, words);
+  }
+
+  // One `progress` event of the server's stream: {stage, done, total}.
+  reading({ stage, done, total }) {
+    if (!PROGRESS_STAGES.includes(stage) || !total) return;
+    this.track.dataset.stage = stage;
+    this.show(done / total, PROGRESS_WORDS[stage]?.(done, total) ?? this.status.textContent);
+  }
+
+  show(fraction, words) {
+    const value = percent(fraction);
+    this.bar.style.width = `${value}%`;
+    this.track.setAttribute("aria-valuenow", String(value));
+    this.track.setAttribute("aria-valuetext", words);
+    this.status.replaceChildren(words);
+  }
+
+  finished(words) {
+    this.show(1, words);
+  }
+}
+
+function percent(fraction) {
+  return Math.round(Math.min(Math.max(fraction, 0), 1) * 100);
+}

@@ -1,0 +1,42 @@
+// A scanned page the text recognition (OCR) left unread while the document was added (its
+// time budget ran out) says so on the page, with a button that reads it now: the server
+// OCRs the page and stores its blocks (POST /api/documents/{id}/pages/{n}/read), and the
+// page's text layer is built from them in place, with no reload.
+
+import { readPage } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+
+export const UNREAD_TEXT = "This page was not read: the text recognition ran out of time.";
+// Dispatched on the document root with the new blocks, so the reader's block map has them.
+export const BLOCKS_EVENT = "askalong:blocks";
+
+// Put the notice on `page` (a PdfView page) of `view`; it goes once the page is read.
+export function showUnread(view, page) {
+  const status = el("p", { class: "unread-status", role: "status" });
+  const button = el("button", { class: "button primary", type: "button" }, "Read it now");
+  const notice = el(
+    "div",
+    { class: "unread-page", dataset: { page: page.number } },
+    el("p", {}, UNREAD_TEXT),
+    button,
+    status,
+  );
+  button.addEventListener("click", () => read(view, page, notice, button, status));
+  page.el.append(notice);
+}
+
+async function read(view, page, notice, button, status) {
+  button.disabled = true;
+  status.replaceChildren("Reading the page… (this takes a few seconds)");
+  try {
+    const result = await readPage(view.docId, page.number);
+    view.blocksByPage.set(page.number, result.blocks.filter((b) => b.boxes.length));
+    view.root.dispatchEvent(new CustomEvent(BLOCKS_EVENT, { detail: result.blocks }));
+    if (page.built) view.buildTextLayer(page);
+    page.unread = false;
+    notice.remove();
+  } catch (error) {
+    button.disabled = false;
+    status.replaceChildren(`It could not be read: ${error.message}`);
+  }
+}
