@@ -13,6 +13,7 @@
      │    ├── Unreadable          the path cannot be read (missing, permissions, a device)
      │    └── FetchError          a URL could not be fetched
      ├── NotFound                 unknown document / block id (HTTP 404)
+     ├── Unauthorized             no valid credential in a multi-user server (HTTP 401)
      ├── ConfigError              a bad setting, naming the key and the valid choices
      ├── StoreError               the store failed (nothing half-written is left behind)
      │    └── IndexUnreadable     a search index cannot be opened (``askalong doctor --repair``)
@@ -82,6 +83,10 @@ class FetchError(InputError):
 
 class NotFound(AskAlongError):
     """No such document, block or chunk."""
+
+
+class Unauthorized(AskAlongError):
+    """The request carries no credential the server accepts (multi-user mode)."""
 
 
 class ConfigError(AskAlongError):

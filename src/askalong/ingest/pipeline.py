@@ -150,6 +150,7 @@ class Ingestor:
             created=datetime.now(UTC).isoformat(timespec="seconds"),
             owner=access.user,
             visibility=visibility or self.settings.visibility,
+            org_tags=access.member_of,
             page_sizes=parsed.page_sizes,
             ocr_pages=parsed.ocr_pages,
             page_turns=parsed.page_turns,

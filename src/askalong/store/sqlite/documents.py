@@ -8,7 +8,7 @@ lock, so no other writer can interleave between the file and its rows.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +27,16 @@ from askalong.store.sqlite.rows import (
     document_from_row,
     document_row,
 )
-from askalong.types import VISIBILITIES, Access, Block, Chunk, Document, StoredDocument, Visibility
+from askalong.types import (
+    VISIBILITIES,
+    Access,
+    Block,
+    Chunk,
+    Document,
+    StoredDocument,
+    Visibility,
+    document_tokens,
+)
 
 AMBIGUITY_SHOWN = 5  # how many matching ids an ambiguous-prefix error names
 
@@ -90,9 +99,13 @@ class SQLiteDocuments(SQLiteDatabase):
         if visibility not in VISIBILITIES:
             raise InputError(f"visibility must be one of {', '.join(VISIBILITIES)}", source=doc_id)
         with self._lock, store_errors(doc_id), self._transaction() as conn:
-            _owned(conn, doc_id, access)
+            _owned(conn, doc_id, access, admins=True)
             conn.execute("UPDATE documents SET visibility = ? WHERE id = ?", (visibility, doc_id))
-            return self._documents("d.id = ?", (doc_id,), access)[0]
+            changed = self._documents("d.id = ?", (doc_id,), Access.local())[0]
+            tokens = document_tokens(changed.owner, changed.visibility, changed.org_tags)
+            conn.execute("DELETE FROM document_access WHERE document_id = ?", (doc_id,))
+            _write_tokens(conn, doc_id, tokens)
+            return changed
 
     # -- reading -----------------------------------------------------------------------
 
@@ -190,20 +203,18 @@ class SQLiteDocuments(SQLiteDatabase):
 
 
 def access_filter(access: Access) -> SqlFilter:
-    """Who may see a document, as SQL over ``documents d``: public, or owned by the user,
-    or shared with one of the user's orgs. Every document query appends this, so rows the
-    caller may not see are never read, let alone returned."""
+    """Who may see a document, as SQL over ``documents d``: one of its access tokens
+    (``types.document_tokens``) among the caller's (``Access.tokens``). Every document
+    query appends this, so rows the caller may not see are never read, let alone returned."""
     if access.everything:
         return SqlFilter("1 = 1", ())
-    if not access.orgs:
-        return SqlFilter("(d.visibility = 'public' OR d.owner = ?)", (access.user,))
-    marks = ", ".join("?" for _ in access.orgs)
+    tokens = access.tokens
+    marks = ", ".join("?" for _ in tokens)
     sql = (
-        "(d.visibility = 'public' OR d.owner = ? OR (d.visibility = 'org' AND EXISTS"
-        " (SELECT 1 FROM document_org_tags t"
-        f" WHERE t.document_id = d.id AND t.tag IN ({marks}))))"
+        "EXISTS (SELECT 1 FROM document_access a"
+        f" WHERE a.document_id = d.id AND a.token IN ({marks}))"
     )
-    return SqlFilter(sql, (access.user, *access.orgs))
+    return SqlFilter(sql, tokens)
 
 
 # -- writing rows ------------------------------------------------------------------------
@@ -214,6 +225,7 @@ _INSERT_DOCUMENT = (
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_TAG = "INSERT INTO document_org_tags (document_id, tag, ord) VALUES (?, ?, ?)"
+_INSERT_TOKEN = "INSERT INTO document_access (document_id, token) VALUES (?, ?)"
 _INSERT_BLOCK = (
     "INSERT INTO blocks (document_id, id, ord, kind, text, page, section_path, heading_level,"
     " boxes, line_start, line_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -239,8 +251,15 @@ def _insert(conn: sqlite3.Connection, doc: StoredDocument) -> None:
     conn.execute(_INSERT_DOCUMENT, document_row(document))
     tags = dict.fromkeys(document.org_tags)  # a tag given twice is one tag
     conn.executemany(_INSERT_TAG, ((document.id, tag, i) for i, tag in enumerate(tags)))
+    _write_tokens(
+        conn, document.id, document_tokens(document.owner, document.visibility, tuple(tags))
+    )
     conn.executemany(_INSERT_BLOCK, (block_row(document.id, b) for b in doc.blocks))
     conn.executemany(_INSERT_CHUNK, (chunk_row(c) for c in doc.chunks))
+
+
+def _write_tokens(conn: sqlite3.Connection, doc_id: str, tokens: Iterable[str]) -> None:
+    conn.executemany(_INSERT_TOKEN, ((doc_id, token) for token in tokens))
 
 
 def _delete_rows(conn: sqlite3.Connection, doc_id: str, access: Access) -> str | None:
@@ -252,15 +271,34 @@ def _delete_rows(conn: sqlite3.Connection, doc_id: str, access: Access) -> str |
     return None if _referenced(conn, content_hash) else content_hash
 
 
-def _owned(conn: sqlite3.Connection, doc_id: str, access: Access) -> sqlite3.Row:
-    """The document's owner and content hash, if ``access`` may change it: its owner or
-    ``everything``. Anyone else gets ``NotFound``, as for a document that is not there."""
+def _owned(
+    conn: sqlite3.Connection, doc_id: str, access: Access, *, admins: bool = False
+) -> sqlite3.Row:
+    """The document's owner and content hash, if ``access`` may change it: its owner,
+    ``everything``, or (with ``admins``: a visibility change, never a delete) an admin of
+    one of its orgs (``Access.admin_of``). Anyone else gets ``NotFound``, as for a document
+    that is not there."""
     row: sqlite3.Row | None = conn.execute(
         "SELECT owner, content_hash FROM documents WHERE id = ?", (doc_id,)
     ).fetchone()
-    if row is None or not (access.everything or row["owner"] == access.user):
+    if row is None or not (
+        access.everything
+        or row["owner"] == access.user
+        or (admins and _administers(conn, doc_id, access))
+    ):
         raise NotFound("no such document", source=doc_id)
     return row
+
+
+def _administers(conn: sqlite3.Connection, doc_id: str, access: Access) -> bool:
+    if not access.admin_of:
+        return False
+    marks = ", ".join("?" for _ in access.admin_of)
+    row = conn.execute(
+        f"SELECT 1 FROM document_org_tags WHERE document_id = ? AND tag IN ({marks}) LIMIT 1",
+        (doc_id, *access.admin_of),
+    ).fetchone()
+    return row is not None
 
 
 def _referenced(conn: sqlite3.Connection, content_hash: str) -> bool:
