@@ -34,8 +34,9 @@ from askalong.server.edge import (
 )
 from askalong.server.errors import install_error_handlers
 from askalong.server.gate import Gate, HostRule
+from askalong.server.identity import Identities
 from askalong.server.methods import AllowedMethods, MethodTable
-from askalong.server.routes import ask, collections, documents, pages, search, threads
+from askalong.server.routes import accounts, ask, collections, documents, pages, search, threads
 from askalong.server.security import SecurityHeaders
 from askalong.server.token import install_token
 from askalong.server.uploads import MULTIPART_OVERHEAD
@@ -77,7 +78,9 @@ def create_app(
         redoc_url=None,
     )
     install_error_handlers(app)
-    routers = [module.router for module in (documents, collections, pages, search, ask, threads)]
+    routers = [
+        module.router for module in (documents, collections, pages, search, ask, threads, accounts)
+    ]
     for router in routers:
         app.include_router(router)
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="reader")
@@ -85,7 +88,8 @@ def create_app(
     app.add_middleware(AllowedMethods, table=MethodTable.of(routes))
     app.add_middleware(BodyGuard, limits=body_limits(settings), timeouts=timeouts)
     hosts = HostRule.of(host, settings.allowed_hosts)
-    app.add_middleware(Gate, hosts=hosts, token=install_token(settings.home))
+    app.state.identities = Identities(install_token(settings.home))
+    app.add_middleware(Gate, hosts=hosts, identities=app.state.identities, auth=settings.auth)
     app.add_middleware(SecurityHeaders)  # added last: outermost, so refusals carry it too
     return app
 

@@ -18,6 +18,7 @@ from askalong.errors import (
     ProviderError,
     StoreError,
     TooLarge,
+    Unauthorized,
     Unavailable,
 )
 from askalong.server.schemas import LONE_SURROGATE, ErrorBody, ErrorOut
@@ -45,6 +46,7 @@ def status_of(exc: AskAlongError) -> int:
         (TooLarge, 413),
         (InputError, 400),
         (NotFound, 404),
+        (Unauthorized, 401),
         (ProviderError, 502),  # a model or embedding endpoint failed, not the request
         (StoreError, 503),
         (Unavailable, 503),  # a worker was replaced mid-request: trying again may work

@@ -21,7 +21,7 @@ from pydantic_core import PydanticCustomError
 
 from askalong.asking.limits import MAX_ID_CHARS, MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
 from askalong.store.base import MIN_PREFIX
-from askalong.types import Block, Document, Intent
+from askalong.types import Block, Document, Intent, Visibility
 from askalong.wire import (
     BlockJSON,
     CollectionJSON,
@@ -167,3 +167,22 @@ class AskIn(BaseModel):
     anchor: AnchorIn | None = None  # None on a follow-up keeps the thread's anchor
     thread_id: IdText | None = None  # None starts a new thread
     stream: bool = True
+
+
+class LoginIn(BaseModel):
+    user: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class SessionOut(BaseModel):
+    """Who the request runs as: ``user`` (``local`` for the install's owner), whether the
+    server is multi-user, and the CSRF token an account session sends as X-CSRF-Token."""
+
+    user: str
+    multi_user: bool
+    csrf_token: str | None = None
+    orgs: list[str] = []
+
+
+class VisibilityIn(BaseModel):
+    visibility: Visibility
