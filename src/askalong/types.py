@@ -160,7 +160,7 @@ class Access:
     accounts store computes it once per request): a department's member sees the company's
     ``org`` documents, the company's members do not see the department's. ``everything``
     is the local, single-user case (the CLI on one's own machine, a server with no accounts).
-    ``admin_of`` names the orgs whose tagged documents the caller may re-share,
+    ``admin_of`` names the orgs whose shared documents the caller may re-share,
     ``member_of`` the orgs the caller belongs to directly: what a document they add is
     tagged with (its ``org`` visibility shares it there, and so with those orgs' subtrees).
     """

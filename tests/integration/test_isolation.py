@@ -127,19 +127,18 @@ def check_asking(run: Run, user: str) -> None:
 
 
 def check_sharing(run: Run) -> None:
-    """Only the owner or an admin of the owner's org may change a document's visibility."""
+    """Only the owner, or an admin of an org a shared document is tagged with, may set a
+    document's visibility (set to what it is, so the world stays as the oracle says)."""
     for doc in run.world.docs:
+        tags = set(run.world.members[doc.owner])
         for user in run.world.users:
-            admin = set(run.world.admins[user]) & set().union(
-                *(run.world.ancestors(o) for o in run.world.members[doc.owner])
-            )
-            if user == doc.owner or admin or not run.world.may_see(user, doc):
-                continue
+            admin = doc.visibility != "private" and bool(set(run.world.admins[user]) & tags)
+            allowed = user == doc.owner or admin
             run.requests += 1
             path = f"/api/documents/{run.ids[doc.key]}/visibility"
-            status = run.clients[user].put(path, json={"visibility": "public"}).status_code
-            if status != 404:
-                run.leaks.append(f"{user} re-shared {doc.key}: {status}")
+            sent = run.clients[user].put(path, json={"visibility": doc.visibility})
+            if sent.status_code != (200 if allowed else 404):
+                run.leaks.append(f"{user} set visibility of {doc.key}: {sent.status_code}")
 
 
 @pytest.fixture

@@ -111,6 +111,9 @@ def test_a_session_write_without_its_csrf_token_is_403(owner: TestClient) -> Non
     done = browser.post("/api/documents", files=upload, headers={"X-CSRF-Token": csrf})
     assert done.status_code == 201, done.text
     assert done.json()["document"]["owner"] == "alice"
+    again = browser.post("/api/login", json={"user": "alice", "password": PASSWORD})
+    assert again.status_code == 200  # signing in again needs no CSRF token
+    csrf = again.json()["csrf_token"]
     assert browser.post("/api/logout", headers={"X-CSRF-Token": csrf}).status_code == 204
     assert browser.get("/api/documents").status_code == 401
 
@@ -146,3 +149,18 @@ def test_passwords_never_reach_a_log(owner: TestClient, caplog: pytest.LogCaptur
     nobody.post("/api/login", json={"user": secret, "password": 5})
     logged = "\n".join(record.getMessage() for record in caplog.records)
     assert caplog.records and secret not in logged
+
+
+def test_uploading_someone_elses_private_file_tells_nothing_of_it(owner: TestClient) -> None:
+    """One document per content: a second uploader of the same bytes must not be handed
+    the first one's private document (title, owner, id in a listing)."""
+    alice, bob = with_token(owner, "alice"), with_token(owner, "bob")
+    first = alice.post("/api/documents", files={"file": ("alice-diary.md", NOTES)})
+    assert first.status_code == 201
+    again = bob.post("/api/documents", files={"file": ("mine.md", NOTES)})
+    assert again.status_code == 400
+    assert "alice" not in again.text and "Tides" not in again.text
+    assert bob.get("/api/documents").json()["documents"] == []
+    assert (
+        alice.post("/api/documents", files={"file": ("x.md", NOTES)}).json()["status"] == "exists"
+    )

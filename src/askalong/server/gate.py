@@ -43,6 +43,7 @@ from askalong.server.identity import (
     multi_user,
 )
 from askalong.server.token import matches
+from askalong.store.base import Store
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
@@ -129,30 +130,27 @@ class Gate:
         """Who is asking, into the scope; or the 401/403 that stops an unknown caller."""
         state = getattr(scope.get("app"), "state", None)
         server = getattr(state, "askalong", None)
-        store = None if server is None else server.library.store
+        store: Store | None = None if server is None else server.library.store
         writes = request.method in UNSAFE_METHODS
         caller: Caller = await run_in_threadpool(self._caller, request, store, writes)
         if caller.access is not None:
             scope[ACCESS_KEY] = caller.access
             scope[SESSION_KEY] = caller.session
             return None
+        path = request.url.path
+        if path in OPEN_PATHS or path == LOGIN_ROUTE:  # signing in needs no session's token
+            return None
         if caller.csrf_missing:
             return error_response(403, "CsrfMissing", NO_CSRF)
-        path = request.url.path
-        if path in OPEN_PATHS or path == LOGIN_ROUTE:
-            return None
-        if self._multi(store) and _is_page(request):
+        if caller.multi and _is_page(request):
             return RedirectResponse(LOGIN_PAGE, status_code=303)
         refused = error_response(401, "Unauthorized", NO_CREDENTIAL)
         refused.headers["WWW-Authenticate"] = "Bearer"
         return refused
 
-    def _caller(self, request: Request, store: object, writes: bool) -> Caller:
-        multi = self._multi(store)
-        return self.identities.caller(request, store, writes=writes, multi=multi)  # type: ignore[arg-type]
-
-    def _multi(self, store: object) -> bool:
-        return multi_user(store, self.auth)  # type: ignore[arg-type]
+    def _caller(self, request: Request, store: Store | None, writes: bool) -> Caller:
+        multi = multi_user(store, self.auth)
+        return self.identities.caller(request, store, writes=writes, multi=multi)
 
     def _entry(self, request: Request) -> Response:
         """``?token=``: the cookie set, then the same address without the token."""

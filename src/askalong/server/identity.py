@@ -33,11 +33,13 @@ SESSION_KEY = "askalong.session"  # and the account session it came with, if any
 @dataclass(frozen=True)
 class Caller:
     """The request's identity: ``access`` is None when no credential was given or held;
-    ``csrf_missing`` when a session cookie came without its CSRF token on a write."""
+    ``csrf_missing`` when a session cookie came without its CSRF token on a write;
+    ``multi`` whether the server was multi-user when asked."""
 
     access: Access | None
     csrf_missing: bool = False
     session: Session | None = None
+    multi: bool = False
 
 
 class Identities:
@@ -60,17 +62,17 @@ class Identities:
             return Caller(None)
         if bearer is not None and is_account_token(bearer):
             user = store.user_of_token(bearer)
-            return Caller(None if user is None else store.access_of(user.id))
+            return Caller(None if user is None else store.access_of(user.id), multi=True)
         return self._session_caller(request, store, writes=writes)
 
     def _session_caller(self, request: Request, store: Store, *, writes: bool) -> Caller:
         cookie = request.cookies.get(SESSION_PREFIX + port_of(request))
         session = None if cookie is None else self.signer.read(cookie)
         if session is None or not _enabled(store, session.user):
-            return Caller(None)
+            return Caller(None, multi=True)
         if writes and not self.signer.csrf_ok(session, request.headers.get(CSRF_HEADER, "")):
-            return Caller(None, csrf_missing=True)
-        return Caller(store.access_of(session.user), session=session)
+            return Caller(None, csrf_missing=True, multi=True)
+        return Caller(store.access_of(session.user), session=session, multi=True)
 
 
 def multi_user(store: Store | None, auth: str) -> bool:

@@ -198,7 +198,7 @@ class OrgStore(Protocol):
 
     def access_of(self, user_id: str) -> Access:
         """The user's ``Access``: ``orgs`` their orgs and every ancestor of those,
-        ``admin_of`` the orgs they administer and every descendant of those, ``member_of``
+        ``admin_of`` the orgs they administer, ``member_of``
         their own orgs (what documents they add are tagged with)."""
         ...
 

@@ -25,7 +25,11 @@ from askalong.server.sessions import CSRF_PREFIX, SESSION_PREFIX, SESSION_SECOND
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 WRONG = "wrong user or password"
-ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": ErrorOut}, 401: {"model": ErrorOut}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut},
+    401: {"model": ErrorOut},
+    413: {"model": ErrorOut},  # a user or password over its maxLength
+}
 
 
 @router.post("/login", response_model=SessionOut, responses=ERRORS)

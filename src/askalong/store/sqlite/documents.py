@@ -248,12 +248,17 @@ def _check_stored(doc: StoredDocument, original: bytes) -> None:
 
 def _insert(conn: sqlite3.Connection, doc: StoredDocument) -> None:
     document = doc.document
+    _insert_rows(conn, doc)
+    tags = tuple(dict.fromkeys(document.org_tags))
+    _write_tokens(conn, document.id, document_tokens(document.owner, document.visibility, tags))
+
+
+def _insert_rows(conn: sqlite3.Connection, doc: StoredDocument) -> None:
+    """The document's rows as every schema since the first has them (no access tokens)."""
+    document = doc.document
     conn.execute(_INSERT_DOCUMENT, document_row(document))
     tags = dict.fromkeys(document.org_tags)  # a tag given twice is one tag
     conn.executemany(_INSERT_TAG, ((document.id, tag, i) for i, tag in enumerate(tags)))
-    _write_tokens(
-        conn, document.id, document_tokens(document.owner, document.visibility, tuple(tags))
-    )
     conn.executemany(_INSERT_BLOCK, (block_row(document.id, b) for b in doc.blocks))
     conn.executemany(_INSERT_CHUNK, (chunk_row(c) for c in doc.chunks))
 
@@ -276,8 +281,8 @@ def _owned(
 ) -> sqlite3.Row:
     """The document's owner and content hash, if ``access`` may change it: its owner,
     ``everything``, or (with ``admins``: a visibility change, never a delete) an admin of
-    one of its orgs (``Access.admin_of``). Anyone else gets ``NotFound``, as for a document
-    that is not there."""
+    one of the orgs it is shared with (``Access.admin_of``; a private document is its
+    owner's alone). Anyone else gets ``NotFound``, as for a document that is not there."""
     row: sqlite3.Row | None = conn.execute(
         "SELECT owner, content_hash FROM documents WHERE id = ?", (doc_id,)
     ).fetchone()
@@ -295,7 +300,8 @@ def _administers(conn: sqlite3.Connection, doc_id: str, access: Access) -> bool:
         return False
     marks = ", ".join("?" for _ in access.admin_of)
     row = conn.execute(
-        f"SELECT 1 FROM document_org_tags WHERE document_id = ? AND tag IN ({marks}) LIMIT 1",
+        "SELECT 1 FROM document_org_tags t JOIN documents d ON d.id = t.document_id"
+        f" WHERE t.document_id = ? AND d.visibility != 'private' AND t.tag IN ({marks}) LIMIT 1",
         (doc_id, *access.admin_of),
     ).fetchone()
     return row is not None

@@ -1,8 +1,8 @@
 """Organisations and memberships in the SQLite store: ``SQLiteOrgs`` (an ``OrgStore``).
 
-The tree is walked with recursive CTEs: up from a member's orgs for what they may read
-(an org's member sees the ``org`` documents of that org and of its ancestors), down from
-an admin's orgs for what they may re-share (an admin of an org administers its subtree).
+The tree is walked with a recursive CTE, up from a member's orgs, for what they may read:
+an org's member sees the ``org`` documents of that org and of its ancestors. An admin
+re-shares the documents shared with the orgs they administer (``documents._owned``).
 """
 
 from __future__ import annotations
@@ -20,9 +20,7 @@ _ANCESTORS = (
     " SELECT id FROM up ORDER BY id"
 )
 _ADMINISTERED = (
-    "WITH RECURSIVE down(id) AS (SELECT org_id FROM memberships WHERE user_id = ?"
-    " AND role = 'admin' UNION SELECT o.id FROM orgs o JOIN down ON o.parent = down.id)"
-    " SELECT id FROM down ORDER BY id"
+    "SELECT org_id FROM memberships WHERE user_id = ? AND role = 'admin' ORDER BY org_id"
 )
 
 
