@@ -83,13 +83,19 @@ def upload(client: TestClient, doc: Doc) -> str:
 
 
 def check_searches(run: Run, user: str) -> None:
+    """Each document's own word finds exactly it when visible, nothing otherwise; a word
+    many documents share finds only visible ones (the ranking's cutoff may leave some
+    out), and at least one when any visible document says it."""
     visible = run.world.visible(user)
     for word in (*SHARED_WORDS, *(d.key for d in run.world.docs)):
         status, body = run.get(user, "/api/search", q=word, k=50)
         found = {run.key_of(hit["document_id"]) for hit in body["hits"]}  # type: ignore[attr-defined]
         expected = {d.key for d in run.world.docs if d.key in visible and word in d.text()}
-        if status != 200 or found != expected:
+        whole = word not in SHARED_WORDS
+        if status != 200 or not found <= expected or (whole and found != expected):
             run.leaks.append(f"{user} search {word}: {sorted(found ^ expected)}")
+        elif expected and not found:
+            run.leaks.append(f"{user} search {word}: found none of {sorted(expected)}")
 
 
 def check_routes(run: Run, user: str) -> None:
@@ -166,5 +172,5 @@ def test_isolation_sample(settings: Settings, owner: TestClient) -> None:
 @pytest.mark.slow
 def test_isolation_full(settings: Settings, owner: TestClient) -> None:
     run = isolation(settings, owner, make_world(seed=1414, users=8, pdfs=2), asking=True)
-    print(f"isolation: {run.requests} requests, {len(run.leaks)} leaks")
+    print(f"isolation: {run.requests} requests, {len(run.leaks)} leaks", run.leaks[:10])
     assert run.leaks == [] and run.requests >= 1000
