@@ -12,7 +12,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from askalong.types import Visibility
 
@@ -22,6 +22,8 @@ from askalong.types import Visibility
 EmbedderName = Literal["local", "openai", "none"]
 EngineName = Literal["auto", "onnx", "numpy", "package"]
 AnswererName = Literal["extractive", "openai"]
+AuthMode = Literal["auto", "required"]
+AUTH_MODES: tuple[str, ...] = get_args(AuthMode)
 
 
 def default_home() -> Path:
@@ -78,6 +80,9 @@ class Settings:
     # The HTTP server: host names it answers to besides localhost and --host, comma-separated
     # (a reverse proxy's public name, say); any other Host header is refused.
     allowed_hosts: str = ""
+    # "auto": multi-user (every request signed in) once the first account exists, the
+    # local owner with no login before; "required": multi-user even with no account yet.
+    auth: AuthMode = "auto"
 
     @property
     def database_path(self) -> Path:

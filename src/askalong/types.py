@@ -139,22 +139,58 @@ class Chunk:
 CHUNK_JOINER = "\n"
 
 
+PUBLIC_TOKEN = "public"
+
+
+def user_token(user: str) -> str:
+    return f"u:{user}"
+
+
+def org_token(org: str) -> str:
+    return f"o:{org}"
+
+
 @dataclass(frozen=True)
 class Access:
-    """Who is asking: the permission filter every store query applies.
+    """Who is asking: the permission filter every store query and search route applies.
 
-    A document is visible when it is public, owned by ``user``, or has visibility
-    ``org`` and shares an org tag with ``orgs``. ``everything`` is the local,
-    single-user case (the CLI on one's own machine).
+    Access is a set of tokens on both sides. A document carries ``u:<owner>``, plus
+    ``public`` when public, plus ``o:<tag>`` for each org tag when its visibility is
+    ``org`` (``document_tokens``); a caller holds ``u:<user>``, ``public`` and ``o:<org>``
+    for each org in ``orgs`` (``tokens``). A document is visible when the two sets meet.
+    ``orgs`` is every org the caller is a member of **and every ancestor of those** (the
+    accounts store computes it once per request): a department's member sees the company's
+    ``org`` documents, the company's members do not see the department's. ``everything``
+    is the local, single-user case (the CLI on one's own machine, a server with no accounts).
+    ``admin_of`` names the orgs whose shared documents the caller may re-share,
+    ``member_of`` the orgs the caller belongs to directly: what a document they add is
+    tagged with (its ``org`` visibility shares it there, and so with those orgs' subtrees).
     """
 
     user: str = "local"
     orgs: tuple[str, ...] = ()
     everything: bool = False
+    admin_of: tuple[str, ...] = ()
+    member_of: tuple[str, ...] = ()
 
     @classmethod
     def local(cls) -> Access:
         return cls(user="local", everything=True)
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """The caller's access tokens, sorted (a query clause or an SQL ``IN`` list)."""
+        return tuple(sorted({PUBLIC_TOKEN, user_token(self.user), *map(org_token, self.orgs)}))
+
+
+def document_tokens(owner: str, visibility: str, org_tags: tuple[str, ...]) -> tuple[str, ...]:
+    """The access tokens a document's chunks carry in every route (``Access``)."""
+    tokens = {user_token(owner)}
+    if visibility == "public":
+        tokens.add(PUBLIC_TOKEN)
+    if visibility == "org":
+        tokens.update(map(org_token, org_tags))
+    return tuple(sorted(tokens))
 
 
 @dataclass(frozen=True)
@@ -286,6 +322,46 @@ class Thread:
     updated: str
     document_id: str | None = None  # the document it was opened on (read along)
     turn_count: int = 0
+
+
+Role = Literal["member", "admin"]
+ROLES: tuple[str, ...] = get_args(Role)
+
+
+@dataclass(frozen=True)
+class User:
+    """An account: documents it adds are owned by ``id`` (access token ``u:<id>``)."""
+
+    id: str
+    created: str
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class Org:
+    """An organisation, a node of one tree: ``parent`` is None at a root."""
+
+    id: str
+    created: str
+    parent: str | None = None
+
+
+@dataclass(frozen=True)
+class Membership:
+    org: str
+    user: str
+    role: Role = "member"
+
+
+@dataclass(frozen=True)
+class ApiToken:
+    """An API token as listed: never the secret, which is shown once when made."""
+
+    id: str
+    user: str
+    label: str
+    created: str
+    revoked: bool = False
 
 
 @dataclass(frozen=True)

@@ -285,8 +285,8 @@ def test_permission_filter_runs_inside_the_query(settings: Settings) -> None:
         statements.clear()
         assert traced.list_documents(Access(user="carol", orgs=("physics",)))
     (query,) = [s for s in statements if "FROM documents d" in s]
-    assert "d.owner = 'carol'" in query
-    assert "document_org_tags" in query and "'physics'" in query
+    assert "document_access" in query
+    assert "'u:carol'" in query and "'o:physics'" in query and "'public'" in query
 
 
 # -- deleting --------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from askalong.config import Settings
 from askalong.errors import InputError, NotFound
 from askalong.store.backends import open_store
 from askalong.store.base import Store
-from askalong.store.sqlite.documents import _insert
+from askalong.store.sqlite.documents import _insert_rows
 from askalong.store.sqlite.migrate import apply_migrations, migrations
 from askalong.types import Access
 
@@ -124,9 +124,10 @@ def test_a_store_from_before_collections_migrates(settings: Settings) -> None:
     conn = sqlite3.connect(settings.database_path, isolation_level=None)
     apply_migrations(conn, older)
     conn.execute("BEGIN")
-    # Today's insert, into the documents table as it was then (no unread_pages, 0005).
+    # As a store before accounts wrote it, into the documents table as it was then (no
+    # unread_pages, 0005).
     conn.execute("ALTER TABLE documents ADD COLUMN unread_pages TEXT NOT NULL DEFAULT '[]'")
-    _insert(conn, stored(entry))
+    _insert_rows(conn, stored(entry))
     conn.execute("ALTER TABLE documents DROP COLUMN unread_pages")
     conn.execute("COMMIT")
     conn.close()

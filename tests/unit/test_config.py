@@ -14,6 +14,7 @@ from askalong.config import CHOICES, ZERO_ALLOWED, Settings, load_settings
 from askalong.errors import ConfigError
 from askalong.providers.choose import EMBEDDERS
 from askalong.providers.local.engines import ENGINES
+from askalong.settings import AUTH_MODES
 from askalong.types import VISIBILITIES
 
 
@@ -132,6 +133,7 @@ def test_the_choices_are_the_registries_and_the_settings_types() -> None:
         "embedder": EMBEDDERS,
         "embed_engine": ENGINES,
         "answerer": ANSWERERS,
+        "auth": AUTH_MODES,
     }
     hints = get_type_hints(Settings)
     for name, registry in CHOICES.items():

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from askalong.cli.accounts import org, user
 from askalong.cli.ask import ask
 from askalong.cli.collections import collections
 from askalong.cli.doctor import doctor
@@ -18,6 +19,7 @@ from askalong.cli.output import fail
 from askalong.cli.search import search
 from askalong.cli.serve import serve
 from askalong.cli.token import token
+from askalong.cli.visibility import visibility
 from askalong.errors import AskAlongError
 
 
@@ -40,7 +42,22 @@ def main() -> None:
     """
 
 
-for command in (add, docs, show, rm, collections, search, ask, serve, token, evaluate, doctor):
+for command in (
+    add,
+    docs,
+    show,
+    rm,
+    visibility,
+    collections,
+    search,
+    ask,
+    serve,
+    token,
+    user,
+    org,
+    evaluate,
+    doctor,
+):
     main.add_command(command)
 
 __all__ = ["main"]

@@ -24,19 +24,17 @@ from collections.abc import Collection, Mapping, Sequence
 import tantivy
 
 from askalong.index.keyword_schema import (
+    ACCESS,
     CHUNK_ID,
     DOCUMENT_ID,
     GRAMS,
     HEADINGS,
-    ORG,
-    OWNER,
     POINTED,
     ROLE,
     SECTION,
     SECTION_KEY,
     TEXT,
     TITLES,
-    VISIBILITY,
     search_tokens,
 )
 from askalong.index.sections import index_pointers, section_scores
@@ -158,19 +156,8 @@ def document_filters(
 
 
 def permission_query(schema: tantivy.Schema, access: Access) -> tantivy.Query:
-    """public OR owner == user OR (visibility == org AND an org tag in access.orgs)."""
-    should, must = tantivy.Occur.Should, tantivy.Occur.Must
-    clauses = [
-        (should, exact_term(schema, VISIBILITY, "public")),
-        (should, exact_term(schema, OWNER, access.user)),
-    ]
-    if access.orgs:
-        in_org = tantivy.Query.term_set_query(schema, ORG, list(access.orgs))
-        shared = tantivy.Query.boolean_query(
-            [(must, exact_term(schema, VISIBILITY, "org")), (must, in_org)]
-        )
-        clauses.append((should, shared))
-    return tantivy.Query.boolean_query(clauses)
+    """One of the chunk's access tokens among the caller's (``types.Access``)."""
+    return tantivy.Query.term_set_query(schema, ACCESS, list(access.tokens))
 
 
 def query_terms(tokens: Sequence[str], searcher: tantivy.Searcher, field: str) -> list[str]:

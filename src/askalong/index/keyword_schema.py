@@ -7,9 +7,10 @@ Chinese in it also fills a second field, ``grams`` (``askalong.text.tokens.gram_
 Han characters and bigrams). The ``section`` field holds the tokens of the chunk's
 document title and section path, ``titles`` its exact title keys (what index and glossary
 pages point at, ``index/sections.py``), ``role`` marks a document's own index or glossary
-pages, whose text is stored in ``pointed`` for their entries. ``SCHEMA_VERSION`` names
-the schema (a field carries it), so bumping it rebuilds the index where the fields would
-otherwise match.
+pages, whose text is stored in ``pointed`` for their entries; ``access`` holds the
+document's access tokens (``types.Access``), what the permission clause matches.
+``SCHEMA_VERSION`` names the schema (a field carries it), so bumping it rebuilds the index
+where the fields would otherwise match.
 """
 
 from __future__ import annotations
@@ -20,15 +21,13 @@ import tantivy
 
 from askalong.index.sections import is_index_page, normal_title, section_text, title_keys
 from askalong.text.tokens import gram_tokens, tokenize
-from askalong.types import Chunk, Document
+from askalong.types import Chunk, Document, document_tokens
 
 CHUNK_ID = "chunk_id"
 DOCUMENT_ID = "document_id"
 TEXT = "text"
 GRAMS = "grams"
-OWNER = "owner"
-VISIBILITY = "visibility"
-ORG = "org"
+ACCESS = "access"  # the document's access tokens (types.document_tokens)
 SECTION = "section"
 TITLES = "titles"
 SECTION_KEY = "section_key"
@@ -36,7 +35,7 @@ ROLE = "role"  # "index" or "glossary" for a document's own index pages
 POINTED = "pointed"  # an index page's text, stored (not indexed) for its entries
 HEADINGS = "headings"  # each title's tokens, a line each, stored (is one fully asked?)
 
-SCHEMA_VERSION = 2  # 2: section, titles, section key, role, pointed and headings fields
+SCHEMA_VERSION = 3  # 2: section, titles, section key, role, pointed, headings; 3: access
 # A "word" this long is a hash or an encoded blob, never something a user searches for;
 # dropping it keeps every term far below tantivy's 65,530-byte term limit.
 MAX_TOKEN_CHARS = 80
@@ -66,8 +65,7 @@ def build_schema() -> tantivy.Schema:
     builder.add_bytes_field(POINTED, stored=True)
     builder.add_bytes_field(HEADINGS, stored=True)
     builder.add_text_field(f"schema_v{SCHEMA_VERSION}", tokenizer_name="raw")
-    for name in (OWNER, VISIBILITY, ORG):
-        builder.add_text_field(name, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field(ACCESS, tokenizer_name="raw", index_option="basic")
     return builder.build()
 
 
@@ -91,10 +89,8 @@ def chunk_entry(document: Document, chunk: Chunk) -> tantivy.Document:
     if role is not None:
         entry.add_text(ROLE, role)
         entry.add_bytes(POINTED, chunk.text.encode("utf-8"))
-    entry.add_text(OWNER, document.owner)
-    entry.add_text(VISIBILITY, document.visibility)
-    for tag in document.org_tags:
-        entry.add_text(ORG, tag)
+    for token in document_tokens(document.owner, document.visibility, document.org_tags):
+        entry.add_text(ACCESS, token)
     return entry
 
 

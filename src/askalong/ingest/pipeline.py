@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from askalong.chunk.prose import chunk_blocks
 from askalong.config import Settings
-from askalong.errors import AskAlongError
+from askalong.errors import AskAlongError, InputError, NotFound
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.fetch import fetch_url, is_url
 from askalong.ingest.inputs import Upload, path_text, read_file
@@ -122,7 +122,7 @@ class Ingestor:
         ``ASKALONG_VISIBILITY``); ``writes`` is held only around the store and index writes;
         ``progress`` receives the parser's reports (``parse/progress.py``)."""
         content_hash = hashlib.sha256(upload.data).hexdigest()
-        known = self._known(upload, content_hash)
+        known = self._known(upload, content_hash, access)
         if known is not None:
             return known
         parsed = self.guard.read(upload.data, source=upload.source, progress=progress)
@@ -130,13 +130,15 @@ class Ingestor:
         document = self._document(upload, parsed, content_hash, access, visibility)
         stored = StoredDocument(document, parsed.blocks, self._chunks(document.id, parsed))
         with writes or nullcontext():
-            return self._known(upload, content_hash) or self._write(upload, stored)
+            return self._known(upload, content_hash, access) or self._write(upload, stored)
 
-    def _known(self, upload: Upload, content_hash: str) -> AddOutcome | None:
+    def _known(self, upload: Upload, content_hash: str, access: Access) -> AddOutcome | None:
         doc_id = document_id(content_hash)
         if not self.store.has_document(doc_id):
             return None
-        return AddOutcome(source=upload.source, status="exists", document=self._existing(doc_id))
+        return AddOutcome(
+            source=upload.source, status="exists", document=self._existing(doc_id, access)
+        )
 
     def _chunks(self, doc_id: str, parsed: ParsedDocument) -> tuple[Chunk, ...]:
         return settings_chunks(self.settings, doc_id, parsed.blocks)
@@ -148,8 +150,18 @@ class Ingestor:
         counts = len(stored.blocks), len(stored.chunks)
         return AddOutcome(upload.source, "added", stored.document, *counts)
 
-    def _existing(self, doc_id: str) -> Document:
-        return self.store.get_document(doc_id, Access.local())
+    def _existing(self, doc_id: str, access: Access) -> Document:
+        """The stored document with these bytes, if ``access`` may see it. One id per
+        content: someone else's private copy is never shown (neither its title nor its
+        owner), the upload is refused instead, naming no one."""
+        try:
+            return self.store.get_document(doc_id, access)
+        except NotFound:
+            raise InputError(
+                "this file is already in the library under another owner who has not"
+                " shared it with you; ask them to share it",
+                source=doc_id,
+            ) from None
 
     def _document(
         self,
@@ -172,6 +184,7 @@ class Ingestor:
             created=datetime.now(UTC).isoformat(timespec="seconds"),
             owner=access.user,
             visibility=visibility or self.settings.visibility,
+            org_tags=access.member_of,
             page_sizes=parsed.page_sizes,
             ocr_pages=parsed.ocr_pages,
             unread_pages=parsed.unread_pages,

@@ -132,12 +132,15 @@ class ResumableUploads:
                 source=upload.id,
             )
 
-    def add_document(self, upload: ResumableUpload, add: AddDocument) -> ResumableUpload:
-        """Turn a claimed upload into its document (or record why not); the bytes go."""
+    def add_document(
+        self, upload: ResumableUpload, add: AddDocument, owner: Access
+    ) -> ResumableUpload:
+        """Turn a claimed upload into its document for ``owner`` (the uploader, whose orgs
+        a shared document is tagged with), or record why not; the bytes go."""
         try:
             data = self.area.read(upload.id, upload.length)
             check_whole_file(upload.sha256, data, upload.name)
-            document_id: str | None = add(data, upload.name, Access(user=upload.owner))
+            document_id: str | None = add(data, upload.name, owner)
             error = ""
         except AskAlongError as exc:
             document_id, error = None, str(exc)
@@ -151,11 +154,13 @@ class ResumableUploads:
             error=error,
         )
 
-    def resume(self, add: AddDocument) -> list[ResumableUpload]:
-        """Add the documents of uploads completed before a stop (and sweep leftovers)."""
+    def resume(self, add: AddDocument, access_of: Callable[[str], Access]) -> list[ResumableUpload]:
+        """Add the documents of uploads completed before a stop, each for its owner as
+        ``access_of`` tells (and sweep leftover pieces)."""
         for piece in self.area.leftover_pieces():
             discard(piece)
-        return [self.add_document(upload, add) for upload in self.store.unsettled_uploads()]
+        unsettled = self.store.unsettled_uploads()
+        return [self.add_document(u, add, access_of(u.owner)) for u in unsettled]
 
     def terminate(self, upload_id: str, access: Access) -> None:
         with self._appending:

@@ -38,8 +38,10 @@ from askalong.server.edge import (
 )
 from askalong.server.errors import install_error_handlers
 from askalong.server.gate import Gate, HostRule
+from askalong.server.identity import Identities
 from askalong.server.methods import AllowedMethods, MethodTable
 from askalong.server.routes import (
+    accounts,
     ask,
     collections,
     documents,
@@ -94,7 +96,7 @@ def create_app(
         redoc_url=None,
     )
     install_error_handlers(app)
-    modules = (documents, resumable, collections, pages, search, ask, threads, export)
+    modules = (documents, resumable, collections, pages, search, ask, threads, export, accounts)
     routers = [module.router for module in modules]
     for router in routers:
         app.include_router(router)
@@ -103,7 +105,8 @@ def create_app(
     app.add_middleware(AllowedMethods, table=MethodTable.of(routes))
     app.add_middleware(BodyGuard, limits=body_limits(settings), timeouts=timeouts)
     hosts = HostRule.of(host, settings.allowed_hosts)
-    app.add_middleware(Gate, hosts=hosts, token=install_token(settings.home))
+    app.state.identities = Identities(install_token(settings.home))
+    app.add_middleware(Gate, hosts=hosts, identities=app.state.identities, auth=settings.auth)
     app.add_middleware(SecurityHeaders)  # added last: outermost, so refusals carry it too
     return app
 

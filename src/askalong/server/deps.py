@@ -1,7 +1,10 @@
 """What route handlers depend on, each chosen in one function.
 
-``current_access`` is the single place that decides who is asking: today the local single
-user; an auth layer replaces it (``app.dependency_overrides[current_access] = ...``).
+``current_access`` is the single place route handlers learn who is asking: the ``Access``
+the gate resolved once for this request (``identity.py``: the local owner, or an account
+with its orgs); tests may override it (``app.dependency_overrides[current_access] = ...``).
+A request that reached a route without one (only the open login routes can) is refused,
+never served as someone.
 ``current_asker`` hands out the asker made at startup (``asking/choose.make_asker``, the
 one place that decides who writes answers); tests override it the same way.
 """
@@ -15,9 +18,11 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from askalong.asking.asker import Asker
+from askalong.errors import Unauthorized
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
 from askalong.resumable.receiver import ResumableUploads
+from askalong.server.identity import ACCESS_KEY
 from askalong.types import Access
 
 
@@ -38,8 +43,11 @@ class ServerState:
     uploads: ResumableUploads
 
 
-def current_access() -> Access:
-    return Access.local()
+def current_access(request: Request) -> Access:
+    access = request.scope.get(ACCESS_KEY)
+    if not isinstance(access, Access):
+        raise Unauthorized("sign in first", source=request.url.path)
+    return access
 
 
 def server_state(request: Request) -> ServerState:

@@ -22,6 +22,7 @@ from askalong.errors import (
     StoreError,
     TooLarge,
     TooMany,
+    Unauthorized,
     Unavailable,
 )
 from askalong.server.schemas import LONE_SURROGATE, ErrorBody, ErrorOut
@@ -53,6 +54,7 @@ def status_of(exc: AskAlongError) -> int:
         (NotFound, 404),
         (Conflict, 409),
         (TooMany, 429),
+        (Unauthorized, 401),
         (ProviderError, 502),  # a model or embedding endpoint failed, not the request
         (StoreError, 503),
         (Unavailable, 503),  # a worker was replaced mid-request: trying again may work

@@ -12,7 +12,12 @@
    ``/openapi.json``) carries the install token (``Authorization: Bearer``,
    ``X-AskAlong-Token``) or the browser session cookie; otherwise 401. A GET of a page with
    ``?token=`` (the address ``askalong serve`` prints) sets the cookie (HttpOnly,
-   SameSite=Strict) and redirects to the clean address, as Jupyter does.
+   SameSite=Strict) and redirects to the clean address, as Jupyter does. Multi-user
+   (``identity.py``), an account's token or session also passes, a session's write
+   without its CSRF token is refused (403), and only the login page, its script and
+   ``POST /api/login`` are open to anyone; a page asked for without a credential then
+   redirects to the login page. Who passed is put in the request's scope
+   (``ACCESS_KEY``), where ``deps.current_access`` reads it: resolved once per request.
 
 Plain ASGI (unlike BaseHTTPMiddleware it leaves streaming responses alone).
 """
@@ -23,20 +28,34 @@ import ipaddress
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlencode, urlsplit
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from askalong.server.errors import error_response
-from askalong.server.token import matches, session_value
+from askalong.server.identity import (
+    ACCESS_KEY,
+    INSTALL_COOKIE_PREFIX,
+    SESSION_KEY,
+    Caller,
+    Identities,
+    multi_user,
+)
+from askalong.server.token import matches
+from askalong.store.base import Store
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 FOREIGN_SITES = frozenset({"cross-site", "same-site"})
-TOKEN_HEADER = "x-askalong-token"
 TOKEN_PARAMETER = "token"
-COOKIE_PREFIX = "askalong_session_"  # + the server's port: two servers keep two cookies
+COOKIE_PREFIX = INSTALL_COOKIE_PREFIX
+LOGIN_PAGE = "/login.html"
+# Open without a credential: what it takes to sign in.
+OPEN_PATHS = frozenset({LOGIN_PAGE, "/login/login.js", "/app.css", "/favicon.svg"})
+LOGIN_ROUTE = "/api/login"
+NO_CSRF = "this request needs the session's CSRF token in the X-CSRF-Token header"
 COOKIE_MAX_AGE = 30 * 24 * 3600
 WRONG_TOKEN = "the token in the address is not this server's ('askalong token' prints it)"
 NO_CREDENTIAL = (
@@ -76,24 +95,27 @@ class HostRule:
 class Gate:
     """The three checks (module docstring), in that order, on every HTTP request."""
 
-    def __init__(self, app: ASGIApp, *, hosts: HostRule, token: str) -> None:
+    def __init__(
+        self, app: ASGIApp, *, hosts: HostRule, identities: Identities, auth: str = "auto"
+    ) -> None:
         self.app = app
         self.hosts = hosts
-        self.token = token
-        self.session = session_value(token)
+        self.identities = identities
+        self.auth = auth
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refusal = self.refusal(Request(scope))
+        request = Request(scope)
+        refusal = self.refusal(request) or await self._admit(request, scope)
         if refusal is None:
             await self.app(scope, receive, send)
         else:
             await refusal(scope, receive, send)
 
     def refusal(self, request: Request) -> Response | None:
-        """The response that stops ``request`` here, or None to let it through."""
+        """The response that stops ``request`` before its credential is looked at."""
         host = request.headers.get("host", "")
         if not self.hosts.allows(host, _server_port(request)):
             return error_response(421, "UnknownHost", f"this server does not answer to {host!r}")
@@ -102,32 +124,44 @@ class Gate:
             return error_response(403, "CrossOrigin", f"refused a request from {origin}")
         if TOKEN_PARAMETER in request.query_params and _is_page(request):
             return self._entry(request)
-        if self._credential_ok(request):
+        return None
+
+    async def _admit(self, request: Request, scope: Scope) -> Response | None:
+        """Who is asking, into the scope; or the 401/403 that stops an unknown caller."""
+        state = getattr(scope.get("app"), "state", None)
+        server = getattr(state, "askalong", None)
+        store: Store | None = None if server is None else server.library.store
+        writes = request.method in UNSAFE_METHODS
+        caller: Caller = await run_in_threadpool(self._caller, request, store, writes)
+        if caller.access is not None:
+            scope[ACCESS_KEY] = caller.access
+            scope[SESSION_KEY] = caller.session
             return None
+        path = request.url.path
+        if path in OPEN_PATHS or path == LOGIN_ROUTE:  # signing in needs no session's token
+            return None
+        if caller.csrf_missing:
+            return error_response(403, "CsrfMissing", NO_CSRF)
+        if caller.multi and _is_page(request):
+            return RedirectResponse(LOGIN_PAGE, status_code=303)
         refused = error_response(401, "Unauthorized", NO_CREDENTIAL)
         refused.headers["WWW-Authenticate"] = "Bearer"
         return refused
 
-    def _credential_ok(self, request: Request) -> bool:
-        headers = request.headers
-        scheme, _, bearer = headers.get("authorization", "").partition(" ")
-        if scheme.lower() == "bearer" and matches(bearer.strip(), self.token):
-            return True
-        if TOKEN_HEADER in headers and matches(headers[TOKEN_HEADER], self.token):
-            return True
-        cookie = request.cookies.get(cookie_name(request))
-        return cookie is not None and matches(cookie, self.session)
+    def _caller(self, request: Request, store: Store | None, writes: bool) -> Caller:
+        multi = multi_user(store, self.auth)
+        return self.identities.caller(request, store, writes=writes, multi=multi)
 
     def _entry(self, request: Request) -> Response:
         """``?token=``: the cookie set, then the same address without the token."""
-        if not matches(request.query_params[TOKEN_PARAMETER], self.token):
+        if not matches(request.query_params[TOKEN_PARAMETER], self.identities.install_token):
             return error_response(401, "Unauthorized", WRONG_TOKEN)
         rest = [(k, v) for k, v in request.query_params.multi_items() if k != TOKEN_PARAMETER]
         clean = request.url.path + (f"?{urlencode(rest)}" if rest else "")
         response = RedirectResponse(clean, status_code=303, headers={"Cache-Control": "no-store"})
         response.set_cookie(
             cookie_name(request),
-            self.session,
+            self.identities.install_session,
             max_age=COOKIE_MAX_AGE,
             path="/",
             httponly=True,

@@ -28,7 +28,7 @@ from askalong.asking.limits import (
 )
 from askalong.parse.progress import Progress
 from askalong.store.base import MIN_PREFIX
-from askalong.types import Block, Document, Intent, ResumableUpload
+from askalong.types import Block, Document, Intent, ResumableUpload, Visibility
 from askalong.wire import (
     BlockJSON,
     CollectionJSON,
@@ -249,3 +249,22 @@ class AskIn(BaseModel):
     # More documents asked as one (the library's "ask several"), beside ``document_id``.
     documents: list[DocText] = Field(default_factory=list, max_length=MAX_ASKED_DOCUMENTS)
     whole: bool = False  # ask the whole document(s): the thread's anchor is dropped
+
+
+class LoginIn(BaseModel):
+    user: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class SessionOut(BaseModel):
+    """Who the request runs as: ``user`` (``local`` for the install's owner), whether the
+    server is multi-user, and the CSRF token an account session sends as X-CSRF-Token."""
+
+    user: str
+    multi_user: bool
+    csrf_token: str | None = None
+    orgs: list[str] = []
+
+
+class VisibilityIn(BaseModel):
+    visibility: Visibility

@@ -8,13 +8,24 @@ and the HTTP response schemas (``server/schemas.py``, ``/openapi.json``) are the
 classes, read by pydantic (which, on Python 3.11, reads ``typing_extensions.TypedDict``
 only). The families: ``documents`` (documents, blocks, chunks, block spans),
 ``collections``, ``search`` (hits), ``anchors``, ``answers`` (quotes, claims, passages),
-``threads`` and ``doctor`` (what ``askalong doctor --json`` found and repaired).
+``threads``, ``accounts`` (users, orgs, memberships, tokens) and ``doctor`` (what
+``askalong doctor --json`` found and repaired).
 
 This package is the one import path for them (``from askalong.wire import answer_json``),
 so unlike other packages its ``__init__`` names them: the modules import only values and
 one another, never a store, an index or an edge.
 """
 
+from askalong.wire.accounts import (
+    MembershipJSON,
+    OrgJSON,
+    TokenJSON,
+    UserJSON,
+    membership_json,
+    org_json,
+    token_json,
+    user_json,
+)
 from askalong.wire.anchors import (
     AnchorJSON,
     PlacedAnchorJSON,
@@ -72,6 +83,8 @@ __all__ = [
     "DocumentJSON",
     "FindingJSON",
     "HitJSON",
+    "MembershipJSON",
+    "OrgJSON",
     "PassageJSON",
     "PlacedAnchorJSON",
     "QuoteJSON",
@@ -81,7 +94,9 @@ __all__ = [
     "ThreadJSON",
     "ThreadSummaryJSON",
     "TimingsJSON",
+    "TokenJSON",
     "TurnJSON",
+    "UserJSON",
     "anchor_from_json",
     "anchor_json",
     "answer_from_json",
@@ -94,6 +109,8 @@ __all__ = [
     "document_json",
     "finding_json",
     "hit_json",
+    "membership_json",
+    "org_json",
     "passage_json",
     "placed_anchor_json",
     "quote_json",
@@ -102,5 +119,7 @@ __all__ = [
     "thread_json",
     "thread_summary_json",
     "timings_json",
+    "token_json",
     "turn_json",
+    "user_json",
 ]

@@ -67,6 +67,7 @@ from askalong.context.anchor import locate_anchor
 from askalong.context.compare_targets import compare_targets
 from askalong.errors import InputError
 from askalong.server.deps import AccessDep, AskerDep, ServerState, StateDep
+from askalong.server.recheck import Visible
 from askalong.server.routes.documents import ERRORS
 from askalong.server.schemas import AnchorIn, AskIn, CompareTargetsOut, DocPath, ErrorOut
 from askalong.server.sse import sse_stream
@@ -95,10 +96,12 @@ async def ask(
 ) -> AnswerJSON | Response:
     """Ask about a document, anchored to a selection."""
     question = await run_in_threadpool(question_of, state, body, access)
+    visible = await run_in_threadpool(Visible, state.library.store, access)
     if not body.stream:
         answer = await run_in_threadpool(asker.ask, question, access)
+        visible.require_answer(answer)
         return answer_json(answer)
-    events = asker.stream(question, access)
+    events = visible.events(asker.stream(question, access))
     first = await run_in_threadpool(next, events)  # failures up to here are JSON errors
     return StreamingResponse(
         sse_stream(first, events), media_type="text/event-stream", headers=STREAM_HEADERS

@@ -16,11 +16,18 @@ from askalong.ingest.pipeline import AddOutcome
 from askalong.parse.progress import Sink
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.ingesting import add_upload, embed_pending
-from askalong.server.schemas import DocPath, DocumentList, ErrorOut, StructureOut, UploadOut
+from askalong.server.schemas import (
+    DocPath,
+    DocumentList,
+    ErrorOut,
+    StructureOut,
+    UploadOut,
+    VisibilityIn,
+)
 from askalong.server.upload_events import upload_stream
 from askalong.server.uploads import receive_upload
-from askalong.types import Access
-from askalong.wire import document_json
+from askalong.types import Access, Visibility
+from askalong.wire import DocumentJSON, document_json
 
 router = APIRouter(prefix="/api", tags=["documents"])
 
@@ -143,6 +150,21 @@ def _remove(state: ServerState, ref: str, access: Access) -> None:
     with state.writes:
         document = state.library.store.get_document(ref, access)
         state.library.remove(document.id, access)
+
+
+@router.put("/documents/{doc}/visibility", response_model=DocumentJSON, responses=ERRORS)
+async def set_visibility(
+    doc: DocPath, body: VisibilityIn, state: StateDep, access: AccessDep
+) -> DocumentJSON:
+    """Make a document private, shared with its orgs, or public: its owner or an admin of
+    one of its orgs may. The store and every search route change in one step."""
+    return await run_in_threadpool(_share, state, doc, body.visibility, access)
+
+
+def _share(state: ServerState, ref: str, visibility: Visibility, access: Access) -> DocumentJSON:
+    with state.writes:
+        document = state.library.store.get_document(ref, access)
+        return document_json(state.library.set_visibility(document.id, visibility, access))
 
 
 @router.get("/documents/{doc}/original", response_class=FileResponse, responses=ERRORS)

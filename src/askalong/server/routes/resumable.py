@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from askalong.server.errors import error_response, status_of
 from askalong.server.ingesting import add_upload, embed_pending
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
+from askalong.store.base import OrgStore
 from askalong.types import Access, ResumableUpload
 
 router = APIRouter(prefix="/api", tags=["uploads"])
@@ -117,7 +119,7 @@ async def append_piece(
     except AskAlongError as exc:
         return _refusal(exc)
     if completed:
-        tasks.add_task(_add_document, state, upload)
+        tasks.add_task(_add_document, state, upload, access)
     return Response(status_code=204, headers=tus.state_headers(upload))
 
 
@@ -167,18 +169,25 @@ def _status(uploads: ResumableUploads, upload_id: str, access: Access) -> Resuma
     return uploads.status(check_upload_id(upload_id), access)
 
 
-def _add_document(state: ServerState, upload: ResumableUpload) -> None:
+def _add_document(state: ServerState, upload: ResumableUpload, owner: Access) -> None:
     """After the last piece's answer: the file becomes a document (its progress kept for
     ``GET``), then its vectors."""
     sink = functools.partial(state.uploads.report, upload.id)
-    state.uploads.add_document(upload, functools.partial(_add, state, progress=sink))
+    state.uploads.add_document(upload, functools.partial(_add, state, progress=sink), owner)
     embed_pending(state)
 
 
 def resume_uploads(state: ServerState) -> list[ResumableUpload]:
-    """At startup: expired uploads swept, complete ones a stop left unadded added."""
+    """At startup: expired uploads swept, complete ones a stop left unadded added, each
+    for its owner (as the store's accounts say; the local owner without them)."""
     state.uploads.sweep()
-    return state.uploads.resume(functools.partial(_add, state))
+    store = state.library.store
+    return state.uploads.resume(functools.partial(_add, state), _owner_access(store))
+
+
+def _owner_access(store: OrgStore) -> Callable[[str], Access]:
+    local = Access.local()
+    return lambda owner: local if owner == local.user else store.access_of(owner)
 
 
 def _add(

@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from askalong.asking.limits import MAX_ID_CHARS
 from askalong.retrieve.search import MAX_QUERY_CHARS
 from askalong.server.deps import AccessDep, ServerState, StateDep
+from askalong.server.recheck import Visible
 from askalong.server.routes.documents import ERRORS
 from askalong.server.schemas import DOC_HELP, DocText
 from askalong.types import Access
@@ -57,5 +58,6 @@ def _search(
     if collection is not None:  # its visible members, resolved once here
         ids += library.collection_ids(collection, access)
     result = library.searcher.search(query, access, documents=ids, k_max=k)
-    titles = {d.id: d.title for d in library.store.list_documents(access)}
-    return search_json(result, library.store.chunk, lambda doc: titles.get(doc, ""))
+    visible = Visible(library.store, access)
+    visible.require((hit.document_id for hit in result.hits), "search")
+    return search_json(result, library.store.chunk, lambda doc: visible.titles.get(doc, ""))

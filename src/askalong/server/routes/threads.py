@@ -97,8 +97,16 @@ def thread_with_turns(state: ServerState, thread_id: str, access: Access) -> Thr
     """The thread's JSON form, each turn's anchor placed (page and section)."""
     store = state.library.store
     thread = store.get_thread(thread_id, access)
+    _require_readable(store, thread.document_id, access)
     turns = [turn_json(turn, _anchor(store, turn.anchor)) for turn in store.turns(thread.id)]
     return thread_json(thread, turns)
+
+
+def _require_readable(store: DocumentStore, document_id: str | None, access: Access) -> None:
+    """A thread on a document the caller may no longer see (its visibility changed) is
+    not shown (fail closed); one whose document was deleted still is."""
+    if document_id is not None and store.has_document(document_id):
+        store.get_document(document_id, access)
 
 
 def _anchor(store: DocumentStore, anchor: Anchor | None) -> PlacedAnchorJSON | None:

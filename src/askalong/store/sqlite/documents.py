@@ -8,7 +8,7 @@ lock, so no other writer can interleave between the file and its rows.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +30,16 @@ from askalong.store.sqlite.rows import (
     document_from_row,
     document_row,
 )
-from askalong.types import VISIBILITIES, Access, Block, Chunk, Document, StoredDocument, Visibility
+from askalong.types import (
+    VISIBILITIES,
+    Access,
+    Block,
+    Chunk,
+    Document,
+    StoredDocument,
+    Visibility,
+    document_tokens,
+)
 
 AMBIGUITY_SHOWN = 5  # how many matching ids an ambiguous-prefix error names
 
@@ -93,9 +102,13 @@ class SQLiteDocuments(SQLiteDatabase):
         if visibility not in VISIBILITIES:
             raise InputError(f"visibility must be one of {', '.join(VISIBILITIES)}", source=doc_id)
         with self._lock, store_errors(doc_id), self._transaction() as conn:
-            _owned(conn, doc_id, access)
+            _owned(conn, doc_id, access, admins=True)
             conn.execute("UPDATE documents SET visibility = ? WHERE id = ?", (visibility, doc_id))
-            return self._documents("d.id = ?", (doc_id,), access)[0]
+            changed = self._documents("d.id = ?", (doc_id,), Access.local())[0]
+            tokens = document_tokens(changed.owner, changed.visibility, changed.org_tags)
+            conn.execute("DELETE FROM document_access WHERE document_id = ?", (doc_id,))
+            _write_tokens(conn, doc_id, tokens)
+            return changed
 
     def add_page(
         self, doc_id: str, page: int, blocks: tuple[Block, ...], chunks: tuple[Chunk, ...]
@@ -199,20 +212,18 @@ class SQLiteDocuments(SQLiteDatabase):
 
 
 def access_filter(access: Access) -> SqlFilter:
-    """Who may see a document, as SQL over ``documents d``: public, or owned by the user,
-    or shared with one of the user's orgs. Every document query appends this, so rows the
-    caller may not see are never read, let alone returned."""
+    """Who may see a document, as SQL over ``documents d``: one of its access tokens
+    (``types.document_tokens``) among the caller's (``Access.tokens``). Every document
+    query appends this, so rows the caller may not see are never read, let alone returned."""
     if access.everything:
         return SqlFilter("1 = 1", ())
-    if not access.orgs:
-        return SqlFilter("(d.visibility = 'public' OR d.owner = ?)", (access.user,))
-    marks = ", ".join("?" for _ in access.orgs)
+    tokens = access.tokens
+    marks = ", ".join("?" for _ in tokens)
     sql = (
-        "(d.visibility = 'public' OR d.owner = ? OR (d.visibility = 'org' AND EXISTS"
-        " (SELECT 1 FROM document_org_tags t"
-        f" WHERE t.document_id = d.id AND t.tag IN ({marks}))))"
+        "EXISTS (SELECT 1 FROM document_access a"
+        f" WHERE a.document_id = d.id AND a.token IN ({marks}))"
     )
-    return SqlFilter(sql, (access.user, *access.orgs))
+    return SqlFilter(sql, tokens)
 
 
 # -- writing rows ------------------------------------------------------------------------
@@ -223,6 +234,7 @@ _INSERT_DOCUMENT = (
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_TAG = "INSERT INTO document_org_tags (document_id, tag, ord) VALUES (?, ?, ?)"
+_INSERT_TOKEN = "INSERT INTO document_access (document_id, token) VALUES (?, ?)"
 
 
 def _check_stored(doc: StoredDocument, original: bytes) -> None:
@@ -237,11 +249,23 @@ def _check_stored(doc: StoredDocument, original: bytes) -> None:
 
 def _insert(conn: sqlite3.Connection, doc: StoredDocument) -> None:
     document = doc.document
+    _insert_rows(conn, doc)
+    tags = tuple(dict.fromkeys(document.org_tags))
+    _write_tokens(conn, document.id, document_tokens(document.owner, document.visibility, tags))
+
+
+def _insert_rows(conn: sqlite3.Connection, doc: StoredDocument) -> None:
+    """The document's rows as every schema since the first has them (no access tokens)."""
+    document = doc.document
     conn.execute(_INSERT_DOCUMENT, document_row(document))
     tags = dict.fromkeys(document.org_tags)  # a tag given twice is one tag
     conn.executemany(_INSERT_TAG, ((document.id, tag, i) for i, tag in enumerate(tags)))
     conn.executemany(INSERT_BLOCK, (block_row(document.id, b) for b in doc.blocks))
     conn.executemany(INSERT_CHUNK, (chunk_row(c) for c in doc.chunks))
+
+
+def _write_tokens(conn: sqlite3.Connection, doc_id: str, tokens: Iterable[str]) -> None:
+    conn.executemany(_INSERT_TOKEN, ((doc_id, token) for token in tokens))
 
 
 def _delete_rows(conn: sqlite3.Connection, doc_id: str, access: Access) -> str | None:
@@ -253,15 +277,35 @@ def _delete_rows(conn: sqlite3.Connection, doc_id: str, access: Access) -> str |
     return None if _referenced(conn, content_hash) else content_hash
 
 
-def _owned(conn: sqlite3.Connection, doc_id: str, access: Access) -> sqlite3.Row:
-    """The document's owner and content hash, if ``access`` may change it: its owner or
-    ``everything``. Anyone else gets ``NotFound``, as for a document that is not there."""
+def _owned(
+    conn: sqlite3.Connection, doc_id: str, access: Access, *, admins: bool = False
+) -> sqlite3.Row:
+    """The document's owner and content hash, if ``access`` may change it: its owner,
+    ``everything``, or (with ``admins``: a visibility change, never a delete) an admin of
+    one of the orgs it is shared with (``Access.admin_of``; a private document is its
+    owner's alone). Anyone else gets ``NotFound``, as for a document that is not there."""
     row: sqlite3.Row | None = conn.execute(
         "SELECT owner, content_hash FROM documents WHERE id = ?", (doc_id,)
     ).fetchone()
-    if row is None or not (access.everything or row["owner"] == access.user):
+    if row is None or not (
+        access.everything
+        or row["owner"] == access.user
+        or (admins and _administers(conn, doc_id, access))
+    ):
         raise NotFound("no such document", source=doc_id)
     return row
+
+
+def _administers(conn: sqlite3.Connection, doc_id: str, access: Access) -> bool:
+    if not access.admin_of:
+        return False
+    marks = ", ".join("?" for _ in access.admin_of)
+    row = conn.execute(
+        "SELECT 1 FROM document_org_tags t JOIN documents d ON d.id = t.document_id"
+        f" WHERE t.document_id = ? AND d.visibility != 'private' AND t.tag IN ({marks}) LIMIT 1",
+        (doc_id, *access.admin_of),
+    ).fetchone()
+    return row is not None
 
 
 def _referenced(conn: sqlite3.Connection, content_hash: str) -> bool:

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from askalong.store.sqlite.collections import SQLiteCollections
 from askalong.store.sqlite.documents import SQLiteDocuments
+from askalong.store.sqlite.orgs import SQLiteOrgs
 from askalong.store.sqlite.threads import SQLiteThreads
 from askalong.store.sqlite.uploads import SQLiteUploads
+from askalong.store.sqlite.users import SQLiteUsers
 
 
-class SQLiteStore(SQLiteDocuments, SQLiteThreads, SQLiteCollections, SQLiteUploads):
+class SQLiteStore(
+    SQLiteDocuments, SQLiteThreads, SQLiteCollections, SQLiteUploads, SQLiteUsers, SQLiteOrgs
+):
     """``Store`` over one SQLite file: ``SQLiteDocuments(path, files, trace=...)`` opens it,
     and every aggregate's methods share that connection and its lock."""

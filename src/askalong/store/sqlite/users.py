@@ -1,0 +1,159 @@
+"""Users and API tokens in the SQLite store: ``SQLiteUsers`` (a ``UserStore``) and its SQL.
+
+A password's argon2id hash and a token's SHA-256 digest are all the store keeps
+(``store/credentials.py``). Every check of a password or token reads the user's
+``disabled`` flag in the same statement, so disabling takes effect on the next request.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from datetime import UTC, datetime
+from functools import cache
+
+from askalong.errors import InputError, NotFound
+from askalong.store.credentials import hash_password, new_token, password_matches, token_digest
+from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
+from askalong.types import ApiToken, User
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+RESERVED_USERS = frozenset({"local"})  # the owner of everything added without an account
+_SELECT_TOKEN = "SELECT id, user_id, label, created, revoked FROM api_tokens"
+
+
+def check_name(value: str, what: str) -> str:
+    """A user or org id: letters, digits, ``._-``, at most 64, starting with a letter or
+    digit (it becomes part of an access token and of URLs)."""
+    if not NAME.fullmatch(value):
+        raise InputError(
+            f"a {what} id is 1-64 letters, digits, '.', '_' or '-', starting with a letter"
+            " or digit",
+            source=value,
+        )
+    return value
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class SQLiteUsers(SQLiteDatabase):
+    """``UserStore`` over the shared connection."""
+
+    def add_user(self, user_id: str, password: str) -> User:
+        check_name(user_id, "user")
+        if user_id in RESERVED_USERS:
+            raise InputError(f"{user_id!r} is reserved for the local owner", source=user_id)
+        hashed = hash_password(password)
+        with self._lock, store_errors(user_id), self._transaction() as conn:
+            if _user(conn, user_id) is not None:
+                raise InputError("that user exists already", source=user_id)
+            conn.execute(
+                "INSERT INTO users (id, password_hash, created) VALUES (?, ?, ?)",
+                (user_id, hashed, now()),
+            )
+            return _require_user(conn, user_id)
+
+    def list_users(self) -> list[User]:
+        with self._lock, store_errors("users"):
+            rows = self._conn.execute("SELECT id, created, disabled FROM users ORDER BY id")
+            return [_user_from_row(row) for row in rows]
+
+    def get_user(self, user_id: str) -> User | None:
+        with self._lock, store_errors(user_id):
+            return _user(self._conn, user_id)
+
+    def has_users(self) -> bool:
+        with self._lock, store_errors("users"):
+            return self._conn.execute("SELECT 1 FROM users LIMIT 1").fetchone() is not None
+
+    def set_disabled(self, user_id: str, disabled: bool) -> User:
+        with self._lock, store_errors(user_id), self._transaction() as conn:
+            _require_user(conn, user_id)
+            conn.execute("UPDATE users SET disabled = ? WHERE id = ?", (int(disabled), user_id))
+            return _require_user(conn, user_id)
+
+    def check_password(self, user_id: str, password: str) -> User | None:
+        with self._lock, store_errors("login"):
+            row = self._conn.execute(
+                "SELECT id, created, disabled, password_hash FROM users WHERE id = ?", (user_id,)
+            ).fetchone()
+        # Hashing outside the lock: argon2 takes tens of milliseconds by design. An unknown
+        # user costs one hash too, so the time taken does not tell which users exist.
+        stored = _dummy_hash() if row is None else row["password_hash"]
+        if not password_matches(stored, password) or row is None or row["disabled"]:
+            return None
+        return _user_from_row(row)
+
+    def create_token(self, user_id: str, label: str = "") -> tuple[ApiToken, str]:
+        made = new_token()
+        with self._lock, store_errors(user_id), self._transaction() as conn:
+            _require_user(conn, user_id)
+            conn.execute(
+                "INSERT INTO api_tokens (id, user_id, digest, label, created)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (made.id, user_id, made.digest, label[:200], now()),
+            )
+            return _token(conn, made.id), made.secret
+
+    def revoke_token(self, token_id: str) -> ApiToken:
+        with self._lock, store_errors(token_id), self._transaction() as conn:
+            _token(conn, token_id)
+            conn.execute("UPDATE api_tokens SET revoked = 1 WHERE id = ?", (token_id,))
+            return _token(conn, token_id)
+
+    def list_tokens(self, user_id: str | None = None) -> list[ApiToken]:
+        where, params = ("", ()) if user_id is None else (" WHERE user_id = ?", (user_id,))
+        with self._lock, store_errors("tokens"):
+            rows = self._conn.execute(f"{_SELECT_TOKEN}{where} ORDER BY created, id", params)
+            return [_token_from_row(row) for row in rows]
+
+    def user_of_token(self, secret: str) -> User | None:
+        with self._lock, store_errors("token"):
+            row = self._conn.execute(
+                "SELECT u.id, u.created, u.disabled FROM api_tokens t JOIN users u"
+                " ON u.id = t.user_id WHERE t.digest = ? AND t.revoked = 0 AND u.disabled = 0",
+                (token_digest(secret),),
+            ).fetchone()
+        return None if row is None else _user_from_row(row)
+
+
+@cache
+def _dummy_hash() -> str:
+    return hash_password("not anyone's password")
+
+
+def _user(conn: sqlite3.Connection, user_id: str) -> User | None:
+    row = conn.execute(
+        "SELECT id, created, disabled FROM users WHERE id = ?", (user_id,)
+    ).fetchone()
+    return None if row is None else _user_from_row(row)
+
+
+def _require_user(conn: sqlite3.Connection, user_id: str) -> User:
+    found = _user(conn, user_id)
+    if found is None:
+        raise NotFound("no such user", source=user_id)
+    return found
+
+
+def _token(conn: sqlite3.Connection, token_id: str) -> ApiToken:
+    row = conn.execute(f"{_SELECT_TOKEN} WHERE id = ?", (token_id,)).fetchone()
+    if row is None:
+        raise NotFound("no such token", source=token_id)
+    return _token_from_row(row)
+
+
+def _user_from_row(row: sqlite3.Row) -> User:
+    return User(id=row["id"], created=row["created"], disabled=bool(row["disabled"]))
+
+
+def _token_from_row(row: sqlite3.Row) -> ApiToken:
+    return ApiToken(
+        id=row["id"],
+        user=row["user_id"],
+        label=row["label"],
+        created=row["created"],
+        revoked=bool(row["revoked"]),
+    )
