@@ -68,12 +68,16 @@ def tus_pieces(server: LiveServer, data: bytes, *, checksum: bool = False) -> No
                 headers["Upload-Checksum"] = f"sha256 {digest}"
             answered = client.patch(url, content=piece, headers=headers)
             assert answered.status_code == 204, answered.text
-        wait_settled(client, url)
+    wait_settled(server, url)
 
 
-def wait_settled(client: httpx.Client, url: str) -> None:
-    """Until the server has refused the bytes (as the single POST does in its answer)."""
-    while client.get(url).json()["state"] in ("receiving", "complete"):
+def wait_settled(server: LiveServer, url: str) -> None:
+    """Until the server has refused the bytes (as the single POST does in its answer); a
+    fresh connection each time (the server closes one idle for 5 s)."""
+    while httpx.get(url, headers=server.headers, timeout=60).json()["state"] in (
+        "receiving",
+        "complete",
+    ):
         time.sleep(0.05)
 
 
