@@ -3,7 +3,7 @@
 // A click shows the section's heading (highlighted, scrolled into view).
 
 import { el, shorten } from "../lib/dom.js";
-import { readingLine } from "./position.js";
+import { onScrollFrame, readingLine } from "./position.js";
 
 const $ = (selector) => document.querySelector(selector);
 const MAX_ENTRIES = 400;
@@ -29,16 +29,7 @@ export class Outline {
     this.setOpen(this.storedOpen());
     const options = { signal };
     this.toggleButton.addEventListener("click", () => this.setOpen(!this.isOpen(), true), options);
-    let queued = false;
-    const onScroll = () => {
-      if (queued) return;
-      queued = true;
-      requestAnimationFrame(() => {
-        queued = false;
-        this.markCurrent();
-      });
-    };
-    scroller.addEventListener("scroll", onScroll, { ...options, passive: true });
+    onScrollFrame(scroller, () => this.markCurrent(), signal);
     requestAnimationFrame(() => this.markCurrent());
   }
 

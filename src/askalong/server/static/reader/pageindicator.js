@@ -2,7 +2,7 @@
 // reading line), and an input that jumps to the page typed (Enter). Hidden for documents
 // without pages.
 
-import { lastAtOrAbove, readingLine } from "./position.js";
+import { lastAtOrAbove, onScrollFrame, readingLine } from "./position.js";
 
 const $ = (selector) => document.querySelector(selector);
 const GAP = 8; // pixels left above a page jumped to
@@ -19,17 +19,8 @@ export class PageIndicator {
     $("#page-count").textContent = `/ ${this.pages.length}`;
     this.input.setAttribute("aria-label", `Page number, of ${this.pages.length}`);
     this.input.value = "1";
-    let queued = false;
-    const onScroll = () => {
-      if (queued) return;
-      queued = true;
-      requestAnimationFrame(() => {
-        queued = false;
-        this.update();
-      });
-    };
     const options = { signal };
-    scroller.addEventListener("scroll", onScroll, { ...options, passive: true });
+    onScrollFrame(scroller, () => this.update(), signal);
     this.input.addEventListener("keydown", (event) => this.onKey(event), options);
     this.input.addEventListener("blur", () => this.show(), options);
   }

@@ -39,3 +39,18 @@ export function scrollToMiddle(scroller, rect) {
     behavior: "instant",
   });
 }
+
+// Run `update` once per animation frame while `scroller` scrolls (reading rectangles on
+// every scroll event would force layout many times a frame).
+export function onScrollFrame(scroller, update, signal) {
+  let queued = false;
+  const onScroll = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      update();
+    });
+  };
+  scroller.addEventListener("scroll", onScroll, { signal, passive: true });
+}
