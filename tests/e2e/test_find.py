@@ -134,3 +134,17 @@ def test_the_two_searches_are_labelled_apart(page: Page, library: Library) -> No
     assert "exact" in exact.lower() and "meaning" in meaning.lower(), (exact, meaning)
     page.keyboard.press("Control+f")
     expect(page.locator("#find")).to_be_focused()
+
+
+def test_a_folded_hit_maps_back_to_the_blocks_code_points(page: Page, library: Library) -> None:
+    """A ligature, a full-width letter, an astral character and runs of white space: each
+    hit is the block span [start, end) in code points, as quotes and the server count."""
+    text = "𝒳 ﬁ  Bar ﬁ\tｂ"
+    page.goto(library.server.url + "/")
+    page.wait_for_selector("body.ready")
+    hits = page.evaluate(
+        "async (blocks) => (await import('/reader/findmatch.js')).findAll(blocks, ' FI B ')",
+        [{"id": "a", "text": text}],
+    )
+    assert [(h["start"], h["end"]) for h in hits] == [(2, 6), (9, 12)]
+    assert [text[h["start"] : h["end"]] for h in hits] == ["ﬁ  B", "ﬁ\tｂ"]
