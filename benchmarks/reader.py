@@ -156,7 +156,7 @@ def zoom_ms(browser: Browser, server: LiveServer, document_id: str, cold: bool) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--label", default="", help="a name put in the results file's name")
-    label = parser.parse_args().label
+    run_label = parser.parse_args().label
     rows = []
     explain_rows = []
     zoom_rows = []
@@ -196,7 +196,7 @@ def main() -> None:
         + f"\nMachine load: `{_uptime()}`\n"
     )
     print(report)
-    stem = f"reader-{label}-" if label else "reader-"
+    stem = f"reader-{run_label}-" if run_label else "reader-"
     out = ROOT / "benchmarks" / "results" / f"{stem}{datetime.date.today()}.md"
     out.write_text(report, encoding="utf-8")
 
