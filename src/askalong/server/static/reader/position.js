@@ -32,10 +32,11 @@ export function scrollToMiddle(scroller, rect) {
   const view = scroller.getBoundingClientRect();
   const top = scroller.scrollTop + (rect.top + rect.bottom) / 2 - view.top - view.height / 2;
   const left = scroller.scrollLeft + (rect.left + rect.right) / 2 - view.left - view.width / 2;
-  const wide = scroller.scrollWidth > scroller.clientWidth;
+  // Sideways only when it is out of view (a page zoomed wider than the view).
+  const across = rect.left < view.left || rect.right > view.right;
   scroller.scrollTo({
     top: Math.max(top, 0),
-    left: wide ? Math.max(left, 0) : scroller.scrollLeft,
+    left: across ? Math.max(left, 0) : scroller.scrollLeft,
     behavior: "instant",
   });
 }
