@@ -11,14 +11,23 @@ Explain: in a fresh context the reader is opened, a sentence on page 1 is select
 dragging, the floating button and then Explain are clicked; timed in the page from the
 click on Explain to the first answer text shown, and to the checked answer (``done``),
 with the offline extractive answerer. Goals: both first page and first answer text
-within 1 s. Prints markdown tables (with the machine's load from ``uptime``) and writes
-them to ``benchmarks/results/reader-<date>.md``.
+within 1 s.
 
-    python benchmarks/reader.py
+Zoom: in a fresh context the reader is opened at fit width and page 1 shown; then
+``zoom.zoomTo(2 x the fit-width level)`` is timed in the page, from the call to every page
+near the view shown at the new width (their images requested at width x devicePixelRatio,
+decoded and swapped in). Cold: the server's page-image cache emptied first (the server
+draws the 2x images); warm: kept. Goal ≤ 300 ms for a page at 2x width.
+
+Prints markdown tables (with the machine's load from ``uptime``) and writes them to
+``benchmarks/results/reader-[<label>-]<date>.md``.
+
+    python benchmarks/reader.py [--label zoom]
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
@@ -27,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import Browser, sync_playwright
@@ -105,9 +115,51 @@ def measure(browser: Browser, server: LiveServer, document_id: str, cold: bool) 
     return times
 
 
+ZOOM_TWICE = """async () => {
+  const zoom = window.askalong.zoom;
+  const img = document.querySelector('.page[data-page="1"] img');
+  let first = null;
+  const start = performance.now();
+  img.addEventListener("load", () => (first = performance.now() - start), { once: true });
+  await zoom.zoomTo(zoom.level() * 2);
+  const wide = `width=${zoom.view.imageWidth()}`;
+  const pages = [...document.querySelectorAll(".page.loaded img")].filter((i) =>
+    i.currentSrc.includes(wide));
+  return {ms: performance.now() - start, first, pages: pages.length};
+}"""
+
+
+@dataclass(frozen=True)
+class Zoomed:
+    first_ms: float  # zoomTo(2x) -> page 1 shown at the new width
+    all_ms: float  # zoomTo(2x) -> every page near the view shown at it
+    pages: int  # how many pages that was
+
+
+def zoom_ms(browser: Browser, server: LiveServer, document_id: str, cold: bool) -> Zoomed:
+    """One zoom to twice the fit width, in a fresh context."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(server.entry("/"))
+        open_reader(page, server.url, document_id)
+        page.wait_for_function(FIRST_PAGE, timeout=30_000)
+        page.wait_for_load_state("networkidle")  # the pages near page 1 are in at 1x
+        if cold:
+            shutil.rmtree(server.home / "cache" / "pages", ignore_errors=True)
+        result = page.evaluate(ZOOM_TWICE)
+        return Zoomed(float(result["first"]), float(result["ms"]), int(result["pages"]))
+    finally:
+        context.close()
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--label", default="", help="a name put in the results file's name")
+    run_label = parser.parse_args().label
     rows = []
     explain_rows = []
+    zoom_rows = []
     with (
         tempfile.TemporaryDirectory() as temp,
         live_server(Path(temp) / "home") as server,
@@ -127,10 +179,25 @@ def main() -> None:
             explain_rows.append(
                 (name, pages, statistics.median(texts), max(texts), statistics.median(dones))
             )
+            zoom_ms(browser, server, document_id, cold=False)  # warm-up
+            for cache, cold in (("cold", True), ("warm", False)):
+                zooms = [zoom_ms(browser, server, document_id, cold) for _ in range(RUNS)]
+                firsts = [z.first_ms for z in zooms]
+                shown = min(z.pages for z in zooms)
+                every = statistics.median(z.all_ms for z in zooms)
+                zoom_rows.append(
+                    (name, cache, statistics.median(firsts), max(firsts), shown, every)
+                )
         browser.close()
-    report = render(rows) + render_explain(explain_rows) + f"\nMachine load: `{_uptime()}`\n"
+    report = (
+        render(rows)
+        + render_explain(explain_rows)
+        + render_zoom(zoom_rows)
+        + f"\nMachine load: `{_uptime()}`\n"
+    )
     print(report)
-    out = ROOT / "benchmarks" / "results" / f"reader-{datetime.date.today()}.md"
+    stem = f"reader-{run_label}-" if run_label else "reader-"
+    out = ROOT / "benchmarks" / "results" / f"{stem}{datetime.date.today()}.md"
     out.write_text(report, encoding="utf-8")
 
 
@@ -163,6 +230,21 @@ def render_explain(rows: list[tuple[str, int, float, float, float]]) -> str:
     for name, pages, median, worst, done in rows:
         lines.append(f"| {name} | {pages} | {median:.0f} | {worst:.0f} | {done:.0f} |")
     return "\n".join(lines) + "\n"
+
+
+def render_zoom(rows: list[tuple[str, str, float, float, int, float]]) -> str:
+    caption = (
+        f"Median of {RUNS} zooms, each in a fresh context (empty browser cache) from fit width "
+        "on page 1; devicePixelRatio 1; goal ≤ 300 ms for a page at 2x width."
+    )
+    header = (
+        "| document | page-image cache | page 1 at 2x, median ms | max ms "
+        "| pages near the view | all of them, median ms |"
+    )
+    cells = [f"| {n} | {c} | {m:.0f} | {w:.0f} | {p} | {a:.0f} |" for n, c, m, w, p, a in rows]
+    title = "Reader: zoom to 2x the fit width -> the pages drawn again at the new width"
+    rule = "|---|---|---:|---:|---:|---:|"
+    return f"\n# {title}\n\n{caption}\n\n{header}\n{rule}\n" + "\n".join(cells) + "\n"
 
 
 def _uptime() -> str:

@@ -23,26 +23,53 @@ BAND_FLOOR = 0.15  # of the inkiest row: a row with less ink parts two printed l
 MIN_COLUMNS = 0.45  # share of the box's length with ink (its word, not a stray mark)
 
 # Words of the text layer on one page: Latin words of 4+ letters and runs of 2-4 Han
-# characters, spread evenly over the page's segments; each with its box on the page.
-SAMPLE_WORDS = """([number, count]) => {
+# characters, spread evenly over the page's segments; each with its box on the page, or
+# (`within`: a selector, e.g. the scroller of a zoomed page) on that element, keeping the
+# words wholly inside its visible area.
+SAMPLE_WORDS = """([number, count, within]) => {
   const page = document.querySelector(`.page[data-page="${number}"]`);
-  const origin = page.getBoundingClientRect();
+  const frame = within ? document.querySelector(within) : page;
+  const origin = frame.getBoundingClientRect();
   const found = [];
   for (const seg of page.querySelectorAll(".seg")) {
     const text = seg.firstChild.textContent;
     for (const m of text.matchAll(/[A-Za-z]{4,}|[\\u4e00-\\u9fff]{2,4}/g))
       found.push([seg, m.index, m.index + m[0].length, m[0]]);
   }
-  const step = Math.max(1, Math.floor(found.length / count));
-  const out = [];
-  for (let i = 0; i < found.length && out.length < count; i += step) {
-    const [seg, a, b, word] = found[i];
+  const boxes = found.map(([seg, a, b, word]) => {
     const range = document.createRange();
     range.setStart(seg.firstChild, a);
     range.setEnd(seg.firstChild, b);
     const r = range.getBoundingClientRect();
-    out.push({word, left: r.left - origin.left, top: r.top - origin.top,
-              right: r.right - origin.left, bottom: r.bottom - origin.top});
+    return {word, left: r.left - origin.left, top: r.top - origin.top,
+            right: r.right - origin.left, bottom: r.bottom - origin.top};
+  });
+  const shown = within ? boxes.filter((w) => w.left >= 0 && w.top >= 0 &&
+    w.right <= frame.clientWidth && w.bottom <= frame.clientHeight) : boxes;
+  const step = Math.max(1, Math.floor(shown.length / count));
+  const out = [];
+  for (let i = 0; i < shown.length && out.length < count; i += step) out.push(shown[i]);
+  return out;
+}"""
+
+# The words (as above) of a quote [start, end) of one block, each with its box on its page
+# or (`within`) on that element.
+QUOTE_WORDS = """([block, start, end, within]) => {
+  const out = [];
+  const frame = within && document.querySelector(within);
+  for (const seg of document.querySelectorAll(`.seg[data-block="${block}"]`)) {
+    const page = (frame || seg.closest(".page")).getBoundingClientRect();
+    const base = +seg.dataset.start, text = seg.firstChild.textContent;
+    for (const m of text.matchAll(/[A-Za-z]{4,}|[\\u4e00-\\u9fff]{2,4}/g)) {
+      const a = base + m.index, b = a + m[0].length;
+      if (a < start || b > end) continue;
+      const range = document.createRange();
+      range.setStart(seg.firstChild, m.index);
+      range.setEnd(seg.firstChild, m.index + m[0].length);
+      const r = range.getBoundingClientRect();
+      out.push({word: m[0], left: r.left - page.left, top: r.top - page.top,
+                right: r.right - page.left, bottom: r.bottom - page.top});
+    }
   }
   return out;
 }"""
@@ -65,8 +92,17 @@ def show_page(page: Page, number: int) -> Locator:
     return section
 
 
-def sample_words(page: Page, number: int, count: int) -> list[dict[str, Any]]:
-    words: list[dict[str, Any]] = page.evaluate(SAMPLE_WORDS, [number, count])
+def sample_words(
+    page: Page, number: int, count: int, within: str | None = None
+) -> list[dict[str, Any]]:
+    words: list[dict[str, Any]] = page.evaluate(SAMPLE_WORDS, [number, count, within])
+    return words
+
+
+def quote_words(
+    page: Page, block: str, start: int, end: int, within: str | None = None
+) -> list[dict[str, Any]]:
+    words: list[dict[str, Any]] = page.evaluate(QUOTE_WORDS, [block, start, end, within])
     return words
 
 

@@ -24,6 +24,7 @@ from e2e.live import LiveServer, live_server
 from e2e.pixels import (
     highlight_share,
     on_its_ink,
+    quote_words,
     sample_words,
     screenshot,
     show_page,
@@ -142,26 +143,6 @@ def _prose(block: dict[str, Any]) -> bool:
     return paragraph and letters and "\\" not in text  # nor TeX code
 
 
-QUOTE_WORDS = """([block, start, end]) => {
-  const out = [];
-  for (const seg of document.querySelectorAll(`.seg[data-block="${block}"]`)) {
-    const page = seg.closest(".page").getBoundingClientRect();
-    const base = +seg.dataset.start, text = seg.firstChild.textContent;
-    for (const m of text.matchAll(/[A-Za-z]{4,}|[\\u4e00-\\u9fff]{2,4}/g)) {
-      const a = base + m.index, b = a + m[0].length;
-      if (a < start || b > end) continue;
-      const range = document.createRange();
-      range.setStart(seg.firstChild, m.index);
-      range.setEnd(seg.firstChild, m.index + m[0].length);
-      const r = range.getBoundingClientRect();
-      out.push({word: m[0], left: r.left - page.left, top: r.top - page.top,
-                right: r.right - page.left, bottom: r.bottom - page.top});
-    }
-  }
-  return out;
-}"""
-
-
 @pytest.mark.parametrize(
     ("name", "number"),
     [
@@ -182,7 +163,7 @@ def test_a_quote_highlight_covers_the_quoted_words(
     section = show_page(reader_page, number)
     reader_page.evaluate("([b, s, e]) => window.askalong.highlight(b, s, e)", [block, start, end])
     reader_page.wait_for_timeout(1300)  # the pulse animation ends
-    words = reader_page.evaluate(QUOTE_WORDS, [block, start, end])
+    words = quote_words(reader_page, block, start, end)
     assert len(words) >= 4, f"{name}: too few quoted words: {words}"
     pixels = screenshot(section)
     reader_page.evaluate("document.querySelectorAll('.hl').forEach(m => m.remove())")

@@ -95,3 +95,29 @@ def _shot(page: Page, artifacts: Path, suffix: str) -> Path:
     path = artifacts / f"highlight-visible-{suffix.lstrip('.')}.png"
     page.screenshot(path=str(path))
     return path
+
+
+@pytest.mark.parametrize("suffix", [".md", ".docx"])
+def test_a_highlight_stays_over_its_text_when_the_type_is_zoomed(
+    reader_page: Page, flow_docs: tuple[LiveServer, dict], suffix: str, artifacts: Path
+) -> None:
+    """Highlighted, then zoomed in twice (the type grows, the lines wrap anew): the
+    highlight is drawn again over the quoted text."""
+    server, ids = flow_docs
+    structure = server.structure(ids[suffix])
+    block = next(b for b in structure["blocks"] if QUOTED in b["text"])  # type: ignore[index]
+    start = block["text"].index(QUOTED)
+    open_reader(reader_page, server.url, ids[suffix])
+    reader_page.evaluate(
+        "([b, s, e]) => window.askalong.highlight(b, s, e)",
+        [block["id"], start, start + len(QUOTED)],
+    )
+    before = reader_page.evaluate(TEXT_RECTS, QUOTED)
+    reader_page.click("#zoom-in")
+    reader_page.click("#zoom-in")
+    reader_page.wait_for_timeout(1300)  # the pulse animation ends
+    rects = reader_page.evaluate(TEXT_RECTS, QUOTED)
+    assert rects[0]["height"] > 1.15 * before[0]["height"], (before, rects)
+    pixels = np.asarray(Image.open(_shot(reader_page, artifacts, f"zoomed{suffix}")).convert("RGB"))
+    shares = [highlight_share(pixels, r) for r in rects]
+    assert min(shares) > 0.5, f"{suffix}: highlight colour over the zoomed quote: {shares}"

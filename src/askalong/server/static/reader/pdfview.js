@@ -4,6 +4,9 @@
 // back to block offsets exactly. Pages render lazily as they near the viewport.
 // Page sizes and boxes are the server's page geometry (parse/pdf/geometry.py), the one the
 // page images are drawn at; on a turned page a span is turned to run along its line.
+// Zoom (zoom.js) sets `widthFor`: the pages' CSS width; the text layer is laid out in
+// percentages and `--scale`, so it follows, and the images near the viewport are drawn
+// again at the new width (the old image stays until the new one is decoded).
 
 import { pageUrl } from "../lib/api.js";
 import { el } from "../lib/dom.js";
@@ -27,6 +30,8 @@ export class PdfView {
     for (const page of this.pages) if (page.unread) showUnread(this, page);
     this.root.classList.add("pdf-doc");
     this.measure = document.createElement("canvas").getContext("2d");
+    this.near = new Set(); // pages within the observer's margin of the viewport
+    this.widthFor = null; // zoom.js: () => the pages' CSS width; null: fit the width
     // Page 1's image goes first: other pages' requests wait until it has arrived.
     this.firstShown = new Promise((resolve) => (this.resolveFirst = resolve));
     this.layout();
@@ -55,20 +60,37 @@ export class PdfView {
     return { ...info, el: node, img, layer, built: false };
   }
 
-  layout() {
+  // The widest a page is shown when fitting the width (the reading default).
+  fitWidth() {
     const available = this.scroller.clientWidth - 64;
-    const width = Math.max(320, Math.min(MAX_PAGE_CSS_WIDTH, available));
-    if (width === this.cssWidth) return;
+    return Math.max(320, Math.min(MAX_PAGE_CSS_WIDTH, available));
+  }
+
+  // Lay the pages out at the current width; resolves once the images near the viewport
+  // are shown at that width.
+  layout() {
+    const width = Math.round(this.widthFor?.() ?? this.fitWidth());
+    if (width === this.cssWidth) return this.rendering ?? Promise.resolve();
     this.cssWidth = width;
     for (const page of this.pages) {
       page.el.style.width = `${width}px`;
       page.el.style.setProperty("--scale", String(width / page.width));
     }
+    const near = [...this.near].map((number) => this.pages[number - 1]);
+    this.rendering = Promise.all(near.filter((p) => p.built).map((p) => this.loadImage(p)));
+    return this.rendering;
   }
 
   onVisible(entries) {
     for (const entry of entries) {
-      if (entry.isIntersecting) this.show(this.pages[Number(entry.target.dataset.page) - 1]);
+      const page = this.pages[Number(entry.target.dataset.page) - 1];
+      if (!entry.isIntersecting) {
+        this.near.delete(page.number);
+        continue;
+      }
+      this.near.add(page.number);
+      if (page.built) this.loadImage(page);
+      else this.show(page);
     }
   }
 
@@ -76,7 +98,8 @@ export class PdfView {
   show(page) {
     if (!page || page.built) return page;
     page.built = true;
-    const url = pageUrl(this.docId, page.number, stockWidth(this.cssWidth * devicePixelRatio));
+    page.imageWidth = this.imageWidth();
+    const url = pageUrl(this.docId, page.number, page.imageWidth);
     page.img.addEventListener("load", () => this.onImageLoaded(page), { once: true });
     if (page.number === 1) {
       page.img.fetchPriority = "high";
@@ -87,6 +110,32 @@ export class PdfView {
     }
     this.buildTextLayer(page);
     return page;
+  }
+
+  // Image pixels for the current width: device pixels, snapped to the server's stock widths.
+  imageWidth() {
+    return stockWidth(this.cssWidth * devicePixelRatio);
+  }
+
+  // A built page's image again at the current width, swapped in once decoded (no blank
+  // page while it loads); a width changed again meanwhile wins.
+  async loadImage(page) {
+    const width = this.imageWidth();
+    if (page.imageWidth === width) return;
+    page.imageWidth = width;
+    await this.firstShown;
+    const url = pageUrl(this.docId, page.number, width);
+    const next = new Image();
+    next.src = url;
+    try {
+      await next.decode();
+      if (page.imageWidth !== width) return;
+      page.img.src = url;
+      await page.img.decode();
+      page.el.classList.add("loaded");
+    } catch {
+      // a refused or failed image: the one shown stays
+    }
   }
 
   onImageLoaded(page) {

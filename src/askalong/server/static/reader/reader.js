@@ -3,9 +3,12 @@
 
 import * as api from "../lib/api.js";
 import { AskBox } from "./askbox.js";
-import { el, errorState, shorten } from "../lib/dom.js";
+import { errorState } from "../lib/dom.js";
+import { Find, setUpSearch } from "./find.js";
 import { Highlighter } from "./highlight.js";
 import { HtmlView } from "./htmlview.js";
+import { Outline } from "./outline.js";
+import { PageIndicator } from "./pageindicator.js";
 import { cpSlice } from "../lib/offsets.js";
 import { Panel } from "../panel/panel.js";
 import { PdfView } from "./pdfview.js";
@@ -14,6 +17,7 @@ import { SelectionWatcher } from "./selection.js";
 import { UrlState } from "./url-state.js";
 import { resumePending } from "../panel/pending.js";
 import { BLOCKS_EVENT } from "./unread-page.js";
+import { Zoom } from "./zoom.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -75,11 +79,16 @@ function mount(structure) {
   // The toolbar's listeners go with the mount, like the widgets' own.
   const toolbar = new AbortController();
   const options = { signal: toolbar.signal };
-  setUpOutline(structure, highlight, options);
   setUpSearch(doc.id, highlight, options);
   // Blocks of a page read now (unread-page.js) join the map selections and quotes use.
   const addBlocks = (event) => event.detail.forEach((b) => blocks.set(b.id, b));
   root.addEventListener(BLOCKS_EVENT, addBlocks, options);
+  const outline = new Outline(scroller, root, structure, { highlight, ...options });
+  const pages = new PageIndicator(scroller, view, options);
+  const pageNow = () => pages.current;
+  const redraw = () => highlighter.last && highlighter.draw(...highlighter.last);
+  const zoom = new Zoom(scroller, root, view, { onChange: redraw, pageNow, ...options });
+  const find = new Find(scroller, root, view, structure, { pageNow, ...options });
   const togglePanel = () => document.body.classList.toggle("panel-closed");
   $("#toggle-panel").addEventListener("click", togglePanel, options);
   const blockList = structure.blocks;
@@ -87,9 +96,8 @@ function mount(structure) {
   const keys = new ReaderKeys({ scroller, root, view, blocks: blockList, onAsk, askBoxOpen });
   const destroy = () => {
     toolbar.abort();
-    for (const widget of [urlState, keys, watcher, askBox, highlighter, panel, view]) {
-      widget.destroy();
-    }
+    const widgets = [urlState, keys, watcher, askBox, highlighter, panel, find, zoom, pages];
+    for (const widget of [...widgets, outline, view]) widget.destroy();
   };
   return {
     structure,
@@ -103,6 +111,10 @@ function mount(structure) {
     askBox,
     watcher,
     keys,
+    zoom,
+    pages,
+    find,
+    outline,
     destroy,
   };
 }
@@ -113,83 +125,6 @@ function metaLine(doc) {
     parts.push(`${doc.pages} page${doc.pages === 1 ? "" : "s"}`);
   if (doc.language) parts.push(doc.language);
   return parts.join(" · ");
-}
-
-function setUpOutline(structure, highlight, options) {
-  const menu = $("#outline");
-  const entries = structure.outline.slice(0, 400);
-  if (!entries.length) {
-    $("#toggle-outline").hidden = true;
-    return;
-  }
-  menu.replaceChildren(
-    ...entries.map((entry) =>
-      el(
-        "button",
-        {
-          class: `outline-item level-${Math.min(entry.level, 4)}`,
-          type: "button",
-          onclick: () => {
-            menu.hidden = true;
-            highlight(entry.block_id, 0, Number.MAX_SAFE_INTEGER);
-          },
-        },
-        el("span", {}, shorten(entry.text, 80)),
-        entry.page ? el("span", { class: "muted" }, String(entry.page)) : null,
-      ),
-    ),
-  );
-  const toggle = () => {
-    menu.hidden = !menu.hidden;
-    $("#results").hidden = true;
-  };
-  $("#toggle-outline").addEventListener("click", toggle, options);
-}
-
-function setUpSearch(docId, highlight, options) {
-  const input = $("#search");
-  const results = $("#results");
-  const onKey = async (event) => {
-    if (event.key === "Escape") results.hidden = true;
-    if (event.key !== "Enter" || !input.value.trim()) return;
-    results.hidden = false;
-    results.replaceChildren(muted("Searching…"));
-    try {
-      const found = await api.search(input.value.trim(), docId);
-      const hits = found.hits.map((hit) => searchHit(hit, highlight, results));
-      results.replaceChildren(...(hits.length ? hits : [muted("No matching passages.")]));
-    } catch (error) {
-      results.replaceChildren(muted(error.message));
-    }
-  };
-  input.addEventListener("keydown", onKey, options);
-}
-
-function searchHit(hit, highlight, results) {
-  const span = hit.spans[0];
-  const where = [
-    hit.page_start ? `p. ${hit.page_start}` : "",
-    hit.section_path[hit.section_path.length - 1] ?? "",
-  ]
-    .filter(Boolean)
-    .join(" · ");
-  return el(
-    "button",
-    {
-      class: "result",
-      type: "button",
-      onclick: () => {
-        results.hidden = true;
-        highlight(span.block_id, span.start, span.end);
-      },
-    },
-    el("span", { class: "result-where" }, shorten(where, 70)),
-    el("span", { class: "result-text" }, shorten(hit.text, 180)),
-  );
-}
-
-function muted(text) {
-  return el("p", { class: "muted pad" }, text);
 }
 
 function showError(title, detail) {

@@ -1,0 +1,109 @@
+// The outline sidebar: the document's sections, always at hand beside the text, collapsed
+// or open (remembered in localStorage), with the section being read marked while scrolling.
+// A click shows the section's heading (highlighted, scrolled into view).
+
+import { el, shorten } from "../lib/dom.js";
+import { onScrollFrame, readingLine } from "./position.js";
+
+const $ = (selector) => document.querySelector(selector);
+const MAX_ENTRIES = 400;
+const STORED = "askalong.outline"; // "open" | "closed"
+// Narrower than this, the sidebar starts closed: the page keeps 720+ px beside the panel.
+const WIDE_ENOUGH = 1380;
+
+export class Outline {
+  constructor(scroller, root, structure, { highlight, signal }) {
+    this.scroller = scroller;
+    this.root = root;
+    this.blocks = new Map(structure.blocks.map((b) => [b.id, b]));
+    this.entries = structure.outline.slice(0, MAX_ENTRIES);
+    this.list = $("#outline");
+    this.toggleButton = $("#toggle-outline");
+    this.current = -1;
+    const empty = !this.entries.length;
+    this.toggleButton.hidden = empty;
+    $("#outline-sidebar").hidden = empty;
+    if (empty) return;
+    this.items = this.entries.map((entry) => this.item(entry, highlight));
+    this.list.replaceChildren(...this.items);
+    this.setOpen(this.storedOpen());
+    const options = { signal };
+    this.toggleButton.addEventListener("click", () => this.setOpen(!this.isOpen(), true), options);
+    onScrollFrame(scroller, () => this.markCurrent(), signal);
+    requestAnimationFrame(() => this.markCurrent());
+  }
+
+  item(entry, highlight) {
+    return el(
+      "button",
+      {
+        class: `outline-item level-${Math.min(entry.level, 4)}`,
+        type: "button",
+        dataset: { block: entry.block_id },
+        onclick: () => highlight(entry.block_id, 0, Number.MAX_SAFE_INTEGER),
+      },
+      el("span", {}, shorten(entry.text, 80)),
+      entry.page ? el("span", { class: "muted" }, String(entry.page)) : null,
+    );
+  }
+
+  storedOpen() {
+    const stored = localStorage.getItem(STORED);
+    return stored ? stored === "open" : window.innerWidth >= WIDE_ENOUGH;
+  }
+
+  isOpen() {
+    return !document.body.classList.contains("outline-closed");
+  }
+
+  setOpen(open, remember = false) {
+    document.body.classList.toggle("outline-closed", !open);
+    this.toggleButton.setAttribute("aria-expanded", String(open));
+    if (remember) localStorage.setItem(STORED, open ? "open" : "closed");
+  }
+
+  // Where each entry's section starts, in client coordinates: its heading's line on its
+  // page (a PDF page is placed before its text layer is built), or its heading's element.
+  tops() {
+    const pages = new Map();
+    const pageRect = (number) => {
+      if (!pages.has(number)) {
+        const page = this.root.querySelector(`.page[data-page="${number}"]`);
+        const scale = page && Number(page.style.getPropertyValue("--scale"));
+        pages.set(number, page && [page.getBoundingClientRect(), scale || 1]);
+      }
+      return pages.get(number);
+    };
+    return this.entries.map((entry) => {
+      const block = this.blocks.get(entry.block_id);
+      const onPage = block?.page && pageRect(block.page);
+      if (onPage) {
+        const [rect, scale] = onPage;
+        return rect.top + (block.boxes?.[0]?.[1] ?? 0) * scale;
+      }
+      const node = this.root.querySelector(`[data-block="${CSS.escape(entry.block_id)}"]`);
+      return node ? node.getBoundingClientRect().top : Number.POSITIVE_INFINITY;
+    });
+  }
+
+  // The section the reading line is in: the last heading, in reading order, at or above it
+  // (a scan, not a search: in two columns the right column's headings start higher up).
+  markCurrent() {
+    const line = readingLine(this.scroller);
+    const index = this.tops().findLastIndex((top) => top <= line);
+    if (index === this.current) return;
+    this.items[this.current]?.classList.remove("current");
+    this.items[this.current]?.removeAttribute("aria-current");
+    this.current = index;
+    const item = this.items[index];
+    if (!item) return;
+    item.classList.add("current");
+    item.setAttribute("aria-current", "location");
+    if (this.isOpen()) item.scrollIntoView({ block: "nearest" });
+  }
+
+  destroy() {
+    this.list.replaceChildren();
+    document.body.classList.remove("outline-closed");
+  }
+}
