@@ -72,7 +72,7 @@ def _found(name: str, lowered: str, words: set[str], terms: Collection[str]) -> 
     folded = name.casefold()
     if folded in lowered or (stems and stems <= set(terms)) or folded in lowered.replace(" ", ""):
         return True  # as typed, by stem, or written apart ("Superbowl" / "Super Bowl")
-    if name.isupper() and name.isalpha() and name in _initials(lowered):
+    if len(name) >= 3 and name.isupper() and name.isalpha() and name in _initials(lowered):
         return True  # an acronym the evidence spells out ("UMC": United Methodist Church)
     for suffix in _DEMONYM:
         stem = folded[: -len(suffix)]

@@ -4,10 +4,12 @@
 a number *and* is about what is counted; a sentence about the camera without a number,
 or a number about something else, cannot answer it. So for a question expecting a
 ``quantity`` (how many / much / long, 多少, 几) the evidence must hold a sentence with a
-number and one of the question's distinctive focus terms; for ``time`` (when, 何时,
-哪一年) a sentence with a year or a date and one of them. A *distinctive* term is one
+number and one of the question's distinctive focus terms. A *distinctive* term is one
 found in at most half of the sentences: the document's own subject ("ctex", "TIMP") is in
 most of them and says nothing about whether this detail is given.
+
+Not for ``time``: "when" in a manual asks a condition ("When is the lock state
+checked?" -> "inside a try block"), and a date may be a period ("during the Holocene").
 """
 
 from __future__ import annotations
@@ -25,21 +27,8 @@ _NUMBER = re.compile(
     r"dozens?|twice|thrice|half|double|single|several|few|many|once)\b",
     re.IGNORECASE,
 )
-_DATE = re.compile(  # any number too: "10,000 years ago", "the 1990s", "3 weeks later"
-    r"\d|[一二三四五六七八九十]+[年月]|年代|世纪|朝|时期"
-    r"|\b(?:ago|era|age|period|January|February|March|April|May|June|July|August|September|October|November|"
-    r"December|century|decade)\b",
-    re.IGNORECASE,
-)
-_VALUE = {"quantity": _NUMBER, "time": _DATE}
+_VALUE = {"quantity": _NUMBER}
 DISTINCTIVE_SHARE = 0.5  # a term in more of the sentences than this is the subject
-# "when" inside a question ("How do I reset them when I empty a table?") asks no date:
-# the time rule holds only for a question that opens by asking one
-_ASKS_TIME = re.compile(
-    r"^\W*(?:when|(?:in |since )?(?:what|which) (?:year|date|month|day|century|decade))\b"
-    r"|何时|什么时候|哪一?年|哪个月|哪天",
-    re.IGNORECASE,
-)
 _HAN = re.compile("[\u4e00-\u9fff]")
 # a sentence in the other script holding a value makes the rule undecidable (an English
 # question over a Chinese paper: "设计了 5 个喷嘴" answers it, and no English word says so)
@@ -53,14 +42,12 @@ def typed_answer_missing(
     scored: Sequence[Scored],
     holds: Callable[[Scored, str], bool],
 ) -> bool:
-    """Whether ``form`` expects a quantity or a date and no sentence of ``scored`` holds
+    """Whether ``form`` expects a quantity and no sentence of ``scored`` holds
     one together with a distinctive found focus term (``holds``: a term in a sentence).
     With no focus term found at all, the other checks decide; so they do when much of
     the evidence is in the other script than question ``text``."""
     value = _VALUE.get(form.answer_type)
     if value is None or not found or not scored or _other_script(text, scored, value):
-        return False
-    if form.answer_type == "time" and not _ASKS_TIME.search(text):
         return False
     limit = DISTINCTIVE_SHARE * len(scored)
     distinctive = [t for t in found if sum(holds(s, t) for s in scored) <= limit]
