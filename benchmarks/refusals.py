@@ -1,9 +1,13 @@
-"""The refusal rule's ROC on the dev set: how many uncovered and covered questions each
-pair of thresholds would refuse.
+"""The refusal rule on the dev sets: what the answerer refuses, and the ROC of the
+weighted rule's two thresholds.
 
-Asks every item of ``tests/data/refusal_dev.jsonl`` (the dev set, never the held-out
-``benchmarks/answers/questions.jsonl``) through the product's evidence gathering and
-scoring, with the bundled embedder, and records the two signals ``answerable.py`` reads:
+Asks every item of the dev sets (``--dev``; by default ``tests/data/refusal_dev2.jsonl``,
+written for issue 12 after the first was found too easy, then ``refusal_dev.jsonl``; never
+the held-out ``benchmarks/answers/questions.jsonl``) through the product's evidence
+gathering and the extractive answerer, with the bundled embedder. First, per language:
+uncovered refused / covered refused by the whole decision (names the evidence never
+uses, how-many questions with no number about their focus, the weighted share).
+Then the two signals the weighted rule in ``answerable.py`` reads:
 the rarity-weighted share of the focus missing from the evidence, and the best
 question-sentence cosine (over every candidate sentence). Then, per question language,
 for each missing-share threshold and cosine ceiling: uncovered refused / covered refused
@@ -11,6 +15,7 @@ for each missing-share threshold and cosine ceiling: uncovered refused / covered
 below the ceiling). Cross-lingual items are left out: their focus is not checked by term.
 
     PYTHONPATH=src .venv/bin/python benchmarks/refusals.py [--home /tmp/aa-refusals]
+        [--dev tests/data/refusal_dev2.jsonl ...]
 """
 
 from __future__ import annotations
@@ -27,7 +32,10 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
-DEV = REPO / "tests" / "data" / "refusal_dev.jsonl"
+DEVS = (
+    REPO / "tests" / "data" / "refusal_dev2.jsonl",
+    REPO / "tests" / "data" / "refusal_dev.jsonl",
+)
 SHARES = (0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
 CEILINGS = (0.86, 0.87, 0.88, 0.9, 1.0)
 
@@ -39,12 +47,14 @@ class Signal:
     language: str
     missing_share: float
     cosine: float
+    refused: bool = False  # by the answerer's whole decision
 
 
 def signals(library: Any, ids: dict[str, list[str]], items: Sequence[Any]) -> list[Signal]:
     """Each same-language item's two signals, as the answerer sees its evidence."""
     from askalong.answer.extractive.answerable import focus_support
     from askalong.answer.extractive.scoring import Weights, score_candidates
+    from askalong.answer.extractive.select import answer_extractively
     from askalong.answer.extractive.sentence_cache import CachedEmbedder
     from askalong.asking.evidence import gather
     from askalong.asking.question import AskedQuestion
@@ -72,9 +82,29 @@ def signals(library: Any, ids: dict[str, list[str]], items: Sequence[Any]) -> li
             cosine = float(np.max(embedder.embed_passages(texts) @ query))
         covered = item.kind != "uncovered"
         language = "zh" if question.pairs else "en"
-        out.append(Signal(item.id, covered, language, support.missing_share, cosine))
-        print(f"{item.id:<24} share {support.missing_share:.2f} cosine {cosine:.3f}", flush=True)
+        result = answer_extractively(question, evidence.units, embedder=embedder)
+        refused = result.status == "not_covered"
+        out.append(Signal(item.id, covered, language, support.missing_share, cosine, refused))
+        print(
+            f"{item.id:<24} share {support.missing_share:.2f} cosine {cosine:.3f} "
+            f"{'refused' if refused else 'answered'}",
+            flush=True,
+        )
     return out
+
+
+def decided(found: Sequence[Signal]) -> str:
+    """Uncovered refused / covered refused by the answerer, per language."""
+    lines = ["| language | uncovered refused | covered refused |", "|---|---:|---:|"]
+    for language in ("en", "zh"):
+        mine = [s for s in found if s.language == language]
+        uncovered = [s for s in mine if not s.covered]
+        covered = [s for s in mine if s.covered]
+        lines.append(
+            f"| {language} | {sum(s.refused for s in uncovered)}/{len(uncovered)} | "
+            f"{sum(s.refused for s in covered)}/{len(covered)} |"
+        )
+    return "\n".join(lines)
 
 
 def roc(found: Sequence[Signal], language: str) -> str:
@@ -109,19 +139,23 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--home", type=Path, default=Path("/tmp/aa-refusals"))
+    parser.add_argument("--dev", type=Path, nargs="*", default=list(DEVS))
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    items = answers.load_items(DEV)
-    paths = [rel for item in items for rel in item.documents]
+    sets = {dev: answers.load_items(dev) for dev in args.dev}
+    paths = [rel for items in sets.values() for item in items for rel in item.documents]
     library, ids = answers.open_corpus(args.home, paths, vectors="files")
-    with library:
-        found = signals(library, ids, items)
-    text = "\n\n".join(roc(found, language) for language in ("en", "zh"))
-    print(text)
     date = datetime.date.today().isoformat()
+    parts = [f"# The refusal rule on the dev sets ({date})"]
+    with library:
+        for dev, items in sets.items():
+            found = signals(library, ids, items)
+            parts += [f"## `{dev.name}`", decided(found)]
+            parts += [roc(found, language) for language in ("en", "zh")]
+    text = "\n\n".join(parts)
+    print(text)
     out = args.out or REPO / "benchmarks" / "results" / f"refusals-{date}.md"
-    header = f"# The refusal rule's ROC on the dev set `{DEV.name}` ({date})\n\n"
-    out.write_text(header + text + "\n", encoding="utf-8")
+    out.write_text(text + "\n", encoding="utf-8")
     print(f"saved {out}")
 
 

@@ -9,6 +9,7 @@ from tests.unit.test_extractive import ask, units_of
 
 from askalong.answer.base import NOT_COVERED
 from askalong.answer.extractive.across import crosses
+from askalong.answer.extractive.names import question_names
 from askalong.answer.extractive.scoring import candidates
 from askalong.text.analysed import analysed
 
@@ -37,8 +38,10 @@ def test_the_same_question_is_answered_when_the_evidence_holds_its_focus() -> No
 
 
 def test_without_an_embedder_only_a_question_with_no_focus_found_is_refused() -> None:
-    # the weighted rule needs the sentences' similarities: keyword-only stays lenient
-    assert ask(QUESTION, MANUAL).status == "answered"
+    # the weighted rule needs the sentences' similarities: keyword-only stays lenient ...
+    assert ask("Which kernels does the TIMP paper use?", MANUAL).status == "answered"
+    # ... but a name the evidence never uses ("GPU") is decisive with or without one
+    assert ask(QUESTION, MANUAL).status == "not_covered"
 
 
 def test_a_chinese_refusal_names_what_was_not_found_in_chinese() -> None:
@@ -64,3 +67,72 @@ def test_a_chinese_paper_with_an_english_abstract_is_not_across_for_a_chinese_qu
     ]
     units, _ = units_of(paper)
     assert not crosses(analysed("试验用的工作液体是什么？"), candidates(units))
+
+
+# ----------------------------------------------------- names and expected values (issue 12)
+
+GNUPLOT = [
+    "Gnuplot draws publication figures in many terminals, such as pdfcairo and svg.",
+    "The plot command compares several data sets in one figure.",
+    "Gnuplot can be driven from a script or from another program through a pipe.",
+]
+
+
+def test_question_names_are_the_words_written_as_names() -> None:
+    assert question_names("Does TIMP run its fits on a GPU?") == ("TIMP", "GPU")
+    assert question_names("How does gnuplot compare with Matplotlib?") == ("Matplotlib",)
+    assert question_names("Which GPT-3 model and decimal128 type?") == ("GPT-3", "decimal128")
+    assert question_names("What is the loss used to train the model?") == ()
+    assert question_names("ctex 宏包能在 Overleaf 上编译吗？") == ("ctex", "Overleaf")
+
+
+def test_a_question_naming_a_tool_the_evidence_never_names_is_not_covered() -> None:
+    # before: "gnuplot", "compare" and "figures" were found, and the answer was a sentence
+    # about comparing data sets
+    question = "How does gnuplot compare with Matplotlib for publication figures?"
+    result = ask(question, GNUPLOT, embedder=HashEmbedder())
+    assert result.status == "not_covered", result.answer
+    assert result.explanation == "The documents searched do not mention: Matplotlib."
+
+
+def test_the_named_tool_in_the_evidence_is_answered() -> None:
+    covered = [*GNUPLOT, "Unlike Matplotlib, gnuplot needs no Python to draw publication figures."]
+    question = "How does gnuplot compare with Matplotlib for publication figures?"
+    result = ask(question, covered, embedder=HashEmbedder())
+    assert result.status == "answered"
+    assert "Matplotlib" in result.answer
+
+
+CAMERA = [
+    "The test rig consists of a high-pressure pump, a flow meter and a high-speed camera.",
+    "The high-speed camera records the spray through a window in the chamber.",
+    "The nozzle hole is 1 mm wide and 10 mm long.",
+]
+
+
+def test_a_how_many_question_whose_counted_thing_has_no_number_is_not_covered() -> None:
+    # before: answered with the camera's sentence, which gives no number
+    question = "How many frames per second does the high-speed camera record?"
+    result = ask(question, CAMERA, embedder=HashEmbedder())
+    assert result.status == "not_covered", result.answer
+    assert result.explanation == "The documents searched do not mention: frames, per, second."
+
+
+def test_the_number_about_the_counted_thing_is_answered() -> None:
+    covered = [*CAMERA, "The high-speed camera records 2000 frames per second."]
+    question = "How many frames per second does the high-speed camera record?"
+    result = ask(question, covered, embedder=HashEmbedder())
+    assert result.status == "answered"
+    assert "2000" in result.answer
+
+
+def test_a_when_inside_a_how_question_asks_no_date() -> None:
+    text = ["RESTART IDENTITY restarts the sequences owned by the table's identity columns."]
+    question = "How do I restart identity sequences when I truncate a table?"
+    assert ask(question, text, embedder=HashEmbedder()).status == "answered"
+
+
+def test_every_focus_word_found_but_no_number_given_is_not_covered() -> None:
+    result = ask("How many pumps does the test rig have?", CAMERA, embedder=HashEmbedder())
+    assert result.status == "not_covered", result.answer
+    assert result.explanation.startswith("No sentence in the documents searched gives a number")

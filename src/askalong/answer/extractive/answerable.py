@@ -32,7 +32,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from askalong.answer.extractive.names import missing_names
 from askalong.answer.extractive.scoring import Scored
+from askalong.answer.extractive.typed import typed_answer_missing
 from askalong.text.analysed import AnalysedText
 from askalong.text.question_form import QuestionForm, focus_found
 from askalong.text.tokens import key_terms
@@ -57,6 +59,15 @@ _COSINE_LOW, _COSINE_SPAN = 0.78, 0.12
 IDF_FLOOR = 0.3  # a found term in every sentence still weighs this
 
 STEM_PREFIX = 6
+# Words a paraphrase brings that no answer needs to repeat ("whose value types never
+# change between iterations"): missing, they are not evidence that a detail is absent.
+FUNCTION_WORDS = frozenset(
+    key_terms(
+        "whose never between before after about again also any each more most same some "
+        "very only own just over under onto upon while during through across against "
+        "always often usually ever still already yet whether either neither both all need needs"
+    )
+) | frozenset(["以后", "之后", "以前", "后面", "前面", "通常", "一般", "一共", "总共", "哪些地方"])
 # The how-many rule ("how many GPUs": the counted thing in no sentence) is kept but off:
 # with it XQuAD en lost 0.017 answered (paraphrased counted nouns).
 ASKED_RULE = False
@@ -77,9 +88,13 @@ class Support:
     missing_share: float = 0.0  # the rarity-weighted share of the focus that is missing
     far: bool = False  # with an embedder: no sentence is close to the question
     share_needed: float = MISSING_SHARE["en"]  # the question's language's MISSING_SHARE
+    names_missing: frozenset[str] = frozenset()  # names the question gives, in no sentence
+    value_missing: bool = False  # a number / date is asked and no sentence gives one on it
 
     @property
     def answerable(self) -> bool:
+        if self.names_missing or self.value_missing:  # decisive, whatever is near by vector
+            return False
         checked = len(self.found) + len(self.missing)
         if not checked:
             return True
@@ -108,21 +123,25 @@ def focus_support(
     language = "zh" if question.pairs else "en"  # any Chinese in it
     by_vector = any(s.similarity >= VECTOR_SUPPORT[language] for s in scored)
     missing = checkable - found
+    names = missing_names(question.text, evidence, terms)
     if cross:  # the question's own-script words cannot be in the other language's
         # sentences (a stray one may be); a name in the evidence's script still counts
         own = _HAN if question.language == "zh" else _LATIN
-        return Support(found, frozenset(t for t in missing if not own.match(t)), by_vector)
+        kept = frozenset(t for t in missing if not own.match(t))
+        return Support(found, kept, by_vector, names_missing=names)
     form = question.form
     closest = max((s.similarity for s in scored), default=0.0)
     far = embedded and closest < (CLOSE[language] - _COSINE_LOW) / _COSINE_SPAN
     return Support(
         found,
-        missing,
+        missing - FUNCTION_WORDS,
         by_vector,
         _asked_missing(form, checkable, scored),
-        missing_share=_missing_share(found, missing, scored),
+        missing_share=_missing_share(found, missing - FUNCTION_WORDS, scored),
         far=far,
         share_needed=MISSING_SHARE[language],
+        names_missing=names,
+        value_missing=typed_answer_missing(question.text, form, found, scored, _holds),
     )
 
 
@@ -164,16 +183,35 @@ def _holds(scored: Scored, term: str) -> bool:
 
 
 def not_found_note(question: AnalysedText, support: Support) -> str:
-    """What was searched for and not found, in the question's words and language (or,
-    with nothing missing by term, that nothing was close in meaning)."""
-    if not support.missing:
+    """What was searched for and not found, in the question's words and language: the
+    names missing, else the focus words missing, else the value asked for (a number, a
+    date) that no sentence gives, else that nothing was close in meaning."""
+    words = _words_of(question.text, support.missing) if support.missing else []
+    if support.names_missing:
+        names = sorted(support.names_missing, key=question.text.find)
+        return _missing_note(question, names + [w for w in words if w not in names])
+    if words:
+        return _missing_note(question, words)
+    if support.value_missing and support.found:
+        words = _words_of(question.text, support.found)
         if question.language == "zh":
-            return "所给文档中没有与这个问题意思相近的内容。"
-        return "Nothing in the documents searched is close in meaning to the question."
-    words = _words_of(question.text, support.missing)
+            kind = "日期" if _dated(question) else "数值"
+            return f"所给文档中没有给出关于{'、'.join(words)}的{kind}。"
+        kind = "date" if _dated(question) else "number"
+        return f"No sentence in the documents searched gives a {kind} about: {', '.join(words)}."
+    if question.language == "zh":
+        return "所给文档中没有与这个问题意思相近的内容。"
+    return "Nothing in the documents searched is close in meaning to the question."
+
+
+def _missing_note(question: AnalysedText, words: list[str]) -> str:
     if question.language == "zh":
         return f"在所给文档中没有找到：{'、'.join(words)}。"
     return f"The documents searched do not mention: {', '.join(words)}."
+
+
+def _dated(question: AnalysedText) -> bool:
+    return question.form.answer_type == "time"
 
 
 def _words_of(text: str, terms: frozenset[str]) -> list[str]:
