@@ -12,7 +12,8 @@ A *name* is a Latin word of two or more characters that is written as one: with 
 capital letter anywhere but at the start of the question ("Firefox", "SciBERT",
 "MySQL"), or with a digit ("GPT-3", "decimal128", "IPv6"); in a Chinese question, any
 Latin word ("dropout", "Excel"), since the Latin words there are the names. Found is
-case-insensitive, as typed (a substring of the evidence) or by stem.
+case-insensitive, as typed (a substring of the evidence) or by stem, or one letter off a
+word of the evidence (a misspelling in the question).
 """
 
 from __future__ import annotations
@@ -78,7 +79,29 @@ def _found(name: str, lowered: str, words: set[str], terms: Collection[str]) -> 
         stem = folded[: -len(suffix)]
         if folded.endswith(suffix) and len(stem) >= 4 and any(w.startswith(stem) for w in words):
             return True
-    return False
+    return _misspelt_twin(folded, words)
+
+
+def _misspelt_twin(folded: str, words: set[str]) -> bool:
+    """A long name one letter off (two for nine letters or more) from an evidence word:
+    the question misspelt it ("Beriods" / "Periods"), it is not a name from elsewhere."""
+    if len(folded) < 6 or not folded.isalpha():
+        return False
+    allowed = 2 if len(folded) >= 9 else 1
+    return any(abs(len(w) - len(folded)) <= allowed and _within(folded, w, allowed) for w in words)
+
+
+def _within(a: str, b: str, limit: int) -> bool:
+    """Whether the edit distance of ``a`` and ``b`` is at most ``limit`` (banded)."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+        if min(current) > limit:
+            return False
+        previous = current
+    return previous[-1] <= limit
 
 
 def _initials(lowered: str) -> set[str]:
