@@ -9,8 +9,8 @@ Written in our own words, gold phrases taken from the documents before any answe
 looked at; the answerer was then tuned on them (the held-out set is
 ``benchmarks/answers``), so the floors guard against regressions, they are not the
 product's figures. Measured (offline, vectors for the papers only, as the held-out runs):
-main before this work 3 / 27 manual, 8 / 12 cross-section, 5 / 12 follow-up; the figures
-this branch reaches are in ``benchmarks/results/answers-answer3-2026-12-01.md``.
+main before this work 3 / 27 manual, 8 / 12 cross-section, 5 / 12 follow-up; this branch
+8 / 27, 8 / 12, 6 / 12 (``benchmarks/results/answers-answer3-2026-12-01.md``).
 
 The full sweep ingests the whole manual (1,169 pages: minutes), so it is ``sweep``-marked;
 ``make test`` runs the fast sample: a 30-page piece of the real manual (so the question
@@ -29,10 +29,11 @@ from benchmark_module import benchmark_module
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SETS = {
-    "long_manual": (DATA / "answer_dev_manual.jsonl", 0.29, 25),
-    "cross_section": (DATA / "answer_dev_cross.jsonl", 0.65, 12),
-    "follow_up": (DATA / "answer_dev_followup.jsonl", 0.5, 12),
-}  # kind: (file, floor of the direct answer's hits, least items)
+    "long_manual": (DATA / "answer_dev_manual.jsonl", 0.25, 25),
+    "cross_section": (DATA / "answer_dev_cross.jsonl", 0.58, 12),
+    "follow_up": (DATA / "answer_dev_followup.jsonl", 0.41, 12),
+}  # kind: (file, floor of the direct answer's hits, least items): one item below this
+# branch's 8 / 27, 8 / 12 and 6 / 12 (main before it: 3 / 27, 8 / 12, 5 / 12)
 MANUAL = "manuals/postgresql-15-html"
 # The sample: five questions' pages and pages on the same topics, which share their words.
 SAMPLE_IDS = ("dev-pg-7", "dev-pg-10", "dev-pg-11", "dev-pg-15", "dev-pg-18")
