@@ -113,3 +113,53 @@ def test_a_quote_that_misses_the_focus_is_not_supported() -> None:
         focus_terms=focus,
     )
     assert holds[0].verdict == "supported"
+
+
+def test_the_sentence_stating_what_the_named_command_does_beats_an_aside_about_it() -> None:
+    # the manual's real sentences (functions-conditional.html, sql-listen.html)
+    result = ask(
+        "What value does COALESCE give back?",
+        "Like a CASE expression, COALESCE only evaluates the arguments that are needed to "
+        "determine the result; that is, arguments to the right of the first non-null "
+        "argument are not evaluated.",
+        "The COALESCE function returns the first of its arguments that is not null.",
+    )
+    assert result.answer.startswith("The COALESCE function returns the first")
+    setting = ask(
+        "What is the work_mem setting for?",
+        "maintenance_work_mem — Build time for a GIN index is very sensitive to the "
+        "maintenance_work_mem setting; it doesn't pay to skimp on work memory.",
+        "work_mem (integer) — Sets the base maximum amount of memory to be used by a query "
+        "operation (such as a sort or hash table) before writing to temporary disk files.",
+    )
+    assert setting.answer.startswith("work_mem (integer) — Sets the base maximum")
+
+
+def test_a_code_example_answers_how_but_not_what_happens() -> None:
+    example = "CREATE TABLE test2 (b varchar(5));\nINSERT INTO test2 VALUES ('too long');"
+    units = [unit_of([("code", example)]), *(unit_of([("paragraph", p)], 1) for p in OTHER)]
+    what = answer_extractively(analysed("What happens when a varchar(5) value is too long?"), units)
+    assert example not in what.answer
+    how = answer_extractively(analysed("How do I create a table with a varchar column?"), units)
+    assert how.answer.startswith("CREATE TABLE test2")
+
+
+def test_a_follow_up_leaning_on_its_thread_prefers_what_the_previous_answer_named() -> None:
+    units = [
+        unit_of([("paragraph", p)], k)
+        for k, p in enumerate(
+            (
+                "Our benchmark measures three dimensions of a response.",
+                "MAUVE measures the similarity between two text distributions.",
+                "Citation recall measures whether the output is supported by its citations.",
+                *OTHER,
+            )
+        )
+    ]
+    result = answer_extractively(
+        analysed("What does it measure?"),
+        units,
+        previous_question="Which metric is used for fluency?",
+        previous_answer="We use MAUVE to evaluate the fluency of the output. [1]",
+    )
+    assert result.answer.startswith("MAUVE measures the similarity")

@@ -6,7 +6,7 @@ import pytest
 
 from askalong.errors import ConfigError
 from askalong.retrieve.cutoff import fuse
-from askalong.retrieve.pages import page_first
+from askalong.retrieve.pages import best_pages, joined, page_first
 from askalong.retrieve.policy import RetrievalPolicy
 from askalong.types import Hit
 
@@ -73,3 +73,19 @@ def test_policy_names_when_pages_are_ranked() -> None:
         RetrievalPolicy(pages_from=0)
     with pytest.raises(ConfigError, match="page_share"):
         RetrievalPolicy(page_share=1.5)
+
+
+def test_the_answerer_reads_the_best_pages_own_chunks_before_other_pages() -> None:
+    ranked = page_first(
+        hybrid(
+            ("top1", "top", 3.0), ("top2", "top", 2.9), ("top3", "top", 2.8),
+            ("next1", "next", 2.7), ("next2", "next", 2.0), ("far", "far", 1.0),
+        ),
+        share=0.0,
+    )  # fmt: skip
+    assert ids(ranked)[:3] == ["top1", "next1", "far"]  # the list: one chunk per page
+    assert best_pages(ranked, 2) == ("top", "next")
+    # the best two pages searched again chunk by chunk, then the other pages, each once
+    within = hybrid(("top1", "top", 3.0), ("top2", "top", 2.9), ("next1", "next", 2.7))
+    assert ids(joined(within, ranked, 5)) == ["top1", "top2", "next1", "far", "top3"]
+    assert ids(joined([], ranked, 2)) == ["top1", "next1"]

@@ -27,6 +27,7 @@ from askalong.context.outline import Outline
 from askalong.context.small_to_big import small_to_big
 from askalong.context.units import ContextUnit, places_of
 from askalong.library import Library
+from askalong.retrieve.pages import best_pages, joined
 from askalong.retrieve.search import SearchResult
 from askalong.text.tokens import key_terms
 from askalong.types import Access, Block, Chunk, Hit, SetAside
@@ -39,6 +40,9 @@ BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per 
 # loosely, the answer's chunk often ranks 6th-10th). The context's character budget
 # (``assemble_context``) still bounds them.
 ANSWER_CHUNKS = 10
+# A collection (a manual's pages): the answer's chunks come first from this many of the
+# best-ranked pages, searched again chunk by chunk (``retrieve/pages.py``).
+BEST_PAGES = 2
 # The share of an unrelated question's key terms its best unit elsewhere must hold for
 # the anchor to be set aside.
 STRONG_SHARE = 0.5
@@ -67,18 +71,62 @@ def gather(
     if asked.anchor is not None:
         return _read_along(library, asked, asked.anchor, access, blocks, started)
     question = asked.question
+    context = thread_context(asked)
     result = library.searcher.search(
         question.text,
         access,
         documents=asked.document_ids,
         k_max=max(ANSWER_CHUNKS, library.searcher.policy.k_max_knowledge_base),
         language=question.script,
-        context=thread_context(asked),
+        context=context,
     )
-    units = _placed(library, _retrieved_units(library, result.hits), {})
-    context = assemble_context(question.terms, None, (), units)
-    titles = _titles(library, access, asked, context)
-    return _evidence(context, titles, frozenset(), result, started)
+    hits = result.hits
+    if library.searcher.policy.by_pages(len(asked.document_ids)):
+        hits = _within_best_pages(library, asked, access, result, context)
+    elif 0 < len(hits) < ANSWER_CHUNKS:
+        hits = _with_keyword_tail(library, asked, access, hits, context)
+    units = _placed(library, _retrieved_units(library, hits), {})
+    assembled = assemble_context(question.terms, None, (), units)
+    titles = _titles(library, access, asked, assembled)
+    return _evidence(assembled, titles, frozenset(), result, started)
+
+
+def _within_best_pages(
+    library: Library, asked: AskedQuestion, access: Access, result: SearchResult, context: str
+) -> tuple[Hit, ...]:
+    """A collection's answer chunks: the best pages searched again chunk by chunk, then the
+    other pages' best chunks (``retrieve/pages.py``, ``joined``)."""
+    pages = best_pages(result.hits, BEST_PAGES)
+    if not pages:
+        return result.hits
+    within = library.searcher.search(
+        asked.question.text,
+        access,
+        documents=pages,
+        k_max=ANSWER_CHUNKS,
+        language=asked.question.script,
+        context=context,
+    )
+    return tuple(joined(within.hits, result.hits, ANSWER_CHUNKS))
+
+
+def _with_keyword_tail(
+    library: Library, asked: AskedQuestion, access: Access, hits: Sequence[Hit], context: str
+) -> tuple[Hit, ...]:
+    """The search's few hits, then the keyword route's next best chunks up to
+    ``ANSWER_CHUNKS``: the fused list's dynamic cut often keeps one or two chunks of a
+    paper, while the sentence that answers sits in a section that shares fewer of the
+    question's words (a cross-section question); a search that found nothing stays so."""
+    more = library.searcher.search(
+        asked.question.text,
+        access,
+        documents=asked.document_ids,
+        k_max=ANSWER_CHUNKS,
+        use_vectors=False,
+        language=asked.question.script,
+        context=context,
+    )
+    return tuple(joined(hits, more.hits, ANSWER_CHUNKS))
 
 
 def thread_context(asked: AskedQuestion) -> str:

@@ -18,6 +18,15 @@ Not for a few documents or a library of articles: on XQuAD (48 articles of 5
 paragraphs, the answer one paragraph of them) one chunk per article first costs R@5 0.99
 -> 0.96, so the searcher applies it only when a question names many documents
 (``RetrievalPolicy.pages_from``). Scores are left as they were; only the order changes.
+
+What suits a list of pages does not suit the answerer: the sentence that answers is
+often a page's second to fifth chunk (the top page's best chunk repeats the question's
+words in its synopsis or an example), and page-first order puts it behind every other
+page's best chunk. So the answerer reads ``joined``: the best ``best_pages`` pages
+searched again chunk by chunk, then the other pages' best chunks. On the manual's
+answer-level dev questions (``tests/data/answer_dev_manual.jsonl``, 27, keyword route) a
+gold phrase is in the answerer's ten chunks for 10 / 27 in page-first order, 17 / 27 with
+the best page searched again, 20 / 27 with the best two, 18-19 / 27 with three to five.
 """
 
 from __future__ import annotations
@@ -65,3 +74,15 @@ def _own_score(hit: Hit) -> float:
     if hit.mode == "vector" and hit.vector_score is not None:
         return hit.vector_score
     return hit.score
+
+
+def best_pages(hits: Sequence[Hit], count: int) -> tuple[str, ...]:
+    """The first ``count`` distinct pages (documents) of a page-first list."""
+    return tuple(dict.fromkeys(hit.document_id for hit in hits))[:count]
+
+
+def joined(first: Sequence[Hit], then: Sequence[Hit], k: int) -> list[Hit]:
+    """The answerer's ``k`` chunks: ``first`` (the best pages' own ranking), then ``then``
+    (the page-first list), each chunk once."""
+    merged = {hit.chunk_id: hit for hit in [*first, *then]}
+    return list(merged.values())[:k]

@@ -8,6 +8,7 @@ already about the question, it never makes an unrelated sentence an answer.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from askalong.text.analysed import AnalysedText
 from askalong.text.question_form import AnswerType, QuestionForm
@@ -140,6 +141,46 @@ def states_answer(form: QuestionForm, sentence: str) -> bool:
     the direct answer ("X is hard. This is because …")."""
     pattern = _FIT.get(form.answer_type) if form.answer_type in _WEAK_FIT else None
     return pattern is not None and pattern.search(sentence) is not None
+
+
+# What a question is about, when it names it: a command, setting or identifier
+# ("VACUUM FULL", "work_mem", "pg_dump"); not the asked noun of a what / which question
+# ("What loss …": "The loss used … is described below." restates it). A manual's
+# sentence that opens with that subject and says what it does ("LISTEN registers …",
+# "The COALESCE function returns …", "work_mem — Sets …") is its definition; one opening
+# on a condition or an aside ("If true, the autovacuum daemon will …", "Like a CASE
+# expression, COALESCE only …", "There is a race condition …") is about something else
+# that involves it.
+_NAMED = re.compile(r"\b(?:[A-Z][A-Z0-9]+(?:[ _][A-Z][A-Z0-9]+)*|\w+_\w+)\b")
+_ARTICLE = re.compile(r"^\W*(?:the|a|an)\s+", _I)
+_ASIDE = re.compile(
+    r"^\W*(?:if|when|whenever|unless|although|though|while|like|unlike|without|however|"
+    r"but|also|note|be aware|there (?:is|are|was|were)|even|except|as with|in (?:this|that|"
+    r"such|the default|most|many|some)|once|after|before)\b",
+    _I,
+)
+SUBJECT_WORDS = 5  # a subject opens a sentence within its first this many words
+_SUBJECT_TYPES = frozenset({"definition", "entity", "other", "yes_no", "time"})
+
+
+def question_subject(question: AnalysedText) -> tuple[str, ...]:
+    """The names ``question`` holds (lowercased; matched as whole words, so "work_mem" is
+    not "maintenance_work_mem"); none for why / how, whose answer is a cause or a means
+    whatever the sentence opens with."""
+    if question.form.answer_type not in _SUBJECT_TYPES:
+        return ()
+    return tuple(dict.fromkeys(m.group().lower() for m in _NAMED.finditer(question.text)))
+
+
+def opens_with_subject(sentence: str, names: Sequence[str]) -> bool:
+    """Whether ``sentence`` states something of one of ``names``: it is named within the
+    first words (after an article, or as a definition list's term before " — "), and
+    the sentence does not open on a condition or an aside."""
+    if not names or _ASIDE.match(sentence):
+        return False
+    head = sentence.split(" — ", 1)[0] if " — " in sentence[:80] else sentence
+    opening = " ".join(_ARTICLE.sub("", head).split()[:SUBJECT_WORDS]).lower()
+    return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", opening) for n in names)
 
 
 # A sentence that continues the one before: it opens with a pronoun or demonstrative, or

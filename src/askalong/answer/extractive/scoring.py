@@ -10,7 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from askalong.answer.extractive.cues import about_selection, answer_fit, continues, cue_score
+from askalong.answer.extractive.cues import (
+    about_selection,
+    answer_fit,
+    continues,
+    cue_score,
+    opens_with_subject,
+    question_subject,
+)
 from askalong.context.units import ContextUnit, Drift, Origin, Piece, trimmed
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
@@ -31,6 +38,9 @@ class Weights:
     fit: float = 0.3  # the sentence has the shape of the answer type (a number, a cause …)
     novelty: float = 0.3  # it adds content terms beyond the question's own ...
     novel_full: int = 3  # ... this many new terms count fully
+    subject: float = 0.3  # it opens with what the question names and says what it does
+    thread: float = 0.1  # a follow-up's sentence holding what the previous answer named ...
+    thread_full: int = 2  # ... this many of its terms (beyond the question's) count fully
     generic: float = 0.3  # weight of a question's words outside its focus ("use", "paper")
     origin: Mapping[str, float] | None = None  # None: ORIGIN_BONUS
     weak_drift: float = 0.15
@@ -135,9 +145,12 @@ def score_candidates(
     intent: Intent = "ask",
     embedder: Embedder | None = None,
     previous_question: str | None = None,
+    thread_answer: str | None = None,
     weights: Weights | None = None,
 ) -> list[Scored]:
-    """Every candidate sentence with its evidence and total score."""
+    """Every candidate sentence with its evidence and total score; ``thread_answer`` (a
+    follow-up's previous answer) breaks ties between sentences that cover the question
+    alike (``_thread_tie``)."""
     weights = weights or Weights()
     found = candidates(units)
     if not found:
@@ -145,8 +158,11 @@ def score_candidates(
     sentence_terms = [terms_of(c.text) for c in found]
     query = _query(question, units, previous_question, weights)
     overlap = _carried(found, _relevance(query, sentence_terms), weights)
+    subject = question_subject(question)
     answers = [
-        _answer_bonus(question, c.text, sentence_terms[k], weights) if intent == "ask" else 0.0
+        _answer_bonus(question, c.text, sentence_terms[k], weights, subject)
+        if intent == "ask"
+        else 0.0
         for k, c in enumerate(found)
     ]
     ranks = _rank_bonus(units, weights)
@@ -156,6 +172,7 @@ def score_candidates(
         overlap[k] * (1 + answers[k]) + _origin_bonus(c, weights) + ranks[c.unit]
         for k, c in enumerate(found)
     ]
+    ties = _thread_tie(question, thread_answer, sentence_terms, weights)
     top = weights.embed_cross if cross_lingual(question, found) else weights.embed_top
     similarity = _similarities(query.text, found, embedder, top, weights, lexical)
     out = []
@@ -164,7 +181,9 @@ def score_candidates(
         relevance = weights.overlap * overlap[k] + weights.similarity * similarity[k]
         evidence = _coverage(query.evidence, terms) + weights.similarity * similarity[k]
         bonus = weights.cue * cue_score(intent, candidate.text) * (0.5 + overlap[k])
-        bonus += answers[k] * relevance + (ranks[candidate.unit] if relevance > 0 else 0.0)
+        bonus += answers[k] * relevance + (
+            ranks[candidate.unit] + ties[k] if relevance > 0 else 0.0
+        )
         bonus += _origin_bonus(candidate, weights) - _drift_penalty(candidate.drift, weights)
         out.append(
             Scored(
@@ -213,6 +232,25 @@ def _query(
         text = selection if selected else question.text
         return _Query(ranking, own, frozenset(selected or own), 1.0, text)
     return _Query(ranking, own, own, weights.follow_up_cap, question.text)
+
+
+def _thread_tie(
+    question: AnalysedText,
+    thread_answer: str | None,
+    sentence_terms: Sequence[set[str]],
+    weights: Weights,
+) -> list[float]:
+    """Each sentence's share of the previous answer's terms beyond the question's (at most
+    ``thread_full`` count), times ``thread``: when every sentence covers "What does it
+    measure?" alike, the one about what the answer before named ("MAUVE …") wins. The
+    previous question's terms are in the overlap already, capped below the question's."""
+    if not thread_answer:
+        return [0.0] * len(sentence_terms)
+    named = terms_of(thread_answer) - question.match_terms - GENERIC_TERMS
+    return [
+        weights.thread * min(1.0, len(terms & named) / weights.thread_full)
+        for terms in sentence_terms
+    ]
 
 
 def _generic(term: str, focus: frozenset[str]) -> bool:
@@ -269,18 +307,25 @@ def _idf(query: Mapping[str, float], sentence_terms: list[set[str]]) -> dict[str
 
 
 def _answer_bonus(
-    question: AnalysedText, sentence: str, terms: set[str], weights: Weights
+    question: AnalysedText,
+    sentence: str,
+    terms: set[str],
+    weights: Weights,
+    subject: Sequence[str] = (),
 ) -> float:
     """What a sentence adds as an answer, as a share of its relevance: the answer type's
-    shape (a number for how many, a cause for why …) and its novelty, the content words it
-    holds beyond the question's: "We call our model SPECTER" restates "What loss trains
-    SPECTER?", the sentence naming the loss function adds the answer."""
+    shape (a number for how many, a cause for why …), its novelty, the content words it
+    holds beyond the question's ("We call our model SPECTER" restates "What loss trains
+    SPECTER?", the sentence naming the loss function adds the answer), and whether it
+    states something of the question's subject (``cues.opens_with_subject``)."""
     fit = weights.fit * answer_fit(question.form, sentence, terms, question.terms)
     old = question.match_terms
     new = sum(
         1 for t in terms if not t.startswith(BIGRAM) and t not in old and t not in GENERIC_TERMS
     )
-    return fit + weights.novelty * min(1.0, new / weights.novel_full)
+    # stating something of the subject counts only with something new said of it
+    stated = weights.subject if new and opens_with_subject(sentence, subject) else 0.0
+    return fit + weights.novelty * min(1.0, new / weights.novel_full) + stated
 
 
 def cross_lingual(question: AnalysedText, found: Sequence[Candidate]) -> bool:

@@ -55,6 +55,7 @@ from askalong.answer.extractive.scoring import (
     Weights,
     score_candidates,
 )
+from askalong.answer.referents import leans_on_thread
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
@@ -104,6 +105,7 @@ def answer_extractively(
         intent=intent,
         embedder=embedder,
         previous_question=previous_question,
+        thread_answer=_thread_answer(question, previous_answer),
         weights=weights,
     )
     # across languages the embedder relates question and sentences (``across``)
@@ -122,6 +124,17 @@ def answer_extractively(
     fresh = [s for s in scored if not previous_answer or s.candidate.text not in previous_answer]
     direct = direct_sentences(fresh, best, question, units, weights=weights, threshold=threshold)
     return _answer(fresh, direct, units, weights, language)
+
+
+_MARKER = re.compile(r"\[\d+\]")
+
+
+def _thread_answer(question: AnalysedText, previous_answer: str | None) -> str | None:
+    """The previous answer, for a follow-up that leans on its thread ("What does it
+    measure?": "it" is what that answer named, ``referents``); None otherwise."""
+    if not previous_answer or not leans_on_thread(question.text):
+        return None
+    return _MARKER.sub(" ", previous_answer)
 
 
 def _eligible(scored: list[Scored], threshold: float) -> list[Scored]:
@@ -149,7 +162,9 @@ _CLAUSE = re.compile(r"[，。；：！？,.;:!?]")
 def _may_answer(candidate: Candidate, question: AnalysedText) -> bool:
     """Headings, captions and formulas name a topic, never answer it (a heading that is
     a whole sentence, as a parser may misread a manual's rule, still reads as one); a
-    table cell answers only when a value is asked."""
+    table cell answers only when a value is asked, a code example only when the means."""
+    if candidate.kind == "code":  # a command is how something is done, not what it is
+        return question.form.answer_type == "method"
     if candidate.kind == "table":  # one row, never the whole grid
         asked = question.form.answer_type in ("quantity", "time")
         return asked and "\n" not in candidate.text.strip()
