@@ -43,6 +43,7 @@ def test_a_drag_over_two_blocks_anchors_both(page: Page, library: Library, artif
     asked = AskRequests(page)
     open_reader(page, library.server.url, doc_id)
     drag(page, (first["id"], start), (second["id"], end - 1))
+    expect(page.locator(".fab")).to_be_visible()  # the selection is read once it settles
 
     selected = page.evaluate("window.askalong.selection()")
     spans = [(s["block_id"], s["start"], s["end"]) for s in selected["spans"]]
