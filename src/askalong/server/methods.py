@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from starlette.responses import Response
 from starlette.routing import BaseRoute, compile_path
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from askalong.server.errors import error_response
 
@@ -86,11 +86,14 @@ class AllowedMethods:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         allowed = self.table.allowed(scope["path"]) if scope["type"] == "http" else None
         method = scope.get("method", "")
-        passes = method != "OPTIONS" or self.table.answers_options(scope["path"])
-        if allowed is None or (method in allowed and passes):
+        own_options = method == "OPTIONS" and self.table.answers_options(scope["path"])
+        if allowed is None or (method in allowed and method != "OPTIONS"):
             await self.app(scope, receive, send)
             return
         headers = {"Allow": allow_header(allowed)}
+        if own_options:  # the route answers (tus: its capabilities), with the full Allow
+            await self.app(scope, receive, _with_header(send, "allow", headers["Allow"]))
+            return
         if method == "OPTIONS":
             response = Response(status_code=204, headers=headers)
         else:
@@ -98,3 +101,15 @@ class AllowedMethods:
             response = error_response(405, "HTTPError", message)
             response.headers.update(headers)
         await response(scope, receive, send)
+
+
+def _with_header(send: Send, name: str, value: str) -> Send:
+    """``send`` adding the header ``name: value`` to the response's start."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            kept = [(k, v) for k, v in message.get("headers", []) if k.decode().lower() != name]
+            message = {**message, "headers": [*kept, (name.encode(), value.encode())]}
+        await send(message)
+
+    return sending
