@@ -21,7 +21,7 @@ class ToolStep:
     passages"), the source numbers it returned, its time and its error (if it failed)."""
 
     name: ToolName
-    arguments: Mapping[str, object]
+    arguments: Mapping[str, str | int]
     summary: str
     sources: tuple[int, ...] = ()
     ms: float = 0.0

@@ -21,7 +21,7 @@ class ChatStarted:
 @dataclass(frozen=True)
 class ToolCalled:
     name: str
-    arguments: Mapping[str, object]
+    arguments: Mapping[str, str | int]
 
 
 @dataclass(frozen=True)
