@@ -4,11 +4,8 @@ are listed in ``routes/chat.py``."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Literal, get_args
-
-from starlette.concurrency import iterate_in_threadpool
 
 from askalong.asking.agent.events import (
     ChatAnswered,
@@ -18,11 +15,8 @@ from askalong.asking.agent.events import (
     ToolCalled,
     ToolDone,
 )
-from askalong.errors import AskAlongError
-from askalong.server.sse import error_data, sse_message
+from askalong.server.sse import named_stream
 from askalong.wire import chat_json, chat_part_json, tool_step_json
-
-log = logging.getLogger("askalong.server")
 
 # In the order a stream sends them (``error`` ends a failed one); the reader's copy is
 # generated from this tuple (``server/contract.py``).
@@ -32,16 +26,9 @@ CHAT_EVENT_NAMES: tuple[ChatEventName, ...] = get_args(ChatEventName)
 
 async def chat_stream(first: ChatEvent, rest: Iterator[ChatEvent]) -> AsyncIterator[bytes]:
     """``first`` (taken already, so errors before it were plain JSON errors), then the rest
-    as they come; a failure ends the stream with ``error``."""
-    yield sse_message(*chat_named(first))
-    try:
-        async for event in iterate_in_threadpool(rest):
-            yield sse_message(*chat_named(event))
-    except AskAlongError as exc:
-        yield sse_message("error", error_data(type(exc).__name__, exc.message, exc.source))
-    except Exception as exc:  # the stream has started: report it in-band
-        log.exception("chat answering failed")
-        yield sse_message("error", error_data("InternalError", str(exc) or type(exc).__name__))
+    as they come; a failure ends the stream with ``error`` (``sse.named_stream``)."""
+    async for message in named_stream(first, rest, chat_named):
+        yield message
 
 
 def chat_named(event: ChatEvent) -> tuple[ChatEventName, Mapping[str, object]]:
