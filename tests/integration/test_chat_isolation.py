@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from isolation_world import SHARED_WORDS, World, make_world
 
 from askalong.asking.agent.chat import ChatAgent, ChatRequest
 from askalong.asking.choose import make_asker
 from askalong.config import Settings
+from askalong.errors import NotFound
 from askalong.library import Library
 from askalong.types import Access
 
@@ -88,3 +90,18 @@ def test_an_answer_never_names_a_document_the_asker_may_not_see(
         assert answer.parts[1].status == "not_covered"
         assert hidden.key not in answer.parts[1].answer  # the question names it; nothing else
         assert all(s.document_id != hidden.key for s in answer.sources)
+
+
+def test_another_users_conversation_is_not_found(settings: Settings, tmp_path: Path) -> None:
+    world = make_world(SEED, users=5, pdfs=0)
+    with Library(settings) as library:
+        build(library, world, tmp_path)
+        agent = ChatAgent(make_asker(library))
+        owner, intruder = world.users[:2]
+        mine = agent.ask(ChatRequest("Where is the harbour?", library.store.access_of(owner)))
+        follow = ChatRequest(
+            "And the meadow?", library.store.access_of(intruder), (), mine.conversation_id
+        )
+        with pytest.raises(NotFound):
+            agent.ask(follow)
+        assert len(library.store.turns(mine.conversation_id or "")) == 1
