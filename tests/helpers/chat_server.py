@@ -44,6 +44,7 @@ class Reply:
     stream_pause: float = 0.0  # seconds before each streamed chunk after the first piece
     finish_reason: str = "stop"
     tool_arguments: str | None = None  # a tool-call reply: these are the arguments
+    calls: tuple[tuple[str, str], ...] = ()  # several tool calls: (name, arguments JSON)
     raw: bytes | None = None  # a 200 reply whose body is exactly these bytes
     scores: tuple[float, ...] | None = None  # a rerank reply: one score per document
     score_key: str = "relevance_score"
@@ -75,6 +76,15 @@ class Reply:
     def tool_call(cls, arguments: Any) -> Reply:
         text = arguments if isinstance(arguments, str) else json.dumps(arguments)
         return cls(content=None, tool_arguments=text, finish_reason="tool_calls")
+
+    @classmethod
+    def tool_calls(cls, *calls: tuple[str, Any]) -> Reply:
+        """Several calls in one reply, ids ``call_1``...; streamed, their arguments arrive
+        in pieces interleaved across the calls, each piece naming its call by ``index``."""
+        texts = tuple(
+            (name, value if isinstance(value, str) else json.dumps(value)) for name, value in calls
+        )
+        return cls(content=None, calls=texts, finish_reason="tool_calls")
 
     @classmethod
     def error(cls, status: int, message: str = "", *, retry_after: float | None = None) -> Reply:
@@ -330,10 +340,32 @@ def _tool_calls(arguments: str, streamed: bool) -> list[dict[str, Any]]:
     return [{"index": 0, **call}] if streamed else [call]
 
 
+def _call(index: int, name: str, arguments: str) -> dict[str, Any]:
+    return {
+        "id": f"call_{index + 1}",
+        "type": "function",
+        "function": {"name": name, "arguments": arguments},
+    }
+
+
+def _streamed_calls(calls: tuple[tuple[str, str], ...]) -> Iterator[list[dict[str, Any]]]:
+    """Each call opened (index, id, name, no arguments yet), then the arguments' pieces
+    round-robin across the calls, one piece per chunk, as real servers interleave them."""
+    for index, (name, _) in enumerate(calls):
+        yield [{"index": index, **_call(index, name, "")}]
+    pieces = [_pieces(text) for _, text in calls]
+    for round_ in range(max((len(p) for p in pieces), default=0)):
+        for index, own in enumerate(pieces):
+            if round_ < len(own):
+                yield [{"index": index, "function": {"arguments": own[round_]}}]
+
+
 def _completion(reply: Reply, body: Any) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.content}
     if reply.tool_arguments is not None:
         message["tool_calls"] = _tool_calls(reply.tool_arguments, streamed=False)
+    if reply.calls:
+        message["tool_calls"] = [_call(i, name, text) for i, (name, text) in enumerate(reply.calls)]
     return {
         "id": "chatcmpl-scripted",
         "object": "chat.completion",
@@ -369,6 +401,7 @@ def _chunks(reply: Reply, body: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield chunk({"tool_calls": opening})
         for piece in _pieces(reply.tool_arguments):
             yield chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
+    yield from (chunk({"tool_calls": pieces}) for pieces in _streamed_calls(reply.calls))
     yield chunk({}, reply.finish_reason)
     if (body.get("stream_options") or {}).get("include_usage"):
         yield {**chunk({}), "choices": [], "usage": _usage(reply, body)}

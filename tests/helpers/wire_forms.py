@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from askalong.answer.agent.result import (
+    ChatAnswer,
+    ChatPart,
+    ChatSource,
+    ChatTimings,
+    ToolStep,
+)
+from askalong.answer.agent.scores import CitationScores
 from askalong.context.units import ContextUnit
 from askalong.maintain.findings import Finding, Repair
 from askalong.retrieve.search import SearchResult
@@ -31,6 +39,7 @@ from askalong.types import (
 from askalong.wire import (
     AnswerJSON,
     BlockJSON,
+    ChatJSON,
     ChunkJSON,
     CollectionJSON,
     DoctorJSON,
@@ -45,6 +54,7 @@ from askalong.wire import (
     UserJSON,
     answer_json,
     block_json,
+    chat_json,
     chunk_json,
     collection_json,
     doctor_json,
@@ -135,6 +145,28 @@ def doctor() -> DoctorJSON:
     return doctor_json([missing, lost], [fixed], [lost])
 
 
+def chat() -> ChatAnswer:
+    """A chat answer with every part filled: two parts, a source, a step, scores."""
+    source = ChatSource(3, "d1", "Guide", 2, ("Intro",), "b1", 0, 5, "Hello", "weak", ("why",))
+    step = ToolStep("search_knowledge", {"query": "hello", "top_k": 5}, "1 passage", (3,), 1.25)
+    parts = (ChatPart("Hi?", "answered", "Hello [3]", (3,)), ChatPart("Bye?", "not_covered", ""))
+    return ChatAnswer(
+        status="answered",
+        question="Hi? Bye?",
+        answer="Hello [3]",
+        parts=parts,
+        sources=(source,),
+        claims=(Claim("Hello", (3,), "weak", ("why",)),),
+        steps=(step, ToolStep("knowledge_stats", {}, "1 document", error="")),
+        scores=CitationScores(1.0, 1.0, 1, 1),
+        limits_hit=("rounds",),
+        conversation_id="t1",
+        turn_id="u1",
+        notes=("offline",),
+        timings=ChatTimings(1.0, 2.0, 3.5),
+    )
+
+
 def forms() -> list[tuple[Any, Any]]:
     """(declared form, a value built by its function) for every top-level form."""
     unit = ContextUnit("d1", ("c1",), "Hello", (SPAN,), (SPAN,), ("Intro",), 1, 1, "anchor", None)
@@ -154,4 +186,5 @@ def forms() -> list[tuple[Any, Any]]:
         (OrgJSON, org_json(Org("eng", CREATED, parent="acme"))),
         (MembershipJSON, membership_json(Membership("eng", "alice", "admin"))),
         (TokenJSON, token_json(ApiToken("t1", "alice", "ci", CREATED))),
+        (ChatJSON, chat_json(chat())),
     ]

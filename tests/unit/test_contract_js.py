@@ -10,6 +10,7 @@ from pathlib import Path
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.parse.progress import STAGES
+from askalong.server.chat_events import CHAT_EVENT_NAMES
 from askalong.server.contract import CONTRACT_JS, main, render
 from askalong.server.sse import EVENT_NAMES
 from askalong.server.upload_events import UPLOAD_EVENT_NAMES
@@ -42,6 +43,7 @@ def test_the_contract_holds_the_python_constants() -> None:
         "VERDICTS": list(VERDICTS),
         "INTENT_QUESTIONS": {intent: list(pair) for intent, pair in INTENT_QUESTIONS.items()},
         "EVENT_NAMES": list(EVENT_NAMES),
+        "CHAT_EVENT_NAMES": list(CHAT_EVENT_NAMES),
         "UPLOAD_EVENT_NAMES": list(UPLOAD_EVENT_NAMES),
         "PROGRESS_STAGES": list(STAGES),
         "DOCUMENT_SUFFIXES": sorted(DOCUMENT_SUFFIXES),

@@ -149,4 +149,5 @@ def test_wire_imports_only_values() -> None:
         "askalong.context.units",
         "askalong.retrieve.search",
         "askalong.maintain.findings",
+        "askalong.answer.agent.result",  # the chat answer's values (pure)
     }

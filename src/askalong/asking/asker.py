@@ -102,7 +102,7 @@ class Asker:
         asked = asked_question(question, turns, reading)
         evidence = gather(self.library, asked, access, reading.blocks if reading else ())
         thread = thread or _new_thread(asked, access)
-        turn_id = _new_id()
+        turn_id = new_id()
         yield _started(thread.id, turn_id, asked.anchor)
         yield EvidenceFound(evidence.units, evidence.searched, evidence.notes, evidence.set_aside)
         answering = time.perf_counter()
@@ -124,6 +124,16 @@ class Asker:
         answer = replace(answer, timings=timings, thread_id=thread.id, turn_id=turn_id)
         self._save(thread, len(turns), answer)
         yield Answered(answer)
+
+    def answered(self, asked: AskedQuestion, evidence: Evidence) -> Answer:
+        """``asked`` drafted from ``evidence`` and checked, neither streamed nor stored:
+        the agent answers each part of a question so, under its own numbering."""
+        steps = self._draft(asked, evidence)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return self._verified(asked, done.value, evidence)
 
     # -- steps -------------------------------------------------------------------------
 
@@ -206,7 +216,7 @@ class Asker:
     ) -> tuple[tuple[Claim, ...], tuple[Quote, ...]]:
         drafts = split_claims(draft.answer)
         cited = {q.number: q.text for q in draft.quotes}
-        drifts = {q.number: _unit_of(q, evidence.units).drift for q in draft.quotes}
+        drifts = {q.number: unit_of(q, evidence.units).drift for q in draft.quotes}
         claims = verify_claims(
             drafts,
             cited,
@@ -255,7 +265,7 @@ def _new_thread(asked: AskedQuestion, access: Access) -> Thread:
     now = datetime.now(UTC).isoformat(timespec="seconds")
     ids = asked.document_ids
     document_id = ids[0] if asked.anchor or len(ids) == 1 else None
-    return Thread(_new_id(), access.user, asked.question.text[:200], now, now, document_id)
+    return Thread(new_id(), access.user, asked.question.text[:200], now, now, document_id)
 
 
 def _started(thread_id: str, turn_id: str, anchor: LocatedAnchor | None) -> ThreadStarted:
@@ -265,7 +275,7 @@ def _started(thread_id: str, turn_id: str, anchor: LocatedAnchor | None) -> Thre
     return ThreadStarted(thread_id, turn_id, place.anchor, place.page, place.section_path)
 
 
-def _unit_of(quote: Quote, units: Sequence[ContextUnit]) -> ContextUnit:
+def unit_of(quote: Quote, units: Sequence[ContextUnit]) -> ContextUnit:
     """The context unit a quote was taken from (the first holding its span)."""
     for unit in units:
         if unit.document_id != quote.document_id:
@@ -276,5 +286,5 @@ def _unit_of(quote: Quote, units: Sequence[ContextUnit]) -> ContextUnit:
     return units[0]
 
 
-def _new_id() -> str:
+def new_id() -> str:
     return uuid.uuid4().hex[:16]

@@ -43,6 +43,7 @@ from askalong.server.methods import AllowedMethods, MethodTable
 from askalong.server.routes import (
     accounts,
     ask,
+    chat,
     collections,
     documents,
     export,
@@ -96,7 +97,18 @@ def create_app(
         redoc_url=None,
     )
     install_error_handlers(app)
-    modules = (documents, resumable, collections, pages, search, ask, threads, export, accounts)
+    modules = (
+        documents,
+        resumable,
+        collections,
+        pages,
+        search,
+        ask,
+        chat,
+        threads,
+        export,
+        accounts,
+    )
     routers = [module.router for module in modules]
     for router in routers:
         app.include_router(router)

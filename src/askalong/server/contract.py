@@ -22,6 +22,7 @@ from pathlib import Path
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.parse.progress import STAGES
+from askalong.server.chat_events import CHAT_EVENT_NAMES
 from askalong.server.sse import EVENT_NAMES
 from askalong.server.upload_events import UPLOAD_EVENT_NAMES
 from askalong.types import INTENTS, VERDICTS
@@ -53,6 +54,11 @@ def constants() -> tuple[Constant, ...]:
             questions,
         ),
         Constant("EVENT_NAMES", "askalong.server.sse.EVENT_NAMES", list(EVENT_NAMES)),
+        Constant(
+            "CHAT_EVENT_NAMES",
+            "askalong.server.chat_events.CHAT_EVENT_NAMES",
+            list(CHAT_EVENT_NAMES),
+        ),
         Constant(
             "UPLOAD_EVENT_NAMES",
             "askalong.server.upload_events.UPLOAD_EVENT_NAMES",

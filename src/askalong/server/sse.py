@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any, Literal, get_args
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, Literal, TypeVar, get_args
 
 from starlette.concurrency import iterate_in_threadpool
 
@@ -24,6 +24,8 @@ from askalong.errors import AskAlongError
 from askalong.wire import answer_json, passage_json, placed_anchor_json, quote_json
 
 log = logging.getLogger("askalong.server")
+_Event = TypeVar("_Event")
+_Named = tuple[str, Mapping[str, object]]  # an event's SSE name and data
 
 # The SSE event names, in the order a stream sends them (``error`` ends a failed one). The
 # reader's copy is generated from this tuple (``server/contract.py``).
@@ -41,10 +43,18 @@ def sse_message(name: str, data: Mapping[str, object]) -> bytes:
 async def sse_stream(first: AskEvent, rest: Iterator[AskEvent]) -> AsyncIterator[bytes]:
     """``first`` (already taken, so errors before it were plain JSON errors), then the rest
     as they come, each drawn in the thread pool; a failure ends the stream with ``error``."""
-    yield sse_message(*named(first))
+    async for message in named_stream(first, rest, named):
+        yield message
+
+
+async def named_stream(
+    first: _Event, rest: Iterator[_Event], name: Callable[[_Event], _Named]
+) -> AsyncIterator[bytes]:
+    """``sse_stream`` for any events ``name`` gives the SSE name and data of (the chat's)."""
+    yield sse_message(*name(first))
     try:
         async for event in iterate_in_threadpool(rest):
-            yield sse_message(*named(event))
+            yield sse_message(*name(event))
     except AskAlongError as exc:
         yield sse_message("error", error_data(type(exc).__name__, exc.message, exc.source))
     except Exception as exc:  # the stream has started: report it in-band, never hang up silently

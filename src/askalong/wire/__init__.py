@@ -8,8 +8,8 @@ and the HTTP response schemas (``server/schemas.py``, ``/openapi.json``) are the
 classes, read by pydantic (which, on Python 3.11, reads ``typing_extensions.TypedDict``
 only). The families: ``documents`` (documents, blocks, chunks, block spans),
 ``collections``, ``search`` (hits), ``anchors``, ``answers`` (quotes, claims, passages),
-``threads``, ``accounts`` (users, orgs, memberships, tokens) and ``doctor`` (what
-``askalong doctor --json`` found and repaired).
+``threads``, ``chat`` (the agent's answers), ``accounts`` (users, orgs, memberships,
+tokens) and ``doctor`` (what ``askalong doctor --json`` found and repaired).
 
 This package is the one import path for them (``from askalong.wire import answer_json``),
 so unlike other packages its ``__init__`` names them: the modules import only values and
@@ -46,6 +46,17 @@ from askalong.wire.answers import (
     quote_json,
     timings_json,
 )
+from askalong.wire.chat import (
+    ChatJSON,
+    ChatPartJSON,
+    ChatSourceJSON,
+    ChatTimingsJSON,
+    ToolStepJSON,
+    chat_json,
+    chat_part_json,
+    chat_source_json,
+    tool_step_json,
+)
 from askalong.wire.collections import CollectionJSON, collection_json
 from askalong.wire.doctor import DoctorJSON, FindingJSON, RepairJSON, doctor_json, finding_json
 from askalong.wire.documents import (
@@ -75,6 +86,10 @@ __all__ = [
     "AnswerJSON",
     "BlockJSON",
     "Box",
+    "ChatJSON",
+    "ChatPartJSON",
+    "ChatSourceJSON",
+    "ChatTimingsJSON",
     "ChunkJSON",
     "ChunkSpan",
     "ClaimJSON",
@@ -95,6 +110,7 @@ __all__ = [
     "ThreadSummaryJSON",
     "TimingsJSON",
     "TokenJSON",
+    "ToolStepJSON",
     "TurnJSON",
     "UserJSON",
     "anchor_from_json",
@@ -102,6 +118,9 @@ __all__ = [
     "answer_from_json",
     "answer_json",
     "block_json",
+    "chat_json",
+    "chat_part_json",
+    "chat_source_json",
     "chunk_json",
     "claim_json",
     "collection_json",
@@ -120,6 +139,7 @@ __all__ = [
     "thread_summary_json",
     "timings_json",
     "token_json",
+    "tool_step_json",
     "turn_json",
     "user_json",
 ]

@@ -26,6 +26,16 @@ export const EVENT_NAMES = Object.freeze([
   "error",
 ]);
 
+// askalong.server.chat_events.CHAT_EVENT_NAMES
+export const CHAT_EVENT_NAMES = Object.freeze([
+  "conversation",
+  "tool_call",
+  "tool_result",
+  "part",
+  "done",
+  "error",
+]);
+
 // askalong.server.upload_events.UPLOAD_EVENT_NAMES
 export const UPLOAD_EVENT_NAMES = Object.freeze(["progress", "done", "error"]);
 

@@ -1,0 +1,82 @@
+"""The chat answer's values (pure): the answer with its parts, its numbered sources and
+their verdicts, the tool steps taken, the limits hit, the citation scores and timings.
+``askalong.wire.chat`` is their JSON form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from askalong.answer.agent.scores import CitationScores
+from askalong.types import AnswerStatus, Claim, Verdict
+
+ChatMode = Literal["offline", "model"]
+ToolName = Literal["search_knowledge", "generate_summary", "submit_feedback", "knowledge_stats"]
+
+
+@dataclass(frozen=True)
+class ToolStep:
+    """One tool call: its arguments as validated, what it found (``summary``: "3
+    passages"), the source numbers it returned, its time and its error (if it failed)."""
+
+    name: ToolName
+    arguments: Mapping[str, str | int]
+    summary: str
+    sources: tuple[int, ...] = ()
+    ms: float = 0.0
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class ChatSource:
+    """Source ``number`` as cited: where its first cited quote is, and the verdict of its
+    quotes (the weakest, when several were cited)."""
+
+    number: int
+    document_id: str
+    title: str
+    page: int | None
+    section_path: tuple[str, ...]
+    block_id: str
+    start: int
+    end: int
+    text: str
+    verdict: Verdict
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChatPart:
+    """One part of the question, answered on its own, citing the answer's numbers."""
+
+    question: str
+    status: AnswerStatus
+    answer: str
+    sources: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChatTimings:
+    search_ms: float = 0.0
+    answer_ms: float = 0.0
+    total_ms: float = 0.0
+
+
+@dataclass(frozen=True)
+class ChatAnswer:
+    status: AnswerStatus  # answered when any part is
+    question: str
+    answer: str
+    parts: tuple[ChatPart, ...]
+    sources: tuple[ChatSource, ...]
+    claims: tuple[Claim, ...]
+    steps: tuple[ToolStep, ...]
+    scores: CitationScores
+    mode: ChatMode = "offline"
+    model: str | None = None
+    limits_hit: tuple[str, ...] = ()
+    conversation_id: str | None = None
+    turn_id: str | None = None
+    notes: tuple[str, ...] = ()
+    timings: ChatTimings = field(default_factory=ChatTimings)

@@ -1,0 +1,168 @@
+"""The chat entry point: one question to the knowledge base as the asker sees it,
+answered by the agent and stored as a turn of its conversation (a thread).
+
+With no language model configured the offline path answers (``offline``); the answer's
+events stream as ``askalong.asking.agent.events`` lists them. Who asks is the request's
+``Access``; the documents (a collection's, or none: all the asker may see) were resolved
+by the edge with that access.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+from askalong.answer.agent.registry import SourceRegistry
+from askalong.answer.agent.result import ChatAnswer, ChatTimings, ToolStep
+from askalong.answer.agent.scores import citation_scores
+from askalong.answer.base import NOT_COVERED, HistoryTurn
+from askalong.asking.agent.events import ChatAnswered, ChatEvent, ChatStarted, ToolDone
+from askalong.asking.agent.offline import (
+    OFFLINE_NOTE,
+    PartResult,
+    answered_offline,
+    cited_sources,
+    offline_answer_text,
+)
+from askalong.asking.agent.tools import KnowledgeTools, Scope
+from askalong.asking.asker import Asker, new_id
+from askalong.asking.limits import check_sizes
+from askalong.errors import InputError
+from askalong.text.analysed import analysed
+from askalong.types import Access, Answer, Document, Quote, Thread, Turn
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    question: str
+    access: Access
+    documents: tuple[Document, ...] = ()  # resolved by the edge; none: all visible
+    conversation_id: str | None = None
+
+
+class ChatAgent:
+    def __init__(self, asker: Asker) -> None:
+        self.asker = asker
+
+    def ask(self, request: ChatRequest) -> ChatAnswer:
+        answered = None
+        for event in self.stream(request):
+            if isinstance(event, ChatAnswered):
+                answered = event.answer
+        assert answered is not None, "a chat stream always ends with the answer"
+        return answered
+
+    def stream(self, request: ChatRequest) -> Iterator[ChatEvent]:
+        started = time.perf_counter()
+        question = request.question.strip()
+        if not question:
+            raise InputError("the question is empty", source="question")
+        check_sizes(question)
+        thread, turns = self._conversation(request)
+        turn_id = new_id()
+        yield ChatStarted(thread.id, turn_id, "offline")
+        language = analysed(question).language
+        scope = Scope(request.access, request.documents, thread.id, turn_id, language)
+        registry = SourceRegistry()
+        tools = KnowledgeTools(self.asker, scope, registry)
+        previous = HistoryTurn(turns[-1].question, turns[-1].answer.answer) if turns else None
+        results: list[PartResult] = []
+        steps = []
+        for item in answered_offline(tools, question, previous):
+            if isinstance(item, PartResult):
+                results.append(item)
+                continue
+            if isinstance(item, ToolDone):
+                steps.append(item.step)
+            yield item
+        answer = _chat_answer(question, language, results, registry, tuple(steps))
+        total = (time.perf_counter() - started) * 1000
+        answer = replace(
+            answer,
+            conversation_id=thread.id,
+            turn_id=turn_id,
+            timings=replace(answer.timings, total_ms=total),
+        )
+        self._save(thread, len(turns), answer)
+        yield ChatAnswered(answer)
+
+    def _conversation(self, request: ChatRequest) -> tuple[Thread, tuple[Turn, ...]]:
+        store = self.asker.library.store
+        if request.conversation_id is None:
+            now = _now()
+            title = request.question.strip()[:200]
+            return Thread(new_id(), request.access.user, title, now, now), ()
+        thread = store.get_thread(request.conversation_id, request.access)
+        return thread, store.turns(thread.id)
+
+    def _save(self, thread: Thread, index: int, answer: ChatAnswer) -> None:
+        assert answer.turn_id is not None
+        stored = stored_answer(answer)
+        turn = Turn(answer.turn_id, thread.id, index, answer.question, "ask", None, stored, _now())
+        self.asker.library.store.save_turn(thread, turn)
+
+
+def _chat_answer(
+    question: str,
+    language: str,
+    results: list[PartResult],
+    registry: SourceRegistry,
+    steps: tuple[ToolStep, ...],
+) -> ChatAnswer:
+    parts = tuple(r.part for r in results)
+    claims = tuple(c for r in results for c in r.claims)
+    sources = cited_sources(results, registry)
+    verdicts = {s.number: s.verdict for s in sources}
+    answered = any(p.status == "answered" for p in parts)
+    text = offline_answer_text(parts) if answered else NOT_COVERED[language]
+    return ChatAnswer(
+        status="answered" if answered else "not_covered",
+        question=question,
+        answer=text,
+        parts=parts,
+        sources=sources,
+        claims=claims,
+        steps=steps,
+        scores=citation_scores(claims, verdicts),
+        notes=(OFFLINE_NOTE[language],),
+        timings=ChatTimings(
+            search_ms=sum(r.search_ms for r in results),
+            answer_ms=sum(r.answer_ms for r in results),
+        ),
+    )
+
+
+def stored_answer(answer: ChatAnswer) -> Answer:
+    """The chat answer as a thread keeps it: its sources as the quotes they cite."""
+    quotes = tuple(
+        Quote(
+            s.number,
+            s.document_id,
+            s.block_id,
+            s.start,
+            s.end,
+            s.text,
+            s.page,
+            s.section_path,
+            s.verdict,
+        )
+        for s in answer.sources
+    )
+    return Answer(
+        status=answer.status,
+        question=answer.question,
+        answer=answer.answer,
+        quotes=quotes,
+        claims=answer.claims,
+        thread_id=answer.conversation_id,
+        turn_id=answer.turn_id,
+        answerer=f"agent-{answer.mode}",
+        model=answer.model,
+        notes=answer.notes,
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,133 @@
+"""The agent without a language model: the question split into its parts
+(``answer/agent/parts``), one search per part, each part answered extractively from its own
+passages and checked as a single-document answer is (``Asker.answered``), under the one
+numbering of the answer (``answer/agent/registry``); a question about the knowledge base
+itself is answered from ``knowledge_stats``. The answer says that it ran without a model.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
+
+from askalong.answer.agent.parts import question_parts
+from askalong.answer.agent.registry import Source, SourceRegistry
+from askalong.answer.agent.result import ChatPart, ChatSource
+from askalong.answer.agent.stats import asks_stats
+from askalong.answer.base import HistoryTurn
+from askalong.answer.referents import leans_on_thread
+from askalong.asking.agent.events import ChatEvent, PartAnswered, ToolCalled, ToolDone
+from askalong.asking.agent.numbering import local_to_source, renumber_claims, renumber_markers
+from askalong.asking.agent.tools import TOP_K_MAX, KnowledgeTools, ToolOutput
+from askalong.types import Claim, Quote
+
+OFFLINE_NOTE = {
+    "en": "Answered offline, without a language model: each part is the documents' own "
+    "sentences, each cited and checked.",
+    "zh": "离线回答，未使用语言模型：每一部分都是文档原句，均附引用并经过核对。",
+}
+
+# The extractive answerer reads every passage the search gathered, as ``ask`` does
+# (``asking/evidence.ANSWER_CHUNKS``): on the dev questions the answering sentence was in
+# the 6th-10th passage often enough that reading only the first 5 lost a fifth of the parts.
+OFFLINE_TOP_K = TOP_K_MAX
+
+
+@dataclass(frozen=True)
+class PartResult:
+    part: ChatPart
+    claims: tuple[Claim, ...]
+    quotes: tuple[tuple[int, Quote], ...]  # (source number, quote), for the sources list
+    search_ms: float
+    answer_ms: float
+
+
+def answered_offline(
+    tools: KnowledgeTools, question: str, previous: HistoryTurn | None
+) -> Iterator[ChatEvent | PartResult]:
+    """Each part's tool steps as events, then its result; ``previous`` is the conversation's
+    last turn, which a first part leaning on it is searched beside."""
+    before = previous
+    for index, text in enumerate(question_parts(question)):
+        result = yield from _part(tools, text, before)
+        yield PartAnswered(index, result.part)
+        yield result
+        before = HistoryTurn(text, result.part.answer)
+
+
+def _part(
+    tools: KnowledgeTools, text: str, before: HistoryTurn | None
+) -> Generator[ChatEvent, None, PartResult]:
+    if asks_stats(text):
+        yield ToolCalled("knowledge_stats", {})
+        stats = tools.knowledge_stats()
+        yield ToolDone(stats.step)
+        part = ChatPart(text, "answered", stats.content)
+        return PartResult(part, (), (), stats.step.ms, 0.0)
+    yield ToolCalled("search_knowledge", {"query": text, "top_k": OFFLINE_TOP_K})
+    leaning = before if before is not None and leans_on_thread(text) else None
+    found = tools.numbered(tools.retrieve(text, OFFLINE_TOP_K, after=leaning), OFFLINE_TOP_K)
+    yield ToolDone(found.step)
+    started = time.perf_counter()
+    result = _answered(tools, text, found)
+    return PartResult(*result, found.step.ms, (time.perf_counter() - started) * 1000)
+
+
+def _answered(
+    tools: KnowledgeTools, text: str, found: ToolOutput
+) -> tuple[ChatPart, tuple[Claim, ...], tuple[tuple[int, Quote], ...]]:
+    assert found.retrieved is not None
+    evidence = found.retrieved.evidence
+    answer = tools.asker.answered(found.retrieved.asked, evidence)
+    mapping = local_to_source(answer, evidence, found.sources)
+    # the quotes the direct answer cites (an explanation's further quotes are not shown)
+    cited = {n for claim in answer.claims for n in claim.quote_numbers if n in mapping}
+    quotes = tuple((mapping[q.number], q) for q in answer.quotes if q.number in cited)
+    numbers = tuple(dict.fromkeys(number for number, _ in quotes))
+    part = ChatPart(text, answer.status, renumber_markers(answer.answer, mapping), numbers)
+    return part, renumber_claims(answer.claims, mapping), quotes
+
+
+def cited_sources(
+    results: Sequence[PartResult], registry: SourceRegistry
+) -> tuple[ChatSource, ...]:
+    """One entry per cited source number, in number order: its first quote's place and
+    the weakest verdict among its quotes."""
+    by_number: dict[int, list[Quote]] = {}
+    for result in results:
+        for number, quote in result.quotes:
+            by_number.setdefault(number, []).append(quote)
+    out = []
+    for number in sorted(by_number):
+        source = registry.get(number)
+        quotes = by_number[number]
+        out.append(_chat_source(number, source, quotes))
+    return tuple(out)
+
+
+_STRENGTH = {"suspicious": 0, "unverified": 1, "weak": 2, "supported": 3}
+
+
+def _chat_source(number: int, source: Source | None, quotes: Sequence[Quote]) -> ChatSource:
+    first = quotes[0]
+    weakest = min((q.verdict for q in quotes), key=_STRENGTH.__getitem__)
+    return ChatSource(
+        number=number,
+        document_id=first.document_id,
+        title=source.title if source else "",
+        page=first.page,
+        section_path=first.section_path,
+        block_id=first.block_id,
+        start=first.start,
+        end=first.end,
+        text=first.text,
+        verdict=weakest,
+    )
+
+
+def offline_answer_text(parts: Sequence[ChatPart]) -> str:
+    """One part: its answer; several: each under its question."""
+    if len(parts) == 1:
+        return parts[0].answer
+    return "\n\n".join(f"{i}. {p.question}\n{p.answer}" for i, p in enumerate(parts, 1))

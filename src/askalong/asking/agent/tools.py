@@ -1,0 +1,226 @@
+"""The agent's tools, each with one job, run for one asker over one scope:
+
+- ``search_knowledge(query, top_k)``: hybrid search with the asker's permissions, the hits
+  grown to their small-to-big parents (``asking.evidence.gather``), registered under the
+  answer's continuing numbers;
+- ``generate_summary(topic)``: retrieves, then summarises only what it retrieved, citing it
+  (offline: the extractive answerer's sentences);
+- ``submit_feedback(rating, reason)``: the person's criticism in words, stored once per turn;
+- ``knowledge_stats()``: the documents and chunks the asker can see.
+
+Who is asking is the ``Scope``'s, taken from the request: no tool argument can name a user
+or widen the documents. Arguments are validated here (``ToolArgumentError`` names the tool
+and the argument), whoever calls: the offline path or a model's tool call.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from askalong.answer.agent.passages import fenced_passages
+from askalong.answer.agent.registry import Source, SourceRegistry
+from askalong.answer.agent.result import ToolName, ToolStep
+from askalong.answer.agent.stats import stats_sentence
+from askalong.answer.base import HistoryTurn
+from askalong.asking.agent.feedback import append_feedback, new_feedback
+from askalong.asking.agent.numbering import local_to_source, renumber_markers
+from askalong.asking.asker import Asker
+from askalong.asking.evidence import Evidence, gather
+from askalong.asking.question import AskedQuestion
+from askalong.errors import InputError
+from askalong.text.analysed import analysed
+from askalong.text.fence import Fence
+from askalong.types import Access, Answer, Document
+
+MAX_QUERY_CHARS = 4_000
+TOP_K_DEFAULT = 5
+TOP_K_MAX = 10
+RATINGS = ("up", "down")
+MAX_REASON_CHARS = 2_000
+READ_ONLY: frozenset[ToolName] = frozenset(
+    {"search_knowledge", "generate_summary", "knowledge_stats"}
+)
+
+
+class ToolArgumentError(InputError):
+    """A tool was called with an argument it cannot use."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Who asks, over which documents (none named: all the asker may see), in which
+    conversation and turn, in which language the answer is written."""
+
+    access: Access
+    documents: tuple[Document, ...] = ()
+    conversation_id: str | None = None
+    turn_id: str | None = None
+    language: str = "en"
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """A search before its passages are numbered (searches of a batch run in parallel)."""
+
+    query: str
+    asked: AskedQuestion
+    evidence: Evidence
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ToolOutput:
+    """A tool's result: the step as recorded, the text the model reads, and for a search
+    its numbered sources and evidence (the offline path answers from them)."""
+
+    step: ToolStep
+    content: str
+    sources: tuple[Source, ...] = ()
+    retrieved: Retrieved | None = None
+    summary: Answer | None = None
+
+
+class KnowledgeTools:
+    def __init__(self, asker: Asker, scope: Scope, registry: SourceRegistry) -> None:
+        self.asker = asker
+        self.scope = scope
+        self.registry = registry
+        self.fence = Fence.new()  # one per answer: every passage it shows carries its nonce
+        self._feedback_given = False
+
+    # -- search ------------------------------------------------------------------------
+
+    def retrieve(
+        self, query: object, top_k: object = TOP_K_DEFAULT, *, after: HistoryTurn | None = None
+    ) -> Retrieved:
+        """The search's evidence, not yet numbered; ``after`` is the part before this one,
+        searched beside it when this part leans on it ("how do I create one?")."""
+        text, k = checked_query(query), checked_top_k(top_k)
+        started = time.perf_counter()
+        asked = AskedQuestion(
+            text, analysed(text), "ask", None, self.scope.documents, (after,) if after else ()
+        )
+        evidence = gather(self.asker.library, asked, self.scope.access)
+        evidence = replace(evidence, units=evidence.units[:k])
+        return Retrieved(text, asked, evidence, time.perf_counter() - started)
+
+    def numbered(self, retrieved: Retrieved, top_k: int) -> ToolOutput:
+        """A retrieval's passages registered under the answer's numbers."""
+        sources = self.registry.register(retrieved.evidence.units, retrieved.evidence.titles)
+        numbers = tuple(s.number for s in sources)
+        step = ToolStep(
+            "search_knowledge",
+            {"query": retrieved.query, "top_k": top_k},
+            _count(len(sources), "passage"),
+            numbers,
+            retrieved.seconds * 1000,
+        )
+        content = fenced_passages(sources, self.fence, self.scope.language) if sources else ""
+        return ToolOutput(step, content or "no passages found", sources, retrieved)
+
+    def search_knowledge(self, query: object, top_k: object = TOP_K_DEFAULT) -> ToolOutput:
+        return self.numbered(self.retrieve(query, top_k), checked_top_k(top_k))
+
+    # -- the other tools ---------------------------------------------------------------
+
+    def generate_summary(self, topic: object) -> ToolOutput:
+        """What the knowledge base says on ``topic``: retrieved first, then summarised from
+        those passages only, each sentence citing its source number."""
+        started = time.perf_counter()
+        found = self.search_knowledge(topic, TOP_K_DEFAULT)
+        assert found.retrieved is not None
+        answer = self.asker.answered(found.retrieved.asked, found.retrieved.evidence)
+        text = renumbered_text(answer, found.retrieved.evidence, found.sources)
+        step = ToolStep(
+            "generate_summary",
+            {"topic": found.retrieved.query},
+            f"summary of {_count(len(found.sources), 'passage')}",
+            found.step.sources,
+            (time.perf_counter() - started) * 1000,
+        )
+        return ToolOutput(
+            step, f"{text}\n\n{found.content}", found.sources, found.retrieved, answer
+        )
+
+    def submit_feedback(self, rating: object, reason: object) -> ToolOutput:
+        if rating not in RATINGS:
+            raise ToolArgumentError(
+                f"submit_feedback: rating {rating!r}; valid: {', '.join(RATINGS)}", source="rating"
+            )
+        if not isinstance(reason, str) or len(reason) > MAX_REASON_CHARS:
+            raise ToolArgumentError(
+                f"submit_feedback: reason must be text of at most {MAX_REASON_CHARS} characters",
+                source="reason",
+            )
+        if self._feedback_given:
+            raise ToolArgumentError("submit_feedback: feedback was given this turn already")
+        self._feedback_given = True
+        scope = self.scope
+        item = new_feedback(
+            scope.access.user, str(rating), reason.strip(), scope.conversation_id, scope.turn_id
+        )
+        append_feedback(self.asker.library.settings.home, item)
+        step = ToolStep("submit_feedback", {"rating": rating, "reason": reason}, "stored")
+        return ToolOutput(step, "feedback stored")
+
+    def knowledge_stats(self) -> ToolOutput:
+        """The documents and chunks the asker can see (within the scope, when one is named)."""
+        started = time.perf_counter()
+        store = self.asker.library.store
+        documents = self.scope.documents or tuple(store.list_documents(self.scope.access))
+        chunks = sum(len(store.chunks(d.id)) for d in documents)
+        summary = f"{_count(len(documents), 'document')}, {_count(chunks, 'chunk')}"
+        step = ToolStep("knowledge_stats", {}, summary, ms=(time.perf_counter() - started) * 1000)
+        return ToolOutput(step, stats_sentence(len(documents), chunks, self.scope.language))
+
+    def call(self, name: str, arguments: Mapping[str, object]) -> ToolOutput:
+        """A call by name (a model's), its arguments checked against the tool's own."""
+        expected = TOOL_ARGUMENTS.get(name)
+        if expected is None:
+            raise ToolArgumentError(f"no tool {name!r}; tools: {', '.join(TOOL_ARGUMENTS)}")
+        unknown = sorted(set(arguments) - set(expected))
+        if unknown:
+            raise ToolArgumentError(f"{name}: unknown argument {unknown[0]!r}", source=unknown[0])
+        if name == "search_knowledge":
+            return self.search_knowledge(arguments.get("query"), arguments.get("top_k", 5))
+        if name == "generate_summary":
+            return self.generate_summary(arguments.get("topic"))
+        if name == "submit_feedback":
+            return self.submit_feedback(arguments.get("rating"), arguments.get("reason", ""))
+        return self.knowledge_stats()
+
+
+TOOL_ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "search_knowledge": ("query", "top_k"),
+    "generate_summary": ("topic",),
+    "submit_feedback": ("rating", "reason"),
+    "knowledge_stats": (),
+}
+
+
+def checked_query(query: object) -> str:
+    if not isinstance(query, str) or not query.strip():
+        raise ToolArgumentError("the query is blank", source="query")
+    if len(query) > MAX_QUERY_CHARS:
+        raise ToolArgumentError(
+            f"the query is {len(query):,} characters; at most {MAX_QUERY_CHARS:,}",
+            source="query",
+        )
+    return query.strip()
+
+
+def checked_top_k(top_k: object) -> int:
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= TOP_K_MAX:
+        raise ToolArgumentError(f"top_k {top_k!r}: a whole number 1-{TOP_K_MAX}", source="top_k")
+    return top_k
+
+
+def renumbered_text(answer: Answer, evidence: Evidence, sources: Sequence[Source]) -> str:
+    """The answer's text with each local quote marker [k] as its source's number [N]."""
+    return renumber_markers(answer.answer, local_to_source(answer, evidence, sources))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")

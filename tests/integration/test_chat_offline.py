@@ -1,0 +1,173 @@
+"""The chat agent offline (issue 15) on real documents: pages of the PostgreSQL manual and
+a paper from the evaluation data, keyword search only. Each part of a two-part question is
+searched on its own and answered with its own citations, under one numbering that
+continues across the searches; every source's text is exactly its block's text at its
+span; the stats question is answered from ``knowledge_stats``; the turn is stored in its
+conversation; the CLI (``chat --json``) and the HTTP route (``/api/chat``, streamed) give
+the same answer form."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from api_client import api_client
+from click.testing import CliRunner
+
+from askalong.answer.agent.registry import SourceRegistry
+from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.asking.agent.feedback import read_feedback
+from askalong.asking.agent.tools import (
+    KnowledgeTools,
+    Scope,
+    ToolArgumentError,
+)
+from askalong.asking.choose import make_asker
+from askalong.cli import main
+from askalong.config import Settings, load_settings
+from askalong.library import Library
+from askalong.types import Access
+
+PAGES = (
+    "sql-vacuum.html", "wal-intro.html", "manage-ag-tablespaces.html",
+    "sql-createindex.html", "mvcc-intro.html", "sql-truncate.html",
+)  # fmt: skip
+PAPER = "pdf/en_2col/tracemonkey-pldi-09.pdf"
+TWO_PARTS = "How does TRUNCATE empty a table? And also what is a tablespace?"
+
+
+@pytest.fixture(scope="module")
+def home(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("chat") / "home"
+    folder = home.parent / "pages"
+    folder.mkdir()
+    for page in PAGES:
+        shutil.copyfile(evaldata / "manuals" / "postgresql-15-html" / page, folder / page)
+    with Library(load_settings(home=home, embedder="none")) as library:
+        for item in [*sorted(folder.iterdir()), evaldata / PAPER]:
+            outcome = library.ingestor.add(str(item), Access.local())
+            assert outcome.document is not None, outcome.error
+    return home
+
+
+@pytest.fixture
+def library(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Library]:
+    monkeypatch.setenv("ASKALONG_HOME", str(home))
+    monkeypatch.setenv("ASKALONG_EMBEDDER", "none")
+    with Library(load_settings(home=home)) as opened:
+        yield opened
+
+
+def test_each_part_is_answered_with_its_own_citations_under_one_numbering(
+    library: Library,
+) -> None:
+    answer = ChatAgent(make_asker(library)).ask(ChatRequest(TWO_PARTS, Access.local()))
+    assert [p.question for p in answer.parts] == [
+        "How does TRUNCATE empty a table?",
+        "what is a tablespace?",
+    ]
+    searches = [s for s in answer.steps if s.name == "search_knowledge"]
+    assert [s.arguments["query"] for s in searches] == [p.question for p in answer.parts]
+    first, second = searches
+    assert first.sources[0] == 1 and set(second.sources) - set(first.sources)
+    assert min(set(second.sources) - set(first.sources)) == max(first.sources) + 1
+    truncate, tablespace = answer.parts
+    assert truncate.status == tablespace.status == "answered"
+    assert set(truncate.sources) <= set(first.sources) and truncate.sources
+    assert set(tablespace.sources) <= set(second.sources) and tablespace.sources
+    assert "truncat" in truncate.answer.lower()
+    assert "tablespace" in tablespace.answer.lower()
+    for number in (*truncate.sources, *tablespace.sources):
+        assert f"[{number}]" in answer.answer
+    titles = {s.number: s.title for s in answer.sources}
+    assert "TRUNCATE" in titles[truncate.sources[0]]
+    for source in answer.sources:  # every source is its block's exact text
+        block = library.store.block(source.document_id, source.block_id)
+        assert block.text[source.start : source.end] == source.text
+    assert answer.scores.recall is not None and answer.scores.recall > 0
+    assert "without a language model" in answer.notes[0]
+
+
+def test_a_stats_part_is_answered_from_knowledge_stats(library: Library) -> None:
+    question = "Who built TraceMonkey? How many documents are there?"
+    answer = ChatAgent(make_asker(library)).ask(ChatRequest(question, Access.local()))
+    assert [s.name for s in answer.steps] == ["search_knowledge", "knowledge_stats"]
+    assert f"{len(PAGES) + 1} documents" in answer.parts[1].answer
+    assert answer.parts[0].sources
+
+
+def test_the_turn_is_stored_in_its_conversation(library: Library) -> None:
+    agent = ChatAgent(make_asker(library))
+    first = agent.ask(ChatRequest("What is a tablespace?", Access.local()))
+    assert first.conversation_id is not None
+    follow = ChatRequest("How do I create one?", Access.local(), (), first.conversation_id)
+    second = agent.ask(follow)
+    assert second.conversation_id == first.conversation_id
+    turns = library.store.turns(first.conversation_id)
+    assert [t.question for t in turns] == ["What is a tablespace?", "How do I create one?"]
+    assert turns[1].answer.quotes and turns[1].answer.answerer == "agent-offline"
+    assert "tablespace" in second.answer.lower()  # the follow-up searched beside its turn
+
+
+def test_tool_arguments_are_checked_and_feedback_is_stored_once(library: Library) -> None:
+    tools = KnowledgeTools(make_asker(library), Scope(Access.local()), SourceRegistry())
+    for query, top_k in (("", 5), ("   ", 5), ("x" * 4001, 5), (7, 5), ("ok", 0), ("ok", 11)):
+        with pytest.raises(ToolArgumentError):
+            tools.search_knowledge(query, top_k)
+    with pytest.raises(ToolArgumentError, match="no tool"):
+        tools.call("drop_everything", {})
+    with pytest.raises(ToolArgumentError, match="unknown argument 'user'"):
+        tools.call("search_knowledge", {"query": "vacuum", "user": "someone"})
+    found = tools.call("search_knowledge", {"query": "vacuum", "top_k": 2})
+    assert len(found.sources) <= 2 and "<<<(source#1: " in found.content
+    tools.submit_feedback("down", "the answer missed the FULL option")
+    with pytest.raises(ToolArgumentError, match="already"):
+        tools.submit_feedback("up", "second")
+    with pytest.raises(ToolArgumentError, match="rating"):
+        KnowledgeTools(tools.asker, tools.scope, SourceRegistry()).submit_feedback("5", "")
+    assert [(f.rating, f.reason) for f in read_feedback(library.settings.home)] == [
+        ("down", "the answer missed the FULL option")
+    ]
+    summary = tools.generate_summary("tablespaces")
+    assert summary.summary is not None and "[" in summary.content
+
+
+def test_cli_chat_json(library: Library) -> None:
+    result = CliRunner().invoke(main, ["chat", TWO_PARTS, "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.output)
+    assert body["status"] == "answered" and body["mode"] == "offline"
+    assert len(body["parts"]) == 2 and body["steps"][0]["name"] == "search_knowledge"
+    source = body["sources"][0]
+    assert set(source) >= {"number", "document_id", "page", "span", "verdict", "text"}
+    assert set(body) >= {"limits_hit", "timings", "citation_precision", "citation_recall"}
+    follow = CliRunner().invoke(
+        main, ["chat", "What about VACUUM?", "--conversation", body["conversation_id"], "--json"]
+    )
+    assert json.loads(follow.output)["conversation_id"] == body["conversation_id"]
+
+
+def test_http_chat_streams_tool_steps_then_the_answer(library: Library, home: Path) -> None:
+    settings: Settings = load_settings(home=home)
+    library.close()  # the server opens its own
+    with api_client(settings) as client:
+        response = client.post("/api/chat", json={"question": TWO_PARTS})
+        assert response.status_code == 200
+        events = [
+            (block.split("\n")[0].removeprefix("event: "), json.loads(block.split("data: ", 1)[1]))
+            for block in response.text.strip().split("\n\n")
+        ]
+        names = [name for name, _ in events]
+        assert names == [
+            "conversation", "tool_call", "tool_result", "part",
+            "tool_call", "tool_result", "part", "done",
+        ]  # fmt: skip
+        assert events[2][1]["summary"].endswith("passages")
+        done = events[-1][1]["answer"]
+        assert len(done["parts"]) == 2 and done["sources"]
+        plain = client.post("/api/chat", json={"question": TWO_PARTS, "stream": False}).json()
+        assert plain["answer"] == done["answer"]
+        assert client.post("/api/chat", json={"question": " "}).status_code == 400
