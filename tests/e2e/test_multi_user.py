@@ -114,3 +114,46 @@ def test_a_signed_in_reader_uploads_asks_and_renames(
         team.server.url + path, data={"title": "with token"}, headers={"X-CSRF-Token": csrf}
     )
     assert sent.status == 200, sent.text()
+
+
+def test_an_admin_makes_a_user_and_adds_them_to_an_org(context: BrowserContext, team: Team) -> None:
+    page = signed_in(context, team, "root")
+    page.goto(team.server.url + "/admin")
+    page.wait_for_selector("body.ready")
+    expect(page.locator(".user-row")).to_have_count(2)
+    page.fill("#new-user", "carol")
+    page.click("#create-user")
+    shown = page.locator(".new-password code")
+    expect(shown).to_be_visible()
+    password = shown.inner_text()
+    expect(page.locator('.user-row[data-user="carol"]')).to_have_count(1)
+    page.select_option("#member-org", "acme")
+    page.select_option("#member-user", "carol")
+    page.select_option("#member-role", "member")
+    page.click("#add-member")
+    expect(page.locator('.user-row[data-user="carol"] .member-of')).to_have_text("acme (member)")
+    expect(page.locator('.org-tree li[data-org="acme"] .member')).to_contain_text("carol")
+    memberships = team.api("root").get("/api/admin/orgs").json()["memberships"]
+    assert {"org": "acme", "user": "carol", "role": "member"} in memberships
+    signed = httpx.post(
+        team.server.url + "/api/login", json={"user": "carol", "password": password}
+    )
+    assert signed.status_code == 200  # the password shown once is carol's
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(page.locator(".new-password")).to_have_count(0)  # and is not shown again
+
+
+def test_a_non_admin_gets_404_for_the_admin_page_and_api(
+    context: BrowserContext, team: Team
+) -> None:
+    page = signed_in(context, team, "alice")
+    response = page.goto(team.server.url + "/admin")
+    assert response is not None and response.status == 404
+    assert page.request.get(team.server.url + "/admin/admin.js").status == 404
+    alice = team.api("alice")
+    assert alice.get("/api/admin/users").status_code == 404
+    assert alice.post("/api/admin/users", json={"user": "mallory"}).status_code == 404
+    assert (
+        alice.put("/api/admin/orgs/acme/members/alice", json={"role": "admin"}).status_code == 404
+    )

@@ -6,7 +6,6 @@ Every limit is per user, never global."""
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -14,16 +13,16 @@ from dataclasses import dataclass, replace
 
 import httpx
 import pytest
-import uvicorn
-from api_client import BASE_URL, api_client
+from api_client import api_client
 from chat_server import Reply, ScriptedChatServer
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from test_server_accounts import store_of as store_of_client
+from test_server_accounts import with_token
+from uvicorn_thread import served
 
 from askalong.config import Settings
 from askalong.server.app import create_app
-from askalong.server.edge import SERVE_TIMEOUTS
-from askalong.server.listen import server_config
 from askalong.store.base import Store
 
 PASSWORD = "a long secret phrase 7"
@@ -44,12 +43,11 @@ def store_of(app: FastAPI) -> Store:
     return store
 
 
-def token_client(app: FastAPI, user: str) -> TestClient:
-    store = store_of(app)
-    if store.get_user(user) is None:
-        store.add_user(user, PASSWORD)
-    _, secret = store.create_token(user)
-    return TestClient(app, base_url=BASE_URL, headers={"Authorization": f"Bearer {secret}"})
+def token_client(owner: TestClient, user: str) -> TestClient:
+    """A client with a new token of ``user`` (made if new)."""
+    if store_of_client(owner).get_user(user) is None:
+        store_of_client(owner).add_user(user, PASSWORD)
+    return with_token(owner, user)
 
 
 @pytest.fixture
@@ -62,9 +60,7 @@ def test_a_burst_over_the_minute_is_429_then_allowed_after_the_window(
 ) -> None:
     limited = replace(settings, requests_per_minute=5)
     with api_client(limited, create_app(limited, clock=clock)) as owner:
-        app = owner.app
-        assert isinstance(app, FastAPI)
-        alice, bob = token_client(app, "alice"), token_client(app, "bob")
+        alice, bob = token_client(owner, "alice"), token_client(owner, "bob")
         assert [alice.get("/api/documents").status_code for _ in range(5)] == [200] * 5
         refused = alice.get("/api/documents")
         assert refused.status_code == 429
@@ -93,9 +89,7 @@ def test_the_owner_is_limited_by_its_own_setting(settings: Settings, clock: Cloc
 def test_unfinished_uploads_over_the_limit_are_429_with_retry_after(settings: Settings) -> None:
     limited = replace(settings, upload_pending=1)
     with api_client(limited) as owner:
-        app = owner.app
-        assert isinstance(app, FastAPI)
-        alice, bob = token_client(app, "alice"), token_client(app, "bob")
+        alice, bob = token_client(owner, "alice"), token_client(owner, "bob")
         tus = {"Tus-Resumable": "1.0.0", "Upload-Length": "10"}
         assert alice.post("/api/uploads", headers=tus).status_code == 201
         refused = alice.post("/api/uploads", headers=tus)
@@ -136,20 +130,9 @@ def live(settings: Settings, slow_model: ScriptedChatServer) -> Iterator[Live]:
         llm_judge=False,
         concurrent_questions=2,
     )
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = create_app(configured)
-    server = uvicorn.Server(server_config(app, "127.0.0.1", port, SERVE_TIMEOUTS))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert server.started
-    yield Live(f"http://127.0.0.1:{port}", app)
-    server.should_exit = True
-    thread.join(10)
+    with served(app) as port:
+        yield Live(f"http://127.0.0.1:{port}", app)
 
 
 def add_note(live: Live, headers: dict[str, str], text: bytes) -> str:

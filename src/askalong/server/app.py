@@ -45,6 +45,7 @@ from askalong.server.limits import RequestLimits, UserLimits
 from askalong.server.methods import AllowedMethods, MethodTable
 from askalong.server.routes import (
     accounts,
+    admin,
     ask,
     collections,
     documents,
@@ -104,7 +105,18 @@ def create_app(
         redoc_url=None,
     )
     install_error_handlers(app)
-    modules = (documents, resumable, collections, pages, search, ask, threads, export, accounts)
+    modules = (
+        documents,
+        resumable,
+        collections,
+        pages,
+        search,
+        ask,
+        threads,
+        export,
+        accounts,
+        admin,
+    )
     routers = [module.router for module in modules]
     for router in routers:
         app.include_router(router)

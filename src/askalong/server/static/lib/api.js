@@ -43,7 +43,7 @@ export function withCsrf(headers = {}) {
   return token ? { ...headers, "X-CSRF-Token": decodeURIComponent(token) } : headers;
 }
 
-async function request(path, options = {}) {
+export async function request(path, options = {}) {
   const unsafe = UNSAFE.has((options.method ?? "GET").toUpperCase());
   const sent = unsafe ? { ...options, headers: withCsrf(options.headers) } : options;
   const response = await fetch(path, sent);
