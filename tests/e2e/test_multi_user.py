@@ -117,6 +117,11 @@ def test_a_signed_in_reader_uploads_asks_and_renames(
 
 
 def test_an_admin_makes_a_user_and_adds_them_to_an_org(context: BrowserContext, team: Team) -> None:
+    title = '<img src=x onerror="window.pwned=1">Moon notes'
+    note = f"# \\{title}\n\nThe Moon pulls the oceans.\n".encode()  # \< keeps the tag text
+    added = team.api("root").post("/api/documents", files={"file": ("moon.md", note)})
+    assert added.status_code == 201, added.text
+    document_id = added.json()["document"]["id"]
     page = signed_in(context, team, "root")
     page.goto(team.server.url + "/admin")
     page.wait_for_selector("body.ready")
@@ -142,6 +147,15 @@ def test_an_admin_makes_a_user_and_adds_them_to_an_org(context: BrowserContext, 
     page.reload()
     page.wait_for_selector("body.ready")
     expect(page.locator(".new-password")).to_have_count(0)  # and is not shown again
+
+    shown_document = page.locator(f'.admin-document[data-id="{document_id}"]')
+    expect(shown_document).to_contain_text(title)  # the markup as text, never as HTML
+    assert shown_document.locator("img").count() == 0
+    assert page.evaluate("window.pwned") is None
+    shown_document.locator("select.visibility").select_option("public")
+    expect(page.locator(f'.admin-document[data-id="{document_id}"] select')).to_have_value("public")
+    listed = team.api("alice").get("/api/documents").json()["documents"]
+    assert document_id in [d["id"] for d in listed]  # public now: alice sees it
 
 
 def test_a_non_admin_gets_404_for_the_admin_page_and_api(
