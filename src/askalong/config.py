@@ -96,6 +96,13 @@ def _coerce(values: dict[str, Any]) -> dict[str, Any]:
     return coerced
 
 
+# Count limits, where 0 means no limit and a negative count means nothing.
+LIMITS = (
+    "requests_per_minute",
+    "concurrent_questions",
+    "owner_requests_per_minute",
+    "owner_concurrent_questions",
+)
 # Number settings for which 0 means something: no OCR while adding (pages read on request).
 ZERO_ALLOWED = frozenset({"ocr_budget"})
 
@@ -125,6 +132,9 @@ def _check_choices(values: dict[str, Any]) -> None:
         if name in values and values[name] not in valid:
             problem = f"{_env_key(name)}={values[name]!r}; valid choices: {', '.join(valid)}"
             raise ConfigError(problem)
+    for name in LIMITS:
+        if values.get(name, 0) < 0:
+            raise ConfigError(f"{_env_key(name)}={values[name]}; must be 0 (no limit) or more")
     overlap = values.get("chunk_overlap", 0)
     if not 0 <= overlap <= 100:
         raise ConfigError(f"ASKALONG_CHUNK_OVERLAP={overlap}; must be between 0 and 100")

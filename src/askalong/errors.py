@@ -106,7 +106,12 @@ class Conflict(AskAlongError):
 
 
 class TooMany(AskAlongError):
-    """A per-user limit is reached (uploads in flight, say); trying later may work."""
+    """A per-user limit is reached (uploads in flight, questions at once, requests in a
+    minute); trying again after ``retry_after`` seconds may work."""
+
+    def __init__(self, message: str, *, source: str | None = None, retry_after: int = 30) -> None:
+        super().__init__(message, source=source)
+        self.retry_after = retry_after
 
 
 class ConfigError(AskAlongError):

@@ -44,6 +44,14 @@ class Settings:
     upload_piece_mb: float = 100.0
     upload_pending: int = 10
     upload_expiry_hours: float = 24.0
+    # Per-user limits of the HTTP server (server/limits.py); 0 is no limit. An account's
+    # API requests in a minute and questions (POST /api/ask) running at once; the install's
+    # owner (the install token: the zero-config user) has its own pair, generous by
+    # default: no request limit, eight questions at once.
+    requests_per_minute: int = 600
+    concurrent_questions: int = 2
+    owner_requests_per_minute: int = 0
+    owner_concurrent_questions: int = 8
     parse_timeout: float = 120.0  # seconds per file
     parse_memory_mb: int = 2048  # address space of the parser's child process; 0: no limit
     # Seconds OCR may spend on one PDF's scanned pages while it is added (it stops starting

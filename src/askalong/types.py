@@ -330,11 +330,14 @@ ROLES: tuple[str, ...] = get_args(Role)
 
 @dataclass(frozen=True)
 class User:
-    """An account: documents it adds are owned by ``id`` (access token ``u:<id>``)."""
+    """An account: documents it adds are owned by ``id`` (access token ``u:<id>``).
+    ``admin``: a site administrator, who manages accounts and orgs (the ``/admin`` page);
+    it grants no sight of anyone's documents."""
 
     id: str
     created: str
     disabled: bool = False
+    admin: bool = False
 
 
 @dataclass(frozen=True)

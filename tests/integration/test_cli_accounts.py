@@ -30,7 +30,11 @@ def run_json(*args: str, stdin: str | None = None) -> Any:
 def test_accounts_made_on_the_command_line(settings: Settings, tmp_path: Path) -> None:
     made = run_json("user", "add", "alice", "--password-stdin", stdin=PASSWORD + "\n")
     assert made["user"]["id"] == "alice" and not made["user"]["disabled"]
-    run_json("user", "add", "bob", "--password-stdin", stdin=PASSWORD + "\n")
+    assert made["user"]["admin"]  # the first account administers the rest
+    bob = run_json("user", "add", "bob", "--password-stdin", stdin=PASSWORD + "\n")
+    assert not bob["user"]["admin"]
+    carol = run_json("user", "add", "carol", "--admin", "--password-stdin", stdin=PASSWORD + "\n")
+    assert carol["user"]["admin"]
     run_json("org", "add", "acme")
     assert run_json("org", "add", "eng", "--parent", "acme")["org"]["parent"] == "acme"
     assert run_json("org", "member", "eng", "bob", "--role", "admin")["membership"] == {
@@ -40,7 +44,7 @@ def test_accounts_made_on_the_command_line(settings: Settings, tmp_path: Path) -
     }
     listed = run_json("org", "list")
     assert [o["id"] for o in listed["orgs"]] == ["acme", "eng"]
-    assert [u["id"] for u in run_json("user", "list")["users"]] == ["alice", "bob"]
+    assert [u["id"] for u in run_json("user", "list")["users"]] == ["alice", "bob", "carol"]
     token = run_json("token", "create", "alice", "--label", "ci")
     assert token["secret"].startswith("aa_") and token["token"]["label"] == "ci"
     assert "secret" not in json.dumps(run_json("token", "list"))

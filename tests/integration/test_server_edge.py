@@ -7,18 +7,16 @@ from __future__ import annotations
 import json
 import select
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import pytest
-import uvicorn
+from uvicorn_thread import served
 
 from askalong.config import Settings
 from askalong.server.app import create_app
 from askalong.server.edge import JSON_BODY_BYTES, EdgeTimeouts
-from askalong.server.listen import server_config
 from askalong.server.token import install_token
 
 # Short clocks so that each case takes a second or two.
@@ -46,20 +44,9 @@ class Live:
 
 @pytest.fixture
 def live(settings: Settings) -> Iterator[Live]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = create_app(replace(settings, max_file_mb=UPLOAD_MB), timeouts=TIMEOUTS)
-    server = uvicorn.Server(server_config(app, "127.0.0.1", port, TIMEOUTS))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert server.started
-    yield Live(port, install_token(settings.home))
-    server.should_exit = True
-    thread.join(10)
+    with served(app, TIMEOUTS) as port:
+        yield Live(port, install_token(settings.home))
 
 
 def read_response(sock: socket.socket) -> tuple[int, dict[str, object]]:

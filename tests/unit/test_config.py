@@ -70,6 +70,15 @@ def test_the_ocr_budget_may_be_zero_but_not_less(bad: str, monkeypatch: pytest.M
         load_settings()
 
 
+@pytest.mark.parametrize("name", ["REQUESTS_PER_MINUTE", "OWNER_CONCURRENT_QUESTIONS"])
+def test_a_limit_may_be_zero_but_not_negative(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(f"ASKALONG_{name}", "0")
+    assert getattr(load_settings(), name.lower()) == 0  # no limit
+    monkeypatch.setenv(f"ASKALONG_{name}", "-1")
+    with pytest.raises(ConfigError, match=f"ASKALONG_{name}=-1"):
+        load_settings()
+
+
 def test_the_number_settings_are_every_float_setting() -> None:
     floats = {n for n, kind in get_type_hints(Settings).items() if kind is float}
     assert floats == {*FLOAT_SETTINGS, *ZERO_ALLOWED}

@@ -41,8 +41,14 @@ def user() -> None:
 @click.option(
     "--password-stdin", is_flag=True, help="Read the password from standard input (scripts)."
 )
+@click.option(
+    "--admin",
+    is_flag=True,
+    default=None,
+    help="Make the user a site administrator (the /admin page); the first user always is.",
+)
 @json_option
-def user_add(name: str, password_stdin: bool, as_json: bool) -> None:
+def user_add(name: str, password_stdin: bool, admin: bool | None, as_json: bool) -> None:
     """Add a user NAME; the password is asked for (never an argument: it would show in ps)."""
     password = (
         sys.stdin.readline().rstrip("\n")
@@ -50,7 +56,7 @@ def user_add(name: str, password_stdin: bool, as_json: bool) -> None:
         else click.prompt("Password", hide_input=True, confirmation_prompt=True)
     )
     with opened_store() as store:
-        made = store.add_user(name, password)
+        made = store.add_user(name, password, admin=admin)
     if as_json:
         print_json({"user": user_json(made)})
         return
@@ -66,10 +72,11 @@ def user_list(as_json: bool) -> None:
     if as_json:
         print_json({"users": [user_json(u) for u in users]})
         return
-    table = Table("user", "orgs", "disabled", "created", box=None)
+    table = Table("user", "orgs", "admin", "disabled", "created", box=None)
     for u in users:
         orgs = ", ".join(f"{m.org} ({m.role})" for m in members if m.user == u.id)
-        table.add_row(u.id, orgs, "yes" if u.disabled else "", u.created[:16].replace("T", " "))
+        created = u.created[:16].replace("T", " ")
+        table.add_row(u.id, orgs, "yes" if u.admin else "", "yes" if u.disabled else "", created)
     console.print(table)
 
 

@@ -1,6 +1,7 @@
 """The FastAPI app: one ``Library`` opened at startup and closed at shutdown, the JSON API
 under ``/api``, the reader's static files at ``/``, all behind the gate (``gate.py``: the
-host, the origin, the install token), then the body guard (``edge.py``: every route's
+host, the origin, the install token), then the per-user limits (``limits.py``: requests
+in a minute, questions at once), then the body guard (``edge.py``: every route's
 body limit, a minimum data rate), then ``OPTIONS`` and ``405`` answered from the table of
 every route's methods (``methods.py``).
 
@@ -10,7 +11,8 @@ The core is synchronous; handlers run its calls in the thread pool.
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
@@ -39,9 +41,11 @@ from askalong.server.edge import (
 from askalong.server.errors import install_error_handlers
 from askalong.server.gate import Gate, HostRule
 from askalong.server.identity import Identities
+from askalong.server.limits import RequestLimits, UserLimits
 from askalong.server.methods import AllowedMethods, MethodTable
 from askalong.server.routes import (
     accounts,
+    admin,
     ask,
     chat,
     collections,
@@ -60,10 +64,15 @@ STATIC_DIR = Path(__file__).parent / "static"
 
 
 def create_app(
-    settings: Settings, *, host: str = "127.0.0.1", timeouts: EdgeTimeouts = SERVE_TIMEOUTS
+    settings: Settings,
+    *,
+    host: str = "127.0.0.1",
+    timeouts: EdgeTimeouts = SERVE_TIMEOUTS,
+    clock: Callable[[], float] = time.time,
 ) -> FastAPI:
     """The app serving ``settings.home`` to the names ``host`` stands for; the library
-    opens when the app starts, the install token is read (or made) now."""
+    opens when the app starts, the install token is read (or made) now. ``clock`` is
+    what the per-minute request limits read the time from."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -108,6 +117,7 @@ def create_app(
         threads,
         export,
         accounts,
+        admin,
     )
     routers = [module.router for module in modules]
     for router in routers:
@@ -116,6 +126,7 @@ def create_app(
     routes = [*app.routes, *(route for router in routers for route in router.routes)]
     app.add_middleware(AllowedMethods, table=MethodTable.of(routes))
     app.add_middleware(BodyGuard, limits=body_limits(settings), timeouts=timeouts)
+    app.add_middleware(RequestLimits, limits=UserLimits.of(settings), clock=clock)
     hosts = HostRule.of(host, settings.allowed_hosts)
     app.state.identities = Identities(install_token(settings.home))
     app.add_middleware(Gate, hosts=hosts, identities=app.state.identities, auth=settings.auth)

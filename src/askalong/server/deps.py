@@ -16,6 +16,7 @@ from threading import Lock
 from typing import Annotated
 
 from fastapi import Depends, Request
+from starlette.types import Scope
 
 from askalong.asking.asker import Asker
 from askalong.errors import Unauthorized
@@ -23,6 +24,7 @@ from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
 from askalong.resumable.receiver import ResumableUploads
 from askalong.server.identity import ACCESS_KEY
+from askalong.store.base import Store
 from askalong.types import Access
 
 
@@ -48,6 +50,14 @@ def current_access(request: Request) -> Access:
     if not isinstance(access, Access):
         raise Unauthorized("sign in first", source=request.url.path)
     return access
+
+
+def served_store(scope: Scope) -> Store | None:
+    """The store of the app ``scope`` belongs to, for the middleware in front of the
+    routes; None before the app has started (its library is opened at startup)."""
+    state = getattr(scope.get("app"), "state", None)
+    server = getattr(state, "askalong", None)
+    return None if server is None else server.library.store
 
 
 def server_state(request: Request) -> ServerState:

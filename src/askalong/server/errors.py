@@ -25,7 +25,7 @@ from askalong.errors import (
     Unauthorized,
     Unavailable,
 )
-from askalong.server.schemas import LONE_SURROGATE, ErrorBody, ErrorOut
+from askalong.server.schemas import LONE_SURROGATE, ErrorBody, ErrorOut, TooManyOut
 
 log = logging.getLogger("askalong.server")
 
@@ -70,15 +70,26 @@ def error_response(status: int, kind: str, message: str, source: str | None = No
     return JSONResponse(body.model_dump(), status_code=status)
 
 
+def too_many_response(exc: TooMany) -> JSONResponse:
+    """429 for a per-user limit: ``Retry-After`` and the body's ``retry_after`` agree."""
+    body = TooManyOut(
+        error=ErrorBody(type=type(exc).__name__, message=exc.message, source=exc.source),
+        retry_after=exc.retry_after,
+    )
+    return JSONResponse(
+        body.model_dump(), status_code=429, headers={"Retry-After": str(exc.retry_after)}
+    )
+
+
 async def _domain(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AskAlongError)
     if isinstance(exc, ConfigError | StoreError):
         log.error("%s: %s", type(exc).__name__, exc)
+    if isinstance(exc, TooMany):  # uploads in flight: a slot frees when one ends or expires
+        return too_many_response(exc)
     response = error_response(status_of(exc), type(exc).__name__, exc.message, exc.source)
     if isinstance(exc, Unavailable):  # its worker is already replaced: soon is fine
         response.headers["Retry-After"] = "1"
-    if isinstance(exc, TooMany):  # a slot frees when an upload finishes or expires
-        response.headers["Retry-After"] = "30"
     return response
 
 

@@ -33,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from askalong.server.deps import served_store
 from askalong.server.errors import error_response
 from askalong.server.identity import (
     ACCESS_KEY,
@@ -128,9 +129,7 @@ class Gate:
 
     async def _admit(self, request: Request, scope: Scope) -> Response | None:
         """Who is asking, into the scope; or the 401/403 that stops an unknown caller."""
-        state = getattr(scope.get("app"), "state", None)
-        server = getattr(state, "askalong", None)
-        store: Store | None = None if server is None else server.library.store
+        store = served_store(scope)
         writes = request.method in UNSAFE_METHODS
         caller: Caller = await run_in_threadpool(self._caller, request, store, writes)
         if caller.access is not None:

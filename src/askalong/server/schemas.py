@@ -91,6 +91,12 @@ class ErrorOut(BaseModel):
     error: ErrorBody
 
 
+class TooManyOut(ErrorOut):
+    """A 429's body: the error and, as in its ``Retry-After``, the seconds to wait."""
+
+    retry_after: int
+
+
 class DocumentList(BaseModel):
     documents: list[DocumentJSON]
 

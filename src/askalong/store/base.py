@@ -204,8 +204,9 @@ class UserStore(Protocol):
     """Accounts and their API tokens. A disabled user's password and tokens stop working
     at once: every check reads the flag. No accounts at all is the zero-config install."""
 
-    def add_user(self, user_id: str, password: str) -> User:
-        """A new user (``InputError`` if the id is taken or invalid, or the password short)."""
+    def add_user(self, user_id: str, password: str, *, admin: bool | None = None) -> User:
+        """A new user (``InputError`` if the id is taken or invalid, or the password short);
+        ``admin`` None: a site administrator exactly when it is the first account."""
         ...
 
     def list_users(self) -> list[User]: ...
@@ -256,8 +257,26 @@ class OrgStore(Protocol):
         ...
 
 
+class LimitStore(Protocol):
+    """Per-user request counts in fixed windows (``server/limits.py`` decides the limit):
+    kept in the store so that every server process over one store counts together."""
+
+    def count_request(self, user_id: str, window_start: int) -> int:
+        """Count one request of ``user_id`` in the window starting at ``window_start``
+        (seconds since the epoch, a multiple of the window's length) and return how many
+        that window holds now; a new start begins a new count."""
+        ...
+
+
 class Store(
-    DocumentStore, ThreadStore, CollectionStore, UploadStore, UserStore, OrgStore, Protocol
+    DocumentStore,
+    ThreadStore,
+    CollectionStore,
+    UploadStore,
+    UserStore,
+    OrgStore,
+    LimitStore,
+    Protocol,
 ):
     """Every aggregate of one backend, opened and closed together."""
 

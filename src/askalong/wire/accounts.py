@@ -12,6 +12,7 @@ class UserJSON(TypedDict):
     id: str
     created: str
     disabled: bool
+    admin: bool
 
 
 class OrgJSON(TypedDict):
@@ -35,7 +36,12 @@ class TokenJSON(TypedDict):
 
 
 def user_json(user: User) -> UserJSON:
-    return {"id": user.id, "created": user.created, "disabled": user.disabled}
+    return {
+        "id": user.id,
+        "created": user.created,
+        "disabled": user.disabled,
+        "admin": user.admin,
+    }
 
 
 def org_json(org: Org) -> OrgJSON:

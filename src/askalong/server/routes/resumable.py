@@ -20,7 +20,7 @@ from fastapi import APIRouter, BackgroundTasks, Request, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 
-from askalong.errors import AskAlongError, InputError, TooLarge
+from askalong.errors import AskAlongError, InputError, TooLarge, TooMany
 from askalong.ingest.inputs import Upload
 from askalong.parse.progress import Sink
 from askalong.resumable.area import check_upload_id, discard
@@ -28,7 +28,7 @@ from askalong.resumable.checksum import Checksum
 from askalong.resumable.receiver import ResumableUploads
 from askalong.server import tus
 from askalong.server.deps import AccessDep, ServerState, StateDep
-from askalong.server.errors import error_response, status_of
+from askalong.server.errors import error_response, status_of, too_many_response
 from askalong.server.ingesting import add_upload, embed_pending
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
@@ -214,10 +214,13 @@ class _VersionMismatch(InputError):
 def _refusal(exc: AskAlongError, *, status: int | None = None, body: bool = True) -> Response:
     status = status or (412 if isinstance(exc, _VersionMismatch) else status_of(exc))
     headers = {"Tus-Resumable": tus.TUS_VERSION, "Tus-Version": tus.TUS_VERSION}
-    if status == 429:
-        headers["Retry-After"] = "30"
+    if isinstance(exc, TooMany):
+        headers["Retry-After"] = str(exc.retry_after)
     if not body:  # a HEAD answer has no body
         return Response(status_code=status, headers=headers)
-    response = error_response(status, type(exc).__name__, exc.message, exc.source)
+    if isinstance(exc, TooMany):
+        response = too_many_response(exc)
+    else:
+        response = error_response(status, type(exc).__name__, exc.message, exc.source)
     response.headers.update(headers)
     return response

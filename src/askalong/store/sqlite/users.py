@@ -20,6 +20,7 @@ from askalong.types import ApiToken, User
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 RESERVED_USERS = frozenset({"local"})  # the owner of everything added without an account
 _SELECT_TOKEN = "SELECT id, user_id, label, created, revoked FROM api_tokens"
+_SELECT_USER = "SELECT id, created, disabled, admin FROM users"
 
 
 def check_name(value: str, what: str) -> str:
@@ -41,7 +42,7 @@ def now() -> str:
 class SQLiteUsers(SQLiteDatabase):
     """``UserStore`` over the shared connection."""
 
-    def add_user(self, user_id: str, password: str) -> User:
+    def add_user(self, user_id: str, password: str, *, admin: bool | None = None) -> User:
         check_name(user_id, "user")
         if user_id in RESERVED_USERS:
             raise InputError(f"{user_id!r} is reserved for the local owner", source=user_id)
@@ -49,15 +50,17 @@ class SQLiteUsers(SQLiteDatabase):
         with self._lock, store_errors(user_id), self._transaction() as conn:
             if _user(conn, user_id) is not None:
                 raise InputError("that user exists already", source=user_id)
+            if admin is None:  # the first account is the one that can administer the rest
+                admin = conn.execute("SELECT 1 FROM users LIMIT 1").fetchone() is None
             conn.execute(
-                "INSERT INTO users (id, password_hash, created) VALUES (?, ?, ?)",
-                (user_id, hashed, now()),
+                "INSERT INTO users (id, password_hash, created, admin) VALUES (?, ?, ?, ?)",
+                (user_id, hashed, now(), int(admin)),
             )
             return _require_user(conn, user_id)
 
     def list_users(self) -> list[User]:
         with self._lock, store_errors("users"):
-            rows = self._conn.execute("SELECT id, created, disabled FROM users ORDER BY id")
+            rows = self._conn.execute(f"{_SELECT_USER} ORDER BY id")
             return [_user_from_row(row) for row in rows]
 
     def get_user(self, user_id: str) -> User | None:
@@ -77,7 +80,8 @@ class SQLiteUsers(SQLiteDatabase):
     def check_password(self, user_id: str, password: str) -> User | None:
         with self._lock, store_errors("login"):
             row = self._conn.execute(
-                "SELECT id, created, disabled, password_hash FROM users WHERE id = ?", (user_id,)
+                "SELECT id, created, disabled, admin, password_hash FROM users WHERE id = ?",
+                (user_id,),
             ).fetchone()
         # Hashing outside the lock: argon2 takes tens of milliseconds by design. An unknown
         # user costs one hash too, so the time taken does not tell which users exist.
@@ -112,7 +116,7 @@ class SQLiteUsers(SQLiteDatabase):
     def user_of_token(self, secret: str) -> User | None:
         with self._lock, store_errors("token"):
             row = self._conn.execute(
-                "SELECT u.id, u.created, u.disabled FROM api_tokens t JOIN users u"
+                "SELECT u.id, u.created, u.disabled, u.admin FROM api_tokens t JOIN users u"
                 " ON u.id = t.user_id WHERE t.digest = ? AND t.revoked = 0 AND u.disabled = 0",
                 (token_digest(secret),),
             ).fetchone()
@@ -125,9 +129,7 @@ def _dummy_hash() -> str:
 
 
 def _user(conn: sqlite3.Connection, user_id: str) -> User | None:
-    row = conn.execute(
-        "SELECT id, created, disabled FROM users WHERE id = ?", (user_id,)
-    ).fetchone()
+    row = conn.execute(f"{_SELECT_USER} WHERE id = ?", (user_id,)).fetchone()
     return None if row is None else _user_from_row(row)
 
 
@@ -146,7 +148,12 @@ def _token(conn: sqlite3.Connection, token_id: str) -> ApiToken:
 
 
 def _user_from_row(row: sqlite3.Row) -> User:
-    return User(id=row["id"], created=row["created"], disabled=bool(row["disabled"]))
+    return User(
+        id=row["id"],
+        created=row["created"],
+        disabled=bool(row["disabled"]),
+        admin=bool(row["admin"]),
+    )
 
 
 def _token_from_row(row: sqlite3.Row) -> ApiToken:

@@ -19,16 +19,34 @@ async function errorOf(response) {
     // not JSON: fall back to the status text
   }
   const e = body?.error ?? {};
-  return new ApiError(
-    response.status,
-    e.type ?? "HTTPError",
-    e.message ?? response.statusText,
-    e.source,
-  );
+  let message = e.message ?? response.statusText;
+  if (body?.retry_after) message = `${message} — try again in ${body.retry_after} s`; // 429
+  return new ApiError(response.status, e.type ?? "HTTPError", message, e.source);
 }
 
-async function request(path, options = {}) {
-  const response = await fetch(path, options);
+// A multi-user server refuses a signed-in browser's write without its session's CSRF
+// token, which the login left in the readable cookie askalong_csrf_<server port>.
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export function csrfToken() {
+  const cookies = document.cookie.split("; ").map((c) => c.split("="));
+  const named = (name) => cookies.find(([key]) => key === name)?.[1];
+  const port = location.port || (location.protocol === "https:" ? "443" : "80");
+  const ours = named(`askalong_csrf_${port}`);
+  const any = cookies.filter(([key]) => key.startsWith("askalong_csrf_"));
+  // behind a proxy the server's own port is not the page's: then the only one there is
+  return ours ?? (any.length === 1 ? any[0][1] : null);
+}
+
+export function withCsrf(headers = {}) {
+  const token = csrfToken();
+  return token ? { ...headers, "X-CSRF-Token": decodeURIComponent(token) } : headers;
+}
+
+export async function request(path, options = {}) {
+  const unsafe = UNSAFE.has((options.method ?? "GET").toUpperCase());
+  const sent = unsafe ? { ...options, headers: withCsrf(options.headers) } : options;
+  const response = await fetch(path, sent);
   if (!response.ok) throw await errorOf(response);
   return response.status === 204 ? null : response.json();
 }
@@ -78,7 +96,7 @@ export function search(query, documentId) {
 export async function* ask(body, signal) {
   const response = await fetch("/api/ask", {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    headers: withCsrf({ "Content-Type": "application/json", Accept: "text/event-stream" }),
     body: JSON.stringify({ ...body, stream: true }),
     signal,
   });

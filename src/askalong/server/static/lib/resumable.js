@@ -4,7 +4,7 @@
 // localStorage under the file's fingerprint). Resolves with
 // {status, document, blocks}, once the server has added the document.
 
-import { ApiError, getDocument } from "./api.js";
+import { ApiError, getDocument, withCsrf } from "./api.js";
 
 const PIECE_BYTES = 5 * 1024 * 1024;
 const RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000];
@@ -26,6 +26,7 @@ export function uploadResumable(
       retryDelays: RETRY_DELAYS_MS,
       removeFingerprintOnSuccess: true,
       metadata: { filename: file.name },
+      headers: withCsrf(), // a multi-user server's session needs it on POST, PATCH, DELETE
       onProgress: (sent, total) => total && onProgress(sent / total),
       onError: (error) => reject(refusal(error)),
       onSuccess: () => settled(upload.url, onReading).then(resolve, reject),
@@ -63,5 +64,7 @@ function refusal(error) {
   } catch {
     // not our JSON: keep the body as it came
   }
+  const wait = response.getStatus() === 429 && response.getHeader("Retry-After");
+  if (wait) message = `${message} — try again in ${wait} s`;
   return new ApiError(response.getStatus(), "HTTPError", message || error.message);
 }
