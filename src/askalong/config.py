@@ -96,8 +96,9 @@ def _coerce(values: dict[str, Any]) -> dict[str, Any]:
     return coerced
 
 
-# Number settings for which 0 means something: no OCR while adding (pages read on request).
-ZERO_ALLOWED = frozenset({"ocr_budget"})
+# Number settings for which 0 means something: no OCR while adding (pages read on request),
+# no test delay.
+ZERO_ALLOWED = frozenset({"ocr_budget", "job_test_delay"})
 
 
 def _check_number(name: str, raw: object, value: float) -> None:

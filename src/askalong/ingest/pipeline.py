@@ -10,7 +10,7 @@ while a file is being parsed.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -40,7 +40,7 @@ from askalong.types import (
 
 ID_LENGTH = 16  # hex characters of the content hash that make a document id
 
-Status = Literal["added", "exists", "failed"]
+Status = Literal["added", "exists", "failed", "queued"]  # queued: ``jobs/outbox``
 
 
 @dataclass(frozen=True)
@@ -83,10 +83,20 @@ class Ingestor:
             options={"pdf": {"ocr_budget": settings.ocr_budget}},
         )
 
-    def add(self, item: str, access: Access, *, visibility: Visibility | None = None) -> AddOutcome:
-        """Add one path or URL for ``access`` (see ``add_upload``); never raises for bad input."""
+    def add(
+        self,
+        item: str,
+        access: Access,
+        *,
+        visibility: Visibility | None = None,
+        add: Callable[[Upload], AddOutcome] | None = None,
+    ) -> AddOutcome:
+        """Add one path or URL for ``access`` (see ``add_upload``; ``add`` instead, to queue
+        it, say); never raises for bad input."""
         try:
             upload = self.read(item)
+            if add is not None:
+                return add(upload)
             return self.add_upload(upload, access, visibility=visibility)
         except AskAlongError as exc:
             error = path_text(str(exc))  # a URL argument may hold undecodable bytes too
@@ -122,7 +132,7 @@ class Ingestor:
         ``ASKALONG_VISIBILITY``); ``writes`` is held only around the store and index writes;
         ``progress`` receives the parser's reports (``parse/progress.py``)."""
         content_hash = hashlib.sha256(upload.data).hexdigest()
-        known = self._known(upload, content_hash, access)
+        known = self.known(upload, content_hash, access)
         if known is not None:
             return known
         parsed = self.guard.read(upload.data, source=upload.source, progress=progress)
@@ -130,9 +140,10 @@ class Ingestor:
         document = self._document(upload, parsed, content_hash, access, visibility)
         stored = StoredDocument(document, parsed.blocks, self._chunks(document.id, parsed))
         with writes or nullcontext():
-            return self._known(upload, content_hash, access) or self._write(upload, stored)
+            return self.known(upload, content_hash, access) or self._write(upload, stored)
 
-    def _known(self, upload: Upload, content_hash: str, access: Access) -> AddOutcome | None:
+    def known(self, upload: Upload, content_hash: str, access: Access) -> AddOutcome | None:
+        """``exists`` when these bytes are stored (and ``access`` may see them), else None."""
         doc_id = document_id(content_hash)
         if not self.store.has_document(doc_id):
             return None

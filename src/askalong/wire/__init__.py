@@ -60,6 +60,7 @@ from askalong.wire.documents import (
     document_json,
     span_json,
 )
+from askalong.wire.jobs import JobJSON, job_json
 from askalong.wire.search import HitJSON, SearchJSON, hit_json, search_json
 from askalong.wire.threads import (
     ThreadJSON,
@@ -83,6 +84,7 @@ __all__ = [
     "DocumentJSON",
     "FindingJSON",
     "HitJSON",
+    "JobJSON",
     "MembershipJSON",
     "OrgJSON",
     "PassageJSON",
@@ -109,6 +111,7 @@ __all__ = [
     "document_json",
     "finding_json",
     "hit_json",
+    "job_json",
     "membership_json",
     "org_json",
     "passage_json",

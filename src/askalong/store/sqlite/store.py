@@ -2,15 +2,16 @@
 
 ``SQLiteStore`` is every aggregate's class over one connection (``connection``): the
 documents (``documents``), the threads (``threads``), the collections
-(``collections``) and the resumable uploads (``uploads``). An aggregate added later is one
-more class in its own module and one more base here. See ``connection`` for the
-concurrency model.
+(``collections``), the resumable uploads (``uploads``) and the ingestion jobs (``jobs``).
+An aggregate added later is one more class in its own module and one more base here.
+See ``connection`` for the concurrency model.
 """
 
 from __future__ import annotations
 
 from askalong.store.sqlite.collections import SQLiteCollections
 from askalong.store.sqlite.documents import SQLiteDocuments
+from askalong.store.sqlite.jobs import SQLiteJobs
 from askalong.store.sqlite.orgs import SQLiteOrgs
 from askalong.store.sqlite.threads import SQLiteThreads
 from askalong.store.sqlite.uploads import SQLiteUploads
@@ -18,7 +19,13 @@ from askalong.store.sqlite.users import SQLiteUsers
 
 
 class SQLiteStore(
-    SQLiteDocuments, SQLiteThreads, SQLiteCollections, SQLiteUploads, SQLiteUsers, SQLiteOrgs
+    SQLiteJobs,  # before the documents' class it extends
+    SQLiteDocuments,
+    SQLiteThreads,
+    SQLiteCollections,
+    SQLiteUploads,
+    SQLiteUsers,
+    SQLiteOrgs,
 ):
     """``Store`` over one SQLite file: ``SQLiteDocuments(path, files, trace=...)`` opens it,
     and every aggregate's methods share that connection and its lock."""
