@@ -31,12 +31,20 @@ def worker_name() -> str:
 class Worker:
     """Runs the library's queued jobs until ``stop`` is set (or, ``once``, none is left)."""
 
-    def __init__(self, library: Library, log: Log | None = None, *, sweeps: bool = True) -> None:
+    def __init__(
+        self,
+        library: Library,
+        log: Log | None = None,
+        *,
+        sweeps: bool = True,
+        queue: JobQueue | None = None,
+    ) -> None:
         self.library = library
-        self.queue = JobQueue(library.store, library.settings, worker_name())
+        self.queue = queue or JobQueue(library.store, library.settings, worker_name())
         self.log = log or (lambda line: None)
         self.sweeps = sweeps  # one loop per process sweeps; the others only work
         self._steps: JobSteps | None = None
+        self.wakeup = threading.Event()  # set: look for work now (a job was just queued)
 
     @property
     def steps(self) -> JobSteps:
@@ -56,7 +64,8 @@ class Worker:
             if lease is None:
                 if once:
                     break
-                stop.wait(settings.job_poll)
+                self.wakeup.wait(settings.job_poll)
+                self.wakeup.clear()
                 continue
             finished += self.run_job(lease)
         return finished
@@ -103,8 +112,8 @@ class Worker:
 
 
 class WorkerThread:
-    """A worker inside another process (``askalong serve``): started, then stopped between
-    steps' batches is not possible, so ``stop`` waits for the job at hand to finish."""
+    """A worker inside another process (``askalong serve``); ``stop`` lets the job at hand
+    finish (or gives up waiting after ``timeout``: the sweep re-queues it later)."""
 
     def __init__(self, library: Library, log: Log | None = None) -> None:
         self.worker = Worker(library, log)
@@ -114,6 +123,10 @@ class WorkerThread:
     def start(self) -> None:
         self._thread.start()
 
+    def wake(self) -> None:
+        """Look for work now rather than at the next poll."""
+        self.worker.wakeup.set()
+
     def _run(self) -> None:
         try:
             self.worker.run(self._stop)
@@ -122,4 +135,5 @@ class WorkerThread:
 
     def stop(self, timeout: float = 30.0) -> None:
         self._stop.set()
+        self.wake()
         self._thread.join(timeout)
