@@ -53,22 +53,42 @@ class Worker:
         return self._steps
 
     def run(self, stop: threading.Event, *, once: bool = False) -> int:
-        """The loop; returns how many jobs it finished (ready or failed)."""
-        settings = self.library.settings
-        finished, next_sweep = 0, 0.0
+        """The loop; returns how many jobs it finished (ready or failed). The sweep runs
+        first, then every ``job_sweep`` seconds in a thread of its own, so a long job here
+        never keeps another worker's dead job waiting."""
+        halt = threading.Event()  # ends the sweeper with the loop
+        sweeper = threading.Thread(
+            target=self._sweep_every, args=(halt,), name="askalong-sweep", daemon=True
+        )
+        if self.sweeps:
+            self.sweep()
+            sweeper.start()
+        try:
+            return self._loop(stop, once)
+        finally:
+            halt.set()
+            if sweeper.is_alive():
+                sweeper.join()
+
+    def _loop(self, stop: threading.Event, once: bool) -> int:
+        finished = 0
         while not stop.is_set():
-            if self.sweeps and self.queue.clock() >= next_sweep:
-                self.sweep()
-                next_sweep = self.queue.clock() + settings.job_sweep
             lease = self.queue.claim()
             if lease is None:
                 if once:
                     break
-                self.wakeup.wait(settings.job_poll)
+                self.wakeup.wait(self.library.settings.job_poll)
                 self.wakeup.clear()
                 continue
             finished += self.run_job(lease)
         return finished
+
+    def _sweep_every(self, stop: threading.Event) -> None:
+        while not stop.wait(self.library.settings.job_sweep):
+            try:
+                self.sweep()
+            except AskAlongError as exc:  # a busy store now; the next sweep tries again
+                self.log(f"sweep failed: {exc}")
 
     def sweep(self) -> None:
         for job in self.queue.sweep(self._clean):
