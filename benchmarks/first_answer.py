@@ -85,7 +85,8 @@ def vectors_done(server: LiveServer, document_id: str) -> bool:
 
 def one_run(route: str, data: bytes) -> dict[str, object]:
     home = Path(tempfile.mkdtemp(prefix=f"first-answer-{route}-")) / "home"
-    with live_server(home, {"ASKALONG_EMBEDDER": "local"}) as server:
+    env = {"ASKALONG_EMBEDDER": "local", "PYTHONPATH": str(REPO / "src")}  # this tree's code
+    with live_server(home, env, startup=300) as server:
         started = time.perf_counter()
         (tus_upload if route == "tus" else multipart_upload)(server, data)
         while (document := readable(server)) is None:

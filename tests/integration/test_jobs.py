@@ -168,3 +168,27 @@ def test_the_cli_queues_shows_state_works_and_retries(settings: Settings, tmp_pa
     again = runner.invoke(main, ["retry", doc_id[:6]], catch_exceptions=False)
     assert again.exit_code == 0 and "queued" in again.output
     assert "pending" in runner.invoke(main, ["docs"], catch_exceptions=False).output
+
+
+def test_a_stopping_worker_puts_its_job_back_between_batches(
+    library: Library, evaldata: Path
+) -> None:
+    """The parser's page reports are relayed to the end of the call (the guard's child is
+    never left with an unread answer), then the job is pending again, not failed."""
+    paper = min((evaldata / "pdf" / "en_1col").glob("*.pdf"), key=lambda p: p.stat().st_size)
+    doc_id = queue(library, paper.read_bytes(), paper.name)
+    worker = Worker(library)
+    try:
+        lease = worker.queue.claim()
+        assert lease is not None
+        stopping = threading.Event()
+        stopping.set()
+        worker._stop = stopping  # as ``run`` sets it, asked to stop before the first report
+        assert worker.run_job(lease) == 0
+        (job,) = library.store.jobs()
+        assert (job.state, job.lease_owner) == ("pending", None) and "stopping" in job.error
+        worker._stop = threading.Event()
+        assert worker.run(threading.Event(), once=True) == 1  # the same parser child, fine
+    finally:
+        worker.close()
+    assert library.store.jobs()[0].state == "ready" and library.store.chunks(doc_id)

@@ -33,6 +33,7 @@ from askalong.types import (
     Block,
     Chunk,
     Document,
+    DocumentFormat,
     ParsedDocument,
     StoredDocument,
     Visibility,
@@ -55,6 +56,49 @@ class AddOutcome:
 
 def document_id(content_hash: str) -> str:
     return content_hash[:ID_LENGTH]
+
+
+def with_parsed(document: Document, parsed: ParsedDocument) -> Document:
+    """``document`` with what parsing found: its title (``document``'s when the parse found
+    none), format, language, pages and their geometry, OCR and notices."""
+    sample = " ".join(block.text for block in parsed.blocks[:200])
+    return replace(
+        document,
+        title=parsed.title.strip() or document.title,
+        format=parsed.format,
+        language=detect_language(sample),
+        page_count=parsed.page_count,
+        page_sizes=parsed.page_sizes,
+        page_turns=parsed.page_turns,
+        ocr_pages=parsed.ocr_pages,
+        unread_pages=parsed.unread_pages,
+        notices=parsed.notices,
+    )
+
+
+def pending_document(
+    upload: Upload,
+    content_hash: str,
+    fmt: DocumentFormat,
+    access: Access,
+    visibility: Visibility,
+) -> Document:
+    """What is known of a document before it is parsed: its id, the bytes' format, owner,
+    visibility and org tags; its title from the name (``with_parsed`` fills the rest)."""
+    return Document(
+        id=document_id(content_hash),
+        content_hash=content_hash,
+        title=Path(upload.name).stem or upload.source,
+        source=upload.source,
+        format=fmt,
+        language=detect_language(""),
+        page_count=0,
+        size_bytes=len(upload.data),
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        owner=access.user,
+        visibility=visibility,
+        org_tags=access.member_of,
+    )
 
 
 def settings_chunks(settings: Settings, doc_id: str, blocks: Sequence[Block]) -> tuple[Chunk, ...]:
@@ -182,26 +226,10 @@ class Ingestor:
         access: Access,
         visibility: Visibility | None,
     ) -> Document:
-        sample = " ".join(block.text for block in parsed.blocks[:200])
-        return Document(
-            id=document_id(content_hash),
-            content_hash=content_hash,
-            title=parsed.title.strip() or Path(upload.name).stem or upload.source,
-            source=upload.source,
-            format=parsed.format,
-            language=detect_language(sample),
-            page_count=parsed.page_count,
-            size_bytes=len(upload.data),
-            created=datetime.now(UTC).isoformat(timespec="seconds"),
-            owner=access.user,
-            visibility=visibility or self.settings.visibility,
-            org_tags=access.member_of,
-            page_sizes=parsed.page_sizes,
-            ocr_pages=parsed.ocr_pages,
-            unread_pages=parsed.unread_pages,
-            page_turns=parsed.page_turns,
-            notices=parsed.notices,
+        pending = pending_document(
+            upload, content_hash, parsed.format, access, visibility or self.settings.visibility
         )
+        return with_parsed(pending, parsed)
 
     def close(self) -> None:
         self.guard.close()

@@ -9,16 +9,13 @@ owner, visibility and org tags; title, language and pages follow from the parse 
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
-from pathlib import Path
 
 from askalong.errors import NotFound
 from askalong.ingest.inputs import Upload
-from askalong.ingest.pipeline import AddOutcome, Ingestor, document_id
+from askalong.ingest.pipeline import AddOutcome, Ingestor, pending_document
 from askalong.jobs.job import Job
 from askalong.parse.detect import detect_format
 from askalong.store.base import Store
-from askalong.text.scripts import detect_language
 from askalong.types import Access, Document, Visibility
 
 
@@ -36,7 +33,9 @@ def queue_upload(
     known = ingestor.known(upload, content_hash, access)
     if known is not None:
         return known
-    document = _pending_document(upload, content_hash, access, visibility, ingestor)
+    fmt = detect_format(upload.data, source=upload.source)  # unsupported: refused now
+    chosen = visibility or ingestor.settings.visibility
+    document = pending_document(upload, content_hash, fmt, access, chosen)
     if store.enqueue_document(document, upload.data) is None:  # queued meanwhile elsewhere
         return ingestor.known(upload, content_hash, access) or AddOutcome(upload.source, "exists")
     return AddOutcome(upload.source, "queued", document)
@@ -51,29 +50,6 @@ def queue_item(
         access,
         visibility=visibility,
         add=lambda upload: queue_upload(ingestor, store, upload, access, visibility=visibility),
-    )
-
-
-def _pending_document(
-    upload: Upload,
-    content_hash: str,
-    access: Access,
-    visibility: Visibility | None,
-    ingestor: Ingestor,
-) -> Document:
-    return Document(
-        id=document_id(content_hash),
-        content_hash=content_hash,
-        title=Path(upload.name).stem or upload.source,
-        source=upload.source,
-        format=detect_format(upload.data, source=upload.source),
-        language=detect_language(""),
-        page_count=0,
-        size_bytes=len(upload.data),
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
-        owner=access.user,
-        visibility=visibility or ingestor.settings.visibility,
-        org_tags=access.member_of,
     )
 
 

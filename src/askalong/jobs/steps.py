@@ -11,6 +11,7 @@ progress to ``Beat``, which the worker turns into heartbeats.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,13 +20,11 @@ from askalong.config import Settings
 from askalong.errors import AskAlongError
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.pages import PageReading
-from askalong.ingest.pipeline import settings_chunks
+from askalong.ingest.pipeline import settings_chunks, with_parsed
 from askalong.jobs.job import JobState
 from askalong.parse.guard import ParserGuard
-from askalong.parse.progress import Progress
 from askalong.store.base import Store
-from askalong.text.scripts import detect_language
-from askalong.types import Access, Document, ParsedDocument, StoredDocument
+from askalong.types import Access, Document, StoredDocument
 
 Beat = Callable[[JobState, int, int], None]
 _NEEDS_OCR = " need OCR ("  # the parser's notice about scanned pages it left unread
@@ -33,6 +32,31 @@ _NEEDS_OCR = " need OCR ("  # the parser's notice about scanned pages it left un
 
 class JobFailed(AskAlongError):
     """A step could not finish (the embedder failed, say); the job may be tried again."""
+
+
+class _Held:
+    """``beat`` called from inside someone else's loop (the parser guard relaying its
+    child's reports, the embedder's batches), which must not be unwound half-way: the
+    guard would leave the child's answer unread. Its first error is kept and raised by
+    ``raise_if_stopped`` once the loop is done; ``stopped`` asks the embedder to stop."""
+
+    def __init__(self, beat: Beat) -> None:
+        self.beat = beat
+        self.stopped = threading.Event()
+        self.error: Exception | None = None
+
+    def __call__(self, state: JobState, done: int, total: int) -> None:
+        if self.error is not None:
+            return
+        try:
+            self.beat(state, done, total)
+        except Exception as exc:  # re-raised by raise_if_stopped, whatever it is
+            self.error = exc
+            self.stopped.set()
+
+    def raise_if_stopped(self) -> None:
+        if self.error is not None:
+            raise self.error
 
 
 class JobSteps:
@@ -51,12 +75,12 @@ class JobSteps:
         """Parse the original; the document's head, blocks and chunks replaced, then its
         keyword entries (vectors of an earlier attempt's texts are reused by ``embed``)."""
         data = self.store.original_path(document).read_bytes()
-
-        def report(progress: Progress) -> None:
-            beat("parsing", progress.done, progress.total)
-
-        parsed = self.guard.read(data, source=document.source, progress=report)
-        head = _parsed_head(document, parsed)
+        held = _Held(beat)
+        parsed = self.guard.read(
+            data, source=document.source, progress=lambda p: held("parsing", p.done, p.total)
+        )
+        held.raise_if_stopped()
+        head = with_parsed(document, parsed)
         chunks = settings_chunks(self.settings, document.id, parsed.blocks)
         self.store.store_parsed(StoredDocument(head, parsed.blocks, chunks))
         self.indexes.add(head, chunks)
@@ -81,12 +105,14 @@ class JobSteps:
             return
         total = len(self.store.chunks(document.id))
         beat("embedding", 0, total)
+        held = _Held(beat)
 
         def batch(done: int) -> None:
             self._test_delay()
-            beat("embedding", done, total)
+            held("embedding", done, total)
 
-        report = self.indexes.embed([document], progress=batch)
+        report = self.indexes.embed([document], progress=batch, stop=held.stopped)
+        held.raise_if_stopped()
         if report.error:
             raise JobFailed(f"vectors: {report.error}", source=document.id)
         beat("embedding", total, total)
@@ -101,22 +127,6 @@ class JobSteps:
     def close(self) -> None:
         self.guard.close()
         self.pages.close()
-
-
-def _parsed_head(document: Document, parsed: ParsedDocument) -> Document:
-    sample = " ".join(block.text for block in parsed.blocks[:200])
-    return replace(
-        document,
-        title=parsed.title.strip() or document.title,
-        format=parsed.format,
-        language=detect_language(sample),
-        page_count=parsed.page_count,
-        page_sizes=parsed.page_sizes,
-        page_turns=parsed.page_turns,
-        ocr_pages=parsed.ocr_pages,
-        unread_pages=parsed.unread_pages,
-        notices=parsed.notices,
-    )
 
 
 def _read_notices(document: Document, read: int) -> tuple[str, ...]:

@@ -15,12 +15,17 @@ import uuid
 from collections.abc import Callable
 
 from askalong.errors import AskAlongError, NotFound
+from askalong.jobs.job import JobState
 from askalong.jobs.queue import JobQueue, Lease, LeaseLost
 from askalong.jobs.steps import JobSteps
 from askalong.library import Library
 from askalong.types import Access
 
 Log = Callable[[str], None]
+
+
+class WorkerStopping(AskAlongError):
+    """The worker was asked to stop: the job goes back to pending between two batches."""
 
 
 def worker_name() -> str:
@@ -45,6 +50,7 @@ class Worker:
         self.sweeps = sweeps  # one loop per process sweeps; the others only work
         self._steps: JobSteps | None = None
         self.wakeup = threading.Event()  # set: look for work now (a job was just queued)
+        self._stop = threading.Event()  # the running loop's stop, seen between batches
 
     @property
     def steps(self) -> JobSteps:
@@ -56,6 +62,7 @@ class Worker:
         """The loop; returns how many jobs it finished (ready or failed). The sweep runs
         first, then every ``job_sweep`` seconds in a thread of its own, so a long job here
         never keeps another worker's dead job waiting."""
+        self._stop = stop
         halt = threading.Event()  # ends the sweeper with the loop
         sweeper = threading.Thread(
             target=self._sweep_every, args=(halt,), name="askalong-sweep", daemon=True
@@ -103,18 +110,28 @@ class Worker:
         """Run the claimed job's steps; 1 when it ended (ready or failed), 0 when it goes on
         elsewhere (lease lost, document removed, another attempt due)."""
         job = lease.job
+
+        def beat(state: JobState, done: int, total: int) -> None:
+            if self._stop.is_set():
+                raise WorkerStopping("the worker is stopping", source=job.id)
+            lease.beat(state, done, total)
+
         try:
             document = self.library.store.get_document(job.document_id, Access.local())
             self.log(f"{document.id}  parsing  {document.source}")
             with lease.ticking():
-                document = self.steps.parse(document, lease.beat)
+                document = self.steps.parse(document, beat)
                 if document.unread_pages:
                     self.log(f"{document.id}  ocr  {len(document.unread_pages)} page(s)")
-                    document = self.steps.ocr(document, lease.beat)
+                    document = self.steps.ocr(document, beat)
                 self.log(f"{document.id}  embedding")
-                self.steps.embed(document, lease.beat)
+                self.steps.embed(document, beat)
         except (LeaseLost, NotFound) as exc:
             self.log(f"{job.document_id}  stopped: {exc}")
+            return 0
+        except WorkerStopping as exc:  # pending again now, not after the stale time
+            lease.queue.store.release_job(job, lease.queue.owner, str(exc), final=False)
+            self.log(f"{job.document_id}  put back: {exc}")
             return 0
         except AskAlongError as exc:
             lease.fail(str(exc))
