@@ -103,8 +103,9 @@ LIMITS = (
     "owner_requests_per_minute",
     "owner_concurrent_questions",
 )
-# Number settings for which 0 means something: no OCR while adding (pages read on request).
-ZERO_ALLOWED = frozenset({"ocr_budget"})
+# Number settings for which 0 means something: no OCR while adding (pages read on request),
+# no test delay.
+ZERO_ALLOWED = frozenset({"ocr_budget", "job_test_delay"})
 
 
 def _check_number(name: str, raw: object, value: float) -> None:

@@ -92,6 +92,21 @@ class Settings:
     # local owner with no login before; "required": multi-user even with no account yet.
     auth: AuthMode = "auto"
 
+    # Ingestion jobs (``jobs/``): a worker renews its lease after every batch and at least
+    # every job_heartbeat seconds; every job_sweep seconds it re-queues jobs whose heartbeat
+    # is older than job_stale seconds (their worker died); a job claimed job_attempts times
+    # without finishing fails with its reason. ``serve`` runs a worker thread unless
+    # serve_worker is off (then run ``askalong worker``).
+    job_heartbeat: float = 30.0
+    job_sweep: float = 60.0
+    job_stale: float = 600.0
+    job_attempts: int = 3
+    job_poll: float = 1.0  # seconds an idle worker waits before looking for work again
+    serve_worker: bool = True
+    # TEST ONLY: seconds a worker sleeps before each OCR page and after each embedding batch,
+    # so a test can kill it mid-step deterministically. Leave at 0.
+    job_test_delay: float = 0.0
+
     @property
     def database_path(self) -> Path:
         return self.home / "askalong.sqlite3"

@@ -92,8 +92,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(home: Path, env: dict[str, str] | None = None) -> Iterator[LiveServer]:
-    """A server on ``home``, keyword search only; ``env`` adds settings (``ASKALONG_*``)."""
+def live_server(
+    home: Path, env: dict[str, str] | None = None, *, startup: float = 60
+) -> Iterator[LiveServer]:
+    """A server on ``home``, keyword search only; ``env`` adds settings (``ASKALONG_*``);
+    ``startup``: seconds it may take to answer (loading a model at load 20 takes longer)."""
     port = free_port()
     token = install_token(home)  # made here, read by the server: one token for both
     env = {**os.environ, "ASKALONG_HOME": str(home), "ASKALONG_EMBEDDER": "none", **(env or {})}
@@ -104,7 +107,7 @@ def live_server(home: Path, env: dict[str, str] | None = None) -> Iterator[LiveS
     try:
         url = f"http://127.0.0.1:{port}"
         server = LiveServer(url, home, token)
-        _wait_until_up(server, process)
+        _wait_until_up(server, process, startup)
         yield server
     finally:
         process.terminate()

@@ -14,6 +14,7 @@ from askalong.answer.agent.result import (
 )
 from askalong.answer.agent.scores import CitationScores
 from askalong.context.units import ContextUnit
+from askalong.jobs.job import Job
 from askalong.maintain.findings import Finding, Repair
 from askalong.retrieve.search import SearchResult
 from askalong.types import (
@@ -101,6 +102,12 @@ def document() -> Document:
     )
 
 
+def job() -> Job:
+    return Job(
+        "j1", "d1", "ingest", "ocr", 3, 50, "w", 2.0, 1.0, 1, "ingest:d1", "", CREATED, CREATED
+    )
+
+
 def pdf_block() -> Block:
     box = LineBox(72.12345678, 100.5, 300.0, 112.25, 0, 11)
     return Block("b2", "paragraph", "Hello world", 0, ("Intro",), 0, 1, (box,))
@@ -172,6 +179,7 @@ def forms() -> list[tuple[Any, Any]]:
     unit = ContextUnit("d1", ("c1",), "Hello", (SPAN,), (SPAN,), ("Intro",), 1, 1, "anchor", None)
     return [
         (DocumentJSON, document_json(document())),
+        (DocumentJSON, document_json(document(), job())),
         (BlockJSON, block_json(pdf_block())),
         (BlockJSON, block_json(text_block())),
         (ChunkJSON, chunk_json(chunk())),

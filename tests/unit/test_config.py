@@ -47,6 +47,10 @@ FLOAT_SETTINGS = (
     "llm_timeout",
     "upload_piece_mb",
     "upload_expiry_hours",
+    "job_heartbeat",
+    "job_sweep",
+    "job_stale",
+    "job_poll",
 )
 
 

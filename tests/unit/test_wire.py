@@ -24,7 +24,7 @@ from askalong.wire import answer_from_json, answer_json, document_json
 
 DOCUMENT_KEYS = {
     "id", "title", "source", "format", "language", "pages", "size_bytes", "created", "owner",
-    "visibility", "org_tags", "ocr_pages", "notices", "unread_pages",
+    "visibility", "org_tags", "ocr_pages", "notices", "unread_pages", "job",
 }  # fmt: skip
 ANSWER_KEYS = {
     "status", "question", "answer", "quotes", "explanation", "claims", "intent", "anchor",
@@ -150,4 +150,5 @@ def test_wire_imports_only_values() -> None:
         "askalong.retrieve.search",
         "askalong.maintain.findings",
         "askalong.answer.agent.result",  # the chat answer's values (pure)
+        "askalong.jobs.job",
     }

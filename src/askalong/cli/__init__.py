@@ -16,6 +16,7 @@ from askalong.cli.collections import collections
 from askalong.cli.doctor import doctor
 from askalong.cli.documents import add, docs, rm, show
 from askalong.cli.evaluate import evaluate
+from askalong.cli.jobs import retry, worker
 from askalong.cli.output import fail
 from askalong.cli.search import search
 from askalong.cli.serve import serve
@@ -48,6 +49,8 @@ for command in (
     docs,
     show,
     rm,
+    retry,
+    worker,
     visibility,
     collections,
     search,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import click
 from rich.table import Table
@@ -20,7 +20,8 @@ from askalong.cli.output import (
 from askalong.cli.progress import progress_bar
 from askalong.index.sync import EmbedReport
 from askalong.ingest.inputs import Skipped, expand_inputs, folder_name
-from askalong.ingest.pipeline import AddOutcome, Ingestor
+from askalong.ingest.pipeline import AddOutcome
+from askalong.jobs.outbox import queue_item
 from askalong.library import Library, opened_library
 from askalong.types import VISIBILITIES, Access, Collection, Document, Visibility
 from askalong.wire import collection_json
@@ -42,6 +43,11 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (
     help="Skip computing vectors now (keyword search works at once; vectors follow later).",
 )
 @click.option(
+    "--queue",
+    is_flag=True,
+    help="Only queue the documents (stored as pending); `askalong worker` or a server reads them.",
+)
+@click.option(
     "--follow-links",
     is_flag=True,
     help="In folders, also take links to files outside them and walk linked folders.",
@@ -57,6 +63,7 @@ def add(
     inputs: Sequence[str],
     visibility: Visibility | None,
     no_embed: bool,
+    queue: bool,
     follow_links: bool,
     collection: str | None,
     as_json: bool,
@@ -71,13 +78,17 @@ def add(
 
     A folder makes (or extends) a collection named after it, asked as one with
     `ask --collection NAME`; --collection NAME puts files, folders and URLs in NAME.
+
+    With --queue each document is stored as pending with its ingestion job and read by
+    `askalong worker` (or the worker of a running server); `docs` shows how far it is.
     """
     planned = collection_plan(inputs, collection, follow_links)
     items = [item for item, _ in planned]
     with opened_library() as library:
-        outcomes = _add_all(library.ingestor, items, visibility)
+        add_one = _queuer(library) if queue else library.ingestor.add
+        outcomes = _add_all(add_one, items, visibility)
         collected = _collect(library, planned, outcomes)
-        report = None if no_embed else _embed_pending(library)
+        report = None if no_embed or queue else _embed_pending(library)
     _report_added(outcomes, collected, report, as_json)
     if outcomes and all(o.status == "failed" for o in outcomes):
         raise SystemExit(1)
@@ -124,8 +135,18 @@ def _embed_pending(library: Library) -> EmbedReport | None:
         return library.indexes.embed(pending, lambda n: progress.update(task, completed=n))
 
 
+AddOne = Callable[..., AddOutcome]  # (item, access, visibility=...) -> its outcome
+
+
+def _queuer(library: Library) -> AddOne:
+    def queue_one(item: str, access: Access, *, visibility: Visibility | None) -> AddOutcome:
+        return queue_item(library.ingestor, library.store, item, access, visibility)
+
+    return queue_one
+
+
 def _add_all(
-    ingestor: Ingestor, items: list[str | Skipped], visibility: Visibility | None
+    add_one: AddOne, items: list[str | Skipped], visibility: Visibility | None
 ) -> list[AddOutcome]:
     outcomes = []
     with progress_bar() as progress:
@@ -135,7 +156,7 @@ def _add_all(
                 outcomes.append(AddOutcome(item.source, "failed", error=str(item)))
             else:
                 progress.update(task, description=f"Adding {shorten(item, 40)}")
-                outcomes.append(ingestor.add(item, Access.local(), visibility=visibility))
+                outcomes.append(add_one(item, Access.local(), visibility=visibility))
             progress.advance(task)
     return outcomes
 
@@ -154,6 +175,8 @@ def _report_added(
     for o in outcomes:
         if o.status == "failed":
             err_console.print(f"[red]failed[/]  {shown(o.error or '')}")
+        elif o.document and o.status == "queued":
+            console.print(f"[cyan]queued[/]  {o.document.id}  {shown(o.source)}")
         elif o.document and o.status == "exists":
             console.print(f"[dim]exists[/]  {o.document.id}  {shown(o.source)} (already added)")
         elif o.document:
@@ -197,6 +220,7 @@ def _add_json(
         "added": sum(o.status == "added" for o in outcomes),
         "existing": sum(o.status == "exists" for o in outcomes),
         "failed": sum(o.status == "failed" for o in outcomes),
+        "queued": sum(o.status == "queued" for o in outcomes),
         "embedded": {
             "documents": report.documents if report else 0,
             "chunks": report.chunks if report else 0,
@@ -219,8 +243,11 @@ def docs(collection: str | None, as_json: bool) -> None:
             if found is None
             else library.store.collection_documents(found.id, access)
         )
+        jobs = {job.document_id: job for job in library.store.jobs([d.id for d in documents])}
     if as_json:
-        payload: dict[str, object] = {"documents": [document_json(d) for d in documents]}
+        payload: dict[str, object] = {
+            "documents": [document_json(d, jobs.get(d.id)) for d in documents]
+        }
         if found is not None:
             payload["collection"] = collection_json(found)
         print_json(payload)
@@ -228,8 +255,9 @@ def docs(collection: str | None, as_json: bool) -> None:
     if not documents:
         console.print("No documents yet. Add some with: askalong add PATH_OR_URL")
         return
-    table = Table("id", "title", "format", "pages", "lang", "added", box=None)
+    table = Table("id", "title", "format", "pages", "lang", "added", "state", box=None)
     for d in documents:
+        job = jobs.get(d.id)
         table.add_row(
             d.id,
             shorten(d.title, 60),
@@ -237,6 +265,7 @@ def docs(collection: str | None, as_json: bool) -> None:
             str(d.page_count),
             d.language,
             d.created[:16].replace("T", " "),
+            "ready" if job is None else shorten(job.step, 40),
         )
     console.print(table)
 

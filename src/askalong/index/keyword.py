@@ -52,6 +52,7 @@ from askalong.index.keyword_schema import (
     search_grams,
     search_tokens,
 )
+from askalong.index.writer_lock import exclusive, lock_path
 from askalong.types import Access, Chunk, Document, Hit
 
 __all__ = ["CHECKED_ONE_BY_ONE", "MAX_QUERY_TERMS", "KeywordIndex", "search_grams", "search_tokens"]
@@ -131,8 +132,9 @@ class KeywordIndex:
     @contextmanager
     def _writer(self) -> Iterator[tantivy.IndexWriter]:
         # A writer per operation holds tantivy's writer lock only briefly, so another
-        # process (the CLI beside a running server) can write too.
-        with self._lock:
+        # process (the CLI beside a running server, a second worker) can write too; the
+        # file lock queues those processes (``writer_lock``).
+        with self._lock, exclusive(lock_path(self._folder)):
             try:
                 writer = self._open_writer()
                 try:

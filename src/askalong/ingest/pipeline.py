@@ -10,7 +10,7 @@ while a file is being parsed.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -33,6 +33,7 @@ from askalong.types import (
     Block,
     Chunk,
     Document,
+    DocumentFormat,
     ParsedDocument,
     StoredDocument,
     Visibility,
@@ -40,7 +41,7 @@ from askalong.types import (
 
 ID_LENGTH = 16  # hex characters of the content hash that make a document id
 
-Status = Literal["added", "exists", "failed"]
+Status = Literal["added", "exists", "failed", "queued"]  # queued: ``jobs/outbox``
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,49 @@ class AddOutcome:
 
 def document_id(content_hash: str) -> str:
     return content_hash[:ID_LENGTH]
+
+
+def with_parsed(document: Document, parsed: ParsedDocument) -> Document:
+    """``document`` with what parsing found: its title (``document``'s when the parse found
+    none), format, language, pages and their geometry, OCR and notices."""
+    sample = " ".join(block.text for block in parsed.blocks[:200])
+    return replace(
+        document,
+        title=parsed.title.strip() or document.title,
+        format=parsed.format,
+        language=detect_language(sample),
+        page_count=parsed.page_count,
+        page_sizes=parsed.page_sizes,
+        page_turns=parsed.page_turns,
+        ocr_pages=parsed.ocr_pages,
+        unread_pages=parsed.unread_pages,
+        notices=parsed.notices,
+    )
+
+
+def pending_document(
+    upload: Upload,
+    content_hash: str,
+    fmt: DocumentFormat,
+    access: Access,
+    visibility: Visibility,
+) -> Document:
+    """What is known of a document before it is parsed: its id, the bytes' format, owner,
+    visibility and org tags; its title from the name (``with_parsed`` fills the rest)."""
+    return Document(
+        id=document_id(content_hash),
+        content_hash=content_hash,
+        title=Path(upload.name).stem or upload.source,
+        source=upload.source,
+        format=fmt,
+        language=detect_language(""),
+        page_count=0,
+        size_bytes=len(upload.data),
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        owner=access.user,
+        visibility=visibility,
+        org_tags=access.member_of,
+    )
 
 
 def settings_chunks(settings: Settings, doc_id: str, blocks: Sequence[Block]) -> tuple[Chunk, ...]:
@@ -83,10 +127,20 @@ class Ingestor:
             options={"pdf": {"ocr_budget": settings.ocr_budget}},
         )
 
-    def add(self, item: str, access: Access, *, visibility: Visibility | None = None) -> AddOutcome:
-        """Add one path or URL for ``access`` (see ``add_upload``); never raises for bad input."""
+    def add(
+        self,
+        item: str,
+        access: Access,
+        *,
+        visibility: Visibility | None = None,
+        add: Callable[[Upload], AddOutcome] | None = None,
+    ) -> AddOutcome:
+        """Add one path or URL for ``access`` (see ``add_upload``; ``add`` instead, to queue
+        it, say); never raises for bad input."""
         try:
             upload = self.read(item)
+            if add is not None:
+                return add(upload)
             return self.add_upload(upload, access, visibility=visibility)
         except AskAlongError as exc:
             error = path_text(str(exc))  # a URL argument may hold undecodable bytes too
@@ -122,7 +176,7 @@ class Ingestor:
         ``ASKALONG_VISIBILITY``); ``writes`` is held only around the store and index writes;
         ``progress`` receives the parser's reports (``parse/progress.py``)."""
         content_hash = hashlib.sha256(upload.data).hexdigest()
-        known = self._known(upload, content_hash, access)
+        known = self.known(upload, content_hash, access)
         if known is not None:
             return known
         parsed = self.guard.read(upload.data, source=upload.source, progress=progress)
@@ -130,9 +184,10 @@ class Ingestor:
         document = self._document(upload, parsed, content_hash, access, visibility)
         stored = StoredDocument(document, parsed.blocks, self._chunks(document.id, parsed))
         with writes or nullcontext():
-            return self._known(upload, content_hash, access) or self._write(upload, stored)
+            return self.known(upload, content_hash, access) or self._write(upload, stored)
 
-    def _known(self, upload: Upload, content_hash: str, access: Access) -> AddOutcome | None:
+    def known(self, upload: Upload, content_hash: str, access: Access) -> AddOutcome | None:
+        """``exists`` when these bytes are stored (and ``access`` may see them), else None."""
         doc_id = document_id(content_hash)
         if not self.store.has_document(doc_id):
             return None
@@ -171,26 +226,10 @@ class Ingestor:
         access: Access,
         visibility: Visibility | None,
     ) -> Document:
-        sample = " ".join(block.text for block in parsed.blocks[:200])
-        return Document(
-            id=document_id(content_hash),
-            content_hash=content_hash,
-            title=parsed.title.strip() or Path(upload.name).stem or upload.source,
-            source=upload.source,
-            format=parsed.format,
-            language=detect_language(sample),
-            page_count=parsed.page_count,
-            size_bytes=len(upload.data),
-            created=datetime.now(UTC).isoformat(timespec="seconds"),
-            owner=access.user,
-            visibility=visibility or self.settings.visibility,
-            org_tags=access.member_of,
-            page_sizes=parsed.page_sizes,
-            ocr_pages=parsed.ocr_pages,
-            unread_pages=parsed.unread_pages,
-            page_turns=parsed.page_turns,
-            notices=parsed.notices,
+        pending = pending_document(
+            upload, content_hash, parsed.format, access, visibility or self.settings.visibility
         )
+        return with_parsed(pending, parsed)
 
     def close(self) -> None:
         self.guard.close()

@@ -10,6 +10,7 @@ The core is synchronous; handlers run its calls in the thread pool.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -24,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from askalong.asking.choose import make_asker
 from askalong.config import Settings
 from askalong.index.sync import BackgroundEmbedding
+from askalong.jobs.worker import WorkerThread
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
 from askalong.resumable.area import UploadArea
@@ -61,6 +63,7 @@ from askalong.server.token import install_token
 from askalong.server.uploads import MULTIPART_OVERHEAD
 
 STATIC_DIR = Path(__file__).parent / "static"
+log = logging.getLogger("askalong.worker")
 
 
 def create_app(
@@ -85,8 +88,11 @@ def create_app(
         library = await run_in_threadpool(Library, settings)
         asker = await run_in_threadpool(make_asker, library)
         uploads = resumable_uploads(settings, library)
-        state = ServerState(library, renderer, threading.Lock(), asker, uploads)
+        worker = WorkerThread(library, log.info) if settings.serve_worker else None
+        state = ServerState(library, renderer, threading.Lock(), asker, uploads, worker)
         app.state.askalong = state
+        if worker is not None:
+            worker.start()
         # What a stopped server left: uploads complete but not added, then vectors.
         await run_in_threadpool(resumable.resume_uploads, state)
         resumed = BackgroundEmbedding(library.indexes)
@@ -94,6 +100,8 @@ def create_app(
         try:
             yield
         finally:
+            if worker is not None:
+                await run_in_threadpool(worker.stop)
             await run_in_threadpool(resumed.stop)
             await run_in_threadpool(renderer.close)
             await run_in_threadpool(library.close)

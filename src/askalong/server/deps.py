@@ -20,6 +20,7 @@ from starlette.types import Scope
 
 from askalong.asking.asker import Asker
 from askalong.errors import Unauthorized
+from askalong.jobs.worker import WorkerThread
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
 from askalong.resumable.receiver import ResumableUploads
@@ -31,7 +32,8 @@ from askalong.types import Access
 @dataclass(frozen=True)
 class ServerState:
     """What the app holds while it runs: one library, one page renderer, one write lock,
-    one asker (its answerer made once, at startup), the resumable uploads in progress.
+    one asker (its answerer made once, at startup), the resumable uploads in progress, the
+    worker thread that runs queued ingestion jobs (none when ``askalong worker`` does).
 
     ``writes`` serialises the store's write transactions and the keyword index's one
     writer. It is never held while a file is parsed: the parser guard serialises parses on
@@ -43,6 +45,7 @@ class ServerState:
     writes: Lock
     asker: Asker
     uploads: ResumableUploads
+    worker: WorkerThread | None = None  # the ingestion worker thread (ASKALONG_SERVE_WORKER)
 
 
 def current_access(request: Request) -> Access:

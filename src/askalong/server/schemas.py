@@ -26,6 +26,7 @@ from askalong.asking.limits import (
     MAX_QUESTION_CHARS,
     MAX_SELECTION_CHARS,
 )
+from askalong.jobs.job import Job
 from askalong.parse.progress import Progress
 from askalong.store.base import MIN_PREFIX
 from askalong.types import Block, Document, Intent, ResumableUpload, Visibility
@@ -181,7 +182,7 @@ class StructureOut(BaseModel):
     outline: list[OutlineEntry]
 
     @classmethod
-    def of(cls, doc: Document, blocks: tuple[Block, ...]) -> StructureOut:
+    def of(cls, doc: Document, blocks: tuple[Block, ...], job: Job | None = None) -> StructureOut:
         turns = doc.page_turns or (0,) * len(doc.page_sizes)
         pages = [
             PageOut(number=n, width=w, height=h, text_rotation=turn, unread=n in doc.unread_pages)
@@ -193,7 +194,7 @@ class StructureOut(BaseModel):
             if b.kind == "heading"
         ]
         return cls(
-            document=document_json(doc),
+            document=document_json(doc, job),
             pages=pages,
             blocks=[block_json(b) for b in blocks],
             outline=outline,

@@ -71,6 +71,7 @@ from askalong.wire.documents import (
     document_json,
     span_json,
 )
+from askalong.wire.jobs import JobJSON, job_json
 from askalong.wire.search import HitJSON, SearchJSON, hit_json, search_json
 from askalong.wire.threads import (
     ThreadJSON,
@@ -98,6 +99,7 @@ __all__ = [
     "DocumentJSON",
     "FindingJSON",
     "HitJSON",
+    "JobJSON",
     "MembershipJSON",
     "OrgJSON",
     "PassageJSON",
@@ -128,6 +130,7 @@ __all__ = [
     "document_json",
     "finding_json",
     "hit_json",
+    "job_json",
     "membership_json",
     "org_json",
     "passage_json",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
+from askalong.jobs.job import Job
 from askalong.types import (
     Block,
     BlockKind,
@@ -15,6 +16,7 @@ from askalong.types import (
     LineBox,
     Visibility,
 )
+from askalong.wire.jobs import JobJSON, job_json
 
 # A PDF line box: x0, top, x1, bottom in PDF points from the page's top-left, then the
 # line's start and end as character offsets in the block's text.
@@ -39,6 +41,7 @@ class DocumentJSON(TypedDict):
     ocr_pages: list[int]
     notices: list[str]
     unread_pages: list[int]  # of ocr_pages, those OCR has not read (its time budget ran out)
+    job: JobJSON | None  # its ingestion job, where one was queued and the caller asked
 
 
 class BlockJSON(TypedDict):
@@ -75,7 +78,8 @@ class SpanJSON(TypedDict):
     end: int
 
 
-def document_json(doc: Document) -> DocumentJSON:
+def document_json(doc: Document, job: Job | None = None) -> DocumentJSON:
+    """``job``: the document's ingestion job, when the caller read it (listings do)."""
     return {
         "id": doc.id,
         "title": doc.title,
@@ -91,6 +95,7 @@ def document_json(doc: Document) -> DocumentJSON:
         "ocr_pages": list(doc.ocr_pages),
         "notices": list(doc.notices),
         "unread_pages": list(doc.unread_pages),
+        "job": None if job is None else job_json(job),
     }
 
 

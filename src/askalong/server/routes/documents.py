@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from askalong.errors import InputError
 from askalong.ingest.inputs import Upload
 from askalong.ingest.pipeline import AddOutcome
+from askalong.jobs.outbox import retry_document as retry_job
 from askalong.parse.progress import Sink
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.ingesting import add_upload, embed_pending
@@ -63,9 +64,15 @@ SUFFIXES = {"pdf": ".pdf", "html": ".html", "markdown": ".md", "text": ".txt", "
 
 @router.get("/documents", response_model=DocumentList)
 async def list_documents(state: StateDep, access: AccessDep) -> DocumentList:
-    """The documents the caller may see, newest first."""
-    docs = await run_in_threadpool(state.library.store.list_documents, access)
-    return DocumentList(documents=[document_json(d) for d in docs])
+    """The documents the caller may see, newest first, each with its ingestion ``job``."""
+    return await run_in_threadpool(_listing, state, access)
+
+
+def _listing(state: ServerState, access: Access) -> DocumentList:
+    store = state.library.store
+    docs = store.list_documents(access)
+    jobs = {job.document_id: job for job in store.jobs([d.id for d in docs])}
+    return DocumentList(documents=[document_json(d, jobs.get(d.id)) for d in docs])
 
 
 @router.post(
@@ -136,8 +143,23 @@ async def get_document(doc: DocPath, state: StateDep, access: AccessDep) -> Stru
 
 
 def _structure(state: ServerState, ref: str, access: Access) -> StructureOut:
-    document = state.library.store.get_document(ref, access)
-    return StructureOut.of(document, state.library.store.blocks(document.id))
+    store = state.library.store
+    document = store.get_document(ref, access)
+    return StructureOut.of(document, store.blocks(document.id), store.job_of(document.id))
+
+
+@router.post("/documents/{doc}/retry", response_model=DocumentJSON, responses=ERRORS)
+async def retry_document(doc: DocPath, state: StateDep, access: AccessDep) -> DocumentJSON:
+    """Queue the document's ingestion again (its owner may): a failed job gets fresh
+    attempts; the answer carries its ``job``, pending."""
+    return await run_in_threadpool(_retry, state, doc, access)
+
+
+def _retry(state: ServerState, ref: str, access: Access) -> DocumentJSON:
+    document, job = retry_job(state.library.store, ref, access)
+    if state.worker is not None:
+        state.worker.wake()
+    return document_json(document, job)
 
 
 @router.delete("/documents/{doc}", status_code=204, responses=ERRORS)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +23,15 @@ from starlette.requests import ClientDisconnect
 
 from askalong.errors import AskAlongError, InputError, TooLarge, TooMany
 from askalong.ingest.inputs import Upload
-from askalong.parse.progress import Sink
+from askalong.jobs.job import Job
+from askalong.parse.progress import Progress, Stage
 from askalong.resumable.area import check_upload_id, discard
 from askalong.resumable.checksum import Checksum
 from askalong.resumable.receiver import ResumableUploads
 from askalong.server import tus
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.errors import error_response, status_of, too_many_response
-from askalong.server.ingesting import add_upload, embed_pending
+from askalong.server.ingesting import await_job, queue_document
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
 from askalong.store.base import OrgStore
@@ -86,9 +88,30 @@ async def upload_offset(
 
 @router.get("/uploads/{upload_id}", response_model=ResumableUploadOut, responses=ERRORS)
 async def upload_state(upload_id: str, state: StateDep, access: AccessDep) -> ResumableUploadOut:
-    """The upload's state and, once added, its document's id (or why it failed)."""
+    """The upload's state and, once added, its document's id (or why it failed). While the
+    document's job runs, the upload is ``complete`` with the job's progress; a failed job
+    makes it ``failed`` with the job's reason."""
     upload = await run_in_threadpool(_status, state.uploads, upload_id, access)
+    if upload.state == "added" and upload.document_id is not None:
+        job = await run_in_threadpool(state.library.store.job_of, upload.document_id)
+        return ResumableUploadOut.of(*_as_job_says(upload, job))
     return ResumableUploadOut.of(upload, state.uploads.progress_of(upload.id))
+
+
+_JOB_STAGES: dict[str, Stage] = {"parsing": "parse", "ocr": "ocr", "embedding": "vectors"}
+
+
+def _as_job_says(
+    upload: ResumableUpload, job: Job | None
+) -> tuple[ResumableUpload, Progress | None]:
+    """An added upload as its document's job has it: still being read, or failed."""
+    if job is None or job.state == "ready":
+        return upload, None
+    if job.state == "failed":
+        return replace(upload, state="failed", error=job.error), None
+    stage = _JOB_STAGES.get(job.state)
+    progress = Progress(stage, job.done, job.total) if stage else None
+    return replace(upload, state="complete"), progress
 
 
 @router.patch("/uploads/{upload_id}", status_code=204, responses=ERRORS)
@@ -170,19 +193,25 @@ def _status(uploads: ResumableUploads, upload_id: str, access: Access) -> Resuma
 
 
 def _add_document(state: ServerState, upload: ResumableUpload, owner: Access) -> None:
-    """After the last piece's answer: the file becomes a document (its progress kept for
-    ``GET``), then its vectors."""
-    sink = functools.partial(state.uploads.report, upload.id)
-    state.uploads.add_document(upload, functools.partial(_add, state, progress=sink), owner)
-    embed_pending(state)
+    """After the last piece's answer: the file is queued as a document with its job (one
+    transaction), and the server's worker, woken, reads it; ``GET`` shows the job's
+    progress until it is done."""
+    added = state.uploads.add_document(upload, functools.partial(_add, state), owner)
+    if added.document_id is not None:
+        await_job(state, added.document_id)
 
 
 def resume_uploads(state: ServerState) -> list[ResumableUpload]:
-    """At startup: expired uploads swept, complete ones a stop left unadded added, each
-    for its owner (as the store's accounts say; the local owner without them)."""
+    """At startup: expired uploads swept, complete ones a stop left unadded queued, each
+    for its owner (as the store's accounts say; the local owner without them), and read
+    by the worker before the first request."""
     state.uploads.sweep()
     store = state.library.store
-    return state.uploads.resume(functools.partial(_add, state), _owner_access(store))
+    resumed = state.uploads.resume(functools.partial(_add, state), _owner_access(store))
+    for upload in resumed:
+        if upload.document_id is not None:
+            await_job(state, upload.document_id)  # read before the server takes requests
+    return resumed
 
 
 def _owner_access(store: OrgStore) -> Callable[[str], Access]:
@@ -190,10 +219,8 @@ def _owner_access(store: OrgStore) -> Callable[[str], Access]:
     return lambda owner: local if owner == local.user else store.access_of(owner)
 
 
-def _add(
-    state: ServerState, data: bytes, name: str, access: Access, progress: Sink | None = None
-) -> str:
-    outcome = add_upload(state, Upload(data, source=name, name=name), access, progress)
+def _add(state: ServerState, data: bytes, name: str, access: Access) -> str:
+    outcome = queue_document(state, Upload(data, source=name, name=name), access)
     if outcome.document is None:
         raise InputError(outcome.error or "the document was not added", source=name)
     return outcome.document.id

@@ -70,7 +70,7 @@ class SQLiteDocuments(SQLiteDatabase):
 
     def add_document(self, doc: StoredDocument, original: bytes) -> None:
         document = doc.document
-        _check_stored(doc, original)
+        check_stored(doc, original)
         with self._lock, store_errors(document.id):
             if self._has(document.id):
                 return
@@ -78,7 +78,7 @@ class SQLiteDocuments(SQLiteDatabase):
                 with self._transaction() as conn:
                     if not self._has(document.id):  # another process may have just added it
                         self._files.save(document.content_hash, original)
-                        _insert(conn, doc)
+                        insert_stored(conn, doc)
             except BaseException:
                 self._remove_if_unreferenced(document.content_hash)
                 raise
@@ -237,7 +237,7 @@ _INSERT_TAG = "INSERT INTO document_org_tags (document_id, tag, ord) VALUES (?, 
 _INSERT_TOKEN = "INSERT INTO document_access (document_id, token) VALUES (?, ?)"
 
 
-def _check_stored(doc: StoredDocument, original: bytes) -> None:
+def check_stored(doc: StoredDocument, original: bytes) -> None:
     document = doc.document
     check_content_hash(document.content_hash, original)
     strays = {c.document_id for c in doc.chunks} - {document.id}
@@ -247,7 +247,8 @@ def _check_stored(doc: StoredDocument, original: bytes) -> None:
         )
 
 
-def _insert(conn: sqlite3.Connection, doc: StoredDocument) -> None:
+def insert_stored(conn: sqlite3.Connection, doc: StoredDocument) -> None:
+    """A document's rows with its access tokens, inside the caller's transaction."""
     document = doc.document
     _insert_rows(conn, doc)
     tags = tuple(dict.fromkeys(document.org_tags))

@@ -3,15 +3,16 @@
 ``SQLiteStore`` is every aggregate's class over one connection (``connection``): the
 documents (``documents``), the threads (``threads``), the collections
 (``collections``), the resumable uploads (``uploads``), the accounts (``users``,
-``orgs``) and the per-user request counts (``limits``). An aggregate added later is one
-more class in its own module and one more base here. See ``connection`` for the
-concurrency model.
+``orgs``), the per-user request counts (``limits``) and the ingestion jobs (``jobs``). An
+aggregate added later is one more class in its own module and one more base here. See
+``connection`` for the concurrency model.
 """
 
 from __future__ import annotations
 
 from askalong.store.sqlite.collections import SQLiteCollections
 from askalong.store.sqlite.documents import SQLiteDocuments
+from askalong.store.sqlite.jobs import SQLiteJobs
 from askalong.store.sqlite.limits import SQLiteLimits
 from askalong.store.sqlite.orgs import SQLiteOrgs
 from askalong.store.sqlite.threads import SQLiteThreads
@@ -20,6 +21,7 @@ from askalong.store.sqlite.users import SQLiteUsers
 
 
 class SQLiteStore(
+    SQLiteJobs,  # before the documents' class it extends
     SQLiteDocuments,
     SQLiteThreads,
     SQLiteCollections,

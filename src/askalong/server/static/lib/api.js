@@ -56,6 +56,8 @@ const enc = encodeURIComponent;
 export const listDocuments = () => request("/api/documents").then((b) => b.documents);
 export const getDocument = (id) => request(`/api/documents/${enc(id)}`);
 export const deleteDocument = (id) => request(`/api/documents/${enc(id)}`, { method: "DELETE" });
+export const retryDocument = (id) =>
+  request(`/api/documents/${enc(id)}/retry`, { method: "POST" });
 export const listThreads = (id) =>
   request(`/api/documents/${enc(id)}/threads`).then((b) => b.threads);
 export const getThread = (id) => request(`/api/threads/${enc(id)}`);

@@ -12,6 +12,7 @@ import { UploadProgress } from "./progress.js";
 
 const $ = (selector) => document.querySelector(selector);
 const picked = new AskPicked($("#ask-picked"));
+const REFRESH_MS = 2000;
 
 async function refresh() {
   showCollections();
@@ -20,6 +21,10 @@ async function refresh() {
     const documents = await api.listDocuments();
     picked.show(documents.map((d) => d.id));
     list.replaceChildren(...(documents.length ? documents.map(card) : [emptyState()]));
+    if (documents.some((d) => d.job && !["ready", "failed"].includes(d.job.state))) {
+      clearTimeout(refresh.again); // one timer however often refresh runs
+      refresh.again = setTimeout(refresh, REFRESH_MS); // a worker is reading one: show its step
+    }
   } catch (error) {
     list.replaceChildren(el("p", { class: "notice error" }, error.message));
   }
@@ -74,6 +79,7 @@ function card(doc) {
     doc.language,
     formatSize(doc.size_bytes),
     doc.created.slice(0, 10),
+    doc.job && doc.job.state !== "ready" ? doc.job.step : null, // still being read, or failed
   ]
     .filter(Boolean)
     .join(" · ");
@@ -92,8 +98,25 @@ function card(doc) {
     href: `/reader.html?doc=${encodeURIComponent(doc.id)}`,
     meta,
     note: doc.notices.length ? doc.notices.join("; ") : null,
-    extra: [picked.box(doc), remove],
+    extra: [picked.box(doc), ...(doc.job?.state === "failed" ? [retryButton(doc)] : []), remove],
   });
+}
+
+// A failed ingestion job is queued again; the list shows its progress from then on.
+function retryButton(doc) {
+  const retry = async () => {
+    try {
+      await api.retryDocument(doc.id);
+    } catch (error) {
+      alertLine(error.message);
+    }
+    refresh();
+  };
+  return el(
+    "button",
+    { class: "icon-button", type: "button", "aria-label": `Retry ${doc.title}`, onclick: retry },
+    "Retry",
+  );
 }
 
 function formatSize(bytes) {

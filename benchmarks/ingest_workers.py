@@ -1,0 +1,116 @@
+"""Ingestion documents/s with 1 and 2 worker processes (issue 14, ingestion jobs): the N
+smallest pages of the PostgreSQL manual queued with `askalong add --queue` into a fresh
+ASKALONG_HOME, then `askalong worker --once` processes started together and timed until
+the last one exits (every job ready). Both counts run in the same invocation, in turn,
+`--repeat` times each (the median is reported), so they compare on the same machine state.
+
+    python benchmarks/ingest_workers.py [--docs 100] [--embedder local|none] [--repeat 1]
+        [--out benchmarks/results/ingest-workers-DATE.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA", "../shared/evaldata"))
+PAGES = EVALDATA / "manuals" / "postgresql-15-html"
+COMMAND = "import sys; from askalong.cli import main; sys.argv[0] = 'askalong'; main()"
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def small_pages(count: int) -> list[Path]:
+    pages = sorted(PAGES.glob("*.html"), key=lambda p: (p.stat().st_size, p.name))
+    return pages[:count]
+
+
+def environment(home: Path, embedder: str) -> dict[str, str]:
+    env = {**os.environ, "ASKALONG_HOME": str(home), "ASKALONG_EMBEDDER": embedder}
+    env["PYTHONPATH"] = str(SRC)
+    return env
+
+
+def one_run(pages: list[Path], workers: int, embedder: str) -> tuple[float, int]:
+    """Seconds from the workers' start to the last one's exit; jobs left not ready."""
+    home = Path(tempfile.mkdtemp(prefix=f"ingest-workers-{workers}-"))
+    env = environment(home, embedder)
+    subprocess.run(
+        [sys.executable, "-c", COMMAND, "add", "--queue", *map(str, pages)],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    started = time.perf_counter()
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", COMMAND, "worker", "--once"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(workers)
+    ]
+    for process in processes:
+        _, err = process.communicate()
+        if process.returncode:
+            raise SystemExit(f"a worker failed: {err.decode()[-500:]}")
+    wall = time.perf_counter() - started
+    with sqlite3.connect(home / "askalong.sqlite3") as db:
+        (left,) = db.execute("SELECT count(*) FROM jobs WHERE state != 'ready'").fetchone()
+    return wall, int(left)
+
+
+def load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docs", type=int, default=100)
+    parser.add_argument("--embedder", choices=("local", "none"), default="local")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    pages = small_pages(args.docs)
+    size_kb = sum(p.stat().st_size for p in pages) / 1024
+    rows, rates = [], {}
+    for workers in (1, 2):
+        walls, left, loads = [], 0, []
+        for _ in range(args.repeat):
+            loads.append(load())
+            wall, not_ready = one_run(pages, workers, args.embedder)
+            walls.append(wall)
+            left += not_ready
+        wall = statistics.median(walls)
+        rates[workers] = len(pages) / wall
+        rows.append((workers, wall, rates[workers], left, "/".join(loads)))
+        print(f"{workers} worker(s): {wall:.1f} s, {rates[workers]:.2f} docs/s", flush=True)
+    lines = [
+        f"# Ingestion workers, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+        "",
+        f"{len(pages)} smallest PostgreSQL manual pages ({size_kb:.0f} KB in all), embedder"
+        f" `{args.embedder}`, median of {args.repeat} run(s) each; `askalong worker --once`"
+        " processes started together, timed to the last exit.",
+        "",
+        "| workers | wall s | docs/s | ratio to 1 | jobs not ready | load at start |",
+        "|---|---|---|---|---|---|",
+    ]
+    for workers, wall, rate, left, loads in rows:
+        ratio = rate / rates[1]
+        lines.append(f"| {workers} | {wall:.1f} | {rate:.2f} | {ratio:.2f} | {left} | {loads} |")
+    table = "\n".join(lines) + "\n"
+    print(table)
+    if args.out:
+        args.out.write_text(table, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""Ingestion job commands: ``worker`` (run queued jobs) and ``retry`` (queue one again)."""
+
+from __future__ import annotations
+
+import threading
+
+import click
+
+from askalong.cli.output import console, err_console, print_json, shown
+from askalong.jobs.outbox import retry_document
+from askalong.jobs.worker import Worker
+from askalong.library import opened_library
+from askalong.types import Access
+from askalong.wire import document_json
+
+
+@click.command()
+@click.option("--once", is_flag=True, help="Stop when no job is left instead of waiting.")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 16),
+    default=1,
+    show_default=True,
+    help="Jobs run at once in this process (each with its own parser).",
+)
+def worker(once: bool, concurrency: int) -> None:
+    """Run queued ingestion jobs (from `add --queue` and finished uploads), one log line
+    per step. Several workers (processes or --concurrency) share the queue safely; a
+    worker killed mid-job is noticed by the others' sweep, which queues the job again
+    (ASKALONG_JOB_STALE seconds after its last heartbeat)."""
+    stop = threading.Event()
+    with opened_library() as library:
+        workers = [Worker(library, _log, sweeps=i == 0) for i in range(concurrency)]
+        threads = [
+            threading.Thread(target=w.run, args=(stop,), kwargs={"once": once}, daemon=True)
+            for w in workers
+        ]
+        try:
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                while thread.is_alive():
+                    thread.join(0.5)
+        except KeyboardInterrupt:
+            stop.set()
+            err_console.print("stopping after the current step...")
+            for thread in threads:
+                thread.join()
+        finally:
+            for w in workers:
+                w.close()
+
+
+def _log(line: str) -> None:
+    console.print(shown(line), markup=False, highlight=False)
+
+
+@click.command()
+@click.argument("doc")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
+def retry(doc: str, as_json: bool) -> None:
+    """Queue a document (id or id prefix) for ingestion again: a failed job gets fresh
+    attempts; `askalong worker` (or a running server) does the work."""
+    with opened_library() as library:
+        document, job = retry_document(library.store, doc, Access.local())
+    if as_json:
+        print_json({"document": document_json(document, job)})
+    else:
+        console.print(f"queued {document.id}  {shown(document.title)}  ({job.step})")

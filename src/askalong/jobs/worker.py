@@ -1,0 +1,176 @@
+"""The worker loop: sweep now and then, claim a job, run its steps under the lease.
+
+One loop per thread; ``askalong worker`` runs one or more in its own process, ``askalong
+serve`` one in a thread (``WorkerThread``). A job's steps run in order (parse, OCR page by
+page when pages are unread, embed), each reporting progress as heartbeats; a step's error
+gives the job up (retried until ``job_attempts``), a lost lease just stops.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Callable
+
+from askalong.errors import AskAlongError, NotFound
+from askalong.jobs.job import JobState
+from askalong.jobs.queue import JobQueue, Lease, LeaseLost
+from askalong.jobs.steps import JobSteps
+from askalong.library import Library
+from askalong.types import Access
+
+Log = Callable[[str], None]
+
+
+class WorkerStopping(AskAlongError):
+    """The worker was asked to stop: the job goes back to pending between two batches."""
+
+
+def worker_name() -> str:
+    """Who holds a lease: host, process and a random tail (threads of one process differ)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+
+
+class Worker:
+    """Runs the library's queued jobs until ``stop`` is set (or, ``once``, none is left)."""
+
+    def __init__(
+        self,
+        library: Library,
+        log: Log | None = None,
+        *,
+        sweeps: bool = True,
+        queue: JobQueue | None = None,
+    ) -> None:
+        self.library = library
+        self.queue = queue or JobQueue(library.store, library.settings, worker_name())
+        self.log = log or (lambda line: None)
+        self.sweeps = sweeps  # one loop per process sweeps; the others only work
+        self._steps: JobSteps | None = None
+        self.wakeup = threading.Event()  # set: look for work now (a job was just queued)
+        self._stop = threading.Event()  # the running loop's stop, seen between batches
+
+    @property
+    def steps(self) -> JobSteps:
+        if self._steps is None:  # starts the parser children on first use
+            self._steps = JobSteps(self.library.settings, self.library.store, self.library.indexes)
+        return self._steps
+
+    def run(self, stop: threading.Event, *, once: bool = False) -> int:
+        """The loop; returns how many jobs it finished (ready or failed). The sweep runs
+        first, then every ``job_sweep`` seconds in a thread of its own, so a long job here
+        never keeps another worker's dead job waiting."""
+        self._stop = stop
+        halt = threading.Event()  # ends the sweeper with the loop
+        sweeper = threading.Thread(
+            target=self._sweep_every, args=(halt,), name="askalong-sweep", daemon=True
+        )
+        if self.sweeps:
+            self.sweep()
+            sweeper.start()
+        try:
+            return self._loop(stop, once)
+        finally:
+            halt.set()
+            if sweeper.is_alive():
+                sweeper.join()
+
+    def _loop(self, stop: threading.Event, once: bool) -> int:
+        finished = 0
+        while not stop.is_set():
+            lease = self.queue.claim()
+            if lease is None:
+                if once:
+                    break
+                self.wakeup.wait(self.library.settings.job_poll)
+                self.wakeup.clear()
+                continue
+            finished += self.run_job(lease)
+        return finished
+
+    def _sweep_every(self, stop: threading.Event) -> None:
+        while not stop.wait(self.library.settings.job_sweep):
+            try:
+                self.sweep()
+            except AskAlongError as exc:  # a busy store now; the next sweep tries again
+                self.log(f"sweep failed: {exc}")
+
+    def sweep(self) -> None:
+        for job in self.queue.sweep(self._clean):
+            self.log(f"{job.document_id}  re-queued: its worker stopped in {job.state}")
+
+    def _clean(self, document_id: str) -> None:
+        """What an interrupted attempt wrote: index entries and vectors, blocks and chunks."""
+        self.library.indexes.remove(document_id)
+        self.library.store.clear_content(document_id)
+
+    def run_job(self, lease: Lease) -> int:
+        """Run the claimed job's steps; 1 when it ended (ready or failed), 0 when it goes on
+        elsewhere (lease lost, document removed, another attempt due)."""
+        job = lease.job
+
+        def beat(state: JobState, done: int, total: int) -> None:
+            if self._stop.is_set():
+                raise WorkerStopping("the worker is stopping", source=job.id)
+            lease.beat(state, done, total)
+
+        try:
+            document = self.library.store.get_document(job.document_id, Access.local())
+            self.log(f"{document.id}  parsing  {document.source}")
+            with lease.ticking():
+                document = self.steps.parse(document, beat)
+                if document.unread_pages:
+                    self.log(f"{document.id}  ocr  {len(document.unread_pages)} page(s)")
+                    document = self.steps.ocr(document, beat)
+                self.log(f"{document.id}  embedding")
+                self.steps.embed(document, beat)
+        except (LeaseLost, NotFound) as exc:
+            self.log(f"{job.document_id}  stopped: {exc}")
+            return 0
+        except WorkerStopping as exc:  # pending again now, not after the stale time
+            lease.queue.store.release_job(job, lease.queue.owner, str(exc), final=False)
+            self.log(f"{job.document_id}  put back: {exc}")
+            return 0
+        except AskAlongError as exc:
+            lease.fail(str(exc))
+            final = job.attempts >= self.library.settings.job_attempts
+            self.log(f"{job.document_id}  {'failed' if final else 'will retry'}: {exc}")
+            return int(final)
+        if lease.finish():
+            chunks = len(self.library.store.chunks(document.id))
+            self.log(f"{document.id}  ready  ({chunks} chunks)")
+        return 1
+
+    def close(self) -> None:
+        if self._steps is not None:
+            self._steps.close()
+
+
+class WorkerThread:
+    """A worker inside another process (``askalong serve``); ``stop`` lets the job at hand
+    finish (or gives up waiting after ``timeout``: the sweep re-queues it later)."""
+
+    def __init__(self, library: Library, log: Log | None = None) -> None:
+        self.worker = Worker(library, log)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="askalong-worker", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def wake(self) -> None:
+        """Look for work now rather than at the next poll."""
+        self.worker.wakeup.set()
+
+    def _run(self) -> None:
+        try:
+            self.worker.run(self._stop)
+        finally:
+            self.worker.close()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        self.wake()
+        self._thread.join(timeout)
