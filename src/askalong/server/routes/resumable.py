@@ -26,6 +26,7 @@ from askalong.parse.progress import Sink
 from askalong.resumable.area import check_upload_id, discard
 from askalong.resumable.checksum import Checksum
 from askalong.resumable.receiver import ResumableUploads
+from askalong.resumable.upload import ResumableUpload
 from askalong.server import tus
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.errors import error_response, status_of
@@ -33,7 +34,7 @@ from askalong.server.ingesting import add_upload, embed_pending
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
 from askalong.store.base import OrgStore
-from askalong.types import Access, ResumableUpload
+from askalong.types import Access
 
 router = APIRouter(prefix="/api", tags=["uploads"])
 

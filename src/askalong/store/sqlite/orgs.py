@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import sqlite3
 
+from askalong.accounts import ROLES, Membership, Org, Role
 from askalong.errors import InputError, NotFound
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.users import check_name, now
-from askalong.types import ROLES, Access, Membership, Org, Role
+from askalong.types import Access
 
 _ANCESTORS = (
     "WITH RECURSIVE up(id) AS (SELECT org_id FROM memberships WHERE user_id = ?"
