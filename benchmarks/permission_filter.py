@@ -15,7 +15,6 @@ exact cosine scan costs the same for any values), so the timing excludes the emb
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import hashlib
 import json
@@ -28,13 +27,23 @@ from pathlib import Path
 
 import numpy as np
 
+from _table import markdown_table, write_results
 from askalong.config import Settings, load_settings
 from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
 from askalong.types import Access, Chunk, Document, StoredDocument, Visibility
-from search_latency import DIMENSION, REPEATS, Row, content, documents, paragraphs, questions
+from search_latency import (
+    DIMENSION,
+    REPEATS,
+    Row,
+    content,
+    documents,
+    paragraphs,
+    questions,
+    sized_arguments,
+)
 from search_latency import row as row_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,26 +145,28 @@ def measure(size: int, texts: Sequence[str], queries: Sequence[str]) -> list[tup
 
 
 def table(pairs: Sequence[tuple[Row, Row]]) -> str:
-    lines = [
-        "| chunks | mode | p50 no filter ms | p50 filter ms | p50 ratio | p95 no filter ms"
-        " | p95 filter ms | runs each |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|",
-    ]
-    for plain, filtered in pairs:
-        lines.append(
-            f"| {plain.size:,} | {plain.mode} | {plain.p50:.1f} | {filtered.p50:.1f} | "
-            f"{filtered.p50 / plain.p50:.2f} | {plain.p95:.1f} | {filtered.p95:.1f} | "
-            f"{plain.runs} |"
-        )
-    return "\n".join(lines) + "\n"
+    header = ("chunks", "mode", "p50 no filter ms", "p50 filter ms", "p50 ratio")
+    header += ("p95 no filter ms", "p95 filter ms", "runs each")
+    cells = [_cells(plain, filtered) for plain, filtered in pairs]
+    return markdown_table(header, "rlrrrrrr", cells)
+
+
+def _cells(plain: Row, filtered: Row) -> tuple[str, ...]:
+    ratio = filtered.p50 / plain.p50
+    return (
+        f"{plain.size:,}",
+        plain.mode,
+        f"{plain.p50:.1f}",
+        f"{filtered.p50:.1f}",
+        f"{ratio:.2f}",
+        f"{plain.p95:.1f}",
+        f"{filtered.p95:.1f}",
+        f"{plain.runs}",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
-    parser.add_argument("--queries", type=int, default=100)
-    parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args(argv)
+    args = sized_arguments(__doc__, 100, argv)
     texts, queries = paragraphs(), questions(args.queries)
     pairs = [pair for size in args.sizes for pair in measure(size, texts, queries)]
     today = datetime.date.today().isoformat()
@@ -167,9 +178,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"Load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n\n"
         + table(pairs)
     )
-    print(text)
-    path = args.out or ROOT / "benchmarks" / "results" / f"permission-filter-{today}.md"
-    path.write_text(text, encoding="utf-8")
+    write_results(text, f"permission-filter-{today}.md", args.out)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from _table import markdown_table, write_results
 from askalong.config import Settings, load_settings
 from askalong.evaluate.datasets import load_dataset
 from askalong.index.sync import SearchIndexes
@@ -236,17 +237,21 @@ def query_vectors(queries: Sequence[str]) -> tuple[dict[str, np.ndarray], list[f
 
 
 def table(rows: Sequence[Row]) -> str:
-    lines = ["| chunks | mode | p50 ms | p95 ms | runs |", "|---:|---|---:|---:|---:|"]
-    lines += [f"| {r.size:,} | {r.mode} | {r.p50:.1f} | {r.p95:.1f} | {r.runs} |" for r in rows]
-    return "\n".join(lines) + "\n"
+    cells = [(f"{r.size:,}", r.mode, f"{r.p50:.1f}", f"{r.p95:.1f}", f"{r.runs}") for r in rows]
+    return markdown_table(("chunks", "mode", "p50 ms", "p95 ms", "runs"), "rlrrr", cells)
+
+
+def sized_arguments(doc: str, queries: int, argv: Sequence[str] | None) -> argparse.Namespace:
+    """``--sizes`` (chunks), ``--queries`` and ``--out``: what the search benchmarks take."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--queries", type=int, default=queries)
+    parser.add_argument("--out", type=Path, default=None)
+    return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
-    parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args(argv)
+    args = sized_arguments(__doc__, 200, argv)
     texts = paragraphs()
     queries = questions(args.queries)
     qv, embed_ms = query_vectors(queries)
@@ -264,9 +269,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"p50 {statistics.median(embed_ms):.1f} ms, "
         f"p95 {statistics.quantiles(embed_ms, n=20)[-1]:.1f} ms.\n"
     )
-    print(text)
-    path = args.out or ROOT / "benchmarks" / "results" / f"search-latency-{today}.md"
-    path.write_text(text, encoding="utf-8")
+    write_results(text, f"search-latency-{today}.md", args.out)
 
 
 if __name__ == "__main__":

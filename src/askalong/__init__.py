@@ -11,6 +11,7 @@ their modules when needed::
     from askalong.asking.choose import make_asker          # the Asker for a library
 """
 
+from askalong.accounts import ApiToken, Membership, Org, User
 from askalong.config import load_settings
 from askalong.errors import (
     AskAlongError,
@@ -35,12 +36,12 @@ from askalong.errors import (
     Unreadable,
     UnsupportedFormat,
 )
+from askalong.resumable.upload import ResumableUpload
 from askalong.settings import Settings
 from askalong.types import (
     Access,
     Anchor,
     Answer,
-    ApiToken,
     Block,
     BlockSpan,
     Chunk,
@@ -49,16 +50,12 @@ from askalong.types import (
     Document,
     Hit,
     LineBox,
-    Membership,
-    Org,
     ParsedDocument,
     Quote,
-    ResumableUpload,
     StoredDocument,
     Thread,
     Timings,
     Turn,
-    User,
 )
 
 __all__ = [

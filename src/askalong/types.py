@@ -10,6 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+# The account and upload values live in their own modules; named here too, so
+# ``from askalong.types import User`` keeps working.
+from askalong.accounts import ROLES as ROLES
+from askalong.accounts import ApiToken as ApiToken
+from askalong.accounts import Membership as Membership
+from askalong.accounts import Org as Org
+from askalong.accounts import Role as Role
+from askalong.accounts import User as User
+from askalong.resumable.upload import ResumableUpload as ResumableUpload
+
 Visibility = Literal["private", "org", "public"]
 VISIBILITIES: tuple[str, ...] = get_args(Visibility)
 
@@ -324,49 +334,6 @@ class Thread:
     turn_count: int = 0
 
 
-Role = Literal["member", "admin"]
-ROLES: tuple[str, ...] = get_args(Role)
-
-
-@dataclass(frozen=True)
-class User:
-    """An account: documents it adds are owned by ``id`` (access token ``u:<id>``).
-    ``admin``: a site administrator, who manages accounts and orgs (the ``/admin`` page);
-    it grants no sight of anyone's documents."""
-
-    id: str
-    created: str
-    disabled: bool = False
-    admin: bool = False
-
-
-@dataclass(frozen=True)
-class Org:
-    """An organisation, a node of one tree: ``parent`` is None at a root."""
-
-    id: str
-    created: str
-    parent: str | None = None
-
-
-@dataclass(frozen=True)
-class Membership:
-    org: str
-    user: str
-    role: Role = "member"
-
-
-@dataclass(frozen=True)
-class ApiToken:
-    """An API token as listed: never the secret, which is shown once when made."""
-
-    id: str
-    user: str
-    label: str
-    created: str
-    revoked: bool = False
-
-
 @dataclass(frozen=True)
 class Collection:
     """A named set of documents asked as one (a folder or a manual added together).
@@ -380,32 +347,6 @@ class Collection:
     created: str
     documents: int = 0
     chunks: int = 0
-
-
-@dataclass(frozen=True)
-class ResumableUpload:
-    """An upload in progress over the tus protocol, private to its owner.
-
-    ``received`` bytes of ``length`` are stored; ``state`` is ``receiving``, then
-    ``complete`` (all bytes in, claimed by exactly one completer), then ``added`` (with
-    ``document_id``) or ``failed`` (with ``error``). ``name`` is a display name only."""
-
-    id: str
-    owner: str
-    length: int
-    received: int
-    name: str
-    metadata: str  # the Upload-Metadata header as the client sent it
-    sha256: str  # the whole file's digest the client gave, or ""
-    state: str
-    document_id: str | None
-    error: str
-    created: str
-    expires: str
-
-    @property
-    def finished(self) -> bool:
-        return self.received == self.length
 
 
 @dataclass(frozen=True)

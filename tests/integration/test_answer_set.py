@@ -1,7 +1,8 @@
 """The real-question set and its harness (``benchmarks/answers.py``): the scoring counts a
 hit, a refusal and an echo as the README says, a small paper runs end to end through the
 product's asker, and every gold, evidence and selection phrase of the set is found in its
-parsed document (the two manuals in a slow test: the PostgreSQL one takes minutes)."""
+parsed document (the manuals in slow tests; the PostgreSQL one takes minutes, so only
+``make sweep`` checks its items, and ``make test`` the one-file manual's)."""
 
 from __future__ import annotations
 
@@ -27,10 +28,19 @@ def _answers() -> ModuleType:
     return benchmark_module("answers")
 
 
-def _items(manuals: bool) -> list:  # type: ignore[type-arg]
+def _items(manuals: bool, *, folders: bool | None = None) -> list:  # type: ignore[type-arg]
+    """The set's paper items, or its manual items (only those over a folder of pages, or
+    only those over one file, when ``folders`` says)."""
     answers = _answers()
     items = answers.load_items(answers.QUESTIONS)
-    return [i for i in items if any(d.startswith("manuals/") for d in i.documents) == manuals]
+    picked = [i for i in items if any(d.startswith("manuals/") for d in i.documents) == manuals]
+    if folders is None:
+        return picked
+    return [i for i in picked if any(_is_folder(d) for d in i.documents) == folders]
+
+
+def _is_folder(relative: str) -> bool:
+    return not Path(relative).suffix  # the set names files with their suffix
 
 
 def _item(**fields: object) -> object:
@@ -96,9 +106,9 @@ def test_a_small_paper_runs_end_to_end(tmp_path: Path, evaldata: Path) -> None:
     assert len(list((tmp_path / "home").iterdir())) == 1
 
 
-def _check(tmp_path: Path, manuals: bool) -> None:
+def _check(tmp_path: Path, manuals: bool, *, folders: bool | None = None) -> None:
     answers = _answers()
-    items = _items(manuals)
+    items = _items(manuals, folders=folders)
     library, ids = answers.open_corpus(
         tmp_path, [d for i in items for d in i.documents], vectors="none"
     )
@@ -114,9 +124,21 @@ def test_every_phrase_of_the_paper_items_is_in_its_document(tmp_path: Path, eval
 
 
 @pytest.mark.slow
-def test_every_phrase_of_the_manual_items_is_in_its_manual(tmp_path: Path, evaldata: Path) -> None:
-    assert len(_items(manuals=True)) >= 20
-    _check(tmp_path, True)
+def test_every_phrase_of_the_one_file_manual_items_is_in_its_manual(
+    tmp_path: Path, evaldata: Path
+) -> None:
+    """The sample ``make test`` runs: the manual items over one PDF (gnuplot's)."""
+    assert len(_items(manuals=True, folders=False)) >= 5
+    _check(tmp_path, True, folders=False)
+
+
+@pytest.mark.slow
+@pytest.mark.sweep  # the 1,174 pages of the PostgreSQL manual take minutes: `make sweep`
+def test_every_phrase_of_the_folder_manual_items_is_in_its_manual(
+    tmp_path: Path, evaldata: Path
+) -> None:
+    assert len(_items(manuals=True, folders=True)) >= 15
+    _check(tmp_path, True, folders=True)
 
 
 def test_check_names_a_missing_phrase_a_missing_selection_and_a_gold_inside_it(

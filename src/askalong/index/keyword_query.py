@@ -156,8 +156,16 @@ def document_filters(
 
 
 def permission_query(schema: tantivy.Schema, access: Access) -> tantivy.Query:
-    """One of the chunk's access tokens among the caller's (``types.Access``)."""
-    return tantivy.Query.term_set_query(schema, ACCESS, list(access.tokens))
+    """One of the chunk's access tokens among the caller's (``types.Access``).
+
+    A disjunction of term queries, not a term-set query: tantivy turns a term set into a
+    bitset of every matching chunk before the search starts (all the caller may see, ~40 %
+    of the index in benchmarks/permission_filter.py), while a disjunction is walked only
+    where the scored query has hits. The same searches: keyword p50 +27 % -> ~0 % at 10k."""
+    should = tantivy.Occur.Should
+    return tantivy.Query.boolean_query(
+        [(should, exact_term(schema, ACCESS, t)) for t in access.tokens]
+    )
 
 
 def query_terms(tokens: Sequence[str], searcher: tantivy.Searcher, field: str) -> list[str]:

@@ -17,6 +17,7 @@ from askalong.config import Settings
 from askalong.errors import NotFound
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.pipeline import settings_chunks
+from askalong.ingest.writer import LibraryWriter
 from askalong.parse.pdf.page_read import PageReader
 from askalong.store.base import DocumentStore
 from askalong.types import Access, Block, Chunk, Document
@@ -30,15 +31,13 @@ class PageRead:
     added: bool  # False: the page was read already, nothing changed
 
 
-class PageReading:
+class PageReading(LibraryWriter):
     """Reads unread pages of the store's documents; owns the page-reading child."""
 
     def __init__(
         self, settings: Settings, store: DocumentStore, indexes: SearchIndexes | None = None
     ) -> None:
-        self.settings = settings
-        self.store = store
-        self.indexes = indexes
+        super().__init__(settings, store, indexes)
         self.reader = PageReader(timeout=settings.parse_timeout, memory_mb=settings.parse_memory_mb)
 
     def read(

@@ -24,6 +24,7 @@ from askalong.errors import AskAlongError, InputError, NotFound
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.fetch import fetch_url, is_url
 from askalong.ingest.inputs import Upload, path_text, read_file
+from askalong.ingest.writer import LibraryWriter
 from askalong.parse.guard import ParserGuard
 from askalong.parse.progress import Sink
 from askalong.store.base import DocumentStore
@@ -112,15 +113,13 @@ def settings_chunks(settings: Settings, doc_id: str, blocks: Sequence[Block]) ->
     )
 
 
-class Ingestor:
+class Ingestor(LibraryWriter):
     """Adds documents to a store; owns the guarded parser process."""
 
     def __init__(
         self, settings: Settings, store: DocumentStore, indexes: SearchIndexes | None = None
     ) -> None:
-        self.settings = settings
-        self.store = store
-        self.indexes = indexes
+        super().__init__(settings, store, indexes)
         self.guard = ParserGuard(
             settings.parse_timeout,
             memory_mb=settings.parse_memory_mb,
@@ -233,12 +232,6 @@ class Ingestor:
 
     def close(self) -> None:
         self.guard.close()
-
-    def __enter__(self) -> Ingestor:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 _SUFFIX_FORMATS = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html"}

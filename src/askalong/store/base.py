@@ -20,22 +20,18 @@ from pathlib import Path
 from types import TracebackType
 from typing import Protocol
 
+from askalong.accounts import ApiToken, Membership, Org, Role, User
 from askalong.jobs.job import Job
+from askalong.resumable.upload import ResumableUpload
 from askalong.types import (
     Access,
-    ApiToken,
     Block,
     Chunk,
     Collection,
     Document,
-    Membership,
-    Org,
-    ResumableUpload,
-    Role,
     StoredDocument,
     Thread,
     Turn,
-    User,
     Visibility,
 )
 

@@ -28,6 +28,7 @@ from askalong.parse.progress import Progress, Stage
 from askalong.resumable.area import check_upload_id, discard
 from askalong.resumable.checksum import Checksum
 from askalong.resumable.receiver import ResumableUploads
+from askalong.resumable.upload import ResumableUpload
 from askalong.server import tus
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.errors import error_response, status_of, too_many_response
@@ -35,7 +36,7 @@ from askalong.server.ingesting import await_job, queue_document
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
 from askalong.store.base import OrgStore
-from askalong.types import Access, ResumableUpload
+from askalong.types import Access
 
 router = APIRouter(prefix="/api", tags=["uploads"])
 

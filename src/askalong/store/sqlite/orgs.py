@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 
+from askalong.accounts import ROLES, Membership, Org, Role
 from askalong.errors import InputError, NotFound
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
+from askalong.store.sqlite.rows import found
 from askalong.store.sqlite.users import check_name, now
-from askalong.types import ROLES, Access, Membership, Org, Role
+from askalong.types import Access
 
 _ANCESTORS = (
     "WITH RECURSIVE up(id) AS (SELECT org_id FROM memberships WHERE user_id = ?"
@@ -82,10 +84,7 @@ def _org(conn: sqlite3.Connection, org_id: str) -> Org | None:
 
 
 def _require_org(conn: sqlite3.Connection, org_id: str) -> Org:
-    found = _org(conn, org_id)
-    if found is None:
-        raise NotFound("no such org", source=org_id)
-    return found
+    return found(_org(conn, org_id), "org", org_id)
 
 
 def _org_from_row(row: sqlite3.Row) -> Org:

@@ -9,9 +9,20 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
+from typing import TypeVar
 
 from askalong import wire
+from askalong.errors import NotFound
 from askalong.types import Block, BlockSpan, Chunk, Document, LineBox, Thread, Turn
+
+_Found = TypeVar("_Found")
+
+
+def found(value: _Found | None, what: str, key: str) -> _Found:
+    """``value`` read for ``key``, or NotFound naming ``what`` was looked for."""
+    if value is None:
+        raise NotFound(f"no such {what}", source=key)
+    return value
 
 
 def to_json(value: object) -> str:

@@ -12,10 +12,11 @@ import sqlite3
 from datetime import UTC, datetime
 from functools import cache
 
-from askalong.errors import InputError, NotFound
+from askalong.accounts import ApiToken, User
+from askalong.errors import InputError
 from askalong.store.credentials import hash_password, new_token, password_matches, token_digest
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
-from askalong.types import ApiToken, User
+from askalong.store.sqlite.rows import found
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 RESERVED_USERS = frozenset({"local"})  # the owner of everything added without an account
@@ -134,17 +135,12 @@ def _user(conn: sqlite3.Connection, user_id: str) -> User | None:
 
 
 def _require_user(conn: sqlite3.Connection, user_id: str) -> User:
-    found = _user(conn, user_id)
-    if found is None:
-        raise NotFound("no such user", source=user_id)
-    return found
+    return found(_user(conn, user_id), "user", user_id)
 
 
 def _token(conn: sqlite3.Connection, token_id: str) -> ApiToken:
     row = conn.execute(f"{_SELECT_TOKEN} WHERE id = ?", (token_id,)).fetchone()
-    if row is None:
-        raise NotFound("no such token", source=token_id)
-    return _token_from_row(row)
+    return _token_from_row(found(row, "token", token_id))
 
 
 def _user_from_row(row: sqlite3.Row) -> User:

@@ -1,0 +1,28 @@
+"""How a benchmark writes its figures: a Markdown table, and the results file beside the
+others under ``benchmarks/results/`` (or where ``--out`` says), printed as well."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def markdown_table(header: Sequence[str], align: str, rows: Iterable[Sequence[str]]) -> str:
+    """``align`` gives one letter a column: ``r`` right (figures), ``l`` left (names)."""
+    rule = {"r": "---:", "l": "---"}
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join(rule[a] for a in align) + "|",
+        *("| " + " | ".join(row) + " |" for row in rows),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write_results(text: str, name: str, out: Path | None) -> Path:
+    """Print ``text`` and write it to ``out``, or to ``results/<name>``."""
+    print(text)
+    path = out or RESULTS / name
+    path.write_text(text, encoding="utf-8")
+    return path
