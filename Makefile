@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(PY) -m askalong.demo
 
 test: $(STAMP) lint
-	$(PY) -m pytest -q -m "not sweep"
+	$(PY) -m pytest -q -m "not sweep" --durations=30
 
 # The full sweeps (dev-set floors, every evaluation PDF in Chromium): minutes each.
 sweep: $(STAMP)
