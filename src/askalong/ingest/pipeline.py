@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from askalong.chunk.code import chunk_code
 from askalong.chunk.prose import chunk_blocks
 from askalong.config import Settings
 from askalong.errors import AskAlongError, InputError, NotFound
@@ -57,8 +58,13 @@ def document_id(content_hash: str) -> str:
     return content_hash[:ID_LENGTH]
 
 
-def settings_chunks(settings: Settings, doc_id: str, blocks: Sequence[Block]) -> tuple[Chunk, ...]:
-    """The blocks cut into chunks at the sizes the settings name."""
+def settings_chunks(
+    settings: Settings, doc_id: str, blocks: Sequence[Block], fmt: DocumentFormat = "text"
+) -> tuple[Chunk, ...]:
+    """The blocks cut into chunks at the sizes the settings name (source code by its
+    structure, ``chunk/code.py``)."""
+    if fmt == "code":
+        return chunk_code(doc_id, blocks, target=settings.chunk_target, maximum=settings.chunk_max)
     return chunk_blocks(
         doc_id,
         blocks,
@@ -83,14 +89,25 @@ class Ingestor:
             options={"pdf": {"ocr_budget": settings.ocr_budget}},
         )
 
-    def add(self, item: str, access: Access, *, visibility: Visibility | None = None) -> AddOutcome:
-        """Add one path or URL for ``access`` (see ``add_upload``); never raises for bad input."""
+    def add(
+        self,
+        item: str,
+        access: Access,
+        *,
+        visibility: Visibility | None = None,
+        source: str | None = None,
+    ) -> AddOutcome:
+        """Add one path or URL for ``access`` (see ``add_upload``); never raises for bad input.
+        ``source`` is what the document is called instead of the path (a file unpacked
+        from an archive: ``repo.zip/src/main.go``)."""
         try:
             upload = self.read(item)
+            if source is not None:
+                upload = replace(upload, source=source)
             return self.add_upload(upload, access, visibility=visibility)
         except AskAlongError as exc:
             error = path_text(str(exc))  # a URL argument may hold undecodable bytes too
-            return AddOutcome(source=path_text(item), status="failed", error=error)
+            return AddOutcome(source=path_text(source or item), status="failed", error=error)
 
     def read(self, item: str) -> Upload:
         if is_url(item):
