@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import tempfile
+from collections import Counter
 from collections.abc import Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
 
 import click
 from rich.table import Table
@@ -19,7 +24,8 @@ from askalong.cli.output import (
 )
 from askalong.cli.progress import progress_bar
 from askalong.index.sync import EmbedReport
-from askalong.ingest.inputs import Skipped, expand_inputs, folder_name
+from askalong.ingest.archive import archive_stem, is_archive, unpack
+from askalong.ingest.inputs import Skipped, expand_inputs, folder_name, path_text
 from askalong.ingest.pipeline import AddOutcome, Ingestor
 from askalong.library import Library, opened_library
 from askalong.types import VISIBILITIES, Access, Collection, Document, Visibility
@@ -72,37 +78,68 @@ def add(
     A folder makes (or extends) a collection named after it, asked as one with
     `ask --collection NAME`; --collection NAME puts files, folders and URLs in NAME.
     """
-    planned = collection_plan(inputs, collection, follow_links)
-    items = [item for item, _ in planned]
-    with opened_library() as library:
-        outcomes = _add_all(library.ingestor, items, visibility)
-        collected = _collect(library, planned, outcomes)
+    with ExitStack() as unpacked, opened_library() as library:
+        plan = collection_plan(inputs, collection, follow_links, unpacked, library)
+        outcomes = _add_all(library.ingestor, plan.items, visibility)
+        collected = _collect(library, plan.items, outcomes)
         report = None if no_embed else _embed_pending(library)
-    _report_added(outcomes, collected, report, as_json)
+    _report_added(outcomes, collected, report, plan.skipped, as_json)
     if outcomes and all(o.status == "failed" for o in outcomes):
         raise SystemExit(1)
 
 
+@dataclass(frozen=True)
+class Planned:
+    """One file to add: its path, the collection it joins, what it is called (a file
+    unpacked from an archive: ``repo.zip/src/a.py``; None: its path)."""
+
+    item: str | Skipped
+    collection: str | None
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    items: list[Planned]
+    skipped: dict[str, int]  # a repository's skipped files by reason ("vendored": 3)
+
+
 def collection_plan(
-    inputs: Sequence[str], collection: str | None, follow_links: bool
-) -> list[tuple[str | Skipped, str | None]]:
+    inputs: Sequence[str],
+    collection: str | None,
+    follow_links: bool,
+    unpacked: ExitStack,
+    library: Library,
+) -> Plan:
     """Each input expanded, with the collection its documents join: ``collection`` for
-    all, else a folder's own name (a file or URL named alone joins none)."""
-    planned: list[tuple[str | Skipped, str | None]] = []
+    all, else a folder's (or an archive's) own name (a file or URL named alone joins
+    none). An archive is unpacked into a temporary folder ``unpacked`` removes."""
+    items: list[Planned] = []
+    skipped: Counter[str] = Counter()
     for given in inputs:
-        name = collection or folder_name(given)
-        planned.extend((item, name) for item in expand_inputs([given], follow_links=follow_links))
-    return planned
+        name, folder, shown_as = collection or folder_name(given), given, None
+        if is_archive(given):
+            folder = unpacked.enter_context(tempfile.TemporaryDirectory(prefix="askalong-"))
+            unpack(given, Path(folder), max_file_bytes=library.settings.max_file_bytes)
+            name, shown_as = collection or archive_stem(given), path_text(given)
+        for item in expand_inputs([folder], follow_links=follow_links):
+            if isinstance(item, Skipped) and item.counted:
+                skipped[item.counted] += 1
+                continue
+            source = None
+            if shown_as is not None and isinstance(item, str):
+                source = f"{shown_as}/{Path(item).relative_to(folder).as_posix()}"
+            items.append(Planned(item, name, source))
+    return Plan(items, dict(sorted(skipped.items())))
 
 
 def _collect(
-    library: Library,
-    planned: list[tuple[str | Skipped, str | None]],
-    outcomes: list[AddOutcome],
+    library: Library, planned: list[Planned], outcomes: list[AddOutcome]
 ) -> list[Collection]:
     """Put the documents added (or already there) in their collections, in input order."""
     members: dict[str, list[str]] = {}
-    for (_, name), outcome in zip(planned, outcomes, strict=True):
+    for plan, outcome in zip(planned, outcomes, strict=True):
+        name = plan.collection
         if name is not None:
             ids = members.setdefault(name, [])
             if outcome.document is not None:
@@ -125,17 +162,20 @@ def _embed_pending(library: Library) -> EmbedReport | None:
 
 
 def _add_all(
-    ingestor: Ingestor, items: list[str | Skipped], visibility: Visibility | None
+    ingestor: Ingestor, items: list[Planned], visibility: Visibility | None
 ) -> list[AddOutcome]:
     outcomes = []
     with progress_bar() as progress:
         task = progress.add_task("Adding", total=len(items))
-        for item in items:
+        for planned in items:
+            item = planned.item
             if isinstance(item, Skipped):  # the folder walk did not take it: say so
                 outcomes.append(AddOutcome(item.source, "failed", error=str(item)))
             else:
                 progress.update(task, description=f"Adding {shorten(item, 40)}")
-                outcomes.append(ingestor.add(item, Access.local(), visibility=visibility))
+                outcomes.append(
+                    ingestor.add(item, Access.local(), visibility=visibility, source=planned.source)
+                )
             progress.advance(task)
     return outcomes
 
@@ -144,10 +184,11 @@ def _report_added(
     outcomes: list[AddOutcome],
     collected: list[Collection],
     report: EmbedReport | None,
+    skipped: dict[str, int],
     as_json: bool,
 ) -> None:
     if as_json:
-        print_json(_add_json(outcomes, collected, report))
+        print_json({**_add_json(outcomes, collected, report), "skipped": skipped})
         return
     if report is not None:
         _print_embed_report(report)
@@ -168,6 +209,9 @@ def _report_added(
         console.print(
             f"[cyan]collection[/] {shown(c.name)}: {c.documents} document(s), {c.chunks} chunks"
         )
+    if skipped:
+        counts = ", ".join(f"{count} {reason}" for reason, count in skipped.items())
+        console.print(f"[dim]skipped[/]  {counts}")
 
 
 def _print_embed_report(report: EmbedReport) -> None:

@@ -34,6 +34,7 @@ from askalong.types import (
     Block,
     Chunk,
     Document,
+    DocumentFormat,
     ParsedDocument,
     StoredDocument,
     Visibility,
@@ -158,7 +159,7 @@ class Ingestor:
         )
 
     def _chunks(self, doc_id: str, parsed: ParsedDocument) -> tuple[Chunk, ...]:
-        return settings_chunks(self.settings, doc_id, parsed.blocks)
+        return settings_chunks(self.settings, doc_id, parsed.blocks, parsed.format)
 
     def _write(self, upload: Upload, stored: StoredDocument) -> AddOutcome:
         self.store.add_document(stored, upload.data)
