@@ -11,6 +11,7 @@ import click
 
 from askalong.cli.accounts import org, user
 from askalong.cli.ask import ask
+from askalong.cli.code import calls
 from askalong.cli.collections import collections
 from askalong.cli.doctor import doctor
 from askalong.cli.documents import add, docs, rm, show
@@ -51,6 +52,7 @@ for command in (
     collections,
     search,
     ask,
+    calls,
     serve,
     token,
     user,

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
+from askalong.cli.code import print_symbols, symbols_json
 from askalong.cli.output import (
     block_json,
     chunk_json,
@@ -289,10 +290,13 @@ def docs(collection: str | None, as_json: bool) -> None:
 @click.argument("doc")
 @click.option("--blocks", "what", flag_value="blocks", help="Show the blocks.")
 @click.option("--chunks", "what", flag_value="chunks", help="Show the chunks.")
+@click.option(
+    "--symbols", "what", flag_value="symbols", help="Show a source file's symbols and lines."
+)
 @click.option("--page", type=int, default=None, help="Only this page (1-based).")
 @json_option
 def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
-    """Show a document (id or id prefix): its outline, blocks or chunks."""
+    """Show a document (id or id prefix): its outline, blocks, chunks or symbols."""
     with opened_library() as library:
         document = library.store.get_document(doc, Access.local())
         blocks = library.store.blocks(document.id, page=page)
@@ -305,6 +309,9 @@ def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
         )
     if as_json:
         payload: dict[str, object] = {"document": document_json(document)}
+        if what == "symbols":
+            print_json({**payload, "symbols": symbols_json(blocks)})
+            return
         if what != "chunks":
             payload["blocks"] = [block_json(b) for b in blocks]
         if what != "blocks":
@@ -312,7 +319,9 @@ def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
         print_json(payload)
         return
     _print_header(document)
-    if what == "blocks":
+    if what == "symbols":
+        print_symbols(blocks)
+    elif what == "blocks":
         for b in blocks:
             where = f"p{b.page} " if b.page else ""
             console.print(f"[dim]{b.id:>6} {where}{b.kind:<9}[/] {shorten(b.text, 100)}")
