@@ -38,16 +38,25 @@ def _chunk(document_id: str, order: int, block: Block, start: int, end: int) -> 
     )
 
 
+def fits(text: str, maximum: int) -> bool:
+    """``size_units(text) <= maximum``, without measuring a text shorter than ``maximum``
+    characters: two characters (a one-letter word and a space) are at most 1.7 units."""
+    return len(text) < maximum or size_units(text) <= maximum
+
+
 def _cuts(text: str, target: int, maximum: int) -> Iterator[tuple[int, int]]:
-    if size_units(text) <= maximum:
+    if fits(text, maximum):
         yield 0, len(text)
         return
     group_start = group_end = 0
+    group_size = 0
     for start, end in _statements(text, maximum):
-        if group_end > group_start and size_units(text[group_start:end]) > target:
+        size = size_units(text[start:end])  # sizes add up across statements (whitespace between)
+        if group_end > group_start and group_size + size > target:
             yield group_start, group_end
-            group_start = start
+            group_start, group_size = start, 0
         group_end = end
+        group_size += size
     if group_end > group_start:
         yield group_start, group_end
 
@@ -70,7 +79,7 @@ def _within(text: str, start: int, end: int, maximum: int) -> Iterator[tuple[int
     end = len(text[:end].rstrip()) if end > start else end
     if end <= start:
         return
-    if size_units(text[start:end]) <= maximum:
+    if fits(text[start:end], maximum):
         yield start, end
         return
     lines = [(lo, hi) for lo, hi in _line_ranges(text) if start <= lo and hi <= end]

@@ -43,6 +43,15 @@ class SourceFile:
     def parts(self) -> tuple[str, ...]:
         return PurePosixPath(self.source.replace("\\", "/")).with_suffix("").parts
 
+    @property
+    def folder(self) -> str:
+        return PurePosixPath(self.source.replace("\\", "/")).parent.as_posix()
+
+    @property
+    def language(self) -> str:
+        grammar = grammar_for(self.source)
+        return "" if grammar is None else grammar.name.replace("tsx", "typescript")
+
 
 @dataclass(frozen=True)
 class Place:
@@ -108,18 +117,26 @@ class Repository:
         return min(found, key=lambda p: p.file is not near, default=None)
 
     def resolve(self, site: CallSite, caller: Place) -> Place | None:
-        """Where the called name is defined in the repository, or None (a library's)."""
-        candidates = self.defined.get(site.callee, [])
+        """Where the called name is defined in the repository, or None (a library's).
+        Only a file of the caller's language can define it; in Go, of its package."""
+        here = caller.file
+        candidates = [
+            p
+            for p in self.defined.get(site.callee, [])
+            if p.file.language == here.language
+            and (here.language != "go" or p.file.folder == here.folder)
+        ]
         if not candidates:
             return None
+        candidates.sort(key=lambda p: (p.file is not here, p.file.folder != here.folder))
         owner = caller.qualname[:-1]
         if _on_self(site, caller):
             own = [p for p in candidates if p.qualname == (*owner, site.callee)]
-            same = [p for p in candidates if p.file is caller.file and len(p.qualname) > 1]
+            same = [p for p in candidates if p.file is here and len(p.qualname) > 1]
             found = own or same
             return found[0] if found else None
         if site.receiver:
-            return _on_module(site, candidates, caller.file) or _single(candidates)
+            return _on_module(site, candidates, here) or _single(candidates, here)
         return _bare(site, candidates, caller)
 
     def callees(self, caller: Place) -> Iterator[tuple[CallSite, Place]]:
@@ -166,8 +183,12 @@ def _on_module(site: CallSite, candidates: list[Place], file: SourceFile) -> Pla
     return next((p for p in top if head in p.file.parts), None)
 
 
-def _single(candidates: list[Place]) -> Place | None:
-    return candidates[0] if len(candidates) == 1 else None
+def _single(candidates: list[Place], file: SourceFile) -> Place | None:
+    """A method called on some other object: only a name defined once, in the same
+    folder (a local variable's type is not known; a common name elsewhere is a guess)."""
+    if len(candidates) == 1 and candidates[0].file.folder == file.folder:
+        return candidates[0]
+    return None
 
 
 def _bare(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
@@ -182,7 +203,11 @@ def _bare(site: CallSite, candidates: list[Place], caller: Place) -> Place | Non
     file = caller.file
     imported = {n for i in file_imports(file) if site.callee in i.names for n in i.names}
 
-    def rank(place: Place) -> tuple[bool, bool]:
-        return place.file is not file, not (imported & set(place.file.parts))
+    def rank(place: Place) -> tuple[bool, bool, bool]:
+        return (
+            place.file is not file,
+            not (imported & set(place.file.parts)),
+            place.file.folder != file.folder,
+        )
 
     return min(top, key=rank)

@@ -69,10 +69,13 @@ class CodeOutline:
     tree: Any = None  # the tree-sitter tree, for the block builder (not compared)
 
 
-def code_outline(source: bytes, grammar: Grammar, *, first_line: int = 1) -> CodeOutline:
-    """Everything ``source`` defines, imports and calls; lines count from ``first_line``."""
+def code_outline(
+    source: bytes, grammar: Grammar, *, first_line: int = 1, calls: bool = True
+) -> CodeOutline:
+    """Everything ``source`` defines, imports and calls (``calls``: the call sites too, a
+    third of the time); lines count from ``first_line``."""
     tree = parser_for(grammar).parse(source)
-    definitions, calls = queries_for(grammar)
+    definitions, call_query = queries_for(grammar)
     symbols: list[Symbol] = []
     imports: list[Import] = []  # sorted by line below
     for node in _captured(definitions, tree.root_node, "node"):
@@ -84,7 +87,7 @@ def code_outline(source: bytes, grammar: Grammar, *, first_line: int = 1) -> Cod
             symbols.append(symbol)
     symbols.sort(key=lambda s: (s.lines[0], -s.lines[1]))
     imports.sort(key=lambda i: i.line)
-    sites = _call_sites(calls, tree.root_node, symbols, first_line)
+    sites = _call_sites(call_query, tree.root_node, symbols, first_line) if calls else ()
     return CodeOutline(grammar.name, tuple(symbols), sites, tuple(imports), tree)
 
 

@@ -41,7 +41,8 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
     if grammar is None:
         spans = list(_text_spans(lines))
     else:
-        outline = code_outline(text.encode("utf-8"), grammar)
+        # Blocks need the definitions only: the calls are read from a block when asked.
+        outline = code_outline(text.encode("utf-8"), grammar, calls=False)
         spans = list(_structure(_block_level(outline.symbols), 1, len(lines), ()))
     blocks = tuple(_blocks(lines, spans))
     title = PurePosixPath(source.replace("\\", "/")).name or source
