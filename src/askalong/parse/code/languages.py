@@ -181,14 +181,15 @@ GRAMMARS: dict[str, Grammar] = {
     ".hxx": CPP,
     ".rs": RUST,
 }
-# Source files read as text in line blocks: no grammar here, still code to search.
+# Source files read as text in line blocks: no grammar here, still code to search. Data
+# files (JSON, YAML, TOML, XML) are not: a folder of papers often holds them beside the PDFs.
 TEXT_SOURCES = frozenset(
     {
         ".sh", ".bash", ".zsh", ".rb", ".php", ".pl", ".pm", ".lua", ".kt", ".kts", ".swift",
         ".scala", ".cs", ".m", ".mm", ".r", ".jl", ".hs", ".ml", ".mli", ".ex", ".exs",
-        ".erl", ".clj", ".sql", ".proto", ".toml", ".yaml", ".yml", ".cfg", ".ini",
-        ".cmake", ".mk", ".gradle", ".vue", ".svelte", ".dart", ".zig", ".nim", ".f90",
-        ".s", ".asm", ".ps1", ".bat", ".el", ".lisp", ".scm", ".tf", ".json",
+        ".erl", ".clj", ".sql", ".proto", ".cmake", ".mk", ".gradle", ".vue", ".svelte",
+        ".dart", ".zig", ".nim", ".f90", ".s", ".asm", ".ps1", ".bat", ".el", ".lisp",
+        ".scm", ".tf",
     }
 )  # fmt: skip
 CODE_NAMES = frozenset({"makefile", "dockerfile", "cmakelists.txt", "rakefile", "gemfile"})
