@@ -70,37 +70,27 @@ def _block_level(symbols: Sequence[Symbol]) -> list[Symbol]:
 def _structure(
     symbols: Sequence[Symbol], first: int, last: int, section: tuple[str, ...]
 ) -> Iterator[Span]:
-    """Spans for the lines ``first..last`` holding ``symbols`` (the ones inside first)."""
-    line = first
-    members = _direct(symbols, first, last)
-    for member in members:
+    """Spans for the lines ``first..last``, which hold exactly ``symbols`` (block-level,
+    sorted by first line): each member, the members inside it right after it."""
+    line, index = first, 0
+    while index < len(symbols):
+        member = symbols[index]
         start, end = member.lines
+        after = index + 1
+        while after < len(symbols) and symbols[after].lines[0] <= end:
+            after += 1
+        inner = symbols[index + 1 : after]  # only a class has any (``_block_level``)
         if line < start:
             yield (line, start - 1, section)
-        inner = [s for s in symbols if s is not member and _within(s, start, end)]
-        children = _direct(inner, start, end)
-        if member.kind == "class" and children:
-            header_end = children[0].lines[0] - 1
+        if inner:
+            header_end = inner[0].lines[0] - 1
             yield (start, max(header_end, start), member.qualname)
             yield from _structure(inner, header_end + 1, end, member.qualname)
         else:
             yield (start, end, member.qualname)
-        line = end + 1
+        line, index = end + 1, after
     if line <= last:
         yield (line, last, section)
-
-
-def _direct(symbols: Sequence[Symbol], first: int, last: int) -> list[Symbol]:
-    """The symbols in ``first..last`` that no other one there holds."""
-    found: list[Symbol] = []
-    for symbol in symbols:
-        if _within(symbol, first, last) and not (found and found[-1].lines[1] >= symbol.lines[0]):
-            found.append(symbol)
-    return found
-
-
-def _within(symbol: Symbol, first: int, last: int) -> bool:
-    return first <= symbol.lines[0] and symbol.lines[1] <= last
 
 
 def _text_spans(lines: Sequence[str]) -> Iterator[Span]:
