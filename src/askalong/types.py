@@ -40,7 +40,7 @@ BLOCK_KINDS: tuple[str, ...] = get_args(BlockKind)
 # Page furniture is kept for the reader but never chunked, searched or quoted.
 FURNITURE_KINDS: frozenset[str] = frozenset({"header", "footer"})
 
-DocumentFormat = Literal["pdf", "html", "markdown", "text", "docx"]
+DocumentFormat = Literal["pdf", "html", "markdown", "text", "docx", "code"]
 DOCUMENT_FORMATS: tuple[str, ...] = get_args(DocumentFormat)
 
 

@@ -97,6 +97,20 @@ def test_deleting_a_document_drops_its_membership(store: Store) -> None:
     assert store.get_collection(made.id, ALICE).documents == 1
 
 
+def test_a_documents_collections_are_the_callers_that_hold_it(store: Store) -> None:
+    put(store, "d1-alice-private", "d3-alice-public")
+    store.add_to_collection("repo", ["d1-alice-private", "d3-alice-public"], ALICE)
+    store.add_to_collection("other", ["d3-alice-public"], ALICE)
+    store.add_to_collection("bobs", ["d3-alice-public"], BOB)
+    assert [c.name for c in store.document_collections("d3-alice-public", ALICE)] == [
+        "other",
+        "repo",
+    ]
+    assert [c.name for c in store.document_collections("d1-alice-private", ALICE)] == ["repo"]
+    assert [c.name for c in store.document_collections("d3-alice-public", BOB)] == ["bobs"]
+    assert len(store.document_collections("d3-alice-public", LOCAL)) == 3
+
+
 def test_deleting_a_collection_keeps_its_documents(store: Store) -> None:
     put(store, "d1-alice-private", "d2-alice-org")
     made = store.add_to_collection("manual", ["d1-alice-private", "d2-alice-org"], ALICE)

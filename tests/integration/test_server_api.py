@@ -4,6 +4,7 @@ security headers, asking (streamed and not) and threads, and the security checks
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -87,6 +88,20 @@ def test_html_document_has_no_pages_but_an_original(client: TestClient, evaldata
     original = client.get(f"/api/documents/{doc['id']}/original")
     assert original.content == (evaldata / MANUAL).read_bytes()
     assert original.headers["content-disposition"].startswith('attachment; filename="SELECT.html"')
+
+
+def test_an_uploaded_source_file_is_code_and_its_original_plain_text(
+    client: TestClient, tmp_path: Path
+) -> None:
+    path = tmp_path / "locks.py"
+    path.write_bytes((Path(threading.__file__).parent / "asyncio/locks.py").read_bytes())
+    doc = upload(client, path)["document"]
+    assert isinstance(doc, dict) and doc["format"] == "code" and doc["title"] == "locks.py"
+    structure = client.get(f"/api/documents/{doc['id']}").json()
+    assert ["Lock", "acquire"] in [b["section_path"] for b in structure["blocks"]]
+    original = client.get(f"/api/documents/{doc['id']}/original")
+    assert original.headers["content-type"].startswith("text/plain")
+    assert original.headers["content-disposition"].startswith('attachment; filename="locks.py"')
 
 
 def test_search_finds_the_passage_with_spans(client: TestClient, evaldata: Path) -> None:

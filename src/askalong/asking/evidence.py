@@ -16,10 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from askalong.answer.referents import leans_on_thread
+from askalong.asking.code_reading import anchor_place, repository_of
 from askalong.asking.question import AskedQuestion
 from askalong.context.anchor import LocatedAnchor, located_context
 from askalong.context.anchor_scope import anchor_set_aside
 from askalong.context.assemble import assemble_context
+from askalong.context.code import CODE_TOTAL_CHARS, code_anchor_unit, code_units
 from askalong.context.crossref import crossref_units, outline_references
 from askalong.context.drift import anchor_terms
 from askalong.context.explain_units import explain_units
@@ -148,6 +150,8 @@ def _read_along(
     blocks: Sequence[Block],
     started: float,
 ) -> Evidence:
+    if asked.documents[0].format == "code":
+        return _reading_code(library, asked, at, access, blocks, started)
     document_id = asked.documents[0].id
     question = asked.question
     outline = Outline(blocks)
@@ -180,6 +184,36 @@ def _read_along(
     anchored = anchor_terms(anchor_unit)
     context = assemble_context(
         question.terms | anchored, anchor_unit, crossref, retrieved, root=outline.root
+    )
+    titles = _titles(library, access, asked, context)
+    return _evidence(context, titles, anchored, result, started)
+
+
+def _reading_code(
+    library: Library,
+    asked: AskedQuestion,
+    at: LocatedAnchor,
+    access: Access,
+    blocks: Sequence[Block],
+    started: float,
+) -> Evidence:
+    """An anchor in source code: the enclosing function whole, then its class, callees
+    and callers in the repository (``context/code.py``), then what search finds there."""
+    document = asked.documents[0]
+    repository = repository_of(library.store, document, blocks, access)
+    place = anchor_place(repository, document, blocks[at.index])
+    given = at.anchor
+    start, end = given.start or 0, given.end or len(place.block.text)
+    anchor_unit = code_anchor_unit(place, start, end)
+    code = code_units(repository, place)
+    ids = tuple(f.document_id for f in repository.files)
+    k = library.searcher.policy.k_max_read_along
+    query = _anchored_query(asked.question.text, anchor_unit)
+    result = library.searcher.search(query, access, documents=ids, k_max=k)
+    retrieved = _placed(library, _retrieved_units(library, result.hits), {})
+    anchored = anchor_terms(anchor_unit)
+    context = assemble_context(
+        asked.question.terms | anchored, anchor_unit, code, retrieved, total_chars=CODE_TOTAL_CHARS
     )
     titles = _titles(library, access, asked, context)
     return _evidence(context, titles, anchored, result, started)

@@ -12,6 +12,7 @@ import click
 from askalong.cli.accounts import org, user
 from askalong.cli.ask import ask
 from askalong.cli.chat import chat
+from askalong.cli.code import calls
 from askalong.cli.collections import collections
 from askalong.cli.doctor import doctor
 from askalong.cli.documents import add, docs, rm, show
@@ -56,6 +57,7 @@ for command in (
     search,
     ask,
     chat,
+    calls,
     serve,
     token,
     user,

@@ -12,10 +12,11 @@ from askalong.asking.asker import Question
 from askalong.asking.choose import make_asker
 from askalong.asking.limits import check_sizes
 from askalong.cli.output import console, print_json, shown
+from askalong.context.line_anchor import LineRef, line_anchor, line_ref, names_file
 from askalong.errors import InputError
 from askalong.library import opened_library
 from askalong.store.base import Store
-from askalong.types import INTENTS, Access, Anchor, Answer, Intent
+from askalong.types import INTENTS, Access, Anchor, Answer, Document, Intent
 from askalong.wire import answer_json
 
 VERDICT_STYLES = {
@@ -36,8 +37,9 @@ VERDICT_STYLES = {
     "--at",
     "at",
     default=None,
-    metavar="BLOCK[:START-END]",
-    help="Anchor at a block of --doc (optionally a character span of it).",
+    metavar="BLOCK[:START-END]|FILE:LINE[-LINE]",
+    help="Anchor at a block of --doc (optionally a character span of it), or at lines of a"
+    " source file (found among --doc, the --collection, or all documents).",
 )
 @click.option(
     "--select",
@@ -67,9 +69,17 @@ def ask(
     """Ask a question; the answer quotes the documents and every quote is checked."""
     with opened_library() as library:
         access = Access.local()
-        core_question = _question(library.store, access, question, intent, documents, at, selected)
-        if collection is not None:  # its members join any --doc; an anchor stays on --doc
-            members = tuple(library.collection(collection, access)[1])
+        members = () if collection is None else tuple(library.collection(collection, access)[1])
+        ref = None if at is None else line_ref(at)
+        if ref is not None:  # a source file's lines: its document is the anchor's
+            documents = (_source_document(library.store, access, ref, documents, members),)
+        core_question = _question(
+            library.store, access, question, intent, documents, None if ref else at, selected
+        )
+        if ref is not None:
+            anchor = line_anchor(documents[0], library.store.blocks(documents[0]), ref)
+            core_question = replace(core_question, anchor=anchor)
+        elif members:  # they join any --doc; an anchor stays on --doc
             core_question = replace(core_question, documents=core_question.documents + members)
         asker = make_asker(library)
         answer = asker.ask(replace(core_question, thread_id=thread_id), access)
@@ -94,6 +104,23 @@ def _question(
     anchor = _anchor(documents[0].id if documents else None, at, selected)
     check_sizes(text, anchor)  # before any work: the embedder is shared
     return Question(text, cast(Intent, intent or "ask"), anchor, documents)
+
+
+def _source_document(
+    store: Store,
+    access: Access,
+    ref: LineRef,
+    refs: Sequence[str],
+    members: Sequence[Document],
+) -> str:
+    """The id of the one source document ``ref.file`` names, among --doc, the
+    collection's members, else all documents."""
+    pool = [store.get_document(r, access) for r in refs] or list(members)
+    found = [d.id for d in pool or store.list_documents(access) if names_file(d.source, ref.file)]
+    if len(found) != 1:
+        problem = "no document is this file" if not found else "several documents end so"
+        raise InputError(f"{problem}; give --doc or a longer path", source=ref.file)
+    return found[0]
 
 
 def _anchor(document_id: str | None, at: str | None, selected: str | None) -> Anchor | None:

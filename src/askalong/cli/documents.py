@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import tempfile
+from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
 
 import click
 from rich.table import Table
 
+from askalong.cli.code import print_symbols, symbols_json
 from askalong.cli.output import (
     block_json,
     chunk_json,
@@ -19,7 +25,8 @@ from askalong.cli.output import (
 )
 from askalong.cli.progress import progress_bar
 from askalong.index.sync import EmbedReport
-from askalong.ingest.inputs import Skipped, expand_inputs, folder_name
+from askalong.ingest.archive import archive_stem, is_archive, unpack
+from askalong.ingest.inputs import Skipped, expand_inputs, folder_name, path_text
 from askalong.ingest.pipeline import AddOutcome
 from askalong.jobs.outbox import queue_item
 from askalong.library import Library, opened_library
@@ -82,38 +89,69 @@ def add(
     With --queue each document is stored as pending with its ingestion job and read by
     `askalong worker` (or the worker of a running server); `docs` shows how far it is.
     """
-    planned = collection_plan(inputs, collection, follow_links)
-    items = [item for item, _ in planned]
-    with opened_library() as library:
+    with ExitStack() as unpacked, opened_library() as library:
+        plan = collection_plan(inputs, collection, follow_links, unpacked, library)
         add_one = _queuer(library) if queue else library.ingestor.add
-        outcomes = _add_all(add_one, items, visibility)
-        collected = _collect(library, planned, outcomes)
+        outcomes = _add_all(add_one, plan.items, visibility)
+        collected = _collect(library, plan.items, outcomes)
         report = None if no_embed or queue else _embed_pending(library)
-    _report_added(outcomes, collected, report, as_json)
+    _report_added(outcomes, collected, report, plan.skipped, as_json)
     if outcomes and all(o.status == "failed" for o in outcomes):
         raise SystemExit(1)
 
 
+@dataclass(frozen=True)
+class Planned:
+    """One file to add: its path, the collection it joins, what it is called (a file
+    unpacked from an archive: ``repo.zip/src/a.py``; None: its path)."""
+
+    item: str | Skipped
+    collection: str | None
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    items: list[Planned]
+    skipped: dict[str, int]  # a repository's skipped files by reason ("vendored": 3)
+
+
 def collection_plan(
-    inputs: Sequence[str], collection: str | None, follow_links: bool
-) -> list[tuple[str | Skipped, str | None]]:
+    inputs: Sequence[str],
+    collection: str | None,
+    follow_links: bool,
+    unpacked: ExitStack,
+    library: Library,
+) -> Plan:
     """Each input expanded, with the collection its documents join: ``collection`` for
-    all, else a folder's own name (a file or URL named alone joins none)."""
-    planned: list[tuple[str | Skipped, str | None]] = []
+    all, else a folder's (or an archive's) own name (a file or URL named alone joins
+    none). An archive is unpacked into a temporary folder ``unpacked`` removes."""
+    items: list[Planned] = []
+    skipped: Counter[str] = Counter()
     for given in inputs:
-        name = collection or folder_name(given)
-        planned.extend((item, name) for item in expand_inputs([given], follow_links=follow_links))
-    return planned
+        name, folder, shown_as = collection or folder_name(given), given, None
+        if is_archive(given):
+            folder = unpacked.enter_context(tempfile.TemporaryDirectory(prefix="askalong-"))
+            unpack(given, Path(folder), max_file_bytes=library.settings.max_file_bytes)
+            name, shown_as = collection or archive_stem(given), path_text(given)
+        for item in expand_inputs([folder], follow_links=follow_links):
+            if isinstance(item, Skipped) and item.counted:
+                skipped[item.counted] += 1
+                continue
+            source = None
+            if shown_as is not None and isinstance(item, str):
+                source = f"{shown_as}/{Path(item).relative_to(folder).as_posix()}"
+            items.append(Planned(item, name, source))
+    return Plan(items, dict(sorted(skipped.items())))
 
 
 def _collect(
-    library: Library,
-    planned: list[tuple[str | Skipped, str | None]],
-    outcomes: list[AddOutcome],
+    library: Library, planned: list[Planned], outcomes: list[AddOutcome]
 ) -> list[Collection]:
     """Put the documents added (or already there) in their collections, in input order."""
     members: dict[str, list[str]] = {}
-    for (_, name), outcome in zip(planned, outcomes, strict=True):
+    for plan, outcome in zip(planned, outcomes, strict=True):
+        name = plan.collection
         if name is not None:
             ids = members.setdefault(name, [])
             if outcome.document is not None:
@@ -135,28 +173,33 @@ def _embed_pending(library: Library) -> EmbedReport | None:
         return library.indexes.embed(pending, lambda n: progress.update(task, completed=n))
 
 
-AddOne = Callable[..., AddOutcome]  # (item, access, visibility=...) -> its outcome
+AddOne = Callable[..., AddOutcome]  # (item, access, visibility=..., source=...) -> outcome
 
 
 def _queuer(library: Library) -> AddOne:
-    def queue_one(item: str, access: Access, *, visibility: Visibility | None) -> AddOutcome:
-        return queue_item(library.ingestor, library.store, item, access, visibility)
+    def queue_one(
+        item: str, access: Access, *, visibility: Visibility | None, source: str | None = None
+    ) -> AddOutcome:
+        return queue_item(library.ingestor, library.store, item, access, visibility, source)
 
     return queue_one
 
 
 def _add_all(
-    add_one: AddOne, items: list[str | Skipped], visibility: Visibility | None
+    add_one: AddOne, items: list[Planned], visibility: Visibility | None
 ) -> list[AddOutcome]:
     outcomes = []
     with progress_bar() as progress:
         task = progress.add_task("Adding", total=len(items))
-        for item in items:
+        for planned in items:
+            item = planned.item
             if isinstance(item, Skipped):  # the folder walk did not take it: say so
                 outcomes.append(AddOutcome(item.source, "failed", error=str(item)))
             else:
                 progress.update(task, description=f"Adding {shorten(item, 40)}")
-                outcomes.append(add_one(item, Access.local(), visibility=visibility))
+                outcomes.append(
+                    add_one(item, Access.local(), visibility=visibility, source=planned.source)
+                )
             progress.advance(task)
     return outcomes
 
@@ -165,10 +208,11 @@ def _report_added(
     outcomes: list[AddOutcome],
     collected: list[Collection],
     report: EmbedReport | None,
+    skipped: dict[str, int],
     as_json: bool,
 ) -> None:
     if as_json:
-        print_json(_add_json(outcomes, collected, report))
+        print_json({**_add_json(outcomes, collected, report), "skipped": skipped})
         return
     if report is not None:
         _print_embed_report(report)
@@ -191,6 +235,9 @@ def _report_added(
         console.print(
             f"[cyan]collection[/] {shown(c.name)}: {c.documents} document(s), {c.chunks} chunks"
         )
+    if skipped:
+        counts = ", ".join(f"{count} {reason}" for reason, count in skipped.items())
+        console.print(f"[dim]skipped[/]  {counts}")
 
 
 def _print_embed_report(report: EmbedReport) -> None:
@@ -274,10 +321,13 @@ def docs(collection: str | None, as_json: bool) -> None:
 @click.argument("doc")
 @click.option("--blocks", "what", flag_value="blocks", help="Show the blocks.")
 @click.option("--chunks", "what", flag_value="chunks", help="Show the chunks.")
+@click.option(
+    "--symbols", "what", flag_value="symbols", help="Show a source file's symbols and lines."
+)
 @click.option("--page", type=int, default=None, help="Only this page (1-based).")
 @json_option
 def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
-    """Show a document (id or id prefix): its outline, blocks or chunks."""
+    """Show a document (id or id prefix): its outline, blocks, chunks or symbols."""
     with opened_library() as library:
         document = library.store.get_document(doc, Access.local())
         blocks = library.store.blocks(document.id, page=page)
@@ -290,6 +340,9 @@ def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
         )
     if as_json:
         payload: dict[str, object] = {"document": document_json(document)}
+        if what == "symbols":
+            print_json({**payload, "symbols": symbols_json(blocks)})
+            return
         if what != "chunks":
             payload["blocks"] = [block_json(b) for b in blocks]
         if what != "blocks":
@@ -297,7 +350,9 @@ def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
         print_json(payload)
         return
     _print_header(document)
-    if what == "blocks":
+    if what == "symbols":
+        print_symbols(blocks)
+    elif what == "blocks":
         for b in blocks:
             where = f"p{b.page} " if b.page else ""
             console.print(f"[dim]{b.id:>6} {where}{b.kind:<9}[/] {shorten(b.text, 100)}")

@@ -1,5 +1,7 @@
-"""What goes in: files, folders (document files below them, never through a link out of
-the folder unless asked) and URLs, read within limits."""
+"""What goes in: files, folders (document and source files below them, never through a
+link out of the folder unless asked) and URLs, read within limits. Source files that a
+repository's ``.gitignore`` excludes, vendored, binary, minified or generated ones are
+skipped with a reason counted, not reported as failures (``ingest/sources.py``)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 
 from askalong.errors import TooLarge, Unreadable
 from askalong.ingest.fetch import is_url
+from askalong.ingest.sources import Ignores, folder_skip, is_source, source_skip
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class Skipped:
 
     source: str
     reason: str
+    counted: str = ""  # a repository skip ("vendored", ...): counted, not a failure
 
     def __str__(self) -> str:
         return f"{self.source}: {self.reason}"
@@ -51,7 +55,8 @@ def expand_inputs(inputs: Iterable[str], *, follow_links: bool = False) -> list[
     for item in inputs:
         path = Path(item)
         if not is_url(item) and path.is_dir():
-            expanded.extend(_Walk(path.resolve(), follow_links).below(path))
+            walk = _Walk(path.resolve(), follow_links)
+            expanded.extend(walk.below(path, Ignores().entering(path)))
         else:
             expanded.append(item)
     return expanded
@@ -74,7 +79,7 @@ class _Walk:
         self.follow_links = follow_links
         self.seen: set[tuple[int, int]] = set()  # folders walked, as (device, inode)
 
-    def below(self, folder: Path) -> Iterator[str | Skipped]:
+    def below(self, folder: Path, ignores: Ignores) -> Iterator[str | Skipped]:
         """Files first, then subfolders, each sorted by name; a folder met twice (through
         a link) is walked once."""
         try:
@@ -88,22 +93,35 @@ class _Walk:
             return
         self.seen.add(key)
         for entry in entries:
-            if not _is_folder(entry) and Path(entry.name).suffix.lower() in DOCUMENT_SUFFIXES:
-                yield self._file(Path(entry.path))
+            if not _is_folder(entry):
+                yield from self._taken(Path(entry.path), ignores)
         for entry in entries:
             if _is_folder(entry):
-                yield from self._folder(Path(entry.path), entry.is_symlink())
+                skip = folder_skip(Path(entry.path), ignores)
+                if skip is not None:
+                    yield Skipped(path_text(entry.path), skip, counted=skip)
+                else:
+                    inner = ignores.entering(Path(entry.path))
+                    yield from self._folder(Path(entry.path), entry.is_symlink(), inner)
+
+    def _taken(self, path: Path, ignores: Ignores) -> Iterator[str | Skipped]:
+        """A document file, or a source file that is not skipped (``ingest/sources``)."""
+        if path.suffix.lower() in DOCUMENT_SUFFIXES:
+            yield self._file(path)
+        elif is_source(path):
+            skip = source_skip(path, ignores)
+            yield self._file(path) if skip is None else Skipped(path_text(path), skip, skip)
 
     def _file(self, path: Path) -> str | Skipped:
         if self.follow_links or _inside(path, self.root):
             return str(path)
         return Skipped(path_text(path), f"a link to a file outside the folder; {FOLLOW_HINT}")
 
-    def _folder(self, path: Path, linked: bool) -> Iterator[str | Skipped]:
+    def _folder(self, path: Path, linked: bool, ignores: Ignores) -> Iterator[str | Skipped]:
         if linked and not self.follow_links:
             yield Skipped(path_text(path), f"a link to a folder, not followed; {FOLLOW_HINT}")
         else:
-            yield from self.below(path)
+            yield from self.below(path, ignores)
 
 
 def _identity(folder: Path) -> tuple[int, int]:

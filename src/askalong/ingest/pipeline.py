@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from askalong.chunk.code import chunk_code
 from askalong.chunk.prose import chunk_blocks
 from askalong.config import Settings
 from askalong.errors import AskAlongError, InputError, NotFound
@@ -102,8 +103,13 @@ def pending_document(
     )
 
 
-def settings_chunks(settings: Settings, doc_id: str, blocks: Sequence[Block]) -> tuple[Chunk, ...]:
-    """The blocks cut into chunks at the sizes the settings name."""
+def settings_chunks(
+    settings: Settings, doc_id: str, blocks: Sequence[Block], fmt: DocumentFormat = "text"
+) -> tuple[Chunk, ...]:
+    """The blocks cut into chunks at the sizes the settings name (source code by its
+    structure, ``chunk/code.py``)."""
+    if fmt == "code":
+        return chunk_code(doc_id, blocks, target=settings.chunk_target, maximum=settings.chunk_max)
     return chunk_blocks(
         doc_id,
         blocks,
@@ -133,17 +139,21 @@ class Ingestor(LibraryWriter):
         *,
         visibility: Visibility | None = None,
         add: Callable[[Upload], AddOutcome] | None = None,
+        source: str | None = None,
     ) -> AddOutcome:
         """Add one path or URL for ``access`` (see ``add_upload``; ``add`` instead, to queue
-        it, say); never raises for bad input."""
+        it, say); never raises for bad input. ``source`` is what the document is called
+        instead of the path (a file unpacked from an archive: ``repo.zip/src/main.go``)."""
         try:
             upload = self.read(item)
+            if source is not None:
+                upload = replace(upload, source=source)
             if add is not None:
                 return add(upload)
             return self.add_upload(upload, access, visibility=visibility)
         except AskAlongError as exc:
             error = path_text(str(exc))  # a URL argument may hold undecodable bytes too
-            return AddOutcome(source=path_text(item), status="failed", error=error)
+            return AddOutcome(source=path_text(source or item), status="failed", error=error)
 
     def read(self, item: str) -> Upload:
         if is_url(item):
@@ -195,7 +205,7 @@ class Ingestor(LibraryWriter):
         )
 
     def _chunks(self, doc_id: str, parsed: ParsedDocument) -> tuple[Chunk, ...]:
-        return settings_chunks(self.settings, doc_id, parsed.blocks)
+        return settings_chunks(self.settings, doc_id, parsed.blocks, parsed.format)
 
     def _write(self, upload: Upload, stored: StoredDocument) -> AddOutcome:
         self.store.add_document(stored, upload.data)

@@ -42,14 +42,21 @@ def queue_upload(
 
 
 def queue_item(
-    ingestor: Ingestor, store: Store, item: str, access: Access, visibility: Visibility | None
+    ingestor: Ingestor,
+    store: Store,
+    item: str,
+    access: Access,
+    visibility: Visibility | None,
+    source: str | None = None,
 ) -> AddOutcome:
-    """``queue_upload`` for a path or URL; never raises for bad input (as ``Ingestor.add``)."""
+    """``queue_upload`` for a path or URL (called ``source`` when given, as in
+    ``Ingestor.add``); never raises for bad input."""
     return ingestor.add(
         item,
         access,
         visibility=visibility,
         add=lambda upload: queue_upload(ingestor, store, upload, access, visibility=visibility),
+        source=source,
     )
 
 

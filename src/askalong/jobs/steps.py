@@ -81,7 +81,7 @@ class JobSteps:
         )
         held.raise_if_stopped()
         head = with_parsed(document, parsed)
-        chunks = settings_chunks(self.settings, document.id, parsed.blocks)
+        chunks = settings_chunks(self.settings, document.id, parsed.blocks, parsed.format)
         self.store.store_parsed(StoredDocument(head, parsed.blocks, chunks))
         self.indexes.add(head, chunks)
         return head

@@ -1,6 +1,7 @@
 """Which format is this? Decided from the bytes (magic numbers, markup), not the file name.
 
-The name is only a tie-breaker between plain text and Markdown, which share their bytes.
+The name is only a tie-breaker between text formats, which share their bytes: Markdown, and
+source code (a text file whose name says code, or that opens with a ``#!`` line).
 The bytes are hostile until proven otherwise: detection runs in the parser guard's child,
 every pattern here matches in time linear in its input (no two quantifiers can claim the
 same characters), and a ZIP's declared sizes are checked before anything is inflated.
@@ -13,6 +14,7 @@ import re
 import zipfile
 
 from askalong.errors import EmptyDocument, TooLarge, UnsupportedFormat
+from askalong.parse.code.languages import has_shebang, is_code_name
 from askalong.types import DocumentFormat
 
 # Magic numbers of common binary files that are not documents we read.
@@ -119,6 +121,8 @@ def _looks_binary(head: bytes) -> bool:
 def _text_format(head: bytes, source: str) -> DocumentFormat:
     ascii_view = head.decode("utf-16", "ignore") if head.startswith(_TEXT_BOMS[1:]) else None
     sample = ascii_view.encode("utf-8", "ignore") if ascii_view else head.lstrip(_TEXT_BOMS[0])
+    if is_code_name(source) or has_shebang(sample):
+        return "code"  # before HTML: a script's strings may hold markup
     if _starts_as_html(sample) or len(_HTML_ANYWHERE.findall(sample)) >= 3:
         return "html"
     if source.lower().endswith(_MARKDOWN_SUFFIXES):

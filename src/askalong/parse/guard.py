@@ -39,6 +39,7 @@ PARSER_MODULES: dict[str, str] = {
     "markdown": "askalong.parse.flow.markdown",
     "text": "askalong.parse.flow.text",
     "docx": "askalong.parse.flow.docx",
+    "code": "askalong.parse.code.parser",
 }
 
 FailureKind = Literal["timeout", "memory", "killed", "crashed", "bug"]

@@ -159,6 +159,11 @@ class CollectionStore(Protocol):
         """Remove the collection and its memberships; its documents stay."""
         ...
 
+    def document_collections(self, document_id: str, access: Access) -> list[Collection]:
+        """The collections of ``access`` (``everything``: anyone's) that hold the document,
+        by name: a source file's repository."""
+        ...
+
 
 class UploadStore(Protocol):
     """Resumable uploads in progress, private to their owner; the offset and the

@@ -58,6 +58,7 @@ MEDIA_TYPES = {
     "markdown": "text/markdown",
     "text": "text/plain",
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "code": "text/plain",  # a source file's title is its file name, ending included
 }
 SUFFIXES = {"pdf": ".pdf", "html": ".html", "markdown": ".md", "text": ".txt", "docx": ".docx"}
 

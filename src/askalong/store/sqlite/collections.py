@@ -96,6 +96,15 @@ class SQLiteCollections(SQLiteDatabase):
             )
             return [row[0] for row in rows]
 
+    def document_collections(self, document_id: str, access: Access) -> list[Collection]:
+        with self._lock, store_errors(document_id):
+            return _select(
+                self._conn,
+                "c.id IN (SELECT collection_id FROM collection_documents WHERE document_id = ?)",
+                (document_id,),
+                access,
+            )
+
     def delete_collection(self, collection_id: str, access: Access) -> None:
         with self._lock, store_errors(collection_id), self._transaction() as conn:
             if not _select(conn, "c.id = ?", (collection_id,), access):

@@ -1,0 +1,75 @@
+""" "Which paths does this trigger?" (pure): the calls from an entry function, as a tree.
+
+Each node is a function of the repository (a citation: its document, block and lines)
+reached by a call, or by being passed as a callback, from its parent; the walk goes
+``depth`` levels down at most, a function already on the path is shown once more and cut
+(a cycle), and the whole tree holds at most ``max_nodes`` nodes. Offline, the answer is
+``tree_lines``: one line per node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from askalong.context.code_graph import Place, Repository
+
+DEPTH = 3
+MAX_NODES = 60
+
+
+@dataclass(frozen=True)
+class CallNode:
+    place: Place
+    depth: int
+    line: int | None = None  # where the parent calls it
+    cut: str = ""  # "cycle" (already on the path) or "" (walked, or at the depth limit)
+    children: tuple[CallNode, ...] = ()
+
+
+def call_tree(
+    repository: Repository, entry: Place, *, depth: int = DEPTH, max_nodes: int = MAX_NODES
+) -> CallNode:
+    budget = [max_nodes - 1]
+    return _node(repository, entry, 0, None, (entry.key,), depth, budget)
+
+
+def _node(
+    repository: Repository,
+    place: Place,
+    level: int,
+    line: int | None,
+    path: tuple[tuple[str, str], ...],
+    depth: int,
+    budget: list[int],
+) -> CallNode:
+    if level >= depth:
+        return CallNode(place, level, line)
+    children = []
+    for site, callee in repository.callees(place):
+        if budget[0] <= 0:
+            break
+        budget[0] -= 1
+        if callee.key in path:
+            children.append(CallNode(callee, level + 1, site.line, cut="cycle"))
+            continue
+        child = _node(repository, callee, level + 1, site.line, (*path, callee.key), depth, budget)
+        children.append(child)
+    return CallNode(place, level, line, children=tuple(children))
+
+
+def walk(node: CallNode) -> list[CallNode]:
+    """The nodes in reading order (depth first)."""
+    return [node, *(n for child in node.children for n in walk(child))]
+
+
+def node_line(node: CallNode) -> str:
+    """``  Class.method  path:12-30`` (``(cycle)`` when cut), indented by depth."""
+    place = node.place
+    lines = place.block.lines or (0, 0)
+    where = f"{place.file.source}:{lines[0]}-{lines[1]}"
+    cut = " (cycle)" if node.cut else ""
+    return f"{'  ' * node.depth}{'.'.join(place.qualname)}  {where}{cut}"
+
+
+def tree_lines(node: CallNode) -> list[str]:
+    return [node_line(n) for n in walk(node)]

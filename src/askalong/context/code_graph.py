@@ -1,0 +1,213 @@
+"""A repository's code as a graph (pure): which block defines a name, what a block calls,
+which blocks call it.
+
+The blocks of a source file are its definitions (``parse/code/parser.py``), each with
+its qualified name as section path; a block's call sites are read again from its own
+text with tree-sitter when asked (a function parses in well under a millisecond) and
+cached. A call is resolved by name within the repository: a method called on ``self``
+(``this``, ``cls``, a Go receiver) to its own class first, a bare name to a top-level
+function of the same file, then of a file the caller imports, then anywhere; a call on
+any other object only when the name is imported from a module or defined once.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import textwrap
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from askalong.parse.code.languages import grammar_for
+from askalong.parse.code.outline import CallSite, Import, code_outline
+from askalong.types import Block
+
+SELF_NAMES = frozenset({"self", "cls", "this", "Self", "super()"})
+_GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)", re.M)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One source document of a repository: its id, its path and its blocks."""
+
+    document_id: str
+    source: str
+    blocks: tuple[Block, ...]
+
+    @property
+    def stem(self) -> str:
+        return PurePosixPath(self.source.replace("\\", "/")).stem
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return PurePosixPath(self.source.replace("\\", "/")).with_suffix("").parts
+
+    @property
+    def folder(self) -> str:
+        return PurePosixPath(self.source.replace("\\", "/")).parent.as_posix()
+
+    @property
+    def language(self) -> str:
+        grammar = grammar_for(self.source)
+        return "" if grammar is None else grammar.name.replace("tsx", "typescript")
+
+
+@dataclass(frozen=True)
+class Place:
+    """A block of a file of the repository."""
+
+    file: SourceFile
+    block: Block
+
+    @property
+    def qualname(self) -> tuple[str, ...]:
+        return self.block.section_path
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.file.document_id, self.block.id
+
+
+def block_calls(file: SourceFile, block: Block) -> tuple[CallSite, ...]:
+    """The call sites in ``block`` (lines of the file), with their enclosing function."""
+    return _calls(file.source, block.text, block.lines[0] if block.lines else 1)
+
+
+@functools.lru_cache(maxsize=65536)
+def _calls(source: str, text: str, first_line: int) -> tuple[CallSite, ...]:
+    grammar = grammar_for(source)
+    if grammar is None:
+        return ()
+    # A method's lines keep their indentation; dedented they parse as a top-level definition.
+    outline = code_outline(textwrap.dedent(text).encode("utf-8"), grammar, first_line=first_line)
+    return outline.calls
+
+
+def file_imports(file: SourceFile) -> tuple[Import, ...]:
+    """The imports of the file's top-level statement blocks."""
+    return _imports(file.source, tuple(b.text for b in file.blocks if not b.section_path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _imports(source: str, texts: tuple[str, ...]) -> tuple[Import, ...]:
+    grammar = grammar_for(source)
+    if grammar is None:
+        return ()
+    return tuple(i for t in texts for i in code_outline(t.encode("utf-8"), grammar).imports)
+
+
+class Repository:
+    """The source files asked about together, indexed by the names they define."""
+
+    def __init__(self, files: Sequence[SourceFile]) -> None:
+        self.files = tuple(files)
+        self.defined: dict[str, list[Place]] = {}
+        for file in self.files:
+            for block in file.blocks:
+                if block.section_path:
+                    self.defined.setdefault(block.section_path[-1], []).append(Place(file, block))
+
+    def file(self, document_id: str) -> SourceFile | None:
+        return next((f for f in self.files if f.document_id == document_id), None)
+
+    def definition(self, qualname: tuple[str, ...], near: SourceFile) -> Place | None:
+        """The block named exactly ``qualname``: in ``near`` first, then anywhere."""
+        found = [p for p in self.defined.get(qualname[-1], []) if p.qualname == qualname]
+        return min(found, key=lambda p: p.file is not near, default=None)
+
+    def resolve(self, site: CallSite, caller: Place) -> Place | None:
+        """Where the called name is defined in the repository, or None (a library's).
+        Only a file of the caller's language can define it; in Go, of its package."""
+        here = caller.file
+        candidates = [
+            p
+            for p in self.defined.get(site.callee, [])
+            if p.file.language == here.language
+            and (here.language != "go" or p.file.folder == here.folder)
+        ]
+        if not candidates:
+            return None
+        candidates.sort(key=lambda p: (p.file is not here, p.file.folder != here.folder))
+        owner = caller.qualname[:-1]
+        if _on_self(site, caller):
+            own = [p for p in candidates if p.qualname == (*owner, site.callee)]
+            same = [p for p in candidates if p.file is here and len(p.qualname) > 1]
+            found = own or same
+            return found[0] if found else None
+        if site.receiver:
+            return _on_module(site, candidates, here) or _single(candidates, here)
+        return _bare(site, candidates, caller)
+
+    def callees(self, caller: Place) -> Iterator[tuple[CallSite, Place]]:
+        """The calls of ``caller`` that resolve in the repository, first of each callee."""
+        seen: set[tuple[str, str]] = {caller.key}
+        for site in block_calls(caller.file, caller.block):
+            target = self.resolve(site, caller)
+            if target is not None and target.key not in seen:
+                seen.add(target.key)
+                yield site, target
+
+    def callers(self, target: Place) -> Iterator[tuple[CallSite, Place]]:
+        """The blocks that call (or pass) ``target``: its own file first, then the rest."""
+        name = target.qualname[-1]
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        files = sorted(self.files, key=lambda f: f is not target.file)
+        for file in files:
+            for block in file.blocks:
+                if name not in block.text or not word.search(block.text):
+                    continue
+                place = Place(file, block)
+                for site in block_calls(file, block):
+                    if site.callee == name and place.key != target.key:
+                        resolved = self.resolve(site, place)
+                        if resolved is not None and resolved.key == target.key:
+                            yield site, place
+                            break
+
+
+def _on_self(site: CallSite, caller: Place) -> bool:
+    """Called on the caller's own object: ``self``, ``this``, or a Go method's receiver."""
+    if site.receiver in SELF_NAMES:
+        return True
+    go = _GO_RECEIVER.search(caller.block.text)
+    return go is not None and site.receiver == go.group(1)
+
+
+def _on_module(site: CallSite, candidates: list[Place], file: SourceFile) -> Place | None:
+    """``module.f()`` where the file imports ``module``: ``f`` of a file of that name."""
+    head = site.receiver.split(".")[-1]
+    if not any(head in i.names for i in file_imports(file)):
+        return None
+    top = [p for p in candidates if len(p.qualname) == 1]
+    return next((p for p in top if head in p.file.parts), None)
+
+
+def _single(candidates: list[Place], file: SourceFile) -> Place | None:
+    """A method called on some other object: only a name defined once, in the same
+    folder (a local variable's type is not known; a common name elsewhere is a guess)."""
+    if len(candidates) == 1 and candidates[0].file.folder == file.folder:
+        return candidates[0]
+    return None
+
+
+def _bare(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
+    """A bare name: a member of the caller's own class (Java, C++), else a top-level
+    definition of the same file, of a file it imports the name from, of any file."""
+    own = [p for p in candidates if p.qualname == (*caller.qualname[:-1], site.callee)]
+    if own and len(own[0].qualname) > 1:
+        return own[0]
+    top = [p for p in candidates if len(p.qualname) == 1]
+    if not top:
+        return None
+    file = caller.file
+    imported = {n for i in file_imports(file) if site.callee in i.names for n in i.names}
+
+    def rank(place: Place) -> tuple[bool, bool, bool]:
+        return (
+            place.file is not file,
+            not (imported & set(place.file.parts)),
+            place.file.folder != file.folder,
+        )
+
+    return min(top, key=rank)

@@ -1,0 +1,241 @@
+"""Which programming language a file is in, and what its tree-sitter grammar calls things.
+
+A language is known by its file name's ending (or a script's ``#!`` line); each grammar's
+node types are named once here: the definitions that become blocks (functions, methods,
+classes and structs), the containers whose members are blocks of their own, the call and
+import nodes. The grammars come compiled inside ``tree-sitter-language-pack`` (0.13: the
+1.x packs download them at first use), so nothing is fetched at run time.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """One language's node types (tree-sitter names)."""
+
+    name: str  # the language pack's name
+    functions: frozenset[str]  # a function or method definition
+    containers: frozenset[str]  # a class, struct, impl, interface: members are blocks
+    types: frozenset[str] = frozenset()  # a type definition kept whole (a Go struct)
+    calls: frozenset[str] = frozenset({"call_expression"})
+    imports: frozenset[str] = frozenset()
+    wrappers: frozenset[str] = frozenset()  # decorators, exports, templates around a definition
+    comment: str = "comment"
+    # Call sites as a tree-sitter query: @callee the called name, @receiver what it is
+    # called on, @ref a name passed as an argument (a callback: ``Thread(target=_worker)``).
+    call_query: str = ""
+
+
+_PYTHON_CALLS = """\
+(call function: (identifier) @callee)
+(call function: (attribute object: (_) @receiver attribute: (identifier) @callee))
+(call arguments: (argument_list (identifier) @ref))
+(call arguments: (argument_list (keyword_argument value: (identifier) @ref)))
+(call arguments: (argument_list (attribute object: (_) @receiver attribute: (identifier) @ref)))
+"""
+PYTHON = Grammar(
+    "python",
+    functions=frozenset({"function_definition"}),
+    containers=frozenset({"class_definition"}),
+    calls=frozenset({"call"}),
+    imports=frozenset({"import_statement", "import_from_statement"}),
+    wrappers=frozenset({"decorated_definition"}),
+    call_query=_PYTHON_CALLS,
+)
+_GO_CALLS = """\
+(call_expression function: (identifier) @callee)
+(call_expression function: (selector_expression operand: (_) @receiver
+    field: (field_identifier) @callee))
+(call_expression arguments: (argument_list (identifier) @ref))
+"""
+GO = Grammar(
+    "go",
+    functions=frozenset({"function_declaration", "method_declaration"}),
+    containers=frozenset(),
+    types=frozenset({"type_declaration"}),
+    imports=frozenset({"import_declaration"}),
+    call_query=_GO_CALLS,
+)
+_JS_FUNCTIONS = frozenset(
+    {"function_declaration", "method_definition", "generator_function_declaration"}
+)
+_JAVASCRIPT_CALLS = """\
+(call_expression function: (identifier) @callee)
+(call_expression function: (member_expression object: (_) @receiver
+    property: (property_identifier) @callee))
+(new_expression constructor: (identifier) @callee)
+(call_expression arguments: (arguments (identifier) @ref))
+"""
+JAVASCRIPT = Grammar(
+    "javascript",
+    functions=_JS_FUNCTIONS,
+    containers=frozenset({"class_declaration"}),
+    calls=frozenset({"call_expression", "new_expression"}),
+    imports=frozenset({"import_statement"}),
+    wrappers=frozenset({"export_statement"}),
+    call_query=_JAVASCRIPT_CALLS,
+)
+TYPESCRIPT = Grammar(
+    "typescript",
+    functions=_JS_FUNCTIONS | {"function_signature"},
+    containers=frozenset({"class_declaration", "abstract_class_declaration"}),
+    types=frozenset({"interface_declaration", "type_alias_declaration", "enum_declaration"}),
+    calls=frozenset({"call_expression", "new_expression"}),
+    imports=frozenset({"import_statement"}),
+    wrappers=frozenset({"export_statement"}),
+    call_query=_JAVASCRIPT_CALLS,
+)
+_JAVA_CALLS = """\
+(method_invocation object: (_) @receiver name: (identifier) @callee)
+(method_invocation !object name: (identifier) @callee)
+(object_creation_expression type: (type_identifier) @callee)
+(method_invocation arguments: (argument_list (identifier) @ref))
+"""
+JAVA = Grammar(
+    "java",
+    functions=frozenset({"method_declaration", "constructor_declaration"}),
+    containers=frozenset(
+        {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration"}
+    ),
+    calls=frozenset({"method_invocation", "object_creation_expression"}),
+    imports=frozenset({"import_declaration"}),
+    comment="block_comment",
+    call_query=_JAVA_CALLS,
+)
+_C_CALLS = """\
+(call_expression function: (identifier) @callee)
+(call_expression function: (field_expression argument: (_) @receiver
+    field: (field_identifier) @callee))
+(call_expression arguments: (argument_list (identifier) @ref))
+"""
+C = Grammar(
+    "c",
+    functions=frozenset({"function_definition"}),
+    containers=frozenset(),
+    types=frozenset({"struct_specifier", "union_specifier", "enum_specifier", "type_definition"}),
+    imports=frozenset({"preproc_include"}),
+    call_query=_C_CALLS,
+)
+_CPP_CALLS = """\
+(call_expression function: (identifier) @callee)
+(call_expression function: (field_expression argument: (_) @receiver
+    field: (field_identifier) @callee))
+(call_expression function: (qualified_identifier scope: (_) @receiver name: (identifier) @callee))
+(call_expression arguments: (argument_list (identifier) @ref))
+"""
+CPP = Grammar(
+    "cpp",
+    functions=frozenset({"function_definition"}),
+    containers=frozenset({"class_specifier", "struct_specifier", "namespace_definition"}),
+    types=frozenset({"enum_specifier", "type_definition", "union_specifier"}),
+    imports=frozenset({"preproc_include"}),
+    wrappers=frozenset({"template_declaration"}),
+    call_query=_CPP_CALLS,
+)
+_RUST_CALLS = """\
+(call_expression function: (identifier) @callee)
+(call_expression function: (field_expression value: (_) @receiver
+    field: (field_identifier) @callee))
+(call_expression function: (scoped_identifier path: (_) @receiver name: (identifier) @callee))
+(macro_invocation macro: (identifier) @callee)
+(call_expression arguments: (arguments (identifier) @ref))
+"""
+RUST = Grammar(
+    "rust",
+    functions=frozenset({"function_item", "function_signature_item"}),
+    containers=frozenset({"impl_item", "trait_item", "mod_item"}),
+    types=frozenset({"struct_item", "enum_item", "type_item", "union_item"}),
+    calls=frozenset({"call_expression", "macro_invocation"}),
+    imports=frozenset({"use_declaration"}),
+    comment="line_comment",
+    call_query=_RUST_CALLS,
+)
+TSX = Grammar(**{**TYPESCRIPT.__dict__, "name": "tsx"})
+
+GRAMMARS: dict[str, Grammar] = {
+    ".py": PYTHON,
+    ".pyi": PYTHON,
+    ".go": GO,
+    ".js": JAVASCRIPT,
+    ".mjs": JAVASCRIPT,
+    ".cjs": JAVASCRIPT,
+    ".jsx": JAVASCRIPT,
+    ".ts": TYPESCRIPT,
+    ".mts": TYPESCRIPT,
+    ".tsx": TSX,
+    ".java": JAVA,
+    ".c": C,
+    ".h": C,
+    ".cc": CPP,
+    ".cpp": CPP,
+    ".cxx": CPP,
+    ".hpp": CPP,
+    ".hh": CPP,
+    ".hxx": CPP,
+    ".rs": RUST,
+}
+# Source files read as text in line blocks: no grammar here, still code to search. Data
+# files (JSON, YAML, TOML, XML) are not: a folder of papers often holds them beside the PDFs.
+TEXT_SOURCES = frozenset(
+    {
+        ".sh", ".bash", ".zsh", ".rb", ".php", ".pl", ".pm", ".lua", ".kt", ".kts", ".swift",
+        ".scala", ".cs", ".m", ".mm", ".r", ".jl", ".hs", ".ml", ".mli", ".ex", ".exs",
+        ".erl", ".clj", ".sql", ".proto", ".cmake", ".mk", ".gradle", ".vue", ".svelte",
+        ".dart", ".zig", ".nim", ".f90", ".s", ".asm", ".ps1", ".bat", ".el", ".lisp",
+        ".scm", ".tf",
+    }
+)  # fmt: skip
+CODE_NAMES = frozenset({"makefile", "dockerfile", "cmakelists.txt", "rakefile", "gemfile"})
+CODE_SUFFIXES = frozenset(GRAMMARS) | TEXT_SOURCES
+_SHEBANG = re.compile(rb"#![ \t]*/\S*(?:[ \t]+(\w+))?")
+_SHEBANG_GRAMMARS = {"python": PYTHON, "python3": PYTHON, "node": JAVASCRIPT}
+
+
+def is_code_name(name: str) -> bool:
+    """Whether a file name says source code (its ending or a build file's name)."""
+    path = PurePosixPath(name.replace("\\", "/"))
+    return path.suffix.lower() in CODE_SUFFIXES or path.name.lower() in CODE_NAMES
+
+
+def has_shebang(data: bytes) -> bool:
+    return _SHEBANG.match(data[:200]) is not None
+
+
+def grammar_for(name: str, data: bytes = b"") -> Grammar | None:
+    """The grammar a file is read with: by its ending, else by its ``#!`` interpreter."""
+    suffix = PurePosixPath(name.replace("\\", "/")).suffix.lower()
+    if suffix in GRAMMARS:
+        return GRAMMARS[suffix]
+    found = _SHEBANG.match(data[:200])
+    if found is None or found.group(1) is None:
+        interpreter = b"" if found is None else found.group(0).rsplit(b"/", 1)[-1]
+    else:
+        interpreter = found.group(1)
+    return _SHEBANG_GRAMMARS.get(interpreter.decode("ascii", "ignore"))
+
+
+@functools.lru_cache(maxsize=32)
+def parser_for(grammar: Grammar) -> Any:
+    """The tree-sitter parser of ``grammar`` (one per process and language)."""
+    from tree_sitter_language_pack import get_parser  # heavy: only when code is read
+
+    return get_parser(grammar.name)  # type: ignore[arg-type]  # a literal of names
+
+
+@functools.lru_cache(maxsize=32)
+def queries_for(grammar: Grammar) -> tuple[Any, Any]:
+    """The compiled (definitions, calls) queries of ``grammar``."""
+    from tree_sitter import Query
+    from tree_sitter_language_pack import get_language
+
+    language = get_language(grammar.name)  # type: ignore[arg-type]
+    kinds = grammar.functions | grammar.containers | grammar.types | grammar.imports
+    definitions = Query(language, "[" + " ".join(f"({k})" for k in sorted(kinds)) + "] @node")
+    return definitions, Query(language, grammar.call_query)
