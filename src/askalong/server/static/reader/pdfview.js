@@ -10,6 +10,7 @@
 
 import { pageUrl } from "../lib/api.js";
 import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { cpSlice } from "../lib/offsets.js";
 import { showUnread } from "./unread-page.js";
 
@@ -45,7 +46,7 @@ export class PdfView {
   }
 
   placeholder(info) {
-    const img = el("img", { class: "page-image", alt: `Page ${info.number}`, decoding: "async" });
+    const img = el("img", { class: "page-image", alt: t("pages.image", { n: info.number }), decoding: "async" });
     const layer = el("div", { class: "text-layer" });
     const number = el("div", { class: "page-number" }, String(info.number));
     const node = el(
