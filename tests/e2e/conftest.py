@@ -64,11 +64,17 @@ def asking_page(browser: Browser, asking: Asking) -> Iterator[Page]:
 
 @contextmanager
 def entered_page(
-    browser: Browser, server: LiveServer, viewport: tuple[int, int] = (1440, 900)
+    browser: Browser,
+    server: LiveServer,
+    viewport: tuple[int, int] = (1440, 900),
+    locale: str = "en-US",
 ) -> Iterator[Page]:
     """A fresh browser context's page, entered through the server's tokened address; any
-    script error in it fails the test."""
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    script error in it fails the test. The browser's language is `locale` (English unless
+    a test asks: the UI follows it, lib/i18n.js)."""
+    context = browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]}, locale=locale
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -47,8 +47,10 @@ def focused(page: Page, selector: str) -> bool:
 def test_tab_reaches_every_library_control_upload_included(page: Page, library: Library) -> None:
     page.goto(library.server.url + "/")
     expect(page.locator(".doc-card")).to_have_count(len(library.ids))
-    # the upload, "Ask all documents", then per card its pick box, link and Remove
-    seen = tab_through(page, 3 + 3 * len(library.ids))
+    # the language switch, the upload, "Ask all documents", then per card its pick box,
+    # link and Remove
+    seen = tab_through(page, 4 + 3 * len(library.ids))
+    assert "language" in [s["id"] for s in seen], seen
     upload = [s for s in seen if s["id"] == "file"]
     assert upload and upload[0]["name"] == "Upload", seen
     assert len([s for s in seen if s["cls"] == "doc-link"]) == len(library.ids)
@@ -61,7 +63,7 @@ def test_tab_reaches_the_reader_document_and_panel(page: Page, library: Library)
     # past the outline sidebar's entries and the view bar (and round: the body between)
     seen = [s for s in tab_through(page, 80) if s["tag"] != "body"]
     ids = [s["id"] for s in seen]
-    for control in ["toggle-outline", "search", "toggle-panel", "reader-scroll"]:
+    for control in ["toggle-outline", "search", "toggle-panel", "language", "reader-scroll"]:
         assert control in ids, seen
     assert {"Answer", "Threads", "New"} <= {s["name"] for s in seen}, seen
     assert all(s["ring"] for s in seen), [s for s in seen if not s["ring"]]
@@ -181,6 +183,8 @@ def test_the_shortcut_sheet_lists_the_keys_and_gives_focus_back(
     expect(sheet).to_be_visible()
     keys = set(sheet.locator("kbd").all_text_contents())
     assert {"?", "j", "k", "Shift+j", "↓", "↑", "Enter", "Esc", "/", "Tab"} <= keys
+    # The keys find and zoom handle themselves are on the sheet too.
+    assert {"Ctrl+F", "Ctrl +", "Ctrl −", "Ctrl 0", "Ctrl+wheel"} <= keys
     page.keyboard.press("j")  # the sheet's keys are its own
     assert framed(page) == []
     page.keyboard.press("Escape")

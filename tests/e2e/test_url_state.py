@@ -170,3 +170,34 @@ def test_a_question_the_server_refused_is_not_sent_again(page: Page, library: Li
     expect(page.locator(".turn")).to_have_count(1)
     page.wait_for_function("window.askalong.resumed !== undefined")
     assert page.evaluate("window.askalong.resumed") == "none" and asks.bodies == []
+
+
+# The address holds the zoom now shown (its write waits for the zoom to settle).
+ZOOM_WRITTEN = """() => {
+  const zoom = window.askalong.zoom.toHash();
+  return zoom !== null && new URLSearchParams(location.hash.slice(1)).get("z") === zoom;
+}"""
+
+
+def test_the_zoom_survives_a_reload(page: Page, library: Library) -> None:
+    """Zoomed in twice (a scale), then to a whole page: each is in the address (`z`) and a
+    reload comes back to it."""
+    open_reader(page, library.server.url, library.ids["paper"])
+    assert "z" not in hash_params(page)  # fit width, the default, is not written
+    page.click("#zoom-in")
+    page.click("#zoom-in")
+    level = page.locator("#zoom-level").text_content() or ""
+    page.wait_for_function(ZOOM_WRITTEN)
+    zoom = hash_params(page)["z"]
+    assert float(zoom) > 0, zoom
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(page.locator("#zoom-level")).to_have_text(level)
+    assert page.evaluate("window.askalong.zoom.toHash()") == zoom
+    expect(page.locator("#zoom-fit-width")).to_have_attribute("aria-pressed", "false")
+    page.click("#zoom-fit-page")
+    page.wait_for_function(ZOOM_WRITTEN)
+    assert hash_params(page)["z"] == "fit-page"
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(page.locator("#zoom-fit-page")).to_have_attribute("aria-pressed", "true")

@@ -1,11 +1,13 @@
 """Zoom in the reader, in a real Chromium: a PDF's page images are drawn again at the new
 width (times devicePixelRatio), its text layer and a quote's highlight stay on the ink at
 2x (judged by pixels, as test_geometry.py does at the reading width), the text under the
-pointer stays in view through Ctrl+wheel and Ctrl+-, fit page shows a whole page, and an
-HTML document's type grows and shrinks."""
+pointer stays in view through Ctrl+wheel and Ctrl+-, fit page shows a whole page, an
+HTML document's type grows and shrinks, and a page shown fetches its image at the next
+stock width ahead, when idle (the first zoom in that needs it finds it cached)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
@@ -175,3 +177,32 @@ def test_an_html_document_zooms_its_type_and_keeps_its_place(page: Page, library
     expect(page.locator("#zoom-level")).to_have_text("125%")
     where = seg.bounding_box()
     assert where is not None and before["top"] < where["y"] < before["bottom"], (where, before)
+
+
+def test_a_shown_page_fetches_the_next_width_ahead(page: Page, library: Library) -> None:
+    """With no zoom at all, page 1's image is asked for at a second, wider stock width once
+    the page is shown; zooming in until the images need a new width then asks for that one."""
+    widths: list[int] = []
+    pattern = re.compile(rf"/api/documents/{library.ids['paper']}/pages/1\.png\?width=(\d+)")
+
+    def seen(request: Any) -> None:
+        found = pattern.search(request.url)
+        if found:
+            widths.append(int(found[1]))
+
+    page.on("request", seen)
+    open_reader(page, library.server.url, library.ids["paper"])
+    page.wait_for_selector('.page[data-page="1"].loaded')
+    shown = page.evaluate("window.askalong.zoom.view.pages[0].imageWidth")
+    page.wait_for_function(
+        "(w) => performance.getEntriesByType('resource').some((e) =>"
+        " e.name.includes('/pages/1.png?width=') && !e.name.endsWith(`width=${w}`))",
+        arg=shown,
+    )
+    ahead = sorted(set(widths) - {shown})
+    assert ahead and ahead[0] > shown, (shown, widths)
+    page.evaluate(
+        "async () => { const z = window.askalong.zoom, w = z.view.imageWidth();"
+        " for (let i = 0; i < 12 && z.view.imageWidth() === w; i += 1) await z.step(1); }"
+    )
+    assert page.evaluate("window.askalong.zoom.view.pages[0].imageWidth") == ahead[0]

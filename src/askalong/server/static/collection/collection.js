@@ -4,6 +4,8 @@
 
 import * as api from "../lib/api.js";
 import { documentCard, errorState, shorten } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
+import { setUpLanguage } from "../lib/language-switch.js";
 import { Panel } from "../panel/panel.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -12,12 +14,12 @@ async function main() {
   const params = new URLSearchParams(location.search);
   if (params.has("docs")) return openPicked(params.get("docs").split(",").filter(Boolean));
   const ref = params.get("c");
-  if (!ref) return showError("No collection was chosen.", "Open one from the library.");
+  if (!ref) return showError(t("collection.none"), t("collection.open_one"));
   let opened;
   try {
     opened = await api.getCollection(ref);
   } catch (error) {
-    return showError("This collection cannot be opened.", error.message);
+    return showError(t("collection.cannot_open"), error.message);
   }
   window.askalong = mount(opened); // for tests and the console
   document.body.classList.add("ready");
@@ -30,22 +32,25 @@ async function openPicked(ids) {
     const wanted = new Set(ids);
     documents = (await api.listDocuments()).filter((d) => wanted.has(d.id));
   } catch (error) {
-    return showError("These documents cannot be opened.", error.message);
+    return showError(t("collection.picked_cannot_open"), error.message);
   }
-  if (!documents.length) return showError("None of these documents is in the library.", "");
-  const count = `${documents.length} document${documents.length === 1 ? "" : "s"}`;
-  const collection = { id: null, name: `these ${count}`, documents: documents.map((d) => d.id) };
-  window.askalong = mount({ collection, documents }, `Picked in the library · ${count}`);
+  if (!documents.length) return showError(t("collection.picked_missing"), "");
+  const count = tn("doc.documents", documents.length);
+  const name = t("collection.these", { count });
+  const collection = { id: null, name, documents: documents.map((d) => d.id) };
+  window.askalong = mount({ collection, documents }, t("collection.picked_meta", { count }));
   document.body.classList.add("ready");
 }
 
 function mount({ collection, documents }, meta = null) {
-  document.title = `${collection.id ? collection.name : "Documents"} — AskAlong`;
-  $("#collection-name").replaceChildren(collection.id ? collection.name : "Picked documents");
+  document.title = t("app.titled", { title: collection.id ? collection.name : t("collection.documents") });
+  $("#collection-name").replaceChildren(collection.id ? collection.name : t("collection.picked"));
   $("#collection-meta").replaceChildren(
     meta ??
-      `Collection · ${documents.length} document${documents.length === 1 ? "" : "s"} · ` +
-        `${collection.chunks} passages`,
+      t("collection.meta", {
+        count: tn("doc.documents", documents.length),
+        passages: t("doc.passages", { n: collection.chunks }),
+      }),
   );
   $("#members").replaceChildren(...documents.map(member));
   const titles = new Map(documents.map((d) => [d.id, d.title]));
@@ -74,4 +79,5 @@ function showError(title, detail) {
   document.body.classList.add("ready");
 }
 
+setUpLanguage();
 main();

@@ -1,3 +1,5 @@
+import { t } from "./i18n.js";
+
 // DOM helpers. Document text only ever enters the page as text nodes: `el` appends
 // strings with Node.append (a text node), never through innerHTML.
 
@@ -81,7 +83,7 @@ export function errorState(title, detail) {
     el("div", { class: "empty-icon" }, icon("doc", 28)),
     el("h2", {}, title),
     el("p", {}, detail),
-    el("a", { href: "/", class: "button" }, "Back to the library"),
+    el("a", { href: "/", class: "button" }, t("app.back")),
   );
 }
 

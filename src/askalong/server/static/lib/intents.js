@@ -2,8 +2,9 @@
 // intent, and which questions are only an intent's canned phrasing.
 
 import { INTENT_QUESTIONS } from "./contract.js";
+import { t } from "./i18n.js";
 
-const LABELS = { explain: "Explain", example: "Example", compare: "Compare with…" };
+const LABELS = { explain: "intent.explain", example: "intent.example", compare: "intent.compare" };
 
 // The intents that are a whole question by themselves (the server phrases them), in its
 // order. An intent without a label here still shows, under its own name.
@@ -15,7 +16,7 @@ const CANNED = new Set(Object.values(INTENT_QUESTIONS).flat());
 
 // The label of an intent; null for plain "ask".
 export function intentLabel(id) {
-  return LABELS[id] ?? null;
+  return Object.hasOwn(LABELS, id) ? t(LABELS[id]) : null;
 }
 
 // The question to show for a turn: null when it is only its intent's canned phrasing

@@ -5,6 +5,7 @@
 // {status, document, blocks}, once the server has added the document.
 
 import { ApiError, getDocument, withCsrf } from "./api.js";
+import { t } from "./i18n.js";
 
 const PIECE_BYTES = 5 * 1024 * 1024;
 const RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10000];
@@ -57,7 +58,7 @@ async function settled(url, onReading) {
 // tus-js-client's errors carry the server's answer; show its JSON message, not the wrapper.
 function refusal(error) {
   const response = error.originalResponse;
-  if (!response) return new ApiError(0, "NetworkError", "the upload did not reach the server");
+  if (!response) return new ApiError(0, "NetworkError", t("upload.unreached"));
   let message = response.getBody();
   try {
     message = JSON.parse(message).error.message;

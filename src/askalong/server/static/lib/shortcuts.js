@@ -4,6 +4,7 @@
 
 import { el } from "./dom.js";
 import { rememberFocus } from "./focus-trap.js";
+import { t } from "./i18n.js";
 
 const TEXT_INPUTS = new Set(["button", "checkbox", "radio", "range", "reset", "submit", "file"]);
 
@@ -41,7 +42,7 @@ export class Shortcuts {
     this.listening = new AbortController();
     document.addEventListener("keydown", (e) => this.onKey(e), { signal: this.listening.signal });
     const run = () => this.showSheet();
-    this.add({ keys: ["?"], shown: ["?"], what: "Show these shortcuts", run });
+    this.add({ keys: ["?"], shown: ["?"], what: t("keys.show"), run });
   }
 
   // keys: combos (see comboOf); shown: how the sheet writes them; when: whether it applies
@@ -65,11 +66,11 @@ export class Shortcuts {
 
   showSheet() {
     this.sheet?.remove();
-    const close = el("button", { class: "button", type: "button" }, "Close");
+    const close = el("button", { class: "button", type: "button" }, t("common.close"));
     this.sheet = el(
       "dialog",
       { class: "confirm shortcut-sheet", "aria-labelledby": "shortcut-sheet-title" },
-      el("h2", { id: "shortcut-sheet-title" }, "Keyboard shortcuts"),
+      el("h2", { id: "shortcut-sheet-title" }, t("keys.sheet")),
       el("table", { class: "shortcut-table" }, el("tbody", {}, this.entries.map(row))),
       el("div", { class: "dialog-actions" }, close),
     );
@@ -91,6 +92,6 @@ export class Shortcuts {
 }
 
 function row({ shown, what }) {
-  const keys = shown.flatMap((key, i) => [i ? " or " : null, el("kbd", {}, key)]);
+  const keys = shown.flatMap((key, i) => [i ? t("keys.or") : null, el("kbd", {}, key)]);
   return el("tr", {}, el("th", { scope: "row" }, keys), el("td", {}, what));
 }

@@ -3,6 +3,7 @@
 // (collection.html?docs=…), whose panel asks them together.
 
 import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 export function pickedUrl(ids) {
   return `/collection.html?docs=${ids.map(encodeURIComponent).join(",")}`;
@@ -18,7 +19,7 @@ export class AskPicked {
     this.all = el(
       "button",
       { class: "button", type: "button", onclick: () => this.go(this.ids) },
-      "Ask all documents",
+      t("library.ask_all"),
     );
     bar.replaceChildren(this.some, this.all);
   }
@@ -36,7 +37,7 @@ export class AskPicked {
     return el("input", {
       class: "doc-pick",
       type: "checkbox",
-      "aria-label": `Pick ${doc.title} to ask with others`,
+      "aria-label": t("library.pick", { title: doc.title }),
       checked: this.picked.has(doc.id),
       onchange: (event) => this.pick(doc.id, event.target.checked),
     });
@@ -51,7 +52,7 @@ export class AskPicked {
   update() {
     const n = this.picked.size;
     this.some.disabled = n === 0;
-    this.some.replaceChildren(n ? `Ask the ${n} picked` : "Pick documents to ask together");
+    this.some.replaceChildren(n ? t("library.ask_picked", { n }) : t("library.pick_some"));
   }
 
   go(ids) {

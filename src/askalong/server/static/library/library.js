@@ -5,6 +5,8 @@
 import * as api from "../lib/api.js";
 import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
 import { documentCard, el, icon, shorten } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
+import { setUpLanguage } from "../lib/language-switch.js";
 import { uploadResumable } from "../lib/resumable.js";
 import { AskPicked } from "./ask-picked.js";
 import { Shortcuts } from "../lib/shortcuts.js";
@@ -38,7 +40,7 @@ async function showCollections() {
     const collections = await api.listCollections();
     section.hidden = collections.length === 0;
     section.replaceChildren(
-      el("h2", { class: "section-title" }, "Collections"),
+      el("h2", { class: "section-title" }, t("library.collections")),
       ...collections.map(collectionCard),
     );
   } catch (error) {
@@ -48,7 +50,7 @@ async function showCollections() {
 }
 
 function collectionCard(collection) {
-  const count = `${collection.documents} document${collection.documents === 1 ? "" : "s"}`;
+  const count = tn("doc.documents", collection.documents);
   return el(
     "article",
     { class: "doc-card collection-card", dataset: { id: collection.id } },
@@ -57,7 +59,7 @@ function collectionCard(collection) {
       "a",
       { class: "doc-link", href: `/collection.html?c=${encodeURIComponent(collection.id)}` },
       el("span", { class: "doc-card-title" }, shorten(collection.name, 120)),
-      el("span", { class: "doc-card-meta" }, `${count} · ${collection.chunks} passages`),
+      el("span", { class: "doc-card-meta" }, `${count} · ${t("doc.passages", { n: collection.chunks })}`),
     ),
   );
 }
@@ -67,15 +69,15 @@ function emptyState() {
     "div",
     { class: "empty" },
     el("div", { class: "empty-icon" }, icon("doc", 28)),
-    el("h2", {}, "No documents yet"),
-    el("p", {}, "Upload a paper, a manual page or notes to start reading along."),
+    el("h2", {}, t("library.empty.title")),
+    el("p", {}, t("library.empty.text")),
   );
 }
 
 function card(doc) {
   const meta = [
     doc.format.toUpperCase(),
-    doc.format === "pdf" && doc.pages ? `${doc.pages} p.` : null,
+    doc.format === "pdf" && doc.pages ? t("doc.page_short", { n: doc.pages }) : null,
     doc.language,
     formatSize(doc.size_bytes),
     doc.created.slice(0, 10),
@@ -88,8 +90,8 @@ function card(doc) {
     {
       class: "icon-button danger-hover",
       type: "button",
-      title: "Remove",
-      "aria-label": `Remove ${doc.title}`,
+      title: t("library.remove"),
+      "aria-label": t("library.remove_named", { title: doc.title }),
       onclick: () => confirmRemove(doc),
     },
     icon("trash", 17),
@@ -128,7 +130,7 @@ function formatSize(bytes) {
 function confirmRemove(doc) {
   const dialog = $("#confirm");
   $("#confirm-text").replaceChildren(
-    `“${shorten(doc.title, 100)}” and its stored file will be removed.`,
+    t("library.remove.text", { title: shorten(doc.title, 100) }),
   );
   dialog.returnValue = "";
   dialog.addEventListener(
@@ -174,7 +176,7 @@ async function uploadOne(file) {
     );
     row.classList.add("done");
     progress.finished(
-      result.status === "exists" ? "Already in the library" : `Added · ${result.blocks} blocks`,
+      result.status === "exists" ? t("library.exists") : t("library.added", { n: result.blocks }),
     );
     setTimeout(() => row.remove(), 4000);
   } catch (error) {
@@ -210,9 +212,10 @@ function setUpUpload() {
 // `?` lists the keys here as in the reader; `u` opens the file chooser.
 function setUpShortcuts() {
   const run = () => $("#file").click();
-  new Shortcuts().add({ keys: ["u"], shown: ["u"], what: "Upload documents", run });
+  new Shortcuts().add({ keys: ["u"], shown: ["u"], what: t("library.shortcut.upload"), run });
 }
 
+setUpLanguage();
 setUpUpload();
 setUpShortcuts();
 refresh();

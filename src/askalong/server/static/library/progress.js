@@ -4,13 +4,14 @@
 
 import { PROGRESS_STAGES } from "../lib/contract.js";
 import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 // The words for each of the server's stages (PROGRESS_STAGES; a stage added there and not
 // here is shown as the bar alone).
 export const PROGRESS_WORDS = {
-  parse: (done, total) => `Reading pages: ${done} of ${total}`,
-  ocr: (done, total) => `Recognising scanned pages (OCR): ${done} of ${total}`,
-  vectors: (done, total) => `Preparing search: ${done} of ${total} passages`,
+  parse: (done, total) => t("upload.parse", { done, total }),
+  ocr: (done, total) => t("upload.ocr", { done, total }),
+  vectors: (done, total) => t("upload.vectors", { done, total }),
 };
 
 export class UploadProgress {
@@ -27,13 +28,14 @@ export class UploadProgress {
       },
       this.bar,
     );
-    this.status = el("span", { class: "upload-status", "aria-live": "polite" }, "Uploading…");
-    this.track.setAttribute("aria-label", "Upload progress");
+    this.status = el("span", { class: "upload-status", "aria-live": "polite" }, t("upload.uploading"));
+    this.track.setAttribute("aria-label", t("upload.progress"));
   }
 
   // The bytes sent, as a fraction.
   sent(fraction) {
-    const words = fraction >= 1 ? "Reading the document…" : `Uploading… ${percent(fraction)}%`;
+    const words =
+      fraction >= 1 ? t("upload.reading") : t("upload.percent", { percent: percent(fraction) });
     this.show(fraction, words);
   }
 

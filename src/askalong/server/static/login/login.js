@@ -2,6 +2,10 @@
 // The session cookie is HttpOnly; the CSRF token comes back in the reply (and in the
 // readable askalong_csrf_<port> cookie) for the pages' state-changing requests.
 
+import { t } from "../lib/i18n.js";
+import { setUpLanguage } from "../lib/language-switch.js";
+
+setUpLanguage();
 const form = document.getElementById("login");
 const problem = document.getElementById("problem");
 
@@ -20,7 +24,7 @@ async function signIn(event) {
       body: JSON.stringify(body),
     });
   } catch {
-    problem.textContent = "The server cannot be reached.";
+    problem.textContent = t("login.unreachable");
     return;
   }
   if (response.ok) {

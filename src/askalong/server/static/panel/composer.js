@@ -3,22 +3,25 @@
 // the next question is asked, and its × drops the anchor (a new selection switches it).
 
 import { el, icon, sendOnEnter } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { chipContent } from "./where.js";
 
 export class Composer {
-  // `whole`: how the page's documents are named ("whole document", "whole collection").
-  constructor({ blocks, whole, onSend, onDrop, onShow }) {
+  // `whole`: how the page's documents are named ("whole document", "whole collection",
+  // or the picked documents' own name: `named`, which takes no "the").
+  constructor({ blocks, whole, named = false, onSend, onDrop, onShow }) {
     this.blocks = blocks;
     this.whole = whole;
+    this.named = named;
     this.onShow = onShow;
-    this.chip = el("button", { class: "anchor-chip", type: "button", title: "Show the passage" });
+    this.chip = el("button", { class: "anchor-chip", type: "button", title: t("composer.show") });
     this.drop = el(
       "button",
       {
         class: "anchor-drop",
         type: "button",
-        title: "Ask the whole document instead",
-        "aria-label": "Drop the anchor: ask the whole document",
+        title: t("composer.drop"),
+        "aria-label": t("composer.drop.label"),
         onclick: () => onDrop(),
       },
       "×",
@@ -34,7 +37,7 @@ export class Composer {
       {
         class: "composer-send",
         type: "button",
-        "aria-label": "Send",
+        "aria-label": t("composer.send"),
         onclick: () => this.send(onSend),
       },
       icon("send", 16),
@@ -56,11 +59,11 @@ export class Composer {
     this.chip.onclick = () => anchor && this.onShow(anchor);
     this.chip.classList.toggle("whole", !anchor);
     this.drop.hidden = !anchor;
-    this.label.replaceChildren(anchor ? "Anchored at" : "Asking");
-    const named = this.whole.startsWith("these ") ? this.whole : `the ${this.whole}`;
-    const what = anchor ? "the selection" : named;
-    this.input.placeholder = following ? "Ask a follow-up…" : `Ask about ${what}…`;
-    const label = following ? "Follow-up question" : `Question about ${what}`;
+    this.label.replaceChildren(t(anchor ? "composer.anchored" : "composer.asking"));
+    const whole = this.named ? this.whole : t("scope.the", { whole: this.whole });
+    const what = anchor ? t("scope.selection") : whole;
+    this.input.placeholder = following ? t("composer.follow_up") : t("composer.about", { what });
+    const label = following ? t("composer.follow_up.label") : t("composer.about.label", { what });
     this.input.setAttribute("aria-label", label);
   }
 

@@ -3,6 +3,7 @@
 
 import { threadExportUrl } from "../lib/api.js";
 import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 export function exportLink(threadId) {
   return el(
@@ -11,8 +12,8 @@ export function exportLink(threadId) {
       class: "thread-action thread-export",
       href: threadExportUrl(threadId),
       download: "",
-      title: "Download this thread as Markdown: questions, answers and quotes with their pages",
+      title: t("thread.export.title"),
     },
-    "Export",
+    t("thread.export"),
   );
 }

@@ -3,6 +3,7 @@
 // turns (turn-view.js) and the document's threads (threads-view.js).
 
 import { el, icon } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { QUICK_INTENTS } from "../lib/intents.js";
 import { Composer } from "./composer.js";
 import { ThreadMenu } from "./thread-menu.js";
@@ -12,9 +13,9 @@ import { Turn } from "./turn-view.js";
 
 // What each quick intent does, for the empty panel's hints.
 const HINTS = {
-  explain: "what the passage means, in plain words",
-  example: "a concrete case from the document",
-  compare: "how it differs from related ideas",
+  explain: "panel.hint.explain",
+  example: "panel.hint.example",
+  compare: "panel.hint.compare",
 };
 
 export class Panel {
@@ -29,9 +30,9 @@ export class Panel {
     this.collection = collection;
     this.onThreadChange = onThreadChange;
     this.whole = !collection
-      ? "whole document"
+      ? t("scope.document")
       : collection.id
-        ? "whole collection"
+        ? t("scope.collection")
         : collection.name;
     this.state = new ThreadState(docId, collection?.id ?? null, collection?.documents ?? []);
     this.build();
@@ -47,14 +48,15 @@ export class Panel {
 
   build() {
     this.tabs = {
-      thread: this.tab("thread", "Answer", true),
-      threads: this.tab("threads", "Threads", false),
+      thread: this.tab("thread", t("panel.answer"), true),
+      threads: this.tab("threads", t("panel.threads"), false),
     };
     this.body = el("div", { class: "panel-body", "aria-live": "polite" });
     this.list = el("div", { class: "panel-body", hidden: true });
     this.composer = new Composer({
       blocks: this.blocks,
       whole: this.whole,
+      named: !!this.collection && !this.collection.id,
       onSend: (question) => this.sendFollowUp(question),
       onDrop: () => this.dropAnchor(),
       onShow: (anchor) => this.highlightAnchor(anchor),
@@ -62,8 +64,8 @@ export class Panel {
     const tabs = el("div", { class: "tabs", role: "tablist" }, this.tabs.thread, this.tabs.threads);
     const fresh = el(
       "button",
-      { class: "icon-button", type: "button", title: "New thread", onclick: () => this.reset() },
-      "New",
+      { class: "icon-button", type: "button", title: t("panel.new.title"), onclick: () => this.reset() },
+      t("panel.new"),
     );
     const header = el("header", { class: "panel-header" }, tabs, fresh);
     this.menu = new ThreadMenu({ onDeleted: () => this.afterDelete() });
@@ -91,36 +93,32 @@ export class Panel {
   showEmpty() {
     if (this.collection) return this.showCollectionEmpty();
     const hints = QUICK_INTENTS.filter((i) => HINTS[i.id]).map((i) =>
-      el("li", {}, el("b", {}, i.label), ` — ${HINTS[i.id]}`),
+      el("li", {}, el("b", {}, i.label), ` — ${t(HINTS[i.id])}`),
     );
     this.body.replaceChildren(
       el(
         "div",
         { class: "empty" },
         el("div", { class: "empty-icon" }, icon("ask", 28)),
-        el("h2", {}, "Ask about what you read"),
-        el("p", {}, "Select a passage, then click the small Ask button beside it."),
-        el("p", {}, "Or ask the whole document in the box below."),
+        el("h2", {}, t("panel.empty.title")),
+        el("p", {}, t("panel.empty.select")),
+        el("p", {}, t("panel.empty.whole")),
         el("ul", { class: "hints" }, hints),
-        el(
-          "p",
-          { class: "muted" },
-          "Every answer quotes the document; click a quote to jump to it.",
-        ),
+        el("p", { class: "muted" }, t("panel.empty.quotes")),
       ),
     );
   }
 
   showCollectionEmpty() {
-    const whose = this.collection.id ? "the collection's" : "these";
+    const all = this.collection.id ? "panel.collection.all" : "panel.picked.all";
     this.body.replaceChildren(
       el(
         "div",
         { class: "empty" },
         el("div", { class: "empty-icon" }, icon("ask", 28)),
-        el("h2", {}, `Ask ${this.collection.name}`),
-        el("p", {}, `A question here is answered from all of ${whose} documents.`),
-        el("p", { class: "muted" }, "Every answer quotes them; click a quote to open it."),
+        el("h2", {}, t("panel.collection.title", { name: this.collection.name })),
+        el("p", {}, t(all)),
+        el("p", { class: "muted" }, t("panel.collection.quotes")),
       ),
     );
   }

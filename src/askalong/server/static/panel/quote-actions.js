@@ -4,6 +4,7 @@
 
 import { originalUrl } from "../lib/api.js";
 import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 // The quote as it is pasted elsewhere: “text” on one line, then p. N · Section › Sub.
 export function quoteAsText(quote, blocks) {
@@ -11,7 +12,7 @@ export function quoteAsText(quote, blocks) {
     ? quote.section_path
     : (blocks.get(quote.block_id)?.section_path ?? []);
   const page = quote.page ?? blocks.get(quote.block_id)?.page;
-  const where = [page ? `p. ${page}` : "", sections.join(" › ")].filter(Boolean).join(" · ");
+  const where = [page ? t("where.page", { page }) : "", sections.join(" › ")].filter(Boolean).join(" · ");
   return where ? `“${quote.text}”\n— ${where}` : `“${quote.text}”`;
 }
 
@@ -21,10 +22,10 @@ export function quoteActions(quote, blocks) {
     {
       class: "quote-action quote-copy",
       type: "button",
-      title: "Copy the quote with its page and section",
+      title: t("quote.copy.title"),
       onclick: () => copyQuote(copy, quoteAsText(quote, blocks)),
     },
-    "Copy",
+    t("quote.copy"),
   );
   const page = quote.page ?? blocks.get(quote.block_id)?.page ?? null;
   const original = el(
@@ -34,9 +35,9 @@ export function quoteActions(quote, blocks) {
       href: originalUrl(quote.document_id, page),
       target: "_blank",
       rel: "noopener",
-      title: page ? `Open the original file at page ${page}` : "Download the original file",
+      title: page ? t("quote.original_at", { page }) : t("quote.download"),
     },
-    "Open original",
+    t("quote.original"),
   );
   return el("span", { class: "quote-actions" }, copy, original);
 }
@@ -44,11 +45,11 @@ export function quoteActions(quote, blocks) {
 async function copyQuote(button, text) {
   try {
     await writeClipboard(text);
-    button.replaceChildren("Copied");
+    button.replaceChildren(t("quote.copied"));
   } catch {
-    button.replaceChildren("Copy failed");
+    button.replaceChildren(t("quote.copy_failed"));
   }
-  setTimeout(() => button.replaceChildren("Copy"), 1500);
+  setTimeout(() => button.replaceChildren(t("quote.copy")), 1500);
 }
 
 // The async clipboard needs a secure context and the page's focus; the old copy command

@@ -3,6 +3,7 @@
 // shown until a quote's verdict arrives.
 
 import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { quoteActions } from "./quote-actions.js";
 import { howChecked, VERDICT_VIEW, verdictView } from "./verdicts.js";
 import { whereOf } from "./where.js";
@@ -20,8 +21,8 @@ export function quoteCard(quote, blocks, onClick) {
     {
       class: "quote-number",
       type: "button",
-      title: "Show in the document",
-      "aria-label": `Show quote ${quote.number} in the document`,
+      title: t("quote.show"),
+      "aria-label": t("quote.show_n", { n: quote.number }),
       onclick: onClick,
     },
     String(quote.number),
@@ -54,7 +55,7 @@ export function showVerdict({ card, badge }, verdict) {
 export function claimList(claims, quotes = []) {
   const byNumber = new Map(quotes.map((q) => [q.number, q]));
   const doubtful = claims.some((c) => c.verdict === "weak" || c.verdict === "suspicious");
-  const summary = el("summary", {}, `How the answer was checked (${claims.length})`);
+  const summary = el("summary", {}, t("quote.checked", { n: claims.length }));
   return el(
     "details",
     { class: "claims", open: doubtful },
@@ -70,7 +71,7 @@ export function claimList(claims, quotes = []) {
 function claimItem(claim, quotes) {
   const info = VERDICT_VIEW[claim.verdict] ?? VERDICT_VIEW.unverified;
   const doubted = claim.reasons?.length > 0;
-  const said = howChecked(claim, quotes).join("; ");
+  const said = howChecked(claim, quotes).join(t("checked.join"));
   return el(
     "li",
     { class: "claim", dataset: { verdict: claim.verdict } },

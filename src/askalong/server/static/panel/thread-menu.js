@@ -4,6 +4,7 @@
 
 import * as api from "../lib/api.js";
 import { el, sendOnEnter, shorten } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { exportLink } from "./export.js";
 
 export class ThreadMenu {
@@ -12,7 +13,7 @@ export class ThreadMenu {
     this.onDeleted = onDeleted;
     this.onRenamed = onRenamed;
     this.thread = null; // {id, title}
-    this.el = el("div", { class: "thread-bar", hidden: true, "aria-label": "This thread" });
+    this.el = el("div", { class: "thread-bar", hidden: true, "aria-label": t("thread.bar") });
   }
 
   // Shows the bar for `thread` ({id, title?}; the title is fetched when not given), or hides it.
@@ -43,9 +44,9 @@ export class ThreadMenu {
       el(
         "span",
         { class: "thread-actions" },
-        this.action("Rename", "thread-rename", () => this.startRename()),
+        this.action(t("thread.rename"), "thread-rename", () => this.startRename()),
         exportLink(id),
-        this.action("Delete", "thread-delete", () => this.confirmDelete()),
+        this.action(t("thread.delete"), "thread-delete", () => this.confirmDelete()),
       ),
     );
   }
@@ -59,7 +60,7 @@ export class ThreadMenu {
       class: "thread-title-input",
       type: "text",
       maxlength: 2000,
-      "aria-label": "Thread title",
+      "aria-label": t("thread.title"),
       onkeydown: (event) => {
         if (event.key === "Escape") this.renderTitle();
         else sendOnEnter(() => this.rename(input.value))(event);
@@ -71,8 +72,8 @@ export class ThreadMenu {
       el(
         "span",
         { class: "thread-actions" },
-        this.action("Save", "thread-save", () => this.rename(input.value)),
-        this.action("Cancel", "thread-cancel", () => this.renderTitle()),
+        this.action(t("thread.save"), "thread-save", () => this.rename(input.value)),
+        this.action(t("common.cancel"), "thread-cancel", () => this.renderTitle()),
       ),
     );
     input.focus();
@@ -92,13 +93,13 @@ export class ThreadMenu {
   }
 
   confirmDelete() {
-    const keep = this.action("Keep", "thread-keep", () => this.renderTitle());
+    const keep = this.action(t("thread.keep"), "thread-keep", () => this.renderTitle());
     this.el.replaceChildren(
-      el("span", { class: "thread-confirm", role: "alert" }, "Delete this thread and its answers?"),
+      el("span", { class: "thread-confirm", role: "alert" }, t("thread.confirm_delete")),
       el(
         "span",
         { class: "thread-actions" },
-        this.action("Delete", "thread-delete-confirm danger", () => this.remove()),
+        this.action(t("thread.delete"), "thread-delete-confirm danger", () => this.remove()),
         keep,
       ),
     );

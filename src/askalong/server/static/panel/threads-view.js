@@ -2,6 +2,7 @@
 
 import * as api from "../lib/api.js";
 import { el, shorten } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { whereOf } from "./where.js";
 
 export class ThreadsView {
@@ -13,12 +14,12 @@ export class ThreadsView {
   }
 
   async load() {
-    this.root.replaceChildren(muted("Loading threads…"));
+    this.root.replaceChildren(muted(t("threads.loading")));
     try {
       const threads = await api.listThreads(this.docId);
       const items = threads.map((t) => this.item(t));
       this.root.replaceChildren(
-        ...(items.length ? items : [muted("No threads yet for this document.")]),
+        ...(items.length ? items : [muted(t("threads.none"))]),
       );
     } catch (error) {
       this.root.replaceChildren(muted(error.message));
@@ -29,7 +30,7 @@ export class ThreadsView {
     const anchor = thread.anchor;
     const where = anchor ? whereOf(anchor.block_id, this.blocks, anchor.page) : "";
     const quoted = anchor?.selected_text ? `“${shorten(anchor.selected_text, 70)}”` : "";
-    const turns = `${thread.turns} turn${thread.turns === 1 ? "" : "s"}`;
+    const turns = tn("threads.turns", thread.turns);
     const meta = [where, turns, thread.updated.slice(0, 16).replace("T", " ")]
       .filter(Boolean)
       .join(" · ");

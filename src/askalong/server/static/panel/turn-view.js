@@ -3,6 +3,7 @@
 // stored answer, which replaces what was streamed (it is the checked version of it).
 
 import { el } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { intentLabel, shownQuestion } from "../lib/intents.js";
 import { claimList, quoteCard, showVerdict } from "./quotes-view.js";
 import { chipContent } from "./where.js";
@@ -21,11 +22,8 @@ export const TURN_EVENTS = Object.freeze({
 
 // The server's anchor_set_aside (routes/ask.py), said in the turn.
 const SET_ASIDE = Object.freeze({
-  unrelated:
-    "Answered from the whole document: your question is not about the selected passage.",
-  other_section:
-    "Answered from the whole document: your question is about another part of it, " +
-    "not the selected passage.",
+  unrelated: "turn.unrelated",
+  other_section: "turn.other_section",
 });
 
 export class Turn {
@@ -37,7 +35,7 @@ export class Turn {
       "div",
       { class: "status" },
       el("span", { class: "spinner" }),
-      "Finding the passages…",
+      t("turn.finding"),
     );
     this.scope = el("div", { class: "answer-scope", hidden: true });
     this.answer = el("div", { class: "answer-text" });
@@ -50,7 +48,7 @@ export class Turn {
         class: "anchor-chip small",
         type: "button",
         onclick: onAnchor,
-        title: "Show where this was asked",
+        title: t("turn.where_asked"),
       },
       ...chipContent(anchor, blocks, whole),
     );
@@ -88,19 +86,20 @@ export class Turn {
   // A piece of the answer as it is written.
   write(text) {
     this.el.dataset.streaming = "";
-    this.setStatus("Writing the answer…");
+    this.setStatus(t("turn.writing"));
     this.answer.append(text);
   }
 
   quoted(quote) {
-    this.setStatus("Checking quotes…");
+    this.setStatus(t("turn.checking"));
     this.addQuote({ ...quote, verdict: "pending" });
   }
 
   // Why a question asked at a selection was answered from the whole document.
   showScope(setAside) {
-    this.scope.hidden = !SET_ASIDE[setAside];
-    this.scope.replaceChildren(SET_ASIDE[setAside] ?? "");
+    const known = Object.hasOwn(SET_ASIDE, setAside ?? "");
+    this.scope.hidden = !known;
+    this.scope.replaceChildren(known ? t(SET_ASIDE[setAside]) : "");
   }
 
   addQuote(quote) {
@@ -142,7 +141,7 @@ export class Turn {
 
   citation(number) {
     const show = () => this.showQuote(number);
-    const title = `Show quote ${number}`;
+    const title = t("turn.show_quote", { n: number });
     return el("button", { class: "cite", type: "button", title, onclick: show }, String(number));
   }
 
@@ -157,7 +156,7 @@ export class Turn {
       ? el(
           "div",
           { class: "searched" },
-          el("span", { class: "muted" }, "Searched:"),
+          el("span", { class: "muted" }, t("turn.searched")),
           el("ul", {}, searched),
         )
       : null;
@@ -165,8 +164,8 @@ export class Turn {
       el(
         "div",
         { class: "notice info not-covered" },
-        el("b", {}, answer.answer || "The document does not cover this."),
-        el("span", {}, "No passage answers this question, so there is nothing to quote."),
+        el("b", {}, answer.answer || t("turn.not_covered")),
+        el("span", {}, t("turn.no_passage")),
         list,
       ),
     );
@@ -177,7 +176,7 @@ export class Turn {
     const notice = el(
       "div",
       { class: "notice error" },
-      el("b", {}, "Could not answer"),
+      el("b", {}, t("turn.failed")),
       el("span", {}, error.message),
     );
     this.answer.replaceChildren(notice);
@@ -195,5 +194,5 @@ function asked(question, intent) {
 }
 
 function passagesRead(count) {
-  return `Read ${count} passage${count === 1 ? "" : "s"}; answering…`;
+  return tn("turn.read", count);
 }

@@ -3,66 +3,34 @@
 // (the server sends sentences, some with a number or a name in them); one the reader
 // does not know is shown as the server wrote it, never dropped.
 
-// The verdicts (lib/contract.js VERDICTS).
+import { t } from "../lib/i18n.js";
+
+// The verdicts (lib/contract.js VERDICTS): their words are lib/strings' verdict.<name>.
+const view = (name, tone) =>
+  Object.freeze({ label: t(`verdict.${name}`), tone, note: t(`verdict.${name}.note`) });
+
 export const VERDICT_VIEW = Object.freeze({
-  supported: {
-    label: "Supported",
-    tone: "good",
-    note: "The quote says what the answer says.",
-  },
-  weak: {
-    label: "Partly supported",
-    tone: "warn",
-    note: "The quote backs only part of what the answer says.",
-  },
-  suspicious: {
-    label: "Doubtful",
-    tone: "bad",
-    note: "The quote may not say what the answer says: read it yourself.",
-  },
-  unverified: {
-    label: "Not checked",
-    tone: "muted",
-    note: "No sentence of the answer rests on this quote, so it was not checked.",
-  },
+  supported: view("supported", "good"),
+  weak: view("weak", "warn"),
+  suspicious: view("suspicious", "bad"),
+  unverified: view("unverified", "muted"),
 });
 
 // The reader's own verdict, until a quote's arrives.
-export const PENDING = Object.freeze({
-  label: "Checking…",
-  tone: "muted",
-  note: "Checking the quote against the answer…",
-});
+export const PENDING = view("pending", "muted");
 
-// [the server's wording, what it means in plain words]; `$1` is the part in brackets.
+// [the server's wording, the key of what it means in plain words]; `{1}` is the part in
+// brackets.
 export const REASONS = Object.freeze([
-  [/^cites no source$/, "no passage in the document supports this sentence"],
-  [/^source (\d+) does not exist$/, "it points to a quote ($1) that the answer does not have"],
-  [/^(.+) not in the cited text$/, "the quote does not contain “$1”, which the answer states"],
-  [
-    /^the cited text covers (\d+%) of the claim$/,
-    "the quote holds only $1 of the sentence's words",
-  ],
-  [
-    /^the cited source drifted$/,
-    "the quote comes from another part of the document than the one you asked about",
-  ],
-  [
-    /^the cited text does not mention what the question asks about \((.+)\)$/,
-    "the quote does not mention what you asked about ($1)",
-  ],
-  [
-    /^the judge found it unsupported by its source$/,
-    "a second reading found the quote does not back it",
-  ],
-  [
-    /^the cited text is an instruction planted in the document, not evidence$/,
-    "the quote is an instruction written into the document, not evidence",
-  ],
-  [
-    /^repeats what an instruction planted in the document says \((.+)\)$/,
-    "it repeats an instruction written into the document ($1)",
-  ],
+  [/^cites no source$/, "reason.no_source"],
+  [/^source (\d+) does not exist$/, "reason.missing_source"],
+  [/^(.+) not in the cited text$/, "reason.not_in_text"],
+  [/^the cited text covers (\d+%) of the claim$/, "reason.coverage"],
+  [/^the cited source drifted$/, "reason.drifted"],
+  [/^the cited text does not mention what the question asks about \((.+)\)$/, "reason.off_question"],
+  [/^the judge found it unsupported by its source$/, "reason.judge"],
+  [/^the cited text is an instruction planted in the document, not evidence$/, "reason.planted"],
+  [/^repeats what an instruction planted in the document says \((.+)\)$/, "reason.repeats_planted"],
 ]);
 
 export function verdictView(verdict) {
@@ -71,8 +39,9 @@ export function verdictView(verdict) {
 
 // A server reason in plain words.
 export function plainReason(reason) {
-  for (const [pattern, plain] of REASONS) {
-    if (pattern.test(reason)) return reason.replace(pattern, plain);
+  for (const [pattern, key] of REASONS) {
+    const found = reason.match(pattern);
+    if (found) return t(key, { 1: found[1] ?? "" });
   }
   return reason;
 }
@@ -82,17 +51,13 @@ export function plainReason(reason) {
 // the server only quotes text it found there).
 export function howChecked(claim, quotes) {
   if (claim.reasons?.length) return claim.reasons.map(plainReason);
-  if (!claim.quotes?.length) return [plainReason("cites no source")];
+  if (!claim.quotes?.length) return [plainReason("cites no source")]; // i18n-ignore: the server's
   const cited = claim.quotes.map((n) => quotes.get(n)?.text ?? "").join("\n");
   const numbers = claim.text.match(/\d[\d,.]*\d|\d/g) ?? [];
   const held = numbers.filter((n) => cited.includes(n));
-  const said = ["this quote is word-for-word in the document"];
+  const said = [t("checked.verbatim")];
   if (numbers.length && held.length === numbers.length)
-    said.unshift(`this quote contains the number${plural(numbers)} the answer states`);
-  if (claim.verdict === "supported") said.push("it says what the answer says");
+    said.unshift(t(`checked.number.${numbers.length > 1 ? "other" : "one"}`));
+  if (claim.verdict === "supported") said.push(t("checked.supported"));
   return said;
-}
-
-function plural(items) {
-  return items.length > 1 ? "s" : "";
 }

@@ -5,6 +5,7 @@
 
 import { el, icon, sendOnEnter, shorten } from "../lib/dom.js";
 import { rememberFocus, trapFocus } from "../lib/focus-trap.js";
+import { t } from "../lib/i18n.js";
 import { QUICK_INTENTS } from "../lib/intents.js";
 import { CompareTarget, compareQuestion } from "./compare-target.js";
 
@@ -18,8 +19,8 @@ export class AskBox {
     this.input = el("textarea", {
       class: "askbox-input",
       rows: 2,
-      placeholder: "Ask about the selection, or add your question",
-      "aria-label": "Your question",
+      placeholder: t("askbox.placeholder"),
+      "aria-label": t("askbox.question"),
       onkeydown: sendOnEnter(() => this.submit(null)),
     });
     this.send = el(
@@ -27,8 +28,8 @@ export class AskBox {
       {
         class: "askbox-send",
         type: "button",
-        title: "Ask (Enter)",
-        "aria-label": "Ask",
+        title: t("askbox.send.title"),
+        "aria-label": t("askbox.send"),
         onclick: () => this.submit(null),
       },
       icon("send", 16),
@@ -41,7 +42,7 @@ export class AskBox {
     );
     this.box = el(
       "div",
-      { class: "askbox", role: "dialog", "aria-label": "Ask about the selection", hidden: true },
+      { class: "askbox", role: "dialog", "aria-label": t("askbox.dialog"), hidden: true },
       this.quote,
       this.input,
       row,

@@ -3,12 +3,14 @@
 // the selection, then other headings). A compare with no second term is never sent.
 
 import { el, sendOnEnter } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
-// The compare question, in the selection's language (as the server phrases intents).
+// The compare question, in the selection's language (as the server phrases intents), not
+// the UI's: it is what is asked, so it is no UI string.
 export function compareQuestion(target, selection) {
   return /[\u3400-\u9fff]/.test(selection)
     ? `这与${target}有什么不同？`
-    : `How does this differ from ${target}?`;
+    : `How does this differ from ${target}?`; // i18n-ignore: the question asked
 }
 
 export class CompareTarget {
@@ -17,16 +19,16 @@ export class CompareTarget {
     this.input = el("input", {
       class: "compare-input",
       type: "text",
-      placeholder: "Compare with what?",
-      "aria-label": "Compare with what?",
+      placeholder: t("compare.with_what"),
+      "aria-label": t("compare.with_what"),
       onkeydown: sendOnEnter(() => this.compare(this.input.value)),
     });
     const go = el(
       "button",
       { class: "compare-go", type: "button", onclick: () => this.compare(this.input.value) },
-      "Compare",
+      t("compare.go"),
     );
-    this.suggestions = el("div", { class: "compare-suggestions", "aria-label": "Suggestions" });
+    this.suggestions = el("div", { class: "compare-suggestions", "aria-label": t("compare.suggestions") });
     this.el = el(
       "div",
       { class: "compare-target", hidden: true },

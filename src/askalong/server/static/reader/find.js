@@ -6,6 +6,7 @@
 
 import * as api from "../lib/api.js";
 import { el, shorten } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { cpToUnits } from "../lib/offsets.js";
 import { findAll, MAX_HITS } from "./findmatch.js";
 import { scrollToMiddle } from "./position.js";
@@ -103,7 +104,7 @@ export class Find {
     this.count.textContent = this.query.trim()
       ? this.hits.length
         ? `${this.index + 1} / ${total}`
-        : "No match"
+        : t("find.none")
       : "";
   }
 
@@ -171,11 +172,11 @@ export function setUpSearch(docId, highlight, options) {
     if (event.key === "Escape") results.hidden = true;
     if (event.key !== "Enter" || !input.value.trim()) return;
     results.hidden = false;
-    results.replaceChildren(muted("Searching…"));
+    results.replaceChildren(muted(t("common.searching")));
     try {
       const found = await api.search(input.value.trim(), docId);
       const hits = found.hits.map((hit) => searchHit(hit, highlight, results));
-      results.replaceChildren(...(hits.length ? hits : [muted("No matching passages.")]));
+      results.replaceChildren(...(hits.length ? hits : [muted(t("reader.search.none"))]));
     } catch (error) {
       results.replaceChildren(muted(error.message));
     }
@@ -186,7 +187,7 @@ export function setUpSearch(docId, highlight, options) {
 function searchHit(hit, highlight, results) {
   const span = hit.spans[0];
   const where = [
-    hit.page_start ? `p. ${hit.page_start}` : "",
+    hit.page_start ? t("where.page", { page: hit.page_start }) : "",
     hit.section_path[hit.section_path.length - 1] ?? "",
   ]
     .filter(Boolean)

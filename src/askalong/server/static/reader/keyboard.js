@@ -3,6 +3,7 @@
 // panel, and the `?` sheet listing them all (lib/shortcuts.js).
 
 import { BlockCursor } from "./block-cursor.js";
+import { t } from "../lib/i18n.js";
 import { Shortcuts } from "../lib/shortcuts.js";
 
 // `onAsk(current, near)` is the selection watcher's: the cursor's blocks open the ask box
@@ -17,23 +18,33 @@ export class ReaderKeys {
     const cursorOn = () => this.cursor.isActive && !askBoxOpen();
     const leave = () => this.cursor.clear();
     const table = [
-      [["j"], ["j"], "Next block", step(1, false)],
-      [["k"], ["k"], "Previous block", step(-1, false)],
-      [["J"], ["Shift+j"], "Extend over the next block", step(1, true)],
-      [["K"], ["Shift+k"], "Take the last block back", step(-1, true)],
-      [["ArrowDown"], ["↓"], "Next block (in the document)", step(1, false), inDocument],
-      [["ArrowUp"], ["↑"], "Previous block (in the document)", step(-1, false), inDocument],
-      [["Shift+ArrowDown"], ["Shift+↓"], "Extend over the next block", step(1, true), inDocument],
-      [["Shift+ArrowUp"], ["Shift+↑"], "Take the last block back", step(-1, true), inDocument],
-      [["Enter"], ["Enter"], "Ask about the framed blocks", () => this.ask(onAsk), cursorOn],
-      [["Escape"], ["Esc"], "Close the ask box or this sheet; leave the blocks", leave, cursorOn],
-      [["/"], ["/"], "Search this document", () => focus("#search")],
-      [["a"], ["a"], "Go to the panel's question box", () => focus(".composer-input, .panel .tab")],
-      [["p"], ["p"], "Show or hide the answer panel", () => click("#toggle-panel")],
+      [["j"], ["j"], "keys.next", step(1, false)],
+      [["k"], ["k"], "keys.previous", step(-1, false)],
+      [["J"], ["Shift+j"], "keys.extend", step(1, true)],
+      [["K"], ["Shift+k"], "keys.take_back", step(-1, true)],
+      [["ArrowDown"], ["↓"], "keys.next_in_doc", step(1, false), inDocument],
+      [["ArrowUp"], ["↑"], "keys.previous_in_doc", step(-1, false), inDocument],
+      [["Shift+ArrowDown"], ["Shift+↓"], "keys.extend", step(1, true), inDocument],
+      [["Shift+ArrowUp"], ["Shift+↑"], "keys.take_back", step(-1, true), inDocument],
+      [["Enter"], ["Enter"], "keys.ask", () => this.ask(onAsk), cursorOn],
+      [["Escape"], ["Esc"], "keys.escape", leave, cursorOn],
+      [["/"], ["/"], "keys.search", () => focus("#search")],
+      [["a"], ["a"], "keys.composer", () => focus(".composer-input, .panel .tab")],
+      [["p"], ["p"], "keys.panel", () => click("#toggle-panel")],
     ];
     for (const [keys, shown, what, run, when] of table)
-      this.shortcuts.add({ keys, shown, what, run, when });
-    this.shortcuts.describe(["Tab"], "Move through every control (inside the ask box while open)");
+      this.shortcuts.add({ keys, shown, what: t(what), run, when });
+    // Keys the find bar and zoom handle themselves (find.js, zoom.js), listed on the sheet.
+    const described = [
+      [["Ctrl+F"], "keys.find"],
+      [["Enter"], "keys.next_match"],
+      [["Ctrl +", "Ctrl ="], "keys.zoom_in"],
+      [["Ctrl −"], "keys.zoom_out"],
+      [["Ctrl 0"], "keys.zoom_fit"],
+      [[t("keys.wheel")], "keys.zoom_wheel"],
+      [["Tab"], "keys.tab"],
+    ];
+    for (const [shown, what] of described) this.shortcuts.describe(shown, t(what));
   }
 
   // Moves the cursor, bringing focus into the document so the arrows and Esc follow.

@@ -2,6 +2,7 @@
 // reading line), and an input that jumps to the page typed (Enter). Hidden for documents
 // without pages.
 
+import { t } from "../lib/i18n.js";
 import { lastAtOrAbove, onScrollFrame, readingLine } from "./position.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -17,7 +18,7 @@ export class PageIndicator {
     $("#page-indicator").hidden = !this.pages.length;
     if (!this.pages.length) return;
     $("#page-count").textContent = `/ ${this.pages.length}`;
-    this.input.setAttribute("aria-label", `Page number, of ${this.pages.length}`);
+    this.input.setAttribute("aria-label", t("pages.input_of", { total: this.pages.length }));
     this.input.value = "1";
     const options = { signal };
     onScrollFrame(scroller, () => this.update(), signal);
@@ -56,7 +57,7 @@ export class PageIndicator {
     const wanted = Number.parseInt(this.input.value.trim(), 10);
     if (!(wanted >= 1 && wanted <= this.pages.length)) {
       this.input.setAttribute("aria-invalid", "true");
-      this.input.title = `Type a page from 1 to ${this.pages.length}`;
+      this.input.title = t("pages.range", { total: this.pages.length });
       return;
     }
     this.goTo(wanted);

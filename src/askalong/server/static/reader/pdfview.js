@@ -6,15 +6,19 @@
 // page images are drawn at; on a turned page a span is turned to run along its line.
 // Zoom (zoom.js) sets `widthFor`: the pages' CSS width; the text layer is laid out in
 // percentages and `--scale`, so it follows, and the images near the viewport are drawn
-// again at the new width (the old image stays until the new one is decoded).
+// again at the new width (the old image stays until the new one is decoded). When the
+// browser is idle, each page shown fetches its image at the next stock width ahead, so the
+// first zoom in that needs it finds it in the browser's cache (page images are immutable).
 
 import { pageUrl } from "../lib/api.js";
 import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { cpSlice } from "../lib/offsets.js";
 import { showUnread } from "./unread-page.js";
 
 const STOCK_WIDTHS = [240, 320, 480, 640, 800, 960, 1200, 1440, 1800, 2400];
 const MAX_PAGE_CSS_WIDTH = 980;
+const whenIdle = window.requestIdleCallback ?? ((run) => setTimeout(run, 200));
 
 function stockWidth(pixels) {
   return STOCK_WIDTHS.find((w) => w >= pixels) ?? STOCK_WIDTHS[STOCK_WIDTHS.length - 1];
@@ -42,10 +46,11 @@ export class PdfView {
     for (const page of this.pages) this.observer.observe(page.el);
     this.resizing = new ResizeObserver(() => this.layout());
     this.resizing.observe(scroller);
+    this.ahead = new Set(); // images being fetched ahead (held, so they are not dropped)
   }
 
   placeholder(info) {
-    const img = el("img", { class: "page-image", alt: `Page ${info.number}`, decoding: "async" });
+    const img = el("img", { class: "page-image", alt: t("pages.image", { n: info.number }), decoding: "async" });
     const layer = el("div", { class: "text-layer" });
     const number = el("div", { class: "page-number" }, String(info.number));
     const node = el(
@@ -133,6 +138,7 @@ export class PdfView {
       page.img.src = url;
       await page.img.decode();
       page.el.classList.add("loaded");
+      this.prefetch(page);
     } catch {
       // a refused or failed image: the one shown stays
     }
@@ -140,11 +146,33 @@ export class PdfView {
 
   onImageLoaded(page) {
     page.el.classList.add("loaded");
+    this.prefetch(page);
     // The text layer is already built; the first page is usable from here (benchmarks/reader.py).
     if (page.number === 1) {
       performance.mark("askalong:first-page");
       this.resolveFirst();
     }
+  }
+
+  // Once the browser is idle, the page's image at the next stock width, into its cache;
+  // a page scrolled away meanwhile, or a width fetched before, is left.
+  prefetch(page) {
+    const next = STOCK_WIDTHS.find((w) => w > page.imageWidth);
+    if (!next || (page.fetchedAhead ?? 0) >= next) return;
+    page.fetchedAhead = next;
+    whenIdle(
+      () => {
+        if (this.destroyed || !this.near.has(page.number)) return;
+        const image = new Image();
+        image.fetchPriority = "low";
+        const done = () => this.ahead.delete(image);
+        image.addEventListener("load", done, { once: true });
+        image.addEventListener("error", done, { once: true });
+        this.ahead.add(image);
+        image.src = pageUrl(this.docId, page.number, next);
+      },
+      { timeout: 2000 },
+    );
   }
 
   buildTextLayer(page) {
@@ -189,6 +217,8 @@ export class PdfView {
   }
 
   destroy() {
+    this.destroyed = true;
+    this.ahead.clear();
     this.observer.disconnect();
     this.resizing.disconnect();
     this.root.classList.remove("pdf-doc");

@@ -4,6 +4,8 @@
 import * as api from "../lib/api.js";
 import { AskBox } from "./askbox.js";
 import { errorState } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
+import { setUpLanguage } from "../lib/language-switch.js";
 import { Find, setUpSearch } from "./find.js";
 import { Highlighter } from "./highlight.js";
 import { HtmlView } from "./htmlview.js";
@@ -23,12 +25,12 @@ const $ = (selector) => document.querySelector(selector);
 
 async function main() {
   const docId = new URLSearchParams(location.search).get("doc");
-  if (!docId) return showError("No document was chosen.", "Open one from the library.");
+  if (!docId) return showError(t("reader.no_document"), t("reader.open_one"));
   let structure;
   try {
     structure = await api.getDocument(docId);
   } catch (error) {
-    return showError("This document cannot be opened.", error.message);
+    return showError(t("reader.cannot_open"), error.message);
   }
   const reader = mount(structure);
   window.askalong = reader; // for tests and the console
@@ -40,7 +42,7 @@ async function main() {
 
 function mount(structure) {
   const { document: doc } = structure;
-  document.title = `${doc.title} — AskAlong`;
+  document.title = t("app.titled", { title: doc.title });
   $("#doc-title").replaceChildren(doc.title);
   $("#doc-meta").replaceChildren(metaLine(doc));
   const blocks = new Map(structure.blocks.map((b) => [b.id, b]));
@@ -87,7 +89,12 @@ function mount(structure) {
   const pages = new PageIndicator(scroller, view, options);
   const pageNow = () => pages.current;
   const redraw = () => highlighter.last && highlighter.draw(...highlighter.last);
-  const zoom = new Zoom(scroller, root, view, { onChange: redraw, pageNow, ...options });
+  const onZoom = () => {
+    redraw();
+    urlState.onScroll(); // the address keeps the zoom, written once it settles
+  };
+  const zoom = new Zoom(scroller, root, view, { onChange: onZoom, pageNow, ...options });
+  urlState.follow(zoom);
   const find = new Find(scroller, root, view, structure, { pageNow, ...options });
   const togglePanel = () => document.body.classList.toggle("panel-closed");
   $("#toggle-panel").addEventListener("click", togglePanel, options);
@@ -122,7 +129,7 @@ function mount(structure) {
 function metaLine(doc) {
   const parts = [doc.format.toUpperCase()];
   if (doc.format === "pdf" && doc.pages)
-    parts.push(`${doc.pages} page${doc.pages === 1 ? "" : "s"}`);
+    parts.push(tn("doc.pages", doc.pages));
   if (doc.language) parts.push(doc.language);
   return parts.join(" · ");
 }
@@ -132,4 +139,5 @@ function showError(title, detail) {
   document.body.classList.add("ready");
 }
 
+setUpLanguage();
 main();

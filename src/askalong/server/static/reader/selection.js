@@ -5,6 +5,7 @@
 // nothing between them: the browser would glue "the" and "query" at a line end).
 
 import { el, icon } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { cpSlice, unitsToCp } from "../lib/offsets.js";
 
 // Blocks a drag passes over without meaning them: a footnote at the foot of the first
@@ -67,19 +68,19 @@ export class SelectionWatcher {
     this.current = null;
     this.askButton = el(
       "button",
-      { class: "fab-ask", type: "button", title: "Ask about the selection" },
+      { class: "fab-ask", type: "button", title: t("selection.ask.title") },
       icon("ask", 16),
-      el("span", {}, "Ask"),
+      el("span", {}, t("selection.ask")),
     );
     this.reanchorButton = el(
       "button",
-      { class: "fab-reanchor", type: "button", title: "Anchor the thread's next question here" },
+      { class: "fab-reanchor", type: "button", title: t("selection.reanchor.title") },
       icon("reanchor", 15),
-      el("span", {}, "Re-anchor"),
+      el("span", {}, t("selection.reanchor")),
     );
     this.fab = el(
       "div",
-      { class: "fab", role: "toolbar", "aria-label": "Selection actions", hidden: true },
+      { class: "fab", role: "toolbar", "aria-label": t("selection.actions"), hidden: true },
       this.askButton,
       this.reanchorButton,
     );

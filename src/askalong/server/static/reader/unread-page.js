@@ -5,19 +5,19 @@
 
 import { readPage } from "../lib/api.js";
 import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
-export const UNREAD_TEXT = "This page was not read: the text recognition ran out of time.";
 // Dispatched on the document root with the new blocks, so the reader's block map has them.
 export const BLOCKS_EVENT = "askalong:blocks";
 
 // Put the notice on `page` (a PdfView page) of `view`; it goes once the page is read.
 export function showUnread(view, page) {
   const status = el("p", { class: "unread-status", role: "status" });
-  const button = el("button", { class: "button primary", type: "button" }, "Read it now");
+  const button = el("button", { class: "button primary", type: "button" }, t("unread.read"));
   const notice = el(
     "div",
     { class: "unread-page", dataset: { page: page.number } },
-    el("p", {}, UNREAD_TEXT),
+    el("p", {}, t("unread.text")),
     button,
     status,
   );
@@ -27,7 +27,7 @@ export function showUnread(view, page) {
 
 async function read(view, page, notice, button, status) {
   button.disabled = true;
-  status.replaceChildren("Reading the page… (this takes a few seconds)");
+  status.replaceChildren(t("unread.reading"));
   try {
     const result = await readPage(view.docId, page.number);
     view.blocksByPage.set(page.number, result.blocks.filter((b) => b.boxes.length));
@@ -37,6 +37,6 @@ async function read(view, page, notice, button, status) {
     notice.remove();
   } catch (error) {
     button.disabled = false;
-    status.replaceChildren(`It could not be read: ${error.message}`);
+    status.replaceChildren(t("unread.failed", { message: error.message }));
   }
 }

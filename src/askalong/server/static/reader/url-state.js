@@ -1,12 +1,13 @@
 // The reader's place in its address, so a reload or Back/Forward comes back to it:
-// `reader.html?doc=<id>#b=<block>&o=<px>&p=<page>&t=<thread>&turn=<n>`.
+// `reader.html?doc=<id>#b=<block>&o=<px>&p=<page>&z=<zoom>&t=<thread>&turn=<n>`.
 //
 // The scroll position is the block at the top of the view and how far (CSS px) the view's
 // top is past that block's top: a block id survives a narrower window or a re-render where
 // a pixel offset would not (`p`, its page, is for people reading the address). Scrolling
 // replaces the history entry; showing another thread, or a new turn, pushes one, so Back
 // returns to the thread before. `turn` is the turn being read in the panel (the last one
-// when a thread is opened or grows).
+// when a thread is opened or grows). `z` is the zoom (zoom.js toHash: "fit-page", or a
+// scale such as 1.5), left out at the document's default; it is applied before the scroll.
 
 const SCROLL_SETTLE_MS = 150;
 
@@ -17,16 +18,18 @@ export function readHash(hash = location.hash) {
     block: params.get("b"),
     offset: number("o") ?? 0,
     page: number("p"),
+    zoom: params.get("z"),
     thread: params.get("t"),
     turn: number("turn"),
   };
 }
 
-export function hashOf({ block, offset, page, thread, turn }) {
+export function hashOf({ block, offset, page, zoom, thread, turn }) {
   const params = new URLSearchParams();
   if (block) params.set("b", block);
   if (block && offset) params.set("o", String(Math.round(offset)));
   if (page) params.set("p", String(page));
+  if (zoom) params.set("z", zoom);
   if (thread) params.set("t", thread);
   if (thread && turn != null) params.set("turn", String(turn));
   const text = params.toString();
@@ -48,11 +51,17 @@ export class UrlState {
     this.state = readHash();
     this.restoring = false;
     this.timer = null;
+    this.zoom = null; // follow(zoom): the reader's Zoom, once it exists
     this.listening = new AbortController();
     const options = { signal: this.listening.signal, passive: true };
     scroller.addEventListener("scroll", () => this.onScroll(), options);
     panel.body.addEventListener("scroll", () => this.onScroll(), options);
     addEventListener("popstate", () => this.restore(), { signal: this.listening.signal });
+  }
+
+  // The zoom the address keeps (zoom.js); a zoom changed is written like a scroll.
+  follow(zoom) {
+    this.zoom = zoom;
   }
 
   // Follows the panel's thread (Panel's onThreadChange).
@@ -71,6 +80,8 @@ export class UrlState {
     try {
       if (wanted.thread !== (this.panel.thread?.id ?? null)) await this.showThread(wanted.thread);
       this.scrollPanelTo(wanted.turn);
+      // Laid out at once at the zoom wanted (its images follow), so the block is measured there.
+      if (this.zoom && wanted.zoom !== this.zoom.toHash()) this.zoom.fromHash(wanted.zoom);
       this.scrollTo(wanted);
     } finally {
       this.restoring = false;
@@ -113,7 +124,8 @@ export class UrlState {
   // The current place, written over the current history entry.
   write() {
     const place = this.topBlock();
-    this.state = { ...this.state, ...place, turn: this.topTurn() ?? this.state.turn };
+    const zoom = this.zoom ? this.zoom.toHash() : this.state.zoom;
+    this.state = { ...this.state, ...place, zoom, turn: this.topTurn() ?? this.state.turn };
     const url = hashOf(this.state) || location.pathname + location.search;
     if (url !== location.hash) history.replaceState(null, "", url);
   }

@@ -139,6 +139,21 @@ export class Zoom {
     if (this.isPdf) this.scroller.scrollLeft += rect.left + across * rect.width - x;
   }
 
+  // The zoom as the reader's address keeps it (url-state.js): "fit-page", "fit-width" or
+  // the scale ("1.5"); null at the document's default (fit width for a PDF, 100% for text).
+  toHash() {
+    if (this.mode !== "custom") return this.mode === "fit-width" ? null : this.mode;
+    return !this.isPdf && this.scale === 1 ? null : String(this.scale);
+  }
+
+  // Back to a zoom the address kept (null or unknown: the default).
+  fromHash(value) {
+    if (value === "fit-page" && this.isPdf) return this.fit("fit-page");
+    const scale = Number(value);
+    if (value && scale > 0) return this.zoomTo(scale);
+    return this.isPdf ? this.fit("fit-width") : this.zoomTo(1);
+  }
+
   showLevel() {
     $("#zoom-level").textContent = `${Math.round(this.level() * 100)}%`;
     $("#zoom-fit-width").setAttribute("aria-pressed", String(this.mode === "fit-width"));

@@ -1,0 +1,121 @@
+"""The reader's screenshots for the README: the SPECTER paper (issue 13's reproduction)
+ingested into a real server, a sentence on page 1 selected and explained, the first quote
+shown in the page; saved at 1400×900 and 800×600, light and dark, English and Chinese UI
+(8 PNGs, `docs/images/reader-<lang>-<scheme>-<width>x<height>.png`), and the English light
+1400×900 one again as the README's hero, `docs/images/reader-paper.png`.
+
+Each shot is a fresh browser context with that language (navigator.languages) and colour
+scheme (prefers-color-scheme), so the reader chooses them as it would for a person. PNGs
+are reduced to a 256-colour palette (Pillow), which keeps type crisp and each file small.
+
+    python benchmarks/screenshots.py [--out docs/images]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from e2e.asking import SPECTER, select_text  # noqa: E402
+from e2e.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, live_server  # noqa: E402
+from e2e.reader import (  # noqa: E402
+    open_reader,
+    wait_for_answer,
+)
+
+EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
+SIZES = ((1400, 900), (800, 600))
+SCHEMES = ("light", "dark")
+LOCALES = {"en": "en-US", "zh": "zh-CN"}
+HERO = "reader-paper.png"
+# How SPECTER picks its negative examples (section 2.4): a passage a reader would ask about.
+SELECTION = "We consider two sets of negative examples"
+
+
+def shot_name(language: str, scheme: str, size: tuple[int, int]) -> str:
+    return f"reader-{language}-{scheme}-{size[0]}x{size[1]}.png"
+
+
+def explained(page: Page, server: LiveServer, document_id: str) -> None:
+    """The reader open on the paper, SELECTION explained, quote 1 shown."""
+    structure: dict[str, Any] = server.structure(document_id)
+    open_reader(page, server.url, document_id)
+    page.wait_for_selector('.page[data-page="1"].loaded')
+    select_text(page, structure, SELECTION)
+    page.locator(".fab-ask").click()
+    page.locator('.askbox .chip[data-intent="explain"]').click()
+    turn = wait_for_answer(page)
+    first = turn.locator(".quote-number").first
+    if first.count():
+        first.click()
+    page.evaluate("getSelection().removeAllRanges()")
+    page.mouse.move(1, 1)
+    page.wait_for_timeout(1400)  # the highlight's pulse ends; images settle
+    expect(page.locator(".fab")).to_be_hidden()
+
+
+def small_png(data: bytes) -> bytes:
+    """A screenshot as a palette PNG (256 colours), optimised."""
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    out = io.BytesIO()
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def take(browser: Browser, server: LiveServer, document_id: str, out: Path) -> list[Path]:
+    saved = []
+    for language, locale in LOCALES.items():
+        for scheme in SCHEMES:
+            for size in SIZES:
+                context = browser.new_context(
+                    viewport={"width": size[0], "height": size[1]},
+                    locale=locale,
+                    color_scheme=scheme,  # type: ignore[arg-type]
+                )
+                try:
+                    page = context.new_page()
+                    page.goto(server.entry("/"))
+                    explained(page, server, document_id)
+                    path = out / shot_name(language, scheme, size)
+                    path.write_bytes(small_png(page.screenshot()))
+                    saved.append(path)
+                finally:
+                    context.close()
+    hero = out / HERO
+    hero.write_bytes((out / shot_name("en", "light", SIZES[0])).read_bytes())
+    return [*saved, hero]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(prefix="askalong-shots-") as tmp,
+        live_server(Path(tmp) / "home") as server,
+        sync_playwright() as playwright,
+    ):
+        document_id = server.upload(EVALDATA / SPECTER)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            paths = take(browser, server, document_id, args.out)
+        finally:
+            browser.close()
+    for path in paths:
+        print(f"{path.relative_to(ROOT)}  {path.stat().st_size // 1024} KB")
+
+
+if __name__ == "__main__":
+    main()
