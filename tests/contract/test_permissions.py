@@ -24,7 +24,7 @@ from askalong.index.keyword import CHECKED_ONE_BY_ONE
 from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.retrieve.search import Searcher
-from askalong.store.base import Store
+from askalong.store.base import DocumentCounts, Store
 from askalong.types import Access, Hit
 from conftest import BACKENDS, open_backend
 
@@ -104,6 +104,17 @@ callers = pytest.mark.parametrize("caller", list(CALLERS))
 def test_store_lists_exactly_what_the_caller_may_see(backend: Backend, caller: str) -> None:
     listed = backend.store.list_documents(CALLERS[caller])
     assert {document.id for document in listed} == VISIBLE[caller]
+
+
+@callers
+def test_store_counts_exactly_what_the_caller_may_see(backend: Backend, caller: str) -> None:
+    access, visible = CALLERS[caller], len(VISIBLE[caller])
+    assert backend.store.count_documents(access) == DocumentCounts(visible, visible)
+    named = [entry.id for entry in DOCUMENTS]  # every one named: the hidden still not counted
+    assert backend.store.count_documents(access, named) == DocumentCounts(visible, visible)
+    one = sorted(VISIBLE[caller])[:1]
+    assert backend.store.count_documents(access, one) == DocumentCounts(len(one), len(one))
+    assert backend.store.count_documents(access, []) == DocumentCounts(0, 0)
 
 
 @callers

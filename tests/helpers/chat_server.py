@@ -251,7 +251,11 @@ class _Handler(BaseHTTPRequestHandler):
     def _chat(self, reply: Reply, body: Any) -> None:
         if not self.server.scripted.wait(reply.delay):
             return
-        if reply.status != 200:
+        unanswered = _unanswered_calls(body)
+        if unanswered:  # as real endpoints refuse it, before any scripted reply
+            message = f"tool_call_ids without a tool message: {', '.join(unanswered)}"
+            self._json(400, _error_body(400, message))
+        elif reply.status != 200:
             self._json(reply.status, _error_body(reply.status, reply.message), reply.headers)
         elif reply.raw is not None:
             self._send(200, reply.raw, "text/html", reply.headers)
@@ -313,6 +317,23 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 # ---------------------------------------------------------------------- wire format
+
+
+def _unanswered_calls(body: Any) -> list[str]:
+    """The ids of an assistant message's tool calls that no later ``tool`` message
+    answers by ``tool_call_id`` (an endpoint answers such a request 400)."""
+    messages = body.get("messages") if isinstance(body, dict) else None
+    if not isinstance(messages, list):
+        return []
+    asked: list[str] = []
+    answered: set[str] = set()
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        asked += [str(call.get("id")) for call in message.get("tool_calls") or []]
+        if message.get("role") == "tool":
+            answered.add(str(message.get("tool_call_id")))
+    return [call_id for call_id in asked if call_id not in answered]
 
 
 def _error_body(status: int, message: str) -> dict[str, Any]:

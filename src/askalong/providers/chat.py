@@ -4,32 +4,76 @@ The core is synchronous, so is this interface. A provider implements ``_complete
 it may also override ``_stream`` when its endpoint can stream, otherwise ``stream``
 yields the whole completion at once. The base class rejects empty replies and times
 each call, so every provider reports the same way.
+
+Tool calling (OpenAI style): ``Sampling.tools`` offers tools (``ToolSpec``) and says which
+the model must or may call (``tool_choice``); a reply's calls come back as ``ToolCall``s,
+and each is answered by a ``"tool"`` message naming its ``tool_call_id``, after the
+assistant message that carried the calls.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from askalong.errors import ProviderError
 
-Role = Literal["system", "user", "assistant"]
+Role = Literal["system", "user", "assistant", "tool"]
+# "auto": the model decides; "none": no call; "required": some call; else the tool's name
+TOOL_CHOICES = ("auto", "none", "required")
 
 DEFAULT_TEMPERATURE = 0.3
 DEFAULT_TOP_P = 0.9
 
 
 @dataclass(frozen=True)
+class ToolSpec:
+    """A tool offered to the model: its name, what it does, its arguments' JSON Schema."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, object] = field(
+        default_factory=lambda: {"type": "object", "properties": {}}
+    )
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str  # JSON text as the model wrote it
+
+    def parsed(self) -> dict[str, object]:
+        """The arguments as an object; text that is not a JSON object raises ValueError."""
+        value = json.loads(self.arguments or "{}")
+        if not isinstance(value, dict):
+            raise ValueError(f"{self.name}: the arguments are not a JSON object")
+        return value
+
+
+@dataclass(frozen=True)
 class Sampling:
-    """How a reply is drawn; ``json_mode`` asks for a JSON object."""
+    """How a reply is drawn; ``json_mode`` asks for a JSON object; ``tools`` are offered
+    under ``tool_choice`` (one of ``TOOL_CHOICES`` or a tool's name, which forces it)."""
 
     json_mode: bool = False
     temperature: float = DEFAULT_TEMPERATURE
     top_p: float = DEFAULT_TOP_P
     max_tokens: int | None = None
+    tools: tuple[ToolSpec, ...] = ()
+    tool_choice: str = "auto"
+
+    def __post_init__(self) -> None:
+        names = {tool.name for tool in self.tools}
+        if self.tools and self.tool_choice not in (*TOOL_CHOICES, *names):
+            raise ValueError(
+                f"tool_choice {self.tool_choice!r}: one of {', '.join(TOOL_CHOICES)}"
+                f" or a tool's name ({', '.join(sorted(names))})"
+            )
 
 
 DEFAULT_SAMPLING = Sampling()  # free text at the default temperature
@@ -37,8 +81,23 @@ DEFAULT_SAMPLING = Sampling()  # free text at the default temperature
 
 @dataclass(frozen=True)
 class ChatMessage:
+    """One message; an assistant's may carry ``tool_calls``, and a ``"tool"`` message
+    answers the call whose id is its ``tool_call_id``."""
+
     role: Role
     content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.role == "tool") != bool(self.tool_call_id):
+            raise ValueError("a tool message, and only one, names the tool_call_id it answers")
+        if self.tool_calls and self.role != "assistant":
+            raise ValueError("only an assistant message carries tool calls")
+
+    @classmethod
+    def tool_result(cls, call: ToolCall, content: str) -> ChatMessage:
+        return cls("tool", content, tool_call_id=call.id)
 
 
 @dataclass(frozen=True)
@@ -52,6 +111,7 @@ class ChatReply:
     usage_prompt_tokens: int | None
     usage_completion_tokens: int | None
     seconds: float
+    tool_calls: tuple[ToolCall, ...] = ()  # when tools were offered: the calls, in order
 
 
 class ChatModel(ABC):
@@ -78,7 +138,7 @@ class ChatModel(ABC):
         """The model's reply to ``messages``, drawn as ``sampling`` says."""
         started = time.monotonic()
         reply = self._complete(self._checked(messages), sampling)
-        if not reply.text.strip():
+        if not reply.text.strip() and not reply.tool_calls:
             raise ProviderError("empty reply", source=self.name)
         return replace(reply, seconds=time.monotonic() - started)
 

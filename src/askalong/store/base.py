@@ -15,6 +15,7 @@ resolved that id through ``get_document`` with the right ``Access`` first.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -38,6 +39,14 @@ from askalong.types import (
 MIN_PREFIX = 4  # shortest id prefix get_document resolves
 
 
+@dataclass(frozen=True)
+class DocumentCounts:
+    """How many documents, and chunks in them, a caller may see."""
+
+    documents: int
+    chunks: int
+
+
 class DocumentStore(Protocol):
     """Documents with their blocks, chunks and original files."""
 
@@ -59,6 +68,13 @@ class DocumentStore(Protocol):
 
     def list_documents(self, access: Access) -> list[Document]:
         """The documents ``access`` may see, newest first."""
+        ...
+
+    def count_documents(
+        self, access: Access, document_ids: Sequence[str] | None = None
+    ) -> DocumentCounts:
+        """The documents ``access`` may see (among ``document_ids`` when given) and their
+        chunks, counted in the backend's query: no row is read to count it."""
         ...
 
     def blocks(self, doc_id: str, *, page: int | None = None) -> tuple[Block, ...]:

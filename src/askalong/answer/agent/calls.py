@@ -8,24 +8,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
+from askalong.providers.chat import ToolCall  # the provider's own: one ToolCall for both
+
 REPEATS_TO_STOP = 3  # the third identical call ends the loop
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    id: str
-    name: str
-    arguments: str  # JSON text as the model wrote it
-
-    def parsed(self) -> dict[str, object]:
-        """The arguments as an object; text that is not a JSON object raises ValueError."""
-        value = json.loads(self.arguments or "{}")
-        if not isinstance(value, dict):
-            raise ValueError(f"{self.name}: the arguments are not a JSON object")
-        return value
 
 
 def accumulated_calls(deltas: Iterable[Sequence[Mapping[str, object]]]) -> tuple[ToolCall, ...]:

@@ -168,12 +168,12 @@ class KnowledgeTools:
     def knowledge_stats(self) -> ToolOutput:
         """The documents and chunks the asker can see (within the scope, when one is named)."""
         started = time.perf_counter()
-        store = self.asker.library.store
-        documents = self.scope.documents or tuple(store.list_documents(self.scope.access))
-        chunks = sum(len(store.chunks(d.id)) for d in documents)
-        summary = f"{_count(len(documents), 'document')}, {_count(chunks, 'chunk')}"
+        named = [d.id for d in self.scope.documents] if self.scope.documents else None
+        counts = self.asker.library.store.count_documents(self.scope.access, named)
+        summary = f"{_count(counts.documents, 'document')}, {_count(counts.chunks, 'chunk')}"
         step = ToolStep("knowledge_stats", {}, summary, ms=(time.perf_counter() - started) * 1000)
-        return ToolOutput(step, stats_sentence(len(documents), chunks, self.scope.language))
+        content = stats_sentence(counts.documents, counts.chunks, self.scope.language)
+        return ToolOutput(step, content)
 
     def call(self, name: str, arguments: Mapping[str, object]) -> ToolOutput:
         """A call by name (a model's), its arguments checked against the tool's own."""

@@ -11,7 +11,9 @@ JSON mode sends ``response_format={"type": "json_object"}``; a server that rejec
 it (HTTP 400 or 422 naming ``response_format`` or ``json_object``) is asked again
 without it, and this instance stops sending it. A reply that is a tool call (no
 content) is returned as the first call's ``arguments`` text, which is the JSON the
-caller asked for.
+caller asked for, unless tools were offered (``Sampling.tools``): then the calls come back
+as ``ChatReply.tool_calls`` and the text is the content alone. ``tool_choice`` is sent as
+the endpoint spells it (a tool's name as ``{"type": "function", "function": {"name"}}``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,15 @@ except ImportError as exc:  # an optional extra: say how to get it
     ) from exc
 
 from askalong.errors import ConfigError, ProviderError
-from askalong.providers.chat import ChatMessage, ChatModel, ChatReply, Sampling
+from askalong.providers.chat import (
+    TOOL_CHOICES,
+    ChatMessage,
+    ChatModel,
+    ChatReply,
+    Sampling,
+    ToolCall,
+    ToolSpec,
+)
 from askalong.providers.http import RetriesExhausted, Retry, RetryPolicy, retryable_status
 
 JSON_MODE = {"type": "json_object"}
@@ -68,7 +78,7 @@ class OpenAIChat(ChatModel):
         completion = self._create(params)
         if not isinstance(completion, ChatCompletion):
             raise self._error(f"unexpected reply of type {type(completion).__name__}")
-        return self._reply(completion)
+        return self._reply(completion, tools=bool(sampling.tools))
 
     def _stream(self, messages: list[ChatMessage], sampling: Sampling) -> Iterator[str]:
         params = self._params(messages, sampling)
@@ -86,7 +96,7 @@ class OpenAIChat(ChatModel):
     def _params(self, messages: list[ChatMessage], sampling: Sampling) -> dict[str, Any]:
         params: dict[str, Any] = {
             "model": self.model,
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "messages": [_message(m) for m in messages],
             "temperature": sampling.temperature,
             "top_p": sampling.top_p,
         }
@@ -94,6 +104,9 @@ class OpenAIChat(ChatModel):
             params["max_tokens"] = sampling.max_tokens
         if sampling.json_mode and self.json_mode_supported:
             params["response_format"] = JSON_MODE
+        if sampling.tools:
+            params["tools"] = [_tool(tool) for tool in sampling.tools]
+            params["tool_choice"] = _tool_choice(sampling.tool_choice)
         return params
 
     def _create(self, params: dict[str, Any]) -> Any:
@@ -124,15 +137,17 @@ class OpenAIChat(ChatModel):
 
     # ------------------------------------------------------------------ replies
 
-    def _reply(self, completion: ChatCompletion) -> ChatReply:
+    def _reply(self, completion: ChatCompletion, *, tools: bool = False) -> ChatReply:
         if not completion.choices:
             raise self._error("reply has no choices")
         choice = completion.choices[0]
         message = choice.message
-        calls = message.tool_calls or []
-        text = message.content or next(
-            (c.function.arguments for c in calls if c.type == "function"), ""
+        calls = tuple(
+            ToolCall(c.id, c.function.name, c.function.arguments or "")
+            for c in message.tool_calls or []
+            if c.type == "function"
         )
+        text = message.content or ("" if tools else next((c.arguments for c in calls), ""))
         usage = completion.usage
         return ChatReply(
             text=text,
@@ -141,6 +156,7 @@ class OpenAIChat(ChatModel):
             usage_prompt_tokens=usage.prompt_tokens if usage else None,
             usage_completion_tokens=usage.completion_tokens if usage else None,
             seconds=0.0,  # the base class times the whole call
+            tool_calls=calls if tools else (),
         )
 
     def _describe(self, exc: openai.OpenAIError) -> str:
@@ -155,6 +171,30 @@ class OpenAIChat(ChatModel):
         if self._secret:
             message = message.replace(self._secret, "***")
         return ProviderError(message, source=self.base_url)
+
+
+def _message(message: ChatMessage) -> dict[str, Any]:
+    """A message as the endpoint reads it: an assistant's calls, a tool reply's call id."""
+    out: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.tool_calls:
+        out["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in message.tool_calls
+        ]
+    if message.tool_call_id is not None:
+        out["tool_call_id"] = message.tool_call_id
+    return out
+
+
+def _tool(tool: ToolSpec) -> dict[str, Any]:
+    function = {"name": tool.name, "description": tool.description, "parameters": tool.parameters}
+    return {"type": "function", "function": dict(function)}
+
+
+def _tool_choice(choice: str) -> str | dict[str, Any]:
+    if choice in TOOL_CHOICES:
+        return choice
+    return {"type": "function", "function": {"name": choice}}
 
 
 def _rejects_json_mode(exc: openai.APIStatusError) -> bool:

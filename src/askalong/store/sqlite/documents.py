@@ -7,14 +7,15 @@ lock, so no other writer can interleave between the file and its rows.
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from askalong.errors import InputError, NotFound
 from askalong.files.local import OriginalFiles, check_content_hash
-from askalong.store.base import MIN_PREFIX
+from askalong.store.base import MIN_PREFIX, DocumentCounts
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.pages import insert_page
 from askalong.store.sqlite.rows import (
@@ -138,6 +139,25 @@ class SQLiteDocuments(SQLiteDatabase):
     def list_documents(self, access: Access) -> list[Document]:
         with self._lock, store_errors("documents"):
             return self._documents("1 = 1", (), access)
+
+    def count_documents(
+        self, access: Access, document_ids: Sequence[str] | None = None
+    ) -> DocumentCounts:
+        visible = access_filter(access)
+        where: str = "1 = 1"
+        params: tuple[object, ...] = ()
+        if document_ids is not None:
+            # one parameter however many ids: a knowledge base of thousands stays one query
+            where = "d.id IN (SELECT value FROM json_each(?))"
+            params = (json.dumps(list(document_ids)),)
+        with self._lock, store_errors("documents"):
+            row = self._conn.execute(
+                "SELECT count(*), coalesce(sum((SELECT count(*) FROM chunks k"
+                " WHERE k.document_id = d.id)), 0)"
+                f" FROM documents d WHERE ({where}) AND {visible.sql}",
+                (*params, *visible.params),
+            ).fetchone()
+        return DocumentCounts(row[0], row[1])
 
     def blocks(self, doc_id: str, *, page: int | None = None) -> tuple[Block, ...]:
         where: str = "document_id = ?"
