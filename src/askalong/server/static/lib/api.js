@@ -1,5 +1,6 @@
 // The JSON API, one function per endpoint. Errors arrive as {"error": {type, message}}.
 
+import { t } from "./i18n.js";
 import { readEvents } from "./sse.js";
 
 export class ApiError extends Error {
@@ -20,7 +21,7 @@ async function errorOf(response) {
   }
   const e = body?.error ?? {};
   let message = e.message ?? response.statusText;
-  if (body?.retry_after) message = `${message} — try again in ${body.retry_after} s`; // 429
+  if (body?.retry_after) message = t("error.retry_after", { message, seconds: body.retry_after }); // 429
   return new ApiError(response.status, e.type ?? "HTTPError", message, e.source);
 }
 

@@ -65,7 +65,7 @@ function refusal(error) {
   } catch {
     // not our JSON: keep the body as it came
   }
-  const wait = response.getStatus() === 429 && response.getHeader("Retry-After");
-  if (wait) message = `${message} — try again in ${wait} s`;
+  const wait = response.getStatus() === 429 && response.getHeader("Retry-After"); // i18n-ignore
+  if (wait) message = t("error.retry_after", { message, seconds: wait });
   return new ApiError(response.getStatus(), "HTTPError", message || error.message);
 }

@@ -116,8 +116,13 @@ function retryButton(doc) {
   };
   return el(
     "button",
-    { class: "icon-button", type: "button", "aria-label": `Retry ${doc.title}`, onclick: retry },
-    "Retry",
+    {
+      class: "icon-button",
+      type: "button",
+      "aria-label": t("library.retry_label", { title: doc.title }),
+      onclick: retry,
+    },
+    t("library.retry"),
   );
 }
 
