@@ -148,7 +148,9 @@ def whole_words(selection: Selection, passages: Sequence[Passage]) -> str:
     return text
 
 
-def selection_terms(text: str, passages: Sequence[Passage]) -> dict[str, Term]:
+def selection_terms(
+    text: str, passages: Sequence[Passage], *, limit: int = _MAX_TERMS
+) -> dict[str, Term]:
     """Up to six key terms of ``text`` with their weights, heaviest first: rarer in the
     ``passages`` weighs more (``log(1 + n / (1 + df))``), an acronym half again; words
     in a quarter of the passages or more say nothing about this selection."""
@@ -166,7 +168,7 @@ def selection_terms(text: str, passages: Sequence[Passage]) -> dict[str, Term]:
             continue  # a plain word used often is a common word here, no term
         weight = math.log(1 + n / (1 + df)) * _form_weight(term, text) * (0.5 if plain else 1)
         terms[term] = Term(weight, df)
-    best = sorted(terms.items(), key=lambda item: -item[1].weight)[:_MAX_TERMS]
+    best = sorted(terms.items(), key=lambda item: -item[1].weight)[:limit]
     return dict(best)
 
 

@@ -67,9 +67,9 @@ def candidates(text: str, lowered: Sequence[str]) -> list[str]:
             covered.update(parts)
     han_text = _HAN.search(text) is not None
     for word in words(text):
-        if word in covered:
-            continue
-        if _name_like(word, text, mathy, han_text) or plain_word(word):
+        if _name_like(word, text, mathy, han_text):
+            found.append(word)  # a name inside a phrase is a term of its own too
+        elif word not in covered and plain_word(word):
             found.append(word)
     return list(dict.fromkeys(found))
 
