@@ -23,6 +23,7 @@ from askalong.types import FURNITURE_KINDS, Block, BlockSpan
 
 MAX_TARGETS = 8
 MAX_TITLE_CHARS = 60
+_NEAR_NAMES = 6  # as many as selection_terms gave before it knew phrases
 
 
 def compare_targets(
@@ -37,8 +38,11 @@ def compare_targets(
         unit = located_context(blocks, located)
         own_section = unit.section_path
         selected = {t.lower() for t in selection_terms(unit.cited_text(), passages)}
-        near = selection_terms(unit.text, passages)
-        found += [t for t in near if t.lower() not in selected and _named(t, unit.text)]
+        # all of them, then the names: the unit's phrases would crowd its names out
+        near = selection_terms(unit.text, passages, limit=len(unit.text))
+        named = [t for t in near if t.lower() not in selected and " " not in t]
+        named = [t for t in named if _named(t, unit.text)]
+        found += named[:_NEAR_NAMES]
     found += _titles(Outline(blocks), own_section, 0 if located is None else located.index)
     unique = list(dict.fromkeys(found))
     return unique[:limit]

@@ -26,9 +26,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-import rjieba
-
 from askalong.context.citations import in_references
+from askalong.context.continuation import delivered
 from askalong.context.definitions import (
     contrast_cue,
     definition_strength,
@@ -37,7 +36,10 @@ from askalong.context.definitions import (
     mention_key,
     mentions,
 )
+from askalong.context.key_terms import candidates as candidates_of
+from askalong.context.key_terms import capitalised_inside, printable, words
 from askalong.context.material import (
+    RARE,
     Material,
     MaterialKind,
     Passage,
@@ -47,25 +49,14 @@ from askalong.context.material import (
 )
 from askalong.context.pointed import cited, referenced
 from askalong.context.units import Piece, trimmed
-from askalong.text.tokens import CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS
 from askalong.types import BlockSpan, Intent
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z]|[\u3400-\u9fff]+")
 _OPENS_ON_BEFORE = re.compile(
     r"\W*(?:this|these|that|those|it|its|they|their|such|where|here|thus|hence|therefore"
     r"|then|also)\b|\W*(?:这|此|该|其|它|上述|因此|所以|从而|但|然而|可见)",
     re.IGNORECASE,
 )
-_LINE_BREAK = re.compile(r"([A-Za-z])- ([A-Za-z])")
 _CLAUSE_OPENING = frozenset(" ,，;；:：、")
-# the document's own signposts: what cues an example or a contrast is never the term
-_CUE_WORDS = "note unlike whereas instead although example instance including include includes"
-_GENERIC_WORDS = (
-    "also use used using show shows shown well more most many much first second one two "
-    "three new based given each other however thus which paper work approach method "
-    "使用 可以 进行 通过 采用 基于 具有 利用 需要 得到 给出 一种 主要 其他 不同 本文"
-)
-_GENERIC = frozenset(_GENERIC_WORDS.split() + _CUE_WORDS.split())
 _IRREGULAR_PAST_WORDS = "built made found given taken seen known shown chosen done run"
 _IRREGULAR_PAST = frozenset(_IRREGULAR_PAST_WORDS.split())
 # the words a comparison question asks with, never one of its sides
@@ -89,20 +80,23 @@ def find_material(
 ) -> list[Material]:
     """The material for ``intent`` on ``selection`` among ``passages`` (in reading order),
     best first within each kind, never overlapping the selection."""
+    whole = passages
     passages = [part for p in passages for part in _cut(p, selection)]
     terms = selection_terms(whole_words(selection, passages), passages)
     # only passages naming a term (or the other side) can hold its material: a manual
     # has thousands of blocks, and splitting each into sentences is the cost
-    named = [(t, mention_key(t)) for t in [*terms, *other_terms]]
+    named = [(t, mention_key(t)) for t in [*terms, *map(head, terms), *other_terms]]
     body = [p for p in passages if _names_any(p, named) and not in_references(p.section_path)]
     if intent == "example":
-        found = cued(terms, body, example_cue, "example")
+        found = [*delivered(selection, whole, [], colon_only=True)]
+        found += cued(terms, body, example_cue, "example")
     elif intent == "compare":
         found = contrasts(terms, other_terms, body)
     else:
         defined = definitions(terms, body)
         # what "this" is and the part pointed at come first; a plain "X is a" comes last
         found = [
+            *delivered(selection, whole, list(terms)),
             *setup(selection, passages),
             *referenced(selection, passages),
             *[m for m in defined if m.strength >= 2 * terms[m.label].weight],
@@ -154,22 +148,27 @@ def whole_words(selection: Selection, passages: Sequence[Passage]) -> str:
     return text
 
 
-def selection_terms(text: str, passages: Sequence[Passage]) -> dict[str, Term]:
+def selection_terms(
+    text: str, passages: Sequence[Passage], *, limit: int = _MAX_TERMS
+) -> dict[str, Term]:
     """Up to six key terms of ``text`` with their weights, heaviest first: rarer in the
     ``passages`` weighs more (``log(1 + n / (1 + df))``), an acronym half again; words
     in a quarter of the passages or more say nothing about this selection."""
-    candidates = dict.fromkeys(_candidates(text))
     n = max(len(passages), 1)
     lowered = [p.piece.text.lower() for p in passages]
+    candidates = candidates_of(text, lowered)
     terms: dict[str, Term] = {}
     for term in candidates:
         key = mention_key(term)  # a plain substring test first: most passages lack it
         df = sum(1 for k, low in enumerate(lowered) if key in low and _names(passages[k], term))
         if df * 4 > n and n >= _MIN_PASSAGES_TO_JUDGE:
             continue
-        weight = math.log(1 + n / (1 + df)) * _form_weight(term, text)
+        plain = not printable(term, text)
+        if plain and df > RARE:
+            continue  # a plain word used often is a common word here, no term
+        weight = math.log(1 + n / (1 + df)) * _form_weight(term, text) * (0.5 if plain else 1)
         terms[term] = Term(weight, df)
-    best = sorted(terms.items(), key=lambda item: -item[1].weight)[:_MAX_TERMS]
+    best = sorted(terms.items(), key=lambda item: -item[1].weight)[:limit]
     return dict(best)
 
 
@@ -179,20 +178,25 @@ def _form_weight(term: str, text: str) -> float:
     verb ("creating", "built") less than a plain noun."""
     if is_acronym(term):
         return 1.5
-    if term.istitle() and term.isalpha() and not _capitalised_inside(term, text):
+    if " " in term or (len(term) >= 4 and not term.isascii()):
+        return 1.3  # a phrase the document uses again
+    if term.istitle() and term.isalpha() and not capitalised_inside(term, text):
         return 0.5
     if term.islower() and (term.endswith(("ing", "ed")) or term in _IRREGULAR_PAST):
         return 0.6
     return 1.0
 
 
-def _capitalised_inside(term: str, text: str) -> bool:
-    """Whether ``term`` occurs capitalised somewhere other than a sentence's start."""
-    for match in re.finditer(rf"\b{re.escape(term)}\b", text):
-        before = text[max(0, match.start() - 8) : match.start()].rstrip(' \t"“‘(')
-        if before and before[-1] not in ".!?:;\n":
-            return True
-    return False
+def head(term: str) -> str:
+    """A phrase's last word ("seven tasks" -> "tasks"): a sentence about the tasks is
+    about the phrase too, for finding an example or a contrast."""
+    return term.rsplit(" ", 1)[-1]
+
+
+def _about(sentence: str, term: str) -> bool:
+    return mentions(sentence, term) or (
+        " " in term and len(head(term)) > 3 and mentions(sentence, head(term))
+    )
 
 
 def _names(passage: Passage, term: str) -> bool:
@@ -207,36 +211,8 @@ def _names_any(passage: Passage, named: Sequence[tuple[str, str]]) -> bool:
 def other_side(question: str, selection: str) -> list[str]:
     """What a comparison question sets the selection against: its words that are neither
     in the selection nor words of asking ("How is this different from BM25?" -> BM25)."""
-    own = {t.lower() for t in _candidates(selection)}
-    return [t for t in dict.fromkeys(_candidates(question)) if t.lower() not in own | _ASKING]
-
-
-def _candidates(text: str) -> list[str]:
-    """The words of ``text`` worth explaining: no stop words, no generic ones; a one
-    letter symbol only in a formula or a "where d is …" clause."""
-    mathy = "=" in text or re.match(r"\W*where\b", text, re.IGNORECASE) is not None
-    text = _LINE_BREAK.sub(r"\1\2", text)  # "SCI- DOCS", a word cut at a line end
-    out: list[str] = []
-    for match in _WORD.finditer(text):
-        word = match.group()
-        if re.match(r"[\u3400-\u9fff]", word):
-            out.extend(w for w in rjieba.cut(word, hmm=False) if _han_term(w))
-        elif _latin_term(word, mathy):
-            out.append(word)
-    return out
-
-
-def _latin_term(word: str, mathy: bool) -> bool:
-    lower = word.lower()
-    if lower in ENGLISH_STOP_WORDS or lower in _GENERIC:
-        return False
-    if len(word) == 1:
-        return mathy and lower not in ("a", "i")
-    return len(word) >= 3 or is_acronym(word)
-
-
-def _han_term(word: str) -> bool:
-    return len(word) >= 2 and word not in CHINESE_STOP_WORDS and word not in _GENERIC
+    own = {t.lower() for t in words(selection)}
+    return [t for t in dict.fromkeys(words(question)) if t.lower() not in own | _ASKING]
 
 
 # ------------------------------------------------------------------------ the finders
@@ -286,7 +262,7 @@ def cued(
         for sentence in sentences(passage):
             if not cue(sentence.text):
                 continue
-            named = [t for t in terms if mentions(sentence.text, t)]
+            named = [t for t in terms if _about(sentence.text, t)]
             if named:
                 weight = sum(terms[t].weight for t in named)
                 found.append(Material(kind, named[0], sentence, weight))
@@ -301,7 +277,7 @@ def contrasts(
     both = []
     for passage in passages:
         for sentence in sentences(passage):
-            named = [t for t in terms if mentions(sentence.text, t)]
+            named = [t for t in terms if _about(sentence.text, t)]
             others = [o for o in other if mentions(sentence.text, o)]
             if others and (named or contrast_cue(sentence.text)):
                 weight = sum(terms[t].weight for t in named) + 2.0 * len(others)

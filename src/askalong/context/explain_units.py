@@ -57,7 +57,7 @@ def located_selection(blocks: Sequence[Block], located: LocatedAnchor) -> Select
 
 def _passage(block: Block) -> Passage:
     piece = Piece(BlockSpan(block.id, 0, len(block.text)), block.text)
-    return Passage(piece, block.section_path, block.kind)
+    return Passage(piece, block.section_path, block.kind, block.order)
 
 
 def _unit(material: Material, block: Block, document_id: str) -> ContextUnit:
@@ -89,12 +89,26 @@ def unit_material(
     selection = Selection(anchor.cited_text(), anchor.cited_spans)
     passages, owner = [], []
     for index, unit in enumerate(units):
-        for piece in unit.pieces:
-            passages.append(Passage(piece, unit.place(piece.span.block_id).section_path))
-            owner.append((piece.span, index))
+        for passage in unit_passages(unit):
+            passages.append(passage)
+            owner.append((passage.piece.span, index))
     others = other_side(question, selection.text) if intent == "compare" else []
     found = find_material(intent, selection, passages, other_terms=others)
     return selection, [(_owner(m.piece.span, owner), m) for m in found]
+
+
+def unit_passages(unit: ContextUnit) -> list[Passage]:
+    """A unit's pieces as passages, with their blocks' kind and order where the unit
+    knows them (what follows the selection is found by order, a footnote by its kind)."""
+    known = {place.block_id: place for place in unit.places}
+    out = []
+    for piece in unit.pieces:
+        place = known.get(piece.span.block_id)
+        if place is None:
+            out.append(Passage(piece, unit.section_path))
+        else:
+            out.append(Passage(piece, place.section_path, place.kind, place.order))
+    return out
 
 
 def _owner(span: BlockSpan, owner: Sequence[tuple[BlockSpan, int]]) -> int:

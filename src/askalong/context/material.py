@@ -16,7 +16,9 @@ from askalong.context.units import Piece, trimmed
 from askalong.text.sentences import split_sentences
 from askalong.types import BlockSpan
 
-MaterialKind = Literal["setup", "definition", "reference", "citation", "example", "contrast"]
+MaterialKind = Literal[
+    "continuation", "setup", "definition", "reference", "citation", "example", "contrast"
+]
 
 # "(Lipscomb, 2000).7 We construct": a footnote number after the full stop hides the end
 _FOOTNOTED_END = re.compile(r"(?<=[.!?])[0-9⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2}\s+(?=[A-Z])")
@@ -26,11 +28,12 @@ RARE = 3
 @dataclass(frozen=True)
 class Passage:
     """A block (or a unit's piece of one) to look through: its exact span and text, its
-    section, and its kind when known (while answering, pieces do not know theirs)."""
+    section, its block's kind and position in reading order when known."""
 
     piece: Piece
     section_path: tuple[str, ...] = ()
     kind: str = ""
+    order: int | None = None
 
 
 @dataclass(frozen=True)

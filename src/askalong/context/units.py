@@ -61,16 +61,18 @@ class Piece:
 @dataclass(frozen=True)
 class BlockPlace:
     """Where one block a unit quotes from is: the page and section its quotes carry, and
-    its kind (a heading, a caption or a table cell is not a sentence that answers)."""
+    its kind (a heading, a caption or a table cell is not a sentence that answers) and
+    its position in reading order (what follows a selection, ``context.continuation``)."""
 
     block_id: str
     page: int | None
     section_path: tuple[str, ...]
     kind: BlockKind = "paragraph"
+    order: int | None = None
 
 
 def places_of(blocks: Iterable[Block]) -> tuple[BlockPlace, ...]:
-    return tuple(BlockPlace(b.id, b.page, b.section_path, b.kind) for b in blocks)
+    return tuple(BlockPlace(b.id, b.page, b.section_path, b.kind, b.order) for b in blocks)
 
 
 @dataclass(frozen=True)

@@ -19,12 +19,14 @@ from collections.abc import Mapping, Sequence
 
 from askalong.answer.base import unit_quote
 from askalong.answer.extractive.select import ExtractiveResult
+from askalong.context.continuation import from_word, running
 from askalong.context.explain import selection_terms, whole_words
-from askalong.context.explain_units import unit_material
+from askalong.context.explain_units import unit_material, unit_passages
+from askalong.context.key_terms import printable
 from askalong.context.material import Material, Passage, Selection, sentences
 from askalong.context.units import ContextUnit, Piece, trimmed
 from askalong.text.analysed import AnalysedText
-from askalong.types import Intent, Quote
+from askalong.types import BlockSpan, Intent, Quote
 
 MAX_QUOTES = 6
 _HEADING_CHARS = 40
@@ -41,15 +43,18 @@ NOTHING_FOUND: Mapping[tuple[Intent, str], str] = {
 }
 NEAREST = {"en": "The nearest context:", "zh": "最相近的上下文："}
 AROUND = {"en": "Around the selection:", "zh": "所选内容前后："}
+GOES_ON = {"en": "The selected sentence goes on:", "zh": "所选句子接着说："}
 _BESIDE_CHARS = 20  # a shorter rest of the selection's sentence says nothing
 FOUND = {"en": "From the document: ", "zh": "取自文档："}
 KIND_NAMES: Mapping[tuple[str, str], str] = {
+    ("continuation", "en"): "the sentences that deliver what the selection announces",
     ("setup", "en"): "the sentence the selection continues from",
     ("definition", "en"): "the definition of “{label}”",
     ("reference", "en"): "{label}",
     ("citation", "en"): "the reference entry for {label}",
     ("example", "en"): "an example mentioning “{label}”",
     ("contrast", "en"): "a contrast with “{label}”",
+    ("continuation", "zh"): "所选内容之后展开它的下文",
     ("setup", "zh"): "所选内容承接的上文",
     ("definition", "zh"): "“{label}”的定义",
     ("reference", "zh"): "{label}",
@@ -77,14 +82,11 @@ def answer_intent(
     quotes = tuple(_quote(n, units[i], m.piece) for n, (i, m) in enumerate(chosen, start=1))
     glue = "" if language == "zh" else " "
     answer = glue.join(f"{q.text} [{q.number}]" for q in quotes[: DIRECT[intent]])
-    taken = {q.text for q in quotes}
-    around = _beside(selection, [Passage(p) for p in units[0].pieces])
-    beside = [p for p in around if p.text not in taken]
-    if beside:
-        more = tuple(_quote(len(quotes) + n, units[0], p) for n, p in enumerate(beside, 1))
-        cited = glue.join(f"{q.text} [{q.number}]" for q in more)
-        answer = glue.join([answer, AROUND[language], cited])
-        quotes = (*quotes, *more)
+    taken = {_span(q) for q in quotes}
+    rest, after = _beside(selection, _running(units[0], selection))
+    if any(m.kind == "continuation" for _, m in chosen):
+        after = []  # what follows is quoted already, as what the selection announces
+    answer, quotes = _cited_beside(answer, quotes, units[0], (rest, after), taken, language)
     explanation = _what_was_found([m for _, m in chosen], language)
     best = max(m.strength for _, m in chosen)
     return ExtractiveResult("answered", answer, quotes, explanation, best, language)
@@ -96,18 +98,53 @@ def _nothing_found(
     """An honest "the document does not define …", with the nearest context quoted: the
     sentences just before and after the selection in the anchor unit."""
     anchor = units[0]
-    passages = [Passage(p) for p in anchor.pieces]
-    terms = list(selection_terms(whole_words(selection, passages), passages))[:3]
+    passages = _running(anchor, selection)
+    text = whole_words(selection, passages)
+    terms = [t for t in selection_terms(text, passages) if printable(t, text)][:3]
     said = NOTHING_FOUND[intent, language].format(terms=_listed(terms, language))
-    near = _beside(selection, passages) + _around(selection, passages)
-    near = list({p.span: p for p in near}.values())
-    if not near:
+    rest, after = _beside(selection, passages)
+    near = list({p.span: p for p in [*after, *_around(selection, passages)]}.values())
+    if not near and not rest:
         return ExtractiveResult("not_covered", said, (), "", 0.0, language)
-    quotes = tuple(_quote(n, anchor, piece) for n, piece in enumerate(near, start=1))
-    glue = "" if language == "zh" else " "
-    cited = glue.join(f"{q.text} [{q.number}]" for q in quotes)
-    answer = glue.join([said, NEAREST[language], cited])
+    # no term of the document's own: "does not define “consider”" would be nonsense
+    opening, label = (said, NEAREST) if terms or intent != "explain" else ("", AROUND)
+    answer, quotes = _cited_beside(opening, (), anchor, (rest, near), set(), language, label)
     return ExtractiveResult("answered", answer, quotes, "", 0.0, language)
+
+
+def _joined(language: str, parts: Sequence[str]) -> str:
+    return ("" if language == "zh" else " ").join(p for p in parts if p)
+
+
+def _cited_beside(
+    answer: str,
+    quotes: tuple[Quote, ...],
+    anchor: ContextUnit,
+    beside: tuple[Sequence[Piece], Sequence[Piece]],
+    taken: set[BlockSpan],
+    language: str,
+    label: Mapping[str, str] = AROUND,
+) -> tuple[str, tuple[Quote, ...]]:
+    """``answer`` followed by the rest of the selected sentence (said to be its rest, not
+    context) and the sentences after it (under ``label``), each quoted once."""
+    rest, after = beside
+    for said, pieces in ((GOES_ON, rest), (label, after)):
+        quoted = taken | {_span(q) for q in quotes}
+        fresh = [p for p in pieces if p.span not in quoted]
+        if not fresh:
+            continue
+        more = tuple(_quote(len(quotes) + n, anchor, p) for n, p in enumerate(fresh, 1))
+        cited = _joined(language, [f"{q.text} [{q.number}]" for q in more])
+        answer = _joined(language, [answer, said[language], cited])
+        quotes = (*quotes, *more)
+    return answer, quotes
+
+
+def _running(anchor: ContextUnit, selection: Selection) -> list[Passage]:
+    """The anchor unit's running text and the selected block: a footnote, caption or
+    page number next to the selection is not what it goes on with."""
+    passages = unit_passages(anchor)
+    return [p for p in passages if running(p) or selection.overlaps(p.piece.span)]
 
 
 def _around(selection: Selection, passages: Sequence[Passage]) -> list[Piece]:
@@ -122,21 +159,22 @@ def _around(selection: Selection, passages: Sequence[Passage]) -> list[Piece]:
     return [p for p in near if len(p.text) >= _HEADING_CHARS or p.text[-1:] in _SENTENCE_END]
 
 
-def _beside(selection: Selection, passages: Sequence[Passage]) -> list[Piece]:
+def _beside(selection: Selection, passages: Sequence[Passage]) -> tuple[list[Piece], list[Piece]]:
     """The rest of the selection's first and last sentences (the words before and after
     the selected part), and the sentence after it when the selection ends its sentence."""
     every = [s for p in passages for s in sentences(p)]
     inside = [k for k, s in enumerate(every) if selection.overlaps(s.span)]
     if not inside:
-        return []
+        return [], []
     first, last = every[inside[0]], every[inside[-1]]
     parts = [_outside(first, selection, before=True), _outside(last, selection, before=False)]
-    found = [p for p in parts if p is not None and len(p.text) >= _BESIDE_CHARS]
-    if not any(p is not None and p.span.start > last.span.start for p in found):
-        after = inside[-1] + 1
-        if after < len(every) and not selection.overlaps(every[after].span):
-            found.append(every[after])
-    return found
+    rest = [p for p in parts if p is not None and len(p.text) >= _BESIDE_CHARS]
+    after = []
+    if not any(p.span.start > last.span.start for p in rest):
+        nxt = inside[-1] + 1
+        if nxt < len(every) and not selection.overlaps(every[nxt].span):
+            after.append(every[nxt])
+    return rest, after
 
 
 def _outside(sentence: Piece, selection: Selection, *, before: bool) -> Piece | None:
@@ -148,8 +186,8 @@ def _outside(sentence: Piece, selection: Selection, *, before: bool) -> Piece | 
     if before:
         cut = min(s.start for s in spans) - base
         return trimmed(sentence, 0, cut) if cut > 0 else None
-    cut = max(s.end for s in spans) - base
-    return trimmed(sentence, cut, len(sentence.text)) if cut < len(sentence.text) else None
+    end = max(s.end for s in spans)
+    return from_word(sentence, end) if end - base < len(sentence.text) else None
 
 
 def _listed(terms: Sequence[str], language: str) -> str:
@@ -166,6 +204,10 @@ def _what_was_found(material: Sequence[Material], language: str) -> str:
     names = dict.fromkeys(KIND_NAMES[m.kind, language].format(label=m.label) for m in material)
     glue = "；" if language == "zh" else "; "
     return FOUND[language] + glue.join(names) + ("。" if language == "zh" else ".")
+
+
+def _span(quote: Quote) -> BlockSpan:
+    return BlockSpan(quote.block_id, quote.start, quote.end)
 
 
 def _quote(number: int, unit: ContextUnit, piece: Piece) -> Quote:

@@ -80,6 +80,7 @@ SELECTED = ("the selected passage (source 1)", "所选段落（资料 1）")
 # Where the gathered material is (``context.explain_units``): named by source number and
 # kind only, so that no document text ever stands outside its fence.
 MATERIAL_KINDS: Mapping[str, tuple[str, str]] = {
+    "continuation": ("the sentences that go on from the selected passage", "所选段落之后的下文"),
     "setup": ("the sentence the selected passage continues from", "所选段落承接的上文"),
     "definition": ("the document's definition of a term in it", "文档对其中术语的定义"),
     "reference": (
