@@ -10,11 +10,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hash_embedder import HashEmbedder
 
 from askalong.cli import main
 from askalong.config import Settings, load_settings
 from askalong.errors import InputError
+from askalong.index.sync import SearchIndexes
 from askalong.ingest.inputs import Upload
+from askalong.ingest.pipeline import Ingestor
 from askalong.jobs.outbox import queue_upload
 from askalong.jobs.queue import JobQueue, LeaseLost
 from askalong.jobs.steps import JobSteps
@@ -192,3 +195,32 @@ def test_a_stopping_worker_puts_its_job_back_between_batches(
     finally:
         worker.close()
     assert library.store.jobs()[0].state == "ready" and library.store.chunks(doc_id)
+
+
+def test_a_parsed_document_is_reported_readable_before_the_embedder_loads(
+    settings: Settings,
+) -> None:
+    """Loading the local model takes seconds; the step that says the document can be read
+    and asked about must not wait for it (the library page and the first question do)."""
+    events: list[object] = []
+
+    def load() -> HashEmbedder:
+        events.append("embedder loaded")
+        return HashEmbedder()
+
+    with (
+        open_store(settings) as store,
+        SearchIndexes(settings, store, load) as indexes,
+        Ingestor(settings, store, indexes) as ingestor,
+    ):
+        queued = queue_upload(ingestor, store, Upload(note(5), "n.md", "n.md"), LOCAL)
+        assert queued.document is not None
+        steps = JobSteps(settings, store, indexes)
+        try:
+            document = steps.parse(queued.document, lambda *progress: None)
+            steps.embed(document, lambda state, done, total: events.append((state, done)))
+        finally:
+            steps.close()
+        chunks = len(store.chunks(document.id))
+    assert events[:2] == [("embedding", 0), "embedder loaded"]
+    assert events[-1] == ("embedding", chunks) and chunks > 1

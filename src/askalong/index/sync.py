@@ -165,7 +165,7 @@ class SearchIndexes:
                 return 0, 0
             known = index.vectors_for(keys)
             todo = [c.text for c, key in zip(chunks, keys, strict=True) if key not in known]
-            fresh = iter(embedder.embed_passages(todo, progress=progress))
+            fresh = iter(embedder.embed_passages(todo, progress=progress, background=True))
             matrix = [known[key] if key in known else next(fresh) for key in keys]
             index.add(document.id, [c.id for c in chunks], np.stack(matrix), keys)
         return len(chunks), len(chunks) - len(todo)

@@ -100,11 +100,13 @@ class JobSteps:
         return replace(fresh, notices=notices)
 
     def embed(self, document: Document, beat: Beat) -> None:
-        """Vectors for every chunk (none with embeddings off); the progress per batch."""
-        if self.indexes.vectors is None:
-            return
+        """Vectors for every chunk (none with embeddings off); the progress per batch.
+        The step is reported before the embedder is asked for: loading a model takes
+        seconds, and the document is readable (keyword-searchable) from now on."""
         total = len(self.store.chunks(document.id))
         beat("embedding", 0, total)
+        if self.indexes.vectors is None:
+            return
         held = _Held(beat)
 
         def batch(done: int) -> None:

@@ -50,8 +50,12 @@ class Embedder(ABC):
         texts: Sequence[str],
         batch_size: int = 64,
         progress: Callable[[int], None] | None = None,
+        *,
+        background: bool = False,
     ) -> np.ndarray:
-        """Embed stored passages in batches; ``progress`` gets the count done so far."""
+        """Embed stored passages in batches; ``progress`` gets the count done so far.
+        ``background``: a bulk embedding no one waits for, which a shared embedder lets
+        requests go before (``budget.py``); others ignore it."""
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
         items = list(texts)
