@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.parse.progress import STAGES
+from askalong.server.chat_events import CHAT_EVENT_NAMES
 from askalong.server.sse import EVENT_NAMES
 from askalong.server.upload_events import UPLOAD_EVENT_NAMES
 from askalong.types import INTENTS, VERDICTS
@@ -164,6 +165,7 @@ def test_the_browser_reads_the_python_constants_from_contract_js(served: Page) -
         "INTENT_QUESTIONS": {intent: list(pair) for intent, pair in INTENT_QUESTIONS.items()},
         "EVENT_NAMES": list(EVENT_NAMES),
         "UPLOAD_EVENT_NAMES": list(UPLOAD_EVENT_NAMES),
+        "CHAT_EVENT_NAMES": list(CHAT_EVENT_NAMES),
         "PROGRESS_STAGES": list(STAGES),
         "DOCUMENT_SUFFIXES": sorted(DOCUMENT_SUFFIXES),
     }

@@ -53,8 +53,22 @@ FOREIGN_SITES = frozenset({"cross-site", "same-site"})
 TOKEN_PARAMETER = "token"
 COOKIE_PREFIX = INSTALL_COOKIE_PREFIX
 LOGIN_PAGE = "/login.html"
-# Open without a credential: what it takes to sign in.
-OPEN_PATHS = frozenset({LOGIN_PAGE, "/login/login.js", "/app.css", "/favicon.svg"})
+# Open without a credential: what it takes to sign in, the login page's modules included
+# (its words come from the UI catalogue; a module refused here leaves the form without
+# its script).
+OPEN_PATHS = frozenset(
+    {
+        LOGIN_PAGE,
+        "/login/login.js",
+        "/lib/i18n.js",
+        "/lib/strings/en.js",
+        "/lib/strings/zh-Hans.js",
+        "/lib/language-switch.js",
+        "/lib/dom.js",
+        "/app.css",
+        "/favicon.svg",
+    }
+)
 LOGIN_ROUTE = "/api/login"
 NO_CSRF = "this request needs the session's CSRF token in the X-CSRF-Token header"
 COOKIE_MAX_AGE = 30 * 24 * 3600
