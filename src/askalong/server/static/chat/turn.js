@@ -70,6 +70,7 @@ export class ChatTurn {
   started(data) {
     this.conversationId = data.conversation_id;
     this.turnId = data.turn_id;
+    Object.assign(this.el.dataset, { conversation: this.conversationId, turn: this.turnId });
     this.onStarted(data);
   }
 
@@ -154,6 +155,7 @@ export class ChatTurn {
   }
 
   show(answer) {
+    Object.assign(this.el.dataset, { conversation: this.conversationId, turn: this.turnId });
     this.status.remove();
     this.parts.remove();
     this.el.dataset.state = "done";
