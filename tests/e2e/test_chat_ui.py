@@ -15,7 +15,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import httpx
 import numpy as np
@@ -23,6 +23,8 @@ import pytest
 from playwright.sync_api import Browser, Page, Request, Route, expect
 from samples import manual_folder
 
+from askalong.answer.agent.result import ToolName
+from askalong.server.chat_events import CHAT_EVENT_NAMES
 from e2e.a11y import blocking
 from e2e.conftest import entered_page
 from e2e.live import LiveServer, live_server
@@ -378,3 +380,15 @@ def test_it_fits_and_works_by_keyboard_at_800_by_600(browser: Browser, server: L
             ".every((e) => e.tabIndex >= 0)"
         )
         assert focusable
+
+
+def test_the_chat_tables_are_keyed_by_the_server_names(page: Page) -> None:
+    """A renamed chat event or tool on the server fails here, not silently in use."""
+    script = """async (names) => {
+      const m = await import("/chat/turn.js");
+      const words = Object.fromEntries(names.map((name) => [name, m.stepWords(name, {})]));
+      return {events: Object.keys(m.CHAT_TURN_EVENTS), words};
+    }"""
+    found = page.evaluate(script, list(get_args(ToolName)))
+    assert found["events"] == list(CHAT_EVENT_NAMES)
+    assert all(words != name for name, words in found["words"].items()), found["words"]
