@@ -108,7 +108,8 @@ class ChatPage {
 
   // The open conversation in the address (replaced, not pushed: the list is the history).
   remember() {
-    const url = this.conversationId ? `?c=${encodeURIComponent(this.conversationId)}` : location.pathname;
+    const id = this.conversationId;
+    const url = id ? `?c=${encodeURIComponent(id)}` : location.pathname;
     history.replaceState(null, "", url);
   }
 

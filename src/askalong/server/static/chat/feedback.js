@@ -28,7 +28,8 @@ export class Feedback {
       { class: "thread-action chat-feedback-send", type: "button", onclick: () => this.send() },
       t("chat.feedback.send"),
     );
-    this.form = el("div", { class: "chat-feedback-form", hidden: true }, this.reason, this.sendButton);
+    const form = { class: "chat-feedback-form", hidden: true };
+    this.form = el("div", form, this.reason, this.sendButton);
     this.said = el("span", { class: "chat-feedback-said", role: "status" });
     this.el = el(
       "div",
@@ -69,7 +70,8 @@ export class Feedback {
     const reason = this.reason.value.trim();
     this.sendButton.disabled = true;
     try {
-      await sendFeedback({ conversationId: this.conversationId, turnId: this.turnId, rating: this.rating, reason });
+      const { conversationId, turnId, rating } = this;
+      await sendFeedback({ conversationId, turnId, rating, reason });
       this.form.hidden = true;
       this.up.disabled = this.down.disabled = true;
       this.said.replaceChildren(t("chat.feedback.thanks"));

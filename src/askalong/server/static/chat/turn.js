@@ -23,11 +23,15 @@ export const CHAT_TURN_EVENTS = Object.freeze({
 
 // A tool step in words, from its name and arguments (the server's tools, asking/agent/tools.py).
 const STEP_WORDS = Object.freeze({
-  search_knowledge: (args) => t("chat.step.search", { query: shorten(String(args.query ?? ""), 80) }),
-  generate_summary: (args) => t("chat.step.summary", { topic: shorten(String(args.topic ?? ""), 80) }),
+  search_knowledge: (args) => t("chat.step.search", { query: argument(args.query) }),
+  generate_summary: (args) => t("chat.step.summary", { topic: argument(args.topic) }),
   knowledge_stats: () => t("chat.step.stats"),
   submit_feedback: () => t("chat.step.feedback"),
 });
+
+function argument(value) {
+  return shorten(String(value ?? ""), 80);
+}
 
 export function stepWords(name, args = {}) {
   return Object.hasOwn(STEP_WORDS, name) ? STEP_WORDS[name](args) : name;
@@ -40,7 +44,8 @@ export class ChatTurn {
     this.onStarted = onStarted;
     this.conversationId = null;
     this.turnId = null;
-    this.status = el("div", { class: "status" }, el("span", { class: "spinner" }), t("chat.thinking"));
+    this.status = el("div", { class: "status" });
+    this.setStatus(t("chat.thinking"));
     this.steps = el("ol", { class: "chat-steps", "aria-label": t("chat.steps") });
     this.parts = el("div", { class: "chat-parts" });
     this.answer = el("div", { class: "chat-answer-text" });
@@ -107,7 +112,11 @@ export class ChatTurn {
       el(
         "section",
         { class: "chat-part", dataset: { status: part.status } },
-        el("h3", { class: "chat-part-question" }, t("chat.part", { n: part.index + 1, question: part.question })),
+        el(
+          "h3",
+          { class: "chat-part-question" },
+          t("chat.part", { n: part.index + 1, question: part.question }),
+        ),
         el("p", {}, withChips(part.answer, new Map())),
       ),
     );
