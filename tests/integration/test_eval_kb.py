@@ -31,6 +31,7 @@ def test_sample_end_to_end(settings: Settings, evaldata: Path, tmp_path: Path) -
     assert rows["single_fact"]["recall"] >= 2 / 3  # the port, connections, uuid facts
     items = {i["item_id"]: i for i in report["items"]}
     assert not items["el-bob"]["refused"] and items["el-bob"]["recall"] == 1.0
+    assert items["port"]["search_recall"] == 1.0  # the diagnostic: the search alone
     assert items["mat-alice"]["recall"] == 1.0  # the org's member sees the page
     for hidden in ("el-alice", "mat-bob"):
         assert items[hidden]["leaks"] == 0 and items[hidden]["recall"] is None

@@ -11,6 +11,10 @@ quotes are, ``text/fold``), or when it is a gold chunk id. Over the top ``k``:
 - nDCG@k: binary gains, a chunk gaining where it first covers a gold item not covered
   above it, ideal ``min(|gold|, k)`` (``evaluate/metrics.ndcg_at_k``).
 
+The same ranking over the first ``k`` hits of one search of the whole question
+(``search_recall``, ``search_mrr``) tells a retrieval miss from an answer that cited
+something else than what was found.
+
 A leak is a cited chunk the asker may not see (by the corpus's owners and visibilities,
 not by the store's filter, which is what is being tested), or a gold snippet of a
 document the asker may not see found in the answer's text.
@@ -49,6 +53,7 @@ class Outcome:
     citation_precision: float | None = None
     citation_recall: float | None = None
     error: str = ""
+    searched: tuple[CitedChunk, ...] = ()  # the search's first hits (a diagnostic)
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,8 @@ class ItemScore:
     citation_precision: float | None
     citation_recall: float | None
     error: str = ""
+    search_recall: float | None = None  # the same ranking over the search's first hits
+    search_mrr: float | None = None
 
     @property
     def correct_refusal(self) -> bool:
@@ -126,8 +133,10 @@ def leaks(
 def score_item(item: KbItem, outcome: Outcome, visible: Mapping[str, bool]) -> ItemScore:
     """One item's scores; ``visible`` says, per corpus key, whether its asker may see it."""
     ranked: tuple[float | None, ...] = (None, None, None)
+    searched: tuple[float | None, ...] = (None, None, None)
     if item.expected == "answer" and item.gold_count:
         ranked = ranking_scores(item, outcome.cited)
+        searched = ranking_scores(item, outcome.searched)
     leaked = leaks(item, outcome, visible)
     return ItemScore(
         item_id=item.id,
@@ -142,4 +151,6 @@ def score_item(item: KbItem, outcome: Outcome, visible: Mapping[str, bool]) -> I
         citation_precision=outcome.citation_precision,
         citation_recall=outcome.citation_recall,
         error=outcome.error,
+        search_recall=searched[0],
+        search_mrr=searched[1],
     )

@@ -5,7 +5,9 @@ JSON (``askalong eval kb --json``).
 Means are over the items a metric applies to (``None`` where none does): the ranking
 metrics over items expected to be answered that have gold evidence; refusal accuracy over
 all items (a refusal is right exactly when the item expects one); the citation scores
-over answers that made statements. Leaks are a count, never a mean.
+over answers that made statements; "search" R@5 and MRR rank the first hits of one search
+of the whole question instead of the cited chunks (a diagnostic). Leaks are a count,
+never a mean.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ METRICS = (
     ("refusal_accuracy", "refusal acc."),
     ("citation_precision", "cit. precision"),
     ("citation_recall", "cit. recall"),
+    ("search_recall", f"search R@{K}"),
+    ("search_mrr", "search MRR"),
 )
 GOALS = {"recall": 0.85, "mrr": 0.7, "no_answer_refusal": 0.9, "leaks": 0}
 
@@ -42,6 +46,8 @@ class CategoryScores:
     citation_recall: float | None
     leaks: int
     errors: int
+    search_recall: float | None = None
+    search_mrr: float | None = None
 
 
 def category_scores(name: str, scores: Sequence[ItemScore]) -> CategoryScores:
@@ -56,6 +62,8 @@ def category_scores(name: str, scores: Sequence[ItemScore]) -> CategoryScores:
         citation_recall=_mean(s.citation_recall for s in scores),
         leaks=sum(s.leaks for s in scores),
         errors=sum(1 for s in scores if s.error),
+        search_recall=_mean(s.search_recall for s in scores),
+        search_mrr=_mean(s.search_mrr for s in scores),
     )
 
 

@@ -9,17 +9,19 @@ from the store's permission filter, so that a leak through that filter shows as 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from askalong.answer.agent.registry import SourceRegistry
 from askalong.answer.agent.result import ChatAnswer, ChatSource
 from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.asking.agent.tools import KnowledgeTools, Scope
 from askalong.asking.choose import make_asker
 from askalong.errors import AskAlongError
 from askalong.evaluate.kb_build import KbLibrary, user_access
 from askalong.evaluate.kb_corpus import KbCorpus, KbDocument
 from askalong.evaluate.kb_items import KbItem
-from askalong.evaluate.kb_metrics import CitedChunk, ItemScore, Outcome, score_item
-from askalong.types import Chunk
+from askalong.evaluate.kb_metrics import CitedChunk, ItemScore, K, Outcome, score_item
+from askalong.types import Access, Chunk
 
 
 @dataclass(frozen=True)
@@ -69,9 +71,26 @@ class KbRunner:
         try:
             access = user_access(self.kb.library, item.asker)
             answer = self.agent.ask(ChatRequest(item.question, access))
+            searched = self.searched(item.question, access)
         except AskAlongError as exc:
             return Outcome(item.id, True, "", (), error=f"{type(exc).__name__}: {exc}")
-        return self.outcome(item.id, answer)
+        return replace(self.outcome(item.id, answer), searched=searched)
+
+    def searched(self, question: str, access: Access) -> tuple[CitedChunk, ...]:
+        """The first hits of the agent's search tool for the whole question, as the asker
+        (a diagnostic beside the cited chunks: was the gold found at all?)."""
+        tools = KnowledgeTools(self.agent.asker, Scope(access), SourceRegistry())
+        evidence = tools.retrieve(question, K).evidence
+        chunks = [self.kb.library.store.chunk(h.chunk_id) for h in evidence.hits[:K]]
+        return tuple(
+            CitedChunk(
+                c.id,
+                self._keys.get(c.document_id, ""),
+                c.text,
+                evidence.titles.get(c.document_id, ""),
+            )
+            for c in chunks
+        )
 
     def outcome(self, item_id: str, answer: ChatAnswer) -> Outcome:
         cited = tuple(c for c in map(self.cited_chunk, answer.sources) if c is not None)
