@@ -19,6 +19,7 @@ the knowledge base built from it is cached under that digest.
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
@@ -29,6 +30,7 @@ from typing import Any, cast, get_args
 
 from askalong.errors import InputError
 from askalong.evaluate.datasets import parse_sentence_list
+from askalong.evaluate.kb_items import first_repeat
 from askalong.types import Visibility
 
 VISIBILITIES: tuple[str, ...] = get_args(Visibility)
@@ -80,10 +82,9 @@ def load_kb_corpus(path: Path, evaldata: Path) -> KbCorpus:
     users = tuple(_user(u, orgs, str(path)) for u in data.get("users", ()))
     names = {u.name for u in users}
     documents = tuple(_document(d, names, str(path)) for d in data.get("documents", ()))
-    keys = [d.key for d in documents]
-    twice = sorted({k for k in keys if keys.count(k) > 1})
-    if twice:
-        raise InputError(f"document {twice[0]!r} is listed twice", source=str(path))
+    twice = first_repeat(d.key for d in documents)
+    if twice is not None:
+        raise InputError(f"document {twice!r} is listed twice", source=str(path))
     if not documents:
         raise InputError("the corpus lists no documents", source=str(path))
     digest = _digest(path.read_bytes(), documents, evaldata)
@@ -179,8 +180,6 @@ def _rgb(path: str) -> Mapping[str, Any]:
 
 @cache
 def _scifact(path: str) -> Mapping[str, Mapping[str, str]]:
-    import csv
-
     with open(path, encoding="utf-8", newline="") as handle:
         return {row["doc_id"]: row for row in csv.DictReader(handle)}
 

@@ -13,6 +13,7 @@ a verbatim snippet of it. ``asker`` null: the local single user, who sees everyt
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast, get_args
@@ -75,13 +76,22 @@ def load_items(path: Path) -> tuple[KbItem, ...]:
             raise InputError(f"not JSON: {exc}", source=where) from exc
         except InputError as exc:
             raise InputError(str(exc.args[0]), source=where) from exc
-    ids = [item.id for item in items]
-    twice = sorted({i for i in ids if ids.count(i) > 1})
-    if twice:
-        raise InputError(f"item id {twice[0]!r} appears twice", source=str(path))
+    twice = first_repeat(item.id for item in items)
+    if twice is not None:
+        raise InputError(f"item id {twice!r} appears twice", source=str(path))
     if not items:
         raise InputError("no items", source=str(path))
     return tuple(items)
+
+
+def first_repeat(values: Iterable[str]) -> str | None:
+    """The first value met a second time, or None."""
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            return value
+        seen.add(value)
+    return None
 
 
 def parse_item(raw: Any) -> KbItem:
