@@ -11,6 +11,7 @@ import click
 from rich.progress import Progress
 
 from askalong.asking.choose import make_asker
+from askalong.cli.evaluate_kb import kb
 from askalong.cli.output import console, err_console, print_json
 from askalong.cli.progress import progress_bar
 from askalong.config import Settings, load_settings
@@ -134,3 +135,6 @@ def _qa_one(
         return evaluate_qa(
             asker, corpus, ids, limit=limit, progress=lambda n: progress.update(task, completed=n)
         )
+
+
+evaluate.add_command(kb)
