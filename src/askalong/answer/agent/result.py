@@ -76,6 +76,7 @@ class ChatAnswer:
     mode: ChatMode = "offline"
     model: str | None = None
     limits_hit: tuple[str, ...] = ()
+    rounds: int = 0  # model replies (the final turn included); 0 offline
     conversation_id: str | None = None
     turn_id: str | None = None
     notes: tuple[str, ...] = ()
