@@ -124,19 +124,7 @@ def _chat_source(
 ) -> ChatSource:
     citing = [c for c in claims if quote.number in c.quote_numbers]
     reasons = _reasons(quote.verdict, citing, quote.number in struck)
-    return ChatSource(
-        number=quote.number,
-        document_id=quote.document_id,
-        title=source.title,
-        page=quote.page,
-        section_path=quote.section_path,
-        block_id=quote.block_id,
-        start=quote.start,
-        end=quote.end,
-        text=quote.text,
-        verdict=quote.verdict,
-        reasons=reasons,
-    )
+    return ChatSource.quoting(quote, source.title, quote.verdict, reasons)
 
 
 def _reasons(verdict: Verdict, citing: Sequence[Claim], struck: bool) -> tuple[str, ...]:

@@ -64,9 +64,7 @@ def model_chat_answer(
         limits_hit=run.limits_hit,
         rounds=run.rounds,
         notes=notes,
-        timings=ChatTimings(
-            search_ms=sum(step.ms for step in run.steps), answer_ms=run.model_seconds * 1000
-        ),
+        timings=ChatTimings(search_ms=run.tool_seconds * 1000, answer_ms=run.model_seconds * 1000),
     )
 
 

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from askalong.answer.agent.limits import AgentLimits, Budget, LimitName, final_instruction
-from askalong.answer.agent.prompts import TOOL_SPECS, opening_messages
+from askalong.answer.agent.prompts import MAX_QUERY_CHARS, TOOL_SPECS, opening_messages
 from askalong.answer.agent.result import ToolStep
 from askalong.asking.agent.acting import POOL_WORKERS, Acted, Acting
 from askalong.asking.agent.events import ChatEvent, ToolCalled, ToolDone
@@ -33,7 +33,8 @@ ROUND_SAMPLING = Sampling(temperature=0.2)
 @dataclass(frozen=True)
 class ModelRun:
     """The loop's outcome: the final reply's text, the rounds it took (the final turn
-    included), the limits hit, the tool steps, the model's own seconds."""
+    included), the limits hit, the tool steps, the model's own seconds and the tools' (each
+    round's calls from the first started to the last finished: parallel ones overlap)."""
 
     text: str
     model: str
@@ -41,6 +42,7 @@ class ModelRun:
     limits_hit: tuple[LimitName, ...]
     steps: tuple[ToolStep, ...]
     model_seconds: float
+    tool_seconds: float = 0.0
 
 
 def run_model(
@@ -77,6 +79,7 @@ class _Loop:
         self.question = question
         self.steps: list[ToolStep] = []
         self.model_seconds = 0.0
+        self.tool_seconds = 0.0
 
     def run(self, acting: Acting) -> Generator[ChatEvent, None, ModelRun]:
         limit: LimitName | None = None
@@ -110,7 +113,7 @@ class _Loop:
         """Round 1 without a call: the question searched on the model's behalf."""
         if self.budget.rounds > 0:
             return ()
-        arguments = json.dumps({"query": self.question[:4_000]}, ensure_ascii=False)
+        arguments = json.dumps({"query": self.question[:MAX_QUERY_CHARS]}, ensure_ascii=False)
         return (ToolCall(FORCED_CALL_ID, FORCED, arguments),)
 
     def _acted(
@@ -120,7 +123,9 @@ class _Loop:
         for _, name, arguments in parsed:
             shown = arguments if isinstance(arguments, dict) else {}
             yield ToolCalled(name, {k: v for k, v in shown.items() if isinstance(v, str | int)})
+        started = time.monotonic()
         acted = acting.run(parsed)
+        self.tool_seconds += time.monotonic() - started
         for outcome in acted:
             if outcome.step is not None:
                 self.steps.append(outcome.step)
@@ -129,8 +134,15 @@ class _Loop:
 
     def _run(self, reply: ChatReply, limits_hit: tuple[LimitName, ...]) -> ModelRun:
         rounds = self.budget.rounds + (1 if limits_hit else 0)  # the final turn is a round too
+        steps = tuple(self.steps)
         return ModelRun(
-            reply.text, reply.model, rounds, limits_hit, tuple(self.steps), self.model_seconds
+            reply.text,
+            reply.model,
+            rounds,
+            limits_hit,
+            steps,
+            self.model_seconds,
+            self.tool_seconds,
         )
 
 
