@@ -8,6 +8,7 @@ waiting ``--model-ms`` first, as a model thinks). Per question::
 
     overhead per round = (wall - model time at the server) / rounds
     loop per round     = (wall - model time at the server - tool time) / rounds
+    agent's own        = (wall - the model calls as the client timed them - tools) / rounds
 
 where the tool time is each round's calls from the first started to the last finished
 (the searches, run in parallel). The baseline, in the same run: the same replies drawn by
@@ -55,10 +56,20 @@ class Measured:
     model_ms: float  # at the server
     tool_ms: float
     rounds: int
+    client_ms: float = 0.0  # the model calls as the client timed them (HTTP, the stream)
 
     @property
     def per_round(self) -> float:
         return (self.wall_ms - self.model_ms) / self.rounds
+
+    @property
+    def own_per_round(self) -> float:
+        """Neither the model calls (as the client timed them) nor the tools."""
+        return (self.wall_ms - self.client_ms - self.tool_ms) / self.rounds
+
+    @property
+    def client_per_round(self) -> float:
+        return (self.client_ms - self.model_ms) / self.rounds
 
     @property
     def loop_per_round(self) -> float:
@@ -120,7 +131,10 @@ def agent_run(library: Any, server: ScriptedChatServer, n: int, delay: float) ->
     answer = agent.ask(ChatRequest(f"Question {n}: what are they?", Access.local()))
     wall = (time.perf_counter() - started) * 1000
     assert answer.mode == "model" and answer.rounds == 2, answer
-    return Measured(wall, chat_ms(server, since), answer.timings.search_ms, answer.rounds)
+    timings = answer.timings
+    return Measured(
+        wall, chat_ms(server, since), timings.search_ms, answer.rounds, timings.answer_ms
+    )
 
 
 def bare_run(server: ScriptedChatServer, n: int, delay: float) -> Measured:
@@ -141,7 +155,7 @@ def bare_run(server: ScriptedChatServer, n: int, delay: float) -> Measured:
     chat.complete_streamed(messages, Sampling(tools=TOOL_SPECS))
     wall = (time.perf_counter() - started) * 1000
     chat.close()
-    return Measured(wall, chat_ms(server, since), 0.0, 2)
+    return Measured(wall, chat_ms(server, since), 0.0, 2, wall)
 
 
 def report(agent: list[Measured], bare: list[Measured], args: argparse.Namespace) -> str:
@@ -154,6 +168,14 @@ def report(agent: list[Measured], bare: list[Measured], args: argparse.Namespace
         ("agent: wall - model, per round", median([m.per_round for m in agent])),
         ("  of which the tools (2 searches in parallel)", median([m.tool_ms / 2 for m in agent])),
         ("  of which the loop, checks and storing", median([m.loop_per_round for m in agent])),
+        (
+            "    the model calls' client side (HTTP, stream)",
+            median([m.client_per_round for m in agent]),
+        ),
+        (
+            "    the agent's own (prompts, calls, checks, turn)",
+            median([m.own_per_round for m in agent]),
+        ),
         (
             "agent beyond the bare client, per round",
             median([a.per_round - b.per_round for a, b in zip(agent, bare, strict=True)]),
