@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
+from api_client import api_client
 from chat_server import Received, Reply, ScriptedChatServer
 
 from askalong.answer.agent.checks import JUDGE_REASON
@@ -340,3 +341,23 @@ def test_a_judge_that_times_out_leaves_the_offline_verdicts(world: World) -> Non
     assert elapsed < 2.5, elapsed
     assert [s.verdict for s in answer.sources] == ["supported"]
     assert JUDGE_SILENT in answer.notes
+
+
+def test_http_chat_streams_the_model_path_as_the_offline_one(world: World) -> None:
+    """``POST /api/chat`` with a model configured: the same events, in the same shapes."""
+    world.script(Reply.tool_calls(VACUUM, TABLESPACE), Reply.text(f"{VACUUM_SAYS} [1]."))
+    with api_client(world.library.settings) as client:
+        response = client.post("/api/chat", json={"question": QUESTION})
+    assert response.status_code == 200, response.text
+    events = [
+        (block.split("\n")[0].removeprefix("event: "), json.loads(block.split("data: ", 1)[1]))
+        for block in response.text.strip().split("\n\n")
+    ]
+    assert [name for name, _ in events] == [
+        "conversation", "tool_call", "tool_call", "tool_result", "tool_result", "done",
+    ]  # fmt: skip
+    assert events[0][1]["mode"] == "model"
+    assert events[3][1]["summary"] == "1 passage" and events[4][1]["sources"] == [2]
+    done = events[-1][1]["answer"]
+    assert (done["mode"], done["rounds"], done["status"]) == ("model", 2, "answered")
+    assert [s["number"] for s in done["sources"]] == [1]
