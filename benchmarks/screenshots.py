@@ -2,13 +2,16 @@
 ingested into a real server, a sentence on page 1 selected and explained, the first quote
 shown in the page; saved at 1400×900 and 800×600, light and dark, English and Chinese UI
 (8 PNGs, `docs/images/reader-<lang>-<scheme>-<width>x<height>.png`), and the English light
-1400×900 one again as the README's hero, `docs/images/reader-paper.png`.
+1400×900 one again as the README's hero, `docs/images/reader-paper.png`. The chat page
+(`/chat.html`) with a two-part question answered over the paper and the SELECT page of the
+PostgreSQL manual, its sources listed: 1400×900 light and 800×600 dark, English
+(`docs/images/chat-en-<scheme>-<width>x<height>.png`).
 
 Each shot is a fresh browser context with that language (navigator.languages) and colour
 scheme (prefers-color-scheme), so the reader chooses them as it would for a person. PNGs
 are reduced to a 256-colour palette (Pillow), which keeps type crisp and each file small.
 
-    python benchmarks/screenshots.py [--out docs/images]
+    python benchmarks/screenshots.py [--out docs/images] [--pages reader,chat]
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ LOCALES = {"en": "en-US", "zh": "zh-CN"}
 HERO = "reader-paper.png"
 # How SPECTER picks its negative examples (section 2.4): a passage a reader would ask about.
 SELECTION = "We consider two sets of negative examples"
+SELECT_PAGE = "manuals/postgresql-15-html/sql-select.html"
+CHAT_SHOTS = (("light", (1400, 900)), ("dark", (800, 600)))
+# Two parts, two documents: each part searched and cited on its own.
+CHAT_QUESTION = "What does SELECT DISTINCT do? And also what are hard negatives in SPECTER?"
 
 
 def shot_name(language: str, scheme: str, size: tuple[int, int]) -> str:
@@ -63,6 +70,39 @@ def explained(page: Page, server: LiveServer, document_id: str) -> None:
     page.mouse.move(1, 1)
     page.wait_for_timeout(1400)  # the highlight's pulse ends; images settle
     expect(page.locator(".fab")).to_be_hidden()
+
+
+def chatted(page: Page, server: LiveServer) -> None:
+    """The chat page, CHAT_QUESTION asked and answered, the answer scrolled into view."""
+    page.goto(f"{server.url}/chat.html")
+    page.wait_for_selector("body.ready")
+    page.fill("#chat-input", CHAT_QUESTION)
+    page.keyboard.press("Enter")
+    turn = page.locator(".chat-turn").last
+    expect(turn).to_have_attribute("data-state", "done", timeout=120_000)
+    page.locator("#chat-input").blur()
+    turn.scroll_into_view_if_needed()
+    page.evaluate("document.querySelector('.chat-turn').scrollIntoView({block: 'start'})")
+
+
+def take_chat(browser: Browser, server: LiveServer, out: Path) -> list[Path]:
+    saved = []
+    for scheme, size in CHAT_SHOTS:
+        context = browser.new_context(
+            viewport={"width": size[0], "height": size[1]},
+            locale=LOCALES["en"],
+            color_scheme=scheme,  # type: ignore[arg-type]
+        )
+        try:
+            page = context.new_page()
+            page.goto(server.entry("/"))
+            chatted(page, server)
+            path = out / f"chat-en-{scheme}-{size[0]}x{size[1]}.png"
+            path.write_bytes(small_png(page.screenshot()))
+            saved.append(path)
+        finally:
+            context.close()
+    return saved
 
 
 def small_png(data: bytes) -> bytes:
@@ -100,7 +140,9 @@ def take(browser: Browser, server: LiveServer, document_id: str, out: Path) -> l
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
+    parser.add_argument("--pages", default="reader,chat", help="comma-separated: reader, chat")
     args = parser.parse_args()
+    pages = set(args.pages.split(","))
     args.out.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory(prefix="askalong-shots-") as tmp,
@@ -108,9 +150,11 @@ def main() -> None:
         sync_playwright() as playwright,
     ):
         document_id = server.upload(EVALDATA / SPECTER)
+        server.upload(EVALDATA / SELECT_PAGE)
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            paths = take(browser, server, document_id, args.out)
+            paths = take(browser, server, document_id, args.out) if "reader" in pages else []
+            paths += take_chat(browser, server, args.out) if "chat" in pages else []
         finally:
             browser.close()
     for path in paths:

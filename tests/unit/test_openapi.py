@@ -114,3 +114,9 @@ def test_thread_management_routes_are_in_the_schema(openapi: dict[str, Any]) -> 
     assert set(export) >= {"404"}
     original = openapi["paths"]["/api/documents/{doc}/original"]["get"]["parameters"]
     assert "inline" in {p["name"] for p in original}
+
+
+def test_the_conversations_route_lists_thread_summaries(openapi: dict[str, Any]) -> None:
+    listed = ok_json(openapi, "/api/conversations")
+    assert fields(openapi, listed) == {"conversations"}
+    assert fields(openapi, listed, "conversations") == set(wire_forms.summary())

@@ -55,7 +55,8 @@ COOKIE_PREFIX = INSTALL_COOKIE_PREFIX
 LOGIN_PAGE = "/login.html"
 # Open without a credential: what it takes to sign in, the login page's modules included
 # (its words come from the UI catalogue; a module refused here leaves the form without
-# its script).
+# its script). tests/unit/test_login_open_paths.py follows login.html's imports and fails
+# when this list and what the page loads differ.
 OPEN_PATHS = frozenset(
     {
         LOGIN_PAGE,

@@ -12,7 +12,7 @@ export class ApiError extends Error {
   }
 }
 
-async function errorOf(response) {
+export async function errorOf(response) {
   let body = null;
   try {
     body = await response.json();

@@ -58,7 +58,9 @@ function mount(structure) {
   let urlState = null; // made once the panel exists; it follows the panel's thread
   const onThreadChange = (thread) => urlState?.threadChanged(thread);
   const panel = new Panel($("#panel"), { docId: doc.id, blocks, highlight, onThreadChange });
-  urlState = new UrlState({ scroller, root, structure, panel });
+  const highlightAt = (blockId, start, end, options) =>
+    highlighter.highlight(blockId, start, end, options);
+  urlState = new UrlState({ scroller, root, structure, panel, highlight: highlightAt });
   // Sent: focus goes on to the panel's question box, for the follow-up.
   const askBox = new AskBox(
     (question) => {

@@ -1,5 +1,5 @@
 // The reader's place in its address, so a reload or Back/Forward comes back to it:
-// `reader.html?doc=<id>#b=<block>&o=<px>&p=<page>&z=<zoom>&t=<thread>&turn=<n>`.
+// `reader.html?doc=<id>#b=<block>&o=<px>&p=<page>&z=<zoom>&t=<thread>&turn=<n>&h=<block>&hs=<start>&he=<end>`.
 //
 // The scroll position is the block at the top of the view and how far (CSS px) the view's
 // top is past that block's top: a block id survives a narrower window or a re-render where
@@ -8,6 +8,9 @@
 // returns to the thread before. `turn` is the turn being read in the panel (the last one
 // when a thread is opened or grows). `z` is the zoom (zoom.js toHash: "fit-page", or a
 // scale such as 1.5), left out at the document's default; it is applied before the scroll.
+// `h`, `hs`, `he` are a span to highlight (a block and code-point offsets [start, end)): a
+// link from elsewhere (the chat page's citation chips) opens the reader at a cited span;
+// the highlight scrolls to it unless the address also has a scroll position (`b`).
 
 const SCROLL_SETTLE_MS = 150;
 
@@ -21,10 +24,17 @@ export function readHash(hash = location.hash) {
     zoom: params.get("z"),
     thread: params.get("t"),
     turn: number("turn"),
+    span: spanOf(params),
   };
 }
 
-export function hashOf({ block, offset, page, zoom, thread, turn }) {
+function spanOf(params) {
+  const [start, end] = [Number(params.get("hs")), Number(params.get("he"))];
+  const valid = params.get("h") && Number.isInteger(start) && Number.isInteger(end) && start < end;
+  return valid ? { block: params.get("h"), start, end } : null;
+}
+
+export function hashOf({ block, offset, page, zoom, thread, turn, span }) {
   const params = new URLSearchParams();
   if (block) params.set("b", block);
   if (block && offset) params.set("o", String(Math.round(offset)));
@@ -32,13 +42,19 @@ export function hashOf({ block, offset, page, zoom, thread, turn }) {
   if (zoom) params.set("z", zoom);
   if (thread) params.set("t", thread);
   if (thread && turn != null) params.set("turn", String(turn));
+  if (span) {
+    params.set("h", span.block);
+    params.set("hs", String(span.start));
+    params.set("he", String(span.end));
+  }
   const text = params.toString();
   return text ? `#${text}` : "";
 }
 
 export class UrlState {
-  constructor({ scroller, root, structure, panel }) {
+  constructor({ scroller, root, structure, panel, highlight = null }) {
     this.scroller = scroller;
+    this.highlight = highlight; // (blockId, start, end, {scroll}): the address's span
     this.root = root;
     this.panel = panel;
     this.blocks = new Map(structure.blocks.map((block) => [block.id, block]));
@@ -83,11 +99,18 @@ export class UrlState {
       // Laid out at once at the zoom wanted (its images follow), so the block is measured there.
       if (this.zoom && wanted.zoom !== this.zoom.toHash()) this.zoom.fromHash(wanted.zoom);
       this.scrollTo(wanted);
+      this.showSpan(wanted);
     } finally {
       this.restoring = false;
     }
     this.state = { ...wanted, thread: this.panel.thread?.id ?? null };
     this.write();
+  }
+
+  // The address's span highlighted (scrolled to when no block says where to be).
+  showSpan({ span, block }) {
+    if (!span || !this.highlight || !this.blocks.has(span.block)) return;
+    this.highlight(span.block, span.start, span.end, { scroll: !block });
   }
 
   async showThread(threadId) {
