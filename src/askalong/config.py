@@ -103,6 +103,8 @@ LIMITS = (
     "owner_requests_per_minute",
     "owner_concurrent_questions",
 )
+# Counts of which at least one is needed: a model round, a tool call.
+AT_LEAST_ONE = ("agent_rounds", "agent_tool_calls")
 # Number settings for which 0 means something: no OCR while adding (pages read on request),
 # no test delay.
 ZERO_ALLOWED = frozenset({"ocr_budget", "job_test_delay"})
@@ -136,6 +138,9 @@ def _check_choices(values: dict[str, Any]) -> None:
     for name in LIMITS:
         if values.get(name, 0) < 0:
             raise ConfigError(f"{_env_key(name)}={values[name]}; must be 0 (no limit) or more")
+    for name in AT_LEAST_ONE:
+        if values.get(name, 1) < 1:
+            raise ConfigError(f"{_env_key(name)}={values[name]}; must be 1 or more")
     overlap = values.get("chunk_overlap", 0)
     if not 0 <= overlap <= 100:
         raise ConfigError(f"ASKALONG_CHUNK_OVERLAP={overlap}; must be between 0 and 100")

@@ -81,6 +81,13 @@ class Settings:
     llm_api_key: str = ""
     llm_timeout: float = 60.0
     llm_judge: bool = True  # with a model: the claim judge pass after answering
+    # The chat agent with a model (``asking/agent/react.py``): at most this many model
+    # rounds, tool calls and seconds per question, then one final turn without tools; the
+    # judge's own seconds after the answer.
+    agent_rounds: int = 4
+    agent_tool_calls: int = 8
+    agent_seconds: float = 120.0
+    agent_judge_seconds: float = 20.0
     # Reranking: an OpenAI/Jina/Cohere-style /rerank endpoint; empty: score fusion only.
     rerank_base_url: str = ""
     rerank_model: str = ""

@@ -5,7 +5,9 @@ replays a queue of scripted ``Reply`` values, as plain JSON or as SSE chunks whe
 request says ``stream: true`` (usage, finish_reason and tool calls included);
 ``/v1/embeddings`` answers with deterministic vectors; ``/v1/rerank`` (and
 ``/rerank``) scores documents by word overlap unless a rerank reply is scripted.
-Every request is recorded, so tests can assert exactly what a model was sent::
+Every request is recorded, so tests can assert exactly what a model was sent, and how
+long each took to serve (``served``: the model's own time, measured here); setting
+``embedding_delay`` makes every embeddings reply wait (a slow search, to see calls overlap)::
 
     from chat_server import Reply, ScriptedChatServer
 
@@ -24,7 +26,7 @@ import re
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -125,10 +127,20 @@ class ScriptedChatServer:
     """Context manager: ``url`` is the base URL to give a client (ends in ``/v1``)."""
 
     def __init__(
-        self, *replies: Reply, default: Reply | None = None, embedding_dimension: int = 8
+        self,
+        *replies: Reply,
+        default: Reply | None = None,
+        embedding_dimension: int = 8,
+        word_vectors: bool = False,
     ) -> None:
+        """``word_vectors``: each text's words hashed into the vector's dimensions, so that
+        texts sharing words are near (a search that ranks by meaning, roughly); otherwise
+        a digest of the whole text (deterministic, and near nothing)."""
         self.default = default
         self.embedding_dimension = embedding_dimension
+        self.word_vectors = word_vectors
+        self.embedding_delay = 0.0  # seconds before each embeddings reply
+        self._served: list[tuple[str, float]] = []
         self._chat: deque[Reply] = deque(replies)
         self._rerank: deque[Reply] = deque()
         self._received: list[Received] = []
@@ -176,6 +188,12 @@ class ScriptedChatServer:
         return [r.body for r in self.chat_requests]
 
     @property
+    def served(self) -> list[tuple[str, float]]:
+        """(path, seconds from arrival to the last byte sent) per request answered."""
+        with self._lock:
+            return list(self._served)
+
+    @property
     def pending(self) -> int:
         """Scripted chat replies not yet served."""
         with self._lock:
@@ -186,6 +204,10 @@ class ScriptedChatServer:
     def record(self, request: Received) -> None:
         with self._lock:
             self._received.append(request)
+
+    def record_served(self, path: str, seconds: float) -> None:
+        with self._lock:
+            self._served.append((path, seconds))
 
     def next_chat(self) -> Reply:
         with self._lock:
@@ -230,17 +252,23 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = raw.decode("utf-8", "replace")
         scripted = self.server.scripted
-        scripted.record(Received(self.path, _lower(self.headers.items()), body, time.monotonic()))
+        arrived = time.monotonic()
+        scripted.record(Received(self.path, _lower(self.headers.items()), body, arrived))
         # A client that gave up (a timeout) has closed its end: nothing to answer.
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._route(body)
+        scripted.record_served(self.path, time.monotonic() - arrived)
 
     def _route(self, body: Any) -> None:
         path = self.path.rstrip("/")
         if path.endswith("/chat/completions"):
             self._chat(self.server.scripted.next_chat(), body)
         elif path.endswith("/embeddings"):
-            self._json(200, _embeddings(body, self.server.scripted.embedding_dimension))
+            if not self.server.scripted.wait(self.server.scripted.embedding_delay):
+                return
+            scripted = self.server.scripted
+            vector = _word_vector if scripted.word_vectors else _vector
+            self._json(200, _embeddings(body, scripted.embedding_dimension, vector))
         elif path.endswith("/rerank"):
             self._rerank(self.server.scripted.next_rerank() or Reply(), body)
         else:
@@ -428,10 +456,12 @@ def _chunks(reply: Reply, body: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield {**chunk({}), "choices": [], "usage": _usage(reply, body)}
 
 
-def _embeddings(body: Any, dimension: int) -> dict[str, Any]:
+def _embeddings(
+    body: Any, dimension: int, vector: Callable[[str, int], list[float]]
+) -> dict[str, Any]:
     texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
     data = [
-        {"object": "embedding", "index": i, "embedding": _vector(str(text), dimension)}
+        {"object": "embedding", "index": i, "embedding": vector(str(text), dimension)}
         for i, text in enumerate(texts)
     ]
     return {"object": "list", "data": data, "model": body.get("model"), "usage": {}}
@@ -440,6 +470,15 @@ def _embeddings(body: Any, dimension: int) -> dict[str, Any]:
 def _vector(text: str, dimension: int) -> list[float]:
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     return [(digest[i % len(digest)] - 127.5) / 127.5 for i in range(dimension)]
+
+
+def _word_vector(text: str, dimension: int) -> list[float]:
+    """Each word counted in the dimension its digest picks, then unit length."""
+    counts = [0.0] * dimension
+    for word in WORD.findall(text.lower()):
+        counts[hashlib.sha256(word.encode("utf-8")).digest()[0] % dimension] += 1.0
+    norm = sum(c * c for c in counts) ** 0.5 or 1.0
+    return [c / norm for c in counts]
 
 
 def _overlap(query: str, document: str) -> float:

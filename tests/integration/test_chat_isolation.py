@@ -8,9 +8,12 @@ time. Every source of every answer is held against the world's oracle, and
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from chat_server import Reply, ScriptedChatServer
 from isolation_world import SHARED_WORDS, World, make_world
 
 from askalong.asking.agent.chat import ChatAgent, ChatRequest
@@ -105,3 +108,40 @@ def test_another_users_conversation_is_not_found(settings: Settings, tmp_path: P
         with pytest.raises(NotFound):
             agent.ask(follow)
         assert len(library.store.turns(mine.conversation_id or "")) == 1
+
+
+def test_the_model_driven_agent_never_sees_or_cites_a_hidden_chunk(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """With a model: it searches for every document's marker word (the hidden ones too)
+    and cites every number it could have; the passages it is shown and the sources cited
+    are only what the asker may see."""
+    world = make_world(SEED, users=5, pdfs=0)
+    with ScriptedChatServer() as server:
+        model = replace(
+            settings,
+            answerer="openai",
+            llm_base_url=server.url,
+            llm_model="scripted-model",
+            llm_judge=False,
+        )
+        with Library(model) as library:
+            keys = build(library, world, tmp_path)
+            user = world.users[0]
+            visible = world.visible(user)
+            hidden = [d.key for d in world.docs if d.key not in visible]
+            assert hidden, "the world hides something from the first user"
+            searches = [
+                ("search_knowledge", {"query": f"{a} {b}", "top_k": 10})
+                for a, b in zip(hidden[::2], hidden[1::2] or hidden, strict=False)
+            ][:4]
+            searches.append(("search_knowledge", {"query": " ".join(SHARED_WORDS), "top_k": 10}))
+            cites = " ".join(f"The note says so [{n}]." for n in range(1, 41))
+            server.script(Reply.tool_calls(*searches), Reply.text(cites))
+            agent = ChatAgent(make_asker(library))
+            answer = agent.ask(ChatRequest("What do the notes say?", library.store.access_of(user)))
+    shown = [m["content"] for m in server.chat_bodies[1]["messages"] if m["role"] == "tool"]
+    assert len(shown) == len(searches) and answer.mode == "model"
+    assert not [k for k in hidden for text in shown if re.search(rf"\b{k}\b", text)]
+    cited = {keys[s.document_id] for s in answer.sources}
+    assert cited and cited <= visible

@@ -83,7 +83,7 @@ def test_invented_citation_numbers_are_removed_and_the_sentence_marked() -> None
     checked = checked_citations(text, highest=5)
     assert checked.removed == (9, 12, 0)
     assert checked.text == (
-        "VACUUM reclaims storage [1]. A checkpoint flushes pages [2]." + INVENTED_MARK + " "
-        "It was invented in 1970 ." + INVENTED_MARK + " 检查点很重要 。" + INVENTED_MARK
+        "VACUUM reclaims storage [1]. A checkpoint flushes pages [2]" + INVENTED_MARK + ". "
+        "It was invented in 1970" + INVENTED_MARK + ". 检查点很重要" + INVENTED_MARK + "。"
     )
     assert checked_citations("All fine [1] (source#2: a).", 2).removed == ()

@@ -119,3 +119,30 @@ def test_messages_and_choices_are_checked() -> None:
         ChatMessage("user", "hi", tool_calls=(ToolCall("c", "knowledge_stats", ""),))
     with pytest.raises(ValueError, match="tool_choice 'generate_summary'"):
         Sampling(tools=(SEARCH,), tool_choice="generate_summary")
+
+
+def test_a_streamed_reply_accumulates_its_calls_by_index(server: ScriptedChatServer) -> None:
+    """The server sends each call's arguments in word-sized pieces, interleaved across the
+    calls; read as a stream, the reply holds each call whole, in index order."""
+    query = "what does VACUUM reclaim and when does autovacuum run it"
+    server.script(
+        Reply.tool_calls(("search_knowledge", {"query": query}), ("knowledge_stats", {})),
+        Reply.text("VACUUM reclaims dead tuples [1]."),
+    )
+    sampling = Sampling(tools=(SEARCH, STATS), tool_choice="search_knowledge")
+    reply = chat(server).complete_streamed(ASK, sampling)
+    assert [(c.id, c.name, c.parsed()) for c in reply.tool_calls] == [
+        ("call_1", "search_knowledge", {"query": query}),
+        ("call_2", "knowledge_stats", {}),
+    ]
+    assert (reply.finish_reason, reply.text) == ("tool_calls", "")
+    assert reply.usage_prompt_tokens is not None and reply.seconds > 0
+    body = server.chat_bodies[0]
+    assert body["stream"] is True and body["tool_choice"]["function"]["name"] == "search_knowledge"
+    answered = [
+        *ASK,
+        ChatMessage("assistant", "", tool_calls=reply.tool_calls),
+        *(ChatMessage.tool_result(c, "passages") for c in reply.tool_calls),
+    ]
+    text = chat(server).complete_streamed(answered, Sampling(tools=(SEARCH, STATS)))
+    assert (text.text, text.tool_calls) == ("VACUUM reclaims dead tuples [1].", ())

@@ -45,6 +45,8 @@ FLOAT_SETTINGS = (
     "fetch_timeout",
     "fetch_total_timeout",
     "llm_timeout",
+    "agent_seconds",
+    "agent_judge_seconds",
     "upload_piece_mb",
     "upload_expiry_hours",
     "job_heartbeat",
@@ -80,6 +82,15 @@ def test_a_limit_may_be_zero_but_not_negative(name: str, monkeypatch: pytest.Mon
     assert getattr(load_settings(), name.lower()) == 0  # no limit
     monkeypatch.setenv(f"ASKALONG_{name}", "-1")
     with pytest.raises(ConfigError, match=f"ASKALONG_{name}=-1"):
+        load_settings()
+
+
+@pytest.mark.parametrize("name", ["AGENT_ROUNDS", "AGENT_TOOL_CALLS"])
+def test_an_agent_count_is_at_least_one(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(f"ASKALONG_{name}", "2")
+    assert getattr(load_settings(), name.lower()) == 2
+    monkeypatch.setenv(f"ASKALONG_{name}", "0")
+    with pytest.raises(ConfigError, match=f"ASKALONG_{name}=0; must be 1 or more"):
         load_settings()
 
 

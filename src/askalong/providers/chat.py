@@ -8,7 +8,8 @@ each call, so every provider reports the same way.
 Tool calling (OpenAI style): ``Sampling.tools`` offers tools (``ToolSpec``) and says which
 the model must or may call (``tool_choice``); a reply's calls come back as ``ToolCall``s,
 and each is answered by a ``"tool"`` message naming its ``tool_call_id``, after the
-assistant message that carried the calls.
+assistant message that carried the calls. Streamed (``complete_streamed``), a reply's calls
+arrive as ``delta.tool_calls`` pieces, accumulated here by ``index`` (``accumulated_calls``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import json
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -53,6 +54,31 @@ class ToolCall:
         if not isinstance(value, dict):
             raise ValueError(f"{self.name}: the arguments are not a JSON object")
         return value
+
+
+def accumulated_calls(deltas: Iterable[Sequence[Mapping[str, object]]]) -> tuple[ToolCall, ...]:
+    """The calls of a streamed reply, in index order, from each chunk's
+    ``choices[0].delta.tool_calls`` list: a piece names its call by ``index``; its ``id``
+    and ``function.name`` arrive once, ``function.arguments`` in pieces to be joined."""
+    ids: dict[int, str] = {}
+    names: dict[int, str] = {}
+    texts: dict[int, list[str]] = {}
+    for pieces in deltas:
+        for piece in pieces:
+            index = piece.get("index")
+            if not isinstance(index, int):
+                raise ValueError("a streamed tool call piece without an integer index")
+            function = piece.get("function")
+            function = function if isinstance(function, Mapping) else {}
+            if isinstance(piece.get("id"), str) and piece["id"]:
+                ids[index] = str(piece["id"])
+            if isinstance(function.get("name"), str) and function["name"]:
+                names[index] = str(function["name"])
+            texts.setdefault(index, []).append(str(function.get("arguments") or ""))
+    return tuple(
+        ToolCall(ids.get(i, f"call_{i}"), names.get(i, ""), "".join(texts[i]))
+        for i in sorted(texts)
+    )
 
 
 @dataclass(frozen=True)
@@ -131,6 +157,21 @@ class ChatModel(ABC):
     def _stream(self, messages: list[ChatMessage], sampling: Sampling) -> Iterator[str]:
         """Pieces of the reply as they arrive; by default the whole reply in one piece."""
         yield self._complete(messages, sampling).text
+
+    def _stream_reply(self, messages: list[ChatMessage], sampling: Sampling) -> ChatReply:
+        """The reply read from a stream, its calls accumulated; by default ``_complete``."""
+        return self._complete(messages, sampling)
+
+    def complete_streamed(
+        self, messages: Sequence[ChatMessage], sampling: Sampling = DEFAULT_SAMPLING
+    ) -> ChatReply:
+        """``complete``, the reply read as a stream (a provider that streams overrides
+        ``_stream_reply``): the text joined, the tool calls accumulated by ``index``."""
+        started = time.monotonic()
+        reply = self._stream_reply(self._checked(messages), sampling)
+        if not reply.text.strip() and not reply.tool_calls:
+            raise ProviderError("empty reply", source=self.name)
+        return replace(reply, seconds=time.monotonic() - started)
 
     def complete(
         self, messages: Sequence[ChatMessage], sampling: Sampling = DEFAULT_SAMPLING

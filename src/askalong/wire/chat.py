@@ -63,6 +63,7 @@ class ChatJSON(TypedDict):
     claims: list[ClaimJSON]
     steps: list[ToolStepJSON]
     limits_hit: list[str]
+    rounds: int  # model replies, the final turn included; 0 offline
     citation_precision: float | None
     citation_recall: float | None
     conversation_id: str | None
@@ -118,6 +119,7 @@ def chat_json(answer: ChatAnswer) -> ChatJSON:
         "claims": [claim_json(c) for c in answer.claims],
         "steps": [tool_step_json(s) for s in answer.steps],
         "limits_hit": list(answer.limits_hit),
+        "rounds": answer.rounds,
         "citation_precision": answer.scores.precision,
         "citation_recall": answer.scores.recall,
         "conversation_id": answer.conversation_id,

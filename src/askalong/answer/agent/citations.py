@@ -1,6 +1,7 @@
 """Citation numbers a model invented (pure): a marker citing a number no source has
 (``[N]``, ``(source#N: …)``, ``(来源#N: …)``, N outside 1..highest) is removed, and the
-sentence it closed is marked, so a reader sees that it lost its citation."""
+sentence it closed is marked (before its stop), so a reader sees that it lost its
+citation."""
 
 from __future__ import annotations
 
@@ -31,10 +32,22 @@ def checked_citations(text: str, highest: int) -> CheckedCitations:
         sentence, lost = _checked_sentence(text[start:end], highest)
         removed.extend(lost)
         if lost:
-            body = sentence.rstrip()
-            sentence = body + INVENTED_MARK + sentence[len(body) :]
+            sentence = _marked(sentence)
         out.append(sentence)
     return CheckedCitations("".join(out), tuple(removed))
+
+
+_END = re.compile(r"\s*[.!?。！？]*\s*$")
+
+
+def _marked(sentence: str) -> str:
+    """The mark inside the sentence, before its closing punctuation, so that the claim
+    it closed carries it (after the stop it would open the next sentence)."""
+    end = _END.search(sentence)
+    at = end.start() if end else len(sentence)
+    closing = sentence[at:].strip()
+    trailing = sentence[len(sentence.rstrip()) :]
+    return sentence[:at] + INVENTED_MARK + closing + trailing
 
 
 def _checked_sentence(sentence: str, highest: int) -> tuple[str, list[int]]:
@@ -50,3 +63,12 @@ def _checked_sentence(sentence: str, highest: int) -> tuple[str, list[int]]:
         return f"[{', '.join(map(str, good))}]" if good else ""
 
     return _MARKER.sub(kept, sentence), lost
+
+
+_LABEL = re.compile(r"[(（]\s*(?:source|来源)\s*#\s*(\d+)[^)）]{0,300}[)）]", re.IGNORECASE)
+
+
+def bracketed(text: str) -> str:
+    """Each label-style citation ``(source#N: file | p. X)`` / ``(来源#N: …)`` as ``[N]``,
+    the one marker form an answer is shown and checked in."""
+    return _LABEL.sub(lambda match: f"[{match.group(1)}]", text)

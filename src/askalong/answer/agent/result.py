@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from askalong.answer.agent.scores import CitationScores
-from askalong.types import AnswerStatus, Claim, Verdict
+from askalong.types import AnswerStatus, Claim, Quote, Verdict
 
 ChatMode = Literal["offline", "model"]
 ToolName = Literal["search_knowledge", "generate_summary", "submit_feedback", "knowledge_stats"]
@@ -45,6 +45,25 @@ class ChatSource:
     verdict: Verdict
     reasons: tuple[str, ...] = ()
 
+    @classmethod
+    def quoting(
+        cls, quote: Quote, title: str, verdict: Verdict, reasons: tuple[str, ...] = ()
+    ) -> ChatSource:
+        """Source ``quote.number`` shown at ``quote``'s span."""
+        return cls(
+            number=quote.number,
+            document_id=quote.document_id,
+            title=title,
+            page=quote.page,
+            section_path=quote.section_path,
+            block_id=quote.block_id,
+            start=quote.start,
+            end=quote.end,
+            text=quote.text,
+            verdict=verdict,
+            reasons=reasons,
+        )
+
 
 @dataclass(frozen=True)
 class ChatPart:
@@ -76,6 +95,7 @@ class ChatAnswer:
     mode: ChatMode = "offline"
     model: str | None = None
     limits_hit: tuple[str, ...] = ()
+    rounds: int = 0  # model replies (the final turn included); 0 offline
     conversation_id: str | None = None
     turn_id: str | None = None
     notes: tuple[str, ...] = ()

@@ -1,8 +1,10 @@
 """The chat entry point: one question to the knowledge base as the asker sees it,
 answered by the agent and stored as a turn of its conversation (a thread).
 
-With no language model configured the offline path answers (``offline``); the answer's
-events stream as ``askalong.asking.agent.events`` lists them. Who asks is the request's
+With no language model configured the offline path answers (``offline``); with one, the
+ReAct loop over tool calling (``react``), its reply checked after generation
+(``model_answer``). Either way the answer's events stream as
+``askalong.asking.agent.events`` lists them. Who asks is the request's
 ``Access``; the documents (a collection's, or none: all the asker may see) were resolved
 by the edge with that access.
 """
@@ -10,15 +12,18 @@ by the edge with that access.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
+from askalong.answer.agent.limits import AgentLimits
 from askalong.answer.agent.registry import SourceRegistry
 from askalong.answer.agent.result import ChatAnswer, ChatTimings, ToolStep
 from askalong.answer.agent.scores import citation_scores
 from askalong.answer.base import NOT_COVERED, HistoryTurn
+from askalong.answer.choose import make_chat_models
 from askalong.asking.agent.events import ChatAnswered, ChatEvent, ChatStarted, ToolDone
+from askalong.asking.agent.model_answer import model_chat_answer
 from askalong.asking.agent.offline import (
     OFFLINE_NOTE,
     PartResult,
@@ -26,10 +31,13 @@ from askalong.asking.agent.offline import (
     cited_sources,
     offline_answer_text,
 )
+from askalong.asking.agent.react import run_model
 from askalong.asking.agent.tools import KnowledgeTools, Scope
 from askalong.asking.asker import Asker, new_id
 from askalong.asking.limits import check_sizes
 from askalong.errors import InputError
+from askalong.providers.chat import ChatModel
+from askalong.settings import Settings
 from askalong.text.analysed import analysed
 from askalong.types import Access, Answer, Document, Quote, Thread, Turn
 
@@ -42,9 +50,23 @@ class ChatRequest:
     conversation_id: str | None = None
 
 
+HISTORY_TURNS = 3  # earlier turns of the conversation the model reads
+
+
 class ChatAgent:
-    def __init__(self, asker: Asker) -> None:
+    """``model``: the agent's language model (default: the settings' strong model when
+    the answerer is ``openai``, else none: offline)."""
+
+    def __init__(
+        self,
+        asker: Asker,
+        model: ChatModel | None = None,
+        limits: AgentLimits | None = None,
+    ) -> None:
         self.asker = asker
+        settings = asker.library.settings
+        self.model = model if model is not None else configured_model(settings)
+        self.limits = limits or AgentLimits.of(settings)
 
     def ask(self, request: ChatRequest) -> ChatAnswer:
         answered = None
@@ -62,22 +84,17 @@ class ChatAgent:
         check_sizes(question)
         thread, turns = self._conversation(request)
         turn_id = new_id()
-        yield ChatStarted(thread.id, turn_id, "offline")
+        yield ChatStarted(thread.id, turn_id, "offline" if self.model is None else "model")
         language = analysed(question).language
         scope = Scope(request.access, request.documents, thread.id, turn_id, language)
         registry = SourceRegistry()
         tools = KnowledgeTools(self.asker, scope, registry)
-        previous = HistoryTurn(turns[-1].question, turns[-1].answer.answer) if turns else None
-        results: list[PartResult] = []
-        steps = []
-        for item in answered_offline(tools, question, previous):
-            if isinstance(item, PartResult):
-                results.append(item)
-                continue
-            if isinstance(item, ToolDone):
-                steps.append(item.step)
-            yield item
-        answer = _chat_answer(question, language, results, registry, tuple(steps))
+        if self.model is None:
+            answer = yield from _offline(tools, question, language, turns)
+        else:
+            history = tuple((t.question, t.answer.answer) for t in turns[-HISTORY_TURNS:])
+            run = yield from run_model(self.model, tools, question, history, self.limits)
+            answer = model_chat_answer(self.asker, question, run, registry, self.limits)
         total = (time.perf_counter() - started) * 1000
         answer = replace(
             answer,
@@ -102,6 +119,27 @@ class ChatAgent:
         stored = stored_answer(answer)
         turn = Turn(answer.turn_id, thread.id, index, answer.question, "ask", None, stored, _now())
         self.asker.library.store.save_turn(thread, turn)
+
+
+def configured_model(settings: Settings) -> ChatModel | None:
+    """The strong chat model when a model answers (``ASKALONG_ANSWERER=openai``)."""
+    return make_chat_models(settings)[0] if settings.answerer == "openai" else None
+
+
+def _offline(
+    tools: KnowledgeTools, question: str, language: str, turns: Sequence[Turn]
+) -> Generator[ChatEvent, None, ChatAnswer]:
+    previous = HistoryTurn(turns[-1].question, turns[-1].answer.answer) if turns else None
+    results: list[PartResult] = []
+    steps = []
+    for item in answered_offline(tools, question, previous):
+        if isinstance(item, PartResult):
+            results.append(item)
+            continue
+        if isinstance(item, ToolDone):
+            steps.append(item.step)
+        yield item
+    return _chat_answer(question, language, results, tools.registry, tuple(steps))
 
 
 def _chat_answer(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from askalong.answer.agent.parts import question_parts
 from askalong.answer.agent.registry import Source, SourceRegistry
@@ -112,17 +112,8 @@ _STRENGTH = {"suspicious": 0, "unverified": 1, "weak": 2, "supported": 3}
 def _chat_source(number: int, source: Source | None, quotes: Sequence[Quote]) -> ChatSource:
     first = quotes[0]
     weakest = min((q.verdict for q in quotes), key=_STRENGTH.__getitem__)
-    return ChatSource(
-        number=number,
-        document_id=first.document_id,
-        title=source.title if source else "",
-        page=first.page,
-        section_path=first.section_path,
-        block_id=first.block_id,
-        start=first.start,
-        end=first.end,
-        text=first.text,
-        verdict=weakest,
+    return ChatSource.quoting(
+        replace(first, number=number), source.title if source else "", weakest
     )
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from askalong.answer.agent.passages import fenced_passages
+from askalong.answer.agent.prompts import MAX_QUERY_CHARS, TOP_K_MAX  # the model is told them
 from askalong.answer.agent.registry import Source, SourceRegistry
 from askalong.answer.agent.result import ToolName, ToolStep
 from askalong.answer.agent.stats import stats_sentence
@@ -34,9 +35,7 @@ from askalong.text.analysed import analysed
 from askalong.text.fence import Fence
 from askalong.types import Access, Answer, Document
 
-MAX_QUERY_CHARS = 4_000
 TOP_K_DEFAULT = 5
-TOP_K_MAX = 10
 RATINGS = ("up", "down")
 MAX_REASON_CHARS = 2_000
 READ_ONLY: frozenset[ToolName] = frozenset(
@@ -128,21 +127,22 @@ class KnowledgeTools:
     def generate_summary(self, topic: object) -> ToolOutput:
         """What the knowledge base says on ``topic``: retrieved first, then summarised from
         those passages only, each sentence citing its source number."""
+        return self.summarised(self.retrieve(topic, TOP_K_DEFAULT))
+
+    def summarised(self, retrieved: Retrieved) -> ToolOutput:
+        """``generate_summary`` once its retrieval is done (a batch retrieves in parallel)."""
         started = time.perf_counter()
-        found = self.search_knowledge(topic, TOP_K_DEFAULT)
-        assert found.retrieved is not None
-        answer = self.asker.answered(found.retrieved.asked, found.retrieved.evidence)
-        text = renumbered_text(answer, found.retrieved.evidence, found.sources)
+        found = self.numbered(retrieved, TOP_K_DEFAULT)
+        answer = self.asker.answered(retrieved.asked, retrieved.evidence)
+        text = renumbered_text(answer, retrieved.evidence, found.sources)
         step = ToolStep(
             "generate_summary",
-            {"topic": found.retrieved.query},
+            {"topic": retrieved.query},
             f"summary of {_count(len(found.sources), 'passage')}",
             found.step.sources,
-            (time.perf_counter() - started) * 1000,
+            retrieved.seconds * 1000 + (time.perf_counter() - started) * 1000,
         )
-        return ToolOutput(
-            step, f"{text}\n\n{found.content}", found.sources, found.retrieved, answer
-        )
+        return ToolOutput(step, f"{text}\n\n{found.content}", found.sources, retrieved, answer)
 
     def submit_feedback(self, rating: object, reason: object) -> ToolOutput:
         if rating not in RATINGS:
@@ -177,12 +177,7 @@ class KnowledgeTools:
 
     def call(self, name: str, arguments: Mapping[str, object]) -> ToolOutput:
         """A call by name (a model's), its arguments checked against the tool's own."""
-        expected = TOOL_ARGUMENTS.get(name)
-        if expected is None:
-            raise ToolArgumentError(f"no tool {name!r}; tools: {', '.join(TOOL_ARGUMENTS)}")
-        unknown = sorted(set(arguments) - set(expected))
-        if unknown:
-            raise ToolArgumentError(f"{name}: unknown argument {unknown[0]!r}", source=unknown[0])
+        checked_arguments(name, arguments)
         if name == "search_knowledge":
             return self.search_knowledge(arguments.get("query"), arguments.get("top_k", 5))
         if name == "generate_summary":
@@ -198,6 +193,16 @@ TOOL_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "submit_feedback": ("rating", "reason"),
     "knowledge_stats": (),
 }
+
+
+def checked_arguments(name: str, arguments: Mapping[str, object]) -> None:
+    """A model's call names a tool and only that tool's arguments."""
+    expected = TOOL_ARGUMENTS.get(name)
+    if expected is None:
+        raise ToolArgumentError(f"no tool {name!r}; tools: {', '.join(TOOL_ARGUMENTS)}")
+    unknown = sorted(set(arguments) - set(expected))
+    if unknown:
+        raise ToolArgumentError(f"{name}: unknown argument {unknown[0]!r}", source=unknown[0])
 
 
 def checked_query(query: object) -> str:

@@ -14,6 +14,7 @@ content) is returned as the first call's ``arguments`` text, which is the JSON t
 caller asked for, unless tools were offered (``Sampling.tools``): then the calls come back
 as ``ChatReply.tool_calls`` and the text is the content alone. ``tool_choice`` is sent as
 the endpoint spells it (a tool's name as ``{"type": "function", "function": {"name"}}``).
+Streamed (``complete_streamed``), the calls' pieces are accumulated by ``index``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from askalong.providers.chat import (
     Sampling,
     ToolCall,
     ToolSpec,
+    accumulated_calls,
 )
 from askalong.providers.http import RetriesExhausted, Retry, RetryPolicy, retryable_status
 
@@ -90,6 +92,40 @@ class OpenAIChat(ChatModel):
             raise self._error(f"stream interrupted: {self._describe(exc)}") from exc
         finally:
             chunks.close()
+
+    def _stream_reply(self, messages: list[ChatMessage], sampling: Sampling) -> ChatReply:
+        """A streamed completion read whole: the content's pieces joined, each chunk's
+        ``delta.tool_calls`` pieces accumulated by ``index``, the usage when sent."""
+        params = {**self._params(messages, sampling), "stream": True}
+        params["stream_options"] = {"include_usage": True}
+        chunks = self._create(params)
+        text: list[str] = []
+        deltas: list[list[dict[str, Any]]] = []
+        finish, model, usage = None, self.model, None
+        try:
+            for chunk in chunks:
+                model, usage = chunk.model or model, chunk.usage or usage
+                for choice in chunk.choices:
+                    text.append(choice.delta.content or "")
+                    deltas.append([c.model_dump() for c in choice.delta.tool_calls or []])
+                    finish = choice.finish_reason or finish
+        except openai.OpenAIError as exc:
+            raise self._error(f"stream interrupted: {self._describe(exc)}") from exc
+        finally:
+            chunks.close()
+        try:
+            calls = accumulated_calls(deltas)
+        except ValueError as exc:
+            raise self._error(str(exc)) from exc
+        return ChatReply(
+            text="".join(text),
+            model=model,
+            finish_reason=finish,
+            usage_prompt_tokens=usage.prompt_tokens if usage else None,
+            usage_completion_tokens=usage.completion_tokens if usage else None,
+            seconds=0.0,
+            tool_calls=calls,
+        )
 
     # ------------------------------------------------------------------ requests
 
