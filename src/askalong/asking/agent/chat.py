@@ -28,6 +28,7 @@ from askalong.asking.agent.offline import (
 )
 from askalong.asking.agent.tools import KnowledgeTools, Scope
 from askalong.asking.asker import Asker, new_id
+from askalong.asking.conflicts import conflicts_among
 from askalong.asking.limits import check_sizes
 from askalong.errors import InputError
 from askalong.text.analysed import analysed
@@ -78,6 +79,8 @@ class ChatAgent:
                 steps.append(item.step)
             yield item
         answer = _chat_answer(question, language, results, registry, tuple(steps))
+        store = self.asker.library.store
+        answer = replace(answer, conflicts=conflicts_among(store, answer.sources, request.access))
         total = (time.perf_counter() - started) * 1000
         answer = replace(
             answer,
@@ -161,6 +164,7 @@ def stored_answer(answer: ChatAnswer) -> Answer:
         answerer=f"agent-{answer.mode}",
         model=answer.model,
         notes=answer.notes,
+        conflicts=answer.conflicts,
     )
 
 
