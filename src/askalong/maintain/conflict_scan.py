@@ -29,7 +29,7 @@ from askalong.index.vectors import VectorIndex
 from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.store.base import ConflictStore, DocumentStore
 from askalong.types import CHUNK_JOINER, BlockSpan, Chunk
-from askalong.verify.contradictions import Difference, bigrams, dice, difference
+from askalong.verify.contradictions import Difference, bigrams, dice, difference, tokenize
 
 MIN_COSINE = 0.9
 MIN_DICE = 0.8
@@ -113,13 +113,23 @@ def conflict_pair(
     similar = dice(texts.of(a), texts.of(b))
     if similar < MIN_DICE:
         return None
-    found = difference(a.text, b.text)
+    found = difference(a.text, b.text, _heading_numbers(a, b))
     if found is None:
         return None
     first, second = _side(a, found, 0), _side(b, found, 1)
     if first.chunk_id > second.chunk_id:
         first, second = second, first
     return ConflictPair(first, second, found.kind, round(cosine, 4), round(similar, 4), _now())
+
+
+def _heading_numbers(a: Chunk, b: Chunk) -> frozenset[str]:
+    """The numbers of the chunks' section headings ("37.14", "F.5.2"): names, not values."""
+    return frozenset(
+        t.norm
+        for part in (*a.section_path, *b.section_path)
+        for t in tokenize(part)
+        if t.kind in ("number", "version")
+    )
 
 
 def _own_rows(rows: VectorRows, document_id: str, chunks: dict[str, Chunk]) -> dict[str, int]:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from difflib import SequenceMatcher
 from typing import Literal
@@ -61,6 +61,8 @@ _SETTINGS = {
 }
 _NEGATIONS = _words("not no never none cannot nor neither without")
 _HAN_NEGATIONS = frozenset("不没无未非勿否别")
+_LABELS = _words("table figure fig example section chapter appendix part step listing 表 图")
+_AUXILIARIES = _words("do does did")
 _VERSION_WORDS = _words("version versions release releases postgresql python v")
 
 
@@ -107,9 +109,13 @@ def bigrams(text: str) -> Counter[str]:
     return Counter(squashed[i : i + 2] for i in range(len(squashed) - 1))
 
 
-def difference(a: str, b: str) -> Difference | None:
-    """The contradiction between ``a`` and ``b``, or None when they agree."""
-    tokens_a, tokens_b = tokenize(a), tokenize(b)
+def difference(a: str, b: str, names: Collection[str] = ()) -> Difference | None:
+    """The contradiction between ``a`` and ``b``, or None when they agree. ``names`` are
+    numbers that name rather than state (the section numbers of the chunks' headings:
+    "37.14. column_options" beside "37.30. foreign_table_options" is two sections)."""
+    tokens_a, tokens_b = _named(tokenize(a), names), _named(tokenize(b), names)
+    if _values(tokens_a) == _values(tokens_b):  # the same values, as often: nothing changed
+        return None
     matcher = SequenceMatcher(
         None, [t.norm for t in tokens_a], [t.norm for t in tokens_b], autojunk=False
     )
@@ -142,12 +148,25 @@ def tokenize(text: str) -> list[Token]:
     tokens: list[Token] = []
     for match in _TOKEN_RE.finditer(text):
         group, surface = match.lastgroup or "", match.group()
-        tokens.extend(_typed(group, surface, match.start(), match.end(), tokens))
+        tokens.extend(_typed(text, group, surface, match.start(), match.end(), tokens))
     return tokens
 
 
+def _named(tokens: list[Token], names: Collection[str]) -> list[Token]:
+    if not names:
+        return tokens
+    return [
+        replace(t, kind=None) if t.kind in ("number", "version") and t.norm in names else t
+        for t in tokens
+    ]
+
+
+def _values(tokens: Sequence[Token]) -> Counter[tuple[str, str]]:
+    return Counter((t.kind, t.norm) for t in tokens if t.kind is not None)
+
+
 def _typed(
-    group: str, surface: str, start: int, end: int, before: Sequence[Token]
+    text: str, group: str, surface: str, start: int, end: int, before: Sequence[Token]
 ) -> Iterable[Token]:
     lower = surface.lower()
     if group == "word" and lower.endswith("n't"):
@@ -157,10 +176,12 @@ def _typed(
         yield Token(lower, _word_kind(lower), start, end)
     elif group == "han":
         yield Token(surface, "negation" if surface in _HAN_NEGATIONS else None, start, end)
+    elif group in ("number", "version") and _glued(text, start):
+        yield Token(lower, None, start, end)  # "int4", "template1": part of a name
     elif group == "number":
         yield Token(_number(surface), _number_kind(before), start, end)
     elif group == "version":
-        yield Token(lower.lstrip("v"), "version", start, end)
+        yield Token(lower.lstrip("v"), _version_kind(before), start, end)
     else:
         yield Token(lower, "date", start, end)
 
@@ -173,9 +194,22 @@ def _word_kind(word: str) -> DifferenceKind | None:
     return "date" if word in _MONTHS else None
 
 
-def _number_kind(before: Sequence[Token]) -> DifferenceKind:
+def _glued(text: str, start: int) -> bool:
+    """Whether a number starts right after a letter: an identifier's digits, not a value
+    (a unit after a number, "64kB", keeps it a value)."""
+    return start > 0 and text[start - 1].isalpha() and text[start - 1].isascii()
+
+
+def _version_kind(before: Sequence[Token]) -> DifferenceKind | None:
+    return None if before and before[-1].norm in _LABELS else "version"  # "Section 38.16.5"
+
+
+def _number_kind(before: Sequence[Token]) -> DifferenceKind | None:
     # A year alone stays a number: "2000 files" and "in 2021" read alike to a regex.
-    return "version" if before and before[-1].norm in _VERSION_WORDS else "number"
+    previous = before[-1].norm if before else ""
+    if previous in _LABELS:  # "Table 37.12", "Figure 3": a caption's number names it
+        return None
+    return "version" if previous in _VERSION_WORDS else "number"
 
 
 def _number(surface: str) -> str:
@@ -210,7 +244,7 @@ def _changes(a: _Stretch, b: _Stretch) -> Iterable[tuple[DifferenceKind, list[To
     """The contradictions inside one stretch that is not the same on both sides."""
     for kind in KINDS:
         if kind == "negation":
-            here = _negated(a.part) != _negated(b.part)
+            here = _negated(a.part) != _negated(b.part) and _affirmed(a) == _affirmed(b)
             if here and _negated(a.tokens) != _negated(b.tokens):
                 yield kind, a.shown(kind), b.shown(kind)
             continue
@@ -229,6 +263,14 @@ def _of(tokens: Sequence[Token], kind: DifferenceKind) -> list[Token]:
 
 def _counts(tokens: Sequence[Token], kind: DifferenceKind) -> Counter[str]:
     return Counter(t.norm for t in tokens if t.kind == kind)
+
+
+def _affirmed(stretch: _Stretch) -> list[str]:
+    """The stretch without its negations and auxiliaries, crudely stemmed: a negation
+    counts only where it is all that changed ("does not support" against "supports"),
+    never when other words changed too ("Prevents issuing" against "Never issue")."""
+    kept = (t.norm for t in stretch.part if t.kind != "negation" and t.norm not in _AUXILIARIES)
+    return [word.removesuffix("s") for word in kept]
 
 
 def _negated(tokens: Sequence[Token]) -> int:
