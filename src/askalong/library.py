@@ -15,7 +15,6 @@ from askalong.index.sync import SearchIndexes
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import Ingestor
 from askalong.maintain.conflict_scan import ConflictScanner
-from askalong.maintain.conflicts import ScanReport
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
@@ -37,7 +36,6 @@ class Library:
         self.indexes.after_embedding.append(self._scan_conflicts)
         self._ingestor: Ingestor | None = None
         self._pages: PageReading | None = None
-        self.last_scan = ScanReport()  # the scan after the latest embedding, for reports
 
     @property
     def ingestor(self) -> Ingestor:
@@ -63,8 +61,9 @@ class Library:
         """A document just given vectors, checked against the rest (ingestion's last step).
         A failed scan leaves the document unscanned: ``askalong conflicts`` does it then."""
         scanner = self.conflicts
-        with contextlib.suppress(AskAlongError):
-            self.last_scan = ScanReport() if scanner is None else scanner.scan(document.id)
+        if scanner is not None:
+            with contextlib.suppress(AskAlongError):
+                scanner.scan(document.id)
 
     def remove(self, document_id: str, access: Access) -> None:
         self.store.delete_document(document_id, access)
