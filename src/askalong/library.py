@@ -10,10 +10,11 @@ from types import TracebackType
 from typing import TypeVar
 
 from askalong.config import Settings, load_settings
-from askalong.errors import IndexUnreadable, InputError
+from askalong.errors import AskAlongError, IndexUnreadable, InputError
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import Ingestor
+from askalong.maintain.conflict_scan import ConflictScanner
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
@@ -32,6 +33,7 @@ class Library:
         with contextlib.suppress(IndexUnreadable):
             self.indexes.sync()
         self.searcher = Searcher(self.store, self.indexes, reranker=make_reranker(settings))
+        self.indexes.after_embedding.append(self._scan_conflicts)
         self._ingestor: Ingestor | None = None
         self._pages: PageReading | None = None
 
@@ -48,6 +50,20 @@ class Library:
         if self._pages is None:
             self._pages = PageReading(self.settings, self.store, self.indexes)
         return self._pages
+
+    @property
+    def conflicts(self) -> ConflictScanner | None:
+        """The contradiction scan over the current vectors; None when embeddings are off."""
+        vectors = self.indexes.vectors
+        return None if vectors is None else ConflictScanner(self.store, vectors.index)
+
+    def _scan_conflicts(self, document: Document) -> None:
+        """A document just given vectors, checked against the rest (ingestion's last step).
+        A failed scan leaves the document unscanned: ``askalong conflicts`` does it then."""
+        scanner = self.conflicts
+        if scanner is not None:
+            with contextlib.suppress(AskAlongError):
+                scanner.scan(document.id)
 
     def remove(self, document_id: str, access: Access) -> None:
         self.store.delete_document(document_id, access)

@@ -298,6 +298,18 @@ class Timings:
 
 
 @dataclass(frozen=True)
+class ConflictNotice:
+    """Two citations of one answer that contradict each other (the contradiction scan
+    found their chunks): their numbers and what each says instead of the other."""
+
+    first: int
+    second: int
+    kind: str  # "number" | "date" | "version" | "setting" | "negation"
+    first_tokens: tuple[str, ...]
+    second_tokens: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Answer:
     """A grounded answer: the direct answer first, then the quotes that support it, then
     extra explanation; verdicts per quote and per claim."""
@@ -319,6 +331,7 @@ class Answer:
     notes: tuple[str, ...] = ()
     timings: Timings = field(default_factory=Timings)
     anchor_set_aside: SetAside | None = None  # the anchor was given but not used: why
+    conflicts: tuple[ConflictNotice, ...] = ()  # cited sources that contradict each other
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from askalong.answer.agent.result import (
 from askalong.answer.agent.scores import CitationScores
 from askalong.context.units import ContextUnit
 from askalong.jobs.job import Job
+from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.maintain.findings import Finding, Repair
 from askalong.retrieve.search import SearchResult
 from askalong.types import (
@@ -26,6 +27,7 @@ from askalong.types import (
     Chunk,
     Claim,
     Collection,
+    ConflictNotice,
     Document,
     Hit,
     LineBox,
@@ -43,6 +45,7 @@ from askalong.wire import (
     ChatJSON,
     ChunkJSON,
     CollectionJSON,
+    ConflictsJSON,
     DoctorJSON,
     DocumentJSON,
     MembershipJSON,
@@ -58,6 +61,7 @@ from askalong.wire import (
     chat_json,
     chunk_json,
     collection_json,
+    conflicts_json,
     doctor_json,
     document_json,
     membership_json,
@@ -93,6 +97,7 @@ def answer() -> Answer:
         searched=("q",),
         notes=("n",),
         timings=Timings(1.5, 2.5, 3.5, 7.5),
+        conflicts=(ConflictNotice(1, 2, "number", ("15.2",), ("15.3",)),),
     )
 
 
@@ -171,6 +176,7 @@ def chat() -> ChatAnswer:
         turn_id="u1",
         notes=("offline",),
         timings=ChatTimings(1.0, 2.0, 3.5),
+        conflicts=(ConflictNotice(3, 4, "setting", ("on",), ("off",)),),
     )
 
 
@@ -195,4 +201,14 @@ def forms() -> list[tuple[Any, Any]]:
         (MembershipJSON, membership_json(Membership("eng", "alice", "admin"))),
         (TokenJSON, token_json(ApiToken("t1", "alice", "ci", CREATED))),
         (ChatJSON, chat_json(chat())),
+        (ConflictsJSON, conflicts()),
     ]
+
+
+def conflicts() -> ConflictsJSON:
+    """A scan report and one pair, one side with a block span and one without."""
+    first = ConflictSide("c1", "d1", 2, 4, 8, SPAN, ("15.2",), (SPAN,))
+    second = ConflictSide("c2", "d2", None, 4, 8, None, ("15.3",), (BlockSpan("b9", 0, 20),))
+    pair = ConflictPair(first, second, "version", 0.97, 0.95, CREATED)
+    report = ScanReport(2, 10, 1, 4, 1, 0.25)
+    return conflicts_json(report, [pair], {"d1": "Guide"}, {"c1": "Use 15.2 now"})

@@ -19,6 +19,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
+from askalong.asking.conflicts import conflicts_among
 from askalong.asking.events import (
     Answered,
     AnswerText,
@@ -121,7 +122,10 @@ class Asker:
             verify_ms=(finished - drafted) * 1000,
             total_ms=(finished - started) * 1000,
         )
-        answer = replace(answer, timings=timings, thread_id=thread.id, turn_id=turn_id)
+        conflicts = conflicts_among(self.library.store, answer.quotes, access)
+        answer = replace(
+            answer, timings=timings, thread_id=thread.id, turn_id=turn_id, conflicts=conflicts
+        )
         self._save(thread, len(turns), answer)
         yield Answered(answer)
 

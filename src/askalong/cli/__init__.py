@@ -14,6 +14,7 @@ from askalong.cli.ask import ask
 from askalong.cli.chat import chat
 from askalong.cli.code import calls
 from askalong.cli.collections import collections
+from askalong.cli.conflicts import conflicts
 from askalong.cli.doctor import doctor
 from askalong.cli.documents import add, docs, rm, show
 from askalong.cli.evaluate import evaluate
@@ -64,6 +65,7 @@ for command in (
     org,
     evaluate,
     doctor,
+    conflicts,
 ):
     main.add_command(command)
 

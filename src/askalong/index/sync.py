@@ -36,6 +36,7 @@ from askalong.store.base import Store
 from askalong.types import Access, Chunk, Document
 
 EmbedderFactory = Callable[[], Embedder | None]
+Embedded = Callable[[Document], None]  # told of each document given vectors
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,9 @@ class SearchIndexes:
         self._vectors: VectorIndexRoute | None = None
         self._loading = threading.Lock()  # a request and the background embedder may race
         self.vector_root = settings.index_dir / "vectors"
+        # What runs once a document has vectors (the library's contradiction scan): every
+        # way in (add, a job's last step, the server, a page read later) embeds here.
+        self.after_embedding: list[Embedded] = []
 
     @property
     def embedder(self) -> Embedder | None:
@@ -144,6 +148,8 @@ class SearchIndexes:
                 done = EmbedReport(
                     done.documents + 1, done.chunks + chunks, reused=done.reused + reused
                 )
+                for told in self.after_embedding:
+                    told(document)
         return done
 
     def _embed_one(

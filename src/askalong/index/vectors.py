@@ -350,6 +350,11 @@ class VectorIndex:
             rows = self._current()
             return {key: np.array(rows.matrix[row]) for key, row in rows.row_of_key(keys).items()}
 
+    def snapshot(self) -> VectorRows:
+        """Every row as committed now: what a scan over all vectors reads."""
+        with self._lock:
+            return self._current()
+
     def document_ids(self) -> set[str]:
         """The documents with at least one live vector."""
         return self._snapshot().document_ids()

@@ -23,6 +23,7 @@ from typing import Protocol
 
 from askalong.accounts import ApiToken, Membership, Org, Role, User
 from askalong.jobs.job import Job
+from askalong.maintain.conflicts import ConflictPair
 from askalong.resumable.upload import ResumableUpload
 from askalong.types import (
     Access,
@@ -335,6 +336,40 @@ class JobStore(Protocol):
     def jobs(self, document_ids: Sequence[str] | None = None) -> list[Job]: ...
 
 
+class ConflictStore(Protocol):
+    """The contradiction scan's pairs and which documents it has read (``maintain/
+    conflict_scan``); a pair goes with either of its chunks, a scan record with any change
+    to its document's chunks."""
+
+    def record_scan(
+        self,
+        document_id: str,
+        pairs: Sequence[ConflictPair],
+        *,
+        chunks: int,
+        skipped: int,
+        scanned_at: str,
+    ) -> None:
+        """Add the pairs found for the document's chunks (those whose chunks still exist;
+        pairs already known stay) and note it scanned, ``skipped`` chunks lacking vectors."""
+        ...
+
+    def conflict_pairs(
+        self, access: Access, document_ids: Sequence[str] | None = None
+    ) -> list[ConflictPair]:
+        """The pairs both of whose documents ``access`` may see (and, when given, one of
+        whose documents is among ``document_ids``), oldest found first."""
+        ...
+
+    def unscanned_documents(self) -> list[str]:
+        """Documents with chunks never scanned, changed since, or scanned with skips."""
+        ...
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        """The chunks of these ids that exist, by id (whatever their document)."""
+        ...
+
+
 class Store(
     DocumentStore,
     ThreadStore,
@@ -344,6 +379,7 @@ class Store(
     OrgStore,
     LimitStore,
     JobStore,
+    ConflictStore,
     Protocol,
 ):
     """Every aggregate of one backend, opened and closed together."""

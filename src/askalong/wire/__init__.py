@@ -9,7 +9,8 @@ classes, read by pydantic (which, on Python 3.11, reads ``typing_extensions.Type
 only). The families: ``documents`` (documents, blocks, chunks, block spans),
 ``collections``, ``search`` (hits), ``anchors``, ``answers`` (quotes, claims, passages),
 ``threads``, ``chat`` (the agent's answers), ``accounts`` (users, orgs, memberships,
-tokens) and ``doctor`` (what ``askalong doctor --json`` found and repaired).
+tokens), ``doctor`` (what ``askalong doctor --json`` found and repaired) and
+``conflicts`` (the contradiction scan's pairs, ``askalong conflicts --json``).
 
 This package is the one import path for them (``from askalong.wire import answer_json``),
 so unlike other packages its ``__init__`` names them: the modules import only values and
@@ -36,12 +37,14 @@ from askalong.wire.anchors import (
 from askalong.wire.answers import (
     AnswerJSON,
     ClaimJSON,
+    ConflictNoticeJSON,
     PassageJSON,
     QuoteJSON,
     TimingsJSON,
     answer_from_json,
     answer_json,
     claim_json,
+    conflict_notice_json,
     passage_json,
     quote_json,
     timings_json,
@@ -58,6 +61,13 @@ from askalong.wire.chat import (
     tool_step_json,
 )
 from askalong.wire.collections import CollectionJSON, collection_json
+from askalong.wire.conflicts import (
+    ConflictJSON,
+    ConflictSideJSON,
+    ConflictsJSON,
+    ScanJSON,
+    conflicts_json,
+)
 from askalong.wire.doctor import DoctorJSON, FindingJSON, RepairJSON, doctor_json, finding_json
 from askalong.wire.documents import (
     BlockJSON,
@@ -95,6 +105,10 @@ __all__ = [
     "ChunkSpan",
     "ClaimJSON",
     "CollectionJSON",
+    "ConflictJSON",
+    "ConflictNoticeJSON",
+    "ConflictSideJSON",
+    "ConflictsJSON",
     "DoctorJSON",
     "DocumentJSON",
     "FindingJSON",
@@ -106,6 +120,7 @@ __all__ = [
     "PlacedAnchorJSON",
     "QuoteJSON",
     "RepairJSON",
+    "ScanJSON",
     "SearchJSON",
     "SpanJSON",
     "ThreadJSON",
@@ -126,6 +141,8 @@ __all__ = [
     "chunk_json",
     "claim_json",
     "collection_json",
+    "conflict_notice_json",
+    "conflicts_json",
     "doctor_json",
     "document_json",
     "finding_json",

@@ -12,6 +12,7 @@ from askalong.types import (
     Answer,
     AnswerStatus,
     Claim,
+    ConflictNotice,
     Intent,
     Quote,
     SetAside,
@@ -59,6 +60,16 @@ class ClaimJSON(TypedDict):
     reasons: list[str]
 
 
+class ConflictNoticeJSON(TypedDict):
+    """Citations ``first`` and ``second`` contradict each other: each side's own tokens."""
+
+    first: int
+    second: int
+    kind: str
+    first_tokens: list[str]
+    second_tokens: list[str]
+
+
 class TimingsJSON(TypedDict):
     retrieval_ms: float
     answer_ms: float
@@ -86,6 +97,7 @@ class AnswerJSON(TypedDict):
     notes: list[str]
     timings: TimingsJSON
     anchor_set_aside: SetAside | None
+    conflicts: list[ConflictNoticeJSON]
 
 
 def passage_json(unit: ContextUnit) -> PassageJSON:
@@ -122,6 +134,26 @@ def claim_json(claim: Claim) -> ClaimJSON:
     }
 
 
+def conflict_notice_json(notice: ConflictNotice) -> ConflictNoticeJSON:
+    return {
+        "first": notice.first,
+        "second": notice.second,
+        "kind": notice.kind,
+        "first_tokens": list(notice.first_tokens),
+        "second_tokens": list(notice.second_tokens),
+    }
+
+
+def conflict_notice_from_json(value: ConflictNoticeJSON) -> ConflictNotice:
+    return ConflictNotice(
+        value["first"],
+        value["second"],
+        value["kind"],
+        tuple(value["first_tokens"]),
+        tuple(value["second_tokens"]),
+    )
+
+
 def timings_json(timings: Timings) -> TimingsJSON:
     return {
         "retrieval_ms": timings.retrieval_ms,
@@ -151,6 +183,7 @@ def answer_json(answer: Answer) -> AnswerJSON:
         "notes": list(answer.notes),
         "timings": timings_json(answer.timings),
         "anchor_set_aside": answer.anchor_set_aside,
+        "conflicts": [conflict_notice_json(c) for c in answer.conflicts],
     }
 
 
@@ -176,6 +209,7 @@ def answer_from_json(value: AnswerJSON) -> Answer:
         notes=tuple(value["notes"]),
         timings=Timings(**value["timings"]),
         anchor_set_aside=value.get("anchor_set_aside"),  # absent from turns stored before it
+        conflicts=tuple(conflict_notice_from_json(c) for c in value.get("conflicts", [])),
     )
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from typing_extensions import TypedDict
 
 from askalong.types import AnswerStatus, Verdict
-from askalong.wire.answers import ClaimJSON, claim_json
+from askalong.wire.answers import ClaimJSON, ConflictNoticeJSON, claim_json, conflict_notice_json
 from askalong.wire.documents import SpanJSON
 
 if TYPE_CHECKING:  # annotations only: the wire forms import values, not the stages
@@ -70,6 +70,7 @@ class ChatJSON(TypedDict):
     turn_id: str | None
     notes: list[str]
     timings: ChatTimingsJSON
+    conflicts: list[ConflictNoticeJSON]  # cited sources that contradict each other
 
 
 def chat_part_json(part: ChatPart) -> ChatPartJSON:
@@ -130,4 +131,5 @@ def chat_json(answer: ChatAnswer) -> ChatJSON:
             "answer_ms": round(timings.answer_ms, 1),
             "total_ms": round(timings.total_ms, 1),
         },
+        "conflicts": [conflict_notice_json(c) for c in answer.conflicts],
     }

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from askalong.answer.agent.scores import CitationScores
-from askalong.types import AnswerStatus, Claim, Quote, Verdict
+from askalong.types import AnswerStatus, Claim, ConflictNotice, Quote, Verdict
 
 ChatMode = Literal["offline", "model"]
 ToolName = Literal["search_knowledge", "generate_summary", "submit_feedback", "knowledge_stats"]
@@ -100,3 +100,4 @@ class ChatAnswer:
     turn_id: str | None = None
     notes: tuple[str, ...] = ()
     timings: ChatTimings = field(default_factory=ChatTimings)
+    conflicts: tuple[ConflictNotice, ...] = ()  # cited sources that contradict each other

@@ -34,6 +34,7 @@ from askalong.asking.agent.offline import (
 from askalong.asking.agent.react import run_model
 from askalong.asking.agent.tools import KnowledgeTools, Scope
 from askalong.asking.asker import Asker, new_id
+from askalong.asking.conflicts import conflicts_among
 from askalong.asking.limits import check_sizes
 from askalong.errors import InputError
 from askalong.providers.chat import ChatModel
@@ -95,6 +96,8 @@ class ChatAgent:
             history = tuple((t.question, t.answer.answer) for t in turns[-HISTORY_TURNS:])
             run = yield from run_model(self.model, tools, question, history, self.limits)
             answer = model_chat_answer(self.asker, question, run, registry, self.limits)
+        store = self.asker.library.store
+        answer = replace(answer, conflicts=conflicts_among(store, answer.sources, request.access))
         total = (time.perf_counter() - started) * 1000
         answer = replace(
             answer,
@@ -199,6 +202,7 @@ def stored_answer(answer: ChatAnswer) -> Answer:
         answerer=f"agent-{answer.mode}",
         model=answer.model,
         notes=answer.notes,
+        conflicts=answer.conflicts,
     )
 
 

@@ -231,17 +231,18 @@ class SQLiteDocuments(SQLiteDatabase):
 # -- permission filter -------------------------------------------------------------------
 
 
-def access_filter(access: Access) -> SqlFilter:
-    """Who may see a document, as SQL over ``documents d``: one of its access tokens
-    (``types.document_tokens``) among the caller's (``Access.tokens``). Every document
-    query appends this, so rows the caller may not see are never read, let alone returned."""
+def access_filter(access: Access, document: str = "d.id") -> SqlFilter:
+    """Who may see a document, as SQL over ``documents d`` (or the document id column
+    ``document``): one of its access tokens (``types.document_tokens``) among the caller's
+    (``Access.tokens``). Every document query appends this, so rows the caller may not see
+    are never read, let alone returned."""
     if access.everything:
         return SqlFilter("1 = 1", ())
     tokens = access.tokens
     marks = ", ".join("?" for _ in tokens)
     sql = (
         "EXISTS (SELECT 1 FROM document_access a"
-        f" WHERE a.document_id = d.id AND a.token IN ({marks}))"
+        f" WHERE a.document_id = {document} AND a.token IN ({marks}))"
     )
     return SqlFilter(sql, tokens)
 

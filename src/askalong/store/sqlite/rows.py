@@ -189,7 +189,12 @@ def chunk_from_row(row: sqlite3.Row) -> Chunk:
 
 
 def spans_from_json(text: str) -> tuple[BlockSpan, ...]:
-    return tuple(BlockSpan(str(b), int(s), int(e)) for b, s, e in json.loads(text))
+    return spans_from_list(json.loads(text))
+
+
+def spans_from_list(value: list[list[object]]) -> tuple[BlockSpan, ...]:
+    """Spans from their decoded JSON form, ``[[block_id, start, end]]``."""
+    return tuple(BlockSpan(str(b), int(str(s)), int(str(e))) for b, s, e in value)
 
 
 SELECT_THREAD = (

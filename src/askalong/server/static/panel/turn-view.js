@@ -5,6 +5,7 @@
 import { el } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
 import { intentLabel, shownQuestion } from "../lib/intents.js";
+import { conflictNotices } from "./conflicts.js";
 import { claimList, quoteCard, showVerdict } from "./quotes-view.js";
 import { chipContent } from "./where.js";
 
@@ -126,6 +127,8 @@ export class Turn {
     this.showScope(answer.anchor_set_aside);
     if (answer.status === "not_covered") return this.showNotCovered(answer);
     this.answer.replaceChildren(...this.withCitations(answer.answer ?? ""));
+    const conflicts = conflictNotices(answer.conflicts, (n) => this.citation(n));
+    if (conflicts) this.answer.append(conflicts);
     for (const quote of answer.quotes ?? []) this.addQuote(quote);
     if (answer.explanation) this.explanation.replaceChildren(answer.explanation);
     if (answer.claims?.length)

@@ -267,6 +267,11 @@ export default Object.freeze({
   "turn.unrelated": "Answered from the whole document: your question is not about the selected passage.",
   "turn.other_section": "Answered from the whole document: your question is about another part of it, not the selected passage.",
 
+  "conflict.title": "These sources disagree",
+  "conflict.between": "Sources {first} and {second} say nearly the same thing with different values; check which applies:",
+  "conflict.says": "says {tokens}",
+  "conflict.negation": "one of them says the opposite",
+
   // -- quotes and how they were checked -----------------------------------------------------
   "quote.show": "Show in the document",
   "quote.show_n": "Show quote {n} in the document",

@@ -266,6 +266,11 @@ export default Object.freeze({
   "turn.unrelated": "已根据整篇文档回答：你的问题与选中的段落无关。",
   "turn.other_section": "已根据整篇文档回答：你的问题涉及文档的其他部分，而不是选中的段落。",
 
+  "conflict.title": "这些来源说法不一致",
+  "conflict.between": "来源 {first} 与 {second} 的说法几乎相同，但数值不同，请核实哪一个适用：",
+  "conflict.says": "写的是 {tokens}",
+  "conflict.negation": "其中一处的意思相反",
+
   // -- quotes and how they were checked -----------------------------------------------------
   "quote.show": "在文档中显示",
   "quote.show_n": "在文档中显示引用 {n}",
