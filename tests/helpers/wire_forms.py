@@ -14,6 +14,7 @@ from askalong.answer.agent.result import (
 )
 from askalong.answer.agent.scores import CitationScores
 from askalong.context.units import ContextUnit
+from askalong.feedback.record import Citation, Feedback, Judged, RankedChunk, Triage
 from askalong.jobs.job import Job
 from askalong.maintain.findings import Finding, Repair
 from askalong.retrieve.search import SearchResult
@@ -45,6 +46,7 @@ from askalong.wire import (
     CollectionJSON,
     DoctorJSON,
     DocumentJSON,
+    FeedbackJSON,
     MembershipJSON,
     OrgJSON,
     PassageJSON,
@@ -60,6 +62,7 @@ from askalong.wire import (
     collection_json,
     doctor_json,
     document_json,
+    feedback_json,
     membership_json,
     org_json,
     passage_json,
@@ -93,6 +96,7 @@ def answer() -> Answer:
         searched=("q",),
         notes=("n",),
         timings=Timings(1.5, 2.5, 3.5, 7.5),
+        hits=(Hit("c1", "d1", 0.5, "hybrid", 2.0, 1, 0.8, 3),),
     )
 
 
@@ -195,4 +199,17 @@ def forms() -> list[tuple[Any, Any]]:
         (MembershipJSON, membership_json(Membership("eng", "alice", "admin"))),
         (TokenJSON, token_json(ApiToken("t1", "alice", "ci", CREATED))),
         (ChatJSON, chat_json(chat())),
+        (FeedbackJSON, feedback_json(feedback())),
     ]
+
+
+def feedback() -> Feedback:
+    """A thumbs-down with every part of its frozen copy and its triage filled."""
+    citation = Citation(1, "d1", "T", 4, "b2", 3, 12, "根据文档回答问题", "h1", ("c1",), ("h2",))
+    ranked = RankedChunk(1, "c1", "d1", "T", 0.5, "hybrid", 2.0, 1, 0.8, 3, None, "h2")
+    judged = Judged(
+        "什么是随问？", "随问。[1]", "answered", "", (citation,), (ranked,), "hybrid",
+        ("n",), "extractive", "m", "light", Timings(1.5, 2.5, 3.5, 7.5),
+    )  # fmt: skip
+    triage = Triage("generation_fault", "why", ("found: x",), "terms")
+    return Feedback("f1", "alice", "t", "u", "down", "too long", judged, CREATED, "api", triage)

@@ -22,6 +22,7 @@ from types import TracebackType
 from typing import Protocol
 
 from askalong.accounts import ApiToken, Membership, Org, Role, User
+from askalong.feedback.record import Feedback, FeedbackFilter, Triage
 from askalong.jobs.job import Job
 from askalong.resumable.upload import ResumableUpload
 from askalong.types import (
@@ -335,6 +336,26 @@ class JobStore(Protocol):
     def jobs(self, document_ids: Sequence[str] | None = None) -> list[Job]: ...
 
 
+class FeedbackStore(Protocol):
+    """Ratings of answers with their frozen copies (``askalong.feedback``), private to
+    their owner like threads (``everything``: all, the admin view); one per owner and turn."""
+
+    def save_feedback(self, item: Feedback) -> Feedback:
+        """Store ``item``; the owner's earlier record on the same turn is replaced (its id
+        kept, and returned in the record)."""
+        ...
+
+    def get_feedback(self, feedback_id: str, access: Access) -> Feedback:
+        """``NotFound`` when unknown or not the caller's."""
+        ...
+
+    def list_feedback(self, access: Access, where: FeedbackFilter | None = None) -> list[Feedback]:
+        """The caller's records (``everything``: anyone's) that ``where`` keeps, newest first."""
+        ...
+
+    def set_triage(self, feedback_id: str, triage: Triage) -> None: ...
+
+
 class Store(
     DocumentStore,
     ThreadStore,
@@ -344,6 +365,7 @@ class Store(
     OrgStore,
     LimitStore,
     JobStore,
+    FeedbackStore,
     Protocol,
 ):
     """Every aggregate of one backend, opened and closed together."""
