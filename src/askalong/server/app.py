@@ -53,6 +53,7 @@ from askalong.server.routes import (
     collections,
     documents,
     export,
+    feedback,
     pages,
     resumable,
     search,
@@ -124,6 +125,7 @@ def create_app(
         chat,
         threads,
         export,
+        feedback,
         accounts,
         admin,
     )
