@@ -113,3 +113,32 @@ def test_a_session_needs_its_csrf_token(owner: TestClient) -> None:
     assert browser.post("/api/feedback", json=body).status_code == 403
     done = browser.post("/api/feedback", json=body, headers={"X-CSRF-Token": csrf})
     assert done.status_code == 201
+
+
+def test_the_admin_view_filters_and_hides_what_the_admin_may_not_see(owner: TestClient) -> None:
+    """The first account (alice) is the site administrator; carol, a second one made so,
+    may not see alice's private page; bob is no administrator at all."""
+    store = _store(owner)
+    alice, bob = _token(owner, "alice"), _token(owner, "bob")
+    store.add_user("carol", PASSWORD, admin=True)
+    carol = _token(owner, "carol")
+    down = alice.post("/api/feedback", json={**_asked(alice), "rating": "down", "reason": "no"})
+    alice.post("/api/feedback", json={**_asked(alice), "rating": "up"})
+    assert bob.get("/api/admin/feedback").status_code == 404
+    assert bob.get("/admin/feedback.js").status_code == 404
+    assert carol.get("/admin/feedback.js").status_code == 200
+    everyone = owner.get("/api/admin/feedback").json()["feedback"]
+    assert [f["rating"] for f in everyone] == ["up", "down"]
+    label = everyone[1]["triage"]["label"]
+    (only,) = owner.get(f"/api/admin/feedback?label={label}").json()["feedback"]
+    assert only["id"] == down.json()["id"]
+    assert owner.get("/api/admin/feedback?user=bob").json()["feedback"] == []
+    day = everyone[0]["created"][:10]
+    assert len(owner.get(f"/api/admin/feedback?since={day}&until={day}").json()["feedback"]) == 2
+    assert owner.get("/api/admin/feedback?until=2000-01-01").json()["feedback"] == []
+    assert owner.get("/api/admin/feedback?since=yesterday").status_code == 400
+    shown = owner.get("/api/admin/feedback").json()["feedback"][1]["judged"]["citations"]
+    hidden = carol.get("/api/admin/feedback").json()["feedback"][1]["judged"]["citations"]
+    assert shown[0]["text"] and shown[0]["title"] == "TRUNCATE"
+    assert hidden[0]["text"] == hidden[0]["title"] == ""
+    assert hidden[0]["chunk_ids"] == shown[0]["chunk_ids"]

@@ -48,6 +48,7 @@ from askalong.server.methods import AllowedMethods, MethodTable
 from askalong.server.routes import (
     accounts,
     admin,
+    admin_feedback,
     ask,
     chat,
     collections,
@@ -128,6 +129,7 @@ def create_app(
         feedback,
         accounts,
         admin,
+        admin_feedback,
     )
     routers = [module.router for module in modules]
     for router in routers:
