@@ -213,6 +213,17 @@ export default Object.freeze({
   "turn.unrelated": "Answered from the whole document: your question is not about the selected passage.",
   "turn.other_section": "Answered from the whole document: your question is about another part of it, not the selected passage.",
 
+  // -- feedback on an answer (panel/feedback.js) ----------------------------------------
+  "feedback.up": "Good answer",
+  "feedback.down": "Bad answer",
+  "feedback.reason": "Why? (optional)",
+  "feedback.reason_placeholder": "Why? e.g. shorter, more detail, in English (optional)",
+  "feedback.send": "Send reason",
+  "feedback.sending": "Sending…",
+  "feedback.thanks": "Thanks — noted.",
+  "feedback.thanks_reason": "Thanks — your reason is noted.",
+  "feedback.failed": "Feedback not sent: {message}",
+
   // -- quotes and how they were checked -----------------------------------------------------
   "quote.show": "Show in the document",
   "quote.show_n": "Show quote {n} in the document",

@@ -212,6 +212,17 @@ export default Object.freeze({
   "turn.unrelated": "已根据整篇文档回答：你的问题与选中的段落无关。",
   "turn.other_section": "已根据整篇文档回答：你的问题涉及文档的其他部分，而不是选中的段落。",
 
+  // -- feedback on an answer (panel/feedback.js) ----------------------------------------
+  "feedback.up": "回答很好",
+  "feedback.down": "回答不好",
+  "feedback.reason": "原因（可选）",
+  "feedback.reason_placeholder": "原因？例如：更简短、更详细、用中文（可选）",
+  "feedback.send": "提交原因",
+  "feedback.sending": "正在提交…",
+  "feedback.thanks": "谢谢，已记录。",
+  "feedback.thanks_reason": "谢谢，已记录你的原因。",
+  "feedback.failed": "反馈未能提交：{message}",
+
   // -- quotes and how they were checked -----------------------------------------------------
   "quote.show": "在文档中显示",
   "quote.show_n": "在文档中显示引用 {n}",
