@@ -168,14 +168,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--home", type=Path, help="library folder (default: a temporary one)")
     parser.add_argument("--cases", type=Path, default=CASES)
-    parser.add_argument("--out", type=Path, help="results file (default: results/triage.md)")
+    parser.add_argument("--out", type=Path, help="results file (default: results/triage-DATE.md)")
     args = parser.parse_args()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="aa-triage-") as scratch:
         home = args.home or Path(scratch) / "home"
         outcomes = run(home, load_cases(args.cases))
     text = report(outcomes, time.perf_counter() - started)
-    write_results(text, "triage.md", args.out)
+    write_results(text, f"triage-{datetime.date.today()}.md", args.out)
 
 
 if __name__ == "__main__":
