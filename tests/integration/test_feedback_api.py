@@ -6,6 +6,7 @@ chunk ids and hashes, the ranked hits with their route scores); another user's t
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from askalong.types import Access
 PASSWORD = "a long secret phrase 7"
 PAGE = "manuals/postgresql-15-html/sql-truncate.html"
 QUESTION = "What does TRUNCATE do to a table?"
+JSON_TYPE = {"Content-Type": "application/json"}
 
 
 def _store(client: TestClient) -> Store:
@@ -101,6 +103,9 @@ def test_someone_elses_turn_is_not_found_and_bad_input_is_422(owner: TestClient)
     ):
         refused = alice.post("/api/feedback", json=bad)
         assert refused.status_code == 422, (bad, refused.text)
+    surrogate = json.dumps({**turn, "turn_id": "\ud800", "rating": "up"})  # JSON spells it
+    sent = alice.post("/api/feedback", content=surrogate, headers=JSON_TYPE)
+    assert sent.status_code == 422, sent.text
     assert alice.get("/api/feedback").json()["feedback"] == []
 
 

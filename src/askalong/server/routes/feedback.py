@@ -38,12 +38,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {s: {"model": ErrorOut} for s in (404,
 @router.post("/feedback", response_model=FeedbackCreated, status_code=201, responses=ERRORS)
 async def post_feedback(body: FeedbackIn, state: StateDep, access: AccessDep) -> FeedbackCreated:
     """Thumbs up or down on one answer, with an optional reason."""
-    for field, check in (("rating", checked_rating), ("reason", checked_reason)):
-        try:
-            check(getattr(body, field))
-        except InputError as error:
-            problem = {"type": "value_error", "loc": ("body", field), "msg": error.message}
-            raise RequestValidationError([problem]) from None
+    problems = _problems(body)
+    if problems:
+        raise RequestValidationError(problems)
     made = await run_in_threadpool(_give, state, body, access)
     return FeedbackCreated(id=made)
 
@@ -53,6 +50,23 @@ async def list_feedback(state: StateDep, access: AccessDep) -> FeedbackList:
     """The asker's own feedback, newest first."""
     found = await run_in_threadpool(state.library.store.list_feedback, Access(user=access.user))
     return FeedbackList(feedback=[feedback_json(f) for f in found])
+
+
+def _problems(body: FeedbackIn) -> list[dict[str, object]]:
+    """What is wrong with the body, as validation errors (a 422, as the contract says)."""
+    problems: list[dict[str, object]] = []
+    for field, check in (("rating", checked_rating), ("reason", checked_reason)):
+        try:
+            check(getattr(body, field))
+        except InputError as error:
+            problems.append({"type": "value_error", "loc": ("body", field), "msg": error.message})
+    for field in ("conversation_id", "turn_id", "reason"):
+        try:
+            getattr(body, field).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate, which JSON's "\ud800" can spell
+            msg = "not valid Unicode (a lone surrogate)"
+            problems.append({"type": "value_error", "loc": ("body", field), "msg": msg})
+    return problems
 
 
 def _give(state: ServerState, body: FeedbackIn, access: Access) -> str:
