@@ -6,7 +6,8 @@ Contract
 ``POST /api/feedback`` with ``{"conversation_id": str, "turn_id": str, "rating": "up" |
 "down", "reason": str (optional, at most 2,000 characters)}`` → 201 ``{"id": str}``. The
 turn must be in a conversation of the asker's (404 otherwise, as for a thread: fail
-closed); a bad rating or reason, or a missing field, is 422; CSRF as for every POST. A
+closed); a bad rating or reason, or a missing field, is 422 (a body that is not JSON
+at all is 400, as on every route); CSRF as for every POST. A
 second rating of the same answer by the same asker replaces the first (same ``id``).
 The record keeps a frozen copy of the answer as it was judged; a thumbs-down is triaged
 (``retrieval_miss`` / ``retrieval_fault`` / ``generation_fault``).
@@ -32,7 +33,7 @@ from askalong.types import Access
 from askalong.wire import feedback_json
 
 router = APIRouter(prefix="/api", tags=["feedback"])
-ERRORS: dict[int | str, dict[str, Any]] = {s: {"model": ErrorOut} for s in (404, 422)}
+ERRORS: dict[int | str, dict[str, Any]] = {s: {"model": ErrorOut} for s in (400, 404, 422)}
 
 
 @router.post("/feedback", response_model=FeedbackCreated, status_code=201, responses=ERRORS)
