@@ -332,6 +332,9 @@ class Answer:
     timings: Timings = field(default_factory=Timings)
     anchor_set_aside: SetAside | None = None  # the anchor was given but not used: why
     conflicts: tuple[ConflictNotice, ...] = ()  # cited sources that contradict each other
+    # The retrieval's hits as ranked, with every route's scores and ranks: kept on the
+    # stored turn so that feedback freezes what the answer was drawn from.
+    hits: tuple[Hit, ...] = ()
 
 
 @dataclass(frozen=True)

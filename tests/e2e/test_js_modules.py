@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from askalong.asking.question import INTENT_QUESTIONS
+from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.parse.progress import STAGES
 from askalong.server.chat_events import CHAT_EVENT_NAMES
@@ -168,6 +169,8 @@ def test_the_browser_reads_the_python_constants_from_contract_js(served: Page) -
         "CHAT_EVENT_NAMES": list(CHAT_EVENT_NAMES),
         "PROGRESS_STAGES": list(STAGES),
         "DOCUMENT_SUFFIXES": sorted(DOCUMENT_SUFFIXES),
+        "FEEDBACK_RATINGS": list(RATINGS),
+        "MAX_FEEDBACK_REASON_CHARS": MAX_REASON_CHARS,
     }
     assert run(served, "/lib/contract.js", "return Object.isFrozen(m.VERDICTS);") is True
 

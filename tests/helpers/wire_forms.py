@@ -14,6 +14,7 @@ from askalong.answer.agent.result import (
 )
 from askalong.answer.agent.scores import CitationScores
 from askalong.context.units import ContextUnit
+from askalong.feedback.record import Citation, Feedback, Judged, RankedChunk, Triage
 from askalong.jobs.job import Job
 from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.maintain.findings import Finding, Repair
@@ -48,6 +49,7 @@ from askalong.wire import (
     ConflictsJSON,
     DoctorJSON,
     DocumentJSON,
+    FeedbackJSON,
     MembershipJSON,
     OrgJSON,
     PassageJSON,
@@ -64,6 +66,7 @@ from askalong.wire import (
     conflicts_json,
     doctor_json,
     document_json,
+    feedback_json,
     membership_json,
     org_json,
     passage_json,
@@ -98,6 +101,7 @@ def answer() -> Answer:
         notes=("n",),
         timings=Timings(1.5, 2.5, 3.5, 7.5),
         conflicts=(ConflictNotice(1, 2, "number", ("15.2",), ("15.3",)),),
+        hits=(Hit("c1", "d1", 0.5, "hybrid", 2.0, 1, 0.8, 3),),
     )
 
 
@@ -202,6 +206,7 @@ def forms() -> list[tuple[Any, Any]]:
         (TokenJSON, token_json(ApiToken("t1", "alice", "ci", CREATED))),
         (ChatJSON, chat_json(chat())),
         (ConflictsJSON, conflicts()),
+        (FeedbackJSON, feedback_json(feedback())),
     ]
 
 
@@ -212,3 +217,15 @@ def conflicts() -> ConflictsJSON:
     pair = ConflictPair(first, second, "version", 0.97, 0.95, CREATED)
     report = ScanReport(2, 10, 1, 4, 1, 0.25)
     return conflicts_json(report, [pair], {"d1": "Guide"}, {"c1": "Use 15.2 now"})
+
+
+def feedback() -> Feedback:
+    """A thumbs-down with every part of its frozen copy and its triage filled."""
+    citation = Citation(1, "d1", "T", 4, "b2", 3, 12, "根据文档回答问题", "h1", ("c1",), ("h2",))
+    ranked = RankedChunk(1, "c1", "d1", "T", 0.5, "hybrid", 2.0, 1, 0.8, 3, None, "h2")
+    judged = Judged(
+        "什么是随问？", "随问。[1]", "answered", "", (citation,), (ranked,), "hybrid",
+        ("n",), "extractive", "m", "light", Timings(1.5, 2.5, 3.5, 7.5),
+    )  # fmt: skip
+    triage = Triage("generation_fault", "why", ("found: x",), "terms")
+    return Feedback("f1", "alice", "t", "u", "down", "too long", judged, CREATED, "api", triage)

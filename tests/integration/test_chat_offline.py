@@ -19,7 +19,6 @@ from click.testing import CliRunner
 
 from askalong.answer.agent.registry import SourceRegistry
 from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.agent.feedback import read_feedback
 from askalong.asking.agent.tools import (
     KnowledgeTools,
     Scope,
@@ -28,6 +27,7 @@ from askalong.asking.agent.tools import (
 from askalong.asking.choose import make_asker
 from askalong.cli import main
 from askalong.config import Settings, load_settings
+from askalong.errors import InputError
 from askalong.library import Library
 from askalong.types import Access
 
@@ -123,14 +123,22 @@ def test_tool_arguments_are_checked_and_feedback_is_stored_once(library: Library
         tools.call("search_knowledge", {"query": "vacuum", "user": "someone"})
     found = tools.call("search_knowledge", {"query": "vacuum", "top_k": 2})
     assert len(found.sources) <= 2 and "<<<(source#1: " in found.content
+    with pytest.raises(InputError, match="no answer in this conversation"):
+        tools.submit_feedback("down", "no conversation yet")
+    first = ChatAgent(tools.asker).ask(ChatRequest("What does VACUUM FULL do?", Access.local()))
+    talk = Scope(Access.local(), conversation_id=first.conversation_id, turn_id="next")
+    tools = KnowledgeTools(tools.asker, talk, SourceRegistry())
     tools.submit_feedback("down", "the answer missed the FULL option")
     with pytest.raises(ToolArgumentError, match="already"):
         tools.submit_feedback("up", "second")
     with pytest.raises(ToolArgumentError, match="rating"):
         KnowledgeTools(tools.asker, tools.scope, SourceRegistry()).submit_feedback("5", "")
-    assert [(f.rating, f.reason) for f in read_feedback(library.settings.home)] == [
-        ("down", "the answer missed the FULL option")
+    stored = library.store.list_feedback(Access.local())
+    assert [(f.rating, f.reason, f.turn_id, f.source) for f in stored] == [
+        ("down", "the answer missed the FULL option", first.turn_id, "agent")
     ]
+    assert stored[0].judged.question == "What does VACUUM FULL do?"
+    assert stored[0].triage is not None
     summary = tools.generate_summary("tablespaces")
     assert summary.summary is not None and "[" in summary.content
 

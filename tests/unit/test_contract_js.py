@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from askalong.asking.question import INTENT_QUESTIONS
+from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.parse.progress import STAGES
 from askalong.server.chat_events import CHAT_EVENT_NAMES
@@ -47,6 +48,8 @@ def test_the_contract_holds_the_python_constants() -> None:
         "UPLOAD_EVENT_NAMES": list(UPLOAD_EVENT_NAMES),
         "PROGRESS_STAGES": list(STAGES),
         "DOCUMENT_SUFFIXES": sorted(DOCUMENT_SUFFIXES),
+        "FEEDBACK_RATINGS": list(RATINGS),
+        "MAX_FEEDBACK_REASON_CHARS": MAX_REASON_CHARS,
     }
 
 

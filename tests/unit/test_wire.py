@@ -29,7 +29,7 @@ DOCUMENT_KEYS = {
 ANSWER_KEYS = {
     "status", "question", "answer", "quotes", "explanation", "claims", "intent", "anchor",
     "thread_id", "turn_id", "answerer", "model", "route", "searched", "notes", "timings",
-    "anchor_set_aside", "conflicts",
+    "anchor_set_aside", "conflicts", "hits",
 }  # fmt: skip
 QUOTE_KEYS = {
     "number", "document_id", "block_id", "start", "end", "text", "page", "section_path",
@@ -153,4 +153,5 @@ def test_wire_imports_only_values() -> None:
         "askalong.maintain.conflicts",  # the contradiction scan's values (pure)
         "askalong.answer.agent.result",  # the chat answer's values (pure)
         "askalong.jobs.job",
+        "askalong.feedback.record",  # the feedback values (pure)
     }

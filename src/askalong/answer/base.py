@@ -62,6 +62,9 @@ class DraftRequest:
     titles: Mapping[str, str] = field(default_factory=dict)  # document id -> title
     long_selection: bool = False
     cross_section: bool = False
+    # the asker's preferences about form from their feedback, newest first
+    # (``askalong.feedback.guidance``): shown below the evidence rules
+    guidance: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

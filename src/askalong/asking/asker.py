@@ -41,6 +41,7 @@ from askalong.asking.question import (
 )
 from askalong.context.anchor import LocatedAnchor
 from askalong.context.units import ContextUnit
+from askalong.feedback.guidance import guidance_entries
 from askalong.library import Library
 from askalong.providers.base import Embedder
 from askalong.text.tokens import key_terms
@@ -107,7 +108,8 @@ class Asker:
         yield _started(thread.id, turn_id, asked.anchor)
         yield EvidenceFound(evidence.units, evidence.searched, evidence.notes, evidence.set_aside)
         answering = time.perf_counter()
-        draft = yield from self._draft(asked, evidence)
+        guidance = guidance_entries(self.library.store, access.user)
+        draft = yield from self._draft(asked, evidence, guidance)
         drafted = time.perf_counter()
         if draft.status == "answered":
             yield from (QuoteFound(q) for q in draft.quotes)
@@ -161,7 +163,7 @@ class Asker:
         return Reading(anchor, document, store.blocks(document.id))
 
     def _draft(
-        self, asked: AskedQuestion, evidence: Evidence
+        self, asked: AskedQuestion, evidence: Evidence, guidance: tuple[str, ...] = ()
     ) -> Generator[AnswerText, None, Draft]:
         if not evidence.units:
             return Draft("not_covered", NOT_COVERED[asked.question.language], ())
@@ -175,6 +177,7 @@ class Asker:
             titles=evidence.titles,
             long_selection=len(selection) > LONG_SELECTION_CHARS,
             cross_section=any(u.origin == "crossref" for u in evidence.units),
+            guidance=guidance,
         )
         draft = None
         for item in drafted_in_worker(self.answerer, request):
@@ -198,6 +201,7 @@ class Asker:
             searched=evidence.searched,
             notes=(*evidence.notes, *draft.notes),
             anchor_set_aside=evidence.set_aside,
+            hits=evidence.hits,
         )
         if draft.status == "not_covered" or not draft.quotes:
             # the answerer's note on what it searched for and did not find

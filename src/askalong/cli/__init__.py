@@ -18,6 +18,7 @@ from askalong.cli.conflicts import conflicts
 from askalong.cli.doctor import doctor
 from askalong.cli.documents import add, docs, rm, show
 from askalong.cli.evaluate import evaluate
+from askalong.cli.feedback import feedback
 from askalong.cli.jobs import retry, worker
 from askalong.cli.output import fail
 from askalong.cli.search import search
@@ -58,6 +59,7 @@ for command in (
     search,
     ask,
     chat,
+    feedback,
     calls,
     serve,
     token,

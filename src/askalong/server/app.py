@@ -48,12 +48,14 @@ from askalong.server.methods import AllowedMethods, MethodTable
 from askalong.server.routes import (
     accounts,
     admin,
+    admin_feedback,
     ask,
     chat,
     collections,
     conversations,
     documents,
     export,
+    feedback,
     pages,
     resumable,
     search,
@@ -126,8 +128,10 @@ def create_app(
         conversations,
         threads,
         export,
+        feedback,
         accounts,
         admin,
+        admin_feedback,
     )
     routers = [module.router for module in modules]
     for router in routers:

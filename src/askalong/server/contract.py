@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from askalong.asking.question import INTENT_QUESTIONS
+from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.parse.progress import STAGES
 from askalong.server.chat_events import CHAT_EVENT_NAMES
@@ -69,6 +70,12 @@ def constants() -> tuple[Constant, ...]:
             "DOCUMENT_SUFFIXES",
             "askalong.ingest.inputs.DOCUMENT_SUFFIXES",
             sorted(DOCUMENT_SUFFIXES),
+        ),
+        Constant("FEEDBACK_RATINGS", "askalong.feedback.record.RATINGS", list(RATINGS)),
+        Constant(
+            "MAX_FEEDBACK_REASON_CHARS",
+            "askalong.feedback.record.MAX_REASON_CHARS",
+            MAX_REASON_CHARS,
         ),
     )
 

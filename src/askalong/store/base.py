@@ -22,6 +22,7 @@ from types import TracebackType
 from typing import Protocol
 
 from askalong.accounts import ApiToken, Membership, Org, Role, User
+from askalong.feedback.record import Feedback, FeedbackFilter, Triage
 from askalong.jobs.job import Job
 from askalong.maintain.conflicts import ConflictPair
 from askalong.resumable.upload import ResumableUpload
@@ -370,6 +371,26 @@ class ConflictStore(Protocol):
         ...
 
 
+class FeedbackStore(Protocol):
+    """Ratings of answers with their frozen copies (``askalong.feedback``), private to
+    their owner like threads (``everything``: all, the admin view); one per owner and turn."""
+
+    def save_feedback(self, item: Feedback) -> Feedback:
+        """Store ``item``; the owner's earlier record on the same turn is replaced (its id
+        kept, and returned in the record)."""
+        ...
+
+    def get_feedback(self, feedback_id: str, access: Access) -> Feedback:
+        """``NotFound`` when unknown or not the caller's."""
+        ...
+
+    def list_feedback(self, access: Access, where: FeedbackFilter | None = None) -> list[Feedback]:
+        """The caller's records (``everything``: anyone's) that ``where`` keeps, newest first."""
+        ...
+
+    def set_triage(self, feedback_id: str, triage: Triage) -> None: ...
+
+
 class Store(
     DocumentStore,
     ThreadStore,
@@ -380,6 +401,7 @@ class Store(
     LimitStore,
     JobStore,
     ConflictStore,
+    FeedbackStore,
     Protocol,
 ):
     """Every aggregate of one backend, opened and closed together."""

@@ -13,8 +13,10 @@ from askalong.types import (
     AnswerStatus,
     Claim,
     ConflictNotice,
+    Hit,
     Intent,
     Quote,
+    RetrievalMode,
     SetAside,
     Timings,
     Verdict,
@@ -77,6 +79,21 @@ class TimingsJSON(TypedDict):
     total_ms: float
 
 
+class RankedHitJSON(TypedDict):
+    """A hit the answer was drawn from, in rank order, by id and scores only (no text):
+    a route's score and rank are null when it did not find the chunk or did not run."""
+
+    chunk_id: str
+    document_id: str
+    score: float
+    mode: RetrievalMode
+    keyword_score: float | None
+    keyword_rank: int | None
+    vector_score: float | None
+    vector_rank: int | None
+    rerank_score: float | None
+
+
 class AnswerJSON(TypedDict):
     """A grounded answer: the answer first, then its quotes, then the explanation."""
 
@@ -98,6 +115,7 @@ class AnswerJSON(TypedDict):
     timings: TimingsJSON
     anchor_set_aside: SetAside | None
     conflicts: list[ConflictNoticeJSON]
+    hits: list[RankedHitJSON]
 
 
 def passage_json(unit: ContextUnit) -> PassageJSON:
@@ -163,6 +181,20 @@ def timings_json(timings: Timings) -> TimingsJSON:
     }
 
 
+def ranked_hit_json(hit: Hit) -> RankedHitJSON:
+    return {
+        "chunk_id": hit.chunk_id,
+        "document_id": hit.document_id,
+        "score": hit.score,
+        "mode": hit.mode,
+        "keyword_score": hit.keyword_score,
+        "keyword_rank": hit.keyword_rank,
+        "vector_score": hit.vector_score,
+        "vector_rank": hit.vector_rank,
+        "rerank_score": hit.rerank_score,
+    }
+
+
 def answer_json(answer: Answer) -> AnswerJSON:
     """Answer first, then the quotes that support it, then the explanation."""
     return {
@@ -184,6 +216,7 @@ def answer_json(answer: Answer) -> AnswerJSON:
         "timings": timings_json(answer.timings),
         "anchor_set_aside": answer.anchor_set_aside,
         "conflicts": [conflict_notice_json(c) for c in answer.conflicts],
+        "hits": [ranked_hit_json(h) for h in answer.hits],
     }
 
 
@@ -210,6 +243,7 @@ def answer_from_json(value: AnswerJSON) -> Answer:
         timings=Timings(**value["timings"]),
         anchor_set_aside=value.get("anchor_set_aside"),  # absent from turns stored before it
         conflicts=tuple(conflict_notice_from_json(c) for c in value.get("conflicts", [])),
+        hits=tuple(Hit(**h) for h in value.get("hits", [])),  # likewise
     )
 
 

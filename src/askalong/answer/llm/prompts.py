@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from askalong.answer.base import DraftRequest, HistoryTurn
+from askalong.answer.guidance import guidance_section
 from askalong.context.explain_units import unit_material
 from askalong.providers.chat import ChatMessage
 from askalong.text.fence import Fence
@@ -108,9 +109,12 @@ NO_QUOTES = (
 )
 
 
-def system_prompt(fence: Fence) -> str:
-    """The policy, naming this request's fence markers."""
-    return SYSTEM_TEMPLATE.format(nonce=fence.nonce, reply_shape=REPLY_SHAPE)
+def system_prompt(fence: Fence, guidance: Sequence[str] = ()) -> str:
+    """The policy, naming this request's fence markers; the asker's preferences about form
+    (``askalong.answer.guidance``) after it, below every rule."""
+    policy = SYSTEM_TEMPLATE.format(nonce=fence.nonce, reply_shape=REPLY_SHAPE)
+    section = guidance_section(guidance, fence)
+    return f"{policy}\n{section}\n" if section else policy
 
 
 def source_header(source: Source, titles: Mapping[str, str]) -> str:
@@ -188,7 +192,7 @@ def build_messages(
     the fence's nonce is drawn here, once per request, unless one is given."""
     fence = fence or Fence.new()
     return [
-        ChatMessage("system", system_prompt(fence)),
+        ChatMessage("system", system_prompt(fence, request.guidance)),
         *history_messages(request.history),
         ChatMessage("user", question_message(request, sources, titles or {}, fence)),
     ]

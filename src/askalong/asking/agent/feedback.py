@@ -1,46 +1,33 @@
-"""Feedback a person gave on an answer in words (``submit_feedback``): one JSON line per
-item in ``feedback.jsonl`` under ``ASKALONG_HOME``, appended and never rewritten; the
-feedback issue reads and aggregates it. A line is written whole, under a lock, so two
-answers in one process never interleave theirs."""
+"""Feedback a person gave on an answer in words (``submit_feedback``), stored in the
+feedback aggregate (``askalong.feedback``) like a thumb in the reader or the API.
+
+What the person criticises is the conversation's last stored answer: the agent's current
+turn is not stored until it is answered. So the record is on that turn, frozen as it was
+judged; a conversation with no answer yet has nothing to give feedback on."""
 
 from __future__ import annotations
 
-import json
-import threading
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
-from pathlib import Path
-
-FEEDBACK_FILE = "feedback.jsonl"
-_LOCK = threading.Lock()
+from askalong.errors import InputError
+from askalong.feedback.give import give_feedback
+from askalong.feedback.record import Feedback
+from askalong.feedback.triage import Judge
+from askalong.store.base import Store
+from askalong.types import Access
 
 
-@dataclass(frozen=True)
-class Feedback:
-    user: str
-    rating: str  # "up" | "down"
-    reason: str
-    conversation_id: str | None
-    turn_id: str | None
-    created: str
-
-
-def new_feedback(
-    user: str, rating: str, reason: str, conversation_id: str | None, turn_id: str | None
+def record_feedback(
+    store: Store,
+    access: Access,
+    conversation_id: str | None,
+    rating: str,
+    reason: str,
+    judge: Judge | None = None,
 ) -> Feedback:
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    return Feedback(user, rating, reason, conversation_id, turn_id, now)
-
-
-def append_feedback(home: Path, item: Feedback) -> None:
-    line = json.dumps(asdict(item), ensure_ascii=False) + "\n"
-    with _LOCK, (home / FEEDBACK_FILE).open("a", encoding="utf-8") as out:
-        out.write(line)
-
-
-def read_feedback(home: Path) -> list[Feedback]:
-    path = home / FEEDBACK_FILE
-    if not path.exists():
-        return []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [Feedback(**json.loads(line)) for line in lines if line.strip()]
+    """The feedback on the conversation's last stored answer (``InputError``: none yet)."""
+    turns = () if conversation_id is None else store.turns(conversation_id)
+    if conversation_id is None or not turns:
+        raise InputError("submit_feedback: no answer in this conversation yet", source="turn")
+    last = turns[-1]
+    return give_feedback(
+        store, access, conversation_id, last.id, rating, reason, source="agent", judge=judge
+    )

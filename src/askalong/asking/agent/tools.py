@@ -5,7 +5,8 @@
   answer's continuing numbers;
 - ``generate_summary(topic)``: retrieves, then summarises only what it retrieved, citing it
   (offline: the extractive answerer's sentences);
-- ``submit_feedback(rating, reason)``: the person's criticism in words, stored once per turn;
+- ``submit_feedback(rating, reason)``: the person's criticism in words of the conversation's
+  last answer, stored once per turn (``askalong.feedback``);
 - ``knowledge_stats()``: the documents and chunks the asker can see.
 
 Who is asking is the ``Scope``'s, taken from the request: no tool argument can name a user
@@ -25,7 +26,7 @@ from askalong.answer.agent.registry import Source, SourceRegistry
 from askalong.answer.agent.result import ToolName, ToolStep
 from askalong.answer.agent.stats import stats_sentence
 from askalong.answer.base import HistoryTurn
-from askalong.asking.agent.feedback import append_feedback, new_feedback
+from askalong.asking.agent.feedback import record_feedback
 from askalong.asking.agent.numbering import local_to_source, renumber_markers
 from askalong.asking.asker import Asker
 from askalong.asking.evidence import Evidence, gather
@@ -156,12 +157,10 @@ class KnowledgeTools:
             )
         if self._feedback_given:
             raise ToolArgumentError("submit_feedback: feedback was given this turn already")
-        self._feedback_given = True
         scope = self.scope
-        item = new_feedback(
-            scope.access.user, str(rating), reason.strip(), scope.conversation_id, scope.turn_id
-        )
-        append_feedback(self.asker.library.settings.home, item)
+        store = self.asker.library.store
+        record_feedback(store, scope.access, scope.conversation_id, str(rating), reason)
+        self._feedback_given = True
         step = ToolStep("submit_feedback", {"rating": rating, "reason": reason}, "stored")
         return ToolOutput(step, "feedback stored")
 

@@ -15,6 +15,7 @@ route, which decides by ownership and org roles as always.
   ``POST /api/admin/orgs`` ``{org, parent}`` → ``{org}``;
   ``PUT /api/admin/orgs/{org}/members/{user}`` ``{role}`` → ``{membership}``;
   ``DELETE`` of the same → 204.
+- ``GET /api/admin/feedback``: every asker's feedback with its triage (``admin_feedback``).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from askalong.wire import membership_json, org_json, user_json
 
 router = APIRouter(tags=["admin"])
 PAGE_DIR = Path(__file__).resolve().parents[1] / "static" / "admin"
-PAGE_FILES = {"": "admin.html", "admin.js": "admin.js"}
+PAGE_FILES = {"": "admin.html", "admin.js": "admin.js", "feedback.js": "feedback.js"}
 PASSWORD_BYTES = 12  # 16 URL-safe characters: above MIN_PASSWORD_CHARS, easy to pass on
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorOut} for status in (400, 404, 413)

@@ -3,8 +3,8 @@
 ``SQLiteStore`` is every aggregate's class over one connection (``connection``): the
 documents (``documents``), the threads (``threads``), the collections
 (``collections``), the resumable uploads (``uploads``), the accounts (``users``,
-``orgs``), the per-user request counts (``limits``), the ingestion jobs (``jobs``) and the
-contradiction scan's pairs (``conflicts``). An
+``orgs``), the per-user request counts (``limits``), the ingestion jobs (``jobs``), the
+contradiction scan's pairs (``conflicts``) and the feedback on answers (``feedback``). An
 aggregate added later is one more class in its own module and one more base here. See
 ``connection`` for the concurrency model.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 from askalong.store.sqlite.collections import SQLiteCollections
 from askalong.store.sqlite.conflicts import SQLiteConflicts
 from askalong.store.sqlite.documents import SQLiteDocuments
+from askalong.store.sqlite.feedback import SQLiteFeedback
 from askalong.store.sqlite.jobs import SQLiteJobs
 from askalong.store.sqlite.limits import SQLiteLimits
 from askalong.store.sqlite.orgs import SQLiteOrgs
@@ -32,6 +33,7 @@ class SQLiteStore(
     SQLiteOrgs,
     SQLiteLimits,
     SQLiteConflicts,
+    SQLiteFeedback,
 ):
     """``Store`` over one SQLite file: ``SQLiteDocuments(path, files, trace=...)`` opens it,
     and every aggregate's methods share that connection and its lock."""

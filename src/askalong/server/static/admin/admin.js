@@ -1,12 +1,14 @@
 // The admin page (site administrators only; the server answers 404 to anyone else):
 // accounts (list, disable or enable, create with a first password shown once), orgs as a
-// tree with their members and roles, and each visible document's visibility. Everything
+// tree with their members and roles, each visible document's visibility, and the feedback
+// on answers with its triage (feedback.js). Everything
 // shown enters the page as text nodes (dom.js `el`); every write goes through api.js's
 // `request`, which adds the session's CSRF token.
 
 import { listDocuments, request } from "../lib/api.js";
 import { el } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { feedbackSection } from "./feedback.js";
 
 // Every string this page shows, from the catalogue (lib/strings/).
 const TEXT = {
@@ -285,6 +287,7 @@ async function draw() {
       usersSection(users, memberships),
       orgsSection(orgs, users, memberships),
       documentsSection(documents),
+      feedbackSection(),
     );
   } catch (error) {
     problem.hidden = false;

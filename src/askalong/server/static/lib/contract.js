@@ -55,3 +55,9 @@ export const DOCUMENT_SUFFIXES = Object.freeze([
   ".txt",
   ".xhtml",
 ]);
+
+// askalong.feedback.record.RATINGS
+export const FEEDBACK_RATINGS = Object.freeze(["up", "down"]);
+
+// askalong.feedback.record.MAX_REASON_CHARS
+export const MAX_FEEDBACK_REASON_CHARS = Object.freeze(2000);

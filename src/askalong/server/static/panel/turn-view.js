@@ -1,11 +1,13 @@
 // One question and its answer, filled in as the events arrive: the answer text grows as
 // its pieces come, then "Checking quotes…" until the verdicts are in; `done` carries the
-// stored answer, which replaces what was streamed (it is the checked version of it).
+// stored answer, which replaces what was streamed (it is the checked version of it), and
+// under it the thumbs that rate it (feedback.js).
 
 import { el } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
 import { intentLabel, shownQuestion } from "../lib/intents.js";
 import { conflictNotices } from "./conflicts.js";
+import { feedbackBar } from "./feedback.js";
 import { claimList, quoteCard, showVerdict } from "./quotes-view.js";
 import { chipContent } from "./where.js";
 
@@ -43,6 +45,7 @@ export class Turn {
     this.quoteList = el("div", { class: "quotes" });
     this.explanation = el("div", { class: "explanation" });
     this.checks = el("div", { class: "checks" });
+    this.feedback = el("div", { class: "feedback" });
     const chip = el(
       "button",
       {
@@ -67,6 +70,7 @@ export class Turn {
         this.quoteList,
         this.explanation,
         this.checks,
+        this.feedback,
       ),
     );
   }
@@ -125,6 +129,7 @@ export class Turn {
     delete this.el.dataset.streaming;
     this.el.dataset.status = answer.status;
     this.showScope(answer.anchor_set_aside);
+    this.feedback.replaceChildren(feedbackBar(answer) ?? "");
     if (answer.status === "not_covered") return this.showNotCovered(answer);
     this.answer.replaceChildren(...this.withCitations(answer.answer ?? ""));
     const conflicts = conflictNotices(answer.conflicts, (n) => this.citation(n));

@@ -1,0 +1,74 @@
+"""The admin view of feedback: every asker's ratings, for site administrators only (404 to
+anyone else, as every admin route: ``routes/admin``).
+
+``GET /api/admin/feedback?label=&user=&rating=&since=&until=`` → ``{"feedback": [<record>]}``,
+newest first (at most 500): ``label`` a triage label (``retrieval_miss``,
+``retrieval_fault``, ``generation_fault``), ``user`` the asker, ``since``/``until`` ISO
+dates (``until`` includes its day). Being an administrator grants no sight of documents:
+a cited quote from a document the administrator may not see is shown without its text
+and title (its ids, page and hashes stay), as the documents' own routes would hide it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+from starlette.concurrency import run_in_threadpool
+
+from askalong.errors import NotFound
+from askalong.feedback.record import Feedback, FeedbackFilter, TriageLabel
+from askalong.server.deps import AccessDep
+from askalong.server.feedback_schemas import FeedbackList
+from askalong.server.routes.admin import ERRORS, AdminStore
+from askalong.store.base import Store
+from askalong.types import Access
+from askalong.wire import feedback_json
+
+router = APIRouter(tags=["admin"])
+LIMIT = 500
+Day = Annotated[str | None, Query(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+
+
+@router.get("/api/admin/feedback", response_model=FeedbackList, responses=ERRORS)
+async def admin_feedback(
+    store: AdminStore,
+    access: AccessDep,
+    label: TriageLabel | None = None,
+    user: Annotated[str | None, Query(max_length=64)] = None,
+    rating: Literal["up", "down"] | None = None,
+    since: Day = None,
+    until: Day = None,
+) -> FeedbackList:
+    """Every asker's feedback with its triage, filtered; newest first."""
+    where = FeedbackFilter(label, user or None, rating, since, until, limit=LIMIT)
+    found = await run_in_threadpool(_shown, store, access, where)
+    return FeedbackList(feedback=[feedback_json(f) for f in found])
+
+
+def _shown(store: Store, access: Access, where: FeedbackFilter) -> list[Feedback]:
+    records = store.list_feedback(Access.local(), where)
+    visible: dict[str, bool] = {}
+
+    def sees(doc_id: str) -> bool:
+        if doc_id not in visible:
+            try:
+                store.get_document(doc_id, access)
+                visible[doc_id] = True
+            except NotFound:
+                visible[doc_id] = False
+        return visible[doc_id]
+
+    return [_redacted(r, sees) for r in records]
+
+
+def _redacted(record: Feedback, sees: Callable[[str], bool]) -> Feedback:
+    citations = tuple(
+        c if sees(c.document_id) else replace(c, text="", title="") for c in record.judged.citations
+    )
+    retrieved = tuple(
+        r if sees(r.document_id) else replace(r, title="") for r in record.judged.retrieved
+    )
+    return replace(record, judged=replace(record.judged, citations=citations, retrieved=retrieved))

@@ -1,0 +1,194 @@
+"""The JSON form of feedback: the record, the frozen copy of what was judged (stored as
+this JSON in the feedback table too, and read back by ``judged_from_json``) and the
+triage of a thumbs-down."""
+
+from __future__ import annotations
+
+from typing_extensions import TypedDict
+
+from askalong.feedback.record import (
+    Citation,
+    Feedback,
+    FeedbackSource,
+    Judged,
+    RankedChunk,
+    Rating,
+    Triage,
+    TriageLabel,
+)
+from askalong.types import AnswerStatus, Timings
+from askalong.wire.answers import TimingsJSON, timings_json
+
+
+class CitationJSON(TypedDict):
+    number: int
+    document_id: str
+    title: str
+    page: int | None
+    block_id: str
+    start: int
+    end: int
+    text: str
+    text_sha256: str
+    chunk_ids: list[str]
+    chunk_sha256: list[str]
+
+
+class RankedChunkJSON(TypedDict):
+    rank: int
+    chunk_id: str
+    document_id: str
+    title: str
+    score: float
+    mode: str
+    keyword_score: float | None
+    keyword_rank: int | None
+    vector_score: float | None
+    vector_rank: int | None
+    rerank_score: float | None
+    text_sha256: str
+
+
+class JudgedJSON(TypedDict):
+    question: str
+    answer: str
+    status: AnswerStatus
+    explanation: str
+    citations: list[CitationJSON]
+    retrieved: list[RankedChunkJSON]
+    retrieval_mode: str
+    fallbacks: list[str]
+    answerer: str
+    model: str | None
+    route: str | None
+    timings: TimingsJSON
+
+
+class TriageJSON(TypedDict):
+    label: TriageLabel
+    reason: str
+    evidence: list[str]
+    judge: str
+
+
+class FeedbackJSON(TypedDict):
+    id: str
+    owner: str
+    conversation_id: str
+    turn_id: str
+    rating: Rating
+    reason: str
+    created: str
+    source: FeedbackSource
+    triage: TriageJSON | None
+    judged: JudgedJSON
+
+
+def citation_json(c: Citation) -> CitationJSON:
+    return {
+        "number": c.number,
+        "document_id": c.document_id,
+        "title": c.title,
+        "page": c.page,
+        "block_id": c.block_id,
+        "start": c.start,
+        "end": c.end,
+        "text": c.text,
+        "text_sha256": c.text_sha256,
+        "chunk_ids": list(c.chunk_ids),
+        "chunk_sha256": list(c.chunk_sha256),
+    }
+
+
+def ranked_chunk_json(r: RankedChunk) -> RankedChunkJSON:
+    return {
+        "rank": r.rank,
+        "chunk_id": r.chunk_id,
+        "document_id": r.document_id,
+        "title": r.title,
+        "score": r.score,
+        "mode": r.mode,
+        "keyword_score": r.keyword_score,
+        "keyword_rank": r.keyword_rank,
+        "vector_score": r.vector_score,
+        "vector_rank": r.vector_rank,
+        "rerank_score": r.rerank_score,
+        "text_sha256": r.text_sha256,
+    }
+
+
+def judged_json(j: Judged) -> JudgedJSON:
+    return {
+        "question": j.question,
+        "answer": j.answer,
+        "status": j.status,
+        "explanation": j.explanation,
+        "citations": [citation_json(c) for c in j.citations],
+        "retrieved": [ranked_chunk_json(r) for r in j.retrieved],
+        "retrieval_mode": j.retrieval_mode,
+        "fallbacks": list(j.fallbacks),
+        "answerer": j.answerer,
+        "model": j.model,
+        "route": j.route,
+        "timings": timings_json(j.timings),
+    }
+
+
+def triage_json(t: Triage | None) -> TriageJSON | None:
+    if t is None:
+        return None
+    return {"label": t.label, "reason": t.reason, "evidence": list(t.evidence), "judge": t.judge}
+
+
+def feedback_json(f: Feedback) -> FeedbackJSON:
+    return {
+        "id": f.id,
+        "owner": f.owner,
+        "conversation_id": f.conversation_id,
+        "turn_id": f.turn_id,
+        "rating": f.rating,
+        "reason": f.reason,
+        "created": f.created,
+        "source": f.source,
+        "triage": triage_json(f.triage),
+        "judged": judged_json(f.judged),
+    }
+
+
+def judged_from_json(v: JudgedJSON) -> Judged:
+    return Judged(
+        question=v["question"],
+        answer=v["answer"],
+        status=v["status"],
+        explanation=v["explanation"],
+        citations=tuple(_citation(c) for c in v["citations"]),
+        retrieved=tuple(RankedChunk(**r) for r in v["retrieved"]),
+        retrieval_mode=v["retrieval_mode"],
+        fallbacks=tuple(v["fallbacks"]),
+        answerer=v["answerer"],
+        model=v["model"],
+        route=v["route"],
+        timings=Timings(**v["timings"]),
+    )
+
+
+def triage_from_json(v: TriageJSON | None) -> Triage | None:
+    if v is None:
+        return None
+    return Triage(v["label"], v["reason"], tuple(v["evidence"]), v["judge"])
+
+
+def _citation(c: CitationJSON) -> Citation:
+    return Citation(
+        number=c["number"],
+        document_id=c["document_id"],
+        title=c["title"],
+        page=c["page"],
+        block_id=c["block_id"],
+        start=c["start"],
+        end=c["end"],
+        text=c["text"],
+        text_sha256=c["text_sha256"],
+        chunk_ids=tuple(c["chunk_ids"]),
+        chunk_sha256=tuple(c["chunk_sha256"]),
+    )
