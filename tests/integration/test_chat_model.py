@@ -18,12 +18,14 @@ from chat_server import Received, Reply, ScriptedChatServer
 from askalong.answer.agent.checks import JUDGE_REASON
 from askalong.answer.agent.citations import INVENTED_MARK
 from askalong.answer.agent.limits import AgentLimits
+from askalong.answer.agent.prompts import SYSTEM
 from askalong.asking.agent.chat import ChatAgent, ChatRequest
 from askalong.asking.agent.events import ToolCalled, ToolDone
 from askalong.asking.agent.model_answer import JUDGE_SILENT
 from askalong.asking.agent.react import FORCED_CALL_ID
 from askalong.asking.choose import make_asker
 from askalong.config import load_settings
+from askalong.feedback.give import give_feedback
 from askalong.library import Library
 from askalong.types import Access
 from askalong.wire import chat_json
@@ -361,3 +363,21 @@ def test_http_chat_streams_the_model_path_as_the_offline_one(world: World) -> No
     done = events[-1][1]["answer"]
     assert (done["mode"], done["rounds"], done["status"]) == ("model", 2, "answered")
     assert [s["number"] for s in done["sources"]] == [1]
+
+
+def test_the_askers_feedback_reaches_the_agents_system_prompt_below_its_rules(
+    world: World,
+) -> None:
+    answered = (Reply.tool_calls(VACUUM), Reply.text(f"{VACUUM_SAYS} [1]."))
+    world.script(*answered)
+    first = ask(world, "What does VACUUM reclaim?")
+    assert first.conversation_id is not None and first.turn_id is not None
+    reason = "Shorter answers please, one sentence"
+    store = world.library.store
+    give_feedback(store, Access.local(), first.conversation_id, first.turn_id, "down", reason)
+    world.script(*answered)
+    ask(world, "What does VACUUM reclaim?")
+    system = world.chat_bodies[-2]["messages"][0]
+    assert system["role"] == "system"
+    assert system["content"].index(SYSTEM) < system["content"].index(reason)
+    assert "<<<PREFERENCE 1 " in system["content"]

@@ -63,12 +63,16 @@ STATS = ToolSpec("knowledge_stats", "Count the documents and chunks the person c
 TOOL_SPECS: tuple[ToolSpec, ...] = (SEARCH, SUMMARY, FEEDBACK, STATS)
 
 
-def opening_messages(question: str, history: tuple[tuple[str, str], ...]) -> list[ChatMessage]:
-    """The system instructions, the conversation's earlier turns (question, answer), then
-    the question."""
+def opening_messages(
+    question: str, history: tuple[tuple[str, str], ...], guidance: str = ""
+) -> list[ChatMessage]:
+    """The system instructions (then ``guidance``, the asker's preferences about form,
+    already fenced: ``answer/guidance``), the conversation's earlier turns (question,
+    answer), then the question."""
     earlier = [
         message
         for asked, answered in history
         for message in (ChatMessage("user", asked), ChatMessage("assistant", answered))
     ]
-    return [ChatMessage("system", SYSTEM), *earlier, ChatMessage("user", question)]
+    system = f"{SYSTEM}\n\n{guidance}" if guidance else SYSTEM
+    return [ChatMessage("system", system), *earlier, ChatMessage("user", question)]

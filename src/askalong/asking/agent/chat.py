@@ -37,6 +37,7 @@ from askalong.asking.asker import Asker, new_id
 from askalong.asking.conflicts import conflicts_among
 from askalong.asking.limits import check_sizes
 from askalong.errors import InputError
+from askalong.feedback.guidance import guidance_entries
 from askalong.providers.chat import ChatModel
 from askalong.settings import Settings
 from askalong.text.analysed import analysed
@@ -94,7 +95,8 @@ class ChatAgent:
             answer = yield from _offline(tools, question, language, turns)
         else:
             history = tuple((t.question, t.answer.answer) for t in turns[-HISTORY_TURNS:])
-            run = yield from run_model(self.model, tools, question, history, self.limits)
+            guidance = guidance_entries(self.asker.library.store, request.access.user)
+            run = yield from run_model(self.model, tools, question, history, self.limits, guidance)
             answer = model_chat_answer(self.asker, question, run, registry, self.limits)
         store = self.asker.library.store
         answer = replace(answer, conflicts=conflicts_among(store, answer.sources, request.access))

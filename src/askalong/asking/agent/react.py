@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from askalong.answer.agent.limits import AgentLimits, Budget, LimitName, final_instruction
 from askalong.answer.agent.prompts import MAX_QUERY_CHARS, TOOL_SPECS, opening_messages
 from askalong.answer.agent.result import ToolStep
+from askalong.answer.guidance import guidance_section
 from askalong.asking.agent.acting import POOL_WORKERS, Acted, Acting
 from askalong.asking.agent.events import ChatEvent, ToolCalled, ToolDone
 from askalong.asking.agent.tools import KnowledgeTools
@@ -51,10 +52,14 @@ def run_model(
     question: str,
     history: tuple[tuple[str, str], ...],
     limits: AgentLimits,
+    guidance: tuple[str, ...] = (),
 ) -> Generator[ChatEvent, None, ModelRun]:
-    """The loop for ``question`` (after the conversation's ``history``), its tool steps as
-    events; the return value is the final reply."""
-    loop = _Loop(model, tools, limits, opening_messages(question, history), question)
+    """The loop for ``question`` (after the conversation's ``history``; ``guidance``: the
+    asker's preferences about form), its tool steps as events; the return value is the
+    final reply."""
+    preferences = guidance_section(guidance, tools.fence)
+    messages = opening_messages(question, history, preferences)
+    loop = _Loop(model, tools, limits, messages, question)
     pool = ThreadPoolExecutor(max_workers=POOL_WORKERS, thread_name_prefix="askalong-tools")
     try:
         return (yield from loop.run(Acting(tools, loop.budget, pool)))
