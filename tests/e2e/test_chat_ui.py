@@ -392,3 +392,16 @@ def test_the_chat_tables_are_keyed_by_the_server_names(page: Page) -> None:
     found = page.evaluate(script, list(get_args(ToolName)))
     assert found["events"] == list(CHAT_EVENT_NAMES)
     assert all(words != name for name, words in found["words"].items()), found["words"]
+
+
+def test_a_thumb_on_a_chat_answer_is_stored_with_its_reason(page: Page, server: LiveServer) -> None:
+    """The real round trip (no interception): the record the server kept for the turn."""
+    turn = ask(page, "What does the OFFSET clause do?")
+    turn.get_by_role("button", name="Not helpful").click()
+    turn.get_by_label("Why? (optional)").fill("Say what OFFSET 0 means")
+    turn.get_by_role("button", name="Send").click()
+    expect(turn.locator(".chat-feedback-said")).to_have_text("Thank you: noted.")
+    listed = httpx.get(f"{server.url}/api/feedback", headers=server.headers, timeout=30)
+    listed.raise_for_status()
+    mine = [f for f in listed.json()["feedback"] if f["turn_id"] == turn.get_attribute("data-turn")]
+    assert [(f["rating"], f["reason"]) for f in mine] == [("down", "Say what OFFSET 0 means")]
