@@ -3,10 +3,13 @@ ingestion jobs): goal <= 1.5 s (4.1 s before, 0.1 s once warm). A real server (p
 ASKALONG_HOME, the local embedder) gets a 23-page paper (ALCE.pdf) either as a multipart
 upload (read in the request, vectors in the background) or as a tus upload (queued, read
 by the server's worker thread); a question is asked the moment the document is readable
-(keyword-searchable), then again once it is ready (warm). Both routes run in the same
-invocation, on fresh homes.
+(keyword-searchable), then again once it is ready (warm; ``--no-warm`` skips that wait).
+Both routes run in the same invocation, on fresh homes; ``--src`` (repeatable) runs each
+code tree's server in turn, route by route and round by round, so a before/after pair
+sees the same load.
 
-    python benchmarks/first_answer.py [--pdf PATH] [--repeat 1] [--out FILE.md]
+    python benchmarks/first_answer.py [--pdf PATH] [--repeat 1] [--src DIR ...] [--no-warm]
+        [--out FILE.md]
 """
 
 from __future__ import annotations
@@ -83,9 +86,9 @@ def vectors_done(server: LiveServer, document_id: str) -> bool:
     return "vector" in found["routes"] and not any("no vectors" in n for n in found["notes"])
 
 
-def one_run(route: str, data: bytes) -> dict[str, object]:
+def one_run(route: str, data: bytes, src: Path, *, warm: bool = True) -> dict[str, object]:
     home = Path(tempfile.mkdtemp(prefix=f"first-answer-{route}-")) / "home"
-    env = {"ASKALONG_EMBEDDER": "local", "PYTHONPATH": str(REPO / "src")}  # this tree's code
+    env = {"ASKALONG_EMBEDDER": "local", "PYTHONPATH": str(src)}  # that tree's code
     with live_server(home, env, startup=300) as server:
         started = time.perf_counter()
         (tus_upload if route == "tus" else multipart_upload)(server, data)
@@ -94,25 +97,43 @@ def one_run(route: str, data: bytes) -> dict[str, object]:
         readable_s = time.perf_counter() - started
         embedding = not vectors_done(server, str(document["id"]))
         first = ask(server, str(document["id"]))
-        deadline = time.monotonic() + 600
-        while not vectors_done(server, str(document["id"])) and time.monotonic() < deadline:
-            time.sleep(0.5)
-        warm = statistics.median(ask(server, str(document["id"])) for _ in range(3))
+        warm_s = _warm(server, str(document["id"])) if warm else float("nan")
     return {
         "route": route,
         "readable_s": readable_s,
         "first_s": first,
         "vectors_pending_at_ask": embedding,
-        "warm_s": warm,
+        "warm_s": warm_s,
     }
+
+
+def _warm(server: LiveServer, document_id: str) -> float:
+    """The median of three answers once the document's vectors are done."""
+    deadline = time.monotonic() + 600
+    while not vectors_done(server, document_id) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return statistics.median(ask(server, document_id) for _ in range(3))
+
+
+def _line(src: Path, row: dict[str, object]) -> str:
+    pending = "yes" if row["vectors_pending_at_ask"] else "no"
+    warm = row["warm_s"]
+    warm_cell = "-" if warm != warm else f"{warm:.2f}"  # NaN: not measured
+    return (
+        f"| {src} | {row['route']} | {row['readable_s']:.2f} | {row['first_s']:.2f} |"
+        f" {pending} | {warm_cell} | {os.getloadavg()[0]:.1f} |"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pdf", type=Path, default=PAPER)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--src", type=Path, action="append", help="a code tree's src/")
+    parser.add_argument("--no-warm", action="store_true", help="skip the answers once ready")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
+    sources = args.src or [REPO / "src"]
     data = args.pdf.read_bytes()
     lines = [
         f"# First answer while vectors are computed, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
@@ -120,18 +141,17 @@ def main() -> None:
         f"{args.pdf.name}, question {QUESTION!r}, local embedder; load"
         f" {os.getloadavg()[0]:.1f} at the start. Goal: first answer <= 1.5 s.",
         "",
-        "| route | upload -> readable s | first answer s | vectors pending at ask | warm s |",
-        "|---|---|---|---|---|",
+        "| code | route | upload -> readable s | first answer s | vectors pending at ask |"
+        " warm s | load |",
+        "|---|---|---:|---:|---|---:|---:|",
     ]
     for _ in range(args.repeat):
         for route in ("multipart", "tus"):
-            row = one_run(route, data)
-            line = (
-                f"| {row['route']} | {row['readable_s']:.2f} | {row['first_s']:.2f} |"
-                f" {'yes' if row['vectors_pending_at_ask'] else 'no'} | {row['warm_s']:.2f} |"
-            )
-            print(line, flush=True)
-            lines.append(line)
+            for src in sources:
+                row = one_run(route, data, src, warm=not args.no_warm)
+                line = _line(src, row)
+                print(line, flush=True)
+                lines.append(line)
     table = "\n".join(lines) + "\n"
     print(table)
     if args.out:

@@ -241,12 +241,17 @@ def table(rows: Sequence[Row]) -> str:
     return markdown_table(("chunks", "mode", "p50 ms", "p95 ms", "runs"), "rlrrr", cells)
 
 
-def sized_arguments(doc: str, queries: int, argv: Sequence[str] | None) -> argparse.Namespace:
-    """``--sizes`` (chunks), ``--queries`` and ``--out``: what the search benchmarks take."""
+def sized_arguments(
+    doc: str, queries: int, argv: Sequence[str] | None, *, cache: Path | None = None
+) -> argparse.Namespace:
+    """``--sizes`` (chunks), ``--queries`` and ``--out``: what the search benchmarks take;
+    ``--cache`` too when a default folder for built libraries is given."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=queries)
     parser.add_argument("--out", type=Path, default=None)
+    if cache is not None:
+        parser.add_argument("--cache", type=Path, default=cache, help="built libraries")
     return parser.parse_args(argv)
 
 

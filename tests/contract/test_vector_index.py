@@ -12,6 +12,7 @@ import numpy.typing as npt
 import pytest
 
 from askalong.errors import StoreError
+from askalong.index.vector_rows import DocumentVectors
 from askalong.index.vectors import MATRIX_FILE, VectorIndex
 
 DIM = 16
@@ -217,3 +218,30 @@ def test_readers_see_a_consistent_snapshot_while_writing(filled: VectorIndex) ->
     reader.join()
     assert errors == []
     assert filled.document_ids() >= {"new0", "new1", "new2", "new3"}
+
+
+def test_add_many_in_one_write_equals_adding_one_by_one(
+    tmp_path: Path, filled: VectorIndex, corpus: dict[str, npt.NDArray[np.float32]]
+) -> None:
+    bulk = VectorIndex(tmp_path / "bulk", DIM)
+    rng = np.random.default_rng(3)
+    stale = random_vectors(rng, 5)
+    bulk.add("doc0", ids("doc0", 5), stale)  # replaced by the bulk write below
+    entries = [DocumentVectors.of(d, ids(d, len(m)), m, None, DIM) for d, m in corpus.items()]
+    bulk.add_many(entries)
+    query = random_vectors(rng, 1)[0]
+    assert [h.chunk_id for h in bulk.search(query, allowed_document_ids=None, limit=30)] == [
+        h.chunk_id for h in filled.search(query, allowed_document_ids=None, limit=30)
+    ]
+    assert bulk.stats().dead == 5
+    reopened = VectorIndex(tmp_path / "bulk", DIM)  # the rows table says the same
+    assert reopened.document_ids() == set(corpus)
+    assert reopened.stats().live == sum(len(m) for m in corpus.values())
+
+
+def test_add_many_refuses_another_dimension(tmp_path: Path) -> None:
+    index = VectorIndex(tmp_path / "vectors", DIM)
+    wrong = DocumentVectors.of("doc", ["doc:0"], np.ones((1, DIM + 1)), None, DIM + 1)
+    with pytest.raises(ValueError, match="dimension"):
+        index.add_many([wrong])
+    assert index.stats().rows == 0

@@ -111,7 +111,11 @@ def live_server(
         yield server
     finally:
         process.terminate()
-        process.wait(timeout=20)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # still finishing a batch of vectors, say
+            process.kill()
+            process.wait()
         log.close()
 
 

@@ -55,7 +55,14 @@ from askalong.index.keyword_schema import (
 from askalong.index.writer_lock import exclusive, lock_path
 from askalong.types import Access, Chunk, Document, Hit
 
-__all__ = ["CHECKED_ONE_BY_ONE", "MAX_QUERY_TERMS", "KeywordIndex", "search_grams", "search_tokens"]
+__all__ = [
+    "CHECKED_ONE_BY_ONE",
+    "LOCK_WAIT_SECONDS",
+    "MAX_QUERY_TERMS",
+    "KeywordIndex",
+    "search_grams",
+    "search_tokens",
+]
 
 # Past this many named documents (a collection) listing them all and intersecting is
 # cheaper than one check each: 1,169 checks took 111 ms, the listing 8 ms
@@ -63,15 +70,20 @@ __all__ = ["CHECKED_ONE_BY_ONE", "MAX_QUERY_TERMS", "KeywordIndex", "search_gram
 CHECKED_ONE_BY_ONE = 200
 _WRITER_HEAP_BYTES = 32_000_000
 # 17 parallel adds at load 30 lost one add, most likely to a 10 s wait here; like the
-# store's busy timeout, wait long rather than fail an add.
-_LOCK_WAIT_SECONDS = 60.0
+# store's busy timeout, wait long rather than fail an add. Writers that take the file lock
+# (``writer_lock``) never wait here: only one without it (an older copy) makes them.
+LOCK_WAIT_SECONDS = 60.0
 
 
 class KeywordIndex:
     """A BM25 index of chunks, with the permission fields of their documents."""
 
-    def __init__(self, folder: Path, *, sections: bool = True) -> None:
+    def __init__(
+        self, folder: Path, *, sections: bool = True, lock_wait: float = LOCK_WAIT_SECONDS
+    ) -> None:
+        """``lock_wait``: how long a write waits for tantivy's own writer lock."""
         self.sections = sections  # False: the text fields alone (see the module docstring)
+        self._lock_wait = lock_wait
         self._folder = folder
         self._source = str(folder)
         self._schema = build_schema()
@@ -151,7 +163,7 @@ class KeywordIndex:
 
     def _open_writer(self) -> tantivy.IndexWriter:
         """A writer, waiting while another process holds tantivy's writer lock."""
-        deadline = time.monotonic() + _LOCK_WAIT_SECONDS
+        deadline = time.monotonic() + self._lock_wait
         pause = 0.02
         while True:
             try:

@@ -147,6 +147,44 @@ class VectorRows:
         ]
 
 
+@dataclass(frozen=True)
+class DocumentVectors:
+    """One document's chunk vectors, normalised, with their content keys."""
+
+    document_id: str
+    chunk_ids: tuple[str, ...]
+    matrix: FloatArray
+    keys: tuple[str, ...]
+
+    @classmethod
+    def of(
+        cls,
+        document_id: str,
+        chunk_ids: Sequence[str],
+        vectors: npt.ArrayLike,
+        keys: Sequence[str] | None,
+        dimension: int,
+    ) -> DocumentVectors:
+        """Checked: one vector of ``dimension`` and one key per chunk (no keys: empty
+        ones, which match no text and are never reused)."""
+        matrix = normalised(np.asarray(vectors, dtype=np.float32))
+        keys = tuple(keys) if keys is not None else ("",) * len(chunk_ids)
+        if matrix.ndim != 2 or matrix.shape != (len(chunk_ids), dimension):
+            raise ValueError(
+                f"expected {len(chunk_ids)} vectors of dimension {dimension}, "
+                f"got an array of shape {matrix.shape}"
+            )
+        if len(keys) != len(chunk_ids):
+            raise ValueError(f"expected {len(chunk_ids)} content keys, got {len(keys)}")
+        return cls(document_id, tuple(chunk_ids), matrix, keys)
+
+
+def normalised(vectors: FloatArray) -> FloatArray:
+    """Rows scaled to unit length (all-zero rows stay zero)."""
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+
+
 def _scores(matrix: FloatArray, rows: IntArray, query: FloatArray) -> FloatArray:
     """Cosine of ``query`` with each of ``rows``: a dot product of unit vectors."""
     # einsum's vectorised loop beats BLAS sgemv here (no thread start-up, no contention

@@ -45,7 +45,7 @@ from askalong.index.vector_files import (
     stray_files,
     write_whole,
 )
-from askalong.index.vector_rows import FloatArray, VectorRows
+from askalong.index.vector_rows import DocumentVectors, FloatArray, VectorRows, normalised
 from askalong.types import Hit
 
 CLAIM_FILE = "embed.lock"
@@ -200,35 +200,47 @@ class VectorIndex:
     ) -> None:
         """Append the chunk vectors of ``document_id``, replacing any it had before;
         ``keys`` are their content keys (none: rows that match no text, never reused)."""
-        matrix = _normalised(np.asarray(vectors, dtype=np.float32))
-        keys = list(keys) if keys is not None else [""] * len(chunk_ids)
-        if matrix.ndim != 2 or matrix.shape != (len(chunk_ids), self._dimension):
-            raise ValueError(
-                f"expected {len(chunk_ids)} vectors of dimension {self._dimension}, "
-                f"got an array of shape {matrix.shape}"
-            )
-        if len(keys) != len(chunk_ids):
-            raise ValueError(f"expected {len(chunk_ids)} content keys, got {len(keys)}")
+        self.add_many([DocumentVectors.of(document_id, chunk_ids, vectors, keys, self._dimension)])
+
+    def add_many(self, entries: Sequence[DocumentVectors]) -> None:
+        """Append several documents' vectors in one write and one transaction (a bulk
+        build syncs once, not once per document), each replacing what it had before."""
+        if not entries:
+            return
+        for entry in entries:
+            if entry.matrix.shape[1:] != (self._dimension,):
+                raise ValueError(f"{entry.document_id}: vectors not of dimension {self._dimension}")
         with self._lock:
             try:
                 with self._transaction():
                     # The write lock is held: no other process can append until we commit.
                     rows = self._current()
-                    self._append(rows, matrix)
-                    self._mark_dead(document_id)
-                    self._db.executemany(
-                        "INSERT INTO rows (row, chunk_id, content_key, document_id) "
-                        "VALUES (?, ?, ?, ?)",
-                        [
-                            (rows.count + i, chunk, key, document_id)
-                            for i, (chunk, key) in enumerate(zip(chunk_ids, keys, strict=True))
-                        ],
-                    )
-                mapped = self._map(rows.matrix_file, rows.count + len(chunk_ids))
-                self._rows = rows.appended(mapped, document_id, chunk_ids, keys)
+                    self._append(rows, np.concatenate([e.matrix for e in entries]))
+                    self._insert_rows(rows.count, entries)
+                self._rows = self._after_append(rows, entries)
             except (OSError, sqlite3.Error) as exc:
                 raise StoreError(f"vector append failed: {exc}", source=self._source) from exc
         self._compact_if_worth_it()
+
+    def _insert_rows(self, first: int, entries: Sequence[DocumentVectors]) -> None:
+        records: list[tuple[int, str, str, str]] = []
+        for entry in entries:
+            self._mark_dead(entry.document_id)
+            for chunk, key in zip(entry.chunk_ids, entry.keys, strict=True):
+                records.append((first + len(records), chunk, key, entry.document_id))
+        self._db.executemany(
+            "INSERT INTO rows (row, chunk_id, content_key, document_id) VALUES (?, ?, ?, ?)",
+            records,
+        )
+
+    def _after_append(self, rows: VectorRows, entries: Sequence[DocumentVectors]) -> VectorRows:
+        """The snapshot after an append: one document's rows are added to the one in
+        memory; many are read back once (adding them one by one copies every row each time)."""
+        if len(entries) > 1:
+            return self._load()
+        (entry,) = entries
+        mapped = self._map(rows.matrix_file, rows.count + len(entry.chunk_ids))
+        return rows.appended(mapped, entry.document_id, entry.chunk_ids, entry.keys)
 
     def delete(self, document_id: str) -> None:
         """Mark every vector of ``document_id`` dead."""
@@ -369,13 +381,7 @@ class VectorIndex:
         """The ``limit`` live rows most similar to ``query_vector`` by cosine, among the
         rows of ``allowed_document_ids`` (None: every document). The restriction is applied
         before scoring, so hidden rows never take a place in the top-K."""
-        query = _normalised(np.asarray(query_vector, dtype=np.float32).reshape(-1))
+        query = normalised(np.asarray(query_vector, dtype=np.float32).reshape(-1))
         if query.shape != (self._dimension,):
             raise ValueError(f"query has dimension {query.shape[0]}, not {self._dimension}")
         return self._snapshot().search(query, allowed_document_ids, limit)
-
-
-def _normalised(vectors: FloatArray) -> FloatArray:
-    """Rows scaled to unit length (all-zero rows stay zero)."""
-    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
-    return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)

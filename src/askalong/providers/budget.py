@@ -11,9 +11,9 @@ configured embedder with three limits:
   time, at most ``CHARS_PER_HOLD`` characters (one text at least) a batch, so bulk
   embeds queue behind each other in small steps instead of taking every core at once;
   a request's passages (``background=False``: an answer's sentence scores) go before
-  background batches, all of its batches in a row: with a plain lock, each of them
-  waited behind background ones, and a question asked while a paper was embedded took
-  47 s (measured, issue 14);
+  background batches, all of its batches in a row, beside the one under way: with a
+  plain lock, each of them waited behind background ones, and a question asked while a
+  paper was embedded took 47 s (measured, issue 14);
 - queries do not queue behind passages (the engines run calls side by side: measured,
   a query during a bulk call took 0.14 s against 0.01 s alone), but at most
   ``QUERY_SLOTS`` run at once, and a query waits for a slot at most ``query_wait``
@@ -104,13 +104,16 @@ class BudgetedEmbedder(Embedder):
 
 
 class PassageTurns:
-    """One passage batch at a time; while a request is embedding (all its batches, from
-    the first wait to the last), background batches wait: a request is short, and a
-    person waits for it, so background batches may wait while requests keep coming."""
+    """Background batches one at a time, and none while a request is embedding (all its
+    batches, from the first wait to the last): a request is short, and a person waits for
+    it, so background batches may wait while requests keep coming. A request's batches go
+    one at a time too, but beside a background batch already under way rather than after
+    it: waiting for it cost a question asked while a paper was embedded the rest of a
+    batch of the bulk embedding, 3 s of its 7 s at load 15 (``benchmarks/first_answer.py``)."""
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
-        self._busy = False
+        self._busy = {True: False, False: False}  # a batch under way, by ``background``
         self._requests = 0  # requests between their first batch's wait and their last
 
     @contextmanager
@@ -127,14 +130,19 @@ class PassageTurns:
     @contextmanager
     def turn(self, *, background: bool) -> Iterator[None]:
         with self._changed:
-            self._changed.wait_for(lambda: not self._busy and not (background and self._requests))
-            self._busy = True
+            self._changed.wait_for(lambda: self._free(background))
+            self._busy[background] = True
         try:
             yield
         finally:
             with self._changed:
-                self._busy = False
+                self._busy[background] = False
                 self._changed.notify_all()
+
+    def _free(self, background: bool) -> bool:
+        if background:
+            return not (self._busy[True] or self._busy[False] or self._requests)
+        return not self._busy[False]
 
 
 def _holds(texts: list[str]) -> list[list[str]]:
