@@ -76,6 +76,7 @@ DocText = Annotated[
     BeforeValidator(whole_unicode),
 ]
 PagePath = Annotated[int, Path(ge=1, le=1_000_000)]
+BlockPath = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS, description="a block id")]
 # A character offset: SQLite stores 64-bit integers; no text is near 2**31 characters.
 MAX_OFFSET = 2**31 - 1
 # Blocks one selection may anchor: a page or two of a manual's short lines, dragged over.
