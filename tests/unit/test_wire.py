@@ -152,4 +152,8 @@ def test_wire_imports_only_values() -> None:
         "askalong.maintain.findings",
         "askalong.answer.agent.result",  # the chat answer's values (pure)
         "askalong.jobs.job",
+        # reading code: a place in a repository, a call tree's node, highlighting spans
+        "askalong.context.call_tree",
+        "askalong.context.code_graph",
+        "askalong.parse.code.tokens",
     }
