@@ -5,18 +5,22 @@ shown in the page; saved at 1400×900 and 800×600, light and dark, English and 
 1400×900 one again as the README's hero, `docs/images/reader-paper.png`. The chat page
 (`/chat.html`) with a two-part question answered over the paper and the SELECT page of the
 PostgreSQL manual, its sources listed: 1400×900 light and 800×600 dark, English
-(`docs/images/chat-en-<scheme>-<width>x<height>.png`).
+(`docs/images/chat-en-<scheme>-<width>x<height>.png`). A source file (the standard
+library's `asyncio/locks.py`): two lines of `Lock.acquire` explained, the first quote
+highlighted, the outline's symbols with the calls of `Lock.acquire` open, light and dark
+(`docs/images/reader-code-<scheme>.png`, 1400×900, README "Reading code").
 
 Each shot is a fresh browser context with that language (navigator.languages) and colour
 scheme (prefers-color-scheme), so the reader chooses them as it would for a person. PNGs
 are reduced to a 256-colour palette (Pillow), which keeps type crisp and each file small.
 
-    python benchmarks/screenshots.py [--out docs/images] [--pages reader,chat]
+    python benchmarks/screenshots.py [--out docs/images] [--pages reader,chat,code]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import io
 import os
 import sys
@@ -33,6 +37,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from e2e.asking import SPECTER, select_text  # noqa: E402
 from e2e.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, live_server  # noqa: E402
 from e2e.reader import (  # noqa: E402
+    Target,
+    drag_select,
     open_reader,
     wait_for_answer,
 )
@@ -48,6 +54,8 @@ SELECT_PAGE = "manuals/postgresql-15-html/sql-select.html"
 CHAT_SHOTS = (("light", (1400, 900)), ("dark", (800, 600)))
 # Two parts, two documents: each part searched and cited on its own.
 CHAT_QUESTION = "What does SELECT DISTINCT do? And also what are hard negatives in SPECTER?"
+LOCKS = Path(asyncio.__file__).parent / "locks.py"
+CODE_SELECTION = ("fut = self._get_loop().create_future()", "self._waiters.append(fut)")
 
 
 def shot_name(language: str, scheme: str, size: tuple[int, int]) -> str:
@@ -105,6 +113,54 @@ def take_chat(browser: Browser, server: LiveServer, out: Path) -> list[Path]:
     return saved
 
 
+def code_explained(page: Page, server: LiveServer, document_id: str) -> None:
+    """The reader on locks.py: two lines of Lock.acquire explained, quote 1 shown, the
+    outline's Lock.acquire opened on its calls and callers."""
+    structure: dict[str, Any] = server.structure(document_id)
+    block = next(b for b in structure["blocks"] if b["section_path"] == ["Lock", "acquire"])
+    start = block["text"].index(CODE_SELECTION[0])
+    end = block["text"].index(CODE_SELECTION[1]) + len(CODE_SELECTION[1])
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('askalong.outline', 'open')")
+    open_reader(page, server.url, document_id)
+    drag_select(page, Target(block["id"], start, end, block["text"][start:end]))
+    page.locator(".fab-ask").click()
+    page.locator('.askbox .chip[data-intent="explain"]').click()
+    turn = wait_for_answer(page)
+    wrap = page.locator(".symbol-wrap", has=page.locator("text=Lock.acquire"))
+    wrap.locator(".symbol-more").click()
+    expect(wrap.locator(".symbol-link").first).to_be_visible()
+    wrap.scroll_into_view_if_needed()
+    first = turn.locator(".quote-number").first
+    if first.count():
+        first.click()
+    page.evaluate("getSelection().removeAllRanges()")
+    page.mouse.move(1, 1)
+    page.wait_for_timeout(1400)  # the highlight's pulse ends
+    expect(page.locator(".fab")).to_be_hidden()
+
+
+def take_code(browser: Browser, server: LiveServer, out: Path) -> list[Path]:
+    document_id = server.upload(LOCKS)
+    saved = []
+    for scheme in SCHEMES:
+        context = browser.new_context(
+            viewport={"width": SIZES[0][0], "height": SIZES[0][1]},
+            locale=LOCALES["en"],
+            color_scheme=scheme,  # type: ignore[arg-type]
+        )
+        try:
+            page = context.new_page()
+            page.goto(server.entry("/"))
+            code_explained(page, server, document_id)
+            path = out / f"reader-code-{scheme}.png"
+            path.write_bytes(small_png(page.screenshot()))
+            saved.append(path)
+        finally:
+            context.close()
+    return saved
+
+
 def small_png(data: bytes) -> bytes:
     """A screenshot as a palette PNG (256 colours), optimised."""
     image = Image.open(io.BytesIO(data)).convert("RGB")
@@ -140,7 +196,9 @@ def take(browser: Browser, server: LiveServer, document_id: str, out: Path) -> l
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
-    parser.add_argument("--pages", default="reader,chat", help="comma-separated: reader, chat")
+    parser.add_argument(
+        "--pages", default="reader,chat,code", help="comma-separated: reader, chat, code"
+    )
     args = parser.parse_args()
     pages = set(args.pages.split(","))
     args.out.mkdir(parents=True, exist_ok=True)
@@ -155,6 +213,7 @@ def main() -> None:
         try:
             paths = take(browser, server, document_id, args.out) if "reader" in pages else []
             paths += take_chat(browser, server, args.out) if "chat" in pages else []
+            paths += take_code(browser, server, args.out) if "code" in pages else []
         finally:
             browser.close()
     for path in paths:

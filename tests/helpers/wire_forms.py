@@ -13,11 +13,14 @@ from askalong.answer.agent.result import (
     ToolStep,
 )
 from askalong.answer.agent.scores import CitationScores
+from askalong.context.call_tree import CallNode
+from askalong.context.code_graph import Place, SourceFile
 from askalong.context.units import ContextUnit
 from askalong.feedback.record import Citation, Feedback, Judged, RankedChunk, Triage
 from askalong.jobs.job import Job
 from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.maintain.findings import Finding, Repair
+from askalong.parse.code.tokens import TokenSpan
 from askalong.retrieve.search import SearchResult
 from askalong.types import (
     Anchor,
@@ -43,8 +46,11 @@ from askalong.types import (
 from askalong.wire import (
     AnswerJSON,
     BlockJSON,
+    CallJSON,
+    CallNodeJSON,
     ChatJSON,
     ChunkJSON,
+    CodeViewJSON,
     CollectionJSON,
     ConflictsJSON,
     DoctorJSON,
@@ -60,8 +66,11 @@ from askalong.wire import (
     UserJSON,
     answer_json,
     block_json,
+    call_json,
+    call_node_json,
     chat_json,
     chunk_json,
+    code_view_json,
     collection_json,
     conflicts_json,
     doctor_json,
@@ -124,6 +133,14 @@ def pdf_block() -> Block:
 
 def text_block() -> Block:
     return Block("b3", "heading", "Intro", 1, ("Intro",), 1, lines=(3, 4))
+
+
+def code_block() -> Block:
+    return Block("b4", "code", "def f():\n    g()", 2, ("f",), 0, lines=(10, 11))
+
+
+def code_place() -> Place:
+    return Place(SourceFile("d1", "repo/a.py", (code_block(),)), code_block())
 
 
 def chunk() -> Chunk:
@@ -207,6 +224,9 @@ def forms() -> list[tuple[Any, Any]]:
         (ChatJSON, chat_json(chat())),
         (ConflictsJSON, conflicts()),
         (FeedbackJSON, feedback_json(feedback())),
+        (CodeViewJSON, code_view_json("d1", [code_block()], [[TokenSpan(0, 3, "keyword")]])),
+        (CallJSON, call_json(11, code_place())),
+        (CallNodeJSON, call_node_json(CallNode(code_place(), 1, line=11, cut="cycle"))),
     ]
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
+from askalong.parse.code.tokens import KIND_NAMES
 from askalong.parse.progress import STAGES
 from askalong.server.chat_events import CHAT_EVENT_NAMES
 from askalong.server.contract import CONTRACT_JS, main, render
@@ -46,6 +47,7 @@ def test_the_contract_holds_the_python_constants() -> None:
         "EVENT_NAMES": list(EVENT_NAMES),
         "CHAT_EVENT_NAMES": list(CHAT_EVENT_NAMES),
         "UPLOAD_EVENT_NAMES": list(UPLOAD_EVENT_NAMES),
+        "CODE_TOKEN_KINDS": list(KIND_NAMES),
         "PROGRESS_STAGES": list(STAGES),
         "DOCUMENT_SUFFIXES": sorted(DOCUMENT_SUFFIXES),
         "FEEDBACK_RATINGS": list(RATINGS),

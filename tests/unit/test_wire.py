@@ -154,4 +154,8 @@ def test_wire_imports_only_values() -> None:
         "askalong.answer.agent.result",  # the chat answer's values (pure)
         "askalong.jobs.job",
         "askalong.feedback.record",  # the feedback values (pure)
+        # reading code: a place in a repository, a call tree's node, highlighting spans
+        "askalong.context.call_tree",
+        "askalong.context.code_graph",
+        "askalong.parse.code.tokens",
     }

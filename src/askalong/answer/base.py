@@ -81,6 +81,7 @@ class Draft:
 
 class Answerer(ABC):
     name: str = "answerer"
+    offline: bool = False  # writes from the document alone, no language model
 
     @abstractmethod
     def draft(self, request: DraftRequest) -> Draft:

@@ -19,6 +19,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
+from askalong.asking import call_paths
 from askalong.asking.conflicts import conflicts_among
 from askalong.asking.events import (
     Answered,
@@ -40,6 +41,7 @@ from askalong.asking.question import (
     check_question,
 )
 from askalong.context.anchor import LocatedAnchor
+from askalong.context.call_tree import DEPTH
 from askalong.context.units import ContextUnit
 from askalong.feedback.guidance import guidance_entries
 from askalong.library import Library
@@ -167,6 +169,11 @@ class Asker:
     ) -> Generator[AnswerText, None, Draft]:
         if not evidence.units:
             return Draft("not_covered", NOT_COVERED[asked.question.language], ())
+        if evidence.call_tree is not None and self.answerer.offline:
+            # offline, a call-path question's answer is its tree; a model explains it
+            units = list(evidence.units)
+            tree = evidence.call_tree
+            return call_paths.call_tree_draft(tree, units, asked.question.language, DEPTH)
         anchored = asked.anchor is not None and evidence.set_aside is None
         selection = evidence.units[0].cited_text() if anchored else ""
         request = DraftRequest(
@@ -222,6 +229,8 @@ class Asker:
     def _checked(
         self, asked: AskedQuestion, draft: Draft, evidence: Evidence
     ) -> tuple[tuple[Claim, ...], tuple[Quote, ...]]:
+        if draft.route == call_paths.ROUTE:
+            return call_paths.tree_checked(draft)
         drafts = split_claims(draft.answer)
         cited = {q.number: q.text for q in draft.quotes}
         drifts = {q.number: unit_of(q, evidence.units).drift for q in draft.quotes}

@@ -21,6 +21,8 @@ from askalong.asking.question import AskedQuestion
 from askalong.context.anchor import LocatedAnchor, located_context
 from askalong.context.anchor_scope import anchor_set_aside
 from askalong.context.assemble import assemble_context
+from askalong.context.call_path import is_call_path_question, tree_units
+from askalong.context.call_tree import DEPTH, CallNode, call_tree
 from askalong.context.code import CODE_TOTAL_CHARS, code_anchor_unit, code_units
 from askalong.context.crossref import crossref_units, outline_references
 from askalong.context.drift import anchor_terms
@@ -62,6 +64,7 @@ class Evidence:
     notes: tuple[str, ...]
     seconds: float
     set_aside: SetAside | None = None  # why the anchor was left out, when it was
+    call_tree: CallNode | None = None  # a call-path question's tree, its nodes the units
 
 
 def gather(
@@ -205,6 +208,10 @@ def _reading_code(
     given = at.anchor
     start, end = given.start or 0, given.end or len(place.block.text)
     anchor_unit = code_anchor_unit(place, start, end)
+    if is_call_path_question(asked.question.text):
+        return _call_paths(
+            library, access, asked, call_tree(repository, place), anchor_unit, started
+        )
     code = code_units(repository, place)
     ids = tuple(f.document_id for f in repository.files)
     k = library.searcher.policy.k_max_read_along
@@ -217,6 +224,30 @@ def _reading_code(
     )
     titles = _titles(library, access, asked, context)
     return _evidence(context, titles, anchored, result, started)
+
+
+def _call_paths(
+    library: Library,
+    access: Access,
+    asked: AskedQuestion,
+    tree: CallNode,
+    anchor_unit: ContextUnit,
+    started: float,
+) -> Evidence:
+    """A call-path question: the tree's functions are the evidence, in the tree's order,
+    with no search (``asking/call_paths.py`` answers it)."""
+    units = tuple(tree_units(tree, anchor_unit))
+    name = ".".join(tree.place.qualname)
+    return Evidence(
+        units=units,
+        titles=_titles(library, access, asked, units),
+        anchor_terms=anchor_terms(anchor_unit),
+        hits=(),
+        searched=(f"the call tree from {name}, {DEPTH} levels",),
+        notes=(),
+        seconds=time.perf_counter() - started,
+        call_tree=tree,
+    )
 
 
 def _strong(terms: frozenset[str], units: Sequence[ContextUnit]) -> bool:

@@ -9,38 +9,19 @@ import click
 
 from askalong.asking.code_reading import anchor_place, repository_of
 from askalong.cli.output import console, print_json, shown
-from askalong.context.call_tree import DEPTH, CallNode, call_tree, node_line, walk
+from askalong.context.call_tree import DEPTH, call_tree, node_line, walk
 from askalong.context.line_anchor import LineRef, line_anchor, line_ref, names_file
 from askalong.errors import InputError
 from askalong.library import opened_library
 from askalong.store.base import Store
 from askalong.types import Access, Block, Document
-
-
-def symbols_json(blocks: Sequence[Block]) -> list[dict[str, object]]:
-    """A source file's definitions: qualified name, block and lines, in reading order."""
-    seen: set[tuple[str, ...]] = set()
-    symbols: list[dict[str, object]] = []
-    for block in blocks:
-        if block.section_path and block.section_path not in seen:  # a symbol's first block
-            seen.add(block.section_path)
-            symbols.append(
-                {
-                    "name": ".".join(block.section_path),
-                    "qualname": list(block.section_path),
-                    "block_id": block.id,
-                    "lines": list(block.lines) if block.lines else None,
-                }
-            )
-    return symbols
+from askalong.wire import call_node_json, symbols_json
 
 
 def print_symbols(blocks: Sequence[Block]) -> None:
     for symbol in symbols_json(blocks):
-        qualname = symbol["qualname"]
-        assert isinstance(qualname, list)
-        lines = symbol["lines"]
-        where = f"{lines[0]}-{lines[1]}" if isinstance(lines, list) else ""
+        qualname, lines = symbol["qualname"], symbol["lines"]
+        where = f"{lines[0]}-{lines[1]}" if lines else ""
         indent = "  " * (len(qualname) - 1)
         console.print(f"{indent}{shown(qualname[-1])}  [dim]{where} {symbol['block_id']}[/]")
 
@@ -65,7 +46,7 @@ def calls(at: str, doc: str | None, depth: int, as_json: bool) -> None:
         repository = repository_of(library.store, document, blocks, access)
         tree = call_tree(repository, anchor_place(repository, document, block), depth=depth)
     if as_json:
-        print_json({"tree": [_node_json(n) for n in walk(tree)]})
+        print_json({"tree": [call_node_json(n) for n in walk(tree)]})
         return
     for node in walk(tree):
         console.print(shown(node_line(node)))
@@ -79,17 +60,3 @@ def _document(store: Store, access: Access, ref: LineRef, doc: str | None) -> Do
         problem = "no document is this file" if not found else "several documents end so"
         raise InputError(f"{problem}; give --doc or a longer path", source=ref.file)
     return found[0]
-
-
-def _node_json(node: CallNode) -> dict[str, object]:
-    place = node.place
-    return {
-        "depth": node.depth,
-        "name": ".".join(place.qualname),
-        "document_id": place.file.document_id,
-        "source": place.file.source,
-        "block_id": place.block.id,
-        "lines": list(place.block.lines) if place.block.lines else None,
-        "called_at": node.line,
-        "cycle": node.cut == "cycle",
-    }

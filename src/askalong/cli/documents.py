@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from askalong.cli.code import print_symbols, symbols_json
+from askalong.cli.code import print_symbols
 from askalong.cli.output import (
     block_json,
     chunk_json,
@@ -31,7 +31,7 @@ from askalong.ingest.pipeline import AddOutcome
 from askalong.jobs.outbox import queue_item
 from askalong.library import Library, opened_library
 from askalong.types import VISIBILITIES, Access, Collection, Document, Visibility
-from askalong.wire import collection_json
+from askalong.wire import collection_json, symbols_json
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
 

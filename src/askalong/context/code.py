@@ -31,11 +31,11 @@ MAX_CALLERS = 4
 
 def code_units(repository: Repository, anchor: Place) -> list[ContextUnit]:
     """The class, callees and callers of ``anchor``'s function, as context units."""
-    units = [_unit(p, *_head(p.block, HEADER_LINES)) for p in _classes(repository, anchor)]
+    units = [place_unit(p, *head_span(p.block, HEADER_LINES)) for p in _classes(repository, anchor)]
     for _, callee in islice(repository.callees(anchor), MAX_CALLEES):
-        units.append(_unit(callee, *_head(callee.block, CALLEE_LINES)))
+        units.append(place_unit(callee, *head_span(callee.block, CALLEE_LINES)))
     for site, caller in islice(repository.callers(anchor), MAX_CALLERS):
-        units.append(_unit(caller, *_around(caller.block, site, CALLER_LINES), cited=site))
+        units.append(place_unit(caller, *_around(caller.block, site, CALLER_LINES), cited=site))
     return units
 
 
@@ -48,7 +48,7 @@ def code_anchor_unit(place: Place, start: int, end: int) -> ContextUnit:
         middle = (start + end) // 2
         lo = max(0, min(middle - ANCHOR_CHARS // 2, hi - ANCHOR_CHARS))
         hi = lo + ANCHOR_CHARS
-    unit = _unit(place, lo, hi, origin="anchor")
+    unit = place_unit(place, lo, hi, origin="anchor")
     cited = BlockSpan(block.id, max(start, lo), min(max(end, start + 1), hi))
     return replace(unit, cited_spans=(cited,), score=None)
 
@@ -62,7 +62,7 @@ def _classes(repository: Repository, anchor: Place) -> Iterator[Place]:
             yield found
 
 
-def _head(block: Block, lines: int) -> tuple[int, int]:
+def head_span(block: Block, lines: int) -> tuple[int, int]:
     """The first ``lines`` lines of the block."""
     end = -1
     for _ in range(lines):
@@ -83,14 +83,14 @@ def _around(block: Block, site: CallSite, lines: int) -> tuple[int, int]:
     return start, start + len("\n".join(rows[first:last]))
 
 
-def _line_span(block: Block, line: int) -> tuple[int, int]:
+def line_span(block: Block, line: int) -> tuple[int, int]:
     rows = block.text.split("\n")
     index = min(max(line - (block.lines[0] if block.lines else 1), 0), len(rows) - 1)
     start = sum(len(r) + 1 for r in rows[:index])
     return start, start + len(rows[index])
 
 
-def _unit(
+def place_unit(
     place: Place,
     start: int,
     end: int,
@@ -102,7 +102,7 @@ def _unit(
     span = BlockSpan(block.id, start, end)
     quoted = span
     if cited is not None:
-        lo, hi = _line_span(block, cited.line)
+        lo, hi = line_span(block, cited.line)
         quoted = BlockSpan(block.id, max(lo, start), min(hi, end))
     return ContextUnit(
         document_id=place.file.document_id,

@@ -4,6 +4,8 @@ Nothing lands outside the folder: a member with an absolute path, a ``..`` part 
 drive letter is refused, links and device files are skipped (a link could point out),
 and the archive's file count and inflated size are capped before anything is written
 (``MAX_ARCHIVE_FILES``, ``MAX_ARCHIVE_BYTES``; each file also within the file limit).
+An archive uploaded over HTTP (``unpacked_upload``) is held to more: a link or device
+member is refused too, naming it, since whoever sent it is not the machine's user.
 Every error names the archive and the member.
 """
 
@@ -32,7 +34,24 @@ class Member:
 
 
 def is_archive(path: str) -> bool:
-    return path.lower().endswith(ARCHIVE_SUFFIXES) and Path(path).is_file()
+    return is_archive_name(path) and Path(path).is_file()
+
+
+def is_archive_name(name: str) -> bool:
+    """Whether a file's name says it is an archive of a repository (``repo.tar.gz``)."""
+    return name.lower().endswith(ARCHIVE_SUFFIXES)
+
+
+def unpacked_upload(data: bytes, name: str, into: Path, *, max_file_bytes: int) -> Path:
+    """The uploaded archive ``data`` (called ``name``) unpacked into the empty folder
+    ``into``; the folder its files are in. Links and devices are refused."""
+    stored = into / "archive"
+    stored.write_bytes(data)
+    folder = into / "files"
+    folder.mkdir()
+    unpack(str(stored), folder, max_file_bytes=max_file_bytes, refuse_links=True, shown=name)
+    stored.unlink()
+    return folder
 
 
 def archive_stem(path: str) -> str:
@@ -44,16 +63,28 @@ def archive_stem(path: str) -> str:
     return name
 
 
-def unpack(path: str, into: Path, *, max_file_bytes: int) -> int:
-    """Unpack the archive at ``path`` into the empty folder ``into``; the files written."""
+def unpack(
+    path: str,
+    into: Path,
+    *,
+    max_file_bytes: int,
+    refuse_links: bool = False,
+    shown: str | None = None,
+) -> int:
+    """Unpack the archive at ``path`` into the empty folder ``into``; the files written.
+    ``refuse_links``: a link or device member is an error instead of skipped; ``shown``
+    is what errors call the archive (an upload's name rather than a temporary path)."""
+    named = shown or path
     try:
         if zipfile.is_zipfile(path):
             with zipfile.ZipFile(path) as archive:
-                return _write(path, into, _zip_members(archive), archive.open, max_file_bytes)
+                members = _zip_members(archive, named, refuse_links)
+                return _write(named, into, members, archive.open, max_file_bytes)
         with tarfile.open(path) as tar:
-            return _write(path, into, _tar_members(tar), tar.extractfile, max_file_bytes)
+            members = _tar_members(tar, named, refuse_links)
+            return _write(named, into, members, tar.extractfile, max_file_bytes)
     except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError) as exc:
-        raise Unreadable(f"cannot read the archive: {exc}", source=path) from exc
+        raise Unreadable(f"cannot read the archive: {exc}", source=named) from exc
 
 
 def _write(
@@ -74,18 +105,32 @@ def _write(
     return len(members)
 
 
-def _zip_members(archive: zipfile.ZipFile) -> list[Member]:
+def _zip_members(archive: zipfile.ZipFile, path: str, refuse_links: bool) -> list[Member]:
     members = []
     for info in archive.infolist():
-        mode = info.external_attr >> 16
-        if not info.is_dir() and (mode & 0o170000) != 0o120000:  # links are skipped
-            members.append(Member(info.filename, info.file_size, info))
+        if info.is_dir():
+            continue
+        if (info.external_attr >> 16) & 0o170000 == 0o120000:  # a link: never written
+            if refuse_links:
+                raise _link_refused(path, info.filename)
+            continue
+        members.append(Member(info.filename, info.file_size, info))
     return members
 
 
-def _tar_members(archive: tarfile.TarFile) -> list[Member]:
+def _tar_members(archive: tarfile.TarFile, path: str, refuse_links: bool) -> list[Member]:
     # links, devices and folders are never written
-    return [Member(i.name, i.size, i) for i in archive.getmembers() if i.isfile()]
+    members = []
+    for info in archive.getmembers():
+        if info.isfile():
+            members.append(Member(info.name, info.size, info))
+        elif refuse_links and not info.isdir():
+            raise _link_refused(path, info.name)
+    return members
+
+
+def _link_refused(path: str, name: str) -> InputError:
+    return InputError(f"{name!r} is a link or device, not a file: refused", source=path)
 
 
 def _check_limits(path: str, members: list[Member], max_file_bytes: int) -> None:

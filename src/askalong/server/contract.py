@@ -22,6 +22,7 @@ from pathlib import Path
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
+from askalong.parse.code.tokens import KIND_NAMES
 from askalong.parse.progress import STAGES
 from askalong.server.chat_events import CHAT_EVENT_NAMES
 from askalong.server.sse import EVENT_NAMES
@@ -65,6 +66,7 @@ def constants() -> tuple[Constant, ...]:
             "askalong.server.upload_events.UPLOAD_EVENT_NAMES",
             list(UPLOAD_EVENT_NAMES),
         ),
+        Constant("CODE_TOKEN_KINDS", "askalong.parse.code.tokens.KIND_NAMES", list(KIND_NAMES)),
         Constant("PROGRESS_STAGES", "askalong.parse.progress.STAGES", list(STAGES)),
         Constant(
             "DOCUMENT_SUFFIXES",

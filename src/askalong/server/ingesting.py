@@ -1,19 +1,27 @@
 """Adding a document on a request's behalf, for every route that takes one: a multipart
 upload is read at once (parse outside the write lock, write under it, then the vectors,
 each step's progress to a ``Sink`` when someone is watching); a finished resumable upload
-is queued (``jobs/outbox``) for the worker, which the request then wakes and waits for."""
+is queued (``jobs/outbox``) for the worker, which the request then wakes and waits for.
+A repository's ZIP or tar, either way, is unpacked and its files added inline as one
+collection (``add_archive``)."""
 
 from __future__ import annotations
 
+import tempfile
 import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
 
-from askalong.ingest.inputs import Upload
+from askalong.errors import InputError
+from askalong.ingest.archive import archive_stem, unpacked_upload
+from askalong.ingest.inputs import Skipped, Upload, expand_inputs
 from askalong.ingest.pipeline import AddOutcome
 from askalong.jobs.job import Job
 from askalong.jobs.outbox import queue_upload
 from askalong.parse.progress import Progress, Sink, Throttle
 from askalong.server.deps import ServerState
-from askalong.types import Access
+from askalong.types import Access, Collection
 
 
 def add_upload(
@@ -64,3 +72,48 @@ def await_job(state: ServerState, document_id: str, poll: float = 0.1) -> Job | 
         time.sleep(poll)
         job = store.job_of(document_id)
     return job
+
+
+@dataclass(frozen=True)
+class ArchiveAdded:
+    """An uploaded repository archive: each file's outcome, the collection they joined
+    (named after the archive), and the files the repository rules skipped, by reason."""
+
+    outcomes: tuple[AddOutcome, ...]
+    collection: Collection | None
+    skipped: dict[str, int]
+
+
+def add_archive(state: ServerState, upload: Upload, access: Access) -> ArchiveAdded:
+    """A ZIP or tar of a repository, sent as one upload: unpacked as ``askalong add``
+    unpacks one (``ingest/archive.py``; links and devices refused, since the sender is not
+    the machine's user), its source and document files added as ``NAME/path`` for
+    ``access``, one collection ``NAME`` (the archive's name without its ending)."""
+    settings = state.library.settings
+    with tempfile.TemporaryDirectory(prefix="askalong-upload-") as tmp:
+        folder = unpacked_upload(
+            upload.data, upload.name, Path(tmp), max_file_bytes=settings.max_file_bytes
+        )
+        outcomes, skipped = [], Counter[str]()
+        for item in expand_inputs([str(folder)]):
+            if isinstance(item, Skipped):
+                skipped[item.counted or "unreadable"] += 1
+                continue
+            relative = Path(item).relative_to(folder).as_posix()
+            data = Path(item).read_bytes()
+            source = f"{upload.name}/{relative}"
+            outcomes.append(_added(state, Upload(data, source, Path(item).name), access))
+    ids = [o.document.id for o in outcomes if o.document is not None]
+    if not ids:
+        raise InputError("no source or document file in the archive", source=upload.name)
+    with state.writes:
+        collection = state.library.store.add_to_collection(archive_stem(upload.name), ids, access)
+    return ArchiveAdded(tuple(outcomes), collection, dict(sorted(skipped.items())))
+
+
+def _added(state: ServerState, upload: Upload, access: Access) -> AddOutcome:
+    """One file of an archive: a file that cannot be read is reported, the rest go in."""
+    try:
+        return add_upload(state, upload, access)
+    except InputError as exc:  # the file's own problem (format, damage, size, time)
+        return AddOutcome(upload.source, "failed", error=str(exc))

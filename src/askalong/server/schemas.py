@@ -76,6 +76,7 @@ DocText = Annotated[
     BeforeValidator(whole_unicode),
 ]
 PagePath = Annotated[int, Path(ge=1, le=1_000_000)]
+BlockPath = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS, description="a block id")]
 # A character offset: SQLite stores 64-bit integers; no text is near 2**31 characters.
 MAX_OFFSET = 2**31 - 1
 # Blocks one selection may anchor: a page or two of a manual's short lines, dragged over.
@@ -116,11 +117,28 @@ class CollectionOut(BaseModel):
     documents: list[DocumentJSON]  # the members the caller may see, by title
 
 
+class ArchiveFileOut(BaseModel):
+    """One file of an uploaded archive: ``added``, ``exists`` or ``failed`` (``error``)."""
+
+    source: str
+    status: str
+    document_id: str | None
+    error: str | None
+
+
 class UploadOut(BaseModel):
+    """An upload's outcome. An archive of a repository (``.zip``, ``.tar.gz``, ...) adds
+    each of its files: ``document`` is the first one, ``blocks``/``chunks`` the sums,
+    ``files`` every file, ``collection`` the one they joined, ``skipped`` the repository
+    rules' skips by reason."""
+
     status: str  # "added" or "exists"
     document: DocumentJSON
     blocks: int
     chunks: int
+    files: list[ArchiveFileOut] = []
+    collection: CollectionJSON | None = None
+    skipped: dict[str, int] = {}
 
 
 class ReadingProgressOut(BaseModel):

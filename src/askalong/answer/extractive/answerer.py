@@ -14,6 +14,7 @@ class ExtractiveAnswerer(Answerer):
     """Answers with the document's own sentences: nothing to hallucinate, no model."""
 
     name = "extractive"
+    offline = True
 
     def __init__(self, embedder: Embedder | None = None) -> None:
         # follow-ups and nearby questions see the same sentences again: embed them once

@@ -11,13 +11,15 @@ from fastapi.responses import FileResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from askalong.errors import InputError
+from askalong.ingest.archive import is_archive_name
 from askalong.ingest.inputs import Upload
 from askalong.ingest.pipeline import AddOutcome
 from askalong.jobs.outbox import retry_document as retry_job
 from askalong.parse.progress import Sink
 from askalong.server.deps import AccessDep, ServerState, StateDep
-from askalong.server.ingesting import add_upload, embed_pending
+from askalong.server.ingesting import ArchiveAdded, add_archive, add_upload, embed_pending
 from askalong.server.schemas import (
+    ArchiveFileOut,
     DocPath,
     DocumentList,
     ErrorOut,
@@ -28,7 +30,7 @@ from askalong.server.schemas import (
 from askalong.server.upload_events import upload_stream
 from askalong.server.uploads import receive_upload
 from askalong.types import Access, Visibility
-from askalong.wire import DocumentJSON, document_json
+from askalong.wire import DocumentJSON, collection_json, document_json
 
 router = APIRouter(prefix="/api", tags=["documents"])
 
@@ -99,7 +101,11 @@ def _listing(state: ServerState, access: Access) -> DocumentList:
 async def upload_document(
     request: Request, state: StateDep, access: AccessDep, tasks: BackgroundTasks
 ) -> UploadOut | Response:
-    """Add a document sent as multipart field ``file`` (PDF, HTML, Markdown, text, DOCX).
+    """Add a document sent as multipart field ``file`` (PDF, HTML, Markdown, text, DOCX,
+    source code), or a repository's ZIP or tar (``.zip``, ``.tar``, ``.tar.gz``, ``.tgz``,
+    ``.tar.bz2``, ``.tar.xz``): unpacked safely (no path out of it, no link or device
+    member, file-count and size limits; the error names the member), its files added as
+    ``NAME/path`` in one collection ``NAME``, answered as JSON (never streamed).
 
     The same content sent twice is the same document (status ``exists``). It is
     keyword-searchable when this returns; its vectors are computed afterwards, or, when
@@ -107,6 +113,10 @@ async def upload_document(
     """
     received = await receive_upload(request, state.library.settings.max_file_bytes)
     upload = Upload(received.data, source=received.name, name=received.name)
+    if is_archive_name(received.name):
+        added = await run_in_threadpool(add_archive, state, upload, access)
+        tasks.add_task(embed_pending, state)
+        return archive_out(added)
     if "text/event-stream" in request.headers.get("accept", ""):
         work = functools.partial(_add_with_vectors, state, upload, access)
         return StreamingResponse(
@@ -134,6 +144,30 @@ def _upload_out(outcome: AddOutcome, name: str) -> UploadOut:
         document=document_json(outcome.document),
         blocks=outcome.blocks,
         chunks=outcome.chunks,
+    )
+
+
+def archive_out(added: ArchiveAdded) -> UploadOut:
+    """An archive's files as one upload's answer (see ``UploadOut``)."""
+    kept = [o for o in added.outcomes if o.document is not None]
+    first = kept[0]  # add_archive refuses an archive with no file added
+    assert first.document is not None
+    return UploadOut(
+        status="added" if any(o.status == "added" for o in kept) else "exists",
+        document=document_json(first.document),
+        blocks=sum(o.blocks for o in kept),
+        chunks=sum(o.chunks for o in kept),
+        files=[
+            ArchiveFileOut(
+                source=o.source,
+                status=o.status,
+                document_id=o.document.id if o.document else None,
+                error=o.error,
+            )
+            for o in added.outcomes
+        ],
+        collection=collection_json(added.collection) if added.collection else None,
+        skipped=added.skipped,
     )
 
 

@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 
 from askalong.errors import AskAlongError, InputError, TooLarge, TooMany
+from askalong.ingest.archive import is_archive_name
 from askalong.ingest.inputs import Upload
 from askalong.jobs.job import Job
 from askalong.parse.progress import Progress, Stage
@@ -32,7 +33,7 @@ from askalong.resumable.upload import ResumableUpload
 from askalong.server import tus
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.errors import error_response, status_of, too_many_response
-from askalong.server.ingesting import await_job, queue_document
+from askalong.server.ingesting import add_archive, await_job, embed_pending, queue_document
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
 from askalong.store.base import OrgStore
@@ -221,6 +222,12 @@ def _owner_access(store: OrgStore) -> Callable[[str], Access]:
 
 
 def _add(state: ServerState, data: bytes, name: str, access: Access) -> str:
+    """The finished upload queued as a document; a repository's archive unpacked and its
+    files added at once, as the multipart route adds one (the upload names its first)."""
+    if is_archive_name(name):
+        added = add_archive(state, Upload(data, source=name, name=name), access)
+        embed_pending(state)
+        return next(o.document.id for o in added.outcomes if o.document is not None)
     outcome = queue_document(state, Upload(data, source=name, name=name), access)
     if outcome.document is None:
         raise InputError(outcome.error or "the document was not added", source=name)

@@ -78,6 +78,11 @@ export function originalUrl(id, page = null) {
   const base = `/api/documents/${enc(id)}/original`;
   return page ? `${base}?inline=true#page=${page}` : base;
 }
+export const codeView = (id) => request(`/api/documents/${enc(id)}/code`);
+export const symbolCalls = (id, block) =>
+  request(`/api/documents/${enc(id)}/symbols/${enc(block)}/calls`);
+export const symbolCallers = (id, block) =>
+  request(`/api/documents/${enc(id)}/symbols/${enc(block)}/callers`);
 export const compareTargets = (id, blockId) =>
   request(
     `/api/documents/${enc(id)}/compare-targets${blockId ? `?block=${enc(blockId)}` : ""}`,

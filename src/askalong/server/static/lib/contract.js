@@ -39,6 +39,19 @@ export const CHAT_EVENT_NAMES = Object.freeze([
 // askalong.server.upload_events.UPLOAD_EVENT_NAMES
 export const UPLOAD_EVENT_NAMES = Object.freeze(["progress", "done", "error"]);
 
+// askalong.parse.code.tokens.KIND_NAMES
+export const CODE_TOKEN_KINDS = Object.freeze([
+  "comment",
+  "string",
+  "number",
+  "keyword",
+  "decorator",
+  "function",
+  "class",
+  "builtin",
+  "operator",
+]);
+
 // askalong.parse.progress.STAGES
 export const PROGRESS_STAGES = Object.freeze(["parse", "ocr", "vectors"]);
 

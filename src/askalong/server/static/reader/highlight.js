@@ -42,7 +42,9 @@ export class Highlighter {
       const text = seg.firstChild.textContent;
       range.setStart(seg.firstChild, cpToUnits(text, from - base));
       range.setEnd(seg.firstChild, cpToUnits(text, to - base));
-      this.mark(seg, range);
+      // a code line's indentation is its own first segment: marked, it reads as a stray bar
+      const indent = !seg.previousElementSibling && !range.toString().trim();
+      if (!indent) this.mark(seg, range);
       pieces.push(
         previousEnd == null ? "" : cpSlice(block.text, previousEnd, from),
         range.toString(),

@@ -1,6 +1,7 @@
 // The outline sidebar: the document's sections, always at hand beside the text, collapsed
 // or open (remembered in localStorage), with the section being read marked while scrolling.
-// A click shows the section's heading (highlighted, scrolled into view).
+// A click shows the section's heading (highlighted, scrolled into view). A code view
+// passes its symbols as `entries` and a `row` that wraps each entry's button (symbols.js).
 
 import { el, shorten } from "../lib/dom.js";
 import { onScrollFrame, readingLine } from "./position.js";
@@ -12,11 +13,11 @@ const STORED = "askalong.outline"; // "open" | "closed"
 const WIDE_ENOUGH = 1380;
 
 export class Outline {
-  constructor(scroller, root, structure, { highlight, signal }) {
+  constructor(scroller, root, structure, { highlight, signal, entries = null, row = null }) {
     this.scroller = scroller;
     this.root = root;
     this.blocks = new Map(structure.blocks.map((b) => [b.id, b]));
-    this.entries = structure.outline.slice(0, MAX_ENTRIES);
+    this.entries = (entries ?? structure.outline).slice(0, MAX_ENTRIES);
     this.list = $("#outline");
     this.toggleButton = $("#toggle-outline");
     this.current = -1;
@@ -25,7 +26,8 @@ export class Outline {
     $("#outline-sidebar").hidden = empty;
     if (empty) return;
     this.items = this.entries.map((entry) => this.item(entry, highlight));
-    this.list.replaceChildren(...this.items);
+    const rows = row ? this.items.map((item, i) => row(this.entries[i], item)) : this.items;
+    this.list.replaceChildren(...rows);
     this.setOpen(this.storedOpen());
     const options = { signal };
     this.toggleButton.addEventListener("click", () => this.setOpen(!this.isOpen(), true), options);

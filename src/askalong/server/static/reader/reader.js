@@ -11,11 +11,13 @@ import { Highlighter } from "./highlight.js";
 import { HtmlView } from "./htmlview.js";
 import { Outline } from "./outline.js";
 import { PageIndicator } from "./pageindicator.js";
+import { CodeView } from "./codeview.js";
 import { cpSlice } from "../lib/offsets.js";
 import { Panel } from "../panel/panel.js";
 import { PdfView } from "./pdfview.js";
 import { ReaderKeys } from "./keyboard.js";
 import { SelectionWatcher } from "./selection.js";
+import { SymbolLinks, symbolEntries } from "./symbols.js";
 import { UrlState } from "./url-state.js";
 import { resumePending } from "../panel/pending.js";
 import { BLOCKS_EVENT } from "./unread-page.js";
@@ -27,12 +29,14 @@ async function main() {
   const docId = new URLSearchParams(location.search).get("doc");
   if (!docId) return showError(t("reader.no_document"), t("reader.open_one"));
   let structure;
+  let code = null; // a source file's symbols and highlighting
   try {
     structure = await api.getDocument(docId);
+    if (structure.document.format === "code") code = await api.codeView(structure.document.id);
   } catch (error) {
     return showError(t("reader.cannot_open"), error.message);
   }
-  const reader = mount(structure);
+  const reader = mount(structure, code);
   window.askalong = reader; // for tests and the console
   document.body.classList.add("ready");
   await new Promise(requestAnimationFrame); // laid out: a block's place can be measured
@@ -40,7 +44,7 @@ async function main() {
   reader.resumed = await resumePending(reader.panel, structure.document.id);
 }
 
-function mount(structure) {
+function mount(structure, code) {
   const { document: doc } = structure;
   document.title = t("app.titled", { title: doc.title });
   $("#doc-title").replaceChildren(doc.title);
@@ -49,8 +53,9 @@ function mount(structure) {
   const scroller = $("#reader-scroll");
   const root = $("#document");
   root.lang = doc.language || "";
-  const view =
-    doc.format === "pdf"
+  const view = code
+    ? new CodeView(scroller, root, structure, code)
+    : doc.format === "pdf"
       ? new PdfView(scroller, root, structure)
       : new HtmlView(scroller, root, structure);
   const highlighter = new Highlighter(scroller, view, blocks);
@@ -87,7 +92,12 @@ function mount(structure) {
   // Blocks of a page read now (unread-page.js) join the map selections and quotes use.
   const addBlocks = (event) => event.detail.forEach((b) => blocks.set(b.id, b));
   root.addEventListener(BLOCKS_EVENT, addBlocks, options);
-  const outline = new Outline(scroller, root, structure, { highlight, ...options });
+  const symbols = code && new SymbolLinks({ docId: doc.id, blocks, highlight });
+  const outline = new Outline(scroller, root, structure, {
+    highlight,
+    ...options,
+    ...(code && { entries: symbolEntries(code), row: (entry, item) => symbols.row(entry, item) }),
+  });
   const pages = new PageIndicator(scroller, view, options);
   const pageNow = () => pages.current;
   const redraw = () => highlighter.last && highlighter.draw(...highlighter.last);
@@ -113,6 +123,7 @@ function mount(structure) {
     highlight,
     highlightedText: () => highlighter.text,
     highlightMarks: () => highlighter.marks.map((m) => m.getBoundingClientRect().toJSON()),
+    lastHighlight: () => highlighter.last && [highlighter.last[0].id, ...highlighter.last.slice(1)],
     selection: () => watcher.current?.selection ?? null,
     blockSlice: (id, start, end) => cpSlice(blocks.get(id).text, start, end),
     panel,

@@ -1,0 +1,73 @@
+"""A call-path question asked at lines of code ("which paths does this trigger?",
+"what does this call?", "调用了哪些"): the evidence is the call tree from the enclosing
+function (``context/call_path.py``), every node a unit; offline, the answer is the tree
+itself, one line per node, each node a quote of its definition line (exact lines); with a
+model, the model explains the tree from those same units, cited as any answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from askalong.answer.base import Draft
+from askalong.context.call_path import definition_span, node_unit
+from askalong.context.call_tree import CallNode, node_line, walk
+from askalong.context.units import ContextUnit
+from askalong.types import Claim, Quote
+
+ROUTE = "call_tree"  # the draft's route: written from the call graph, not by an answerer
+# Why a node's line holds: it was read from the code, not written about it.
+FROM_THE_GRAPH = "read from the repository's calls: the quote is the function's definition line"
+
+INTRO = {
+    "en": "The calls from {name}, {depth} levels deep (functions of its repository only):",
+    "zh": "{name} 的调用（{depth} 层，仅本仓库中的函数）：",
+}
+EXPLANATION = {
+    "en": "Each line is a function reached by a call from the one above it, with its file "
+    "and lines; a function already on the path is marked (cycle) and not followed again.",
+    "zh": "每一行是上一行调用到的函数，附其文件和行号；已在路径上的函数标为 (cycle)，不再展开。",
+}
+
+
+def call_tree_draft(tree: CallNode, units: list[ContextUnit], language: str, depth: int) -> Draft:
+    """The offline answer: the tree one line per node, node ``n`` cited as ``[n]``."""
+    lang = "zh" if language == "zh" else "en"
+    lines, quotes = [], []
+    for number, node in enumerate(walk(tree), start=1):
+        lines.append(f"{node_line(node)} [{number}]")
+        quotes.append(_quote(number, node, node_unit(node, units)))
+    intro = INTRO[lang].format(name=".".join(tree.place.qualname), depth=depth)
+    return Draft(
+        "answered",
+        "\n".join([intro, *lines]),
+        tuple(quotes),
+        explanation=EXPLANATION[lang],
+        route=ROUTE,
+    )
+
+
+def tree_checked(draft: Draft) -> tuple[tuple[Claim, ...], tuple[Quote, ...]]:
+    """The tree's claims, one per node line, and its quotes: each line is the call graph's
+    own reading of the code, its quote the cited function's definition line, so both hold
+    (``supported``) by construction; the intro line cites nothing."""
+    claims = tuple(
+        Claim(line, (quote.number,), "supported", (FROM_THE_GRAPH,))
+        for line, quote in zip(draft.answer.split("\n")[1:], draft.quotes, strict=True)
+    )
+    return claims, tuple(replace(quote, verdict="supported") for quote in draft.quotes)
+
+
+def _quote(number: int, node: CallNode, unit: ContextUnit) -> Quote:
+    span = definition_span(node)
+    block = node.place.block
+    return Quote(
+        number=number,
+        document_id=node.place.file.document_id,
+        block_id=block.id,
+        start=span.start,
+        end=span.end,
+        text=block.text[span.start : span.end],
+        page=None,
+        section_path=unit.section_path,
+    )

@@ -1,0 +1,122 @@
+"""The JSON forms of reading code: a source file's symbols, a place in a repository (a
+citation: document, block, lines), a call between two places, a node of a call tree, and
+the reader's code view (a file's symbols and each block's highlighting spans)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from typing_extensions import TypedDict
+
+from askalong.context.call_tree import CallNode
+from askalong.context.code_graph import Place
+from askalong.parse.code.tokens import TokenSpan
+from askalong.types import Block
+
+
+class SymbolJSON(TypedDict):
+    """A definition of a source file: ``name`` is the qualified name dotted, ``qualname``
+    its parts (nesting: ``["Lock", "acquire"]`` is inside ``Lock``)."""
+
+    name: str
+    qualname: list[str]
+    block_id: str
+    lines: list[int] | None
+
+
+class PlaceJSON(TypedDict):
+    """A function, method or class of a repository, as a citation."""
+
+    name: str
+    document_id: str
+    source: str
+    block_id: str
+    lines: list[int] | None
+
+
+class CallJSON(TypedDict):
+    """A call: ``line`` is where the caller calls, ``place`` the other end."""
+
+    line: int
+    place: PlaceJSON
+
+
+class CallNodeJSON(TypedDict):
+    """A node of a call tree (``askalong calls --json``)."""
+
+    depth: int
+    name: str
+    document_id: str
+    source: str
+    block_id: str
+    lines: list[int] | None
+    called_at: int | None
+    cycle: bool
+
+
+class BlockTokensJSON(TypedDict):
+    """A block's coloured spans, ``[start, end, kind]`` in code points of its text."""
+
+    block_id: str
+    tokens: list[tuple[int, int, str]]
+
+
+class CodeViewJSON(TypedDict):
+    document_id: str
+    symbols: list[SymbolJSON]
+    blocks: list[BlockTokensJSON]
+
+
+def symbols_json(blocks: Sequence[Block]) -> list[SymbolJSON]:
+    """A source file's definitions: qualified name, block and lines, in reading order."""
+    seen: set[tuple[str, ...]] = set()
+    symbols: list[SymbolJSON] = []
+    for block in blocks:
+        if block.section_path and block.section_path not in seen:  # a symbol's first block
+            seen.add(block.section_path)
+            symbols.append(
+                {
+                    "name": ".".join(block.section_path),
+                    "qualname": list(block.section_path),
+                    "block_id": block.id,
+                    "lines": list(block.lines) if block.lines else None,
+                }
+            )
+    return symbols
+
+
+def place_json(place: Place) -> PlaceJSON:
+    return {
+        "name": ".".join(place.qualname),
+        "document_id": place.file.document_id,
+        "source": place.file.source,
+        "block_id": place.block.id,
+        "lines": list(place.block.lines) if place.block.lines else None,
+    }
+
+
+def call_json(line: int, place: Place) -> CallJSON:
+    return {"line": line, "place": place_json(place)}
+
+
+def call_node_json(node: CallNode) -> CallNodeJSON:
+    return {
+        "depth": node.depth,
+        **place_json(node.place),
+        "called_at": node.line,
+        "cycle": node.cut == "cycle",
+    }
+
+
+def code_view_json(
+    document_id: str, blocks: Sequence[Block], tokens: Sequence[Sequence[TokenSpan]]
+) -> CodeViewJSON:
+    """The code view of a file: its symbols, and ``tokens[i]`` as ``blocks[i]``'s spans."""
+    return {
+        "document_id": document_id,
+        "symbols": symbols_json(blocks),
+        "blocks": [
+            {"block_id": block.id, "tokens": [(t.start, t.end, t.kind) for t in spans]}
+            for block, spans in zip(blocks, tokens, strict=True)
+        ],
+    }

@@ -1,0 +1,81 @@
+"""The reader's code routes over the standard library's asyncio locks, added as a
+repository folder: the code view (symbols, Pygments spans over the exact characters),
+go to definition and find callers, and that another user is told nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from api_client import acting_as, api_client
+from click.testing import CliRunner
+from code_samples import copy_stdlib
+from fastapi.testclient import TestClient
+
+from askalong.cli import main
+from askalong.config import Settings
+from askalong.types import Access
+
+
+@pytest.fixture
+def client(settings: Settings, tmp_path: Path) -> Iterator[TestClient]:
+    folder = copy_stdlib(tmp_path / "repo", "asyncio/locks.py", "asyncio/mixins.py")
+    result = CliRunner().invoke(main, ["add", "--no-embed", str(folder)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    with api_client(settings) as client:
+        yield client
+
+
+def document_id(client: TestClient, name: str) -> str:
+    listed = client.get("/api/documents").json()["documents"]
+    return next(d["id"] for d in listed if d["title"] == name)
+
+
+def symbol(view: dict, name: str) -> dict:
+    return next(s for s in view["symbols"] if s["name"] == name)
+
+
+def test_the_code_view_has_nested_symbols_and_spans_over_the_exact_characters(
+    client: TestClient,
+) -> None:
+    doc = document_id(client, "locks.py")
+    view = client.get(f"/api/documents/{doc}/code").json()
+    acquire = symbol(view, "Lock.acquire")
+    assert acquire["qualname"] == ["Lock", "acquire"]
+    structure = client.get(f"/api/documents/{doc}").json()
+    texts = {b["id"]: b["text"] for b in structure["blocks"]}
+    assert [b["block_id"] for b in view["blocks"]] == list(texts)
+    tokens = next(b["tokens"] for b in view["blocks"] if b["block_id"] == acquire["block_id"])
+    shown = [(texts[acquire["block_id"]][s:e], kind) for s, e, kind in tokens]
+    assert shown[:3] == [("async", "keyword"), ("def", "keyword"), ("acquire", "function")]
+    assert ('"""Acquire a lock.', "string") in [(t[:18], k) for t, k in shown]
+    assert all(kind != "comment" or text.startswith("#") for text, kind in shown)
+
+
+def test_go_to_definition_and_find_callers_of_a_method(client: TestClient) -> None:
+    doc = document_id(client, "locks.py")
+    view = client.get(f"/api/documents/{doc}/code").json()
+    acquire = symbol(view, "Lock.acquire")
+    calls = client.get(f"/api/documents/{doc}/symbols/{acquire['block_id']}/calls").json()
+    wake = next(c for c in calls if c["place"]["name"] == "Lock._wake_up_first")
+    assert wake["place"]["block_id"] == symbol(view, "Lock._wake_up_first")["block_id"]
+    assert acquire["lines"][0] <= wake["line"] <= acquire["lines"][1]
+    wake_block = wake["place"]["block_id"]
+    callers = client.get(f"/api/documents/{doc}/symbols/{wake_block}/callers").json()
+    assert {"Lock.acquire", "Lock.release"} <= {c["place"]["name"] for c in callers}
+
+
+def test_another_user_gets_404_and_a_prose_document_400(client: TestClient) -> None:
+    doc = document_id(client, "locks.py")
+    view = client.get(f"/api/documents/{doc}/code").json()
+    block = symbol(view, "Lock.acquire")["block_id"]
+    sent = client.post("/api/documents", files={"file": ("notes.md", b"# Notes\n\nA lock.\n")})
+    prose = sent.json()["document"]["id"]
+    refused = client.get(f"/api/documents/{prose}/code")
+    assert refused.status_code == 400 and "not source code" in refused.json()["error"]["message"]
+    missing = client.get(f"/api/documents/{doc}/symbols/b9999/calls")
+    assert missing.status_code == 404
+    acting_as(client, Access(user="bob"))
+    for path in ("code", f"symbols/{block}/calls", f"symbols/{block}/callers"):
+        assert client.get(f"/api/documents/{doc}/{path}").status_code == 404
