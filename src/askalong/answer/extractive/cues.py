@@ -172,26 +172,6 @@ def question_subject(question: AnalysedText) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.group().lower() for m in _NAMED.finditer(question.text)))
 
 
-# A definition list's entry: its term, then " — " (the manual's parameters and options).
-_ENTRY = re.compile(r"^(?P<term>[^—\n]{1,80}?) — ")
-ENTRY_WORDS = 4
-
-
-def entry_term(text: str) -> str:
-    """The term a definition entry opens with ("work_mem (integer)" of "work_mem (integer)
-    — Sets the base maximum …"), or "" for other text: the entry's later sentences ("The
-    default value is four megabytes.") are about it though they do not name it."""
-    found = _ENTRY.match(text)
-    if found is None:
-        return ""
-    term = found["term"].strip()
-    # a term is a name and its kind, not a clause ("The default is 2.0 — …")
-    words = term.split()
-    if len(words) > ENTRY_WORDS or _ARTICLE.match(term) or _ANAPHOR.match(term):
-        return ""
-    return term
-
-
 def opens_with_subject(sentence: str, names: Sequence[str]) -> bool:
     """Whether ``sentence`` states something of one of ``names``: it is named within the
     first words (after an article, or as a definition list's term before " — "), and

@@ -15,7 +15,6 @@ from askalong.answer.extractive.cues import (
     answer_fit,
     continues,
     cue_score,
-    entry_term,
     opens_with_subject,
     question_subject,
 )
@@ -46,7 +45,6 @@ class Weights:
     origin: Mapping[str, float] | None = None  # None: ORIGIN_BONUS
     weak_drift: float = 0.15
     far_drift: float = 0.1
-    back_matter: float = 0.6  # a what-is / what-does sentence from "Compatibility", "See Also"
     carry: float = 0.3  # share of the previous sentence's overlap a sentence inherits ...
     carry_anaphor: float = 0.6  # ... or when it plainly continues it
     carry_tie: float = 0.2  # and a little of it on top, so context breaks ties
@@ -93,7 +91,6 @@ class Candidate:
     drift: Drift | None
     cited: bool  # inside the unit's cited spans (the hit, the selection)
     kind: BlockKind = "paragraph"  # its block's
-    section: str = ""  # its block's innermost heading
 
 
 @dataclass(frozen=True)
@@ -125,8 +122,7 @@ def _candidate(unit: ContextUnit, place: tuple[int, int, int], sentence: Piece) 
         for c in unit.cited_spans
     )
     u, p, i = place
-    where = unit.place(span.block_id)
-    kind = where.kind
+    kind = unit.place(span.block_id).kind
     return Candidate(
         u,
         p,
@@ -139,7 +135,6 @@ def _candidate(unit: ContextUnit, place: tuple[int, int, int], sentence: Piece) 
         unit.drift,
         cited,
         kind,
-        where.section_path[-1] if where.section_path else "",
     )
 
 
@@ -160,18 +155,12 @@ def score_candidates(
     found = candidates(units)
     if not found:
         return []
-    entries = _entries(units, found)
     sentence_terms = [terms_of(c.text) for c in found]
-    # what the question is matched on: a sentence of a definition entry holds its term too
-    matched = [
-        terms | terms_of(entry) if entry else terms
-        for terms, entry in zip(sentence_terms, entries, strict=True)
-    ]
     query = _query(question, units, previous_question, weights)
-    overlap = _carried(found, _relevance(query, matched), weights)
+    overlap = _carried(found, _relevance(query, sentence_terms), weights)
     subject = question_subject(question)
     answers = [
-        _answer_bonus(question, c.text, sentence_terms[k], weights, subject, entries[k])
+        _answer_bonus(question, c.text, sentence_terms[k], weights, subject)
         if intent == "ask"
         else 0.0
         for k, c in enumerate(found)
@@ -190,13 +179,12 @@ def score_candidates(
     for k, candidate in enumerate(found):
         terms = sentence_terms[k]
         relevance = weights.overlap * overlap[k] + weights.similarity * similarity[k]
-        evidence = _coverage(query.evidence, matched[k]) + weights.similarity * similarity[k]
+        evidence = _coverage(query.evidence, terms) + weights.similarity * similarity[k]
         bonus = weights.cue * cue_score(intent, candidate.text) * (0.5 + overlap[k])
         bonus += answers[k] * relevance + (
             ranks[candidate.unit] + ties[k] if relevance > 0 else 0.0
         )
         bonus += _origin_bonus(candidate, weights) - _drift_penalty(candidate.drift, weights)
-        bonus -= _back_matter(question, candidate, weights)
         out.append(
             Scored(
                 candidate, evidence, relevance + bonus, relevance, similarity[k], frozenset(terms)
@@ -318,24 +306,12 @@ def _idf(query: Mapping[str, float], sentence_terms: list[set[str]]) -> dict[str
     return {t: max(0.3, math.log((n + 1) / (df[t] + 0.5))) / math.log(n + 2) for t in query}
 
 
-def _entries(units: Sequence[ContextUnit], found: Sequence[Candidate]) -> list[str]:
-    """Each candidate's definition-entry term when it is a later sentence of an entry
-    (the first names the term itself), else ""."""
-    terms = {
-        (u, p): entry_term(piece.text)
-        for u, unit in enumerate(units)
-        for p, piece in enumerate(unit.pieces)
-    }
-    return [terms[c.unit, c.piece] if c.index > 0 else "" for c in found]
-
-
 def _answer_bonus(
     question: AnalysedText,
     sentence: str,
     terms: set[str],
     weights: Weights,
     subject: Sequence[str] = (),
-    entry: str = "",
 ) -> float:
     """What a sentence adds as an answer, as a share of its relevance: the answer type's
     shape (a number for how many, a cause for why …), its novelty, the content words it
@@ -347,13 +323,8 @@ def _answer_bonus(
     new = sum(
         1 for t in terms if not t.startswith(BIGRAM) and t not in old and t not in GENERIC_TERMS
     )
-    # stating something of the subject counts only with something new said of it; a
-    # later sentence of a definition entry states something of the entry's term
-    # (counted twice: the entry is the subject's own, by place, where another sentence
-    # may name it in passing)
-    own_entry = bool(entry) and opens_with_subject(f"{entry} — ", subject)
+    # stating something of the subject counts only with something new said of it
     stated = weights.subject if new and opens_with_subject(sentence, subject) else 0.0
-    stated = 2 * weights.subject if new and own_entry else stated
     return fit + weights.novelty * min(1.0, new / weights.novel_full) + stated
 
 
@@ -401,17 +372,6 @@ def _rank_bonus(units: Sequence[ContextUnit], weights: Weights) -> list[float]:
 def _origin_bonus(candidate: Candidate, weights: Weights) -> float:
     bonus = (weights.origin or ORIGIN_BONUS).get(candidate.origin, 0.0)
     return bonus * (1.0 if candidate.cited else 0.5)
-
-
-# A reference page's closing sections say how a command stands to the standard and where
-# to read on ("REFRESH MATERIALIZED VIEW is a PostgreSQL extension."), never what it is.
-BACK_MATTER = frozenset({"compatibility", "see also", "history", "standards"})
-
-
-def _back_matter(question: AnalysedText, candidate: Candidate, weights: Weights) -> float:
-    if question.form.answer_type != "definition":
-        return 0.0
-    return weights.back_matter if candidate.section.casefold() in BACK_MATTER else 0.0
 
 
 def _drift_penalty(drift: Drift | None, weights: Weights) -> float:
