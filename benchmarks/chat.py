@@ -16,6 +16,7 @@ real-question set's cached library, copied) or a folder under which the manual a
 papers are ingested once (``answers_corpus.open_corpus``, vectors for the papers only).
 
     python benchmarks/chat.py --home /tmp/aa-NAME/6c8046f1640125c2 [--label X] [--out FILE]
+        [--questions tests/data/chat_dev.jsonl]
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 QUESTIONS = ROOT / "chat" / "questions.jsonl"
+# Our own two-part questions, tuned on (the measurement set above is only measured).
+DEV = ROOT.parent / "tests" / "data" / "chat_dev.jsonl"
 PATHS = (
     "manuals/postgresql-15-html",
     "pdf/en_2col/ALCE.pdf",
@@ -177,8 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--home", type=Path, required=True)
     parser.add_argument("--label", default="offline")
     parser.add_argument("--out", type=Path, default=None, help="write the table here too")
+    parser.add_argument(
+        "--questions", type=Path, default=QUESTIONS, help="another set (the dev set: DEV)"
+    )
     args = parser.parse_args(argv)
-    text = report(run(args.home, load_items()), args.label)
+    text = report(run(args.home, load_items(args.questions)), args.label)
     print(text)
     if args.out is not None:
         args.out.write_text(text, encoding="utf-8")

@@ -34,6 +34,7 @@ from askalong.types import Access
 PAGES = (
     "sql-vacuum.html", "wal-intro.html", "manage-ag-tablespaces.html",
     "sql-createindex.html", "mvcc-intro.html", "sql-truncate.html",
+    "runtime-config-resource.html", "sql-merge.html", "sql-insert.html",
 )  # fmt: skip
 PAPER = "pdf/en_2col/tracemonkey-pldi-09.pdf"
 TWO_PARTS = "How does TRUNCATE empty a table? And also what is a tablespace?"
@@ -89,6 +90,25 @@ def test_each_part_is_answered_with_its_own_citations_under_one_numbering(
         assert block.text[source.start : source.end] == source.text
     assert answer.scores.recall is not None and answer.scores.recall > 0
     assert "without a language model" in answer.notes[0]
+
+
+def test_a_part_without_its_own_subject_is_searched_and_answered_with_the_one_before(
+    library: Library,
+) -> None:
+    # "it" alone finds MERGE's and INSERT's DEFAULT clauses; with work_mem put in, the
+    # parameter's own entry, which states its default
+    question = "What does work_mem set? And also what does it default to?"
+    answer = ChatAgent(make_asker(library)).ask(ChatRequest(question, Access.local()))
+    searches = [s.arguments["query"] for s in answer.steps if s.name == "search_knowledge"]
+    assert searches == ["What does work_mem set?", "what does work_mem default to?"]
+    assert [p.question for p in answer.parts] == [
+        "What does work_mem set?",
+        "what does it default to?",
+    ]
+    default = answer.parts[1]
+    assert default.status == "answered" and default.sources
+    titles = {s.number: s.title for s in answer.sources}
+    assert titles[default.sources[0]] == "20.4. Resource Consumption", default.answer
 
 
 def test_a_stats_part_is_answered_from_knowledge_stats(library: Library) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from askalong.answer.agent.parts import question_parts
+from askalong.answer.agent.parts import part_subject, question_parts, searched_parts
 from askalong.answer.agent.passages import fenced_passages, source_label
 from askalong.answer.agent.registry import SourceRegistry
 from askalong.answer.agent.scores import citation_scores
@@ -102,3 +102,55 @@ def test_stats_questions() -> None:
     assert asks_stats("How many documents are there?")
     assert asks_stats("知识库里有多少篇文档？")
     assert not asks_stats("How many rows does VACUUM scan?")
+
+
+@pytest.mark.parametrize(
+    ("part", "subject"),
+    [
+        ("What does shared_buffers set?", "shared_buffers"),
+        ("What is a savepoint?", "savepoint"),
+        ("What is work_mem used for?", "work_mem"),
+        ("How big is the Semantic Scholar literature graph?", "Semantic Scholar literature graph"),
+        ("What does REFRESH MATERIALIZED VIEW do?", "REFRESH MATERIALIZED VIEW"),
+        ("What does citation precision identify in ALCE?", "citation precision"),
+        ("Why did the build fail", "build"),
+        ("Tell me about locks", ""),
+        ("什么是事务", ""),
+    ],
+)
+def test_a_parts_subject_in_its_own_words(part: str, subject: str) -> None:
+    assert part_subject(part) == subject
+
+
+@pytest.mark.parametrize(
+    ("parts", "searched"),
+    [
+        (
+            ("What does shared_buffers set?", "what does it default to?"),
+            ("What does shared_buffers set?", "what does shared_buffers default to?"),
+        ),
+        (
+            ("What is work_mem used for?", "what is its default value?"),
+            ("What is work_mem used for?", "what is work_mem default value?"),
+        ),
+        (
+            ("What does max_connections control?", "what is the typical default?"),
+            (
+                "What does max_connections control?",
+                "what is the typical default of max_connections?",
+            ),
+        ),
+        (  # a part naming its own subject, even one word, is searched as asked
+            ("What is the fillfactor of a table?", "what is TOAST?"),
+            ("What is the fillfactor of a table?", "what is TOAST?"),
+        ),
+        (  # no subject to carry: as asked
+            ("Why did it fail?", "and what is its default?"),
+            ("Why did it fail?", "and what is its default?"),
+        ),
+    ],
+)
+def test_a_part_leaning_on_the_one_before_is_searched_with_its_subject(
+    parts: tuple[str, ...], searched: tuple[str, ...]
+) -> None:
+    assert searched_parts(parts) == searched

@@ -7,7 +7,9 @@ says which form is wanted and each provider maps it to its own convention.
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -16,6 +18,10 @@ import numpy as np
 from askalong.errors import ProviderError
 
 EmbedKind = Literal["query", "passage"]
+# Query vectors remembered per embedder: one question's searches (the knowledge base, then
+# its best pages) and its extractive answer embed the same text, and the chat agent asks
+# each part so; a few dozen cover every part of the questions in flight.
+REMEMBERED_QUERIES = 64
 
 __all__ = ["EmbedKind", "Embedder", "ProviderError", "normalise", "utf8_safe"]
 
@@ -70,8 +76,30 @@ class Embedder(ABC):
         return np.concatenate(parts)
 
     def embed_query(self, text: str) -> np.ndarray:
-        """Embed one search query: a ``(dimension,)`` float32 vector."""
-        return self._checked([text], "query")[0]
+        """Embed one search query: a ``(dimension,)`` float32 vector (read-only: the same
+        text asked again soon is answered from memory, ``REMEMBERED_QUERIES``)."""
+        memo, lock = self._query_memo()
+        with lock:
+            known = memo.get(text)
+            if known is not None:
+                memo.move_to_end(text)
+                return known
+        vector = self._checked([text], "query")[0]
+        vector.setflags(write=False)
+        with lock:
+            memo[text] = vector
+            while len(memo) > REMEMBERED_QUERIES:
+                memo.popitem(last=False)
+        return vector
+
+    def _query_memo(self) -> tuple[OrderedDict[str, np.ndarray], threading.Lock]:
+        # made on first use: a subclass need not call ``__init__`` for it
+        held = self.__dict__.get("_remembered_queries")
+        if held is None:
+            held = self.__dict__.setdefault(
+                "_remembered_queries", (OrderedDict(), threading.Lock())
+            )
+        return held
 
     def _checked(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
         vectors = self._embed(texts, kind)

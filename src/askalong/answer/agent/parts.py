@@ -1,10 +1,17 @@
 """A question's independent parts (pure): where the asker joined two questions with
 ``。；;``, "and also", "还有", "以及", "顺便" or a question mark. Each part is searched and
-answered on its own; a question with no such join is one part."""
+answered on its own; a question with no such join is one part. A later part that names no
+subject of its own ("and what does it default to?") is searched with the subject of the
+part before it (``searched_parts``)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from askalong.answer.referents import refers_back
+from askalong.text.question_form import GENERIC_TERMS
+from askalong.text.tokens import key_terms
 
 # "以及" joins two nouns as often as two questions: it splits only where a question mark
 # or a clause already ended the first part, or when both sides are long enough to stand.
@@ -52,3 +59,81 @@ _OPENING_JOIN = re.compile(r"^(?:and|also|然后|另外)\s*", re.IGNORECASE)
 
 def _tidy(part: str) -> str:
     return _OPENING_JOIN.sub("", part.strip(" \t\n,，、:：")).strip()
+
+
+# -- a part that leans on the one before: searched with that part's subject ----------------
+
+_WH = re.compile(
+    r"^\W*(?:what|how|why|when|where|which|who)\b(?:\s+(?:big|large|many|much|long|often))?"
+    r"\s+(?P<aux>does|do|did|is|are|was|were|can|could|should|would|will|has|have)\s+"
+    r"(?P<rest>.+?)\W*$",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
+_ASKED_TAIL = re.compile(r"\s+(?:used\s+for|used|for|mean|do|stand\s+for)$", re.IGNORECASE)
+_VERB_AUX = frozenset({"does", "do", "did", "can", "could", "should", "would", "will"})
+_NAMED = re.compile(r"[A-Z_0-9]")  # a word that names: shared_buffers, ANALYZE, TraceMonkey
+_PREPOSITION = re.compile(r"\s+(?:in|of|as|at|for|on|with|to|from|by|into|when)\b.*$", re.I)
+_POINTER = re.compile(r"\b(?:it|its|they|them|their|one)\b", re.IGNORECASE)
+# Words that ask for a property of something named before ("what is the typical default?"):
+# a part whose subject holds nothing else names no subject of its own.
+_ATTRIBUTES = frozenset(
+    key_terms("default defaults value setting typical maximum minimum size unit limit range")
+)
+
+
+def part_subject(part: str) -> str:
+    """What an English part asks about, in its own words: "What does shared_buffers
+    set?" -> "shared_buffers", "What is a savepoint?" -> "savepoint", "How big is the
+    literature graph?" -> "literature graph"; "" when it is not read so (Chinese too)."""
+    found = _WH.match(part.strip())
+    if found is None:
+        return ""
+    rest = _ASKED_TAIL.sub("", _ARTICLE.sub("", found["rest"].strip()))
+    if found["aux"].lower() in _VERB_AUX:  # "does X <verb> ...": X before its verb
+        rest = _before_verb(rest.split())
+    return rest.strip()
+
+
+def _before_verb(words: list[str]) -> str:
+    named = []
+    for word in words:
+        if not _NAMED.search(word) or word == "I":
+            break
+        named.append(word)
+    if named:
+        return " ".join(named)
+    # lower-case words: the verb ends them ("citation recall determine", "... identify in X")
+    words = _PREPOSITION.sub("", " ".join(words)).split()
+    return " ".join(words[:-1]) if len(words) > 1 else " ".join(words)
+
+
+def own_subject(part: str) -> bool:
+    """Whether ``part`` names what it asks about (no "it", not only "the default")."""
+    if refers_back(part):
+        return False
+    subject = part_subject(part)
+    terms = key_terms(subject or part)
+    return bool(terms - _ATTRIBUTES - GENERIC_TERMS)
+
+
+def searched_parts(parts: Sequence[str]) -> tuple[str, ...]:
+    """Each part as it is searched and answered: a later part that leans on an earlier
+    one ("And also what does it default to?") with the nearest earlier subject put in
+    ("what does shared_buffers default to?"); the others as asked."""
+    out, subject = [], ""
+    for part in parts:
+        if own_subject(part):
+            subject = part_subject(part) or subject
+            out.append(part)
+        else:
+            out.append(with_subject(part, subject) if subject else part)
+    return tuple(out)
+
+
+def with_subject(part: str, subject: str) -> str:
+    """``part`` with its first pointing word ("it", "its", "one") as ``subject``, or
+    ``subject`` added at its end when it has none."""
+    if _POINTER.search(part):
+        return _POINTER.sub(subject, part, count=1)
+    return f"{part.rstrip(' ?？')} of {subject}?"

@@ -4,7 +4,8 @@ offline answerer spends with an embedder.
 
 ``CachedEmbedder`` wraps any embedder; passage vectors are kept in a least-recently-used
 map keyed by a hash of the text (the same words are the same vector whichever block they
-sit in), queries are passed through. It belongs to one answerer: no global state.
+sit in); queries go to ``inner.embed_query``, whose memory the searcher's searches of the
+same text filled already. It belongs to one answerer: no global state.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class CachedEmbedder(Embedder):
 
     def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
         if kind == "query":
-            return self.inner._embed(texts, kind)
+            return np.stack([self.inner.embed_query(text) for text in texts])
         keys = [_key(text) for text in texts]
         missing = {
             key: text for key, text in zip(keys, texts, strict=True) if key not in self._rows

@@ -3,15 +3,21 @@
 passages and checked as a single-document answer is (``Asker.answered``), under the one
 numbering of the answer (``answer/agent/registry``); a question about the knowledge base
 itself is answered from ``knowledge_stats``. The answer says that it ran without a model.
+
+A part that names no subject is searched with the one before it ("what does it default
+to?" as "what does shared_buffers default to?", ``searched_parts``), so no part waits for
+another's answer: the searches start together (``SEARCHES_AT_ONCE``), each part is
+answered as its search is done, and the passages are numbered in part order.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Generator, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from askalong.answer.agent.parts import question_parts
+from askalong.answer.agent.parts import own_subject, question_parts, searched_parts
 from askalong.answer.agent.registry import Source, SourceRegistry
 from askalong.answer.agent.result import ChatPart, ChatSource
 from askalong.answer.agent.stats import asks_stats
@@ -19,7 +25,7 @@ from askalong.answer.base import HistoryTurn
 from askalong.answer.referents import leans_on_thread
 from askalong.asking.agent.events import ChatEvent, PartAnswered, ToolCalled, ToolDone
 from askalong.asking.agent.numbering import local_to_source, renumber_claims, renumber_markers
-from askalong.asking.agent.tools import TOP_K_MAX, KnowledgeTools, ToolOutput
+from askalong.asking.agent.tools import TOP_K_MAX, KnowledgeTools, Retrieved, ToolOutput
 from askalong.types import Claim, Quote
 
 OFFLINE_NOTE = {
@@ -32,6 +38,9 @@ OFFLINE_NOTE = {
 # (``asking/evidence.ANSWER_CHUNKS``): on the dev questions the answering sentence was in
 # the 6th-10th passage often enough that reading only the first 5 lost a fifth of the parts.
 OFFLINE_TOP_K = TOP_K_MAX
+# Searches run at once: the index, the embedder and SQLite leave the interpreter while they
+# work, so a second part's search overlaps the first's answer (two cores, two parts).
+SEARCHES_AT_ONCE = 2
 
 
 @dataclass(frozen=True)
@@ -48,16 +57,53 @@ def answered_offline(
 ) -> Iterator[ChatEvent | PartResult]:
     """Each part's tool steps as events, then its result; ``previous`` is the conversation's
     last turn, which a first part leaning on it is searched beside."""
-    before = previous
-    for index, text in enumerate(question_parts(question)):
-        result = yield from _part(tools, text, before)
-        yield PartAnswered(index, result.part)
-        yield result
-        before = HistoryTurn(text, result.part.answer)
+    parts = question_parts(question)
+    searched = searched_parts(parts)
+    with ThreadPoolExecutor(SEARCHES_AT_ONCE, thread_name_prefix="askalong-part") as pool:
+        started = _searches_started(pool, tools, parts, searched, previous)
+        before = previous
+        for index, (text, query) in enumerate(zip(parts, searched, strict=True)):
+            result = yield from _part(tools, text, query, started.get(index), before)
+            yield PartAnswered(index, result.part)
+            yield result
+            before = HistoryTurn(query, result.part.answer)
+
+
+def _searches_started(
+    pool: ThreadPoolExecutor,
+    tools: KnowledgeTools,
+    parts: Sequence[str],
+    searched: Sequence[str],
+    previous: HistoryTurn | None,
+) -> dict[int, Future[Retrieved]]:
+    """The searches that need no other part's answer, started: the first part's (beside
+    the conversation's last turn when it leans on it) and every later one naming its
+    subject; not a stats part's."""
+    started = {}
+    for index, query in enumerate(searched):
+        if asks_stats(parts[index]) or (index > 0 and _waits(query)):
+            continue
+        after = _after(query, previous) if index == 0 else None
+        started[index] = pool.submit(tools.retrieve, query, OFFLINE_TOP_K, after=after)
+    return started
+
+
+def _waits(query: str) -> bool:
+    """Whether a later part still leans on the part before (no subject to put in): it is
+    searched beside that part's answer, so after it."""
+    return leans_on_thread(query) and not own_subject(query)
+
+
+def _after(query: str, before: HistoryTurn | None) -> HistoryTurn | None:
+    return before if before is not None and leans_on_thread(query) else None
 
 
 def _part(
-    tools: KnowledgeTools, text: str, before: HistoryTurn | None
+    tools: KnowledgeTools,
+    text: str,
+    query: str,
+    search: Future[Retrieved] | None,
+    before: HistoryTurn | None,
 ) -> Generator[ChatEvent, None, PartResult]:
     if asks_stats(text):
         yield ToolCalled("knowledge_stats", {})
@@ -65,9 +111,12 @@ def _part(
         yield ToolDone(stats.step)
         part = ChatPart(text, "answered", stats.content)
         return PartResult(part, (), (), stats.step.ms, 0.0)
-    yield ToolCalled("search_knowledge", {"query": text, "top_k": OFFLINE_TOP_K})
-    leaning = before if before is not None and leans_on_thread(text) else None
-    found = tools.numbered(tools.retrieve(text, OFFLINE_TOP_K, after=leaning), OFFLINE_TOP_K)
+    yield ToolCalled("search_knowledge", {"query": query, "top_k": OFFLINE_TOP_K})
+    if search is None:
+        retrieved = tools.retrieve(query, OFFLINE_TOP_K, after=_after(query, before))
+    else:
+        retrieved = search.result()
+    found = tools.numbered(retrieved, OFFLINE_TOP_K)
     yield ToolDone(found.step)
     started = time.perf_counter()
     result = _answered(tools, text, found)
