@@ -39,6 +39,7 @@ DOCS = {
 VACUUM = ("search_knowledge", {"query": "VACUUM dead tuples", "top_k": 1})
 TABLESPACE = ("search_knowledge", {"query": "tablespace directory", "top_k": 1})
 CHECKPOINT = ("search_knowledge", {"query": "checkpoint dirty page", "top_k": 1})
+THREE = (VACUUM, TABLESPACE, CHECKPOINT)
 VACUUM_CALL = ("search_knowledge", json.dumps(VACUUM[1]))  # a reply built by hand (a delay)
 TABLESPACE_CALL = ("search_knowledge", json.dumps(TABLESPACE[1]))
 VACUUM_SAYS = "VACUUM reclaims storage occupied by dead tuples"
@@ -179,10 +180,11 @@ def test_read_only_calls_run_in_parallel(world: World) -> None:
     run one after another would arrive ``delay`` apart; in parallel they overlap."""
     delay = 0.8
     world.server.embedding_delay = delay
-    world.script(Reply.tool_calls(VACUUM, TABLESPACE, CHECKPOINT), Reply.text("Done [1]."))
+    calls = [(name, {**args, "query": f"{args['query']} (parallel)"}) for name, args in THREE]
+    world.script(Reply.tool_calls(*calls), Reply.text("Done [1]."))
     answer = ask(world)
     world.server.embedding_delay = 0.0
-    asked = {VACUUM[1]["query"], TABLESPACE[1]["query"], CHECKPOINT[1]["query"]}
+    asked = {args["query"] for _, args in calls}  # new queries: none remembered
     embedded = [r for r in world.requests if r.path.endswith("/embeddings")]
     arrivals = sorted(r.at for r in embedded if r.body["input"][0] in asked)
     assert len(arrivals) == 3
@@ -271,6 +273,9 @@ def test_the_tool_call_limit_cancels_the_calls_beyond_it(world: World) -> None:
 
 
 def test_a_tool_that_raises_is_reported_to_the_model_and_the_loop_goes_on(world: World) -> None:
+    # submit_feedback rates the conversation's last stored answer: one comes first
+    world.script(Reply.tool_calls(VACUUM), Reply.text(f"{VACUUM_SAYS} [1]."))
+    earlier = ask(world, "What does VACUUM reclaim?")
     world.script(
         Reply.tool_calls(
             ("search_knowledge", {"query": "VACUUM", "top_k": 99}),
@@ -283,8 +288,9 @@ def test_a_tool_that_raises_is_reported_to_the_model_and_the_loop_goes_on(world:
         Reply.tool_calls(VACUUM),
         Reply.text(f"{VACUUM_SAYS} [1]."),
     )
-    answer = ask(world)
-    errors = [m["content"] for m in tool_messages(world.chat_bodies[1])]
+    request = ChatRequest(QUESTION, Access.local(), conversation_id=earlier.conversation_id)
+    answer = agent(world).ask(request)
+    errors = [m["content"] for m in tool_messages(world.chat_bodies[3])]
     assert len(errors) == 6
     assert "top_k 99" in errors[0] and "blank" in errors[1]
     assert "no tool 'drop_everything'" in errors[2] and "not a JSON object" in errors[3]
