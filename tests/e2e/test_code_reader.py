@@ -110,6 +110,9 @@ def test_select_lines_in_acquire_ask_and_the_quote_is_highlighted_over_its_glyph
     )
     card = turn.locator(".quote-card").first
     quoted = card.locator("blockquote").text_content()
+    spacing = "qs => qs.map(q => getComputedStyle(q).whiteSpace)"
+    kept = turn.locator(".quote-card blockquote").evaluate_all(spacing)
+    assert kept and set(kept) == {"pre-wrap"}  # a quote of code keeps its lines and indents
     card.click()
     assert code_page.evaluate("window.askalong.highlightedText()") == quoted
     code_page.wait_for_timeout(1300)  # the pulse animation ends

@@ -15,6 +15,7 @@ export class CodeView {
     this.scroller = scroller;
     this.root = root;
     this.root.classList.add("code-doc");
+    document.body.classList.add("reading-code"); // the panel's quotes keep their lines too
     const tokens = new Map(code.blocks.map((b) => [b.block_id, b.tokens]));
     const listing = el("div", {
       class: "code-listing",
@@ -49,6 +50,7 @@ export class CodeView {
 
   destroy() {
     this.root.classList.remove("code-doc");
+    document.body.classList.remove("reading-code");
     this.root.replaceChildren();
   }
 }
