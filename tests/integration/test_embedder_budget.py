@@ -102,7 +102,8 @@ def test_with_no_budget_left_the_search_degrades_to_keyword(
     taken.acquire()
     monkeypatch.setattr(embedder, "_queries", taken)
     monkeypatch.setattr(embedder, "query_wait", 0.2)
-    result = library.searcher.search(QUESTION, Access.local())
+    # a question of its own: one the embedder remembers needs no slot and keeps its vector
+    result = library.searcher.search(f"{QUESTION} (no slot left)", Access.local())
     assert result.routes == ("keyword",)
     assert any("embedder was busy" in note for note in result.notes)
     assert result.hits and {hit.mode for hit in result.hits} == {"keyword"}
