@@ -47,9 +47,9 @@ def focused(page: Page, selector: str) -> bool:
 def test_tab_reaches_every_library_control_upload_included(page: Page, library: Library) -> None:
     page.goto(library.server.url + "/")
     expect(page.locator(".doc-card")).to_have_count(len(library.ids))
-    # the language switch, the upload, "Ask all documents", then per card its pick box,
-    # link and Remove
-    seen = tab_through(page, 4 + 3 * len(library.ids))
+    # the top bar's page links (Library, Chat), the language switch, the upload, "Ask all
+    # documents", then per card its pick box, link and Remove
+    seen = tab_through(page, 6 + 3 * len(library.ids))
     assert "language" in [s["id"] for s in seen], seen
     upload = [s for s in seen if s["id"] == "file"]
     assert upload and upload[0]["name"] == "Upload", seen

@@ -144,6 +144,10 @@ def test_a_parts_subject_in_its_own_words(part: str, subject: str) -> None:
             ("What is the fillfactor of a table?", "what is TOAST?"),
             ("What is the fillfactor of a table?", "what is TOAST?"),
         ),
+        (  # a name that is also an attribute word ("limit") is still a name
+            ("What does SELECT DISTINCT do?", "what does the LIMIT clause do?"),
+            ("What does SELECT DISTINCT do?", "what does the LIMIT clause do?"),
+        ),
         (  # no subject to carry: as asked
             ("Why did it fail?", "and what is its default?"),
             ("Why did it fail?", "and what is its default?"),

@@ -113,6 +113,8 @@ def own_subject(part: str) -> bool:
     if refers_back(part):
         return False
     subject = part_subject(part)
+    if any(_NAMED.search(word) for word in subject.split()):
+        return True  # written as a name ("the LIMIT clause"), never a bare attribute
     terms = key_terms(subject or part)
     return bool(terms - _ATTRIBUTES - GENERIC_TERMS)
 
