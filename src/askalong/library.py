@@ -118,6 +118,11 @@ class Library:
         return removed
 
     def close(self) -> None:
+        # The conflict hook is a bound method: dropping it breaks the cycle through the
+        # indexes, so a closed library's keyword index (and tantivy's mmaps of its files) goes
+        # at once, not at the next garbage collection (a later open in the same process would
+        # share a stale mapping of files rewritten meanwhile: SIGBUS).
+        self.indexes.after_embedding.clear()
         if self._ingestor is not None:
             self._ingestor.close()
         if self._pages is not None:
