@@ -61,7 +61,7 @@ def pick_block(
 def open_reader(page: Page, url: str, document_id: str) -> None:
     page.goto(f"{url}/reader.html?doc={document_id}")
     page.wait_for_selector("body.ready")
-    page.wait_for_function("window.askalong !== undefined")
+    page.wait_for_function("() => window.askalong !== undefined")
 
 
 CHAR_RECT = """([block, offset, scroll]) => {

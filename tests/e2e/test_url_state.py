@@ -39,7 +39,7 @@ def scroll_to_later_block(page: Page, structure: dict[str, Any]) -> None:
         block = pick_block(structure, after=len(structure["blocks"]) // 2)
     page.evaluate("(id) => window.askalong.highlight(id, 0, 1)", block["id"])
     page.locator("#reader-scroll").evaluate("(el) => el.scrollBy(0, 37)")
-    page.wait_for_function("location.hash.includes('b=')")
+    page.wait_for_function("() => location.hash.includes('b=')")
 
 
 def open_thread_from_list(page: Page, thread_id: str) -> None:
@@ -59,7 +59,7 @@ def test_a_reload_comes_back_to_the_block_thread_and_turn(
     open_reader(page, server.url, doc_id)
     scroll_to_later_block(page, server.structure(doc_id))  # type: ignore[arg-type]
     open_thread_from_list(page, asked["thread_id"])
-    page.wait_for_function(f"location.hash.includes('t={asked['thread_id']}')")
+    page.wait_for_function(f"() => location.hash.includes('t={asked['thread_id']}')")
     before = top_block(page)
     params = hash_params(page)
     assert params["b"] == before["block"] and params["turn"] == "1"
@@ -70,7 +70,7 @@ def test_a_reload_comes_back_to_the_block_thread_and_turn(
     turns = page.locator(".turn")
     expect(turns).to_have_count(2)
     expect(turns.nth(1).locator(".question")).to_contain_text(second)
-    page.wait_for_function(f"location.hash.includes('b={before['block']}')")
+    page.wait_for_function(f"() => location.hash.includes('b={before['block']}')")
     after = top_block(page)
     assert after["block"] == before["block"]
     assert abs(after["offset"] - before["offset"]) <= 2  # the same place, to the pixel
@@ -152,7 +152,7 @@ def test_a_question_stored_before_the_reload_is_shown_not_resent(
     expect(turns).to_have_count(2)
     expect(turns.nth(1).locator(".question")).to_contain_text(QUESTIONS["paper"][1])
     wait_for_answer(page)
-    page.wait_for_function("window.askalong.resumed !== undefined")
+    page.wait_for_function("() => window.askalong.resumed !== undefined")
     assert page.evaluate("window.askalong.resumed") == "stored"
     assert asks.bodies == []
     assert stored_questions(library, thread_id) == list(QUESTIONS["paper"])
@@ -168,7 +168,7 @@ def refused(route: Route) -> None:
 def test_a_question_the_server_refused_is_not_sent_again(page: Page, library: Library) -> None:
     _, asks = follow_up_then_reload(page, library, refused)
     expect(page.locator(".turn")).to_have_count(1)
-    page.wait_for_function("window.askalong.resumed !== undefined")
+    page.wait_for_function("() => window.askalong.resumed !== undefined")
     assert page.evaluate("window.askalong.resumed") == "none" and asks.bodies == []
 
 
