@@ -4,11 +4,12 @@ shown in the page; saved at 1400×900 and 800×600, light and dark, English and 
 (8 PNGs, `docs/images/reader-<lang>-<scheme>-<width>x<height>.png`), and the English light
 1400×900 one again as the README's hero, `docs/images/reader-paper.png`. The chat page
 (`/chat.html`) with a two-part question answered over the paper and the SELECT page of the
-PostgreSQL manual, its sources listed: 1400×900 light and 800×600 dark, English
-(`docs/images/chat-en-<scheme>-<width>x<height>.png`). A source file (the standard
-library's `asyncio/locks.py`): two lines of `Lock.acquire` explained, the first quote
-highlighted, the outline's symbols with the calls of `Lock.acquire` open, light and dark
-(`docs/images/reader-code-<scheme>.png`, 1400×900, README "Reading code").
+PostgreSQL manual, its sources listed: 1400×900 light and 800×600 dark, in English and, asked
+in Chinese, in the Chinese UI (`docs/images/chat-<lang>-<scheme>-<width>x<height>.png`). A
+source file (the standard library's `asyncio/locks.py`): two lines of `Lock.acquire`
+explained, the first quote highlighted, the outline's symbols with the calls of
+`Lock.acquire` open, light and dark (`docs/images/reader-code-<scheme>.png`, 1400×900,
+README "Reading code").
 
 Each shot is a fresh browser context with that language (navigator.languages) and colour
 scheme (prefers-color-scheme), so the reader chooses them as it would for a person. PNGs
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import itertools
 import os
 import sys
 import tempfile
@@ -52,8 +54,12 @@ HERO = "reader-paper.png"
 SELECTION = "We consider two sets of negative examples"
 SELECT_PAGE = "manuals/postgresql-15-html/sql-select.html"
 CHAT_SHOTS = (("light", (1400, 900)), ("dark", (800, 600)))
-# Two parts, two documents: each part searched and cited on its own.
-CHAT_QUESTION = "What does SELECT DISTINCT do? And also what are hard negatives in SPECTER?"
+# Two parts, two documents: each part searched and cited on its own (in Chinese: the same
+# parts asked of the English documents, split at 还有).
+CHAT_QUESTIONS = {
+    "en": "What does SELECT DISTINCT do? And also what are hard negatives in SPECTER?",
+    "zh": "SELECT DISTINCT 有什么作用？还有，SPECTER 里的 hard negatives 是什么？",
+}
 LOCKS = Path(asyncio.__file__).parent / "locks.py"
 CODE_SELECTION = ("fut = self._get_loop().create_future()", "self._waiters.append(fut)")
 
@@ -80,11 +86,11 @@ def explained(page: Page, server: LiveServer, document_id: str) -> None:
     expect(page.locator(".fab")).to_be_hidden()
 
 
-def chatted(page: Page, server: LiveServer) -> None:
-    """The chat page, CHAT_QUESTION asked and answered, the answer scrolled into view."""
+def chatted(page: Page, server: LiveServer, question: str) -> None:
+    """The chat page, ``question`` asked and answered, the answer scrolled into view."""
     page.goto(f"{server.url}/chat.html")
     page.wait_for_selector("body.ready")
-    page.fill("#chat-input", CHAT_QUESTION)
+    page.fill("#chat-input", question)
     page.keyboard.press("Enter")
     turn = page.locator(".chat-turn").last
     expect(turn).to_have_attribute("data-state", "done", timeout=120_000)
@@ -95,17 +101,17 @@ def chatted(page: Page, server: LiveServer) -> None:
 
 def take_chat(browser: Browser, server: LiveServer, out: Path) -> list[Path]:
     saved = []
-    for scheme, size in CHAT_SHOTS:
+    for (language, locale), (scheme, size) in itertools.product(LOCALES.items(), CHAT_SHOTS):
         context = browser.new_context(
             viewport={"width": size[0], "height": size[1]},
-            locale=LOCALES["en"],
+            locale=locale,
             color_scheme=scheme,  # type: ignore[arg-type]
         )
         try:
             page = context.new_page()
             page.goto(server.entry("/"))
-            chatted(page, server)
-            path = out / f"chat-en-{scheme}-{size[0]}x{size[1]}.png"
+            chatted(page, server, CHAT_QUESTIONS[language])
+            path = out / f"chat-{language}-{scheme}-{size[0]}x{size[1]}.png"
             path.write_bytes(small_png(page.screenshot()))
             saved.append(path)
         finally:
@@ -204,7 +210,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory(prefix="askalong-shots-") as tmp,
-        live_server(Path(tmp) / "home") as server,
+        live_server(Path(tmp) / "home", startup=300) as server,  # a loaded machine starts slowly
         sync_playwright() as playwright,
     ):
         document_id = server.upload(EVALDATA / SPECTER)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from askalong.text.scripts import detect_language
+from askalong.text.scripts import answer_language, detect_language
 from askalong.text.sentences import split_sentences
 from askalong.text.size import measure, size_units
 from askalong.text.tokens import gram_tokens, key_terms, tokenize
@@ -149,6 +149,22 @@ def test_detect_language_on_real_data(evaldata: Path) -> None:
         contexts = [p["context"] for a in data["data"] for p in a["paragraphs"]]
         hits = sum(detect_language(c) == lang for c in contexts)
         assert hits / len(contexts) >= 0.95, (lang, hits, len(contexts))
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("SELECT DISTINCT 有什么作用？还有，SPECTER 里的 hard negatives 是什么？", "zh"),
+        ("什么是 MVCC？", "zh"),
+        ("What does 随问 mean?", "en"),
+        ("How does VACUUM reclaim storage?", "en"),
+        ("", "en"),
+    ],
+)
+def test_a_question_is_answered_in_the_language_most_of_it_is_in(
+    question: str, language: str
+) -> None:
+    assert answer_language(question) == language
 
 
 def test_detect_language_samples_only_the_start() -> None:

@@ -10,9 +10,10 @@ every stage may take it (``askalong.asking.question`` builds it for the asked qu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from askalong.text.question_form import QuestionForm, question_form
-from askalong.text.scripts import detect_language
+from askalong.text.scripts import answer_language, detect_language
 from askalong.text.tokens import character_pairs, key_terms
 
 
@@ -24,10 +25,10 @@ class AnalysedText:
     pairs: frozenset[str]  # ``character_pairs(text)``: Chinese character pairs
     form: QuestionForm  # ``question_form(text)``: what it asks about, what answers it
 
-    @property
+    @cached_property
     def language(self) -> str:
-        """The language to answer in: "zh" or "en" (as ``answer_language`` says)."""
-        return "zh" if self.script == "zh" else "en"
+        """The language to answer in: "zh" or "en" (``answer_language``)."""
+        return answer_language(self.text)
 
     @property
     def match_terms(self) -> frozenset[str]:

@@ -29,6 +29,17 @@ def is_cjk(char: str) -> bool:
 def detect_language(text: str) -> str:
     """ "zh" when CJK dominates, "en" for Latin script, "mixed" when both are substantial,
     "und" for empty text or other scripts. Looks at the first 20k characters only."""
+    share = cjk_share(text)
+    if share is None:
+        return "und"
+    if share >= 0.7:
+        return "zh"
+    return "en" if share <= 0.3 else "mixed"
+
+
+def cjk_share(text: str) -> float | None:
+    """CJK characters' share of the first 20k characters' size (None: empty, or mostly
+    another script)."""
     sample = text[:_SAMPLE_CHARS]
     cjk = len(CJK_RE.findall(sample))
     latin = other = 0
@@ -41,13 +52,13 @@ def detect_language(text: str) -> str:
     latin_units = latin * WORD_UNITS_X10 / 10
     total = cjk + latin_units
     if total == 0 or other * WORD_UNITS_X10 / 10 > total:
-        return "und"
-    share = cjk / total
-    if share >= 0.7:
-        return "zh"
-    return "en" if share <= 0.3 else "mixed"
+        return None
+    return cjk / total
 
 
 def answer_language(text: str) -> str:
-    """The language to answer in: Chinese when the text is Chinese, English otherwise."""
-    return "zh" if detect_language(text) == "zh" else "en"
+    """The language to answer in: Chinese when the text is more Chinese than not (a Chinese
+    question naming English terms, "SELECT DISTINCT 有什么作用？", is asked in Chinese),
+    English otherwise."""
+    share = cjk_share(text)
+    return "zh" if share is not None and share >= 0.5 else "en"
