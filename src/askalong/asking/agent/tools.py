@@ -108,7 +108,8 @@ class KnowledgeTools:
 
     def numbered(self, retrieved: Retrieved, top_k: int) -> ToolOutput:
         """A retrieval's passages registered under the answer's numbers."""
-        sources = self.registry.register(retrieved.evidence.units, retrieved.evidence.titles)
+        evidence = retrieved.evidence
+        sources = self.registry.register(evidence.units, evidence.titles, evidence.hits)
         numbers = tuple(s.number for s in sources)
         step = ToolStep(
             "search_knowledge",
