@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
+from _table import write_results
 from askalong.parse.pdf.parser import parse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,11 +141,7 @@ def _rate(pages: int, seconds: float) -> str:
 
 def main() -> int:
     rows = [measure(path) for path in pdf_paths()]
-    text = table(rows)
-    print(text)
-    out = ROOT / "benchmarks" / "results" / f"ingest-{datetime.date.today().isoformat()}.md"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    out = write_results(table(rows), f"ingest-{datetime.date.today().isoformat()}.md", None)
     print(f"written to {out.relative_to(ROOT)}")
     return 0
 

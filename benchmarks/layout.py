@@ -35,6 +35,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from lxml import etree
 
+from _table import write_results
 from askalong.parse.ocr.quality import ErrorRates, error_rates
 from askalong.parse.pdf.parser import parse
 from askalong.types import FURNITURE_KINDS, ParsedDocument
@@ -344,10 +345,7 @@ def main() -> int:
     ocr = [linn_scores(), zh_scores()]
     paths = text_pdfs()
     text = report(papers, ocr, text_speed(paths), [regions(path) for path in paths[:-1]])
-    print(text)
-    out = ROOT / "benchmarks" / "results" / f"layout-{datetime.date.today().isoformat()}.md"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    out = write_results(text, f"layout-{datetime.date.today().isoformat()}.md", None)
     print(f"written to {out.relative_to(ROOT)}")
     return 0
 

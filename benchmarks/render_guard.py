@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT / "tests" / "helpers"))
 
 from samples import slow_page_pdf  # noqa: E402
 
+from _table import write_results  # noqa: E402
 from askalong.errors import TooLarge  # noqa: E402
 from askalong.parse.guard import ChildFailure, GuardedChild  # noqa: E402
 from askalong.parse.pdf.render import draw_png  # noqa: E402
@@ -100,9 +101,7 @@ def main() -> None:
     finally:
         child.close()
     report = render(rows, hostile, settings) + f"\nMachine load: `{_uptime()}`\n"
-    print(report)
-    out = ROOT / "benchmarks" / "results" / f"render-guard-{datetime.date.today()}.md"
-    out.write_text(report, encoding="utf-8")
+    write_results(report, f"render-guard-{datetime.date.today()}.md", None)
 
 
 def render(

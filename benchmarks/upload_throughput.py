@@ -32,6 +32,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from _table import write_results  # noqa: E402
 from e2e.live import LiveServer, live_server  # noqa: E402
 
 PIECE = 5 * 1024 * 1024
@@ -106,9 +107,7 @@ def main() -> None:
         }
         results = {label: median_ms(way, args.runs) for label, way in ways.items()}
     table = render(results, args.mb, args.runs)
-    print(table)
-    out = ROOT / "benchmarks" / "results" / f"upload-throughput-{datetime.date.today()}.md"
-    out.write_text(table + "\n", encoding="utf-8")
+    write_results(table + "\n", f"upload-throughput-{datetime.date.today()}.md", None)
 
 
 def render(results: dict[str, float], mb: int, runs: int) -> str:

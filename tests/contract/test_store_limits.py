@@ -4,7 +4,8 @@ account is an administrator, later ones only when made so."""
 
 from __future__ import annotations
 
-from askalong.store.base import LimitStore, UserStore
+from askalong.store.accounts import UserStore
+from askalong.store.limits import LimitStore
 
 PASSWORD = "correct horse battery"
 

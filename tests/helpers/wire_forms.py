@@ -242,7 +242,7 @@ def conflicts() -> ConflictsJSON:
 def feedback() -> Feedback:
     """A thumbs-down with every part of its frozen copy and its triage filled."""
     citation = Citation(1, "d1", "T", 4, "b2", 3, 12, "根据文档回答问题", "h1", ("c1",), ("h2",))
-    ranked = RankedChunk(1, "c1", "d1", "T", 0.5, "hybrid", 2.0, 1, 0.8, 3, None, "h2")
+    ranked = RankedChunk(1, Hit("c1", "d1", 0.5, "hybrid", 2.0, 1, 0.8, 3, None), "T", "h2")
     judged = Judged(
         "什么是随问？", "随问。[1]", "answered", "", (citation,), (ranked,), "hybrid",
         ("n",), "extractive", "m", "light", Timings(1.5, 2.5, 3.5, 7.5),

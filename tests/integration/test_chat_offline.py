@@ -28,6 +28,7 @@ from askalong.asking.choose import make_asker
 from askalong.cli import main
 from askalong.config import Settings, load_settings
 from askalong.errors import InputError
+from askalong.feedback.give import give_feedback
 from askalong.library import Library
 from askalong.types import Access
 
@@ -130,6 +131,36 @@ def test_the_turn_is_stored_in_its_conversation(library: Library) -> None:
     assert [t.question for t in turns] == ["What is a tablespace?", "How do I create one?"]
     assert turns[1].answer.quotes and turns[1].answer.answerer == "agent-offline"
     assert "tablespace" in second.answer.lower()  # the follow-up searched beside its turn
+
+
+def test_feedback_on_a_chat_answer_freezes_its_hits_with_route_scores_and_ranks(
+    home: Path, tmp_path: Path
+) -> None:
+    """Issue 16's frozen copy for a chat turn as for an ``ask`` one: the ranked hits of
+    every passage the agent read, with the keyword route's scores and ranks (in a copy of
+    the library, so the other tests' feedback stays their own)."""
+    shutil.copytree(home, tmp_path / "home")
+    with Library(load_settings(home=tmp_path / "home", embedder="none")) as library:
+        _freezes_hits(library)
+
+
+def _freezes_hits(library: Library) -> None:
+    answer = ChatAgent(make_asker(library)).ask(ChatRequest(TWO_PARTS, Access.local()))
+    assert answer.conversation_id is not None and answer.turn_id is not None
+    stored = library.store.turns(answer.conversation_id)[-1].answer
+    assert stored.hits and stored.hits == answer.hits
+    record = give_feedback(
+        library.store, Access.local(), answer.conversation_id, answer.turn_id, "down", "vague"
+    )
+    retrieved = record.judged.retrieved
+    assert [r.rank for r in retrieved] == list(range(1, len(retrieved) + 1))
+    assert record.judged.retrieval_mode == "keyword"  # this library has no embedder
+    for ranked in retrieved:
+        assert ranked.hit.keyword_score is not None and ranked.hit.keyword_score > 0
+        assert ranked.hit.keyword_rank is not None and ranked.hit.keyword_rank >= 1
+        assert ranked.title and len(ranked.text_sha256) == 64
+    cited = {cid for c in record.judged.citations for cid in c.chunk_ids}
+    assert cited and cited <= {r.hit.chunk_id for r in retrieved}  # what it cited, it found
 
 
 def test_tool_arguments_are_checked_and_feedback_is_stored_once(library: Library) -> None:

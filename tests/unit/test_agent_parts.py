@@ -13,7 +13,7 @@ from askalong.answer.agent.stats import asks_stats
 from askalong.asking.agent.numbering import renumber_markers
 from askalong.context.units import ContextUnit
 from askalong.text.fence import Fence
-from askalong.types import BlockSpan, Claim
+from askalong.types import BlockSpan, Claim, Hit
 
 
 def unit(chunk: str, document: str = "d1", page: int | None = 3) -> ContextUnit:
@@ -30,6 +30,17 @@ def test_new_chunks_continue_after_the_highest_and_a_seen_chunk_keeps_its_number
     assert [s.number for s in second] == [3, 6, 1, 7]
     assert registry.get(6) is not None and registry.get(6).unit.chunk_ids == ("c9",)
     assert registry.highest == 7
+
+
+def test_each_source_keeps_the_hits_of_its_chunks_as_first_found() -> None:
+    registry = SourceRegistry()
+    first = [Hit("c1", "d1", 0.9, "hybrid", 3.0, 1, 0.8, 2), Hit("c2", "d1", 0.7, "hybrid")]
+    registry.register([unit("c2"), unit("c1")], {}, first)
+    again = [Hit("c1", "d1", 0.1, "keyword", 1.0, 4), Hit("c5", "d2", 0.5, "keyword", 2.0, 1)]
+    registry.register([unit("c1"), unit("c5", "d2"), unit("c6")], {}, again)
+    by_number = {s.number: s.hits for s in registry.sources}
+    assert by_number == {1: (first[1],), 2: (first[0],), 3: (again[1],), 4: ()}
+    assert registry.hits == (first[1], first[0], again[1])  # by source number, once each
 
 
 def test_a_parallel_batch_is_numbered_in_call_order() -> None:

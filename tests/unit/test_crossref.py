@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from askalong.context.crossref import CrossRef, cross_references, crossref_units, detect_references
-from askalong.context.outline import chinese_number, parse_heading, roman_number
+from askalong.context.outline import parse_heading
 from askalong.errors import NotFound
 from askalong.parse.flow import html
 from askalong.parse.pdf import parser as pdf
 from askalong.text.analysed import analysed
+from askalong.text.numerals import chinese_number, numeral, roman_number
 from askalong.types import CHUNK_JOINER, FURNITURE_KINDS, Anchor, Block
 
 
@@ -296,3 +297,10 @@ def test_manual_table_with_dotted_number(pg_comparison: tuple[Block, ...]) -> No
     )
     assert "IS NULL" in unit.text or "NULL" in unit.text
     assert len(unit.text) <= 1500
+
+
+def test_headings_and_references_read_a_number_alike() -> None:
+    """One reading for both sides of a cross-reference: Chinese, roman, letters, digits."""
+    raw = ("二十", "XII", "ii", "a", "3", "MIX")
+    assert [numeral(r) for r in raw] == ["20", "12", "2", "A", "3", "MIX"]
+    assert parse_heading(0, "第二章 文本").number == ("2",)

@@ -8,6 +8,7 @@ field added to one and not the other fails here (and in mypy).
 from __future__ import annotations
 
 import ast
+import json
 import types
 import typing
 from pathlib import Path
@@ -19,7 +20,7 @@ from pydantic import TypeAdapter
 from typing_extensions import is_typeddict
 
 from askalong import wire
-from askalong.types import Answer, Document
+from askalong.types import Answer, Document, Hit
 from askalong.wire import answer_from_json, answer_json, document_json
 
 DOCUMENT_KEYS = {
@@ -159,3 +160,27 @@ def test_wire_imports_only_values() -> None:
         "askalong.context.code_graph",
         "askalong.parse.code.tokens",
     }
+
+
+# A frozen copy as the feedback table stored it before ``RankedChunk`` held a ``Hit``
+# (written by the earlier ``judged_json`` for ``wire_forms.feedback()``, key order included).
+STORED_JUDGED = (
+    '{"question": "什么是随问？", "answer": "随问。[1]", "status": "answered", "explanation": "",'
+    ' "citations": [{"number": 1, "document_id": "d1", "title": "T", "page": 4, "block_id": "b2",'
+    ' "start": 3, "end": 12, "text": "根据文档回答问题", "text_sha256": "h1", "chunk_ids": ["c1"],'
+    ' "chunk_sha256": ["h2"]}], "retrieved": [{"rank": 1, "chunk_id": "c1", "document_id": "d1",'
+    ' "title": "T", "score": 0.5, "mode": "hybrid", "keyword_score": 2.0, "keyword_rank": 1,'
+    ' "vector_score": 0.8, "vector_rank": 3, "rerank_score": null, "text_sha256": "h2"}],'
+    ' "retrieval_mode": "hybrid", "fallbacks": ["n"], "answerer": "extractive", "model": "m",'
+    ' "route": "light", "timings": {"retrieval_ms": 1.5, "answer_ms": 2.5, "verify_ms": 3.5,'
+    ' "total_ms": 7.5}}'
+)
+
+
+def test_a_frozen_copy_stored_before_ranked_chunks_held_hits_reads_back_equal() -> None:
+    stored = json.loads(STORED_JUDGED)
+    judged = wire.judged_from_json(stored)
+    assert judged == wire_forms.feedback().judged
+    (ranked,) = judged.retrieved
+    assert ranked.hit == Hit("c1", "d1", 0.5, "hybrid", 2.0, 1, 0.8, 3, None)
+    assert wire.judged_json(judged) == stored  # the same keys and values written again

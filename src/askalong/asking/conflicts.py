@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from askalong.maintain.conflicts import ConflictPair, ConflictSide
-from askalong.store.base import ConflictStore
+from askalong.store.conflicts import ConflictStore
 from askalong.types import Access, ConflictNotice
 
 

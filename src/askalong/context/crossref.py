@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from askalong.context.anchor import locate_anchor
-from askalong.context.outline import NAMED_PARTS, Outline, chinese_number, roman_number
+from askalong.context.outline import NAMED_PARTS, Outline
 from askalong.context.units import (
     UNIT_CHARS,
     ContextUnit,
@@ -28,6 +28,7 @@ from askalong.context.units import (
     trimmed,
 )
 from askalong.text.analysed import AnalysedText
+from askalong.text.numerals import numeral
 from askalong.text.tokens import key_terms
 from askalong.types import CHUNK_JOINER, Anchor, Block, BlockSpan
 
@@ -133,7 +134,7 @@ def detect_references(question: str) -> list[CrossRef]:
     found: list[tuple[int, CrossRef]] = []
     for kind, pattern in _NUMBERED:
         for match in pattern.finditer(question):
-            target = _number(match.group("n"))
+            target = numeral(match.group("n"))
             found.append((match.start(), CrossRef(kind, match.group().strip(), target)))
     for kind, relative, pattern in _RELATIVE:
         for match in pattern.finditer(question):
@@ -156,15 +157,6 @@ def _part_name(alias: str) -> str:
         if alias in aliases:
             return name
     return alias
-
-
-def _number(raw: str) -> str:
-    """ "2", "3.1", "II" -> "2", "二" -> "2", "A" -> "A", "a.1" -> "A.1"."""
-    if re.fullmatch(r"[IVXLCivxlc]+", raw) and (value := roman_number(raw)) is not None:
-        return str(value)
-    if re.fullmatch(r"[一二三四五六七八九十百零〇两]+", raw):
-        return str(chinese_number(raw))
-    return raw.upper()
 
 
 def _resolve(ref: CrossRef, outline: Outline, position: int | None) -> CrossRef:

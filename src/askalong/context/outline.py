@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from askalong.text.numerals import numeral
 from askalong.types import FURNITURE_KINDS, Block
 
 
@@ -46,34 +47,6 @@ NAMED_PARTS: Mapping[str, tuple[str, ...]] = {
     "discussion": ("discussion", "讨论"),
     "references": ("references", "bibliography", "参考文献"),
 }
-
-_CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
-_CN_UNITS = {"十": 10, "百": 100}
-_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-
-
-def chinese_number(text: str) -> int:
-    """一 -> 1, 十二 -> 12, 二十 -> 20, 一百零五 -> 105; ASCII digits pass through."""
-    if text.isdigit() and text.isascii():
-        return int(text)
-    total, digit = 0, 0
-    for char in text:
-        if char in _CN_UNITS:
-            total += (digit or 1) * _CN_UNITS[char]
-            digit = 0
-        else:
-            digit = digit * 10 + _CN_DIGITS.get(char, 0) if digit else _CN_DIGITS.get(char, 0)
-    return total + digit
-
-
-def roman_number(text: str) -> int | None:
-    """II -> 2, IV -> 4, XII -> 12; None for letters that are no roman numeral."""
-    values = [_ROMAN.get(char) for char in text.upper()]
-    if not values or any(v is None for v in values):
-        return None
-    numbers = [v for v in values if v is not None]
-    total = sum(-v if v < nxt else v for v, nxt in zip(numbers, [*numbers[1:], 0], strict=True))
-    return total if total > 0 else None
 
 
 @dataclass(frozen=True)
@@ -120,17 +93,9 @@ def parse_heading(index: int, text: str) -> Heading:
         groups = match.groupdict()
         raw_label = (groups.get("label") or "").lower().rstrip(".")
         label = _CN_LABELS.get(groups.get("cn") or "") or _LABELS.get(raw_label)
-        parts = tuple(_numeral(p) for p in match.group("n").split("."))
+        parts = tuple(numeral(p) for p in match.group("n").split("."))
         return Heading(index, label, parts, fold_title(match.group("t") or ""))
     return Heading(index, None, (), fold_title(text))
-
-
-def _numeral(raw: str) -> str:
-    if re.fullmatch(r"[一二三四五六七八九十百零〇两]+", raw):
-        return str(chinese_number(raw))
-    if re.fullmatch(r"[IVXLCivxlc]+", raw) and (value := roman_number(raw)) is not None:
-        return str(value)
-    return raw.upper()
 
 
 Part = tuple[Block, list[Block]]
@@ -143,7 +108,7 @@ _MAX_MENTIONS = 10
 
 def _float_number(raw: str) -> str:
     """A caption number as a question's target: "II" -> "2", "2-1" -> "2.1"."""
-    return _numeral(raw) if "." not in raw and "-" not in raw else raw.replace("-", ".").upper()
+    return numeral(raw) if "." not in raw and "-" not in raw else raw.replace("-", ".").upper()
 
 
 class Outline:

@@ -9,7 +9,7 @@ system prompt below the evidence rules (``askalong.answer.guidance`` renders it)
 from __future__ import annotations
 
 from askalong.feedback.record import Feedback, FeedbackFilter
-from askalong.store.base import FeedbackStore
+from askalong.store.feedback import FeedbackStore
 from askalong.types import Access
 
 GUIDANCE_ENTRIES = 5

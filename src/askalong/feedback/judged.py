@@ -108,17 +108,4 @@ def _ranked(
         digest = sha256(store.chunk(hit.chunk_id).text) if title else ""
     except NotFound:
         digest = ""
-    return RankedChunk(
-        rank=rank,
-        chunk_id=hit.chunk_id,
-        document_id=hit.document_id,
-        title=title,
-        score=hit.score,
-        mode=hit.mode,
-        keyword_score=hit.keyword_score,
-        keyword_rank=hit.keyword_rank,
-        vector_score=hit.vector_score,
-        vector_rank=hit.vector_rank,
-        rerank_score=hit.rerank_score,
-        text_sha256=digest,
-    )
+    return RankedChunk(rank, hit, title, digest)

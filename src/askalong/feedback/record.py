@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from askalong.types import AnswerStatus, Timings
+from askalong.types import AnswerStatus, Hit, Timings
 
 Rating = Literal["up", "down"]
 RATINGS: tuple[Rating, ...] = ("up", "down")
@@ -37,19 +37,13 @@ class Citation:
 
 @dataclass(frozen=True)
 class RankedChunk:
-    """A hit the answer was drawn from, at its 1-based rank, with every route's evidence."""
+    """A hit the answer was drawn from, at its 1-based rank: the ``Hit`` itself (every
+    route's score and rank, so the copy has the hit's fields by construction), with its
+    document's title and its chunk's text hash when judged."""
 
     rank: int
-    chunk_id: str
-    document_id: str
+    hit: Hit
     title: str
-    score: float
-    mode: str
-    keyword_score: float | None
-    keyword_rank: int | None
-    vector_score: float | None
-    vector_rank: int | None
-    rerank_score: float | None
     text_sha256: str
 
 

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from askalong.errors import AskAlongError
 from askalong.jobs.job import Job, JobState
 from askalong.settings import Settings
-from askalong.store.base import JobStore
+from askalong.store.jobs import JobStore
 
 Clock = Callable[[], float]
 # What removes an interrupted attempt's writes of a document (its chunks, index entries).

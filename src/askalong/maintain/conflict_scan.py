@@ -27,7 +27,8 @@ from askalong.errors import NotFound
 from askalong.index.vector_rows import VectorRows
 from askalong.index.vectors import VectorIndex
 from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
-from askalong.store.base import ConflictStore, DocumentStore
+from askalong.store.base import DocumentStore
+from askalong.store.conflicts import ConflictStore
 from askalong.types import CHUNK_JOINER, BlockSpan, Chunk
 from askalong.verify.contradictions import Difference, bigrams, dice, difference, tokenize
 

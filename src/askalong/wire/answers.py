@@ -195,6 +195,21 @@ def ranked_hit_json(hit: Hit) -> RankedHitJSON:
     }
 
 
+def ranked_hit_from_json(value: RankedHitJSON) -> Hit:
+    """The hit of ``value``, whose other keys (a frozen copy's rank, title, ...) it ignores."""
+    return Hit(
+        chunk_id=value["chunk_id"],
+        document_id=value["document_id"],
+        score=value["score"],
+        mode=value["mode"],
+        keyword_score=value["keyword_score"],
+        keyword_rank=value["keyword_rank"],
+        vector_score=value["vector_score"],
+        vector_rank=value["vector_rank"],
+        rerank_score=value["rerank_score"],
+    )
+
+
 def answer_json(answer: Answer) -> AnswerJSON:
     """Answer first, then the quotes that support it, then the explanation."""
     return {
@@ -243,7 +258,7 @@ def answer_from_json(value: AnswerJSON) -> Answer:
         timings=Timings(**value["timings"]),
         anchor_set_aside=value.get("anchor_set_aside"),  # absent from turns stored before it
         conflicts=tuple(conflict_notice_from_json(c) for c in value.get("conflicts", [])),
-        hits=tuple(Hit(**h) for h in value.get("hits", [])),  # likewise
+        hits=tuple(ranked_hit_from_json(h) for h in value.get("hits", [])),  # likewise
     )
 
 

@@ -17,7 +17,13 @@ from askalong.feedback.record import (
     TriageLabel,
 )
 from askalong.types import AnswerStatus, Timings
-from askalong.wire.answers import TimingsJSON, timings_json
+from askalong.wire.answers import (
+    RankedHitJSON,
+    TimingsJSON,
+    ranked_hit_from_json,
+    ranked_hit_json,
+    timings_json,
+)
 
 
 class CitationJSON(TypedDict):
@@ -34,18 +40,12 @@ class CitationJSON(TypedDict):
     chunk_sha256: list[str]
 
 
-class RankedChunkJSON(TypedDict):
+class RankedChunkJSON(RankedHitJSON):
+    """A ranked hit as the frozen copy keeps it: the hit's own form with its rank, its
+    document's title and its chunk's text hash."""
+
     rank: int
-    chunk_id: str
-    document_id: str
     title: str
-    score: float
-    mode: str
-    keyword_score: float | None
-    keyword_rank: int | None
-    vector_score: float | None
-    vector_rank: int | None
-    rerank_score: float | None
     text_sha256: str
 
 
@@ -103,16 +103,8 @@ def citation_json(c: Citation) -> CitationJSON:
 def ranked_chunk_json(r: RankedChunk) -> RankedChunkJSON:
     return {
         "rank": r.rank,
-        "chunk_id": r.chunk_id,
-        "document_id": r.document_id,
+        **ranked_hit_json(r.hit),
         "title": r.title,
-        "score": r.score,
-        "mode": r.mode,
-        "keyword_score": r.keyword_score,
-        "keyword_rank": r.keyword_rank,
-        "vector_score": r.vector_score,
-        "vector_rank": r.vector_rank,
-        "rerank_score": r.rerank_score,
         "text_sha256": r.text_sha256,
     }
 
@@ -162,7 +154,7 @@ def judged_from_json(v: JudgedJSON) -> Judged:
         status=v["status"],
         explanation=v["explanation"],
         citations=tuple(_citation(c) for c in v["citations"]),
-        retrieved=tuple(RankedChunk(**r) for r in v["retrieved"]),
+        retrieved=tuple(_ranked(r) for r in v["retrieved"]),
         retrieval_mode=v["retrieval_mode"],
         fallbacks=tuple(v["fallbacks"]),
         answerer=v["answerer"],
@@ -192,3 +184,7 @@ def _citation(c: CitationJSON) -> Citation:
         chunk_ids=tuple(c["chunk_ids"]),
         chunk_sha256=tuple(c["chunk_sha256"]),
     )
+
+
+def _ranked(r: RankedChunkJSON) -> RankedChunk:
+    return RankedChunk(r["rank"], ranked_hit_from_json(r), r["title"], r["text_sha256"])

@@ -1,5 +1,6 @@
 """The chat answer's values (pure): the answer with its parts, its numbered sources and
-their verdicts, the tool steps taken, the limits hit, the citation scores and timings.
+their verdicts, the tool steps taken, the limits hit, the citation scores and timings, and
+the search hits of its sources (stored with the turn, for feedback's frozen copy).
 ``askalong.wire.chat`` is their JSON form."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from askalong.answer.agent.scores import CitationScores
-from askalong.types import AnswerStatus, Claim, ConflictNotice, Quote, Verdict
+from askalong.types import AnswerStatus, Claim, ConflictNotice, Hit, Quote, Verdict
 
 ChatMode = Literal["offline", "model"]
 ToolName = Literal["search_knowledge", "generate_summary", "submit_feedback", "knowledge_stats"]
@@ -101,3 +102,4 @@ class ChatAnswer:
     notes: tuple[str, ...] = ()
     timings: ChatTimings = field(default_factory=ChatTimings)
     conflicts: tuple[ConflictNotice, ...] = ()  # cited sources that contradict each other
+    hits: tuple[Hit, ...] = ()  # every source's search hits, by source number

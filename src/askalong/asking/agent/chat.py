@@ -106,6 +106,7 @@ class ChatAgent:
             conversation_id=thread.id,
             turn_id=turn_id,
             timings=replace(answer.timings, total_ms=total),
+            hits=registry.hits,
         )
         self._save(thread, len(turns), answer)
         yield ChatAnswered(answer)
@@ -178,7 +179,8 @@ def _chat_answer(
 
 
 def stored_answer(answer: ChatAnswer) -> Answer:
-    """The chat answer as a thread keeps it: its sources as the quotes they cite."""
+    """The chat answer as a thread keeps it: its sources as the quotes they cite, and its
+    sources' hits, which feedback freezes with their route scores and ranks."""
     quotes = tuple(
         Quote(
             s.number,
@@ -205,6 +207,7 @@ def stored_answer(answer: ChatAnswer) -> Answer:
         model=answer.model,
         notes=answer.notes,
         conflicts=answer.conflicts,
+        hits=answer.hits,
     )
 
 

@@ -32,13 +32,12 @@ from askalong.asking.asker import Asker
 from askalong.asking.evidence import Evidence, gather
 from askalong.asking.question import AskedQuestion
 from askalong.errors import InputError
+from askalong.feedback.record import MAX_REASON_CHARS, RATINGS  # give_feedback checks them too
 from askalong.text.analysed import analysed
 from askalong.text.fence import Fence
 from askalong.types import Access, Answer, Document
 
 TOP_K_DEFAULT = 5
-RATINGS = ("up", "down")
-MAX_REASON_CHARS = 2_000
 READ_ONLY: frozenset[ToolName] = frozenset(
     {"search_knowledge", "generate_summary", "knowledge_stats"}
 )
@@ -108,7 +107,8 @@ class KnowledgeTools:
 
     def numbered(self, retrieved: Retrieved, top_k: int) -> ToolOutput:
         """A retrieval's passages registered under the answer's numbers."""
-        sources = self.registry.register(retrieved.evidence.units, retrieved.evidence.titles)
+        evidence = retrieved.evidence
+        sources = self.registry.register(evidence.units, evidence.titles, evidence.hits)
         numbers = tuple(s.number for s in sources)
         step = ToolStep(
             "search_knowledge",

@@ -69,6 +69,6 @@ def _redacted(record: Feedback, sees: Callable[[str], bool]) -> Feedback:
         c if sees(c.document_id) else replace(c, text="", title="") for c in record.judged.citations
     )
     retrieved = tuple(
-        r if sees(r.document_id) else replace(r, title="") for r in record.judged.retrieved
+        r if sees(r.hit.document_id) else replace(r, title="") for r in record.judged.retrieved
     )
     return replace(record, judged=replace(record.judged, citations=citations, retrieved=retrieved))

@@ -36,7 +36,7 @@ from askalong.server.errors import error_response, status_of, too_many_response
 from askalong.server.ingesting import add_archive, await_job, embed_pending, queue_document
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
-from askalong.store.base import OrgStore
+from askalong.store.accounts import OrgStore
 from askalong.types import Access
 
 router = APIRouter(prefix="/api", tags=["uploads"])
