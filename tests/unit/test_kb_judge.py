@@ -64,11 +64,13 @@ def test_agreement_and_kappa() -> None:
     # p_e = 3/5·2/5 + 2/5·3/5 = 12/25; kappa = (4/5 - 12/25) / (13/25) = 8/13
     judged = [True, True, False, False, True]
     hand = [True, False, False, False, True]
-    verdicts = [Verdict(f"i{n}", j) for n, j in enumerate(judged)]
+    verdicts = [Verdict(f"i{n}", j, answer=f"answer {n}") for n, j in enumerate(judged)]
     verdicts.append(Verdict("unlabelled", True))
     verdicts.append(Verdict("unreadable", None))
-    labels = {f"i{n}": HandLabel(f"i{n}", h, "") for n, h in enumerate(hand)}
+    verdicts.append(Verdict("another answer", False, answer="a newer  answer"))
+    labels = {f"i{n}": HandLabel(f"i{n}", h, "", f"answer  {n}") for n, h in enumerate(hand)}
     labels["unreadable"] = HandLabel("unreadable", True, "")
+    labels["another answer"] = HandLabel("another answer", True, "", "the labelled answer")
     agreed = agreement(verdicts, labels)
     assert agreed.labelled == 5
     assert agreed.agreement == pytest.approx(0.8)
@@ -87,9 +89,13 @@ def test_labels_file_errors_name_the_line(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="line 3: label 0.5") as caught:
         load_labels(path)
     assert caught.value.source == str(path)
-    path.write_text('{"id": "a", "label": 1, "reason": "states it"}\n{"id": "b", "label": 0}\n')
+    path.write_text(
+        '{"id": "a", "label": 1, "answer": "5432 [1]", "reason": "states it"}\n'
+        '{"id": "b", "label": 0}\n'
+    )
     labels = load_labels(path)
     assert labels["a"].correct and not labels["b"].correct and labels["a"].reason == "states it"
+    assert labels["a"].answer == "5432 [1]" and labels["b"].answer == ""
 
 
 def test_the_table_has_a_judge_column_only_when_judged() -> None:

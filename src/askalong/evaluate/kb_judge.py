@@ -10,9 +10,12 @@ the answer. The instructions go in the system message; the question, gold and an
 each in a fence of their own (``askalong.text.fence``): the answer quotes documents,
 and a document's text is data, never an instruction to the judge.
 
-Agreement with the hand-labelled items (``benchmarks/kb/judge_labels.jsonl``: one
-``{"id", "label": 0|1, "reason"}`` a line, labelled from the offline answers) is the share
-of labelled items where the judge says the same, and Cohen's kappa:
+The judge runs whenever a model is reachable (``ASKALONG_LLM_BASE_URL`` and
+``ASKALONG_LLM_MODEL``), whichever answerer answered: so the offline answers can be judged
+too. Agreement with the hand-labelled items (``benchmarks/kb/judge_labels.jsonl``: one
+``{"id", "label": 0|1, "answer", "reason"}`` a line) counts an item only when the answer
+judged is the answer that was labelled (a label grades one answer, not an item), and is
+the share of those where the judge says the same, and Cohen's kappa:
 
     kappa = (p_o - p_e) / (1 - p_e),  p_e = p1_judge · p1_hand + p0_judge · p0_hand
 
@@ -22,6 +25,7 @@ p_e = 1: both gave one label throughout, so kappa says nothing).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -64,6 +68,7 @@ class Verdict:
     item_id: str
     correct: bool | None  # None: the judge's reply could not be read
     reason: str = ""
+    answer: str = ""  # the answer judged
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,7 @@ class HandLabel:
     item_id: str
     correct: bool
     reason: str
+    answer: str = ""  # the answer labelled
 
 
 @dataclass(frozen=True)
@@ -114,8 +120,8 @@ def judge_answer(judge: Judge, item: KbItem, answer: str) -> Verdict:
     try:
         reply = judge(judge_messages(item, answer))
     except AskAlongError as exc:
-        return Verdict(item.id, None, f"judge failed: {exc}")
-    return parse_verdict(item.id, reply)
+        return Verdict(item.id, None, f"judge failed: {exc}", answer)
+    return replace(parse_verdict(item.id, reply), answer=answer)
 
 
 def load_labels(path: Path) -> dict[str, HandLabel]:
@@ -130,7 +136,12 @@ def load_labels(path: Path) -> dict[str, HandLabel]:
             continue
         try:
             row = json.loads(line)
-            label = HandLabel(str(row["id"]), _label(row["label"]), str(row.get("reason", "")))
+            label = HandLabel(
+                str(row["id"]),
+                _label(row["label"]),
+                str(row.get("reason", "")),
+                str(row.get("answer", "")),
+            )
         except (ValueError, KeyError, TypeError) as exc:
             raise InputError(f"line {number}: {exc}", source=str(path)) from exc
         labels[label.item_id] = label
@@ -144,12 +155,12 @@ def _label(value: object) -> bool:
 
 
 def agreement(verdicts: Sequence[Verdict], labels: Mapping[str, HandLabel]) -> Agreement:
-    """Raw agreement and Cohen's kappa over the items both the judge and a hand label
-    graded."""
+    """Raw agreement and Cohen's kappa over the answers both the judge and a hand label
+    graded (the same item, the same answer text up to spacing)."""
     pairs = [
         (v.correct, labels[v.item_id].correct)
         for v in verdicts
-        if v.item_id in labels and v.correct is not None
+        if v.correct is not None and _same_answer(v, labels.get(v.item_id))
     ]
     if not pairs:
         return Agreement(0, None, None)
@@ -162,6 +173,18 @@ def agreement(verdicts: Sequence[Verdict], labels: Mapping[str, HandLabel]) -> A
     return Agreement(n, observed, kappa)
 
 
+def _same_answer(verdict: Verdict, label: HandLabel | None) -> bool:
+    return label is not None and verdict.answer.split() == label.answer.split()
+
+
+def model_judge(settings: Settings) -> Judge | None:
+    """The project's JSON judge call (``make_judge``) on the configured model, whichever
+    answerer answered; None when no model is configured."""
+    if not settings.llm_base_url or not settings.llm_model:
+        return None
+    return make_judge(dataclasses.replace(settings, answerer="openai", llm_judge=True))
+
+
 def judged_runs(
     settings: Settings,
     runs: Sequence[ItemRun],
@@ -169,8 +192,8 @@ def judged_runs(
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[ItemRun], Agreement | None]:
     """The runs with the model judge's verdicts in their scores, and its agreement with
-    ``labels``; the runs as they were and None without a model (``make_judge``)."""
-    judge = make_judge(settings)
+    ``labels``; the runs as they were and None without a model (``model_judge``)."""
+    judge = model_judge(settings)
     if judge is None:
         return list(runs), None
     judged, verdicts = [], []

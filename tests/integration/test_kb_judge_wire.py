@@ -1,7 +1,8 @@
 """The KB evaluation's model judge over the real wire: ``judged_runs`` with a model
-configured asks the scripted chat-completions server once per item (the instructions as
-the system message, the item fenced as data), puts each verdict in the item's score, and
-compares the verdicts with hand labels; without a model nothing is asked."""
+configured (whichever answerer answered: the offline answers are judged too) asks the
+scripted chat-completions server once per item (the instructions as the system message,
+the item fenced as data), puts each verdict in the item's score, and compares the
+verdicts with hand labels of the same answers; without a model nothing is asked."""
 
 from __future__ import annotations
 
@@ -38,9 +39,13 @@ RUNS = [
     _run(NOWHERE, "The moon is 384,400 km away [1].", False),
 ]
 LABELS = {
-    "sf-port": HandLabel("sf-port", True, "states 5432"),
-    "pv-bob": HandLabel("pv-bob", True, "declines"),
-    "na-moon": HandLabel("na-moon", False, "answers what no document holds"),
+    r.item.id: HandLabel(r.item.id, label, reason, r.outcome.answer)
+    for r, label, reason in zip(
+        RUNS,
+        (True, True, False),
+        ("states 5432", "declines", "answers what no document holds"),
+        strict=True,
+    )
 }
 
 
@@ -54,7 +59,6 @@ def test_each_item_is_judged_over_the_wire(tmp_path: Path) -> None:
         settings = load_settings(
             home=tmp_path / "home",
             embedder="none",
-            answerer="openai",
             llm_base_url=server.url,
             llm_model="scripted-model",
         )
@@ -82,7 +86,6 @@ def test_an_unreadable_reply_is_no_verdict(tmp_path: Path) -> None:
         settings = load_settings(
             home=tmp_path / "home",
             embedder="none",
-            answerer="openai",
             llm_base_url=server.url,
             llm_model="scripted-model",
         )
