@@ -16,6 +16,7 @@ from askalong.errors import InputError
 from askalong.evaluate.kb_build import open_kb
 from askalong.evaluate.kb_corpus import load_kb_corpus
 from askalong.evaluate.kb_items import CATEGORIES, load_items
+from askalong.evaluate.kb_judge import LABELS_FILE, judged_runs, load_labels
 from askalong.evaluate.kb_report import report_json, summarise, to_markdown
 from askalong.evaluate.kb_run import KbRunner
 
@@ -57,6 +58,14 @@ from askalong.evaluate.kb_run import KbRunner
     default=None,
     help="Also write an HTML report with one plot per metric to this folder.",
 )
+@click.option(
+    "--labels",
+    "labels_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help=f"Hand labels the model judge is compared with (default: {LABELS_FILE} beside "
+    "FILE.jsonl, when there).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
 def kb(
     items_file: Path,
@@ -66,6 +75,7 @@ def kb(
     categories: tuple[str, ...],
     limit: int | None,
     report_dir: Path | None,
+    labels_file: Path | None,
     as_json: bool,
 ) -> None:
     """Score the knowledge base on FILE.jsonl: Recall@5, MRR and nDCG@5 over the cited
@@ -73,7 +83,8 @@ def kb(
 
     The corpus is built once under HOME/kb/<corpus digest>, its users and orgs made and
     each document added by its owner with its visibility; every item is then asked as
-    its asker.
+    its asker. With a language model configured (ASKALONG_ANSWERER=openai) a model judge
+    grades each answer and is compared with the hand labels.
     """
     items = load_items(items_file)
     items = tuple(i for i in items if not categories or i.category in categories)[:limit]
@@ -82,6 +93,8 @@ def kb(
     settings = load_settings()
     if home is not None:
         settings = dataclasses.replace(settings, home=home)
+    labels_path = labels_file or items_file.with_name(LABELS_FILE)
+    labels = load_labels(labels_path) if labels_path.exists() else {}
     with progress_bar() as progress:
         task = progress.add_task("Building the knowledge base", total=None)
 
@@ -94,6 +107,10 @@ def kb(
             runs = KbRunner(kb_library, corpus).run(
                 items, lambda n: progress.update(task, completed=n)
             )
+            progress.update(task, description="Judging", completed=0)
+            runs, agreed = judged_runs(
+                settings, runs, labels, lambda n: progress.update(task, completed=n)
+            )
     scores = [r.score for r in runs]
     rows = summarise(scores)
     if report_dir is not None:
@@ -102,9 +119,10 @@ def kb(
         page = write_report(report_dir, rows, f"askalong eval kb: {items_file.name}")
         err_console.print(f"[dim]report: {page}[/]")
     if as_json:
-        print_json(report_json(rows, scores))
+        answers = {r.item.id: r.outcome.answer for r in runs}
+        print_json(report_json(rows, scores, agreed, answers))
     else:
-        console.print(to_markdown(rows), markup=False)
+        console.print(to_markdown(rows, agreed), markup=False)
 
 
 def _evaldata(given: Path | None) -> Path:

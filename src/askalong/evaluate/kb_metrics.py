@@ -72,6 +72,7 @@ class ItemScore:
     error: str = ""
     search_recall: float | None = None  # the same ranking over the search's first hits
     search_mrr: float | None = None
+    judge: float | None = None  # the model judge's verdict (1 right, 0 wrong), when judged
 
     @property
     def correct_refusal(self) -> bool:

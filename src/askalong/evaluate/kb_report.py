@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from askalong.evaluate.kb_items import CATEGORIES
+from askalong.evaluate.kb_judge import Agreement
 from askalong.evaluate.kb_metrics import ItemScore, K
 from askalong.evaluate.metrics import mean
 
@@ -48,6 +49,7 @@ class CategoryScores:
     errors: int
     search_recall: float | None = None
     search_mrr: float | None = None
+    judge: float | None = None  # share of items the model judge called right
 
 
 def category_scores(name: str, scores: Sequence[ItemScore]) -> CategoryScores:
@@ -64,6 +66,7 @@ def category_scores(name: str, scores: Sequence[ItemScore]) -> CategoryScores:
         errors=sum(1 for s in scores if s.error),
         search_recall=_mean(s.search_recall for s in scores),
         search_mrr=_mean(s.search_mrr for s in scores),
+        judge=_mean(s.judge for s in scores),
     )
 
 
@@ -90,28 +93,50 @@ def cell(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
-def to_markdown(rows: Sequence[CategoryScores]) -> str:
-    head = "| category | items | " + " | ".join(label for _, label in METRICS)
+def to_markdown(rows: Sequence[CategoryScores], agreed: Agreement | None = None) -> str:
+    """The table; a "judge" column and the judge's agreement line when it judged."""
+    metrics = (*METRICS, ("judge", "judge")) if agreed is not None else METRICS
+    head = "| category | items | " + " | ".join(label for _, label in metrics)
     head += " | leaks | errors |"
-    rule = "| --- | ---: |" + " ---: |" * (len(METRICS) + 2)
+    rule = "| --- | ---: |" + " ---: |" * (len(metrics) + 2)
     lines = [head, rule]
     for row in rows:
-        cells = " | ".join(cell(getattr(row, name)) for name, _ in METRICS)
+        cells = " | ".join(cell(getattr(row, name)) for name, _ in metrics)
         lines.append(f"| {row.category} | {row.items} | {cells} | {row.leaks} | {row.errors} |")
     lines.append("")
-    lines.append(f"Judge scores and judge agreement: {JUDGE_NOT_MEASURED}.")
+    lines.append(f"Judge scores and judge agreement: {judge_note(agreed)}.")
     return "\n".join(lines)
 
 
-def report_json(rows: Sequence[CategoryScores], scores: Sequence[ItemScore]) -> dict[str, Any]:
+def judge_note(agreed: Agreement | None) -> str:
+    if agreed is None:
+        return JUDGE_NOT_MEASURED
+    if not agreed.labelled:
+        return "judged; agreement not measured: no hand-labelled item was judged"
+    return (
+        f"judged; agreement with the {agreed.labelled} hand-labelled items "
+        f"{cell(agreed.agreement)}, Cohen's kappa {cell(agreed.kappa)}"
+    )
+
+
+def report_json(
+    rows: Sequence[CategoryScores],
+    scores: Sequence[ItemScore],
+    agreed: Agreement | None = None,
+    answers: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """``answers`` (item id -> the answer given) add each item's ``answer``."""
+    items = []
+    for s in scores:
+        row = {**asdict(s), "leaked": list(s.leaked), "correct_refusal": s.correct_refusal}
+        if answers is not None:
+            row["answer"] = answers.get(s.item_id, "")
+        items.append(row)
     return {
         "k": K,
         "categories": [asdict(r) for r in rows],
-        "items": [
-            {**asdict(s), "leaked": list(s.leaked), "correct_refusal": s.correct_refusal}
-            for s in scores
-        ],
-        "judge": None,
-        "judge_note": JUDGE_NOT_MEASURED,
+        "items": items,
+        "judge": None if agreed is None else asdict(agreed),
+        "judge_note": judge_note(agreed),
         "goals": GOALS,
     }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from askalong.retrieve.distinct import without
 from askalong.retrieve.fusion import fused_ranking
 from askalong.retrieve.pages import page_first
 from askalong.retrieve.policy import RetrievalPolicy
@@ -63,6 +64,7 @@ def fuse(
     language: str = "en",
     unembedded: Collection[str] = frozenset(),
     by_pages: bool = False,
+    dropped: Collection[str] = frozenset(),
 ) -> list[Hit]:
     """Fuse what the routes found, then threshold and cut to a dynamic top-K.
 
@@ -71,10 +73,12 @@ def fuse(
     the single-route (or keyword-only) threshold; the hits' mode names the route.
     ``by_pages`` (a question asked of a collection): the scores decide how many hits
     are kept, the page-first order of the whole ranking (``retrieve/pages.py``) which.
+    ``dropped`` (near duplicates of better chunks, ``retrieve/distinct.py``) are left out.
     """
     fused = fused_ranking(
         keyword_hits or (), vector_hits or (), policy, language=language, unembedded=unembedded
     )
+    fused = without(fused, dropped)
     if not fused:
         return []
     threshold = policy.threshold_for(fused[0].mode)
