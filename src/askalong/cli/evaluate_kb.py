@@ -57,6 +57,12 @@ from askalong.evaluate.kb_run import KbRunner
     default=None,
     help="Also write an HTML report with one plot per metric to this folder.",
 )
+@click.option(
+    "--context-descriptions",
+    is_flag=True,
+    help="Build (and cache apart) the knowledge base with chunk descriptions "
+    "(default: ASKALONG_CONTEXT_DESCRIPTIONS; see `add --context-descriptions`).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
 def kb(
     items_file: Path,
@@ -66,6 +72,7 @@ def kb(
     categories: tuple[str, ...],
     limit: int | None,
     report_dir: Path | None,
+    context_descriptions: bool,
     as_json: bool,
 ) -> None:
     """Score the knowledge base on FILE.jsonl: Recall@5, MRR and nDCG@5 over the cited
@@ -79,7 +86,7 @@ def kb(
     items = tuple(i for i in items if not categories or i.category in categories)[:limit]
     data = _evaldata(evaldata)
     corpus = load_kb_corpus(corpus_file or items_file.with_name("corpus.json"), data)
-    settings = load_settings()
+    settings = load_settings(context_descriptions=context_descriptions or None)
     if home is not None:
         settings = dataclasses.replace(settings, home=home)
     with progress_bar() as progress:
