@@ -17,7 +17,7 @@ from describing import describe_request
 
 from askalong.asking.agent.chat import ChatAgent, ChatRequest
 from askalong.asking.choose import make_asker
-from askalong.config import load_settings
+from askalong.config import Settings, load_settings
 from askalong.library import Library
 from askalong.types import Access, Chunk
 from askalong.wire import chat_json
@@ -53,6 +53,13 @@ class Added:
     chunks: tuple[Chunk, ...]
 
 
+def described_settings(home: Path, server: ScriptedChatServer, **more: str) -> Settings:
+    """Descriptions on, by the scripted server's chat model."""
+    return load_settings(
+        home=home, llm_base_url=server.url, llm_model="describer", context_descriptions=True, **more
+    )
+
+
 @pytest.fixture(scope="module")
 def added(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Added]:
     folder = tmp_path_factory.mktemp("descriptions")
@@ -60,15 +67,8 @@ def added(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Added]:
     guide.write_text(GUIDE, encoding="utf-8")
     with ScriptedChatServer(embedding_dimension=64, word_vectors=True) as server:
         server.script(Reply.json({"descriptions": FIRST_BATCH}), Reply.malformed())
-        settings = load_settings(
-            home=folder / "home",
-            embedder="openai",
-            embed_base_url=server.url,
-            embed_model="scripted-embedder",
-            llm_base_url=server.url,
-            llm_model="describer",
-            context_descriptions=True,
-        )
+        embedded = {"embed_base_url": server.url, "embed_model": "scripted-embedder"}
+        settings = described_settings(folder / "home", server, embedder="openai", **embedded)
         with Library(settings) as library:
             outcome = library.ingestor.add(str(guide), Access.local())
             assert outcome.document is not None, outcome.error
@@ -138,14 +138,7 @@ def test_a_derived_description_per_chunk_from_the_request(tmp_path: Path) -> Non
         server.responder = describe_request
         guide = tmp_path / "guide.md"
         guide.write_text(GUIDE, encoding="utf-8")
-        settings = load_settings(
-            home=tmp_path / "home",
-            embedder="none",
-            llm_base_url=server.url,
-            llm_model="describer",
-            context_descriptions=True,
-        )
-        with Library(settings) as library:
+        with Library(described_settings(tmp_path / "home", server, embedder="none")) as library:
             outcome = library.ingestor.add(str(guide), Access.local())
             assert outcome.document is not None
             chunks = library.store.chunks(outcome.document.id)
