@@ -101,10 +101,20 @@ def _ratio(value: float | None, base: float | None) -> str:
 
 def report(measured: list[Measured], embedder: str) -> str:
     base = measured[0]
-    header = ("variant", "category", "Recall@5", "MRR", "search R@5", "search MRR", "R@5 ratio")
+    header = (
+        "variant",
+        "category",
+        "Recall@5",
+        "MRR",
+        "search R@5",
+        "search MRR",
+        "R@5 ratio",
+        "refusal acc.",
+        "leaks",
+    )
     rows = []
     for m in measured:
-        for category in ("answerable", "single_fact", "paraphrase", "summary", "conflict"):
+        for category in ("answerable", "single_fact", "paraphrase", "summary", "conflict", "all"):
             r, b = m.row(category), base.row(category)
             rows.append(
                 (
@@ -115,6 +125,8 @@ def report(measured: list[Measured], embedder: str) -> str:
                     _figure(r.search_recall),
                     _figure(r.search_mrr),
                     _ratio(r.recall, b.recall),
+                    _figure(r.refusal_accuracy),
+                    str(r.leaks),
                 )
             )
     costs = markdown_table(
@@ -135,7 +147,7 @@ def report(measured: list[Measured], embedder: str) -> str:
     route = "keyword route only" if embedder == "none" else f"embedder {embedder}"
     return (
         f"# Contextual descriptions on eval kb ({day}, {route}, load {os.getloadavg()[0]:.0f})\n\n"
-        + markdown_table(header, "llrrrrr", rows)
+        + markdown_table(header, "llrrrrrrr", rows)
         + "\n"
         + costs
     )
