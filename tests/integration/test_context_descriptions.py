@@ -6,6 +6,7 @@ and no description word in an answer's quotes."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,10 +14,12 @@ from typing import Any
 
 import pytest
 from chat_server import Reply, ScriptedChatServer
+from click.testing import CliRunner
 from describing import describe_request
 
 from askalong.asking.agent.chat import ChatAgent, ChatRequest
 from askalong.asking.choose import make_asker
+from askalong.cli import main
 from askalong.config import Settings, load_settings
 from askalong.library import Library
 from askalong.types import Access, Chunk
@@ -164,3 +167,28 @@ def _strings(value: Any, skip: set[str]) -> Iterator[str]:
     elif isinstance(value, list):
         for item in value:
             yield from _strings(item, skip)
+
+
+def test_the_add_option_describes_offline_and_a_re_add_keeps_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``add --context-descriptions`` with no model: the title and section path; the same
+    bytes added again (without the option) are the stored document, descriptions kept."""
+    guide = tmp_path / "guide.md"
+    guide.write_text(GUIDE, encoding="utf-8")
+    monkeypatch.setenv("ASKALONG_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("ASKALONG_EMBEDDER", "none")
+    first = CliRunner().invoke(main, ["add", "--context-descriptions", "--json", str(guide)])
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(main, ["add", "--json", str(guide)])
+    assert json.loads(again.output)["results"][0]["status"] == "exists"
+    with Library(load_settings()) as library:
+        (document,) = library.store.list_documents(Access.local())
+        chunks = library.store.chunks(document.id)
+        hits = library.indexes.keyword.search("storage", Access.local())
+    assert [c.description for c in chunks[8:]] == [
+        "Home Brewing Guide > Cleaning",
+        "Home Brewing Guide > Storage",
+        "Home Brewing Guide > Serving",
+    ]
+    assert hits and hits[0].chunk_id == chunks[9].id
