@@ -41,6 +41,7 @@ from askalong.evaluate.kb_corpus import load_kb_corpus  # noqa: E402
 from askalong.evaluate.kb_items import load_items  # noqa: E402
 from askalong.evaluate.kb_report import CategoryScores, summarise  # noqa: E402
 from askalong.evaluate.kb_run import KbRunner  # noqa: E402
+from askalong.index import keyword_query  # noqa: E402
 from askalong.types import Access  # noqa: E402
 
 ITEMS = ROOT / "kb" / "items.jsonl"
@@ -70,8 +71,10 @@ def describer(variant: str) -> Iterator[ScriptedChatServer | None]:
         yield server
 
 
-def measure(variant: str, home: Path, embedder: str, evaldata: Path) -> Measured:
-    items = load_items(ITEMS)
+def measure(
+    variant: str, home: Path, embedder: str, evaldata: Path, only: set[str] | None = None
+) -> Measured:
+    items = tuple(i for i in load_items(ITEMS) if only is None or i.id in only)
     corpus = load_kb_corpus(ITEMS.with_name("corpus.json"), evaldata)
     with describer(variant) as server:
         llm = {} if server is None else {"llm_base_url": server.url, "llm_model": "scripted"}
@@ -164,12 +167,28 @@ def main() -> None:
         default=Path(os.environ.get("ASKALONG_EVALDATA", "/work/shared/evaldata")),
     )
     parser.add_argument("--out", type=Path, default=None)
+    split = parser.add_mutually_exclusive_group()
+    split.add_argument("--dev", action="store_true", help="Only the dev split (kb/dev.txt).")
+    split.add_argument("--held-out", action="store_true", help="Only the items not in it.")
+    parser.add_argument(
+        "--weight", type=float, default=None, help="CONTEXT_WEIGHT to try (dev tuning)."
+    )
     args = parser.parse_args()
     variants = args.variant or list(VARIANTS)
-    measured = [measure(v, args.home, args.embedder, args.evaldata) for v in variants]
+    if args.weight is not None:
+        keyword_query.CONTEXT_WEIGHT = args.weight
+    only = _dev_ids() if args.dev else None
+    if args.held_out:
+        only = {i.id for i in load_items(ITEMS)} - _dev_ids()
+    measured = [measure(v, args.home, args.embedder, args.evaldata, only) for v in variants]
     text = report(measured, args.embedder)
     name = f"context-descriptions-run-{datetime.date.today().isoformat()}.md"
     write_results(text, name, args.out)
+
+
+def _dev_ids() -> set[str]:
+    lines = ITEMS.with_name("dev.txt").read_text(encoding="utf-8").splitlines()
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
 
 
 if __name__ == "__main__":
