@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from askalong.config import Settings, load_settings
 from askalong.errors import AskAlongError, IndexUnreadable, InputError
@@ -146,7 +146,8 @@ def _some(members: list[_Member], ref: str) -> list[_Member]:
 
 
 @contextmanager
-def opened_library() -> Iterator[Library]:
-    """The library of the settings in force (``ASKALONG_HOME``, config file, environment)."""
-    with Library(load_settings()) as library:
+def opened_library(**overrides: Any) -> Iterator[Library]:
+    """The library of the settings in force (``ASKALONG_HOME``, config file, environment),
+    with ``overrides`` (a command's options; None: not given)."""
+    with Library(load_settings(**overrides)) as library:
         yield library

@@ -81,6 +81,10 @@ class Settings:
     llm_api_key: str = ""
     llm_timeout: float = 60.0
     llm_judge: bool = True  # with a model: the claim judge pass after answering
+    # Contextual descriptions (``chunk/descriptions``): each chunk stored with a line of
+    # background, searched with its text; by the chat model above when one is configured
+    # (one call per 8 chunks), else the document title and section path.
+    context_descriptions: bool = False
     # The chat agent with a model (``asking/agent/react.py``): at most this many model
     # rounds, tool calls and seconds per question, then one final turn without tools; the
     # judge's own seconds after the answer.

@@ -129,7 +129,9 @@ class BlockSpan:
 class Chunk:
     """A retrieval unit: consecutive block spans under one heading.
 
-    ``text`` is exactly the block spans joined by ``CHUNK_JOINER``.
+    ``text`` is exactly the block spans joined by ``CHUNK_JOINER``. ``description`` is its
+    background (what document, section and subject it belongs to; ``chunk/descriptions``),
+    empty unless ``ASKALONG_CONTEXT_DESCRIPTIONS`` is on: searched with the text, never quoted.
     """
 
     id: str
@@ -140,6 +142,7 @@ class Chunk:
     section_path: tuple[str, ...] = ()
     page_start: int | None = None
     page_end: int | None = None
+    description: str = ""
 
     @property
     def size(self) -> int:

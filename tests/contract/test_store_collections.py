@@ -141,8 +141,10 @@ def test_a_store_from_before_collections_migrates(settings: Settings) -> None:
     # As a store before accounts wrote it, into the documents table as it was then (no
     # unread_pages, 0005).
     conn.execute("ALTER TABLE documents ADD COLUMN unread_pages TEXT NOT NULL DEFAULT '[]'")
+    conn.execute("ALTER TABLE chunks ADD COLUMN description TEXT NOT NULL DEFAULT ''")  # 0011
     _insert_rows(conn, stored(entry))
     conn.execute("ALTER TABLE documents DROP COLUMN unread_pages")
+    conn.execute("ALTER TABLE chunks DROP COLUMN description")
     conn.execute("COMMIT")
     conn.close()
     with open_store(settings) as store:

@@ -140,6 +140,8 @@ class ScriptedChatServer:
         self.embedding_dimension = embedding_dimension
         self.word_vectors = word_vectors
         self.embedding_delay = 0.0  # seconds before each embeddings reply
+        # Once the script is used up: the reply to a chat request, made from its body.
+        self.responder: Callable[[Any], Reply] | None = None
         self._served: list[tuple[str, float]] = []
         self._chat: deque[Reply] = deque(replies)
         self._rerank: deque[Reply] = deque()
@@ -209,10 +211,12 @@ class ScriptedChatServer:
         with self._lock:
             self._served.append((path, seconds))
 
-    def next_chat(self) -> Reply:
+    def next_chat(self, body: Any = None) -> Reply:
         with self._lock:
             if self._chat:
                 return self._chat.popleft()
+        if self.responder is not None:
+            return self.responder(body)
         return self.default or Reply.error(500, "the scripted replies are used up")
 
     def next_rerank(self) -> Reply | None:
@@ -262,7 +266,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _route(self, body: Any) -> None:
         path = self.path.rstrip("/")
         if path.endswith("/chat/completions"):
-            self._chat(self.server.scripted.next_chat(), body)
+            self._chat(self.server.scripted.next_chat(body), body)
         elif path.endswith("/embeddings"):
             if not self.server.scripted.wait(self.server.scripted.embedding_delay):
                 return

@@ -65,6 +65,13 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (
     metavar="NAME",
     help="Put everything added in this collection (default: a folder's own name).",
 )
+@click.option(
+    "--context-descriptions",
+    is_flag=True,
+    help="Store a line of background with each chunk, searched with its text: a chat model's "
+    "(ASKALONG_LLM_BASE_URL/MODEL) or else the title and section path "
+    "(default: ASKALONG_CONTEXT_DESCRIPTIONS; with --queue the worker's setting decides).",
+)
 @json_option
 def add(
     inputs: Sequence[str],
@@ -73,6 +80,7 @@ def add(
     queue: bool,
     follow_links: bool,
     collection: str | None,
+    context_descriptions: bool,
     as_json: bool,
 ) -> None:
     """Add files, folders (recursively) and http(s) URLs of web pages or PDFs.
@@ -89,7 +97,8 @@ def add(
     With --queue each document is stored as pending with its ingestion job and read by
     `askalong worker` (or the worker of a running server); `docs` shows how far it is.
     """
-    with ExitStack() as unpacked, opened_library() as library:
+    described = context_descriptions or None  # not given: the setting decides
+    with ExitStack() as unpacked, opened_library(context_descriptions=described) as library:
         plan = collection_plan(inputs, collection, follow_links, unpacked, library)
         add_one = _queuer(library) if queue else library.ingestor.add
         outcomes = _add_all(add_one, plan.items, visibility)

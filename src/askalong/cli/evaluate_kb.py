@@ -66,6 +66,12 @@ from askalong.evaluate.kb_run import KbRunner
     help=f"Hand labels the model judge is compared with (default: {LABELS_FILE} beside "
     "FILE.jsonl, when there).",
 )
+@click.option(
+    "--context-descriptions",
+    is_flag=True,
+    help="Build (and cache apart) the knowledge base with chunk descriptions "
+    "(default: ASKALONG_CONTEXT_DESCRIPTIONS; see `add --context-descriptions`).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (see README).")
 def kb(
     items_file: Path,
@@ -76,6 +82,7 @@ def kb(
     limit: int | None,
     report_dir: Path | None,
     labels_file: Path | None,
+    context_descriptions: bool,
     as_json: bool,
 ) -> None:
     """Score the knowledge base on FILE.jsonl: Recall@5, MRR and nDCG@5 over the cited
@@ -90,7 +97,7 @@ def kb(
     items = tuple(i for i in items if not categories or i.category in categories)[:limit]
     data = _evaldata(evaldata)
     corpus = load_kb_corpus(corpus_file or items_file.with_name("corpus.json"), data)
-    settings = load_settings()
+    settings = load_settings(context_descriptions=context_descriptions or None)
     if home is not None:
         settings = dataclasses.replace(settings, home=home)
     labels_path = labels_file or items_file.with_name(LABELS_FILE)

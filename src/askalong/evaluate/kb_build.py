@@ -17,6 +17,7 @@ from pathlib import Path
 from askalong.config import Settings
 from askalong.errors import InputError
 from askalong.evaluate.kb_corpus import KbCorpus, KbDocument, materialised
+from askalong.ingest.describe import descriptions_key
 from askalong.library import Library
 from askalong.types import Access
 
@@ -34,7 +35,9 @@ class KbLibrary:
 
 
 def kb_settings(settings: Settings, corpus: KbCorpus) -> Settings:
-    return dataclasses.replace(settings, home=settings.home / "kb" / corpus.digest)
+    """The corpus's own home; one built with descriptions is another (``descriptions_key``)."""
+    folder = "-".join(filter(None, (corpus.digest, descriptions_key(settings))))
+    return dataclasses.replace(settings, home=settings.home / "kb" / folder)
 
 
 def open_kb(

@@ -26,6 +26,7 @@ import tantivy
 from askalong.index.keyword_schema import (
     ACCESS,
     CHUNK_ID,
+    CONTEXT,
     DOCUMENT_ID,
     GRAMS,
     HEADINGS,
@@ -54,6 +55,9 @@ SECTION_SHARE = 0.1
 # -> DROP TABLE): keyword hit@1 0.29 at 0, 0.18 at 2, 0.11 at 4 (hit@10 0.61 up to 4).
 FULL_TITLE_BOOST = 1.0
 POINTER_PAGES = 3  # index page chunks read for entries per query
+# A description's words weigh this much of the text's (``chunk/descriptions``): the
+# description says where a chunk belongs, its text what it says.
+CONTEXT_WEIGHT = 0.5
 # Long queries keep only their rarest terms: the common ones barely move BM25 and each
 # term costs a posting-list walk.
 MAX_QUERY_TERMS = 64
@@ -77,10 +81,16 @@ def unscored(query: tantivy.Query) -> tantivy.Query:
 
 
 def text_query(schema: tantivy.Schema, terms: Sequence[str], grams: Sequence[str]) -> tantivy.Query:
-    """SHOULD of every term in its field: the score is the sum of both fields' BM25."""
+    """SHOULD of every term in its field: the score is the sum of both fields' BM25, plus
+    ``CONTEXT_WEIGHT`` times the description's (a chunk without one scores as before)."""
     should = tantivy.Occur.Should
     fielded = [(TEXT, t) for t in terms] + [(GRAMS, g) for g in grams]
-    return tantivy.Query.boolean_query([(should, field_term(schema, f, t)) for f, t in fielded])
+    clauses = [(should, field_term(schema, f, t)) for f, t in fielded]
+    described = [field_term(schema, CONTEXT, t) for t in dict.fromkeys([*terms, *grams])]
+    if described:
+        context = tantivy.Query.boolean_query([(should, q) for q in described])
+        clauses.append((should, tantivy.Query.boost_query(context, CONTEXT_WEIGHT)))
+    return tantivy.Query.boolean_query(clauses)
 
 
 def filtered(

@@ -8,7 +8,9 @@ Han characters and bigrams). The ``section`` field holds the tokens of the chunk
 document title and section path, ``titles`` its exact title keys (what index and glossary
 pages point at, ``index/sections.py``), ``role`` marks a document's own index or glossary
 pages, whose text is stored in ``pointed`` for their entries; ``access`` holds the
-document's access tokens (``types.Access``), what the permission clause matches.
+document's access tokens (``types.Access``), what the permission clause matches;
+``context`` the tokens and grams of the chunk's description (``chunk/descriptions``), absent
+while descriptions are off.
 ``SCHEMA_VERSION`` names the schema (a field carries it), so bumping it rebuilds the index
 where the fields would otherwise match.
 """
@@ -34,8 +36,10 @@ SECTION_KEY = "section_key"
 ROLE = "role"  # "index" or "glossary" for a document's own index pages
 POINTED = "pointed"  # an index page's text, stored (not indexed) for its entries
 HEADINGS = "headings"  # each title's tokens, a line each, stored (is one fully asked?)
+CONTEXT = "context"  # the description's tokens and grams, searched with the text
 
-SCHEMA_VERSION = 3  # 2: section, titles, section key, role, pointed, headings; 3: access
+# 2: section, titles, section key, role, pointed, headings; 3: access; 4: context
+SCHEMA_VERSION = 4
 # A "word" this long is a hash or an encoded blob, never something a user searches for;
 # dropping it keeps every term far below tantivy's 65,530-byte term limit.
 MAX_TOKEN_CHARS = 80
@@ -66,6 +70,7 @@ def build_schema() -> tantivy.Schema:
     builder.add_bytes_field(HEADINGS, stored=True)
     builder.add_text_field(f"schema_v{SCHEMA_VERSION}", tokenizer_name="raw")
     builder.add_text_field(ACCESS, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field(CONTEXT, tokenizer_name="whitespace", index_option="freq")
     return builder.build()
 
 
@@ -78,6 +83,9 @@ def chunk_entry(document: Document, chunk: Chunk) -> tantivy.Document:
     grams = search_grams(chunk.text)
     if grams:
         entry.add_text(GRAMS, " ".join(grams))
+    if chunk.description:
+        described = search_tokens(chunk.description) + search_grams(chunk.description)
+        entry.add_text(CONTEXT, " ".join(described))
     heading = section_text(document.title, chunk.section_path)
     entry.add_text(SECTION, " ".join(dict.fromkeys(search_tokens(heading))))
     lines = (" ".join(search_tokens(normal_title(t))) for t in heading.splitlines())

@@ -24,6 +24,7 @@ from types import TracebackType
 
 import numpy as np
 
+from askalong.chunk.descriptions import embedded_text
 from askalong.config import Settings
 from askalong.errors import AskAlongError
 from askalong.index.keyword import KeywordIndex
@@ -163,14 +164,15 @@ class SearchIndexes:
         vectors, of them reused), (0, 0) when another embedder did it already."""
         with index.claim():  # the chunks are read under it too: a re-add may change them
             chunks = self.store.chunks(document.id)
-            keys = [content_key(embedder.vector_space, c.text) for c in chunks]
+            texts = [embedded_text(c) for c in chunks]  # a description goes first, if any
+            keys = [content_key(embedder.vector_space, text) for text in texts]
             wanted = {c.id: key for c, key in zip(chunks, keys, strict=True)}
             if not chunks or index.live_keys(document.id) == wanted:
                 return 0, 0
             if not self.store.has_document(document.id):  # removed while we waited
                 return 0, 0
             known = index.vectors_for(keys)
-            todo = [c.text for c, key in zip(chunks, keys, strict=True) if key not in known]
+            todo = [text for text, key in zip(texts, keys, strict=True) if key not in known]
             fresh = iter(embedder.embed_passages(todo, progress=progress, background=True))
             matrix = [known[key] if key in known else next(fresh) for key in keys]
             index.add(document.id, [c.id for c in chunks], np.stack(matrix), keys)

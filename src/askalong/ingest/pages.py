@@ -16,6 +16,7 @@ from typing import Any
 from askalong.config import Settings
 from askalong.errors import NotFound
 from askalong.index.sync import SearchIndexes
+from askalong.ingest.describe import describe_chunks
 from askalong.ingest.pipeline import settings_chunks
 from askalong.ingest.writer import LibraryWriter
 from askalong.parse.pdf.page_read import PageReader
@@ -53,6 +54,8 @@ class PageReading(LibraryWriter):
         chunks = _page_chunks(
             document.id, page, settings_chunks(self.settings, document.id, blocks)
         )
+        # A model failure here falls back quietly: a page read has no report to carry it.
+        chunks = describe_chunks(self.settings, document.title, chunks).chunks
         with writes or nullcontext():
             added = self.store.add_page(document.id, page, blocks, chunks)
             if added and self.indexes is not None:

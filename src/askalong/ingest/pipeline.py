@@ -23,6 +23,7 @@ from askalong.chunk.prose import chunk_blocks
 from askalong.config import Settings
 from askalong.errors import AskAlongError, InputError, NotFound
 from askalong.index.sync import SearchIndexes
+from askalong.ingest.describe import describe_chunks, with_warnings
 from askalong.ingest.fetch import fetch_url, is_url
 from askalong.ingest.inputs import Upload, path_text, read_file
 from askalong.ingest.writer import LibraryWriter
@@ -191,7 +192,11 @@ class Ingestor(LibraryWriter):
         parsed = self.guard.read(upload.data, source=upload.source, progress=progress)
         parsed = _note_misnamed(parsed, upload.name)
         document = self._document(upload, parsed, content_hash, access, visibility)
-        stored = StoredDocument(document, parsed.blocks, self._chunks(document.id, parsed))
+        described = describe_chunks(
+            self.settings, document.title, self._chunks(document.id, parsed)
+        )
+        document = with_warnings(document, described.warnings)
+        stored = StoredDocument(document, parsed.blocks, described.chunks)
         with writes or nullcontext():
             return self.known(upload, content_hash, access) or self._write(upload, stored)
 

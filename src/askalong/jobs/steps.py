@@ -19,6 +19,7 @@ from dataclasses import replace
 from askalong.config import Settings
 from askalong.errors import AskAlongError
 from askalong.index.sync import SearchIndexes
+from askalong.ingest.describe import describe_chunks, with_warnings
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import settings_chunks, with_parsed
 from askalong.jobs.job import JobState
@@ -82,8 +83,10 @@ class JobSteps:
         held.raise_if_stopped()
         head = with_parsed(document, parsed)
         chunks = settings_chunks(self.settings, document.id, parsed.blocks, parsed.format)
-        self.store.store_parsed(StoredDocument(head, parsed.blocks, chunks))
-        self.indexes.add(head, chunks)
+        described = describe_chunks(self.settings, head.title, chunks)
+        head = with_warnings(head, described.warnings)
+        self.store.store_parsed(StoredDocument(head, parsed.blocks, described.chunks))
+        self.indexes.add(head, described.chunks)
         return head
 
     def ocr(self, document: Document, beat: Beat) -> Document:

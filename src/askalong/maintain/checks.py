@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from askalong.chunk.descriptions import embedded_text
 from askalong.index.vector_files import live_documents, stray_files
 from askalong.index.vector_rows import content_key
 from askalong.maintain.findings import Finding
@@ -99,7 +100,7 @@ def _document_vectors(parts: Parts, stored: list[Stored]) -> Iterator[Finding]:
         if not entry.chunks:
             continue
         live = parts.vectors.live_keys(entry.document.id)
-        wanted = {c.id: content_key(space, c.text) for c in entry.chunks}
+        wanted = {c.id: content_key(space, embedded_text(c)) for c in entry.chunks}
         if not live:
             detail = f"{len(wanted)} chunks without vectors; embedded by --repair"
             yield Finding("vectors_missing", entry.document.id, detail, True)

@@ -163,15 +163,17 @@ def chunk_row(chunk: Chunk) -> tuple[object, ...]:
         to_json(chunk.section_path),
         chunk.page_start,
         chunk.page_end,
+        chunk.description,
     )
 
 
 INSERT_CHUNK = (
-    "INSERT INTO chunks (id, document_id, ord, text, spans, section_path, page_start, page_end)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO chunks (id, document_id, ord, text, spans, section_path, page_start, page_end,"
+    " description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 SELECT_CHUNK = (
-    "SELECT id, document_id, ord, text, spans, section_path, page_start, page_end FROM chunks"
+    "SELECT id, document_id, ord, text, spans, section_path, page_start, page_end, description"
+    " FROM chunks"
 )
 
 
@@ -185,6 +187,7 @@ def chunk_from_row(row: sqlite3.Row) -> Chunk:
         section_path=strings(row["section_path"]),
         page_start=row["page_start"],
         page_end=row["page_end"],
+        description=row["description"],
     )
 
 
