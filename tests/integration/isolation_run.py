@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +41,7 @@ class Run:
     collections: dict[str, str] = field(default_factory=dict)  # owner -> their repository's
     requests: int = 0
     leaks: list[str] = field(default_factory=list)
-    routes: set[tuple[str, str]] = field(default_factory=set)  # (method, route) requested
+    routes: Counter[tuple[str, str]] = field(default_factory=Counter)  # (method, route) sent
     ghosts: dict[tuple[str, str], tuple[int, str, str]] = field(default_factory=dict)
 
     def call(
@@ -52,7 +53,7 @@ class Run:
         path = re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: str(kw[m.group(1)]), route)
         sent = {k: v for k, v in kw.items() if k not in names}
         self.requests += 1
-        self.routes.add((method, route))
+        self.routes[(method, route)] += 1
         response = self.clients[user].request(method, path, **sent)
         if scan:
             self.scan(user, response, f"{method} {path}")

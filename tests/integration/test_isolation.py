@@ -74,6 +74,14 @@ def isolation(owner: TestClient, world: World, *, asking: str) -> Run:
     return run
 
 
+def report(run: Run) -> None:
+    """The figures for the README and the results file (``pytest -s``): requests per route."""
+    print(f"isolation: {run.requests} requests, {len(run.routes)} routes, {len(run.leaks)} leaks")
+    for (method, route), count in sorted(run.routes.items(), key=lambda r: (r[0][1], r[0][0])):
+        print(f"| `{method} {route}` | {count} |")
+    print("\n".join(run.leaks[:40]))
+
+
 def served_routes(routes: Sequence[BaseRoute]) -> set[tuple[str, str]]:
     """Every (method, route) the app answers, its included routers' too (FastAPI keeps
     each as one entry holding its ``original_router``), but the framework's own pages."""
@@ -93,13 +101,14 @@ def test_isolation_sample(owner: TestClient) -> None:
     """No leak in the small world, whose run also reaches every route the app serves: a
     route added to the app without a probe in the generator fails here."""
     run = isolation(owner, make_world(seed=14, users=4, pdfs=1, coders=2), asking="some")
-    print(f"isolation: {run.requests} requests, {len(run.routes)} routes, {len(run.leaks)} leaks")
-    print("\n".join(run.leaks[:80]))
+    report(run)
     app = owner.app
     assert isinstance(app, FastAPI)
-    missing = served_routes(app.routes) - run.routes
+    missing = served_routes(app.routes) - set(run.routes)
     assert not missing, f"routes no probe sends to: {sorted(missing)}"
-    assert not run.routes - served_routes(app.routes), "probes of routes the app does not serve"
+    assert not set(run.routes) - served_routes(app.routes), (
+        "probes of routes the app does not serve"
+    )
     assert run.leaks == [] and run.requests > 1000
 
 
@@ -107,7 +116,5 @@ def test_isolation_sample(owner: TestClient) -> None:
 def test_isolation_full(owner: TestClient) -> None:
     world = make_world(seed=1414, users=8, pdfs=2, coders=3)
     run = isolation(owner, world, asking="all")
-    routes = len(run.routes)
-    print(f"isolation: {run.requests} requests, {routes} routes, {len(run.leaks)} leaks")
-    print("\n".join(run.leaks[:20]))
+    report(run)
     assert run.leaks == [] and run.requests >= 3000
