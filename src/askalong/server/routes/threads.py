@@ -10,7 +10,8 @@ question, e.g. "Explain this.").
 
 ``GET /api/threads/{id}`` → ``{"id", "document_id", "title", "created", "updated",
 "turns": [{"id", "index", "question", "intent", "anchor", "answer": <the answer JSON of
-POST /api/ask>, "created"}]}``.
+POST /api/ask>, "created"}]}``. A turn that quotes, retrieved or is anchored in a document
+the caller may no longer see (made private since) is left out, here and in the export.
 
 Every ``anchor`` here is ``{document_id, block_id, start, end, selected_text, page,
 section_path}`` or null.
