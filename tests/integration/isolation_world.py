@@ -26,10 +26,22 @@ class Doc:
     visibility: Visibility
     words: tuple[str, ...]
     pdf: bool
+    calls: str | None = None  # a source file: the key of the function its own one calls
+
+    @property
+    def code(self) -> bool:
+        return self.calls is not None
+
+    @property
+    def secret(self) -> str:
+        """A sentence only this document says (a question names the key, never this)."""
+        return f"The {self.key} note."
 
     def text(self) -> str:
-        body = " ".join(self.words)
-        return f"# {self.key}\n\nThe {self.key} note. {body}. Also {self.key} again.\n"
+        body = f"{self.secret} {' '.join(self.words)}. Also {self.key} again."
+        if self.calls is not None:  # one function, its docstring the note, calling the next
+            return f'def {self.key}():\n    """{body}"""\n    return {self.calls}()\n'
+        return f"# {self.key}\n\n{body}\n"
 
 
 @dataclass(frozen=True)
@@ -63,7 +75,10 @@ class World:
         return frozenset(d.key for d in self.docs if self.may_see(user, d))
 
 
-def make_world(seed: int, users: int = 8, pdfs: int = 2) -> World:
+def make_world(seed: int, users: int = 8, pdfs: int = 2, coders: int = 0) -> World:
+    """``coders``: the first users also own one repository each, a source file of every
+    visibility whose functions call each other in a ring (private -> org -> public ->
+    private), so a call or a caller may cross into a file someone may not see."""
     rng = random.Random(seed)
     parents: dict[str, str | None] = {"co": None}
     departments = [f"dept{i}" for i in range(2)]
@@ -81,4 +96,11 @@ def make_world(seed: int, users: int = 8, pdfs: int = 2) -> World:
             key = f"mark{len(docs):03d}x"
             words = tuple(rng.sample(SHARED_WORDS, 2))
             docs.append(Doc(key, n, visibility, words, pdf=len(docs) < pdfs))
+    for n in names[:coders]:
+        first = len(docs)
+        keys = [f"mark{first + i:03d}x" for i in range(len(VISIBILITIES))]
+        for i, visibility in enumerate(VISIBILITIES):
+            words = tuple(rng.sample(SHARED_WORDS, 2))
+            callee = keys[(i + 1) % len(keys)]
+            docs.append(Doc(keys[i], n, visibility, words, pdf=False, calls=callee))
     return World(parents, members, admins, tuple(docs))

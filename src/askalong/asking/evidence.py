@@ -30,6 +30,7 @@ from askalong.context.explain_units import explain_units
 from askalong.context.outline import Outline
 from askalong.context.small_to_big import small_to_big
 from askalong.context.units import ContextUnit, places_of
+from askalong.errors import NotFound
 from askalong.library import Library
 from askalong.retrieve.pages import best_pages, joined
 from askalong.retrieve.search import SearchResult
@@ -264,7 +265,14 @@ def _titles(
     document is fetched (and so checked) once."""
     known = {document.id: document.title for document in asked.documents}
     ids = {u.document_id for u in units}
-    return {i: known[i] if i in known else library.store.get_document(i, access).title for i in ids}
+    return {i: known[i] if i in known else _title(library, access, i) for i in ids}
+
+
+def _title(library: Library, access: Access, document_id: str) -> str:
+    try:
+        return library.store.get_document(document_id, access).title
+    except NotFound:  # a hit of an index that lags the store: refused, naming nothing
+        raise NotFound("no such document", source="retrieval") from None
 
 
 def _anchored_query(question: str, anchor_unit: ContextUnit) -> str:

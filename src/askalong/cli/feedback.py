@@ -93,12 +93,22 @@ def list_(as_json: bool) -> None:
 @feedback.command("export")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="File to write.")
 @click.option("--include-users", is_flag=True, help="Keep who gave each rating (default: no).")
-def export(out: Path | None, include_users: bool) -> None:
+@click.option(
+    "--include-private", is_flag=True, help="Keep text quoted from users' private documents."
+)
+def export(out: Path | None, include_users: bool, include_private: bool) -> None:
     """The ratings as JSONL evaluation items for `askalong eval kb` (stdout by default)."""
+    access = Access.local()
     with opened_library() as library:
-        found = library.store.list_feedback(Access.local(), FeedbackFilter(limit=1_000_000))
+        found = library.store.list_feedback(access, FeedbackFilter(limit=1_000_000))
+        private = {
+            d.id
+            for d in library.store.list_documents(access)
+            if d.visibility == "private" and d.owner != access.user and not include_private
+        }
     lines = [
-        json.dumps(eval_item(f, include_users=include_users), ensure_ascii=False) + "\n"
+        json.dumps(eval_item(f, include_users=include_users, hidden=private), ensure_ascii=False)
+        + "\n"
         for f in reversed(found)  # oldest first: a later export only appends
     ]
     if out is None:

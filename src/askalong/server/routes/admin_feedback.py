@@ -65,10 +65,18 @@ def _shown(store: Store, access: Access, where: FeedbackFilter) -> list[Feedback
 
 
 def _redacted(record: Feedback, sees: Callable[[str], bool]) -> Feedback:
+    """The record without the text of what the administrator may not see: a hidden cited
+    quote's text and title, a hidden hit's title, and, when anything is hidden, the answer,
+    its explanation and the triage's evidence (all three quote the cited passages)."""
+    judged = record.judged
     citations = tuple(
-        c if sees(c.document_id) else replace(c, text="", title="") for c in record.judged.citations
+        c if sees(c.document_id) else replace(c, text="", title="") for c in judged.citations
     )
     retrieved = tuple(
-        r if sees(r.hit.document_id) else replace(r, title="") for r in record.judged.retrieved
+        r if sees(r.hit.document_id) else replace(r, title="") for r in judged.retrieved
     )
-    return replace(record, judged=replace(record.judged, citations=citations, retrieved=retrieved))
+    judged = replace(judged, citations=citations, retrieved=retrieved)
+    if (citations, retrieved) == (record.judged.citations, record.judged.retrieved):
+        return record
+    triage = record.triage and replace(record.triage, evidence=())
+    return replace(record, judged=replace(judged, answer="", explanation=""), triage=triage)

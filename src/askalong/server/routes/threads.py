@@ -10,7 +10,8 @@ question, e.g. "Explain this.").
 
 ``GET /api/threads/{id}`` → ``{"id", "document_id", "title", "created", "updated",
 "turns": [{"id", "index", "question", "intent", "anchor", "answer": <the answer JSON of
-POST /api/ask>, "created"}]}``.
+POST /api/ask>, "created"}]}``. A turn that quotes, retrieved or is anchored in a document
+the caller may no longer see (made private since) is left out, here and in the export.
 
 Every ``anchor`` here is ``{document_id, block_id, start, end, selected_text, page,
 section_path}`` or null.
@@ -30,6 +31,8 @@ turn's anchor chip. Threads are private to their owner (``current_access``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fastapi import APIRouter
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
@@ -37,10 +40,11 @@ from starlette.concurrency import run_in_threadpool
 from askalong.context.anchor import anchor_place
 from askalong.errors import NotFound
 from askalong.server.deps import AccessDep, ServerState, StateDep
+from askalong.server.recheck import Visible
 from askalong.server.routes.documents import ERRORS
 from askalong.server.schemas import DocPath, IdPath, ThreadList, ThreadRename
 from askalong.store.base import DocumentStore
-from askalong.types import Access, Anchor, Block
+from askalong.types import Access, Anchor, Block, Turn
 from askalong.wire import (
     PlacedAnchorJSON,
     ThreadJSON,
@@ -98,8 +102,26 @@ def thread_with_turns(state: ServerState, thread_id: str, access: Access) -> Thr
     store = state.library.store
     thread = store.get_thread(thread_id, access)
     _require_readable(store, thread.document_id, access)
-    turns = [turn_json(turn, _anchor(store, turn.anchor)) for turn in store.turns(thread.id)]
+    shown = _readable_turns(store, store.turns(thread.id), access)
+    turns = [turn_json(turn, _anchor(store, turn.anchor)) for turn in shown]
     return thread_json(thread, turns)
+
+
+def _readable_turns(store: DocumentStore, turns: Sequence[Turn], access: Access) -> list[Turn]:
+    """The turns whose every quoted, retrieved or anchored document the caller may still
+    see (a deleted one aside): a chat turn quoting a document made private since, or a
+    reader turn asked across documents, is left out rather than shown (fail closed)."""
+    visible = Visible(store, access)
+    kept = []
+    for turn in turns:
+        answer = turn.answer
+        named = {q.document_id for q in answer.quotes} | {h.document_id for h in answer.hits}
+        named |= {turn.anchor.document_id} if turn.anchor is not None else set()
+        if visible.everything or all(
+            i in visible.titles or not store.has_document(i) for i in named
+        ):
+            kept.append(turn)
+    return kept
 
 
 def _require_readable(store: DocumentStore, document_id: str | None, access: Access) -> None:
