@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from askalong.chunk.code import chunk_code
 from askalong.chunk.prose import chunk_blocks
 from askalong.config import Settings
-from askalong.errors import AskAlongError, InputError, NotFound
+from askalong.errors import AskAlongError, NotFound
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.describe import describe_chunks, with_warnings
 from askalong.ingest.fetch import fetch_url, is_url
@@ -61,6 +61,12 @@ def document_id(content_hash: str) -> str:
     return content_hash[:ID_LENGTH]
 
 
+def own_copy_id(content_hash: str, owner: str | None) -> str:
+    """The id of ``owner``'s copy of bytes that someone else holds where ``owner`` may not
+    see them (``Ingestor.placed_id``)."""
+    return document_id(hashlib.sha256(f"{content_hash}\n{owner or ''}".encode()).hexdigest())
+
+
 def with_parsed(document: Document, parsed: ParsedDocument) -> Document:
     """``document`` with what parsing found: its title (``document``'s when the parse found
     none), format, language, pages and their geometry, OCR and notices."""
@@ -81,15 +87,17 @@ def with_parsed(document: Document, parsed: ParsedDocument) -> Document:
 
 def pending_document(
     upload: Upload,
-    content_hash: str,
+    placed: tuple[str, str],
     fmt: DocumentFormat,
     access: Access,
     visibility: Visibility,
 ) -> Document:
-    """What is known of a document before it is parsed: its id, the bytes' format, owner,
-    visibility and org tags; its title from the name (``with_parsed`` fills the rest)."""
+    """What is known of a document before it is parsed: its id and content hash
+    (``placed``: ``Ingestor.placed``), the bytes' format, owner, visibility and org tags;
+    its title from the name (``with_parsed`` fills the rest)."""
+    doc_id, content_hash = placed
     return Document(
-        id=document_id(content_hash),
+        id=doc_id,
         content_hash=content_hash,
         title=Path(upload.name).stem or upload.source,
         source=upload.source,
@@ -201,13 +209,32 @@ class Ingestor(LibraryWriter):
             return self.known(upload, content_hash, access) or self._write(upload, stored)
 
     def known(self, upload: Upload, content_hash: str, access: Access) -> AddOutcome | None:
-        """``exists`` when these bytes are stored (and ``access`` may see them), else None."""
-        doc_id = document_id(content_hash)
+        """``exists`` when these bytes are stored where ``access`` may see them, else None."""
+        doc_id = self.placed_id(content_hash, access)
         if not self.store.has_document(doc_id):
             return None
-        return AddOutcome(
-            source=upload.source, status="exists", document=self._existing(doc_id, access)
-        )
+        document = self.store.get_document(doc_id, access)
+        return AddOutcome(source=upload.source, status="exists", document=document)
+
+    def placed(self, content_hash: str, access: Access) -> tuple[str, str]:
+        """The id these bytes get for ``access``, and their hash."""
+        return self.placed_id(content_hash, access), content_hash
+
+    def placed_id(self, content_hash: str, access: Access) -> str:
+        """One id per content, except beside a copy ``access`` may not see: then a copy of
+        their own (``own_copy_id``), so the upload neither fails nor tells them that someone
+        holds exactly these bytes."""
+        shared = document_id(content_hash)
+        if not self.store.has_document(shared) or self._sees(shared, access):
+            return shared
+        return own_copy_id(content_hash, access.user)
+
+    def _sees(self, doc_id: str, access: Access) -> bool:
+        try:
+            self.store.get_document(doc_id, access)
+        except NotFound:
+            return False
+        return True
 
     def _chunks(self, doc_id: str, parsed: ParsedDocument) -> tuple[Chunk, ...]:
         return settings_chunks(self.settings, doc_id, parsed.blocks, parsed.format)
@@ -219,19 +246,6 @@ class Ingestor(LibraryWriter):
         counts = len(stored.blocks), len(stored.chunks)
         return AddOutcome(upload.source, "added", stored.document, *counts)
 
-    def _existing(self, doc_id: str, access: Access) -> Document:
-        """The stored document with these bytes, if ``access`` may see it. One id per
-        content: someone else's private copy is never shown (neither its title nor its
-        owner), the upload is refused instead, naming no one."""
-        try:
-            return self.store.get_document(doc_id, access)
-        except NotFound:
-            raise InputError(
-                "this file is already in the library under another owner who has not"
-                " shared it with you; ask them to share it",
-                source=doc_id,
-            ) from None
-
     def _document(
         self,
         upload: Upload,
@@ -241,7 +255,11 @@ class Ingestor(LibraryWriter):
         visibility: Visibility | None,
     ) -> Document:
         pending = pending_document(
-            upload, content_hash, parsed.format, access, visibility or self.settings.visibility
+            upload,
+            self.placed(content_hash, access),
+            parsed.format,
+            access,
+            visibility or self.settings.visibility,
         )
         return with_parsed(pending, parsed)
 

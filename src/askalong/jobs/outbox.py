@@ -28,14 +28,15 @@ def queue_upload(
     visibility: Visibility | None = None,
 ) -> AddOutcome:
     """Queue ``upload`` for ``access.user``: ``queued``, or ``exists`` (the same content is
-    one document, queued once); bad input raises, as ``Ingestor.add_upload`` does."""
+    one document, queued once, but for a copy beside one ``access`` may not see:
+    ``Ingestor.placed_id``); bad input raises, as ``Ingestor.add_upload`` does."""
     content_hash = hashlib.sha256(upload.data).hexdigest()
     known = ingestor.known(upload, content_hash, access)
     if known is not None:
         return known
     fmt = detect_format(upload.data, source=upload.source)  # unsupported: refused now
     chosen = visibility or ingestor.settings.visibility
-    document = pending_document(upload, content_hash, fmt, access, chosen)
+    document = pending_document(upload, ingestor.placed(content_hash, access), fmt, access, chosen)
     if store.enqueue_document(document, upload.data) is None:  # queued meanwhile elsewhere
         return ingestor.known(upload, content_hash, access) or AddOutcome(upload.source, "exists")
     return AddOutcome(upload.source, "queued", document)
