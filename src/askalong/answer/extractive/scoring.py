@@ -4,6 +4,7 @@ sentence is, how much of the question it covers (its evidence), and how it ranks
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -360,6 +361,9 @@ def _answer_bonus(
     return fit + weights.novelty * min(1.0, new / weights.novel_full) + stated
 
 
+_NEGATED = re.compile(r"\bnon-\w+", re.IGNORECASE)
+
+
 def _entry_sentences(
     question: AnalysedText, found: Sequence[Candidate], subject: Sequence[str]
 ) -> list[tuple[frozenset[str], float]]:
@@ -373,7 +377,8 @@ def _entry_sentences(
         named = names_entry(question, candidate.entry)
         share = 0.0
         if named and asked:
-            share = 1.0 if entry_sentence(terms_of(candidate.text), asked) else 0.0
+            stated = _NEGATED.sub(" ", candidate.text)  # "non-default" states no default
+            share = 1.0 if entry_sentence(terms_of(stated), asked) else 0.0
         elif named:
             share = 1.0 if candidate.opens else 0.0
             share = share or (0.5 if opens_with_subject(candidate.text, subject) else 0.0)
