@@ -7,6 +7,12 @@ at most, one more.
   cause or the means, the next sentence of its block when that one does ("X is hard.
   This is because …", "We now avoid that problem by patching the bytecode."): a two-
   sentence window;
+- for a summary ("Summarise …", "总结…"), the best sentence of each further passage that
+  passes the evidence threshold itself, up to ``max_quotes`` (one per passage: a summary
+  spans the passages the search found, not two sentences of the first);
+- for a best sentence that is an entry's terse "name — purpose" line ("LISTEN — listen
+  for a notification"), the first sentence of another block that opens with that name
+  ("LISTEN registers the current session as a listener …", the Description's);
 - for a question whose focus terms the best sentence covers only in part, the best
   sentence of another section holding a focus term it lacks (a cross-section question:
   "what data is it trained on and how many PDFs is that?"), when that sentence scores at
@@ -17,12 +23,15 @@ The sentences are always the document's own, quoted verbatim by ``select``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from askalong.answer.extractive.cues import states_answer
+from askalong.answer.extractive.cues import SUBJECT_WORDS, states_answer
+from askalong.answer.extractive.entries import ENTRY_WORDS, title_terms
 from askalong.answer.extractive.scoring import Candidate, Scored, Weights
 from askalong.context.units import ContextUnit
 from askalong.text.analysed import AnalysedText
+from askalong.text.tokens import key_terms
 
 # Kinds that never join a direct answer (``select._may_answer`` decides the best one).
 NOT_ANSWERS = frozenset({"heading", "caption", "formula", "header", "footer"})
@@ -39,7 +48,12 @@ def direct_sentences(
     threshold: float,
 ) -> list[Scored]:
     """The direct answer's sentences in reading order (the best first when they come
-    from two sections)."""
+    from two sections or, for a summary, from several passages)."""
+    if asks_summary(question.text):
+        return [best, *_per_passage(scored, best, weights, threshold)]
+    stated = _stated_again(scored, best, weights, threshold)
+    if stated is not None:
+        return [best, stated]
     window = _window(scored, best, question)
     if window is not None:
         return [best, window]
@@ -48,6 +62,58 @@ def direct_sentences(
         return sorted([best, pair], key=lambda s: s.candidate.index)
     other = _other_section(scored, best, question, units, threshold)
     return [best] if other is None else [best, other]
+
+
+_SUMMARY = re.compile(
+    r"\b(?:summari[sz]e|summary|overview|outline)\b|总结|概括|归纳|综述|概述", re.IGNORECASE
+)
+
+
+def asks_summary(question: str) -> bool:
+    """Whether ``question`` asks for a summary of what the passages say."""
+    return _SUMMARY.search(question) is not None
+
+
+def _per_passage(
+    scored: Sequence[Scored], best: Scored, weights: Weights, threshold: float
+) -> list[Scored]:
+    """The best sentence of each other passage that is evidence on its own, in the
+    search's order, up to ``max_quotes`` with the best."""
+    by_unit: dict[int, Scored] = {}
+    for item in scored:
+        unit = item.candidate.unit
+        if unit == best.candidate.unit or item.evidence < threshold or not _answers(item):
+            continue
+        if item.candidate.kind in ("code", "table"):  # a summary states, it does not list
+            continue
+        if unit not in by_unit or item.score > by_unit[unit].score:
+            by_unit[unit] = item
+    chosen = [by_unit[u] for u in sorted(by_unit)]
+    return chosen[: max(weights.max_quotes - 1, 0)]
+
+
+def _stated_again(
+    scored: Sequence[Scored], best: Scored, weights: Weights, threshold: float
+) -> Scored | None:
+    """For a best sentence opening its entry as "name — purpose", the best first sentence
+    of another block whose opening words hold the entry's name."""
+    c = best.candidate
+    if not c.opens or not c.entry or " — " not in c.text[:120]:
+        return None
+    name = title_terms(c.entry[-1]) - ENTRY_WORDS
+    found = [
+        s
+        for s in scored
+        if s.candidate.index == 0
+        and s.candidate.block_id != c.block_id
+        and " — " not in s.candidate.text[:120]
+        and s.evidence >= threshold
+        and s.score >= CROSS_RATIO * best.score
+        and _answers(s)
+        and s.candidate.kind == "paragraph"
+        and name <= key_terms(" ".join(s.candidate.text.split()[:SUBJECT_WORDS]))
+    ]
+    return max(found, key=lambda s: s.score, default=None) if name else None
 
 
 def neighbour(scored: Sequence[Scored], of: Candidate, step: int) -> Scored | None:

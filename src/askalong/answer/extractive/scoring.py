@@ -4,6 +4,7 @@ sentence is, how much of the question it covers (its evidence), and how it ranks
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,12 @@ from askalong.answer.extractive.cues import (
     cue_score,
     opens_with_subject,
     question_subject,
+)
+from askalong.answer.extractive.entries import (
+    asked_attributes,
+    entry_sentence,
+    names_entry,
+    opens_entry,
 )
 from askalong.context.units import ContextUnit, Drift, Origin, Piece, trimmed
 from askalong.providers.base import Embedder
@@ -39,6 +46,7 @@ class Weights:
     novelty: float = 0.3  # it adds content terms beyond the question's own ...
     novel_full: int = 3  # ... this many new terms count fully
     subject: float = 0.3  # it opens with what the question names and says what it does
+    entry: float = 0.5  # it opens the entry the question names, or states its asked attribute
     thread: float = 0.1  # a follow-up's sentence holding what the previous answer named ...
     thread_full: int = 2  # ... this many of its terms (beyond the question's) count fully
     generic: float = 0.3  # weight of a question's words outside its focus ("use", "paper")
@@ -91,6 +99,8 @@ class Candidate:
     drift: Drift | None
     cited: bool  # inside the unit's cited spans (the hit, the selection)
     kind: BlockKind = "paragraph"  # its block's
+    entry: tuple[str, ...] = ()  # its block's section path (the last: its entry's title)
+    opens: bool = False  # it opens that entry (``entries.opens_entry``)
 
 
 @dataclass(frozen=True)
@@ -107,15 +117,29 @@ def candidates(units: Sequence[ContextUnit]) -> list[Candidate]:
     """Every sentence of every unit (trimmed, never across blocks)."""
     out = []
     for u, unit in enumerate(units):
+        heading: tuple[str, ...] | None = None  # the section path of the heading just read
         for p, piece in enumerate(unit.pieces):
+            place = unit.place(piece.span.block_id)
+            path = place.section_path
             for i, (start, end) in enumerate(split_sentences(piece.text)):
                 sentence = trimmed(piece, start, end)
-                if sentence is not None:
-                    out.append(_candidate(unit, (u, p, i), sentence))
+                if sentence is None:
+                    continue
+                opens = place.kind != "heading" and opens_entry(
+                    sentence.text, path[-1] if path else "", i, heading == path
+                )
+                out.append(_candidate(unit, (u, p, i), sentence, path, opens))
+            heading = path if place.kind == "heading" else None
     return out
 
 
-def _candidate(unit: ContextUnit, place: tuple[int, int, int], sentence: Piece) -> Candidate:
+def _candidate(
+    unit: ContextUnit,
+    place: tuple[int, int, int],
+    sentence: Piece,
+    entry: tuple[str, ...],
+    opens: bool,
+) -> Candidate:
     span = sentence.span
     cited = any(
         c.block_id == span.block_id and c.start < span.end and span.start < c.end
@@ -135,6 +159,8 @@ def _candidate(unit: ContextUnit, place: tuple[int, int, int], sentence: Piece) 
         unit.drift,
         cited,
         kind,
+        entry,
+        opens,
     )
 
 
@@ -155,12 +181,19 @@ def score_candidates(
     found = candidates(units)
     if not found:
         return []
-    sentence_terms = [terms_of(c.text) for c in found]
+    # a sentence of the entry the question names counts the entry's title as its words
+    subject = question_subject(question)
+    entry = (
+        _entry_sentences(question, found, subject)
+        if intent == "ask"
+        else [(frozenset[str](), 0.0)] * len(found)
+    )
+    sentence_terms = [terms_of(c.text) | entry[k][0] for k, c in enumerate(found)]
     query = _query(question, units, previous_question, weights)
     overlap = _carried(found, _relevance(query, sentence_terms), weights)
-    subject = question_subject(question)
     answers = [
         _answer_bonus(question, c.text, sentence_terms[k], weights, subject)
+        + weights.entry * entry[k][1]
         if intent == "ask"
         else 0.0
         for k, c in enumerate(found)
@@ -326,6 +359,31 @@ def _answer_bonus(
     # stating something of the subject counts only with something new said of it
     stated = weights.subject if new and opens_with_subject(sentence, subject) else 0.0
     return fit + weights.novelty * min(1.0, new / weights.novel_full) + stated
+
+
+_NEGATED = re.compile(r"\bnon-\w+", re.IGNORECASE)
+
+
+def _entry_sentences(
+    question: AnalysedText, found: Sequence[Candidate], subject: Sequence[str]
+) -> list[tuple[frozenset[str], float]]:
+    """Per candidate, the title terms of the entry the question names and the share of
+    the ``entry`` bonus when the sentence answers for that entry (``entries``): a
+    sentence stating the asked attribute, else the entry's opening in full and a later
+    sentence opening with the subject ("HAVING eliminates group rows …") by half."""
+    asked = asked_attributes(question)
+    out: list[tuple[frozenset[str], float]] = []
+    for candidate in found:
+        named = names_entry(question, candidate.entry)
+        share = 0.0
+        if named and asked:
+            stated = _NEGATED.sub(" ", candidate.text)  # "non-default" states no default
+            share = 1.0 if entry_sentence(terms_of(stated), asked) else 0.0
+        elif named:
+            share = 1.0 if candidate.opens else 0.0
+            share = share or (0.5 if opens_with_subject(candidate.text, subject) else 0.0)
+        out.append((named, share) if share else (frozenset(), 0.0))
+    return out
 
 
 def cross_lingual(question: AnalysedText, found: Sequence[Candidate]) -> bool:
