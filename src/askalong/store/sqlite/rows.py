@@ -170,9 +170,17 @@ INSERT_CHUNK = (
     "INSERT INTO chunks (id, document_id, ord, text, spans, section_path, page_start, page_end)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
-SELECT_CHUNK = (
-    "SELECT id, document_id, ord, text, spans, section_path, page_start, page_end FROM chunks"
+CHUNK_COLUMNS = (
+    "id",
+    "document_id",
+    "ord",
+    "text",
+    "spans",
+    "section_path",
+    "page_start",
+    "page_end",
 )
+SELECT_CHUNK = f"SELECT {', '.join(CHUNK_COLUMNS)} FROM chunks"
 
 
 def chunk_from_row(row: sqlite3.Row) -> Chunk:
