@@ -178,6 +178,21 @@ def test_keyword_route_lists_among_many_named_what_the_caller_may_see(
     assert backend.vectors.scope(access, many).ready == (visible & NAMED) - UNEMBEDDED
 
 
+@callers
+def test_keyword_route_ranks_among_many_named_what_the_caller_may_see(
+    backend: Backend, caller: str
+) -> None:
+    """Many named documents that hold all the caller may see (a knowledge base named
+    whole) let the route drop its document filter: the permission filter still hides
+    the rest. Many that leave out some visible documents keep them out."""
+    access, visible = CALLERS[caller], VISIBLE[caller]
+    absent = {f"d-absent-{i}" for i in range(CHECKED_ONE_BY_ONE)}
+    whole = backend.keyword.search(QUERY, access, documents=ALL | absent, limit=len(ALL))
+    assert documents_of(whole) == visible
+    some = backend.keyword.search(QUERY, access, documents=NAMED | absent, limit=len(ALL))
+    assert documents_of(some) == visible & NAMED
+
+
 def test_keyword_route_lists_everything_for_sync(backend: Backend) -> None:
     assert backend.keyword.document_ids() == ALL
     assert backend.keyword.document_ids(among=NAMED) == ALL & NAMED

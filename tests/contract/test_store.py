@@ -190,6 +190,32 @@ def test_missing_blocks_and_chunks_are_not_found(store: DocumentStore) -> None:
         store.chunks("0000000000000000")
 
 
+def _with_chunks(item: Sample, count: int) -> Sample:
+    """``item`` with ``count`` chunks in order, each over a few characters of block b3."""
+    doc_id = item.id
+    chunks = tuple(
+        Chunk(f"{doc_id}-k{n}", doc_id, n, (BlockSpan("b3", n, n + 1),), "Second page text."[n])
+        for n in range(count)
+    )
+    return replace(item, stored=replace(item.stored, chunks=chunks))
+
+
+def test_chunks_around_are_the_hits_and_their_neighbours(store: DocumentStore) -> None:
+    long, short = _with_chunks(sample("around-long"), 6), _with_chunks(sample("around-short"), 2)
+    add(store, long, short)
+    around = store.chunks_around([f"{long.id}-k2", f"{long.id}-k3", f"{short.id}-k0", "nope"])
+    assert [(c.document_id, c.order) for c in around] == sorted(
+        [(long.id, n) for n in (1, 2, 3, 4)] + [(short.id, 0), (short.id, 1)]
+    )
+    by_place = {(c.document_id, c.order): c for c in around}
+    assert by_place[(long.id, 2)] == store.chunks(long.id)[2]  # the same chunk, spans and all
+    assert store.chunks_around([]) == ()
+    store.delete_document(short.id, Access(user="alice"))
+    assert {c.document_id for c in store.chunks_around([f"{short.id}-k0", f"{long.id}-k0"])} == {
+        long.id
+    }
+
+
 def test_original_is_saved_under_its_hash(store: DocumentStore, settings: Settings) -> None:
     item = sample("file")
     add(store, item)

@@ -281,10 +281,11 @@ def _anchored_query(question: str, anchor_unit: ContextUnit) -> str:
 
 
 def _retrieved_units(library: Library, hits: Sequence[Hit]) -> list[ContextUnit]:
-    chunks: dict[str, tuple[Chunk, ...]] = {}
-    for hit in hits:
-        if hit.document_id not in chunks:
-            chunks[hit.document_id] = library.store.chunks(hit.document_id)
+    """Small to big over the hit chunks and their neighbours, read in one query (every
+    chunk of the hit documents was 17 ms a question: a manual page has up to ~200)."""
+    chunks: dict[str, list[Chunk]] = {}
+    for chunk in library.store.chunks_around([hit.chunk_id for hit in hits]):
+        chunks.setdefault(chunk.document_id, []).append(chunk)
     return small_to_big(hits, chunks)
 
 

@@ -188,9 +188,7 @@ class KeywordIndex:
             # A few named documents are checked one by one (~15 us each) rather than by
             # listing every document (~10 ms at 10k).
             return {ref for ref in among if self._holds(searcher, visible, ref)}
-        # The filter also makes deleted (not yet merged away) entries count zero.
-        terms = searcher.terms_with_prefix(DOCUMENT_ID, "", filter_query=visible)
-        listed = {term for term, count in terms if count > 0}
+        listed = _listed(searcher, visible)
         return listed if among is None else listed & set(among)  # many named: a collection
 
     def _visible_query(self, access: Access | None) -> tantivy.Query:
@@ -223,7 +221,8 @@ class KeywordIndex:
         if not terms:
             return []
         grams = query_terms(search_grams(query), searcher, GRAMS)
-        filters = [unscored(f) for f in document_filters(self._schema, access, documents)]
+        narrowing = self._narrowing(searcher, access, documents)
+        filters = [unscored(f) for f in document_filters(self._schema, access, narrowing)]
         scored = text_query(self._schema, terms, grams)
         text = self._run(searcher, self._filtered(scored, filters), limit)
         if not self.sections:
@@ -234,6 +233,19 @@ class KeywordIndex:
             heading = self._run(searcher, self._filtered(titles, filters), limit)
             ranked = section_ranked(searcher, text, heading, set(terms))[:limit]
         return [as_hit(rank, score, stored) for rank, (score, stored) in enumerate(ranked, start=1)]
+
+    def _narrowing(
+        self, searcher: tantivy.Searcher, access: Access, documents: Collection[str] | None
+    ) -> Collection[str] | None:
+        """``documents`` when they narrow the search, None when they hold every document
+        ``access`` may see (a knowledge base named whole): tantivy turns a term set into a
+        bitset of every chunk it matches before each of the search's three queries, 32 ms
+        of a 42 ms search over 1,175 named documents (12k chunks), while listing the
+        visible ones on the same searcher costs ~2 ms. The permission filter stays."""
+        if documents is None or len(documents) <= CHECKED_ONE_BY_ONE:
+            return documents
+        visible = _listed(searcher, self._visible_query(access))
+        return None if visible <= set(documents) else documents
 
     def _filtered(self, scored: tantivy.Query, filters: Sequence[tantivy.Query]) -> tantivy.Query:
         return filtered(self._schema, scored, filters, sections=self.sections)
@@ -259,3 +271,10 @@ class KeywordIndex:
         # process (or another instance on the same folder) visible at once.
         self._index.reload()
         return self._index.searcher()
+
+
+def _listed(searcher: tantivy.Searcher, visible: tantivy.Query) -> set[str]:
+    """The documents with a live chunk that ``visible`` matches (the filter also makes
+    deleted, not yet merged away, entries count zero)."""
+    terms = searcher.terms_with_prefix(DOCUMENT_ID, "", filter_query=visible)
+    return {term for term, count in terms if count > 0}

@@ -118,6 +118,11 @@ class DocumentStore(Protocol):
 
     def chunks(self, doc_id: str) -> tuple[Chunk, ...]: ...
 
+    def chunks_around(self, chunk_ids: Sequence[str]) -> tuple[Chunk, ...]:
+        """The chunks of ``chunk_ids`` and their neighbours (order ± 1) in their documents,
+        in one query (small-to-big reads no more); an unknown id adds nothing."""
+        ...
+
     def chunk(self, chunk_id: str) -> Chunk: ...
 
     def set_visibility(self, doc_id: str, visibility: Visibility, access: Access) -> Document:

@@ -19,6 +19,7 @@ from askalong.store.base import MIN_PREFIX, DocumentCounts
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.pages import insert_page
 from askalong.store.sqlite.rows import (
+    CHUNK_COLUMNS,
     INSERT_BLOCK,
     INSERT_CHUNK,
     SELECT_BLOCK,
@@ -183,6 +184,21 @@ class SQLiteDocuments(SQLiteDatabase):
             self._require(doc_id)
             rows = self._conn.execute(
                 f"{SELECT_CHUNK} WHERE document_id = ? ORDER BY ord", (doc_id,)
+            )
+            return tuple(chunk_from_row(row) for row in rows)
+
+    def chunks_around(self, chunk_ids: Sequence[str]) -> tuple[Chunk, ...]:
+        ids = sorted(set(chunk_ids))
+        if not ids:
+            return ()
+        marks = ", ".join("?" * len(ids))
+        picked = ", ".join(f"c.{column}" for column in CHUNK_COLUMNS)
+        with self._lock, store_errors(ids[0]):
+            rows = self._conn.execute(
+                f"SELECT DISTINCT {picked} FROM chunks h JOIN chunks c"
+                " ON c.document_id = h.document_id AND c.ord BETWEEN h.ord - 1 AND h.ord + 1"
+                f" WHERE h.id IN ({marks}) ORDER BY c.document_id, c.ord",
+                ids,
             )
             return tuple(chunk_from_row(row) for row in rows)
 

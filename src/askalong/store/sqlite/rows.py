@@ -171,10 +171,18 @@ INSERT_CHUNK = (
     "INSERT INTO chunks (id, document_id, ord, text, spans, section_path, page_start, page_end,"
     " description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-SELECT_CHUNK = (
-    "SELECT id, document_id, ord, text, spans, section_path, page_start, page_end, description"
-    " FROM chunks"
+CHUNK_COLUMNS = (
+    "id",
+    "document_id",
+    "ord",
+    "text",
+    "spans",
+    "section_path",
+    "page_start",
+    "page_end",
+    "description",
 )
+SELECT_CHUNK = f"SELECT {', '.join(CHUNK_COLUMNS)} FROM chunks"
 
 
 def chunk_from_row(row: sqlite3.Row) -> Chunk:

