@@ -26,7 +26,7 @@ sweep: $(STAMP)
 
 # The fast loop while developing: lint, then the unit and contract tests (no slow ones).
 check: $(STAMP) lint
-	$(PY) -m pytest -q -m "not slow" tests/unit tests/contract
+	$(PY) -m pytest -q -m "not slow and not sweep" tests/unit tests/contract
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -156,10 +156,28 @@ def check_chunks_follow_blocks(blocks: Sequence[Block], chunks: Sequence[Chunk])
     assert deduplicated == kept
 
 
+# `make test` draws FAST_EXAMPLES documents a property (~0.1 s of CPU each: 200 were ~25 s
+# a test); `make sweep` draws the full SWEEP_EXAMPLES through the same checks.
+FAST_EXAMPLES = 50
+SWEEP_EXAMPLES = 200
+
+
 @pytest.mark.slow
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=FAST_EXAMPLES, deadline=None)
 @given(documents(), limits)
 def test_chunk_properties(blocks: list[Block], sizes: tuple[int, int]) -> None:
+    check_chunk_properties(blocks, sizes)
+
+
+@pytest.mark.slow
+@pytest.mark.sweep
+@settings(max_examples=SWEEP_EXAMPLES, deadline=None)
+@given(documents(), limits)
+def test_chunk_properties_full(blocks: list[Block], sizes: tuple[int, int]) -> None:
+    check_chunk_properties(blocks, sizes)
+
+
+def check_chunk_properties(blocks: list[Block], sizes: tuple[int, int]) -> None:
     target, maximum = sizes
     chunks = chunk_blocks("doc", blocks, target=target, maximum=maximum)
     check_invariants("doc", blocks, chunks, maximum, overlap=0)
@@ -168,11 +186,25 @@ def test_chunk_properties(blocks: list[Block], sizes: tuple[int, int]) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=FAST_EXAMPLES, deadline=None)
 @given(documents(), limits, st.integers(1, 100))
 def test_chunk_properties_with_overlap(
     blocks: list[Block], sizes: tuple[int, int], overlap: int
 ) -> None:
+    check_overlap_properties(blocks, sizes, overlap)
+
+
+@pytest.mark.slow
+@pytest.mark.sweep
+@settings(max_examples=SWEEP_EXAMPLES, deadline=None)
+@given(documents(), limits, st.integers(1, 100))
+def test_chunk_properties_with_overlap_full(
+    blocks: list[Block], sizes: tuple[int, int], overlap: int
+) -> None:
+    check_overlap_properties(blocks, sizes, overlap)
+
+
+def check_overlap_properties(blocks: list[Block], sizes: tuple[int, int], overlap: int) -> None:
     target, maximum = sizes
     chunks = chunk_blocks("doc", blocks, target=target, maximum=maximum, overlap=overlap)
     check_invariants("doc", blocks, chunks, maximum, overlap=overlap)
