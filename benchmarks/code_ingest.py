@@ -2,10 +2,13 @@
 retrieval on a code-question set (issue 17).
 
 1. Parse + chunk every ``.py`` file of the standard library this interpreter runs on
-   (``site-packages`` left out), in this process (one core) and in two worker processes
-   (two cores): files/s and chunks/s, median of ``--runs``, by the wall clock and by the CPU
-   time each core spent (on a machine shared by other work the wall clock mostly measures
-   the others; the CPU figure is what an idle machine of these cores gives).
+   (``site-packages`` left out), in one process (one core) and in a pool of two worker
+   processes (two cores): files/s and chunks/s, median of ``--runs``, by the wall clock and
+   by the CPU time each core spent (on a machine shared by other work the wall clock mostly
+   measures the others; the CPU figure is what an idle machine of these cores gives). Each
+   measurement runs in a child process on the code of a ``--src`` tree (repeatable: main's
+   ``src`` beside this one), the trees taking turns run by run, so a change of load
+   falls on both.
 2. ``code_questions.jsonl`` (34 questions written for this benchmark over asyncio,
    threading, queue, concurrent.futures and Debian's golang.org/x/sync): each is asked at
    a line of a function, and its gold is the function (or class) that must be in the
@@ -14,7 +17,7 @@ retrieval on a code-question set (issue 17).
    retrieval (the anchor block and its section neighbours, then search with the question
    and the anchor over the repository, as a prose document is read along).
 
-    python benchmarks/code_ingest.py [--runs 3] [--go DIR]
+    python benchmarks/code_ingest.py [--runs 3] [--go DIR] [--src DIR ...] [--out FILE]
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import os
 import platform
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -35,10 +39,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # helpers.code_samples: the stdlib and Go source
 
+from _table import write_results  # noqa: E402
 from helpers.code_samples import STDLIB, copy_stdlib, go_sync  # noqa: E402
 
 QUESTIONS = Path(__file__).with_name("code_questions.jsonl")
-RESULTS = Path(__file__).with_name("results")
 REPOSITORY = ("asyncio", "concurrent", "threading.py", "queue.py")
 GO_PACKAGES = ("semaphore", "errgroup", "singleflight")
 
@@ -77,23 +81,49 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def ingest_rows(runs: int) -> list[str]:
+def measure_ingest(workers: int) -> None:
+    """The child's part: one timed parse + chunk of the whole folder, as JSON."""
     files = stdlib_files()
     parse_and_chunk(files[0])  # grammars loaded before the clock starts
+    seconds, cpu, chunks = timed(files, workers)
+    print(json.dumps({"files": len(files), "chunks": chunks, "wall": seconds, "cpu": cpu}))
+
+
+def ingest_rows(sources: list[Path], runs: int) -> list[str]:
+    """One row per tree and process count: medians of ``runs`` child measurements."""
+    measured: dict[tuple[Path, int], list[dict[str, float]]] = {}
+    for _ in range(runs):
+        for src in sources:
+            for workers in (1, 2):
+                measured.setdefault((src, workers), []).append(_child(src, workers))
     rows = []
-    for workers in (1, 2):
-        measured = [timed(files, workers) for _ in range(runs)]
-        seconds = statistics.median(m[0] for m in measured)
-        cpu = statistics.median(m[1] for m in measured)
-        chunks = measured[0][2]
-        # CPU seconds per worker: what each core spent; the files/s an idle machine gives
-        per_core = cpu / workers
+    for (src, workers), results in measured.items():
+        seconds = statistics.median(m["wall"] for m in results)
+        cpu = statistics.median(m["cpu"] for m in results)
+        files, chunks = results[0]["files"], results[0]["chunks"]
+        per_core = cpu / workers  # CPU seconds each core spent: files/s on idle cores
         rows.append(
-            f"| {workers} | {len(files)} | {chunks} | {seconds:.1f} | {cpu:.1f} | "
-            f"{len(files) / seconds:.0f} | {chunks / seconds:.0f} | "
-            f"{len(files) / per_core:.0f} | {chunks / per_core:.0f} |"
+            f"| {src} | {workers} | {files:.0f} | {chunks:.0f} | {seconds:.1f} | {cpu:.1f} | "
+            f"{files / seconds:.0f} | {chunks / seconds:.0f} | "
+            f"{files / per_core:.0f} | {chunks / per_core:.0f} | {_loads(results)} |"
         )
     return rows
+
+
+def _loads(results: list[dict[str, float]]) -> str:
+    loads = [m["load"] for m in results]
+    return f"{min(loads):.1f}-{max(loads):.1f}"
+
+
+def _child(src: Path, workers: int) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(src)}  # that tree's askalong
+    command = [sys.executable, __file__, "--measure-ingest", str(workers)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{src}: {done.stderr.strip()[-2000:]}")
+    result: dict[str, float] = json.loads(done.stdout.splitlines()[-1])
+    result["load"] = os.getloadavg()[0]
+    return result
 
 
 def build_library(home: Path, go_root: Path) -> None:
@@ -170,23 +200,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--go", type=Path, default=None, help="where x/sync is fetched to")
+    parser.add_argument("--src", type=Path, action="append", help="a code tree's src/")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--measure-ingest", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    ingest = ingest_rows(args.runs)
+    if args.measure_ingest:
+        measure_ingest(args.measure_ingest)
+        return
+    started = os.getloadavg()[0]
+    ingest = ingest_rows(args.src or [ROOT / "src"], args.runs)
     with tempfile.TemporaryDirectory(prefix="aa-code-") as home:
         os.environ["ASKALONG_HOME"] = home
         os.environ["ASKALONG_EMBEDDER"] = "none"
         build_library(Path(home), args.go or Path(home) / "go")
         rows, code, plain, total = question_rows()
-    load = os.getloadavg()[0]
     lines = [
         f"# Reading code, {datetime.date.today()} ({platform.python_version()}, "
-        f"{os.cpu_count()} cores, load {load:.1f})",
+        f"{os.cpu_count()} cores, load {started:.1f} at the start, "
+        f"{os.getloadavg()[0]:.1f} at the end)",
         "",
         f"## Parse + chunk, the standard library's .py files (median of {args.runs})",
         "",
-        "| processes | files | chunks | wall s | CPU s | files/s (wall) | chunks/s (wall) |"
-        " files/s (CPU) | chunks/s (CPU) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "Two processes: a pool of two workers (``multiprocessing``, fork), the files dealt"
+        " out 16 at a time; CPU s is the workers' total, files/s (CPU) per core of it.",
+        "",
+        "| code | processes | files | chunks | wall s | CPU s | files/s (wall) |"
+        " chunks/s (wall) | files/s (CPU) | chunks/s (CPU) | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
         *ingest,
         "",
         f"## Code questions ({total}): the gold function in the evidence",
@@ -198,10 +238,7 @@ def main() -> None:
         "|---|---|---|---|---|",
         *rows,
     ]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"code-ingest-{datetime.date.today()}.md").write_text(text)
+    write_results("\n".join(lines) + "\n", f"code-ingest-{datetime.date.today()}.md", args.out)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ lines, and a line over it between words.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Iterator, Sequence
 
 from askalong.text.size import ATOM_RE, size_units
@@ -65,27 +67,30 @@ def _statements(text: str, maximum: int) -> Iterator[tuple[int, int]]:
     """Character ranges of the block's statements at its body's depth, each within
     ``maximum`` (a longer one cut between lines, a longer line between words)."""
     lines = _line_ranges(text)
-    depth = _body_depth(text, lines)
+    indents = [_indent(text[lo:hi]) for lo, hi in lines]  # None: a blank line
+    depth = _body_depth(indents)
     start = 0
-    for number, (lo, hi) in enumerate(lines):
-        line = text[lo:hi]
-        if number and line.strip() and _indent(line) <= depth and lo > start:
-            yield from _within(text, start, lo - 1, maximum)
+    for (lo, _), indent in zip(lines[1:], indents[1:], strict=True):
+        if indent is not None and indent <= depth and lo > start:
+            yield from _within(text, lines, start, lo - 1, maximum)
             start = lo
-    yield from _within(text, start, len(text), maximum)
+    yield from _within(text, lines, start, len(text), maximum)
 
 
-def _within(text: str, start: int, end: int, maximum: int) -> Iterator[tuple[int, int]]:
-    end = len(text[:end].rstrip()) if end > start else end
+def _within(
+    text: str, lines: list[tuple[int, int]], start: int, end: int, maximum: int
+) -> Iterator[tuple[int, int]]:
+    end = start + len(text[start:end].rstrip()) if end > start else end
     if end <= start:
         return
     if fits(text[start:end], maximum):
         yield start, end
         return
-    lines = [(lo, hi) for lo, hi in _line_ranges(text) if start <= lo and hi <= end]
-    if len(lines) > 1:
-        for lo, hi in lines:
-            yield from _within(text, lo, hi, maximum)
+    first = bisect.bisect_left(lines, (start,))
+    inner = list(itertools.takewhile(lambda line: line[1] <= end, lines[first:]))
+    if len(inner) > 1:
+        for lo, hi in inner:
+            yield from _within(text, lines, lo, hi, maximum)
         return
     yield from _words(text, start, end, maximum)
 
@@ -102,6 +107,7 @@ def _words(text: str, start: int, end: int, maximum: int) -> Iterator[tuple[int,
 
 
 def _line_ranges(text: str) -> list[tuple[int, int]]:
+    """Each line's (start, end) in ``text``, computed once per block cut."""
     ranges = []
     lo = 0
     for line in text.split("\n"):
@@ -110,13 +116,17 @@ def _line_ranges(text: str) -> list[tuple[int, int]]:
     return ranges
 
 
-def _body_depth(text: str, lines: list[tuple[int, int]]) -> int:
+def _body_depth(indents: list[int | None]) -> int:
     """The indentation of the body's statements: the least one deeper than the first
     line's (a closing brace or a doc comment sits at the first line's own)."""
-    base = _indent(text[lines[0][0] : lines[0][1]])
-    depths = [_indent(text[lo:hi]) for lo, hi in lines[1:] if text[lo:hi].strip()]
-    return min((d for d in depths if d > base), default=base)
+    base = indents[0] or 0
+    return min((d for d in indents[1:] if d is not None and d > base), default=base)
 
 
-def _indent(line: str) -> int:
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+def _indent(line: str) -> int | None:
+    """The width of a line's indentation (a tab to the next multiple of 4), None if blank."""
+    body = line.lstrip()
+    if not body:
+        return None
+    lead = line[: len(line) - len(body)]
+    return len(lead.expandtabs(4)) if "\t" in lead else len(lead)

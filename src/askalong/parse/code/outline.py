@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from askalong.parse.code.languages import Grammar, parser_for, queries_for
 
@@ -77,16 +78,13 @@ def code_outline(
     tree = parser_for(grammar).parse(source)
     definitions, call_query = queries_for(grammar)
     symbols: list[Symbol] = []
-    imports: list[Import] = []  # sorted by line below
-    for node in _captured(definitions, tree.root_node, "node"):
+    imports: list[Import] = []
+    for node, scope in _scoped(_captured(definitions, tree.root_node, "node"), grammar):
         if node.type in grammar.imports:
             imports.append(_import(node, first_line))
-            continue
-        symbol = _symbol(node, grammar, first_line)
-        if symbol is not None:
-            symbols.append(symbol)
+        elif scope.name:
+            symbols.append(_symbol(node, grammar, scope, first_line))
     symbols.sort(key=lambda s: (s.lines[0], -s.lines[1]))
-    imports.sort(key=lambda i: i.line)
     sites = _call_sites(call_query, tree.root_node, symbols, first_line) if calls else ()
     return CodeOutline(grammar.name, tuple(symbols), sites, tuple(imports), tree)
 
@@ -97,22 +95,45 @@ def _captured(query: Any, root: Any, name: str) -> list[Any]:
     return list(QueryCursor(query).captures(root).get(name, []))
 
 
-def _symbol(node: Any, grammar: Grammar, first_line: int) -> Symbol | None:
-    name = definition_name(node)
-    if not name:
-        return None
+class _Scope(NamedTuple):
+    """A captured node's own name and what encloses it, read off the capture order
+    (``node.parent`` walks down from the root in tree-sitter: asking each definition for
+    its ancestors was a fifth of the outline's time)."""
+
+    name: tuple[str, ...]  # the node's own name, () if it has none
+    outer: tuple[str, ...]  # the names of the functions and containers around it
+    in_function: bool  # the innermost of those is a function
+
+
+def _scoped(nodes: list[Any], grammar: Grammar) -> Iterator[tuple[Any, _Scope]]:
+    """Each node in source order (outer before inner) with its ``_Scope``."""
+    nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))  # captures come pattern by pattern
+    open_: list[tuple[int, tuple[str, ...], bool]] = []  # enclosing: end, names in it, function
+    for node in nodes:
+        while open_ and open_[-1][0] <= node.start_byte:
+            open_.pop()
+        outer, in_function = (open_[-1][1], open_[-1][2]) if open_ else ((), False)
+        name = definition_name(node) if node.type not in grammar.imports else ()
+        yield node, _Scope(name, outer, in_function)
+        function = node.type in grammar.functions
+        if function or node.type in grammar.containers:
+            open_.append((node.end_byte, (*outer, *name), function))
+
+
+def _symbol(node: Any, grammar: Grammar, scope: _Scope, first_line: int) -> Symbol:
     kind = _kind(node, grammar)
-    scope = _scope(node, grammar)
+    outer = scope.outer
     if node.type == "method_declaration" and grammar.name == "go":
         receiver = _go_receiver(node)
-        scope, kind = ((receiver,), "method") if receiver else (scope, kind)
-    if kind == "function" and scope and not _inside_function(node, grammar):
+        outer, kind = ((receiver,), "method") if receiver else (outer, kind)
+    if kind == "function" and outer and not scope.in_function:
         kind = "method"
-    outer = _wrapped(node, grammar)
-    start = _with_comments(outer, grammar).start_point[0] + first_line
+    wrapped = _wrapped(node, grammar)
+    start = _with_comments(wrapped, grammar).start_point[0] + first_line
     body = node.child_by_field_name("body")
     body_line = (body or node).start_point[0] + first_line
-    return Symbol((*scope, *name), kind, (start, outer.end_point[0] + first_line), body_line)
+    end = wrapped.end_point[0] + first_line
+    return Symbol((*outer, *scope.name), kind, (start, end), body_line)
 
 
 def _kind(node: Any, grammar: Grammar) -> SymbolKind:
@@ -141,30 +162,11 @@ def _name_parts(node: Any) -> tuple[str, ...]:
         node = inner
     if node.type in ("struct_type", "interface_type", "function_declarator"):
         return ()
-    text = _GENERIC.sub("", node.text.decode("utf-8", "replace"))
+    text = node.text.decode("utf-8", "replace")
+    if text.isascii() and text.isidentifier():  # nearly every name: what the patterns give
+        return (text,)
+    text = _GENERIC.sub("", text)
     return tuple(_WORD.findall(text)[-2:] if "::" in text else _WORD.findall(text)[-1:])
-
-
-def _scope(node: Any, grammar: Grammar) -> tuple[str, ...]:
-    """The names of the definitions around ``node``, outermost first."""
-    names: list[str] = []
-    parent = node.parent
-    while parent is not None:
-        if parent.type in grammar.functions or parent.type in grammar.containers:
-            names[:0] = definition_name(parent)
-        parent = parent.parent
-    return tuple(names)
-
-
-def _inside_function(node: Any, grammar: Grammar) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent.type in grammar.functions:
-            return True
-        if parent.type in grammar.containers:
-            return False
-        parent = parent.parent
-    return False
 
 
 def _go_receiver(node: Any) -> str:

@@ -12,6 +12,7 @@ paragraphs packed to ``TEXT_BLOCK_LINES``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import PurePosixPath
 
@@ -23,7 +24,7 @@ from askalong.parse.flow.decoding import decode
 from askalong.types import Block, ParsedDocument
 
 TEXT_BLOCK_LINES = 40
-_PUNCTUATION_ONLY = frozenset("{}()[];,")
+_BARE = re.compile(r"[\s{}()\[\];,]*")  # a span of only these is no block
 
 
 def parse(data: bytes, *, source: str) -> ParsedDocument:
@@ -113,15 +114,13 @@ def _blocks(lines: Sequence[str], spans: Sequence[Span]) -> Iterator[Block]:
             first += 1
         while last >= first and not lines[last - 1].strip():
             last -= 1
+        if first > last:
+            continue
         text = "\n".join(lines[first - 1 : last])
-        if first > last or _bare(text):
+        if _BARE.fullmatch(text):
             continue
         yield Block(
             id=f"b{order}", kind="code", text=text, order=order, section_path=section,
             lines=(first, last),
         )  # fmt: skip
         order += 1
-
-
-def _bare(text: str) -> bool:
-    return all(ch in _PUNCTUATION_ONLY or ch.isspace() for ch in text)
