@@ -2,16 +2,20 @@
 added through the real server, shown as code (every line numbered, coloured by Pygments);
 lines selected inside ``Lock.acquire`` anchor the question at exactly those characters; a
 quote of the answer highlights exactly its glyphs (their boxes and the screenshot's
-pixels); "go to definition" from the outline jumps to the definition's line; the dark
-theme has no serious axe violation (contrast included)."""
+pixels); "go to definition" from the outline jumps to the definition's line, in the same
+file and, in a repository's archive, in another file (``mixins.py``'s ``_get_loop``, which
+``Lock.acquire`` calls); the dark theme has no serious axe violation (contrast included)."""
 
 from __future__ import annotations
 
 import asyncio
+import io
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import numpy as np
 import pytest
 from PIL import Image
@@ -24,6 +28,7 @@ from e2e.pixels import highlight_share
 from e2e.reader import AskRequests, Target, drag_select, open_reader, wait_for_answer
 
 LOCKS = Path(asyncio.__file__).parent / "locks.py"
+MIXINS = LOCKS.with_name("mixins.py")
 SELECTED = ("fut = self._get_loop().create_future()", "self._waiters.append(fut)")
 
 # The client rectangles of block characters [start, end), from the segments' offsets.
@@ -166,6 +171,58 @@ def test_go_to_definition_jumps_to_the_definitions_line(
     assert scroller["y"] <= row_box["y"] <= scroller["y"] + scroller["height"]
     callers = wrap.locator(".symbol-link")
     expect(callers.first).to_be_visible()
+
+
+def uploaded_repository(server: LiveServer) -> dict[str, str]:
+    """``repo/asyncio/locks.py`` and ``mixins.py`` (the machine's own) as one zip: their
+    document ids by file name."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for path in (LOCKS, MIXINS):
+            archive.write(path, f"repo/asyncio/{path.name}")
+    response = httpx.post(
+        server.url + "/api/documents",
+        files={"file": ("repo.zip", out.getvalue())},
+        headers=server.headers,
+        timeout=120,
+    )
+    response.raise_for_status()
+    files = response.json()["files"]
+    return {f["source"].rsplit("/", 1)[-1]: f["document_id"] for f in files}
+
+
+def test_go_to_definition_in_another_file_opens_it_at_the_definitions_line(
+    code_page: Page, code_server: tuple[LiveServer, str]
+) -> None:
+    server, _ = code_server
+    ids = uploaded_repository(server)
+    open_reader(code_page, server.url, ids["locks.py"])
+    code_page.evaluate("localStorage.setItem('askalong.outline', 'open')")
+    code_page.reload()
+    code_page.wait_for_selector("body.ready")
+    outline = code_page.locator("#outline")
+    wrap = outline.locator(".symbol-wrap", has=code_page.locator("text=Lock.acquire"))
+    wrap.locator(".symbol-more").click()
+    link = wrap.locator(".symbol-link", has_text="_get_loop")
+    expect(link).to_be_visible()
+    expect(link.locator(".muted")).to_contain_text("mixins.py:")
+    link.click()
+    code_page.wait_for_url(f"**/reader.html?doc={ids['mixins.py']}#*")
+    code_page.wait_for_selector("body.ready")
+    lines = MIXINS.read_text(encoding="utf-8").splitlines()
+    definition = lines.index("    def _get_loop(self):") + 1
+    code_page.wait_for_function("() => window.askalong.highlightedText() !== ''")
+    assert code_page.evaluate("window.askalong.highlightedText()") == lines[definition - 1]
+    row = code_page.locator(f'.code-line[data-line="{definition}"]')
+    marks = code_page.evaluate("window.askalong.highlightMarks()")
+    row_box = row.bounding_box()
+    assert row_box is not None and marks
+    assert all(
+        abs(m["top"] + m["height"] / 2 - (row_box["y"] + row_box["height"] / 2)) < 4 for m in marks
+    )
+    scroller = code_page.locator("#reader-scroll").bounding_box()
+    assert scroller is not None
+    assert scroller["y"] <= row_box["y"] <= scroller["y"] + scroller["height"]
 
 
 def test_the_code_view_light_and_dark_has_no_serious_violations(

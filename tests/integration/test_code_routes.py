@@ -61,6 +61,9 @@ def test_go_to_definition_and_find_callers_of_a_method(client: TestClient) -> No
     wake = next(c for c in calls if c["place"]["name"] == "Lock._wake_up_first")
     assert wake["place"]["block_id"] == symbol(view, "Lock._wake_up_first")["block_id"]
     assert acquire["lines"][0] <= wake["line"] <= acquire["lines"][1]
+    # self._get_loop() is the base class's, in mixins.py (class Lock(..., mixins._LoopBoundMixin))
+    loop = next(c for c in calls if c["place"]["name"] == "_LoopBoundMixin._get_loop")
+    assert loop["place"]["document_id"] == document_id(client, "mixins.py")
     wake_block = wake["place"]["block_id"]
     callers = client.get(f"/api/documents/{doc}/symbols/{wake_block}/callers").json()
     assert {"Lock.acquire", "Lock.release"} <= {c["place"]["name"] for c in callers}

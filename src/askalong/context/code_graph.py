@@ -5,7 +5,8 @@ The blocks of a source file are its definitions (``parse/code/parser.py``), each
 its qualified name as section path; a block's call sites are read again from its own
 text with tree-sitter when asked (a function parses in well under a millisecond) and
 cached. A call is resolved by name within the repository: a method called on ``self``
-(``this``, ``cls``, a Go receiver) to its own class first, a bare name to a top-level
+(``this``, ``cls``, a Go receiver) to its own class first, then to a class it names as a
+base (``class Lock(mixins._LoopBoundMixin)``, ``extends``), a bare name to a top-level
 function of the same file, then of a file the caller imports, then anywhere; a call on
 any other object only when the name is imported from a module or defined once.
 """
@@ -25,6 +26,15 @@ from askalong.types import Block
 
 SELF_NAMES = frozenset({"self", "cls", "this", "Self", "super()"})
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)", re.M)
+# A class header's bases: Python's parenthesised list, Java/TS/C# ``extends``/``implements``,
+# C++'s ``: public``.
+_PY_BASES = re.compile(r"^\s*class\s+\w+\s*\(([^)]*)\)", re.M)
+_OTHER_BASES = re.compile(
+    r"\b(?:extends|implements)\s+([\w.]+(?:<[^>]*>)?(?:\s*,\s*[\w.]+(?:<[^>]*>)?)*)"
+)
+_CPP_BASE = re.compile(
+    r"\b(?:class|struct)\s+\w+\s*:\s*(?:(?:public|protected|private|virtual)\s+)*([\w:]+)"
+)
 
 
 @dataclass(frozen=True)
@@ -132,12 +142,22 @@ class Repository:
         owner = caller.qualname[:-1]
         if _on_self(site, caller):
             own = [p for p in candidates if p.qualname == (*owner, site.callee)]
+            bases = self.bases(owner, here)
+            inherited = [p for p in candidates if len(p.qualname) > 1 and p.qualname[-2] in bases]
             same = [p for p in candidates if p.file is here and len(p.qualname) > 1]
-            found = own or same
+            found = own or inherited or same
             return found[0] if found else None
         if site.receiver:
             return _on_module(site, candidates, here) or _single(candidates, here)
         return _bare(site, candidates, caller)
+
+    def bases(self, owner: tuple[str, ...], near: SourceFile) -> frozenset[str]:
+        """The names of the classes ``owner`` (a class's qualified name) derives from, last
+        dotted part each (``mixins._LoopBoundMixin`` → ``_LoopBoundMixin``)."""
+        place = self.definition(owner, near) if owner else None
+        if place is None:
+            return frozenset()
+        return class_bases(place.block.text)
 
     def callees(self, caller: Place) -> Iterator[tuple[CallSite, Place]]:
         """The calls of ``caller`` that resolve in the repository, first of each callee."""
@@ -164,6 +184,23 @@ class Repository:
                         if resolved is not None and resolved.key == target.key:
                             yield site, place
                             break
+
+
+def class_bases(text: str) -> frozenset[str]:
+    """The base classes a class block's header names (``class_bases("class A(b.B, C):")``
+    is ``{"B", "C"}``); keywords such as ``metaclass=`` are not bases."""
+    header = text.split("{", 1)[0].split(":\n", 1)[0]
+    python = _PY_BASES.search(header)
+    found = (
+        [python.group(1)] if python else _OTHER_BASES.findall(header) or _CPP_BASE.findall(header)
+    )
+    plain = (re.sub(r"<[^<>]*>", "", group) for group in found)  # generics' commas
+    names = (part.strip() for group in plain for part in group.split(","))
+    return frozenset(
+        re.split(r"[<\s]", name)[0].replace("::", ".").rsplit(".", 1)[-1]
+        for name in names
+        if name and "=" not in name
+    )
 
 
 def _on_self(site: CallSite, caller: Place) -> bool:

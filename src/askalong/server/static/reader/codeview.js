@@ -105,6 +105,20 @@ export function lineSpan(block, line) {
   return [before, before + Array.from(rows[index]).length];
 }
 
+// The line a place at `line` of `block` is shown at: `line` itself, or, when that row is a
+// decorator, attribute or comment above a definition, the first row after them (the
+// def/func/class line).
+export function definitionLine(block, line) {
+  const rows = block.text.split("\n");
+  const first = block.lines?.[0] ?? 1;
+  let index = line - first;
+  while (index >= 0 && index < rows.length - 1 && LEADING_ROW.test(rows[index])) index += 1;
+  return first + Math.max(index, 0);
+}
+
+// Decorators and annotations (@), Rust attributes (#[), comments (# , //, /*, *).
+const LEADING_ROW = /^\s*(@|#\[|#\s|#$|\/\/|\/\*|\*)/;
+
 function lineRow(number, segs) {
   return el(
     "div",

@@ -1,13 +1,14 @@
 // A source file's symbols in the outline sidebar (qualified names, nested by depth), and
 // per symbol its calls ("go to definition": each call that resolves in the repository)
 // and its callers ("find callers"), fetched when the symbol's list is first opened. A
-// place in this file is shown at its line (highlighted); one in another file of the
-// repository opens that file at its block.
+// place is shown at its line, highlighted: in this file at once, in another file of the
+// repository by opening that file at the line (the address's `hl`, url-state.js).
 
 import * as api from "../lib/api.js";
 import { el } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { lineSpan } from "./codeview.js";
+import { definitionLine, lineSpan } from "./codeview.js";
+import { hashOf } from "./url-state.js";
 
 // The outline's entries for a code view: one per symbol, its level its nesting depth.
 export function symbolEntries(code) {
@@ -85,11 +86,12 @@ export class SymbolLinks {
 
   goToLine(place, line) {
     if (place.document_id !== this.docId) {
-      location.assign(`/reader.html?doc=${encodeURIComponent(place.document_id)}#b=${encodeURIComponent(place.block_id)}`);
+      const doc = encodeURIComponent(place.document_id);
+      location.assign(`/reader.html?doc=${doc}${hashOf({ line: { block: place.block_id, line } })}`);
       return;
     }
     const block = this.blocks.get(place.block_id);
-    const span = block && lineSpan(block, line);
+    const span = block && lineSpan(block, definitionLine(block, line));
     if (span) this.highlight(place.block_id, span[0], span[1]);
   }
 }

@@ -1,5 +1,6 @@
 // The reader's place in its address, so a reload or Back/Forward comes back to it:
-// `reader.html?doc=<id>#b=<block>&o=<px>&p=<page>&z=<zoom>&t=<thread>&turn=<n>&h=<block>&hs=<start>&he=<end>`.
+// `reader.html?doc=<id>#b=<block>&o=<px>&p=<page>&z=<zoom>&t=<thread>&turn=<n>&h=<block>&hs=<start>&he=<end>`
+// (or `&h=<block>&hl=<line>`).
 //
 // The scroll position is the block at the top of the view and how far (CSS px) the view's
 // top is past that block's top: a block id survives a narrower window or a re-render where
@@ -10,7 +11,11 @@
 // scale such as 1.5), left out at the document's default; it is applied before the scroll.
 // `h`, `hs`, `he` are a span to highlight (a block and code-point offsets [start, end)): a
 // link from elsewhere (the chat page's citation chips) opens the reader at a cited span;
-// the highlight scrolls to it unless the address also has a scroll position (`b`).
+// the highlight scrolls to it unless the address also has a scroll position (`b`). `h` with
+// `hl` is a source line of a code block instead (go to definition from another file,
+// symbols.js), shown at its definition line (codeview.js definitionLine).
+
+import { definitionLine, lineSpan } from "./codeview.js";
 
 const SCROLL_SETTLE_MS = 150;
 
@@ -25,7 +30,13 @@ export function readHash(hash = location.hash) {
     thread: params.get("t"),
     turn: number("turn"),
     span: spanOf(params),
+    line: lineOf(params),
   };
+}
+
+function lineOf(params) {
+  const line = Number(params.get("hl"));
+  return params.get("h") && Number.isInteger(line) && line > 0 ? { block: params.get("h"), line } : null;
 }
 
 function spanOf(params) {
@@ -34,7 +45,7 @@ function spanOf(params) {
   return valid ? { block: params.get("h"), start, end } : null;
 }
 
-export function hashOf({ block, offset, page, zoom, thread, turn, span }) {
+export function hashOf({ block, offset, page, zoom, thread, turn, span, line }) {
   const params = new URLSearchParams();
   if (block) params.set("b", block);
   if (block && offset) params.set("o", String(Math.round(offset)));
@@ -46,6 +57,9 @@ export function hashOf({ block, offset, page, zoom, thread, turn, span }) {
     params.set("h", span.block);
     params.set("hs", String(span.start));
     params.set("he", String(span.end));
+  } else if (line) {
+    params.set("h", line.block);
+    params.set("hl", String(line.line));
   }
   const text = params.toString();
   return text ? `#${text}` : "";
@@ -107,10 +121,17 @@ export class UrlState {
     this.write();
   }
 
-  // The address's span highlighted (scrolled to when no block says where to be).
-  showSpan({ span, block }) {
-    if (!span || !this.highlight || !this.blocks.has(span.block)) return;
-    this.highlight(span.block, span.start, span.end, { scroll: !block });
+  // The address's span (or line) highlighted, scrolled to when no block says where to be.
+  showSpan({ span, line, block }) {
+    const shown = span ?? (line && this.lineSpan(line));
+    if (!shown || !this.highlight || !this.blocks.has(shown.block)) return;
+    this.highlight(shown.block, shown.start, shown.end, { scroll: !block });
+  }
+
+  lineSpan({ block: id, line }) {
+    const block = this.blocks.get(id);
+    const span = block?.lines && lineSpan(block, definitionLine(block, line));
+    return span ? { block: id, start: span[0], end: span[1] } : null;
   }
 
   async showThread(threadId) {
