@@ -78,23 +78,29 @@ def fuse(
     fused = fused_ranking(
         keyword_hits or (), vector_hits or (), policy, language=language, unembedded=unembedded
     )
-    fused = without(fused, dropped)
-    if not fused:
+    distinct = without(fused, dropped)
+    if not distinct:
         return []
+    if not by_pages:
+        return _kept(distinct, policy, k_max)
+    # The count is the scores', near duplicates included (a long page's many like chunks
+    # above the threshold say how many places the question fills); a page's best chunk
+    # may rank below the threshold chunk by chunk, so the pages come from all of them.
+    count = len(_kept(fused, policy, k_max))
+    return page_first(distinct, share=policy.page_share)[:count]
+
+
+def _kept(fused: Sequence[Hit], policy: RetrievalPolicy, k_max: int) -> list[Hit]:
+    """``fused`` over its threshold, cut to a dynamic top-K."""
     threshold = policy.threshold_for(fused[0].mode)
     if fused[0].mode == "hybrid" and policy.fusion == "zscore":
         # z-scores are relative to the candidates: a short list (a small document) cannot
         # reach z = 1, so the threshold cuts the tail but never drops the best hit.
         threshold = min(threshold, fused[0].score)
-    kept = dynamic_top_k(
+    return dynamic_top_k(
         apply_threshold(fused, threshold),
         k_max,
         floor=threshold,
         min_ratio=policy.top_k_min_ratio,
         max_gap=policy.top_k_max_gap,
     )
-    if not by_pages:
-        return kept
-    # The count is the scores'; a page's best chunk may rank below the threshold chunk
-    # by chunk (a long page's many chunks above it), so the pages come from all of them.
-    return page_first(fused, share=policy.page_share)[: len(kept)]

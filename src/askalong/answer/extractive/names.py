@@ -33,15 +33,10 @@ _DEMONYM = ("ish", "ian", "an", "n", "ese", "i")
 _CAPITALISED_RUN = re.compile(r"[A-Z][\w-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w-]*)+")
 
 
-# a number of three or more digits in a Chinese question ("2003", "445 端口"): a version,
-# a port, a model, asked as a name is
-_NUMBER = re.compile(r"(?<![\d.])\d{3,}(?![\d.])")
-
-
 def question_names(text: str) -> tuple[str, ...]:
     """The names ``text`` gives, in order, each once."""
     chinese = _HAN.search(text) is not None
-    out: list[str] = list(dict.fromkeys(_NUMBER.findall(text))) if chinese else []
+    out: list[str] = []
     for match in _LATIN_WORD.finditer(text):
         word = _POSSESSIVE.sub("", match.group(0))
         if len(word) < 2 or word in _NOT_NAMES or word in out:
