@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from askalong.retrieve.distinct import without
 from askalong.retrieve.fusion import fused_ranking
 from askalong.retrieve.pages import page_first
 from askalong.retrieve.policy import RetrievalPolicy
@@ -64,7 +63,6 @@ def fuse(
     language: str = "en",
     unembedded: Collection[str] = frozenset(),
     by_pages: bool = False,
-    dropped: Collection[str] = frozenset(),
 ) -> list[Hit]:
     """Fuse what the routes found, then threshold and cut to a dynamic top-K.
 
@@ -73,34 +71,26 @@ def fuse(
     the single-route (or keyword-only) threshold; the hits' mode names the route.
     ``by_pages`` (a question asked of a collection): the scores decide how many hits
     are kept, the page-first order of the whole ranking (``retrieve/pages.py``) which.
-    ``dropped`` (near duplicates of better chunks, ``retrieve/distinct.py``) are left out.
     """
     fused = fused_ranking(
         keyword_hits or (), vector_hits or (), policy, language=language, unembedded=unembedded
     )
-    distinct = without(fused, dropped)
-    if not distinct:
+    if not fused:
         return []
-    if not by_pages:
-        return _kept(distinct, policy, k_max)
-    # The count is the scores', near duplicates included (a long page's many like chunks
-    # above the threshold say how many places the question fills); a page's best chunk
-    # may rank below the threshold chunk by chunk, so the pages come from all of them.
-    count = len(_kept(fused, policy, k_max))
-    return page_first(distinct, share=policy.page_share)[:count]
-
-
-def _kept(fused: Sequence[Hit], policy: RetrievalPolicy, k_max: int) -> list[Hit]:
-    """``fused`` over its threshold, cut to a dynamic top-K."""
     threshold = policy.threshold_for(fused[0].mode)
     if fused[0].mode == "hybrid" and policy.fusion == "zscore":
         # z-scores are relative to the candidates: a short list (a small document) cannot
         # reach z = 1, so the threshold cuts the tail but never drops the best hit.
         threshold = min(threshold, fused[0].score)
-    return dynamic_top_k(
+    kept = dynamic_top_k(
         apply_threshold(fused, threshold),
         k_max,
         floor=threshold,
         min_ratio=policy.top_k_min_ratio,
         max_gap=policy.top_k_max_gap,
     )
+    if not by_pages:
+        return kept
+    # The count is the scores'; a page's best chunk may rank below the threshold chunk
+    # by chunk (a long page's many chunks above it), so the pages come from all of them.
+    return page_first(fused, share=policy.page_share)[: len(kept)]

@@ -12,7 +12,6 @@ from askalong.errors import AskAlongError, InputError
 from askalong.index.base import SearchRoutes
 from askalong.providers.rerank import Reranker, rerank_or_fallback
 from askalong.retrieve.cutoff import fuse
-from askalong.retrieve.distinct import WINDOW, near_duplicates
 from askalong.retrieve.followup import with_context
 from askalong.retrieve.fusion import fused_ranking
 from askalong.retrieve.pages import page_first
@@ -91,16 +90,14 @@ class Searcher:
             names = (*routes.names, "rerank")
             return SearchResult(query, tuple(reranked), names, (*routes.notes, *rerank_notes))
         routes = replace(routes, notes=(*routes.notes, *rerank_notes))
-        language = language or detect_language(query)
         hits = fuse(
             routes.keyword,
             routes.vector,
             self.policy,
             k_max=k,
-            language=language,
+            language=language or detect_language(query),
             unembedded=routes.unembedded,
             by_pages=self.policy.by_pages(len(documents)),
-            dropped=self._duplicates(routes, language),
         )
         notes = routes.notes if hits else (*routes.notes, "nothing passed the score threshold")
         return SearchResult(query, tuple(hits), routes.names, notes)
@@ -112,30 +109,18 @@ class Searcher:
         minimum dropped), or None and a note when it fails, so fusion decides."""
         if self.reranker is None or not (routes.keyword or routes.vector):
             return None, ()
-        candidates = self._fused(routes, detect_language(query))[:RERANK_CANDIDATES]
+        candidates = fused_ranking(
+            routes.keyword or (),
+            routes.vector or (),
+            self.policy,
+            language=detect_language(query),
+            unembedded=routes.unembedded,
+        )[:RERANK_CANDIDATES]
         texts = [self.store.chunk(hit.chunk_id).text for hit in candidates]
         hits, note = rerank_or_fallback(self.reranker, query, candidates, texts)
         if note is not None:
             return None, (note,)
         return hits[:k], ()
-
-    def _fused(self, routes: _Routes, language: str) -> list[Hit]:
-        """The routes' full fused ranking (no threshold, no cut)."""
-        return fused_ranking(
-            routes.keyword or (),
-            routes.vector or (),
-            self.policy,
-            language=language,
-            unembedded=routes.unembedded,
-        )
-
-    def _duplicates(self, routes: _Routes, language: str) -> frozenset[str]:
-        """The fused top's near duplicates of better-ranked chunks (``retrieve/distinct``)."""
-        top = self._fused(routes, language)[:WINDOW]
-        if len(top) < 2:
-            return frozenset()
-        chunks = self.store.chunks_by_id([hit.chunk_id for hit in top])
-        return near_duplicates(top, {cid: chunk.text for cid, chunk in chunks.items()})
 
     def ranking(
         self,
@@ -150,7 +135,14 @@ class Searcher:
         among ``documents`` when given (as ``search``)."""
         query = _checked_query(query)
         routes = self._run_routes(query, access, documents, use_vectors, use_keyword=use_keyword)
-        fused = self._fused(routes, detect_language(query))
+        language = detect_language(query)
+        fused = fused_ranking(
+            routes.keyword or (),
+            routes.vector or (),
+            self.policy,
+            language=language,
+            unembedded=routes.unembedded,
+        )
         if self.policy.by_pages(len(documents)):
             return page_first(fused, share=self.policy.page_share)
         return fused
