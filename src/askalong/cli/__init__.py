@@ -10,13 +10,14 @@ from typing import Any
 import click
 
 from askalong.cli.accounts import org, user
+from askalong.cli.adding import add
 from askalong.cli.ask import ask
 from askalong.cli.chat import chat
 from askalong.cli.code import calls
 from askalong.cli.collections import collections
 from askalong.cli.conflicts import conflicts
 from askalong.cli.doctor import doctor
-from askalong.cli.documents import add, docs, rm, show
+from askalong.cli.documents import docs, rm, show
 from askalong.cli.evaluate import evaluate
 from askalong.cli.feedback import feedback
 from askalong.cli.jobs import retry, worker
