@@ -140,6 +140,22 @@ def test_select_lines_in_acquire_ask_and_the_quote_is_highlighted_over_its_glyph
     assert min(shares) > 0.5, shares
 
 
+def assert_line_shown(page: Page, path: Path, line_text: str) -> None:
+    """The highlight is exactly ``path``'s line ``line_text``: its text, its marks on that
+    row of the code view (by their boxes), the row inside the scrolled view."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    number = lines.index(line_text) + 1
+    assert page.evaluate("window.askalong.highlightedText()") == line_text
+    row_box = page.locator(f'.code-line[data-line="{number}"]').bounding_box()
+    marks = page.evaluate("window.askalong.highlightMarks()")
+    assert row_box is not None and marks
+    middle = row_box["y"] + row_box["height"] / 2
+    assert all(abs(m["top"] + m["height"] / 2 - middle) < 4 for m in marks)
+    scroller = page.locator("#reader-scroll").bounding_box()
+    assert scroller is not None
+    assert scroller["y"] <= row_box["y"] <= scroller["y"] + scroller["height"]
+
+
 def test_go_to_definition_jumps_to_the_definitions_line(
     code_page: Page, code_server: tuple[LiveServer, str]
 ) -> None:
@@ -156,19 +172,7 @@ def test_go_to_definition_jumps_to_the_definitions_line(
     link = wrap.locator(".symbol-link", has_text="Lock._wake_up_first")
     expect(link).to_be_visible()
     link.click()
-    lines = LOCKS.read_text(encoding="utf-8").splitlines()
-    definition = lines.index("    def _wake_up_first(self):") + 1
-    assert code_page.evaluate("window.askalong.highlightedText()") == lines[definition - 1]
-    row = code_page.locator(f'.code-line[data-line="{definition}"]')
-    marks = code_page.evaluate("window.askalong.highlightMarks()")
-    row_box = row.bounding_box()
-    assert row_box is not None and marks
-    assert all(
-        abs(m["top"] + m["height"] / 2 - (row_box["y"] + row_box["height"] / 2)) < 4 for m in marks
-    )
-    scroller = code_page.locator("#reader-scroll").bounding_box()
-    assert scroller is not None
-    assert scroller["y"] <= row_box["y"] <= scroller["y"] + scroller["height"]
+    assert_line_shown(code_page, LOCKS, "    def _wake_up_first(self):")
     callers = wrap.locator(".symbol-link")
     expect(callers.first).to_be_visible()
 
@@ -209,20 +213,8 @@ def test_go_to_definition_in_another_file_opens_it_at_the_definitions_line(
     link.click()
     code_page.wait_for_url(f"**/reader.html?doc={ids['mixins.py']}#*")
     code_page.wait_for_selector("body.ready")
-    lines = MIXINS.read_text(encoding="utf-8").splitlines()
-    definition = lines.index("    def _get_loop(self):") + 1
     code_page.wait_for_function("() => window.askalong.highlightedText() !== ''")
-    assert code_page.evaluate("window.askalong.highlightedText()") == lines[definition - 1]
-    row = code_page.locator(f'.code-line[data-line="{definition}"]')
-    marks = code_page.evaluate("window.askalong.highlightMarks()")
-    row_box = row.bounding_box()
-    assert row_box is not None and marks
-    assert all(
-        abs(m["top"] + m["height"] / 2 - (row_box["y"] + row_box["height"] / 2)) < 4 for m in marks
-    )
-    scroller = code_page.locator("#reader-scroll").bounding_box()
-    assert scroller is not None
-    assert scroller["y"] <= row_box["y"] <= scroller["y"] + scroller["height"]
+    assert_line_shown(code_page, MIXINS, "    def _get_loop(self):")
 
 
 def test_the_code_view_light_and_dark_has_no_serious_violations(
