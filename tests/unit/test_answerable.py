@@ -9,8 +9,8 @@ from tests.unit.test_extractive import ask, units_of
 
 from askalong.answer.base import NOT_COVERED
 from askalong.answer.extractive.across import crosses
+from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.names import question_names
-from askalong.answer.extractive.scoring import candidates
 from askalong.text.analysed import analysed
 
 # A paper whose every sentence names its package and says "paper" and "use": those weigh

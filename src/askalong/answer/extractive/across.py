@@ -20,7 +20,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from askalong.answer.extractive.scoring import Candidate, Scored, Weights
+from askalong.answer.extractive.candidates import Candidate
+from askalong.answer.extractive.scoring import Scored, Weights
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
 from askalong.text.scripts import detect_language

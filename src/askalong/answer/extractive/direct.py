@@ -26,9 +26,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.cues import SUBJECT_WORDS, states_answer
 from askalong.answer.extractive.entries import ENTRY_WORDS, title_terms
-from askalong.answer.extractive.scoring import Candidate, Scored, Weights
+from askalong.answer.extractive.scoring import Scored, Weights
 from askalong.context.units import ContextUnit
 from askalong.text.analysed import AnalysedText
 from askalong.text.tokens import key_terms

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from askalong.answer.base import NOT_COVERED, unit_quote
 from askalong.answer.extractive.across import crosses, rescored
 from askalong.answer.extractive.answerable import focus_support, not_found_note
+from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.direct import (
     NOT_ANSWERS,
     announces,
@@ -50,7 +51,6 @@ from askalong.answer.extractive.direct import (
     neighbour,
 )
 from askalong.answer.extractive.scoring import (
-    Candidate,
     Scored,
     Weights,
     score_candidates,
