@@ -39,7 +39,10 @@ def scroll_to_later_block(page: Page, structure: dict[str, Any]) -> None:
         block = pick_block(structure, after=len(structure["blocks"]) // 2)
     page.evaluate("(id) => window.askalong.highlight(id, 0, 1)", block["id"])
     page.locator("#reader-scroll").evaluate("(el) => el.scrollBy(0, 37)")
-    page.wait_for_function("() => location.hash.includes('b=')")
+    page.wait_for_function(
+        "() => new URLSearchParams(location.hash.slice(1)).get('b')"
+        " === window.askalong.urlState.topBlock().block"
+    )
 
 
 def open_thread_from_list(page: Page, thread_id: str) -> None:

@@ -99,7 +99,8 @@ export class UrlState {
     if (this.restoring) return;
     const next = { thread: thread?.id ?? null, turn: thread?.id ? thread.turns - 1 : null };
     if (next.thread === this.state.thread && next.turn === this.state.turn) return;
-    this.state = { ...this.state, ...next };
+    clearTimeout(this.timer); // a scroll not yet written goes into the entry pushed
+    this.state = { ...this.state, ...this.topBlock(), ...next };
     history.pushState(null, "", hashOf(this.state) || location.pathname + location.search);
   }
 
