@@ -40,12 +40,15 @@ def title_terms(title: str) -> frozenset[str]:
     return frozenset(key_terms(_TYPE.sub("", _NUMBERING.sub("", title))))
 
 
-def names_entry(question: AnalysedText, path: Sequence[str]) -> frozenset[str]:
+def names_entry(
+    question: AnalysedText, path: Sequence[str], subject: Sequence[str] = ()
+) -> frozenset[str]:
     """When ``question`` names the entry whose section path is ``path`` (every term of its
     title beyond ``ENTRY_WORDS`` is the question's, and one of its focus terms): the
     title's terms and those of the titles above it that the question uses too ("xmin"
     under "System Columns" for "what is the xmin system column?"); empty otherwise, and
-    for a why / how question."""
+    for a why / how question. A name of the question's ``subject`` the title holds only
+    part of is another thing ("SELECT FOR UPDATE" is not the policy entry "UPDATE")."""
     if question.form.answer_type not in _ENTRY_TYPES or not path:
         return frozenset()
     terms = title_terms(path[-1])
@@ -53,7 +56,27 @@ def names_entry(question: AnalysedText, path: Sequence[str]) -> frozenset[str]:
     if not named or not named <= question.match_terms or not named & question.form.focus_terms:
         return frozenset()
     above = {t for title in path[:-1] for t in title_terms(title)}
+    if names_another(path, subject):
+        return frozenset()
     return terms | (above & question.match_terms)
+
+
+def names_another(path: Sequence[str], subject: Sequence[str]) -> bool:
+    """Whether the entry ``path`` is another thing named like one of the question's
+    ``subject`` names: its title holds part of that name, not all of it ("UPDATE" for
+    "SELECT FOR UPDATE", "wal_buffers" for "shared_buffers"). Its head is the context of
+    its sentences, so their mention of the subject is only a mention."""
+    if not path:
+        return False
+    named = title_terms(path[-1]) - ENTRY_WORDS
+    titled = {t for title in path for t in title_terms(title)}
+    return any(named & (name := frozenset(key_terms(n))) and not name <= titled for n in subject)
+
+
+def describes(path: Sequence[str]) -> bool:
+    """Whether ``path`` is a reference page's "Description" section: its first sentence
+    says what the page's subject does ("ROLLBACK rolls back the current transaction …")."""
+    return bool(path) and path[-1].strip().lower() == "description"
 
 
 def asked_attributes(question: AnalysedText) -> frozenset[str]:
