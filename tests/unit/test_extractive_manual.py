@@ -237,3 +237,78 @@ def test_a_chinese_answer_keeps_a_space_before_a_latin_sentence() -> None:
     assert result.status == "answered"
     assert "]pg_dump" not in result.answer
     assert "pg_dump is a utility" in result.answer
+
+
+def test_a_sentence_does_not_end_inside_brackets() -> None:
+    page: list[Section] = [
+        (
+            ("5.8. Row Security Policies",),
+            [
+                (
+                    "paragraph",
+                    "When row security is enabled on a table (with ALTER TABLE ... ENABLE ROW "
+                    "LEVEL SECURITY), all normal access to the table for selecting rows or "
+                    "modifying rows must be allowed by a row security policy. However, the "
+                    "table owner is typically not subject to row security policies.",
+                )
+            ],
+        )
+    ]
+    result = ask("What happens when row security is enabled on a table?", page)
+    assert "(with ALTER TABLE ... ENABLE ROW LEVEL SECURITY), all normal access" in result.answer
+    assert result.quotes[0].text.endswith("must be allowed by a row security policy.")
+
+
+def test_a_setting_is_answered_from_its_own_entry_not_one_that_mentions_it() -> None:
+    settings: list[Section] = [
+        (
+            ("20.4.1. Memory", "wal_buffers (integer)"),
+            [
+                (
+                    "paragraph",
+                    "The amount of shared memory used for WAL data that has not yet been "
+                    "written to disk. The default setting of -1 selects a size equal to 1/32nd "
+                    "(about 3%) of shared_buffers, but not less than 64kB nor more than the "
+                    "size of one WAL segment, typically 16MB.",
+                )
+            ],
+        ),
+        (
+            ("20.4.1. Memory", "shared_buffers (integer)"),
+            [
+                (
+                    "paragraph",
+                    "Sets the amount of memory the database server uses for shared memory "
+                    "buffers. The default is typically 128 megabytes (128MB), but might be less "
+                    "if your kernel settings will not support it.",
+                )
+            ],
+        ),
+    ]
+    result = ask("What is the default value of shared_buffers?", settings)
+    assert result.answer.startswith("The default is typically 128 megabytes")
+
+
+def test_a_block_s_head_line_is_the_context_of_its_sentences() -> None:
+    notes: list[Section] = [
+        (
+            ("Team notes: memory settings",),
+            [
+                (
+                    "paragraph",
+                    "wal_buffers (integer)\nThe amount of shared memory used for WAL data that "
+                    "has not yet been written to disk. The default setting of -1 selects a size "
+                    "equal to 1/32nd (about 3%) of shared_buffers, but not less than 64kB nor "
+                    "more than the size of one WAL segment, typically 16MB.",
+                ),
+                (
+                    "paragraph",
+                    "shared_buffers (integer)\nSets the amount of memory the database server "
+                    "uses for shared memory buffers. The default is typically 128 megabytes "
+                    "(128MB), but might be less if your kernel settings will not support it.",
+                ),
+            ],
+        )
+    ]
+    result = ask("What is the default value of shared_buffers?", notes)
+    assert result.answer.startswith("The default is typically 128 megabytes")

@@ -94,6 +94,23 @@ def opens_entry(text: str, title: str, index: int, after_heading: bool) -> bool:
     return after_heading or (bool(head) and title_terms(head) == title_terms(title))
 
 
+_HEAD_WORDS = 6  # a block's head is a term or a name, not a line of prose
+
+
+def block_head(text: str) -> str | None:
+    """The head of a block written as an entry: its first line when that is a short term
+    with no sentence end ("shared_buffers (integer)" above the entry's text); None
+    otherwise. The head is the context of the block's sentences."""
+    first, newline, rest = text.strip().partition("\n")
+    if not newline or not rest.strip() or " — " in first:
+        return None
+    head = first.strip()
+    words = head.split()
+    if not words or len(words) > _HEAD_WORDS or head.endswith((".", "!", "?", ":", "。", "：")):
+        return None
+    return head
+
+
 def entry_sentence(terms: set[str], asked: frozenset[str]) -> bool:
     """Whether a sentence (its ``terms``) of the named entry states an attribute the
     question asks for."""
