@@ -259,54 +259,36 @@ def test_a_sentence_does_not_end_inside_brackets() -> None:
     assert result.quotes[0].text.endswith("must be allowed by a row security policy.")
 
 
+# Two settings' entries of 20.4.1: wal_buffers' text names shared_buffers and its default
+WAL_BUFFERS = (
+    "The amount of shared memory used for WAL data that has not yet been written to disk. "
+    "The default setting of -1 selects a size equal to 1/32nd (about 3%) of shared_buffers, "
+    "but not less than 64kB nor more than the size of one WAL segment, typically 16MB."
+)
+SHARED_BUFFERS = (
+    "Sets the amount of memory the database server uses for shared memory buffers. The "
+    "default is typically 128 megabytes (128MB), but might be less if your kernel settings "
+    "will not support it."
+)
+
+
 def test_a_setting_is_answered_from_its_own_entry_not_one_that_mentions_it() -> None:
     settings: list[Section] = [
-        (
-            ("20.4.1. Memory", "wal_buffers (integer)"),
-            [
-                (
-                    "paragraph",
-                    "The amount of shared memory used for WAL data that has not yet been "
-                    "written to disk. The default setting of -1 selects a size equal to 1/32nd "
-                    "(about 3%) of shared_buffers, but not less than 64kB nor more than the "
-                    "size of one WAL segment, typically 16MB.",
-                )
-            ],
-        ),
-        (
-            ("20.4.1. Memory", "shared_buffers (integer)"),
-            [
-                (
-                    "paragraph",
-                    "Sets the amount of memory the database server uses for shared memory "
-                    "buffers. The default is typically 128 megabytes (128MB), but might be less "
-                    "if your kernel settings will not support it.",
-                )
-            ],
-        ),
+        (("20.4.1. Memory", "wal_buffers (integer)"), [("paragraph", WAL_BUFFERS)]),
+        (("20.4.1. Memory", "shared_buffers (integer)"), [("paragraph", SHARED_BUFFERS)]),
     ]
     result = ask("What is the default value of shared_buffers?", settings)
     assert result.answer.startswith("The default is typically 128 megabytes")
 
 
 def test_a_block_s_head_line_is_the_context_of_its_sentences() -> None:
+    """A knowledge-base note filing each setting under a first line of its own."""
     notes: list[Section] = [
         (
             ("Team notes: memory settings",),
             [
-                (
-                    "paragraph",
-                    "wal_buffers (integer)\nThe amount of shared memory used for WAL data that "
-                    "has not yet been written to disk. The default setting of -1 selects a size "
-                    "equal to 1/32nd (about 3%) of shared_buffers, but not less than 64kB nor "
-                    "more than the size of one WAL segment, typically 16MB.",
-                ),
-                (
-                    "paragraph",
-                    "shared_buffers (integer)\nSets the amount of memory the database server "
-                    "uses for shared memory buffers. The default is typically 128 megabytes "
-                    "(128MB), but might be less if your kernel settings will not support it.",
-                ),
+                ("paragraph", f"wal_buffers (integer)\n{WAL_BUFFERS}"),
+                ("paragraph", f"shared_buffers (integer)\n{SHARED_BUFFERS}"),
             ],
         )
     ]
