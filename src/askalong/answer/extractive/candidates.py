@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from askalong.answer.extractive.entries import opens_entry
+from askalong.answer.extractive.entries import block_head, opens_entry
 from askalong.context.units import ContextUnit, Drift, Origin, Piece, trimmed
 from askalong.text.sentences import split_sentences
 from askalong.types import BlockKind
@@ -38,16 +38,36 @@ def candidates(units: Sequence[ContextUnit]) -> list[Candidate]:
         heading: tuple[str, ...] | None = None  # the section path of the heading just read
         for p, piece in enumerate(unit.pieces):
             place = unit.place(piece.span.block_id)
-            path = place.section_path
-            for i, (start, end) in enumerate(split_sentences(piece.text)):
+            prose = place.kind in ("paragraph", "list_item") and piece.span.start == 0
+            head = block_head(piece.text) if prose else None
+            # an entry written as "term" on its own line: its sentences are the term's
+            path = (*place.section_path, head) if head else place.section_path
+            for i, (start, end) in enumerate(_within_brackets(piece.text)):
                 sentence = trimmed(piece, start, end)
                 if sentence is None:
                     continue
                 opens = place.kind != "heading" and opens_entry(
-                    sentence.text, path[-1] if path else "", i, heading == path
+                    sentence.text, path[-1] if path else "", i, heading == path or bool(head)
                 )
                 out.append(_candidate(unit, (u, p, i), sentence, path, opens))
             heading = path if place.kind == "heading" else None
+    return out
+
+
+_LONGEST = 600  # a bracket left open by mistake joins no more than this many characters
+
+
+def _within_brackets(text: str) -> list[tuple[int, int]]:
+    """``split_sentences``, a sentence never ending inside brackets: "(with ALTER TABLE
+    ... ENABLE ROW LEVEL SECURITY)" is one aside of one sentence, not two sentences."""
+    out: list[tuple[int, int]] = []
+    open_before = False
+    for start, end in split_sentences(text):
+        if open_before and out and end - out[-1][0] <= _LONGEST:
+            start = out.pop()[0]
+        out.append((start, end))
+        part = text[start:end]
+        open_before = part.count("(") > part.count(")")
     return out
 
 

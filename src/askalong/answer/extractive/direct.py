@@ -161,6 +161,16 @@ def _window(scored: Sequence[Scored], best: Scored, question: AnalysedText) -> S
     return after if states_answer(form, after.candidate.text) else None
 
 
+def joined(sentences: list[str], language: str) -> str:
+    """Sentences in a row: Chinese ones run on, but never into the next sentence's first
+    Latin word ("[4] pg_dump is …", not "[4]pg_dump")."""
+    out = ""
+    for sentence in sentences:
+        latin = sentence[:1].isascii() and sentence[:1].isalnum()
+        out += sentence if not out or (language == "zh" and not latin) else " " + sentence
+    return out
+
+
 def _other_section(
     scored: Sequence[Scored],
     best: Scored,

@@ -40,12 +40,15 @@ def title_terms(title: str) -> frozenset[str]:
     return frozenset(key_terms(_TYPE.sub("", _NUMBERING.sub("", title))))
 
 
-def names_entry(question: AnalysedText, path: Sequence[str]) -> frozenset[str]:
+def names_entry(
+    question: AnalysedText, path: Sequence[str], subject: Sequence[str] = ()
+) -> frozenset[str]:
     """When ``question`` names the entry whose section path is ``path`` (every term of its
     title beyond ``ENTRY_WORDS`` is the question's, and one of its focus terms): the
     title's terms and those of the titles above it that the question uses too ("xmin"
     under "System Columns" for "what is the xmin system column?"); empty otherwise, and
-    for a why / how question."""
+    for a why / how question. A name of the question's ``subject`` the title holds only
+    part of is another thing ("SELECT FOR UPDATE" is not the policy entry "UPDATE")."""
     if question.form.answer_type not in _ENTRY_TYPES or not path:
         return frozenset()
     terms = title_terms(path[-1])
@@ -53,7 +56,27 @@ def names_entry(question: AnalysedText, path: Sequence[str]) -> frozenset[str]:
     if not named or not named <= question.match_terms or not named & question.form.focus_terms:
         return frozenset()
     above = {t for title in path[:-1] for t in title_terms(title)}
+    if names_another(path, subject):
+        return frozenset()
     return terms | (above & question.match_terms)
+
+
+def names_another(path: Sequence[str], subject: Sequence[str]) -> bool:
+    """Whether the entry ``path`` is another thing named like one of the question's
+    ``subject`` names: its title holds part of that name, not all of it ("UPDATE" for
+    "SELECT FOR UPDATE", "wal_buffers" for "shared_buffers"). Its head is the context of
+    its sentences, so their mention of the subject is only a mention."""
+    if not path:
+        return False
+    named = title_terms(path[-1]) - ENTRY_WORDS
+    titled = {t for title in path for t in title_terms(title)}
+    return any(named & (name := frozenset(key_terms(n))) and not name <= titled for n in subject)
+
+
+def describes(path: Sequence[str]) -> bool:
+    """Whether ``path`` is a reference page's "Description" section: its first sentence
+    says what the page's subject does ("ROLLBACK rolls back the current transaction …")."""
+    return bool(path) and path[-1].strip().lower() == "description"
 
 
 def asked_attributes(question: AnalysedText) -> frozenset[str]:
@@ -69,6 +92,23 @@ def opens_entry(text: str, title: str, index: int, after_heading: bool) -> bool:
         return False
     head = text.split(" — ", 1)[0] if " — " in text[:120] else ""
     return after_heading or (bool(head) and title_terms(head) == title_terms(title))
+
+
+_HEAD_WORDS = 6  # a block's head is a term or a name, not a line of prose
+
+
+def block_head(text: str) -> str | None:
+    """The head of a block written as an entry: its first line when that is a short term
+    with no sentence end ("shared_buffers (integer)" above the entry's text); None
+    otherwise. The head is the context of the block's sentences."""
+    first, newline, rest = text.strip().partition("\n")
+    if not newline or not rest.strip() or " — " in first:
+        return None
+    head = first.strip()
+    words = head.split()
+    if not words or len(words) > _HEAD_WORDS or head.endswith((".", "!", "?", ":", "。", "：")):
+        return None
+    return head
 
 
 def entry_sentence(terms: set[str], asked: frozenset[str]) -> bool:

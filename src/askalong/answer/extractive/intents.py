@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from askalong.answer.base import unit_quote
+from askalong.answer.extractive.direct import joined
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.context.continuation import from_word, running
 from askalong.context.explain import selection_terms, whole_words
@@ -80,8 +81,7 @@ def answer_intent(
         return _nothing_found(intent, selection, units, language)
     chosen = material[:MAX_QUOTES]
     quotes = tuple(_quote(n, units[i], m.piece) for n, (i, m) in enumerate(chosen, start=1))
-    glue = "" if language == "zh" else " "
-    answer = glue.join(f"{q.text} [{q.number}]" for q in quotes[: DIRECT[intent]])
+    answer = joined([f"{q.text} [{q.number}]" for q in quotes[: DIRECT[intent]]], language)
     taken = {_span(q) for q in quotes}
     rest, after = _beside(selection, _running(units[0], selection))
     if any(m.kind == "continuation" for _, m in chosen):

@@ -22,7 +22,9 @@ from askalong.answer.extractive.cues import (
 )
 from askalong.answer.extractive.entries import (
     asked_attributes,
+    describes,
     entry_sentence,
+    names_another,
     names_entry,
 )
 from askalong.context.units import ContextUnit, Drift
@@ -299,11 +301,13 @@ def _entry_sentences(
     """Per candidate, the title terms of the entry the question names and the share of
     the ``entry`` bonus when the sentence answers for that entry (``entries``): a
     sentence stating the asked attribute, else the entry's opening in full and a later
-    sentence opening with the subject ("HAVING eliminates group rows …") by half."""
+    sentence opening with the subject ("HAVING eliminates group rows …") by half; a
+    Description's first sentence opening with the subject in full; a sentence of another
+    thing's entry ("wal_buffers" for "shared_buffers") loses as much."""
     asked = asked_attributes(question)
     out: list[tuple[frozenset[str], float]] = []
     for candidate in found:
-        named = names_entry(question, candidate.entry)
+        named = names_entry(question, candidate.entry, subject)
         share = 0.0
         if named and asked:
             stated = _NEGATED.sub(" ", candidate.text)  # "non-default" states no default
@@ -311,6 +315,11 @@ def _entry_sentences(
         elif named:
             share = 1.0 if candidate.opens else 0.0
             share = share or (0.5 if opens_with_subject(candidate.text, subject) else 0.0)
+        elif not asked and candidate.opens and describes(candidate.entry):
+            # the Description's first sentence, opening with the subject, opens its entry
+            share = 1.0 if opens_with_subject(candidate.text, subject) else 0.0
+        elif names_another(candidate.entry, subject):
+            share = -1.0  # the entry of another thing only mentions the subject
         out.append((named, share) if share else (frozenset(), 0.0))
     return out
 

@@ -43,11 +43,13 @@ from dataclasses import dataclass
 from askalong.answer.base import NOT_COVERED, unit_quote
 from askalong.answer.extractive.across import crosses, rescored
 from askalong.answer.extractive.answerable import focus_support, not_found_note
+from askalong.answer.extractive.boilerplate import never_answers
 from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.direct import (
     NOT_ANSWERS,
     announces,
     direct_sentences,
+    joined,
     neighbour,
 )
 from askalong.answer.extractive.scoring import (
@@ -113,7 +115,9 @@ def answer_extractively(
     if cross and embedder is not None:
         scored = rescored(question, scored, embedder, weights)
     threshold = weights.threshold_for(language, embedded=embedder is not None, cross=cross)
-    eligible = _eligible(scored, threshold)
+    # pointers, compatibility notes and rows of cells are never quoted as an answer
+    quotable = [s for s in scored if not _never_answers(s.candidate, question)]
+    eligible = _eligible(quotable, threshold)
     best = _best([s for s in eligible if _may_answer(s.candidate, question)], previous_answer)
     support = focus_support(question, scored, embedded=embedder is not None, cross=cross)
     if best is None or (intent == "ask" and not support.answerable):
@@ -121,7 +125,7 @@ def answer_extractively(
         # say what was searched for and not found, whichever check refused
         note = not_found_note(question, support)
         return ExtractiveResult("not_covered", NOT_COVERED[language], (), note, top, language)
-    fresh = [s for s in scored if not previous_answer or s.candidate.text not in previous_answer]
+    fresh = [s for s in quotable if not previous_answer or s.candidate.text not in previous_answer]
     direct = direct_sentences(fresh, best, question, units, weights=weights, threshold=threshold)
     return _answer(fresh, direct, units, weights, language)
 
@@ -174,6 +178,14 @@ def _may_answer(candidate: Candidate, question: AnalysedText) -> bool:
     return candidate.kind not in NOT_ANSWERS
 
 
+def _never_answers(candidate: Candidate, question: AnalysedText) -> bool:
+    """``boilerplate.never_answers``, for the sentences of prose (a heading stands for the
+    text below it, a table row answers a value: ``_may_answer``)."""
+    return candidate.kind not in ("heading", "table") and never_answers(
+        candidate.text, candidate.entry, question.match_terms
+    )
+
+
 def _place(candidate: Candidate) -> tuple[int, int, int]:
     return candidate.unit, candidate.piece, candidate.index
 
@@ -204,8 +216,7 @@ def _answer(
     best = direct[0] if len(direct) == 1 else max(direct, key=lambda s: s.score)
     quoted = _quoted(scored, direct, weights)
     quotes = tuple(_quote(n, s.candidate, units) for n, s in enumerate(quoted, start=1))
-    glue = "" if language == "zh" else " "
-    answer = glue.join(f"{q.text} [{q.number}]" for q in quotes[: len(direct)])
+    answer = joined([f"{q.text} [{q.number}]" for q in quotes[: len(direct)]], language)
     explanation = _explanation(scored, best, quoted, language)
     return ExtractiveResult("answered", answer, quotes, explanation, best.evidence, language)
 
@@ -228,4 +239,4 @@ def _explanation(scored: list[Scored], best: Scored, quoted: list[Scored], langu
     """The best sentence's previous and next sentences, when not quoted already."""
     around = [neighbour(scored, best.candidate, d) for d in (-1, 1)]
     texts = [s.candidate.text for s in around if s is not None and s not in quoted]
-    return ("" if language == "zh" else " ").join(texts)
+    return joined(texts, language)
