@@ -21,6 +21,10 @@ that weight reaches ``MISSING_SHARE`` while no sentence is close to the question
 question over an English paper, ``across``) the question's own-script words cannot be
 checked: only its words in the evidence's script count (a name: "Kubernetes"), and the
 vector decides the rest.
+Numbers the question gives and Chinese words the segmenter does not know (left as single
+characters: "尘虱" as 尘 / 虱) are held to the evidence as names are (``unmatched_words``):
+"2003如何关闭445端口" over a page on turning LivePhotos off, "尘虱是怎么样产生的" over pages
+that share only "产生", are not covered, whatever is near by vector.
 Whenever an answer is not covered, the explanation names the focus words that were not
 found (or says that nothing was close in meaning), in the question's language.
 """
@@ -32,12 +36,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import rjieba
+
 from askalong.answer.extractive.names import missing_names
 from askalong.answer.extractive.scoring import Scored
 from askalong.answer.extractive.typed import typed_answer_missing
 from askalong.text.analysed import AnalysedText
 from askalong.text.question_form import QuestionForm, focus_found
-from askalong.text.tokens import key_terms
+from askalong.text.tokens import CHINESE_STOP_WORDS, key_terms, search_normal
 
 # Refused by term only when none of the checkable focus is found: a stricter share (0.5)
 # refused paraphrased XQuAD / CMRC questions (answered 0.99 -> 0.94 / 0.92, limit 300).
@@ -127,6 +133,7 @@ def focus_support(
     by_vector = any(s.similarity >= VECTOR_SUPPORT[language] for s in scored)
     missing = checkable - found
     names = missing_names(question.text, evidence, terms)
+    names |= unmatched_words(question.text, evidence, chinese=not cross)
     if cross:  # the question's own-script words cannot be in the other language's
         # sentences (a stray one may be); a name in the evidence's script still counts
         own = _HAN if question.language == "zh" else _LATIN
@@ -146,6 +153,40 @@ def focus_support(
         names_missing=names,
         value_missing=typed_answer_missing(question.text, form, found, scored, _holds),
     )
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_HAN_RUN = re.compile("[\u4e00-\u9fff]+")
+# Single characters that are grammar or a common verb, never part of an unknown word
+# ("钱没了", "很慢", "开服装店").
+_FUNCTION_CHARS = frozenset(
+    "没很要会能可不有你我他她它们最太更再还又就都也才只已让给想该开写拍看用做"
+)
+
+
+def unmatched_words(question: str, evidence: str, *, chinese: bool = True) -> frozenset[str]:
+    """The question's numbers of two digits or more that ``evidence`` never gives, and
+    (``chinese``) its runs of unsegmented Chinese characters that it never holds as
+    written: a port, a version, an unknown noun name what is asked as a name does."""
+    asked, text = search_normal(question), search_normal(evidence)
+    given = {n.replace(",", "") for n in _NUMBER.findall(text)}
+    out = {n for n in _NUMBER.findall(asked) if len(n) >= 2 and n.replace(",", "") not in given}
+    if chinese:
+        out |= {w for run in _HAN_RUN.findall(asked) for w in _unsegmented(run) if w not in text}
+    return frozenset(out)
+
+
+def _unsegmented(run: str) -> list[str]:
+    """The runs of two or more single-character words the segmenter leaves in ``run``."""
+    words, current = [], ""
+    for word in [*rjieba.cut(run, hmm=False), ""]:
+        if len(word) == 1 and word not in CHINESE_STOP_WORDS and word not in _FUNCTION_CHARS:
+            current += word
+            continue
+        if len(current) >= 2:
+            words.append(current)
+        current = ""
+    return words
 
 
 def _missing_share(
