@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from askalong.answer.agent.titles import navigation as is_navigation
 from askalong.answer.agent.titles import untitled_units, without_title
 from askalong.answer.extractive.select import answer_extractively
 from askalong.asking.agent.choosing import asks_overview
@@ -66,3 +67,27 @@ def test_without_its_title_line_the_page_is_answered_from_its_answer() -> None:
 )
 def test_an_overview_is_a_summary_or_a_list_of_ways(question: str, overview: bool) -> None:
     assert asks_overview(question) is overview
+
+
+@pytest.mark.parametrize(
+    ("line", "navigation"),
+    [
+        ("学习啦>励志>励志大全>励志电视剧>《兰陵王妃大结局剧情介绍》正文", True),
+        (
+            "大家还在搜 理财到期后几天到账 交行理财到期几天到账 建行理财几天到账 中信理财 到期",
+            True,
+        ),
+        ("悲剧,并算不上。只是,会让人难受!", False),
+        ("截至目前 怎么怎么样, 截至目前 怎么怎么样, 二者 在使用上 有什么区别", False),
+        ("If a > b and b > c then a > c holds.", False),
+        ("SELECT a FROM t WHERE x > 1 AND y > 2", False),
+    ],
+)
+def test_a_breadcrumb_or_a_list_of_searches_is_navigation(line: str, navigation: bool) -> None:
+    assert is_navigation(line) is navigation
+
+
+def test_navigation_lines_are_left_out_like_the_title() -> None:
+    crumbs = "学习啦>励志>励志大全>励志电视剧>正文"
+    kept = without_title(unit(crumbs, ANSWER), "")
+    assert kept is not None and kept.text == ANSWER

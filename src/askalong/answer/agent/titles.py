@@ -1,8 +1,9 @@
 """Passages without their title lines (pure): a page's first paragraph that only repeats
 its title ("四月是你的谎言结局是悲剧吗_百度知道", a paper's title above its abstract) words
 the question as the asker would and so outscores every sentence that answers it, yet says
-nothing. The offline agent answers from the passages with those lines left out; a passage
-that is nothing but its title is left out whole."""
+nothing. So is a Chinese page's navigation (a breadcrumb trail, a list of related
+searches). The offline agent answers from the passages with those lines left out; a
+passage that is nothing else is left out whole."""
 
 from __future__ import annotations
 
@@ -14,15 +15,18 @@ from askalong.context.units import ContextUnit
 from askalong.types import CHUNK_JOINER
 
 _SPACE = re.compile(r"\s+")
+_TRAIL = re.compile(r"\s*[>»›]\s*")
+_PUNCTUATION = re.compile(r"[。，,！!？?；;：:]")
+_HAN = re.compile("[\u4e00-\u9fff]")
+TRAIL_STEPS = 3  # "A > B > C > D": a breadcrumb, three steps down at least
+LIST_PHRASES = 6  # phrases of a related-searches list (a Chinese sentence has few spaces)
 
 
 def without_title(unit: ContextUnit, title: str) -> ContextUnit | None:
     """``unit`` without the pieces that are its document's ``title`` (spaces aside);
     ``None`` when nothing else is left."""
-    heading = _folded(title)
-    if not heading:
-        return unit
-    kept = [p for p in unit.pieces if _folded(p.text) != heading]
+    heading = _folded(title) or None
+    kept = [p for p in unit.pieces if _folded(p.text) != heading and not navigation(p.text)]
     if len(kept) == len(unit.spans):
         return unit
     if not kept:
@@ -46,6 +50,17 @@ def untitled_units(
         if kept is not None:
             out.append((index, kept))
     return tuple(out)
+
+
+def navigation(line: str) -> bool:
+    """Whether ``line`` is a Chinese page's navigation, not prose: a breadcrumb trail
+    ("学习啦>励志>励志大全>…") or a list of related searches ("大家还在搜 理财到期后几天到账
+    交行理财…": many space-separated phrases and no sentence punctuation)."""
+    if not _HAN.search(line):  # "a > b > c" in English prose or code is no trail
+        return False
+    if len(_TRAIL.findall(line)) >= TRAIL_STEPS:
+        return True
+    return len(line.split()) >= LIST_PHRASES and not _PUNCTUATION.search(line)
 
 
 def _folded(text: str) -> str:
