@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
-from askalong.context.units import ContextUnit
+from askalong.context.units import ContextUnit, Piece
 from askalong.types import CHUNK_JOINER
 
 _SPACE = re.compile(r"\s+")
@@ -23,10 +23,10 @@ LIST_PHRASES = 6  # phrases of a related-searches list (a Chinese sentence has f
 
 
 def without_title(unit: ContextUnit, title: str) -> ContextUnit | None:
-    """``unit`` without the pieces that are its document's ``title`` (spaces aside);
-    ``None`` when nothing else is left."""
+    """``unit`` without the paragraphs that are its document's ``title`` (spaces aside) or
+    navigation; ``None`` when nothing else is left."""
     heading = _folded(title) or None
-    kept = [p for p in unit.pieces if _folded(p.text) != heading and not navigation(p.text)]
+    kept = [p for p in unit.pieces if not _bare(unit, p, heading)]
     if len(kept) == len(unit.spans):
         return unit
     if not kept:
@@ -50,6 +50,14 @@ def untitled_units(
         if kept is not None:
             out.append((index, kept))
     return tuple(out)
+
+
+def _bare(unit: ContextUnit, piece: Piece, heading: str | None) -> bool:
+    """A paragraph that is only the title or navigation; a heading stays: it never answers,
+    and the answerer reads an entry's sentences under it (``shared_buffers (integer)``)."""
+    if unit.place(piece.span.block_id).kind == "heading":
+        return False
+    return _folded(piece.text) == heading or navigation(piece.text)
 
 
 def navigation(line: str) -> bool:
