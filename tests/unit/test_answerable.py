@@ -9,6 +9,7 @@ from tests.unit.test_extractive import ask, units_of
 
 from askalong.answer.base import NOT_COVERED
 from askalong.answer.extractive.across import crosses
+from askalong.answer.extractive.answerable import unmatched_words
 from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.names import question_names
 from askalong.text.analysed import analysed
@@ -136,3 +137,43 @@ def test_every_focus_word_found_but_no_number_given_is_not_covered() -> None:
     result = ask("How many pumps does the test rig have?", CAMERA, embedder=HashEmbedder())
     assert result.status == "not_covered", result.answer
     assert result.explanation.startswith("No sentence in the documents searched gives a number")
+
+
+# A page on turning a phone's LivePhotos off shares "关闭" with a question on closing a port.
+PHONE = ["关闭该功能：在相机照相模式中点击图标，如果提示 LIVE OFF 说明就关闭了这个功能。"]
+
+
+def test_a_number_the_question_gives_and_no_sentence_holds_is_not_covered() -> None:
+    # before: answered with the LivePhotos sentence ("关闭" found, 445 nowhere)
+    result = ask("2003如何关闭445端口", PHONE)
+    assert result.status == "not_covered", result.answer
+    assert "445" in result.explanation
+
+
+def test_the_question_s_numbers_in_the_evidence_are_answered() -> None:
+    port = ["在 Windows 2003 中关闭 445 端口：打开注册表，新建 SMBDeviceEnabled 并设为 0。"]
+    assert ask("2003如何关闭445端口", [*PHONE, *port]).status == "answered"
+
+
+# Pages that share only "产生" with a question whose subject the segmenter cannot cut (尘 / 虱).
+NOISE = ["静电产生的原因是摩擦。", "电视产生噪音怎么办？检查电源。"]
+
+
+def test_an_unknown_chinese_word_no_sentence_holds_is_not_covered() -> None:
+    result = ask("尘虱是怎么样产生的", NOISE)
+    assert result.status == "not_covered", result.answer
+    assert "尘虱" in result.explanation
+
+
+def test_the_unknown_chinese_word_in_the_evidence_is_answered() -> None:
+    covered = [*NOISE, "尘虱产生于潮湿的环境，以霉菌为食。"]
+    result = ask("尘虱是怎么样产生的", covered)
+    assert result.status == "answered"
+    assert "尘虱" in result.answer
+
+
+def test_unmatched_words_are_numbers_and_unsegmented_chinese_only() -> None:
+    assert unmatched_words("PostgreSQL 15 的 10,000 行", "10000 rows") == frozenset()
+    assert unmatched_words("What happened in 2015 at port 445?", "that season") == {"445"}
+    assert unmatched_words("建行理财到期钱没了", "理财到期") == frozenset()  # 钱 / 没: no word
+    assert unmatched_words("尘虱是怎么样产生的", "静电", chinese=False) == frozenset()

@@ -23,6 +23,7 @@ from askalong.answer.agent.result import ChatPart, ChatSource
 from askalong.answer.agent.stats import asks_stats
 from askalong.answer.base import HistoryTurn
 from askalong.answer.referents import leans_on_thread
+from askalong.asking.agent.choosing import chosen_answers
 from askalong.asking.agent.events import ChatEvent, PartAnswered, ToolCalled, ToolDone
 from askalong.asking.agent.numbering import local_to_source, renumber_claims, renumber_markers
 from askalong.asking.agent.tools import TOP_K_MAX, KnowledgeTools, Retrieved, ToolOutput
@@ -127,15 +128,23 @@ def _answered(
     tools: KnowledgeTools, text: str, found: ToolOutput
 ) -> tuple[ChatPart, tuple[Claim, ...], tuple[tuple[int, Quote], ...]]:
     assert found.retrieved is not None
-    evidence = found.retrieved.evidence
-    answer = tools.asker.answered(found.retrieved.asked, evidence)
-    mapping = local_to_source(answer, evidence, found.sources)
-    # the quotes the direct answer cites (an explanation's further quotes are not shown)
-    cited = {n for claim in answer.claims for n in claim.quote_numbers if n in mapping}
-    quotes = tuple((mapping[q.number], q) for q in answer.quotes if q.number in cited)
+    drawn = chosen_answers(
+        tools.asker, found.retrieved.asked, found.retrieved.evidence, found.sources
+    )
+    texts: list[str] = []
+    claims: list[Claim] = []
+    quotes: list[tuple[int, Quote]] = []
+    for one in drawn:
+        answer = one.answer
+        mapping = local_to_source(answer, one.evidence, one.sources)
+        # the quotes the direct answer cites (an explanation's further quotes are not shown)
+        cited = {n for claim in answer.claims for n in claim.quote_numbers if n in mapping}
+        quotes += [(mapping[q.number], q) for q in answer.quotes if q.number in cited]
+        texts.append(renumber_markers(answer.answer, mapping))
+        claims += renumber_claims(answer.claims, mapping)
     numbers = tuple(dict.fromkeys(number for number, _ in quotes))
-    part = ChatPart(text, answer.status, renumber_markers(answer.answer, mapping), numbers)
-    return part, renumber_claims(answer.claims, mapping), quotes
+    part = ChatPart(text, drawn[0].answer.status, " ".join(texts), numbers)
+    return part, tuple(claims), tuple(quotes)
 
 
 def cited_sources(
