@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -292,3 +292,36 @@ def found_first(
     ranking = engine.searcher.ranking(question, BOB, use_vectors=vectors)
     top = ranking[0]
     return top.document_id == document_id and engine.paragraph(top.chunk_id) == paragraph
+
+
+# ----------------------------------------------------------------------------- title chunks
+
+
+def test_a_papers_title_chunk_ranks_below_the_chunk_that_answers(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    paper = Article(
+        "Construction of the Literature Graph in Semantic Scholar",
+        (
+            "Waleed Ammar, Dirk Groeneveld, Chandra Bhagavatula, Iz Beltagy\n"
+            "Allen Institute for Artificial Intelligence, Seattle WA 98103, USA",
+            "The resulting literature graph consists of more than 280M nodes.",
+            "We describe how papers, authors and entities are linked in the graph.",
+        ),
+        (),
+    )
+    engine = Engine(tmp_path, embedder)
+    try:
+        doc = engine.add(stored(paper, "alice", "private"))
+        question = "How many nodes does the literature graph in Semantic Scholar have?"
+        title_chunk = engine.store.chunks(doc.id)[0].id
+        engine.searcher.policy = replace(engine.searcher.policy, title_chunks_last=False)
+        before = engine.searcher.ranking(question, ALICE)
+        assert before[0].chunk_id == title_chunk  # what the fusion alone ranks first
+        engine.searcher.policy = replace(engine.searcher.policy, title_chunks_last=True)
+        ranked = engine.searcher.ranking(question, ALICE)
+        assert engine.paragraph(ranked[0].chunk_id) == 1 and ranked[1].chunk_id == title_chunk
+        found = engine.searcher.search(question, ALICE).hits
+        assert engine.paragraph(found[0].chunk_id) == 1
+    finally:
+        engine.close()

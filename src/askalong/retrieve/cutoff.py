@@ -63,6 +63,7 @@ def fuse(
     language: str = "en",
     unembedded: Collection[str] = frozenset(),
     by_pages: bool = False,
+    titles: Collection[str] = frozenset(),
 ) -> list[Hit]:
     """Fuse what the routes found, then threshold and cut to a dynamic top-K.
 
@@ -71,9 +72,15 @@ def fuse(
     the single-route (or keyword-only) threshold; the hits' mode names the route.
     ``by_pages`` (a question asked of a collection): the scores decide how many hits
     are kept, the page-first order of the whole ranking (``retrieve/pages.py``) which.
+    ``titles``: title chunks, ranked after their document's next chunk.
     """
     fused = fused_ranking(
-        keyword_hits or (), vector_hits or (), policy, language=language, unembedded=unembedded
+        keyword_hits or (),
+        vector_hits or (),
+        policy,
+        language=language,
+        unembedded=unembedded,
+        titles=titles,
     )
     if not fused:
         return []

@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from askalong.retrieve.policy import RetrievalPolicy
+from askalong.retrieve.titles import titles_last
 from askalong.types import Hit
 
 Route = Literal["keyword", "vector"]
@@ -259,10 +260,22 @@ def fused_ranking(
     *,
     language: str = "en",
     unembedded: Collection[str] = frozenset(),
+    titles: Collection[str] = frozenset(),
 ) -> list[Hit]:
     """The full fused list, best first, before any threshold (evaluation ranks this).
     ``language`` is the query's (``askalong.text.tokens.detect_language``); ``unembedded``
-    the documents the vector route could not search (see ``zscore_fusion``)."""
+    the documents the vector route could not search (see ``zscore_fusion``); ``titles``
+    the title chunks ranked after their document's next chunk (``retrieve/titles.py``)."""
+    return titles_last(_fused(keyword, vector, policy, language, unembedded), titles)
+
+
+def _fused(
+    keyword: Sequence[Hit],
+    vector: Sequence[Hit],
+    policy: RetrievalPolicy,
+    language: str,
+    unembedded: Collection[str],
+) -> list[Hit]:
     if not vector:
         return single_route(keyword, "keyword", policy.rrf_k)
     if not keyword:

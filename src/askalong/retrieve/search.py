@@ -16,6 +16,7 @@ from askalong.retrieve.followup import with_context
 from askalong.retrieve.fusion import fused_ranking
 from askalong.retrieve.pages import page_first
 from askalong.retrieve.policy import RetrievalPolicy
+from askalong.retrieve.titles import TITLE_WINDOW, title_only
 from askalong.store.base import Store
 from askalong.text.scripts import detect_language
 from askalong.text.tokens import tokenize
@@ -98,9 +99,24 @@ class Searcher:
             language=language or detect_language(query),
             unembedded=routes.unembedded,
             by_pages=self.policy.by_pages(len(documents)),
+            titles=self._title_chunks(routes, access),
         )
         notes = routes.notes if hits else (*routes.notes, "nothing passed the score threshold")
         return SearchResult(query, tuple(hits), routes.names, notes)
+
+    def _title_chunks(self, routes: _Routes, access: Access) -> frozenset[str]:
+        """The title chunks (``retrieve/titles.py``) among each route's first hits."""
+        if not self.policy.title_chunks_last:
+            return frozenset()
+        firsts = [*(routes.keyword or ())[:TITLE_WINDOW], *(routes.vector or ())[:TITLE_WINDOW]]
+        found = set()
+        for chunk_id in {hit.chunk_id for hit in firsts}:
+            chunk = self.store.chunk(chunk_id)
+            if chunk.order != 0:
+                continue
+            if title_only(chunk, self.store.get_document(chunk.document_id, access).title):
+                found.add(chunk_id)
+        return frozenset(found)
 
     def _reranked(
         self, query: str, routes: _Routes, k: int
@@ -142,6 +158,7 @@ class Searcher:
             self.policy,
             language=language,
             unembedded=routes.unembedded,
+            titles=self._title_chunks(routes, access),
         )
         if self.policy.by_pages(len(documents)):
             return page_first(fused, share=self.policy.page_share)
