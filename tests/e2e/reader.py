@@ -58,6 +58,16 @@ def pick_block(
     raise AssertionError(f"no paragraph of {min_chars}+ characters on page {page}")
 
 
+# A highlight is drawn and its pulse (app.css .hl.pulse) has run out: the animation itself
+# is waited for, as on a loaded machine it starts late and outlasts its nominal 1.2 s.
+PULSE_OVER = """() => document.querySelector(".hl") !== null
+  && document.getAnimations().every((a) => a.animationName !== "pulse")"""
+
+
+def wait_for_pulse_end(page: Page) -> None:
+    page.wait_for_function(PULSE_OVER)
+
+
 def open_reader(page: Page, url: str, document_id: str) -> None:
     page.goto(f"{url}/reader.html?doc={document_id}")
     page.wait_for_selector("body.ready")

@@ -64,10 +64,14 @@ def open_chat(page: Page, server: LiveServer, query: str = "") -> None:
 
 
 def ask(page: Page, question: str) -> Any:
-    """Types and sends `question`; returns the finished turn's locator."""
+    """Types and sends `question`; returns the finished turn's locator (the new turn's, by
+    its index: `.last` would find an earlier turn, done already, before the new one shows)."""
+    turns = page.locator(".chat-turn")
+    before = turns.count()
     page.fill("#chat-input", question)
     page.keyboard.press("Enter")
-    turn = page.locator(".chat-turn").last
+    expect(turns).to_have_count(before + 1)
+    turn = turns.nth(before)
     expect(turn).to_have_attribute("data-state", "done", timeout=60_000)
     return turn
 
@@ -348,9 +352,11 @@ def test_dark_mode_axe_and_the_library_link(page: Page, server: LiveServer) -> N
     assert light > LIGHT and dark < DARK, (light, dark)
     assert blocking(page) == []
     page.get_by_role("link", name="Library").click()
+    page.wait_for_url(f"{server.url}/")  # the chat page's body is `.ready` too: wait to leave it
     page.wait_for_selector("body.ready")
     assert page.evaluate("location.pathname") == "/"
     page.get_by_role("link", name="Chat", exact=True).click()
+    page.wait_for_url("**/chat.html*")
     page.wait_for_selector("body.chat-page.ready")
 
 

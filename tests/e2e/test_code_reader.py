@@ -25,7 +25,14 @@ from e2e.a11y import blocking
 from e2e.conftest import entered_page
 from e2e.live import LiveServer, live_server
 from e2e.pixels import highlight_share
-from e2e.reader import AskRequests, Target, drag_select, open_reader, wait_for_answer
+from e2e.reader import (
+    AskRequests,
+    Target,
+    drag_select,
+    open_reader,
+    wait_for_answer,
+    wait_for_pulse_end,
+)
 
 LOCKS = Path(asyncio.__file__).parent / "locks.py"
 MIXINS = LOCKS.with_name("mixins.py")
@@ -120,7 +127,7 @@ def test_select_lines_in_acquire_ask_and_the_quote_is_highlighted_over_its_glyph
     assert kept and set(kept) == {"pre-wrap"}  # a quote of code keeps its lines and indents
     card.click()
     assert code_page.evaluate("window.askalong.highlightedText()") == quoted
-    code_page.wait_for_timeout(1300)  # the pulse animation ends
+    wait_for_pulse_end(code_page)
     marks = code_page.evaluate("window.askalong.highlightMarks()")
     last = code_page.evaluate("window.askalong.lastHighlight()")
     glyphs = code_page.evaluate(SPAN_RECTS, last)

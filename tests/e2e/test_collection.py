@@ -93,6 +93,7 @@ def test_the_collection_views_have_no_serious_accessibility_violations(
     expect(page.locator(".collection-card")).to_have_count(1)
     assert blocking(page) == []
     page.locator(".collection-card a").click()
+    page.wait_for_url("**/collection.html?c=*")  # the library's body is `.ready` too
     page.wait_for_selector("body.ready")
     expect(page.locator("#members .doc-card")).to_have_count(len(MANUAL_PAGES))
     assert blocking(page) == []

@@ -10,7 +10,14 @@ from playwright.sync_api import Page, expect
 from e2e.a11y import blocking
 from e2e.conftest import Library
 from e2e.pixels import highlight_share, screenshot, show_page
-from e2e.reader import drag_select, open_reader, pick_block, sentence_in, wait_for_answer
+from e2e.reader import (
+    drag_select,
+    open_reader,
+    pick_block,
+    sentence_in,
+    wait_for_answer,
+    wait_for_pulse_end,
+)
 
 DARK = 60  # mean grey (0-255) below which the background counts as dark
 LIGHT = 200
@@ -40,7 +47,7 @@ def test_the_background_is_dark_and_the_highlight_shows_on_the_page(
     structure = library.server.structure(library.ids["paper"])
     block = pick_block(structure, page=1, lines=2, min_chars=60)
     page.evaluate("([b]) => window.askalong.highlight(b, 0, 40)", [block["id"]])
-    page.wait_for_timeout(1300)  # the pulse animation ends
+    wait_for_pulse_end(page)
     section = page.locator('.page[data-page="1"]')
     origin = section.bounding_box()
     assert origin is not None

@@ -70,8 +70,21 @@ def painted(page: Page) -> list[float]:
     return [highlight_share(pixels, r) for r in rects]
 
 
+# Every PDF page in view has its image drawn (a hit scrolled to may land on one still loading).
+PAGES_IN_VIEW_LOADED = """() => {
+  const view = document.querySelector("#reader-scroll").getBoundingClientRect();
+  return [...document.querySelectorAll(".page")]
+    .filter((p) => {
+      const r = p.getBoundingClientRect();
+      return r.bottom > view.top && r.top < view.bottom;
+    })
+    .every((p) => p.classList.contains("loaded") && p.querySelector("img")?.complete);
+}"""
+
+
 def bare_over_current(page: Page) -> list[float]:
     """The share of bare paper over the current hit (painted in a deeper colour)."""
+    page.wait_for_function(PAGES_IN_VIEW_LOADED)  # the hit's page image, not a fixed sleep
     rects = page.evaluate(HIGHLIGHT_RECTS, [CURRENT, CURRENT])
     assert rects, "the current hit is not in view"
     pixels = screenshot(page.locator(SCROLLER))
@@ -92,7 +105,6 @@ def test_find_counts_and_steps_through_chinese_hits(page: Page, library: Library
     page.locator("#find").press("Shift+Enter")
     page.locator("#find").press("Shift+Enter")
     expect(count).to_have_text(f"{total} / {total}")  # wraps round to the last
-    page.wait_for_timeout(100)
     assert max(bare_over_current(page)) < 0.02
 
 

@@ -30,7 +30,7 @@ from e2e.pixels import (
     show_page,
     white_share,
 )
-from e2e.reader import open_reader
+from e2e.reader import open_reader, wait_for_pulse_end
 
 A4_INHERITED = ["pdf/en_2col/naacl06-shinyama.pdf", "pdf/zh/elegantpaper-cn.pdf"]
 WORDS_PER_PAGE = 12
@@ -162,7 +162,7 @@ def test_a_quote_highlight_covers_the_quoted_words(
     open_reader(reader_page, shelf.server.url, shelf.ids[name])
     section = show_page(reader_page, number)
     reader_page.evaluate("([b, s, e]) => window.askalong.highlight(b, s, e)", [block, start, end])
-    reader_page.wait_for_timeout(1300)  # the pulse animation ends
+    wait_for_pulse_end(reader_page)
     words = quote_words(reader_page, block, start, end)
     assert len(words) >= 4, f"{name}: too few quoted words: {words}"
     pixels = screenshot(section)

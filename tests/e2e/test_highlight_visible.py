@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page
 from e2e.conftest import entered_page
 from e2e.live import LiveServer, live_server
 from e2e.pixels import highlight_share
-from e2e.reader import open_reader
+from e2e.reader import open_reader, wait_for_pulse_end
 
 PARAGRAPH = (
     "The reader draws a highlight over the exact characters a quote names, so that a "
@@ -83,7 +83,7 @@ def test_a_highlight_is_visible_over_the_text(
         [block["id"], start, start + len(QUOTED)],
     )
     assert shown == QUOTED
-    reader_page.wait_for_timeout(1300)  # the pulse animation ends
+    wait_for_pulse_end(reader_page)
     rects = reader_page.evaluate(TEXT_RECTS, QUOTED)
     assert rects, f"{suffix}: the quoted text is not shown"
     pixels = np.asarray(Image.open(_shot(reader_page, artifacts, suffix)).convert("RGB"))
@@ -115,7 +115,7 @@ def test_a_highlight_stays_over_its_text_when_the_type_is_zoomed(
     before = reader_page.evaluate(TEXT_RECTS, QUOTED)
     reader_page.click("#zoom-in")
     reader_page.click("#zoom-in")
-    reader_page.wait_for_timeout(1300)  # the pulse animation ends
+    wait_for_pulse_end(reader_page)
     rects = reader_page.evaluate(TEXT_RECTS, QUOTED)
     assert rects[0]["height"] > 1.15 * before[0]["height"], (before, rects)
     pixels = np.asarray(Image.open(_shot(reader_page, artifacts, f"zoomed{suffix}")).convert("RGB"))

@@ -282,7 +282,8 @@ def test_after_destroy_a_selection_no_longer_shows_the_ask_button(
     page.evaluate("window.fab = document.querySelector('.fab'); window.askalong.watcher.destroy()")
     page.evaluate("getSelection().removeAllRanges()")
     drag_select(page, target)
-    page.wait_for_timeout(100)  # the watcher checked selections a tick after mouseup
+    # The watcher checks a tick (setTimeout 0) after mouseup: a later tick runs after it.
+    page.evaluate("() => new Promise((tick) => setTimeout(tick, 0))")
     assert page.evaluate("window.fab.hidden") is True
     assert page.evaluate("window.askalong.selection()") is None
     assert page.locator(".fab").count() == 0

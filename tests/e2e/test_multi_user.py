@@ -152,7 +152,12 @@ def test_an_admin_makes_a_user_and_adds_them_to_an_org(context: BrowserContext, 
     expect(shown_document).to_contain_text(title)  # the markup as text, never as HTML
     assert shown_document.locator("img").count() == 0
     assert page.evaluate("window.pwned") is None
-    shown_document.locator("select.visibility").select_option("public")
+    # The select shows "public" before its PUT is answered: wait for the answer, not the value.
+    with page.expect_response(
+        lambda r: r.request.method == "PUT" and "/visibility" in r.url
+    ) as shared:
+        shown_document.locator("select.visibility").select_option("public")
+    assert shared.value.ok, (shared.value.status, shared.value.text())  # a refusal, not a wait
     expect(page.locator(f'.admin-document[data-id="{document_id}"] select')).to_have_value("public")
     listed = team.api("alice").get("/api/documents").json()["documents"]
     assert document_id in [d["id"] for d in listed]  # public now: alice sees it

@@ -45,9 +45,19 @@ def scroll_to_later_block(page: Page, structure: dict[str, Any]) -> None:
     )
 
 
+# The reloaded reader has restored its place (reader.js sets `resumed` after restore()).
+RESTORED = "() => window.askalong.resumed !== undefined"
+
+
+# The address names the thread ``id`` (its entry pushed: Panel.open has shown its turns).
+THREAD_IN_ADDRESS = "(id) => new URLSearchParams(location.hash.slice(1)).get('t') === id"
+
+
 def open_thread_from_list(page: Page, thread_id: str) -> None:
     page.locator(".tab", has_text="Threads").click()
     page.locator(f'.thread-item[data-id="{thread_id}"]').click()
+    # This thread's own entry: a turn shown "answered" may still be the thread before's.
+    page.wait_for_function(THREAD_IN_ADDRESS, arg=thread_id)
     expect(page.locator(".turn").first).to_have_attribute("data-status", "answered")
 
 
@@ -62,7 +72,6 @@ def test_a_reload_comes_back_to_the_block_thread_and_turn(
     open_reader(page, server.url, doc_id)
     scroll_to_later_block(page, server.structure(doc_id))  # type: ignore[arg-type]
     open_thread_from_list(page, asked["thread_id"])
-    page.wait_for_function(f"() => location.hash.includes('t={asked['thread_id']}')")
     before = top_block(page)
     params = hash_params(page)
     assert params["b"] == before["block"] and params["turn"] == "1"
@@ -73,7 +82,8 @@ def test_a_reload_comes_back_to_the_block_thread_and_turn(
     turns = page.locator(".turn")
     expect(turns).to_have_count(2)
     expect(turns.nth(1).locator(".question")).to_contain_text(second)
-    page.wait_for_function(f"() => location.hash.includes('b={before['block']}')")
+    # The reloaded address holds `b` from the start: wait for restore() to have run instead.
+    page.wait_for_function(RESTORED)
     after = top_block(page)
     assert after["block"] == before["block"]
     assert abs(after["offset"] - before["offset"]) <= 2  # the same place, to the pixel
@@ -94,27 +104,37 @@ def test_back_and_forward_move_between_threads(page: Page, library: Library) -> 
     page.go_back()
     expect(page.locator(".turn")).to_have_count(0)
     assert "t" not in hash_params(page)
-    page.go_forward()
+    page.go_forward()  # each restore loaded before the next: two at once may land out of order
+    expect(question).to_contain_text(QUESTIONS["paper"][0])
     page.go_forward()
     expect(question).to_contain_text(QUESTIONS["paper"][1])
     assert hash_params(page)["t"] == two
 
 
-def follow_up_then_reload(page: Page, library: Library, cut: Any) -> tuple[str, AskRequests]:
+# The question kept over a reload (panel/pending.js), and whether its turn shows a failure.
+PENDING = "JSON.parse(sessionStorage.getItem('askalong:pending:' + doc) ?? 'null')"
+FAILED = "[...document.querySelectorAll('.turn')].at(-1)?.querySelector('.notice.error') != null"
+# What the page has seen of each cut request, so the reload comes after it (not a sleep).
+ABORTED = f"(doc) => {FAILED} && {PENDING} !== null"
+THREAD_EVENT_SEEN = f"(doc) => {PENDING}?.turn_id != null"
+REFUSAL_SEEN = f"(doc) => {FAILED} && {PENDING} === null"
+
+
+def follow_up_then_reload(
+    page: Page, library: Library, cut: Any, seen: str
+) -> tuple[str, AskRequests]:
     """A thread opened from its address, a follow-up typed, its request ``cut`` on the
-    way (by a route handler) and the page reloaded; returns the thread and the asks seen
-    from the reload on."""
+    way (by a route handler), the page's state after it ``seen`` (a predicate of the
+    document id) and the page reloaded; returns the thread and the asks seen from the
+    reload on."""
     server, doc_id = library.server, library.ids["paper"]
     thread_id = server.ask(doc_id, QUESTIONS["paper"][0])["thread_id"]
     page.goto(f"{server.url}/reader.html?doc={doc_id}#t={thread_id}")
     expect(page.locator(".turn")).to_have_count(1)
-    handled: list[Route] = []
-    page.route("**/api/ask", lambda route: (cut(route), handled.append(route)))
+    page.route("**/api/ask", cut)
     page.locator(".composer-input").fill(QUESTIONS["paper"][1])
     page.keyboard.press("Enter")
-    while not handled:  # the handler has cut the request (or its answer) off
-        page.wait_for_timeout(50)
-    page.wait_for_timeout(200)  # and the page has seen what it was given
+    page.wait_for_function(seen, arg=doc_id)
     page.unroute("**/api/ask")
     asks = AskRequests(page)
     page.reload()
@@ -127,7 +147,7 @@ def stored_questions(library: Library, thread_id: str) -> list[str]:
 
 
 def test_a_question_lost_on_the_way_is_sent_again_once(page: Page, library: Library) -> None:
-    thread_id, asks = follow_up_then_reload(page, library, lambda route: route.abort())
+    thread_id, asks = follow_up_then_reload(page, library, lambda route: route.abort(), ABORTED)
     expect(page.locator(".turn")).to_have_count(2)
     wait_for_answer(page)
     assert [b["question"] for b in asks.bodies] == [QUESTIONS["paper"][1]]
@@ -136,7 +156,8 @@ def test_a_question_lost_on_the_way_is_sent_again_once(page: Page, library: Libr
     page.reload()
     page.wait_for_selector("body.ready")
     expect(page.locator(".turn")).to_have_count(2)
-    page.wait_for_timeout(500)
+    page.wait_for_function(RESTORED)  # the reader has decided, rather than a fixed sleep
+    assert page.evaluate("window.askalong.resumed") == "none"
     assert len(asks.bodies) == 1  # answered: not sent a third time
 
 
@@ -150,12 +171,12 @@ def first_event_only(route: Route) -> None:
 def test_a_question_stored_before_the_reload_is_shown_not_resent(
     page: Page, library: Library
 ) -> None:
-    thread_id, asks = follow_up_then_reload(page, library, first_event_only)
+    thread_id, asks = follow_up_then_reload(page, library, first_event_only, THREAD_EVENT_SEEN)
     turns = page.locator(".turn")
     expect(turns).to_have_count(2)
     expect(turns.nth(1).locator(".question")).to_contain_text(QUESTIONS["paper"][1])
     wait_for_answer(page)
-    page.wait_for_function("() => window.askalong.resumed !== undefined")
+    page.wait_for_function(RESTORED)
     assert page.evaluate("window.askalong.resumed") == "stored"
     assert asks.bodies == []
     assert stored_questions(library, thread_id) == list(QUESTIONS["paper"])
@@ -169,9 +190,9 @@ def refused(route: Route) -> None:
 
 
 def test_a_question_the_server_refused_is_not_sent_again(page: Page, library: Library) -> None:
-    _, asks = follow_up_then_reload(page, library, refused)
+    _, asks = follow_up_then_reload(page, library, refused, REFUSAL_SEEN)
     expect(page.locator(".turn")).to_have_count(1)
-    page.wait_for_function("() => window.askalong.resumed !== undefined")
+    page.wait_for_function(RESTORED)
     assert page.evaluate("window.askalong.resumed") == "none" and asks.bodies == []
 
 

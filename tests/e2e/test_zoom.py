@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import Library
 from e2e.pixels import highlight_share, on_its_ink, quote_words, sample_words, screenshot
-from e2e.reader import open_reader, pick_block
+from e2e.reader import open_reader, pick_block, wait_for_pulse_end
 
 SCROLLER = "#reader-scroll"
 MIN_ON_INK = 0.85  # as in test_geometry.py
@@ -107,7 +107,7 @@ def test_a_quote_highlight_covers_its_words_at_twice_the_width(
     page.evaluate("([b, s, e]) => window.askalong.highlight(b, s, e)", [block["id"], start, end])
     zoom_to_twice(page)
     page.evaluate("([b, s, e]) => window.askalong.highlight(b, s, e)", [block["id"], start, end])
-    page.wait_for_timeout(1300)  # the pulse animation ends
+    wait_for_pulse_end(page)
     words = quote_words(page, block["id"], start, end, within=SCROLLER)
     assert len(words) >= 4, f"too few quoted words: {words}"
     pixels = screenshot(page.locator(SCROLLER))

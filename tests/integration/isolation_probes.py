@@ -10,6 +10,7 @@ owner's answers (documents, blocks, threads, conversations, turns, collections, 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -302,6 +303,66 @@ def check_conversations(run: Run, made: dict[str, list[tuple[str, str]]]) -> Non
                         collections=[ghost_of(collection)],
                     ),
                 )
+
+
+def check_turn_counts(run: Run, made: dict[str, list[tuple[str, str]]]) -> None:
+    """A listed thread's ``turns`` is how many its asker is shown on opening it, also once a
+    document another's conversation cites is made private (its turn is hidden then, and the
+    count must not tell that it exists). The document is shared again after."""
+    cited = _cited_by_another(run, made)
+    if cited is None:
+        run.leaks.append("no conversation cites another's document: the count probe hides nothing")
+        return
+    doc, asker, conversation = cited
+    before = len(_shown_turns(run, asker, conversation))
+    unshare = {"doc": run.ids[doc.key], "json": {"visibility": "private"}}
+    run.expect(doc.owner, "PUT", "/api/documents/{doc}/visibility", True, **unshare)
+    world = run.world
+    private = replace(doc, visibility="private")
+    run.world = replace(world, docs=tuple(private if d == doc else d for d in world.docs))
+    try:
+        if len(_shown_turns(run, asker, conversation)) >= before:
+            run.leaks.append(f"{asker} is still shown a turn citing {doc.key}, now private")
+        for user in run.world.users:
+            _counts_match(run, user)
+    finally:
+        run.world = world
+        shared = {"doc": run.ids[doc.key], "json": {"visibility": doc.visibility}}
+        run.expect(doc.owner, "PUT", "/api/documents/{doc}/visibility", True, **shared)
+
+
+def _cited_by_another(
+    run: Run, made: dict[str, list[tuple[str, str]]]
+) -> tuple[Doc, str, str] | None:
+    """A shared document, a user it is not theirs and a conversation of theirs citing it."""
+    for user, conversations in made.items():
+        for conversation, _ in conversations:
+            text = run.call(user, "GET", "/api/threads/{thread}", thread=conversation).text
+            for doc in run.world.docs:
+                if doc.owner != user and doc.visibility != "private" and run.ids[doc.key] in text:
+                    return doc, user, conversation
+    return None
+
+
+def _shown_turns(run: Run, user: str, thread: str) -> list[Any]:
+    turns: list[Any] = run.call(user, "GET", "/api/threads/{thread}", thread=thread).json()["turns"]
+    return turns
+
+
+def _counts_match(run: Run, user: str) -> None:
+    """Every thread the user's lists count (conversations, each visible document's threads)
+    has as many turns as opening it shows."""
+    listed = run.call(user, "GET", "/api/conversations").json()["conversations"]
+    for doc in run.world.docs:
+        if doc.key in run.world.visible(user):
+            route = "/api/documents/{doc}/threads"
+            listed += run.call(user, "GET", route, doc=run.ids[doc.key]).json()["threads"]
+    for thread in listed:
+        shown = len(_shown_turns(run, user, thread["id"]))
+        if thread["turns"] != shown:
+            run.leaks.append(
+                f"{user} lists {thread['id']} with {thread['turns']} turns, shown {shown}"
+            )
 
 
 def _rate(run: Run, user: str, conversation: str, turn: str, rating: str = "up") -> Any:

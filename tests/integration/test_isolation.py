@@ -68,6 +68,7 @@ def isolation(owner: TestClient, world: World, *, asking: str) -> Run:
         probe.check_asking(run, user, list(dict.fromkeys(asked)))
         conversations[user] = probe.check_chat(run, user)
     probe.check_conversations(run, conversations)
+    probe.check_turn_counts(run, conversations)
     probe.check_admin(run, world.users[0])  # the first account made administers the rest
     check_sharing(run)
     probe.check_removal(run)

@@ -95,3 +95,35 @@ def test_a_conversation_hides_what_its_asker_may_no_longer_see(pair: Pair) -> No
         assert SECRET not in shown.text and pair.doc not in shown.text, (path, shown.text[:500])
     listed = pair.bob.get("/api/conversations")
     assert SECRET not in listed.text
+
+
+BOB_NOTE = "# Tide gauge\n\nThe harbour tide gauge reads every six minutes.\n"
+
+
+def test_a_conversation_list_counts_only_the_turns_its_asker_is_shown(pair: Pair) -> None:
+    """A conversation of two turns, one from a document made private since: the list's
+    ``turns`` is the count ``GET /api/threads/{id}`` shows (one), not the two stored — the
+    count would tell that a hidden turn exists."""
+    hidden = chat(pair.bob, "When does the quillwort valve open?")
+    conversation = hidden["conversation_id"]
+    made = pair.bob.post("/api/documents", files={"file": ("gauge.md", BOB_NOTE.encode())})
+    assert made.status_code == 201, made.text
+    follow = {"question": "How often does the tide gauge read?", "stream": False}
+    kept = pair.bob.post("/api/chat", json={**follow, "conversation_id": conversation})
+    assert kept.status_code == 200, kept.text
+    assert made.json()["document"]["id"] in {s["document_id"] for s in kept.json()["sources"]}
+    assert _listed_turns(pair.bob, conversation) == 2  # both shown while the valve is shared
+    made_private = pair.alice.put(
+        f"/api/documents/{pair.doc}/visibility", json={"visibility": "private"}
+    )
+    assert made_private.status_code == 200
+    shown = pair.bob.get(f"/api/threads/{conversation}").json()["turns"]
+    assert [t["question"] for t in shown] == [follow["question"]]
+    assert _listed_turns(pair.bob, conversation) == len(shown)
+
+
+def _listed_turns(client: TestClient, conversation: str) -> int:
+    listed = client.get("/api/conversations").json()["conversations"]
+    [entry] = [c for c in listed if c["id"] == conversation]
+    count: int = entry["turns"]
+    return count

@@ -51,9 +51,14 @@ def requested(client: TestClient, url: str) -> Iterator[Future[httpx.Response]]:
         yield pool.submit(client.get, url)
 
 
-def wait_until_drawing(client: TestClient, seconds: float = 0.5) -> None:
-    """Give the background request time to reach the child (it is then drawing for ~20 s)."""
-    time.sleep(seconds)
+def wait_until_drawing(client: TestClient, seconds: float = 30) -> None:
+    """Until the background request holds the renderer (its one-page-at-a-time lock: it is
+    then drawing, for ~20 s). A fixed sleep here could end, on a loaded machine, before the
+    request got there: the child then killed while idle, or the limit timed from too early."""
+    deadline = time.monotonic() + seconds
+    while not renderer(client)._lock.locked():
+        assert time.monotonic() < deadline, "the page request never reached the renderer"
+        time.sleep(0.01)
     assert renderer(client).child_pid is not None
 
 

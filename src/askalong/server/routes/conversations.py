@@ -8,7 +8,9 @@ Contract
 the knowledge-base agent (threads ``POST /api/chat`` opened), most recently updated first.
 A reader thread (``POST /api/ask``) is not one, whether asked on one document or several.
 Each is private to its owner, as every thread is; it is read, renamed, deleted and exported
-by the thread routes (``/api/threads/{id}``: 404 unless it is the caller's).
+by the thread routes (``/api/threads/{id}``: 404 unless it is the caller's). ``turns`` counts
+the turns ``GET /api/threads/{id}`` shows the caller (``routes/threads.shown_turns``): a turn
+hidden there (its document made private since) is not counted either.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
+from askalong.server.routes.threads import shown_turns
 from askalong.types import Access, Thread
 from askalong.wire import ThreadSummaryJSON, thread_summary_json
 
@@ -43,7 +46,8 @@ def _conversations(state: ServerState, access: Access) -> ConversationList:
     out = []
     for thread in store.list_threads(access):
         if _is_chat(state, thread):
-            out.append(thread_summary_json(thread, thread.turn_count, None))
+            count = len(shown_turns(store, thread.id, access))
+            out.append(thread_summary_json(thread, count, None))
     return ConversationList(conversations=out)
 
 

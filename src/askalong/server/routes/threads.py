@@ -11,7 +11,9 @@ question, e.g. "Explain this.").
 ``GET /api/threads/{id}`` → ``{"id", "document_id", "title", "created", "updated",
 "turns": [{"id", "index", "question", "intent", "anchor", "answer": <the answer JSON of
 POST /api/ask>, "created"}]}``. A turn that quotes, retrieved or is anchored in a document
-the caller may no longer see (made private since) is left out, here and in the export.
+the caller may no longer see (made private since) is left out, here, in the export and in
+the ``turns`` counts of the thread lists (this list's and ``GET /api/conversations``'s):
+``shown_turns`` is the one rule for all of them.
 
 Every ``anchor`` here is ``{document_id, block_id, start, end, selected_text, page,
 section_path}`` or null.
@@ -31,8 +33,6 @@ turn's anchor chip. Threads are private to their owner (``current_access``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from fastapi import APIRouter
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
@@ -43,7 +43,7 @@ from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.recheck import Visible
 from askalong.server.routes.documents import ERRORS
 from askalong.server.schemas import DocPath, IdPath, ThreadList, ThreadRename
-from askalong.store.base import DocumentStore
+from askalong.store.base import DocumentStore, Store
 from askalong.types import Access, Anchor, Block, Turn
 from askalong.wire import (
     PlacedAnchorJSON,
@@ -91,7 +91,7 @@ def _threads(state: ServerState, ref: str, access: Access) -> ThreadList:
     document = store.get_document(ref, access)
     out = []
     for thread in store.list_threads(access, document_id=document.id):
-        turns = store.turns(thread.id)
+        turns = shown_turns(store, thread.id, access)
         last = turns[-1].anchor if turns else None
         out.append(thread_summary_json(thread, len(turns), _anchor(store, last)))
     return ThreadList(threads=out)
@@ -102,18 +102,20 @@ def thread_with_turns(state: ServerState, thread_id: str, access: Access) -> Thr
     store = state.library.store
     thread = store.get_thread(thread_id, access)
     _require_readable(store, thread.document_id, access)
-    shown = _readable_turns(store, store.turns(thread.id), access)
+    shown = shown_turns(store, thread.id, access)
     turns = [turn_json(turn, _anchor(store, turn.anchor)) for turn in shown]
     return thread_json(thread, turns)
 
 
-def _readable_turns(store: DocumentStore, turns: Sequence[Turn], access: Access) -> list[Turn]:
-    """The turns whose every quoted, retrieved or anchored document the caller may still
-    see (a deleted one aside): a chat turn quoting a document made private since, or a
-    reader turn asked across documents, is left out rather than shown (fail closed)."""
+def shown_turns(store: Store, thread_id: str, access: Access) -> list[Turn]:
+    """The thread's turns the caller is shown, when it is opened and when it is counted in a
+    list (the count must not tell that hidden turns exist): those whose every quoted,
+    retrieved or anchored document the caller may still see (a deleted one aside). A chat
+    turn quoting a document made private since, or a reader turn asked across documents,
+    is left out rather than shown (fail closed)."""
     visible = Visible(store, access)
     kept = []
-    for turn in turns:
+    for turn in store.turns(thread_id):
         answer = turn.answer
         named = {q.document_id for q in answer.quotes} | {h.document_id for h in answer.hits}
         named |= {turn.anchor.document_id} if turn.anchor is not None else set()
