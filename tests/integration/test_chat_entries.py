@@ -1,9 +1,10 @@
 """The offline agent answers a part from the entry its subject names (``answer/extractive/
 entries``), on real manual pages asked as one scope: a setting's default from its own
 entry (not a neighbour's sentence that mentions it), a term's defining sentence (the first
-under its heading, not a later one that also names it), a command's purpose line, and a
-part the pages do not cover still refused. Each part was answered with another sentence
-before the entry rule (the chat dev set's misses, ``benchmarks/results/chat-offline``)."""
+under its heading, not a later one that also names it), a command's Description's first
+sentence (what it does, beyond its purpose line), and a part the pages do not cover still
+refused. Each part was answered with another sentence before the entry rule (the chat
+dev set's misses, ``benchmarks/results/chat-offline``)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ ASKED = (
       "automate the execution of vacuum and analyze")),
     ("What does REFRESH MATERIALIZED VIEW do? And also what does innodb_buffer_pool_size "
      "default to in MySQL?",
-     ("replace the contents of a materialized view", None)),
+     ("completely replaces the contents of a materialized view", None)),
 )  # fmt: skip
 
 

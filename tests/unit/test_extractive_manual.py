@@ -108,6 +108,11 @@ def ask(question: str, *pages: Sequence[Section]) -> ExtractiveResult:
     return answer_extractively(analysed(question), [*units, *units_of(OTHER, "other")])
 
 
+def row_security(*paragraphs: str) -> list[Section]:
+    """Section 5.8's paragraphs given."""
+    return [(("5.8. Row Security Policies",), [("paragraph", p) for p in paragraphs])]
+
+
 def test_what_a_command_is_for_is_its_description_not_its_compatibility() -> None:
     result = ask("What is ROLLBACK for?", ROLLBACK_PAGE, GLOSSARY)
     assert result.status == "answered"
@@ -240,20 +245,12 @@ def test_a_chinese_answer_keeps_a_space_before_a_latin_sentence() -> None:
 
 
 def test_a_sentence_does_not_end_inside_brackets() -> None:
-    page: list[Section] = [
-        (
-            ("5.8. Row Security Policies",),
-            [
-                (
-                    "paragraph",
-                    "When row security is enabled on a table (with ALTER TABLE ... ENABLE ROW "
-                    "LEVEL SECURITY), all normal access to the table for selecting rows or "
-                    "modifying rows must be allowed by a row security policy. However, the "
-                    "table owner is typically not subject to row security policies.",
-                )
-            ],
-        )
-    ]
+    page = row_security(
+        "When row security is enabled on a table (with ALTER TABLE ... ENABLE ROW LEVEL "
+        "SECURITY), all normal access to the table for selecting rows or modifying rows must "
+        "be allowed by a row security policy. However, the table owner is typically not "
+        "subject to row security policies."
+    )
     result = ask("What happens when row security is enabled on a table?", page)
     assert "(with ALTER TABLE ... ENABLE ROW LEVEL SECURITY), all normal access" in result.answer
     assert result.quotes[0].text.endswith("must be allowed by a row security policy.")
@@ -294,3 +291,16 @@ def test_a_block_s_head_line_is_the_context_of_its_sentences() -> None:
     ]
     result = ask("What is the default value of shared_buffers?", notes)
     assert result.answer.startswith("The default is typically 128 megabytes")
+
+
+def test_a_sentence_leaning_back_is_quoted_with_the_one_it_points_to() -> None:
+    page = row_security(
+        "In addition to the SQL-standard privilege system available through GRANT, tables can "
+        "have row security policies that restrict, on a per-user basis, which rows can be "
+        "returned by normal queries or inserted, updated, or deleted by data modification "
+        "commands. This feature is also known as Row-Level Security.",
+        "Row security policies can be specific to commands, or to roles, or to both.",
+    )
+    result = ask("What is row security?", page)
+    assert result.answer.startswith("In addition to the SQL-standard privilege system")
+    assert "This feature is also known as Row-Level Security." in result.answer

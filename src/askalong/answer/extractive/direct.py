@@ -3,6 +3,8 @@ at most, one more.
 
 - the best sentence's neighbour when it scores nearly as well (``pair_ratio``);
 - for a best sentence that announces what follows ("Tesla stated:"), the next one;
+- for a definition whose best sentence leans back on the one before ("This feature is
+  also known as Row-Level Security."), that one first;
 - for a why / how question whose best sentence names the focus without giving the
   cause or the means, the next sentence of its block when that one does ("X is hard.
   This is because …", "We now avoid that problem by patching the bytecode."): a two-
@@ -55,6 +57,9 @@ def direct_sentences(
     stated = _stated_again(scored, best, weights, threshold)
     if stated is not None:
         return [best, stated]
+    antecedent = _antecedent(scored, best) if question.form.answer_type == "definition" else None
+    if antecedent is not None:
+        return [antecedent, best]
     window = _window(scored, best, question)
     if window is not None:
         return [best, window]
@@ -131,6 +136,21 @@ def _answers(item: Scored) -> bool:
     announcing what follows ("… computed as follows:") as the second sentence."""
     text = item.candidate.text
     return item.score > 0 and item.candidate.kind not in NOT_ANSWERS and not announces(text)
+
+
+# A sentence opening on a pronoun or a demonstrative ("This feature is also known as
+# Row-Level Security.", "It also blocks …") speaks of what the sentence before it named.
+_LEANS_BACK = re.compile(r"(?:this|these|that|those|it|they|such)\b|这|此|该|它", re.IGNORECASE)
+
+
+def _antecedent(scored: Sequence[Scored], best: Scored) -> Scored | None:
+    """For a best sentence that leans back on the one before it in its block, that
+    sentence: without what it points back to, "This feature …" defines nothing (a value
+    asked for, "It is 6,400 kilometres long.", is answered by the sentence alone)."""
+    if _LEANS_BACK.match(best.candidate.text.lstrip()) is None:
+        return None
+    before = neighbour(scored, best.candidate, -1)
+    return before if before is not None and _answers(before) else None
 
 
 def _pair(scored: Sequence[Scored], best: Scored, weights: Weights) -> Scored | None:
