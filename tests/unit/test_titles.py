@@ -29,6 +29,8 @@ def test_a_chunk_with_a_sentence_or_not_first_is_not() -> None:
     page = "建行理财到期钱没了-就爱阅读网\n建设银行的理财产品为什么到期了,钱还没有到账?"
     assert not title_only(chunk(page), "建行理财到期钱没了-就爱阅读网")
     assert not title_only(chunk(PAPER), "")
+    # A reference page's purpose line answers "what does COPY do?": not a title chunk.
+    assert not title_only(chunk("COPY\nCOPY — copy data between a file and a table"), "COPY")
 
 
 def hits(*rows: tuple[str, str, float]) -> list[Hit]:

@@ -4,9 +4,9 @@ A paper's first chunk is often its title and byline (the authors, their institut
 SciFact abstract's its title line. Such a chunk matches a question's topic words, and
 under the vectors it is the document's summary, so it ranks first while it never holds
 the answer. ``title_only`` recognises it (the document's first chunk: the title, then no
-sentence); ``titles_last`` lowers its score just below its document's next-best chunk,
-so the answer-bearing chunk of the same document moves up and other documents keep
-their places.
+sentence and no purpose line); ``titles_last`` lowers its score just below its
+document's next-best chunk, so the answer-bearing chunk of the same document moves up and
+other documents keep their places.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ TITLE_WINDOW = 10
 # an initial "S.", not an address "allenai.org"), or a CJK sentence mark.
 _SENTENCE_END = re.compile(r"[^\W\d_A-Z]{2}[.!?](?:\s|$)|[。！？!?]")
 _SPACE = re.compile(r"\s+")
+# The title followed by a dash or colon is a reference page's purpose line, which answers
+# "what does X do", not a byline.
+_PURPOSE_MARKS = ("—", "–", "-", ":", "：")
 
 
 def title_only(chunk: Chunk, title: str) -> bool:
@@ -33,7 +36,11 @@ def title_only(chunk: Chunk, title: str) -> bool:
     text, head = _SPACE.sub(" ", chunk.text).strip(), _SPACE.sub(" ", title).strip()
     if not text.startswith(head):
         return False
-    return _SENTENCE_END.search(text[len(head) :]) is None
+    rest = text[len(head) :].lstrip()
+    rest = rest[len(head) :].lstrip() if rest.startswith(head) else rest  # a name line above
+    if rest.startswith(_PURPOSE_MARKS):  # "COPY — copy data between a file and a table"
+        return False
+    return _SENTENCE_END.search(rest) is None
 
 
 def titles_last(hits: Sequence[Hit], titles: Collection[str]) -> list[Hit]:
