@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from askalong.errors import AskAlongError, InputError
+from askalong.errors import AskAlongError, InputError, NotFound
 from askalong.index.base import SearchRoutes
 from askalong.providers.rerank import Reranker, rerank_or_fallback
 from askalong.retrieve.cutoff import fuse
@@ -114,9 +114,19 @@ class Searcher:
             chunk = self.store.chunk(chunk_id)
             if chunk.order != 0:
                 continue
-            if title_only(chunk, self.store.get_document(chunk.document_id, access).title):
+            title = self._visible_title(chunk.document_id, access)
+            if title is not None and title_only(chunk, title):
                 found.add(chunk_id)
         return frozenset(found)
+
+    def _visible_title(self, doc_id: str, access: Access) -> str | None:
+        """The document's title as the asker may see it; None when the index still holds a
+        document the store no longer shows them (its hits are dropped further on, and no
+        error here may name it)."""
+        try:
+            return self.store.get_document(doc_id, access).title
+        except NotFound:
+            return None
 
     def _reranked(
         self, query: str, routes: _Routes, k: int
