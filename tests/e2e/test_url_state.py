@@ -111,6 +111,29 @@ def test_back_and_forward_move_between_threads(page: Page, library: Library) -> 
     assert hash_params(page)["t"] == two
 
 
+def test_two_quick_backs_end_on_the_second_ones_thread(page: Page, library: Library) -> None:
+    """The first Back's thread comes back from the server after the second Back's: the
+    panel still ends on the thread the address names."""
+    server, doc_id = library.server, library.ids["paper"]
+    one = server.ask(doc_id, QUESTIONS["paper"][0])["thread_id"]
+    two = server.ask(doc_id, QUESTIONS["paper"][1])["thread_id"]
+    three = server.ask(doc_id, "What is the literature graph?")["thread_id"]
+    open_reader(page, server.url, doc_id)
+    for thread in (one, two, three):
+        open_thread_from_list(page, thread)
+
+    def late(route: Route) -> None:
+        page.wait_for_timeout(1500)
+        route.continue_()
+
+    page.route(f"**/api/threads/{two}", late)
+    page.evaluate("() => { history.back(); setTimeout(() => history.back(), 50); }")
+    page.wait_for_function(f"() => location.hash.includes('t={one}')")
+    page.wait_for_timeout(2500)  # the late thread has come back by now
+    expect(page.locator(".turn .question")).to_contain_text(QUESTIONS["paper"][0])
+    assert hash_params(page)["t"] == one
+
+
 # The question kept over a reload (panel/pending.js), and whether its turn shows a failure.
 PENDING = "JSON.parse(sessionStorage.getItem('askalong:pending:' + doc) ?? 'null')"
 FAILED = "[...document.querySelectorAll('.turn')].at(-1)?.querySelector('.notice.error') != null"

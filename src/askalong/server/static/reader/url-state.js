@@ -80,6 +80,7 @@ export class UrlState {
     this.isPdf = structure.document.format === "pdf";
     this.state = readHash();
     this.restoring = false;
+    this.restores = Promise.resolve(); // the restore under way (restore)
     this.timer = null;
     this.zoom = null; // follow(zoom): the reader's Zoom, once it exists
     this.listening = new AbortController();
@@ -104,12 +105,25 @@ export class UrlState {
     history.pushState(null, "", hashOf(this.state) || location.pathname + location.search);
   }
 
-  // Back to the place in the address: its thread and turn, then its scroll position.
-  async restore() {
-    const wanted = readHash();
+  // Back to the place in the address: its thread and turn, then its scroll position. One
+  // at a time, each reading the address when it starts: two quick Back presses end on the
+  // second's thread, never on whichever thread's fetch came back last.
+  restore() {
+    const run = this.restores.then(() => this.restoreNow());
+    this.restores = run.catch(() => {});
+    return run;
+  }
+
+  async restoreNow() {
+    clearTimeout(this.timer); // a scroll of the entry left must not be written over this one
+    const address = location.hash;
+    const wanted = readHash(address);
     this.restoring = true;
     try {
       if (wanted.thread !== (this.panel.thread?.id ?? null)) await this.showThread(wanted.thread);
+      // Moved on meanwhile (the next restore is queued): writing now would put this place
+      // over the entry the address has moved to.
+      if (location.hash !== address) return;
       this.scrollPanelTo(wanted.turn);
       // Laid out at once at the zoom wanted (its images follow), so the block is measured there.
       if (this.zoom && wanted.zoom !== this.zoom.toHash()) this.zoom.fromHash(wanted.zoom);
