@@ -118,6 +118,17 @@ def test_store_counts_exactly_what_the_caller_may_see(backend: Backend, caller: 
 
 
 @callers
+def test_store_gives_titles_only_of_what_the_caller_may_see(backend: Backend, caller: str) -> None:
+    named = [entry.id for entry in DOCUMENTS] + ["0" * 16]  # one id never stored
+    titles = backend.store.document_titles(named, CALLERS[caller])
+    assert set(titles) == set(VISIBLE[caller])
+    for entry in DOCUMENTS:
+        if entry.id in titles:
+            assert titles[entry.id] == stored(entry).document.title
+    assert backend.store.document_titles([], CALLERS[caller]) == {}
+
+
+@callers
 def test_store_finds_by_id_or_prefix_only_what_the_caller_may_see(
     backend: Backend, caller: str
 ) -> None:

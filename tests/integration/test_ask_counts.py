@@ -99,7 +99,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
             holds = getattr(module, function.__name__, None) is function
             if holds and getattr(module, "__name__", "").startswith("askalong"):
                 monkeypatch.setattr(module, function.__name__, wrapper)
-    for method in ("get_document", "blocks"):
+    for method in ("get_document", "blocks", "document_titles"):
         real = getattr(SQLiteStore, method)
         monkeypatch.setattr(SQLiteStore, method, _counted(calls, f"store.{method}", real))
     monkeypatch.setattr(Searcher, "search", _searching(calls, Searcher.search))
@@ -189,6 +189,8 @@ def test_a_knowledge_base_question_in_the_cli(cli_paper: str, calls: Calls) -> N
         # (``asking/evidence.py``, the keyword tail), never more
         searcher = calls.by_searcher
         assert 1 <= calls.searches <= 2, calls.searches
+        # the title-chunk check (``retrieve/titles``): one batched query a search at most
+        assert calls.all["store.document_titles"] <= calls.searches, calls.all
         assert searcher["detect_language"] == 0, searcher
         assert searcher["tokenize"] == calls.searches, searcher
         core = calls.on_question - searcher

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from askalong.errors import AskAlongError, InputError, NotFound
+from askalong.errors import AskAlongError, InputError
 from askalong.index.base import SearchRoutes
 from askalong.providers.rerank import Reranker, rerank_or_fallback
 from askalong.retrieve.cutoff import fuse
@@ -109,24 +109,16 @@ class Searcher:
         if not self.policy.title_chunks_last:
             return frozenset()
         firsts = [*(routes.keyword or ())[:TITLE_WINDOW], *(routes.vector or ())[:TITLE_WINDOW]]
-        found = set()
-        for chunk_id in {hit.chunk_id for hit in firsts}:
-            chunk = self.store.chunk(chunk_id)
-            if chunk.order != 0:
-                continue
-            title = self._visible_title(chunk.document_id, access)
-            if title is not None and title_only(chunk, title):
-                found.add(chunk_id)
-        return frozenset(found)
-
-    def _visible_title(self, doc_id: str, access: Access) -> str | None:
-        """The document's title as the asker may see it; None when the index still holds a
-        document the store no longer shows them (its hits are dropped further on, and no
-        error here may name it)."""
-        try:
-            return self.store.get_document(doc_id, access).title
-        except NotFound:
-            return None
+        chunks = [self.store.chunk(chunk_id) for chunk_id in {hit.chunk_id for hit in firsts}]
+        openers = [chunk for chunk in chunks if chunk.order == 0]
+        # One query, as the asker may see them: a document the index still holds but the
+        # store no longer shows them has no title here (its hits are dropped further on).
+        titles = self.store.document_titles({c.document_id for c in openers}, access)
+        return frozenset(
+            chunk.id
+            for chunk in openers
+            if chunk.document_id in titles and title_only(chunk, titles[chunk.document_id])
+        )
 
     def _reranked(
         self, query: str, routes: _Routes, k: int

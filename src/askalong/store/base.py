@@ -16,7 +16,7 @@ resolved that id through ``get_document`` with the right ``Access`` first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -92,6 +92,11 @@ class DocumentStore(Protocol):
 
     def list_documents(self, access: Access) -> list[Document]:
         """The documents ``access`` may see, newest first."""
+        ...
+
+    def document_titles(self, doc_ids: Iterable[str], access: Access) -> dict[str, str]:
+        """The titles of those of ``doc_ids`` that ``access`` may see, in one query; an id
+        not visible (or not stored) is left out, never an error that would name it."""
         ...
 
     def count_documents(

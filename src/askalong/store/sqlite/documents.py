@@ -141,6 +141,19 @@ class SQLiteDocuments(SQLiteDatabase):
         with self._lock, store_errors("documents"):
             return self._documents("1 = 1", (), access)
 
+    def document_titles(self, doc_ids: Iterable[str], access: Access) -> dict[str, str]:
+        ids = tuple(dict.fromkeys(doc_ids))
+        if not ids:
+            return {}
+        visible = access_filter(access)
+        marks = ", ".join("?" * len(ids))
+        with self._lock, store_errors("documents"):
+            rows = self._conn.execute(
+                f"SELECT d.id, d.title FROM documents d WHERE d.id IN ({marks}) AND {visible.sql}",
+                (*ids, *visible.params),
+            )
+            return {row[0]: row[1] for row in rows}
+
     def count_documents(
         self, access: Access, document_ids: Sequence[str] | None = None
     ) -> DocumentCounts:
