@@ -8,6 +8,9 @@ import re
 from askalong.text.scripts import is_cjk
 
 _CJK_TERMINATORS = frozenset("。！？；…")
+# How a sentence or a lead-in ends, in either script: a line ending otherwise is a term,
+# a name or a row of cells, not a sentence.
+SENTENCE_ENDS = (".", "!", "?", ":", "。", "！", "？", "：")
 _OPENERS = frozenset("\"'“‘「『（([《【")
 _BOUNDARY_RE = re.compile(
     r"(?P<punct>[.!?。！？；…]+)[\"'”’」』）)\]》】]*(?P<space>\s*)|(?P<blank>\n[^\S\n]*\n\s*)"

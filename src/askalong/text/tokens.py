@@ -55,6 +55,12 @@ def search_normal(text: str) -> str:
     return unicodedata.normalize("NFKC", _SUPERSCRIPTS.sub(r" \1", text))
 
 
+def han_words(han: str) -> list[str]:
+    """The words of a run of Han characters as the segmenter cuts them (its dictionary
+    only, no guessing: an unknown word stays single characters)."""
+    return list(rjieba.cut(han, hmm=False))
+
+
 def tokenize(text: str) -> list[str]:
     """Search tokens in text order: NFKC, rjieba words for Han runs, lower-cased and
     stemmed words elsewhere; stop words and punctuation dropped."""
@@ -64,7 +70,7 @@ def tokenize(text: str) -> list[str]:
     for match in _TOKEN_RE.finditer(normal):
         han = match.group("han")
         if han:
-            tokens.extend(w for w in rjieba.cut(han, hmm=False) if w not in CHINESE_STOP_WORDS)
+            tokens.extend(w for w in han_words(han) if w not in CHINESE_STOP_WORDS)
             continue
         word = match.group().lower()
         if word not in ENGLISH_STOP_WORDS:

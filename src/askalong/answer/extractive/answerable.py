@@ -36,14 +36,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import rjieba
-
 from askalong.answer.extractive.names import missing_names
 from askalong.answer.extractive.scoring import Scored
 from askalong.answer.extractive.typed import typed_answer_missing
 from askalong.text.analysed import AnalysedText
 from askalong.text.question_form import QuestionForm, focus_found
-from askalong.text.tokens import CHINESE_STOP_WORDS, key_terms, search_normal
+from askalong.text.tokens import CHINESE_STOP_WORDS, han_words, key_terms, search_normal
 
 # Refused by term only when none of the checkable focus is found: a stricter share (0.5)
 # refused paraphrased XQuAD / CMRC questions (answered 0.99 -> 0.94 / 0.92, limit 300).
@@ -214,7 +212,7 @@ def unmatched_words(question: str, evidence: str, *, chinese: bool = True) -> fr
 def _unsegmented(run: str) -> list[str]:
     """The runs of two or more single-character words the segmenter leaves in ``run``."""
     words, current = [], ""
-    for word in [*rjieba.cut(run, hmm=False), ""]:
+    for word in [*han_words(run), ""]:
         if len(word) == 1 and word not in CHINESE_STOP_WORDS and word not in _FUNCTION_CHARS:
             current += word
             continue

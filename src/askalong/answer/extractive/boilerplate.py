@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from askalong.text.sentences import SENTENCE_ENDS
 from askalong.text.tokens import key_terms
 
 _POINTER = re.compile(
@@ -54,7 +55,7 @@ def is_cells(sentence: str) -> bool:
     sentence end ("BEGIN, COMMIT, ROLLBACK TO SAVEPOINT")."""
     if _CELL in sentence:
         return True
-    if sentence.endswith((".", "!", "?", ":", "。", "！", "？", "：")):
+    if sentence.endswith(SENTENCE_ENDS):
         return False
     items = [item.split() for item in sentence.split(",")]
     return len(items) >= 2 and all(0 < len(item) <= _ITEM_WORDS for item in items)

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 from askalong.text.analysed import AnalysedText
+from askalong.text.sentences import SENTENCE_ENDS
 from askalong.text.tokens import key_terms
 
 # "20.4.1. ", "(integer)", "(boolean)": numbering and a setting's type say nothing of it
@@ -106,7 +107,7 @@ def block_head(text: str) -> str | None:
         return None
     head = first.strip()
     words = head.split()
-    if not words or len(words) > _HEAD_WORDS or head.endswith((".", "!", "?", ":", "。", "：")):
+    if not words or len(words) > _HEAD_WORDS or head.endswith(SENTENCE_ENDS):
         return None
     return head
 

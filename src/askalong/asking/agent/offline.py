@@ -22,11 +22,13 @@ from askalong.answer.agent.registry import Source, SourceRegistry
 from askalong.answer.agent.result import ChatPart, ChatSource
 from askalong.answer.agent.stats import asks_stats
 from askalong.answer.base import HistoryTurn
+from askalong.answer.extractive.direct import joined
 from askalong.answer.referents import leans_on_thread
 from askalong.asking.agent.choosing import chosen_answers
 from askalong.asking.agent.events import ChatEvent, PartAnswered, ToolCalled, ToolDone
 from askalong.asking.agent.numbering import local_to_source, renumber_claims, renumber_markers
 from askalong.asking.agent.tools import TOP_K_MAX, KnowledgeTools, Retrieved, ToolOutput
+from askalong.text.scripts import answer_language
 from askalong.types import Claim, Quote
 
 OFFLINE_NOTE = {
@@ -143,7 +145,8 @@ def _answered(
         texts.append(renumber_markers(answer.answer, mapping))
         claims += renumber_claims(answer.claims, mapping)
     numbers = tuple(dict.fromkeys(number for number, _ in quotes))
-    part = ChatPart(text, drawn[0].answer.status, " ".join(texts), numbers)
+    language = answer_language(found.retrieved.asked.question.text)
+    part = ChatPart(text, drawn[0].answer.status, joined(texts, language), numbers)
     return part, tuple(claims), tuple(quotes)
 
 
