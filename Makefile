@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export ASKALONG_EVALDATA ?= $(abspath ../shared/evaldata)
 
-.PHONY: run test check sweep lint wheel-check bench install clean
+.PHONY: run test check sweep lint docs wheel-check bench install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+PORT ?= 8000
 run: $(STAMP)
-	$(PY) -m askalong.demo
+	$(PY) -m askalong.demo $(PORT)
 
 test: $(STAMP) lint
 	$(PY) -m pytest -q -m "not sweep" --durations=30
@@ -33,6 +34,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
 	$(PY) -m askalong.server.contract --check
+	$(VENV)/bin/mkdocs build --quiet --strict
+
+# The docs site from docs/ (reference pages generated from the code), served while you edit.
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8001
 
 # The built wheel in a fresh virtual environment: migrations run, the reader's files are served.
 wheel-check: $(STAMP)
@@ -42,4 +48,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/ingest.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .site .pytest_cache .mypy_cache .ruff_cache

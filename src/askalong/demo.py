@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 from askalong.cli import main as cli
 from askalong.config import load_settings
 from askalong.ingest.pipeline import document_id
-from askalong.server.token import install_token
 
 SAMPLE_PAPER = Path("pdf/en_2col/2020.acl-main.207.pdf")
 
@@ -40,13 +40,13 @@ def sample_path() -> Path:
     return path
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Add the sample, then serve the reader opened on it (``make run PORT=8080``)."""
+    port = (argv if argv is not None else sys.argv[1:])[:1] or ["8000"]
     path = sample_path()
     doc_id = document_id(hashlib.sha256(path.read_bytes()).hexdigest())
     cli.main(["add", str(path)], standalone_mode=False)
-    token = install_token(load_settings().home)  # the address lets the browser in
-    print(f"Open http://127.0.0.1:8000/reader.html?doc={doc_id}&token={token}  (Ctrl-C stops)")
-    cli.main(["serve"], standalone_mode=False)
+    cli.main(["serve", "--port", port[0], "--doc", doc_id], standalone_mode=False)
 
 
 if __name__ == "__main__":

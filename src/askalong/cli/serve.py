@@ -16,7 +16,8 @@ from askalong.config import load_settings
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 @click.option("--open", "open_browser", is_flag=True, help="Open the reader in a web browser.")
-def serve(host: str, port: int, open_browser: bool) -> None:
+@click.option("--doc", help="Open the reader on this document (its id) rather than the library.")
+def serve(host: str, port: int, open_browser: bool, doc: str | None) -> None:
     """Start the reader and the HTTP API (OpenAPI docs at /docs).
 
     It listens on localhost only unless --host says otherwise; the library is the one
@@ -31,9 +32,10 @@ def serve(host: str, port: int, open_browser: bool) -> None:
 
     settings = load_settings()
     url = f"http://{_display_host(host)}:{port}/"
-    entry = f"{url}?token={install_token(settings.home)}"
+    page = f"reader.html?doc={doc}&" if doc else "?"
+    entry = f"{url}{page}token={install_token(settings.home)}"
     console.print(f"AskAlong reader at [bold]{escape(entry)}[/]")
-    console.print(f"(API docs: {escape(url)}docs once the reader is open; Ctrl+C stops)")
+    console.print("(the HTTP API's docs are at /docs; Ctrl+C stops)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         console.print(
             "[yellow]note:[/] listening beyond this machine; anyone with the token can use it"
