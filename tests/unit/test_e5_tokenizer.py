@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import marshal
+from pathlib import Path
+
 import numpy as np
 
 from askalong.providers.local.e5.file import Vocabulary
-from askalong.providers.local.e5.tokenizer import Tokenizer
+from askalong.providers.local.e5.tokenizer import EDGES_FILE, Tokenizer, piece_edges
 
 PIECES = ("<unk>", "<s>", "</s>", "<pad>", "▁", "a", "b", "c", "d", "▁ab", "▁abcd", "cd")
 
@@ -40,3 +43,30 @@ def test_characters_no_piece_holds_are_unknown_one_each() -> None:
     ids = tokenizer.content_ids("ab xz")
     assert ids[-2:] == [0, 0]  # "x" and "z"
     assert ids[: ids.index(PIECES.index("▁"))] == [PIECES.index("▁ab")]
+
+
+def _vocabulary() -> Vocabulary:
+    return Vocabulary(
+        pieces=PIECES,
+        scores=np.array([-5.0] * len(PIECES), dtype=np.float32),
+        bos=1,
+        eos=2,
+        pad=3,
+        unk=0,
+        normalise={},
+    )
+
+
+def test_the_edges_are_kept_in_the_cache_and_read_back(tmp_path: Path) -> None:
+    built = piece_edges(_vocabulary(), tmp_path)
+    assert (tmp_path / EDGES_FILE).is_file()
+    assert "▁abc" in built and built["▁abc"] < 0  # a prefix, no piece
+    (tmp_path / EDGES_FILE).write_bytes(marshal.dumps({"▁ab": 9}))  # what a later start reads
+    assert piece_edges(_vocabulary(), tmp_path) == {"▁ab": 9}
+
+
+def test_an_unreadable_cache_is_built_again(tmp_path: Path) -> None:
+    (tmp_path / EDGES_FILE).write_bytes(b"\x00not marshal")
+    edges = piece_edges(_vocabulary(), tmp_path)
+    assert edges == piece_edges(_vocabulary(), None)
+    assert marshal.loads((tmp_path / EDGES_FILE).read_bytes()) == edges

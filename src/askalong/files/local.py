@@ -12,12 +12,12 @@ import contextlib
 import hashlib
 import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from askalong.errors import InputError, StoreError
+from askalong.files.atomic import write_atomically
 
 _HASH = re.compile(r"[0-9a-f]{64}")
 _ASIDE_PREFIX = ".deleting-"
@@ -73,7 +73,7 @@ class OriginalFiles:
             return target
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomically(target, data)
+            write_atomically(target, data, prefix=_TEMP_PREFIX, durable=True)
         except OSError as exc:
             raise StoreError(f"cannot write original file: {exc}", source=str(target)) from exc
         return target
@@ -105,17 +105,3 @@ class OriginalFiles:
     def discard(self, aside: Path) -> None:
         with contextlib.suppress(OSError):
             aside.unlink(missing_ok=True)
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_TEMP_PREFIX)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise

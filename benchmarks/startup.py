@@ -1,0 +1,91 @@
+"""How much CPU a CLI call costs before it does its work: ``askalong --help``, ``docs`` and
+``ask`` (one question on a 8-page paper), each as a whole process, beside ``python -c pass``,
+for one or more source trees in the same run (the arms interleaved call by call, so a
+noisy machine loads them alike). CPU time (user + system of the child), not wall.
+
+    python benchmarks/startup.py --tree new=src --tree main=/path/to/main/src [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _table import markdown_table, write_results
+
+PAPER = "pdf/en_2col/N18-3011.pdf"
+QUESTION = "What does the literature graph contain?"
+# The console script beside this interpreter; PYTHONPATH picks the tree it imports.
+ASKALONG = str(Path(sys.executable).parent / "askalong")
+CALLS: dict[str, list[str]] = {
+    "python -c pass": [sys.executable, "-c", "pass"],
+    "askalong --help": [ASKALONG, "--help"],
+    "askalong docs": [ASKALONG, "docs"],
+    "askalong ask": [ASKALONG, "ask", QUESTION],
+}
+
+
+def cpu_seconds(command: list[str], env: dict[str, str]) -> float:
+    """User + system CPU of one child process run to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(trees: dict[str, Path], runs: int, home: Path) -> dict[tuple[str, str], list[float]]:
+    seconds: dict[tuple[str, str], list[float]] = {}
+    for _ in range(runs):
+        for label, args in CALLS.items():
+            for tree, src in trees.items():
+                env = {**os.environ, "PYTHONPATH": str(src), "ASKALONG_HOME": str(home)}
+                taken = cpu_seconds(args, env)
+                seconds.setdefault((label, tree), []).append(taken)
+    return seconds
+
+
+def prepare(home: Path, src: Path, evaldata: Path) -> None:
+    """The paper added, and one warm-up ask per tree so each start finds its caches made."""
+    env = {**os.environ, "PYTHONPATH": str(src), "ASKALONG_HOME": str(home)}
+    add = [ASKALONG, "add", str(evaldata / PAPER)]
+    subprocess.run(add, env=env, check=True, capture_output=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", action="append", required=True, help="LABEL=SRC_DIR")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    trees = {t.split("=", 1)[0]: Path(t.split("=", 1)[1]).resolve() for t in args.tree}
+    evaldata = Path(os.environ.get("ASKALONG_EVALDATA", "../shared/evaldata"))
+    with tempfile.TemporaryDirectory() as folder:
+        home = Path(folder)
+        prepare(home, next(iter(trees.values())), evaldata)
+        for src in trees.values():  # each tree's caches (engine choice, tables) made once
+            env = {**os.environ, "PYTHONPATH": str(src), "ASKALONG_HOME": str(home)}
+            subprocess.run(CALLS["askalong ask"], env=env, check=True, capture_output=True)
+        seconds = measure(trees, args.runs, home)
+    rows = [
+        [label, *(f"{statistics.median(seconds[(label, tree)]):.2f}" for tree in trees)]
+        for label in CALLS
+    ]
+    load = os.getloadavg()[0]
+    text = (
+        f"# CLI start-up, CPU seconds per call (median of {args.runs})\n\n"
+        f"{time.strftime('%Y-%m-%d')}, load {load:.1f} on {os.cpu_count()} cores; "
+        "every call a fresh process on the same home (caches made by a warm-up call).\n\n"
+        + markdown_table(["call", *trees], "l" + "r" * len(trees), rows)
+    )
+    write_results(text, f"startup-{time.strftime('%Y-%m-%d')}.md", args.out)
+
+
+if __name__ == "__main__":
+    main()
