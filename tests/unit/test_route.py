@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from askalong.answer.base import DraftRequest, HistoryTurn
-from askalong.answer.llm.route import choose_route, decide_route
+from askalong.answer.llm.route import decide_route
 from askalong.context.units import ContextUnit, Origin
 from askalong.text.analysed import analysed
 from askalong.types import BlockSpan
@@ -43,11 +43,10 @@ TURN = HistoryTurn("What is a quarterback?", "The player who directs the offence
 def test_route_rules(built: DraftRequest, route: str, reason: str) -> None:
     decision = decide_route(built)
     assert (decision.route, decision.reason) == (route, reason)
-    assert choose_route(built) == route
 
 
 def test_no_light_model_means_strong() -> None:
-    assert choose_route(request(), has_light=False) == "strong"
+    assert decide_route(request(), has_light=False).route == "strong"
     assert decide_route(request(), has_light=False).reason == "no light model is configured"
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, get_args
@@ -219,7 +219,3 @@ def _document_id(item: CorpusDocument) -> str:
 
 def _slug(name: str) -> str:
     return "".join(c if c.isalnum() or c in "._-" else "_" for c in name)
-
-
-def summary_rows(evaluations: Iterable[Evaluation]) -> list[RetrievalReport]:
-    return [report for evaluation in evaluations for report in evaluation.reports]

@@ -37,11 +37,6 @@ def decide_route(request: DraftRequest, *, has_light: bool = True) -> RouteDecis
     return RouteDecision("strong", "the default route")
 
 
-def choose_route(request: DraftRequest, *, has_light: bool = True) -> Route:
-    """``"light"`` for a short selection to explain, else ``"strong"``."""
-    return decide_route(request, has_light=has_light).route
-
-
 def _strong_reason(request: DraftRequest) -> str | None:
     if request.intent == "compare":
         return "Compare"
