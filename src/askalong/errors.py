@@ -11,13 +11,13 @@
      │    ├── TooLarge            over the configured size limit
      │    ├── ParseTimeout        parsing took longer than the per-file limit
      │    ├── Unreadable          the path cannot be read (missing, permissions, a device)
-     │    └── FetchError          a URL could not be fetched
- │    └── ChecksumMismatch    bytes that do not match the digest sent with them
- ├── NotFound                 unknown document / block id (HTTP 404)
- │    └── Expired             a resource that existed and has lapsed (HTTP 410)
- ├── Unauthorized             no valid credential in a multi-user server (HTTP 401)
- ├── Conflict                 the request disagrees with the resource's state (HTTP 409)
- ├── TooMany                  a per-user limit is reached; try later (HTTP 429)
+     │    ├── FetchError          a URL could not be fetched
+     │    └── ChecksumMismatch    bytes that do not match the digest sent with them
+     ├── NotFound                 unknown document / block id (HTTP 404)
+     │    └── Expired             a resource that existed and has lapsed (HTTP 410)
+     ├── Unauthorized             no valid credential in a multi-user server (HTTP 401)
+     ├── Conflict                 the request disagrees with the resource's state (HTTP 409)
+     ├── TooMany                  a per-user limit is reached; try later (HTTP 429)
      ├── ConfigError              a bad setting, naming the key and the valid choices
      ├── StoreError               the store failed (nothing half-written is left behind)
      │    └── IndexUnreadable     a search index cannot be opened (``askalong doctor --repair``)
