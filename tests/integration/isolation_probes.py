@@ -416,13 +416,16 @@ def check_uploads(run: Run, user: str) -> None:
 
 
 def check_accounts(run: Run, user: str) -> None:
-    """The session names the caller; a login is for the account's own orgs."""
+    """The session names the caller; a login is for the account's own orgs; a password
+    change is the caller's own."""
     session = run.call(user, "GET", "/api/session").json()
     if session["user"] != user or set(session["orgs"]) != set(run.store.access_of(user).orgs):
         run.leaks.append(f"{user} session: {session}")
     login = run.call(user, "POST", "/api/login", json={"user": user, "password": PASSWORD})
     if login.status_code != 200 or login.json()["user"] != user:
         run.leaks.append(f"{user} login: {login.status_code}")
+    same = {"password": PASSWORD, "new_password": PASSWORD}  # one's own, and only one's own
+    run.expect(user, "POST", "/api/password", True, json=same)
     run.expect(user, "POST", "/api/logout", True)
 
 
