@@ -44,8 +44,8 @@ def test_a_success_clears_its_account_and_its_own_count(store: LoginStore) -> No
 
 
 def test_a_quiet_key_is_forgotten(store: LoginStore) -> None:
-    for _ in range(9):
-        store.take_login_try(ALICE, T0 + 100 * _, BACKOFF)
+    for n in range(9):
+        store.take_login_try(ALICE, T0 + 100 * n, BACKOFF)
     later = T0 + 800 + BACKOFF.forget
     assert store.take_login_try(ALICE, later, BACKOFF) == store.take_login_try(
         ("user:x", "addr:x"), later, BACKOFF
