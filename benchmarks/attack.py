@@ -41,7 +41,9 @@ serve`` during uploads and asks, at random points, each followed by an integrity
 ``xss`` (``attack_xss.py``): hostile documents in Chromium, in every view their text reaches.
 ``injection`` (``attack_injection.py``): documents that instruct the model, a scripted model
 that obeys, and what the product shows. ``load`` (``attack_load.py``): 30 concurrent askers
-with and without ingestion (twice the budget). Shared pieces: ``attack_common.py``.
+with and without ingestion (twice the budget). ``login``, ``session``
+(``attack_accounts.py``): guessing, lockout, and sessions that end. Shared pieces:
+``attack_common.py``.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ from askalong.verify.judge import JudgePair, judge_messages
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
+from attack_accounts import login, session
 from attack_common import MAX_EXAMPLES, Row
 from attack_injection import injection
 from attack_kill9 import kill9
@@ -398,6 +401,8 @@ SECTIONS: dict[str, Callable[[float, random.Random], Row]] = {
     "xss": xss,
     "injection": injection,
     "load": load,
+    "login": login,
+    "session": session,
 }
 
 

@@ -74,3 +74,15 @@ def test_a_short_password_is_refused(settings: Settings) -> None:
     result = run("user", "add", "carol", "--password-stdin", stdin="short\n")
     assert result.exit_code == 1 and "at least 8 characters" in result.output
     assert "short" not in result.output.replace("at least", "")
+
+
+def test_a_password_set_on_the_command_line_ends_every_session(settings: Settings) -> None:
+    run_json("user", "add", "dora", "--password-stdin", stdin=PASSWORD + "\n")
+    with api_client(settings) as owner:
+        browser = TestClient(owner.app, base_url=BASE_URL)
+        assert browser.post("/api/login", json={"user": "dora", "password": PASSWORD}).is_success
+        changed = run_json("user", "password", "DORA", "--password-stdin", stdin="new one 12345\n")
+        assert changed["user"]["id"] == "dora"
+        assert browser.get("/api/session").status_code == 401
+        again = {"user": "dora", "password": "new one 12345"}
+        assert browser.post("/api/login", json=again).is_success

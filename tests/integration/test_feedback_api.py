@@ -146,4 +146,12 @@ def test_the_admin_view_filters_and_hides_what_the_admin_may_not_see(owner: Test
     hidden = carol.get("/api/admin/feedback").json()["feedback"][1]["judged"]["citations"]
     assert shown[0]["text"] and shown[0]["title"] == "TRUNCATE"
     assert hidden[0]["text"] == hidden[0]["title"] == ""
-    assert hidden[0]["chunk_ids"] == shown[0]["chunk_ids"]
+    assert shown[0]["chunk_ids"] and shown[0]["document_id"] and shown[0]["text_sha256"]
+    for named in ("document_id", "block_id", "text_sha256"):
+        assert hidden[0][named] == "", named
+    assert hidden[0]["chunk_ids"] == hidden[0]["chunk_sha256"] == []
+    assert (hidden[0]["start"], hidden[0]["end"], hidden[0]["page"]) == (0, 0, None)
+    view = carol.get("/api/admin/feedback").text
+    doc_id = shown[0]["document_id"]
+    assert doc_id not in view and shown[0]["chunk_ids"][0] not in view
+    assert shown[0]["text_sha256"] not in view

@@ -102,7 +102,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "user": (
         "accounts",
         "user",
-        "Accounts of a multi-user server: add, list, disable.",
+        "Accounts of a multi-user server: add, list, disable, password.",
     ),
     "org": (
         "accounts",

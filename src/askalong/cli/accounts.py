@@ -1,4 +1,4 @@
-"""The account commands: ``user add/list/disable`` and ``org add/list/member``.
+"""The account commands: ``user add/list/disable/password`` and ``org add/list/member``.
 
 They change the store of this ASKALONG_HOME directly (whoever can run them owns the
 install). Creating the first user makes ``askalong serve`` multi-user: every request then
@@ -33,14 +33,24 @@ def opened_store() -> Iterator[Store]:
 
 @click.group()
 def user() -> None:
-    """Accounts of a multi-user server: add, list, disable."""
+    """Accounts of a multi-user server: add, list, disable, password."""
+
+
+password_stdin_option = click.option(
+    "--password-stdin", is_flag=True, help="Read the password from standard input (scripts)."
+)
+
+
+def read_password(from_stdin: bool) -> str:
+    """From standard input (scripts) or prompted for twice, never an argument (``ps``)."""
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    return str(click.prompt("Password", hide_input=True, confirmation_prompt=True))
 
 
 @user.command("add")
 @click.argument("name")
-@click.option(
-    "--password-stdin", is_flag=True, help="Read the password from standard input (scripts)."
-)
+@password_stdin_option
 @click.option(
     "--admin",
     is_flag=True,
@@ -50,11 +60,7 @@ def user() -> None:
 @json_option
 def user_add(name: str, password_stdin: bool, admin: bool | None, as_json: bool) -> None:
     """Add a user NAME; the password is asked for (never an argument: it would show in ps)."""
-    password = (
-        sys.stdin.readline().rstrip("\n")
-        if password_stdin
-        else click.prompt("Password", hide_input=True, confirmation_prompt=True)
-    )
+    password = read_password(password_stdin)
     with opened_store() as store:
         made = store.add_user(name, password, admin=admin)
     if as_json:
@@ -92,6 +98,21 @@ def user_disable(name: str, enable: bool, as_json: bool) -> None:
         print_json({"user": user_json(changed)})
         return
     console.print(f"{'enabled' if enable else 'disabled'} user {changed.id}")
+
+
+@user.command("password")
+@click.argument("name")
+@password_stdin_option
+@json_option
+def user_password(name: str, password_stdin: bool, as_json: bool) -> None:
+    """Set a user's password: every session of theirs ends (their API tokens stay)."""
+    password = read_password(password_stdin)
+    with opened_store() as store:
+        changed = store.set_password(name, password)
+    if as_json:
+        print_json({"user": user_json(changed)})
+        return
+    console.print(f"new password for {changed.id}; their sessions have ended")
 
 
 @click.group()

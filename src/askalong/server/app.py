@@ -44,6 +44,7 @@ from askalong.server.errors import install_error_handlers
 from askalong.server.gate import Gate, HostRule
 from askalong.server.identity import Identities
 from askalong.server.limits import RequestLimits, UserLimits
+from askalong.server.login_guard import LoginGuard
 from askalong.server.methods import AllowedMethods, MethodTable
 from askalong.server.routes import (
     accounts,
@@ -79,7 +80,7 @@ def create_app(
 ) -> FastAPI:
     """The app serving ``settings.home`` to the names ``host`` stands for; the library
     opens when the app starts, the install token is read (or made) now. ``clock`` is
-    what the per-minute request limits read the time from."""
+    what the per-minute request limits and the sign-in back-off read the time from."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -145,6 +146,7 @@ def create_app(
     app.add_middleware(RequestLimits, limits=UserLimits.of(settings), clock=clock)
     hosts = HostRule.of(host, settings.allowed_hosts)
     app.state.identities = Identities(install_token(settings.home))
+    app.state.login_guard = LoginGuard(clock=clock)
     app.add_middleware(Gate, hosts=hosts, identities=app.state.identities, auth=settings.auth)
     app.add_middleware(SecurityHeaders)  # added last: outermost, so refusals carry it too
     return app

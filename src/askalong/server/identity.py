@@ -7,9 +7,10 @@ nobody (then the gate answers 401).
 - With no account (and ``ASKALONG_AUTH`` not ``required``) that is the only identity: the
   zero-config install, unchanged.
 - Multi-user (the first account made, or ``ASKALONG_AUTH=required``): an account's API
-  token (``Authorization: Bearer aa_...``) or its session cookie (``sessions.py``) is that
-  user, with the ``Access`` the store computes (their orgs and every ancestor). A session
-  on a state-changing request must bring its CSRF token too.
+  token (``Authorization: Bearer aa_...``) or its session cookie (``sessions.py``, while
+  the store holds the session and its user is enabled) is that user, with the ``Access``
+  the store computes (their orgs and every ancestor). A session on a state-changing
+  request must bring its CSRF token too.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ class Identities:
     def _session_caller(self, request: Request, store: Store, *, writes: bool) -> Caller:
         cookie = request.cookies.get(SESSION_PREFIX + port_of(request))
         session = None if cookie is None else self.signer.read(cookie)
-        if session is None or not _enabled(store, session.user):
+        if session is None or not store.session_live(session.user, session.nonce):
             return Caller(None, multi=True)
         if writes and not self.signer.csrf_ok(session, request.headers.get(CSRF_HEADER, "")):
             return Caller(None, csrf_missing=True, multi=True)
@@ -77,11 +78,6 @@ class Identities:
 
 def multi_user(store: Store | None, auth: str) -> bool:
     return auth == "required" or (store is not None and store.has_users())
-
-
-def _enabled(store: Store, user_id: str) -> bool:
-    user = store.get_user(user_id)
-    return user is not None and not user.disabled
 
 
 def _bearer(request: Request) -> str | None:

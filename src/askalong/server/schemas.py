@@ -282,6 +282,13 @@ class LoginIn(BaseModel):
     password: str = Field(min_length=1, max_length=1024)
 
 
+class PasswordIn(BaseModel):
+    """The current password (checked, and throttled as a login) and the new one."""
+
+    password: str = Field(min_length=1, max_length=1024)
+    new_password: str = Field(min_length=1, max_length=1024)
+
+
 class SessionOut(BaseModel):
     """Who the request runs as: ``user`` (``local`` for the install's owner), whether the
     server is multi-user, and the CSRF token an account session sends as X-CSRF-Token."""

@@ -1,10 +1,12 @@
 """Signed browser sessions of accounts, and the CSRF token that goes with each.
 
 A session cookie reads ``<user>.<issued>.<nonce>.<signature>``: an HMAC-SHA256 over the
-rest under a key derived from the install token (``ASKALONG_HOME/api-token``), so the
-server keeps no session table, a forged or edited cookie fails the signature, and
-replacing the install token signs everyone out. The cookie is HttpOnly and SameSite=Lax;
-its user is looked up on every request, so a disabled account is out at once.
+rest under a key derived from the install token (``ASKALONG_HOME/api-token``), so a
+forged or edited cookie fails the signature, and replacing the install token signs
+everyone out. A signed cookie counts only while the store holds its session
+(``SessionStore``, checked on every request): signing out ends it on the server, not
+only in the browser; disabling a user ends all theirs for good; a password change ends
+all but the changer's. The cookie is HttpOnly and SameSite=Lax.
 
 The CSRF token is a second HMAC over the session's nonce: the page reads it from
 ``GET /api/session`` (or the login reply, or the readable ``askalong_csrf_<port>``
@@ -30,6 +32,7 @@ SESSION_SECONDS = 7 * 24 * 3600
 class Session:
     user: str
     nonce: str
+    issued: int  # seconds since the epoch
 
 
 class SessionSigner:
@@ -56,7 +59,7 @@ class SessionSigner:
             return None
         user, issued, nonce = parts
         age = (now if now is not None else time.time()) - int(issued)
-        return Session(user, nonce) if 0 <= age <= SESSION_SECONDS else None
+        return Session(user, nonce, int(issued)) if 0 <= age <= SESSION_SECONDS else None
 
     def csrf(self, session: Session) -> str:
         return self._sign(f"csrf.{session.nonce}")

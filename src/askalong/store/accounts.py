@@ -11,10 +11,12 @@ from askalong.types import Access
 
 class UserStore(Protocol):
     """Accounts and their API tokens. A disabled user's password and tokens stop working
-    at once: every check reads the flag. No accounts at all is the zero-config install."""
+    at once: every check reads the flag. No accounts at all is the zero-config install.
+    A user id is kept as given and compared without case (``Alice`` finds ``alice``)."""
 
     def add_user(self, user_id: str, password: str, *, admin: bool | None = None) -> User:
-        """A new user (``InputError`` if the id is taken or invalid, or the password short);
+        """A new user (``InputError`` if the id is invalid or taken in any case, or the
+        password short);
         ``admin`` None: a site administrator exactly when it is the first account."""
         ...
 
@@ -26,10 +28,19 @@ class UserStore(Protocol):
         """Whether any account exists: the server is multi-user from the first one."""
         ...
 
-    def set_disabled(self, user_id: str, disabled: bool) -> User: ...
+    def set_disabled(self, user_id: str, disabled: bool) -> User:
+        """Disabling also ends every session of the user for good (enabling again revives
+        none)."""
+        ...
+
+    def set_password(self, user_id: str, password: str, *, keep_session: str | None = None) -> User:
+        """A new password (``InputError`` if short); every session of the user ends but
+        ``keep_session`` (the nonce of the session that changed it)."""
+        ...
 
     def check_password(self, user_id: str, password: str) -> User | None:
-        """The user, if enabled and ``password`` is theirs; None otherwise (never why)."""
+        """The user, if enabled and ``password`` is theirs; None otherwise (never why).
+        ``user_id`` in any case finds the user: ids are compared without case."""
         ...
 
     def create_token(self, user_id: str, label: str = "") -> tuple[ApiToken, str]:

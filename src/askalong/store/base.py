@@ -4,8 +4,8 @@ A consumer asks for the narrowest protocol it needs (``DocumentStore`` to read d
 ``ThreadStore`` for conversations, ``CollectionStore`` for named sets of documents), so a
 backend or a test double implements only that, and an aggregate added later leaves them
 untouched. The content aggregates are here; every other aggregate's protocol has its own
-module beside this one (``uploads``, ``accounts``, ``limits``, ``jobs``, ``conflicts``,
-``feedback``), and ``Store`` joins them all. This module names no backend:
+module beside this one (``uploads``, ``accounts``, ``sessions``, ``limits``, ``logins``,
+``jobs``, ``conflicts``, ``feedback``), and ``Store`` joins them all. This module names no backend:
 ``askalong.store.backends.open_store`` picks one.
 
 Every method that reads documents on someone's behalf takes an ``Access`` and applies it
@@ -31,6 +31,8 @@ from askalong.store.conflicts import ConflictStore
 from askalong.store.feedback import FeedbackStore
 from askalong.store.jobs import JobStore
 from askalong.store.limits import LimitStore
+from askalong.store.logins import LoginStore
+from askalong.store.sessions import SessionStore
 from askalong.store.uploads import UploadStore
 from askalong.types import (
     Access,
@@ -223,6 +225,8 @@ class Store(
     UserStore,
     OrgStore,
     LimitStore,
+    LoginStore,
+    SessionStore,
     JobStore,
     ConflictStore,
     FeedbackStore,

@@ -5,8 +5,10 @@ anyone else, as every admin route: ``routes/admin``).
 newest first (at most 500): ``label`` a triage label (``retrieval_miss``,
 ``retrieval_fault``, ``generation_fault``), ``user`` the asker, ``since``/``until`` ISO
 dates (``until`` includes its day). Being an administrator grants no sight of documents:
-a cited quote from a document the administrator may not see is shown without its text
-and title (its ids, page and hashes stay), as the documents' own routes would hide it.
+a cited quote or a ranked hit from a document the administrator may not see is shown
+without anything that names or fingerprints it (document, block and chunk ids, page,
+span, title, text and hashes: a hash of a short quote can be confirmed by guessing), as
+the documents' own routes would hide it; its number, rank and scores stay.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from askalong.errors import NotFound
-from askalong.feedback.record import Feedback, FeedbackFilter, TriageLabel
+from askalong.feedback.record import Citation, Feedback, FeedbackFilter, RankedChunk, TriageLabel
 from askalong.server.deps import AccessDep
 from askalong.server.feedback_schemas import FeedbackList
 from askalong.server.routes.admin import ERRORS, AdminStore
@@ -65,18 +67,35 @@ def _shown(store: Store, access: Access, where: FeedbackFilter) -> list[Feedback
 
 
 def _redacted(record: Feedback, sees: Callable[[str], bool]) -> Feedback:
-    """The record without the text of what the administrator may not see: a hidden cited
-    quote's text and title, a hidden hit's title, and, when anything is hidden, the answer,
-    its explanation and the triage's evidence (all three quote the cited passages)."""
+    """The record without what the administrator may not see: a hidden cited quote or
+    ranked hit blanked (``_hidden_citation``, ``_hidden_hit``), and, when anything is
+    hidden, the answer, its explanation and the triage's evidence (all three quote the
+    cited passages)."""
     judged = record.judged
-    citations = tuple(
-        c if sees(c.document_id) else replace(c, text="", title="") for c in judged.citations
-    )
-    retrieved = tuple(
-        r if sees(r.hit.document_id) else replace(r, title="") for r in judged.retrieved
-    )
+    citations = tuple(c if sees(c.document_id) else _hidden_citation(c) for c in judged.citations)
+    retrieved = tuple(r if sees(r.hit.document_id) else _hidden_hit(r) for r in judged.retrieved)
     judged = replace(judged, citations=citations, retrieved=retrieved)
     if (citations, retrieved) == (record.judged.citations, record.judged.retrieved):
         return record
     triage = record.triage and replace(record.triage, evidence=())
     return replace(record, judged=replace(judged, answer="", explanation=""), triage=triage)
+
+
+def _hidden_citation(c: Citation) -> Citation:
+    return replace(
+        c,
+        document_id="",
+        title="",
+        page=None,
+        block_id="",
+        start=0,
+        end=0,
+        text="",
+        text_sha256="",
+        chunk_ids=(),
+        chunk_sha256=(),
+    )
+
+
+def _hidden_hit(r: RankedChunk) -> RankedChunk:
+    return replace(r, hit=replace(r.hit, chunk_id="", document_id=""), title="", text_sha256="")

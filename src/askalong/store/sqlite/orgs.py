@@ -13,7 +13,7 @@ from askalong.accounts import ROLES, Membership, Org, Role
 from askalong.errors import InputError, NotFound
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.rows import found
-from askalong.store.sqlite.users import check_name, now
+from askalong.store.sqlite.users import check_name, now, user_id_of
 from askalong.types import Access
 
 _ANCESTORS = (
@@ -51,8 +51,7 @@ class SQLiteOrgs(SQLiteDatabase):
             raise InputError(f"role must be one of {', '.join(ROLES)}", source=str(role))
         with self._lock, store_errors(org_id), self._transaction() as conn:
             _require_org(conn, org_id)
-            if conn.execute("SELECT 1 FROM users WHERE id = ?", (user_id,)).fetchone() is None:
-                raise NotFound("no such user", source=user_id)
+            user_id = found(user_id_of(conn, user_id), "user", user_id)
             conn.execute(
                 "DELETE FROM memberships WHERE org_id = ? AND user_id = ?", (org_id, user_id)
             )

@@ -3,7 +3,8 @@
 ``SQLiteStore`` is every aggregate's class over one connection (``connection``): the
 documents (``documents``), the threads (``threads``), the collections
 (``collections``), the resumable uploads (``uploads``), the accounts (``users``,
-``orgs``), the per-user request counts (``limits``), the ingestion jobs (``jobs``), the
+``orgs``) with their browser sessions (``sessions``), the per-user request counts
+(``limits``) and failed sign-ins (``logins``), the ingestion jobs (``jobs``), the
 contradiction scan's pairs (``conflicts``) and the feedback on answers (``feedback``). An
 aggregate added later is one more class in its own module and one more base here. See
 ``connection`` for the concurrency model.
@@ -17,7 +18,9 @@ from askalong.store.sqlite.documents import SQLiteDocuments
 from askalong.store.sqlite.feedback import SQLiteFeedback
 from askalong.store.sqlite.jobs import SQLiteJobs
 from askalong.store.sqlite.limits import SQLiteLimits
+from askalong.store.sqlite.logins import SQLiteLogins
 from askalong.store.sqlite.orgs import SQLiteOrgs
+from askalong.store.sqlite.sessions import SQLiteSessions
 from askalong.store.sqlite.threads import SQLiteThreads
 from askalong.store.sqlite.uploads import SQLiteUploads
 from askalong.store.sqlite.users import SQLiteUsers
@@ -32,6 +35,8 @@ class SQLiteStore(
     SQLiteUsers,
     SQLiteOrgs,
     SQLiteLimits,
+    SQLiteLogins,
+    SQLiteSessions,
     SQLiteConflicts,
     SQLiteFeedback,
 ):

@@ -2,7 +2,14 @@
 
 A password's argon2id hash and a token's SHA-256 digest are all the store keeps
 (``store/credentials.py``). Every check of a password or token reads the user's
-``disabled`` flag in the same statement, so disabling takes effect on the next request.
+``disabled`` flag in the same statement, so disabling takes effect on the next request;
+disabling also ends the user's sessions for good, and a password change ends all but the
+changer's (``sessions``).
+
+User ids are kept as given and compared without case (SQLite's ``NOCASE``; ids are
+ASCII): ``alice`` signs in as ``Alice``, and no ``ALICE`` can be added beside ``alice``.
+An install that already holds two case-variants keeps both: an exact id finds its own,
+and a variant that matches both finds neither (``_user_row``).
 """
 
 from __future__ import annotations
@@ -17,11 +24,12 @@ from askalong.errors import InputError
 from askalong.store.credentials import hash_password, new_token, password_matches, token_digest
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.rows import found
+from askalong.store.sqlite.sessions import end_user_sessions
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 RESERVED_USERS = frozenset({"local"})  # the owner of everything added without an account
 _SELECT_TOKEN = "SELECT id, user_id, label, created, revoked FROM api_tokens"
-_SELECT_USER = "SELECT id, created, disabled, admin FROM users"
+_USER_COLUMNS = "id, created, disabled, admin"
 
 
 def check_name(value: str, what: str) -> str:
@@ -49,8 +57,7 @@ class SQLiteUsers(SQLiteDatabase):
             raise InputError(f"{user_id!r} is reserved for the local owner", source=user_id)
         hashed = hash_password(password)
         with self._lock, store_errors(user_id), self._transaction() as conn:
-            if _user(conn, user_id) is not None:
-                raise InputError("that user exists already", source=user_id)
+            _refuse_taken(conn, user_id)
             if admin is None:  # the first account is the one that can administer the rest
                 admin = conn.execute("SELECT 1 FROM users LIMIT 1").fetchone() is None
             conn.execute(
@@ -61,7 +68,7 @@ class SQLiteUsers(SQLiteDatabase):
 
     def list_users(self) -> list[User]:
         with self._lock, store_errors("users"):
-            rows = self._conn.execute(f"{_SELECT_USER} ORDER BY id")
+            rows = self._conn.execute(f"SELECT {_USER_COLUMNS} FROM users ORDER BY id")
             return [_user_from_row(row) for row in rows]
 
     def get_user(self, user_id: str) -> User | None:
@@ -74,16 +81,23 @@ class SQLiteUsers(SQLiteDatabase):
 
     def set_disabled(self, user_id: str, disabled: bool) -> User:
         with self._lock, store_errors(user_id), self._transaction() as conn:
-            _require_user(conn, user_id)
-            conn.execute("UPDATE users SET disabled = ? WHERE id = ?", (int(disabled), user_id))
-            return _require_user(conn, user_id)
+            user = _require_user(conn, user_id)
+            conn.execute("UPDATE users SET disabled = ? WHERE id = ?", (int(disabled), user.id))
+            if disabled:  # for good: enabling again revives no session
+                end_user_sessions(conn, user.id)
+            return _require_user(conn, user.id)
+
+    def set_password(self, user_id: str, password: str, *, keep_session: str | None = None) -> User:
+        hashed = hash_password(password)
+        with self._lock, store_errors(user_id), self._transaction() as conn:
+            user = _require_user(conn, user_id)
+            conn.execute("UPDATE users SET password_hash = ? WHERE id = ?", (hashed, user.id))
+            end_user_sessions(conn, user.id, keep=keep_session)
+            return user
 
     def check_password(self, user_id: str, password: str) -> User | None:
         with self._lock, store_errors("login"):
-            row = self._conn.execute(
-                "SELECT id, created, disabled, admin, password_hash FROM users WHERE id = ?",
-                (user_id,),
-            ).fetchone()
+            row = _user_row(self._conn, user_id, f"{_USER_COLUMNS}, password_hash")
         # Hashing outside the lock: argon2 takes tens of milliseconds by design. An unknown
         # user costs one hash too, so the time taken does not tell which users exist.
         stored = _dummy_hash() if row is None else row["password_hash"]
@@ -94,11 +108,11 @@ class SQLiteUsers(SQLiteDatabase):
     def create_token(self, user_id: str, label: str = "") -> tuple[ApiToken, str]:
         made = new_token()
         with self._lock, store_errors(user_id), self._transaction() as conn:
-            _require_user(conn, user_id)
+            user = _require_user(conn, user_id)
             conn.execute(
                 "INSERT INTO api_tokens (id, user_id, digest, label, created)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (made.id, user_id, made.digest, label[:200], now()),
+                (made.id, user.id, made.digest, label[:200], now()),
             )
             return _token(conn, made.id), made.secret
 
@@ -129,9 +143,37 @@ def _dummy_hash() -> str:
     return hash_password("not anyone's password")
 
 
+def _user_row(
+    conn: sqlite3.Connection, user_id: str, columns: str = _USER_COLUMNS
+) -> sqlite3.Row | None:
+    """The user ``user_id`` names in any case: the exact id first, else the one id equal
+    but for case (two such, left from before ids ignored case: neither)."""
+    rows = conn.execute(
+        f"SELECT {columns} FROM users WHERE id = ? COLLATE NOCASE", (user_id,)
+    ).fetchall()
+    exact = [row for row in rows if row["id"] == user_id]
+    return exact[0] if exact else rows[0] if len(rows) == 1 else None
+
+
 def _user(conn: sqlite3.Connection, user_id: str) -> User | None:
-    row = conn.execute(f"{_SELECT_USER} WHERE id = ?", (user_id,)).fetchone()
+    row = _user_row(conn, user_id)
     return None if row is None else _user_from_row(row)
+
+
+def _refuse_taken(conn: sqlite3.Connection, user_id: str) -> None:
+    taken = conn.execute(
+        "SELECT id FROM users WHERE id = ? COLLATE NOCASE LIMIT 1", (user_id,)
+    ).fetchone()
+    if taken is not None:
+        raise InputError(
+            f"the user {taken['id']!r} exists already (user ids ignore case)", source=user_id
+        )
+
+
+def user_id_of(conn: sqlite3.Connection, user_id: str) -> str | None:
+    """The stored id of the user ``user_id`` names in any case (None: no such user)."""
+    user = _user(conn, user_id)
+    return None if user is None else user.id
 
 
 def _require_user(conn: sqlite3.Connection, user_id: str) -> User:
