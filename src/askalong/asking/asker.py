@@ -19,6 +19,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
+from askalong.answer.passage import answer_passage
+from askalong.answer.shape import shaped_draft
 from askalong.asking import call_paths
 from askalong.asking.conflicts import conflicts_among
 from askalong.asking.events import (
@@ -213,6 +215,8 @@ class Asker:
         if draft.status == "not_covered" or not draft.quotes:
             # the answerer's note on what it searched for and did not find
             return replace(base, explanation=draft.explanation)
+        if draft.route != call_paths.ROUTE:  # a call tree is shown whole
+            draft = shaped_draft(draft, asked.question.language)
         claims, quotes = self._checked(asked, draft, evidence)
         # Only a model can obey a document; an extractive draft is the document's sentences.
         if draft.model is not None and not any(c.verdict in BACKING for c in claims):
@@ -224,6 +228,9 @@ class Asker:
             quotes=quotes,
             explanation=draft.explanation,
             claims=claims,
+            passage=answer_passage(
+                (n for claim in claims for n in claim.quote_numbers), quotes, evidence.units
+            ),
         )
 
     def _checked(
