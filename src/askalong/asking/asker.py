@@ -4,6 +4,10 @@ The answerer only writes; everything it claims is checked here. With no evidence
 the answerer is not called: the answer is an honest "not covered" that says what was
 searched. Follow-ups reuse the anchor of the thread's last turn unless a new one is given (or the
 question asks the whole document: ``Question.whole``).
+A draft's direct answer is shaped for a reader (``answer.shape``: two sentences, 80 words or
+150 Chinese characters at most, the rest opening the explanation) before its claims are
+checked, so the claims are the sentences shown; the answer carries the paragraph its first
+cited quote sits in (``answer.passage``), for reading it in place.
 The question is analysed once, first (``askalong.asking.question``); every step after
 takes the ``AskedQuestion``. A model's draft none of whose claims holds against its sources
 (each unverified, suspicious or struck by the judge: what a reply obeying an instruction
