@@ -8,6 +8,7 @@ from askalong.answer.shape import (
     ELLIPSIS,
     MAX_CJK,
     MAX_WORDS,
+    StreamLimit,
     fits,
     shaped,
     shaped_draft,
@@ -86,3 +87,14 @@ def test_a_draft_keeps_its_rest_ahead_of_its_explanation() -> None:
     assert out.explanation == f"{THREE} More context."
     zh = Draft("answered", "甲。[1]乙。[1]丙。[1]", (quote,), explanation="丁。")
     assert shaped_draft(zh, "zh").explanation == "丙。[1]丁。"
+
+
+def test_a_stream_passes_pieces_until_the_shape_would_leave_one_out() -> None:
+    limit = StreamLimit()
+    assert limit.admits("The default is ") and limit.admits("typically 128MB. [1] ")
+    assert limit.admits("It might be less. [2] ")
+    assert not limit.admits("This setting ")  # a third sentence begins
+    assert not limit.admits("x")  # and nothing after it
+    words = StreamLimit()
+    assert words.admits(" ".join(["word"] * 80))
+    assert not words.admits(" more")  # one sentence past the word budget

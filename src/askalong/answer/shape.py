@@ -8,7 +8,8 @@ mid-sentence. One sentence alone over the limit is cut at its last clause bounda
 (",", ";", ":", "，", "；", "：", "、"), else at its last word (or CJK character) that fits, and
 ends with "…" and the citation markers it carried: the passage shown under the answer
 (``answer.passage``) holds the whole sentence. A sentence spanning lines (code, a listing) is
-never cut: half a command is worse than a long one.
+never cut: half a command is worse than a long one. While an answer streams, its pieces stop
+where the shaped answer will (``StreamLimit``).
 """
 
 from __future__ import annotations
@@ -57,6 +58,23 @@ def shaped_draft(draft: Draft, language: str) -> Draft:
         part for part in (shape.rest, draft.explanation) if part
     )
     return replace(draft, answer=shape.direct, explanation=explanation)
+
+
+class StreamLimit:
+    """Passes the pieces of a streamed answer while the text so far is its own shape, then
+    none: a reader never sees a sentence grow that the shaped answer leaves out."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.closed = False
+
+    def admits(self, piece: str) -> bool:
+        text = self.text + piece
+        if self.closed or shaped(text).direct != text.rstrip():
+            self.closed = True
+            return False
+        self.text = text
+        return True
 
 
 def share_of_limit(text: str) -> float:

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 
 from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
 from askalong.answer.passage import answer_passage
-from askalong.answer.shape import shaped_draft
+from askalong.answer.shape import StreamLimit, shaped_draft
 from askalong.asking import call_paths
 from askalong.asking.conflicts import conflicts_among
 from askalong.asking.events import (
@@ -193,9 +193,11 @@ class Asker:
             guidance=guidance,
         )
         draft = None
+        limit = StreamLimit()  # a call tree is never streamed: it is not drafted here
         for item in drafted_in_worker(self.answerer, request):
             if isinstance(item, AnswerText):
-                yield item
+                if limit.admits(item.text):
+                    yield item
             else:
                 draft = item
         assert draft is not None
