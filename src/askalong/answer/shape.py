@@ -101,5 +101,9 @@ def cut_sentence(sentence: str) -> str:
 def _last_fitting(text: str, ends: list[int]) -> int | None:
     """The last of ``ends`` (ascending offsets) at which ``text`` cut still fits, when the
     cut keeps at least half the budget (a clause boundary in the first words says little)."""
-    fitting = [e for e in ends if fits(text[:e]) and share_of_limit(text[:e]) >= 0.5]
-    return fitting[-1] if fitting else None
+    last = None
+    for end in ends:  # a longer cut never fits better: stop at the first that does not fit
+        if not fits(text[:end]):
+            break
+        last = end
+    return last if last is not None and share_of_limit(text[:last]) >= 0.5 else None
