@@ -283,6 +283,32 @@ class Quote:
 
 
 @dataclass(frozen=True)
+class AnswerSpan:
+    """Where the answer's quote ``quote`` sits in its passage: ``AnswerPassage.text[start:end]``
+    (its block and offsets in the block are the quote's own)."""
+
+    start: int
+    end: int
+    quote: int
+
+
+@dataclass(frozen=True)
+class AnswerPassage:
+    """The paragraph the direct answer sits in, for reading the answer in place.
+
+    ``text`` is exactly ``spans`` (block spans, in reading order) joined by CHUNK_JOINER, as
+    a context unit's is; ``answer_spans`` mark the answer's quotes in it; ``spans`` give the
+    block ids a reader scrolls to."""
+
+    document_id: str
+    text: str
+    spans: tuple[BlockSpan, ...]
+    answer_spans: tuple[AnswerSpan, ...]
+    page: int | None = None
+    section_path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Claim:
     """One sentence of the answer with the quotes it cites and how well they support it."""
 
@@ -338,6 +364,9 @@ class Answer:
     # The retrieval's hits as ranked, with every route's scores and ranks: kept on the
     # stored turn so that feedback freezes what the answer was drawn from.
     hits: tuple[Hit, ...] = ()
+    # the paragraph the direct answer sits in, its quotes marked (None: not covered, or no
+    # quote of the answer lies in a passage the answerer read)
+    passage: AnswerPassage | None = None
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ from askalong.retrieve.search import SearchResult
 from askalong.types import (
     Anchor,
     Answer,
+    AnswerPassage,
+    AnswerSpan,
     ApiToken,
     Block,
     BlockSpan,
@@ -111,6 +113,14 @@ def answer() -> Answer:
         timings=Timings(1.5, 2.5, 3.5, 7.5),
         conflicts=(ConflictNotice(1, 2, "number", ("15.2",), ("15.3",)),),
         hits=(Hit("c1", "d1", 0.5, "hybrid", 2.0, 1, 0.8, 3),),
+        passage=AnswerPassage(
+            "d1",
+            "引言。根据文档回答问题",
+            (BlockSpan("b2", 0, 11),),
+            (AnswerSpan(3, 11, 1),),
+            4,
+            ("引言",),
+        ),
     )
 
 

@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from askalong.answer.shape import fits
 from askalong.cli import main
 from askalong.config import Settings
 from askalong.text.tokens import key_terms
+from askalong.verify.claims import split_claims
 
 PAPER = Path("pdf/en_2col/N18-3011.pdf")
 
@@ -155,3 +157,41 @@ def test_bad_anchors_are_clean_errors(paper: tuple[str, list[dict[str, Any]]]) -
         result = CliRunner().invoke(main, ["ask", "Why?" if "--intent" not in args else "", *args])
         assert result.exit_code == 1, (args, result.output)
         assert words in result.stderr and "Traceback" not in result.output
+
+
+def test_the_json_answer_is_short_and_its_passage_marks_it_in_place(
+    paper: tuple[str, list[dict[str, Any]]],
+) -> None:
+    doc, blocks = paper
+    answer = run_json("ask", "What does the literature graph contain?", "--doc", doc)
+    assert fits(answer["answer"]) and len(split_claims(answer["answer"])) <= 2
+    passage = answer["passage"]
+    pieces = [_block_text(blocks, s["block_id"])[s["start"] : s["end"]] for s in passage["spans"]]
+    assert passage["text"] == "\n".join(pieces) and passage["document_id"] == doc
+    quotes = {q["number"]: q["text"] for q in answer["quotes"]}
+    marked = [(passage["text"][m["start"] : m["end"]], m["quote"]) for m in passage["answer_spans"]]
+    assert marked and all(text == quotes[number] for text, number in marked)
+    cited = {n for claim in answer["claims"] for n in claim["quotes"]}
+    assert {number for _, number in marked} <= cited  # the answer's quotes, not the others
+
+
+def test_not_covered_has_no_passage(paper: tuple[str, list[dict[str, Any]]]) -> None:
+    doc, _ = paper
+    question = "What is the boiling point of liquid nitrogen in Kelvin?"
+    answer = run_json("ask", question, "--doc", doc)
+    assert answer["status"] == "not_covered" and answer["passage"] is None
+
+
+def test_the_human_output_prints_the_answer_then_its_passage_emphasised(
+    paper: tuple[str, list[dict[str, Any]]],
+) -> None:
+    doc, _ = paper
+    question = "What does the literature graph contain?"
+    shown = CliRunner().invoke(main, ["ask", question, "--doc", doc], catch_exceptions=False)
+    answer = run_json("ask", question, "--doc", doc)
+    mark = answer["passage"]["answer_spans"][0]
+    emphasised = answer["passage"]["text"][mark["start"] : mark["end"]]
+    out = " ".join(shown.stdout.split())  # the terminal's soft wraps aside
+    assert out.index(" ".join(answer["answer"].split())) < out.index("in the passage")
+    assert f"**{' '.join(emphasised.split())}**" in out  # no colour: Markdown's emphasis
+    assert out.index("in the passage") < out.rindex("[1] ")  # then the quotes

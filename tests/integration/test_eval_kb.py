@@ -32,12 +32,16 @@ def test_sample_end_to_end(settings: Settings, evaldata: Path, tmp_path: Path) -
     items = {i["item_id"]: i for i in report["items"]}
     assert not items["el-bob"]["refused"] and items["el-bob"]["recall"] == 1.0
     assert items["port"]["search_recall"] == 1.0  # the diagnostic: the search alone
+    # the direct answer, apart from the chunks it cites, holds the gold or not
+    assert rows["single_fact"]["answer_hit"] is not None and items["port"]["answer_hit"] in (0, 1)
+    assert items["el-alice"]["answer_hit"] is None  # expected refusal: nothing to hold
     assert items["mat-alice"]["recall"] == 1.0  # the org's member sees the page
     for hidden in ("el-alice", "mat-bob"):
         assert items[hidden]["leaks"] == 0 and items[hidden]["recall"] is None
     assert report["judge"] is None and "not measured" in report["judge_note"]
     page = (tmp_path / "report" / "index.html").read_text("utf-8")
     assert "<td>single_fact</td>" in page and 'src="recall.png"' in page
+    assert 'src="answer_hit.png"' in page
     assert (tmp_path / "report" / "mrr.png").read_bytes()[:4] == b"\x89PNG"
     # built once: a second run finds every document recorded
     homes = list((settings.home / "kb").iterdir())

@@ -170,3 +170,24 @@ def test_a_whole_document_follow_up_drops_the_thread_anchor(library: Library) ->
     assert dropped.anchor is None and dropped.thread_id == first.thread_id
     kept = asker.ask(Question("And the Moon?", thread_id=first.thread_id), LOCAL)
     assert kept.anchor is None  # the thread goes on from its last turn: whole document
+
+
+class Wordy(AtOnce):
+    """Writes three sentences at once: one more than a direct answer holds."""
+
+    ANSWER = f"{AtOnce.ANSWER} Spring tides come when both line up. [1]"
+
+
+def test_the_stream_stops_where_the_shaped_answer_does(library: Library) -> None:
+    """The third sentence is never streamed: the stored answer leaves it for the
+    explanation, so the reader does not see it appear and vanish."""
+    doc_id, block_id = tides(library)
+    asker = Asker(library, Wordy())
+    question = Question("What causes tides?", anchor=Anchor(doc_id, block_id))
+    events = list(asker.stream(question, LOCAL))
+    pieces = [e.text for e in events if isinstance(e, AnswerText)]
+    assert pieces == ["The Moon pulls the oceans. [1] ", "The Sun adds a smaller pull. [1] "]
+    done = events[-1]
+    assert isinstance(done, Answered)
+    assert done.answer.answer == AtOnce.ANSWER
+    assert done.answer.explanation == "Spring tides come when both line up. [1]"

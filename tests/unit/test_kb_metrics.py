@@ -12,7 +12,7 @@ import pytest
 from askalong.errors import InputError
 from askalong.evaluate.kb_items import GoldEvidence, KbItem, load_items
 from askalong.evaluate.kb_metrics import CitedChunk, Outcome, ranking_scores, score_item
-from askalong.evaluate.kb_report import summarise, to_markdown
+from askalong.evaluate.kb_report import report_json, summarise, to_markdown
 
 DOC_A, DOC_B = "manuals/a.html", "papers/b.pdf"
 
@@ -103,7 +103,55 @@ def test_category_means_skip_what_does_not_apply() -> None:
     rows = {r.category: r for r in summarise([found, missed])}
     assert rows["single_fact"].recall == 0.5 and rows["single_fact"].refusal_accuracy == 0.5
     assert rows["single_fact"].citation_precision is None
-    assert "| single_fact | 2 | 0.500 |" in to_markdown(list(rows.values()))
+    assert "| single_fact | 2 | 0.000 | 0.500 |" in to_markdown(list(rows.values()))
+
+
+def test_the_right_chunk_with_the_wrong_sentence_is_no_answer_hit() -> None:
+    item = _item((DOC_A, "The default is typically 128 megabytes"))
+    chunk = _chunk(
+        "c1", "wal_buffers is 1/32nd of shared_buffers. The default is typically 128 megabytes."
+    )
+    wrong = score_item(
+        item, Outcome("i1", False, "It is 1/32nd of shared_buffers. [1]", (chunk,)), {}
+    )
+    right = score_item(
+        item, Outcome("i1", False, "The default is typically 128 megabytes. [1]", (chunk,)), {}
+    )
+    assert (wrong.recall, wrong.answer_hit) == (1.0, 0.0)
+    assert (right.recall, right.answer_hit) == (1.0, 1.0)
+
+
+def test_the_answer_hit_reads_the_direct_answer_across_markers_and_never_a_refusal() -> None:
+    item = _item((DOC_A, "alpha fact. Beta fact"), (DOC_B, "gamma fact"))
+    across = Outcome("i1", False, "Alpha fact. [1] Beta fact. [2]", ())
+    assert score_item(item, across, {}).answer_hit == 0.5  # one of two gold snippets
+    refused = Outcome("i1", True, "alpha fact. beta fact. gamma fact", ())
+    assert score_item(item, refused, {}).answer_hit == 0.0
+    only_ids = KbItem("i", "q?", "single_fact", "answer", gold_chunk_ids=("c9",))
+    assert score_item(only_ids, across, {}).answer_hit is None  # no text to hold
+
+
+def test_a_part_question_repeated_in_the_answer_is_not_the_answer() -> None:
+    item = _item((DOC_A, "gamma fact"))
+    parts = "1. Is gamma fact true?\nNo idea. [1]\n\n2. And beta?\nBeta holds. [2]"
+    outcome = Outcome("i1", False, parts, (), direct="No idea. [1]\n\nBeta holds. [2]")
+    assert score_item(item, outcome, {}).answer_hit == 0.0
+    assert score_item(item, Outcome("i1", False, parts, ()), {}).answer_hit == 1.0
+
+
+def test_the_report_gives_the_answer_hit_beside_the_cited_chunk_hit() -> None:
+    found = score_item(
+        _item((DOC_A, "gold")), Outcome("a", False, "gold [1]", (_chunk("c", "gold"),)), {}
+    )
+    quoted = score_item(
+        _item((DOC_A, "gold")), Outcome("b", False, "other [1]", (_chunk("c", "gold"),)), {}
+    )
+    rows = summarise([found, quoted])
+    assert "| answer hit | Recall@5 |" in to_markdown(rows)
+    assert "| single_fact | 2 | 0.500 | 1.000 |" in to_markdown(rows)
+    report = report_json(rows, [found, quoted])
+    assert report["categories"][0]["answer_hit"] == 0.5
+    assert [i["answer_hit"] for i in report["items"]] == [1.0, 0.0]
 
 
 def test_a_bad_item_line_names_the_file_and_line(tmp_path: Path) -> None:

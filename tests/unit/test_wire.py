@@ -30,8 +30,9 @@ DOCUMENT_KEYS = {
 ANSWER_KEYS = {
     "status", "question", "answer", "quotes", "explanation", "claims", "intent", "anchor",
     "thread_id", "turn_id", "answerer", "model", "route", "searched", "notes", "timings",
-    "anchor_set_aside", "conflicts", "hits",
+    "anchor_set_aside", "conflicts", "hits", "passage",
 }  # fmt: skip
+PASSAGE_KEYS = {"document_id", "text", "spans", "answer_spans", "page", "section_path"}
 QUOTE_KEYS = {
     "number", "document_id", "block_id", "start", "end", "text", "page", "section_path",
     "verdict",
@@ -48,6 +49,17 @@ def test_answer_json_keys_and_round_trip() -> None:
     assert set(value["quotes"][0]) == QUOTE_KEYS
     assert list(value)[:4] == ["status", "question", "answer", "quotes"]  # answer first
     assert answer_from_json(value) == _answer()
+
+
+def test_answer_json_passage_marks_the_answer_and_reads_back() -> None:
+    value = answer_json(_answer())
+    passage = value["passage"]
+    assert passage is not None and set(passage) == PASSAGE_KEYS
+    (mark,) = passage["answer_spans"]
+    assert passage["text"][mark["start"] : mark["end"]] == value["quotes"][0]["text"]
+    assert mark["quote"] == 1 and passage["spans"] == [{"block_id": "b2", "start": 0, "end": 11}]
+    older = {k: v for k, v in value.items() if k != "passage"}  # a turn stored before it
+    assert answer_from_json(older).passage is None  # type: ignore[arg-type]
 
 
 def test_document_json_keys() -> None:

@@ -4,6 +4,10 @@ The answerer only writes; everything it claims is checked here. With no evidence
 the answerer is not called: the answer is an honest "not covered" that says what was
 searched. Follow-ups reuse the anchor of the thread's last turn unless a new one is given (or the
 question asks the whole document: ``Question.whole``).
+A draft's direct answer is shaped for a reader (``answer.shape``: two sentences, 80 words or
+150 Chinese characters at most, the rest opening the explanation) before its claims are
+checked, so the claims are the sentences shown; the answer carries the paragraph its first
+cited quote sits in (``answer.passage``), for reading it in place.
 The question is analysed once, first (``askalong.asking.question``); every step after
 takes the ``AskedQuestion``. A model's draft none of whose claims holds against its sources
 (each unverified, suspicious or struck by the judge: what a reply obeying an instruction
@@ -19,6 +23,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
+from askalong.answer.passage import answer_passage
+from askalong.answer.shape import StreamLimit, shaped_draft
 from askalong.asking import call_paths
 from askalong.asking.conflicts import conflicts_among
 from askalong.asking.events import (
@@ -187,9 +193,11 @@ class Asker:
             guidance=guidance,
         )
         draft = None
+        limit = StreamLimit()  # a call tree is never streamed: it is not drafted here
         for item in drafted_in_worker(self.answerer, request):
             if isinstance(item, AnswerText):
-                yield item
+                if limit.admits(item.text):
+                    yield item
             else:
                 draft = item
         assert draft is not None
@@ -213,6 +221,8 @@ class Asker:
         if draft.status == "not_covered" or not draft.quotes:
             # the answerer's note on what it searched for and did not find
             return replace(base, explanation=draft.explanation)
+        if draft.route != call_paths.ROUTE:  # a call tree is shown whole
+            draft = shaped_draft(draft, asked.question.language)
         claims, quotes = self._checked(asked, draft, evidence)
         # Only a model can obey a document; an extractive draft is the document's sentences.
         if draft.model is not None and not any(c.verdict in BACKING for c in claims):
@@ -224,6 +234,9 @@ class Asker:
             quotes=quotes,
             explanation=draft.explanation,
             claims=claims,
+            passage=answer_passage(
+                (n for claim in claims for n in claim.quote_numbers), quotes, evidence.units
+            ),
         )
 
     def _checked(

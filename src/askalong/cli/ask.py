@@ -16,7 +16,7 @@ from askalong.context.line_anchor import LineRef, line_anchor, line_ref, names_f
 from askalong.errors import InputError
 from askalong.library import opened_library
 from askalong.store.base import Store
-from askalong.types import INTENTS, Access, Anchor, Answer, Document, Intent
+from askalong.types import INTENTS, Access, Anchor, Answer, AnswerPassage, Document, Intent
 from askalong.wire import answer_json
 
 VERDICT_STYLES = {
@@ -142,6 +142,8 @@ def _anchor(document_id: str | None, at: str | None, selected: str | None) -> An
 
 def _print_answer(answer: Answer) -> None:
     console.print(f"[bold]{shown(answer.answer, lines=True)}[/]")
+    if answer.passage is not None:
+        _print_passage(answer.passage)
     if answer.status == "not_covered":
         for item in answer.searched:
             console.print(f"[dim]searched: {shown(item)}[/]")
@@ -162,3 +164,31 @@ def _print_answer(answer: Answer) -> None:
         f"\n[dim]thread {answer.thread_id} · {answer.answerer}"
         f" · {answer.timings.total_ms:.0f} ms[/]"
     )
+
+
+def _print_passage(passage: AnswerPassage) -> None:
+    """The paragraph the answer sits in, the answer emphasised: bold and underlined on a
+    terminal, between Markdown's ``**`` where there is no colour (a pipe, NO_COLOR)."""
+    where = f"p. {passage.page}, " if passage.page else ""
+    section = " > ".join(passage.section_path)
+    first = passage.spans[0] if passage.spans else None
+    place = f" ({passage.document_id} {first.block_id})" if first else ""
+    console.print(f"\n[dim]in the passage · {where}{shown(section)}{place}[/]")
+    styled = console.color_system is not None
+    console.print(
+        marked_passage(passage, *(("[bold underline]", "[/]") if styled else ("**",) * 2))
+    )
+
+
+def marked_passage(passage: AnswerPassage, opening: str, closing: str) -> str:
+    """The passage's text made safe (``shown``), each answer span between ``opening`` and
+    ``closing``."""
+    text, out, at = passage.text, [], 0
+    for span in sorted(passage.answer_spans, key=lambda s: s.start):
+        if span.start < at:  # overlapping spans: the first one marks the place
+            continue
+        out += [shown(text[at : span.start], lines=True), opening]
+        out += [shown(text[span.start : span.end], lines=True), closing]
+        at = span.end
+    out.append(shown(text[at:], lines=True))
+    return "".join(out)

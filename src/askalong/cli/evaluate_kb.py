@@ -85,8 +85,10 @@ def kb(
     context_descriptions: bool,
     as_json: bool,
 ) -> None:
-    """Score the knowledge base on FILE.jsonl: Recall@5, MRR and nDCG@5 over the cited
-    chunks, refusals, permission leaks and citation precision/recall, per category.
+    """Score the knowledge base on FILE.jsonl: the answer hit (the share of gold snippets
+    the direct answer itself holds), Recall@5 (the cited-chunk hit), MRR and nDCG@5 over
+    the cited chunks, refusals, permission leaks and citation precision/recall, per
+    category.
 
     The corpus is built once under HOME/kb/<corpus digest>, its users and orgs made and
     each document added by its owner with its visibility; every item is then asked as

@@ -11,6 +11,12 @@ quotes are, ``text/fold``), or when it is a gold chunk id. Over the top ``k``:
 - nDCG@k: binary gains, a chunk gaining where it first covers a gold item not covered
   above it, ideal ``min(|gold|, k)`` (``evaluate/metrics.ndcg_at_k``).
 
+The answer itself is scored apart from the chunks it cites: ``answer_hit`` is the share of
+the item's gold snippets that the direct answer's text holds (folded as above, citation
+markers aside; a refusal holds none), so a wrong sentence quoted from the right chunk counts
+for Recall@k (the cited-chunk hit) but not as an answer hit. The direct answer is the
+answer's text without the part questions a multi-part answer repeats (``Outcome.direct``).
+
 The same ranking over the first ``k`` hits of one search of the whole question
 (``search_recall``, ``search_mrr``) tells a retrieval miss from an answer that cited
 something else than what was found.
@@ -28,6 +34,7 @@ from dataclasses import dataclass
 from askalong.evaluate.kb_items import KbItem
 from askalong.evaluate.metrics import mrr_at_k, ndcg_at_k
 from askalong.text.fold import fold, fold_excerpt
+from askalong.verify.claims import CITATION_MARKER
 
 K = 5
 
@@ -54,6 +61,7 @@ class Outcome:
     citation_recall: float | None = None
     error: str = ""
     searched: tuple[CitedChunk, ...] = ()  # the search's first hits (a diagnostic)
+    direct: str | None = None  # the direct answer(s) alone; None: ``answer`` is that
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,7 @@ class ItemScore:
     search_recall: float | None = None  # the same ranking over the search's first hits
     search_mrr: float | None = None
     judge: float | None = None  # the model judge's verdict (1 right, 0 wrong), when judged
+    answer_hit: float | None = None  # share of gold snippets the direct answer holds
 
     @property
     def correct_refusal(self) -> bool:
@@ -114,6 +123,19 @@ def ranking_scores(item: KbItem, cited: Sequence[CitedChunk], k: int = K) -> tup
     return len(hit) / item.gold_count, mrr_at_k(units, relevant, k), ndcg_at_k(units, relevant, k)
 
 
+def answer_hit(item: KbItem, outcome: Outcome) -> float | None:
+    """The share of the item's gold snippets the direct answer's text holds (None: the
+    item has no gold snippet, only chunk ids, which no text can hold)."""
+    if not item.gold_evidence:
+        return None
+    if outcome.refused:
+        return 0.0
+    text = outcome.answer if outcome.direct is None else outcome.direct
+    held = fold(CITATION_MARKER.sub(" ", text))
+    found = sum(fold_excerpt(gold.text) in held for gold in item.gold_evidence)
+    return found / len(item.gold_evidence)
+
+
 def leaks(
     item: KbItem,
     outcome: Outcome,
@@ -135,9 +157,11 @@ def score_item(item: KbItem, outcome: Outcome, visible: Mapping[str, bool]) -> I
     """One item's scores; ``visible`` says, per corpus key, whether its asker may see it."""
     ranked: tuple[float | None, ...] = (None, None, None)
     searched: tuple[float | None, ...] = (None, None, None)
+    hit = None
     if item.expected == "answer" and item.gold_count:
         ranked = ranking_scores(item, outcome.cited)
         searched = ranking_scores(item, outcome.searched)
+        hit = answer_hit(item, outcome)
     leaked = leaks(item, outcome, visible)
     return ItemScore(
         item_id=item.id,
@@ -154,4 +178,5 @@ def score_item(item: KbItem, outcome: Outcome, visible: Mapping[str, bool]) -> I
         error=outcome.error,
         search_recall=searched[0],
         search_mrr=searched[1],
+        answer_hit=hit,
     )

@@ -2,8 +2,9 @@
 "answerable" (every item expected to be answered) and "all", as a markdown table and as
 JSON (``askalong eval kb --json``).
 
-Means are over the items a metric applies to (``None`` where none does): the ranking
-metrics over items expected to be answered that have gold evidence; refusal accuracy over
+Means are over the items a metric applies to (``None`` where none does): the answer hit (the
+share of gold snippets the direct answer holds) and the ranking metrics over items expected
+to be answered that have gold evidence (Recall@k is the cited-chunk hit); refusal accuracy over
 all items (a refusal is right exactly when the item expects one); the citation scores
 over answers that made statements; "search" R@5 and MRR rank the first hits of one search
 of the whole question instead of the cited chunks (a diagnostic). Leaks are a count,
@@ -23,6 +24,7 @@ from askalong.evaluate.metrics import mean
 
 JUDGE_NOT_MEASURED = "not measured: no language model configured (offline run)"
 METRICS = (
+    ("answer_hit", "answer hit"),
     ("recall", f"Recall@{K}"),
     ("mrr", "MRR"),
     ("ndcg", f"nDCG@{K}"),
@@ -50,6 +52,7 @@ class CategoryScores:
     search_recall: float | None = None
     search_mrr: float | None = None
     judge: float | None = None  # share of items the model judge called right
+    answer_hit: float | None = None  # share of gold snippets the direct answers hold
 
 
 def category_scores(name: str, scores: Sequence[ItemScore]) -> CategoryScores:
@@ -67,6 +70,7 @@ def category_scores(name: str, scores: Sequence[ItemScore]) -> CategoryScores:
         search_recall=_mean(s.search_recall for s in scores),
         search_mrr=_mean(s.search_mrr for s in scores),
         judge=_mean(s.judge for s in scores),
+        answer_hit=_mean(s.answer_hit for s in scores),
     )
 
 

@@ -98,6 +98,7 @@ class KbRunner:
             item_id,
             refused=answer.status != "answered",
             answer=answer.answer,
+            direct=direct_answer(answer),
             cited=cited,
             citation_precision=answer.scores.precision,
             citation_recall=answer.scores.recall,
@@ -115,6 +116,14 @@ class KbRunner:
         if document_id not in self._chunks:
             self._chunks[document_id] = self.kb.library.store.chunks(document_id)
         return self._chunks[document_id]
+
+
+def direct_answer(answer: ChatAnswer) -> str | None:
+    """The answer's text without the part questions a multi-part answer repeats over each
+    part's answer (None: one part, or a model's answer, whose text is the answer itself)."""
+    if len(answer.parts) < 2:
+        return None
+    return "\n\n".join(p.answer for p in answer.parts if p.status == "answered")
 
 
 def holding_chunk(chunks: Sequence[Chunk], source: ChatSource) -> Chunk | None:

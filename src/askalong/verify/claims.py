@@ -56,7 +56,7 @@ class ClaimDraft:
 
 # ----------------------------------------------------------------------------- claims
 
-_MARKER = re.compile(
+CITATION_MARKER = re.compile(
     r"\[\s*(?P<list>\d+(?:\s*[,，、;]\s*\d+)*)\s*\]"
     r"|[(（]\s*source\s*#\s*(?P<source>\d+)[^)）]*[)）]",
     re.IGNORECASE,
@@ -81,7 +81,7 @@ def _strip_markers(text: str) -> tuple[str, list[tuple[int, tuple[int, ...]]]]:
     parts: list[str] = []
     markers: list[tuple[int, tuple[int, ...]]] = []
     cursor = 0
-    for match in _MARKER.finditer(text):
+    for match in CITATION_MARKER.finditer(text):
         parts.append(text[cursor : match.start()])
         anchor = len("".join(parts).rstrip()) - 1
         found = match.group("list") or match.group("source")

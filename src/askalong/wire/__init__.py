@@ -37,6 +37,8 @@ from askalong.wire.anchors import (
 )
 from askalong.wire.answers import (
     AnswerJSON,
+    AnswerPassageJSON,
+    AnswerSpanJSON,
     ClaimJSON,
     ConflictNoticeJSON,
     PassageJSON,
@@ -45,6 +47,7 @@ from askalong.wire.answers import (
     TimingsJSON,
     answer_from_json,
     answer_json,
+    answer_passage_json,
     claim_json,
     conflict_notice_json,
     passage_json,
@@ -123,6 +126,8 @@ from askalong.wire.threads import (
 __all__ = [
     "AnchorJSON",
     "AnswerJSON",
+    "AnswerPassageJSON",
+    "AnswerSpanJSON",
     "BlockJSON",
     "BlockTokensJSON",
     "Box",
@@ -174,6 +179,7 @@ __all__ = [
     "anchor_json",
     "answer_from_json",
     "answer_json",
+    "answer_passage_json",
     "block_json",
     "call_json",
     "call_node_json",

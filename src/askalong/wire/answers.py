@@ -10,7 +10,10 @@ from typing_extensions import TypedDict
 
 from askalong.types import (
     Answer,
+    AnswerPassage,
+    AnswerSpan,
     AnswerStatus,
+    BlockSpan,
     Claim,
     ConflictNotice,
     Hit,
@@ -60,6 +63,26 @@ class ClaimJSON(TypedDict):
     quotes: list[int]
     verdict: Verdict
     reasons: list[str]
+
+
+class AnswerSpanJSON(TypedDict):
+    """Quote ``quote`` of the answer at ``text[start:end]`` of its passage."""
+
+    start: int
+    end: int
+    quote: int
+
+
+class AnswerPassageJSON(TypedDict):
+    """The paragraph the direct answer sits in: ``text`` is ``spans`` (block spans, in
+    reading order) joined by a newline; ``answer_spans`` mark the answer in it."""
+
+    document_id: str
+    text: str
+    spans: list[SpanJSON]
+    answer_spans: list[AnswerSpanJSON]
+    page: int | None
+    section_path: list[str]
 
 
 class ConflictNoticeJSON(TypedDict):
@@ -116,6 +139,7 @@ class AnswerJSON(TypedDict):
     anchor_set_aside: SetAside | None
     conflicts: list[ConflictNoticeJSON]
     hits: list[RankedHitJSON]
+    passage: AnswerPassageJSON | None
 
 
 def passage_json(unit: ContextUnit) -> PassageJSON:
@@ -150,6 +174,36 @@ def claim_json(claim: Claim) -> ClaimJSON:
         "verdict": claim.verdict,
         "reasons": list(claim.reasons),
     }
+
+
+def answer_passage_json(passage: AnswerPassage | None) -> AnswerPassageJSON | None:
+    if passage is None:
+        return None
+    return {
+        "document_id": passage.document_id,
+        "text": passage.text,
+        "spans": [span_json(s) for s in passage.spans],
+        "answer_spans": [
+            {"start": m.start, "end": m.end, "quote": m.quote} for m in passage.answer_spans
+        ],
+        "page": passage.page,
+        "section_path": list(passage.section_path),
+    }
+
+
+def answer_passage_from_json(value: AnswerPassageJSON | None) -> AnswerPassage | None:
+    if value is None:
+        return None
+    return AnswerPassage(
+        document_id=value["document_id"],
+        text=value["text"],
+        spans=tuple(BlockSpan(s["block_id"], s["start"], s["end"]) for s in value["spans"]),
+        answer_spans=tuple(
+            AnswerSpan(m["start"], m["end"], m["quote"]) for m in value["answer_spans"]
+        ),
+        page=value["page"],
+        section_path=tuple(value["section_path"]),
+    )
 
 
 def conflict_notice_json(notice: ConflictNotice) -> ConflictNoticeJSON:
@@ -232,6 +286,7 @@ def answer_json(answer: Answer) -> AnswerJSON:
         "anchor_set_aside": answer.anchor_set_aside,
         "conflicts": [conflict_notice_json(c) for c in answer.conflicts],
         "hits": [ranked_hit_json(h) for h in answer.hits],
+        "passage": answer_passage_json(answer.passage),
     }
 
 
@@ -259,6 +314,7 @@ def answer_from_json(value: AnswerJSON) -> Answer:
         anchor_set_aside=value.get("anchor_set_aside"),  # absent from turns stored before it
         conflicts=tuple(conflict_notice_from_json(c) for c in value.get("conflicts", [])),
         hits=tuple(ranked_hit_from_json(h) for h in value.get("hits", [])),  # likewise
+        passage=answer_passage_from_json(value.get("passage")),  # likewise
     )
 
 

@@ -1,13 +1,15 @@
 // One question and its answer, filled in as the events arrive: the answer text grows as
 // its pieces come, then "Checking quotes…" until the verdicts are in; `done` carries the
 // stored answer, which replaces what was streamed (it is the checked version of it), and
-// under it the thumbs that rate it (feedback.js).
+// under it the paragraph it sits in with the answer marked (passage-view.js) and the
+// thumbs that rate it (feedback.js).
 
 import { el } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
 import { intentLabel, shownQuestion } from "../lib/intents.js";
 import { conflictNotices } from "./conflicts.js";
 import { feedbackBar } from "./feedback.js";
+import { passageView } from "./passage-view.js";
 import { claimList, quoteCard, showVerdict } from "./quotes-view.js";
 import { chipContent } from "./where.js";
 
@@ -42,6 +44,7 @@ export class Turn {
     );
     this.scope = el("div", { class: "answer-scope", hidden: true });
     this.answer = el("div", { class: "answer-text" });
+    this.passage = el("div", { class: "passage" });
     this.quoteList = el("div", { class: "quotes" });
     this.explanation = el("div", { class: "explanation" });
     this.checks = el("div", { class: "checks" });
@@ -67,6 +70,7 @@ export class Turn {
         this.status,
         this.scope,
         this.answer,
+        this.passage,
         this.quoteList,
         this.explanation,
         this.checks,
@@ -123,6 +127,7 @@ export class Turn {
   showAnswer(answer) {
     this.status.remove();
     this.quotes.clear();
+    this.passage.replaceChildren();
     this.quoteList.replaceChildren();
     this.explanation.replaceChildren();
     this.checks.replaceChildren();
@@ -135,6 +140,8 @@ export class Turn {
     const conflicts = conflictNotices(answer.conflicts, (n) => this.citation(n));
     if (conflicts) this.answer.append(conflicts);
     for (const quote of answer.quotes ?? []) this.addQuote(quote);
+    const show = (number, span) => this.showPassage(number, span, answer.passage);
+    this.passage.replaceChildren(passageView(answer.passage, this.blocks, show) ?? "");
     if (answer.explanation) this.explanation.replaceChildren(answer.explanation);
     if (answer.claims?.length)
       this.checks.replaceChildren(claimList(answer.claims, answer.quotes ?? []));
@@ -156,6 +163,12 @@ export class Turn {
   showQuote(number) {
     const found = this.quotes.get(number);
     if (found) this.onQuote(found.quote);
+  }
+
+  // The passage's first marked quote in the document, else the passage's first block.
+  showPassage(number, span, passage) {
+    if (this.quotes.has(number)) return this.showQuote(number);
+    if (span) this.onQuote({ ...span, document_id: passage.document_id });
   }
 
   showNotCovered(answer) {

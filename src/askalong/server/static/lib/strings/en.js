@@ -266,6 +266,8 @@ export default Object.freeze({
   "turn.checking": "Checking quotes…",
   "turn.where_asked": "Show where this was asked",
   "turn.show_quote": "Show quote {n}",
+  "turn.passage": "In the passage",
+  "turn.show_passage": "Show in the document",
   "turn.searched": "Searched:",
   "turn.not_covered": "The document does not cover this.",
   "turn.no_passage": "No passage answers this question, so there is nothing to quote.",

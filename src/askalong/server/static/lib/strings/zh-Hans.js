@@ -265,6 +265,8 @@ export default Object.freeze({
   "turn.checking": "正在核对引用…",
   "turn.where_asked": "显示提问的位置",
   "turn.show_quote": "显示引用 {n}",
+  "turn.passage": "所在段落",
+  "turn.show_passage": "在文档中显示",
   "turn.searched": "已搜索：",
   "turn.not_covered": "文档中没有涉及这一点。",
   "turn.no_passage": "没有段落能回答这个问题，因此没有可引用的内容。",
