@@ -76,6 +76,7 @@ if TYPE_CHECKING:
 from attack_common import MAX_EXAMPLES, Row
 from attack_injection import injection
 from attack_kill9 import kill9
+from attack_limits import SECTIONS as LIMIT_SECTIONS
 from attack_load import load
 from attack_parsers import FORMATS, fuzz_formats
 from attack_schema import schemathesis
@@ -398,6 +399,7 @@ SECTIONS: dict[str, Callable[[float, random.Random], Row]] = {
     "xss": xss,
     "injection": injection,
     "load": load,
+    **LIMIT_SECTIONS,
 }
 
 
