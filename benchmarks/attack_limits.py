@@ -20,7 +20,6 @@ names the file, the write-ahead log is cut back, the next ingest works).
 from __future__ import annotations
 
 import dataclasses
-import io
 import os
 import random
 import signal
@@ -34,7 +33,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, cast
 
-import docx
 import httpx
 
 from askalong.asking.agent.chat import ChatAgent, ChatRequest
@@ -206,21 +204,17 @@ def _refusal(**values: Any) -> str | None:
 
 
 def _docx_case(rng: random.Random) -> str | None:
-    size = int(parse_docx.MAX_BODY_BYTES * rng.uniform(0.5, 2.0))
-    empty = io.BytesIO()
-    docx.Document().save(empty)
-    source = zipfile.ZipFile(io.BytesIO(empty.getvalue()))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as archive:  # big, not a bomb
-        for item in source.infolist():
-            part = b"x" * size if item.filename == "word/document.xml" else source.read(item)
-            archive.writestr(item.filename, part)
+    from samples import zip_bomb_docx
+
+    limit_mb = parse_docx.MAX_BODY_BYTES // 2**20
+    size_mb = rng.randint(limit_mb // 2, limit_mb * 2)
+    big = zip_bomb_docx(size_mb, zipfile.ZIP_STORED)  # big, not a bomb
     try:
-        parse_docx.check_parsable_size(out.getvalue(), "big.docx")
+        parse_docx.check_parsable_size(big, "big.docx")
     except TooLarge as exc:
-        over = size > parse_docx.MAX_BODY_BYTES
-        return None if over and "at most 32 MB" in str(exc) else f"{size:,} bytes: {exc}"
-    return f"{size:,} bytes were let through" if size > parse_docx.MAX_BODY_BYTES else None
+        over = size_mb > limit_mb
+        return None if over and f"at most {limit_mb} MB" in str(exc) else f"{size_mb} MB: {exc}"
+    return f"{size_mb} MB was let through" if size_mb > limit_mb else None
 
 
 Cases = list[tuple[float, str | None]]

@@ -9,6 +9,7 @@ import docx
 import pytest
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
+from samples import zip_bomb_docx
 
 from askalong.errors import CorruptDocument, EmptyDocument, TooLarge
 from askalong.parse.flow import docx as parse_docx
@@ -128,30 +129,8 @@ def test_merged_cells_count_once() -> None:
     assert [b.text for b in doc.blocks] == ["Wide header | Right\na | b | c"]
 
 
-def with_body(data: bytes, body: bytes, compression: int = zipfile.ZIP_DEFLATED) -> bytes:
-    """``data`` (a DOCX) with its ``word/document.xml`` replaced by ``body``."""
-    source = zipfile.ZipFile(io.BytesIO(data))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", compression) as archive:
-        for item in source.infolist():
-            part = body if item.filename == "word/document.xml" else source.read(item.filename)
-            archive.writestr(item.filename, part)
-    return out.getvalue()
-
-
-PARAGRAPH = b"<w:p><w:r><w:t>The pump feeds the valve.</w:t></w:r></w:p>"
-
-
-def huge_docx(compression: int) -> bytes:
-    """A DOCX whose body of paragraphs is just past the parsable size."""
-    empty = saved(docx.Document())
-    head, tail = zipfile.ZipFile(io.BytesIO(empty)).read("word/document.xml").split(b"<w:body>")
-    paragraphs = PARAGRAPH * (parse_docx.MAX_BODY_BYTES // len(PARAGRAPH) + 1)
-    return with_body(empty, head + b"<w:body>" + paragraphs + tail, compression)
-
-
 def test_a_body_too_big_to_parse_is_refused_at_once_naming_the_limit() -> None:
-    stored = huge_docx(zipfile.ZIP_STORED)  # not compressed: no ZIP bomb, only big
+    stored = zip_bomb_docx(33, zipfile.ZIP_STORED)  # not compressed: no ZIP bomb, only big
     with pytest.raises(TooLarge) as refused:
         parse_docx.parse(stored, source="big.docx")
     message = str(refused.value)
@@ -160,6 +139,6 @@ def test_a_body_too_big_to_parse_is_refused_at_once_naming_the_limit() -> None:
 
 
 def test_a_zip_bomb_body_names_the_ratio_limit() -> None:
-    bomb = huge_docx(zipfile.ZIP_DEFLATED)
+    bomb = zip_bomb_docx(33)
     with pytest.raises(TooLarge, match=r"at most 100 times for an entry over 16 MB"):
         parse_docx.parse(bomb, source="bomb.docx")
