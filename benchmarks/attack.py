@@ -79,6 +79,7 @@ from attack_accounts import login, session
 from attack_common import MAX_EXAMPLES, Row
 from attack_injection import injection
 from attack_kill9 import kill9
+from attack_limits import SECTIONS as LIMIT_SECTIONS
 from attack_load import load
 from attack_parsers import FORMATS, fuzz_formats
 from attack_schema import schemathesis
@@ -403,6 +404,7 @@ SECTIONS: dict[str, Callable[[float, random.Random], Row]] = {
     "load": load,
     "login": login,
     "session": session,
+    **LIMIT_SECTIONS,
 }
 
 

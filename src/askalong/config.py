@@ -45,7 +45,9 @@ def load_settings(**overrides: Any) -> Settings:
     values.update(_from_file(home / "config.toml"))
     values.update(_from_env())
     values.update({k: v for k, v in overrides.items() if v is not None})
-    return Settings(**_coerce(values))
+    settings = Settings(**_coerce(values))
+    _check_together(settings)
+    return settings
 
 
 def _fields() -> dict[str, dataclasses.Field[Any]]:
@@ -144,3 +146,25 @@ def _check_choices(values: dict[str, Any]) -> None:
     overlap = values.get("chunk_overlap", 0)
     if not 0 <= overlap <= 100:
         raise ConfigError(f"ASKALONG_CHUNK_OVERLAP={overlap}; must be between 0 and 100")
+
+
+MIN_CHUNK_TARGET = 2  # size units: the chunker needs room for a sentence and its neighbour
+STALE_HEARTBEATS = 2  # a job is stale after this many heartbeats missed, at the least
+
+
+def _check_together(settings: Settings) -> None:
+    """Settings that only make sense against another one, checked once every source of
+    values (defaults included) is in; each message names both keys."""
+    target, maximum = settings.chunk_target, settings.chunk_max
+    if not MIN_CHUNK_TARGET <= target <= maximum:
+        raise ConfigError(
+            f"ASKALONG_CHUNK_TARGET={target}: must be between {MIN_CHUNK_TARGET} and"
+            f" ASKALONG_CHUNK_MAX ({maximum})"
+        )
+    stale, beat = settings.job_stale, settings.job_heartbeat
+    if stale < STALE_HEARTBEATS * beat:
+        raise ConfigError(
+            f"ASKALONG_JOB_STALE={stale:g} must be at least {STALE_HEARTBEATS} x"
+            f" ASKALONG_JOB_HEARTBEAT={beat:g} ({STALE_HEARTBEATS * beat:g} s or more):"
+            " a shorter one lets the sweep take a running job from its own worker"
+        )

@@ -20,7 +20,8 @@
      ├── TooMany                  a per-user limit is reached; try later (HTTP 429)
      ├── ConfigError              a bad setting, naming the key and the valid choices
      ├── StoreError               the store failed (nothing half-written is left behind)
-     │    └── IndexUnreadable     a search index cannot be opened (``askalong doctor --repair``)
+     │    ├── IndexUnreadable     a search index cannot be opened (``askalong doctor --repair``)
+     │    └── DiskFull            a write found no space left (HTTP 507), naming the file
      ├── ProviderError            an embedding, chat or rerank provider failed (HTTP 502)
      └── Unavailable              a worker the request needed stopped mid-way (HTTP 503)
 
@@ -120,6 +121,16 @@ class ConfigError(AskAlongError):
 
 class StoreError(AskAlongError):
     """The store could not complete an operation."""
+
+
+class DiskFull(StoreError):
+    """A write found the disk (or the user's quota) full; ``source`` is the file."""
+
+    @classmethod
+    def of(cls, path: str) -> DiskFull:
+        return cls(
+            f"disk full: no space left to write {path}; free some space and retry", source=path
+        )
 
 
 class IndexUnreadable(StoreError):

@@ -45,9 +45,9 @@ class Settings:
     upload_pending: int = 10
     upload_expiry_hours: float = 24.0
     # Per-user limits of the HTTP server (server/limits.py); 0 is no limit. An account's
-    # API requests in a minute and questions (POST /api/ask) running at once; the install's
-    # owner (the install token: the zero-config user) has its own pair, generous by
-    # default: no request limit, eight questions at once.
+    # API requests in a minute and questions (POST /api/ask and /api/chat together) running
+    # at once; the install's owner (the install token: the zero-config user) has its own
+    # pair, generous by default: no request limit, eight questions at once.
     requests_per_minute: int = 600
     concurrent_questions: int = 2
     owner_requests_per_minute: int = 0

@@ -148,10 +148,11 @@ def zip_of(names: list[str]) -> bytes:
     return buffer.getvalue()
 
 
-def zip_bomb_docx(inflated_mb: int) -> bytes:
-    """A DOCX whose document.xml inflates to ``inflated_mb`` MB of one repeated byte."""
+def zip_bomb_docx(inflated_mb: int, compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A DOCX whose document.xml inflates to ``inflated_mb`` MB of one repeated byte
+    (``ZIP_STORED``: as big on disk, no bomb, only a body too big to parse)."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+    with zipfile.ZipFile(buffer, "w", compression, compresslevel=1) as archive:
         archive.writestr("[Content_Types].xml", "<Types/>")
         with archive.open("word/document.xml", "w") as entry:
             block = b"<" * 2**20

@@ -288,7 +288,8 @@ def test_a_tool_that_raises_is_reported_to_the_model_and_the_loop_goes_on(world:
         Reply.tool_calls(VACUUM),
         Reply.text(f"{VACUUM_SAYS} [1]."),
     )
-    request = ChatRequest(QUESTION, Access.local(), conversation_id=earlier.conversation_id)
+    rated = f"Your answer was too short. {QUESTION}"  # the person asks to rate: it may write
+    request = ChatRequest(rated, Access.local(), conversation_id=earlier.conversation_id)
     answer = agent(world).ask(request)
     errors = [m["content"] for m in tool_messages(world.chat_bodies[3])]
     assert len(errors) == 6

@@ -174,10 +174,15 @@ def test_tool_arguments_are_checked_and_feedback_is_stored_once(library: Library
         tools.call("search_knowledge", {"query": "vacuum", "user": "someone"})
     found = tools.call("search_knowledge", {"query": "vacuum", "top_k": 2})
     assert len(found.sources) <= 2 and "<<<(source#1: " in found.content
+    with pytest.raises(ToolArgumentError, match="own message asks"):
+        tools.submit_feedback("down", "the person did not ask")
+    writing = KnowledgeTools(tools.asker, Scope(Access.local(), may_write=True), SourceRegistry())
     with pytest.raises(InputError, match="no answer in this conversation"):
-        tools.submit_feedback("down", "no conversation yet")
+        writing.submit_feedback("down", "no conversation yet")
     first = ChatAgent(tools.asker).ask(ChatRequest("What does VACUUM FULL do?", Access.local()))
-    talk = Scope(Access.local(), conversation_id=first.conversation_id, turn_id="next")
+    talk = Scope(
+        Access.local(), conversation_id=first.conversation_id, turn_id="next", may_write=True
+    )
     tools = KnowledgeTools(tools.asker, talk, SourceRegistry())
     tools.submit_feedback("down", "the answer missed the FULL option")
     with pytest.raises(ToolArgumentError, match="already"):

@@ -175,3 +175,25 @@ def test_workers_killed_mid_embedding_and_mid_ocr_leave_each_document_ready_once
                 "pump station valve", Access.local(), documents=[job.document_id], limit=500
             )
             assert len(hits) == len({h.chunk_id for h in hits})  # no chunk indexed twice
+
+
+def test_a_worker_stopped_by_sigterm_puts_its_job_back_at_once(tmp_path: Path) -> None:
+    """A service manager's stop (SIGTERM to the process group) mid-embedding, with the
+    default stale time: the job is pending again, no lease held, within seconds rather than
+    ASKALONG_JOB_STALE (600 s) later."""
+    home = tmp_path / "home"
+    slow = environment(
+        home,
+        ASKALONG_EMBEDDER="local",
+        ASKALONG_JOB_TEST_DELAY="60",  # asleep in a batch: no heartbeat comes to stop it
+        ASKALONG_JOB_STALE="600",
+        ASKALONG_JOB_HEARTBEAT="30",
+    )
+    run(slow, "add", "--queue", *map(str, notes(tmp_path / "in", 1, sections=150)))
+    with worker(slow) as running:
+        wait_for(home, lambda js: js[0].state == "embedding")
+        os.killpg(running.pid, signal.SIGTERM)
+        assert running.wait(30) == 0
+    (job,) = jobs(home)
+    assert (job.state, job.lease_owner) == ("pending", None)
+    assert "stopped" in job.error

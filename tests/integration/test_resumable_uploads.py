@@ -254,3 +254,12 @@ def test_an_upload_complete_before_a_stop_is_added_after_it(settings: Settings) 
         state = client.get(url).json()
         assert state["state"] == "added"
         assert len(client.get("/api/documents").json()["documents"]) == 1
+
+
+def test_an_empty_upload_is_refused_and_takes_no_pending_slot(settings: Settings) -> None:
+    with api_client(dataclasses.replace(settings, upload_pending=1)) as client:
+        empty = client.post("/api/uploads", headers={**TUS, "Upload-Length": "0"})
+        assert empty.status_code == 400, empty.text
+        assert "empty (Upload-Length: 0)" in empty.json()["error"]["message"]
+        assert empty.headers["Tus-Resumable"] == "1.0.0"
+        create(client)  # the one slot is still free

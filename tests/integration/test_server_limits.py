@@ -185,3 +185,22 @@ def test_a_third_question_at_once_is_429_while_another_user_asks(
         thread.join(30)
     again = httpx.post(live.url + "/api/ask", json=body, headers=alice, timeout=30)
     assert again.status_code == 200, again.text  # the slots were given back
+
+
+def test_the_chat_shares_the_question_limit_with_ask(
+    live: Live, slow_model: ScriptedChatServer
+) -> None:
+    alice = live.token("alice")
+    document_id = add_note(live, alice, NOTE)
+    running = [start_question(live, alice, document_id) for _ in range(2)]
+    deadline = time.monotonic() + 30
+    while len(slow_model.chat_bodies) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(slow_model.chat_bodies) == 2
+    chat = {"question": "How often do tides come?", "stream": False}
+    third = httpx.post(live.url + "/api/chat", json=chat, headers=alice, timeout=30)
+    assert third.status_code == 429, third.text
+    assert "ASKALONG_CONCURRENT_QUESTIONS" in third.json()["error"]["message"]
+    assert len(slow_model.chat_bodies) == 2  # the chat never reached the model
+    for thread in running:
+        thread.join(30)

@@ -173,3 +173,24 @@ def test_config_imports_nothing_heavy() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout
     assert found.strip() == "[]"
+
+
+@pytest.mark.parametrize(("stale", "heartbeat"), [("10", "30"), ("59", "30"), ("1", "1")])
+def test_a_stale_time_shorter_than_two_heartbeats_names_both_keys(
+    stale: str, heartbeat: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ASKALONG_JOB_STALE", stale)
+    monkeypatch.setenv("ASKALONG_JOB_HEARTBEAT", heartbeat)
+    with pytest.raises(ConfigError, match="ASKALONG_JOB_STALE=.*ASKALONG_JOB_HEARTBEAT="):
+        load_settings()
+    monkeypatch.setenv("ASKALONG_JOB_STALE", str(2 * float(heartbeat)))
+    assert load_settings().job_stale == 2 * float(heartbeat)
+
+
+@pytest.mark.parametrize("target", ["0", "1", "-5", "769"])
+def test_a_chunk_target_out_of_range_names_the_key_and_the_range(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ASKALONG_CHUNK_TARGET", target)
+    with pytest.raises(ConfigError, match=rf"ASKALONG_CHUNK_TARGET={target}: must be between 2"):
+        load_settings()

@@ -9,8 +9,9 @@ import docx
 import pytest
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
+from samples import zip_bomb_docx
 
-from askalong.errors import CorruptDocument, EmptyDocument
+from askalong.errors import CorruptDocument, EmptyDocument, TooLarge
 from askalong.parse.flow import docx as parse_docx
 
 
@@ -126,3 +127,18 @@ def test_merged_cells_count_once() -> None:
         cell.text = value
     doc = parse_docx.parse(saved(document), source="merged.docx")
     assert [b.text for b in doc.blocks] == ["Wide header | Right\na | b | c"]
+
+
+def test_a_body_too_big_to_parse_is_refused_at_once_naming_the_limit() -> None:
+    stored = zip_bomb_docx(33, zipfile.ZIP_STORED)  # not compressed: no ZIP bomb, only big
+    with pytest.raises(TooLarge) as refused:
+        parse_docx.parse(stored, source="big.docx")
+    message = str(refused.value)
+    assert message.startswith("big.docx: too large to parse")
+    assert "word/document.xml" in message and "at most 32 MB" in message
+
+
+def test_a_zip_bomb_body_names_the_ratio_limit() -> None:
+    bomb = zip_bomb_docx(33)
+    with pytest.raises(TooLarge, match=r"at most 100 times for an entry over 16 MB"):
+        parse_docx.parse(bomb, source="bomb.docx")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import threading
+import time
 
 import click
 
@@ -29,6 +31,7 @@ def worker(once: bool, concurrency: int) -> None:
     worker killed mid-job is noticed by the others' sweep, which queues the job again
     (ASKALONG_JOB_STALE seconds after its last heartbeat)."""
     stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, _terminated)
     with opened_library() as library:
         workers = [Worker(library, _log, sweeps=i == 0) for i in range(concurrency)]
         threads = [
@@ -41,14 +44,38 @@ def worker(once: bool, concurrency: int) -> None:
             for thread in threads:
                 while thread.is_alive():
                     thread.join(0.5)
-        except KeyboardInterrupt:
-            stop.set()
-            err_console.print("stopping after the current step...")
-            for thread in threads:
-                thread.join()
+        except (KeyboardInterrupt, Terminated):
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second one ends it at once
+            err_console.print("stopping: the jobs at hand go back to the queue...")
+            _stopped(stop, workers, threads)
         finally:
+            signal.signal(signal.SIGTERM, previous)
             for w in workers:
                 w.close()
+
+
+STOP_GRACE_SECONDS = 5.0  # for a loop to reach its next heartbeat and put its job back
+
+
+class Terminated(Exception):
+    """SIGTERM reached the worker process (a service manager stopping it)."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def _stopped(stop: threading.Event, workers: list[Worker], threads: list[threading.Thread]) -> None:
+    """Stop every loop; a job still held after the grace goes back to the queue now, not
+    ASKALONG_JOB_STALE seconds later when a sweep would notice its lease is dead."""
+    stop.set()
+    for w in workers:
+        w.wakeup.set()
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    for thread in threads:
+        thread.join(max(deadline - time.monotonic(), 0.0))
+    for w in workers:
+        w.put_back("the worker was stopped")
 
 
 def _log(line: str) -> None:

@@ -1,10 +1,13 @@
 """The asker's own feedback as guidance about the form of later answers.
 
 The latest ``GUIDANCE_ENTRIES`` records with a stated reason, newest first, each only the
-asker's; a thumbs-down without a reason stays in the store and out of prompts. When two
-speak to the same aspect of form (length, detail, language), the newer one wins: the older
-is left out, so a model never sees both "shorter" and "longer". The text goes into the
-system prompt below the evidence rules (``askalong.answer.guidance`` renders it)."""
+asker's and only what the asker gave by hand (the thumbs, the API, the CLI): a record the
+agent's ``submit_feedback`` stored is the model's words, which a planted passage could have
+steered, so it is triaged but never reaches a prompt; a thumbs-down without a reason
+stays in the store and out of prompts. When two speak to the same aspect of form (length,
+detail, language), the newer one wins: the older is left out, so a model never sees both
+"shorter" and "longer". The text goes into the system prompt below the evidence rules
+(``askalong.answer.guidance`` renders it)."""
 
 from __future__ import annotations
 
@@ -42,7 +45,9 @@ def aspects(reason: str) -> frozenset[str]:
 def guidance_entries(store: FeedbackStore, user: str) -> tuple[str, ...]:
     """The asker's reasons to show the model, newest first (see the module)."""
     mine = Access(user=user)  # never ``everything``: another asker's feedback stays out
-    found = store.list_feedback(mine, FeedbackFilter(with_reason=True, limit=GUIDANCE_ENTRIES))
+    found = store.list_feedback(
+        mine, FeedbackFilter(with_reason=True, by_hand=True, limit=GUIDANCE_ENTRIES)
+    )
     return newest_wins(found)
 
 

@@ -100,4 +100,5 @@ class FeedbackFilter:
     since: str | None = None  # ISO date or time, inclusive
     until: str | None = None  # ISO date or time; a bare date includes that whole day
     with_reason: bool = False  # only records whose reason is not empty
+    by_hand: bool = False  # only records the person gave (the API, the CLI), not the agent's
     limit: int = 200

@@ -16,8 +16,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from askalong.errors import InputError, StoreError
+from askalong.errors import DiskFull, InputError, StoreError
 from askalong.files.atomic import write_atomically
+from askalong.store.disk import is_disk_full
 
 _HASH = re.compile(r"[0-9a-f]{64}")
 _ASIDE_PREFIX = ".deleting-"
@@ -75,6 +76,8 @@ class OriginalFiles:
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(target, data, prefix=_TEMP_PREFIX, durable=True)
         except OSError as exc:
+            if is_disk_full(exc):
+                raise DiskFull.of(str(target)) from exc
             raise StoreError(f"cannot write original file: {exc}", source=str(target)) from exc
         return target
 

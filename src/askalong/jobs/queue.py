@@ -112,6 +112,13 @@ class Lease:
     def finish(self) -> bool:
         return self.queue.store.finish_job(self.job, self.queue.owner)
 
+    def put_back(self, reason: str) -> bool:
+        """Hand the job back, pending again at once (its worker is stopping), rather than
+        after ``job_stale``; a later beat of this lease raises ``LeaseLost``."""
+        with self._writing:
+            self._lost = True
+            return self.queue.store.release_job(self.job, self.queue.owner, reason, final=False)
+
     def fail(self, error: str) -> bool:
         """Give the job up: pending again for another attempt, or failed for good after
         ``job_attempts`` claims, with ``error`` as the reason either way."""

@@ -51,6 +51,7 @@ class Worker:
         self._steps: JobSteps | None = None
         self.wakeup = threading.Event()  # set: look for work now (a job was just queued)
         self._stop = threading.Event()  # the running loop's stop, seen between batches
+        self.held: Lease | None = None  # the job this loop runs now
 
     @property
     def steps(self) -> JobSteps:
@@ -116,6 +117,20 @@ class Worker:
                 raise WorkerStopping("the worker is stopping", source=job.id)
             lease.beat(state, done, total)
 
+        self.held = lease
+        try:
+            return self._run_steps(lease, beat)
+        finally:
+            self.held = None
+
+    def put_back(self, reason: str) -> None:
+        """The job at hand, if any, pending again now: the process is going away."""
+        lease = self.held
+        if lease is not None and lease.put_back(reason):
+            self.log(f"{lease.job.document_id}  put back: {reason}")
+
+    def _run_steps(self, lease: Lease, beat: Callable[[JobState, int, int], None]) -> int:
+        job = lease.job
         try:
             document = self.library.store.get_document(job.document_id, Access.local())
             self.log(f"{document.id}  parsing  {document.source}")
@@ -130,7 +145,7 @@ class Worker:
             self.log(f"{job.document_id}  stopped: {exc}")
             return 0
         except WorkerStopping as exc:  # pending again now, not after the stale time
-            lease.queue.store.release_job(job, lease.queue.owner, str(exc), final=False)
+            lease.put_back(str(exc))
             self.log(f"{job.document_id}  put back: {exc}")
             return 0
         except AskAlongError as exc:

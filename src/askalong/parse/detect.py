@@ -81,13 +81,13 @@ def _zip_format(data: bytes, source: str) -> DocumentFormat:
     # NotImplementedError: a "version needed to extract" zipfile does not know (a flipped byte).
     except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as exc:
         raise UnsupportedFormat(f"a damaged ZIP archive ({exc})", source=source) from exc
-    _check_inflation(entries, source)
+    check_inflation(entries, source)
     if "word/document.xml" in {entry.filename for entry in entries}:
         return "docx"
     raise UnsupportedFormat("a ZIP archive that is not a DOCX document", source=source)
 
 
-def _check_inflation(entries: list[zipfile.ZipInfo], source: str) -> None:
+def check_inflation(entries: list[zipfile.ZipInfo], source: str) -> None:
     """Refuse a ZIP bomb from its directory, before any entry is inflated."""
     problem = _inflation_problem(entries)
     if problem is not None:
@@ -104,7 +104,10 @@ def _inflation_problem(entries: list[zipfile.ZipInfo]) -> str | None:
         if entry.file_size > RATIO_FROM and entry.file_size > MAX_ZIP_RATIO * entry.compress_size:
             ratio = entry.file_size / max(entry.compress_size, 1)
             size = entry.file_size / MB
-            return f"{entry.filename} inflates {ratio:,.0f} times to {size:,.0f} MB (a ZIP bomb?)"
+            return (
+                f"{entry.filename} inflates {ratio:,.0f} times to {size:,.0f} MB (at most"
+                f" {MAX_ZIP_RATIO} times for an entry over {RATIO_FROM // MB} MB: a ZIP bomb?)"
+            )
     return None
 
 

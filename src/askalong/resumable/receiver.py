@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from askalong.errors import AskAlongError, Conflict, Expired, TooLarge, TooMany
+from askalong.errors import AskAlongError, Conflict, EmptyDocument, Expired, TooLarge, TooMany
 from askalong.parse.progress import Progress
 from askalong.resumable.area import UploadArea, discard
 from askalong.resumable.checksum import check_whole_file
@@ -67,6 +67,8 @@ class ResumableUploads:
     ) -> ResumableUpload:
         if length > self.limits.max_bytes:
             raise TooLarge.of(length, self.limits.max_bytes, source=name)
+        if length == 0:  # no piece would ever complete it: refused before it takes a slot
+            raise EmptyDocument("the file is empty (Upload-Length: 0): nothing to add", source=name)
         if self.store.pending_uploads(access.user) >= self.limits.max_pending:
             raise TooMany(
                 f"{self.limits.max_pending} uploads are already in progress; finish or cancel"

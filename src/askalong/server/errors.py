@@ -15,6 +15,7 @@ from askalong.errors import (
     ChecksumMismatch,
     ConfigError,
     Conflict,
+    DiskFull,
     Expired,
     InputError,
     NotFound,
@@ -56,6 +57,7 @@ def status_of(exc: AskAlongError) -> int:
         (TooMany, 429),
         (Unauthorized, 401),
         (ProviderError, 502),  # a model or embedding endpoint failed, not the request
+        (DiskFull, 507),  # Insufficient Storage: the server's disk, not the request
         (StoreError, 503),
         (Unavailable, 503),  # a worker was replaced mid-request: trying again may work
     )

@@ -7,7 +7,8 @@ Over a limit the request is answered 429 with ``Retry-After`` (seconds) and
   restart hands out no fresh minute. A fixed window lets a burst of up to twice the limit
   straddle a boundary; a sliding one would need a row per request or two counts, and the
   limit is a guard against runaway scripts, not a meter.
-- *Questions at once* (``POST /api/ask``, held until its answer, streamed or not, has gone
+- *Questions at once* (every question route, ``QUESTION_ROUTES``: ``POST /api/ask`` and
+  ``POST /api/chat`` share one count, each held until its answer, streamed or not, has gone
   out or its client left) are counted in this process: the slot belongs to a live
   connection, so a count kept in the store would outlive a killed server and need leases
   to recover; with several app servers it moves to a shared counter (Redis, issue 14).
@@ -40,7 +41,8 @@ from askalong.types import Access
 
 WINDOW_SECONDS = 60
 QUESTION_RETRY_SECONDS = 5  # a question's answer takes seconds: try again soon
-QUESTION_ROUTE = ("POST", "/api/ask")
+# Every route that answers a question: one count of questions at once covers them all.
+QUESTION_ROUTES = frozenset({("POST", "/api/ask"), ("POST", "/api/chat")})
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ class RequestLimits:
             return
         limit = self.limits.of_caller(access)
         refused = await self._over_minute(scope, access.user, limit)
-        question = (scope["method"], path) == QUESTION_ROUTE
+        question = (scope["method"], path) in QUESTION_ROUTES
         if refused is None and question and not self.slots.take(access.user, limit.questions):
             refused = TooMany(
                 f"{limit.questions} questions are already running for you; wait for one to"

@@ -16,6 +16,7 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
+from askalong.answer.agent.intent import asks_to_rate
 from askalong.answer.agent.limits import AgentLimits
 from askalong.answer.agent.registry import SourceRegistry
 from askalong.answer.agent.result import ChatAnswer, ChatTimings, ToolStep
@@ -88,7 +89,8 @@ class ChatAgent:
         turn_id = new_id()
         yield ChatStarted(thread.id, turn_id, "offline" if self.model is None else "model")
         language = analysed(question).language
-        scope = Scope(request.access, request.documents, thread.id, turn_id, language)
+        writes = asks_to_rate(question)  # the person's own words, never a tool's result
+        scope = Scope(request.access, request.documents, thread.id, turn_id, language, writes)
         registry = SourceRegistry()
         tools = KnowledgeTools(self.asker, scope, registry)
         if self.model is None:

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from askalong.answer.agent.limits import AgentLimits, Budget, LimitName, final_instruction
-from askalong.answer.agent.prompts import MAX_QUERY_CHARS, TOOL_SPECS, opening_messages
+from askalong.answer.agent.prompts import MAX_QUERY_CHARS, offered_specs, opening_messages
 from askalong.answer.agent.result import ToolStep
 from askalong.answer.guidance import guidance_section
 from askalong.asking.agent.acting import POOL_WORKERS, Acted, Acting
@@ -107,7 +107,8 @@ class _Loop:
 
     def _sampling(self) -> Sampling:
         choice = FORCED if self.budget.rounds == 0 else "auto"
-        return Sampling(temperature=0.2, tools=TOOL_SPECS, tool_choice=choice)
+        tools = offered_specs(self.tools.scope.may_write)
+        return Sampling(temperature=0.2, tools=tools, tool_choice=choice)
 
     def _reply(self, sampling: Sampling) -> ChatReply:
         reply = self.model.complete_streamed(self.messages, sampling)

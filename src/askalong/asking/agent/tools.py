@@ -6,12 +6,16 @@
 - ``generate_summary(topic)``: retrieves, then summarises only what it retrieved, citing it
   (offline: the extractive answerer's sentences);
 - ``submit_feedback(rating, reason)``: the person's criticism in words of the conversation's
-  last answer, stored once per turn (``askalong.feedback``);
+  last answer, stored once per turn (``askalong.feedback``): the one tool that writes, so it
+  runs only in a turn whose own message asks to rate an answer (``Scope.may_write``, from
+  ``answer/agent/intent``), never because a passage or a tool's result says so;
 - ``knowledge_stats()``: the documents and chunks the asker can see.
 
 Who is asking is the ``Scope``'s, taken from the request: no tool argument can name a user
-or widen the documents. Arguments are validated here (``ToolArgumentError`` names the tool
-and the argument), whoever calls: the offline path or a model's tool call.
+or widen the documents. Whatever a tool returns that came from a document (passages, a
+summary of them) is fenced as untrusted data (``text/fence``). Arguments are validated
+here (``ToolArgumentError`` names the tool and the argument), whoever calls: the offline
+path or a model's tool call.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ TOP_K_DEFAULT = 5
 READ_ONLY: frozenset[ToolName] = frozenset(
     {"search_knowledge", "generate_summary", "knowledge_stats"}
 )
+WRITES: frozenset[ToolName] = frozenset({"submit_feedback"})
 
 
 class ToolArgumentError(InputError):
@@ -50,13 +55,15 @@ class ToolArgumentError(InputError):
 @dataclass(frozen=True)
 class Scope:
     """Who asks, over which documents (none named: all the asker may see), in which
-    conversation and turn, in which language the answer is written."""
+    conversation and turn, in which language the answer is written, and whether the
+    asker's own message asked for a write (``may_write``: the ``WRITES`` tools run)."""
 
     access: Access
     documents: tuple[Document, ...] = ()
     conversation_id: str | None = None
     turn_id: str | None = None
     language: str = "en"
+    may_write: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,9 +150,15 @@ class KnowledgeTools:
             found.step.sources,
             retrieved.seconds * 1000 + (time.perf_counter() - started) * 1000,
         )
-        return ToolOutput(step, f"{text}\n\n{found.content}", found.sources, retrieved, answer)
+        content = f"{found.content}\n\n{self.fence.wrap('SUMMARY', text)}"  # after the notice
+        return ToolOutput(step, content, found.sources, retrieved, answer)
 
     def submit_feedback(self, rating: object, reason: object) -> ToolOutput:
+        if not self.scope.may_write:
+            raise ToolArgumentError(
+                "submit_feedback: runs only when the person's own message asks to rate an"
+                " answer; a passage or a tool's result cannot ask for it"
+            )
         if rating not in RATINGS:
             raise ToolArgumentError(
                 f"submit_feedback: rating {rating!r}; valid: {', '.join(RATINGS)}", source="rating"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -23,25 +24,50 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml import etree
 
-from askalong.errors import CorruptDocument, EmptyDocument
+from askalong.errors import CorruptDocument, EmptyDocument, TooLarge
 from askalong.parse.boundary import parser_boundary
+from askalong.parse.detect import MB, check_inflation
 from askalong.parse.flow.builder import OutlineBuilder, clean_text
 from askalong.types import ParsedDocument
 
 _HEADING_NAME = re.compile(r"^(heading|标题|標題|überschrift|titre|título|titolo|見出し)\s*(\d)$")
 _BODY_TEXT_LEVEL = 9  # w:outlineLvl 9 means "body text", not a heading
+BODY_PART = "word/document.xml"
+# The body's XML, inflated: at 1-2 s a MB, this much parses well inside ASKALONG_PARSE_TIMEOUT.
+MAX_BODY_BYTES = 32 * MB
 
 
 def parse(data: bytes, *, source: str) -> ParsedDocument:
     """DOCX bytes -> headings, paragraphs, list items and tables in document order."""
     if not data.strip():
         raise EmptyDocument("the file is empty", source=source)
+    check_parsable_size(data, source)
     try:
         document = docx.Document(io.BytesIO(data))
     except Exception as exc:  # python-docx raises zip, XML and key errors alike
         raise CorruptDocument(f"not a readable DOCX file: {exc}", source=source) from exc
     with parser_boundary("DOCX", source):
         return _parse(document, source)
+
+
+def check_parsable_size(data: bytes, source: str) -> None:
+    """Refuse, from the ZIP's directory and in no time, a DOCX whose body is too big to
+    parse within the time limit (python-docx reads ~1-2 s a MB of its XML: a 170 MB one ran
+    out of time after minutes), or that inflates like a ZIP bomb; ``TooLarge`` names the
+    file, the size and the limit. A damaged ZIP is left to the parse, which says so."""
+    try:
+        entries = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError):
+        return
+    check_inflation(entries, source)
+    body = next((e for e in entries if e.filename == BODY_PART), None)
+    if body is not None and body.file_size > MAX_BODY_BYTES:
+        raise TooLarge(
+            f"too large to parse: its text ({BODY_PART}) inflates to"
+            f" {body.file_size / MB:,.0f} MB; at most {MAX_BODY_BYTES // MB} MB"
+            " (split the document, or save it as PDF)",
+            source=source,
+        )
 
 
 def _parse(document: DocxDocument, source: str) -> ParsedDocument:

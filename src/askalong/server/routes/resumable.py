@@ -21,7 +21,7 @@ from fastapi import APIRouter, BackgroundTasks, Request, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 
-from askalong.errors import AskAlongError, InputError, TooLarge, TooMany
+from askalong.errors import AskAlongError, DiskFull, InputError, TooLarge, TooMany
 from askalong.ingest.archive import is_archive_name
 from askalong.ingest.inputs import Upload
 from askalong.jobs.job import Job
@@ -37,6 +37,7 @@ from askalong.server.ingesting import add_archive, await_job, embed_pending, que
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
 from askalong.store.accounts import OrgStore
+from askalong.store.disk import is_disk_full
 from askalong.types import Access
 
 router = APIRouter(prefix="/api", tags=["uploads"])
@@ -184,8 +185,10 @@ async def _receive_piece(
                     raise InputError("the piece was cut off", source=upload_id) from None
         if checksum and hasher:
             checksum.check(hasher, upload_id)
-    except BaseException:
+    except BaseException as exc:
         discard(piece)
+        if is_disk_full(exc):
+            raise DiskFull.of(str(piece)) from exc
         raise
     return piece, size
 

@@ -8,6 +8,7 @@ transaction.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 import time
@@ -17,7 +18,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from askalong.errors import StoreError
+from askalong.errors import DiskFull, StoreError
+from askalong.store.disk import is_disk_full
 from askalong.store.sqlite.migrate import apply_migrations, migrations
 
 BUSY_TIMEOUT_MS = 10_000
@@ -48,10 +50,20 @@ class SQLiteDatabase:
         try:
             yield self._conn
             self._conn.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
+            if is_disk_full(exc):
+                self._shrink_wal()
+                raise DiskFull.of(str(self.path)) from exc
             raise
+
+    def _shrink_wal(self) -> None:
+        """After a write that found the disk full: the rolled-back transaction's pages may
+        still fill the write-ahead log (27 MB once, which then failed the next upload), so
+        the log is checkpointed and cut to nothing; best effort, the disk being full."""
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
         with self._lock, store_errors(str(self.path)):
@@ -101,4 +113,6 @@ def store_errors(source: str) -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as exc:
+        if is_disk_full(exc):
+            raise DiskFull.of(source) from exc
         raise StoreError(f"database error: {exc}", source=source) from exc

@@ -104,6 +104,8 @@ def filter_sql(access: Access, where: FeedbackFilter) -> tuple[list[str], list[o
             params.append(value)
     if where.with_reason:
         clauses.append("reason != ''")
+    if where.by_hand:
+        clauses.append("source != 'agent'")
     return clauses, params
 
 
