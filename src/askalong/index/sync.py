@@ -197,28 +197,54 @@ class SearchIndexes:
 
 
 class BackgroundEmbedding:
-    """Embeds, in a thread, what is stored but has no vectors yet: a server killed before
-    its vectors were done resumes them when it starts again. ``stop`` asks it to finish
-    between batches."""
+    """Embeds, in a thread of its own, what is stored but has no vectors yet: when it
+    starts (a server killed before its vectors were done resumes them) and whenever it is
+    woken (a request that added a document wakes it and answers: requests never embed).
+    ``stop`` asks it to finish between batches."""
 
     def __init__(self, indexes: SearchIndexes) -> None:
         self._indexes = indexes
         self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._asked: dict[str, Document] = {}  # documents with vectors that gained chunks
+        self._asking = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="askalong-embed", daemon=True)
         self.report: EmbedReport | None = None
 
     def start(self) -> None:
         self._thread.start()
 
-    def _run(self) -> None:
-        try:
-            self.report = self._indexes.embed_pending(stop=self._stop)
-        except AskAlongError as exc:  # keyword search keeps working; the next add retries
-            self.report = EmbedReport(0, 0, str(exc))
+    def wake(self, document: Document | None = None) -> None:
+        """Look for documents without vectors again, and ``document`` (one that has
+        vectors and gained chunks: a page read), once the round at hand is done."""
+        if document is not None:
+            with self._asking:
+                self._asked[document.id] = document
+        self._wake.set()
 
-    def stop(self, timeout: float = 30.0) -> None:
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.clear()  # a wake during the round below makes another round
+            try:
+                self.report = self._indexes.embed(self._round(), stop=self._stop)
+            except AskAlongError as exc:  # keyword search keeps working; the next wake retries
+                self.report = EmbedReport(0, 0, str(exc))
+            self._wake.wait()
+
+    def _round(self) -> list[Document]:
+        with self._asking:
+            asked, self._asked = self._asked, {}
+        pending = self._indexes.pending_vectors()
+        known = {d.id for d in pending}
+        return pending + [d for d in asked.values() if d.id not in known]
+
+    def stop(self, timeout: float = 30.0) -> bool:
+        """Ask the thread to stop and wait up to ``timeout``; whether it ended."""
         self._stop.set()
-        self._thread.join(timeout)
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
 
 
 def _offset(

@@ -51,6 +51,7 @@ class Worker:
         self._steps: JobSteps | None = None
         self.wakeup = threading.Event()  # set: look for work now (a job was just queued)
         self._stop = threading.Event()  # the running loop's stop, seen between batches
+        self._lease: Lease | None = None  # the job at hand
 
     @property
     def steps(self) -> JobSteps:
@@ -87,8 +88,20 @@ class Worker:
                 self.wakeup.wait(self.library.settings.job_poll)
                 self.wakeup.clear()
                 continue
-            finished += self.run_job(lease)
+            self._lease = lease
+            try:
+                finished += self.run_job(lease)
+            finally:
+                self._lease = None
         return finished
+
+    def give_back(self, reason: str) -> None:
+        """The job at hand pending again at once (not after the stale time), for a worker
+        that stops without waiting for its step to end; the step, if it goes on, finds
+        its lease gone and writes nothing more of the job's state."""
+        lease = self._lease
+        if lease is not None:
+            lease.queue.store.release_job(lease.job, lease.queue.owner, reason, final=False)
 
     def _sweep_every(self, stop: threading.Event) -> None:
         while not stop.wait(self.library.settings.job_sweep):
@@ -149,8 +162,8 @@ class Worker:
 
 
 class WorkerThread:
-    """A worker inside another process (``askalong serve``); ``stop`` lets the job at hand
-    finish (or gives up waiting after ``timeout``: the sweep re-queues it later)."""
+    """A worker inside another process (``askalong serve``); ``stop`` lets the step at
+    hand end, or after ``timeout`` gives its job back (pending again at once)."""
 
     def __init__(self, library: Library, log: Log | None = None) -> None:
         self.worker = Worker(library, log)
@@ -170,7 +183,13 @@ class WorkerThread:
         finally:
             self.worker.close()
 
-    def stop(self, timeout: float = 30.0) -> None:
+    def stop(self, timeout: float = 30.0) -> bool:
+        """Stop the loop; whether the thread ended within ``timeout`` (if not, its job
+        was given back and the thread, a daemon, ends with the process)."""
         self._stop.set()
         self.wake()
-        self._thread.join(timeout)
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        if self._thread.is_alive():
+            self.worker.give_back("the server stopped during this step")
+        return not self._thread.is_alive()

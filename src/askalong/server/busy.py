@@ -1,0 +1,97 @@
+"""Waiting is bounded on the server: a request that finds a shared resource taken waits a
+moment, then is refused with ``Busy`` (503 with ``Retry-After``) instead of parking one of
+the thread pool's threads for as long as the holder takes.
+
+- ``WriteLock``: the server's one lock around short store transactions and keyword index
+  writes (never held across a parse, OCR or embedding); a request that cannot take it
+  within ``WRITE_WAIT`` seconds is refused.
+- ``LongWork``: the slots for a request's long steps (parsing an upload, reading a page
+  by OCR), run in threads of their own, outside the pool that serves every route: a
+  request that finds every slot taken is refused at once, so long steps never use up the
+  threads that answer ``/api/session`` or a delete.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from types import TracebackType
+from typing import TypeVar
+
+import anyio
+import anyio.to_thread
+
+from askalong.errors import Busy
+
+T = TypeVar("T")
+
+WRITE_WAIT = 1.0  # seconds: a store transaction takes milliseconds, a re-index a second
+LONG_SLOTS = 4  # long steps at once for requests; the worker's jobs are not counted
+RETRY_AFTER = 2  # seconds a refused client is told to wait
+QUEUED_POLL = 0.2  # seconds between looks for a free slot by work that has no client
+
+
+class WriteLock:
+    """A lock taken as a context manager that gives up after ``wait`` seconds."""
+
+    def __init__(self, wait: float = WRITE_WAIT) -> None:
+        self.wait = wait
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(timeout=self.wait):
+            raise Busy("another change is being written; try again", retry_after=RETRY_AFTER)
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._lock.release()
+
+
+class LongWork:
+    """``slots`` long steps at once, each in a thread outside the shared pool."""
+
+    def __init__(self, slots: int = LONG_SLOTS) -> None:
+        self.slots = slots
+        self._free = threading.BoundedSemaphore(slots)
+        # Never waited on: a step holds a slot before it asks for a thread.
+        self._threads = anyio.CapacityLimiter(slots)
+
+    async def run(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in a thread of its own, or ``Busy`` when every slot is taken."""
+        self._take()
+        return await self._in_thread(work, *args)
+
+    async def run_queued(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` once a slot is free, waiting without a thread (work that has no
+        client to refuse: what follows a finished resumable upload)."""
+        while not self._free.acquire(blocking=False):
+            await asyncio.sleep(QUEUED_POLL)
+        return await self._in_thread(work, *args)
+
+    def start(self, work: Callable[[], object]) -> None:
+        """``work()`` in a thread that outlives the request (a streamed upload's), or
+        ``Busy`` when every slot is taken; the slot is free when the work ends."""
+        self._take()
+
+        def run() -> None:
+            try:
+                work()
+            finally:
+                self._free.release()
+
+        threading.Thread(target=run, name="askalong-long-step", daemon=True).start()
+
+    def _take(self) -> None:
+        if not self._free.acquire(blocking=False):
+            raise Busy(
+                f"{self.slots} uploads or page reads are already running; try again",
+                retry_after=RETRY_AFTER,
+            )
+
+    async def _in_thread(self, work: Callable[..., T], *args: object) -> T:
+        try:
+            return await anyio.to_thread.run_sync(work, *args, limiter=self._threads)
+        finally:
+            self._free.release()
