@@ -42,6 +42,7 @@ serve`` during uploads and asks, at random points, each followed by an integrity
 ``injection`` (``attack_injection.py``): documents that instruct the model, a scripted model
 that obeys, and what the product shows. ``load`` (``attack_load.py``): 30 concurrent askers
 with and without ingestion (twice the budget). Shared pieces: ``attack_common.py``.
+``freeze`` (``attack_freeze.py``): 100 concurrent writes while the worker embeds; SIGTERM.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
 from attack_common import MAX_EXAMPLES, Row
+from attack_freeze import freeze
 from attack_injection import injection
 from attack_kill9 import kill9
 from attack_load import load
@@ -398,6 +400,7 @@ SECTIONS: dict[str, Callable[[float, random.Random], Row]] = {
     "xss": xss,
     "injection": injection,
     "load": load,
+    "freeze": freeze,
 }
 
 

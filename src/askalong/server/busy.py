@@ -4,7 +4,8 @@ the thread pool's threads for as long as the holder takes.
 
 - ``WriteLock``: the server's one lock around short store transactions and keyword index
   writes (never held across a parse, OCR or embedding); a request that cannot take it
-  within ``WRITE_WAIT`` seconds is refused.
+  within ``WRITE_WAIT`` seconds is refused. A route waits for it on the event loop
+  (``held``), so waiting writers hold no thread either.
 - ``LongWork``: the slots for a request's long steps (parsing an upload, reading a page
   by OCR), run in threads of their own, outside the pool that serves every route: a
   request that finds every slot taken is refused at once, so long steps never use up the
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from types import TracebackType
 from typing import TypeVar
 
@@ -30,6 +33,7 @@ WRITE_WAIT = 1.0  # seconds: a store transaction takes milliseconds, a re-index 
 LONG_SLOTS = 4  # long steps at once for requests; the worker's jobs are not counted
 RETRY_AFTER = 2  # seconds a refused client is told to wait
 QUEUED_POLL = 0.2  # seconds between looks for a free slot by work that has no client
+HELD_POLL = 0.02  # seconds between a waiting route's looks at the write lock
 
 
 class WriteLock:
@@ -40,13 +44,32 @@ class WriteLock:
         self._lock = threading.Lock()
 
     def __enter__(self) -> None:
+        """Taken in a thread (a long step's, which writes when its work is done)."""
         if not self._lock.acquire(timeout=self.wait):
-            raise Busy("another change is being written; try again", retry_after=RETRY_AFTER)
+            raise _busy_writing()
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self._lock.release()
+
+    @asynccontextmanager
+    async def held(self) -> AsyncIterator[None]:
+        """Taken from the event loop, for the body to write in a thread: a route that
+        waits holds no thread meanwhile."""
+        deadline = time.monotonic() + self.wait
+        while not self._lock.acquire(blocking=False):
+            if time.monotonic() >= deadline:
+                raise _busy_writing()
+            await asyncio.sleep(HELD_POLL)
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+
+def _busy_writing() -> Busy:
+    return Busy("another change is being written; try again", retry_after=RETRY_AFTER)
 
 
 class LongWork:

@@ -29,7 +29,7 @@ from askalong.server.schemas import (
 )
 from askalong.server.upload_events import upload_stream
 from askalong.server.uploads import receive_upload
-from askalong.types import Access, Visibility
+from askalong.types import Access
 from askalong.wire import DocumentJSON, collection_json, document_json
 
 router = APIRouter(prefix="/api", tags=["documents"])
@@ -193,13 +193,9 @@ def _retry(state: ServerState, ref: str, access: Access) -> DocumentJSON:
 async def delete_document(doc: DocPath, state: StateDep, access: AccessDep) -> None:
     """Remove a document with its blocks, chunks, index entries and stored original; 503
     with ``Retry-After`` when another change holds the write lock past a second."""
-    await run_in_threadpool(_remove, state, doc, access)
-
-
-def _remove(state: ServerState, ref: str, access: Access) -> None:
-    with state.writes:
-        document = state.library.store.get_document(ref, access)
-        state.library.remove(document.id, access)
+    document = await run_in_threadpool(state.library.store.get_document, doc, access)
+    async with state.writes.held():  # the lookup above needs no lock: a 404 never waits
+        await run_in_threadpool(state.library.remove, document.id, access)
 
 
 @router.put("/documents/{doc}/visibility", response_model=DocumentJSON, responses=ERRORS)
@@ -207,14 +203,13 @@ async def set_visibility(
     doc: DocPath, body: VisibilityIn, state: StateDep, access: AccessDep
 ) -> DocumentJSON:
     """Make a document private, shared with its orgs, or public: its owner or an admin of
-    one of its orgs may. The store and every search route change in one step."""
-    return await run_in_threadpool(_share, state, doc, body.visibility, access)
-
-
-def _share(state: ServerState, ref: str, visibility: Visibility, access: Access) -> DocumentJSON:
-    with state.writes:
-        document = state.library.store.get_document(ref, access)
-        return document_json(state.library.set_visibility(document.id, visibility, access))
+    one of its orgs may. The store and every search route change in one step (503 with
+    ``Retry-After`` when another change holds the write lock past a second)."""
+    library, visibility = state.library, body.visibility
+    document = await run_in_threadpool(library.store.get_document, doc, access)
+    async with state.writes.held():
+        shared = await run_in_threadpool(library.set_visibility, document.id, visibility, access)
+    return document_json(shared)
 
 
 @router.get("/documents/{doc}/original", response_class=FileResponse, responses=ERRORS)
