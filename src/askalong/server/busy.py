@@ -29,7 +29,7 @@ from askalong.errors import Busy
 
 T = TypeVar("T")
 
-WRITE_WAIT = 1.0  # seconds: a store transaction takes milliseconds, a re-index a second
+WRITE_WAIT = 0.5  # seconds: a transaction and its index write take milliseconds to 0.3 s
 LONG_SLOTS = 4  # long steps at once for requests; the worker's jobs are not counted
 RETRY_AFTER = 2  # seconds a refused client is told to wait
 QUEUED_POLL = 0.2  # seconds between looks for a free slot by work that has no client

@@ -39,7 +39,7 @@ class ServerState:
 
     ``writes`` serialises the store's write transactions and the keyword index's one
     writer, and nothing longer: never a parse, an OCR read or an embedding (``busy.py``:
-    a request that cannot take it within a second is refused with 503). Vectors are
+    a request that cannot take it within half a second is refused with 503). Vectors are
     ``embedding``'s work, woken by the routes that add, never a request's.
     """
 

@@ -192,7 +192,7 @@ def _retry(state: ServerState, ref: str, access: Access) -> DocumentJSON:
 @router.delete("/documents/{doc}", status_code=204, responses=ERRORS)
 async def delete_document(doc: DocPath, state: StateDep, access: AccessDep) -> None:
     """Remove a document with its blocks, chunks, index entries and stored original; 503
-    with ``Retry-After`` when another change holds the write lock past a second."""
+    with ``Retry-After`` when another change holds the write lock past half a second."""
     document = await run_in_threadpool(state.library.store.get_document, doc, access)
     async with state.writes.held():  # the lookup above needs no lock: a 404 never waits
         await run_in_threadpool(state.library.remove, document.id, access)
@@ -204,7 +204,7 @@ async def set_visibility(
 ) -> DocumentJSON:
     """Make a document private, shared with its orgs, or public: its owner or an admin of
     one of its orgs may. The store and every search route change in one step (503 with
-    ``Retry-After`` when another change holds the write lock past a second)."""
+    ``Retry-After`` when another change holds the write lock past half a second)."""
     library, visibility = state.library, body.visibility
     document = await run_in_threadpool(library.store.get_document, doc, access)
     async with state.writes.held():
