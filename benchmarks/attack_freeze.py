@@ -182,6 +182,8 @@ def stop_problem(process: subprocess.Popen[bytes], home: Path, long_id: str) -> 
     try:
         process.wait(timeout=STOP_WITHIN)
     except subprocess.TimeoutExpired:
+        process.kill()  # the run goes on to report it
+        process.wait()
         return f"still running {STOP_WITHIN:g} s after SIGTERM"
     job = job_of(home, long_id)
     if job.state != "pending" or job.lease_owner is not None:

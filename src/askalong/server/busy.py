@@ -33,7 +33,7 @@ WRITE_WAIT = 0.5  # seconds: a transaction and its index write take milliseconds
 LONG_SLOTS = 4  # long steps at once for requests; the worker's jobs are not counted
 RETRY_AFTER = 2  # seconds a refused client is told to wait
 QUEUED_POLL = 0.2  # seconds between looks for a free slot by work that has no client
-HELD_POLL = 0.02  # seconds between a waiting route's looks at the write lock
+HELD_POLL = 0.05  # seconds between a waiting route's looks at the write lock
 
 
 class WriteLock:
