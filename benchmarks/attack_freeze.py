@@ -217,10 +217,12 @@ def freeze(seconds: float, rng: random.Random) -> Row:
                 found = burst(client, shared_id, tag=f"{rng.random():.6f}")
                 tally(row, len(found.writes) + len(found.sessions), burst_problems(found))
                 latencies += [a.seconds for a in found.writes]
+            sent = time.monotonic()
             problem = stop_problem(process, home, long_id)
+            stopped = time.monotonic() - sent
             tally(row, 1, [problem] if problem else [])
     row.slowest_ms = max(latencies, default=0.0) * 1000
-    row.note = figures(latencies)
+    row.note = f"{figures(latencies)}; SIGTERM to exit {stopped:.1f} s"
     return row
 
 

@@ -264,9 +264,9 @@ class BackgroundEmbedding:
         with self._asking:
             asked, self._asked = self._asked, {}
         pending = self._indexes.pending_vectors()
-        store = self._indexes.store
-        running = {j.document_id for j in store.jobs([d.id for d in pending]) if not j.finished}
         known = {d.id for d in pending}
+        jobs = self._indexes.store.jobs(list(known)) if known else []
+        running = {j.document_id for j in jobs if not j.finished}
         ours = [d for d in pending if d.id not in running]
         return ours + [d for d in asked.values() if d.id not in known]
 
