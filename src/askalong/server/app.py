@@ -156,21 +156,17 @@ def create_app(
 
 def stop_server(state: ServerState) -> None:
     """Stop within seconds whatever runs: the worker gives back its job (pending again
-    at once) if its step does not end in time, the embedder stops between batches; the
-    library is closed only once no thread of ours still uses it, and the closing is
-    waited for a bounded time (a request's parse may hold its child): the exit ends
-    the rest."""
+    at once) if its step does not end in time, the embedder stops between batches. The
+    library is closed only when no thread of ours still uses it (else the exit ends
+    it); the page renderer's closing is waited for a bounded time (a render in a
+    request cut off by the stop holds its child up to the render time limit)."""
     ended = state.worker.stop(STOP_WAIT) if state.worker is not None else True
     ended = state.embedding.stop(STOP_WAIT) and ended
-    closing = threading.Thread(target=_close, args=(state, ended), daemon=True)
+    closing = threading.Thread(target=state.pages.close, daemon=True)
     closing.start()
-    closing.join(STOP_WAIT)
-
-
-def _close(state: ServerState, library: bool) -> None:
-    state.pages.close()
-    if library:
+    if ended and state.long_work.running == 0:
         state.library.close()
+    closing.join(STOP_WAIT)
 
 
 def body_limits(settings: Settings) -> BodyLimits:

@@ -77,7 +77,8 @@ class LongWork:
 
     def __init__(self, slots: int = LONG_SLOTS) -> None:
         self.slots = slots
-        self._free = threading.BoundedSemaphore(slots)
+        self.running = 0  # slots taken
+        self._counting = threading.Lock()
         # Never waited on: a step holds a slot before it asks for a thread.
         self._threads = anyio.CapacityLimiter(slots)
 
@@ -89,7 +90,7 @@ class LongWork:
     async def run_queued(self, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` once a slot is free, waiting without a thread (work that has no
         client to refuse: what follows a finished resumable upload)."""
-        while not self._free.acquire(blocking=False):
+        while not self._try_take():
             await asyncio.sleep(QUEUED_POLL)
         return await self._in_thread(work, *args)
 
@@ -102,12 +103,23 @@ class LongWork:
             try:
                 work()
             finally:
-                self._free.release()
+                self._give_back()
 
         threading.Thread(target=run, name="askalong-long-step", daemon=True).start()
 
+    def _try_take(self) -> bool:
+        with self._counting:
+            if self.running >= self.slots:
+                return False
+            self.running += 1
+            return True
+
+    def _give_back(self) -> None:
+        with self._counting:
+            self.running -= 1
+
     def _take(self) -> None:
-        if not self._free.acquire(blocking=False):
+        if not self._try_take():
             raise Busy(
                 f"{self.slots} uploads or page reads are already running; try again",
                 retry_after=RETRY_AFTER,
@@ -117,4 +129,4 @@ class LongWork:
         try:
             return await anyio.to_thread.run_sync(work, *args, limiter=self._threads)
         finally:
-            self._free.release()
+            self._give_back()
