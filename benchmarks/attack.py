@@ -42,8 +42,9 @@ serve`` during uploads and asks, at random points, each followed by an integrity
 ``injection`` (``attack_injection.py``): documents that instruct the model, a scripted model
 that obeys, and what the product shows. ``load`` (``attack_load.py``): 30 concurrent askers
 with and without ingestion (twice the budget). ``login``, ``session``
-(``attack_accounts.py``): guessing, lockout, and sessions that end. Shared pieces:
-``attack_common.py``.
+(``attack_accounts.py``): guessing, lockout, and sessions that end. ``freeze``
+(``attack_freeze.py``): 100 concurrent writes while the worker embeds; SIGTERM. Shared
+pieces: ``attack_common.py``.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
 
 from attack_accounts import login, session
 from attack_common import MAX_EXAMPLES, Row
+from attack_freeze import freeze
 from attack_injection import injection
 from attack_kill9 import kill9
 from attack_limits import SECTIONS as LIMIT_SECTIONS
@@ -405,6 +407,7 @@ SECTIONS: dict[str, Callable[[float, random.Random], Row]] = {
     "login": login,
     "session": session,
     **LIMIT_SECTIONS,
+    "freeze": freeze,
 }
 
 

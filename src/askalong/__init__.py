@@ -15,6 +15,7 @@ from askalong.accounts import ApiToken, Membership, Org, User
 from askalong.config import load_settings
 from askalong.errors import (
     AskAlongError,
+    Busy,
     ChecksumMismatch,
     ConfigError,
     Conflict,
@@ -72,6 +73,7 @@ __all__ = [
     "AskAlongError",
     "Block",
     "BlockSpan",
+    "Busy",
     "ChecksumMismatch",
     "Chunk",
     "Claim",

@@ -23,7 +23,8 @@
      │    ├── IndexUnreadable     a search index cannot be opened (``askalong doctor --repair``)
      │    └── DiskFull            a write found no space left (HTTP 507), naming the file
      ├── ProviderError            an embedding, chat or rerank provider failed (HTTP 502)
-     └── Unavailable              a worker the request needed stopped mid-way (HTTP 503)
+     ├── Unavailable              a worker the request needed stopped mid-way (HTTP 503)
+     └── Busy                     a shared resource stayed taken past a short wait (HTTP 503)
 
 Every error carries the ``source`` it is about (a file name, URL or id) so one line
 can say what went wrong where.
@@ -145,3 +146,13 @@ class ProviderError(AskAlongError):
 class Unavailable(AskAlongError):
     """A worker process the request needed stopped before it answered (killed, not the
     request's fault as far as can be told): it is replaced, and trying again may work."""
+
+
+class Busy(AskAlongError):
+    """A shared resource (the write lock, the slots for long steps) stayed taken past a
+    short wait: the request is refused at once rather than parked; trying again after
+    ``retry_after`` seconds may work."""
+
+    def __init__(self, message: str, *, source: str | None = None, retry_after: int = 2) -> None:
+        super().__init__(message, source=source)
+        self.retry_after = retry_after

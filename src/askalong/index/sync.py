@@ -10,8 +10,10 @@ vectors of removed documents go.
 Vectors carry the content key of the text they were computed from. A document written to
 the store afresh has any vectors it had before marked dead (they were for another
 chunking, say after a crash inside ``rm``); embedding then reuses only the vectors of
-identical texts. Deciding what a document still needs and adding it happen under the
-vector index's claim, so parallel adds never embed one document twice.
+identical texts. An embedder holds a document alone while it embeds it (another one
+skips it rather than waiting), so parallel adds never embed one document twice; the
+index's shared claim is held only to check that the chunks did not change meanwhile and
+to add the vectors, never while texts are embedded.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from askalong.errors import AskAlongError
 from askalong.index.keyword import KeywordIndex
 from askalong.index.vector_files import forget, live_documents
 from askalong.index.vector_route import VectorIndexRoute
-from askalong.index.vector_rows import content_key
+from askalong.index.vector_rows import FloatArray, content_key
 from askalong.index.vectors import VectorIndex
 from askalong.providers.base import Embedder
 from askalong.store.base import Store
@@ -46,6 +48,17 @@ class EmbedReport:
     chunks: int
     error: str | None = None  # why embedding stopped early, if it did
     reused: int = 0  # of ``chunks``, those whose vector was already stored for their text
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A document's embedding: chunk id -> content key, the keys in chunk order, the
+    texts still to embed, and the stored vectors reused, by key."""
+
+    wanted: dict[str, str]
+    keys: list[str]
+    todo: list[str]
+    known: dict[str, FloatArray]
 
 
 class _Stopped(Exception):
@@ -160,23 +173,37 @@ class SearchIndexes:
         document: Document,
         progress: Callable[[int], None] | None,
     ) -> tuple[int, int]:
-        """Embed what ``document`` lacks under the index's claim; returns (chunks given
-        vectors, of them reused), (0, 0) when another embedder did it already."""
-        with index.claim():  # the chunks are read under it too: a re-add may change them
-            chunks = self.store.chunks(document.id)
-            texts = [embedded_text(c) for c in chunks]  # a description goes first, if any
-            keys = [content_key(embedder.vector_space, text) for text in texts]
-            wanted = {c.id: key for c, key in zip(chunks, keys, strict=True)}
-            if not chunks or index.live_keys(document.id) == wanted:
+        """Embed what ``document`` lacks, holding the document alone (another embedder
+        at it: skipped, nobody waits); the shared claim only for the short check and add.
+        Returns (chunks given vectors, of them reused), (0, 0) when nothing was added."""
+        with index.claim_document(document.id) as ours:
+            if not ours:
                 return 0, 0
-            if not self.store.has_document(document.id):  # removed while we waited
+            plan = self._plan(index, embedder, document)
+            if plan is None:
                 return 0, 0
-            known = index.vectors_for(keys)
-            todo = [text for text, key in zip(texts, keys, strict=True) if key not in known]
-            fresh = iter(embedder.embed_passages(todo, progress=progress, background=True))
-            matrix = [known[key] if key in known else next(fresh) for key in keys]
-            index.add(document.id, [c.id for c in chunks], np.stack(matrix), keys)
-        return len(chunks), len(chunks) - len(todo)
+            fresh = iter(embedder.embed_passages(plan.todo, progress=progress, background=True))
+            matrix = [plan.known[key] if key in plan.known else next(fresh) for key in plan.keys]
+            with index.claim():  # a re-add or a removal meanwhile: these vectors are stale
+                now = self._plan(index, embedder, document)
+                if now is None or now.wanted != plan.wanted:
+                    return 0, 0
+                index.add(document.id, list(plan.wanted), np.stack(matrix), plan.keys)
+        return len(plan.keys), len(plan.keys) - len(plan.todo)
+
+    def _plan(self, index: VectorIndex, embedder: Embedder, document: Document) -> _Plan | None:
+        """What ``document`` needs now; None when it needs nothing (or is gone)."""
+        chunks = self.store.chunks(document.id)
+        texts = [embedded_text(c) for c in chunks]  # a description goes first, if any
+        keys = [content_key(embedder.vector_space, text) for text in texts]
+        wanted = {c.id: key for c, key in zip(chunks, keys, strict=True)}
+        if not chunks or index.live_keys(document.id) == wanted:
+            return None
+        if not self.store.has_document(document.id):  # removed since it was listed
+            return None
+        known = index.vectors_for(keys)
+        todo = [text for text, key in zip(texts, keys, strict=True) if key not in known]
+        return _Plan(wanted, keys, todo, known)
 
     def embed_pending(self, stop: threading.Event | None = None) -> EmbedReport:
         """Embed every stored document that has no vectors yet (those a killed server or
@@ -197,28 +224,59 @@ class SearchIndexes:
 
 
 class BackgroundEmbedding:
-    """Embeds, in a thread, what is stored but has no vectors yet: a server killed before
-    its vectors were done resumes them when it starts again. ``stop`` asks it to finish
-    between batches."""
+    """Embeds, in a thread of its own, what is stored but has no vectors yet: when it
+    starts (a server killed before its vectors were done resumes them) and whenever it is
+    woken (a request that added a document wakes it and answers: requests never embed).
+    ``stop`` asks it to finish between batches."""
 
     def __init__(self, indexes: SearchIndexes) -> None:
         self._indexes = indexes
         self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._asked: dict[str, Document] = {}  # documents with vectors that gained chunks
+        self._asking = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="askalong-embed", daemon=True)
         self.report: EmbedReport | None = None
 
     def start(self) -> None:
         self._thread.start()
 
-    def _run(self) -> None:
-        try:
-            self.report = self._indexes.embed_pending(stop=self._stop)
-        except AskAlongError as exc:  # keyword search keeps working; the next add retries
-            self.report = EmbedReport(0, 0, str(exc))
+    def wake(self, document: Document | None = None) -> None:
+        """Look for documents without vectors again, and ``document`` (one that has
+        vectors and gained chunks: a page read), once the round at hand is done."""
+        if document is not None:
+            with self._asking:
+                self._asked[document.id] = document
+        self._wake.set()
 
-    def stop(self, timeout: float = 30.0) -> None:
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.clear()  # a wake during the round below makes another round
+            try:
+                self.report = self._indexes.embed(self._round(), stop=self._stop)
+            except AskAlongError as exc:  # keyword search keeps working; the next wake retries
+                self.report = EmbedReport(0, 0, str(exc))
+            self._wake.wait()
+
+    def _round(self) -> list[Document]:
+        """The documents to embed now: those asked for, and those without vectors but for
+        the ones whose ingestion job is still running (its worker embeds them)."""
+        with self._asking:
+            asked, self._asked = self._asked, {}
+        pending = self._indexes.pending_vectors()
+        known = {d.id for d in pending}
+        jobs = self._indexes.store.jobs(list(known)) if known else []
+        running = {j.document_id for j in jobs if not j.finished}
+        ours = [d for d in pending if d.id not in running]
+        return ours + [d for d in asked.values() if d.id not in known]
+
+    def stop(self, timeout: float = 30.0) -> bool:
+        """Ask the thread to stop and wait up to ``timeout``; whether it ended."""
         self._stop.set()
-        self._thread.join(timeout)
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
 
 
 def _offset(

@@ -49,6 +49,7 @@ from askalong.index.vector_rows import DocumentVectors, FloatArray, VectorRows, 
 from askalong.types import Hit
 
 CLAIM_FILE = "embed.lock"
+CLAIMS_FOLDER = "embedding"  # one lock file per document being embedded
 _ITEM = np.dtype(np.float32).itemsize
 # Compact on its own when dead rows pass both: a share of the file and a count worth a rewrite.
 COMPACT_SHARE = 0.3
@@ -278,12 +279,32 @@ class VectorIndex:
 
     @contextmanager
     def claim(self) -> Iterator[None]:
-        """Exclusive use for deciding what to embed and adding it, across threads and
-        processes: two embedders never both embed a document (searches do not wait)."""
+        """Exclusive use for checking what a document's vectors are for and adding them,
+        across threads and processes: held for that short step only, never while texts
+        are embedded (searches do not wait for it at all)."""
         with self._claim_lock, open(self._folder / CLAIM_FILE, "a+b") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    @contextmanager
+    def claim_document(self, document_id: str) -> Iterator[bool]:
+        """Whether this embedder has the document to itself for the body (across threads
+        and processes): False at once when another holds it, which then adds its
+        vectors; nobody waits for a document being embedded. The lock goes with a killed
+        process; its file (a few bytes of inode) stays, since unlinking it races a taker."""
+        folder = self._folder / CLAIMS_FOLDER
+        folder.mkdir(exist_ok=True)
+        with open(folder / f"{document_id}.lock", "a+b") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield False
+                return
+            try:
+                yield True
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 

@@ -124,7 +124,9 @@ class Worker:
             self.held = None
 
     def put_back(self, reason: str) -> None:
-        """The job at hand, if any, pending again now: the process is going away."""
+        """The job at hand, if any, pending again now (not after the stale time): the
+        process is going away without waiting for its step to end; the step, if it goes
+        on, finds its lease gone and writes nothing more of the job's state."""
         lease = self.held
         if lease is not None and lease.put_back(reason):
             self.log(f"{lease.job.document_id}  put back: {reason}")
@@ -164,8 +166,8 @@ class Worker:
 
 
 class WorkerThread:
-    """A worker inside another process (``askalong serve``); ``stop`` lets the job at hand
-    finish (or gives up waiting after ``timeout``: the sweep re-queues it later)."""
+    """A worker inside another process (``askalong serve``); ``stop`` lets the step at
+    hand end, or after ``timeout`` gives its job back (pending again at once)."""
 
     def __init__(self, library: Library, log: Log | None = None) -> None:
         self.worker = Worker(library, log)
@@ -185,7 +187,13 @@ class WorkerThread:
         finally:
             self.worker.close()
 
-    def stop(self, timeout: float = 30.0) -> None:
+    def stop(self, timeout: float = 30.0) -> bool:
+        """Stop the loop; whether the thread ended within ``timeout`` (if not, its job
+        was given back and the thread, a daemon, ends with the process)."""
         self._stop.set()
         self.wake()
-        self._thread.join(timeout)
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        if self._thread.is_alive():
+            self.worker.put_back("the server stopped during this step")
+        return not self._thread.is_alive()

@@ -18,6 +18,8 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 
+import anyio
+import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
@@ -30,6 +32,7 @@ from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
 from askalong.resumable.area import UploadArea
 from askalong.resumable.receiver import ResumableUploads, UploadLimits
+from askalong.server.busy import WriteLock
 from askalong.server.deps import ServerState
 from askalong.server.edge import (
     PIECE_ROUTES,
@@ -68,6 +71,7 @@ from askalong.server.token import install_token
 from askalong.server.uploads import MULTIPART_OVERHEAD
 
 STATIC_DIR = Path(__file__).parent / "static"
+STOP_WAIT = 2.0  # seconds the worker and the embedder get to end their step on a stop
 log = logging.getLogger("askalong.worker")
 
 
@@ -94,22 +98,22 @@ def create_app(
         asker = await run_in_threadpool(make_asker, library)
         uploads = resumable_uploads(settings, library)
         worker = WorkerThread(library, log.info) if settings.serve_worker else None
-        state = ServerState(library, renderer, threading.Lock(), asker, uploads, worker)
+        embedding = BackgroundEmbedding(library.indexes)
+        state = ServerState(
+            library, renderer, WriteLock(), asker, uploads, embedding, worker=worker
+        )
         app.state.askalong = state
         if worker is not None:
             worker.start()
         # What a stopped server left: uploads complete but not added, then vectors.
-        await run_in_threadpool(resumable.resume_uploads, state)
-        resumed = BackgroundEmbedding(library.indexes)
-        resumed.start()
+        await resumable.resume_uploads(state)
+        embedding.start()
         try:
             yield
         finally:
-            if worker is not None:
-                await run_in_threadpool(worker.stop)
-            await run_in_threadpool(resumed.stop)
-            await run_in_threadpool(renderer.close)
-            await run_in_threadpool(library.close)
+            # A thread of its own: the shared pool may be full of requests cut off by the
+            # stop (uvicorn's graceful timeout), which still hold their threads.
+            await anyio.to_thread.run_sync(stop_server, state, limiter=anyio.CapacityLimiter(1))
 
     app = FastAPI(
         title="AskAlong",
@@ -150,6 +154,21 @@ def create_app(
     app.add_middleware(Gate, hosts=hosts, identities=app.state.identities, auth=settings.auth)
     app.add_middleware(SecurityHeaders)  # added last: outermost, so refusals carry it too
     return app
+
+
+def stop_server(state: ServerState) -> None:
+    """Stop within seconds whatever runs: the worker gives back its job (pending again
+    at once) if its step does not end in time, the embedder stops between batches. The
+    library is closed only when no thread of ours still uses it (else the exit ends
+    it); the page renderer's closing is waited for a bounded time (a render in a
+    request cut off by the stop holds its child up to the render time limit)."""
+    ended = state.worker.stop(STOP_WAIT) if state.worker is not None else True
+    ended = state.embedding.stop(STOP_WAIT) and ended
+    closing = threading.Thread(target=state.pages.close, daemon=True)
+    closing.start()
+    if ended and state.long_work.running == 0:
+        state.library.close()
+    closing.join(STOP_WAIT)
 
 
 def body_limits(settings: Settings) -> BodyLimits:

@@ -11,8 +11,7 @@ one place that decides who writes answers); tests override it the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from threading import Lock
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -20,10 +19,12 @@ from starlette.types import Scope
 
 from askalong.asking.asker import Asker
 from askalong.errors import Unauthorized
+from askalong.index.sync import BackgroundEmbedding
 from askalong.jobs.worker import WorkerThread
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
 from askalong.resumable.receiver import ResumableUploads
+from askalong.server.busy import LongWork, WriteLock
 from askalong.server.identity import ACCESS_KEY
 from askalong.store.base import Store
 from askalong.types import Access
@@ -33,18 +34,22 @@ from askalong.types import Access
 class ServerState:
     """What the app holds while it runs: one library, one page renderer, one write lock,
     one asker (its answerer made once, at startup), the resumable uploads in progress, the
-    worker thread that runs queued ingestion jobs (none when ``askalong worker`` does).
+    background embedder, the slots for long steps, the worker thread that runs queued
+    ingestion jobs (none when ``askalong worker`` does).
 
     ``writes`` serialises the store's write transactions and the keyword index's one
-    writer. It is never held while a file is parsed: the parser guard serialises parses on
-    its own lock, so a slow upload does not hold up deletes or other writes.
+    writer, and nothing longer: never a parse, an OCR read or an embedding (``busy.py``:
+    a request that cannot take it within half a second is refused with 503). Vectors are
+    ``embedding``'s work, woken by the routes that add, never a request's.
     """
 
     library: Library
     pages: PageRenderer
-    writes: Lock
+    writes: WriteLock
     asker: Asker
     uploads: ResumableUploads
+    embedding: BackgroundEmbedding
+    long_work: LongWork = field(default_factory=LongWork)
     worker: WorkerThread | None = None  # the ingestion worker thread (ASKALONG_SERVE_WORKER)
 
 

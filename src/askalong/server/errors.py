@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException
 
 from askalong.errors import (
     AskAlongError,
+    Busy,
     ChecksumMismatch,
     ConfigError,
     Conflict,
@@ -60,6 +61,7 @@ def status_of(exc: AskAlongError) -> int:
         (DiskFull, 507),  # Insufficient Storage: the server's disk, not the request
         (StoreError, 503),
         (Unavailable, 503),  # a worker was replaced mid-request: trying again may work
+        (Busy, 503),  # a shared resource stayed taken: refused rather than parked
     )
     for kind, status in statuses:
         if isinstance(exc, kind):
@@ -72,14 +74,16 @@ def error_response(status: int, kind: str, message: str, source: str | None = No
     return JSONResponse(body.model_dump(), status_code=status)
 
 
-def too_many_response(exc: TooMany) -> JSONResponse:
-    """429 for a per-user limit: ``Retry-After`` and the body's ``retry_after`` agree."""
+def too_many_response(exc: TooMany | Busy) -> JSONResponse:
+    """429 for a per-user limit, 503 for a busy resource: ``Retry-After`` and the body's
+    ``retry_after`` agree."""
     body = TooManyOut(
         error=ErrorBody(type=type(exc).__name__, message=exc.message, source=exc.source),
         retry_after=exc.retry_after,
     )
+    status = 503 if isinstance(exc, Busy) else 429
     return JSONResponse(
-        body.model_dump(), status_code=429, headers={"Retry-After": str(exc.retry_after)}
+        body.model_dump(), status_code=status, headers={"Retry-After": str(exc.retry_after)}
     )
 
 
@@ -87,7 +91,7 @@ async def _domain(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AskAlongError)
     if isinstance(exc, ConfigError | StoreError):
         log.error("%s: %s", type(exc).__name__, exc)
-    if isinstance(exc, TooMany):  # uploads in flight: a slot frees when one ends or expires
+    if isinstance(exc, TooMany | Busy):  # a slot frees when an upload or a write ends
         return too_many_response(exc)
     response = error_response(status_of(exc), type(exc).__name__, exc.message, exc.source)
     if isinstance(exc, Unavailable):  # its worker is already replaced: soon is fine

@@ -1,17 +1,21 @@
 """Adding a document on a request's behalf, for every route that takes one: a multipart
-upload is read at once (parse outside the write lock, write under it, then the vectors,
-each step's progress to a ``Sink`` when someone is watching); a finished resumable upload
-is queued (``jobs/outbox``) for the worker, which the request then wakes and waits for.
-A repository's ZIP or tar, either way, is unpacked and its files added inline as one
-collection (``add_archive``)."""
+upload is read at once (parse outside the write lock, write under it, the parse's
+progress to a ``Sink`` when someone is watching), and the server's background embedder
+is woken for its vectors: a request never embeds, nor waits for an embedding; a finished
+resumable upload is queued (``jobs/outbox``) for the worker, which the request then wakes
+and waits for without a thread. A repository's ZIP or tar, either way, is unpacked and
+its files added inline as one collection (``add_archive``)."""
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+
+from starlette.concurrency import run_in_threadpool
 
 from askalong.errors import InputError
 from askalong.ingest.archive import archive_stem, unpacked_upload
@@ -19,7 +23,7 @@ from askalong.ingest.inputs import Skipped, Upload, expand_inputs
 from askalong.ingest.pipeline import AddOutcome
 from askalong.jobs.job import Job
 from askalong.jobs.outbox import queue_upload
-from askalong.parse.progress import Progress, Sink, Throttle
+from askalong.parse.progress import Sink
 from askalong.server.deps import ServerState
 from askalong.types import Access, Collection
 
@@ -27,27 +31,13 @@ from askalong.types import Access, Collection
 def add_upload(
     state: ServerState, upload: Upload, access: Access, progress: Sink | None = None
 ) -> AddOutcome:
-    """Parse outside the write lock (the guard serialises parses itself); lock the writes."""
+    """Parse outside the write lock (the guard serialises parses itself); lock the writes;
+    the vectors are the background embedder's."""
     ingestor = state.library.ingestor
-    return ingestor.add_upload(upload, access, writes=state.writes, progress=progress)
-
-
-def embed_pending(state: ServerState, progress: Sink | None = None) -> None:
-    """Fill in the vectors still missing; a failure leaves keyword search working.
-    ``progress`` receives the chunks given vectors so far, throttled."""
-    with state.writes:
-        indexes = state.library.indexes
-        pending = indexes.pending_vectors()
-        if not pending:
-            return
-        if progress is None:
-            indexes.embed(pending)
-            return
-        total = sum(len(state.library.store.chunks(d.id)) for d in pending)
-        throttled = Throttle(progress)
-        throttled(Progress("vectors", 0, total))
-        indexes.embed(pending, progress=lambda done: throttled(Progress("vectors", done, total)))
-        throttled(Progress("vectors", total, total))
+    outcome = ingestor.add_upload(upload, access, writes=state.writes, progress=progress)
+    if outcome.status == "added":
+        state.embedding.wake()
+    return outcome
 
 
 def queue_document(state: ServerState, upload: Upload, access: Access) -> AddOutcome:
@@ -59,18 +49,18 @@ def queue_document(state: ServerState, upload: Upload, access: Access) -> AddOut
     return outcome
 
 
-def await_job(state: ServerState, document_id: str, poll: float = 0.1) -> Job | None:
+async def await_job(state: ServerState, document_id: str, poll: float = 0.1) -> Job | None:
     """The document's job once the server's worker finished it (ready or failed); as it
     is now when no worker runs here (``askalong worker`` does it) or after the parse
-    time limit twice over."""
+    time limit twice over. It waits on the event loop: no thread is held meanwhile."""
     store = state.library.store
     deadline = time.monotonic() + 2 * state.library.settings.parse_timeout
-    job = store.job_of(document_id)
+    job = await run_in_threadpool(store.job_of, document_id)
     while state.worker is not None and job is not None and not job.finished:
         if time.monotonic() > deadline:
             break
-        time.sleep(poll)
-        job = store.job_of(document_id)
+        await asyncio.sleep(poll)
+        job = await run_in_threadpool(store.job_of, document_id)
     return job
 
 
@@ -108,12 +98,13 @@ def add_archive(state: ServerState, upload: Upload, access: Access) -> ArchiveAd
         raise InputError("no source or document file in the archive", source=upload.name)
     with state.writes:
         collection = state.library.store.add_to_collection(archive_stem(upload.name), ids, access)
+    state.embedding.wake()
     return ArchiveAdded(tuple(outcomes), collection, dict(sorted(skipped.items())))
 
 
 def _added(state: ServerState, upload: Upload, access: Access) -> AddOutcome:
     """One file of an archive: a file that cannot be read is reported, the rest go in."""
     try:
-        return add_upload(state, upload, access)
+        return state.library.ingestor.add_upload(upload, access, writes=state.writes)
     except InputError as exc:  # the file's own problem (format, damage, size, time)
         return AddOutcome(upload.source, "failed", error=str(exc))

@@ -6,6 +6,10 @@ such byte even cancels the keep-alive timer. ``HeaderDeadlineProtocol`` is uvico
 protocol plus that deadline: from the connection (or the previous response) the request
 line and headers must be complete within ``EdgeTimeouts.header`` seconds, or the
 connection is closed. The body's own clock is ``edge.BodyGuard``'s.
+
+On SIGTERM (or Ctrl+C) requests still running after ``GRACEFUL_STOP`` seconds are cut
+off, so a stop never waits on a long request; the app's shutdown then stops the worker
+and the embedder within seconds (``app.stop_server``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from askalong.server.edge import SERVE_TIMEOUTS, EdgeTimeouts
+
+GRACEFUL_STOP = 2  # seconds running requests get to finish once the server is told to stop
 
 
 class HeaderDeadlineProtocol(H11Protocol):
@@ -81,4 +87,5 @@ def server_config(
         log_level="warning",
         http=protocol_with(timeouts),
         timeout_keep_alive=timeouts.keep_alive,
+        timeout_graceful_shutdown=GRACEFUL_STOP,
     )

@@ -95,7 +95,8 @@ class ErrorOut(BaseModel):
 
 
 class TooManyOut(ErrorOut):
-    """A 429's body: the error and, as in its ``Retry-After``, the seconds to wait."""
+    """A 429's (or a busy 503's) body: the error and, as in its ``Retry-After``, the
+    seconds to wait."""
 
     retry_after: int
 

@@ -6,7 +6,7 @@ import functools
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, BackgroundTasks, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -17,7 +17,7 @@ from askalong.ingest.pipeline import AddOutcome
 from askalong.jobs.outbox import retry_document as retry_job
 from askalong.parse.progress import Sink
 from askalong.server.deps import AccessDep, ServerState, StateDep
-from askalong.server.ingesting import ArchiveAdded, add_archive, add_upload, embed_pending
+from askalong.server.ingesting import ArchiveAdded, add_archive, add_upload
 from askalong.server.schemas import (
     ArchiveFileOut,
     DocPath,
@@ -29,7 +29,7 @@ from askalong.server.schemas import (
 )
 from askalong.server.upload_events import upload_stream
 from askalong.server.uploads import receive_upload
-from askalong.types import Access, Visibility
+from askalong.types import Access
 from askalong.wire import DocumentJSON, collection_json, document_json
 
 router = APIRouter(prefix="/api", tags=["documents"])
@@ -89,8 +89,7 @@ def _listing(state: ServerState, access: Access) -> DocumentList:
         201: {
             "description": "The upload's JSON, or with ``Accept: text/event-stream`` its "
             "progress as events (``server/upload_events.py``): ``progress`` ``{stage, done,"
-            " total}`` (stages ``parse``, ``ocr``, ``vectors``), then ``done`` (this JSON) "
-            "or ``error``.",
+            " total}`` (stages ``parse``, ``ocr``), then ``done`` (this JSON) or ``error``.",
             "content": {
                 "application/json": {},
                 "text/event-stream": {"schema": {"type": "string"}},
@@ -99,7 +98,7 @@ def _listing(state: ServerState, access: Access) -> DocumentList:
     },
 )
 async def upload_document(
-    request: Request, state: StateDep, access: AccessDep, tasks: BackgroundTasks
+    request: Request, state: StateDep, access: AccessDep
 ) -> UploadOut | Response:
     """Add a document sent as multipart field ``file`` (PDF, HTML, Markdown, text, DOCX,
     source code), or a repository's ZIP or tar (``.zip``, ``.tar``, ``.tar.gz``, ``.tgz``,
@@ -108,32 +107,25 @@ async def upload_document(
     ``NAME/path`` in one collection ``NAME``, answered as JSON (never streamed).
 
     The same content sent twice is the same document (status ``exists``). It is
-    keyword-searchable when this returns; its vectors are computed afterwards, or, when
-    the request accepts ``text/event-stream``, before ``done``, with their progress.
+    keyword-searchable when this returns; its vectors are computed afterwards by the
+    server's background embedder. Parsing is a long step: when the slots for long steps
+    are all taken the upload is refused at once with 503 and ``Retry-After``.
     """
     received = await receive_upload(request, state.library.settings.max_file_bytes)
     upload = Upload(received.data, source=received.name, name=received.name)
     if is_archive_name(received.name):
-        added = await run_in_threadpool(add_archive, state, upload, access)
-        tasks.add_task(embed_pending, state)
-        return archive_out(added)
+        return archive_out(await state.long_work.run(add_archive, state, upload, access))
     if "text/event-stream" in request.headers.get("accept", ""):
-        work = functools.partial(_add_with_vectors, state, upload, access)
-        return StreamingResponse(
-            upload_stream(work), status_code=201, media_type="text/event-stream"
-        )
-    outcome = await run_in_threadpool(add_upload, state, upload, access)
-    tasks.add_task(embed_pending, state)
+        work = functools.partial(_streamed, state, upload, access)
+        stream = upload_stream(work, state.long_work)
+        return StreamingResponse(stream, status_code=201, media_type="text/event-stream")
+    outcome = await state.long_work.run(add_upload, state, upload, access)
     return _upload_out(outcome, received.name)
 
 
-def _add_with_vectors(
-    state: ServerState, upload: Upload, access: Access, progress: Sink
-) -> dict[str, Any]:
-    """The streamed upload's work: add, then embed what is pending, reporting both."""
-    out = _upload_out(add_upload(state, upload, access, progress), upload.source)
-    embed_pending(state, progress)
-    return out.model_dump()
+def _streamed(state: ServerState, upload: Upload, access: Access, progress: Sink) -> dict[str, Any]:
+    """The streamed upload's work: add, reporting the parse's progress."""
+    return _upload_out(add_upload(state, upload, access, progress), upload.source).model_dump()
 
 
 def _upload_out(outcome: AddOutcome, name: str) -> UploadOut:
@@ -199,14 +191,11 @@ def _retry(state: ServerState, ref: str, access: Access) -> DocumentJSON:
 
 @router.delete("/documents/{doc}", status_code=204, responses=ERRORS)
 async def delete_document(doc: DocPath, state: StateDep, access: AccessDep) -> None:
-    """Remove a document with its blocks, chunks, index entries and stored original."""
-    await run_in_threadpool(_remove, state, doc, access)
-
-
-def _remove(state: ServerState, ref: str, access: Access) -> None:
-    with state.writes:
-        document = state.library.store.get_document(ref, access)
-        state.library.remove(document.id, access)
+    """Remove a document with its blocks, chunks, index entries and stored original; 503
+    with ``Retry-After`` when another change holds the write lock past half a second."""
+    document = await run_in_threadpool(state.library.store.get_document, doc, access)
+    async with state.writes.held():  # the lookup above needs no lock: a 404 never waits
+        await run_in_threadpool(state.library.remove, document.id, access)
 
 
 @router.put("/documents/{doc}/visibility", response_model=DocumentJSON, responses=ERRORS)
@@ -214,14 +203,13 @@ async def set_visibility(
     doc: DocPath, body: VisibilityIn, state: StateDep, access: AccessDep
 ) -> DocumentJSON:
     """Make a document private, shared with its orgs, or public: its owner or an admin of
-    one of its orgs may. The store and every search route change in one step."""
-    return await run_in_threadpool(_share, state, doc, body.visibility, access)
-
-
-def _share(state: ServerState, ref: str, visibility: Visibility, access: Access) -> DocumentJSON:
-    with state.writes:
-        document = state.library.store.get_document(ref, access)
-        return document_json(state.library.set_visibility(document.id, visibility, access))
+    one of its orgs may. The store and every search route change in one step (503 with
+    ``Retry-After`` when another change holds the write lock past half a second)."""
+    library, visibility = state.library, body.visibility
+    document = await run_in_threadpool(library.store.get_document, doc, access)
+    async with state.writes.held():
+        shared = await run_in_threadpool(library.set_visibility, document.id, visibility, access)
+    return document_json(shared)
 
 
 @router.get("/documents/{doc}/original", response_class=FileResponse, responses=ERRORS)

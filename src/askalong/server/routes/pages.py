@@ -4,15 +4,16 @@ child's time or memory limit with 413 when the limit is hit, and a render whose 
 killed mid-way with 503 (the next request gets a fresh child).
 
 A scanned page the OCR time budget left unread is read on request (``.../read``): OCR in
-the page-reading child, its blocks stored once, keyword-searchable on return, its vectors
-computed after the response."""
+the page-reading child (a long step: in a slot of ``busy.LongWork``, 503 when none is
+free), its blocks stored once, keyword-searchable on return, its vectors computed by the
+server's background embedder."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, BackgroundTasks, Query
+from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -21,7 +22,7 @@ from askalong.parse.pdf.render import MAX_PIXELS, MAX_WIDTH
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
 from askalong.server.schemas import DocPath, ErrorOut, PagePath, PageReadOut
-from askalong.types import Access, Document
+from askalong.types import Access
 from askalong.wire import block_json, document_json
 
 router = APIRouter(prefix="/api", tags=["pages"])
@@ -74,18 +75,19 @@ def _image(state: ServerState, ref: str, access: Access, page: int, width: int) 
     responses={**ERRORS, 503: {"model": ErrorOut}},
 )
 async def read_page(
-    doc: DocPath, page: PagePath, state: StateDep, access: AccessDep, tasks: BackgroundTasks
+    doc: DocPath, page: PagePath, state: StateDep, access: AccessDep
 ) -> PageReadOut:
     """Read page ``page`` (1-based) by OCR now: a scanned page left unread when the
     document was added (its ``unread_pages``; the page's ``unread`` in the structure).
 
     Its blocks are stored and keyword-searchable when this returns, its vectors follow.
     A page read already is not read again (``added`` false, the same blocks). 404 for a
-    page that is not in the document, 503 when text recognition is not installed.
+    page that is not in the document, 503 when text recognition is not installed or
+    when the slots for long steps are all taken (with ``Retry-After``).
     """
-    read = await run_in_threadpool(_read, state, doc, access, page)
+    read = await state.long_work.run(_read, state, doc, access, page)
     if read.added:
-        tasks.add_task(_embed, state, read.document)
+        state.embedding.wake(read.document)  # the other pages' vectors are reused
     return PageReadOut(
         document=document_json(read.document),
         page=read.page,
@@ -97,10 +99,3 @@ async def read_page(
 def _read(state: ServerState, ref: str, access: Access, page: int) -> PageRead:
     document = state.library.store.get_document(ref, access)
     return state.library.pages.read(document, page, writes=state.writes)
-
-
-def _embed(state: ServerState, document: Document) -> None:
-    """The page's new chunks get vectors (the others' are reused); keyword search works
-    meanwhile, and a failure leaves it working."""
-    with state.writes:
-        state.library.indexes.embed([document])

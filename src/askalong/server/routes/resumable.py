@@ -21,7 +21,7 @@ from fastapi import APIRouter, BackgroundTasks, Request, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 
-from askalong.errors import AskAlongError, DiskFull, InputError, TooLarge, TooMany
+from askalong.errors import AskAlongError, Busy, DiskFull, InputError, TooLarge, TooMany
 from askalong.ingest.archive import is_archive_name
 from askalong.ingest.inputs import Upload
 from askalong.jobs.job import Job
@@ -33,7 +33,7 @@ from askalong.resumable.upload import ResumableUpload
 from askalong.server import tus
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.errors import error_response, status_of, too_many_response
-from askalong.server.ingesting import add_archive, await_job, embed_pending, queue_document
+from askalong.server.ingesting import add_archive, await_job, queue_document
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
 from askalong.store.accounts import OrgStore
@@ -197,25 +197,28 @@ def _status(uploads: ResumableUploads, upload_id: str, access: Access) -> Resuma
     return uploads.status(check_upload_id(upload_id), access)
 
 
-def _add_document(state: ServerState, upload: ResumableUpload, owner: Access) -> None:
+async def _add_document(state: ServerState, upload: ResumableUpload, owner: Access) -> None:
     """After the last piece's answer: the file is queued as a document with its job (one
-    transaction), and the server's worker, woken, reads it; ``GET`` shows the job's
-    progress until it is done."""
-    added = state.uploads.add_document(upload, functools.partial(_add, state), owner)
+    transaction; an archive is unpacked and added, a long step, in a slot of its own), and
+    the server's worker, woken, reads it; ``GET`` shows the job's progress until it is
+    done. Nothing here holds a thread while it waits."""
+    add = functools.partial(_add, state)
+    added = await state.long_work.run_queued(state.uploads.add_document, upload, add, owner)
     if added.document_id is not None:
-        await_job(state, added.document_id)
+        await await_job(state, added.document_id)
 
 
-def resume_uploads(state: ServerState) -> list[ResumableUpload]:
+async def resume_uploads(state: ServerState) -> list[ResumableUpload]:
     """At startup: expired uploads swept, complete ones a stop left unadded queued, each
     for its owner (as the store's accounts say; the local owner without them), and read
     by the worker before the first request."""
-    state.uploads.sweep()
-    store = state.library.store
-    resumed = state.uploads.resume(functools.partial(_add, state), _owner_access(store))
+    await run_in_threadpool(state.uploads.sweep)
+    owners = _owner_access(state.library.store)
+    add = functools.partial(_add, state)
+    resumed = await run_in_threadpool(state.uploads.resume, add, owners)
     for upload in resumed:
         if upload.document_id is not None:
-            await_job(state, upload.document_id)  # read before the server takes requests
+            await await_job(state, upload.document_id)  # read before the server takes requests
     return resumed
 
 
@@ -229,7 +232,6 @@ def _add(state: ServerState, data: bytes, name: str, access: Access) -> str:
     files added at once, as the multipart route adds one (the upload names its first)."""
     if is_archive_name(name):
         added = add_archive(state, Upload(data, source=name, name=name), access)
-        embed_pending(state)
         return next(o.document.id for o in added.outcomes if o.document is not None)
     outcome = queue_document(state, Upload(data, source=name, name=name), access)
     if outcome.document is None:
@@ -252,11 +254,11 @@ class _VersionMismatch(InputError):
 def _refusal(exc: AskAlongError, *, status: int | None = None, body: bool = True) -> Response:
     status = status or (412 if isinstance(exc, _VersionMismatch) else status_of(exc))
     headers = {"Tus-Resumable": tus.TUS_VERSION, "Tus-Version": tus.TUS_VERSION}
-    if isinstance(exc, TooMany):
+    if isinstance(exc, TooMany | Busy):
         headers["Retry-After"] = str(exc.retry_after)
     if not body:  # a HEAD answer has no body
         return Response(status_code=status, headers=headers)
-    if isinstance(exc, TooMany):
+    if isinstance(exc, TooMany | Busy):
         response = too_many_response(exc)
     else:
         response = error_response(status, type(exc).__name__, exc.message, exc.source)
