@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from askalong.parse.navigation import TOC_ENTRY
 from askalong.parse.pdf.chars import Line
 from askalong.parse.pdf.formulas import mark_formulas
 from askalong.parse.pdf.tables import find_tables, stand_in
@@ -42,8 +43,6 @@ _SENTENCE_END = (".", "!", "?", ":", "。", "！", "？", "：", "．")
 _CJK_RUNS_ON = re.compile(r"[\u4e00-\u9fff，、（《“‘]$")
 _LATIN_END = re.compile(r"[A-Za-z0-9_)\]]$")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
-# "(一) 命名风格......1": a table of contents entry, leader dots then a page number.
-TOC_ENTRY = re.compile(r"(?:\.{4,}|…{2,}|·{4,}|(?:\. ){4,})\s*[\divxlc]{1,4}\s*$", re.I)
 _WRAP_GAP_SIZES = 2.0
 _HANG_SIZES = 4.0
 

@@ -18,6 +18,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from askalong.errors import CorruptDocument, EmptyDocument, EncryptedDocument
+from askalong.parse.navigation import mark_navigation
 from askalong.parse.ocr.engine import OCR_INSTALL, Recognizer
 from askalong.parse.pdf.chars import Line, PageFrame, page_lines
 from askalong.parse.pdf.figures import labels_after_captions
@@ -25,6 +26,7 @@ from askalong.parse.pdf.geometry import PageGeometry, page_geometry
 from askalong.parse.pdf.hyphens import Vocabulary, vocabulary
 from askalong.parse.pdf.kinds import Draft, build_blocks
 from askalong.parse.pdf.layout import reading_order
+from askalong.parse.pdf.listings import is_listing, strip_line_numbers
 from askalong.parse.pdf.rotate import turn_blocks
 from askalong.parse.pdf.tables import table_text
 from askalong.parse.pdf.text import clean_line, join_lines
@@ -85,7 +87,7 @@ def parse(
         document.close()
     known = vocabulary(clean_line(line.text) for page in pages for line in page.lines)
     blocks = build_blocks([draft for page in pages for draft in page_drafts(page, known)])
-    blocks = turn_blocks(blocks, _turns(pages))
+    blocks = mark_navigation(turn_blocks(blocks, _turns(pages)))
     return ParsedDocument(
         format="pdf",
         blocks=blocks,
@@ -207,14 +209,19 @@ def _has_image(page: pdfium.PdfPage) -> bool:
 
 def page_drafts(page: Page, known: Vocabulary) -> list[Draft]:
     drafts: list[Draft] = []
-    for group in labels_after_captions(_join_continued(reading_order(page.lines))):
+    lines, listing = strip_line_numbers(page.lines)
+    for group in labels_after_captions(_join_continued(reading_order(lines))):
         role = group[0].role
         members = _members(group)
-        joined = table_text(group[0].rows) if role == "table" else join_lines(members, known)
+        code = is_listing(members, listing)
+        if role == "table":
+            joined = table_text(group[0].rows)
+        else:
+            joined = join_lines(members, known, code=code)
         if not joined.text:
             continue
         size, bold = _font(group)
-        kind = _ROLE_KINDS.get(role)
+        kind = "code" if code else _ROLE_KINDS.get(role)
         height = page.frame.height
         drafts.append(Draft(page.number, height, joined.text, joined.boxes, size, bold, kind))
     return drafts

@@ -1,0 +1,132 @@
+"""Structure rules that hold on documents nobody tuned the parsers on (issue 31): each
+on a small input that broke before."""
+
+from __future__ import annotations
+
+from askalong.chunk.prose import chunk_blocks
+from askalong.parse.detect import detect_format
+from askalong.parse.flow import html, text
+from askalong.parse.navigation import mark_navigation
+from askalong.parse.pdf.chars import Line
+from askalong.parse.pdf.listings import is_listing, strip_line_numbers
+from askalong.parse.pdf.text import join_lines
+from askalong.types import Block
+
+
+def test_a_heading_left_open_around_the_body_heads_it_only() -> None:
+    # sqlite's keyword index: "<h2>Keyword Index</h1>" leaves the h2 open to the end.
+    links = "".join(f"<li><a href='x{i}.html'>keyword {i}</a></li>" for i in range(40))
+    page = f"<html><body><h2>Keyword Index</h1><p>Other indexes:</p><ul>{links}</ul></body></html>"
+    parsed = html.parse(page.encode(), source="keyword_index.html")
+    heading = [b for b in parsed.blocks if b.kind == "heading"]
+    assert [b.text for b in heading] == ["Keyword Index"]
+    assert max(len(" > ".join(b.section_path)) for b in parsed.blocks) == len("Keyword Index")
+
+
+def test_a_link_list_is_navigation_kept_in_the_reader_and_out_of_chunks() -> None:
+    links = "".join(f"<li><a href='p{i}.html'>Page {i}</a></li>" for i in range(8))
+    page = f"<html><body><h1>Manual</h1><ul>{links}</ul><p>The manual explains it all.</p>"
+    parsed = html.parse(page.encode(), source="m.html")
+    assert sum(b.kind == "navigation" for b in parsed.blocks) == 8
+    chunks = chunk_blocks("d", parsed.blocks)
+    assert all("Page 3" not in chunk.text for chunk in chunks)
+    assert any("explains" in chunk.text for chunk in chunks)
+
+
+def test_a_list_of_features_without_links_stays_content() -> None:
+    items = "".join(f"<li>Feature number {i}</li>" for i in range(8))
+    parsed = html.parse(f"<html><body><ul>{items}</ul></body></html>".encode(), source="f.html")
+    assert {b.kind for b in parsed.blocks} == {"list_item"}
+
+
+def test_a_heading_with_body_length_text_is_a_paragraph() -> None:
+    long = "word " * 60
+    parsed = html.parse(f"<html><body><h1>{long}</h1><p>Body.</p>".encode(), source="h.html")
+    assert parsed.blocks[0].kind == "paragraph"
+    assert parsed.blocks[1].section_path == ()
+
+
+def test_table_of_contents_lines_are_navigation() -> None:
+    toc = Block("b0", "paragraph", "1 Introduction . . . . . . . 1\n2 Usage . . . . . . . . 5", 0)
+    body = Block("b1", "paragraph", "Bash is the shell. . . it reads commands.", 1)
+    assert [b.kind for b in mark_navigation([toc, body])] == ["navigation", "paragraph"]
+
+
+def _line(text: str, top: float, x0: float = 100.0) -> Line:
+    return Line(text=text, x0=x0, top=top, x1=400.0, bottom=top + 9, size=9.0, bold=False)
+
+
+def test_a_numbered_listing_drops_its_numbers_and_is_code() -> None:
+    printed = [
+        _line("14 \\msg_new:nnnn { ctex } { l3-too-old }", 100),
+        _line("15 { Support~package~`#1'~too~old. }", 111),
+        _line("16 {", 122),
+        _line("Please~update~the~bundles", 133, x0=130),
+        _line("17 }", 144),
+    ]
+    lines, listing = strip_line_numbers(printed)
+    assert [line.text for line in lines][:3] == [
+        "\\msg_new:nnnn { ctex } { l3-too-old }",
+        "{ Support~package~`#1'~too~old. }",
+        "{",
+    ]
+    assert is_listing(lines, listing)
+    code = join_lines(lines, code=True).text.split("\n")
+    assert code[2:] == ["{", "Please~update~the~bundles", "}"]
+
+
+def test_a_numbered_list_or_contents_is_no_listing() -> None:
+    printed = [_line("1 Introduction", 100), _line("2 Basics", 111), _line("3 Usage", 122)]
+    lines, listing = strip_line_numbers(printed)
+    assert lines == tuple(printed) and not listing
+
+
+def test_an_xhtml_page_with_an_xml_declaration_is_html() -> None:
+    page = b'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html>\n<html><body><p>x</p>'
+    assert detect_format(page, source="git-rebase.html") == "html"
+
+
+def test_a_markdown_readme_opening_with_html_is_markdown() -> None:
+    readme = b'<p align="center"><a href="x"><img src="l.png"></a></p>\n<p>A</p>\n<div>B</div>\n'
+    assert detect_format(readme + b"# Features\n\n- one\n", source="README.md") == "markdown"
+
+
+HELP = """*usr_05.txt*\tFor Vim version 9.0.  Last change: 2019 May 23
+
+\t\t\t      Set your settings
+
+|05.1|\tThe vimrc file
+
+==============================================================================
+*05.1*\tThe vimrc file\t\t\t\t\t*vimrc-intro*
+
+You probably got tired of typing commands.  See |vimrc| for where it lives.
+
+For Unix this file is always used and is recommended:
+
+\t~/.vimrc ~
+
+GLOBAL PLUGINS\t\t\t\t\t\t*standard-plugin*
+
+Here {event} cannot be "*".\t\t\t\t*E1155*
+Events are names.
+
+*05.4*\tSimple mappings
+
+A mapping binds keys.
+"""
+
+
+def test_help_file_sections_come_from_tags_and_the_markup_is_stripped() -> None:
+    parsed = text.parse(HELP.encode(), source="usr_05.txt")
+    headings = [(b.text, b.heading_level) for b in parsed.blocks if b.kind == "heading"]
+    assert headings == [
+        ("05.1 The vimrc file", 1),
+        ("GLOBAL PLUGINS", 2),
+        ("05.4 Simple mappings", 1),
+    ]
+    body = " ".join(b.text for b in parsed.blocks)
+    assert "See vimrc for" in body and "|" not in body and "*vimrc-intro*" not in body
+    assert "~/.vimrc" in body and "~/.vimrc ~" not in body
+    events = next(b for b in parsed.blocks if b.text.startswith("Here {event}"))
+    assert events.section_path == ("05.1 The vimrc file", "GLOBAL PLUGINS")
