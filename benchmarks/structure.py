@@ -19,8 +19,8 @@ from pathlib import Path
 from _table import markdown_table, write_results
 from askalong.chunk.prose import chunk_blocks
 from askalong.errors import AskAlongError
+from askalong.ingest.pipeline import document_language
 from askalong.parse.guard import read_bytes
-from askalong.text.scripts import detect_language
 from structure_checks import CHECKS, Violation, check_document
 
 _SUFFIXES = {".pdf", ".html", ".htm", ".md", ".txt", ".docx"}
@@ -53,9 +53,8 @@ def sweep_document(path: Path) -> Report:
     except AskAlongError as exc:
         return Report(name, "?", "", "", (), error=str(exc))
     chunks = chunk_blocks("doc", parsed.blocks)
-    sample = " ".join(block.text for block in parsed.blocks[:200])
     violations = tuple(check_document(parsed, chunks))
-    return Report(name, parsed.format, parsed.title, detect_language(sample), violations)
+    return Report(name, parsed.format, parsed.title, document_language(parsed.blocks), violations)
 
 
 def sweep(corpus: Path) -> list[Report]:

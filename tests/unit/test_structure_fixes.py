@@ -4,6 +4,7 @@ on a small input that broke before."""
 from __future__ import annotations
 
 from askalong.chunk.prose import chunk_blocks
+from askalong.ingest.pipeline import document_language
 from askalong.parse.detect import detect_format
 from askalong.parse.flow import html, text
 from askalong.parse.navigation import mark_navigation
@@ -93,6 +94,8 @@ def test_a_markdown_readme_opening_with_html_is_markdown() -> None:
 
 HELP = """*usr_05.txt*\tFor Vim version 9.0.  Last change: 2019 May 23
 
+\t\t     VIM USER MANUAL - by Bram Moolenaar
+
 \t\t\t      Set your settings
 
 |05.1|\tThe vimrc file
@@ -119,6 +122,7 @@ A mapping binds keys.
 
 def test_help_file_sections_come_from_tags_and_the_markup_is_stripped() -> None:
     parsed = text.parse(HELP.encode(), source="usr_05.txt")
+    assert parsed.title == "Set your settings"
     headings = [(b.text, b.heading_level) for b in parsed.blocks if b.kind == "heading"]
     assert headings == [
         ("05.1 The vimrc file", 1),
@@ -130,3 +134,45 @@ def test_help_file_sections_come_from_tags_and_the_markup_is_stripped() -> None:
     assert "~/.vimrc" in body and "~/.vimrc ~" not in body
     events = next(b for b in parsed.blocks if b.text.startswith("Here {event}"))
     assert events.section_path == ("05.1 The vimrc file", "GLOBAL PLUGINS")
+
+
+def test_line_numbers_set_apart_from_their_code_are_dropped() -> None:
+    # ctex.pdf: each number a line of its own, left of its code line on the same row.
+    printed = []
+    for n, code in enumerate(["\\gdef \\CTEX@a { b }", "\\gdef \\CTEX@c { d }", "}"]):
+        top = 100.0 + 11 * n
+        printed += [Line(str(3298 + n), 80.0, top, 95.0, top + 9, 9.0, False), _line(code, top)]
+    lines, listing = strip_line_numbers(printed)
+    assert [line.text for line in lines] == ["\\gdef \\CTEX@a { b }", "\\gdef \\CTEX@c { d }", "}"]
+    assert is_listing(lines, listing)
+
+
+def test_an_index_letter_bar_and_leaderless_contents_parts_are_navigation() -> None:
+    blocks = [
+        Block("b0", "paragraph", "A B C D E F G H J K", 0),
+        Block("b1", "paragraph", "1 CTEX 是干什么的？ . . . . . . . 5", 1),
+        Block("b2", "paragraph", "G 数学公式 18", 2),
+        Block("b3", "paragraph", "Figure 3 shows 12", 3),
+    ]
+    kinds = [b.kind for b in mark_navigation(blocks)]
+    assert kinds == ["navigation", "navigation", "navigation", "paragraph"]
+
+
+def test_a_long_list_of_definition_terms_labels_its_section_with_the_first() -> None:
+    terms = "".join(f"<dt>${{parameter/{'x' * 20}{i}/string}}</dt>" for i in range(4))
+    page = f"<html><body><h1>Expansion</h1><dl>{terms}<dd><p>Replaces text.</p></dd></dl>"
+    parsed = html.parse(page.encode(), source="bashref.html")
+    body = next(b for b in parsed.blocks if b.text.endswith("Replaces text."))
+    assert body.section_path[-1].endswith(" …")
+    assert len(" > ".join(body.section_path)) < 80
+
+
+def test_a_chinese_guide_full_of_english_commands_is_chinese() -> None:
+    prose = [
+        Block(f"p{i}", "paragraph", "安装完成后，打开命令行窗口输入以下命令。", i) for i in range(3)
+    ]
+    code = [
+        Block(f"c{i}", "code", "tlmgr install ctex --repository http://mirror", 3 + i)
+        for i in range(6)
+    ]
+    assert document_language([*prose, *code]) == "zh"

@@ -22,6 +22,8 @@ _LABEL_SIZE = 6  # words (two Han characters count one) in a link or menu label
 _MIN_RUN = 6  # labels in a row that make a link list
 _TOC_SHARE = 0.5
 _MARKABLE = frozenset({"paragraph", "list_item", "footnote"})
+_MIN_LETTERS = 5
+_PART_ENTRY = re.compile(r"^.{1,40}\s[\dvixlc]{1,4}$", re.I)
 _SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")
 
 
@@ -41,6 +43,18 @@ def is_contents(block: Block) -> bool:
     lines = _lines(block)
     entries = sum(is_toc_entry(line) for line in lines)
     return entries >= 1 and entries >= _TOC_SHARE * len(lines)
+
+
+def is_letter_bar(text: str) -> bool:
+    """An index's row of initials: "A B C D E F G H" (symbols among them)."""
+    tokens = text.split()
+    return len(tokens) >= _MIN_LETTERS and all(len(token) == 1 for token in tokens)
+
+
+def _contents_part(block: Block) -> bool:
+    """A contents line without leaders ("G 数学公式 18"): short, ending in a page number."""
+    lines = _lines(block)
+    return bool(lines) and all(_PART_ENTRY.search(line) for line in lines)
 
 
 def is_label(text: str) -> bool:
@@ -69,10 +83,14 @@ def _link_runs(blocks: Sequence[Block], links: Set[str]) -> set[int]:
 def mark_navigation(blocks: Sequence[Block], links: Set[str] = frozenset()) -> tuple[Block, ...]:
     """``blocks`` with tables of contents and link lists typed ``navigation``; ``links``
     names the blocks whose text is all link text (a list of features is no link list)."""
-    in_runs = _link_runs(blocks, links)
+    marked = _link_runs(blocks, links)
+    marked |= {i for i, b in enumerate(blocks) if is_contents(b) or is_letter_bar(b.text)}
+    marked |= {i for i, b in enumerate(blocks) if _contents_part(b) and _beside_contents(i, marked)}
     return tuple(
-        replace(block, kind="navigation")
-        if block.kind in _MARKABLE and (index in in_runs or is_contents(block))
-        else block
+        replace(block, kind="navigation") if block.kind in _MARKABLE and index in marked else block
         for index, block in enumerate(blocks)
     )
+
+
+def _beside_contents(index: int, marked: Set[int]) -> bool:
+    return index - 1 in marked or index + 1 in marked

@@ -10,6 +10,7 @@ rows of ``=`` or ``-`` only separate sections.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _HEADER = re.compile(r"^\*[\w.+-]+\.txt\*\s")
 _TAG = r"\*[^*\s|]+\*"
@@ -23,6 +24,7 @@ _TILDE = re.compile(r"\s+~$")
 _SEPARATOR = re.compile(r"^(?:={10,}|-{10,})\s*$")
 _MAX_HEADING = 80
 _MAX_TITLE_WORDS = 10
+_TITLE_LINES = 4  # the header, a credit line, the title: a help file's opening
 _NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s")
 
 
@@ -77,3 +79,20 @@ def clean(line: str) -> str:
     line = _TRAILING_TAGS.sub("", line.rstrip())
     line = _TILDE.sub("", line)
     return _LINK.sub(r"\1", line)
+
+
+def title(first_lines: Sequence[str]) -> str:
+    """A help file's title: the first line under its header that is neither the header
+    nor a credit opening in capitals ("VIM USER MANUAL - by ..."), else the file's tag."""
+    header = _HEADER.match(first_lines[0]) if first_lines else None
+    for line in first_lines[1:_TITLE_LINES]:
+        text = clean(line).strip()
+        if text and not _credit(text) and len(text) <= _MAX_HEADING:
+            return text
+    return header.group(0).strip().strip("*") if header else ""
+
+
+def _credit(text: str) -> bool:
+    """ "VIM USER MANUAL - by Bram Moolenaar": it opens with words in capitals."""
+    words = text.split()[:2]
+    return len(words) == 2 and all(word.isupper() and len(word) > 1 for word in words)

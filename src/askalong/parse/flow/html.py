@@ -36,6 +36,7 @@ _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _BOXED_RANK = 99
 # Between a definition list's term and its definition, where the two become one block.
 TERM_SEPARATOR = " — "
+_LABEL_CHARS = 60  # a definition's label in section paths
 _LINK_SHARE = 0.9  # of a block's characters in links: the block is a link
 
 
@@ -255,7 +256,7 @@ class _Walker:
         """A <dd> is a box labelled by its terms: its blocks' section path ends with them."""
         terms, self.terms = self.terms, []
         self.release()
-        lead = _Term(", ".join(t.text for t in terms), _span(*(t.lines for t in terms)))
+        lead = _Term(_label(terms), _span(*(t.lines for t in terms)))
         scope = self.out.scope()
         self.out.label(lead.text)
         self.lead = lead if terms else None
@@ -298,6 +299,15 @@ class _Walker:
         rows = [row_text(tr) for tr in el.iter("tr")]
         self._emit("table", "\n".join(row for row in rows if row), (start, end))
         return end
+
+
+def _label(terms: list[_Term]) -> str:
+    """A definition's label: its terms, or the first one and "…" when all of them would
+    make a section path too long to show (``${parameter/pattern/string}, …`` four ways)."""
+    joined = ", ".join(term.text for term in terms)
+    if len(joined) <= _LABEL_CHARS or not terms:
+        return joined
+    return terms[0].text[:_LABEL_CHARS] + " …"
 
 
 def _skip(el: etree._Element, line: int) -> int:

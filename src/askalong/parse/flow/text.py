@@ -170,4 +170,6 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
             _add_paragraph(builder, para, paras[index + 1] if index + 1 < len(paras) else None)
     first_line = paras[0].lines[0] if paras else ""
     title = clean_text(_heading_text(first_line))
+    if help_file:
+        title = clean_text(helpfile.title([para.lines[0] for para in paras[:4]]))
     return builder.build("text", source=source, title=title, notices=decoded.notices)
