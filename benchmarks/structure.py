@@ -24,6 +24,7 @@ from askalong.parse.guard import read_bytes
 from structure_checks import CHECKS, Violation, check_document
 
 _SUFFIXES = {".pdf", ".html", ".htm", ".md", ".txt", ".docx"}
+_NOT_DOCUMENTS = {"SOURCES.md"}  # a corpus folder's note of where its files come from
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,8 @@ class Report:
 
 
 def documents(corpus: Path) -> list[Path]:
-    return sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in _SUFFIXES)
+    found = corpus.rglob("*")
+    return sorted(p for p in found if p.suffix in _SUFFIXES and p.name not in _NOT_DOCUMENTS)
 
 
 def sweep_document(path: Path) -> Report:

@@ -41,6 +41,9 @@ _SECTION_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?(?:\s|$)(?!\s*\d)")
 _CHAPTER = re.compile(r"^(?:chapter|part)\s+(\d+)\b|^第([一二三四五六七八九十百\d]+)章", re.I)
 _CJK_NUMERALS = {c: i for i, c in enumerate("零一二三四五六七八九十", start=0)}
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+# A sentence's continuation opens with a lower-case letter of a script (not a formula's
+# mathematical italic "ℎ", which is lower case too).
+_LOWER_START = re.compile(r"[a-z\u00df-\u00ff\u0101-\u017f]")
 _MID_SENTENCE_END = re.compile(r"[a-z0-9,\u4e00-\u9fff，、]$")
 _RUNNING_SHARE = 0.5
 _RUNNING_MIN_PAGES = 4
@@ -184,7 +187,7 @@ def _continues(prev: str, text: str) -> bool:
     prev, text = prev.rstrip(), text.lstrip()
     if not prev or not text or not _MID_SENTENCE_END.search(prev):
         return False
-    if text[0].islower():
+    if _LOWER_START.match(text):
         return True
     return bool(_HAN.match(text[0])) and (prev[-1] in "，、" or bool(_HAN.match(prev[-1])))
 
