@@ -152,10 +152,15 @@ def test_an_index_letter_bar_and_leaderless_contents_parts_are_navigation() -> N
         Block("b0", "paragraph", "A B C D E F G H J K", 0),
         Block("b1", "paragraph", "1 CTEX 是干什么的？ . . . . . . . 5", 1),
         Block("b2", "paragraph", "G 数学公式 18", 2),
-        Block("b3", "paragraph", "Figure 3 shows 12", 3),
+        Block("b3", "paragraph", "The index lists every command.", 3),
+        Block("b4", "paragraph", "Figure 3 shows 12", 4),
+        Block("b5", "paragraph", "The plot has twelve points.", 5),
+        Block("b6", "paragraph", "abort (C-g) . . . . . . . . 12", 6),
+        Block("b7", "paragraph", "B", 7),
+        Block("b8", "paragraph", "beep (C-b) . . . . . . . . . 13", 8),
     ]
     kinds = [b.kind for b in mark_navigation(blocks)]
-    assert kinds == ["navigation", "navigation", "navigation", "paragraph"]
+    assert kinds == [*["navigation"] * 3, *["paragraph"] * 3, *["navigation"] * 3]
 
 
 def test_a_long_list_of_definition_terms_labels_its_section_with_the_first() -> None:

@@ -24,6 +24,7 @@ _TOC_SHARE = 0.5
 _MARKABLE = frozenset({"paragraph", "list_item", "footnote"})
 _MIN_LETTERS = 5
 _PART_ENTRY = re.compile(r"^.{1,40}\s[\dvixlc]{1,4}$", re.I)
+_INITIAL_CHARS = 2
 _SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")
 
 
@@ -51,10 +52,11 @@ def is_letter_bar(text: str) -> bool:
     return len(tokens) >= _MIN_LETTERS and all(len(token) == 1 for token in tokens)
 
 
-def _contents_part(block: Block) -> bool:
-    """A contents line without leaders ("G 数学公式 18"): short, ending in a page number."""
-    lines = _lines(block)
-    return bool(lines) and all(_PART_ENTRY.search(line) for line in lines)
+def _contents_piece(block: Block) -> bool:
+    """What sits among contents or index entries without leaders of its own: a part line
+    ("G 数学公式 18": short, ending in a page number) or an index group's letter ("A")."""
+    text = " ".join(block.text.split())
+    return len(text) <= _INITIAL_CHARS or bool(_PART_ENTRY.match(text))
 
 
 def is_label(text: str) -> bool:
@@ -85,7 +87,9 @@ def mark_navigation(blocks: Sequence[Block], links: Set[str] = frozenset()) -> t
     names the blocks whose text is all link text (a list of features is no link list)."""
     marked = _link_runs(blocks, links)
     marked |= {i for i, b in enumerate(blocks) if is_contents(b) or is_letter_bar(b.text)}
-    marked |= {i for i, b in enumerate(blocks) if _contents_part(b) and _beside_contents(i, marked)}
+    marked |= {
+        i for i, b in enumerate(blocks) if _contents_piece(b) and _beside_contents(i, marked)
+    }
     return tuple(
         replace(block, kind="navigation") if block.kind in _MARKABLE and index in marked else block
         for index, block in enumerate(blocks)
