@@ -181,3 +181,15 @@ def test_a_chinese_guide_full_of_english_commands_is_chinese() -> None:
         for i in range(6)
     ]
     assert document_language([*prose, *code]) == "zh"
+
+
+def test_a_sentence_cut_by_a_page_break_stays_in_one_chunk_with_its_continuation() -> None:
+    first = "The shell reads each word " * 6 + "and the result is passed as an"
+    blocks = [
+        Block("b0", "paragraph", first, 0, page=3),
+        Block("b1", "footer", "37", 1, page=3),
+        Block("b2", "paragraph", "array to the function that runs it.", 2, page=4),
+        Block("b3", "paragraph", "A new paragraph on the same page.", 3, page=4),
+    ]
+    chunks = chunk_blocks("d", blocks, target=40, maximum=80)
+    assert [[s.block_id for s in c.spans] for c in chunks] == [["b0", "b2"], ["b3"]]
