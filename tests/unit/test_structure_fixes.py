@@ -9,6 +9,7 @@ from askalong.parse.detect import detect_format
 from askalong.parse.flow import html, text
 from askalong.parse.navigation import mark_navigation
 from askalong.parse.pdf.chars import Line
+from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.listings import is_listing, strip_line_numbers
 from askalong.parse.pdf.text import join_lines
 from askalong.types import Block
@@ -193,3 +194,59 @@ def test_a_sentence_cut_by_a_page_break_stays_in_one_chunk_with_its_continuation
     ]
     chunks = chunk_blocks("d", blocks, target=40, maximum=80)
     assert [[s.block_id for s in c.spans] for c in chunks] == [["b0", "b2"], ["b3"]]
+
+
+def test_a_bold_word_going_on_with_a_sentence_does_not_end_its_paragraph() -> None:
+    # sample-acmsmall.pdf: "• Net-" | bold "works" (taken for a run-in head) | "→ Network …"
+    size = 8.97
+    lines = [
+        Line(
+            "Computer systems organization → Embedded systems; Robotics; • Net\ufffe",
+            46.0,
+            270.0,
+            442.0,
+            278.0,
+            size,
+            False,
+        ),
+        Line("works", 45.0, 280.0, 70.0, 289.0, size, True, run_in=True),
+        Line("→ Network reliability.", 73.0, 281.0, 155.0, 289.0, size, False),
+        Line(
+            "Additional Key Words and Phrases: datasets, neural networks, gaze",
+            46.0,
+            297.0,
+            442.0,
+            306.0,
+            size,
+            False,
+        ),
+    ]
+    groups = reading_order(lines)
+    assert len(groups[0]) == 3
+    assert join_lines(groups[0]).text.endswith("• Networks → Network reliability.")
+
+
+def test_a_bold_run_in_head_after_a_finished_sentence_still_starts_a_block() -> None:
+    size = 9.0
+    lines = [
+        Line(
+            "The model is trained on the full corpus as described above.",
+            46.0,
+            100.0,
+            442.0,
+            109.0,
+            size,
+            False,
+        ),
+        Line("Papers.", 45.0, 111.0, 80.0, 120.0, size, True, run_in=True),
+        Line(
+            "We collect papers from the anthology and keep their abstracts.",
+            84.0,
+            111.0,
+            442.0,
+            120.0,
+            size,
+            False,
+        ),
+    ]
+    assert len(reading_order(lines)) >= 2
