@@ -11,6 +11,7 @@ from askalong.parse.navigation import mark_navigation
 from askalong.parse.pdf.chars import Line
 from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.listings import is_listing, strip_line_numbers
+from askalong.parse.pdf.markers import candidates
 from askalong.parse.pdf.text import join_lines
 from askalong.types import Block
 
@@ -250,3 +251,11 @@ def test_a_bold_run_in_head_after_a_finished_sentence_still_starts_a_block() -> 
         ),
     ]
     assert len(reading_order(lines)) >= 2
+
+
+def test_a_footnote_marker_after_a_path_or_before_chinese_is_a_candidate() -> None:
+    # install-latex-guide-zh-cn.pdf "路径为 X:\Y3 ." and lshort-zh-cn.pdf "book1提供了":
+    # the digit is set raised; only raised candidates are rewritten as superscripts.
+    for sample, digit in (("路径为 X:\\Y3 . 下载", 8), ("report 和 book1提供了", 13)):
+        assert [mark.start for mark in candidates(sample) if not mark.leading] == [digit]
+    assert [mark.start for mark in candidates("x11 x12") if not mark.leading] == []

@@ -46,6 +46,7 @@ _LATIN_END = re.compile(r"[A-Za-z0-9_)\]]$")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _WRAP_GAP_SIZES = 2.0
 _CLOSE_SIZES = 1.5  # points: a line in another font within a paragraph
+_PAGE_NUMBER_END = re.compile(r"(?:^|\s)[\dvixlc]{1,4}\s*$", re.I)  # "… 系统 5", "Preface v"
 _HANG_SIZES = 4.0
 
 
@@ -192,13 +193,19 @@ def _runs_into(prev: Line, line: Line, right_edge: float) -> bool:
     stops mid-sentence, ``line`` follows right below in a size close to it (a bold term,
     a word in code type, at a line's start or end, never ends a paragraph)."""
     size = max(prev.size, 1.0)
-    if prev.role or abs(prev.size - line.size) > _CLOSE_SIZES:
+    if prev.role or abs(prev.size - line.size) > _CLOSE_SIZES or _listed(prev, line):
         return False
     if line.x0 > prev.x1 and line.top < prev.bottom - 0.5 * size:
         return True  # further along the same printed row
     text = prev.text.rstrip()
     full = prev.x1 > right_edge - 2 * size and not text.endswith(_SENTENCE_END)
     return full and 0 <= line.top - prev.bottom <= _BLOCK_GAP_SIZES * size
+
+
+def _listed(prev: Line, line: Line) -> bool:
+    """Contents entries: a line ending in a page number, or one with leader dots, reaches
+    the right edge without finishing a sentence, and the next entry starts below it."""
+    return bool(_PAGE_NUMBER_END.search(prev.text) or TOC_ENTRY.search(line.text))
 
 
 def _wraps(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool:
