@@ -259,3 +259,13 @@ def test_a_footnote_marker_after_a_path_or_before_chinese_is_a_candidate() -> No
     for sample, digit in (("路径为 X:\\Y3 . 下载", 8), ("report 和 book1提供了", 13)):
         assert [mark.start for mark in candidates(sample) if not mark.leading] == [digit]
     assert [mark.start for mark in candidates("x11 x12") if not mark.leading] == []
+
+
+def test_a_glossary_whose_definitions_are_links_stays_content() -> None:
+    # PostgreSQL's acronyms.html: each definition is a link to an encyclopaedia.
+    entries = "".join(
+        f"<dt>AB{i}</dt><dd><p><a href='https://x/{i}'>Something Long {i}</a></p></dd>"
+        for i in range(8)
+    )
+    parsed = html.parse(f"<html><body><dl>{entries}</dl></body></html>".encode(), source="a.html")
+    assert {b.kind for b in parsed.blocks} == {"paragraph"}

@@ -234,6 +234,7 @@ class _Walker:
             self.lead = None
             text = lead.text + TERM_SEPARATOR + text
             lines = _span(lead.lines, lines)
+            link = False  # a term defined by a link ("CIDR — Classless …") is a glossary's
         else:
             self.release()
         self.out.add(kind, text, lines=lines, link=link)
