@@ -160,9 +160,12 @@ def test_an_index_letter_bar_and_leaderless_contents_parts_are_navigation() -> N
         Block("b6", "paragraph", "abort (C-g) . . . . . . . . 12", 6),
         Block("b7", "paragraph", "B", 7),
         Block("b8", "paragraph", "beep (C-b) . . . . . . . . . 13", 8),
+        Block("b9", "paragraph", "An operator name is made of these characters:", 9),
+        Block("b10", "paragraph", "+ - * / < > = ~ ! @ # % ^ & | ` ?", 10),
     ]
     kinds = [b.kind for b in mark_navigation(blocks)]
-    assert kinds == [*["navigation"] * 3, *["paragraph"] * 3, *["navigation"] * 3]
+    nav, prose = "navigation", "paragraph"
+    assert kinds == [nav, nav, nav, prose, prose, prose, nav, nav, nav, prose, prose]
 
 
 def test_a_long_list_of_definition_terms_labels_its_section_with_the_first() -> None:

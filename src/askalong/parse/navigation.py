@@ -47,9 +47,12 @@ def is_contents(block: Block) -> bool:
 
 
 def is_letter_bar(text: str) -> bool:
-    """An index's row of initials: "A B C D E F G H" (symbols among them)."""
+    """An index's row of initials: "A B C D E F G H", a few symbols among them (a list
+    of operator characters, "+ - * / < >", is no index)."""
     tokens = text.split()
-    return len(tokens) >= _MIN_LETTERS and all(len(token) == 1 for token in tokens)
+    letters = sum(token.isalpha() for token in tokens)
+    single = all(len(token) == 1 for token in tokens)
+    return single and letters >= _MIN_LETTERS and letters * 2 >= len(tokens)
 
 
 def _contents_piece(block: Block) -> bool:
