@@ -12,6 +12,7 @@ from askalong.parse.pdf.chars import Line
 from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.listings import is_listing, strip_line_numbers
 from askalong.parse.pdf.markers import candidates
+from askalong.parse.pdf.outline import open_section
 from askalong.parse.pdf.text import join_lines
 from askalong.types import Block
 
@@ -272,3 +273,15 @@ def test_a_glossary_whose_definitions_are_links_stays_content() -> None:
     )
     parsed = html.parse(f"<html><body><dl>{entries}</dl></body></html>".encode(), source="a.html")
     assert {b.kind for b in parsed.blocks} == {"paragraph"}
+
+
+def test_a_chapter_label_never_nests_under_the_previous_chapter() -> None:
+    stack: list[tuple[int, str]] = []
+    for level, title in (
+        (1, "第 3 章 排版"),
+        (2, "3.1 字体"),
+        (3, "第 4 章 附录"),
+        (2, "Chapter 5 Tools"),
+    ):
+        open_section(stack, level, title)
+    assert [title for _, title in stack] == ["Chapter 5 Tools"]
