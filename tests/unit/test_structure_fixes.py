@@ -13,6 +13,7 @@ from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.listings import is_listing, strip_line_numbers
 from askalong.parse.pdf.markers import candidates
 from askalong.parse.pdf.outline import open_section
+from askalong.parse.pdf.parser import heading_title
 from askalong.parse.pdf.text import join_lines
 from askalong.types import Block
 
@@ -285,3 +286,13 @@ def test_a_chapter_label_never_nests_under_the_previous_chapter() -> None:
     ):
         open_section(stack, level, title)
     assert [title for _, title in stack] == ["Chapter 5 Tools"]
+
+
+def test_a_pdf_title_from_its_heading_drops_the_note_marks_after_it() -> None:
+    blocks = [
+        Block("b0", "heading", "一份简短的关于 LATEX 安装的介绍¹", 0, heading_level=1, page=1),
+        Block("b1", "heading", "王然²", 1, heading_level=2, page=1),
+    ]
+    assert heading_title(blocks) == "一份简短的关于 LATEX 安装的介绍"
+    starred = [Block("b0", "heading", "关于 tlmgr 使用方法的简介∗", 0, heading_level=1, page=1)]
+    assert heading_title(starred) == "关于 tlmgr 使用方法的简介"

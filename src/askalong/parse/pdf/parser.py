@@ -41,6 +41,7 @@ _SENTENCE_END = ".!?:;。！？：；"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # Stand-in lines from the layout: what their block is.
 _ROLE_KINDS: dict[str, BlockKind] = {"table": "table", "formula": "formula", "margin": "header"}
+_NOTE_MARKS = re.compile(r"[\s\u2070-\u209f¹²³∗*†‡§]+$")  # footnote marks closing a title
 _JUNK_TITLE = re.compile(r"^(?:microsoft \w+ - |untitled)|\.(?:dvi|pdf|docx?|tex|indd)$", re.I)
 
 
@@ -91,7 +92,7 @@ def parse(
     return ParsedDocument(
         format="pdf",
         blocks=blocks,
-        title=metadata_title or _heading_title(blocks),
+        title=metadata_title or heading_title(blocks),
         page_count=len(pages),
         page_sizes=tuple(page.size for page in pages),
         page_turns=_page_turns(pages),
@@ -270,9 +271,13 @@ def _metadata_title(document: pdfium.PdfDocument) -> str:
     return "" if len(title) < 4 or _JUNK_TITLE.search(title) else title
 
 
-def _heading_title(blocks: Sequence[Block]) -> str:
+def heading_title(blocks: Sequence[Block]) -> str:
+    """The first page's top heading, without the note marks after it ("简介∗", "介绍¹")."""
     first_page = [b for b in blocks if b.page == 1 and b.kind == "heading"]
-    return min(first_page, key=lambda b: (b.heading_level, b.order)).text if first_page else ""
+    if not first_page:
+        return ""
+    text = min(first_page, key=lambda b: (b.heading_level, b.order)).text
+    return _NOTE_MARKS.sub("", text).rstrip()
 
 
 def _ocr_notices(pages: Sequence[Page]) -> tuple[str, ...]:
