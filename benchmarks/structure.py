@@ -11,6 +11,7 @@ The corpus is a folder of documents (any format the parsers read), searched recu
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -103,7 +104,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--details", action="store_true", help="list every violation")
     args = parser.parse_args(argv)
     reports = sweep(args.corpus)
-    text = f"# Structure sweep over {args.corpus.name}\n\n{table(reports)}"
+    text = (
+        f"# Structure sweep over {args.corpus.name}\n\n"
+        f"`python benchmarks/structure.py --corpus {args.corpus.name}`, {datetime.date.today()};"
+        " the corpus from `benchmarks/structure_corpus.py`, OCR off.\n\n"
+        f"{table(reports)}"
+    )
     if args.details:
         text += "\n## Violations\n\n" + details(reports)
     if args.out:
