@@ -34,11 +34,13 @@ BlockKind = Literal[
     "formula",
     "header",
     "footer",
+    "navigation",
 ]
 BLOCK_KINDS: tuple[str, ...] = get_args(BlockKind)
 
-# Page furniture is kept for the reader but never chunked, searched or quoted.
-FURNITURE_KINDS: frozenset[str] = frozenset({"header", "footer"})
+# Page furniture, and navigation (tables of contents, link lists, index pages), is kept
+# for the reader but never chunked, searched or quoted.
+FURNITURE_KINDS: frozenset[str] = frozenset({"header", "footer", "navigation"})
 
 DocumentFormat = Literal["pdf", "html", "markdown", "text", "docx", "code"]
 DOCUMENT_FORMATS: tuple[str, ...] = get_args(DocumentFormat)

@@ -32,6 +32,7 @@ from askalong.parse.progress import Sink
 from askalong.store.base import DocumentStore
 from askalong.text.scripts import detect_language
 from askalong.types import (
+    FURNITURE_KINDS,
     Access,
     Block,
     Chunk,
@@ -70,12 +71,11 @@ def own_copy_id(content_hash: str, owner: str | None) -> str:
 def with_parsed(document: Document, parsed: ParsedDocument) -> Document:
     """``document`` with what parsing found: its title (``document``'s when the parse found
     none), format, language, pages and their geometry, OCR and notices."""
-    sample = " ".join(block.text for block in parsed.blocks[:200])
     return replace(
         document,
         title=parsed.title.strip() or document.title,
         format=parsed.format,
-        language=detect_language(sample),
+        language=document_language(parsed.blocks),
         page_count=parsed.page_count,
         page_sizes=parsed.page_sizes,
         page_turns=parsed.page_turns,
@@ -83,6 +83,18 @@ def with_parsed(document: Document, parsed: ParsedDocument) -> Document:
         unread_pages=parsed.unread_pages,
         notices=parsed.notices,
     )
+
+
+# Blocks whose script says nothing of the document's language: code listings, formulas,
+# tables, furniture and navigation (a Chinese guide's English commands made it "mixed").
+_NOT_PROSE = FURNITURE_KINDS | {"code", "formula", "table"}
+_LANGUAGE_BLOCKS = 200
+
+
+def document_language(blocks: Sequence[Block]) -> str:
+    """The language of a document's prose: its first ``_LANGUAGE_BLOCKS`` prose blocks."""
+    prose = [block.text for block in blocks if block.kind not in _NOT_PROSE]
+    return detect_language(" ".join(prose[:_LANGUAGE_BLOCKS]))
 
 
 def pending_document(

@@ -126,10 +126,12 @@ def _text_format(head: bytes, source: str) -> DocumentFormat:
     sample = ascii_view.encode("utf-8", "ignore") if ascii_view else head.lstrip(_TEXT_BOMS[0])
     if is_code_name(source) or has_shebang(sample):
         return "code"  # before HTML: a script's strings may hold markup
-    if _starts_as_html(sample) or len(_HTML_ANYWHERE.findall(sample)) >= 3:
+    if _starts_as_html(sample):
         return "html"
     if source.lower().endswith(_MARKDOWN_SUFFIXES):
-        return "markdown"
+        return "markdown"  # a README opening with a centred <p> logo is still Markdown
+    if len(_HTML_ANYWHERE.findall(sample)) >= 3:
+        return "html"
     text = sample.decode("utf-8", "ignore")
     if len(_MARKDOWN_SIGNS.findall(text)) >= 2 and _MARKDOWN_HEADING.search(text):
         return "markdown"
@@ -142,11 +144,15 @@ def _starts_as_html(sample: bytes) -> bool:
 
 
 def _after_comments(sample: bytes) -> int:
-    """Where the content starts after leading white space and ``<!-- -->`` comments."""
+    """Where the content starts after leading white space, ``<!-- -->`` comments and an
+    XML declaration (XHTML pages open with ``<?xml version="1.0"?>``)."""
     start = _SPACE.match(sample).end()  # type: ignore[union-attr]  # \s* always matches
-    while sample.startswith(b"<!--", start):
-        end = sample.find(b"-->", start + 4)
+    while sample.startswith((b"<!--", b"<?xml"), start):
+        opening, closing = (
+            (b"<!--", b"-->") if sample.startswith(b"<!--", start) else (b"<?", b"?>")
+        )
+        end = sample.find(closing, start + len(opening))
         if end < 0:
             return start  # an unclosed comment: what follows it is not markup
-        start = _SPACE.match(sample, end + 3).end()  # type: ignore[union-attr]
+        start = _SPACE.match(sample, end + len(closing)).end()  # type: ignore[union-attr]
     return start

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from askalong.errors import EmptyDocument
+from askalong.parse.navigation import mark_navigation
 from askalong.types import Block, BlockKind, DocumentFormat, ParsedDocument
 
 # Han, kana, hangul and CJK punctuation: scripts written without spaces between words.
@@ -28,6 +29,9 @@ _SPACES = re.compile(r"\s+")
 _CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f]")
 
 TITLE_CHARS = 200  # a longer title is cut there, with "…"
+# A heading is a label: longer "heading" text (a page whose body sits inside one heading
+# element, a paragraph set in a heading style) is a paragraph, and names no section.
+HEADING_CHARS = 150
 
 
 def clean_text(raw: str) -> str:
@@ -51,6 +55,7 @@ class OutlineBuilder:
     def __init__(self) -> None:
         self._blocks: list[Block] = []
         self._stack: list[tuple[int, str]] = []
+        self._links: set[str] = set()  # ids of blocks that are all link text
 
     @property
     def blocks(self) -> tuple[Block, ...]:
@@ -65,8 +70,12 @@ class OutlineBuilder:
         rank: int | None = None,
     ) -> None:
         """Add a heading; ``rank`` (default ``level``) places it in the stack, so a
-        document title (rank 0) can enclose the level-1 headings below it."""
+        document title (rank 0) can enclose the level-1 headings below it. Text over
+        ``HEADING_CHARS`` is added as a paragraph."""
         if not text:
+            return
+        if len(text) > HEADING_CHARS:
+            self.add("paragraph", text, lines=lines)
             return
         depth = level if rank is None else rank
         while self._stack and self._stack[-1][0] >= depth:
@@ -81,9 +90,19 @@ class OutlineBuilder:
             depth = self._stack[-1][0] if self._stack else 0
             self._stack.append((depth, text))
 
-    def add(self, kind: BlockKind, text: str, *, lines: tuple[int, int] | None = None) -> None:
-        """Add a non-heading block; empty text is dropped."""
+    def add(
+        self,
+        kind: BlockKind,
+        text: str,
+        *,
+        lines: tuple[int, int] | None = None,
+        link: bool = False,
+    ) -> None:
+        """Add a non-heading block; empty text is dropped. ``link``: all its text is link
+        text (a run of such short blocks is a link list: ``navigation``)."""
         if text.strip():
+            if link:
+                self._links.add(f"b{len(self._blocks)}")
             self._append(kind, text, lines, 0)
 
     def _append(
@@ -132,9 +151,8 @@ class OutlineBuilder:
         if not self._blocks:
             raise EmptyDocument("the document has no text", source=source)
         title = _first_line(title or self.first_heading() or self._blocks[0].text)
-        return ParsedDocument(
-            format=fmt, blocks=self.blocks, title=title, page_count=1, notices=notices
-        )
+        blocks = mark_navigation(self.blocks, self._links)
+        return ParsedDocument(format=fmt, blocks=blocks, title=title, page_count=1, notices=notices)
 
 
 def _first_line(text: str, limit: int = TITLE_CHARS) -> str:

@@ -36,6 +36,8 @@ _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _BOXED_RANK = 99
 # Between a definition list's term and its definition, where the two become one block.
 TERM_SEPARATOR = " — "
+_LABEL_CHARS = 60  # a definition's label in section paths
+_LINK_SHARE = 0.9  # of a block's characters in links: the block is a link
 
 
 def parse(data: bytes, *, source: str) -> ParsedDocument:
@@ -88,6 +90,7 @@ class _Run:
         self.pieces: list[str] = []
         self.first: int | None = None
         self.last = 0
+        self.link_chars = 0  # non-space characters inside <a> elements
 
     def feed(self, text: str | None, line: int) -> int:
         """Append ``text`` starting at ``line``; return the line where it ends."""
@@ -105,6 +108,15 @@ class _Run:
     @property
     def raw(self) -> str:
         return "".join(self.pieces)
+
+    def visible(self) -> int:
+        """How many non-space characters the run holds."""
+        return sum(len("".join(piece.split())) for piece in self.pieces)
+
+    @property
+    def all_link(self) -> bool:
+        """Whether (almost) all the run's text is link text."""
+        return self.link_chars >= _LINK_SHARE * self.visible() > 0
 
     @property
     def lines(self) -> tuple[int, int] | None:
@@ -141,8 +153,14 @@ class _Walker:
         el = unwrap(el)
         run = _Run()
         line = run.feed(el.text, el.sourceline or line)
+        return self._children(list(el), run, kind, line)
+
+    def _children(
+        self, children: list[etree._Element], run: _Run, kind: BlockKind, line: int
+    ) -> int:
+        """Walk ``children`` after the inline text already in ``run``."""
         after_br = False
-        for child in el:
+        for child in children:
             if dropped(child):
                 line = _skip(child, line)
             elif is_block(child):
@@ -172,7 +190,10 @@ class _Walker:
         """An element inside a run; a ``<br>`` or block boundary still separates words."""
         space = spacer(el)
         run.feed(space, line)
+        before = run.visible() if el.tag == "a" else 0
         line = self.inline(el, run, line)
+        if el.tag == "a":
+            run.link_chars += run.visible() - before
         run.feed(space, line)
         return line
 
@@ -202,18 +223,21 @@ class _Walker:
     def _flush(self, run: _Run, kind: BlockKind) -> None:
         if run.first is None:
             return  # only whitespace
-        self._emit(kind, clean_text(run.raw), run.lines)
+        self._emit(kind, clean_text(run.raw), run.lines, link=run.all_link)
 
-    def _emit(self, kind: BlockKind, text: str, lines: tuple[int, int] | None) -> None:
+    def _emit(
+        self, kind: BlockKind, text: str, lines: tuple[int, int] | None, *, link: bool = False
+    ) -> None:
         """Add a block; a definition's first paragraph starts with its terms."""
         lead = self.lead
         if lead is not None and kind == "paragraph" and text:
             self.lead = None
             text = lead.text + TERM_SEPARATOR + text
             lines = _span(lead.lines, lines)
+            link = False  # a term defined by a link ("CIDR — Classless …") is a glossary's
         else:
             self.release()
-        self.out.add(kind, text, lines=lines)
+        self.out.add(kind, text, lines=lines, link=link)
 
     def release(self) -> None:
         """Terms that no definition paragraph took stand as blocks of their own."""
@@ -233,7 +257,7 @@ class _Walker:
         """A <dd> is a box labelled by its terms: its blocks' section path ends with them."""
         terms, self.terms = self.terms, []
         self.release()
-        lead = _Term(", ".join(t.text for t in terms), _span(*(t.lines for t in terms)))
+        lead = _Term(_label(terms), _span(*(t.lines for t in terms)))
         scope = self.out.scope()
         self.out.label(lead.text)
         self.lead = lead if terms else None
@@ -245,12 +269,21 @@ class _Walker:
         return line
 
     def _heading(self, el: etree._Element, level: int, line: int) -> int:
+        """A heading; one left open around the page's body (``<h2>…</h1>``) heads it
+        with its text up to its first block and walks the rest as body."""
         run = _Run()
-        end = self.inline(el, run, line)
+        children = list(el)
+        first_block = next((i for i, c in enumerate(children) if is_block(c)), len(children))
+        line = run.feed(el.text, el.sourceline or line)
+        for child in children[:first_block]:
+            line = self.inline_child(child, run, line) if not dropped(child) else _skip(child, line)
+            line = run.feed(child.tail, line)
         rank = _BOXED_RANK if self.boxes else None  # a box's label nests, closes nothing
         self.release()
         self.out.heading(clean_text(run.raw), level, lines=run.lines, rank=rank)
-        return end
+        if first_block == len(children):
+            return line
+        return self._children(children[first_block:], _Run(), "paragraph", line)
 
     def _code(self, el: etree._Element, line: int) -> int:
         run = _Run()
@@ -267,6 +300,15 @@ class _Walker:
         rows = [row_text(tr) for tr in el.iter("tr")]
         self._emit("table", "\n".join(row for row in rows if row), (start, end))
         return end
+
+
+def _label(terms: list[_Term]) -> str:
+    """A definition's label: its terms, or the first one and "…" when all of them would
+    make a section path too long to show (``${parameter/pattern/string}, …`` four ways)."""
+    joined = ", ".join(term.text for term in terms)
+    if len(joined) <= _LABEL_CHARS or not terms:
+        return joined
+    return terms[0].text[:_LABEL_CHARS] + " …"
 
 
 def _skip(el: etree._Element, line: int) -> int:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from askalong.errors import EmptyDocument
 from askalong.parse.boundary import parser_boundary
+from askalong.parse.flow import helpfile
 from askalong.parse.flow.builder import CJK_CHAR, OutlineBuilder, clean_text
 from askalong.parse.flow.decoding import decode
 from askalong.types import ParsedDocument
@@ -124,6 +125,30 @@ def _single_line_title(para: Paragraph, next_para: Paragraph | None) -> int:
     return level if not following or following > level else 0
 
 
+def _help_lines(text: str) -> str:
+    """A help file's text with separator rows and tag-only lines blanked (line numbers
+    stay as they were), and the ``~`` of indented lines (examples, not headings) dropped."""
+    return "\n".join(helpfile.prepared(line) for line in text.split("\n"))
+
+
+def _add_help_paragraph(builder: OutlineBuilder, para: Paragraph) -> None:
+    """A help file's paragraph: its heading lines (tagged or ``~``) open sections, the
+    lines between them are paragraphs, all without their markup."""
+    pending: list[str] = []
+    start = para.first
+    for number, line in enumerate(para.lines, start=para.first):
+        found = helpfile.heading(line)
+        if found is None:
+            pending.append(helpfile.clean(line))
+            continue
+        if pending:
+            builder.add("paragraph", join_lines(pending), lines=(start, number - 1))
+        builder.heading(clean_text(found[0]), found[1], lines=(number, number))
+        pending, start = [], number + 1
+    if pending:
+        builder.add("paragraph", join_lines(pending), lines=(start, para.span[1]))
+
+
 def parse(data: bytes, *, source: str) -> ParsedDocument:
     """Plain text bytes -> paragraphs and conservatively detected headings."""
     with parser_boundary("text", source):
@@ -135,10 +160,16 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
         raise EmptyDocument("the file is empty", source=source)
     decoded = decode(data, source=source)
     text = decoded.text.replace("\r\n", "\n").replace("\r", "\n")
-    paras = paragraphs(text)
+    help_file = helpfile.is_help_file(text)
+    paras = paragraphs(_help_lines(text) if help_file else text)
     builder = OutlineBuilder()
     for index, para in enumerate(paras):
-        _add_paragraph(builder, para, paras[index + 1] if index + 1 < len(paras) else None)
+        if help_file:
+            _add_help_paragraph(builder, para)
+        else:
+            _add_paragraph(builder, para, paras[index + 1] if index + 1 < len(paras) else None)
     first_line = paras[0].lines[0] if paras else ""
     title = clean_text(_heading_text(first_line))
+    if help_file:
+        title = clean_text(helpfile.title([para.lines[0] for para in paras[:4]]))
     return builder.build("text", source=source, title=title, notices=decoded.notices)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
+from askalong.parse.navigation import TOC_ENTRY
 from askalong.parse.pdf.chars import Line
 from askalong.parse.pdf.formulas import mark_formulas
 from askalong.parse.pdf.tables import find_tables, stand_in
@@ -42,9 +44,9 @@ _SENTENCE_END = (".", "!", "?", ":", "。", "！", "？", "：", "．")
 _CJK_RUNS_ON = re.compile(r"[\u4e00-\u9fff，、（《“‘]$")
 _LATIN_END = re.compile(r"[A-Za-z0-9_)\]]$")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
-# "(一) 命名风格......1": a table of contents entry, leader dots then a page number.
-TOC_ENTRY = re.compile(r"(?:\.{4,}|…{2,}|·{4,}|(?:\. ){4,})\s*[\divxlc]{1,4}\s*$", re.I)
 _WRAP_GAP_SIZES = 2.0
+_CLOSE_SIZES = 1.5  # points: a line in another font within a paragraph
+_PAGE_NUMBER_END = re.compile(r"(?:^|\s)[\dvixlc]{1,4}\s*$", re.I)  # "… 系统 5", "Preface v"
 _HANG_SIZES = 4.0
 
 
@@ -133,6 +135,8 @@ def _split_blocks(column: Sequence[Line]) -> list[tuple[Line, ...]]:
     blocks: list[tuple[Line, ...]] = []
     current: list[Line] = []
     for line in column:
+        if current and line.run_in and _runs_into(current[-1], line, right_edge):
+            line = replace(line, run_in=False)  # a bold word going on with the sentence
         if current and _breaks(current[-1], line, left_edge, right_edge):
             blocks.append(tuple(current))
             current = []
@@ -162,7 +166,8 @@ def _breaks(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool
         return not (label or prev.text.rstrip().endswith((".", ":", "：", "。")))
     # A full line opening with a bold label runs on in the regular face.
     runs_on = label and prev.x1 > right_edge - 3 * size
-    if line.run_in or abs(prev.size - line.size) > 0.6 or (prev.bold != line.bold and not runs_on):
+    font_change = abs(prev.size - line.size) > 0.6 or (prev.bold != line.bold and not runs_on)
+    if line.run_in or (font_change and not _runs_into(prev, line, right_edge)):
         return True
     gap = line.top - prev.bottom
     if _wraps(prev, line, left_edge, right_edge):
@@ -181,6 +186,26 @@ def _breaks(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool
     if short and _SECTION_NUMBER.match(line.text) and line.x1 < right_edge - 3 * size:
         return True  # "1. INTRODUCTION" then "1.1 Cluster computing"
     return short and prev.text.rstrip().endswith(_SENTENCE_END)
+
+
+def _runs_into(prev: Line, line: Line, right_edge: float) -> bool:
+    """A font change inside a paragraph: ``prev`` fills its line to the right edge and
+    stops mid-sentence, ``line`` follows right below in a size close to it (a bold term,
+    a word in code type, at a line's start or end, never ends a paragraph)."""
+    size = max(prev.size, 1.0)
+    if prev.role or abs(prev.size - line.size) > _CLOSE_SIZES or _listed(prev, line):
+        return False
+    if line.x0 > prev.x1 and line.top < prev.bottom - 0.5 * size:
+        return True  # further along the same printed row
+    text = prev.text.rstrip()
+    full = prev.x1 > right_edge - 2 * size and not text.endswith(_SENTENCE_END)
+    return full and 0 <= line.top - prev.bottom <= _BLOCK_GAP_SIZES * size
+
+
+def _listed(prev: Line, line: Line) -> bool:
+    """Contents entries: a line ending in a page number, or one with leader dots, reaches
+    the right edge without finishing a sentence, and the next entry starts below it."""
+    return bool(_PAGE_NUMBER_END.search(prev.text) or TOC_ENTRY.search(line.text))
 
 
 def _wraps(prev: Line, line: Line, left_edge: float, right_edge: float) -> bool:

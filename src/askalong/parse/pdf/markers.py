@@ -14,7 +14,11 @@ from dataclasses import dataclass
 
 # Digits right after a word or its closing punctuation ("SCIDOCS3 ,", "tasks.7"), or
 # right before a word at a word start ("3https", "4We"); only raised ones are markers.
-_AFTER_WORD = re.compile(r"(?<=[^\W\d_]{2}|[^\W\d_][.,;:)”\"])([0-9]{1,2})(?=[\s,.;:)\]]|$)")
+# A path's last letter counts as a word ("X:\\Y3"), and Chinese may follow ("book1提供").
+_AFTER_WORD = re.compile(
+    r"(?<=[^\W\d_]{2}|[^\W\d_][.,;:)”\"]|[\\/][^\W\d_])([0-9]{1,2})"
+    r"(?=[\s,.;:)\]\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]|$)"
+)
 _BEFORE_WORD = re.compile(r"(?<![^\s])([0-9]{1,2})(\s{0,2})(?=[^\W\d_]{2})")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 # A marker's glyphs sit this share of the neighbour's height above its bottom, and are no

@@ -28,6 +28,13 @@ _HEADING_WORD = re.compile(r"[A-Za-z]{3}|[\u3400-\u9fff]")
 _TOC_TITLE = re.compile(r"^\s*(?:目\s*录|contents|table of contents)\s*$", re.I)
 
 
+# A chapter's label: "Chapter 4", "Part II", "Appendix B", "第三章".
+_CHAPTER = re.compile(
+    r"^(?:chapter|part|appendix)\s+[\dIVXLA-Z]{1,5}\b|^第\s*[一二三四五六七八九十百\d]{1,4}\s*[章篇部]",
+    re.I,
+)
+
+
 def looks_like_heading(text: str) -> bool:
     """Words, not a symbol, a page number ("vii") or a contents line, and not a finished
     Chinese sentence."""
@@ -42,8 +49,9 @@ def looks_like_heading(text: str) -> bool:
 
 def open_section(stack: list[tuple[int, str]], level: int, title: str) -> None:
     """Push a heading, closing what it ends: deeper or equal levels, the contents page,
-    numbered sections it is not part of ("1.2.1" closes "1.1.2"), and an open heading
-    of the same title (a running head set above it, now replaced)."""
+    numbered sections it is not part of ("1.2.1" closes "1.1.2"), an open chapter when it
+    is a chapter ("第 4 章" closes "第 3 章" whatever their fonts), and an open heading of
+    the same title (a running head set above it, now replaced)."""
     number = SECTION_DEPTH.match(title)
     while stack:
         top_level, top = stack[-1]
@@ -52,7 +60,8 @@ def open_section(stack: list[tuple[int, str]], level: int, title: str) -> None:
             number is not None and top_number is not None and not _within(number[1], top_number[1])
         )
         same = any(text == title for _, text in stack)
-        if top_level >= level or _TOC_TITLE.match(top) or foreign or same:
+        sibling = bool(_CHAPTER.match(title) and _CHAPTER.match(top))  # never a chapter in one
+        if top_level >= level or _TOC_TITLE.match(top) or foreign or same or sibling:
             stack.pop()
         else:
             break

@@ -18,6 +18,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from askalong.errors import CorruptDocument, EmptyDocument, EncryptedDocument
+from askalong.parse.navigation import mark_navigation
 from askalong.parse.ocr.engine import OCR_INSTALL, Recognizer
 from askalong.parse.pdf.chars import Line, PageFrame, page_lines
 from askalong.parse.pdf.figures import labels_after_captions
@@ -25,6 +26,7 @@ from askalong.parse.pdf.geometry import PageGeometry, page_geometry
 from askalong.parse.pdf.hyphens import Vocabulary, vocabulary
 from askalong.parse.pdf.kinds import Draft, build_blocks
 from askalong.parse.pdf.layout import reading_order
+from askalong.parse.pdf.listings import is_listing, strip_line_numbers
 from askalong.parse.pdf.rotate import turn_blocks
 from askalong.parse.pdf.tables import table_text
 from askalong.parse.pdf.text import clean_line, join_lines
@@ -39,6 +41,7 @@ _SENTENCE_END = ".!?:;。！？：；"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # Stand-in lines from the layout: what their block is.
 _ROLE_KINDS: dict[str, BlockKind] = {"table": "table", "formula": "formula", "margin": "header"}
+_NOTE_MARKS = re.compile(r"[\s\u2070-\u209f¹²³∗*†‡§]+$")  # footnote marks closing a title
 _JUNK_TITLE = re.compile(r"^(?:microsoft \w+ - |untitled)|\.(?:dvi|pdf|docx?|tex|indd)$", re.I)
 
 
@@ -85,11 +88,11 @@ def parse(
         document.close()
     known = vocabulary(clean_line(line.text) for page in pages for line in page.lines)
     blocks = build_blocks([draft for page in pages for draft in page_drafts(page, known)])
-    blocks = turn_blocks(blocks, _turns(pages))
+    blocks = mark_navigation(turn_blocks(blocks, _turns(pages)))
     return ParsedDocument(
         format="pdf",
         blocks=blocks,
-        title=metadata_title or _heading_title(blocks),
+        title=metadata_title or heading_title(blocks),
         page_count=len(pages),
         page_sizes=tuple(page.size for page in pages),
         page_turns=_page_turns(pages),
@@ -207,14 +210,19 @@ def _has_image(page: pdfium.PdfPage) -> bool:
 
 def page_drafts(page: Page, known: Vocabulary) -> list[Draft]:
     drafts: list[Draft] = []
-    for group in labels_after_captions(_join_continued(reading_order(page.lines))):
+    lines, listing = strip_line_numbers(page.lines)
+    for group in labels_after_captions(_join_continued(reading_order(lines))):
         role = group[0].role
         members = _members(group)
-        joined = table_text(group[0].rows) if role == "table" else join_lines(members, known)
+        code = is_listing(members, listing)
+        if role == "table":
+            joined = table_text(group[0].rows)
+        else:
+            joined = join_lines(members, known, code=code)
         if not joined.text:
             continue
         size, bold = _font(group)
-        kind = _ROLE_KINDS.get(role)
+        kind = "code" if code else _ROLE_KINDS.get(role)
         height = page.frame.height
         drafts.append(Draft(page.number, height, joined.text, joined.boxes, size, bold, kind))
     return drafts
@@ -263,9 +271,13 @@ def _metadata_title(document: pdfium.PdfDocument) -> str:
     return "" if len(title) < 4 or _JUNK_TITLE.search(title) else title
 
 
-def _heading_title(blocks: Sequence[Block]) -> str:
+def heading_title(blocks: Sequence[Block]) -> str:
+    """The first page's top heading, without the note marks after it ("简介∗", "介绍¹")."""
     first_page = [b for b in blocks if b.page == 1 and b.kind == "heading"]
-    return min(first_page, key=lambda b: (b.heading_level, b.order)).text if first_page else ""
+    if not first_page:
+        return ""
+    text = min(first_page, key=lambda b: (b.heading_level, b.order)).text
+    return _NOTE_MARKS.sub("", text).rstrip()
 
 
 def _ocr_notices(pages: Sequence[Page]) -> tuple[str, ...]:

@@ -52,9 +52,12 @@ def clean_line(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def join_lines(lines: Sequence[Line], known: Vocabulary = NO_WORDS) -> BlockText:
+def join_lines(
+    lines: Sequence[Line], known: Vocabulary = NO_WORDS, *, code: bool = False
+) -> BlockText:
     """The block text of ``lines`` and one LineBox per non-empty line; ``known`` holds
-    the document's words, to tell a split word from a compound at a line end."""
+    the document's words, to tell a split word from a compound at a line end. ``code``
+    keeps each printed line a line of its own (a listing)."""
     parts: list[str] = []
     boxes: list[LineBox] = []
     length = 0
@@ -63,7 +66,7 @@ def join_lines(lines: Sequence[Line], known: Vocabulary = NO_WORDS) -> BlockText
         if not text:
             continue
         if parts:
-            joiner, keep = _joint(parts[-1], text, known)
+            joiner, keep = ("\n", len(parts[-1])) if code else _joint(parts[-1], text, known)
             if keep < len(parts[-1]):
                 parts[-1] = parts[-1][:keep]
                 length -= _trim_last(boxes, keep)
