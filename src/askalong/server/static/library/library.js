@@ -1,20 +1,22 @@
 // The library page: the collections (each opens as one, collection.html), the documents
-// (several or all asked as one: ask-picked.js), upload with progress, delete with
-// confirmation.
+// (several or all asked as one: ask-picked.js), uploads as a queue (upload-queue.js),
+// delete with confirmation.
 
 import * as api from "../lib/api.js";
-import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
+import { ARCHIVE_SUFFIXES, CODE_SUFFIXES, DOCUMENT_SUFFIXES } from "../lib/contract.js";
 import { documentCard, el, icon, shorten } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
 import { setUpLanguage } from "../lib/language-switch.js";
-import { uploadResumable } from "../lib/resumable.js";
 import { AskPicked } from "./ask-picked.js";
 import { Shortcuts } from "../lib/shortcuts.js";
-import { UploadProgress } from "./progress.js";
+import { UploadQueue } from "./upload-queue.js";
+import { formatSize } from "./upload-row.js";
 
 const $ = (selector) => document.querySelector(selector);
 const picked = new AskPicked($("#ask-picked"));
 const REFRESH_MS = 2000;
+const uploads = new UploadQueue($("#uploads"), { onReady: () => refresh() });
+const ACCEPTED = [...DOCUMENT_SUFFIXES, ...CODE_SUFFIXES, ...ARCHIVE_SUFFIXES];
 
 async function refresh() {
   showCollections();
@@ -99,7 +101,7 @@ function card(doc) {
   return documentCard(doc, {
     href: `/reader.html?doc=${encodeURIComponent(doc.id)}`,
     meta,
-    note: doc.notices.length ? doc.notices.join("; ") : null,
+    note: doc.job?.state === "failed" ? t("library.failed_help") : doc.notices.join("; ") || null,
     extra: [picked.box(doc), ...(doc.job?.state === "failed" ? [retryButton(doc)] : []), remove],
   });
 }
@@ -124,12 +126,6 @@ function retryButton(doc) {
     },
     t("library.retry"),
   );
-}
-
-function formatSize(bytes) {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function confirmRemove(doc) {
@@ -158,44 +154,13 @@ function alertLine(message) {
   $("#uploads").prepend(el("div", { class: "notice error" }, message));
 }
 
-async function uploadAll(files) {
-  for (const file of files) await uploadOne(file);
-  refresh();
-}
-
-async function uploadOne(file) {
-  const progress = new UploadProgress();
-  const row = el(
-    "div",
-    { class: "upload-row" },
-    el("span", { class: "upload-name" }, shorten(file.name, 60)),
-    progress.track,
-    progress.status,
-  );
-  $("#uploads").prepend(row);
-  try {
-    const result = await uploadResumable(
-      file,
-      (fraction) => progress.sent(fraction),
-      (reading) => progress.reading(reading),
-    );
-    row.classList.add("done");
-    progress.finished(
-      result.status === "exists" ? t("library.exists") : t("library.added", { n: result.blocks }),
-    );
-    setTimeout(() => row.remove(), 4000);
-  } catch (error) {
-    row.classList.add("failed");
-    progress.status.replaceChildren(error.message);
-  }
-}
-
 function setUpUpload() {
   const input = $("#file");
-  input.accept = DOCUMENT_SUFFIXES.join(","); // the file chooser offers what the server reads
-  input.addEventListener("change", () =>
-    uploadAll([...input.files]).then(() => (input.value = "")),
-  );
+  input.accept = ACCEPTED.join(","); // the file chooser offers what the server reads
+  input.addEventListener("change", () => {
+    uploads.add([...input.files]);
+    input.value = "";
+  });
   const drop = $("#drop");
   for (const type of ["dragenter", "dragover"]) {
     document.addEventListener(type, (e) => {
@@ -210,7 +175,7 @@ function setUpUpload() {
   document.addEventListener("drop", (e) => {
     e.preventDefault();
     drop.classList.remove("active");
-    uploadAll([...e.dataTransfer.files]);
+    uploads.add([...e.dataTransfer.files]);
   });
 }
 

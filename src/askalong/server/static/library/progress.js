@@ -15,7 +15,7 @@ export const PROGRESS_WORDS = {
 };
 
 export class UploadProgress {
-  constructor() {
+  constructor(words = t("upload.uploading")) {
     this.bar = el("div", { class: "progress-bar" });
     this.track = el(
       "div",
@@ -28,7 +28,7 @@ export class UploadProgress {
       },
       this.bar,
     );
-    this.status = el("span", { class: "upload-status", "aria-live": "polite" }, t("upload.uploading"));
+    this.status = el("span", { class: "upload-status", "aria-live": "polite" }, words);
     this.track.setAttribute("aria-label", t("upload.progress"));
   }
 
@@ -56,6 +56,12 @@ export class UploadProgress {
 
   finished(words) {
     this.show(1, words);
+  }
+
+  // Refused or broken off: the bar empties (a full bar would say it went through).
+  failed(words) {
+    this.track.dataset.stage = "failed";
+    this.show(0, words);
   }
 }
 
