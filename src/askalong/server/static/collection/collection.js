@@ -5,6 +5,7 @@
 import * as api from "../lib/api.js";
 import { documentCard, errorState, shorten } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
+import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
 import { Panel } from "../panel/panel.js";
 
@@ -80,4 +81,5 @@ function showError(title, detail) {
 }
 
 setUpLanguage();
+showIdentity();
 main();

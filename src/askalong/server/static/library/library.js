@@ -6,16 +6,28 @@ import * as api from "../lib/api.js";
 import { ARCHIVE_SUFFIXES, CODE_SUFFIXES, DOCUMENT_SUFFIXES } from "../lib/contract.js";
 import { documentCard, el, icon, shorten } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
+import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
 import { AskPicked } from "./ask-picked.js";
 import { Shortcuts } from "../lib/shortcuts.js";
+import { groupDocuments } from "./groups.js";
+import { visibilityChoice } from "./share.js";
 import { UploadQueue } from "./upload-queue.js";
 import { formatSize } from "./upload-row.js";
 
 const $ = (selector) => document.querySelector(selector);
 const picked = new AskPicked($("#ask-picked"));
 const REFRESH_MS = 2000;
-const uploads = new UploadQueue($("#uploads"), { onReady: () => refresh() });
+setUpLanguage(); // before the wait below: the page's own words first
+
+// Who is looking: on a server with accounts, their documents and what is shared with them
+// are grouped, and what they own can be shared from its card and its upload row.
+const viewer = await api.currentSession().catch(() => null);
+const team = Boolean(viewer?.multi_user);
+const uploads = new UploadQueue($("#uploads"), {
+  onReady: shareAsChosen,
+  control: (row) => (team ? uploadVisibility(row) : null),
+});
 const ACCEPTED = [...DOCUMENT_SUFFIXES, ...CODE_SUFFIXES, ...ARCHIVE_SUFFIXES];
 
 async function refresh() {
@@ -24,7 +36,7 @@ async function refresh() {
   try {
     const documents = await api.listDocuments();
     picked.show(documents.map((d) => d.id));
-    list.replaceChildren(...(documents.length ? documents.map(card) : [emptyState()]));
+    list.replaceChildren(...(documents.length ? grouped(documents) : [emptyState()]));
     if (documents.some((d) => d.job && !["ready", "failed"].includes(d.job.state))) {
       clearTimeout(refresh.again); // one timer however often refresh runs
       refresh.again = setTimeout(refresh, REFRESH_MS); // a worker is reading one: show its step
@@ -66,6 +78,15 @@ function collectionCard(collection) {
   );
 }
 
+function grouped(documents) {
+  return groupDocuments(documents, viewer).flatMap(({ title, documents: members }) => [
+    title ? el("h2", { class: "section-title doc-group" }, title) : null,
+    ...members.map(card),
+  ]);
+}
+
+// A new member's empty library says what they can do, and why others' documents are not
+// here: those are private until their owners share them.
 function emptyState() {
   return el(
     "div",
@@ -73,7 +94,35 @@ function emptyState() {
     el("div", { class: "empty-icon" }, icon("doc", 28)),
     el("h2", {}, t("library.empty.title")),
     el("p", {}, t("library.empty.text")),
+    team ? el("p", { class: "empty-private" }, t("library.empty.private")) : null,
   );
+}
+
+// The visibility chosen in an upload's row, applied once its document is added.
+async function shareAsChosen(result, row) {
+  const chosen = row.node.querySelector(".share-select")?.value ?? "private";
+  if (chosen !== result.document.visibility) {
+    await api.setVisibility(result.document.id, chosen).catch((error) => alertLine(error.message));
+  }
+  refresh();
+}
+
+function uploadVisibility(row) {
+  return visibilityChoice({
+    orgs: viewer.orgs,
+    label: t("share.label", { title: row.file.name }),
+    onChange: (value) => row.documentId && api.setVisibility(row.documentId, value).then(refresh),
+  });
+}
+
+function cardVisibility(doc) {
+  if (!team || doc.owner !== viewer.user) return null;
+  return visibilityChoice({
+    value: doc.visibility,
+    orgs: doc.org_tags,
+    label: t("share.label", { title: doc.title }),
+    onChange: (value) => api.setVisibility(doc.id, value).then(refresh),
+  });
 }
 
 function card(doc) {
@@ -102,7 +151,12 @@ function card(doc) {
     href: `/reader.html?doc=${encodeURIComponent(doc.id)}`,
     meta,
     note: doc.job?.state === "failed" ? t("library.failed_help") : doc.notices.join("; ") || null,
-    extra: [picked.box(doc), ...(doc.job?.state === "failed" ? [retryButton(doc)] : []), remove],
+    extra: [
+      picked.box(doc),
+      cardVisibility(doc),
+      ...(doc.job?.state === "failed" ? [retryButton(doc)] : []),
+      remove,
+    ],
   });
 }
 
@@ -185,7 +239,8 @@ function setUpShortcuts() {
   new Shortcuts().add({ keys: ["u"], shown: ["u"], what: t("library.shortcut.upload"), run });
 }
 
-setUpLanguage();
+showIdentity();
 setUpUpload();
+document.addEventListener("share-refused", (event) => alertLine(event.detail.message));
 setUpShortcuts();
 refresh();

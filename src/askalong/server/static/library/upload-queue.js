@@ -11,9 +11,11 @@ import { UploadRow } from "./upload-row.js";
 const AT_ONCE = 2;
 
 export class UploadQueue {
-  // `container`: where the rows go; `onReady(result, row)`: one document is in the library.
-  constructor(container, { onReady, send = uploadResumable, atOnce = AT_ONCE }) {
+  // `container`: where the rows go; `onReady(result, row)`: one document is in the library;
+  // `control(row)`: the caller's control in each row (upload-row.js).
+  constructor(container, { onReady, control, send = uploadResumable, atOnce = AT_ONCE }) {
     this.container = container;
+    this.control = control;
     this.onReady = onReady;
     this.send = send;
     this.atOnce = atOnce;
@@ -36,6 +38,7 @@ export class UploadQueue {
       const row = new UploadRow(file, {
         onDismiss: (dismissed) => this.forget(dismissed),
         onRetry: (again) => this.enqueue(again),
+        control: this.control,
       });
       this.container.append(row.node);
       refusal(file).then((reason) => (reason ? row.failed(reason) : this.enqueue(row)));

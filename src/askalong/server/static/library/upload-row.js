@@ -11,9 +11,11 @@ import { UploadProgress } from "./progress.js";
 const DONE_STAYS_MS = 60_000; // a finished row stays a minute unless dismissed first
 
 export class UploadRow {
-  // `onDismiss(row)`: the row was dismissed; `onRetry(row)`: send it again.
-  constructor(file, { onDismiss, onRetry }) {
+  // `onDismiss(row)`: the row was dismissed; `onRetry(row)`: send it again; `control(row)`:
+  // a control of the caller's shown in the row (who may see the document), or null.
+  constructor(file, { onDismiss, onRetry, control = () => null }) {
     this.file = file;
+    this.documentId = null; // once the server has added it
     this.onRetry = onRetry;
     this.progress = new UploadProgress(t("upload.waiting"));
     this.help = el("span", { class: "upload-help" });
@@ -29,6 +31,7 @@ export class UploadRow {
       ),
       this.progress.track,
       this.progress.status,
+      control(this),
       this.actions,
       this.help,
     );
@@ -66,6 +69,7 @@ export class UploadRow {
   }
 
   finished(result) {
+    this.documentId = result.document.id;
     this.setState("done");
     const words =
       result.status === "exists" ? t("library.exists") : tn("library.added", result.blocks);

@@ -5,6 +5,7 @@ import * as api from "../lib/api.js";
 import { AskBox } from "./askbox.js";
 import { errorState } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
+import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
 import { Find, setUpSearch } from "./find.js";
 import { Highlighter } from "./highlight.js";
@@ -153,4 +154,5 @@ function showError(title, detail) {
 }
 
 setUpLanguage();
+showIdentity();
 main();
