@@ -24,6 +24,7 @@ from askalong.answer.base import NOT_COVERED, HistoryTurn
 from askalong.answer.choose import make_chat_models
 from askalong.asking.agent.events import ChatAnswered, ChatEvent, ChatStarted, ToolDone
 from askalong.asking.agent.model_answer import model_chat_answer
+from askalong.asking.agent.numbering import shown_in_order
 from askalong.asking.agent.offline import (
     OFFLINE_NOTE,
     PartResult,
@@ -98,6 +99,7 @@ class ChatAgent:
             guidance = guidance_entries(self.asker.library.store, request.access.user)
             run = yield from run_model(self.model, tools, question, history, self.limits, guidance)
             answer = model_chat_answer(self.asker, question, run, registry, self.limits)
+        answer = shown_in_order(answer)  # the numbers a reader sees: 1..N, no gap
         store = self.asker.library.store
         answer = replace(answer, conflicts=conflicts_among(store, answer.sources, request.access))
         total = (time.perf_counter() - started) * 1000
