@@ -107,6 +107,7 @@ def test_the_uploader_shares_in_the_row_and_on_the_card_and_members_see_it_group
     expect(bob.locator(".doc-card")).to_have_count(1)  # not alice's private diary
     expect(bob.locator(".doc-card")).to_contain_text("Ferry times")
     expect(bob.locator(".share-select")).to_have_count(0)  # not bob's to share
+    expect(bob.locator(".doc-card .danger-hover")).to_have_count(0)  # nor to remove
 
     alice = signed_in(context, team, "alice")
     diary = alice.locator(".doc-card", has_text="Alice diary")

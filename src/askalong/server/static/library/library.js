@@ -115,8 +115,13 @@ function uploadVisibility(row) {
   });
 }
 
+// Whether the viewer owns `doc` (the local owner owns everything here).
+function ours(doc) {
+  return !team || doc.owner === viewer.user;
+}
+
 function cardVisibility(doc) {
-  if (!team || doc.owner !== viewer.user) return null;
+  if (!ours(doc) || !team) return null;
   return visibilityChoice({
     value: doc.visibility,
     orgs: doc.org_tags,
@@ -155,7 +160,7 @@ function card(doc) {
       picked.box(doc),
       cardVisibility(doc),
       ...(doc.job?.state === "failed" ? [retryButton(doc)] : []),
-      remove,
+      ours(doc) ? remove : null, // another member's shared document is theirs to remove
     ],
   });
 }
