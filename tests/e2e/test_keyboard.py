@@ -48,8 +48,9 @@ def test_tab_reaches_every_library_control_upload_included(page: Page, library: 
     page.goto(library.server.url + "/")
     expect(page.locator(".doc-card")).to_have_count(len(library.ids))
     # the top bar's page links (Library, Chat), the language switch, the upload, "Ask all
-    # documents", then per card its pick box, link and Remove
-    seen = tab_through(page, 6 + 3 * len(library.ids))
+    # documents", the filter bar (search, kind, order), then per card its pick box, link
+    # and Remove
+    seen = tab_through(page, 9 + 3 * len(library.ids))
     assert "language" in [s["id"] for s in seen], seen
     upload = [s for s in seen if s["id"] == "file"]
     assert upload and upload[0]["name"] == "Upload", seen
@@ -246,3 +247,10 @@ def test_what_counts_as_typing_and_how_keys_are_named(page: Page, library: Libra
     assert found["typing"] == [True] * 5
     assert found["notTyping"] == [False] * 4
     assert found["combos"] == ["j", "J", "?", "Shift+ArrowDown", "Enter"]
+
+
+def test_a_goes_to_the_question_box_not_the_tabs_above_it(page: Page, library: Library) -> None:
+    open_reader(page, library.server.url, library.ids["manual"])
+    page.locator("#reader-scroll").focus()
+    page.keyboard.press("a")
+    expect(page.locator(".composer-input")).to_be_focused()

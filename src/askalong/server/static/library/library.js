@@ -5,11 +5,12 @@
 import * as api from "../lib/api.js";
 import { ARCHIVE_SUFFIXES, CODE_SUFFIXES, DOCUMENT_SUFFIXES } from "../lib/contract.js";
 import { documentCard, el, icon, shorten } from "../lib/dom.js";
-import { t, tn } from "../lib/i18n.js";
+import { languageName, t, tn } from "../lib/i18n.js";
 import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
 import { AskPicked } from "./ask-picked.js";
 import { Shortcuts } from "../lib/shortcuts.js";
+import { LibraryFilter } from "./filter.js";
 import { groupDocuments } from "./groups.js";
 import { visibilityChoice } from "./share.js";
 import { UploadQueue } from "./upload-queue.js";
@@ -28,21 +29,22 @@ const uploads = new UploadQueue($("#uploads"), {
   onReady: shareAsChosen,
   control: (row) => (team ? uploadVisibility(row) : null),
 });
+const filter = new LibraryFilter($("#library-filter"), () => showDocuments());
+let listed = []; // the documents as last listed
 const ACCEPTED = [...DOCUMENT_SUFFIXES, ...CODE_SUFFIXES, ...ARCHIVE_SUFFIXES];
 
 async function refresh() {
   showCollections();
-  const list = $("#documents");
   try {
-    const documents = await api.listDocuments();
-    picked.show(documents.map((d) => d.id));
-    list.replaceChildren(...(documents.length ? grouped(documents) : [emptyState()]));
-    if (documents.some((d) => d.job && !["ready", "failed"].includes(d.job.state))) {
+    listed = await api.listDocuments();
+    picked.show(listed.map((d) => d.id));
+    showDocuments();
+    if (listed.some((d) => d.job && !["ready", "failed"].includes(d.job.state))) {
       clearTimeout(refresh.again); // one timer however often refresh runs
       refresh.again = setTimeout(refresh, REFRESH_MS); // a worker is reading one: show its step
     }
   } catch (error) {
-    list.replaceChildren(el("p", { class: "notice error" }, error.message));
+    $("#documents").replaceChildren(el("p", { class: "notice error" }, error.message));
   }
   document.body.classList.add("ready");
 }
@@ -76,6 +78,14 @@ function collectionCard(collection) {
       el("span", { class: "doc-card-meta" }, `${count} · ${t("doc.passages", { n: collection.chunks })}`),
     ),
   );
+}
+
+// The listing as the filter bar chooses (filter.js); a new member's empty library explains.
+function showDocuments() {
+  filter.showFor(listed);
+  const shown = filter.apply(listed);
+  const none = listed.length ? el("p", { class: "muted" }, t("library.no_match")) : emptyState();
+  $("#documents").replaceChildren(...(shown.length ? grouped(shown) : [none]));
 }
 
 function grouped(documents) {
@@ -134,7 +144,7 @@ function card(doc) {
   const meta = [
     doc.format.toUpperCase(),
     doc.format === "pdf" && doc.pages ? t("doc.page_short", { n: doc.pages }) : null,
-    doc.language,
+    languageName(doc.language),
     formatSize(doc.size_bytes),
     doc.created.slice(0, 10),
     doc.job && doc.job.state !== "ready" ? doc.job.step : null, // still being read, or failed
