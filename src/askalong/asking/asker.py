@@ -282,7 +282,7 @@ def _new_thread(asked: AskedQuestion, access: Access) -> Thread:
     now = datetime.now(UTC).isoformat(timespec="seconds")
     ids = asked.document_ids
     document_id = ids[0] if asked.anchor or len(ids) == 1 else None
-    return Thread(new_id(), access.user, asked.question.text[:200], now, now, document_id)
+    return Thread(new_id(), access.user, asked.title, now, now, document_id)
 
 
 def _started(thread_id: str, turn_id: str, anchor: LocatedAnchor | None) -> ThreadStarted:
