@@ -42,11 +42,15 @@ export class UploadProgress {
   // One `progress` event of the server's stream: {stage, done, total}.
   reading({ stage, done, total }) {
     if (!PROGRESS_STAGES.includes(stage) || !total) return;
+    // A sub-step restarting its count within the stage ("0 of 1" after "55 of 55") is not
+    // shown: the bar never goes back within a stage.
+    if (stage === this.track.dataset.stage && done / total < this.fraction) return;
     this.track.dataset.stage = stage;
     this.show(done / total, PROGRESS_WORDS[stage]?.(done, total) ?? this.status.textContent);
   }
 
   show(fraction, words) {
+    this.fraction = fraction;
     const value = percent(fraction);
     this.bar.style.width = `${value}%`;
     this.track.setAttribute("aria-valuenow", String(value));
