@@ -254,3 +254,18 @@ def test_a_goes_to_the_question_box_not_the_tabs_above_it(page: Page, library: L
     page.locator("#reader-scroll").focus()
     page.keyboard.press("a")
     expect(page.locator(".composer-input")).to_be_focused()
+
+
+def test_the_outline_is_one_tab_stop_walked_with_the_arrows(page: Page, library: Library) -> None:
+    open_reader(page, library.server.url, library.ids["paper"])
+    items = page.locator(".outline-item")
+    assert items.count() > 5
+    items.first.focus()
+    page.keyboard.press("ArrowDown")
+    second = page.locator(".outline-item").nth(1)
+    expect(second).to_be_focused()
+    page.keyboard.press("End")
+    expect(items.last).to_be_focused()
+    page.keyboard.press("Tab")  # out of the outline at once, not through every heading
+    assert not focused(page, ".outline-item")
+    assert page.locator(".outline-item[tabindex='0']").count() == 1
