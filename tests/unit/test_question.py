@@ -88,3 +88,15 @@ def test_an_english_intent_title_is_cut_at_its_selection() -> None:
     title = asked_question(Question(intent="example"), (), reading).title
     assert title.startswith("An example of: “We consider two sets") and title.endswith("…”")
     assert len(title) < 100
+
+
+def test_a_bare_intent_has_no_focus_of_its_own(blocks: tuple[Block, ...]) -> None:
+    # "解释这段内容。" has the focus "段": a check against it said "the cited text does not
+    # mention what the question asks about (段)"
+    reading = Reading(
+        Anchor("xjtu", selected_text=chinese_paragraph(blocks).text[5:40]), DOCUMENT, blocks
+    )
+    bare = asked_question(Question(intent="explain"), (), reading)
+    assert bare.question.form.focus_terms == {"段"} and bare.focus_terms == frozenset()
+    typed = asked_question(Question("损失函数是什么？", intent="explain"), (), reading)
+    assert typed.focus_terms == typed.question.form.focus_terms

@@ -241,7 +241,7 @@ class Asker:
             anchor_terms=evidence.anchor_terms,
             drifts=drifts,
             embedder=self.embedder,
-            focus_terms=asked.question.form.focus_terms,
+            focus_terms=asked.focus_terms,
         )
         if draft.model is not None:  # only a model can obey a document's instruction
             planted = planted_sentences(unit.text for unit in evidence.units)

@@ -80,6 +80,12 @@ class AskedQuestion:
         return tuple(document.id for document in self.documents)
 
     @property
+    def focus_terms(self) -> frozenset[str]:
+        """What the answer must be about: the question's focus, none for a bare intent (the
+        canned question's words, "这段", are no focus: the selection is what is asked of)."""
+        return frozenset() if self.selection else self.question.form.focus_terms
+
+    @property
     def title(self) -> str:
         """A new thread's title: the question as typed, or for a bare intent the intent
         and what it was asked of ("Explain: “We consider two sets…”"), never the canned
