@@ -2,7 +2,8 @@
 file has its row at once with its size, two are sent at a time, each document is in the
 library as soon as it is read (not when the last ends), an empty file fails at once with
 its reason and no full bar while the others go on, a file the server refuses says what
-would help and offers no Retry, rows can be dismissed, and leaving with files unsent
+would help and offers no Retry, a busy server's refusal offers a Retry that sends it, rows
+can be dismissed, and leaving with files unsent
 asks first. The chooser offers source code and archives. English and Chinese."""
 
 from __future__ import annotations
@@ -137,3 +138,25 @@ def test_the_queue_speaks_chinese(browser: Browser, server: LiveServer, tmp_path
         row = page.locator(".upload-row")
         expect(row.locator(".upload-status")).to_have_text("空文件（0 字节）")
         expect(row.locator(".upload-dismiss")).to_have_attribute("aria-label", "移除 empty.txt")
+
+
+def test_a_busy_server_offers_retry_which_sends_the_file(
+    page: Page, server: LiveServer, tmp_path: Path
+) -> None:
+    def busy(route: Route) -> None:
+        if route.request.method == "POST":
+            body = '{"error": {"type": "TooMany", "message": "too many uploads at once"}}'
+            route.fulfill(status=429, headers={"Retry-After": "1"}, body=body)
+        else:
+            route.continue_()
+
+    page.route("**/api/uploads", busy)
+    (path,) = notes(tmp_path, range(7, 8))
+    page.locator("#file").set_input_files(str(path))
+    row = page.locator(".upload-row")
+    expect(row).to_have_attribute("data-state", "failed", timeout=30_000)
+    expect(row.locator(".upload-help")).to_contain_text("Retry sends the rest")
+    page.unroute("**/api/uploads")
+    row.locator(".upload-retry").click()
+    expect(row).to_have_attribute("data-state", "done", timeout=60_000)
+    expect(page.locator(".doc-card", has_text="Harbour 7")).to_be_visible()
