@@ -3,8 +3,8 @@ file has its row at once with its size, two are sent at a time, each document is
 library as soon as it is read (not when the last ends), an empty file fails at once with
 its reason and no full bar while the others go on, a file the server refuses says what
 would help and offers no Retry, a busy server's refusal offers a Retry that sends it, rows
-can be dismissed, and leaving with files unsent
-asks first. The chooser offers source code and archives. English and Chinese."""
+can be dismissed, and leaving with files unsent asks first. The chooser offers source code
+and archives. English and Chinese."""
 
 from __future__ import annotations
 
