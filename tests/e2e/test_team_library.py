@@ -140,3 +140,20 @@ def test_the_local_owner_sees_no_identity_and_no_share_control(
             page.wait_for_selector("body.ready")
             expect(page.locator(".doc-card")).to_have_count(1)
             expect(page.locator(".identity, .share-select, .doc-group")).to_have_count(0)
+
+
+def test_the_installs_owner_sees_members_private_documents_as_such(
+    browser: Browser, team: LiveServer
+) -> None:
+    with httpx.Client(base_url=team.url, timeout=60) as alice:
+        alice.post("/api/login", json={"user": "alice", "password": PASSWORD}).raise_for_status()
+        csrf = alice.get("/api/session").json()["csrf_token"]
+        note = ("plans.md", NOTE.format(title="Private plans").encode())
+        alice.post(
+            "/api/documents", files={"file": note}, headers={"X-CSRF-Token": csrf}
+        ).raise_for_status()
+    with entered_page(browser, team) as page:  # the install token: sees every document
+        page.wait_for_selector("body.ready")
+        group = page.locator(".doc-group", has_text="Other members' private documents")
+        expect(group).to_have_count(1)
+        expect(page.locator(".doc-group").last).to_have_text("Other members' private documents")

@@ -419,4 +419,5 @@ export default Object.freeze({
   "library.order.newest": "Newest first",
   "library.order.title": "By title",
   "library.no_match": "No document matches.",
+  "library.group.others": "Other members' private documents",
 });

@@ -418,4 +418,5 @@ export default Object.freeze({
   "library.order.newest": "最新在前",
   "library.order.title": "按标题",
   "library.no_match": "没有匹配的文档。",
+  "library.group.others": "其他成员的私有文档",
 });
