@@ -410,6 +410,18 @@ def test_a_thumb_on_a_chat_answer_is_stored_with_its_reason(page: Page, server: 
 
 # Answers over several documents (issue 30): numbers a reader can follow, named documents,
 # no server path.
+# The citation chips of each part as it streams in, before the answer replaces the parts.
+WATCH_PART_CHIPS = """() => {
+  window.partChips = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (!n.classList?.contains("chat-part")) continue;
+      for (const chip of n.querySelectorAll(".cite-chip")) window.partChips.push(chip.textContent);
+    }
+  }).observe(document.querySelector("#chat-log"), {subtree: true, childList: true});
+}"""
+
+
 def first_cited(numbers: list[str]) -> list[int]:
     return list(dict.fromkeys(int(n.strip("[]")) for n in numbers))
 
@@ -417,7 +429,9 @@ def first_cited(numbers: list[str]) -> list[int]:
 def test_sources_are_numbered_as_first_cited_and_name_their_documents(
     page: Page, server: LiveServer, evaldata: Path
 ) -> None:
+    page.evaluate(WATCH_PART_CHIPS)
     turn = ask(page, TWO_PARTS)
+    streamed: list[str] = page.evaluate("window.partChips")
     sources = turn.locator(".chat-source")
     count = sources.count()
     assert count >= 2
@@ -425,6 +439,7 @@ def test_sources_are_numbered_as_first_cited_and_name_their_documents(
     assert numbers == list(range(1, count + 1))  # 1..N, no gap
     chips = turn.locator(".chat-answer-text .cite-chip").all_inner_texts()
     assert first_cited(chips) == numbers  # in the order the answer first cites them
+    assert first_cited(streamed) == numbers  # the streamed parts showed the same numbers
     for item in sources.all():
         title = item.locator(".chat-source-title").inner_text()
         assert title and not title.startswith("/")

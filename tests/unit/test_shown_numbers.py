@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from askalong.answer.agent.result import ChatAnswer, ChatPart, ChatSource, ToolStep
 from askalong.answer.agent.scores import CitationScores
-from askalong.asking.agent.numbering import shown_in_order
+from askalong.asking.agent.numbering import FirstCited, shown_in_order
 from askalong.types import Claim
 
 
@@ -55,3 +55,10 @@ def test_passages_found_but_not_shown_follow_the_shown_ones() -> None:
 def test_an_answer_already_in_order_is_unchanged() -> None:
     answer = shown_in_order(two_part_answer())
     assert shown_in_order(answer) == answer
+
+
+def test_streamed_parts_show_the_numbers_the_finished_answer_will() -> None:
+    answer = two_part_answer()
+    streamed = FirstCited()
+    parts = [streamed.part(p) for p in answer.parts]
+    assert parts == list(shown_in_order(answer).parts)

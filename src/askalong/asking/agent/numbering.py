@@ -8,7 +8,9 @@ source is the unit it was taken from; the markers, claims and quotes are renumbe
 The registry numbers every passage found, and only the cited ones are shown, so a finished
 answer is renumbered once more (``shown_in_order``): its shown sources 1..N in the order
 the answer first cites them, across its parts, with no gap ("[3] … [2]" becomes
-"[1] … [2]"); the passages found but not shown follow from N+1.
+"[1] … [2]"); the passages found but not shown follow from N+1. The parts streamed before
+it are numbered the same way as they come (``FirstCited``), so no number changes when the
+finished answer replaces them.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from askalong.answer.agent.registry import Source
-from askalong.answer.agent.result import ChatAnswer
+from askalong.answer.agent.result import ChatAnswer, ChatPart
 from askalong.asking.asker import unit_of
 from askalong.asking.evidence import Evidence
 from askalong.types import Answer, Claim
@@ -90,6 +92,23 @@ def shown_in_order(answer: ChatAnswer) -> ChatAnswer:
         claims=renumber_claims(answer.claims, mapping),
         steps=tuple(replace(s, sources=_mapped(s.sources, mapping)) for s in answer.steps),
     )
+
+
+class FirstCited:
+    """The streamed parts' numbers, handed out in the order the parts first cite them: what
+    ``shown_in_order`` gives the finished answer, whose text is the parts in order."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[int, int] = {}
+
+    def part(self, part: ChatPart) -> ChatPart:
+        for number in (*_marker_numbers(part.answer), *part.sources):
+            self._numbers.setdefault(number, len(self._numbers) + 1)
+        return replace(
+            part,
+            answer=renumber_markers(part.answer, self._numbers),
+            sources=_mapped(part.sources, self._numbers),
+        )
 
 
 def _shown_order(answer: ChatAnswer) -> dict[int, int]:
