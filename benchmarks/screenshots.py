@@ -222,6 +222,11 @@ def main() -> None:
             paths += take_code(browser, server, args.out) if "code" in pages else []
         finally:
             browser.close()
+    report(paths)
+
+
+def report(paths: list[Path]) -> None:
+    """Each picture saved, with its size."""
     for path in paths:
         print(f"{path.relative_to(ROOT)}  {path.stat().st_size // 1024} KB")
 

@@ -32,6 +32,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--font-render-hinting=none",
 ]
+ADD = "from askalong.cli import main; main()"
 LAUNCH = "from askalong.cli.serve import serve; serve.main(['--port', '{port}'])"
 
 
@@ -117,6 +118,14 @@ def live_server(
             process.kill()
             process.wait()
         log.close()
+
+
+def add_by_cli(home: Path, *inputs: Path) -> None:
+    """``askalong add --no-embed INPUTS`` into ``home`` before its server starts: files and
+    folders from the disk, stored by the paths given (a folder becomes a collection)."""
+    env = {**os.environ, "ASKALONG_HOME": str(home), "ASKALONG_EMBEDDER": "none"}
+    command = [sys.executable, "-c", ADD, "add", "--no-embed", *map(str, inputs)]
+    subprocess.run(command, env=env, check=True, capture_output=True)
 
 
 def _wait_until_up(

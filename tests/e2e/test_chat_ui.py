@@ -4,15 +4,14 @@ collection), offline: a two-part question streams its tool steps before the part
 final checked answer; a citation chip opens the reader with the cited span highlighted;
 conversations are listed, renamed and deleted; a collection narrows what is asked; the
 stop button aborts the stream; 429 and 401 are said in the turn; feedback sends exactly
-the fixed payload; both UI languages, dark mode by its pixels, axe, and 800×600."""
+the fixed payload; both UI languages, dark mode by its pixels, axe, and 800×600. Sources
+are numbered 1..N in the order the answer first cites them, each names its document, and
+no card shows the server's file paths (the documents were added by absolute path)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, get_args
@@ -27,12 +26,11 @@ from askalong.answer.agent.result import ToolName
 from askalong.server.chat_events import CHAT_EVENT_NAMES
 from e2e.a11y import blocking
 from e2e.conftest import entered_page
-from e2e.live import LiveServer, live_server
+from e2e.live import LiveServer, add_by_cli, live_server
 from e2e.pixels import screenshot
 
 COLLECTION = "pg-transactions"
 SELECT = "manuals/postgresql-15-html/sql-select.html"
-ADD = "from askalong.cli import main; main()"
 TWO_PARTS = "What does SELECT DISTINCT do? And also what does the LIMIT clause do?"
 PASSAGES = re.compile(r"^\d+ passages?$")
 DARK, LIGHT = 60, 200  # mean grey (0-255) of the log's background
@@ -43,10 +41,7 @@ def server(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     """A server of its own: SELECT's page, and the transaction pages as a collection."""
     root = tmp_path_factory.mktemp("e2e-chat")
     home = root / "home"
-    env = {**os.environ, "ASKALONG_HOME": str(home), "ASKALONG_EMBEDDER": "none"}
-    folder = manual_folder(evaldata, root, COLLECTION)
-    command = [sys.executable, "-c", ADD, "add", "--no-embed", str(folder), str(evaldata / SELECT)]
-    subprocess.run(command, env=env, check=True, capture_output=True)
+    add_by_cli(home, manual_folder(evaldata, root, COLLECTION), evaldata / SELECT)
     with live_server(home) as running:
         yield running
 
@@ -411,3 +406,53 @@ def test_a_thumb_on_a_chat_answer_is_stored_with_its_reason(page: Page, server: 
     listed.raise_for_status()
     mine = [f for f in listed.json()["feedback"] if f["turn_id"] == turn.get_attribute("data-turn")]
     assert [(f["rating"], f["reason"]) for f in mine] == [("down", "Say what OFFSET 0 means")]
+
+
+# Answers over several documents (issue 30): numbers a reader can follow, named documents,
+# no server path.
+# The citation chips of each part as it streams in, before the answer replaces the parts.
+WATCH_PART_CHIPS = """() => {
+  window.partChips = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (!n.classList?.contains("chat-part")) continue;
+      for (const chip of n.querySelectorAll(".cite-chip")) window.partChips.push(chip.textContent);
+    }
+  }).observe(document.querySelector("#chat-log"), {subtree: true, childList: true});
+}"""
+
+
+def first_cited(numbers: list[str]) -> list[int]:
+    return list(dict.fromkeys(int(n.strip("[]")) for n in numbers))
+
+
+def test_sources_are_numbered_as_first_cited_and_name_their_documents(
+    page: Page, server: LiveServer, evaldata: Path
+) -> None:
+    page.evaluate(WATCH_PART_CHIPS)
+    turn = ask(page, TWO_PARTS)
+    streamed: list[str] = page.evaluate("window.partChips")
+    sources = turn.locator(".chat-source")
+    count = sources.count()
+    assert count >= 2
+    numbers = [int(n) for n in sources.evaluate_all("ls => ls.map(l => l.dataset.number)")]
+    assert numbers == list(range(1, count + 1))  # 1..N, no gap
+    chips = turn.locator(".chat-answer-text .cite-chip").all_inner_texts()
+    assert first_cited(chips) == numbers  # in the order the answer first cites them
+    assert first_cited(streamed) == numbers  # the streamed parts showed the same numbers
+    for item in sources.all():
+        title = item.locator(".chat-source-title").inner_text()
+        assert title and not title.startswith("/")
+        expect(item.locator(".chat-source-where")).not_to_be_empty()  # its section
+    shown = page.locator("body").inner_text()
+    assert str(server.home.parent) not in shown and str(evaldata) not in shown
+
+
+def test_the_collection_page_shows_no_server_path(page: Page, server: LiveServer) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("body.ready")
+    page.locator(".collection-card a").first.click()
+    page.wait_for_selector(".doc-card")
+    metas = page.locator(".doc-card-meta").all_inner_texts()
+    assert metas and all(m.startswith(f"{COLLECTION}/") for m in metas), metas
+    assert str(server.home.parent) not in page.locator("body").inner_text()

@@ -4,9 +4,6 @@ library; it opens to its document list, and the panel asks it as one."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,11 +13,10 @@ from samples import MANUAL_PAGES, manual_folder
 
 from e2e.a11y import blocking
 from e2e.conftest import entered_page
-from e2e.live import LiveServer, live_server
+from e2e.live import LiveServer, add_by_cli, live_server
 from e2e.reader import AskRequests, wait_for_answer
 
 NAME = "pg-transactions"
-ADD = "from askalong.cli import main; main()"
 
 
 @pytest.fixture(scope="module")
@@ -29,14 +25,7 @@ def server(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     filled by the CLI first."""
     root = tmp_path_factory.mktemp("e2e-collection")
     home = root / "home"
-    folder = manual_folder(evaldata, root, NAME)
-    env = {**os.environ, "ASKALONG_HOME": str(home), "ASKALONG_EMBEDDER": "none"}
-    subprocess.run(
-        [sys.executable, "-c", ADD, "add", "--no-embed", str(folder)],
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    add_by_cli(home, manual_folder(evaldata, root, NAME))
     with live_server(home) as running:
         yield running
 

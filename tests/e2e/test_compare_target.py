@@ -1,12 +1,14 @@
 """Compare with… asks "with what?" before anything is sent (issue 13 item 6), in real
 Chromium against a real server: an input in the ask box with suggestions taken from the
-document; a suggestion (or a typed term) sends the compare with its second term."""
+document; a suggestion (or a typed term) sends the compare with its second term; the box
+stays inside the window as its suggestions arrive (it is placed again as it grows)."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from e2e.asking import Asking, ask_box_at
+from e2e.conftest import entered_page
 from e2e.reader import AskRequests, wait_for_answer
 
 SELECTION = "We consider two sets of negative examples"
@@ -52,3 +54,17 @@ def test_a_typed_term_is_compared_and_an_empty_one_is_not_sent(
     wait_for_answer(asking_page)
     [body] = asks.bodies
     assert body["question"] == "How does this differ from random negatives?"
+
+
+def test_the_box_stays_in_the_window_as_its_suggestions_arrive(
+    browser: Browser, asking: Asking
+) -> None:
+    with entered_page(browser, asking.server, viewport=(1000, 700)) as page:
+        open_compare(page, asking)
+        box = page.locator(".askbox")
+        expect(box.locator(".compare-suggestion").first).to_be_visible()
+        page.wait_for_timeout(300)  # placed again after it grew
+        rect = box.bounding_box()
+        assert rect is not None
+        assert rect["y"] >= 0 and rect["y"] + rect["height"] <= 700 + 0.5, rect
+        assert rect["x"] >= 0 and rect["x"] + rect["width"] <= 1000 + 0.5, rect

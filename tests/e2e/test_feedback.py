@@ -1,7 +1,7 @@
 """Thumbs on an answer in the reader panel (issue 16): a thumb is sent at once (the
 session's CSRF token with it), the reason box it opens sends the same rating again with
 the reason; the API then holds one record for the turn, with that reason; the thumbs are
-there on a streamed answer too."""
+there on a streamed answer too, drawn as SVG (an emoji is an empty box without its font)."""
 
 from __future__ import annotations
 
@@ -46,6 +46,8 @@ def test_a_streamed_answer_has_its_thumbs(page: Page, library: Library) -> None:
     box.press("Enter")
     wait_for_answer(page)
     up = page.locator('.turn .feedback-thumb[data-rating="up"]').last
+    expect(up.locator("svg.icon")).to_have_count(1)  # drawn, not an emoji that needs a font
+    expect(up).to_have_text("")
     up.click()
     expect(up).to_have_attribute("aria-pressed", "true")
     expect(page.locator(".turn .feedback-state").last).to_have_text("Thanks — noted.")

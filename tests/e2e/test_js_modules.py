@@ -14,7 +14,9 @@ from playwright.sync_api import Page, expect
 
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
+from askalong.ingest.archive import ARCHIVE_SUFFIXES
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
+from askalong.parse.code.languages import CODE_SUFFIXES
 from askalong.parse.code.tokens import KIND_NAMES
 from askalong.parse.progress import STAGES
 from askalong.server.chat_events import CHAT_EVENT_NAMES
@@ -171,10 +173,38 @@ def test_the_browser_reads_the_python_constants_from_contract_js(served: Page) -
         "CODE_TOKEN_KINDS": list(KIND_NAMES),
         "PROGRESS_STAGES": list(STAGES),
         "DOCUMENT_SUFFIXES": sorted(DOCUMENT_SUFFIXES),
+        "CODE_SUFFIXES": sorted(CODE_SUFFIXES),
+        "ARCHIVE_SUFFIXES": list(ARCHIVE_SUFFIXES),
         "FEEDBACK_RATINGS": list(RATINGS),
         "MAX_FEEDBACK_REASON_CHARS": MAX_REASON_CHARS,
     }
     assert run(served, "/lib/contract.js", "return Object.isFrozen(m.VERDICTS);") is True
+
+
+# -- library/progress.js ----------------------------------------------------------------------
+
+
+def test_an_uploads_progress_never_goes_back_within_a_stage(served: Page) -> None:
+    # a sub-step restarting its count ("0 of 1" after "55 of 55") is not shown
+    shown = run(
+        served,
+        "/library/progress.js",
+        "const p = new m.UploadProgress(); const seen = [];"
+        "for (const e of arg) { p.reading(e); seen.push(p.status.textContent); }"
+        "return seen;",
+        [
+            {"stage": "parse", "done": 54, "total": 55},
+            {"stage": "parse", "done": 55, "total": 55},
+            {"stage": "parse", "done": 0, "total": 1},
+            {"stage": "vectors", "done": 0, "total": 9},
+        ],
+    )
+    assert shown == [
+        "Reading pages: 54 of 55",
+        "Reading pages: 55 of 55",
+        "Reading pages: 55 of 55",
+        "Preparing search: 0 of 9 passages",
+    ]
 
 
 def test_the_reader_tables_are_keyed_by_the_server_names(served: Page) -> None:

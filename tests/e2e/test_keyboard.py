@@ -48,8 +48,9 @@ def test_tab_reaches_every_library_control_upload_included(page: Page, library: 
     page.goto(library.server.url + "/")
     expect(page.locator(".doc-card")).to_have_count(len(library.ids))
     # the top bar's page links (Library, Chat), the language switch, the upload, "Ask all
-    # documents", then per card its pick box, link and Remove
-    seen = tab_through(page, 6 + 3 * len(library.ids))
+    # documents", the filter bar (search, kind, order), then per card its pick box, link
+    # and Remove
+    seen = tab_through(page, 9 + 3 * len(library.ids))
     assert "language" in [s["id"] for s in seen], seen
     upload = [s for s in seen if s["id"] == "file"]
     assert upload and upload[0]["name"] == "Upload", seen
@@ -246,3 +247,25 @@ def test_what_counts_as_typing_and_how_keys_are_named(page: Page, library: Libra
     assert found["typing"] == [True] * 5
     assert found["notTyping"] == [False] * 4
     assert found["combos"] == ["j", "J", "?", "Shift+ArrowDown", "Enter"]
+
+
+def test_a_goes_to_the_question_box_not_the_tabs_above_it(page: Page, library: Library) -> None:
+    open_reader(page, library.server.url, library.ids["manual"])
+    page.locator("#reader-scroll").focus()
+    page.keyboard.press("a")
+    expect(page.locator(".composer-input")).to_be_focused()
+
+
+def test_the_outline_is_one_tab_stop_walked_with_the_arrows(page: Page, library: Library) -> None:
+    open_reader(page, library.server.url, library.ids["paper"])
+    items = page.locator(".outline-item")
+    assert items.count() > 5
+    items.first.focus()
+    page.keyboard.press("ArrowDown")
+    second = page.locator(".outline-item").nth(1)
+    expect(second).to_be_focused()
+    page.keyboard.press("End")
+    expect(items.last).to_be_focused()
+    page.keyboard.press("Tab")  # out of the outline at once, not through every heading
+    assert not focused(page, ".outline-item")
+    assert page.locator(".outline-item[tabindex='0']").count() == 1

@@ -87,6 +87,10 @@ def test_export_is_markdown_with_questions_quotes_and_places(client: TestClient)
             section = " › ".join(quote["section_path"])
             assert f"> — [{quote['number']}] {section}" in text
     assert "How the answer was checked:" in text
+    assert " · 2 questions\n" in text
+    single = asked(client, "What do tides follow? Once more.")
+    once = client.get(f"/api/threads/{single['thread_id']}/export").text
+    assert " · 1 question\n" in once  # not "1 questions"
 
 
 def test_an_original_pdf_is_shown_inline_only_when_asked(

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
+from askalong.ingest.archive import ARCHIVE_SUFFIXES
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
+from askalong.parse.code.languages import CODE_SUFFIXES
 from askalong.parse.code.tokens import KIND_NAMES
 from askalong.parse.progress import STAGES
 from askalong.server.chat_events import CHAT_EVENT_NAMES
@@ -50,6 +52,8 @@ def test_the_contract_holds_the_python_constants() -> None:
         "CODE_TOKEN_KINDS": list(KIND_NAMES),
         "PROGRESS_STAGES": list(STAGES),
         "DOCUMENT_SUFFIXES": sorted(DOCUMENT_SUFFIXES),
+        "CODE_SUFFIXES": sorted(CODE_SUFFIXES),
+        "ARCHIVE_SUFFIXES": list(ARCHIVE_SUFFIXES),
         "FEEDBACK_RATINGS": list(RATINGS),
         "MAX_FEEDBACK_REASON_CHARS": MAX_REASON_CHARS,
     }

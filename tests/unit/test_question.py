@@ -68,3 +68,35 @@ def test_errors_of_the_question_itself_come_first(blocks: tuple[Block, ...]) -> 
     unknown = Reading(Anchor("xjtu", "b99999"), DOCUMENT, blocks)
     with pytest.raises(NotFound, match="b99999"):
         asked_question(Question("Why?"), (), unknown)
+
+
+def test_a_bare_intents_thread_is_titled_by_its_selection(blocks: tuple[Block, ...]) -> None:
+    block = chinese_paragraph(blocks)
+    selected = block.text[5:40]
+    reading = Reading(Anchor("xjtu", selected_text=selected), DOCUMENT, blocks)
+    asked = asked_question(Question(intent="explain"), (), reading)
+    assert asked.title == f"解释：“{' '.join(selected.split())}”"  # not "解释这段内容。"
+    typed = asked_question(Question("这段说的是什么？", intent="explain"), (), reading)
+    assert typed.title == "这段说的是什么？"
+
+
+def test_an_english_intent_title_is_cut_at_its_selection() -> None:
+    english = Document("p", "h", "Paper", "p.md", "markdown", "en", 0, 1, "2026-01-01")
+    text = "We consider two sets of negative examples " * 4
+    block = Block("b1", "paragraph", text, 0)
+    reading = Reading(Anchor("p", "b1", 0, len(text)), english, (block,))
+    title = asked_question(Question(intent="example"), (), reading).title
+    assert title.startswith("An example of: “We consider two sets") and title.endswith("…”")
+    assert len(title) < 100
+
+
+def test_a_bare_intent_has_no_focus_of_its_own(blocks: tuple[Block, ...]) -> None:
+    # "解释这段内容。" has the focus "段": a check against it said "the cited text does not
+    # mention what the question asks about (段)"
+    reading = Reading(
+        Anchor("xjtu", selected_text=chinese_paragraph(blocks).text[5:40]), DOCUMENT, blocks
+    )
+    bare = asked_question(Question(intent="explain"), (), reading)
+    assert bare.question.form.focus_terms == {"段"} and bare.focus_terms == frozenset()
+    typed = asked_question(Question("损失函数是什么？", intent="explain"), (), reading)
+    assert typed.focus_terms == typed.question.form.focus_terms

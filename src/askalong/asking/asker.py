@@ -254,7 +254,7 @@ class Asker:
             anchor_terms=evidence.anchor_terms,
             drifts=drifts,
             embedder=self.embedder,
-            focus_terms=asked.question.form.focus_terms,
+            focus_terms=asked.focus_terms,
         )
         if draft.model is not None:  # only a model can obey a document's instruction
             planted = planted_sentences(unit.text for unit in evidence.units)
@@ -295,7 +295,7 @@ def _new_thread(asked: AskedQuestion, access: Access) -> Thread:
     now = datetime.now(UTC).isoformat(timespec="seconds")
     ids = asked.document_ids
     document_id = ids[0] if asked.anchor or len(ids) == 1 else None
-    return Thread(new_id(), access.user, asked.question.text[:200], now, now, document_id)
+    return Thread(new_id(), access.user, asked.title, now, now, document_id)
 
 
 def _started(thread_id: str, turn_id: str, anchor: LocatedAnchor | None) -> ThreadStarted:

@@ -27,6 +27,15 @@ INTENT_QUESTIONS: dict[str, tuple[str, str]] = {  # (English, Chinese)
     "compare": ("How does this differ from related ideas?", "这与相关概念有什么不同？"),
 }
 
+# A bare intent's thread title names the intent and the selection it was asked of.
+INTENT_TITLES: dict[str, tuple[str, str]] = {  # (English, Chinese)
+    "explain": ("Explain", "解释"),
+    "example": ("An example of", "举例说明"),
+    "compare": ("Compare", "比较"),
+}
+TITLE_CHARS = 200
+SELECTION_CHARS = 80
+
 
 @dataclass(frozen=True)
 class Question:
@@ -64,10 +73,30 @@ class AskedQuestion:
     anchor: LocatedAnchor | None
     documents: tuple[Document, ...]
     history: tuple[HistoryTurn, ...] = ()
+    selection: str = ""  # the selected text, when a bare intent was asked of it
 
     @property
     def document_ids(self) -> tuple[str, ...]:
         return tuple(document.id for document in self.documents)
+
+    @property
+    def focus_terms(self) -> frozenset[str]:
+        """What the answer must be about: the question's focus, none for a bare intent (the
+        canned question's words, "这段", are no focus: the selection is what is asked of)."""
+        return frozenset() if self.selection else self.question.form.focus_terms
+
+    @property
+    def title(self) -> str:
+        """A new thread's title: the question as typed, or for a bare intent the intent
+        and what it was asked of ("Explain: “We consider two sets…”"), never the canned
+        question every such thread would share ("Explain this.")."""
+        if not self.selection:
+            return self.question.text[:TITLE_CHARS]
+        english, chinese = INTENT_TITLES[self.intent]
+        zh = self.question.language == "zh"
+        flat = " ".join(self.selection.split())
+        shown = flat if len(flat) <= SELECTION_CHARS else flat[: SELECTION_CHARS - 1] + "…"
+        return f"{chinese}：“{shown}”" if zh else f"{english}: “{shown}”"
 
 
 def check_question(question: Question, anchor: Anchor | None) -> None:
@@ -88,9 +117,11 @@ def asked_question(
     check_question(question, None if reading is None else reading.anchor)
     located = None if reading is None else locate_anchor(reading.blocks, reading.anchor)
     text = question.text.strip()
+    selection = ""
     if not text:
         assert reading is not None and located is not None  # check_question made sure
-        text = intent_question(question.intent, _selection(reading, located))
+        selection = _selection(reading, located)
+        text = intent_question(question.intent, selection)
     return AskedQuestion(
         asked=question.text,
         question=analysed(text),
@@ -98,6 +129,7 @@ def asked_question(
         anchor=located,
         documents=question.documents if reading is None else (reading.document,),
         history=tuple(HistoryTurn(turn.question, turn.answer.answer) for turn in turns),
+        selection=selection,
     )
 
 

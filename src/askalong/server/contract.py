@@ -2,9 +2,10 @@
 
 The reader is build-free ES modules, so it cannot import Python; instead this module writes
 the constants it needs (intents, verdicts, the canned intent questions, the SSE event names,
-the document file endings) as one JS module, and ``--check`` (run by ``make lint``) fails
-when the committed file no longer matches the Python source. A rename on the server then
-shows up as a diff in ``contract.js``, never as a reader that silently stops matching::
+the document, source-code and archive file endings) as one JS module, and ``--check`` (run
+by ``make lint``) fails when the committed file no longer matches the Python source. A
+rename on the server then shows up as a diff in ``contract.js``, never as a reader that
+silently stops matching::
 
     python -m askalong.server.contract           # write static/lib/contract.js
     python -m askalong.server.contract --check   # exit 1 if it is stale
@@ -21,7 +22,9 @@ from pathlib import Path
 
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
+from askalong.ingest.archive import ARCHIVE_SUFFIXES
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
+from askalong.parse.code.languages import CODE_SUFFIXES
 from askalong.parse.code.tokens import KIND_NAMES
 from askalong.parse.progress import STAGES
 from askalong.server.chat_events import CHAT_EVENT_NAMES
@@ -72,6 +75,12 @@ def constants() -> tuple[Constant, ...]:
             "DOCUMENT_SUFFIXES",
             "askalong.ingest.inputs.DOCUMENT_SUFFIXES",
             sorted(DOCUMENT_SUFFIXES),
+        ),
+        Constant(
+            "CODE_SUFFIXES", "askalong.parse.code.languages.CODE_SUFFIXES", sorted(CODE_SUFFIXES)
+        ),
+        Constant(
+            "ARCHIVE_SUFFIXES", "askalong.ingest.archive.ARCHIVE_SUFFIXES", list(ARCHIVE_SUFFIXES)
         ),
         Constant("FEEDBACK_RATINGS", "askalong.feedback.record.RATINGS", list(RATINGS)),
         Constant(

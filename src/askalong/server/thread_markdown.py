@@ -26,7 +26,8 @@ def thread_markdown(thread: ThreadJSON, document_title: str | None) -> str:
     head = [f"# {_line(thread['title'])}", ""]
     if document_title is not None:
         head += [f"Document: {_line(document_title)}", ""]
-    head += [f"Asked {thread['created'][:10]} · {len(thread['turns'])} questions", ""]
+    count = len(thread["turns"])
+    head += [f"Asked {thread['created'][:10]} · {count} question{'' if count == 1 else 's'}", ""]
     body = [line for turn in thread["turns"] for line in _turn(turn)]
     return "\n".join(head + body).rstrip("\n") + "\n"
 

@@ -11,6 +11,7 @@ from typing_extensions import TypedDict
 from askalong.types import AnswerStatus, Verdict
 from askalong.wire.answers import ClaimJSON, ConflictNoticeJSON, claim_json, conflict_notice_json
 from askalong.wire.documents import SpanJSON
+from askalong.wire.titles import shown_title
 
 if TYPE_CHECKING:  # annotations only: the wire forms import values, not the stages
     from askalong.answer.agent.result import ChatAnswer, ChatPart, ChatSource, ToolStep
@@ -86,7 +87,7 @@ def chat_source_json(source: ChatSource) -> ChatSourceJSON:
     return {
         "number": source.number,
         "document_id": source.document_id,
-        "title": source.title,
+        "title": shown_title(source.title),
         "page": source.page,
         "section_path": list(source.section_path),
         "span": {"block_id": source.block_id, "start": source.start, "end": source.end},

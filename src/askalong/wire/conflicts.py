@@ -7,6 +7,7 @@ from typing_extensions import TypedDict
 
 from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.wire.documents import SpanJSON, span_json
+from askalong.wire.titles import shown_title
 
 EXCERPT_CONTEXT = 80  # characters of the chunk shown around the changed tokens
 
@@ -66,7 +67,7 @@ def conflict_side_json(side: ConflictSide, title: str, chunk_text: str) -> Confl
     start = max(side.start - EXCERPT_CONTEXT, 0)
     return {
         "document_id": side.document_id,
-        "title": title,
+        "title": shown_title(title),
         "page": side.page,
         "chunk_id": side.chunk_id,
         "start": side.start,

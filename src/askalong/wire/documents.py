@@ -17,6 +17,7 @@ from askalong.types import (
     Visibility,
 )
 from askalong.wire.jobs import JobJSON, job_json
+from askalong.wire.titles import shown_title
 
 # A PDF line box: x0, top, x1, bottom in PDF points from the page's top-left, then the
 # line's start and end as character offsets in the block's text.
@@ -82,7 +83,7 @@ def document_json(doc: Document, job: Job | None = None) -> DocumentJSON:
     """``job``: the document's ingestion job, when the caller read it (listings do)."""
     return {
         "id": doc.id,
-        "title": doc.title,
+        "title": shown_title(doc.title),
         "source": doc.source,
         "format": doc.format,
         "language": doc.language,

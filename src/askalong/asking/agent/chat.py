@@ -23,8 +23,15 @@ from askalong.answer.agent.result import ChatAnswer, ChatTimings, ToolStep
 from askalong.answer.agent.scores import citation_scores
 from askalong.answer.base import NOT_COVERED, HistoryTurn
 from askalong.answer.choose import make_chat_models
-from askalong.asking.agent.events import ChatAnswered, ChatEvent, ChatStarted, ToolDone
+from askalong.asking.agent.events import (
+    ChatAnswered,
+    ChatEvent,
+    ChatStarted,
+    PartAnswered,
+    ToolDone,
+)
 from askalong.asking.agent.model_answer import model_chat_answer
+from askalong.asking.agent.numbering import FirstCited, shown_in_order
 from askalong.asking.agent.offline import (
     OFFLINE_NOTE,
     PartResult,
@@ -100,6 +107,7 @@ class ChatAgent:
             guidance = guidance_entries(self.asker.library.store, request.access.user)
             run = yield from run_model(self.model, tools, question, history, self.limits, guidance)
             answer = model_chat_answer(self.asker, question, run, registry, self.limits)
+        answer = shown_in_order(answer)  # the numbers a reader sees: 1..N, no gap
         store = self.asker.library.store
         answer = replace(answer, conflicts=conflicts_among(store, answer.sources, request.access))
         total = (time.perf_counter() - started) * 1000
@@ -140,12 +148,15 @@ def _offline(
     previous = HistoryTurn(turns[-1].question, turns[-1].answer.answer) if turns else None
     results: list[PartResult] = []
     steps = []
+    streamed = FirstCited()  # a part shows the numbers the finished answer will
     for item in answered_offline(tools, question, previous):
         if isinstance(item, PartResult):
             results.append(item)
             continue
         if isinstance(item, ToolDone):
             steps.append(item.step)
+        if isinstance(item, PartAnswered):
+            item = replace(item, part=streamed.part(item.part))
         yield item
     return _chat_answer(question, language, results, tools.registry, tuple(steps))
 

@@ -6,6 +6,7 @@
 import * as api from "../lib/api.js";
 import { el, sendOnEnter } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
 import { chat } from "./chat-api.js";
 import { ConversationList } from "./conversations.js";
@@ -154,6 +155,7 @@ class ChatPage {
 }
 
 setUpLanguage();
+showIdentity();
 const page = new ChatPage();
 window.askalong = page; // for tests and the console
 page.load().finally(() => document.body.classList.add("ready"));

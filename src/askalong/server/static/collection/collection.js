@@ -5,6 +5,7 @@
 import * as api from "../lib/api.js";
 import { documentCard, errorState, shorten } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
+import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
 import { Panel } from "../panel/panel.js";
 
@@ -52,7 +53,7 @@ function mount({ collection, documents }, meta = null) {
         passages: t("doc.passages", { n: collection.chunks }),
       }),
   );
-  $("#members").replaceChildren(...documents.map(member));
+  $("#members").replaceChildren(...documents.map((doc) => member(doc, collection.name)));
   const titles = new Map(documents.map((d) => [d.id, d.title]));
   const open = (blockId, start, end, documentId) => {
     if (titles.has(documentId)) location.assign(readerUrl(documentId));
@@ -70,8 +71,19 @@ function readerUrl(documentId) {
   return `/reader.html?doc=${encodeURIComponent(documentId)}`;
 }
 
-function member(doc) {
-  return documentCard(doc, { href: readerUrl(doc.id), meta: shorten(doc.source, 100) });
+function member(doc, collectionName) {
+  const meta = shorten(withinCollection(doc.source, collectionName), 100);
+  return documentCard(doc, { href: readerUrl(doc.id), meta });
+}
+
+// A member's source from its collection's folder down ("notes/tides.md"): a folder added
+// from the server's disk is stored by its absolute path, which the page never shows.
+function withinCollection(source, collectionName) {
+  const parts = source.split(/[\\/]+/);
+  const at = parts.lastIndexOf(collectionName);
+  const rooted = /^(?:[A-Za-z]:)?[\\/]/.test(source);
+  if (at >= 0 && at < parts.length - 1) return parts.slice(at).join("/");
+  return rooted ? parts[parts.length - 1] : source;
 }
 
 function showError(title, detail) {
@@ -80,4 +92,5 @@ function showError(title, detail) {
 }
 
 setUpLanguage();
+showIdentity();
 main();

@@ -57,6 +57,16 @@ const enc = encodeURIComponent;
 export const listDocuments = () => request("/api/documents").then((b) => b.documents);
 export const getDocument = (id) => request(`/api/documents/${enc(id)}`);
 export const deleteDocument = (id) => request(`/api/documents/${enc(id)}`, { method: "DELETE" });
+export const setVisibility = (id, visibility) =>
+  request(`/api/documents/${enc(id)}/visibility`, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ visibility }),
+  });
+// Who this page runs as ({user, multi_user, orgs}): asked once per page.
+let sessionAsked = null;
+export const currentSession = () => (sessionAsked ??= request("/api/session"));
+export const logout = () => request("/api/logout", { method: "POST" });
 export const retryDocument = (id) =>
   request(`/api/documents/${enc(id)}/retry`, { method: "POST" });
 export const listThreads = (id) =>

@@ -53,6 +53,23 @@ export function t(key, params = {}) {
   return fill(text, params);
 }
 
+// A document's language in the reader's own words ("English", "中文" for "zh"): "mixed" said
+// as such, nothing for "und" (not determined), the code itself where the browser has no name.
+export function languageName(code) {
+  if (!code || code === "und") return null;
+  if (code === "mixed") return t("doc.language_mixed");
+  try {
+    return new Intl.DisplayNames([current], { type: "language" }).of(code) ?? code;
+  } catch {
+    return code; // not a BCP 47 tag
+  }
+}
+
+// Whether `code` names one language (what an element's lang attribute may hold).
+export function isLanguageTag(code) {
+  return Boolean(code) && !["mixed", "und"].includes(code);
+}
+
 // A count's phrase: `key.one` for 1, `key.other` otherwise, with {n} the count.
 export function tn(key, n, params = {}) {
   return t(`${key}.${n === 1 ? "one" : "other"}`, { ...params, n });

@@ -1,34 +1,50 @@
 // The library page: the collections (each opens as one, collection.html), the documents
-// (several or all asked as one: ask-picked.js), upload with progress, delete with
-// confirmation.
+// (several or all asked as one: ask-picked.js), uploads as a queue (upload-queue.js),
+// delete with confirmation.
 
 import * as api from "../lib/api.js";
-import { DOCUMENT_SUFFIXES } from "../lib/contract.js";
+import { ARCHIVE_SUFFIXES, CODE_SUFFIXES, DOCUMENT_SUFFIXES } from "../lib/contract.js";
 import { documentCard, el, icon, shorten } from "../lib/dom.js";
-import { t, tn } from "../lib/i18n.js";
+import { languageName, t, tn } from "../lib/i18n.js";
+import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
-import { uploadResumable } from "../lib/resumable.js";
 import { AskPicked } from "./ask-picked.js";
 import { Shortcuts } from "../lib/shortcuts.js";
-import { UploadProgress } from "./progress.js";
+import { LibraryFilter } from "./filter.js";
+import { groupDocuments } from "./groups.js";
+import { visibilityChoice } from "./share.js";
+import { UploadQueue } from "./upload-queue.js";
+import { formatSize } from "./upload-row.js";
 
 const $ = (selector) => document.querySelector(selector);
 const picked = new AskPicked($("#ask-picked"));
 const REFRESH_MS = 2000;
+setUpLanguage(); // before the wait below: the page's own words first
+
+// Who is looking: on a server with accounts, their documents and what is shared with them
+// are grouped, and what they own can be shared from its card and its upload row.
+const viewer = await api.currentSession().catch(() => null);
+const team = Boolean(viewer?.multi_user);
+const uploads = new UploadQueue($("#uploads"), {
+  onReady: shareAsChosen,
+  control: (row) => (team ? uploadVisibility(row) : null),
+});
+const filter = new LibraryFilter($("#library-filter"), () => showDocuments());
+let listed = []; // the documents as last listed
+const ACCEPTED = [...DOCUMENT_SUFFIXES, ...CODE_SUFFIXES, ...ARCHIVE_SUFFIXES];
 
 async function refresh() {
   showCollections();
-  const list = $("#documents");
   try {
-    const documents = await api.listDocuments();
-    picked.show(documents.map((d) => d.id));
-    list.replaceChildren(...(documents.length ? documents.map(card) : [emptyState()]));
-    if (documents.some((d) => d.job && !["ready", "failed"].includes(d.job.state))) {
+    listed = await api.listDocuments();
+    picked.show(listed.map((d) => d.id));
+    showDocuments();
+    if (listed.some((d) => d.job && !["ready", "failed"].includes(d.job.state))) {
       clearTimeout(refresh.again); // one timer however often refresh runs
       refresh.again = setTimeout(refresh, REFRESH_MS); // a worker is reading one: show its step
     }
   } catch (error) {
-    list.replaceChildren(el("p", { class: "notice error" }, error.message));
+    $("#documents").replaceChildren(el("p", { class: "notice error" }, error.message));
   }
   document.body.classList.add("ready");
 }
@@ -64,6 +80,23 @@ function collectionCard(collection) {
   );
 }
 
+// The listing as the filter bar chooses (filter.js); a new member's empty library explains.
+function showDocuments() {
+  filter.showFor(listed);
+  const shown = filter.apply(listed);
+  const none = listed.length ? el("p", { class: "muted" }, t("library.no_match")) : emptyState();
+  $("#documents").replaceChildren(...(shown.length ? grouped(shown) : [none]));
+}
+
+function grouped(documents) {
+  return groupDocuments(documents, viewer).flatMap(({ title, documents: members }) => [
+    title ? el("h2", { class: "section-title doc-group" }, title) : null,
+    ...members.map(card),
+  ]);
+}
+
+// A new member's empty library says what they can do, and why others' documents are not
+// here: those are private until their owners share them.
 function emptyState() {
   return el(
     "div",
@@ -71,14 +104,47 @@ function emptyState() {
     el("div", { class: "empty-icon" }, icon("doc", 28)),
     el("h2", {}, t("library.empty.title")),
     el("p", {}, t("library.empty.text")),
+    team ? el("p", { class: "empty-private" }, t("library.empty.private")) : null,
   );
+}
+
+// The visibility chosen in an upload's row, applied once its document is added.
+async function shareAsChosen(result, row) {
+  const chosen = row.node.querySelector(".share-select")?.value ?? "private";
+  if (chosen !== result.document.visibility) {
+    await api.setVisibility(result.document.id, chosen).catch((error) => alertLine(error.message));
+  }
+  refresh();
+}
+
+function uploadVisibility(row) {
+  return visibilityChoice({
+    orgs: viewer.orgs,
+    label: t("share.label", { title: row.file.name }),
+    onChange: (value) => row.documentId && api.setVisibility(row.documentId, value).then(refresh),
+  });
+}
+
+// Whether the viewer owns `doc` (the local owner owns everything here).
+function ours(doc) {
+  return !team || doc.owner === viewer.user;
+}
+
+function cardVisibility(doc) {
+  if (!ours(doc) || !team) return null;
+  return visibilityChoice({
+    value: doc.visibility,
+    orgs: doc.org_tags,
+    label: t("share.label", { title: doc.title }),
+    onChange: (value) => api.setVisibility(doc.id, value).then(refresh),
+  });
 }
 
 function card(doc) {
   const meta = [
     doc.format.toUpperCase(),
     doc.format === "pdf" && doc.pages ? t("doc.page_short", { n: doc.pages }) : null,
-    doc.language,
+    languageName(doc.language),
     formatSize(doc.size_bytes),
     doc.created.slice(0, 10),
     doc.job && doc.job.state !== "ready" ? doc.job.step : null, // still being read, or failed
@@ -99,8 +165,13 @@ function card(doc) {
   return documentCard(doc, {
     href: `/reader.html?doc=${encodeURIComponent(doc.id)}`,
     meta,
-    note: doc.notices.length ? doc.notices.join("; ") : null,
-    extra: [picked.box(doc), ...(doc.job?.state === "failed" ? [retryButton(doc)] : []), remove],
+    note: doc.job?.state === "failed" ? t("library.failed_help") : doc.notices.join("; ") || null,
+    extra: [
+      picked.box(doc),
+      cardVisibility(doc),
+      ...(doc.job?.state === "failed" ? [retryButton(doc)] : []),
+      ours(doc) ? remove : null, // another member's shared document is theirs to remove
+    ],
   });
 }
 
@@ -124,12 +195,6 @@ function retryButton(doc) {
     },
     t("library.retry"),
   );
-}
-
-function formatSize(bytes) {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function confirmRemove(doc) {
@@ -158,44 +223,13 @@ function alertLine(message) {
   $("#uploads").prepend(el("div", { class: "notice error" }, message));
 }
 
-async function uploadAll(files) {
-  for (const file of files) await uploadOne(file);
-  refresh();
-}
-
-async function uploadOne(file) {
-  const progress = new UploadProgress();
-  const row = el(
-    "div",
-    { class: "upload-row" },
-    el("span", { class: "upload-name" }, shorten(file.name, 60)),
-    progress.track,
-    progress.status,
-  );
-  $("#uploads").prepend(row);
-  try {
-    const result = await uploadResumable(
-      file,
-      (fraction) => progress.sent(fraction),
-      (reading) => progress.reading(reading),
-    );
-    row.classList.add("done");
-    progress.finished(
-      result.status === "exists" ? t("library.exists") : t("library.added", { n: result.blocks }),
-    );
-    setTimeout(() => row.remove(), 4000);
-  } catch (error) {
-    row.classList.add("failed");
-    progress.status.replaceChildren(error.message);
-  }
-}
-
 function setUpUpload() {
   const input = $("#file");
-  input.accept = DOCUMENT_SUFFIXES.join(","); // the file chooser offers what the server reads
-  input.addEventListener("change", () =>
-    uploadAll([...input.files]).then(() => (input.value = "")),
-  );
+  input.accept = ACCEPTED.join(","); // the file chooser offers what the server reads
+  input.addEventListener("change", () => {
+    uploads.add([...input.files]);
+    input.value = "";
+  });
   const drop = $("#drop");
   for (const type of ["dragenter", "dragover"]) {
     document.addEventListener(type, (e) => {
@@ -210,7 +244,7 @@ function setUpUpload() {
   document.addEventListener("drop", (e) => {
     e.preventDefault();
     drop.classList.remove("active");
-    uploadAll([...e.dataTransfer.files]);
+    uploads.add([...e.dataTransfer.files]);
   });
 }
 
@@ -220,7 +254,8 @@ function setUpShortcuts() {
   new Shortcuts().add({ keys: ["u"], shown: ["u"], what: t("library.shortcut.upload"), run });
 }
 
-setUpLanguage();
+showIdentity();
 setUpUpload();
+document.addEventListener("share-refused", (event) => alertLine(event.detail.message));
 setUpShortcuts();
 refresh();

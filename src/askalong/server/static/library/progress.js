@@ -15,7 +15,7 @@ export const PROGRESS_WORDS = {
 };
 
 export class UploadProgress {
-  constructor() {
+  constructor(words = t("upload.uploading")) {
     this.bar = el("div", { class: "progress-bar" });
     this.track = el(
       "div",
@@ -28,7 +28,7 @@ export class UploadProgress {
       },
       this.bar,
     );
-    this.status = el("span", { class: "upload-status", "aria-live": "polite" }, t("upload.uploading"));
+    this.status = el("span", { class: "upload-status", "aria-live": "polite" }, words);
     this.track.setAttribute("aria-label", t("upload.progress"));
   }
 
@@ -42,11 +42,15 @@ export class UploadProgress {
   // One `progress` event of the server's stream: {stage, done, total}.
   reading({ stage, done, total }) {
     if (!PROGRESS_STAGES.includes(stage) || !total) return;
+    // A sub-step restarting its count within the stage ("0 of 1" after "55 of 55") is not
+    // shown: the bar never goes back within a stage.
+    if (stage === this.track.dataset.stage && done / total < this.fraction) return;
     this.track.dataset.stage = stage;
     this.show(done / total, PROGRESS_WORDS[stage]?.(done, total) ?? this.status.textContent);
   }
 
   show(fraction, words) {
+    this.fraction = fraction;
     const value = percent(fraction);
     this.bar.style.width = `${value}%`;
     this.track.setAttribute("aria-valuenow", String(value));
@@ -56,6 +60,12 @@ export class UploadProgress {
 
   finished(words) {
     this.show(1, words);
+  }
+
+  // Refused or broken off: the bar empties (a full bar would say it went through).
+  failed(words) {
+    this.track.dataset.stage = "failed";
+    this.show(0, words);
   }
 }
 

@@ -5,10 +5,11 @@
 
 import { request } from "../lib/api.js";
 import { FEEDBACK_RATINGS, MAX_FEEDBACK_REASON_CHARS } from "../lib/contract.js";
-import { el } from "../lib/dom.js";
+import { el, icon } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 
-const THUMBS = Object.freeze({ up: "👍", down: "👎" });
+// Drawn as SVG, as the chat page draws them: an emoji is an empty box without an emoji font.
+const THUMBS = Object.freeze({ up: "thumbUp", down: "thumbDown" });
 
 export const sendFeedback = (body) =>
   request("/api/feedback", {
@@ -64,7 +65,7 @@ export function feedbackBar(answer) {
           send(false);
         },
       },
-      THUMBS[value],
+      icon(THUMBS[value], 17),
     ),
   );
   form.addEventListener("submit", (event) => {

@@ -50,6 +50,10 @@ export class AskBox {
     );
     document.body.append(this.box);
     trapFocus(this.box);
+    // The compare suggestions arrive after the box is placed: as it grows, place it again,
+    // so it never runs off the bottom of the window.
+    this.resizing = new ResizeObserver(() => this.isOpen && this.near && this.place(this.near));
+    this.resizing.observe(this.box);
     // Document listeners go with the box: destroy() aborts them all at once.
     this.listening = new AbortController();
     const options = { signal: this.listening.signal };
@@ -133,6 +137,7 @@ export class AskBox {
   // Removes the box and its document listeners (for a view that unmounts).
   destroy() {
     this.listening.abort();
+    this.resizing.disconnect();
     this.close();
     this.box.remove();
   }

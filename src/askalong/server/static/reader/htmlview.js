@@ -3,6 +3,7 @@
 
 import { el } from "../lib/dom.js";
 import { cpLength } from "../lib/offsets.js";
+import { isLanguageTag } from "../lib/i18n.js";
 
 const CELL_SEPARATOR = " | ";
 
@@ -11,7 +12,8 @@ export class HtmlView {
     this.scroller = scroller;
     this.root = root;
     this.root.classList.add("html-doc");
-    const article = el("article", { class: "prose", lang: structure.document.language || null });
+    const spoken = structure.document.language;
+    const article = el("article", { class: "prose", lang: isLanguageTag(spoken) ? spoken : null });
     for (const block of structure.blocks) article.append(renderBlock(block));
     this.root.append(article);
   }

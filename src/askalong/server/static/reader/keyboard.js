@@ -29,7 +29,8 @@ export class ReaderKeys {
       [["Enter"], ["Enter"], "keys.ask", () => this.ask(onAsk), cursorOn],
       [["Escape"], ["Esc"], "keys.escape", leave, cursorOn],
       [["/"], ["/"], "keys.search", () => focus("#search")],
-      [["a"], ["a"], "keys.composer", () => focus(".composer-input, .panel .tab")],
+      // `a`: the question box itself, not the panel's tabs above it
+      [["a"], ["a"], "keys.composer", () => focus(".composer-input") || focus(".panel .tab")],
       [["p"], ["p"], "keys.panel", () => click("#toggle-panel")],
     ];
     for (const [keys, shown, what, run, when] of table)
@@ -71,6 +72,7 @@ function focus(selector) {
   const target = [...document.querySelectorAll(selector)].find((n) => n.getClientRects().length);
   if (!target) return false;
   target.focus();
+  return true;
 }
 
 function click(selector) {

@@ -2,6 +2,8 @@
 // or open (remembered in localStorage), with the section being read marked while scrolling.
 // A click shows the section's heading (highlighted, scrolled into view). A code view
 // passes its symbols as `entries` and a `row` that wraps each entry's button (symbols.js).
+// The entries are one Tab stop (the section being read), walked with the arrow keys, Home
+// and End, so Tab reaches the page without passing every heading first.
 
 import { el, shorten } from "../lib/dom.js";
 import { onScrollFrame, readingLine } from "./position.js";
@@ -28,8 +30,10 @@ export class Outline {
     this.items = this.entries.map((entry) => this.item(entry, highlight));
     const rows = row ? this.items.map((item, i) => row(this.entries[i], item)) : this.items;
     this.list.replaceChildren(...rows);
+    this.rove(0);
     this.setOpen(this.storedOpen());
     const options = { signal };
+    this.list.addEventListener("keydown", (event) => this.walk(event), options);
     this.toggleButton.addEventListener("click", () => this.setOpen(!this.isOpen(), true), options);
     onScrollFrame(scroller, () => this.markCurrent(), signal);
     requestAnimationFrame(() => this.markCurrent());
@@ -47,6 +51,23 @@ export class Outline {
       el("span", {}, shorten(entry.text, 80)),
       entry.page ? el("span", { class: "muted" }, String(entry.page)) : null,
     );
+  }
+
+  // Entry `index` is the list's one Tab stop.
+  rove(index) {
+    this.items.forEach((item, i) => (item.tabIndex = i === index ? 0 : -1));
+  }
+
+  walk(event) {
+    const at = this.items.indexOf(document.activeElement);
+    if (at < 0) return;
+    const last = this.items.length - 1;
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: last }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    const next = Math.min(Math.max(to, 0), last);
+    this.rove(next);
+    this.items[next].focus();
   }
 
   storedOpen() {
@@ -99,6 +120,7 @@ export class Outline {
     this.current = index;
     const item = this.items[index];
     if (!item) return;
+    if (!this.list.contains(document.activeElement)) this.rove(index);
     item.classList.add("current");
     item.setAttribute("aria-current", "location");
     if (this.isOpen()) item.scrollIntoView({ block: "nearest" });

@@ -4,7 +4,8 @@
 import * as api from "../lib/api.js";
 import { AskBox } from "./askbox.js";
 import { errorState } from "../lib/dom.js";
-import { t, tn } from "../lib/i18n.js";
+import { isLanguageTag, languageName, t, tn } from "../lib/i18n.js";
+import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
 import { Find, setUpSearch } from "./find.js";
 import { Highlighter } from "./highlight.js";
@@ -52,7 +53,7 @@ function mount(structure, code) {
   const blocks = new Map(structure.blocks.map((b) => [b.id, b]));
   const scroller = $("#reader-scroll");
   const root = $("#document");
-  root.lang = doc.language || "";
+  root.lang = isLanguageTag(doc.language) ? doc.language : "";
   const view = code
     ? new CodeView(scroller, root, structure, code)
     : doc.format === "pdf"
@@ -143,7 +144,8 @@ function metaLine(doc) {
   const parts = [doc.format.toUpperCase()];
   if (doc.format === "pdf" && doc.pages)
     parts.push(tn("doc.pages", doc.pages));
-  if (doc.language) parts.push(doc.language);
+  const spoken = languageName(doc.language);
+  if (spoken) parts.push(spoken);
   return parts.join(" · ");
 }
 
@@ -153,4 +155,5 @@ function showError(title, detail) {
 }
 
 setUpLanguage();
+showIdentity();
 main();
