@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
-from askalong.asking import call_paths
+from askalong.asking import call_paths, code_answers
 from askalong.asking.conflicts import conflicts_among
 from askalong.asking.events import (
     Answered,
@@ -174,6 +174,8 @@ class Asker:
             units = list(evidence.units)
             tree = evidence.call_tree
             return call_paths.call_tree_draft(tree, units, asked.question.language, DEPTH)
+        if self.answerer.offline and (evidence.code_finding or evidence.code_subject):
+            return _code_draft(asked, evidence)
         anchored = asked.anchor is not None and evidence.set_aside is None
         selection = evidence.units[0].cited_text() if anchored else ""
         request = DraftRequest(
@@ -231,6 +233,8 @@ class Asker:
     ) -> tuple[tuple[Claim, ...], tuple[Quote, ...]]:
         if draft.route == call_paths.ROUTE:
             return call_paths.tree_checked(draft)
+        if draft.route in code_answers.ROUTES:
+            return call_paths.tree_checked(draft, code_answers.FROM_THE_CODE)
         drafts = split_claims(draft.answer)
         cited = {q.number: q.text for q in draft.quotes}
         drifts = {q.number: unit_of(q, evidence.units).drift for q in draft.quotes}
@@ -305,3 +309,16 @@ def unit_of(quote: Quote, units: Sequence[ContextUnit]) -> ContextUnit:
 
 def new_id() -> str:
     return uuid.uuid4().hex[:16]
+
+
+def _code_draft(asked: AskedQuestion, evidence: Evidence) -> Draft:
+    """Offline, over code evidence: the graph's answer, or the code's own lines, never a
+    refusal for prose words the code does not hold (``code_answers``)."""
+    if evidence.code_finding is not None:
+        return code_answers.graph_draft(evidence.code_finding, evidence.units, asked.question)
+    return code_answers.lines_draft(
+        asked.question,
+        evidence.units,
+        name=evidence.code_subject,
+        anchored=asked.anchor is not None,
+    )
