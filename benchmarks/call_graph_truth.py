@@ -137,7 +137,8 @@ class _Function:
             cls = self._class(self.types[value.id])
             return self._member(cls, func.attr) if cls else None
         if isinstance(value, ast.Name) and value.id not in self.locals:
-            cls = self._class(value.id)  # ``Base.__init__(self)``: a class's own name
+            kind = _module_types(self.module.tree).get(value.id, value.id)
+            cls = self._class(kind)  # a module's instance, or ``Base.__init__(self)``
             if cls is not None:
                 return self._member(cls, func.attr)
         if _is_self_attribute(value) and owner:
@@ -242,6 +243,18 @@ def _local_types(node: ast.AST) -> dict[str, str]:
             name = inner.arg if isinstance(inner, ast.arg) else _dotted(inner.target)
             if isinstance(annotation, ast.Name) and name:
                 types[name] = annotation.id
+    return types
+
+
+def _module_types(tree: ast.Module) -> dict[str, str]:
+    """``x = C(...)`` at a module's top level: x's class name."""
+    types = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            called = value.func if isinstance(value, ast.Call) else None
+            if isinstance(target, ast.Name) and isinstance(called, ast.Name):
+                types[target.id] = called.id
     return types
 
 

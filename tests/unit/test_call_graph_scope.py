@@ -82,3 +82,25 @@ def test_a_parameter_named_like_a_function_is_not_its_caller() -> None:
 def test_a_bare_name_neither_defined_nor_imported_in_the_file_is_unresolved() -> None:
     repo = repository(helpers=HELPERS, other="def run(x):\n    return join(x)\n")
     assert callees_of(repo, ("run",)) == []
+
+
+def js_repository(**sources: str) -> Repository:
+    files = [
+        SourceFile(name, name, parse(text.encode(), source=name).blocks)
+        for name, text in sources.items()
+    ]
+    return Repository(files)
+
+
+def test_commonjs_arrow_functions_are_symbols_bound_through_require() -> None:
+    repo = js_repository(**{
+        "lib/compare.js": "const compare = (a, b) => a - b\nmodule.exports = compare\n",
+        "lib/gt.js": "const compare = require('./compare')\n"
+        "const gt = (a, b) => compare(a, b) > 0\nmodule.exports = gt\n",
+        "lib/other.js": "const compare = (x) => x\nconst run = (v) => v.compare(1)\n",
+    })  # fmt: skip
+    assert callees_of(repo, ("gt",)) == ["compare"]
+    gt = next(Place(f, b) for f in repo.files for b in f.blocks if b.section_path == ("gt",))
+    target = next(t for _, t in repo.callees(gt))
+    assert target.file.source == "lib/compare.js"
+    assert callees_of(repo, ("run",)) == []  # v's type is not known

@@ -31,6 +31,10 @@ MAX_BASES = 8  # levels of base classes followed
 # Languages where a bare name is its file's or an import's, never a same-named definition
 # elsewhere nor a method of the caller's class.
 SCOPED = frozenset({"python", "javascript", "typescript"})
+_REQUIRE = re.compile(
+    r"\b(?:const|let|var)\s+(?:\{([^}]*)\}|(\w+))\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)"
+)
+_NEW = re.compile(r"^new\s+([A-Z]\w*)\b")
 _NOT_HEADER = ("#", "//", "/*", "*", "@")
 _CLASS_HEADER = re.compile(
     r"(?:(?:export|public|private|protected|abstract|final|static|default|sealed)\s+)*"
@@ -108,6 +112,22 @@ def _calls(source: str, text: str, first_line: int) -> tuple[CallSite, ...]:
 def block_imports(file: SourceFile, block: Block) -> tuple[Import, ...]:
     """The imports inside a function's own lines (``from .parser import Parser`` in it)."""
     return _imports(file.source, (textwrap.dedent(block.text),))
+
+
+def file_requires(file: SourceFile) -> dict[str, str]:
+    """CommonJS: each name ``const x = require('./dir/mod')`` (or ``const {x, y} = ...``)
+    binds, with the module's stem (``mod``)."""
+    if file.language not in ("javascript", "typescript"):
+        return {}
+    bound = {}
+    for block in file.blocks:
+        if block.section_path:
+            continue
+        for names, single, path in _REQUIRE.findall(block.text):
+            stem = PurePosixPath(path).stem if path.startswith(".") else path
+            for name in [single] if single else re.findall(r"\w+", names):
+                bound[name] = stem
+    return bound
 
 
 def file_imports(file: SourceFile) -> tuple[Import, ...]:
@@ -220,9 +240,12 @@ class Repository:
         elif receiver.isidentifier():
             kind = receiver_type(here.language, caller.block.text, receiver)
             if not kind and receiver not in bound_names(here.language, caller.block.text):
-                kind = receiver  # a class's own name: a static or class method
-        else:
-            kind = ""
+                # a module's own instance (``_default_decoder = JSONDecoder()``), or a
+                # class's own name: a static or class method
+                kind = _module_type(here, receiver) or receiver
+        else:  # ``new T(...).m()``
+            created = _NEW.match(receiver)
+            kind = created.group(1) if created else ""
         place = self.class_named(kind, here) if kind else None
         return self.member(place.qualname, site.callee, place.file) if place else None
 
@@ -299,6 +322,17 @@ def _on_module(site: CallSite, candidates: list[Place], caller: Place) -> Place 
     return next((p for p in top if any(_module_name(p.file) in n for n in names)), None)
 
 
+def _module_type(file: SourceFile, name: str) -> str:
+    """The class a module-level name is assigned an instance of, in the file's top-level
+    statements, or ``""``."""
+    for block in file.blocks:
+        if not block.section_path:
+            found = receiver_type(file.language, block.text, name)
+            if found:
+                return found
+    return ""
+
+
 def _module_name(file: SourceFile) -> str:
     """The name a file is imported by: its stem, or its folder's for an ``__init__``."""
     parts = file.parts
@@ -327,6 +361,9 @@ def _bare(site: CallSite, candidates: list[Place], caller: Place) -> Place | Non
     top = [p for p in candidates if len(p.qualname) == 1]
     imports = (*file_imports(file), *block_imports(file, caller.block))
     imported = {n for i in imports if site.callee in i.names for n in i.names}
+    required = file_requires(file).get(site.callee)
+    if required:
+        imported.add(required)
     if scoped:
         top = [p for p in top if p.file is file or _module_name(p.file) in imported]
     if not top:
