@@ -39,7 +39,8 @@ the tests (they use `asyncio`, `concurrent/futures`, `threading`).
 What changed: a parameter or local (read with `ast` for Python, declaration patterns
 elsewhere) is never a call target; `x.m()` binds only when the code gives `x`'s class
 (`x = C()`, a module's `x = C()`, an annotation, a constructor's `self.x = C()`,
-`C.m()` itself, an import under its own name or an alias, `super()` through the bases, several levels deep);
+`C.m()` itself, an import under its own name or an alias, `super()` through the bases,
+several levels deep);
 in Python and JS/TS a bare name is its file's or an import's, never a same-named
 definition elsewhere. Otherwise the call stays unresolved.
 
@@ -49,7 +50,8 @@ longer guesses, not that it finds calls through untyped objects (those are unres
 both sides). Functions nested in functions are still not blocks of their own (their calls
 count for the enclosing function, on both sides). Only Python is measured; Go, Java and
 JS use the declaration patterns of `context/code_scope.py`, unmeasured; JS
-`const f = () => ...` functions are symbols and CommonJS `require` binds names (tested, not measured).
+`const f = () => ...` functions are symbols and CommonJS `require` binds names (tested,
+not measured).
 """
 
 
