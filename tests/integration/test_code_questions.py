@@ -44,7 +44,7 @@ def test_an_anchored_question_is_answered_with_the_selected_lines(
     line = line_of(repo, "await fut")
     answer = run_json("ask", "--at", f"{LOCKS}:{line}", question)
     assert answer["status"] == "answered", answer
-    assert quoted(answer)[0] == "await fut"
+    assert quoted(answer)[:2] == ["try:", "await fut"]  # the line governing it, then it
     assert all(q["verdict"] == "supported" for q in answer["quotes"])
 
 
@@ -85,3 +85,37 @@ def test_a_named_identifier_the_code_lacks_is_still_refused(repo: Path) -> None:
     answer = run_json("ask", "--at", f"{LOCKS}:{line}", "Why does this call _no_such_helper?")
     assert answer["status"] == "not_covered"
     assert "_no_such_helper" in answer["explanation"]
+
+
+def test_where_is_x_used_lists_the_lines_naming_it_besides_calls(repo: Path) -> None:
+    answer = run_json("ask", "Where is _ContextManagerMixin used?")
+    assert answer["status"] == "answered"
+    assert any(q.startswith("class Lock(_ContextManagerMixin") for q in quoted(answer))
+
+
+def test_a_question_at_top_level_statements_is_answered_from_their_lines(repo: Path) -> None:
+    line = line_of(repo, "__all__ = (")
+    answer = run_json("ask", "--at", f"{LOCKS}:{line}", "What does this export?")
+    assert answer["status"] == "answered"
+    assert quoted(answer)[0].startswith("__all__ = (")
+
+
+def test_a_plain_word_naming_a_definition_of_a_code_only_base_is_its_subject(
+    repo: Path,
+) -> None:
+    answer = run_json("ask", "How does locked report the state?")
+    assert answer["status"] == "answered"
+    assert answer["answer"].startswith("From the code of Lock.locked")
+
+
+def test_a_definition_below_its_comment_quotes_the_definition_line(
+    settings: Settings, tmp_path: Path
+) -> None:
+    folder = tmp_path / "gorepo"
+    folder.mkdir()
+    lines = ["package p", "", *[f"// line {i} of the comment" for i in range(15)]]
+    source = "\n".join([*lines, "func Helper(x int) int {", "\treturn x + 1", "}", ""])
+    (folder / "p.go").write_text(source, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    answer = run_json("ask", "Where is Helper defined?")
+    assert quoted(answer) == ["func Helper(x int) int {"]

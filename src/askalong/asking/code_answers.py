@@ -32,6 +32,8 @@ LINES_ROUTE = "code_lines"
 ROUTES = frozenset({GRAPH_ROUTE, LINES_ROUTE})
 ANCHOR_LINES = 4  # of the selection, at most
 BEST_LINES = 3  # of the rest, sharing the question's words
+AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
+_COMMENT = ("#", "//", "/*", "*", '"""', "'''")
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
 _TEXT = {
@@ -94,30 +96,77 @@ def lines_draft(
     if missing:
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
-    picked = _picked(question, units, anchored=anchored)
+    picked = _picked(question, units, anchored=anchored, subject=name)
     if not picked:
         return Draft("not_covered", NOT_COVERED[lang], ())
     cited = [(line.text.strip(), units[line.unit], line.span) for line in picked]
     return _draft(text["lines"].format(name=name), cited, LINES_ROUTE)
 
 
-def _picked(question: AnalysedText, units: Sequence[ContextUnit], *, anchored: bool) -> list[_Line]:
-    """The selection's lines (anchored), then the best lines sharing the question's words
-    or identifiers (each line once); unanchored, the first unit's head when none does."""
+def _picked(
+    question: AnalysedText, units: Sequence[ContextUnit], *, anchored: bool, subject: str
+) -> list[_Line]:
+    """Anchored: the selection's lines with the line that governs them (the ``if`` /
+    ``case`` above) and the lines right after (its ``except`` / ``catch``); then the lines
+    sharing most of the question's words or identifiers, code before comments (a block's
+    opening line with its first). Unanchored, the subject's own lines (a class's members
+    too) come first, its name and definition line aside: every line of it names it."""
     lines = list(_lines(units))
-    chosen = [ln for ln in lines if ln.unit == 0 and _cited(units[0], ln.span)][:ANCHOR_LINES]
+    chosen = _around_selection(lines, units[0]) if anchored else []
     wanted = _line_terms(question.text)
-    scored = [(len(wanted & _line_terms(ln.text)), -i, ln) for i, ln in enumerate(lines)]
-    best = [ln for score, _, ln in sorted(scored, reverse=True) if score > 0]
-    for line in best:
-        if len(chosen) >= ANCHOR_LINES + BEST_LINES or line in chosen:
-            continue
-        chosen.append(line)
-        if len(chosen) >= (ANCHOR_LINES if anchored else 0) + BEST_LINES:
-            break
-    if not chosen and not anchored:
-        chosen = [ln for ln in lines if ln.unit == 0][:1]
-    return chosen
+    pool = lines
+    if not anchored:
+        wanted -= _line_terms(subject)
+        inside = tuple(subject.split("."))
+        own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
+        pool = [ln for ln in own if ln != _definition_line(own)] or lines
+    best = _best(pool, wanted) or _best(lines, wanted)
+    for line in best[:BEST_LINES]:
+        for taken in (line, *_opened(lines, line)):
+            if all(taken.text.strip() != c.text.strip() for c in chosen):
+                chosen.append(taken)
+    return chosen or [ln for ln in lines if ln.unit == 0][:1]
+
+
+def _definition_line(lines: list[_Line]) -> _Line | None:
+    return next((ln for ln in lines if not ln.text.lstrip().startswith(_COMMENT)), None)
+
+
+def _around_selection(lines: list[_Line], anchor: ContextUnit) -> list[_Line]:
+    own = [ln for ln in lines if ln.unit == 0]
+    picked = [i for i, ln in enumerate(own) if _cited(anchor, ln.span)][:ANCHOR_LINES]
+    if not picked:
+        return []
+    first, last = picked[0], picked[-1]
+    depth = _indent(own[first].text)
+    parent = next((i for i in range(first - 1, -1, -1) if _indent(own[i].text) < depth), None)
+    around = ([parent] if parent is not None else []) + picked
+    around += list(range(last + 1, min(last + 1 + AFTER_LINES, len(own))))
+    return [own[i] for i in around]
+
+
+def _best(lines: list[_Line], wanted: frozenset[str]) -> list[_Line]:
+    """The lines sharing the question's terms, most first; a comment counts half."""
+    scored = []
+    for index, line in enumerate(lines):
+        shared = len(wanted & _line_terms(line.text))
+        if shared:
+            weight = shared / 2 if line.text.lstrip().startswith(_COMMENT) else shared
+            scored.append((-weight, index, line))
+    return [line for _, _, line in sorted(scored, key=lambda t: t[:2])]
+
+
+def _opened(lines: list[_Line], line: _Line) -> list[_Line]:
+    """The first line of the block ``line`` opens (``if r == nil {`` -> its body)."""
+    if not line.text.rstrip().endswith(("{", ":")):
+        return []
+    index = lines.index(line)
+    following = lines[index + 1 : index + 2]
+    return [ln for ln in following if ln.unit == line.unit]
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
 
 
 def _lines(units: Sequence[ContextUnit]) -> Iterator[_Line]:

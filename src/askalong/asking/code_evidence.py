@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from askalong.asking.code_finding import CodeFinding, code_finding, finding_units, named_places
 from askalong.context.call_path import tree_units
 from askalong.context.call_tree import DEPTH, CallNode, call_tree
-from askalong.context.code import code_anchor_unit
-from askalong.context.code_graph import Place, Repository
+from askalong.context.code import code_anchor_unit, place_unit
+from askalong.context.code_graph import Place, Repository, is_class
 from askalong.context.code_question import CodeQuestion
 from askalong.context.units import ContextUnit
 
@@ -71,3 +71,15 @@ def subject_place(
         if named:
             return named[0]
     return anchored
+
+
+def member_units(repository: Repository, place: Place) -> list[ContextUnit]:
+    """A class's members whole (its methods), when ``place`` is a class; else none."""
+    if not is_class(place.block):
+        return []
+    qualname = place.qualname
+    return [
+        place_unit(Place(place.file, b), 0, len(b.text))
+        for b in place.file.blocks
+        if len(b.section_path) > len(qualname) and b.section_path[: len(qualname)] == qualname
+    ]

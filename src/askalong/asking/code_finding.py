@@ -9,13 +9,14 @@ with its signature line cited, each caller with its call line cited (line-exact)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 
 from askalong.context.call_path import definition_span
 from askalong.context.call_tree import CallNode
-from askalong.context.code import head_span, place_unit
+from askalong.context.code import place_unit
 from askalong.context.code_graph import Place, Repository
 from askalong.context.code_question import CodeQuestion
 from askalong.context.units import ContextUnit
@@ -60,7 +61,29 @@ def code_finding(
     if question.ask in ("callers", "usage"):
         for target in targets:
             callers.extend(islice(repository.callers(target), MAX_CALLERS - len(callers)))
+    if question.ask == "usage":
+        callers.extend(islice(references(repository, targets, callers), MAX_CALLERS))
     return CodeFinding(question, targets, tuple(callers))
+
+
+def references(
+    repository: Repository, targets: Sequence[Place], calls: Sequence[tuple[CallSite, Place]]
+) -> Iterator[tuple[CallSite, Place]]:
+    """The other places that name the target (``self.parse_array = JSONArray``): the
+    first line naming it of each block neither defining nor calling it."""
+    name = targets[0].qualname[-1]
+    word = re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])")
+    known = {p.key for p in targets} | {p.key for _, p in calls}
+    for file in repository.files:
+        for block in file.blocks:
+            place = Place(file, block)
+            if place.key in known or name not in block.text:
+                continue
+            for offset, row in enumerate(block.text.split("\n")):
+                if word.search(row) and not row.lstrip().startswith(("import ", "from ")):
+                    line = (block.lines[0] if block.lines else 1) + offset
+                    yield CallSite(name, "", line, block.section_path, reference=True), place
+                    break
 
 
 def finding_units(finding: CodeFinding) -> list[ContextUnit]:
@@ -68,13 +91,23 @@ def finding_units(finding: CodeFinding) -> list[ContextUnit]:
     whole, its call line cited), each once."""
     units = {}
     for place in finding.targets:
-        node = CallNode(place, 0)
-        unit = place_unit(place, *head_span(place.block, SIGNATURE_LINES))
-        units[place.key] = replace(unit, cited_spans=(definition_span(node),))
+        signature = definition_span(CallNode(place, 0))
+        unit = place_unit(place, 0, _lines_after(place.block.text, signature.end))
+        units[place.key] = replace(unit, cited_spans=(signature,))
     for site, caller in finding.callers:
         if caller.key not in units:
             units[caller.key] = place_unit(caller, 0, len(caller.block.text), cited=site)
     return list(units.values())
+
+
+def _lines_after(text: str, end: int) -> int:
+    """Where the ``SIGNATURE_LINES`` lines after offset ``end`` (a definition line's
+    end, below its leading comment) stop."""
+    for _ in range(SIGNATURE_LINES):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return len(text)
+    return end
 
 
 def unit_of_place(place: Place, units: Sequence[ContextUnit]) -> ContextUnit:

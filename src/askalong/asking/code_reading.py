@@ -45,3 +45,10 @@ def repository_asked(store: Store, documents: Sequence[Document], access: Access
         found = repository_of(store, document, store.blocks(document.id), access)
         files.update((f.document_id, f) for f in found.files)
     return Repository(list(files.values()))
+
+
+def only_code(store: Store, documents: Sequence[Document], access: Access) -> bool:
+    """Whether a question is asked of code alone: the documents named, or else every
+    document ``access`` may read, are all source files."""
+    scope = documents or store.list_documents(access)
+    return bool(scope) and all(d.format == "code" for d in scope)

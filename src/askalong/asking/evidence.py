@@ -16,9 +16,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from askalong.answer.referents import leans_on_thread
-from askalong.asking.code_evidence import GraphEvidence, graph_evidence, subject_place, whole_unit
+from askalong.asking.code_evidence import (
+    GraphEvidence,
+    graph_evidence,
+    member_units,
+    subject_place,
+    whole_unit,
+)
 from askalong.asking.code_finding import CodeFinding
-from askalong.asking.code_reading import anchor_place, repository_asked, repository_of
+from askalong.asking.code_reading import (
+    anchor_place,
+    only_code,
+    repository_asked,
+    repository_of,
+)
 from askalong.asking.question import AskedQuestion
 from askalong.context.anchor import LocatedAnchor, located_context
 from askalong.context.anchor_scope import anchor_set_aside
@@ -26,7 +37,7 @@ from askalong.context.assemble import assemble_context
 from askalong.context.call_tree import CallNode
 from askalong.context.code import CODE_TOTAL_CHARS, code_anchor_unit, code_units
 from askalong.context.code_graph import Place, Repository
-from askalong.context.code_question import read_code_question
+from askalong.context.code_question import defined_word, read_code_question
 from askalong.context.crossref import crossref_units, outline_references
 from askalong.context.drift import anchor_terms
 from askalong.context.explain_units import explain_units
@@ -232,7 +243,7 @@ def _reading_code(
     )
     titles = _titles(library, access, asked, context)
     evidence = _evidence(context, titles, anchored, result, started)
-    return replace(evidence, code_subject=".".join(place.qualname))
+    return replace(evidence, code_subject=".".join(place.qualname) or document.title)
 
 
 def _named_code(
@@ -243,8 +254,15 @@ def _named_code(
     definition, its class, callees and callers, not from prose search; None otherwise."""
     question = read_code_question(asked.question.text)
     if not question.name:
-        return None
-    repository = repository_asked(library.store, asked.documents, access)
+        if not only_code(library.store, asked.documents, access):
+            return None
+        repository = repository_asked(library.store, asked.documents, access)
+        word = defined_word(asked.question.text, repository.defined)
+        if not word:
+            return None
+        question = replace(question, name=word)
+    else:
+        repository = repository_asked(library.store, asked.documents, access)
     graph = graph_evidence(repository, question, None)
     if graph is not None:
         return _from_graph(library, access, asked, graph, graph.units[0], started)
@@ -264,9 +282,8 @@ def _about_code(
 ) -> Evidence:
     """The named definition whole, then its class, callees and callers."""
     unit = whole_unit(place)
-    context = assemble_context(
-        asked.question.terms, unit, code_units(repository, place), [], total_chars=CODE_TOTAL_CHARS
-    )
+    around = [*member_units(repository, place), *code_units(repository, place)]
+    context = assemble_context(asked.question.terms, unit, around, [], total_chars=CODE_TOTAL_CHARS)
     name = ".".join(place.qualname)
     return Evidence(
         units=tuple(context),

@@ -35,13 +35,19 @@ def node_unit(node: CallNode, units: list[ContextUnit]) -> ContextUnit:
     )
 
 
+_LEAD = ("@", "#", "//", "/*", "*")  # decorators and comments above a definition
+
+
 def definition_span(node: CallNode) -> BlockSpan:
     """The node's definition line (its ``def``/``func``/``class`` line: the block's
-    first line that is not a decorator), as a span of its block."""
+    first line that is not a decorator nor its leading comment), as a span of its block."""
     block = node.place.block
     first = block.lines[0] if block.lines else 1
     rows = block.text.split("\n")
-    offset = next((i for i, row in enumerate(rows) if not row.lstrip().startswith("@")), 0)
+    offset = next(
+        (i for i, row in enumerate(rows) if row.strip() and not row.lstrip().startswith(_LEAD)),
+        0,
+    )
     start, end = line_span(block, first + offset)
     return BlockSpan(block.id, start, end)
 

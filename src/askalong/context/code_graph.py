@@ -183,7 +183,7 @@ class Repository:
             return self.member(owner, site.callee, here)
         if site.receiver:
             return _on_module(site, candidates, caller) or self._typed(site, caller)
-        if site.callee in bound_names(here.language, caller.block.text):
+        if caller.qualname and site.callee in bound_names(here.language, caller.block.text):
             return None  # a parameter or a local, whatever the repository defines so
         return _bare(site, candidates, caller)
 
@@ -222,7 +222,7 @@ class Repository:
     def class_named(self, name: str, near: SourceFile) -> Place | None:
         """The class (struct, interface) called ``name``: in ``near``'s file, folder, or
         anywhere in the repository."""
-        classes = [p for p in self.defined.get(name, []) if _is_class(p.block)]
+        classes = [p for p in self.defined.get(name, []) if is_class(p.block)]
         return min(
             classes,
             key=lambda p: (p.file is not near, p.file.folder != near.folder, p.file.source),
@@ -269,6 +269,8 @@ class Repository:
 
     def callers(self, target: Place) -> Iterator[tuple[CallSite, Place]]:
         """The blocks that call (or pass) ``target``: its own file first, then the rest."""
+        if not target.qualname:  # a file's top-level statements: called by nothing
+            return
         name = target.qualname[-1]
         word = re.compile(rf"\b{re.escape(name)}\b")
         files = sorted(self.files, key=lambda f: f is not target.file)
@@ -339,7 +341,7 @@ def _module_name(file: SourceFile) -> str:
     return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
 
 
-def _is_class(block: Block) -> bool:
+def is_class(block: Block) -> bool:
     """Whether the block defines a class (struct, interface, type): its first line past
     comments and decorators."""
     for row in block.text.split("\n"):

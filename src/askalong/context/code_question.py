@@ -10,6 +10,7 @@ and the identifiers it names at all (what code evidence is judged by, never pros
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
@@ -77,6 +78,13 @@ _NOT_NAMES = frozenset(
         *("function", "method", "class", "func", "code"),
     ]
 )
+# Question words no definition answers to, even where one is so named.
+_PROSE = frozenset(
+    [
+        *("what", "which", "who", "where", "when", "why", "how", "does", "the", "this"),
+        *("that", "here", "function", "method", "class", "code", "call", "calls", "called"),
+    ]
+)
 # An identifier by its shape: snake_case, camelCase / CamelCase with an inner capital,
 # dotted (``os.path``), called (``f()``), or quoted in backticks.
 _SHAPED = re.compile(
@@ -134,3 +142,10 @@ def _named(kind: CodeAsk, raw: str) -> CodeQuestion:
 
 def _bare(name: str) -> str:
     return name.strip("`").removesuffix("()").strip(".")
+
+
+def defined_word(text: str, defined: Collection[str]) -> str:
+    """The first plain word of ``text`` that names a definition (``parse`` in "how does
+    parse reject a long version?"), for a question asked of code alone; ``""`` if none."""
+    words = re.findall(r"[A-Za-z_]\w{2,}", text)
+    return next((w for w in words if w in defined and w.lower() not in _PROSE), "")
