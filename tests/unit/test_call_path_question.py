@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from askalong.context.call_path import is_call_path_question
+from askalong.context.code_question import is_call_path_question
 
 CALL_PATHS = [
     "Which paths does this trigger?",

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
 from askalong.answer.passage import answer_passage
 from askalong.answer.shape import StreamLimit, shaped_draft
-from askalong.asking import call_paths
+from askalong.asking import call_paths, code_answers
 from askalong.asking.conflicts import conflicts_among
 from askalong.asking.events import (
     Answered,
@@ -180,6 +180,8 @@ class Asker:
             units = list(evidence.units)
             tree = evidence.call_tree
             return call_paths.call_tree_draft(tree, units, asked.question.language, DEPTH)
+        if self.answerer.offline and (evidence.code_finding or evidence.code_subject):
+            return _code_draft(asked, evidence)
         anchored = asked.anchor is not None and evidence.set_aside is None
         selection = evidence.units[0].cited_text() if anchored else ""
         request = DraftRequest(
@@ -221,8 +223,8 @@ class Asker:
         if draft.status == "not_covered" or not draft.quotes:
             # the answerer's note on what it searched for and did not find
             return replace(base, explanation=draft.explanation)
-        if draft.route != call_paths.ROUTE:  # a call tree is shown whole
-            draft = shaped_draft(draft, asked.question.language)
+        if draft.route != call_paths.ROUTE and draft.route not in code_answers.ROUTES:
+            draft = shaped_draft(draft, asked.question.language)  # a tree, code lines: whole
         claims, quotes = self._checked(asked, draft, evidence)
         # Only a model can obey a document; an extractive draft is the document's sentences.
         if draft.model is not None and not any(c.verdict in BACKING for c in claims):
@@ -244,6 +246,8 @@ class Asker:
     ) -> tuple[tuple[Claim, ...], tuple[Quote, ...]]:
         if draft.route == call_paths.ROUTE:
             return call_paths.tree_checked(draft)
+        if draft.route in code_answers.ROUTES:
+            return call_paths.tree_checked(draft, code_answers.FROM_THE_CODE)
         drafts = split_claims(draft.answer)
         cited = {q.number: q.text for q in draft.quotes}
         drifts = {q.number: unit_of(q, evidence.units).drift for q in draft.quotes}
@@ -318,3 +322,16 @@ def unit_of(quote: Quote, units: Sequence[ContextUnit]) -> ContextUnit:
 
 def new_id() -> str:
     return uuid.uuid4().hex[:16]
+
+
+def _code_draft(asked: AskedQuestion, evidence: Evidence) -> Draft:
+    """Offline, over code evidence: the graph's answer, or the code's own lines, never a
+    refusal for prose words the code does not hold (``code_answers``)."""
+    if evidence.code_finding is not None:
+        return code_answers.graph_draft(evidence.code_finding, evidence.units, asked.question)
+    return code_answers.lines_draft(
+        asked.question,
+        evidence.units,
+        name=evidence.code_subject,
+        anchored=asked.anchor is not None,
+    )

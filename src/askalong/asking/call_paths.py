@@ -47,12 +47,14 @@ def call_tree_draft(tree: CallNode, units: list[ContextUnit], language: str, dep
     )
 
 
-def tree_checked(draft: Draft) -> tuple[tuple[Claim, ...], tuple[Quote, ...]]:
+def tree_checked(
+    draft: Draft, why: str = FROM_THE_GRAPH
+) -> tuple[tuple[Claim, ...], tuple[Quote, ...]]:
     """The tree's claims, one per node line, and its quotes: each line is the call graph's
     own reading of the code, its quote the cited function's definition line, so both hold
     (``supported``) by construction; the intro line cites nothing."""
     claims = tuple(
-        Claim(line, (quote.number,), "supported", (FROM_THE_GRAPH,))
+        Claim(line, (quote.number,), "supported", (why,))
         for line, quote in zip(draft.answer.split("\n")[1:], draft.quotes, strict=True)
     )
     return claims, tuple(replace(quote, verdict="supported") for quote in draft.quotes)

@@ -30,3 +30,25 @@ def anchor_place(repository: Repository, document: Document, block: Block) -> Pl
     file = repository.file(document.id)
     assert file is not None  # repository_of puts the document first
     return Place(file, block)
+
+
+def repository_asked(store: Store, documents: Sequence[Document], access: Access) -> Repository:
+    """The repository a question without an anchor is asked of: the code documents named
+    (with their collections' code), else every code document ``access`` may read."""
+    named = [d for d in documents if d.format == "code"]
+    if not named and not documents:
+        named = [d for d in store.list_documents(access) if d.format == "code"]
+    files: dict[str, SourceFile] = {}
+    for document in named:
+        if document.id in files:
+            continue
+        found = repository_of(store, document, store.blocks(document.id), access)
+        files.update((f.document_id, f) for f in found.files)
+    return Repository(list(files.values()))
+
+
+def only_code(store: Store, documents: Sequence[Document], access: Access) -> bool:
+    """Whether a question is asked of code alone: the documents named, or else every
+    document ``access`` may read, are all source files."""
+    scope = documents or store.list_documents(access)
+    return bool(scope) and all(d.format == "code" for d in scope)

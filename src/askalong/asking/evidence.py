@@ -16,14 +16,28 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from askalong.answer.referents import leans_on_thread
-from askalong.asking.code_reading import anchor_place, repository_of
+from askalong.asking.code_evidence import (
+    GraphEvidence,
+    graph_evidence,
+    member_units,
+    subject_place,
+    whole_unit,
+)
+from askalong.asking.code_finding import CodeFinding
+from askalong.asking.code_reading import (
+    anchor_place,
+    only_code,
+    repository_asked,
+    repository_of,
+)
 from askalong.asking.question import AskedQuestion
 from askalong.context.anchor import LocatedAnchor, located_context
 from askalong.context.anchor_scope import anchor_set_aside
 from askalong.context.assemble import assemble_context
-from askalong.context.call_path import is_call_path_question, tree_units
-from askalong.context.call_tree import DEPTH, CallNode, call_tree
+from askalong.context.call_tree import CallNode
 from askalong.context.code import CODE_TOTAL_CHARS, code_anchor_unit, code_units
+from askalong.context.code_graph import Place, Repository
+from askalong.context.code_question import defined_word, read_code_question
 from askalong.context.crossref import crossref_units, outline_references
 from askalong.context.drift import anchor_terms
 from askalong.context.explain_units import explain_units
@@ -66,6 +80,8 @@ class Evidence:
     seconds: float
     set_aside: SetAside | None = None  # why the anchor was left out, when it was
     call_tree: CallNode | None = None  # a call-path question's tree, its nodes the units
+    code_finding: CodeFinding | None = None  # "what calls X / where is X defined": the graph's
+    code_subject: str = ""  # code evidence about this function: answered from its lines
 
 
 def gather(
@@ -76,6 +92,9 @@ def gather(
     started = time.perf_counter()
     if asked.anchor is not None:
         return _read_along(library, asked, asked.anchor, access, blocks, started)
+    named = _named_code(library, asked, access, started)
+    if named is not None:
+        return named
     question = asked.question
     context = thread_context(asked)
     result = library.searcher.search(
@@ -209,10 +228,9 @@ def _reading_code(
     given = at.anchor
     start, end = given.start or 0, given.end or len(place.block.text)
     anchor_unit = code_anchor_unit(place, start, end)
-    if is_call_path_question(asked.question.text):
-        return _call_paths(
-            library, access, asked, call_tree(repository, place), anchor_unit, started
-        )
+    graph = graph_evidence(repository, read_code_question(asked.question.text), place, anchor_unit)
+    if graph is not None:
+        return _from_graph(library, access, asked, graph, anchor_unit, started)
     code = code_units(repository, place)
     ids = tuple(f.document_id for f in repository.files)
     k = library.searcher.policy.k_max_read_along
@@ -224,30 +242,81 @@ def _reading_code(
         asked.question.terms | anchored, anchor_unit, code, retrieved, total_chars=CODE_TOTAL_CHARS
     )
     titles = _titles(library, access, asked, context)
-    return _evidence(context, titles, anchored, result, started)
+    evidence = _evidence(context, titles, anchored, result, started)
+    return replace(evidence, code_subject=".".join(place.qualname) or document.title)
 
 
-def _call_paths(
+def _named_code(
+    library: Library, asked: AskedQuestion, access: Access, started: float
+) -> Evidence | None:
+    """A question without an anchor naming an identifier the code asked of defines
+    ("what calls _wake_up_first?", "how does Lock.acquire work?"): answered from that
+    definition, its class, callees and callers, not from prose search; None otherwise."""
+    question = read_code_question(asked.question.text)
+    if not question.name:
+        if not only_code(library.store, asked.documents, access):
+            return None
+        repository = repository_asked(library.store, asked.documents, access)
+        word = defined_word(asked.question.text, repository.defined)
+        if not word:
+            return None
+        question = replace(question, name=word)
+    else:
+        repository = repository_asked(library.store, asked.documents, access)
+    graph = graph_evidence(repository, question, None)
+    if graph is not None:
+        return _from_graph(library, access, asked, graph, graph.units[0], started)
+    place = subject_place(repository, question, None)
+    if place is None:
+        return None
+    return _about_code(library, access, asked, repository, place, started)
+
+
+def _about_code(
     library: Library,
     access: Access,
     asked: AskedQuestion,
-    tree: CallNode,
+    repository: Repository,
+    place: Place,
+    started: float,
+) -> Evidence:
+    """The named definition whole, then its class, callees and callers."""
+    unit = whole_unit(place)
+    around = [*member_units(repository, place), *code_units(repository, place)]
+    context = assemble_context(asked.question.terms, unit, around, [], total_chars=CODE_TOTAL_CHARS)
+    name = ".".join(place.qualname)
+    return Evidence(
+        units=tuple(context),
+        titles=_titles(library, access, asked, context),
+        anchor_terms=frozenset(),
+        hits=(),
+        searched=(f"the definition of {name} and its calls",),
+        notes=(),
+        seconds=time.perf_counter() - started,
+        code_subject=name,
+    )
+
+
+def _from_graph(
+    library: Library,
+    access: Access,
+    asked: AskedQuestion,
+    graph: GraphEvidence,
     anchor_unit: ContextUnit,
     started: float,
 ) -> Evidence:
-    """A call-path question: the tree's functions are the evidence, in the tree's order,
-    with no search (``asking/call_paths.py`` answers it)."""
-    units = tuple(tree_units(tree, anchor_unit))
-    name = ".".join(tree.place.qualname)
+    """A graph question: the tree's or the finding's functions are the evidence, in that
+    order, with no search (``asking/call_paths.py``, ``asking/code_answers.py`` answer it)."""
     return Evidence(
-        units=units,
-        titles=_titles(library, access, asked, units),
+        units=graph.units,
+        titles=_titles(library, access, asked, graph.units),
         anchor_terms=anchor_terms(anchor_unit),
         hits=(),
-        searched=(f"the call tree from {name}, {DEPTH} levels",),
+        searched=graph.searched,
         notes=(),
         seconds=time.perf_counter() - started,
-        call_tree=tree,
+        call_tree=graph.tree,
+        code_finding=graph.finding,
     )
 
 

@@ -9,27 +9,12 @@ met twice (a cycle) is the same unit.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from askalong.context.call_tree import CallNode, walk
 from askalong.context.code import CALLEE_LINES, head_span, line_span, place_unit
 from askalong.context.units import ContextUnit
 from askalong.types import BlockSpan
-
-_CALL_PATH = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+){0,2}paths?\b[^?]*\btrigger"
-    r"|\bwhat\s+(?:\w+\s+){0,2}(?:does|do|will|would)\s+(?:this|it|that|they)\s+(?:\w+\s+)?call\b"
-    r"|\bwhat\s+(?:functions|methods)\s+(?:does|do)\s+(?:this|it)\s+call"
-    r"|\bcall\s*(?:tree|graph|path|chain|hierarchy)s?\b|\bcallees\b"
-    r"|调用了?哪些|调用链|调用树|调用路径|调用关系|触发了?哪些|会触发|哪些路径",
-    re.IGNORECASE,
-)
-
-
-def is_call_path_question(text: str) -> bool:
-    """Whether ``text`` asks what the code at hand calls (its call paths)."""
-    return _CALL_PATH.search(text) is not None
 
 
 def tree_units(tree: CallNode, anchor_unit: ContextUnit) -> list[ContextUnit]:
@@ -50,13 +35,19 @@ def node_unit(node: CallNode, units: list[ContextUnit]) -> ContextUnit:
     )
 
 
+_LEAD = ("@", "#", "//", "/*", "*")  # decorators and comments above a definition
+
+
 def definition_span(node: CallNode) -> BlockSpan:
     """The node's definition line (its ``def``/``func``/``class`` line: the block's
-    first line that is not a decorator), as a span of its block."""
+    first line that is not a decorator nor its leading comment), as a span of its block."""
     block = node.place.block
     first = block.lines[0] if block.lines else 1
     rows = block.text.split("\n")
-    offset = next((i for i, row in enumerate(rows) if not row.lstrip().startswith("@")), 0)
+    offset = next(
+        (i for i, row in enumerate(rows) if row.strip() and not row.lstrip().startswith(_LEAD)),
+        0,
+    )
     start, end = line_span(block, first + offset)
     return BlockSpan(block.id, start, end)
 

@@ -20,11 +20,26 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from askalong.context.code_scope import attribute_type, bound_names, receiver_type
 from askalong.parse.code.languages import grammar_for
 from askalong.parse.code.outline import CallSite, Import, code_outline
 from askalong.types import Block
 
-SELF_NAMES = frozenset({"self", "cls", "this", "Self", "super()"})
+SELF_NAMES = frozenset({"self", "cls", "this", "Self"})
+SUPER_NAMES = frozenset({"super()", "super"})
+MAX_BASES = 8  # levels of base classes followed
+# Languages where a bare name is its file's or an import's, never a same-named definition
+# elsewhere nor a method of the caller's class.
+SCOPED = frozenset({"python", "javascript", "typescript"})
+_REQUIRE = re.compile(
+    r"\b(?:const|let|var)\s+(?:\{([^}]*)\}|(\w+))\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)"
+)
+_NEW = re.compile(r"^new\s+([A-Z]\w*)\b")
+_NOT_HEADER = ("#", "//", "/*", "*", "@")
+_CLASS_HEADER = re.compile(
+    r"(?:(?:export|public|private|protected|abstract|final|static|default|sealed)\s+)*"
+    r"(?:class|struct|interface|enum|record|type|impl)\b"
+)
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)", re.M)
 # A class header's bases: Python's parenthesised list, Java/TS/C# ``extends``/``implements``,
 # C++'s ``: public``.
@@ -94,6 +109,27 @@ def _calls(source: str, text: str, first_line: int) -> tuple[CallSite, ...]:
     return outline.calls
 
 
+def block_imports(file: SourceFile, block: Block) -> tuple[Import, ...]:
+    """The imports inside a function's own lines (``from .parser import Parser`` in it)."""
+    return _imports(file.source, (textwrap.dedent(block.text),))
+
+
+def file_requires(file: SourceFile) -> dict[str, str]:
+    """CommonJS: each name ``const x = require('./dir/mod')`` (or ``const {x, y} = ...``)
+    binds, with the module's stem (``mod``)."""
+    if file.language not in ("javascript", "typescript"):
+        return {}
+    bound = {}
+    for block in file.blocks:
+        if block.section_path:
+            continue
+        for names, single, path in _REQUIRE.findall(block.text):
+            stem = PurePosixPath(path).stem if path.startswith(".") else path
+            for name in [single] if single else re.findall(r"\w+", names):
+                bound[name] = stem
+    return bound
+
+
 def file_imports(file: SourceFile) -> tuple[Import, ...]:
     """The imports of the file's top-level statement blocks."""
     return _imports(file.source, tuple(b.text for b in file.blocks if not b.section_path))
@@ -127,8 +163,9 @@ class Repository:
         return min(found, key=lambda p: p.file is not near, default=None)
 
     def resolve(self, site: CallSite, caller: Place) -> Place | None:
-        """Where the called name is defined in the repository, or None (a library's).
-        Only a file of the caller's language can define it; in Go, of its package."""
+        """Where the called name is defined in the repository, or None (a library's, or a
+        receiver whose type the code does not give: unresolved, not guessed). Only a file
+        of the caller's language can define it; in Go, of its package."""
         here = caller.file
         candidates = [
             p
@@ -140,16 +177,39 @@ class Repository:
             return None
         candidates.sort(key=lambda p: (p.file is not here, p.file.folder != here.folder))
         owner = caller.qualname[:-1]
+        if site.receiver in SUPER_NAMES:
+            return self._in_bases(owner, site.callee, here)
         if _on_self(site, caller):
-            own = [p for p in candidates if p.qualname == (*owner, site.callee)]
-            bases = self.bases(owner, here)
-            inherited = [p for p in candidates if len(p.qualname) > 1 and p.qualname[-2] in bases]
-            same = [p for p in candidates if p.file is here and len(p.qualname) > 1]
-            found = own or inherited or same
-            return found[0] if found else None
+            return self.member(owner, site.callee, here)
         if site.receiver:
-            return _on_module(site, candidates, here) or _single(candidates, here)
+            return _on_module(site, candidates, caller) or self._typed(site, caller)
+        if caller.qualname and site.callee in bound_names(here.language, caller.block.text):
+            return None  # a parameter or a local, whatever the repository defines so
         return _bare(site, candidates, caller)
+
+    def member(
+        self, owner: tuple[str, ...], name: str, near: SourceFile, depth: int = 0
+    ) -> Place | None:
+        """``name`` as a member of the class ``owner``, or of a class it derives from."""
+        if not owner:
+            return None
+        own = self.definition((*owner, name), near)
+        if own is not None:
+            return own
+        return self._in_bases(owner, name, near, depth)
+
+    def _in_bases(
+        self, owner: tuple[str, ...], name: str, near: SourceFile, depth: int = 0
+    ) -> Place | None:
+        if depth > MAX_BASES or not owner:
+            return None
+        for base in sorted(self.bases(owner, near)):
+            place = self.class_named(base, near)
+            if place is not None and place.qualname != owner:
+                found = self.member(place.qualname, name, place.file, depth + 1)
+                if found is not None:
+                    return found
+        return None
 
     def bases(self, owner: tuple[str, ...], near: SourceFile) -> frozenset[str]:
         """The names of the classes ``owner`` (a class's qualified name) derives from, last
@@ -158,6 +218,45 @@ class Repository:
         if place is None:
             return frozenset()
         return class_bases(place.block.text)
+
+    def class_named(self, name: str, near: SourceFile) -> Place | None:
+        """The class (struct, interface) called ``name``: in ``near``'s file, folder, or
+        anywhere in the repository."""
+        classes = [p for p in self.defined.get(name, []) if is_class(p.block)]
+        return min(
+            classes,
+            key=lambda p: (p.file is not near, p.file.folder != near.folder, p.file.source),
+            default=None,
+        )
+
+    def _typed(self, site: CallSite, caller: Place) -> Place | None:
+        """``x.m()`` where the code gives ``x``'s class: ``x = T()``, an annotation, a
+        constructor's ``self.x = T()``, or ``T.m()`` itself (a static call)."""
+        here = caller.file
+        receiver = site.receiver
+        head, _, attribute = receiver.partition(".")
+        if head in SELF_NAMES and attribute.isidentifier():
+            kind = self._attribute_type(caller, attribute)
+        elif receiver.isidentifier():
+            kind = receiver_type(here.language, caller.block.text, receiver)
+            if not kind and receiver not in bound_names(here.language, caller.block.text):
+                # a module's own instance (``_default_decoder = JSONDecoder()``), or a
+                # class's own name: a static or class method
+                kind = _module_type(here, receiver) or receiver
+        else:  # ``new T(...).m()``
+            created = _NEW.match(receiver)
+            kind = created.group(1) if created else ""
+        place = self.class_named(kind, here) if kind else None
+        return self.member(place.qualname, site.callee, place.file) if place else None
+
+    def _attribute_type(self, caller: Place, attribute: str) -> str:
+        owner = caller.qualname[:-1]
+        for block in caller.file.blocks:
+            if owner and block.section_path[: len(owner)] == owner:
+                found = attribute_type(block.text, attribute)
+                if found:
+                    return found
+        return ""
 
     def callees(self, caller: Place) -> Iterator[tuple[CallSite, Place]]:
         """The calls of ``caller`` that resolve in the repository, first of each callee."""
@@ -170,6 +269,8 @@ class Repository:
 
     def callers(self, target: Place) -> Iterator[tuple[CallSite, Place]]:
         """The blocks that call (or pass) ``target``: its own file first, then the rest."""
+        if not target.qualname:  # a file's top-level statements: called by nothing
+            return
         name = target.qualname[-1]
         word = re.compile(rf"\b{re.escape(name)}\b")
         files = sorted(self.files, key=lambda f: f is not target.file)
@@ -211,34 +312,64 @@ def _on_self(site: CallSite, caller: Place) -> bool:
     return go is not None and site.receiver == go.group(1)
 
 
-def _on_module(site: CallSite, candidates: list[Place], file: SourceFile) -> Place | None:
-    """``module.f()`` where the file imports ``module``: ``f`` of a file of that name."""
+def _on_module(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
+    """``module.f()`` where the file (or the function itself) imports ``module``, under
+    its own name or another (``import email.charset as _charset``): ``f`` of that file."""
     head = site.receiver.split(".")[-1]
-    if not any(head in i.names for i in file_imports(file)):
+    imports = (*file_imports(caller.file), *block_imports(caller.file, caller.block))
+    names = [set(i.names) for i in imports if head in i.names]
+    if not names:
         return None
     top = [p for p in candidates if len(p.qualname) == 1]
-    return next((p for p in top if head in p.file.parts), None)
+    return next((p for p in top if any(_module_name(p.file) in n for n in names)), None)
 
 
-def _single(candidates: list[Place], file: SourceFile) -> Place | None:
-    """A method called on some other object: only a name defined once, in the same
-    folder (a local variable's type is not known; a common name elsewhere is a guess)."""
-    if len(candidates) == 1 and candidates[0].file.folder == file.folder:
-        return candidates[0]
-    return None
+def _module_type(file: SourceFile, name: str) -> str:
+    """The class a module-level name is assigned an instance of, in the file's top-level
+    statements, or ``""``."""
+    for block in file.blocks:
+        if not block.section_path:
+            found = receiver_type(file.language, block.text, name)
+            if found:
+                return found
+    return ""
+
+
+def _module_name(file: SourceFile) -> str:
+    """The name a file is imported by: its stem, or its folder's for an ``__init__``."""
+    parts = file.parts
+    return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
+
+
+def is_class(block: Block) -> bool:
+    """Whether the block defines a class (struct, interface, type): its first line past
+    comments and decorators."""
+    for row in block.text.split("\n"):
+        line = row.strip()
+        if line and not line.startswith(_NOT_HEADER):
+            return _CLASS_HEADER.match(line) is not None
+    return False
 
 
 def _bare(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
     """A bare name: a member of the caller's own class (Java, C++), else a top-level
-    definition of the same file, of a file it imports the name from, of any file."""
+    definition of the same file, of a file it imports the name from, or (where a bare name
+    may reach further: Go's package, C's includes) of any file."""
+    file = caller.file
+    scoped = file.language in SCOPED
     own = [p for p in candidates if p.qualname == (*caller.qualname[:-1], site.callee)]
-    if own and len(own[0].qualname) > 1:
+    if own and len(own[0].qualname) > 1 and not scoped:
         return own[0]
     top = [p for p in candidates if len(p.qualname) == 1]
+    imports = (*file_imports(file), *block_imports(file, caller.block))
+    imported = {n for i in imports if site.callee in i.names for n in i.names}
+    required = file_requires(file).get(site.callee)
+    if required:
+        imported.add(required)
+    if scoped:
+        top = [p for p in top if p.file is file or _module_name(p.file) in imported]
     if not top:
         return None
-    file = caller.file
-    imported = {n for i in file_imports(file) if site.callee in i.names for n in i.names}
 
     def rank(place: Place) -> tuple[bool, bool, bool]:
         return (

@@ -31,6 +31,10 @@ class Grammar:
     # Call sites as a tree-sitter query: @callee the called name, @receiver what it is
     # called on, @ref a name passed as an argument (a callback: ``Thread(target=_worker)``).
     call_query: str = ""
+    # Definitions no node type names alone: ``const gt = (a, b) => ...`` is a function
+    # (captured as @node, its kind ``functions``' through ``assigned_functions``).
+    extra_definitions: str = ""
+    assigned_functions: frozenset[str] = frozenset()
 
 
 _PYTHON_CALLS = """\
@@ -66,6 +70,11 @@ GO = Grammar(
 _JS_FUNCTIONS = frozenset(
     {"function_declaration", "method_definition", "generator_function_declaration"}
 )
+# ``const compare = (a, b) => ...``, ``let f = function () {}``: CommonJS modules define
+# most of their functions so.
+_JS_ASSIGNED = """(variable_declarator name: (identifier)
+    value: [(arrow_function) (function_expression)]) @node
+"""
 _JAVASCRIPT_CALLS = """\
 (call_expression function: (identifier) @callee)
 (call_expression function: (member_expression object: (_) @receiver
@@ -81,6 +90,8 @@ JAVASCRIPT = Grammar(
     imports=frozenset({"import_statement"}),
     wrappers=frozenset({"export_statement"}),
     call_query=_JAVASCRIPT_CALLS,
+    extra_definitions=_JS_ASSIGNED,
+    assigned_functions=frozenset({"variable_declarator"}),
 )
 TYPESCRIPT = Grammar(
     "typescript",
@@ -91,6 +102,8 @@ TYPESCRIPT = Grammar(
     imports=frozenset({"import_statement"}),
     wrappers=frozenset({"export_statement"}),
     call_query=_JAVASCRIPT_CALLS,
+    extra_definitions=_JS_ASSIGNED,
+    assigned_functions=frozenset({"variable_declarator"}),
 )
 _JAVA_CALLS = """\
 (method_invocation object: (_) @receiver name: (identifier) @callee)
@@ -237,5 +250,6 @@ def queries_for(grammar: Grammar) -> tuple[Any, Any]:
 
     language = get_language(grammar.name)  # type: ignore[arg-type]
     kinds = grammar.functions | grammar.containers | grammar.types | grammar.imports
-    definitions = Query(language, "[" + " ".join(f"({k})" for k in sorted(kinds)) + "] @node")
+    plain = "[" + " ".join(f"({k})" for k in sorted(kinds)) + "] @node"
+    definitions = Query(language, f"{plain}\n{grammar.extra_definitions}")
     return definitions, Query(language, grammar.call_query)

@@ -115,7 +115,7 @@ def _scoped(nodes: list[Any], grammar: Grammar) -> Iterator[tuple[Any, _Scope]]:
         outer, in_function = (open_[-1][1], open_[-1][2]) if open_ else ((), False)
         name = definition_name(node) if node.type not in grammar.imports else ()
         yield node, _Scope(name, outer, in_function)
-        function = node.type in grammar.functions
+        function = node.type in grammar.functions or node.type in grammar.assigned_functions
         if function or node.type in grammar.containers:
             open_.append((node.end_byte, (*outer, *name), function))
 
@@ -137,7 +137,7 @@ def _symbol(node: Any, grammar: Grammar, scope: _Scope, first_line: int) -> Symb
 
 
 def _kind(node: Any, grammar: Grammar) -> SymbolKind:
-    if node.type in grammar.functions:
+    if node.type in grammar.functions or node.type in grammar.assigned_functions:
         return "function"
     return "class" if node.type in grammar.containers else "type"
 

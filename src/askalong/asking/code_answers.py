@@ -1,0 +1,243 @@
+"""Offline answers to questions over code evidence, written from the code itself.
+
+A graph question (``context/code_question.py``) is answered from the call graph: where
+``X`` is defined (its definition line quoted), what calls it (each caller's call line
+quoted); "what does X call" is the call tree (``call_paths.py``). Any other question over
+code evidence is answered with the code's own lines: the anchor's selected lines first,
+then the lines sharing most of the question's words and identifiers. Code evidence is
+judged by the identifiers the question names being in it, never by prose words
+("function", "defined", "mutual exclusion" are not in code, and need not be): a named
+identifier in no line is the only refusal. Every line of such an answer is a quote of
+itself, so its claim holds by construction (``call_paths.tree_checked``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from askalong.answer.base import NOT_COVERED, Draft, unit_quote
+from askalong.asking.code_finding import CodeFinding, unit_of_place
+from askalong.context.code import line_span
+from askalong.context.code_graph import Place
+from askalong.context.code_question import named_identifiers
+from askalong.context.units import ContextUnit
+from askalong.text.analysed import AnalysedText
+from askalong.text.tokens import key_terms
+from askalong.types import BlockSpan
+
+GRAPH_ROUTE = "code_graph"
+LINES_ROUTE = "code_lines"
+ROUTES = frozenset({GRAPH_ROUTE, LINES_ROUTE})
+ANCHOR_LINES = 4  # of the selection, at most
+BEST_LINES = 3  # of the rest, sharing the question's words
+AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
+_COMMENT = ("#", "//", "/*", "*", '"""', "'''")
+FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
+
+_TEXT = {
+    "en": {
+        "defined": "{name} is defined at:",
+        "callers": "{name} is called from (functions of its repository):",
+        "no_callers": "No function of the repository calls {name}; it is defined at:",
+        "lines": "From the code of {name}:",
+        "missing": "The code searched does not name: {names}.",
+    },
+    "zh": {
+        "defined": "{name} 定义于：",
+        "callers": "调用 {name} 的地方（仅本仓库中的函数）：",
+        "no_callers": "本仓库中没有函数调用 {name}；它定义于：",
+        "lines": "{name} 的代码：",
+        "missing": "所查代码中没有：{names}。",
+    },
+}
+_HAN = re.compile("[\u4e00-\u9fff]")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_BARE_LINE = re.compile(r"^[\s{}()\[\];,:]*$")
+
+
+@dataclass(frozen=True)
+class _Line:
+    unit: int
+    span: BlockSpan
+    text: str
+
+
+def graph_draft(
+    finding: CodeFinding, units: Sequence[ContextUnit], question: AnalysedText
+) -> Draft:
+    """Where the named identifier is defined, or what calls it, one quoted line each."""
+    text = _TEXT[_lang(question)]
+    name = _name(finding)
+    cited: list[tuple[str, ContextUnit, BlockSpan]] = []
+    for place in finding.targets:
+        unit = unit_of_place(place, units)
+        cited.append((_where(place, None), unit, unit.cited_spans[0]))
+    intro = text["defined"]
+    if finding.question.ask in ("callers", "usage"):
+        calls = []
+        for site, caller in finding.callers:
+            unit = unit_of_place(caller, units)
+            calls.append((_where(caller, site.line), unit, _call_span(site.line, caller)))
+        cited = calls or cited
+        intro = text["callers"] if calls else text["no_callers"]
+    return _draft(intro.format(name=name), cited, GRAPH_ROUTE)
+
+
+def lines_draft(
+    question: AnalysedText, units: Sequence[ContextUnit], *, name: str, anchored: bool
+) -> Draft:
+    """The code's own lines for a question over code: refused only when an identifier it
+    names is in none of them."""
+    lang = _lang(question)
+    text = _TEXT[lang]
+    missing = [n for n in named_identifiers(question.text) if not _named_in(n, units)]
+    if missing:
+        note = text["missing"].format(names=", ".join(missing))
+        return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
+    picked = _picked(question, units, anchored=anchored, subject=name)
+    if not picked:
+        return Draft("not_covered", NOT_COVERED[lang], ())
+    cited = [(line.text.strip(), units[line.unit], line.span) for line in picked]
+    return _draft(text["lines"].format(name=name), cited, LINES_ROUTE)
+
+
+def _picked(
+    question: AnalysedText, units: Sequence[ContextUnit], *, anchored: bool, subject: str
+) -> list[_Line]:
+    """Anchored: the selection's lines with the line that governs them (the ``if`` /
+    ``case`` above) and the lines right after (its ``except`` / ``catch``); then the lines
+    sharing most of the question's words or identifiers, code before comments (a block's
+    opening line with its first). Unanchored, the subject's own lines (a class's members
+    too) come first, its name and definition line aside: every line of it names it."""
+    lines = list(_lines(units))
+    chosen = _around_selection(lines, units[0]) if anchored else []
+    wanted = _line_terms(question.text)
+    pool = lines
+    if not anchored:
+        wanted -= _line_terms(subject)
+        inside = tuple(subject.split("."))
+        own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
+        pool = [ln for ln in own if ln != _definition_line(own)] or lines
+    best = _best(pool, wanted) or _best(lines, wanted)
+    for line in best[:BEST_LINES]:
+        for taken in (line, *_opened(lines, line)):
+            if all(taken.text.strip() != c.text.strip() for c in chosen):
+                chosen.append(taken)
+    return chosen or [ln for ln in lines if ln.unit == 0][:1]
+
+
+def _definition_line(lines: list[_Line]) -> _Line | None:
+    return next((ln for ln in lines if not ln.text.lstrip().startswith(_COMMENT)), None)
+
+
+def _around_selection(lines: list[_Line], anchor: ContextUnit) -> list[_Line]:
+    own = [ln for ln in lines if ln.unit == 0]
+    picked = [i for i, ln in enumerate(own) if _cited(anchor, ln.span)][:ANCHOR_LINES]
+    if not picked:
+        return []
+    first, last = picked[0], picked[-1]
+    depth = _indent(own[first].text)
+    parent = next((i for i in range(first - 1, -1, -1) if _indent(own[i].text) < depth), None)
+    around = ([parent] if parent is not None else []) + picked
+    around += list(range(last + 1, min(last + 1 + AFTER_LINES, len(own))))
+    return [own[i] for i in around]
+
+
+def _best(lines: list[_Line], wanted: frozenset[str]) -> list[_Line]:
+    """The lines sharing the question's terms, most first; a comment counts half."""
+    scored = []
+    for index, line in enumerate(lines):
+        shared = len(wanted & _line_terms(line.text))
+        if shared:
+            weight = shared / 2 if line.text.lstrip().startswith(_COMMENT) else shared
+            scored.append((-weight, index, line))
+    return [line for _, _, line in sorted(scored, key=lambda t: t[:2])]
+
+
+def _opened(lines: list[_Line], line: _Line) -> list[_Line]:
+    """The first line of the block ``line`` opens (``if r == nil {`` -> its body)."""
+    if not line.text.rstrip().endswith(("{", ":")):
+        return []
+    index = lines.index(line)
+    following = lines[index + 1 : index + 2]
+    return [ln for ln in following if ln.unit == line.unit]
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _lines(units: Sequence[ContextUnit]) -> Iterator[_Line]:
+    """Every line of code the units hold that says something (not a lone brace)."""
+    for number, unit in enumerate(units):
+        for piece in unit.pieces:
+            offset = 0
+            for row in piece.text.split("\n"):
+                if not _BARE_LINE.match(row):
+                    start = piece.span.start + offset
+                    yield _Line(
+                        number, BlockSpan(piece.span.block_id, start, start + len(row)), row
+                    )
+                offset += len(row) + 1
+
+
+def _cited(unit: ContextUnit, span: BlockSpan) -> bool:
+    return any(
+        c.block_id == span.block_id and span.start < c.end and c.start < span.end
+        for c in unit.cited_spans
+    )
+
+
+def _line_terms(text: str) -> frozenset[str]:
+    """Words and identifier parts (``_wake_up_first`` → wake, first; ``notifyWaiters`` →
+    notify, waiters), as ``key_terms`` stems them."""
+    return frozenset(key_terms(_CAMEL.sub(" ", text.replace("_", " ").replace(".", " "))))
+
+
+def _named_in(name: str, units: Sequence[ContextUnit]) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    word = re.compile(rf"(?<![\w]){re.escape(last)}(?![\w])")
+    return any(word.search(unit.text) for unit in units)
+
+
+def _draft(intro: str, cited: Sequence[tuple[str, ContextUnit, BlockSpan]], route: str) -> Draft:
+    lines, quotes = [intro], []
+    for number, (label, unit, span) in enumerate(cited, start=1):
+        block_text = _block_text(unit, span)
+        quotes.append(unit_quote(number, unit, span, block_text))
+        lines.append(f"  {label} [{number}]")
+    return Draft("answered", "\n".join(lines), tuple(quotes), route=route)
+
+
+def _block_text(unit: ContextUnit, span: BlockSpan) -> str:
+    """The text of ``span`` (a span inside one of the unit's pieces)."""
+    for piece in unit.pieces:
+        own = piece.span
+        if own.block_id == span.block_id and own.start <= span.start <= span.end <= own.end:
+            return piece.text[span.start - own.start : span.end - own.start]
+    raise ValueError(f"span {span} is not in the unit")
+
+
+def _call_span(line: int, caller: Place) -> BlockSpan:
+    """The call line's span (``finding_units`` holds the caller's block whole)."""
+    return BlockSpan(caller.block.id, *line_span(caller.block, line))
+
+
+def _where(place: Place, line: int | None) -> str:
+    lines = place.block.lines or (0, 0)
+    at = f"{line}" if line is not None else f"{lines[0]}-{lines[1]}"
+    return f"{'.'.join(place.qualname)}  {place.file.source}:{at}"
+
+
+def _name(finding: CodeFinding) -> str:
+    question = finding.question
+    if question.name:
+        return ".".join(p for p in (question.qualifier, question.name) if p)
+    return ".".join(finding.targets[0].qualname)
+
+
+def _lang(question: AnalysedText) -> str:
+    """Chinese when the question is, or holds any Chinese (谁调用了_wake_up_first)."""
+    return "zh" if question.language == "zh" or _HAN.search(question.text) else "en"

@@ -1,0 +1,85 @@
+"""The evidence for a code question that the call graph answers (pure over a
+``Repository``): "what does X call" is the call tree from ``X`` (or from the anchor's
+function), "what calls X / where is X used / where is X defined" the definitions of ``X``
+and the places that call it (``code_finding.py``). The question is read once, in
+``context/code_question.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from askalong.asking.code_finding import CodeFinding, code_finding, finding_units, named_places
+from askalong.context.call_path import tree_units
+from askalong.context.call_tree import DEPTH, CallNode, call_tree
+from askalong.context.code import code_anchor_unit, place_unit
+from askalong.context.code_graph import Place, Repository, is_class
+from askalong.context.code_question import CodeQuestion
+from askalong.context.units import ContextUnit
+
+
+@dataclass(frozen=True)
+class GraphEvidence:
+    """The units a graph answer quotes, what was searched, and the tree or the finding."""
+
+    units: tuple[ContextUnit, ...]
+    searched: tuple[str, ...]
+    tree: CallNode | None = None
+    finding: CodeFinding | None = None
+
+
+def graph_evidence(
+    repository: Repository,
+    question: CodeQuestion,
+    anchored: Place | None,
+    anchor_unit: ContextUnit | None = None,
+) -> GraphEvidence | None:
+    """The graph's evidence for ``question``, about ``X`` when it names one the
+        repository defines, else about ``anchored``; None when it asks no graph question or
+        names nothing the repository defines. The anchor's function keeps ``anchor_unit`` (the
+    selection cited) as its unit."""
+    if question.ask == "callees":
+        root = subject_place(repository, question, anchored)
+        if root is None:
+            return None
+        tree = call_tree(repository, root)
+        own = anchor_unit if anchor_unit is not None and root == anchored else None
+        units = tuple(tree_units(tree, own or whole_unit(root)))
+        searched = f"the call tree from {'.'.join(root.qualname)}, {DEPTH} levels"
+        return GraphEvidence(units, (searched,), tree=tree)
+    if not question.graph:
+        return None
+    finding = code_finding(repository, question, anchored)
+    if finding is None:
+        return None
+    names = ", ".join(".".join(p.qualname) for p in finding.targets)
+    searched = f"the repository's symbols and calls for {names}"
+    return GraphEvidence(tuple(finding_units(finding)), (searched,), finding=finding)
+
+
+def whole_unit(place: Place) -> ContextUnit:
+    """A definition whole, as the anchor unit of a question naming it."""
+    return code_anchor_unit(place, 0, len(place.block.text))
+
+
+def subject_place(
+    repository: Repository, question: CodeQuestion, anchored: Place | None
+) -> Place | None:
+    """The function a question is about: the one it names, else the anchor's."""
+    if question.name:
+        named = named_places(repository, question)
+        if named:
+            return named[0]
+    return anchored
+
+
+def member_units(repository: Repository, place: Place) -> list[ContextUnit]:
+    """A class's members whole (its methods), when ``place`` is a class; else none."""
+    if not is_class(place.block):
+        return []
+    qualname = place.qualname
+    return [
+        place_unit(Place(place.file, b), 0, len(b.text))
+        for b in place.file.blocks
+        if len(b.section_path) > len(qualname) and b.section_path[: len(qualname)] == qualname
+    ]

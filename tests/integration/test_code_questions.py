@@ -1,0 +1,121 @@
+"""Questions over code answered from code (issues 27, 32): the standard library's asyncio
+locks added as a repository, asked through ``askalong ask`` with the real store, keyword
+index and tree-sitter. Developer wording ("function", "defined", "mutual exclusion") is
+never a reason to refuse; "what calls X" / "where is X defined" are answered from the
+call graph, anchored or not, in English and Chinese, each line quoted exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_json import run_json
+from code_samples import copy_stdlib
+
+from askalong.config import Settings
+
+LOCKS = "asyncio/locks.py"
+
+
+@pytest.fixture
+def repo(settings: Settings, tmp_path: Path) -> Path:
+    folder = copy_stdlib(tmp_path / "repo", LOCKS, "asyncio/mixins.py")
+    run_json("add", "--no-embed", str(folder))
+    return folder
+
+
+def line_of(folder: Path, text: str) -> int:
+    rows = (folder / LOCKS).read_text(encoding="utf-8").splitlines()
+    return next(i for i, row in enumerate(rows, 1) if text in row)
+
+
+def quoted(answer: dict[str, Any]) -> list[str]:
+    return [q["text"].strip() for q in answer["quotes"]]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How does this guarantee mutual exclusion?", "Why is this here?", "这里为什么要等待？"],
+)
+def test_an_anchored_question_is_answered_with_the_selected_lines(
+    repo: Path, question: str
+) -> None:
+    line = line_of(repo, "await fut")
+    answer = run_json("ask", "--at", f"{LOCKS}:{line}", question)
+    assert answer["status"] == "answered", answer
+    assert quoted(answer)[:2] == ["try:", "await fut"]  # the line governing it, then it
+    assert all(q["verdict"] == "supported" for q in answer["quotes"])
+
+
+def test_where_is_this_function_defined_quotes_its_definition_line(repo: Path) -> None:
+    line = line_of(repo, "await fut")
+    answer = run_json("ask", "--at", f"{LOCKS}:{line}", "Where is this function defined?")
+    assert answer["status"] == "answered"
+    assert quoted(answer) == ["async def acquire(self):"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What calls _wake_up_first?", "谁调用了_wake_up_first", "_wake_up_first在哪里被调用？"],
+)
+def test_what_calls_x_is_answered_from_the_call_graph_without_an_anchor(
+    repo: Path, question: str
+) -> None:
+    answer = run_json("ask", question)
+    assert answer["status"] == "answered", answer
+    assert quoted(answer) == ["self._wake_up_first()", "self._wake_up_first()"]
+    sections = [tuple(q["section_path"]) for q in answer["quotes"]]
+    assert sections == [("Lock", "acquire"), ("Lock", "release")]
+    for quote in answer["quotes"]:  # line-exact: the quote is one whole line of the file
+        source = (repo / LOCKS).read_text(encoding="utf-8").splitlines()
+        assert quote["text"] in source
+
+
+@pytest.mark.parametrize("question", ["Where is Lock.acquire defined?", "Lock.acquire在哪里定义？"])
+def test_where_is_x_defined_finds_it_through_the_symbols(repo: Path, question: str) -> None:
+    answer = run_json("ask", question)
+    assert answer["status"] == "answered"
+    assert quoted(answer) == ["async def acquire(self):"]
+    assert answer["quotes"][0]["section_path"] == ["Lock", "acquire"]
+
+
+def test_a_named_identifier_the_code_lacks_is_still_refused(repo: Path) -> None:
+    line = line_of(repo, "await fut")
+    answer = run_json("ask", "--at", f"{LOCKS}:{line}", "Why does this call _no_such_helper?")
+    assert answer["status"] == "not_covered"
+    assert "_no_such_helper" in answer["explanation"]
+
+
+def test_where_is_x_used_lists_the_lines_naming_it_besides_calls(repo: Path) -> None:
+    answer = run_json("ask", "Where is _ContextManagerMixin used?")
+    assert answer["status"] == "answered"
+    assert any(q.startswith("class Lock(_ContextManagerMixin") for q in quoted(answer))
+
+
+def test_a_question_at_top_level_statements_is_answered_from_their_lines(repo: Path) -> None:
+    line = line_of(repo, "__all__ = (")
+    answer = run_json("ask", "--at", f"{LOCKS}:{line}", "What does this export?")
+    assert answer["status"] == "answered"
+    assert quoted(answer)[0].startswith("__all__ = (")
+
+
+def test_a_plain_word_naming_a_definition_of_a_code_only_base_is_its_subject(
+    repo: Path,
+) -> None:
+    answer = run_json("ask", "How does locked report the state?")
+    assert answer["status"] == "answered"
+    assert answer["answer"].startswith("From the code of Lock.locked")
+
+
+def test_a_definition_below_its_comment_quotes_the_definition_line(
+    settings: Settings, tmp_path: Path
+) -> None:
+    folder = tmp_path / "gorepo"
+    folder.mkdir()
+    lines = ["package p", "", *[f"// line {i} of the comment" for i in range(15)]]
+    source = "\n".join([*lines, "func Helper(x int) int {", "\treturn x + 1", "}", ""])
+    (folder / "p.go").write_text(source, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    answer = run_json("ask", "Where is Helper defined?")
+    assert quoted(answer) == ["func Helper(x int) int {"]

@@ -1,0 +1,106 @@
+"""The call graph with scope (issue 27): a parameter or a local is never a call target,
+a call on an object binds only where the code gives the object's class, and ``super()``
+reaches the bases; small repositories parsed with the real parser."""
+
+from __future__ import annotations
+
+from askalong.context.code_graph import Place, Repository, SourceFile
+from askalong.parse.code.parser import parse
+
+HELPERS = """
+def request(url):
+    return url
+
+
+def join(parts):
+    return parts
+
+
+class Parser:
+    def feed(self, data):
+        return data
+
+    def info(self):
+        return 1
+"""
+
+APP = """
+from helpers import Parser
+
+
+class Base:
+    def close(self):
+        return 0
+
+
+class Client(Base):
+    def __init__(self):
+        self.parser = Parser()
+
+    def send(self, request, headers):
+        request()
+        headers.info()
+        ", ".join(headers)
+        self.parser.feed(headers)
+        local = Parser()
+        local.info()
+        return super().close()
+"""
+
+
+def repository(**sources: str) -> Repository:
+    files = [
+        SourceFile(f"{name}.py", f"{name}.py", parse(text.encode(), source=f"{name}.py").blocks)
+        for name, text in sources.items()
+    ]
+    return Repository(files)
+
+
+def callees_of(repo: Repository, qualname: tuple[str, ...]) -> list[str]:
+    place = next(Place(f, b) for f in repo.files for b in f.blocks if b.section_path == qualname)
+    return sorted(".".join(target.qualname) for _, target in repo.callees(place))
+
+
+def test_parameters_and_unknown_receivers_are_unresolved_known_types_bind() -> None:
+    repo = repository(helpers=HELPERS, app=APP)
+    assert callees_of(repo, ("Client", "send")) == [
+        "Base.close",
+        "Parser",
+        "Parser.feed",
+        "Parser.info",
+    ]
+
+
+def test_a_parameter_named_like_a_function_is_not_its_caller() -> None:
+    repo = repository(helpers=HELPERS, app=APP)
+    request = next(
+        Place(f, b) for f in repo.files for b in f.blocks if b.section_path == ("request",)
+    )
+    assert list(repo.callers(request)) == []
+
+
+def test_a_bare_name_neither_defined_nor_imported_in_the_file_is_unresolved() -> None:
+    repo = repository(helpers=HELPERS, other="def run(x):\n    return join(x)\n")
+    assert callees_of(repo, ("run",)) == []
+
+
+def js_repository(**sources: str) -> Repository:
+    files = [
+        SourceFile(name, name, parse(text.encode(), source=name).blocks)
+        for name, text in sources.items()
+    ]
+    return Repository(files)
+
+
+def test_commonjs_arrow_functions_are_symbols_bound_through_require() -> None:
+    repo = js_repository(**{
+        "lib/compare.js": "const compare = (a, b) => a - b\nmodule.exports = compare\n",
+        "lib/gt.js": "const compare = require('./compare')\n"
+        "const gt = (a, b) => compare(a, b) > 0\nmodule.exports = gt\n",
+        "lib/other.js": "const compare = (x) => x\nconst run = (v) => v.compare(1)\n",
+    })  # fmt: skip
+    assert callees_of(repo, ("gt",)) == ["compare"]
+    gt = next(Place(f, b) for f in repo.files for b in f.blocks if b.section_path == ("gt",))
+    target = next(t for _, t in repo.callees(gt))
+    assert target.file.source == "lib/compare.js"
+    assert callees_of(repo, ("run",)) == []  # v's type is not known
