@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import os
 import random
@@ -30,7 +31,7 @@ from askalong.text.sentences import split_sentences
 from askalong.text.tokens import terms_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from splits import split_of  # noqa: E402
+from splits import split_of
 
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA", "/work/shared/evaldata"))
 SEED = 32
@@ -101,7 +102,7 @@ def _abstract_sentences(text: str) -> list[str]:
     return [t.replace("\\n", " ").strip() for t in texts]  # indices are the rationale ids
 
 
-_GLUED = re.compile(r"(?<=[a-z0-9)]\.)(?=[A-Z])")
+GLUED = re.compile(r"(?<=[a-z0-9)]\.)(?=[A-Z])")
 
 
 def hotpot() -> Iterator[tuple[Paragraph, list]]:
@@ -109,7 +110,7 @@ def hotpot() -> Iterator[tuple[Paragraph, list]]:
     path = EVALDATA / "qa" / "halueval_hotpot500" / "qa_one-turn_data.json"
     for k, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
         item = json.loads(line)
-        text = _GLUED.sub(" ", item["knowledge"])
+        text = GLUED.sub(" ", item["knowledge"])
         sentences = [text[a:b].strip() for a, b in sentence_spans(text)]
         answer = item["right_answer"].lower()
         gold = {i for i, s in enumerate(sentences) if answer in s.lower()}
@@ -149,12 +150,17 @@ def load(limit: int) -> tuple[list[Paragraph], list[Question], list[str]]:
     return paragraphs, questions, splits
 
 
+@functools.cache
+def paragraph_terms(sentences: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(terms_of(" ".join(sentences)))
+
+
 def lexical_order(question: str, candidates: list[int], paragraphs: list[Paragraph]) -> list[int]:
     """Candidates by the share of the question's terms their text holds (a stand-in for
     the search's order), the highest first; ties keep their order."""
     asked = terms_of(question)
-    share = {p: len(asked & terms_of(" ".join(paragraphs[p].sentences))) for p in candidates}
-    return sorted(candidates, key=lambda p: -share[p])
+    held = {p: paragraph_terms(tuple(paragraphs[p].sentences)) for p in candidates}
+    return sorted(candidates, key=lambda p: -len(asked & held[p]))
 
 
 class Vectors:
@@ -175,7 +181,8 @@ class Vectors:
                 self.passages[text] = row
 
     def queries(self, texts: list[str]) -> np.ndarray:
-        return np.stack([self.embedder.embed_query(t) for t in texts])
+        batches = [texts[k : k + 64] for k in range(0, len(texts), 64)]
+        return np.concatenate([self.embedder._checked(batch, "query") for batch in batches])
 
 
 def candidates_of(
@@ -202,7 +209,10 @@ def far_of(
     return lexical_order(question.text, sample, paragraphs)[:FAR]
 
 
-def group(question: str, chosen: list[int], paragraphs: list[Paragraph]) -> list[Sentence]:
+def group(
+    question: str, chosen: list[int], paragraphs: list[Paragraph]
+) -> tuple[list[Sentence], list[int]]:
+    """The candidates of ``chosen`` paragraphs in lexical order, and that order."""
     ordered = lexical_order(question, chosen, paragraphs)
     return [
         Sentence(rank, i, text)
@@ -231,6 +241,7 @@ def main() -> None:
         own = paragraphs[q.paragraph]
         far = far_of(q, pools[(own.dataset, splits[q.paragraph])], paragraphs, rng)
         plans.append((q, near, far))
+    print(f"planned in {time.time() - started:.0f} s", flush=True)
     vectors = Vectors()
     texts = [s for _, near, far in plans for p in near + far for s in paragraphs[p].sentences]
     vectors.fill(texts)
@@ -239,7 +250,7 @@ def main() -> None:
     )
     qvecs = vectors.queries([q.text for q, _, _ in plans])
     rows, groups, labels, meta = [], [], [], []
-    for g, ((q, near, far), qv) in enumerate(zip(plans, qvecs, strict=True)):
+    for (q, near, far), qv in zip(plans, qvecs, strict=True):
         for covered, chosen in ((1, near), (0, far)):
             if not chosen:
                 continue

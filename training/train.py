@@ -95,7 +95,7 @@ def fit_sentence(x, y, group, hidden: int, seed: int):  # type: ignore[no-untype
         loss, ds = listwise_grad(s, y, starts, dense)
         return loss, backward(params, x, h, ds)
 
-    params, loss = adam(init(x.shape[1], hidden, rng), grad_fn, STEPS)
+    params, _ = adam(init(x.shape[1], hidden, rng), grad_fn, STEPS)
     return params
 
 
@@ -116,7 +116,9 @@ def top1(scores: np.ndarray, y: np.ndarray, group: np.ndarray) -> np.ndarray:
     """Per group: whether its best-scored row is a gold one."""
     starts = starts_of(group)
     ends = np.r_[starts[1:], len(group)]
-    return np.array([y[a + int(np.argmax(scores[a:b]))] == 1 for a, b in zip(starts, ends)])
+    return np.array(
+        [y[a + int(np.argmax(scores[a:b]))] == 1 for a, b in zip(starts, ends, strict=True)]
+    )
 
 
 def standardiser(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -164,7 +166,9 @@ def main() -> None:
         out["sentence"][variant] = spec(names, mean, scale, params)
         scores, _ = forward(params, xs)
         report_sentences(variant, scores, y, group, language, split, covered, has_gold, x)
-        fit_answerable(variant, out, x, scores, group, language, split, covered)
+        seen = x.copy()
+        seen[:, len(LEXICAL) :] *= variant == "embedded"  # no vectors: the cosines read 0
+        fit_answerable(variant, out, seen, scores, group, language, split, covered)
     args.out.write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
 
@@ -178,7 +182,8 @@ def report_sentences(variant, scores, y, group, language, split, covered, has_go
         )
         figures = [top1(v[keep], y[keep], group[keep]).mean() for v in (scores, cosine, coverage)]
         print(
-            f"  {variant} {lang}: dev questions {len(starts_of(group[keep]))}: model {figures[0]:.3f}"
+            f"  {variant} {lang}: dev questions {len(starts_of(group[keep]))}:"
+            f" model {figures[0]:.3f}"
             f" | best cosine {figures[1]:.3f} | best coverage {figures[2]:.3f}"
         )
 
@@ -186,7 +191,9 @@ def report_sentences(variant, scores, y, group, language, split, covered, has_go
 def fit_answerable(variant, out, x, scores, group, language, split, covered) -> None:  # type: ignore[no-untyped-def]
     starts = starts_of(group)
     ends = np.r_[starts[1:], len(group)]
-    summary = np.stack([answerable_features(x[a:b], scores[a:b]) for a, b in zip(starts, ends)])
+    summary = np.stack(
+        [answerable_features(x[a:b], scores[a:b]) for a, b in zip(starts, ends, strict=True)]
+    )
     train = split == "train"
     mean, scale = standardiser(summary[train])
     params = fit_logistic((summary[train] - mean) / scale, covered[train].astype(float), SEED)
@@ -204,7 +211,8 @@ def fit_answerable(variant, out, x, scores, group, language, split, covered) -> 
             refused_cov = (p[k & (covered == 1)] < threshold).mean()
             refused_far = (p[k & (covered == 0)] < threshold).mean()
             print(
-                f"  {variant} {name}: threshold {threshold:.3f}: dev covered refused {refused_cov:.3f}"
+                f"  {variant} {name}: threshold {threshold:.3f}:"
+                f" dev covered refused {refused_cov:.3f}"
                 f", uncovered refused {refused_far:.3f}"
             )
 

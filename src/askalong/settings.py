@@ -22,6 +22,11 @@ from askalong.types import Visibility
 EmbedderName = Literal["local", "openai", "none"]
 EngineName = Literal["auto", "onnx", "numpy", "package"]
 AnswererName = Literal["extractive", "openai"]
+# How the offline answerer picks its sentence and refuses: the learned scorer
+# (answer/scorer) or the previous hand-weighted rules, kept for one session only so a
+# benchmark can report both in the same run (issue 32); "rules" goes with the rule pile.
+SentenceScorerName = Literal["learned", "rules"]
+SENTENCE_SCORERS: tuple[str, ...] = get_args(SentenceScorerName)
 AuthMode = Literal["auto", "required"]
 AUTH_MODES: tuple[str, ...] = get_args(AuthMode)
 
@@ -75,6 +80,7 @@ class Settings:
     # Answers: "extractive" (offline, the default) or "openai" (any OpenAI-compatible chat
     # endpoint; the strong model answers hard questions, the light one quick ones).
     answerer: AnswererName = "extractive"
+    sentence_scorer: SentenceScorerName = "learned"  # the offline answerer's (see above)
     llm_base_url: str = ""
     llm_model: str = ""
     llm_light_model: str = ""  # empty: the strong model answers everything

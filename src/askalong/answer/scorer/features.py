@@ -15,6 +15,7 @@ model sees at run time exactly what it was fitted on.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -63,6 +64,18 @@ IDF_FLOOR = 0.3  # a question term found in every candidate still counts this mu
 NEW_TERMS_FULL = 8  # terms beyond the question's: this many count fully
 
 
+@functools.lru_cache(maxsize=16384)
+def _terms(text: str) -> frozenset[str]:
+    """``terms_of``, remembered: the same sentences meet many questions (follow-ups,
+    training's pairs)."""
+    return frozenset(terms_of(text))
+
+
+@functools.lru_cache(maxsize=16384)
+def _key_terms(text: str) -> frozenset[str]:
+    return frozenset(key_terms(text))
+
+
 @dataclass(frozen=True)
 class Sentence:
     """One candidate: its passage's place in the search's order, its place in that
@@ -95,8 +108,8 @@ def sentence_features(
 
 
 def _lexical(question: str, sentences: Sequence[Sentence]) -> np.ndarray:
-    asked = terms_of(question)
-    terms = [terms_of(s.text) for s in sentences]
+    asked = set(terms_of(question))
+    terms = [_terms(s.text) for s in sentences]
     weight = _idf(asked, terms)
     words = {t: w for t, w in weight.items() if not t.startswith(BIGRAM)}
     pairs = {t: w for t, w in weight.items() if t.startswith(BIGRAM)}
@@ -105,7 +118,7 @@ def _lexical(question: str, sentences: Sequence[Sentence]) -> np.ndarray:
     window = np.array([_covered(weight, t) for t in _windows(sentences, terms)])
     passage = _per_passage(sentences, terms, weight)
     own = key_terms(question)
-    new = [len(key_terms(s.text) - own) for s in sentences]
+    new = [len(_key_terms(s.text) - own) for s in sentences]
     chars = _characters(question)
     count = Counter(s.passage for s in sentences)
     columns = [
@@ -126,14 +139,16 @@ def _lexical(question: str, sentences: Sequence[Sentence]) -> np.ndarray:
         np.array([float(s.index == 0) for s in sentences]),
         np.array([1.0 / (1.0 + s.passage) for s in sentences]),
         np.array([min(1.0, n / NEW_TERMS_FULL) for n in new]),
-        np.array([n / max(1, len(key_terms(s.text))) for n, s in zip(new, sentences, strict=True)]),
+        np.array(
+            [n / max(1, len(_key_terms(s.text))) for n, s in zip(new, sentences, strict=True)]
+        ),
         np.array([float(any(c.isdigit() for c in s.text)) for s in sentences]),
         np.full(len(sentences), float(HAN_RE.search(question) is not None)),
     ]
     return np.stack(columns, axis=1)
 
 
-def _idf(asked: set[str], terms: Sequence[set[str]]) -> dict[str, float]:
+def _idf(asked: set[str], terms: Sequence[frozenset[str]]) -> dict[str, float]:
     """Each question term's smoothed IDF among the candidates (floored)."""
     n = len(terms)
     df = Counter(t for found in terms for t in asked & found)
@@ -141,7 +156,7 @@ def _idf(asked: set[str], terms: Sequence[set[str]]) -> dict[str, float]:
     return {t: max(IDF_FLOOR, math.log((n + 1) / (df[t] + 0.5)) / scale) for t in asked}
 
 
-def _covered(weight: dict[str, float], terms: set[str]) -> float:
+def _covered(weight: dict[str, float], terms: frozenset[str] | set[str]) -> float:
     """The IDF-weighted share of the question's terms held in ``terms`` (0..1)."""
     total = sum(weight.values())
     return sum(w for t, w in weight.items() if t in terms) / total if total else 0.0
@@ -157,7 +172,7 @@ def _neighbours(sentences: Sequence[Sentence], values: np.ndarray) -> tuple[np.n
     return tuple(out)
 
 
-def _windows(sentences: Sequence[Sentence], terms: Sequence[set[str]]) -> list[set[str]]:
+def _windows(sentences: Sequence[Sentence], terms: Sequence[frozenset[str]]) -> list[set[str]]:
     """Each sentence's terms with its neighbours' in the same passage."""
     where = {(s.passage, s.index): k for k, s in enumerate(sentences)}
     out = []
@@ -168,7 +183,7 @@ def _windows(sentences: Sequence[Sentence], terms: Sequence[set[str]]) -> list[s
 
 
 def _per_passage(
-    sentences: Sequence[Sentence], terms: Sequence[set[str]], weight: dict[str, float]
+    sentences: Sequence[Sentence], terms: Sequence[frozenset[str]], weight: dict[str, float]
 ) -> np.ndarray:
     """The coverage of each sentence's whole passage."""
     joined: dict[int, set[str]] = {}
