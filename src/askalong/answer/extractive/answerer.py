@@ -19,7 +19,7 @@ class ExtractiveAnswerer(Answerer):
     offline = True
 
     def __init__(
-        self, embedder: Embedder | None = None, scorer: SentenceScorerName = "learned"
+        self, embedder: Embedder | None = None, scorer: SentenceScorerName = "rules"
     ) -> None:
         # follow-ups and nearby questions see the same sentences again: embed them once
         self.embedder = CachedEmbedder(embedder) if embedder is not None else None

@@ -15,6 +15,7 @@ import functools
 import json
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 import numpy as np
 
@@ -73,12 +74,12 @@ def _variant(embedded: bool) -> str:
     return "embedded" if embedded else "lexical"
 
 
-def network(spec: dict[str, object], names: tuple[str, ...]) -> Network:
+def network(spec: dict[str, Any], names: tuple[str, ...]) -> Network:
     """A ``Network`` from its JSON form (``training/train.py`` writes it)."""
-    chosen = [str(c) for c in spec["columns"]]  # type: ignore[union-attr]
+    chosen = [str(c) for c in spec["columns"]]
     layers = tuple(
         (np.asarray(layer["w"], dtype=np.float64), np.asarray(layer["b"], dtype=np.float64))
-        for layer in spec["layers"]  # type: ignore[union-attr]
+        for layer in spec["layers"]
     )
     return Network(
         tuple(names.index(c) for c in chosen),
@@ -88,15 +89,15 @@ def network(spec: dict[str, object], names: tuple[str, ...]) -> Network:
     )
 
 
-def scorer_from(data: dict[str, object]) -> Scorer:
+def scorer_from(data: dict[str, Any]) -> Scorer:
     heads = {"sentence": COLUMNS, "answerable": ANSWERABLE}
     built = {
-        head: {v: network(spec, names) for v, spec in data[head].items()}  # type: ignore[attr-defined]
+        head: {v: network(spec, names) for v, spec in data[head].items()}
         for head, names in heads.items()
     }
     thresholds = {
         variant: {lang: float(p) for lang, p in by_language.items()}
-        for variant, by_language in data["thresholds"].items()  # type: ignore[attr-defined]
+        for variant, by_language in data["thresholds"].items()
     }
     return Scorer(built["sentence"], built["answerable"], thresholds)
 
