@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from importlib import resources
 
+import numpy as np
 import pytest
 from tests.unit.test_answer_choice import unit_of
 
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
-from askalong.answer.extractive.learned import learned_answer
+from askalong.answer.extractive.learned import MAX_CANDIDATES, learned_answer
 from askalong.answer.scorer.model import WEIGHTS_FILE, shipped_scorer
 from askalong.config import load_settings
 from askalong.errors import ConfigError
-from askalong.providers.base import Embedder
+from askalong.providers.base import Embedder, EmbedKind
 from askalong.settings import Settings
 from askalong.text.analysed import analysed
 
@@ -95,3 +96,24 @@ def test_the_setting_picks_the_scorer_and_names_the_choices_when_wrong(
     monkeypatch.setenv("ASKALONG_SENTENCE_SCORER", "magic")
     with pytest.raises(ConfigError, match="learned"):
         load_settings()
+
+
+class Counting(Embedder):
+    """The real embedder, counting the passages it is asked to embed."""
+
+    def __init__(self, inner: Embedder) -> None:
+        super().__init__(name=inner.name, dimension=inner.dimension)
+        self.inner = inner
+        self.passages = 0
+
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        self.passages += len(texts) if kind == "passage" else 0
+        return self.inner._embed(texts, kind)
+
+
+def test_a_long_context_embeds_only_the_most_covered_sentences(embedder: Embedder) -> None:
+    filler = tuple(f"Section {k} lists the rooms of floor {k} of the museum." for k in range(40))
+    counting = Counting(embedder)
+    answer = ask("What loss is SPECTER trained with?", (*filler, *PAPER), counting)
+    assert "triplet margin loss" in answer
+    assert counting.passages == MAX_CANDIDATES < len(filler)
