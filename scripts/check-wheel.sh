@@ -90,6 +90,11 @@ sys.exit(not int(sys.argv[2]) > 0 or rows[0] != int(sys.argv[2]))' \
         "$ASKALONG_HOME/askalong.sqlite3" "$expected"
 }
 
+# The learned sentence scorer's weights are package data (answer/scorer/weights.json).
+scorer_weights_ship() {
+    py_check 'from askalong.answer.scorer.model import shipped_scorer; shipped_scorer()'
+}
+
 add_markdown() {
     printf '# Wheel note\n\nThe wheel check adds this note to a fresh library.\n' >"$WORK/note.md"
     in_venv askalong add --json "$WORK/note.md" >"$WORK/add.json" 2>"$WORK/add.log" &&
@@ -217,6 +222,7 @@ main() {
     check "askalong is imported from the installed wheel" installed_not_editable || true
     check "askalong docs --json on a new home: no documents" docs_json_is_empty || true
     check "every migration applied to the new store" migrations_applied || true
+    check "the learned scorer's weights load" scorer_weights_ship || true
     check "askalong add a Markdown file" add_markdown || true
     check "askalong token prints the install token" read_token || return 0
     check "askalong serve answers on a free loopback port" start_server || return 0

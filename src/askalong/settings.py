@@ -22,6 +22,11 @@ from askalong.types import Visibility
 EmbedderName = Literal["local", "openai", "none"]
 EngineName = Literal["auto", "onnx", "numpy", "package"]
 AnswererName = Literal["extractive", "openai"]
+# How the offline answerer picks its sentence and refuses: the learned scorer
+# (answer/scorer) or the hand-weighted rules; "rules" is kept only until the learned
+# scorer beats it everywhere, then it goes with the rule pile (issue 32).
+SentenceScorerName = Literal["learned", "rules"]
+SENTENCE_SCORERS: tuple[str, ...] = get_args(SentenceScorerName)
 AuthMode = Literal["auto", "required"]
 AUTH_MODES: tuple[str, ...] = get_args(AuthMode)
 
@@ -75,6 +80,10 @@ class Settings:
     # Answers: "extractive" (offline, the default) or "openai" (any OpenAI-compatible chat
     # endpoint; the strong model answers hard questions, the light one quick ones).
     answerer: AnswererName = "extractive"
+    # "rules" stays the default: the learned scorer beats it on the dev splits (CMRC, DRCD,
+    # HotpotQA) but not on XQuAD en / zh nor on the manual's entry questions
+    # (benchmarks/results/scorer-2026-12-04.md)
+    sentence_scorer: SentenceScorerName = "rules"
     llm_base_url: str = ""
     llm_model: str = ""
     llm_light_model: str = ""  # empty: the strong model answers everything

@@ -30,7 +30,7 @@ JUDGE_SAMPLING = Sampling(json_mode=True, temperature=0.0)  # a verdict should n
 def _extractive(settings: Settings, embedder: Embedder | None) -> Answerer:
     from askalong.answer.extractive.answerer import ExtractiveAnswerer
 
-    return ExtractiveAnswerer(embedder)
+    return ExtractiveAnswerer(embedder, scorer=settings.sentence_scorer)
 
 
 def _model(settings: Settings, embedder: Embedder | None) -> Answerer:

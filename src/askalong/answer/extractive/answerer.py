@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from askalong.answer.base import Answerer, Draft, DraftRequest
 from askalong.answer.extractive.intents import answer_intent
+from askalong.answer.extractive.learned import learned_answer
 from askalong.answer.extractive.select import answer_extractively
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.answer.referents import thread_subject
 from askalong.providers.base import Embedder
+from askalong.settings import SentenceScorerName
 
 
 class ExtractiveAnswerer(Answerer):
@@ -16,9 +18,12 @@ class ExtractiveAnswerer(Answerer):
     name = "extractive"
     offline = True
 
-    def __init__(self, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self, embedder: Embedder | None = None, scorer: SentenceScorerName = "rules"
+    ) -> None:
         # follow-ups and nearby questions see the same sentences again: embed them once
         self.embedder = CachedEmbedder(embedder) if embedder is not None else None
+        self.scorer = scorer  # ``ASKALONG_SENTENCE_SCORER``
 
     def draft(self, request: DraftRequest) -> Draft:
         # a quick intent on a selection explains from the document (``intents``)
@@ -26,6 +31,16 @@ class ExtractiveAnswerer(Answerer):
         if intended is not None:
             return Draft(intended.status, intended.answer, intended.quotes, intended.explanation)
         previous = request.history[-1] if request.history else None
+        previous_answer = previous.answer if previous else None
+        if self.scorer == "learned" and request.intent == "ask":
+            # the learned scorer answers plain questions; intents keep the rule path
+            result = learned_answer(
+                request.question,
+                request.units,
+                embedder=self.embedder,
+                previous_answer=previous_answer,
+            )
+            return Draft(result.status, result.answer, result.quotes, result.explanation)
         result = answer_extractively(
             request.question,
             request.units,
@@ -33,6 +48,6 @@ class ExtractiveAnswerer(Answerer):
             embedder=self.embedder,
             previous_question="\n".join(thread_subject([t.question for t in request.history]))
             or None,
-            previous_answer=previous.answer if previous else None,
+            previous_answer=previous_answer,
         )
         return Draft(result.status, result.answer, result.quotes, result.explanation)

@@ -1,0 +1,138 @@
+"""The offline answerer on the learned scorer (``answer/scorer``, issue 32): every
+candidate sentence is scored by one model fitted on public QA data, the best one answers,
+and the answerable head refuses ("not covered") below the threshold chosen on dev data.
+
+What stays of the rule path are facts about the text, not about any document: headings,
+captions, formulas and page furniture name a topic and never answer it; a sentence
+announcing what follows ("… as follows:") answers with the next one; a follow-up never
+answers with the previous answer's sentence again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from askalong.answer.base import NOT_COVERED, unit_quote
+from askalong.answer.extractive.candidates import Candidate, candidates
+from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined
+from askalong.answer.extractive.select import ExtractiveResult
+from askalong.answer.scorer.features import Sentence, sentence_features
+from askalong.answer.scorer.model import Scorer, shipped_scorer
+from askalong.context.units import ContextUnit
+from askalong.providers.base import Embedder
+from askalong.text.analysed import AnalysedText
+from askalong.types import BlockSpan
+
+# The most lexically covered sentences kept for embedding and scoring: about what the
+# model was fitted on (three paragraphs, ~25 sentences); embedding 80 cold made a
+# question over a paper take 1.2 s (p50, refusal_dev) instead of 0.2 s.
+MAX_CANDIDATES = 24
+MAX_QUOTES = 4
+QUOTE_SHARE = 0.3  # a further quote needs this share of the best sentence's softmax weight
+NOTHING_ANSWERS = {
+    "en": "No sentence in the documents searched answers the question.",
+    "zh": "所给文档中没有能回答这个问题的句子。",
+}
+
+
+def learned_answer(
+    question: AnalysedText,
+    units: Sequence[ContextUnit],
+    *,
+    embedder: Embedder | None = None,
+    previous_answer: str | None = None,
+    scorer: Scorer | None = None,
+) -> ExtractiveResult:
+    """Answer ``question`` with the best-scored sentence of ``units`` (and the one after
+    it when it announces it), or ``not_covered`` when the answerable head says so."""
+    scorer = scorer or shipped_scorer()
+    language = question.language
+    found = _kept(question.text, [c for c in candidates(units) if c.text.strip()])
+    rows = _rows(question.text, found, embedder)
+    embedded = embedder is not None
+    scores = scorer.sentence_scores(rows, embedded)
+    probability = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
+    order = [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
+    if not order or probability < scorer.threshold(language, embedded):
+        note = NOTHING_ANSWERS[language]
+        return ExtractiveResult(
+            "not_covered", NOT_COVERED[language], (), note, probability, language
+        )
+    direct = _direct(found, order[0])
+    quoted = direct + _further(scores, order, direct)
+    quotes = tuple(
+        unit_quote(n, units[found[k].unit], _span(found[k]), found[k].text)
+        for n, k in enumerate(quoted, start=1)
+    )
+    answer = joined([f"{q.text} [{q.number}]" for q in quotes[: len(direct)]], language)
+    around = [k for k in _neighbours(found, order[0]) if k not in quoted]
+    explanation = joined([found[k].text for k in around], language)
+    return ExtractiveResult("answered", answer, quotes, explanation, probability, language)
+
+
+def _kept(question: str, found: list[Candidate]) -> list[Candidate]:
+    """At most ``MAX_CANDIDATES`` sentences: those holding the most of the question's
+    terms (the lexical features only), in their reading order."""
+    if len(found) <= MAX_CANDIDATES:
+        return found
+    coverage = sentence_features(question, _sentences(found))[:, 0]
+    keep = sorted(np.argsort(-coverage, kind="stable")[:MAX_CANDIDATES])
+    return [found[k] for k in keep]
+
+
+def _rows(question: str, found: list[Candidate], embedder: Embedder | None) -> np.ndarray:
+    sentences = _sentences(found)
+    if embedder is None or not found:
+        return sentence_features(question, sentences)
+    vectors = embedder.embed_passages([c.text for c in found])
+    return sentence_features(question, sentences, embedder.embed_query(question), vectors)
+
+
+def _sentences(found: Sequence[Candidate]) -> list[Sentence]:
+    """The candidates as the features see them: a passage is one piece of one unit,
+    numbered in the context's order (the anchor, then the search's ranking)."""
+    passages: dict[tuple[int, int], int] = {}
+    for c in found:
+        passages.setdefault((c.unit, c.piece), len(passages))
+    return [Sentence(passages[(c.unit, c.piece)], c.index, c.text) for c in found]
+
+
+def _may_answer(candidate: Candidate, previous_answer: str | None) -> bool:
+    """Headings and the like never answer; nor, for a follow-up, the previous answer."""
+    if candidate.kind in NOT_ANSWERS:
+        return False
+    return not previous_answer or candidate.text not in previous_answer
+
+
+def _direct(found: list[Candidate], best: int) -> list[int]:
+    """The best sentence, with the next one of its piece when it announces it."""
+    after = _next(found, best)
+    return [best, after] if announces(found[best].text) and after is not None else [best]
+
+
+def _further(scores: np.ndarray, order: list[int], direct: list[int]) -> list[int]:
+    """Further quotes: sentences close to the best by the model's softmax weight."""
+    weight = np.exp(scores - scores.max())
+    top = weight[order[0]]
+    rest = [k for k in order if k not in direct and weight[k] >= QUOTE_SHARE * top]
+    return rest[: max(MAX_QUOTES - len(direct), 0)]
+
+
+def _next(found: list[Candidate], k: int) -> int | None:
+    c = found[k]
+    for j, other in enumerate(found):
+        if (other.unit, other.piece, other.index) == (c.unit, c.piece, c.index + 1):
+            return j
+    return None
+
+
+def _neighbours(found: list[Candidate], k: int) -> list[int]:
+    c = found[k]
+    places = {(c.unit, c.piece, c.index + step) for step in (-1, 1)}
+    return [j for j, o in enumerate(found) if (o.unit, o.piece, o.index) in places]
+
+
+def _span(c: Candidate) -> BlockSpan:
+    return BlockSpan(c.block_id, c.start, c.end)

@@ -1,0 +1,112 @@
+"""The learned scorer's model: a small network over ``features`` columns, evaluated in
+numpy from the weights ``training/train.py`` wrote (``weights.json``, package data).
+
+Two heads, each in two variants (with e5 vectors, or lexical only when the answerer has
+no embedder): ``sentence`` scores every candidate (higher: more likely the sentence that
+holds the answer; fitted with a softmax over each question's candidates), ``answerable``
+gives the probability that the candidates answer the question at all; below the
+language's ``threshold`` (chosen on dev data: at most ~5 % of covered dev questions
+refused) the answer is "not covered".
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from askalong.answer.scorer.features import (
+    ANSWERABLE,
+    COLUMNS,
+    LEXICAL,
+    answerable_features,
+)
+
+WEIGHTS_FILE = "weights.json"
+
+
+@dataclass(frozen=True)
+class Network:
+    """Standardise the chosen columns, then tanh layers, then one linear output."""
+
+    columns: tuple[int, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        x = (rows[:, self.columns] - self.mean) / self.scale
+        for k, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if k < len(self.layers) - 1:
+                x = np.tanh(x)
+        return x[:, 0]
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """Both heads, both variants, and the refusal thresholds per language."""
+
+    sentence: dict[str, Network]  # "embedded" / "lexical"
+    answerable: dict[str, Network]
+    thresholds: dict[str, dict[str, float]]  # variant -> language ("en" / "zh") -> p
+
+    def sentence_scores(self, rows: np.ndarray, embedded: bool) -> np.ndarray:
+        if len(rows) == 0:
+            return np.zeros(0, dtype=np.float32)
+        return self.sentence[_variant(embedded)](rows)
+
+    def answerable_probability(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> float:
+        summary = answerable_features(rows, scores)[None, :]
+        logit = float(self.answerable[_variant(embedded)](summary)[0])
+        return 1.0 / (1.0 + np.exp(-logit))
+
+    def threshold(self, language: str, embedded: bool) -> float:
+        by_language = self.thresholds[_variant(embedded)]
+        return by_language.get(language, by_language["en"])
+
+
+def _variant(embedded: bool) -> str:
+    return "embedded" if embedded else "lexical"
+
+
+def network(spec: dict[str, Any], names: tuple[str, ...]) -> Network:
+    """A ``Network`` from its JSON form (``training/train.py`` writes it)."""
+    chosen = [str(c) for c in spec["columns"]]
+    layers = tuple(
+        (np.asarray(layer["w"], dtype=np.float64), np.asarray(layer["b"], dtype=np.float64))
+        for layer in spec["layers"]
+    )
+    return Network(
+        tuple(names.index(c) for c in chosen),
+        np.asarray(spec["mean"], dtype=np.float64),
+        np.asarray(spec["scale"], dtype=np.float64),
+        layers,
+    )
+
+
+def scorer_from(data: dict[str, Any]) -> Scorer:
+    heads = {"sentence": COLUMNS, "answerable": ANSWERABLE}
+    built = {
+        head: {v: network(spec, names) for v, spec in data[head].items()}
+        for head, names in heads.items()
+    }
+    thresholds = {
+        variant: {lang: float(p) for lang, p in by_language.items()}
+        for variant, by_language in data["thresholds"].items()
+    }
+    return Scorer(built["sentence"], built["answerable"], thresholds)
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_scorer() -> Scorer:
+    """The scorer whose weights ship inside the package (read once)."""
+    text = resources.files("askalong.answer.scorer").joinpath(WEIGHTS_FILE).read_text("utf-8")
+    return scorer_from(json.loads(text))
+
+
+__all__ = ["LEXICAL", "Network", "Scorer", "scorer_from", "shipped_scorer"]

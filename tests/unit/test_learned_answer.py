@@ -1,0 +1,119 @@
+"""The offline answerer on the learned scorer (issue 32): the shipped weights choose the
+sentence that holds the answer and refuse evidence that does not answer, with no cue
+phrase or word list; ``ASKALONG_SENTENCE_SCORER`` picks it or the previous rules."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import numpy as np
+import pytest
+from tests.unit.test_answer_choice import unit_of
+
+from askalong.answer.extractive.answerer import ExtractiveAnswerer
+from askalong.answer.extractive.learned import MAX_CANDIDATES, learned_answer
+from askalong.answer.scorer.model import WEIGHTS_FILE, shipped_scorer
+from askalong.config import load_settings
+from askalong.errors import ConfigError
+from askalong.providers.base import Embedder, EmbedKind
+from askalong.settings import Settings
+from askalong.text.analysed import analysed
+
+PAPER = (
+    "SPECTER is a model for document-level representation of scientific papers. "
+    "It is trained on citation triples drawn from the Semantic Scholar corpus. "
+    "The training objective is a triplet margin loss over cited and uncited papers. "
+    "At test time the model embeds a paper's title and abstract only.",
+    "The evaluation suite, SciDocs, holds seven document-level tasks. "
+    "They include citation prediction, user activity and recommendation. "
+    "SPECTER outperforms the strongest baseline on every task.",
+)
+RIVER = (
+    "長江是亞洲第一長河，全長約六千三百公里。"
+    "它發源於青藏高原的唐古拉山脈，流經十一個省級行政區。"
+    "長江在上海注入東海。",
+    "長江流域的年平均降水量約為一千一百毫米。流域內有眾多湖泊，例如洞庭湖和鄱陽湖。",
+)
+
+
+@pytest.fixture(scope="module")
+def embedder(tmp_path_factory: pytest.TempPathFactory) -> Embedder:
+    """The bundled embedder, as the product answers with it."""
+    from askalong.providers.local.embedder import default_embedder
+
+    return default_embedder(Settings(home=tmp_path_factory.mktemp("scorer")))
+
+
+def ask(question: str, paragraphs: tuple[str, ...], embedder: Embedder | None = None) -> str:
+    units = [unit_of([("paragraph", p)], k) for k, p in enumerate(paragraphs)]
+    result = learned_answer(analysed(question), units, embedder=embedder)
+    return result.answer if result.status == "answered" else "NOT COVERED"
+
+
+def test_the_weights_ship_inside_the_package() -> None:
+    assert resources.files("askalong.answer.scorer").joinpath(WEIGHTS_FILE).is_file()
+    scorer = shipped_scorer()
+    assert set(scorer.sentence) == {"embedded", "lexical"}
+    assert 0.0 < scorer.threshold("zh", embedded=True) < 1.0
+
+
+def test_the_sentence_holding_the_answer_is_chosen_in_english_and_chinese(
+    embedder: Embedder,
+) -> None:
+    assert "triplet margin loss" in ask("What loss is SPECTER trained with?", PAPER, embedder)
+    assert "seven" in ask("How many tasks are in SciDocs?", PAPER, embedder)
+    assert "東海" in ask("長江在哪裡注入大海？", RIVER, embedder)
+    assert "唐古拉山脈" in ask("長江發源於哪裡？", RIVER, embedder)
+
+
+def test_without_an_embedder_the_lexical_variant_answers() -> None:
+    assert "triplet margin loss" in ask("What loss is SPECTER trained with?", PAPER)
+    assert "東海" in ask("長江在哪裡注入大海？", RIVER)
+
+
+def test_a_question_the_evidence_does_not_answer_is_refused(embedder: Embedder) -> None:
+    assert ask("What is the boiling point of liquid nitrogen?", PAPER, embedder) == "NOT COVERED"
+    assert ask("量子計算機使用哪種冷卻方式？", RIVER, embedder) == "NOT COVERED"
+    assert ask("What is the boiling point of liquid nitrogen?", PAPER) == "NOT COVERED"
+
+
+def test_a_follow_up_never_answers_with_the_previous_answer_again() -> None:
+    units = [unit_of([("paragraph", p)], k) for k, p in enumerate(PAPER)]
+    question = analysed("What loss is SPECTER trained with?")
+    first = learned_answer(question, units)
+    again = learned_answer(question, units, previous_answer=first.answer)
+    assert again.status == "answered"
+    assert first.quotes[0].text not in again.answer
+
+
+def test_the_setting_picks_the_scorer_and_names_the_choices_when_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert load_settings().sentence_scorer == "rules"  # until learned beats it everywhere
+    monkeypatch.setenv("ASKALONG_SENTENCE_SCORER", "learned")
+    assert load_settings().sentence_scorer == "learned"
+    assert ExtractiveAnswerer(scorer="learned").scorer == "learned"
+    monkeypatch.setenv("ASKALONG_SENTENCE_SCORER", "magic")
+    with pytest.raises(ConfigError, match="learned"):
+        load_settings()
+
+
+class Counting(Embedder):
+    """The real embedder, counting the passages it is asked to embed."""
+
+    def __init__(self, inner: Embedder) -> None:
+        super().__init__(name=inner.name, dimension=inner.dimension)
+        self.inner = inner
+        self.passages = 0
+
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        self.passages += len(texts) if kind == "passage" else 0
+        return self.inner._embed(texts, kind)
+
+
+def test_a_long_context_embeds_only_the_most_covered_sentences(embedder: Embedder) -> None:
+    filler = tuple(f"Section {k} lists the rooms of floor {k} of the museum." for k in range(40))
+    counting = Counting(embedder)
+    answer = ask("What loss is SPECTER trained with?", (*filler, *PAPER), counting)
+    assert "triplet margin loss" in answer
+    assert counting.passages == MAX_CANDIDATES < len(filler)

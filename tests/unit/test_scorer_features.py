@@ -1,0 +1,82 @@
+"""The learned scorer's features (issue 32): general facts about a (question, sentence)
+pair, the same at training and at run time."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from askalong.answer.scorer.features import (
+    ANSWERABLE,
+    COLUMNS,
+    EMBEDDED,
+    LEXICAL,
+    Sentence,
+    answerable_features,
+    sentence_features,
+)
+
+
+def column(rows: np.ndarray, name: str) -> np.ndarray:
+    return rows[:, COLUMNS.index(name)]
+
+
+def passage(k: int, *texts: str) -> list[Sentence]:
+    return [Sentence(k, i, t) for i, t in enumerate(texts)]
+
+
+SENTENCES = [
+    *passage(
+        0,
+        "The encoder is trained on citation triples.",
+        "Training uses a triplet margin loss.",
+        "The encoder is evaluated on seven tasks.",
+    ),
+    *passage(1, "The encoder has twelve layers."),
+]
+
+
+def test_a_rare_question_term_weighs_more_than_a_common_one() -> None:
+    rows = sentence_features("Which loss trains the encoder?", SENTENCES)
+    coverage = column(rows, "coverage")
+    # "loss" is in one sentence, "encoder" in three: the sentence with "loss" covers more
+    assert coverage[1] > coverage[0] > 0
+    assert coverage.max() <= 1.0
+    assert column(rows, "coverage_gap")[1] == 0.0
+
+
+def test_neighbours_are_taken_within_a_passage_only() -> None:
+    rows = sentence_features("Which loss trains the encoder?", SENTENCES)
+    coverage = column(rows, "coverage")
+    assert column(rows, "coverage_before")[1] == coverage[0]
+    assert column(rows, "coverage_after")[1] == coverage[2]
+    assert column(rows, "coverage_after")[2] == 0.0  # the last sentence of its passage
+    assert column(rows, "coverage_before")[3] == 0.0  # the first of the next passage
+    assert list(column(rows, "passage_rank")) == [1.0, 1.0, 1.0, 0.5]
+
+
+def test_chinese_sentences_share_character_pairs_where_the_words_are_cut_differently() -> None:
+    sentences = passage(0, "陸特和漢斯雷頓開創了梵語的學術研究。", "後來威廉發現印歐語系。")
+    rows = sentence_features("誰開創了梵語研究？", sentences)
+    assert column(rows, "pair_coverage")[0] > column(rows, "pair_coverage")[1]
+    assert column(rows, "chinese")[0] == 1.0
+
+
+def test_without_vectors_the_embedded_columns_are_zero_and_with_them_the_cosines() -> None:
+    rows = sentence_features("Which loss?", SENTENCES)
+    assert rows.shape == (4, len(LEXICAL) + len(EMBEDDED))
+    assert not rows[:, len(LEXICAL) :].any()
+    vectors = np.eye(4, dtype=np.float32)
+    question = np.array([0.0, 1.0, 0.0, 0.0], dtype=np.float32)
+    rows = sentence_features("Which loss?", SENTENCES, question, vectors)
+    assert list(column(rows, "cosine")) == [0.0, 1.0, 0.0, 0.0]
+    assert column(rows, "cosine_before")[2] == 1.0
+    assert column(rows, "cosine_rank")[1] == 1.0
+
+
+def test_the_answerable_summary_reads_the_best_scored_sentence() -> None:
+    rows = sentence_features("Which loss trains the encoder?", SENTENCES)
+    summary = answerable_features(rows, np.array([0.0, 2.0, -1.0, 0.5]))
+    assert summary.shape == (len(ANSWERABLE),)
+    assert summary[ANSWERABLE.index("margin")] == 1.5
+    assert summary[ANSWERABLE.index("top_coverage")] == column(rows, "coverage")[1]
+    assert not answerable_features(rows[:0], np.zeros(0)).any()  # no candidate: all zero

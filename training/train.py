@@ -1,0 +1,221 @@
+"""Fit the learned sentence scorer on ``prepare.py``'s pairs, print dev figures, write
+``src/askalong/answer/scorer/weights.json``.
+
+    PYTHONPATH=src python training/train.py --pairs /work/data/scorer/pairs.npz
+
+Sentence head: a softmax over each covered question's candidates (the gold sentences'
+share is maximised), a linear model and a tanh network of ``HIDDEN`` units fitted by
+full-batch Adam from a fixed seed; the one with the better dev accuracy ships. Answerable
+head: logistic regression over ``features.answerable_features`` (covered = the question
+over its own article; not covered = over another article's best-matching paragraphs);
+its threshold per language is the ``REFUSE_COVERED`` quantile of covered DEV questions.
+Each in two variants: with e5 vectors ("embedded") and lexical only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from askalong.answer.scorer.features import ANSWERABLE, COLUMNS, LEXICAL, answerable_features
+
+SEED = 32
+HIDDEN = 16
+STEPS = 600
+REFUSE_COVERED = 0.04  # share of covered dev questions refused at most (goal: <= 5 %)
+OUT = Path(__file__).resolve().parents[1] / "src/askalong/answer/scorer/weights.json"
+
+
+def starts_of(group: np.ndarray) -> np.ndarray:
+    """Index of each group's first row (groups are contiguous, numbered 0..)."""
+    return np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+
+
+def init(n_in: int, hidden: int, rng: np.random.Generator) -> list[np.ndarray]:
+    if hidden == 0:
+        return [np.zeros((n_in, 1)), np.zeros(1)]
+    return [
+        rng.normal(0, 1 / np.sqrt(n_in), (n_in, hidden)),
+        np.zeros(hidden),
+        rng.normal(0, 1 / np.sqrt(hidden), (hidden, 1)),
+        np.zeros(1),
+    ]
+
+
+def forward(params: list[np.ndarray], x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    if len(params) == 2:
+        return (x @ params[0] + params[1])[:, 0], None
+    h = np.tanh(x @ params[0] + params[1])
+    return (h @ params[2] + params[3])[:, 0], h
+
+
+def backward(params, x, h, ds):  # type: ignore[no-untyped-def]
+    if h is None:
+        return [x.T @ ds[:, None], np.array([ds.sum()])]
+    dh = ds[:, None] @ params[2].T * (1 - h**2)
+    return [x.T @ dh, dh.sum(0), h.T @ ds[:, None], np.array([ds.sum()])]
+
+
+def listwise_grad(s: np.ndarray, y: np.ndarray, starts: np.ndarray, group: np.ndarray):  # type: ignore[no-untyped-def]
+    """Loss and d loss / d scores of -log(sum of the gold rows' softmax share), per group."""
+    top = np.maximum.reduceat(s, starts)[group]
+    e = np.exp(s - top)
+    z = np.add.reduceat(e, starts)[group]
+    p = e / z
+    gold = np.add.reduceat(p * y, starts)
+    q = p * y / gold[group]
+    return -np.log(gold + 1e-12).mean(), (p - q) / len(starts)
+
+
+def adam(params, grad_fn, steps: int, lr: float = 0.03):  # type: ignore[no-untyped-def]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    for t in range(1, steps + 1):
+        loss, grads = grad_fn(params)
+        for k, g in enumerate(grads):
+            g = g + 1e-4 * params[k]  # a little weight decay
+            m[k] = 0.9 * m[k] + 0.1 * g
+            v[k] = 0.999 * v[k] + 0.001 * g**2
+            params[k] = params[k] - lr * (m[k] / (1 - 0.9**t)) / (
+                np.sqrt(v[k] / (1 - 0.999**t)) + 1e-8
+            )
+    return params, loss
+
+
+def fit_sentence(x, y, group, hidden: int, seed: int):  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(seed)
+    starts = starts_of(group)
+    dense = np.searchsorted(starts, np.arange(len(group)), side="right") - 1
+
+    def grad_fn(params):  # type: ignore[no-untyped-def]
+        s, h = forward(params, x)
+        loss, ds = listwise_grad(s, y, starts, dense)
+        return loss, backward(params, x, h, ds)
+
+    params, _ = adam(init(x.shape[1], hidden, rng), grad_fn, STEPS)
+    return params
+
+
+def fit_logistic(x, y, seed: int):  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(seed)
+
+    def grad_fn(params):  # type: ignore[no-untyped-def]
+        s, _ = forward(params, x)
+        p = 1 / (1 + np.exp(-s))
+        loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
+        return loss, backward(params, x, None, (p - y) / len(y))
+
+    params, _ = adam(init(x.shape[1], 0, rng), grad_fn, STEPS, lr=0.05)
+    return params
+
+
+def top1(scores: np.ndarray, y: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Per group: whether its best-scored row is a gold one."""
+    starts = starts_of(group)
+    ends = np.r_[starts[1:], len(group)]
+    return np.array(
+        [y[a + int(np.argmax(scores[a:b]))] == 1 for a, b in zip(starts, ends, strict=True)]
+    )
+
+
+def standardiser(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return x.mean(0), np.where(x.std(0) > 1e-6, x.std(0), 1.0)
+
+
+def spec(columns, mean, scale, params) -> dict:  # type: ignore[no-untyped-def]
+    pairs = [(params[k], params[k + 1]) for k in range(0, len(params), 2)]
+    r = lambda a: np.round(a, 6).tolist()  # noqa: E731
+    return {
+        "columns": list(columns),
+        "mean": r(mean),
+        "scale": r(scale),
+        "layers": [{"w": r(w), "b": r(b)} for w, b in pairs],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=Path, default=Path("/work/data/scorer/pairs.npz"))
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    d = np.load(args.pairs)
+    x, y, group = d["x"], d["y"].astype(float), d["group"]
+    language, split, covered = d["language"], d["split"], d["covered"]
+    row_split, row_cov = split[group], covered[group]
+    has_gold = np.add.reduceat(y, starts_of(group)) > 0
+    answerable_rows = row_cov.astype(bool) & has_gold[group]
+    out: dict = {"sentence": {}, "answerable": {}, "thresholds": {}, "dev": {}}
+    for variant, names in (("embedded", COLUMNS), ("lexical", LEXICAL)):
+        cols = [COLUMNS.index(c) for c in names]
+        mean, scale = standardiser(x[row_split == "train"][:, cols])
+        xs = (x[:, cols] - mean) / scale
+        best = None
+        for hidden in (0, HIDDEN):
+            tr = answerable_rows & (row_split == "train")
+            params = fit_sentence(xs[tr], y[tr], group[tr], hidden, SEED)
+            dv = answerable_rows & (row_split == "dev")
+            s, _ = forward(params, xs[dv])
+            acc = top1(s, y[dv], group[dv]).mean()
+            print(f"{variant} hidden={hidden}: dev sentence accuracy {acc:.3f}", flush=True)
+            if best is None or acc > best[0]:
+                best = (acc, params, hidden)
+        _, params, hidden = best
+        out["sentence"][variant] = spec(names, mean, scale, params)
+        scores, _ = forward(params, xs)
+        report_sentences(variant, scores, y, group, language, split, covered, has_gold, x)
+        seen = x.copy()
+        seen[:, len(LEXICAL) :] *= variant == "embedded"  # no vectors: the cosines read 0
+        fit_answerable(variant, out, seen, scores, group, language, split, covered)
+    args.out.write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
+
+
+def report_sentences(variant, scores, y, group, language, split, covered, has_gold, x) -> None:  # type: ignore[no-untyped-def]
+    """Dev top-1 accuracy per language: the model, the best cosine, the best coverage."""
+    cosine, coverage = x[:, COLUMNS.index("cosine")], x[:, COLUMNS.index("coverage")]
+    for lang in sorted(set(language)):
+        keep = np.isin(
+            group, np.flatnonzero((language == lang) & (split == "dev") & (covered == 1) & has_gold)
+        )
+        figures = [top1(v[keep], y[keep], group[keep]).mean() for v in (scores, cosine, coverage)]
+        print(
+            f"  {variant} {lang}: dev questions {len(starts_of(group[keep]))}:"
+            f" model {figures[0]:.3f}"
+            f" | best cosine {figures[1]:.3f} | best coverage {figures[2]:.3f}"
+        )
+
+
+def fit_answerable(variant, out, x, scores, group, language, split, covered) -> None:  # type: ignore[no-untyped-def]
+    starts = starts_of(group)
+    ends = np.r_[starts[1:], len(group)]
+    summary = np.stack(
+        [answerable_features(x[a:b], scores[a:b]) for a, b in zip(starts, ends, strict=True)]
+    )
+    train = split == "train"
+    mean, scale = standardiser(summary[train])
+    params = fit_logistic((summary[train] - mean) / scale, covered[train].astype(float), SEED)
+    logit, _ = forward(params, (summary - mean) / scale)
+    p = 1 / (1 + np.exp(-logit))
+    out["answerable"][variant] = spec(ANSWERABLE, mean, scale, params)
+    out["thresholds"][variant] = {}
+    zh = np.char.startswith(language.astype(str), "zh")
+    for lang, mine in (("en", ~zh), ("zh", zh)):
+        dev = (split == "dev") & mine
+        threshold = float(np.quantile(p[dev & (covered == 1)], REFUSE_COVERED))
+        out["thresholds"][variant][lang] = round(threshold, 6)
+        for name in sorted(set(language[dev])):
+            k = dev & (language == name)
+            refused_cov = (p[k & (covered == 1)] < threshold).mean()
+            refused_far = (p[k & (covered == 0)] < threshold).mean()
+            print(
+                f"  {variant} {name}: threshold {threshold:.3f}:"
+                f" dev covered refused {refused_cov:.3f}"
+                f", uncovered refused {refused_far:.3f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
