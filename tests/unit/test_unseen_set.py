@@ -1,0 +1,102 @@
+"""The never-seen-documents set (``benchmarks/unseen/questions.jsonl``) is well formed and
+split by document, and ``benchmarks/unseen.py`` matches and counts as its README says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from benchmark_module import benchmark_module
+
+
+def _set() -> ModuleType:
+    return benchmark_module("unseen_set")
+
+
+def _script() -> ModuleType:
+    return benchmark_module("unseen")
+
+
+def test_the_set_is_large_enough_and_every_item_is_answerable_or_refused() -> None:
+    items = _set().load_items()
+    assert len(items) >= _set().MIN_ITEMS
+    for item in items:
+        assert (_set().DOCS / item.doc).exists()
+        assert item.refuse or (item.gold and all(g.strip() for g in item.gold))
+        assert item.refuse == (item.kind == "uncovered")
+
+
+def test_the_splits_share_no_document_and_both_hold_every_kind() -> None:
+    items = _set().load_items()
+    dev, test = (_set().of_split(items, s) for s in ("dev", "test"))
+    assert dev and test and len(dev) + len(test) == len(items)
+    assert not {i.doc for i in dev} & {i.doc for i in test}
+    assert {i.kind for i in dev} == {i.kind for i in test} == set(_set().KINDS)
+    assert {i.lang for i in dev} == {i.lang for i in test} == {"en", "zh"}
+
+
+def test_follow_ups_follow_an_earlier_item_on_their_document() -> None:
+    items = _set().load_items()
+    seen = {}
+    for item in items:
+        if item.previous:
+            assert seen[item.previous].doc == item.doc
+        seen[item.id] = item
+    assert any(i.previous for i in items)
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"gold": []}, "gold"),
+        ({"refuse": True}, "never both"),
+        ({"doc": "nowhere.pdf"}, "not in"),
+        ({"split": "train"}, "unknown"),
+        ({"previous": "nobody"}, "follow-ups"),
+    ],
+)
+def test_a_bad_line_is_refused_naming_its_line(
+    tmp_path: Path, change: dict[str, object], problem: str
+) -> None:
+    good = {"id": "x-01", "split": "dev", "doc": "vim-undo.txt", "doc_kind": "text_manual"}
+    good |= {"kind": "factual", "lang": "en", "question": "What is u?", "gold": ["Undo"]}
+    path = tmp_path / "set.jsonl"
+    path.write_text(json.dumps(good | change) + "\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=f"set.jsonl:1: x-01: .*{problem}"):
+        _set().load_items(path)
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold"),
+    [
+        ("It uses a PENDING\nlock.", "pending lock"),  # case and line breaks
+        ("ＤＲＯＰＥＶＥＮＴ is raised", "DropEvent"),  # full width
+        ("粘滞位 保护 目录", "粘滞位保护目录"),  # spaces between CJK characters
+        ("the same “rule row”", 'same "rule row"'),  # curly quotes
+        ("a super-\njournal is made", "super-journal"),  # a word hyphen at a line end
+    ],
+)
+def test_a_gold_phrase_matches_whatever_the_case_width_or_spacing(answer: str, gold: str) -> None:
+    assert _set().contains_any(answer, [gold])
+
+
+def test_a_gold_phrase_that_is_not_there_or_empty_never_matches() -> None:
+    assert not _set().contains_any("SHARED locks only", ["exclusive lock", "", "  "])
+
+
+def test_a_refusal_never_hits_and_counts_as_wrong_only_when_covered() -> None:
+    items = {i.kind: i for i in _set().load_items()}
+    covered, uncovered = items["factual"], items["uncovered"]
+    gold = covered.gold[0]
+    rows = [
+        {"system": "rules", **_script()._scored(covered, gold, True, [gold], 5.0)},
+        {"system": "rules", **_script()._scored(uncovered, "", True, [], 7.0)},
+    ]
+    assert not rows[0]["answer_hit"] and rows[0]["passage_hit"]
+    cells = _script().figures(rows)
+    assert cells["answer hit"] == "0/1 (0.00)"
+    assert cells["wrong refusals"] == "1/1 (1.00)"
+    assert cells["uncovered refused"] == "1/1 (1.00)"
+    assert cells["refused"] == "2/2 (1.00)"
