@@ -68,7 +68,9 @@ def test_offline_the_answer_is_the_call_tree_each_node_its_definition_line(repo:
     assert {"ThreadPoolExecutor._adjust_thread_count", "_worker"} <= set(names)
     assert len(answer["quotes"]) == len(found)
     for node, quote in zip(found, answer["quotes"], strict=True):
-        source = Path(node["source"]).read_text(encoding="utf-8").splitlines()
+        # the answer names a file inside its repository, never by the path it was added from
+        (shown,) = [p for p in repo.rglob("*.py") if p.as_posix().endswith("/" + node["source"])]
+        source = shown.read_text(encoding="utf-8").splitlines()
         first, last = int(node["first"]), int(node["last"])
         defined = [row for row in source[first - 1 : last] if not row.lstrip().startswith("@")]
         assert quote["text"] == defined[0]  # exactly the definition's line

@@ -104,3 +104,17 @@ def test_commonjs_arrow_functions_are_symbols_bound_through_require() -> None:
     target = next(t for _, t in repo.callees(gt))
     assert target.file.source == "lib/compare.js"
     assert callees_of(repo, ("run",)) == []  # v's type is not known
+
+
+def test_answers_name_a_file_inside_its_repository_never_by_its_server_path() -> None:
+    from askalong.context.code_graph import Repository, SourceFile
+
+    files = [
+        SourceFile("a", "/srv/home/alice/backoff/retry.go", ()),
+        SourceFile("b", "/srv/home/alice/backoff/internal/timer.go", ()),
+    ]
+    assert [f.where for f in Repository(files).files] == ["retry.go", "internal/timer.go"]
+    alone = Repository([SourceFile("c", "/srv/home/alice/json/decoder.py", ())])
+    assert alone.files[0].where == "decoder.py"
+    mixed = Repository([files[0], SourceFile("d", "repo.zip/src/a.py", ())])
+    assert [f.where for f in mixed.files] == ["retry.go", "a.py"]

@@ -228,7 +228,7 @@ def _call_span(line: int, caller: Place) -> BlockSpan:
 def _where(place: Place, line: int | None) -> str:
     lines = place.block.lines or (0, 0)
     at = f"{line}" if line is not None else f"{lines[0]}-{lines[1]}"
-    return f"{'.'.join(place.qualname)}  {place.file.source}:{at}"
+    return f"{'.'.join(place.qualname)}  {place.file.where}:{at}"
 
 
 def _name(finding: CodeFinding) -> str:

@@ -66,7 +66,7 @@ def node_line(node: CallNode) -> str:
     """``  Class.method  path:12-30`` (``(cycle)`` when cut), indented by depth."""
     place = node.place
     lines = place.block.lines or (0, 0)
-    where = f"{place.file.source}:{lines[0]}-{lines[1]}"
+    where = f"{place.file.where}:{lines[0]}-{lines[1]}"
     cut = " (cycle)" if node.cut else ""
     return f"{'  ' * node.depth}{'.'.join(place.qualname)}  {where}{cut}"
 
