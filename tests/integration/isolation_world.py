@@ -40,7 +40,9 @@ class Doc:
     def text(self) -> str:
         body = f"{self.secret} {' '.join(self.words)}. Also {self.key} again."
         if self.calls is not None:  # one function, its docstring the note, calling the next
-            return f'def {self.key}():\n    """{body}"""\n    return {self.calls}()\n'
+            # imported, as a real module must: the call graph never guesses a bare name
+            head = f"from {self.calls} import {self.calls}\n\n\n"
+            return f'{head}def {self.key}():\n    """{body}"""\n    return {self.calls}()\n'
         return f"# {self.key}\n\n{body}\n"
 
 
