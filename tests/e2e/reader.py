@@ -88,11 +88,24 @@ CHAR_RECT = """([block, offset, scroll]) => {
 }"""
 
 
+def settled_rect(page: Page, block_id: str, offset: int) -> dict[str, float]:
+    """The character's box once two reads an animation frame apart agree (a smooth scroll,
+    the block cursor's say, may still be moving the page when the drag is measured)."""
+    before: dict[str, float] = page.evaluate(CHAR_RECT, [block_id, offset, False])
+    for _ in range(60):  # about a second of frames
+        page.evaluate("new Promise(requestAnimationFrame)")
+        now: dict[str, float] = page.evaluate(CHAR_RECT, [block_id, offset, False])
+        if now == before:
+            return now
+        before = now
+    return before
+
+
 def drag_select(page: Page, target: Target) -> None:
     """Press on the first character of ``target`` and release on its last one."""
     page.evaluate(CHAR_RECT, [target.block_id, target.start, True])  # into view, once
+    last = settled_rect(page, target.block_id, target.end - 1)  # a scroll under way ends first
     first = page.evaluate(CHAR_RECT, [target.block_id, target.start, False])
-    last = page.evaluate(CHAR_RECT, [target.block_id, target.end - 1, False])
     page.mouse.move(first["left"] + 0.5, (first["top"] + first["bottom"]) / 2)
     page.mouse.down()
     page.mouse.move(last["right"] - 0.5, (last["top"] + last["bottom"]) / 2, steps=8)
