@@ -14,13 +14,13 @@ any other object only when the name is imported from a module or defined once.
 from __future__ import annotations
 
 import functools
-import os
 import re
 import textwrap
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
+from askalong.context.code_paths import shown_paths
 from askalong.context.code_scope import attribute_type, bound_names, receiver_type
 from askalong.parse.code.languages import grammar_for
 from askalong.parse.code.outline import CallSite, Import, code_outline
@@ -150,24 +150,12 @@ def _imports(source: str, texts: tuple[str, ...]) -> tuple[Import, ...]:
     return tuple(i for t in texts for i in code_outline(t.encode("utf-8"), grammar).imports)
 
 
-def shown_inside(files: Sequence[SourceFile]) -> list[SourceFile]:
-    """Each file named by its path below the folder all of them share (``retry.go``,
-    ``src/app/main.py``): an answer names a file as its repository does, never by where the
-    machine that added it keeps it."""
-    paths = [PurePosixPath(f.source.replace("\\", "/")) for f in files]
-    try:
-        root = PurePosixPath(os.path.commonpath([str(p.parent) for p in paths]))
-    except ValueError:  # absolute and relative sources mixed, or none: names alone
-        return [replace(f, shown_path=p.name) for f, p in zip(files, paths, strict=True)]
-    shown = [p.relative_to(root).as_posix() for p in paths]
-    return [replace(f, shown_path=s) for f, s in zip(files, shown, strict=True)]
-
-
 class Repository:
     """The source files asked about together, indexed by the names they define."""
 
     def __init__(self, files: Sequence[SourceFile]) -> None:
-        self.files = tuple(shown_inside(files))
+        shown = shown_paths([f.source for f in files])
+        self.files = tuple(replace(f, shown_path=s) for f, s in zip(files, shown, strict=True))
         self.defined: dict[str, list[Place]] = {}
         for file in self.files:
             for block in file.blocks:
