@@ -1,7 +1,7 @@
 """The attack suite's ``freeze`` section (issue 25, §1): writes while the worker embeds.
 
 A real ``askalong serve`` whose worker embeds a long document (300 chunks) slowly: the
-job test delay (``ASKALONG_JOB_TEST_DELAY``) holds each 64-chunk batch of its vectors for
+job test delay (``ASKALONG_JOB_TEST_DELAY``) holds each 16-chunk batch of its vectors for
 ``BATCH_DELAY`` seconds, the vector index claimed all along; the vectors come from the
 scripted OpenAI-style server (``tests/helpers/chat_server.py``), so no model is loaded.
 Against it, bursts of 100 concurrent writes (a delete of a missing id, a small multipart

@@ -123,9 +123,6 @@ class Settings:
     job_attempts: int = 3
     job_poll: float = 1.0  # seconds an idle worker waits before looking for work again
     serve_worker: bool = True
-    # TEST ONLY: seconds a worker sleeps before each OCR page and after each embedding batch,
-    # so a test can kill it mid-step deterministically. Leave at 0.
-    job_test_delay: float = 0.0
 
     @property
     def database_path(self) -> Path:
