@@ -11,7 +11,6 @@ their modules when needed::
     from askalong.asking.choose import make_asker          # the Asker for a library
 """
 
-from askalong.accounts import ApiToken, Membership, Org, User
 from askalong.config import load_settings
 from askalong.errors import (
     AskAlongError,
@@ -38,7 +37,6 @@ from askalong.errors import (
     Unreadable,
     UnsupportedFormat,
 )
-from askalong.resumable.upload import ResumableUpload
 from askalong.settings import Settings
 from askalong.types import (
     Access,
@@ -62,6 +60,8 @@ from askalong.types import (
     Timings,
     Turn,
 )
+from askalong.values.accounts import ApiToken, Membership, Org, User
+from askalong.values.uploads import ResumableUpload
 
 __all__ = [
     "Access",

@@ -10,16 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-# The account and upload values live in their own modules; named here too, so
-# ``from askalong.types import User`` keeps working.
-from askalong.accounts import ROLES as ROLES
-from askalong.accounts import ApiToken as ApiToken
-from askalong.accounts import Membership as Membership
-from askalong.accounts import Org as Org
-from askalong.accounts import Role as Role
-from askalong.accounts import User as User
-from askalong.resumable.upload import ResumableUpload as ResumableUpload
-
 Visibility = Literal["private", "org", "public"]
 VISIBILITIES: tuple[str, ...] = get_args(Visibility)
 

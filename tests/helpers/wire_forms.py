@@ -27,7 +27,6 @@ from askalong.types import (
     Answer,
     AnswerPassage,
     AnswerSpan,
-    ApiToken,
     Block,
     BlockSpan,
     Chunk,
@@ -37,14 +36,12 @@ from askalong.types import (
     Document,
     Hit,
     LineBox,
-    Membership,
-    Org,
     Quote,
     Thread,
     Timings,
     Turn,
-    User,
 )
+from askalong.values.accounts import ApiToken, Membership, Org, User
 from askalong.wire import (
     AnswerJSON,
     BlockJSON,

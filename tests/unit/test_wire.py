@@ -159,7 +159,7 @@ def test_wire_imports_only_values() -> None:
     ours = {m for m in modules if m and m.startswith("askalong") and m.split(".")[1] != "wire"}
     assert ours == {
         "askalong.types",
-        "askalong.accounts",
+        "askalong.values.accounts",
         "askalong.context.units",
         "askalong.retrieve.search",
         "askalong.maintain.findings",

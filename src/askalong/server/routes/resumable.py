@@ -29,7 +29,6 @@ from askalong.parse.progress import Progress, Stage
 from askalong.resumable.area import check_upload_id, discard
 from askalong.resumable.checksum import Checksum
 from askalong.resumable.receiver import ResumableUploads
-from askalong.resumable.upload import ResumableUpload
 from askalong.server import tus
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.errors import error_response, status_of, too_many_response
@@ -39,6 +38,7 @@ from askalong.server.uploads import display_name
 from askalong.store.accounts import OrgStore
 from askalong.store.disk import is_disk_full
 from askalong.types import Access
+from askalong.values.uploads import ResumableUpload
 
 router = APIRouter(prefix="/api", tags=["uploads"])
 
