@@ -17,7 +17,6 @@ from askalong.context.call_tree import CallNode
 from askalong.context.code_graph import Place, SourceFile
 from askalong.context.units import ContextUnit
 from askalong.feedback.record import Citation, Feedback, Judged, RankedChunk, Triage
-from askalong.jobs.job import Job
 from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.maintain.findings import Finding, Repair
 from askalong.parse.code.tokens import TokenSpan
@@ -42,6 +41,7 @@ from askalong.types import (
     Turn,
 )
 from askalong.values.accounts import ApiToken, Membership, Org, User
+from askalong.values.jobs import Job
 from askalong.wire import (
     AnswerJSON,
     BlockJSON,

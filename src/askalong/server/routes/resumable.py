@@ -24,7 +24,6 @@ from starlette.requests import ClientDisconnect
 from askalong.errors import AskAlongError, Busy, DiskFull, InputError, TooLarge, TooMany
 from askalong.ingest.archive import is_archive_name
 from askalong.ingest.inputs import Upload
-from askalong.jobs.job import Job
 from askalong.parse.progress import Progress, Stage
 from askalong.resumable.area import check_upload_id, discard
 from askalong.resumable.checksum import Checksum
@@ -38,6 +37,7 @@ from askalong.server.uploads import display_name
 from askalong.store.accounts import OrgStore
 from askalong.store.disk import is_disk_full
 from askalong.types import Access
+from askalong.values.jobs import Job
 from askalong.values.uploads import ResumableUpload
 
 router = APIRouter(prefix="/api", tags=["uploads"])
