@@ -166,7 +166,7 @@ def test_wire_imports_only_values() -> None:
         "askalong.maintain.conflicts",  # the contradiction scan's values (pure)
         "askalong.answer.agent.result",  # the chat answer's values (pure)
         "askalong.values.jobs",
-        "askalong.feedback.record",  # the feedback values (pure)
+        "askalong.values.feedback",  # the feedback values (pure)
         # reading code: a place in a repository, a call tree's node, highlighting spans
         "askalong.context.call_tree",
         "askalong.context.code_graph",
