@@ -16,7 +16,6 @@ from askalong.answer.agent.scores import CitationScores
 from askalong.context.call_tree import CallNode
 from askalong.context.code_graph import Place, SourceFile
 from askalong.context.units import ContextUnit
-from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.maintain.findings import Finding, Repair
 from askalong.parse.code.tokens import TokenSpan
 from askalong.retrieve.search import SearchResult
@@ -40,6 +39,7 @@ from askalong.types import (
     Turn,
 )
 from askalong.values.accounts import ApiToken, Membership, Org, User
+from askalong.values.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.values.feedback import Citation, Feedback, Judged, RankedChunk, Triage
 from askalong.values.jobs import Job
 from askalong.wire import (

@@ -163,7 +163,7 @@ def test_wire_imports_only_values() -> None:
         "askalong.context.units",
         "askalong.retrieve.search",
         "askalong.maintain.findings",
-        "askalong.maintain.conflicts",  # the contradiction scan's values (pure)
+        "askalong.values.conflicts",  # the contradiction scan's values (pure)
         "askalong.answer.agent.result",  # the chat answer's values (pure)
         "askalong.values.jobs",
         "askalong.values.feedback",  # the feedback values (pure)
