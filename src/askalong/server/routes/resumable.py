@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 
 from askalong.errors import AskAlongError, Busy, DiskFull, InputError, TooLarge, TooMany
+from askalong.files.disk import is_disk_full
 from askalong.ingest.archive import is_archive_name
 from askalong.ingest.inputs import Upload
 from askalong.parse.progress import Progress, Stage
@@ -35,7 +36,6 @@ from askalong.server.ingesting import add_archive, await_job, queue_document
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
 from askalong.store.accounts import OrgStore
-from askalong.store.disk import is_disk_full
 from askalong.types import Access
 from askalong.values.jobs import Job
 from askalong.values.uploads import ResumableUpload
