@@ -231,6 +231,16 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class SearchResult:
+    """One search's hits, ranked (``retrieve/search``), with the routes that ran."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    routes: tuple[str, ...]  # the routes that ran and answered
+    notes: tuple[str, ...] = ()  # why a route was skipped, or why nothing was found
+
+
+@dataclass(frozen=True)
 class Anchor:
     """Where a read-along question was asked: a block (and optionally a character span
     of it), or only the selected text, which is then located in the document. A selection

@@ -16,9 +16,7 @@ from askalong.answer.agent.scores import CitationScores
 from askalong.context.call_tree import CallNode
 from askalong.context.code_graph import Place, SourceFile
 from askalong.context.units import ContextUnit
-from askalong.maintain.findings import Finding, Repair
 from askalong.parse.code.tokens import TokenSpan
-from askalong.retrieve.search import SearchResult
 from askalong.types import (
     Anchor,
     Answer,
@@ -34,6 +32,7 @@ from askalong.types import (
     Hit,
     LineBox,
     Quote,
+    SearchResult,
     Thread,
     Timings,
     Turn,
@@ -41,6 +40,7 @@ from askalong.types import (
 from askalong.values.accounts import ApiToken, Membership, Org, User
 from askalong.values.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.values.feedback import Citation, Feedback, Judged, RankedChunk, Triage
+from askalong.values.findings import Finding, Repair
 from askalong.values.jobs import Job
 from askalong.wire import (
     AnswerJSON,

@@ -47,9 +47,8 @@ from askalong.context.units import ContextUnit, places_of
 from askalong.errors import NotFound
 from askalong.library import Library
 from askalong.retrieve.pages import best_pages, joined
-from askalong.retrieve.search import SearchResult
 from askalong.text.tokens import key_terms
-from askalong.types import Access, Block, Chunk, Hit, SetAside
+from askalong.types import Access, Block, Chunk, Hit, SearchResult, SetAside
 
 BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
 # Knowledge base: the answerer reads the top this many chunks (not only the policy's
