@@ -48,19 +48,19 @@ from askalong.types import (
     BlockSpan,
     Chunk,
     Claim,
-    Collection,
     ConflictNotice,
     Document,
     Hit,
     LineBox,
     ParsedDocument,
     Quote,
+    SearchResult,
     StoredDocument,
-    Thread,
     Timings,
-    Turn,
 )
 from askalong.values.accounts import ApiToken, Membership, Org, User
+from askalong.values.collections import Collection
+from askalong.values.threads import Thread, Turn
 from askalong.values.uploads import ResumableUpload
 
 __all__ = [
@@ -100,6 +100,7 @@ __all__ = [
     "ProviderError",
     "Quote",
     "ResumableUpload",
+    "SearchResult",
     "Settings",
     "StoreError",
     "StoredDocument",

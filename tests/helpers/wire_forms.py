@@ -26,22 +26,21 @@ from askalong.types import (
     BlockSpan,
     Chunk,
     Claim,
-    Collection,
     ConflictNotice,
     Document,
     Hit,
     LineBox,
     Quote,
     SearchResult,
-    Thread,
     Timings,
-    Turn,
 )
 from askalong.values.accounts import ApiToken, Membership, Org, User
+from askalong.values.collections import Collection
 from askalong.values.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.values.feedback import Citation, Feedback, Judged, RankedChunk, Triage
 from askalong.values.findings import Finding, Repair
 from askalong.values.jobs import Job
+from askalong.values.threads import Thread, Turn
 from askalong.wire import (
     AnswerJSON,
     BlockJSON,

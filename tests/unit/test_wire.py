@@ -161,10 +161,12 @@ def test_wire_imports_only_values() -> None:
         "askalong.types",
         # the stored aggregates' values
         "askalong.values.accounts",
+        "askalong.values.collections",
         "askalong.values.conflicts",
         "askalong.values.feedback",
         "askalong.values.findings",
         "askalong.values.jobs",
+        "askalong.values.threads",
         "askalong.context.units",
         "askalong.answer.agent.result",  # the chat answer's values (pure)
         # reading code: a place in a repository, a call tree's node, highlighting spans

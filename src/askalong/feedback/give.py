@@ -13,7 +13,7 @@ from askalong.errors import InputError, NotFound
 from askalong.feedback.judged import judged_answer
 from askalong.feedback.triage import Judge, triage_by_model, triage_by_terms
 from askalong.store.base import Store
-from askalong.types import Access, Turn
+from askalong.types import Access
 from askalong.values.feedback import (
     MAX_REASON_CHARS,
     RATINGS,
@@ -23,6 +23,7 @@ from askalong.values.feedback import (
     Rating,
     Triage,
 )
+from askalong.values.threads import Turn
 
 
 def checked_rating(rating: object) -> Rating:

@@ -24,7 +24,8 @@ from askalong.ingest.pipeline import AddOutcome
 from askalong.jobs.outbox import queue_upload
 from askalong.parse.progress import Sink
 from askalong.server.deps import ServerState
-from askalong.types import Access, Collection
+from askalong.types import Access
+from askalong.values.collections import Collection
 from askalong.values.jobs import Job
 
 
