@@ -23,10 +23,10 @@ from askalong.index.sync import SearchIndexes
 from askalong.ingest.describe import describe_chunks, with_warnings
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import settings_chunks, with_parsed
-from askalong.jobs.job import JobState
 from askalong.parse.guard import ParserGuard
 from askalong.store.base import Store
 from askalong.types import Access, Document, StoredDocument
+from askalong.values.jobs import JobState
 
 Beat = Callable[[JobState, int, int], None]
 _NEEDS_OCR = " need OCR ("  # the parser's notice about scanned pages it left unread

@@ -26,11 +26,11 @@ from askalong.asking.limits import (
     MAX_QUESTION_CHARS,
     MAX_SELECTION_CHARS,
 )
-from askalong.jobs.job import Job
 from askalong.parse.progress import Progress
-from askalong.resumable.upload import ResumableUpload
 from askalong.store.base import MIN_PREFIX
 from askalong.types import Block, Document, Intent, Visibility
+from askalong.values.jobs import Job
+from askalong.values.uploads import ResumableUpload
 from askalong.wire import (
     BlockJSON,
     CollectionJSON,
