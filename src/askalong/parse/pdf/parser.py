@@ -24,9 +24,10 @@ from askalong.parse.pdf.chars import Line, PageFrame, page_lines
 from askalong.parse.pdf.figures import labels_after_captions
 from askalong.parse.pdf.geometry import PageGeometry, page_geometry
 from askalong.parse.pdf.hyphens import Vocabulary, vocabulary
-from askalong.parse.pdf.kinds import Draft, build_blocks
+from askalong.parse.pdf.kinds import Draft, build_blocks, renumbered
 from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.listings import is_listing, strip_line_numbers
+from askalong.parse.pdf.page_breaks import join_page_breaks
 from askalong.parse.pdf.rotate import turn_blocks
 from askalong.parse.pdf.tables import table_text
 from askalong.parse.pdf.text import clean_line, join_lines
@@ -88,7 +89,8 @@ def parse(
         document.close()
     known = vocabulary(clean_line(line.text) for page in pages for line in page.lines)
     blocks = build_blocks([draft for page in pages for draft in page_drafts(page, known)])
-    blocks = mark_navigation(turn_blocks(blocks, _turns(pages)))
+    blocks = renumbered(join_page_breaks(turn_blocks(blocks, _turns(pages))))
+    blocks = mark_navigation(blocks)
     return ParsedDocument(
         format="pdf",
         blocks=blocks,
