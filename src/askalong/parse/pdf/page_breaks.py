@@ -20,8 +20,9 @@ from askalong.types import Block, LineBox
 # Between a paragraph and its continuation: the page's furniture and its floats.
 _BETWEEN_PAGES = frozenset({"header", "footer", "footnote", "caption", "table"})
 _OPEN_END = re.compile(r"[^\W_]$|[,，、]$")
-# A continuation opens with a lower-case letter of a script (not a formula's italic "ℎ").
-_LOWER_START = re.compile(r"[a-z\u00df-\u00ff\u0101-\u017f\u0430-\u045f]")
+# A continuation opens with a lower-case word of a script (not a formula's italic "ℎ", nor
+# a version or name with digits in it: "v2.4.3" heading a change log's next entry).
+_LOWER_START = re.compile(r"[a-z\u00df-\u00ff\u0101-\u017f\u0430-\u045f](?![\w.]*\d)")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 
 
