@@ -1,6 +1,7 @@
 """The JSON forms of reading code: a source file's symbols, a place in a repository (a
-citation: document, block, lines), a call between two places, a node of a call tree, and
-the reader's code view (a file's symbols and each block's highlighting spans)."""
+citation: document, block, lines), a call between two places, a node of a call tree, the
+reader's code view (a file's symbols and each block's highlighting spans) and an
+identifier's definitions and references."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing_extensions import TypedDict
 
 from askalong.context.call_tree import CallNode
 from askalong.context.code_graph import Place
+from askalong.context.code_identifiers import MAX_LINES_PER_FILE, Definition, Reference
 from askalong.parse.code.tokens import TokenSpan
 from askalong.types import Block
 
@@ -119,4 +121,76 @@ def code_view_json(
             {"block_id": block.id, "tokens": [(t.start, t.end, t.kind) for t in spans]}
             for block, spans in zip(blocks, tokens, strict=True)
         ],
+    }
+
+
+class DefinitionJSON(TypedDict):
+    """Where an identifier is defined: ``kind`` is function, method, class, constant,
+    field, variable or import; ``line`` the line of the definition in ``place``."""
+
+    kind: str
+    line: int
+    place: PlaceJSON
+
+
+class ReferenceLineJSON(TypedDict):
+    """A line naming the identifier: ``[start, end)`` its code points in the block."""
+
+    line: int
+    block_id: str
+    start: int
+    end: int
+
+
+class ReferenceFileJSON(TypedDict):
+    """A file's references: ``count`` every one, ``lines`` the first ``MAX_LINES_PER_FILE``."""
+
+    document_id: str
+    source: str
+    path: str
+    count: int
+    lines: list[ReferenceLineJSON]
+
+
+class IdentifierJSON(TypedDict):
+    name: str
+    definitions: list[DefinitionJSON]
+    references: int
+    files: list[ReferenceFileJSON]
+
+
+def identifier_json(
+    name: str, found: Sequence[Definition], named: Sequence[Reference]
+) -> IdentifierJSON:
+    """An identifier's definitions and its references grouped by file, in the order given."""
+    files: dict[str, ReferenceFileJSON] = {}
+    for ref in named:
+        file = ref.place.file
+        entry = files.setdefault(
+            file.document_id,
+            {
+                "document_id": file.document_id,
+                "source": file.source,
+                "path": file.where,
+                "count": 0,
+                "lines": [],
+            },
+        )
+        entry["count"] += 1
+        if len(entry["lines"]) < MAX_LINES_PER_FILE:
+            entry["lines"].append(
+                {
+                    "line": ref.line,
+                    "block_id": ref.place.block.id,
+                    "start": ref.start,
+                    "end": ref.end,
+                }
+            )
+    return {
+        "name": name,
+        "definitions": [
+            {"kind": d.kind, "line": d.line, "place": place_json(d.place)} for d in found
+        ],
+        "references": len(named),
+        "files": list(files.values()),
     }
