@@ -218,10 +218,15 @@ def test_go_to_definition_in_another_file_opens_it_at_the_definitions_line(
     expect(link).to_be_visible()
     expect(link.locator(".muted")).to_contain_text("mixins.py:")
     link.click()
-    code_page.wait_for_url(f"**/reader.html?doc={ids['mixins.py']}#*")
-    code_page.wait_for_selector("body.ready")
-    code_page.wait_for_function("() => window.askalong.highlightedText() !== ''")
-    assert_line_shown(code_page, MIXINS, "    def _get_loop(self):")
+    assert_opened_at(code_page, ids["mixins.py"], MIXINS, "    def _get_loop(self):")
+
+
+def assert_opened_at(page: Page, doc: str, path: Path, line_text: str) -> None:
+    """The reader has opened ``doc`` (the file ``path``) with ``line_text`` highlighted."""
+    page.wait_for_url(f"**/reader.html?doc={doc}#*")
+    page.wait_for_selector("body.ready")
+    page.wait_for_function("() => window.askalong.highlightedText() !== ''")
+    assert_line_shown(page, path, line_text)
 
 
 def test_the_code_view_light_and_dark_has_no_serious_violations(

@@ -21,6 +21,7 @@ from askalong.context.code_graph import Place, Repository, SourceFile, block_cal
 
 IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]{0,99}")
 MAX_LINES_PER_FILE = 200  # references listed per file; the count is always whole
+SHOWN_CHARS = 160  # of a reference's line
 _COMMENT_LINE = ("#", "//", "/*", "*", "--")
 _IMPORT = re.compile(r"\s*(?:import|from|using|use|#include|require)\b|\s*\w+\s*=\s*require\(")
 # Words that open a statement, never a declaration's type: ``if DEBUG:`` declares nothing.
@@ -38,12 +39,14 @@ class Definition:
 
 @dataclass(frozen=True)
 class Reference:
-    """A line naming the identifier: its block, line and the code-point span in the block."""
+    """A line naming the identifier: its block, line, the code-point span in the block,
+    and the line's own text (trimmed) to show."""
 
     place: Place
     line: int
     start: int
     end: int
+    text: str
 
 
 def definitions(repository: Repository, name: str, at: Place, line: int) -> list[Definition]:
@@ -94,7 +97,8 @@ def _block_references(place: Place, word: re.Pattern[str]) -> Iterator[Reference
     for number, row in enumerate(place.block.text.split("\n"), start=first):
         found = word.search(row)
         if found is not None and not row.lstrip().startswith(_COMMENT_LINE):
-            yield Reference(place, number, offset + found.start(), offset + found.end())
+            span = offset + found.start(), offset + found.end()
+            yield Reference(place, number, *span, row.strip()[:SHOWN_CHARS])
         offset += len(row) + 1
 
 

@@ -134,12 +134,14 @@ class DefinitionJSON(TypedDict):
 
 
 class ReferenceLineJSON(TypedDict):
-    """A line naming the identifier: ``[start, end)`` its code points in the block."""
+    """A line naming the identifier: ``[start, end)`` its code points in the block,
+    ``text`` the line trimmed (at most 160 characters)."""
 
     line: int
     block_id: str
     start: int
     end: int
+    text: str
 
 
 class ReferenceFileJSON(TypedDict):
@@ -184,6 +186,7 @@ def identifier_json(
                     "block_id": ref.place.block.id,
                     "start": ref.start,
                     "end": ref.end,
+                    "text": ref.text,
                 }
             )
     return {

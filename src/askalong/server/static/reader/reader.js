@@ -13,6 +13,7 @@ import { HtmlView } from "./htmlview.js";
 import { Outline } from "./outline.js";
 import { PageIndicator } from "./pageindicator.js";
 import { CodeView } from "./codeview.js";
+import { IdentifierCard } from "./identifier.js";
 import { cpSlice } from "../lib/offsets.js";
 import { Panel } from "../panel/panel.js";
 import { PdfView } from "./pdfview.js";
@@ -94,6 +95,8 @@ function mount(structure, code) {
   const addBlocks = (event) => event.detail.forEach((b) => blocks.set(b.id, b));
   root.addEventListener(BLOCKS_EVENT, addBlocks, options);
   const symbols = code && new SymbolLinks({ docId: doc.id, blocks, highlight });
+  const identifiers =
+    code && new IdentifierCard({ root, docId: doc.id, blocks, highlight, symbols, ...options });
   const outline = new Outline(scroller, root, structure, {
     highlight,
     ...options,
@@ -118,6 +121,7 @@ function mount(structure, code) {
     toolbar.abort();
     const widgets = [urlState, keys, watcher, askBox, highlighter, panel, find, zoom, pages];
     for (const widget of [...widgets, outline, view]) widget.destroy();
+    identifiers?.destroy();
   };
   return {
     structure,
@@ -136,6 +140,7 @@ function mount(structure, code) {
     pages,
     find,
     outline,
+    identifiers,
     destroy,
   };
 }
