@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from e2e.a11y import blocking
 from e2e.conftest import entered_page
 from e2e.live import LiveServer, live_server
 from e2e.test_code_reader import LOCKS, MIXINS, assert_opened_at, uploaded_repository
@@ -87,6 +88,7 @@ def test_a_clicked_name_goes_to_its_definition_in_another_file(
     counts = card.locator(".identifier-file summary .count")
     expect(counts).to_have_count(2)  # locks.py and mixins.py
     code_page.screenshot(path=str(artifacts / "code-identifier-card.png"))
+    assert blocking(code_page) == []
     definition.click()
     mixins = repository[1]["mixins.py"]
     assert_opened_at(code_page, mixins, MIXINS, "    def _get_loop(self):")
