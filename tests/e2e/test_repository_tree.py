@@ -5,13 +5,10 @@ there) whose finder filters the paths as one types, and a file opens in the code
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -34,20 +31,10 @@ FILES = {
 @pytest.fixture(scope="module")
 def repository(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, str]]:
     """The server, and the collection the archive's files joined."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:
-        for name, data in FILES.items():
-            archive.writestr(name, data)
     with live_server(tmp_path_factory.mktemp("tree") / "home") as server:
-        response = httpx.post(
-            server.url + "/api/documents",
-            files={"file": ("shop.zip", out.getvalue())},
-            headers=server.headers,
-            timeout=120,
-        )
-        response.raise_for_status()
-        assert len(response.json()["files"]) == len(FILES)
-        yield server, response.json()["collection"]["id"]
+        answer = server.upload_zip("shop.zip", FILES)
+        assert len(answer["files"]) == len(FILES)
+        yield server, answer["collection"]["id"]
 
 
 @pytest.fixture
