@@ -83,3 +83,13 @@ def test_a_build_file_opens_as_numbered_lines(tree_page: Page) -> None:
     tree_page.wait_for_selector("body.ready")
     expect(tree_page.locator(".code-line")).to_have_count(3)
     expect(tree_page.locator('.code-line[data-line="2"] .lc')).to_have_text('name = "shop"')
+
+
+def test_a_file_links_back_to_its_repositorys_tree(tree_page: Page) -> None:
+    tree_page.locator(".tree-file a", has_text="decoder.py").click()
+    tree_page.wait_for_selector("body.ready")
+    link = tree_page.locator("#doc-meta .repository-link")
+    expect(link).to_have_text("Files of shop")
+    link.click()
+    tree_page.wait_for_selector("body.ready")
+    expect(tree_page.locator(".file-tree .tree-file")).to_have_count(len(FILES))

@@ -13,7 +13,7 @@ from askalong.context.call_tree import CallNode
 from askalong.context.code_graph import Place
 from askalong.context.code_identifiers import MAX_LINES_PER_FILE, Definition, Reference
 from askalong.parse.code.tokens import TokenSpan
-from askalong.types import Block
+from askalong.types import Block, Collection
 
 
 class SymbolJSON(TypedDict):
@@ -63,10 +63,18 @@ class BlockTokensJSON(TypedDict):
     tokens: list[tuple[int, int, str]]
 
 
+class RepositoryRefJSON(TypedDict):
+    """A collection holding the file: its repository, whose file tree the reader links."""
+
+    id: str
+    name: str
+
+
 class CodeViewJSON(TypedDict):
     document_id: str
     symbols: list[SymbolJSON]
     blocks: list[BlockTokensJSON]
+    repositories: list[RepositoryRefJSON]
 
 
 def symbols_json(blocks: Sequence[Block]) -> list[SymbolJSON]:
@@ -111,10 +119,15 @@ def call_node_json(node: CallNode) -> CallNodeJSON:
 
 
 def code_view_json(
-    document_id: str, blocks: Sequence[Block], tokens: Sequence[Sequence[TokenSpan]]
+    document_id: str,
+    blocks: Sequence[Block],
+    tokens: Sequence[Sequence[TokenSpan]],
+    repositories: Sequence[Collection] = (),
 ) -> CodeViewJSON:
-    """The code view of a file: its symbols, and ``tokens[i]`` as ``blocks[i]``'s spans."""
+    """The code view of a file: its symbols, ``tokens[i]`` as ``blocks[i]``'s spans, and
+    the collections holding it (its repositories)."""
     return {
+        "repositories": [{"id": c.id, "name": c.name} for c in repositories],
         "document_id": document_id,
         "symbols": symbols_json(blocks),
         "blocks": [

@@ -43,7 +43,8 @@ async def get_code_view(doc: DocPath, state: StateDep, access: AccessDep) -> Cod
     """A source file (format ``code``) for the reader: its symbols (qualified names, in
     reading order, nested by ``qualname``) and each block's highlighting spans
     ``[start, end, kind]`` (code points of the block's text; kinds as in
-    ``CODE_TOKEN_KINDS``). 400 for a document that is not source code."""
+    ``CODE_TOKEN_KINDS``); the caller's collections holding it (``repositories``, whose file
+    tree the reader links). 400 for a document that is not source code."""
     return await run_in_threadpool(_code_view, state, doc, access)
 
 
@@ -100,7 +101,8 @@ def _identifier(
 def _code_view(state: ServerState, ref: str, access: Access) -> CodeViewJSON:
     document, blocks = _source(state, ref, access)
     tokens = [block_tokens(document.source, block.text) for block in blocks]
-    return code_view_json(document.id, blocks, tokens)
+    repositories = state.library.store.document_collections(document.id, access)
+    return code_view_json(document.id, blocks, tokens, repositories)
 
 
 def _calls(state: ServerState, ref: str, block_id: str, access: Access) -> list[CallJSON]:

@@ -3,7 +3,7 @@
 
 import * as api from "../lib/api.js";
 import { AskBox } from "./askbox.js";
-import { errorState } from "../lib/dom.js";
+import { el, errorState } from "../lib/dom.js";
 import { isLanguageTag, languageName, t, tn } from "../lib/i18n.js";
 import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
@@ -50,7 +50,7 @@ function mount(structure, code) {
   const { document: doc } = structure;
   document.title = t("app.titled", { title: doc.title });
   $("#doc-title").replaceChildren(doc.title);
-  $("#doc-meta").replaceChildren(metaLine(doc));
+  $("#doc-meta").replaceChildren(metaLine(doc), ...repositoryLinks(code));
   const blocks = new Map(structure.blocks.map((b) => [b.id, b]));
   const scroller = $("#reader-scroll");
   const root = $("#document");
@@ -152,6 +152,14 @@ function metaLine(doc) {
   const spoken = languageName(doc.language);
   if (spoken) parts.push(spoken);
   return parts.join(" · ");
+}
+
+// A source file's repositories: each a link to its file tree (collection/tree.js).
+function repositoryLinks(code) {
+  return (code?.repositories ?? []).flatMap((repo) => [
+    " · ",
+    el("a", { class: "repository-link", href: `/collection.html?c=${encodeURIComponent(repo.id)}` }, t("tree.open", { name: repo.name })),
+  ]);
 }
 
 function showError(title, detail) {

@@ -147,6 +147,7 @@ export default Object.freeze({
   "code.none": "None in this repository",
   "code.line": "line {n}",
   "tree.label": "Files",
+  "tree.open": "Files of {name}",
   "tree.find": "Find a file…",
   "tree.found.one": "{n} file",
   "tree.found.other": "{n} files",

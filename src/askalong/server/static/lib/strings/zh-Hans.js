@@ -146,6 +146,7 @@ export default Object.freeze({
   "code.none": "本仓库中没有",
   "code.line": "第 {n} 行",
   "tree.label": "文件",
+  "tree.open": "{name} 的文件",
   "tree.find": "查找文件…",
   "tree.found.one": "{n} 个文件",
   "tree.found.other": "{n} 个文件",
