@@ -57,6 +57,9 @@ def test_ask_goes_to_the_running_server_and_prints_the_same_answer(
         assert f"via askalong serve, pid {presence.pid}" in text
         assert "clamp" in text
         assert "via askalong serve" not in asked("--in-process", *QUESTION)
+        at_lines = ("--json", "--at", "app.py:5", "who calls this?")
+        assert answer_of(asked(*at_lines)) == answer_of(asked("--in-process", *at_lines))
+        assert f"pid {presence.pid}" in asked(*at_lines[1:])
     assert not (settings.home / PRESENCE_FILE).exists()  # withdrawn as it stopped
     assert "via askalong serve" not in asked(*QUESTION)
 
