@@ -20,8 +20,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
+from askalong.context.code_bases import class_bases
 from askalong.context.code_paths import shown_paths
-from askalong.context.code_scope import attribute_type, bound_names, receiver_type
+from askalong.context.code_scope import (
+    attribute_type,
+    bound_names,
+    receiver_type,
+    static_import_owner,
+)
 from askalong.parse.code.languages import grammar_for
 from askalong.parse.code.outline import CallSite, Import, code_outline
 from askalong.types import Block
@@ -42,15 +48,6 @@ _CLASS_HEADER = re.compile(
     r"(?:class|struct|interface|enum|record|type|impl)\b"
 )
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)", re.M)
-# A class header's bases: Python's parenthesised list, Java/TS/C# ``extends``/``implements``,
-# C++'s ``: public``.
-_PY_BASES = re.compile(r"^\s*class\s+\w+\s*\(([^)]*)\)", re.M)
-_OTHER_BASES = re.compile(
-    r"\b(?:extends|implements)\s+([\w.]+(?:<[^>]*>)?(?:\s*,\s*[\w.]+(?:<[^>]*>)?)*)"
-)
-_CPP_BASE = re.compile(
-    r"\b(?:class|struct)\s+\w+\s*:\s*(?:(?:public|protected|private|virtual)\s+)*([\w:]+)"
-)
 
 
 @dataclass(frozen=True)
@@ -193,7 +190,17 @@ class Repository:
             return _on_module(site, candidates, caller) or self._typed(site, caller)
         if caller.qualname and site.callee in bound_names(here.language, caller.block.text):
             return None  # a parameter or a local, whatever the repository defines so
-        return _bare(site, candidates, caller)
+        return self._statically_imported(site.callee, here) or _bare(site, candidates, caller)
+
+    def _statically_imported(self, name: str, file: SourceFile) -> Place | None:
+        """Java's ``import static a.b.Strings.trim;`` (or ``Strings.*``): ``trim`` is
+        ``Strings.trim``, whichever package ``Strings`` is in."""
+        if file.language != "java":
+            return None
+        header = "\n".join(b.text for b in file.blocks if not b.section_path)
+        owner = static_import_owner(header, name)
+        place = self.class_named(owner, file) if owner else None
+        return self.member(place.qualname, name, place.file) if place else None
 
     def member(
         self, owner: tuple[str, ...], name: str, near: SourceFile, depth: int = 0
@@ -293,23 +300,6 @@ class Repository:
                         if resolved is not None and resolved.key == target.key:
                             yield site, place
                             break
-
-
-def class_bases(text: str) -> frozenset[str]:
-    """The base classes a class block's header names (``class_bases("class A(b.B, C):")``
-    is ``{"B", "C"}``); keywords such as ``metaclass=`` are not bases."""
-    header = text.split("{", 1)[0].split(":\n", 1)[0]
-    python = _PY_BASES.search(header)
-    found = (
-        [python.group(1)] if python else _OTHER_BASES.findall(header) or _CPP_BASE.findall(header)
-    )
-    plain = (re.sub(r"<[^<>]*>", "", group) for group in found)  # generics' commas
-    names = (part.strip() for group in plain for part in group.split(","))
-    return frozenset(
-        re.split(r"[<\s]", name)[0].replace("::", ".").rsplit(".", 1)[-1]
-        for name in names
-        if name and "=" not in name
-    )
 
 
 def _on_self(site: CallSite, caller: Place) -> bool:

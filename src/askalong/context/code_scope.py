@@ -106,3 +106,17 @@ def _python_types(tree: ast.Module) -> dict[str, str]:
             if isinstance(annotation, ast.Name):
                 types[node.target.id] = annotation.id
     return types
+
+
+_JAVA_STATIC = re.compile(
+    r"^\s*import\s+static\s+(?:[\w$]+\.)*?([A-Z][\w$]*)\.([\w$]+|\*)\s*;", re.M
+)
+
+
+def static_import_owner(header: str, name: str) -> str:
+    """The class a Java file's ``import static a.b.C.name;`` (or ``a.b.C.*``) brings
+    ``name`` from, or ``""``."""
+    for owner, member in _JAVA_STATIC.findall(header):
+        if member in (name, "*"):
+            return owner
+    return ""
