@@ -50,14 +50,22 @@ _CLASS_HEADER = re.compile(
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)", re.M)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SourceFile:
-    """One source document of a repository: its id, its path and its blocks."""
+    """One source document of a repository: its id, its path and its blocks. Two are the
+    same file when their document is (the repository keeps its own copies, named by
+    ``shown_path``; a caller's copy of the same document is that file all the same)."""
 
     document_id: str
     source: str
     blocks: tuple[Block, ...]
     shown_path: str = ""  # how answers name it: inside its repository, never a server path
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SourceFile) and other.document_id == self.document_id
+
+    def __hash__(self) -> int:
+        return hash(self.document_id)
 
     @property
     def where(self) -> str:
@@ -165,7 +173,7 @@ class Repository:
     def definition(self, qualname: tuple[str, ...], near: SourceFile) -> Place | None:
         """The block named exactly ``qualname``: in ``near`` first, then anywhere."""
         found = [p for p in self.defined.get(qualname[-1], []) if p.qualname == qualname]
-        return min(found, key=lambda p: p.file is not near, default=None)
+        return min(found, key=lambda p: p.file != near, default=None)
 
     def resolve(self, site: CallSite, caller: Place) -> Place | None:
         """Where the called name is defined in the repository, or None (a library's, or a
@@ -180,7 +188,7 @@ class Repository:
         ]
         if not candidates:
             return None
-        candidates.sort(key=lambda p: (p.file is not here, p.file.folder != here.folder))
+        candidates.sort(key=lambda p: (p.file != here, p.file.folder != here.folder))
         owner = caller.qualname[:-1]
         if site.receiver in SUPER_NAMES:
             return self._in_bases(owner, site.callee, here)
@@ -240,7 +248,7 @@ class Repository:
         classes = [p for p in self.defined.get(name, []) if is_class(p.block)]
         return min(
             classes,
-            key=lambda p: (p.file is not near, p.file.folder != near.folder, p.file.source),
+            key=lambda p: (p.file != near, p.file.folder != near.folder, p.file.source),
             default=None,
         )
 
@@ -288,7 +296,7 @@ class Repository:
             return
         name = target.qualname[-1]
         word = re.compile(rf"\b{re.escape(name)}\b")
-        files = sorted(self.files, key=lambda f: f is not target.file)
+        files = sorted(self.files, key=lambda f: f != target.file)
         for file in files:
             for block in file.blocks:
                 if name not in block.text or not word.search(block.text):
@@ -365,13 +373,13 @@ def _bare(site: CallSite, candidates: list[Place], caller: Place) -> Place | Non
     if required:
         imported.add(required)
     if scoped:
-        top = [p for p in top if p.file is file or _module_name(p.file) in imported]
+        top = [p for p in top if p.file == file or _module_name(p.file) in imported]
     if not top:
         return None
 
     def rank(place: Place) -> tuple[bool, bool, bool]:
         return (
-            place.file is not file,
+            place.file != file,
             not (imported & set(place.file.parts)),
             place.file.folder != file.folder,
         )

@@ -56,14 +56,14 @@ def definitions(repository: Repository, name: str, at: Place, line: int) -> list
         return [_symbol_definition(called)]
     symbols = [p for p in repository.defined.get(name, []) if p.file.language == at.file.language]
     if symbols:
-        symbols.sort(key=lambda p: (p.file is not at.file, p.file.folder != at.file.folder))
+        symbols.sort(key=lambda p: (p.file != at.file, p.file.folder != at.file.folder))
         return [_symbol_definition(p) for p in symbols]
     found = [d for file in repository.files for d in _assignments(repository, file, name)]
     owner = at.qualname[:-1] if len(at.qualname) > 1 else at.qualname
-    own = [d for d in found if owner and d.place.file is at.file and _inside(d.place, owner)]
+    own = [d for d in found if owner and d.place.file == at.file and _inside(d.place, owner)]
     if own:  # ``self._waiters`` in Lock: Lock's own field, not every class's
         return own
-    found.sort(key=lambda d: (d.place.file is not at.file, d.place.file.folder != at.file.folder))
+    found.sort(key=lambda d: (d.place.file != at.file, d.place.file.folder != at.file.folder))
     return found or list(_imports(at.file, name))
 
 
