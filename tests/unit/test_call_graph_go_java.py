@@ -1,7 +1,8 @@
 """The call graph through a Go struct's embedded types and Java's static imports (issue
 27): ``engine.GET()`` on an ``Engine`` embedding ``RouterGroup`` is ``RouterGroup.GET``;
 ``trim(a)`` under ``import static com.acme.util.Strings.trim;`` is ``Strings.trim`` in
-another package, and a same-named method elsewhere is not taken."""
+another package, and a same-named method elsewhere is not taken; ``def.end()`` on a field
+declared ``Deflater def;`` is ``Deflater.end``."""
 
 from __future__ import annotations
 
@@ -95,3 +96,35 @@ def test_a_java_static_import_binds_the_bare_name_to_its_class() -> None:
         **{"util/Strings.java": STRINGS, "text/Text.java": OTHER, "app/App.java": APP}
     )
     assert callees(repo, "app/App.java", ("App", "run")) == [("Strings.trim", "util/Strings.java")]
+
+
+DEFLATER = """package z;
+
+public class Deflater {
+    public void end() {}
+    public void finish() {}
+}
+"""
+SINK = """package z;
+
+public class Sink {
+    protected final Deflater def;
+
+    public Sink(Deflater given) {
+        this.def = given;
+    }
+
+    public void close() {
+        def.end();
+        this.def.finish();
+    }
+}
+"""
+
+
+def test_a_call_on_a_java_field_goes_to_the_fields_declared_class() -> None:
+    repo = repository(**{"z/Deflater.java": DEFLATER, "z/Sink.java": SINK})
+    assert callees(repo, "z/Sink.java", ("Sink", "close")) == [
+        ("Deflater.end", "z/Deflater.java"),
+        ("Deflater.finish", "z/Deflater.java"),
+    ]

@@ -25,6 +25,7 @@ from askalong.context.code_paths import shown_paths
 from askalong.context.code_scope import (
     attribute_type,
     bound_names,
+    field_type,
     receiver_type,
     static_import_owner,
 )
@@ -259,13 +260,13 @@ class Repository:
         receiver = site.receiver
         head, _, attribute = receiver.partition(".")
         if head in SELF_NAMES and attribute.isidentifier():
-            kind = self._attribute_type(caller, attribute)
+            kind = self._attribute_type(caller, attribute) or _field_type(caller, attribute)
         elif receiver.isidentifier():
             kind = receiver_type(here.language, caller.block.text, receiver)
             if not kind and receiver not in bound_names(here.language, caller.block.text):
-                # a module's own instance (``_default_decoder = JSONDecoder()``), or a
-                # class's own name: a static or class method
-                kind = _module_type(here, receiver) or receiver
+                # a field of the class (``Deflater def;``), a module's own instance
+                # (``_default_decoder = JSONDecoder()``), or a class's own name: static
+                kind = _field_type(caller, receiver) or _module_type(here, receiver) or receiver
         else:  # ``new T(...).m()``
             created = _NEW.match(receiver)
             kind = created.group(1) if created else ""
@@ -328,6 +329,13 @@ def _on_module(site: CallSite, candidates: list[Place], caller: Place) -> Place 
         return None
     top = [p for p in candidates if len(p.qualname) == 1]
     return next((p for p in top if any(_module_name(p.file) in n for n in names)), None)
+
+
+def _field_type(caller: Place, name: str) -> str:
+    """``name``'s declared class among the fields of the caller's class (``field_type``)."""
+    owner = caller.qualname[:-1]
+    texts = [b.text for b in caller.file.blocks if owner and b.section_path == owner]
+    return field_type(caller.file.language, texts, name)
 
 
 def _module_type(file: SourceFile, name: str) -> str:
