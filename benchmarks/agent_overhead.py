@@ -120,7 +120,7 @@ def open_library(home: Path, url: str) -> Any:
 
 
 def agent_run(library: Any, server: ScriptedChatServer, n: int, delay: float) -> Measured:
-    from askalong.asking.agent.chat import ChatAgent, ChatRequest
+    from askalong.agent.chat_agent import ChatAgent, ChatRequest
     from askalong.asking.choose import make_asker
     from askalong.types import Access
 
@@ -139,7 +139,7 @@ def agent_run(library: Any, server: ScriptedChatServer, n: int, delay: float) ->
 
 def bare_run(server: ScriptedChatServer, n: int, delay: float) -> Measured:
     """The same two replies drawn by the bare client, no agent: the baseline."""
-    from askalong.answer.agent.prompts import TOOL_SPECS
+    from askalong.agent.agent_prompts import TOOL_SPECS
     from askalong.providers.chat import ChatMessage, Sampling, ToolCall
     from askalong.providers.openai.chat import OpenAIChat
 

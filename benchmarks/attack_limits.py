@@ -35,7 +35,7 @@ from typing import Any, cast
 
 import httpx
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
 from askalong.asking.choose import make_asker
 from askalong.config import load_settings
 from askalong.errors import ConfigError, TooLarge

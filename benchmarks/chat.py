@@ -121,7 +121,7 @@ def pin_fast_queries() -> None:
 
 
 def run(home: Path, items: list[dict[str, Any]]) -> list[Outcome]:
-    from askalong.asking.agent.chat import ChatAgent, ChatRequest
+    from askalong.agent.chat_agent import ChatAgent, ChatRequest
     from askalong.asking.choose import make_asker
     from askalong.types import Access
 

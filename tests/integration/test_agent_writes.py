@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from chat_server import Reply, ScriptedChatServer
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
 from askalong.asking.choose import make_asker
 from askalong.config import Settings, load_settings
 from askalong.feedback.give import give_feedback

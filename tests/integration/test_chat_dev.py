@@ -15,7 +15,7 @@ from pathlib import Path
 
 from benchmark_module import benchmark_module
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
 from askalong.asking.choose import make_asker
 from askalong.config import Settings
 from askalong.library import Library

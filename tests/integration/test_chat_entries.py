@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
 from askalong.asking.choose import make_asker
 from askalong.config import Settings, load_settings
 from askalong.library import Library

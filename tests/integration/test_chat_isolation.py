@@ -16,7 +16,7 @@ import pytest
 from chat_server import Reply, ScriptedChatServer
 from isolation_world import SHARED_WORDS, World, make_world
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
 from askalong.asking.choose import make_asker
 from askalong.config import Settings
 from askalong.errors import NotFound

@@ -18,9 +18,9 @@ import pytest
 from api_client import api_client
 from click.testing import CliRunner
 
-from askalong.answer.agent.registry import SourceRegistry
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.agent.tools import (
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
+from askalong.agent.source_registry import SourceRegistry
+from askalong.agent.tools import (
     KnowledgeTools,
     Scope,
     ToolArgumentError,

@@ -17,7 +17,7 @@ from chat_server import Reply, ScriptedChatServer
 from click.testing import CliRunner
 from describing import describe_request
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
 from askalong.asking.choose import make_asker
 from askalong.cli import main
 from askalong.config import Settings, load_settings

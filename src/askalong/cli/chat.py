@@ -7,13 +7,13 @@ from collections.abc import Sequence
 
 import click
 
-from askalong.answer.agent.result import ChatAnswer
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
 from askalong.asking.choose import make_asker
 from askalong.cli.ask import VERDICT_STYLES
 from askalong.cli.output import console, print_json, shown
 from askalong.library import Library, opened_library
 from askalong.types import Access, Document
+from askalong.values.chat_answers import ChatAnswer
 from askalong.wire import chat_json
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from askalong.answer.agent.registry import SourceRegistry
-from askalong.answer.agent.result import ChatAnswer, ChatSource
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.agent.tools import KnowledgeTools, Scope
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
+from askalong.agent.source_registry import SourceRegistry
+from askalong.agent.tools import KnowledgeTools, Scope
 from askalong.asking.choose import make_asker
 from askalong.errors import AskAlongError
 from askalong.evaluate.kb_build import KbLibrary, user_access
@@ -22,6 +21,7 @@ from askalong.evaluate.kb_corpus import KbCorpus, KbDocument
 from askalong.evaluate.kb_items import KbItem
 from askalong.evaluate.kb_metrics import CitedChunk, ItemScore, K, Outcome, score_item
 from askalong.types import Access, Chunk
+from askalong.values.chat_answers import ChatAnswer, ChatSource
 
 
 @dataclass(frozen=True)

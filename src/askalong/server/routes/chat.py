@@ -41,7 +41,7 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
 from askalong.server.chat_events import CHAT_EVENT_NAMES, chat_stream
 from askalong.server.deps import AccessDep, AskerDep, ServerState, StateDep
 from askalong.server.routes.ask import ANSWER_RESPONSES, STREAM_HEADERS

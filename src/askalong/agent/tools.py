@@ -8,7 +8,7 @@
 - ``submit_feedback(rating, reason)``: the person's criticism in words of the conversation's
   last answer, stored once per turn (``askalong.feedback``): the one tool that writes, so it
   runs only in a turn whose own message asks to rate an answer (``Scope.may_write``, from
-  ``answer/agent/intent``), never because a passage or a tool's result says so;
+  ``agent/intent``), never because a passage or a tool's result says so;
 - ``knowledge_stats()``: the documents and chunks the asker can see.
 
 Who is asking is the ``Scope``'s, taken from the request: no tool argument can name a user
@@ -24,14 +24,13 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from askalong.answer.agent.passages import fenced_passages
-from askalong.answer.agent.prompts import MAX_QUERY_CHARS, TOP_K_MAX  # the model is told them
-from askalong.answer.agent.registry import Source, SourceRegistry
-from askalong.answer.agent.result import ToolName, ToolStep
-from askalong.answer.agent.stats import stats_sentence
+from askalong.agent.agent_prompts import MAX_QUERY_CHARS, TOP_K_MAX  # the model is told them
+from askalong.agent.feedback_tool import record_feedback
+from askalong.agent.fenced_passages import fenced_passages
+from askalong.agent.numbering import local_to_source, renumber_markers
+from askalong.agent.source_registry import Source, SourceRegistry
+from askalong.agent.stats_questions import stats_sentence
 from askalong.answer.base import HistoryTurn
-from askalong.asking.agent.feedback import record_feedback
-from askalong.asking.agent.numbering import local_to_source, renumber_markers
 from askalong.asking.asker import Asker
 from askalong.asking.evidence import Evidence, gather
 from askalong.asking.question import AskedQuestion
@@ -39,6 +38,7 @@ from askalong.errors import InputError
 from askalong.text.analysed import analysed
 from askalong.text.fence import Fence
 from askalong.types import Access, Answer, Document
+from askalong.values.chat_answers import ToolName, ToolStep
 from askalong.values.feedback import MAX_REASON_CHARS, RATINGS  # give_feedback checks them too
 
 TOP_K_DEFAULT = 5

@@ -4,7 +4,7 @@ answered by the agent and stored as a turn of its conversation (a thread).
 With no language model configured the offline path answers (``offline``); with one, the
 ReAct loop over tool calling (``react``), its reply checked after generation
 (``model_answer``). Either way the answer's events stream as
-``askalong.asking.agent.events`` lists them. Who asks is the request's
+``askalong.agent.stream_events`` lists them. Who asks is the request's
 ``Access``; the documents (a collection's, or none: all the asker may see) were resolved
 by the edge with that access.
 """
@@ -16,31 +16,30 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from askalong.answer.agent.intent import asks_to_rate
-from askalong.answer.agent.limits import AgentLimits
-from askalong.answer.agent.registry import SourceRegistry
-from askalong.answer.agent.result import ChatAnswer, ChatTimings, ToolStep
-from askalong.answer.agent.scores import citation_scores
-from askalong.answer.base import NOT_COVERED, HistoryTurn
-from askalong.answer.choose import make_chat_models
-from askalong.asking.agent.events import (
-    ChatAnswered,
-    ChatEvent,
-    ChatStarted,
-    PartAnswered,
-    ToolDone,
-)
-from askalong.asking.agent.model_answer import model_chat_answer
-from askalong.asking.agent.numbering import FirstCited, shown_in_order
-from askalong.asking.agent.offline import (
+from askalong.agent.agent_limits import AgentLimits
+from askalong.agent.citation_scores import citation_scores
+from askalong.agent.intent import asks_to_rate
+from askalong.agent.model_answer import model_chat_answer
+from askalong.agent.numbering import FirstCited, shown_in_order
+from askalong.agent.offline import (
     OFFLINE_NOTE,
     PartResult,
     answered_offline,
     cited_sources,
     offline_answer_text,
 )
-from askalong.asking.agent.react import run_model
-from askalong.asking.agent.tools import KnowledgeTools, Scope
+from askalong.agent.react import run_model
+from askalong.agent.source_registry import SourceRegistry
+from askalong.agent.stream_events import (
+    ChatAnswered,
+    ChatEvent,
+    ChatStarted,
+    PartAnswered,
+    ToolDone,
+)
+from askalong.agent.tools import KnowledgeTools, Scope
+from askalong.answer.base import NOT_COVERED, HistoryTurn
+from askalong.answer.choose import make_chat_models
 from askalong.asking.asker import Asker, new_id
 from askalong.asking.conflicts import conflicts_among
 from askalong.asking.limits import check_sizes
@@ -50,6 +49,7 @@ from askalong.providers.chat import ChatModel
 from askalong.settings import Settings
 from askalong.text.analysed import analysed
 from askalong.types import Access, Answer, Document, Quote
+from askalong.values.chat_answers import ChatAnswer, ChatTimings, ToolStep
 from askalong.values.threads import Thread, Turn
 
 
