@@ -120,11 +120,11 @@ def open_library(home: Path, url: str) -> Any:
 
 
 def agent_run(library: Any, server: ScriptedChatServer, n: int, delay: float) -> Measured:
-    from askalong.agent.chat_agent import ChatAgent, ChatRequest
-    from askalong.asking.choose import make_asker
+    from askalong.agent.chat_agent import ChatRequest
+    from askalong.agent.wiring import make_chat_agent
     from askalong.types import Access
 
-    agent = ChatAgent(make_asker(library))
+    agent = make_chat_agent(library)
     server.script(*replies(n, delay))
     since = len(server.served)
     started = time.perf_counter()

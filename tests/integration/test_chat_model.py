@@ -108,7 +108,9 @@ def ask(world: World, question: str = QUESTION, *, judge: bool = False, **limits
 def agent(world: World, *, judge: bool = False, **limits: Any) -> ChatAgent:
     asker = make_asker(world.library)
     asker.judge = asker.judge if judge else None
-    return ChatAgent(asker, limits=replace(AgentLimits.of(world.library.settings), **limits))
+    settings = world.library.settings
+    limits_changed = replace(AgentLimits.of(settings), **limits)
+    return ChatAgent(asker, world.library.store, settings, limits=limits_changed)
 
 
 def tool_messages(body: dict[str, Any]) -> list[dict[str, Any]]:

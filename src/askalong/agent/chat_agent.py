@@ -47,6 +47,7 @@ from askalong.errors import InputError
 from askalong.feedback.guidance import guidance_entries
 from askalong.providers.chat import ChatModel
 from askalong.settings import Settings
+from askalong.store.base import Store
 from askalong.text.analysed import analysed
 from askalong.types import Access, Answer, Document, Quote
 from askalong.values.chat_answers import ChatAnswer, ChatTimings, ToolStep
@@ -65,17 +66,20 @@ HISTORY_TURNS = 3  # earlier turns of the conversation the model reads
 
 
 class ChatAgent:
-    """``model``: the agent's language model (default: the settings' strong model when
-    the answerer is ``openai``, else none: offline)."""
+    """``asker`` answers a part offline and checks a model's reply; ``store`` keeps the
+    conversations and the feedback; ``settings`` choose the default ``model`` (the strong
+    model when the answerer is ``openai``, else none: offline) and the ``limits``."""
 
     def __init__(
         self,
         asker: Asker,
+        store: Store,
+        settings: Settings,
         model: ChatModel | None = None,
         limits: AgentLimits | None = None,
     ) -> None:
         self.asker = asker
-        settings = asker.library.settings
+        self.store = store
         self.model = model if model is not None else configured_model(settings)
         self.limits = limits or AgentLimits.of(settings)
 
@@ -100,17 +104,17 @@ class ChatAgent:
         writes = asks_to_rate(question)  # the person's own words, never a tool's result
         scope = Scope(request.access, request.documents, thread.id, turn_id, language, writes)
         registry = SourceRegistry()
-        tools = KnowledgeTools(self.asker, scope, registry)
+        tools = KnowledgeTools(self.asker, self.store, scope, registry)
         if self.model is None:
             answer = yield from _offline(tools, question, language, turns)
         else:
             history = tuple((t.question, t.answer.answer) for t in turns[-HISTORY_TURNS:])
-            guidance = guidance_entries(self.asker.library.store, request.access.user)
+            guidance = guidance_entries(self.store, request.access.user)
             run = yield from run_model(self.model, tools, question, history, self.limits, guidance)
             answer = model_chat_answer(self.asker, question, run, registry, self.limits)
         answer = shown_in_order(answer)  # the numbers a reader sees: 1..N, no gap
-        store = self.asker.library.store
-        answer = replace(answer, conflicts=conflicts_among(store, answer.sources, request.access))
+        conflicts = conflicts_among(self.store, answer.sources, request.access)
+        answer = replace(answer, conflicts=conflicts)
         total = (time.perf_counter() - started) * 1000
         answer = replace(
             answer,
@@ -123,7 +127,7 @@ class ChatAgent:
         yield ChatAnswered(answer)
 
     def _conversation(self, request: ChatRequest) -> tuple[Thread, tuple[Turn, ...]]:
-        store = self.asker.library.store
+        store = self.store
         if request.conversation_id is None:
             now = _now()
             title = request.question.strip()[:200]
@@ -135,7 +139,7 @@ class ChatAgent:
         assert answer.turn_id is not None
         stored = stored_answer(answer)
         turn = Turn(answer.turn_id, thread.id, index, answer.question, "ask", None, stored, _now())
-        self.asker.library.store.save_turn(thread, turn)
+        self.store.save_turn(thread, turn)
 
 
 def configured_model(settings: Settings) -> ChatModel | None:

@@ -44,8 +44,9 @@ from askalong.context.outline import Outline
 from askalong.context.small_to_big import small_to_big
 from askalong.context.units import ContextUnit, places_of
 from askalong.errors import NotFound
-from askalong.library import Library
 from askalong.retrieve.pages import best_pages, joined
+from askalong.retrieve.search import Searcher
+from askalong.store.base import Store
 from askalong.text.referents import leans_on_thread
 from askalong.text.tokens import key_terms
 from askalong.types import Access, Block, Chunk, Hit, SearchResult, SetAside
@@ -84,46 +85,54 @@ class Evidence:
 
 
 def gather(
-    library: Library, asked: AskedQuestion, access: Access, blocks: Sequence[Block] = ()
+    store: Store,
+    searcher: Searcher,
+    asked: AskedQuestion,
+    access: Access,
+    blocks: Sequence[Block] = (),
 ) -> Evidence:
     """The evidence for ``asked``; ``blocks`` are its anchor's document's, as read once by
     the asker (none without an anchor)."""
     started = time.perf_counter()
     if asked.anchor is not None:
-        return _read_along(library, asked, asked.anchor, access, blocks, started)
-    named = _named_code(library, asked, access, started)
+        return _read_along(store, searcher, asked, asked.anchor, access, blocks, started)
+    named = _named_code(store, searcher, asked, access, started)
     if named is not None:
         return named
     question = asked.question
     context = thread_context(asked)
-    result = library.searcher.search(
+    result = searcher.search(
         question.text,
         access,
         documents=asked.document_ids,
-        k_max=max(ANSWER_CHUNKS, library.searcher.policy.k_max_knowledge_base),
+        k_max=max(ANSWER_CHUNKS, searcher.policy.k_max_knowledge_base),
         language=question.script,
         context=context,
     )
     hits = result.hits
-    if library.searcher.policy.by_pages(len(asked.document_ids)):
-        hits = _within_best_pages(library, asked, access, result, context)
+    if searcher.policy.by_pages(len(asked.document_ids)):
+        hits = _within_best_pages(searcher, asked, access, result, context)
     elif 0 < len(hits) < ANSWER_CHUNKS:
-        hits = _with_keyword_tail(library, asked, access, hits, context)
-    units = _placed(library, _retrieved_units(library, hits), {})
+        hits = _with_keyword_tail(searcher, asked, access, hits, context)
+    units = _placed(store, _retrieved_units(store, hits), {})
     assembled = assemble_context(question.terms, None, (), units)
-    titles = _titles(library, access, asked, assembled)
+    titles = _titles(store, access, asked, assembled)
     return _evidence(assembled, titles, frozenset(), result, started)
 
 
 def _within_best_pages(
-    library: Library, asked: AskedQuestion, access: Access, result: SearchResult, context: str
+    searcher: Searcher,
+    asked: AskedQuestion,
+    access: Access,
+    result: SearchResult,
+    context: str,
 ) -> tuple[Hit, ...]:
     """A collection's answer chunks: the best pages searched again chunk by chunk, then the
     other pages' best chunks (``retrieve/pages.py``, ``joined``)."""
     pages = best_pages(result.hits, BEST_PAGES)
     if not pages:
         return result.hits
-    within = library.searcher.search(
+    within = searcher.search(
         asked.question.text,
         access,
         documents=pages,
@@ -135,13 +144,17 @@ def _within_best_pages(
 
 
 def _with_keyword_tail(
-    library: Library, asked: AskedQuestion, access: Access, hits: Sequence[Hit], context: str
+    searcher: Searcher,
+    asked: AskedQuestion,
+    access: Access,
+    hits: Sequence[Hit],
+    context: str,
 ) -> tuple[Hit, ...]:
     """The search's few hits, then the keyword route's next best chunks up to
     ``ANSWER_CHUNKS``: the fused list's dynamic cut often keeps one or two chunks of a
     paper, while the sentence that answers sits in a section that shares fewer of the
     question's words (a cross-section question); a search that found nothing stays so."""
-    more = library.searcher.search(
+    more = searcher.search(
         asked.question.text,
         access,
         documents=asked.document_ids,
@@ -165,7 +178,8 @@ def thread_context(asked: AskedQuestion) -> str:
 
 
 def _read_along(
-    library: Library,
+    store: Store,
+    searcher: Searcher,
     asked: AskedQuestion,
     at: LocatedAnchor,
     access: Access,
@@ -173,7 +187,7 @@ def _read_along(
     started: float,
 ) -> Evidence:
     if asked.documents[0].format == "code":
-        return _reading_code(library, asked, at, access, blocks, started)
+        return _reading_code(store, searcher, asked, at, access, blocks, started)
     document_id = asked.documents[0].id
     question = asked.question
     outline = Outline(blocks)
@@ -185,7 +199,7 @@ def _read_along(
             blocks, at, asked.intent, question.text, outline=outline, document_id=document_id
         )
         crossref = [*crossref, *found]
-    k = library.searcher.policy.k_max_read_along
+    k = searcher.policy.k_max_read_along
     known = {(document_id, block.id): block for block in blocks}
     set_aside = None
     if asked.intent == "ask":
@@ -193,26 +207,27 @@ def _read_along(
     if set_aside is not None:
         # A question about something else is not forced through the selection: when the
         # document answers it elsewhere, it is answered from the whole document.
-        own = library.searcher.search(question.text, access, documents=(document_id,), k_max=k)
-        found = _placed(library, _retrieved_units(library, own.hits), known)
+        own = searcher.search(question.text, access, documents=(document_id,), k_max=k)
+        found = _placed(store, _retrieved_units(store, own.hits), known)
         if _strong(question.terms, found):
             context = assemble_context(question.terms, None, crossref, found, root=outline.root)
-            titles = _titles(library, access, asked, context)
+            titles = _titles(store, access, asked, context)
             evidence = _evidence(context, titles, frozenset(), own, started)
             return replace(evidence, set_aside=set_aside)
     query = _anchored_query(question.text, anchor_unit)
-    result = library.searcher.search(query, access, documents=(document_id,), k_max=k)
-    retrieved = _placed(library, _retrieved_units(library, result.hits), known)
+    result = searcher.search(query, access, documents=(document_id,), k_max=k)
+    retrieved = _placed(store, _retrieved_units(store, result.hits), known)
     anchored = anchor_terms(anchor_unit)
     context = assemble_context(
         question.terms | anchored, anchor_unit, crossref, retrieved, root=outline.root
     )
-    titles = _titles(library, access, asked, context)
+    titles = _titles(store, access, asked, context)
     return _evidence(context, titles, anchored, result, started)
 
 
 def _reading_code(
-    library: Library,
+    store: Store,
+    searcher: Searcher,
     asked: AskedQuestion,
     at: LocatedAnchor,
     access: Access,
@@ -222,57 +237,57 @@ def _reading_code(
     """An anchor in source code: the enclosing function whole, then its class, callees
     and callers in the repository (``context/code.py``), then what search finds there."""
     document = asked.documents[0]
-    repository = repository_of(library.store, document, blocks, access)
+    repository = repository_of(store, document, blocks, access)
     place = anchor_place(repository, document, blocks[at.index])
     given = at.anchor
     start, end = given.start or 0, given.end or len(place.block.text)
     anchor_unit = code_anchor_unit(place, start, end)
     graph = graph_evidence(repository, read_code_question(asked.question.text), place, anchor_unit)
     if graph is not None:
-        return _from_graph(library, access, asked, graph, anchor_unit, started)
+        return _from_graph(store, access, asked, graph, anchor_unit, started)
     code = code_units(repository, place)
     ids = tuple(f.document_id for f in repository.files)
-    k = library.searcher.policy.k_max_read_along
+    k = searcher.policy.k_max_read_along
     query = _anchored_query(asked.question.text, anchor_unit)
-    result = library.searcher.search(query, access, documents=ids, k_max=k)
-    retrieved = _placed(library, _retrieved_units(library, result.hits), {})
+    result = searcher.search(query, access, documents=ids, k_max=k)
+    retrieved = _placed(store, _retrieved_units(store, result.hits), {})
     anchored = anchor_terms(anchor_unit)
     context = assemble_context(
         asked.question.terms | anchored, anchor_unit, code, retrieved, total_chars=CODE_TOTAL_CHARS
     )
-    titles = _titles(library, access, asked, context)
+    titles = _titles(store, access, asked, context)
     evidence = _evidence(context, titles, anchored, result, started)
     return replace(evidence, code_subject=".".join(place.qualname) or document.title)
 
 
 def _named_code(
-    library: Library, asked: AskedQuestion, access: Access, started: float
+    store: Store, searcher: Searcher, asked: AskedQuestion, access: Access, started: float
 ) -> Evidence | None:
     """A question without an anchor naming an identifier the code asked of defines
     ("what calls _wake_up_first?", "how does Lock.acquire work?"): answered from that
     definition, its class, callees and callers, not from prose search; None otherwise."""
     question = read_code_question(asked.question.text)
     if not question.name:
-        if not only_code(library.store, asked.documents, access):
+        if not only_code(store, asked.documents, access):
             return None
-        repository = repository_asked(library.store, asked.documents, access)
+        repository = repository_asked(store, asked.documents, access)
         word = defined_word(asked.question.text, repository.defined)
         if not word:
             return None
         question = replace(question, name=word)
     else:
-        repository = repository_asked(library.store, asked.documents, access)
+        repository = repository_asked(store, asked.documents, access)
     graph = graph_evidence(repository, question, None)
     if graph is not None:
-        return _from_graph(library, access, asked, graph, graph.units[0], started)
+        return _from_graph(store, access, asked, graph, graph.units[0], started)
     place = subject_place(repository, question, None)
     if place is None:
         return None
-    return _about_code(library, access, asked, repository, place, started)
+    return _about_code(store, access, asked, repository, place, started)
 
 
 def _about_code(
-    library: Library,
+    store: Store,
     access: Access,
     asked: AskedQuestion,
     repository: Repository,
@@ -286,7 +301,7 @@ def _about_code(
     name = ".".join(place.qualname)
     return Evidence(
         units=tuple(context),
-        titles=_titles(library, access, asked, context),
+        titles=_titles(store, access, asked, context),
         anchor_terms=frozenset(),
         hits=(),
         searched=(f"the definition of {name} and its calls",),
@@ -297,7 +312,7 @@ def _about_code(
 
 
 def _from_graph(
-    library: Library,
+    store: Store,
     access: Access,
     asked: AskedQuestion,
     graph: GraphEvidence,
@@ -308,7 +323,7 @@ def _from_graph(
     order, with no search (``asking/call_paths.py``, ``asking/code_answers.py`` answer it)."""
     return Evidence(
         units=graph.units,
-        titles=_titles(library, access, asked, graph.units),
+        titles=_titles(store, access, asked, graph.units),
         anchor_terms=anchor_terms(anchor_unit),
         hits=(),
         searched=graph.searched,
@@ -327,18 +342,18 @@ def _strong(terms: frozenset[str], units: Sequence[ContextUnit]) -> bool:
 
 
 def _titles(
-    library: Library, access: Access, asked: AskedQuestion, units: Sequence[ContextUnit]
+    store: Store, access: Access, asked: AskedQuestion, units: Sequence[ContextUnit]
 ) -> dict[str, str]:
     """The units' documents' titles: those asked about are known already; another hit
     document is fetched (and so checked) once."""
     known = {document.id: document.title for document in asked.documents}
     ids = {u.document_id for u in units}
-    return {i: known[i] if i in known else _title(library, access, i) for i in ids}
+    return {i: known[i] if i in known else _title(store, access, i) for i in ids}
 
 
-def _title(library: Library, access: Access, document_id: str) -> str:
+def _title(store: Store, access: Access, document_id: str) -> str:
     try:
-        return library.store.get_document(document_id, access).title
+        return store.get_document(document_id, access).title
     except NotFound:  # a hit of an index that lags the store: refused, naming nothing
         raise NotFound("no such document", source="retrieval") from None
 
@@ -348,17 +363,17 @@ def _anchored_query(question: str, anchor_unit: ContextUnit) -> str:
     return f"{question}\n{anchor_unit.cited_text()}"
 
 
-def _retrieved_units(library: Library, hits: Sequence[Hit]) -> list[ContextUnit]:
+def _retrieved_units(store: Store, hits: Sequence[Hit]) -> list[ContextUnit]:
     """Small to big over the hit chunks and their neighbours, read in one query (every
     chunk of the hit documents was 17 ms a question: a manual page has up to ~200)."""
     chunks: dict[str, list[Chunk]] = {}
-    for chunk in library.store.chunks_around([hit.chunk_id for hit in hits]):
+    for chunk in store.chunks_around([hit.chunk_id for hit in hits]):
         chunks.setdefault(chunk.document_id, []).append(chunk)
     return small_to_big(hits, chunks)
 
 
 def _placed(
-    library: Library, units: Sequence[ContextUnit], known: Mapping[BlockKey, Block]
+    store: Store, units: Sequence[ContextUnit], known: Mapping[BlockKey, Block]
 ) -> list[ContextUnit]:
     """The units with their blocks' pages and sections: from ``known`` (the anchor's
     document's blocks), else read block by block (a chunk knows only its own page range
@@ -366,7 +381,7 @@ def _placed(
     out = []
     for unit in units:
         keys = dict.fromkeys((unit.document_id, span.block_id) for span in unit.spans)
-        found = [known.get(key) or library.store.block(*key) for key in keys]
+        found = [known.get(key) or store.block(*key) for key in keys]
         out.append(replace(unit, places=places_of(found)))
     return out
 

@@ -82,7 +82,7 @@ async def chat(
     """Ask the knowledge base; each part of the question is searched and cited."""
     documents = await run_in_threadpool(_documents, state, body.collections, access)
     request = ChatRequest(body.question, access, documents, body.conversation_id)
-    agent = ChatAgent(asker)
+    agent = ChatAgent(asker, state.library.store, state.library.settings)
     if not body.stream:
         return chat_json(await run_in_threadpool(agent.ask, request))
     events = agent.stream(request)
