@@ -51,7 +51,7 @@ def evidence_at(document: Document, at: str, question: str) -> Evidence:
         anchor = line_anchor(document.id, blocks, line_ref(at))  # type: ignore[arg-type]
         reading = Reading(anchor, document, blocks)
         asked = asked_question(Question(question, anchor=anchor), (), reading)
-        return gather(library, asked, Access.local(), blocks)
+        return gather(library.store, library.searcher, asked, Access.local(), blocks)
 
 
 def sections(evidence: Evidence) -> list[tuple[str, ...]]:

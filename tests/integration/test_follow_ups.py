@@ -60,7 +60,7 @@ def quoted(answer: dict[str, Any], blocks: dict[str, str]) -> str:
 def first_hit(library: Library, question: str, history: tuple[HistoryTurn, ...]) -> str:
     """The text of the best chunk gathered for ``question`` asked with ``history``."""
     asked = AskedQuestion(question, analysed(question), "ask", None, (), history)
-    evidence = gather(library, asked, Access.local())
+    evidence = gather(library.store, library.searcher, asked, Access.local())
     return library.store.chunk(evidence.hits[0].chunk_id).text
 
 
