@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from askalong.asking.code_reading import anchor_place, repository_of
-from askalong.asking.evidence import Evidence, gather
+from askalong.asking.evidence import gather
+from askalong.asking.evidence_base import Evidence
 from askalong.asking.question import Question, Reading, asked_question
 from askalong.cli import main
 from askalong.config import Settings

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from askalong.answer.base import HistoryTurn
-from askalong.asking.evidence import gather, thread_context
+from askalong.asking.evidence import gather
+from askalong.asking.evidence_search import thread_context
 from askalong.asking.question import AskedQuestion
 from askalong.cli import main
 from askalong.config import Settings

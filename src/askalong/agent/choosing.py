@@ -22,7 +22,7 @@ from askalong.agent.source_registry import Source
 from askalong.agent.title_lines import untitled_units
 from askalong.answer.extractive.direct import asks_summary
 from askalong.asking.asker import BACKING, Asker
-from askalong.asking.evidence import Evidence
+from askalong.asking.evidence_base import Evidence
 from askalong.asking.question import AskedQuestion
 from askalong.types import Answer
 

@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from askalong.agent.source_registry import Source
 from askalong.asking.asker import unit_of
-from askalong.asking.evidence import Evidence
+from askalong.asking.evidence_base import Evidence
 from askalong.types import Answer, Claim
 from askalong.values.chat_answers import ChatAnswer, ChatPart
 

@@ -38,7 +38,7 @@ OFFLINE_NOTE = {
 }
 
 # The extractive answerer reads every passage the search gathered, as ``ask`` does
-# (``asking/evidence.ANSWER_CHUNKS``): on the dev questions the answering sentence was in
+# (``asking/evidence_search.ANSWER_CHUNKS``): on the dev questions the answering sentence was in
 # the 6th-10th passage often enough that reading only the first 5 lost a fifth of the parts.
 OFFLINE_TOP_K = TOP_K_MAX
 # Searches run at once: the index, the embedder and SQLite leave the interpreter while they

@@ -32,7 +32,7 @@ from askalong.agent.source_registry import Source, SourceRegistry
 from askalong.agent.stats_questions import stats_sentence
 from askalong.answer.base import HistoryTurn
 from askalong.asking.asker import Asker
-from askalong.asking.evidence import Evidence
+from askalong.asking.evidence_base import Evidence
 from askalong.asking.question import AskedQuestion
 from askalong.errors import InputError
 from askalong.store.base import Store

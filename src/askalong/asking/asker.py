@@ -38,7 +38,8 @@ from askalong.asking.events import (
     ThreadStarted,
     drafted_in_worker,
 )
-from askalong.asking.evidence import Evidence, gather
+from askalong.asking.evidence import gather
+from askalong.asking.evidence_base import Evidence
 from askalong.asking.question import (
     AskedQuestion,
     Question,
