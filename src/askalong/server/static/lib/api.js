@@ -93,13 +93,20 @@ export const symbolCalls = (id, block) =>
   request(`/api/documents/${enc(id)}/symbols/${enc(block)}/calls`);
 export const symbolCallers = (id, block) =>
   request(`/api/documents/${enc(id)}/symbols/${enc(block)}/callers`);
+export const identifier = (id, name, block, line) =>
+  request(
+    `/api/documents/${enc(id)}/identifiers/${enc(name)}?block=${enc(block)}&line=${Number(line)}`,
+  );
 export const compareTargets = (id, blockId) =>
   request(
     `/api/documents/${enc(id)}/compare-targets${blockId ? `?block=${enc(blockId)}` : ""}`,
   ).then((b) => b.targets);
-// Read a scanned page the OCR time budget left unread: {document, page, blocks, added}.
-export const readPage = (id, page) =>
-  request(`/api/documents/${enc(id)}/pages/${page}/read`, { method: "POST" });
+// Read a scanned page the OCR time budget left unread, in the background: POST starts it,
+// GET says how it goes ({state: "reading" | "read" | "failed", seconds, message, read}, read
+// being {document, page, blocks, added}).
+export const startPageReading = (id, page) =>
+  request(`/api/documents/${enc(id)}/pages/${page}/reading`, { method: "POST" });
+export const pageReading = (id, page) => request(`/api/documents/${enc(id)}/pages/${page}/reading`);
 
 export function pageUrl(id, page, width) {
   return `/api/documents/${enc(id)}/pages/${page}.png?width=${Math.round(width)}`;
