@@ -94,7 +94,7 @@ class Settings:
     # background, searched with its text; by the chat model above when one is configured
     # (one call per 8 chunks), else the document title and section path.
     context_descriptions: bool = False
-    # The chat agent with a model (``asking/agent/react.py``): at most this many model
+    # The chat agent with a model (``agent/react.py``): at most this many model
     # rounds, tool calls and seconds per question, then one final turn without tools; the
     # judge's own seconds after the answer.
     agent_rounds: int = 4

@@ -1,6 +1,6 @@
 """A model's chat answer checked after generation (pure).
 
-Invented citation numbers go first (``citations.py``) and label-style citations become
+Invented citation numbers go first (``invented_citations.py``) and label-style citations become
 ``[N]``; then every sentence is checked offline against the parent text of the sources it
 cites, as ``ask`` checks a model's draft (``verify/claims``: numbers, names and terms
 present, drift; ``verify/planted``: instructions a document planted). With a model, one
@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from askalong.answer.agent.citations import bracketed, checked_citations
-from askalong.answer.agent.registry import Source
-from askalong.answer.agent.result import ChatSource
+from askalong.agent.invented_citations import bracketed, checked_citations
+from askalong.agent.source_registry import Source
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
 from askalong.text.tokens import key_terms
 from askalong.types import Claim, Quote, Verdict
+from askalong.values.chat_answers import ChatSource
 from askalong.verify.cite import locate_quote, source_from_unit
 from askalong.verify.claims import quote_verdicts, split_claims, verify_claims
 from askalong.verify.judge import Judge, JudgePair, apply_strikes, judge_claims, judge_pairs

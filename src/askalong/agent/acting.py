@@ -3,7 +3,7 @@ tool message with its own ``tool_call_id`` (cancelled and failed ones too).
 
 A call is first sorted: arguments that are not a JSON object or not the tool's fail; a
 repeat of an earlier call (same name, same canonical arguments) is answered from the first
-result, and the third ends the loop (``answer/agent/calls.RepeatGuard``); a call beyond the
+result, and the third ends the loop (``agent/tool_calls.RepeatGuard``); a call beyond the
 tool-call limit, or after the time is up, is cancelled. The read-only calls' work (the
 retrieval, the counts) runs in parallel in a bounded pool; then, in call order, each call
 is finished: its passages numbered (so the numbers never depend on which search finished
@@ -17,10 +17,9 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import cast
 
-from askalong.answer.agent.calls import RepeatGuard, canonical
-from askalong.answer.agent.limits import Budget
-from askalong.answer.agent.result import ToolName, ToolStep
-from askalong.asking.agent.tools import (
+from askalong.agent.agent_limits import Budget
+from askalong.agent.tool_calls import RepeatGuard, canonical
+from askalong.agent.tools import (
     READ_ONLY,
     TOOL_ARGUMENTS,
     TOP_K_DEFAULT,
@@ -31,6 +30,7 @@ from askalong.asking.agent.tools import (
     checked_top_k,
 )
 from askalong.errors import InputError
+from askalong.values.chat_answers import ToolName, ToolStep
 
 POOL_WORKERS = 4  # parallel tool calls of one answer
 

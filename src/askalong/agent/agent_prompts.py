@@ -1,10 +1,10 @@
 """What the agent's model is told (pure): the system instructions and the four tools'
 specifications (names, what each does, their arguments' JSON Schema, the bounds the tools
-themselves check: ``asking/agent/tools.py``); the tool that writes is offered only in a
+themselves check: ``agent/tools.py``); the tool that writes is offered only in a
 turn whose own message asks for it.
 
 The instructions go in the system message; documents reach the model only as tool results,
-each passage fenced as untrusted data under its label (``passages.py``).
+each passage fenced as untrusted data under its label (``fenced_passages.py``).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ READING_SPECS: tuple[ToolSpec, ...] = (SEARCH, SUMMARY, STATS)
 
 def offered_specs(may_write: bool) -> tuple[ToolSpec, ...]:
     """The tools a round offers: the one that writes only when the person's own message
-    asked for it (``asking/agent/tools.Scope.may_write``)."""
+    asked for it (``agent/tools.Scope.may_write``)."""
     return TOOL_SPECS if may_write else READING_SPECS
 
 

@@ -1,6 +1,6 @@
 """Which of a search's passages the offline agent answers a part from.
 
-Every passage the search returned, without its title line (``answer/agent/titles``): a
+Every passage the search returned, without its title line (``agent/title_lines``): a
 page's title repeats the question and would be quoted over the sentence that answers it.
 The extractive answerer then picks the best sentence over all of them. (Preferring the
 first hit's own answer whenever it is backed was tried: on the dev items of the
@@ -18,11 +18,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from askalong.answer.agent.registry import Source
-from askalong.answer.agent.titles import untitled_units
+from askalong.agent.source_registry import Source
+from askalong.agent.title_lines import untitled_units
 from askalong.answer.extractive.direct import asks_summary
 from askalong.asking.asker import BACKING, Asker
-from askalong.asking.evidence import Evidence
+from askalong.asking.evidence_base import Evidence
 from askalong.asking.question import AskedQuestion
 from askalong.types import Answer
 

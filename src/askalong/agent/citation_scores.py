@@ -12,19 +12,11 @@ An answer without statements has neither (``None``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from askalong.types import Claim, Verdict
+from askalong.values.chat_answers import CitationScores
 
 BACKING: frozenset[Verdict] = frozenset({"supported", "weak"})
-
-
-@dataclass(frozen=True)
-class CitationScores:
-    precision: float | None
-    recall: float | None
-    statements: int
-    citations: int
 
 
 def citation_scores(claims: Sequence[Claim], verdicts: Mapping[int, Verdict]) -> CitationScores:

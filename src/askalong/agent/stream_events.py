@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from askalong.answer.agent.result import ChatAnswer, ChatPart, ToolStep
+from askalong.values.chat_answers import ChatAnswer, ChatPart, ToolStep
 
 
 @dataclass(frozen=True)

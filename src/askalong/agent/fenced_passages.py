@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from askalong.answer.agent.registry import Source
+from askalong.agent.source_registry import Source
 from askalong.text.fence import Fence, strip_fences
 
 UNTRUSTED = {

@@ -1,5 +1,5 @@
 """The model path's chat answer: the loop's final reply (``react``) checked after generation
-(``answer/agent/checks``) and put in the same ``ChatAnswer`` the offline path gives, with
+(``agent/reply_checks``) and put in the same ``ChatAnswer`` the offline path gives, with
 the rounds, the limits hit and what the checks removed or could not do in its notes.
 
 A reply none of whose sentences holds against its sources is shown as not covered, as
@@ -9,16 +9,16 @@ A reply none of whose sentences holds against its sources is shown as not covere
 
 from __future__ import annotations
 
-from askalong.answer.agent.checks import CheckedAnswer, checked_answer
-from askalong.answer.agent.limits import AgentLimits, LimitName
-from askalong.answer.agent.registry import SourceRegistry
-from askalong.answer.agent.result import ChatAnswer, ChatPart, ChatTimings
-from askalong.answer.agent.scores import BACKING, citation_scores
+from askalong.agent.agent_limits import AgentLimits, LimitName
+from askalong.agent.citation_scores import BACKING, citation_scores
+from askalong.agent.react import ModelRun
+from askalong.agent.reply_checks import CheckedAnswer, checked_answer
+from askalong.agent.source_registry import SourceRegistry
 from askalong.answer.base import NOT_COVERED
-from askalong.asking.agent.react import ModelRun
 from askalong.asking.asker import UNSUPPORTED_DRAFT, Asker
 from askalong.text.analysed import analysed
 from askalong.types import AnswerStatus
+from askalong.values.chat_answers import ChatAnswer, ChatPart, ChatTimings
 
 LIMIT_NOTES = {
     "rounds": "stopped at the limit of {rounds} model rounds: answered from what was found",

@@ -1,6 +1,6 @@
-"""The chat answer's values (pure): the answer with its parts, its numbered sources and
-their verdicts, the tool steps taken, the limits hit, the citation scores and timings, and
-the search hits of its sources (stored with the turn, for feedback's frozen copy).
+"""The chat answer's values (pure): the agent's answer with its parts, its numbered sources
+and their verdicts, the tool steps taken, the limits hit, the citation scores and timings,
+and the search hits of its sources (stored with the turn, for feedback's frozen copy).
 ``askalong.wire.chat`` is their JSON form."""
 
 from __future__ import annotations
@@ -9,11 +9,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from askalong.answer.agent.scores import CitationScores
 from askalong.types import AnswerStatus, Claim, ConflictNotice, Hit, Quote, Verdict
 
 ChatMode = Literal["offline", "model"]
 ToolName = Literal["search_knowledge", "generate_summary", "submit_feedback", "knowledge_stats"]
+
+
+@dataclass(frozen=True)
+class CitationScores:
+    """ALCE-style citation precision and recall (``agent/citation_scores`` computes them)."""
+
+    precision: float | None
+    recall: float | None
+    statements: int
+    citations: int
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 the numbers a reader sees.
 
 The extractive answerer numbers its quotes 1.. within the part it answers; the answer
-cites sources, numbered across all its searches (``answer/agent/registry``). A quote's
+cites sources, numbered across all its searches (``agent/source_registry``). A quote's
 source is the unit it was taken from; the markers, claims and quotes are renumbered so.
 
 The registry numbers every passage found, and only the cited ones are shown, so a finished
@@ -19,11 +19,11 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from askalong.answer.agent.registry import Source
-from askalong.answer.agent.result import ChatAnswer, ChatPart
+from askalong.agent.source_registry import Source
 from askalong.asking.asker import unit_of
-from askalong.asking.evidence import Evidence
+from askalong.asking.evidence_base import Evidence
 from askalong.types import Answer, Claim
+from askalong.values.chat_answers import ChatAnswer, ChatPart
 
 _LIST_MARKER = re.compile(r"\[\s*(\d+(?:\s*[,，、;]\s*\d+)*)\s*\]")
 

@@ -1,7 +1,7 @@
 """The agent without a language model: the question split into its parts
-(``answer/agent/parts``), one search per part, each part answered extractively from its own
+(``agent/question_parts``), one search per part, each part answered extractively from its own
 passages and checked as a single-document answer is (``Asker.answered``), under the one
-numbering of the answer (``answer/agent/registry``); a question about the knowledge base
+numbering of the answer (``agent/source_registry``); a question about the knowledge base
 itself is answered from ``knowledge_stats``. The answer says that it ran without a model.
 
 A part that names no subject is searched with the one before it ("what does it default
@@ -17,19 +17,19 @@ from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from askalong.answer.agent.parts import own_subject, question_parts, searched_parts
-from askalong.answer.agent.registry import Source, SourceRegistry
-from askalong.answer.agent.result import ChatPart, ChatSource
-from askalong.answer.agent.stats import asks_stats
+from askalong.agent.choosing import chosen_answers
+from askalong.agent.numbering import local_to_source, renumber_claims, renumber_markers
+from askalong.agent.question_parts import own_subject, question_parts, searched_parts
+from askalong.agent.source_registry import Source, SourceRegistry
+from askalong.agent.stats_questions import asks_stats
+from askalong.agent.stream_events import ChatEvent, PartAnswered, ToolCalled, ToolDone
+from askalong.agent.tools import TOP_K_MAX, KnowledgeTools, Retrieved, ToolOutput
 from askalong.answer.base import HistoryTurn
 from askalong.answer.extractive.direct import joined
-from askalong.asking.agent.choosing import chosen_answers
-from askalong.asking.agent.events import ChatEvent, PartAnswered, ToolCalled, ToolDone
-from askalong.asking.agent.numbering import local_to_source, renumber_claims, renumber_markers
-from askalong.asking.agent.tools import TOP_K_MAX, KnowledgeTools, Retrieved, ToolOutput
 from askalong.text.referents import leans_on_thread
 from askalong.text.scripts import answer_language
 from askalong.types import Claim, Quote
+from askalong.values.chat_answers import ChatPart, ChatSource
 
 OFFLINE_NOTE = {
     "en": "Answered offline, without a language model: each part is the documents' own "
@@ -38,7 +38,7 @@ OFFLINE_NOTE = {
 }
 
 # The extractive answerer reads every passage the search gathered, as ``ask`` does
-# (``asking/evidence.ANSWER_CHUNKS``): on the dev questions the answering sentence was in
+# (``asking/evidence_search.ANSWER_CHUNKS``): on the dev questions the answering sentence was in
 # the 6th-10th passage often enough that reading only the first 5 lost a fifth of the parts.
 OFFLINE_TOP_K = TOP_K_MAX
 # Searches run at once: the index, the embedder and SQLite leave the interpreter while they

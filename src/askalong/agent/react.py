@@ -4,7 +4,7 @@ Each round the model replies, its reply read as a stream (calls accumulated by `
 ``providers``); round 1 is forced to ``search_knowledge`` (``tool_choice``; a model that
 ignores it gets the question searched for it, so every answer stands on a search). The
 reply's calls are run (``acting``) and answered by ``tool_call_id``; a reply without calls
-is the answer. A round is not started past a limit (``answer/agent/limits``: rounds, tool
+is the answer. A round is not started past a limit (``agent/agent_limits``: rounds, tool
 calls, time, a third repeated call); then one final turn without tools, told which limit
 was hit, answers from what was found. Tool steps stream as the offline path's events.
 """
@@ -17,14 +17,14 @@ from collections.abc import Generator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from askalong.answer.agent.limits import AgentLimits, Budget, LimitName, final_instruction
-from askalong.answer.agent.prompts import MAX_QUERY_CHARS, offered_specs, opening_messages
-from askalong.answer.agent.result import ToolStep
+from askalong.agent.acting import POOL_WORKERS, Acted, Acting
+from askalong.agent.agent_limits import AgentLimits, Budget, LimitName, final_instruction
+from askalong.agent.agent_prompts import MAX_QUERY_CHARS, offered_specs, opening_messages
+from askalong.agent.stream_events import ChatEvent, ToolCalled, ToolDone
+from askalong.agent.tools import KnowledgeTools
 from askalong.answer.guidance import guidance_section
-from askalong.asking.agent.acting import POOL_WORKERS, Acted, Acting
-from askalong.asking.agent.events import ChatEvent, ToolCalled, ToolDone
-from askalong.asking.agent.tools import KnowledgeTools
 from askalong.providers.chat import ChatMessage, ChatModel, ChatReply, Sampling, ToolCall
+from askalong.values.chat_answers import ToolStep
 
 FORCED = "search_knowledge"
 FORCED_CALL_ID = "askalong_search_1"  # the search made for a model that made none

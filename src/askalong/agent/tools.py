@@ -8,7 +8,7 @@
 - ``submit_feedback(rating, reason)``: the person's criticism in words of the conversation's
   last answer, stored once per turn (``askalong.feedback``): the one tool that writes, so it
   runs only in a turn whose own message asks to rate an answer (``Scope.may_write``, from
-  ``answer/agent/intent``), never because a passage or a tool's result says so;
+  ``agent/intent``), never because a passage or a tool's result says so;
 - ``knowledge_stats()``: the documents and chunks the asker can see.
 
 Who is asking is the ``Scope``'s, taken from the request: no tool argument can name a user
@@ -24,21 +24,22 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from askalong.answer.agent.passages import fenced_passages
-from askalong.answer.agent.prompts import MAX_QUERY_CHARS, TOP_K_MAX  # the model is told them
-from askalong.answer.agent.registry import Source, SourceRegistry
-from askalong.answer.agent.result import ToolName, ToolStep
-from askalong.answer.agent.stats import stats_sentence
+from askalong.agent.agent_prompts import MAX_QUERY_CHARS, TOP_K_MAX  # the model is told them
+from askalong.agent.feedback_tool import record_feedback
+from askalong.agent.fenced_passages import fenced_passages
+from askalong.agent.numbering import local_to_source, renumber_markers
+from askalong.agent.source_registry import Source, SourceRegistry
+from askalong.agent.stats_questions import stats_sentence
 from askalong.answer.base import HistoryTurn
-from askalong.asking.agent.feedback import record_feedback
-from askalong.asking.agent.numbering import local_to_source, renumber_markers
 from askalong.asking.asker import Asker
-from askalong.asking.evidence import Evidence, gather
+from askalong.asking.evidence_base import Evidence
 from askalong.asking.question import AskedQuestion
 from askalong.errors import InputError
+from askalong.store.base import Store
 from askalong.text.analysed import analysed
 from askalong.text.fence import Fence
 from askalong.types import Access, Answer, Document
+from askalong.values.chat_answers import ToolName, ToolStep
 from askalong.values.feedback import MAX_REASON_CHARS, RATINGS  # give_feedback checks them too
 
 TOP_K_DEFAULT = 5
@@ -89,8 +90,13 @@ class ToolOutput:
 
 
 class KnowledgeTools:
-    def __init__(self, asker: Asker, scope: Scope, registry: SourceRegistry) -> None:
+    """The tools over ``asker`` (its evidence, a summary's answer) and ``store`` (the
+    feedback written, the documents counted), for one ``scope`` and one answer's
+    ``registry`` of numbered sources."""
+
+    def __init__(self, asker: Asker, store: Store, scope: Scope, registry: SourceRegistry) -> None:
         self.asker = asker
+        self.store = store
         self.scope = scope
         self.registry = registry
         self.fence = Fence.new()  # one per answer: every passage it shows carries its nonce
@@ -108,7 +114,7 @@ class KnowledgeTools:
         asked = AskedQuestion(
             text, analysed(text), "ask", None, self.scope.documents, (after,) if after else ()
         )
-        evidence = gather(self.asker.library, asked, self.scope.access)
+        evidence = self.asker.evidence(asked, self.scope.access)
         evidence = replace(evidence, units=evidence.units[:k])
         return Retrieved(text, asked, evidence, time.perf_counter() - started)
 
@@ -171,8 +177,7 @@ class KnowledgeTools:
         if self._feedback_given:
             raise ToolArgumentError("submit_feedback: feedback was given this turn already")
         scope = self.scope
-        store = self.asker.library.store
-        record_feedback(store, scope.access, scope.conversation_id, str(rating), reason)
+        record_feedback(self.store, scope.access, scope.conversation_id, str(rating), reason)
         self._feedback_given = True
         step = ToolStep("submit_feedback", {"rating": rating, "reason": reason}, "stored")
         return ToolOutput(step, "feedback stored")
@@ -181,7 +186,7 @@ class KnowledgeTools:
         """The documents and chunks the asker can see (within the scope, when one is named)."""
         started = time.perf_counter()
         named = [d.id for d in self.scope.documents] if self.scope.documents else None
-        counts = self.asker.library.store.count_documents(self.scope.access, named)
+        counts = self.store.count_documents(self.scope.access, named)
         summary = f"{_count(counts.documents, 'document')}, {_count(counts.chunks, 'chunk')}"
         step = ToolStep("knowledge_stats", {}, summary, ms=(time.perf_counter() - started) * 1000)
         content = stats_sentence(counts.documents, counts.chunks, self.scope.language)

@@ -4,7 +4,7 @@ answered by the agent and stored as a turn of its conversation (a thread).
 With no language model configured the offline path answers (``offline``); with one, the
 ReAct loop over tool calling (``react``), its reply checked after generation
 (``model_answer``). Either way the answer's events stream as
-``askalong.asking.agent.events`` lists them. Who asks is the request's
+``askalong.agent.stream_events`` lists them. Who asks is the request's
 ``Access``; the documents (a collection's, or none: all the asker may see) were resolved
 by the edge with that access.
 """
@@ -16,31 +16,30 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from askalong.answer.agent.intent import asks_to_rate
-from askalong.answer.agent.limits import AgentLimits
-from askalong.answer.agent.registry import SourceRegistry
-from askalong.answer.agent.result import ChatAnswer, ChatTimings, ToolStep
-from askalong.answer.agent.scores import citation_scores
-from askalong.answer.base import NOT_COVERED, HistoryTurn
-from askalong.answer.choose import make_chat_models
-from askalong.asking.agent.events import (
-    ChatAnswered,
-    ChatEvent,
-    ChatStarted,
-    PartAnswered,
-    ToolDone,
-)
-from askalong.asking.agent.model_answer import model_chat_answer
-from askalong.asking.agent.numbering import FirstCited, shown_in_order
-from askalong.asking.agent.offline import (
+from askalong.agent.agent_limits import AgentLimits
+from askalong.agent.citation_scores import citation_scores
+from askalong.agent.intent import asks_to_rate
+from askalong.agent.model_answer import model_chat_answer
+from askalong.agent.numbering import FirstCited, shown_in_order
+from askalong.agent.offline import (
     OFFLINE_NOTE,
     PartResult,
     answered_offline,
     cited_sources,
     offline_answer_text,
 )
-from askalong.asking.agent.react import run_model
-from askalong.asking.agent.tools import KnowledgeTools, Scope
+from askalong.agent.react import run_model
+from askalong.agent.source_registry import SourceRegistry
+from askalong.agent.stream_events import (
+    ChatAnswered,
+    ChatEvent,
+    ChatStarted,
+    PartAnswered,
+    ToolDone,
+)
+from askalong.agent.tools import KnowledgeTools, Scope
+from askalong.answer.base import NOT_COVERED, HistoryTurn
+from askalong.answer.choose import make_chat_models
 from askalong.asking.asker import Asker, new_id
 from askalong.asking.conflicts import conflicts_among
 from askalong.asking.limits import check_sizes
@@ -48,8 +47,10 @@ from askalong.errors import InputError
 from askalong.feedback.guidance import guidance_entries
 from askalong.providers.chat import ChatModel
 from askalong.settings import Settings
+from askalong.store.base import Store
 from askalong.text.analysed import analysed
 from askalong.types import Access, Answer, Document, Quote
+from askalong.values.chat_answers import ChatAnswer, ChatTimings, ToolStep
 from askalong.values.threads import Thread, Turn
 
 
@@ -65,17 +66,20 @@ HISTORY_TURNS = 3  # earlier turns of the conversation the model reads
 
 
 class ChatAgent:
-    """``model``: the agent's language model (default: the settings' strong model when
-    the answerer is ``openai``, else none: offline)."""
+    """``asker`` answers a part offline and checks a model's reply; ``store`` keeps the
+    conversations and the feedback; ``settings`` choose the default ``model`` (the strong
+    model when the answerer is ``openai``, else none: offline) and the ``limits``."""
 
     def __init__(
         self,
         asker: Asker,
+        store: Store,
+        settings: Settings,
         model: ChatModel | None = None,
         limits: AgentLimits | None = None,
     ) -> None:
         self.asker = asker
-        settings = asker.library.settings
+        self.store = store
         self.model = model if model is not None else configured_model(settings)
         self.limits = limits or AgentLimits.of(settings)
 
@@ -100,17 +104,17 @@ class ChatAgent:
         writes = asks_to_rate(question)  # the person's own words, never a tool's result
         scope = Scope(request.access, request.documents, thread.id, turn_id, language, writes)
         registry = SourceRegistry()
-        tools = KnowledgeTools(self.asker, scope, registry)
+        tools = KnowledgeTools(self.asker, self.store, scope, registry)
         if self.model is None:
             answer = yield from _offline(tools, question, language, turns)
         else:
             history = tuple((t.question, t.answer.answer) for t in turns[-HISTORY_TURNS:])
-            guidance = guidance_entries(self.asker.library.store, request.access.user)
+            guidance = guidance_entries(self.store, request.access.user)
             run = yield from run_model(self.model, tools, question, history, self.limits, guidance)
             answer = model_chat_answer(self.asker, question, run, registry, self.limits)
         answer = shown_in_order(answer)  # the numbers a reader sees: 1..N, no gap
-        store = self.asker.library.store
-        answer = replace(answer, conflicts=conflicts_among(store, answer.sources, request.access))
+        conflicts = conflicts_among(self.store, answer.sources, request.access)
+        answer = replace(answer, conflicts=conflicts)
         total = (time.perf_counter() - started) * 1000
         answer = replace(
             answer,
@@ -123,7 +127,7 @@ class ChatAgent:
         yield ChatAnswered(answer)
 
     def _conversation(self, request: ChatRequest) -> tuple[Thread, tuple[Turn, ...]]:
-        store = self.asker.library.store
+        store = self.store
         if request.conversation_id is None:
             now = _now()
             title = request.question.strip()[:200]
@@ -135,7 +139,7 @@ class ChatAgent:
         assert answer.turn_id is not None
         stored = stored_answer(answer)
         turn = Turn(answer.turn_id, thread.id, index, answer.question, "ask", None, stored, _now())
-        self.asker.library.store.save_turn(thread, turn)
+        self.store.save_turn(thread, turn)
 
 
 def configured_model(settings: Settings) -> ChatModel | None:
