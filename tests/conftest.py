@@ -12,6 +12,7 @@ import pytest
 from askalong.config import Settings, load_settings
 from askalong.store.backends import open_store
 from askalong.store.base import Store
+from support.postgres import PostgresServer, PostgresUnavailable
 
 REPO = Path(__file__).resolve().parents[1]
 # Shared helpers (the scripted chat server, sample files, stub parsers) import by name.
@@ -24,6 +25,24 @@ def evaldata() -> Path:
     """The shared evaluation data; its absence is a failure, never a silent skip."""
     assert EVALDATA.is_dir(), f"evaluation data not found at {EVALDATA}"
     return EVALDATA
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the session (``support/postgres.py``), started only when
+    a test asks for it; one that cannot start fails that test, naming why."""
+    try:
+        server = PostgresServer.start()
+    except PostgresUnavailable as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of a new, empty database of its own for this test."""
+    return postgres_server.database()
 
 
 @pytest.fixture
