@@ -1,4 +1,4 @@
-"""Rows of the SQLite store <-> frozen dataclasses: a few small, explicit functions.
+"""Rows of the SQL store <-> frozen dataclasses: a few small, explicit functions.
 
 Tuples are stored as compact JSON text; boxes as ``[[x0, top, x1, bottom, start, end]]``
 and chunk spans as ``[[block_id, start, end]]``.
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import functools
 import json
-import sqlite3
 from typing import TypeVar
 
 from askalong import wire
 from askalong.errors import NotFound
+from askalong.store.sql.database import Row
 from askalong.types import Block, BlockSpan, Chunk, Document, LineBox, Thread, Turn
 
 _Found = TypeVar("_Found")
@@ -56,13 +56,6 @@ def document_row(doc: Document) -> tuple[object, ...]:
     )
 
 
-# Org tags come back in the order they were given, as one JSON array per document.
-SELECT_DOCUMENT = (
-    "SELECT d.*, (SELECT json_group_array(tag) FROM (SELECT tag FROM document_org_tags t"
-    " WHERE t.document_id = d.id ORDER BY t.ord)) AS org_tags FROM documents d"
-)
-
-
 def _page_geometry(doc: Document) -> list[list[float]]:
     """Each page's [width, height], and its text's turn as a third number on a turned page:
     the turn rides in the page sizes column (rows from before it have two numbers)."""
@@ -77,7 +70,7 @@ def _page_turns(pages: list[list[float]]) -> tuple[int, ...]:
     return turns if any(turns) else ()
 
 
-def document_from_row(row: sqlite3.Row) -> Document:
+def document_from_row(row: Row) -> Document:
     pages = json.loads(row["page_sizes"])
     return Document(
         id=row["id"],
@@ -131,7 +124,7 @@ SELECT_BLOCK = (
 )
 
 
-def block_from_row(row: sqlite3.Row) -> Block:
+def block_from_row(row: Row) -> Block:
     start, end = row["line_start"], row["line_end"]
     return Block(
         id=row["id"],
@@ -185,7 +178,7 @@ CHUNK_COLUMNS = (
 SELECT_CHUNK = f"SELECT {', '.join(CHUNK_COLUMNS)} FROM chunks"
 
 
-def chunk_from_row(row: sqlite3.Row) -> Chunk:
+def chunk_from_row(row: Row) -> Chunk:
     return Chunk(
         id=row["id"],
         document_id=row["document_id"],
@@ -214,7 +207,7 @@ SELECT_THREAD = (
 )
 
 
-def thread_from_row(row: sqlite3.Row) -> Thread:
+def thread_from_row(row: Row) -> Thread:
     return Thread(
         id=row["id"],
         owner=row["owner"],
@@ -240,7 +233,7 @@ def turn_row(turn: Turn) -> tuple[object, ...]:
     )
 
 
-def turn_from_row(row: sqlite3.Row) -> Turn:
+def turn_from_row(row: Row) -> Turn:
     anchor = row["anchor"]
     return Turn(
         id=row["id"],
