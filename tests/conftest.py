@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
+import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
 
 from askalong.config import Settings, load_settings
@@ -55,13 +60,7 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
 
 
 # Every store contract test runs against each backend listed here.
-BACKENDS = ("sqlite",)
-
-
-def open_backend(name: str, settings: Settings) -> Store:
-    if name == "sqlite":
-        return open_store(settings)
-    raise AssertionError(f"unknown backend {name}")
+BACKENDS = ("sqlite", "postgres")
 
 
 @pytest.fixture(params=BACKENDS)
@@ -70,9 +69,35 @@ def backend(request: pytest.FixtureRequest) -> str:
     return name
 
 
+def settings_for(backend: str, settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """``settings`` naming the backend: the SQLite file under its home, or a new
+    PostgreSQL database of its own (the server started once per session)."""
+    if backend == "sqlite":
+        return settings
+    if backend == "postgres":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        return dataclasses.replace(settings, database_url=server.database())
+    raise AssertionError(f"unknown backend {backend}")
+
+
 @pytest.fixture
-def store(backend: str, settings: Settings) -> Iterator[Store]:
+def backend_settings(backend: str, settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """The test's ``settings`` naming the backend (``settings_for``)."""
+    return settings_for(backend, settings, request)
+
+
+def read_raw(settings: Settings, sql: str) -> list[tuple[Any, ...]]:
+    """Rows straight from the database the settings name, past the store: what it keeps."""
+    if settings.database_url:
+        with psycopg.connect(settings.database_url) as conn:
+            return conn.execute(sql.encode()).fetchall()
+    with contextlib.closing(sqlite3.connect(settings.database_path)) as conn:
+        return conn.execute(sql).fetchall()
+
+
+@pytest.fixture
+def store(backend_settings: Settings) -> Iterator[Store]:
     """The backend opened whole; each contract suite types it as the one aggregate it
     tests (``DocumentStore`` in test_store.py, ``ThreadStore`` in test_store_threads.py)."""
-    with open_backend(backend, settings) as opened:
+    with open_store(backend_settings) as opened:
         yield opened

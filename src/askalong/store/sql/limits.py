@@ -13,7 +13,8 @@ from askalong.store.sql.database import SqlDatabase
 _COUNT = (
     "INSERT INTO request_windows (user_id, window_start, requests) VALUES (?, ?, 1)"
     " ON CONFLICT (user_id) DO UPDATE SET"
-    " requests = CASE WHEN window_start = excluded.window_start THEN requests + 1 ELSE 1 END,"
+    " requests = CASE WHEN request_windows.window_start = excluded.window_start"
+    " THEN request_windows.requests + 1 ELSE 1 END,"
     " window_start = excluded.window_start"
     " RETURNING requests"
 )

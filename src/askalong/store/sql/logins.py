@@ -15,7 +15,7 @@ from askalong.store.sql.database import SqlDatabase
 
 _COUNT = (
     "INSERT INTO login_failures (key, failures, last_failure) VALUES (?, 1, ?)"
-    " ON CONFLICT (key) DO UPDATE SET failures = failures + 1,"
+    " ON CONFLICT (key) DO UPDATE SET failures = login_failures.failures + 1,"
     " last_failure = excluded.last_failure RETURNING failures"
 )
 
