@@ -69,6 +69,11 @@ def backend(request: pytest.FixtureRequest) -> str:
     return name
 
 
+def _migrate(settings: Settings, url: str) -> None:
+    """Open the store on ``url`` once: its schema migrated, for every test's copy."""
+    open_store(dataclasses.replace(settings, database_url=url)).close()
+
+
 def settings_for(backend: str, settings: Settings, request: pytest.FixtureRequest) -> Settings:
     """``settings`` naming the backend: the SQLite file under its home, or a new
     PostgreSQL database of its own (the server started once per session)."""
@@ -76,7 +81,8 @@ def settings_for(backend: str, settings: Settings, request: pytest.FixtureReques
         return settings
     if backend == "postgres":
         server: PostgresServer = request.getfixturevalue("postgres_server")
-        return dataclasses.replace(settings, database_url=server.database())
+        url = server.database(server.template("store", lambda url: _migrate(settings, url)))
+        return dataclasses.replace(settings, database_url=url)
     raise AssertionError(f"unknown backend {backend}")
 
 

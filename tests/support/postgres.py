@@ -6,9 +6,9 @@ durability off (a test's data need not survive a power cut). ``ASKALONG_TEST_DAT
 names a server to use instead (CI's own, say); its databases are dropped as the
 session ends. A server that cannot start is a failure naming why, never a skip.
 
-``server.database()`` makes a fresh, empty database (copied from ``template0`` with the
-file-copy strategy: tens of milliseconds) and returns its URL; ``server.database(template)``
-copies a database prepared once (migrated, say) instead.
+``server.database()`` makes a fresh, empty database (a copy of ``template0``) and returns
+its URL; ``server.database(server.template(key, prepare))`` copies a database prepared once
+per session instead (migrated, say: a copy is cheaper than running the migrations again).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ class PostgresServer:
     def _create(self, name: str, template: str) -> None:
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute(
-                sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY").format(
+                sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
                     sql.Identifier(name), sql.Identifier(template)
                 )
             )
