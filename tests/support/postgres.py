@@ -37,10 +37,11 @@ class PostgresUnavailable(RuntimeError):
 
 @dataclass
 class PostgresServer:
-    """A running server the tests may make databases on; ``stop`` drops what they made."""
+    """A running server the tests may make databases on: ``stop`` stops one this session
+    started (its folder goes, databases and all), or drops what the tests made on a given one."""
 
     url: str  # of its maintenance database
-    _stop: Callable[[], None] = lambda: None
+    _stop: Callable[[], None] | None = None  # None: a given server, not this session's
     _made: list[str] = field(default_factory=list)
     _templates: dict[str, str] = field(default_factory=dict)
 
@@ -71,18 +72,14 @@ class PostgresServer:
         return self._templates[key]
 
     def stop(self) -> None:
-        """Drop every database this session made (a given server stays up), then stop a
-        server this session started."""
-        try:
-            with psycopg.connect(self.url, autocommit=True) as conn:
-                for name in reversed(self._made):
-                    conn.execute(
-                        sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                            sql.Identifier(name)
-                        )
-                    )
-        finally:
+        if self._stop is not None:
             self._stop()
+            return
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            for name in reversed(self._made):
+                conn.execute(
+                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+                )
 
     def _create(self, name: str, template: str) -> None:
         with psycopg.connect(self.url, autocommit=True) as conn:
