@@ -75,13 +75,13 @@ def _migrate(settings: Settings, url: str) -> None:
 
 
 def settings_for(backend: str, settings: Settings, request: pytest.FixtureRequest) -> Settings:
-    """``settings`` naming the backend: the SQLite file under its home, or a new
-    PostgreSQL database of its own (the server started once per session)."""
+    """``settings`` naming the backend: the SQLite file under its home, or the session's
+    migrated PostgreSQL database, emptied for it (the server started once per session)."""
     if backend == "sqlite":
         return settings
     if backend == "postgres":
         server: PostgresServer = request.getfixturevalue("postgres_server")
-        url = server.database(server.template("store", lambda url: _migrate(settings, url)))
+        url = server.emptied("store", lambda url: _migrate(settings, url))
         return dataclasses.replace(settings, database_url=url)
     raise AssertionError(f"unknown backend {backend}")
 

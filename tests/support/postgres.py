@@ -9,6 +9,8 @@ session ends. A server that cannot start is a failure naming why, never a skip.
 ``server.database()`` makes a fresh, empty database (a copy of ``template0``) and returns
 its URL; ``server.database(server.template(key, prepare))`` copies a database prepared once
 per session instead (migrated, say: a copy is cheaper than running the migrations again).
+``server.emptied(key, prepare)`` is cheaper still for the many tests that need no database
+of their own: one database prepared once, every table emptied for each test.
 """
 
 from __future__ import annotations
@@ -70,6 +72,22 @@ class PostgresServer:
             prepare(with_database(self.url, name))
             self._templates[key] = name
         return self._templates[key]
+
+    def emptied(self, key: str, prepare: Callable[[str], None]) -> str:
+        """The URL of the database ``prepare`` made once, every row but the schema
+        versions deleted now: as good as new for a test. One round trip of DELETEs takes
+        milliseconds where TRUNCATE (new files for every table) takes a third of a second."""
+        url = with_database(self.url, self.template(key, prepare))
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("SET lock_timeout = '10s'")  # a test that left a write open: fail
+            tables = conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                " AND tablename != 'schema_migrations'"
+            ).fetchall()
+            deletes = [sql.SQL("DELETE FROM {}").format(sql.Identifier(t)) for (t,) in tables]
+            if deletes:  # one statement each, in one round trip
+                conn.execute(sql.SQL("; ").join(deletes))
+        return url
 
     def stop(self) -> None:
         if self._stop is not None:
