@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from askalong.errors import StoreError
@@ -37,3 +38,14 @@ def test_driver_errors_become_store_errors(postgres_url: str) -> None:
         pg_errors("probe"),
     ):
         conn.execute("SELECT * FROM no_such_table")
+
+
+def test_a_connection_the_server_dropped_is_replaced_not_failed(postgres_url: str) -> None:
+    """A server restart or fail-over ends every connection: the next use gets a new one."""
+    with open_pool(postgres_url) as pool:
+        with pool.connection() as conn:
+            before = conn.execute("SELECT pg_backend_pid()").fetchone()
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", before)
+        with pool.connection() as conn:
+            assert conn.execute("SELECT pg_backend_pid()").fetchone() != before

@@ -4,7 +4,9 @@ translation of the driver's errors into ``StoreError``.
 ``open_pool(url)`` is the one way in: the store and the search routes
 (``askalong.index.pg_*``) take connections from the pool it returns. Its connections are
 in autocommit mode, so a read never leaves a transaction open; a write opens one with
-``conn.transaction()``. The driver (psycopg 3) is the ``server`` extra.
+``conn.transaction()``. A connection is checked as it is taken from the pool (one round
+trip), so one the server dropped (a restart, a fail-over) is replaced rather than failing
+a request. The driver (psycopg 3) is the ``server`` extra.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ def open_pool(
         min_size=1,
         max_size=max_size,
         kwargs={"autocommit": True},
+        check=ConnectionPool.check_connection,
         open=False,
         name="askalong",
     )
