@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
+import time
 import uuid
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -121,6 +124,26 @@ def with_database(url: str, name: str) -> str:
     return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
+def _started(pgserver: Any, folder: Path, attempts: int = 3) -> Any:
+    """pgserver's server in ``folder``, fast settings on. pgserver gives ``pg_ctl start``
+    10 s, which a loaded CI machine can overrun while the server still comes up: asking
+    again for the same folder then finds it running."""
+    for attempt in range(attempts):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                server = pgserver.get_server(folder, cleanup_mode="stop")
+                for name, value in _FAST.items():
+                    server.psql(f"ALTER SYSTEM SET {name} = '{value}';")
+                server.psql("SELECT pg_reload_conf();")
+                return server
+        except subprocess.TimeoutExpired:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(2.0)
+    raise AssertionError("unreachable")
+
+
 def _bundled(folder: Path) -> PostgresServer:
     """Start the ``pgserver`` package's PostgreSQL in ``folder``."""
     try:
@@ -132,12 +155,7 @@ def _bundled(folder: Path) -> PostgresServer:
             f"the tests need PostgreSQL: pip install pgserver, or set {URL_VARIABLE}"
         ) from exc
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            server = pgserver.get_server(folder, cleanup_mode="stop")
-            for name, value in _FAST.items():
-                server.psql(f"ALTER SYSTEM SET {name} = '{value}';")
-            server.psql("SELECT pg_reload_conf();")
+        server = _started(pgserver, folder)
     except Exception as exc:  # pgserver raises whatever initdb or pg_ctl did
         log = folder / "log"
         tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
