@@ -18,6 +18,7 @@ from askalong.config import Settings
 from askalong.errors import StoreError
 from askalong.store.backends import open_store
 from askalong.store.postgres.migrate import migrations
+from askalong.store.postgres.store import PostgresStore
 from askalong.types import Access
 
 Columns = dict[str, list[str]]
@@ -103,3 +104,11 @@ def test_one_document_added_at_once_by_two_servers_is_stored_once(
         stores = iter([first, first, second, second])
         assert in_threads(4, lambda: add(next(stores), item)) == []
         assert [d.id for d in first.list_documents(Access.local())] == [item.id]
+
+
+def test_the_store_shares_its_pool(settings: Settings, postgres_url: str) -> None:
+    """The search routes take connections from the store's own pool."""
+    with open_store(dataclasses.replace(settings, database_url=postgres_url)) as store:
+        assert isinstance(store, PostgresStore)
+        with store.pool.connection() as conn:
+            assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)

@@ -50,6 +50,12 @@ class PostgresDatabase(SqlDatabase):
         self._lock = self._checkout
 
     @property
+    def pool(self) -> ConnectionPool:
+        """The store's pool, for what else in the process talks to the same database (the
+        PostgreSQL search routes): one pool a process, not one per part."""
+        return self._pool
+
+    @property
     def _conn(self) -> PgConnection:
         return PgConnection(self._checkout.connection())
 
