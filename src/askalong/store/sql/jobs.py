@@ -1,12 +1,12 @@
 """Ingestion jobs in the SQL store: ``SqlJobs`` (a ``JobStore``) and its SQL.
 
 A job moves only by conditional updates: a claim takes a pending job whose not-before time
-has passed (``rowcount`` says who won; PostgreSQL's ``FOR UPDATE SKIP LOCKED`` lets
-workers on many machines each take a different one at once), every later write names
-the lease owner, so a worker
-whose job was swept away from it changes nothing. Queueing writes the document row and its
-job in one transaction (the outbox): a crash leaves both or neither. The document's parsed
-content replaces whatever an earlier attempt left, in one transaction too.
+has passed (``rowcount`` says who won; PostgreSQL's ``FOR UPDATE SKIP LOCKED`` lets workers
+on many machines each take a different one at once), every later write names the lease
+owner, so a worker whose job was swept away from it changes nothing. Queueing writes the
+document row and its job in one transaction (the outbox): a crash leaves both or neither.
+The document's parsed content replaces whatever an earlier attempt left, in one
+transaction too. Lease writes are single conditional statements: not exclusive.
 """
 
 from __future__ import annotations
