@@ -146,6 +146,22 @@ def _check_choices(values: dict[str, Any]) -> None:
     overlap = values.get("chunk_overlap", 0)
     if not 0 <= overlap <= 100:
         raise ConfigError(f"ASKALONG_CHUNK_OVERLAP={overlap}; must be between 0 and 100")
+    _check_database_url(values.get("database_url", ""))
+
+
+DATABASE_SCHEMES = ("postgresql://", "postgres://")
+
+
+def _check_database_url(url: str) -> None:
+    """Empty (the SQLite file) or a PostgreSQL URL; the message leaves the URL out, since
+    it may hold a password."""
+    if url and not url.startswith(DATABASE_SCHEMES):
+        scheme = url.split("://", 1)[0] if "://" in url else "no scheme"
+        raise ConfigError(
+            f"ASKALONG_DATABASE_URL: {scheme!r} is not a database this AskAlong opens;"
+            f" give a {' or '.join(DATABASE_SCHEMES)} URL, or leave it empty for the"
+            " SQLite file under ASKALONG_HOME"
+        )
 
 
 MIN_CHUNK_TARGET = 2  # size units: the chunker needs room for a sentence and its neighbour

@@ -111,6 +111,9 @@ class Settings:
     # "auto": multi-user (every request signed in) once the first account exists, the
     # local owner with no login before; "required": multi-user even with no account yet.
     auth: AuthMode = "auto"
+    # Server mode: the store in this PostgreSQL database (postgresql://user:pw@host/db)
+    # instead of the SQLite file under home; empty: the SQLite file.
+    database_url: str = ""
 
     # Ingestion jobs (``jobs/``): a worker renews its lease after every batch and at least
     # every job_heartbeat seconds; every job_sweep seconds it re-queues jobs whose heartbeat

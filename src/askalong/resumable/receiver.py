@@ -22,7 +22,7 @@ from askalong.errors import AskAlongError, Conflict, EmptyDocument, Expired, Too
 from askalong.parse.progress import Progress
 from askalong.resumable.area import UploadArea, discard
 from askalong.resumable.checksum import check_whole_file
-from askalong.store.sqlite.uploads import stamp
+from askalong.store.sql.uploads import stamp
 from askalong.store.uploads import UploadStore
 from askalong.types import Access
 from askalong.values.uploads import ResumableUpload

@@ -1,4 +1,4 @@
-"""Rows of the SQLite store <-> frozen dataclasses: a few small, explicit functions.
+"""Rows of the SQL store <-> frozen dataclasses: a few small, explicit functions.
 
 Tuples are stored as compact JSON text; boxes as ``[[x0, top, x1, bottom, start, end]]``
 (a line past a page break adds its page: ``[..., end, page]``) and chunk spans as
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import functools
 import json
-import sqlite3
 from typing import TypeVar
 
 from askalong import wire
 from askalong.errors import NotFound
+from askalong.store.sql.database import Row
 from askalong.types import Block, BlockSpan, Chunk, Document, LineBox
 from askalong.values.threads import Thread, Turn
 
@@ -58,13 +58,6 @@ def document_row(doc: Document) -> tuple[object, ...]:
     )
 
 
-# Org tags come back in the order they were given, as one JSON array per document.
-SELECT_DOCUMENT = (
-    "SELECT d.*, (SELECT json_group_array(tag) FROM (SELECT tag FROM document_org_tags t"
-    " WHERE t.document_id = d.id ORDER BY t.ord)) AS org_tags FROM documents d"
-)
-
-
 def _page_geometry(doc: Document) -> list[list[float]]:
     """Each page's [width, height], and its text's turn as a third number on a turned page:
     the turn rides in the page sizes column (rows from before it have two numbers)."""
@@ -79,7 +72,7 @@ def _page_turns(pages: list[list[float]]) -> tuple[int, ...]:
     return turns if any(turns) else ()
 
 
-def document_from_row(row: sqlite3.Row) -> Document:
+def document_from_row(row: Row) -> Document:
     pages = json.loads(row["page_sizes"])
     return Document(
         id=row["id"],
@@ -130,7 +123,7 @@ SELECT_BLOCK = (
 )
 
 
-def block_from_row(row: sqlite3.Row) -> Block:
+def block_from_row(row: Row) -> Block:
     start, end = row["line_start"], row["line_end"]
     return Block(
         id=row["id"],
@@ -191,7 +184,7 @@ CHUNK_COLUMNS = (
 SELECT_CHUNK = f"SELECT {', '.join(CHUNK_COLUMNS)} FROM chunks"
 
 
-def chunk_from_row(row: sqlite3.Row) -> Chunk:
+def chunk_from_row(row: Row) -> Chunk:
     return Chunk(
         id=row["id"],
         document_id=row["document_id"],
@@ -220,7 +213,7 @@ SELECT_THREAD = (
 )
 
 
-def thread_from_row(row: sqlite3.Row) -> Thread:
+def thread_from_row(row: Row) -> Thread:
     return Thread(
         id=row["id"],
         owner=row["owner"],
@@ -246,7 +239,7 @@ def turn_row(turn: Turn) -> tuple[object, ...]:
     )
 
 
-def turn_from_row(row: sqlite3.Row) -> Turn:
+def turn_from_row(row: Row) -> Turn:
     anchor = row["anchor"]
     return Turn(
         id=row["id"],

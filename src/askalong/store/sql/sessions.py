@@ -1,4 +1,4 @@
-"""Browser sessions in the SQLite store: ``SQLiteSessions`` (a ``SessionStore``).
+"""Browser sessions in the SQL store: ``SqlSessions`` (a ``SessionStore``).
 
 A session is stored by the SHA-256 of its nonce, so the file alone does not hold what a
 cookie carries (the cookie also needs the server's signature). ``end_user_sessions`` is
@@ -7,17 +7,15 @@ the statement the users' writes run inside their own transactions.
 
 from __future__ import annotations
 
-import sqlite3
-
 from askalong.store.credentials import token_digest
-from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
+from askalong.store.sql.database import SqlConnection, SqlDatabase
 
 
-class SQLiteSessions(SQLiteDatabase):
+class SqlSessions(SqlDatabase):
     """``SessionStore`` over the shared connection."""
 
     def open_session(self, user_id: str, nonce: str, issued: int, expired_before: int) -> None:
-        with self._lock, store_errors(user_id), self._transaction() as conn:
+        with self._lock, self._errors(user_id), self._transaction(exclusive=False) as conn:
             conn.execute("DELETE FROM sessions WHERE issued < ?", (expired_before,))
             conn.execute(
                 "INSERT INTO sessions (nonce_sha256, user_id, issued) VALUES (?, ?, ?)",
@@ -25,7 +23,7 @@ class SQLiteSessions(SQLiteDatabase):
             )
 
     def session_live(self, user_id: str, nonce: str) -> bool:
-        with self._lock, store_errors("session"):
+        with self._lock, self._errors("session"):
             row = self._conn.execute(
                 "SELECT 1 FROM sessions s JOIN users u ON u.id = s.user_id"
                 " WHERE s.nonce_sha256 = ? AND s.user_id = ? AND u.disabled = 0",
@@ -34,13 +32,16 @@ class SQLiteSessions(SQLiteDatabase):
         return row is not None
 
     def end_session(self, nonce: str) -> None:
-        with self._lock, store_errors("session"), self._transaction() as conn:
+        with self._lock, self._errors("session"), self._transaction(exclusive=False) as conn:
             conn.execute("DELETE FROM sessions WHERE nonce_sha256 = ?", (token_digest(nonce),))
 
 
-def end_user_sessions(conn: sqlite3.Connection, user_id: str, keep: str | None = None) -> None:
+def end_user_sessions(conn: SqlConnection, user_id: str, keep: str | None = None) -> None:
     """Delete ``user_id``'s sessions but ``keep`` (a nonce), inside the caller's transaction."""
-    conn.execute(
-        "DELETE FROM sessions WHERE user_id = ? AND nonce_sha256 IS NOT ?",
-        (user_id, None if keep is None else token_digest(keep)),
-    )
+    if keep is None:
+        conn.execute("DELETE FROM sessions WHERE user_id = ?", (user_id,))
+    else:
+        conn.execute(
+            "DELETE FROM sessions WHERE user_id = ? AND nonce_sha256 != ?",
+            (user_id, token_digest(keep)),
+        )

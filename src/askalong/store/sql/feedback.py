@@ -1,4 +1,4 @@
-"""Feedback in the SQLite store: ``SQLiteFeedback`` (a ``FeedbackStore``) and its SQL.
+"""Feedback in the SQL store: ``SqlFeedback`` (a ``FeedbackStore``) and its SQL.
 
 A record is private to its owner, like a thread (``everything`` sees all: the admin
 view). One record per owner and turn: saving again replaces rating, reason, triage and
@@ -8,13 +8,12 @@ time and keeps the first record's id, in one upsert.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import replace
 
 from askalong import wire
 from askalong.errors import NotFound
-from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
-from askalong.store.sqlite.rows import to_json
+from askalong.store.sql.database import Row, SqlDatabase
+from askalong.store.sql.rows import to_json
 from askalong.types import Access
 from askalong.values.feedback import Feedback, FeedbackFilter, Triage
 
@@ -30,7 +29,7 @@ _UPSERT = (
 _COLUMNS = "id, owner, conversation_id, turn_id, rating, reason, judged, source, triage, created"
 
 
-class SQLiteFeedback(SQLiteDatabase):
+class SqlFeedback(SqlDatabase):
     """``FeedbackStore`` over the shared connection."""
 
     def save_feedback(self, item: Feedback) -> Feedback:
@@ -48,14 +47,14 @@ class SQLiteFeedback(SQLiteDatabase):
             None if triage is None else to_json(triage),
             item.created,
         )
-        with self._lock, store_errors(item.turn_id), self._transaction() as conn:
+        with self._lock, self._errors(item.turn_id), self._transaction() as conn:
             (kept,) = conn.execute(_UPSERT, row).fetchone()
         return replace(item, id=kept)
 
     def get_feedback(self, feedback_id: str, access: Access) -> Feedback:
         mine = "" if access.everything else " AND owner = ?"
         params = (feedback_id,) if access.everything else (feedback_id, access.user)
-        with self._lock, store_errors(feedback_id):
+        with self._lock, self._errors(feedback_id):
             row = self._conn.execute(
                 f"SELECT {_COLUMNS} FROM feedback WHERE id = ?{mine}", params
             ).fetchone()
@@ -70,13 +69,13 @@ class SQLiteFeedback(SQLiteDatabase):
             f"SELECT {_COLUMNS} FROM feedback WHERE {' AND '.join(clauses)}"
             " ORDER BY created DESC, rowid DESC LIMIT ?"
         )
-        with self._lock, store_errors("feedback"):
+        with self._lock, self._errors("feedback"):
             rows = self._conn.execute(sql, (*params, where.limit)).fetchall()
         return [feedback_from_row(r) for r in rows]
 
     def set_triage(self, feedback_id: str, triage: Triage) -> None:
         value = to_json(wire.triage_json(triage))
-        with self._lock, store_errors(feedback_id), self._transaction() as conn:
+        with self._lock, self._errors(feedback_id), self._transaction() as conn:
             conn.execute(
                 "UPDATE feedback SET triage_label = ?, triage = ? WHERE id = ?",
                 (triage.label, value, feedback_id),
@@ -115,7 +114,7 @@ def _after(until: str | None) -> str | None:
     return f"{until}T99" if len(until) == 10 else f"{until}~"  # sorts after that day / time
 
 
-def feedback_from_row(row: sqlite3.Row) -> Feedback:
+def feedback_from_row(row: Row) -> Feedback:
     triage = None if row["triage"] is None else json.loads(row["triage"])
     return Feedback(
         id=row["id"],

@@ -1,4 +1,4 @@
-"""Collections in the SQLite store: ``SQLiteCollections`` (a ``CollectionStore``) and its SQL.
+"""Collections in the SQL store: ``SqlCollections`` (a ``CollectionStore``) and its SQL.
 
 A collection is private to its owner (``everything`` sees all), as a thread is; its
 members are read through the documents' permission filter (``access_filter``), so a
@@ -8,15 +8,14 @@ either side (``ON DELETE CASCADE``).
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from askalong.errors import InputError, NotFound
-from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
-from askalong.store.sqlite.documents import SqlFilter, access_filter
-from askalong.store.sqlite.rows import SELECT_DOCUMENT, document_from_row
+from askalong.store.sql.database import SqlConnection, SqlDatabase
+from askalong.store.sql.documents import SqlFilter, access_filter
+from askalong.store.sql.rows import document_from_row
 from askalong.types import Access, Document
 from askalong.values.collections import Collection
 
@@ -36,25 +35,25 @@ _SELECT_COLLECTION = (
 )
 
 
-class SQLiteCollections(SQLiteDatabase):
+class SqlCollections(SqlDatabase):
     """``CollectionStore`` over the shared connection."""
 
     def add_to_collection(
         self, name: str, document_ids: Sequence[str], access: Access
     ) -> Collection:
         name = check_name(name)
-        with self._lock, store_errors(name), self._transaction() as conn:
+        with self._lock, self._errors(name), self._transaction() as conn:
             _require_visible(conn, document_ids, access)
             collection_id = _own_collection(conn, name, access.user)
             added = _now()
             conn.executemany(
-                "INSERT OR IGNORE INTO collection_documents VALUES (?, ?, ?)",
+                "INSERT INTO collection_documents VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 ((collection_id, doc_id, added) for doc_id in dict.fromkeys(document_ids)),
             )
             return _select(conn, "c.id = ?", (collection_id,), access)[0]
 
     def get_collection(self, ref: str, access: Access) -> Collection:
-        with self._lock, store_errors(ref):
+        with self._lock, self._errors(ref):
             found = _select(self._conn, "c.id = ?", (ref,), access)
             if not found:  # a name: the caller's own first, then (everything) anyone's
                 found = _select(
@@ -72,14 +71,15 @@ class SQLiteCollections(SQLiteDatabase):
         return found[0]
 
     def list_collections(self, access: Access) -> list[Collection]:
-        with self._lock, store_errors("collections"):
+        with self._lock, self._errors("collections"):
             return _select(self._conn, "1 = 1", (), access)
 
     def collection_documents(self, collection_id: str, access: Access) -> list[Document]:
         visible = access_filter(access)
-        with self._lock, store_errors(collection_id):
+        with self._lock, self._errors(collection_id):
             rows = self._conn.execute(
-                f"{SELECT_DOCUMENT} JOIN collection_documents m ON m.document_id = d.id"
+                f"{self.dialect.select_document}"
+                " JOIN collection_documents m ON m.document_id = d.id"
                 f" WHERE m.collection_id = ? AND {visible.sql} ORDER BY d.title, d.id",
                 (collection_id, *visible.params),
             )
@@ -89,7 +89,7 @@ class SQLiteCollections(SQLiteDatabase):
         # Ids only: a search filter needs no more, and decoding 1,169 document rows costs
         # ~10x this query (benchmarks/collection_search.py).
         visible = access_filter(access)
-        with self._lock, store_errors(collection_id):
+        with self._lock, self._errors(collection_id):
             rows = self._conn.execute(
                 "SELECT d.id FROM collection_documents m JOIN documents d ON d.id = m.document_id"
                 f" WHERE m.collection_id = ? AND {visible.sql} ORDER BY d.id",
@@ -98,7 +98,7 @@ class SQLiteCollections(SQLiteDatabase):
             return [row[0] for row in rows]
 
     def document_collections(self, document_id: str, access: Access) -> list[Collection]:
-        with self._lock, store_errors(document_id):
+        with self._lock, self._errors(document_id):
             return _select(
                 self._conn,
                 "c.id IN (SELECT collection_id FROM collection_documents WHERE document_id = ?)",
@@ -107,7 +107,7 @@ class SQLiteCollections(SQLiteDatabase):
             )
 
     def delete_collection(self, collection_id: str, access: Access) -> None:
-        with self._lock, store_errors(collection_id), self._transaction() as conn:
+        with self._lock, self._errors(collection_id), self._transaction() as conn:
             if not _select(conn, "c.id = ?", (collection_id,), access):
                 raise NotFound("no such collection", source=collection_id)
             conn.execute("DELETE FROM collections WHERE id = ?", (collection_id,))
@@ -130,7 +130,7 @@ def check_name(name: str) -> str:
 
 
 def _select(
-    conn: sqlite3.Connection, where: str, params: tuple[object, ...], access: Access
+    conn: SqlConnection, where: str, params: tuple[object, ...], access: Access
 ) -> list[Collection]:
     visible = access_filter(access)
     mine = SqlFilter("1 = 1", ()) if access.everything else SqlFilter("c.owner = ?", (access.user,))
@@ -142,7 +142,7 @@ def _select(
     return [Collection(*row) for row in rows]
 
 
-def _own_collection(conn: sqlite3.Connection, name: str, owner: str) -> str:
+def _own_collection(conn: SqlConnection, name: str, owner: str) -> str:
     """The id of ``owner``'s collection ``name``, made now if it does not exist."""
     row = conn.execute(
         "SELECT id FROM collections WHERE owner = ? AND name = ?", (owner, name)
@@ -158,7 +158,7 @@ def _own_collection(conn: sqlite3.Connection, name: str, owner: str) -> str:
     return collection_id
 
 
-def _require_visible(conn: sqlite3.Connection, document_ids: Sequence[str], access: Access) -> None:
+def _require_visible(conn: SqlConnection, document_ids: Sequence[str], access: Access) -> None:
     """Only a document the caller may see can be put in a collection (``NotFound`` as for
     a document that is not there)."""
     visible = access_filter(access)

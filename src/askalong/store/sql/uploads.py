@@ -1,4 +1,4 @@
-"""Resumable uploads in the SQLite store: ``SQLiteUploads`` (an ``UploadStore``) and its SQL.
+"""Resumable uploads in the SQL store: ``SqlUploads`` (an ``UploadStore``) and its SQL.
 
 An upload is private to its owner (``everything`` sees all); another caller's upload is
 ``NotFound``, as if it did not exist. The offset only ever moves by a conditional update
@@ -8,11 +8,10 @@ requests racing over one upload cannot both win.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 
 from askalong.errors import NotFound
-from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
+from askalong.store.sql.database import SqlCursor, SqlDatabase
 from askalong.types import Access
 from askalong.values.uploads import ResumableUpload
 
@@ -22,11 +21,11 @@ _COLUMNS = (
 )
 
 
-class SQLiteUploads(SQLiteDatabase):
+class SqlUploads(SqlDatabase):
     """``UploadStore`` over the shared connection."""
 
     def create_upload(self, upload: ResumableUpload) -> None:
-        with self._lock, store_errors(upload.name), self._transaction() as conn:
+        with self._lock, self._errors(upload.name), self._transaction() as conn:
             conn.execute(
                 f"INSERT INTO uploads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -46,7 +45,7 @@ class SQLiteUploads(SQLiteDatabase):
             )
 
     def get_upload(self, upload_id: str, access: Access) -> ResumableUpload:
-        with self._lock, store_errors(upload_id):
+        with self._lock, self._errors(upload_id):
             row = self._conn.execute(
                 f"SELECT {_COLUMNS} FROM uploads WHERE id = ?", (upload_id,)
             ).fetchone()
@@ -56,7 +55,7 @@ class SQLiteUploads(SQLiteDatabase):
 
     def pending_uploads(self, owner: str) -> int:
         """How many of ``owner``'s uploads are still receiving bytes."""
-        with self._lock, store_errors(owner):
+        with self._lock, self._errors(owner):
             row = self._conn.execute(
                 "SELECT count(*) FROM uploads WHERE owner = ? AND state = 'receiving'", (owner,)
             ).fetchone()
@@ -88,7 +87,7 @@ class SQLiteUploads(SQLiteDatabase):
 
     def unsettled_uploads(self) -> list[ResumableUpload]:
         """Complete uploads whose document was never made (a server stopped meanwhile)."""
-        with self._lock, store_errors("uploads"):
+        with self._lock, self._errors("uploads"):
             rows = self._conn.execute(
                 f"SELECT {_COLUMNS} FROM uploads WHERE state = 'complete' ORDER BY created"
             ).fetchall()
@@ -99,7 +98,7 @@ class SQLiteUploads(SQLiteDatabase):
 
     def expired_uploads(self, now: datetime) -> list[str]:
         """Ids of uploads past their expiry that never completed."""
-        with self._lock, store_errors("uploads"):
+        with self._lock, self._errors("uploads"):
             rows = self._conn.execute(
                 "SELECT id FROM uploads WHERE expires < ? AND state = 'receiving'",
                 (stamp(now),),
@@ -107,8 +106,9 @@ class SQLiteUploads(SQLiteDatabase):
         return [row[0] for row in rows]
 
     def _update(self, sql: str, params: tuple[object, ...]) -> bool:
-        with self._lock, store_errors("uploads"), self._transaction() as conn:
-            changed: sqlite3.Cursor = conn.execute(sql, params)
+        # every update is one conditional statement: safe beside any other write
+        with self._lock, self._errors("uploads"), self._transaction(exclusive=False) as conn:
+            changed: SqlCursor = conn.execute(sql, params)
             return changed.rowcount == 1
 
 

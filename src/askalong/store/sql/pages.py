@@ -5,16 +5,16 @@ transaction, and the page no longer unread."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import replace
 
 from askalong.errors import NotFound
-from askalong.store.sqlite.rows import INSERT_BLOCK, INSERT_CHUNK, block_row, chunk_row, to_json
+from askalong.store.sql.database import SqlConnection
+from askalong.store.sql.rows import INSERT_BLOCK, INSERT_CHUNK, block_row, chunk_row, to_json
 from askalong.types import Block, Chunk
 
 
 def insert_page(
-    conn: sqlite3.Connection,
+    conn: SqlConnection,
     doc_id: str,
     page: int,
     blocks: tuple[Block, ...],
@@ -40,7 +40,7 @@ def insert_page(
 
 
 def _make_room(
-    conn: sqlite3.Connection, table: str, page_column: str, doc_id: str, page: int, count: int
+    conn: SqlConnection, table: str, page_column: str, doc_id: str, page: int, count: int
 ) -> int:
     """The order the page's first row takes: that of the first row of a later page, which
     moves on by ``count`` with all after it (or one past the last row)."""

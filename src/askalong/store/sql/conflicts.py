@@ -1,4 +1,4 @@
-"""The contradiction scan's findings in the SQLite store: ``SQLiteConflicts`` (a
+"""The contradiction scan's findings in the SQL store: ``SqlConflicts`` (a
 ``ConflictStore``).
 
 A pair is listed only to someone who may see both of its documents: the permission filter
@@ -10,22 +10,21 @@ replaced or deleted chunks go by cascade (migration 0010).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import cast
 
-from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
-from askalong.store.sqlite.documents import access_filter
-from askalong.store.sqlite.rows import SELECT_CHUNK, chunk_from_row, spans_from_list, to_json
+from askalong.store.sql.database import Row, SqlDatabase
+from askalong.store.sql.documents import access_filter
+from askalong.store.sql.rows import SELECT_CHUNK, chunk_from_row, spans_from_list, to_json
 from askalong.types import Access, BlockSpan, Chunk
 from askalong.values.conflicts import ConflictPair, ConflictSide, DifferenceKind
 
 _INSERT = (
-    "INSERT OR IGNORE INTO conflicts (first_chunk, second_chunk, first_document,"
+    "INSERT INTO conflicts (first_chunk, second_chunk, first_document,"
     " second_document, kind, first_side, second_side, cosine, dice, found_at)"
     " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
     " WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)"
-    " AND EXISTS (SELECT 1 FROM chunks WHERE id = ?)"
+    " AND EXISTS (SELECT 1 FROM chunks WHERE id = ?) ON CONFLICT DO NOTHING"
 )
 _SCANNED = (
     "INSERT INTO conflict_scans (document_id, chunks, skipped, scanned_at)"
@@ -44,7 +43,7 @@ _UNSCANNED = (
 _BATCH = 500  # chunk ids per IN (...) list, well under SQLite's variable limit
 
 
-class SQLiteConflicts(SQLiteDatabase):
+class SqlConflicts(SqlDatabase):
     """``ConflictStore`` over the shared connection."""
 
     def record_scan(
@@ -56,7 +55,7 @@ class SQLiteConflicts(SQLiteDatabase):
         skipped: int,
         scanned_at: str,
     ) -> None:
-        with self._lock, store_errors(document_id), self._transaction() as conn:
+        with self._lock, self._errors(document_id), self._transaction() as conn:
             conn.executemany(_INSERT, (_pair_row(p) for p in pairs))
             conn.execute(_SCANNED, (document_id, chunks, skipped, scanned_at, document_id))
 
@@ -70,7 +69,7 @@ class SQLiteConflicts(SQLiteDatabase):
             marks = ", ".join("?" for _ in document_ids)
             where += f" AND (c.first_document IN ({marks}) OR c.second_document IN ({marks}))"
             params = (*params, *document_ids, *document_ids)
-        with self._lock, store_errors("conflicts"):
+        with self._lock, self._errors("conflicts"):
             rows = self._conn.execute(
                 f"{_SELECT} WHERE {where} ORDER BY c.found_at, c.first_chunk, c.second_chunk",
                 params,
@@ -78,12 +77,12 @@ class SQLiteConflicts(SQLiteDatabase):
         return [_pair(row) for row in rows]
 
     def unscanned_documents(self) -> list[str]:
-        with self._lock, store_errors("conflicts"):
+        with self._lock, self._errors("conflicts"):
             return [row[0] for row in self._conn.execute(_UNSCANNED)]
 
     def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         found: dict[str, Chunk] = {}
-        with self._lock, store_errors("chunks"):
+        with self._lock, self._errors("chunks"):
             for at in range(0, len(chunk_ids), _BATCH):
                 batch = chunk_ids[at : at + _BATCH]
                 marks = ", ".join("?" for _ in batch)
@@ -140,7 +139,7 @@ def _side(text: str) -> ConflictSide:
     )
 
 
-def _pair(row: sqlite3.Row) -> ConflictPair:
+def _pair(row: Row) -> ConflictPair:
     return ConflictPair(
         first=_side(row["first_side"]),
         second=_side(row["second_side"]),

@@ -1,23 +1,24 @@
-"""Ingestion jobs in the SQLite store: ``SQLiteJobs`` (a ``JobStore``) and its SQL.
+"""Ingestion jobs in the SQL store: ``SqlJobs`` (a ``JobStore``) and its SQL.
 
 A job moves only by conditional updates: a claim takes a pending job whose not-before time
-has passed (``rowcount`` says who won), every later write names the lease owner, so a worker
-whose job was swept away from it changes nothing. Queueing writes the document row and its
-job in one transaction (the outbox): a crash leaves both or neither. The document's parsed
-content replaces whatever an earlier attempt left, in one transaction too.
+has passed (``rowcount`` says who won; PostgreSQL's ``FOR UPDATE SKIP LOCKED`` lets workers
+on many machines each take a different one at once), every later write names the lease
+owner, so a worker whose job was swept away from it changes nothing. Queueing writes the
+document row and its job in one transaction (the outbox): a crash leaves both or neither.
+The document's parsed content replaces whatever an earlier attempt left, in one
+transaction too. Lease writes are single conditional statements: not exclusive.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from askalong.errors import NotFound
-from askalong.store.sqlite.connection import store_errors
-from askalong.store.sqlite.documents import SQLiteDocuments, check_stored, insert_stored
-from askalong.store.sqlite.rows import (
+from askalong.store.sql.database import Row, SqlConnection
+from askalong.store.sql.documents import SqlDocuments, check_stored, insert_stored
+from askalong.store.sql.rows import (
     INSERT_BLOCK,
     INSERT_CHUNK,
     block_row,
@@ -43,7 +44,7 @@ _PARSED = (
 )
 
 
-class SQLiteJobs(SQLiteDocuments):
+class SqlJobs(SqlDocuments):
     """``JobStore`` over the shared connection. It extends the documents' class: queueing
     writes a document row, and a job's steps replace that document's content."""
 
@@ -54,7 +55,7 @@ class SQLiteJobs(SQLiteDocuments):
         or nothing; None when the document is already stored (it is never queued twice)."""
         stored = StoredDocument(document, (), ())
         check_stored(stored, original)
-        with self._lock, store_errors(document.id):
+        with self._lock, self._errors(document.id):
             try:
                 with self._transaction() as conn:
                     if self._has(document.id):
@@ -70,7 +71,7 @@ class SQLiteJobs(SQLiteDocuments):
     def retry_job(self, document_id: str) -> Job:
         """Queue the document again: a finished job back to pending with its attempts reset,
         a document without a job given one; a job pending or running stays as it is."""
-        with self._lock, store_errors(document_id), self._transaction() as conn:
+        with self._lock, self._errors(document_id), self._transaction() as conn:
             self._require(document_id)
             found = _job_of(conn, document_id)
             if found is None:
@@ -88,11 +89,11 @@ class SQLiteJobs(SQLiteDocuments):
     def claim_job(self, owner: str, now: float, lease_until: float) -> Job | None:
         """Take the oldest claimable pending job for ``owner`` (attempts counted); None
         when there is none or another worker took it first."""
-        with self._lock, store_errors("jobs"), self._transaction() as conn:
+        with self._lock, self._errors("jobs"), self._transaction(exclusive=False) as conn:
             row = conn.execute(
                 "SELECT id FROM jobs WHERE state = 'pending'"
                 " AND (lease_expires IS NULL OR lease_expires <= ?)"
-                " ORDER BY created, rowid LIMIT 1",
+                f" ORDER BY created, rowid LIMIT 1{self.dialect.skip_locked}",
                 (now,),
             ).fetchone()
             if row is None:
@@ -142,7 +143,7 @@ class SQLiteJobs(SQLiteDocuments):
     ) -> list[Job]:
         """Running jobs whose heartbeat is older than ``cutoff``, each taken over by
         ``owner`` (a conditional update: two sweepers never take one job)."""
-        with self._lock, store_errors("jobs"), self._transaction() as conn:
+        with self._lock, self._errors("jobs"), self._transaction(exclusive=False) as conn:
             ids = [
                 row[0]
                 for row in conn.execute(
@@ -166,7 +167,7 @@ class SQLiteJobs(SQLiteDocuments):
         """Replace the document's head fields, blocks and chunks with ``stored``'s in one
         transaction: a second run of a step stores the same rows, never a second copy."""
         document = stored.document
-        with self._lock, store_errors(document.id), self._transaction() as conn:
+        with self._lock, self._errors(document.id), self._transaction() as conn:
             self._require(document.id)
             _clear(conn, document.id)
             row = document_row(document)  # the page geometry as the row holds it
@@ -176,25 +177,25 @@ class SQLiteJobs(SQLiteDocuments):
             conn.executemany(INSERT_CHUNK, (chunk_row(c) for c in stored.chunks))
 
     def set_notices(self, document_id: str, notices: Sequence[str]) -> None:
-        with self._lock, store_errors(document_id), self._transaction() as conn:
+        with self._lock, self._errors(document_id), self._transaction() as conn:
             conn.execute(
                 "UPDATE documents SET notices = ? WHERE id = ?", (to_json(notices), document_id)
             )
 
     def clear_content(self, document_id: str) -> None:
         """Remove what an interrupted attempt wrote of the document: its blocks and chunks."""
-        with self._lock, store_errors(document_id), self._transaction() as conn:
+        with self._lock, self._errors(document_id), self._transaction() as conn:
             _clear(conn, document_id)
 
     # -- reading -----------------------------------------------------------------------
 
     def job_of(self, document_id: str) -> Job | None:
-        with self._lock, store_errors(document_id):
+        with self._lock, self._errors(document_id):
             return _job_of(self._conn, document_id)
 
     def jobs(self, document_ids: Sequence[str] | None = None) -> list[Job]:
         """Every job (or those of ``document_ids``), oldest first."""
-        with self._lock, store_errors("jobs"):
+        with self._lock, self._errors("jobs"):
             rows = self._conn.execute(f"SELECT {_COLUMNS} FROM jobs ORDER BY created, rowid")
             found = [_from_row(row) for row in rows]
         if document_ids is None:
@@ -203,36 +204,36 @@ class SQLiteJobs(SQLiteDocuments):
         return [job for job in found if job.document_id in wanted]
 
     def _update_job(self, sql: str, params: tuple[object, ...]) -> bool:
-        with self._lock, store_errors("jobs"), self._transaction() as conn:
+        with self._lock, self._errors("jobs"), self._transaction(exclusive=False) as conn:
             return conn.execute(sql, params).rowcount == 1
 
 
-def _insert_job(conn: sqlite3.Connection, document_id: str) -> str:
+def _insert_job(conn: SqlConnection, document_id: str) -> str:
     job_id, now = uuid.uuid4().hex, _now()
     conn.execute(_INSERT_JOB, (job_id, document_id, idempotency_key(document_id), now, now))
     return job_id
 
 
-def _clear(conn: sqlite3.Connection, document_id: str) -> None:
+def _clear(conn: SqlConnection, document_id: str) -> None:
     conn.execute("DELETE FROM chunks WHERE document_id = ?", (document_id,))
     conn.execute("DELETE FROM blocks WHERE document_id = ?", (document_id,))
 
 
-def _job(conn: sqlite3.Connection, job_id: str) -> Job:
+def _job(conn: SqlConnection, job_id: str) -> Job:
     row = conn.execute(f"SELECT {_COLUMNS} FROM jobs WHERE id = ?", (job_id,)).fetchone()
     if row is None:
         raise NotFound("no such job", source=job_id)
     return _from_row(row)
 
 
-def _job_of(conn: sqlite3.Connection, document_id: str) -> Job | None:
+def _job_of(conn: SqlConnection, document_id: str) -> Job | None:
     row = conn.execute(
         f"SELECT {_COLUMNS} FROM jobs WHERE document_id = ?", (document_id,)
     ).fetchone()
     return None if row is None else _from_row(row)
 
 
-def _from_row(row: sqlite3.Row) -> Job:
+def _from_row(row: Row) -> Job:
     return Job(*row)
 
 

@@ -1,30 +1,28 @@
-"""Documents in the SQLite store: ``SQLiteDocuments`` (a ``DocumentStore``) and its SQL.
+"""Documents in the SQL store: ``SqlDocuments`` (a ``DocumentStore``) and its SQL.
 
-The rows live in the SQLite file, the original bytes in a folder beside it. The original
-is written or set aside while the rows' ``BEGIN IMMEDIATE`` transaction holds the write
-lock, so no other writer can interleave between the file and its rows.
+The rows live in the database, the original bytes in a folder beside it. The original
+is written or set aside while the rows' exclusive transaction is open, so no other
+writer can interleave between the file and its rows.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from askalong.errors import InputError, NotFound
+from askalong.errors import InputError, NotFound, StoreError
 from askalong.files.local import OriginalFiles, check_content_hash
 from askalong.store.base import MIN_PREFIX, DocumentCounts
-from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
-from askalong.store.sqlite.pages import insert_page
-from askalong.store.sqlite.rows import (
+from askalong.store.sql.database import Row, SqlConnection, SqlDatabase
+from askalong.store.sql.pages import insert_page
+from askalong.store.sql.rows import (
     CHUNK_COLUMNS,
     INSERT_BLOCK,
     INSERT_CHUNK,
     SELECT_BLOCK,
     SELECT_CHUNK,
-    SELECT_DOCUMENT,
     block_from_row,
     block_row,
     chunk_from_row,
@@ -54,26 +52,18 @@ class SqlFilter:
     params: tuple[object, ...]
 
 
-class SQLiteDocuments(SQLiteDatabase):
-    """``DocumentStore`` over the shared connection and a folder of original files."""
+class SqlDocuments(SqlDatabase):
+    """``DocumentStore`` over the shared connection and a folder of original files (the
+    backend's store class sets ``_files``)."""
 
-    def __init__(
-        self,
-        path: Path,
-        files: OriginalFiles,
-        *,
-        trace: Callable[[str], None] | None = None,
-    ) -> None:
-        """Open (creating if needed) and migrate; ``trace`` receives every SQL statement run."""
-        self._files = files
-        super().__init__(path, trace=trace)
+    _files: OriginalFiles
 
     # -- writing -----------------------------------------------------------------------
 
     def add_document(self, doc: StoredDocument, original: bytes) -> None:
         document = doc.document
         check_stored(doc, original)
-        with self._lock, store_errors(document.id):
+        with self._lock, self._errors(document.id):
             if self._has(document.id):
                 return
             try:
@@ -86,12 +76,12 @@ class SQLiteDocuments(SQLiteDatabase):
                 raise
 
     def delete_document(self, doc_id: str, access: Access) -> None:
-        with self._lock, store_errors(doc_id):
+        with self._lock, self._errors(doc_id):
             aside: Path | None = None
             try:
                 with self._transaction() as conn:
                     unused = _delete_rows(conn, doc_id, access)
-                    # Set the original aside while holding the write lock; commit makes it final.
+                    # Set the original aside inside the exclusive write; commit makes it final.
                     aside = self._files.set_aside(unused) if unused else None
             except BaseException:
                 if aside is not None:
@@ -103,7 +93,7 @@ class SQLiteDocuments(SQLiteDatabase):
     def set_visibility(self, doc_id: str, visibility: Visibility, access: Access) -> Document:
         if visibility not in VISIBILITIES:
             raise InputError(f"visibility must be one of {', '.join(VISIBILITIES)}", source=doc_id)
-        with self._lock, store_errors(doc_id), self._transaction() as conn:
+        with self._lock, self._errors(doc_id), self._transaction() as conn:
             _owned(conn, doc_id, access, admins=True)
             conn.execute("UPDATE documents SET visibility = ? WHERE id = ?", (visibility, doc_id))
             changed = self._documents("d.id = ?", (doc_id,), Access.local())[0]
@@ -115,17 +105,17 @@ class SQLiteDocuments(SQLiteDatabase):
     def add_page(
         self, doc_id: str, page: int, blocks: tuple[Block, ...], chunks: tuple[Chunk, ...]
     ) -> bool:
-        with self._lock, store_errors(doc_id), self._transaction() as conn:
+        with self._lock, self._errors(doc_id), self._transaction() as conn:
             return insert_page(conn, doc_id, page, blocks, chunks)
 
     # -- reading -----------------------------------------------------------------------
 
     def has_document(self, doc_id: str) -> bool:
-        with self._lock, store_errors(doc_id):
+        with self._lock, self._errors(doc_id):
             return self._has(doc_id)
 
     def get_document(self, ref: str, access: Access) -> Document:
-        with self._lock, store_errors(ref):
+        with self._lock, self._errors(ref):
             found = self._documents("d.id = ?", (ref,), access)
             if found:
                 return found[0]
@@ -138,7 +128,7 @@ class SQLiteDocuments(SQLiteDatabase):
         return _only(found, ref)
 
     def list_documents(self, access: Access) -> list[Document]:
-        with self._lock, store_errors("documents"):
+        with self._lock, self._errors("documents"):
             return self._documents("1 = 1", (), access)
 
     def document_titles(self, doc_ids: Iterable[str], access: Access) -> dict[str, str]:
@@ -147,7 +137,7 @@ class SQLiteDocuments(SQLiteDatabase):
             return {}
         visible = access_filter(access)
         marks = ", ".join("?" * len(ids))
-        with self._lock, store_errors("documents"):
+        with self._lock, self._errors("documents"):
             rows = self._conn.execute(
                 f"SELECT d.id, d.title FROM documents d WHERE d.id IN ({marks}) AND {visible.sql}",
                 (*ids, *visible.params),
@@ -162,29 +152,29 @@ class SQLiteDocuments(SQLiteDatabase):
         params: tuple[object, ...] = ()
         if document_ids is not None:
             # one parameter however many ids: a knowledge base of thousands stays one query
-            where = "d.id IN (SELECT value FROM json_each(?))"
+            where = f"d.id IN ({self.dialect.json_strings})"
             params = (json.dumps(list(document_ids)),)
-        with self._lock, store_errors("documents"):
+        with self._lock, self._errors("documents"):
             row = self._conn.execute(
                 "SELECT count(*), coalesce(sum((SELECT count(*) FROM chunks k"
                 " WHERE k.document_id = d.id)), 0)"
                 f" FROM documents d WHERE ({where}) AND {visible.sql}",
                 (*params, *visible.params),
             ).fetchone()
-        return DocumentCounts(row[0], row[1])
+        return DocumentCounts(int(row[0]), int(row[1]))
 
     def blocks(self, doc_id: str, *, page: int | None = None) -> tuple[Block, ...]:
         where: str = "document_id = ?"
         params: tuple[object, ...] = (doc_id,)
         if page is not None:
             where, params = "document_id = ? AND page = ?", (doc_id, page)
-        with self._lock, store_errors(doc_id):
+        with self._lock, self._errors(doc_id):
             self._require(doc_id)
             rows = self._conn.execute(f"{SELECT_BLOCK} WHERE {where} ORDER BY ord", params)
             return tuple(block_from_row(row) for row in rows)
 
     def block(self, doc_id: str, block_id: str) -> Block:
-        with self._lock, store_errors(doc_id):
+        with self._lock, self._errors(doc_id):
             row = self._conn.execute(
                 f"{SELECT_BLOCK} WHERE document_id = ? AND id = ?", (doc_id, block_id)
             ).fetchone()
@@ -193,7 +183,7 @@ class SQLiteDocuments(SQLiteDatabase):
         return block_from_row(row)
 
     def chunks(self, doc_id: str) -> tuple[Chunk, ...]:
-        with self._lock, store_errors(doc_id):
+        with self._lock, self._errors(doc_id):
             self._require(doc_id)
             rows = self._conn.execute(
                 f"{SELECT_CHUNK} WHERE document_id = ? ORDER BY ord", (doc_id,)
@@ -206,7 +196,7 @@ class SQLiteDocuments(SQLiteDatabase):
             return ()
         marks = ", ".join("?" * len(ids))
         picked = ", ".join(f"c.{column}" for column in CHUNK_COLUMNS)
-        with self._lock, store_errors(ids[0]):
+        with self._lock, self._errors(ids[0]):
             rows = self._conn.execute(
                 f"SELECT DISTINCT {picked} FROM chunks h JOIN chunks c"
                 " ON c.document_id = h.document_id AND c.ord BETWEEN h.ord - 1 AND h.ord + 1"
@@ -216,7 +206,7 @@ class SQLiteDocuments(SQLiteDatabase):
             return tuple(chunk_from_row(row) for row in rows)
 
     def chunk(self, chunk_id: str) -> Chunk:
-        with self._lock, store_errors(chunk_id):
+        with self._lock, self._errors(chunk_id):
             row = self._conn.execute(f"{SELECT_CHUNK} WHERE id = ?", (chunk_id,)).fetchone()
         if row is None:
             raise NotFound("no such chunk", source=chunk_id)
@@ -228,13 +218,14 @@ class SQLiteDocuments(SQLiteDatabase):
     # -- helpers -----------------------------------------------------------------------
 
     def _documents(
-        self, where: str, params: tuple[object, ...], access: Access, limit: int = -1
+        self, where: str, params: tuple[object, ...], access: Access, limit: int | None = None
     ) -> list[Document]:
         visible = access_filter(access)
+        limited = "" if limit is None else f" LIMIT {int(limit)}"
         rows = self._conn.execute(
-            f"{SELECT_DOCUMENT} WHERE ({where}) AND {visible.sql}"
-            " ORDER BY d.created DESC, d.rowid DESC LIMIT ?",
-            (*params, *visible.params, limit),
+            f"{self.dialect.select_document} WHERE ({where}) AND {visible.sql}"
+            f" ORDER BY d.created DESC, d.rowid DESC{limited}",
+            (*params, *visible.params),
         )
         return [document_from_row(row) for row in rows]
 
@@ -250,10 +241,10 @@ class SQLiteDocuments(SQLiteDatabase):
         """After a failed add: drop the original unless some document uses it. Runs in its
         own write transaction so no concurrent add of the same bytes can slip in."""
         try:
-            with self._transaction() as conn:
+            with self._errors(content_hash), self._transaction() as conn:
                 if not _referenced(conn, content_hash):
                     self._files.remove(content_hash)
-        except (sqlite3.Error, InputError):
+        except (StoreError, InputError):
             pass  # a leftover original is harmless; the add's own error is what matters
 
 
@@ -297,7 +288,7 @@ def check_stored(doc: StoredDocument, original: bytes) -> None:
         )
 
 
-def insert_stored(conn: sqlite3.Connection, doc: StoredDocument) -> None:
+def insert_stored(conn: SqlConnection, doc: StoredDocument) -> None:
     """A document's rows with its access tokens, inside the caller's transaction."""
     document = doc.document
     _insert_rows(conn, doc)
@@ -305,7 +296,7 @@ def insert_stored(conn: sqlite3.Connection, doc: StoredDocument) -> None:
     _write_tokens(conn, document.id, document_tokens(document.owner, document.visibility, tags))
 
 
-def _insert_rows(conn: sqlite3.Connection, doc: StoredDocument) -> None:
+def _insert_rows(conn: SqlConnection, doc: StoredDocument) -> None:
     """The document's rows as every schema since the first has them (no access tokens)."""
     document = doc.document
     conn.execute(_INSERT_DOCUMENT, document_row(document))
@@ -315,11 +306,11 @@ def _insert_rows(conn: sqlite3.Connection, doc: StoredDocument) -> None:
     conn.executemany(INSERT_CHUNK, (chunk_row(c) for c in doc.chunks))
 
 
-def _write_tokens(conn: sqlite3.Connection, doc_id: str, tokens: Iterable[str]) -> None:
+def _write_tokens(conn: SqlConnection, doc_id: str, tokens: Iterable[str]) -> None:
     conn.executemany(_INSERT_TOKEN, ((doc_id, token) for token in tokens))
 
 
-def _delete_rows(conn: sqlite3.Connection, doc_id: str, access: Access) -> str | None:
+def _delete_rows(conn: SqlConnection, doc_id: str, access: Access) -> str | None:
     """Delete the document's rows (its blocks, chunks and tags cascade); return its
     content hash when no other document keeps that original."""
     row = _owned(conn, doc_id, access)
@@ -328,14 +319,12 @@ def _delete_rows(conn: sqlite3.Connection, doc_id: str, access: Access) -> str |
     return None if _referenced(conn, content_hash) else content_hash
 
 
-def _owned(
-    conn: sqlite3.Connection, doc_id: str, access: Access, *, admins: bool = False
-) -> sqlite3.Row:
+def _owned(conn: SqlConnection, doc_id: str, access: Access, *, admins: bool = False) -> Row:
     """The document's owner and content hash, if ``access`` may change it: its owner,
     ``everything``, or (with ``admins``: a visibility change, never a delete) an admin of
     one of the orgs it is shared with (``Access.admin_of``; a private document is its
     owner's alone). Anyone else gets ``NotFound``, as for a document that is not there."""
-    row: sqlite3.Row | None = conn.execute(
+    row: Row | None = conn.execute(
         "SELECT owner, content_hash FROM documents WHERE id = ?", (doc_id,)
     ).fetchone()
     if row is None or not (
@@ -347,7 +336,7 @@ def _owned(
     return row
 
 
-def _administers(conn: sqlite3.Connection, doc_id: str, access: Access) -> bool:
+def _administers(conn: SqlConnection, doc_id: str, access: Access) -> bool:
     if not access.admin_of:
         return False
     marks = ", ".join("?" for _ in access.admin_of)
@@ -359,7 +348,7 @@ def _administers(conn: sqlite3.Connection, doc_id: str, access: Access) -> bool:
     return row is not None
 
 
-def _referenced(conn: sqlite3.Connection, content_hash: str) -> bool:
+def _referenced(conn: SqlConnection, content_hash: str) -> bool:
     row = conn.execute(
         "SELECT 1 FROM documents WHERE content_hash = ? LIMIT 1", (content_hash,)
     ).fetchone()
