@@ -82,6 +82,7 @@ def check_routes(run: Run, user: str) -> None:
         if doc.pdf:
             run.expect(user, "GET", base + "/pages/{page}.png", seen, doc=doc_id, page=1)
             _read_page(run, user, doc, seen)
+            _read_page_later(run, user, doc, seen)
         _code_view(run, user, doc, seen)
         if doc.owner != user:  # only its owner queues a document again
             run.expect(user, "POST", base + "/retry", False, doc=doc_id)
@@ -96,6 +97,22 @@ def _read_page(run: Run, user: str, doc: Doc, seen: bool) -> None:
             run.leaks.append(f"{user} read page of visible {doc.key}: {status}")
     else:
         run.expect(user, "POST", route, False, doc=run.ids[doc.key], page=1)
+
+
+def _read_page_later(run: Run, user: str, doc: Doc, seen: bool) -> None:
+    """*Read it now* in the background: a viewer starts it (503 when the slots are taken)
+    and follows it; anyone else gets 404 for both, even while a viewer's read runs."""
+    route = "/api/documents/{doc}/pages/{page}/reading"
+    doc_id = run.ids[doc.key]
+    if not seen:
+        run.expect(user, "POST", route, False, doc=doc_id, page=1)
+        run.expect(user, "GET", route, False, doc=doc_id, page=1)
+        return
+    started = run.call(user, "POST", route, doc=doc_id, page=1).status_code
+    if started not in (202, 503):
+        run.leaks.append(f"{user} background read of visible {doc.key}: {started}")
+    elif started == 202:
+        run.expect(user, "GET", route, True, doc=doc_id, page=1)
 
 
 def _code_view(run: Run, user: str, doc: Doc, seen: bool) -> None:
@@ -143,6 +160,28 @@ def check_code(run: Run, user: str, blocks: dict[str, str]) -> None:
                 run.leaks.append(
                     f"{user} {way} of {doc.key}: {sorted(named)} != {sorted(expected)}"
                 )
+
+
+def check_identifiers(run: Run, user: str, blocks: dict[str, str]) -> None:
+    """A clicked name's definitions and references come from the asker's repository only:
+    the function a file calls is defined in another file of its owner's archive, which the
+    owner is shown and nobody else (others see the file alone); a hidden file is a 404."""
+    visible = run.world.visible(user)
+    code = [d for d in run.world.docs if d.code]
+    route = "/api/documents/{doc}/identifiers/{name}"
+    for doc in code:
+        assert doc.calls is not None
+        doc_id, params = run.ids[doc.key], {"block": blocks[doc.key], "line": 1}
+        if doc.key not in visible:
+            run.expect(user, "GET", route, False, doc=doc_id, name=doc.calls, params=params)
+            continue
+        response = run.call(user, "GET", route, doc=doc_id, name=doc.calls, params=params)
+        shown = {f["document_id"] for f in response.json().get("files", [])}
+        shown |= {d["place"]["document_id"] for d in response.json().get("definitions", [])}
+        ring = {run.ids[d.key] for d in code if d.owner == doc.owner}
+        allowed = ring if user == doc.owner else {doc_id}
+        if response.status_code != 200 or not shown <= allowed:
+            run.leaks.append(f"{user} identifier {doc.calls} in {doc.key}: {sorted(shown)}")
 
 
 def check_asking(run: Run, user: str, docs: list[Doc]) -> None:

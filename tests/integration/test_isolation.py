@@ -60,6 +60,7 @@ def isolation(owner: TestClient, world: World, *, asking: str) -> Run:
         probe.check_searches(run, user)
         probe.check_routes(run, user)
         probe.check_code(run, user, blocks)
+        probe.check_identifiers(run, user, blocks)
         probe.check_collections(run, user)
         probe.check_uploads(run, user)
         probe.check_accounts(run, user)
