@@ -1,8 +1,8 @@
 """A question's independent parts (pure): where the asker joined two questions with
-``。；;``, "and also", ", and <question word>", "还有", "以及", "顺便" or a question mark. Each part is searched and
-answered on its own; a question with no such join is one part. A later part that names no
-subject of its own ("and what does it default to?") is searched with the subject of the
-part before it (``searched_parts``)."""
+``。；;``, "and also", ", and <question word>", "还有", "以及", "顺便" or a question
+mark. Each part is searched and answered on its own; a question with no such join is one
+part. A later part that names no subject of its own ("and what does it default to?") is
+searched with the subject of the part before it (``searched_parts``)."""
 
 from __future__ import annotations
 
