@@ -25,6 +25,8 @@ from askalong.answer.scorer.features import ANSWERABLE, COLUMNS, LEXICAL, answer
 SEED = 32
 HIDDEN = 16
 STEPS = 600
+FIRST = COLUMNS.index("first")
+FIRST_EVERY = 6  # of the self-supervised groups answered by a first sentence, one kept
 ACROSS_EVERY = 3  # one group in three also trained as a cross-lingual question
 REFUSE_COVERED = 0.04  # share of covered dev questions refused at most (goal: <= 5 %)
 OUT = Path(__file__).resolve().parents[1] / "src/askalong/answer/scorer/weights.json"
@@ -37,13 +39,30 @@ def joined(paths: list[Path], sentence_only: list[Path]) -> dict[str, np.ndarray
     ``refusal`` marks the groups the answerable head learns from (not ``sentence_only``'s:
     in one manual a far page often does answer a question about a term it names, so its
     "not covered" groups would teach the head to refuse answers)."""
-    parts = [dict(np.load(path)) for path in [*paths, *sentence_only]]
+    parts = [dict(np.load(path)) for path in paths]
+    parts += [thinned(dict(np.load(path))) for path in sentence_only]
     offset = 0
     for k, part in enumerate(parts):
         part["refusal"] = np.full(len(part["covered"]), int(k < len(paths)), dtype=np.int8)
         part["group"] = part["group"] + offset
         offset += len(part["covered"])
     return {f: np.concatenate([part[f] for part in parts]) for f in FIELDS}
+
+
+def thinned(part: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A self-supervised file with only one in ``FIRST_EVERY`` of its groups whose answer
+    is a paragraph's first sentence (headings, definitions): all of them taught the
+    model that the first sentence answers ("What loss is SPECTER trained with?" got the
+    paper's opening sentence)."""
+    group, n = part["group"], len(part["covered"])
+    gold_first = np.zeros(n, dtype=bool)
+    gold_first[group[(part["y"] == 1) & (part["x"][:, FIRST] == 1)]] = True
+    kept = ~gold_first | (np.arange(n) % FIRST_EVERY == 0)
+    rows = kept[group]
+    renumber = np.cumsum(kept) - 1
+    out = {f: part[f][rows] for f in ("x", "y")}
+    out["group"] = renumber[group[rows]]
+    return out | {f: part[f][kept] for f in ("language", "split", "covered")}
 
 
 def with_across(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
