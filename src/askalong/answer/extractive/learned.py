@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from askalong.answer.base import NOT_COVERED, unit_quote
-from askalong.answer.extractive.candidates import Candidate, candidates
+from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.scorer.features import Sentence, sentence_features
@@ -23,7 +23,6 @@ from askalong.answer.scorer.model import Scorer, shipped_scorer
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
-from askalong.text.scripts import detect_language
 from askalong.types import BlockSpan
 
 # The most lexically covered sentences kept for embedding and scoring: about what the
@@ -56,7 +55,7 @@ def learned_answer(
     scores = scorer.sentence_scores(rows, embedded)
     probability = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
     order = [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
-    across = _across(language, found)
+    across = cross_lingual(language, found)
     if not order or probability < scorer.threshold(language, embedded, across):
         note = NOTHING_ANSWERS[language]
         return ExtractiveResult(
@@ -82,13 +81,6 @@ def _kept(question: str, found: list[Candidate]) -> list[Candidate]:
     coverage = sentence_features(question, _sentences(found))[:, 0]
     keep = sorted(np.argsort(-coverage, kind="stable")[:MAX_CANDIDATES])
     return [found[k] for k in keep]
-
-
-def _across(language: str, found: Sequence[Candidate]) -> bool:
-    """Whether the candidates are in the other language than the question (a Chinese
-    question over an English manual): no term can be shared, only meaning."""
-    written = detect_language(" ".join(c.text for c in found))
-    return written in ("en", "zh") and written != language
 
 
 def _rows(question: str, found: list[Candidate], embedder: Embedder | None) -> np.ndarray:
