@@ -125,17 +125,30 @@ SOURCES = {
     "drcd": lambda: squad_format("drcd", EVALDATA / "qa/drcd/DRCD_dev.json", "zh-Hant"),
     "scifact": scifact,
     "hotpot": hotpot,
+    "pgdocs": lambda: _self_supervised("pg_manual"),
+    "pydocs": lambda: _self_supervised("python_docs"),
 }
-LANGUAGE = {"cmrc": "zh-Hans", "drcd": "zh-Hant", "scifact": "en", "hotpot": "en"}
+LANGUAGE = {
+    "cmrc": "zh-Hans", "drcd": "zh-Hant", "scifact": "en", "hotpot": "en", "pgdocs": "en",
+    "pydocs": "en",
+}  # fmt: skip
 
 
-def load(limit: int) -> tuple[list[Paragraph], list[Question], list[str]]:
-    """Paragraphs and questions of every source, TEST articles skipped; ``limit``
+def _self_supervised(name: str) -> Iterator[tuple[Paragraph, list]]:
+    """``manuals.py``'s pairs (imported on use: it imports this module's types)."""
+    import manuals
+
+    return getattr(manuals, name)()
+
+
+def load(limit: int, sources: list[str]) -> tuple[list[Paragraph], list[Question], list[str]]:
+    """Paragraphs and questions of ``sources``, TEST articles skipped; ``limit``
     questions per source at most (an even spread)."""
     paragraphs: list[Paragraph] = []
     questions: list[Question] = []
     splits: list[str] = []
-    for name, read in SOURCES.items():
+    for name in sources:
+        read = SOURCES[name]
         mine: list[Question] = []
         for paragraph, asked in read():
             split = split_of(paragraph.dataset, paragraph.article)
@@ -225,10 +238,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("/work/data/scorer/pairs.npz"))
     parser.add_argument("--limit", type=int, default=2500, help="questions per source")
+    parser.add_argument("--sources", nargs="+", choices=list(SOURCES), default=list(SOURCES))
     args = parser.parse_args()
     started = time.time()
     rng = random.Random(SEED)
-    paragraphs, questions, splits = load(args.limit)
+    paragraphs, questions, splits = load(args.limit, args.sources)
     print(f"{len(paragraphs)} paragraphs, {len(questions)} questions", flush=True)
     by_article: dict[tuple[str, str], list[int]] = {}
     pools: dict[tuple[str, str], list[int]] = {}

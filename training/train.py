@@ -25,8 +25,65 @@ from askalong.answer.scorer.features import ANSWERABLE, COLUMNS, LEXICAL, answer
 SEED = 32
 HIDDEN = 16
 STEPS = 600
+FIRST = COLUMNS.index("first")
+FIRST_EVERY = 6  # of the self-supervised groups answered by a first sentence, one kept
+ACROSS_EVERY = 3  # one group in three also trained as a cross-lingual question
 REFUSE_COVERED = 0.04  # share of covered dev questions refused at most (goal: <= 5 %)
 OUT = Path(__file__).resolve().parents[1] / "src/askalong/answer/scorer/weights.json"
+PAIRS = Path("/work/data/scorer/pairs.npz")
+FIELDS = ("x", "y", "group", "language", "split", "covered", "refusal")
+
+
+def joined(paths: list[Path], sentence_only: list[Path]) -> dict[str, np.ndarray]:
+    """Several ``prepare.py`` outputs as one: each file's groups numbered after the last;
+    ``refusal`` marks the groups the answerable head learns from (not ``sentence_only``'s:
+    in one manual a far page often does answer a question about a term it names, so its
+    "not covered" groups would teach the head to refuse answers)."""
+    parts = [dict(np.load(path)) for path in paths]
+    parts += [thinned(dict(np.load(path))) for path in sentence_only]
+    offset = 0
+    for k, part in enumerate(parts):
+        part["refusal"] = np.full(len(part["covered"]), int(k < len(paths)), dtype=np.int8)
+        part["group"] = part["group"] + offset
+        offset += len(part["covered"])
+    return {f: np.concatenate([part[f] for part in parts]) for f in FIELDS}
+
+
+def thinned(part: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A self-supervised file with only one in ``FIRST_EVERY`` of its groups whose answer
+    is a paragraph's first sentence (headings, definitions): all of them taught the
+    model that the first sentence answers ("What loss is SPECTER trained with?" got the
+    paper's opening sentence)."""
+    group, n = part["group"], len(part["covered"])
+    gold_first = np.zeros(n, dtype=bool)
+    gold_first[group[(part["y"] == 1) & (part["x"][:, FIRST] == 1)]] = True
+    kept = ~gold_first | (np.arange(n) % FIRST_EVERY == 0)
+    rows = kept[group]
+    renumber = np.cumsum(kept) - 1
+    out = {f: part[f][rows] for f in ("x", "y")}
+    out["group"] = renumber[group[rows]]
+    return out | {f: part[f][kept] for f in ("language", "split", "covered")}
+
+
+def with_across(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``d`` and a copy of every ``ACROSS_EVERY``-th group as if its question were in
+    the other language (``across.py``), labelled "<that language>-across"."""
+    from across import across_language, across_rows
+
+    chosen = np.flatnonzero(np.arange(len(d["covered"])) % ACROSS_EVERY == 0)
+    rows = np.isin(d["group"], chosen)
+    renumber = np.full(len(d["covered"]), -1)
+    renumber[chosen] = len(d["covered"]) + np.arange(len(chosen))
+    copy = {
+        "x": across_rows(d["x"][rows], d["language"][d["group"][rows]]),
+        "y": d["y"][rows],
+        "group": renumber[d["group"][rows]],
+        "language": np.array([across_language(lang) for lang in d["language"][chosen]]),
+        "split": d["split"][chosen],
+        "covered": d["covered"][chosen],
+        "refusal": d["refusal"][chosen],
+    }
+    return {f: np.concatenate([d[f], copy[f]]) for f in FIELDS}
 
 
 def starts_of(group: np.ndarray) -> np.ndarray:
@@ -138,17 +195,23 @@ def spec(columns, mean, scale, params) -> dict:  # type: ignore[no-untyped-def]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=Path, default=Path("/work/data/scorer/pairs.npz"))
+    parser.add_argument("--pairs", type=Path, nargs="+", default=[PAIRS])
+    parser.add_argument("--sentence-pairs", type=Path, nargs="*", default=[])
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    d = np.load(args.pairs)
+    d = with_across(joined(args.pairs, args.sentence_pairs))
     x, y, group = d["x"], d["y"].astype(float), d["group"]
-    language, split, covered = d["language"], d["split"], d["covered"]
-    row_split, row_cov = split[group], covered[group]
+    language, covered = d["language"], d["covered"]
+    row_cov = covered[group]
     has_gold = np.add.reduceat(y, starts_of(group)) > 0
     answerable_rows = row_cov.astype(bool) & has_gold[group]
     out: dict = {"sentence": {}, "answerable": {}, "thresholds": {}, "dev": {}}
+    across = np.char.endswith(language.astype(str), "-across")
     for variant, names in (("embedded", COLUMNS), ("lexical", LEXICAL)):
+        # Without vectors nothing ties a question to a sentence in another language:
+        # the lexical variant neither learns from nor is measured on those groups.
+        split = np.where(across & (variant == "lexical"), "unused", d["split"])
+        row_split = split[group]
         cols = [COLUMNS.index(c) for c in names]
         mean, scale = standardiser(x[row_split == "train"][:, cols])
         xs = (x[:, cols] - mean) / scale
@@ -168,7 +231,8 @@ def main() -> None:
         report_sentences(variant, scores, y, group, language, split, covered, has_gold, x)
         seen = x.copy()
         seen[:, len(LEXICAL) :] *= variant == "embedded"  # no vectors: the cosines read 0
-        fit_answerable(variant, out, seen, scores, group, language, split, covered)
+        refusal_split = np.where(d["refusal"] == 1, split, "unused")
+        fit_answerable(variant, out, seen, scores, group, language, refusal_split, covered)
     args.out.write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
 
@@ -180,6 +244,8 @@ def report_sentences(variant, scores, y, group, language, split, covered, has_go
         keep = np.isin(
             group, np.flatnonzero((language == lang) & (split == "dev") & (covered == 1) & has_gold)
         )
+        if not keep.any():  # the lexical variant's cross-lingual groups: unused
+            continue
         figures = [top1(v[keep], y[keep], group[keep]).mean() for v in (scores, cosine, coverage)]
         print(
             f"  {variant} {lang}: dev questions {len(starts_of(group[keep]))}:"
@@ -201,9 +267,10 @@ def fit_answerable(variant, out, x, scores, group, language, split, covered) -> 
     p = 1 / (1 + np.exp(-logit))
     out["answerable"][variant] = spec(ANSWERABLE, mean, scale, params)
     out["thresholds"][variant] = {}
-    zh = np.char.startswith(language.astype(str), "zh")
-    for lang, mine in (("en", ~zh), ("zh", zh)):
+    for lang, mine in threshold_groups(language):
         dev = (split == "dev") & mine
+        if not (dev & (covered == 1)).any():
+            continue
         threshold = float(np.quantile(p[dev & (covered == 1)], REFUSE_COVERED))
         out["thresholds"][variant][lang] = round(threshold, 6)
         for name in sorted(set(language[dev])):
@@ -215,6 +282,20 @@ def fit_answerable(variant, out, x, scores, group, language, split, covered) -> 
                 f" dev covered refused {refused_cov:.3f}"
                 f", uncovered refused {refused_far:.3f}"
             )
+
+
+def threshold_groups(language: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """The scorer's threshold keys ("en", "zh", "en-across", "zh-across") and the groups
+    of each (zh-Hans and zh-Hant share "zh")."""
+    names = language.astype(str)
+    across = np.char.endswith(names, "-across")
+    zh = np.char.startswith(names, "zh")
+    return [
+        ("en", ~zh & ~across),
+        ("zh", zh & ~across),
+        ("en-across", ~zh & across),
+        ("zh-across", zh & across),
+    ]
 
 
 if __name__ == "__main__":

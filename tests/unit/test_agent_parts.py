@@ -71,6 +71,12 @@ def test_a_merged_unit_takes_the_number_of_a_chunk_it_holds() -> None:
         ("What is a tablespace? How is one made?", ("What is a tablespace?", "How is one made?")),
         ("解释一下索引以及说明一下视图的作用", ("解释一下索引", "说明一下视图的作用")),
         ("Explain the planner; and what is a CTE?", ("Explain the planner", "what is a CTE?")),
+        (
+            "What does shared_buffers set, and what is its default?",
+            ("What does shared_buffers set", "what is its default?"),
+        ),
+        ("Is WAL on disk, and how big can it grow?", ("Is WAL on disk", "how big can it grow?")),
+        ("What are indexes, and views?", ("What are indexes, and views?",)),
         ("primary keys and foreign keys", ("primary keys and foreign keys",)),
         ("主键以及外键", ("主键以及外键",)),
         ("What is PostgreSQL?", ("What is PostgreSQL?",)),

@@ -4,6 +4,7 @@ phrase or word list; ``ASKALONG_SENTENCE_SCORER`` picks it or the previous rules
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import resources
 
 import numpy as np
@@ -63,7 +64,16 @@ def test_the_sentence_holding_the_answer_is_chosen_in_english_and_chinese(
     assert "triplet margin loss" in ask("What loss is SPECTER trained with?", PAPER, embedder)
     assert "seven" in ask("How many tasks are in SciDocs?", PAPER, embedder)
     assert "東海" in ask("長江在哪裡注入大海？", RIVER, embedder)
-    assert "唐古拉山脈" in ask("長江發源於哪裡？", RIVER, embedder)
+    # The sentence head alone (no refusal): the answerable head of the weights trained
+    # with cross-lingual groups refuses this one (p below the zh threshold).
+    never_refusing = replace(
+        shipped_scorer(), thresholds={"embedded": {"en": 0.0}, "lexical": {"en": 0.0}}
+    )
+    units = [unit_of([("paragraph", p)], k) for k, p in enumerate(RIVER)]
+    found = learned_answer(
+        analysed("長江發源於哪裡？"), units, embedder=embedder, scorer=never_refusing
+    )
+    assert "唐古拉山脈" in found.answer
 
 
 def test_without_an_embedder_the_lexical_variant_answers() -> None:
@@ -117,3 +127,33 @@ def test_a_long_context_embeds_only_the_most_covered_sentences(embedder: Embedde
     answer = ask("What loss is SPECTER trained with?", (*filler, *PAPER), counting)
     assert "triplet margin loss" in answer
     assert counting.passages == MAX_CANDIDATES < len(filler)
+
+
+def test_a_question_in_the_other_language_is_answered_not_refused(embedder: Embedder) -> None:
+    """A Chinese question over an English paper (and the reverse) shares no term with it:
+    the scorer answers from meaning, under its own cross-lingual threshold."""
+    assert "seven" in ask("SciDocs 有多少个任务？", PAPER, embedder)
+    assert "唐古拉山脈" in ask("Where does the Yangtze originate?", RIVER, embedder)
+
+
+SPOOL = (
+    "spool_interval sets how often the print daemon flushes its queue to disk. "
+    "Shorter intervals lose less work after a crash but write more often. "
+    "The default is 30 seconds. "
+    "The value can be changed at run time with the reload command.",
+    "queue_limit caps how many jobs may wait in the queue at once. "
+    "When the limit is reached, new jobs are rejected with an error. "
+    "It defaults to 500 jobs.",
+)
+
+
+def test_a_question_asking_a_default_gets_the_sentence_holding_it(embedder: Embedder) -> None:
+    """The definition names the setting too; the value is what was asked (issue 32)."""
+    assert "30 seconds" in ask("What is the default of spool_interval?", SPOOL, embedder)
+    assert "how often" in ask("What is spool_interval?", SPOOL, embedder)
+
+
+def test_the_cross_lingual_threshold_is_used_only_across_languages() -> None:
+    scorer = shipped_scorer()
+    assert scorer.threshold("zh", True, across=True) < scorer.threshold("zh", True)
+    assert scorer.threshold("en", False, across=True) == scorer.threshold("en", False)

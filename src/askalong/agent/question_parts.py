@@ -1,8 +1,8 @@
 """A question's independent parts (pure): where the asker joined two questions with
-``。；;``, "and also", "还有", "以及", "顺便" or a question mark. Each part is searched and
-answered on its own; a question with no such join is one part. A later part that names no
-subject of its own ("and what does it default to?") is searched with the subject of the
-part before it (``searched_parts``)."""
+``。；;``, "and also", ", and <question word>", "还有", "以及", "顺便" or a question
+mark. Each part is searched and answered on its own; a question with no such join is one
+part. A later part that names no subject of its own ("and what does it default to?") is
+searched with the subject of the part before it (``searched_parts``)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,12 @@ from askalong.text.tokens import key_terms
 
 # "以及" joins two nouns as often as two questions: it splits only where a question mark
 # or a clause already ended the first part, or when both sides are long enough to stand.
+# ", and" joins two questions when a question word or an auxiliary opens what follows
+# ("What does X set, and what is its default?"), never two nouns ("X, and Y").
 _JOINS = re.compile(
-    r"[。；;?？]+|\s*,?\s*\band also\b\s*|[，,]?\s*(?:还有|顺便(?:问一下|问问|说一下)?)\s*",
+    r"[。；;?？]+|\s*,?\s*\band also\b\s*|[，,]?\s*(?:还有|顺便(?:问一下|问问|说一下)?)\s*"
+    r"|\s*,\s*and\s+(?=(?:what|how|why|when|where|which|who|whom|whose|is|are|does|do|did"
+    r"|can|could|should|will|would)\b)",
     re.IGNORECASE,
 )
 _ALSO_CHINESE = re.compile(r"[，,]?\s*以及\s*")

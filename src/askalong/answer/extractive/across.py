@@ -6,7 +6,7 @@ score is noise (a stray Latin name, a citation); what relates them is the multil
 embedder. ``crosses`` says whether the evidence is mostly in the other language, counting
 sentences rather than characters: a Chinese paper's English abstract or a Chinese
 manual's Latin command names do not make it English, and the first sentences alone
-(``scoring.cross_lingual`` reads 40) are often the title page. ``rescored`` then gives
+(``candidates.cross_lingual`` reads 40) are often the title page. ``rescored`` then gives
 every candidate its question-sentence similarity (all of them, not the lexical top: the
 lexical ranking means nothing here) and ranks by it; sentence vectors come from the
 answerer's cache, so a follow-up over the same evidence embeds nothing again.

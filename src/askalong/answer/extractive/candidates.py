@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from askalong.answer.extractive.entries import block_head, opens_entry
 from askalong.context.units import ContextUnit, Drift, Origin, Piece, trimmed
+from askalong.text.scripts import detect_language
 from askalong.text.sentences import split_sentences
 from askalong.types import BlockKind
 
@@ -100,3 +101,11 @@ def _candidate(
         entry,
         opens,
     )
+
+
+def cross_lingual(language: str, found: Sequence[Candidate]) -> bool:
+    """Whether the evidence is in another language than the question (then they share
+    next to no words, and the multilingual embedder is what relates them)."""
+    sample = " ".join(c.text for c in found[:40])
+    script = detect_language(sample)
+    return script in ("zh", "en") and script != language

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from askalong.answer.base import NOT_COVERED, unit_quote
-from askalong.answer.extractive.candidates import Candidate, candidates
+from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.scorer.features import Sentence, sentence_features
@@ -55,7 +55,8 @@ def learned_answer(
     scores = scorer.sentence_scores(rows, embedded)
     probability = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
     order = [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
-    if not order or probability < scorer.threshold(language, embedded):
+    across = cross_lingual(language, found)
+    if not order or probability < scorer.threshold(language, embedded, across):
         note = NOTHING_ANSWERS[language]
         return ExtractiveResult(
             "not_covered", NOT_COVERED[language], (), note, probability, language

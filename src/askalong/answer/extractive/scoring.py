@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from askalong.answer.extractive.candidates import Candidate, candidates
+from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.cues import (
     about_selection,
     answer_fit,
@@ -31,7 +31,6 @@ from askalong.context.units import ContextUnit, Drift
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
 from askalong.text.question_form import GENERIC_TERMS
-from askalong.text.scripts import detect_language
 from askalong.text.tokens import BIGRAM, terms_of
 from askalong.types import Intent
 
@@ -137,7 +136,7 @@ def score_candidates(
         for k, c in enumerate(found)
     ]
     ties = _thread_tie(question, thread_answer, sentence_terms, weights)
-    top = weights.embed_cross if cross_lingual(question, found) else weights.embed_top
+    top = weights.embed_cross if cross_lingual(question.language, found) else weights.embed_top
     similarity = _similarities(query.text, found, embedder, top, weights, lexical)
     out = []
     for k, candidate in enumerate(found):
@@ -322,14 +321,6 @@ def _entry_sentences(
             share = -1.0  # the entry of another thing only mentions the subject
         out.append((named, share) if share else (frozenset(), 0.0))
     return out
-
-
-def cross_lingual(question: AnalysedText, found: Sequence[Candidate]) -> bool:
-    """Whether the evidence is in another language than the question (then they share
-    next to no words, and the multilingual embedder is what relates them)."""
-    sample = " ".join(c.text for c in found[:40])
-    script = detect_language(sample)
-    return script in ("zh", "en") and script != question.language
 
 
 def _similarities(

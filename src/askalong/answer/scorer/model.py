@@ -65,9 +65,12 @@ class Scorer:
         logit = float(self.answerable[_variant(embedded)](summary)[0])
         return 1.0 / (1.0 + np.exp(-logit))
 
-    def threshold(self, language: str, embedded: bool) -> float:
+    def threshold(self, language: str, embedded: bool, across: bool = False) -> float:
+        """The refusal threshold for questions in ``language`` ("en" / "zh"); ``across``:
+        over sentences in the other language (its own threshold where trained)."""
         by_language = self.thresholds[_variant(embedded)]
-        return by_language.get(language, by_language["en"])
+        own = by_language.get(language, by_language["en"])
+        return by_language.get(f"{language}-across", own) if across else own
 
 
 def _variant(embedded: bool) -> str:
