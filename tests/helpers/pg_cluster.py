@@ -1,0 +1,39 @@
+"""A throwaway PostgreSQL 16 cluster with pgvector (the ``pgserver`` wheel) for the search
+routes' tests and benchmarks: started once in a temporary folder, deleted when stopped."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pgserver
+from psycopg import Connection
+from psycopg.rows import TupleRow
+from psycopg_pool import ConnectionPool
+
+
+@contextmanager
+def pg_cluster() -> Iterator[str]:
+    """The URL of a fresh cluster, removed on exit."""
+    folder = tempfile.mkdtemp(prefix="askalong-pg-")
+    server = pgserver.get_server(folder, cleanup_mode="delete")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+@contextmanager
+def fresh_database(url: str, name: str) -> Iterator[ConnectionPool[Connection[TupleRow]]]:
+    """A pool on a new, empty database ``name`` of the cluster at ``url``."""
+    with Connection.connect(url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    with ConnectionPool(_with_database(url, name), min_size=1, max_size=4, open=True) as pool:
+        yield pool
+
+
+def _with_database(url: str, name: str) -> str:
+    head, _, query = url.partition("?")
+    return f"{head.rsplit('/', 1)[0]}/{name}?{query}"
