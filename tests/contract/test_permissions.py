@@ -10,17 +10,21 @@ The vectors are hand-made, no model.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
 from permissions import CALLERS, DOCUMENTS, NAMED, QUERY, VISIBLE, original, stored
+from pg_cluster import pg_pool, pg_url  # noqa: F401  (pg_url: a fixture)
 
 from askalong.config import Settings
 from askalong.errors import NotFound
 from askalong.index.base import KeywordRoute, SearchRoutes, VectorRoute, VectorScope
 from askalong.index.keyword import CHECKED_ONE_BY_ONE
+from askalong.index.pg_routes import PostgresRoutes
 from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.retrieve.search import Searcher
@@ -66,21 +70,36 @@ class Backend:
         return self.routes.vectors
 
 
-def open_routes(name: str, settings: Settings, store: Store) -> SearchIndexes:
-    """The search routes that go with the store backend ``name``."""
-    if name == "sqlite":
-        return SearchIndexes(settings, store, TableVectors)
-    raise AssertionError(f"unknown backend {name}")
+# The search routes each store backend runs against: the local files beside any store,
+# and PostgreSQL's own (on a throwaway cluster until the PostgreSQL store joins BACKENDS).
+ROUTES = ("embedded", "postgres")
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
+@contextmanager
+def open_routes(
+    name: str, settings: Settings, store: Store, url: Callable[[], str]
+) -> Iterator[SearchIndexes | PostgresRoutes]:
+    """The search routes ``name`` over ``store``."""
+    if name == "embedded":
+        with SearchIndexes(settings, store, TableVectors) as indexes:
+            yield indexes
+    elif name == "postgres":
+        with pg_pool(url()) as pool, PostgresRoutes(pool, store, TableVectors) as routes:
+            yield routes
+    else:
+        raise AssertionError(f"unknown routes {name}")
+
+
+@pytest.fixture(scope="module", params=list(itertools.product(BACKENDS, ROUTES)), ids="-".join)
 def backend(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Backend]:
     """Every document of the table stored and indexed; all but ``UNEMBEDDED`` embedded."""
+    store_name, routes_name = request.param
     settings = Settings(home=tmp_path_factory.mktemp("permissions"))
-    store = open_backend(request.param, settings)
-    with store, open_routes(request.param, settings, store) as routes:
+    store = open_backend(store_name, settings)
+    url = lambda: request.getfixturevalue("pg_url")  # noqa: E731  (started only if needed)
+    with store, open_routes(routes_name, settings, store, url) as routes:
         for entry in DOCUMENTS:
             item = stored(entry)
             store.add_document(item, original(entry))

@@ -3,11 +3,13 @@ routes' tests and benchmarks: started once in a temporary folder, deleted when s
 
 from __future__ import annotations
 
+import itertools
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pgserver
+import pytest
 from psycopg import Connection
 from psycopg.rows import TupleRow
 from psycopg_pool import ConnectionPool
@@ -37,3 +39,20 @@ def fresh_database(url: str, name: str) -> Iterator[ConnectionPool[Connection[Tu
 def _with_database(url: str, name: str) -> str:
     head, _, query = url.partition("?")
     return f"{head.rsplit('/', 1)[0]}/{name}?{query}"
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """One throwaway cluster for the session (a test module imports this fixture)."""
+    with pg_cluster() as url:
+        yield url
+
+
+@contextmanager
+def pg_pool(url: str) -> Iterator[ConnectionPool[Connection[TupleRow]]]:
+    """A pool on a database of its own in the cluster at ``url``."""
+    with fresh_database(url, f"routes_{next(_databases)}") as pool:
+        yield pool
