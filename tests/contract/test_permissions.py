@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from permissions import CALLERS, DOCUMENTS, NAMED, QUERY, VISIBLE, original, stored
-from pg_cluster import pg_pool, pg_url  # noqa: F401  (pg_url: a fixture)
+from pg_cluster import pg_pool
 
 from askalong.config import Settings
 from askalong.errors import NotFound
