@@ -195,7 +195,8 @@ def ef_search(limit: int, visible: int, total: int, *, iterative: bool) -> int |
     visible rows exactly). With iterative scans the width need not cover the filter."""
     if visible <= 0:
         return None
-    wanted = limit if iterative else limit * OVERSAMPLE * total / visible
+    filtered = visible < total and not iterative
+    wanted = limit * OVERSAMPLE * total / visible if filtered else limit
     width = max(MIN_EF_SEARCH, math.ceil(wanted))
     return width if width <= MAX_EF_SEARCH else None
 
