@@ -15,7 +15,7 @@ from tests.contract.test_keyword_index import make_chunks, make_document
 
 from askalong.index.pg_keyword import PostgresKeywordRoute
 from askalong.index.pg_schema import Pool
-from askalong.index.pg_vector import MAX_EF_SEARCH, PostgresVectorRoute, ef_search
+from askalong.index.pg_vector import MAX_EF_SEARCH, OVERSAMPLE, PostgresVectorRoute, ef_search
 from askalong.types import Access
 
 DIMENSION = 16
@@ -118,10 +118,10 @@ def test_dimension_is_checked(route: PostgresVectorRoute) -> None:
 
 
 def test_ef_search_widens_by_the_visible_share() -> None:
-    assert ef_search(10, 1000, 1000, iterative=False) == 40  # pgvector's default floor
-    assert ef_search(100, 1000, 3000, iterative=False) == 600
+    assert ef_search(10, 1000, 1000, iterative=False) == 40  # unfiltered: pgvector's default
+    assert ef_search(10, 1000, 4000, iterative=False) == 10 * OVERSAMPLE * 4
     assert ef_search(100, 1000, 3000, iterative=True) == 100  # the scan iterates instead
-    assert ef_search(100, 10, 100_000, iterative=False) is None  # exact: too thin a share
+    assert ef_search(100, 1000, 3000, iterative=False) is None  # past the maximum: exact
     assert ef_search(MAX_EF_SEARCH, 1, 1, iterative=False) == MAX_EF_SEARCH
 
 
