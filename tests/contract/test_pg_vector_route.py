@@ -11,8 +11,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from pg_cluster import pg_pool
+from psycopg import sql
 from tests.contract.test_keyword_index import make_chunks, make_document
 
+from askalong.errors import StoreError
 from askalong.index.pg_keyword import PostgresKeywordRoute
 from askalong.index.pg_schema import Pool
 from askalong.index.pg_vector import MAX_EF_SEARCH, OVERSAMPLE, PostgresVectorRoute, ef_search
@@ -156,3 +158,21 @@ def _first_row(document_id: str) -> int:
     """The row of a recall document's first vector (``np.array_split`` of 5,000 in 150)."""
     d = int(document_id[1:])
     return d * 33 + min(d, 5000 - 150 * 33)
+
+
+def test_a_failure_in_postgresql_is_a_store_error(request: pytest.FixtureRequest) -> None:
+    """A table gone from under the routes (or any server-side failure) raises the domain
+    error the local routes raise, not psycopg's."""
+    with pg_pool(request.getfixturevalue("pg_url")) as own:
+        keyword = PostgresKeywordRoute(own)
+        route = PostgresVectorRoute(own, keyword, "failing", DIMENSION)
+        keyword.add(make_document("a"), make_chunks("a", "zebra"))
+        route.add("a", ["a:0"], rng_vectors(8, 1))
+        scope = route.scope(Access.local())
+        with own.connection() as connection:
+            connection.execute("DROP TABLE keyword_postings")
+            connection.execute(sql.SQL("DROP TABLE {}").format(route._table))
+        with pytest.raises(StoreError, match="search routes on PostgreSQL"):
+            keyword.search("zebra", Access.local())
+        with pytest.raises(StoreError, match="search routes on PostgreSQL"):
+            route.search(rng_vectors(9, 1)[0], scope)

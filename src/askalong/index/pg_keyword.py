@@ -43,7 +43,7 @@ from askalong.index.pg_bm25 import (
     bm25,
     document_frequencies,
 )
-from askalong.index.pg_schema import Database, Pool, apply_schema
+from askalong.index.pg_schema import Database, Pool, apply_schema, connected
 from askalong.index.sections import section_scores
 from askalong.types import Access, Chunk, Document, Hit
 
@@ -56,7 +56,7 @@ class PostgresKeywordRoute:
     def __init__(self, pool: Pool, *, sections: bool = True) -> None:
         self.sections = sections  # False: the text fields alone, as KeywordIndex(sections=False)
         self._pool = pool
-        with pool.connection() as connection:
+        with connected(pool) as connection:
             apply_schema(connection, "keyword")
 
     # ------------------------------------------------------------------------- writing
@@ -68,7 +68,7 @@ class PostgresKeywordRoute:
         """Index the documents' chunks in one transaction, replacing what each had."""
         batch = list(entries)
         ids = sorted({document.id for document, _ in batch})
-        with self._pool.connection() as connection, connection.transaction():
+        with connected(self._pool) as connection, connection.transaction():
             _lock(connection, ids)
             totals = _removed(connection, ids)
             for document, chunks in _last_of_each(batch):  # named twice: the last wins
@@ -76,7 +76,7 @@ class PostgresKeywordRoute:
             _add_totals(connection, totals)
 
     def delete(self, document_id: str) -> None:
-        with self._pool.connection() as connection, connection.transaction():
+        with connected(self._pool) as connection, connection.transaction():
             _lock(connection, [document_id])
             _add_totals(connection, _removed(connection, [document_id]))
 
@@ -94,7 +94,7 @@ class PostgresKeywordRoute:
         if among is not None:
             query += " AND document_id = ANY(%s::text[])"
             params.append(sorted(among))
-        with self._pool.connection() as connection:
+        with connected(self._pool) as connection:
             return {str(row[0]) for row in connection.execute(query, params)}
 
     def search(
@@ -110,7 +110,7 @@ class PostgresKeywordRoute:
         if limit <= 0 or (documents is not None and not documents):
             return []
         tokens = None if access.everything else access.tokens
-        with self._pool.connection() as connection:
+        with connected(self._pool) as connection:
             words = _query_terms(connection, TEXT, search_tokens(query))
             if not words:
                 return []

@@ -7,11 +7,15 @@ and two processes may open the routes at once. A file may name tables in braces
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib.resources import files
 
-from psycopg import Connection, sql
+from psycopg import Connection, Error, sql
 from psycopg.rows import TupleRow
 from psycopg_pool import ConnectionPool
+
+from askalong.errors import StoreError
 
 Database = Connection[TupleRow]  # a connection whose rows are tuples
 Pool = ConnectionPool[Database]
@@ -29,3 +33,14 @@ def apply_schema(connection: Database, name: str, *, dimension: int = 0, **table
     with connection.transaction():
         connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
         connection.execute(statement)
+
+
+@contextmanager
+def connected(pool: Pool) -> Iterator[Database]:
+    """A connection of ``pool``; what goes wrong in PostgreSQL (a lost server, a dropped
+    table, a full pool) raises ``StoreError``, as the local routes' failures do."""
+    try:
+        with pool.connection() as connection:
+            yield connection
+    except Error as exc:
+        raise StoreError(f"search routes on PostgreSQL: {exc}", source="postgresql") from exc

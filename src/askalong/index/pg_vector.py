@@ -30,7 +30,7 @@ import numpy.typing as npt
 from psycopg import sql
 
 from askalong.index.base import KeywordRoute, VectorScope
-from askalong.index.pg_schema import Database, Pool, apply_schema
+from askalong.index.pg_schema import Database, Pool, apply_schema, connected
 from askalong.index.vector_rows import normalised
 from askalong.types import Access, Hit
 
@@ -61,7 +61,7 @@ class PostgresVectorRoute:
         self._pool = pool
         self._keyword = keyword
         self.dimension = dimension
-        with pool.connection() as connection:
+        with connected(pool) as connection:
             self.version = _pgvector_version(connection) if pgvector is not False else None
             name = f"{'vectors' if self.version else 'plain_vectors'}_{_slug(space)}"
             self._table = sql.Identifier(name)
@@ -85,7 +85,7 @@ class PostgresVectorRoute:
             return []
         query = normalised(np.asarray(vector, dtype=np.float32).reshape(-1))
         ready = sorted(scope.ready)
-        with self._pool.connection() as connection, connection.transaction():
+        with connected(self._pool) as connection, connection.transaction():
             if self.version is None:
                 found = self._exact(connection, query, ready, limit)
             else:
@@ -93,7 +93,7 @@ class PostgresVectorRoute:
         return [_hit(rank, *row) for rank, row in enumerate(found, start=1)]
 
     def document_ids(self) -> set[str]:
-        with self._pool.connection() as connection:
+        with connected(self._pool) as connection:
             rows = connection.execute(sql.SQL("SELECT document_id FROM {}").format(self._documents))
             return {str(document_id) for (document_id,) in rows}
 
@@ -101,7 +101,7 @@ class PostgresVectorRoute:
         matrix = normalised(np.asarray(vectors, dtype=np.float32).reshape(len(chunk_ids), -1))
         if matrix.shape[1] != self.dimension:
             raise ValueError(f"vectors of dimension {matrix.shape[1]}, not {self.dimension}")
-        with self._pool.connection() as connection, connection.transaction():
+        with connected(self._pool) as connection, connection.transaction():
             self._remove(connection, document_id)
             self._copy(connection, document_id, chunk_ids, matrix)
             connection.execute(
@@ -112,7 +112,7 @@ class PostgresVectorRoute:
             )
 
     def delete(self, document_id: str) -> None:
-        with self._pool.connection() as connection, connection.transaction():
+        with connected(self._pool) as connection, connection.transaction():
             self._remove(connection, document_id)
 
     # ------------------------------------------------------------------------- inside
@@ -121,7 +121,7 @@ class PostgresVectorRoute:
         if not documents:
             return set()
         query = sql.SQL("SELECT document_id FROM {} WHERE document_id = ANY(%s)")
-        with self._pool.connection() as connection:
+        with connected(self._pool) as connection:
             rows = connection.execute(query.format(self._documents), (sorted(documents),))
             return {str(document_id) for (document_id,) in rows}
 
