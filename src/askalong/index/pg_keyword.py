@@ -141,7 +141,9 @@ class PostgresKeywordRoute:
         """The chunks whose section titles hold the words, or that the caller's index or
         glossary pages point the words at (a constant each, as ``title_query``)."""
         pages = Filters(tokens, documents, roles=("index", "glossary"), only=True)
-        found = bm25(connection, [(TEXT, w, 1.0) for w in words], pages, POINTER_PAGES)
+        found: list[Scored] = []
+        if _has_index_pages(connection):  # most libraries have none: skip a whole query
+            found = bm25(connection, [(TEXT, w, 1.0) for w in words], pages, POINTER_PAGES)
         weights = pointed_sections((page.pointed or "" for page in found), words)
         scale = POINTER_BOOST / max(SECTION_BOOST, 1e-6)  # the title score is scaled later
         pointed = {key: scale * weight for key, weight in weights.items()}
@@ -191,6 +193,13 @@ def _query_terms(connection: Database, field: int, tokens: Sequence[str]) -> lis
     frequency = document_frequencies(connection, field, distinct)
     keep = set(sorted(frequency, key=lambda term: frequency[term])[:MAX_QUERY_TERMS])
     return [term for term in distinct if term in keep]
+
+
+def _has_index_pages(connection: Database) -> bool:
+    row = connection.execute(
+        "SELECT EXISTS (SELECT 1 FROM keyword_chunks WHERE role IS NOT NULL)"
+    ).fetchone()
+    return bool(row and row[0])
 
 
 def _hit(rank: int, score: float, found: Scored) -> Hit:

@@ -18,6 +18,8 @@ CREATE TABLE IF NOT EXISTS keyword_chunks (
 );
 CREATE INDEX IF NOT EXISTS keyword_chunks_document ON keyword_chunks (document_id);
 CREATE INDEX IF NOT EXISTS keyword_chunks_titles ON keyword_chunks USING gin (titles);
+-- The few chunks of index and glossary pages: a search looks them up only where they exist.
+CREATE INDEX IF NOT EXISTS keyword_chunks_roles ON keyword_chunks (row) WHERE role IS NOT NULL;
 
 -- One row per (field, term, chunk): the term's frequency and the chunk's length in the
 -- field (1 text, 2 grams, 3 context, 4 section), what BM25 needs besides the totals.
@@ -27,7 +29,7 @@ CREATE TABLE IF NOT EXISTS keyword_postings (
     row bigint NOT NULL,
     tf integer NOT NULL,
     length integer NOT NULL,
-    PRIMARY KEY (field, term, row)
+    PRIMARY KEY (field, term, row) INCLUDE (tf, length)  -- scored from the index alone
 );
 CREATE INDEX IF NOT EXISTS keyword_postings_row ON keyword_postings (row);
 
