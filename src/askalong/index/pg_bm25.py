@@ -61,17 +61,20 @@ totals AS (
            greatest(f.tokens, 1)::float8 / greatest(n.tokens, 1) AS avgdl
     FROM keyword_totals f JOIN keyword_totals n ON n.field = {chunks}
 ),
-postings AS (
-    SELECT p.row, p.tf, p.length, a.weight, t.n, t.avgdl,
-           count(*) OVER (PARTITION BY p.field, p.term) AS df
+weighted AS (
+    SELECT a.field, a.term, t.avgdl,
+           a.weight * ln(1 + (t.n - d.df + 0.5) / (d.df + 0.5)) * ({k1} + 1) AS idf
     FROM asked a
-    JOIN keyword_postings p ON p.field = a.field AND p.term = a.term
     JOIN totals t ON t.field = a.field
+    CROSS JOIN LATERAL (
+        SELECT count(*) AS df FROM keyword_postings p WHERE p.field = a.field AND p.term = a.term
+    ) d
+    WHERE d.df > 0
 ),
 parts AS (
-    SELECT row, weight * ln(1 + (n - df + 0.5) / (df + 0.5)) * tf * ({k1} + 1)
-                / (tf + {k1} * (1 - {b} + {b} * length / avgdl)) AS score
-    FROM postings
+    SELECT p.row, w.idf * p.tf / (p.tf + {k1} * (1 - {b} + {b} * p.length / w.avgdl)) AS score
+    FROM weighted w
+    JOIN keyword_postings p ON p.field = w.field AND p.term = w.term
     UNION ALL
     SELECT c.row, k.score
     FROM unnest(%(keys)s::text[], %(key_scores)s::float8[]) AS k(key, score)
