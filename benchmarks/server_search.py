@@ -25,14 +25,11 @@ import datetime
 import os
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-from psycopg_pool import ConnectionPool
 
 from _table import markdown_table, write_results
 from askalong.index.pg_routes import PostgresRoutes
@@ -42,24 +39,9 @@ from askalong.retrieve.search import Searcher
 from permission_filter import CACHE, CALLER, RandomVectors, opened, shared
 from permission_filter import _vectors as chunk_vectors
 from search_latency import REPEATS, documents, paragraphs, questions
+from server_keyword import database
 
 BATCH = 500  # documents per keyword transaction
-
-
-@contextmanager
-def database(url: str | None) -> Iterator[Pool]:
-    """A pool on ``url``, or on a throwaway cluster started for this run."""
-    import pgserver  # the benchmark's own dependency, as in the tests
-
-    with tempfile.TemporaryDirectory(prefix="askalong-pg-") as folder:
-        server = None if url else pgserver.get_server(folder, cleanup_mode="delete")
-        try:
-            conninfo = url or server.get_uri()  # type: ignore[union-attr]
-            with ConnectionPool(conninfo, min_size=1, max_size=2, open=True) as pool:
-                yield pool
-        finally:
-            if server is not None:
-                server.cleanup()
 
 
 def fill(pool: Pool, routes: PostgresRoutes, size: int, texts: Sequence[str]) -> dict[str, float]:

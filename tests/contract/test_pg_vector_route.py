@@ -5,20 +5,27 @@ Who sees what is the shared permission matrix's (``test_permissions.py``)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hash_embedder import HashEmbedder
 from pg_cluster import pg_pool
 from psycopg import sql
 from tests.contract.test_keyword_index import make_chunks, make_document
 
+from askalong.config import Settings
 from askalong.errors import StoreError
 from askalong.index.pg_keyword import PostgresKeywordRoute
+from askalong.index.pg_routes import PostgresRoutes
 from askalong.index.pg_schema import Pool
 from askalong.index.pg_vector import MAX_EF_SEARCH, OVERSAMPLE, PostgresVectorRoute, ef_search
-from askalong.types import Access
+from askalong.index.sync import EmbedReport
+from askalong.store.backends import open_store
+from askalong.types import Access, StoredDocument
 
 DIMENSION = 16
 
@@ -176,3 +183,24 @@ def test_a_failure_in_postgresql_is_a_store_error(request: pytest.FixtureRequest
             keyword.search("zebra", Access.local())
         with pytest.raises(StoreError, match="search routes on PostgreSQL"):
             route.search(rng_vectors(9, 1)[0], scope)
+
+
+def test_routes_keep_in_step_with_the_store(request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """``PostgresRoutes``: a re-added document loses the vectors of its earlier copy (it
+    is pending until embedded again), a removed one leaves both routes."""
+    settings = Settings(home=tmp_path)
+    with (
+        open_store(settings) as store,
+        pg_pool(request.getfixturevalue("pg_url")) as own,
+        PostgresRoutes(own, store, lambda: HashEmbedder(DIMENSION)) as routes,
+    ):
+        document = replace(make_document("a"), content_hash=hashlib.sha256(b"a").hexdigest())
+        item = StoredDocument(document, (), tuple(make_chunks("a", "zebra", "lion")))
+        store.add_document(item, b"a")
+        routes.add(item.document, item.chunks)
+        assert routes.embed([item.document]) == EmbedReport(1, 2)
+        assert routes.vectors is not None and routes.vectors.document_ids() == {"a"}
+        routes.add(item.document, item.chunks)
+        assert routes.vectors.scope(Access.local()).pending == {"a"}
+        routes.remove("a")
+        assert routes.keyword.document_ids() == set() == routes.vectors.document_ids()
