@@ -65,7 +65,8 @@ def database(url: str | None) -> Iterator[Pool]:
         server = None if url else pgserver.get_server(folder, cleanup_mode="delete")
         try:
             conninfo = url or server.get_uri()  # type: ignore[union-attr]
-            with ConnectionPool(conninfo, min_size=1, max_size=2, open=True) as pool:
+            autocommit = {"autocommit": True}  # as the store's pool hands out
+            with ConnectionPool(conninfo, kwargs=autocommit, max_size=2, open=True) as pool:
                 yield pool
         finally:
             if server is not None:

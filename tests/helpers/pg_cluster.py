@@ -32,7 +32,9 @@ def fresh_database(url: str, name: str) -> Iterator[ConnectionPool[Connection[Tu
     with Connection.connect(url, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
         admin.execute(f'CREATE DATABASE "{name}"')
-    with ConnectionPool(_with_database(url, name), min_size=1, max_size=4, open=True) as pool:
+    # Autocommit connections, as the store's pool hands out (store/postgres/connection.py).
+    conninfo = _with_database(url, name)
+    with ConnectionPool(conninfo, kwargs={"autocommit": True}, max_size=4, open=True) as pool:
         yield pool
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from psycopg import sql
 
@@ -98,13 +99,27 @@ def bm25(
 ) -> list[Scored]:
     """The ``limit`` best chunks for the weighted ``(field, term, weight)`` triples plus a
     constant score per title key in ``pointed``, best first, among those ``filters`` pass."""
+    statement = bm25_statement(terms, filters, limit, pointed)
+    return [] if statement is None else scored(connection.execute(*statement).fetchall())
+
+
+Statement = tuple[sql.Composed, dict[str, object]]
+
+
+def bm25_statement(
+    terms: Sequence[tuple[int, str, float]],
+    filters: Filters,
+    limit: int,
+    pointed: Mapping[str, float] | None = None,
+) -> Statement | None:
+    """``bm25``'s query and parameters (None: nothing to find), to send in a pipeline."""
     keys = dict(pointed or {})
     if limit <= 0 or not (terms or keys):
-        return []
+        return None
     query = sql.SQL(_QUERY).format(
         chunks=sql.Literal(CHUNKS), k1=sql.Literal(K1), b=sql.Literal(B), filters=_where(filters)
     )
-    params = {
+    params: dict[str, object] = {
         "fields": [field for field, _, _ in terms],
         "terms": [term for _, term, _ in terms],
         "weights": [weight for _, _, weight in terms],
@@ -115,7 +130,11 @@ def bm25(
         "documents": sorted(filters.documents or ()),
         "roles": list(filters.roles),
     }
-    rows = connection.execute(query, params).fetchall()
+    return query, params
+
+
+def scored(rows: Sequence[tuple[Any, ...]]) -> list[Scored]:
+    """The rows of a ``bm25_statement`` as ``Scored``."""
     return [Scored(str(r[0]), str(r[1]), float(r[2]), str(r[3]), str(r[4]), r[5]) for r in rows]
 
 

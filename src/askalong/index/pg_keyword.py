@@ -19,6 +19,7 @@ from __future__ import annotations
 import zlib
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import replace
 
 from askalong.index.keyword_query import (
     CONTEXT_WEIGHT,
@@ -41,7 +42,9 @@ from askalong.index.pg_bm25 import (
     Filters,
     Scored,
     bm25,
+    bm25_statement,
     document_frequencies,
+    scored,
 )
 from askalong.index.pg_schema import Database, Pool, apply_schema, connected
 from askalong.index.sections import section_scores
@@ -115,13 +118,12 @@ class PostgresKeywordRoute:
             if not words:
                 return []
             grams = _query_terms(connection, GRAMS, search_grams(query))
-            text = bm25(
-                connection, text_terms(words, grams), self._filters(tokens, documents), limit
-            )
+            filters = self._filters(tokens, documents)
             if not self.sections:
+                text = bm25(connection, text_terms(words, grams), filters, limit)
                 ranked = [(found.score, found) for found in text]
             else:
-                heading = self._titles(connection, words, tokens, documents, limit)
+                text, heading = self._sectioned(connection, words, grams, filters, limit)
                 ranked = section_ranked(text, heading, set(words))[:limit]
         return [_hit(rank, score, found) for rank, (score, found) in enumerate(ranked, start=1)]
 
@@ -130,25 +132,41 @@ class PostgresKeywordRoute:
         # answers nothing), as in the tantivy route.
         return Filters(tokens, documents, roles=("index",) if self.sections else ())
 
-    def _titles(
+    def _sectioned(
         self,
         connection: Database,
         words: Sequence[str],
-        tokens: Sequence[str] | None,
-        documents: Collection[str] | None,
+        grams: Sequence[str],
+        filters: Filters,
         limit: int,
+    ) -> tuple[list[Scored], list[Scored]]:
+        """The text query's chunks and the title query's, sent in one pipeline (one round
+        trip, with the check for index pages); only where the library has index or
+        glossary pages does the title query run again, with what they point at."""
+        section = [(SECTION, w, 1.0) for w in words]
+        text_query = bm25_statement(text_terms(words, grams), filters, limit)
+        title_query = bm25_statement(section, filters, limit)
+        assert text_query is not None and title_query is not None  # words are never empty
+        with connection.pipeline():
+            pages = connection.execute(_INDEX_PAGES)
+            text = connection.execute(*text_query)
+            titles = connection.execute(*title_query)
+        heading = scored(titles.fetchall())
+        if _true(pages.fetchone()):
+            heading = self._pointed(connection, words, filters, limit)
+        return scored(text.fetchall()), heading
+
+    def _pointed(
+        self, connection: Database, words: Sequence[str], filters: Filters, limit: int
     ) -> list[Scored]:
         """The chunks whose section titles hold the words, or that the caller's index or
         glossary pages point the words at (a constant each, as ``title_query``)."""
-        pages = Filters(tokens, documents, roles=("index", "glossary"), only=True)
-        found: list[Scored] = []
-        if _has_index_pages(connection):  # most libraries have none: skip a whole query
-            found = bm25(connection, [(TEXT, w, 1.0) for w in words], pages, POINTER_PAGES)
+        pages = replace(filters, roles=("index", "glossary"), only=True)
+        found = bm25(connection, [(TEXT, w, 1.0) for w in words], pages, POINTER_PAGES)
         weights = pointed_sections((page.pointed or "" for page in found), words)
         scale = POINTER_BOOST / max(SECTION_BOOST, 1e-6)  # the title score is scaled later
         pointed = {key: scale * weight for key, weight in weights.items()}
-        section = [(SECTION, w, 1.0) for w in words]
-        return bm25(connection, section, self._filters(tokens, documents), limit, pointed)
+        return bm25(connection, [(SECTION, w, 1.0) for w in words], filters, limit, pointed)
 
 
 def text_terms(words: Sequence[str], grams: Sequence[str]) -> Terms:
@@ -195,10 +213,11 @@ def _query_terms(connection: Database, field: int, tokens: Sequence[str]) -> lis
     return [term for term in distinct if term in keep]
 
 
-def _has_index_pages(connection: Database) -> bool:
-    row = connection.execute(
-        "SELECT EXISTS (SELECT 1 FROM keyword_chunks WHERE role IS NOT NULL)"
-    ).fetchone()
+# Most libraries have no index or glossary pages: then the pointer query is not run.
+_INDEX_PAGES = "SELECT EXISTS (SELECT 1 FROM keyword_chunks WHERE role IS NOT NULL)"
+
+
+def _true(row: tuple[object, ...] | None) -> bool:
     return bool(row and row[0])
 
 
