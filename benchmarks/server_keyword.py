@@ -66,7 +66,9 @@ def database(url: str | None) -> Iterator[Pool]:
         try:
             conninfo = url or server.get_uri()  # type: ignore[union-attr]
             autocommit = {"autocommit": True}  # as the store's pool hands out
-            with ConnectionPool(conninfo, kwargs=autocommit, max_size=2, open=True) as pool:
+            with ConnectionPool(
+                conninfo, kwargs=autocommit, min_size=1, max_size=2, open=True
+            ) as pool:
                 yield pool
         finally:
             if server is not None:
