@@ -5,11 +5,12 @@ The formula and statistics are tantivy's, so the two routes rank alike: per fiel
     score = Σ_t weight · idf(t) · tf · (k1 + 1) / (tf + k1 · (1 - b + b · dl / avgdl))
     idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5)),  k1 = 1.2, b = 0.75
 
-with N every chunk in the route, df the chunks holding the term in that field (counted
-over the whole route, not the caller's share: the permission filter does not change a
-score), and avgdl the field's tokens over N. One query sums the weighted terms of several
-fields, plus a constant per title key (what index pages point at), keeps the chunks the
-filters let through and returns the best ``limit``.
+with N every chunk in the route, df the chunks holding the term in that field (over the
+whole route, not the caller's share: the permission filter does not change a score; kept
+in ``keyword_terms`` as chunks come and go), and avgdl the field's tokens over N. One
+query sums the weighted terms of several fields, plus a constant per title key (what
+index pages point at), keeps the chunks the filters let through and returns the best
+``limit``.
 """
 
 from __future__ import annotations
@@ -67,10 +68,7 @@ weighted AS (
            a.weight * ln(1 + (t.n - d.df + 0.5) / (d.df + 0.5)) * ({k1} + 1) AS idf
     FROM asked a
     JOIN totals t ON t.field = a.field
-    CROSS JOIN LATERAL (
-        SELECT count(*) AS df FROM keyword_postings p WHERE p.field = a.field AND p.term = a.term
-    ) d
-    WHERE d.df > 0
+    JOIN keyword_terms d ON d.field = a.field AND d.term = a.term AND d.df > 0
 ),
 parts AS (
     SELECT p.row, w.idf * p.tf / (p.tf + {k1} * (1 - {b} + {b} * p.length / w.avgdl)) AS score
@@ -160,8 +158,7 @@ def _where(filters: Filters) -> sql.Composable:
 def document_frequencies(connection: Database, field: int, terms: Sequence[str]) -> dict[str, int]:
     """How many chunks hold each of ``terms`` in ``field`` (absent: none)."""
     rows = connection.execute(
-        "SELECT term, count(*) FROM keyword_postings WHERE field = %s AND term = ANY(%s) "
-        "GROUP BY term",
+        "SELECT term, df FROM keyword_terms WHERE field = %s AND term = ANY(%s) AND df > 0",
         (field, list(terms)),
     ).fetchall()
     return {str(term): int(count) for term, count in rows}

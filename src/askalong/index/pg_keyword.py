@@ -10,16 +10,16 @@ English stems, Han grams, the description, the section titles) but as term rows
 ranking (benchmarks/results/server-keyword-2026-12-04.md).
 
 The permission filter, the document filter and the role filter are inside each query,
-before its LIMIT. Writers serialise per document (an advisory lock) and on the totals
-row, which they update last, just before committing.
+before its LIMIT. Writers take turns (a lock on the totals row), as tantivy's do: every
+write changes the statistics (the totals, each term's df in ``keyword_terms``).
 """
 
 from __future__ import annotations
 
-import zlib
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from dataclasses import field as default
 
 from askalong.index.keyword_query import (
     CONTEXT_WEIGHT,
@@ -72,16 +72,16 @@ class PostgresKeywordRoute:
         batch = list(entries)
         ids = sorted({document.id for document, _ in batch})
         with connected(self._pool) as connection, connection.transaction():
-            _lock(connection, ids)
-            totals = _removed(connection, ids)
+            _lock_writes(connection)
+            change = _removed(connection, ids)
             for document, chunks in _last_of_each(batch):  # named twice: the last wins
-                _insert(connection, document, chunks, totals)
-            _add_totals(connection, totals)
+                _insert(connection, document, chunks, change)
+            _apply(connection, change)
 
     def delete(self, document_id: str) -> None:
         with connected(self._pool) as connection, connection.transaction():
-            _lock(connection, [document_id])
-            _add_totals(connection, _removed(connection, [document_id]))
+            _lock_writes(connection)
+            _apply(connection, _removed(connection, [document_id]))
 
     # ------------------------------------------------------------------------- reading
 
@@ -235,11 +235,19 @@ def _hit(rank: int, score: float, found: Scored) -> Hit:
 # ----------------------------------------------------------------------------- writing
 
 
-def _lock(connection: Database, document_ids: Sequence[str]) -> None:
-    """Hold each document alone until commit (sorted: two writers never deadlock)."""
-    for document_id in document_ids:
-        key = zlib.crc32(f"keyword:{document_id}".encode())
-        connection.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
+def _lock_writes(connection: Database) -> None:
+    """One writer at a time, as tantivy's writer lock: the statistics every write
+    changes (the totals, each term's df) are then never updated in two orders at once."""
+    connection.execute("SELECT tokens FROM keyword_totals WHERE field = %s FOR UPDATE", (CHUNKS,))
+
+
+@dataclass
+class _Change:
+    """What a write does to the statistics: tokens per field (``CHUNKS``: chunks) and
+    chunks per (field, term)."""
+
+    totals: Counter[int] = default(default_factory=Counter)
+    terms: Counter[tuple[int, str]] = default(default_factory=Counter)
 
 
 def _last_of_each(
@@ -248,37 +256,34 @@ def _last_of_each(
     return list({document.id: (document, chunks) for document, chunks in entries}.values())
 
 
-def _removed(connection: Database, document_ids: Sequence[str]) -> Counter[int]:
-    """Delete the documents' rows; the totals change that makes (negative counts)."""
-    totals: Counter[int] = Counter()
-    rows = connection.execute(
-        "SELECT p.field, sum(p.tf) FROM keyword_postings p "
-        "JOIN keyword_chunks c ON c.row = p.row WHERE c.document_id = ANY(%s) GROUP BY p.field",
-        (list(document_ids),),
-    ).fetchall()
-    for field, tokens in rows:
-        totals[int(field)] -= int(tokens)
+def _removed(connection: Database, document_ids: Sequence[str]) -> _Change:
+    """Delete the documents' rows; the change that makes to the statistics (negative)."""
+    change = _Change()
     gone = connection.execute(
         "DELETE FROM keyword_chunks WHERE document_id = ANY(%s) RETURNING row",
         (list(document_ids),),
     ).fetchall()
-    totals[CHUNKS] -= len(gone)
-    connection.execute(
-        "DELETE FROM keyword_postings WHERE row = ANY(%s)", ([row for (row,) in gone],)
+    change.totals[CHUNKS] -= len(gone)
+    removed = connection.execute(
+        "DELETE FROM keyword_postings WHERE row = ANY(%s) RETURNING field, term, tf",
+        ([row for (row,) in gone],),
     )
+    for term_field, term, tf in removed:
+        change.totals[int(term_field)] -= int(tf)
+        change.terms[(int(term_field), str(term))] -= 1
     connection.execute(
         "DELETE FROM keyword_documents WHERE document_id = ANY(%s)", (list(document_ids),)
     )
-    return totals
+    return change
 
 
 def _insert(
     connection: Database,
     document: Document,
     chunks: Sequence[Chunk],
-    totals: Counter[int],
+    change: _Change,
 ) -> None:
-    """Write one document's rows, counting what they add to ``totals``."""
+    """Write one document's rows, counting what they add to the statistics."""
     if not chunks:
         return
     indexed = [indexed_chunk(document, chunk) for chunk in chunks]
@@ -299,10 +304,11 @@ def _insert(
         "COPY keyword_postings (field, term, row, tf, length) FROM STDIN"
     ) as copy:
         for row, entry in zip(rows, indexed, strict=True):
-            for field, term, tf, length in postings(entry):
-                copy.write_row((field, term, row, tf, length))
-                totals[field] += tf
-    totals[CHUNKS] += len(chunks)
+            for term_field, term, tf, length in postings(entry):
+                copy.write_row((term_field, term, row, tf, length))
+                change.totals[term_field] += tf
+                change.terms[(term_field, term)] += 1
+    change.totals[CHUNKS] += len(chunks)
 
 
 def postings(entry: IndexedChunk) -> Iterable[tuple[int, str, int, int]]:
@@ -324,10 +330,17 @@ def _new_rows(connection: Database, count: int) -> list[int]:
     return [int(row) for (row,) in rows]
 
 
-def _add_totals(connection: Database, totals: Counter[int]) -> None:
-    """Apply the change to the chunk and token totals (in field order: no deadlock)."""
-    for field in sorted(totals):
+def _apply(connection: Database, change: _Change) -> None:
+    """Apply a write's change to the totals and the terms' df."""
+    for total in sorted(change.totals):
         connection.execute(
             "UPDATE keyword_totals SET tokens = tokens + %s WHERE field = %s",
-            (totals[field], field),
+            (change.totals[total], total),
         )
+    terms = sorted((key, n) for key, n in change.terms.items() if n)
+    connection.execute(
+        "INSERT INTO keyword_terms (field, term, df) "
+        "SELECT * FROM unnest(%s::smallint[], %s::text[], %s::integer[]) "
+        "ON CONFLICT (field, term) DO UPDATE SET df = keyword_terms.df + excluded.df",
+        ([f for (f, _), _ in terms], [t for (_, t), _ in terms], [n for _, n in terms]),
+    )

@@ -33,6 +33,14 @@ CREATE TABLE IF NOT EXISTS keyword_postings (
 );
 CREATE INDEX IF NOT EXISTS keyword_postings_row ON keyword_postings (row);
 
+-- How many chunks hold each term in each field (BM25's df), kept with the postings.
+CREATE TABLE IF NOT EXISTS keyword_terms (
+    field smallint NOT NULL,
+    term text NOT NULL,
+    df integer NOT NULL,
+    PRIMARY KEY (field, term)
+);
+
 -- Field 0: the number of chunks; fields 1-4: the tokens they hold (avgdl = tokens / chunks).
 CREATE TABLE IF NOT EXISTS keyword_totals (
     field smallint PRIMARY KEY,
