@@ -22,6 +22,8 @@ from support.postgres import PostgresServer, PostgresUnavailable
 REPO = Path(__file__).resolve().parents[1]
 # Shared helpers (the scripted chat server, sample files, stub parsers) import by name.
 sys.path.insert(0, str(Path(__file__).parent / "helpers"))
+# Fixtures shared across folders: the throwaway PostgreSQL cluster and both keyword routes.
+pytest_plugins = ("pg_cluster", "keyword_routes")
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 
 

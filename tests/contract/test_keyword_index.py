@@ -10,15 +10,19 @@ import math
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import tantivy
+from keyword_routes import ROUTES, KeywordRoutes, Opener
+from pg_cluster import pg_pool
 
 from askalong.errors import StoreError
 from askalong.index.keyword import MAX_QUERY_TERMS, KeywordIndex, search_grams, search_tokens
+from askalong.index.pg_keyword import PostgresKeywordRoute
 from askalong.types import Access, Chunk, Document, Hit, Visibility
 
 
@@ -52,7 +56,7 @@ def make_chunks(doc_id: str, *texts: str) -> list[Chunk]:
     ]
 
 
-def index_texts(index: KeywordIndex, doc_id: str, *texts: str, **document: object) -> None:
+def index_texts(index: KeywordRoutes, doc_id: str, *texts: str, **document: object) -> None:
     index.add(make_document(doc_id, **document), make_chunks(doc_id, *texts))  # type: ignore[arg-type]
 
 
@@ -69,7 +73,7 @@ class Question:
     chunk_id: str
 
 
-def load_squad(path: Path, index: KeywordIndex, articles: int) -> list[Question]:
+def load_squad(path: Path, index: KeywordRoutes, articles: int) -> list[Question]:
     """Index each article as a document, one chunk per paragraph; return its questions."""
     data = json.loads(path.read_text(encoding="utf-8"))["data"][:articles]
     questions, entries = [], []
@@ -83,18 +87,25 @@ def load_squad(path: Path, index: KeywordIndex, articles: int) -> list[Question]
     return questions
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", params=ROUTES)
 def squad(
-    tmp_path_factory: pytest.TempPathFactory, evaldata: Path
-) -> tuple[KeywordIndex, dict[str, list[Question]]]:
-    index = KeywordIndex(tmp_path_factory.mktemp("squad"))
-    qa = evaldata / "qa"
-    sets = {
-        "xquad.en": load_squad(qa / "xquad" / "xquad.en.json", index, 48),
-        "xquad.zh": load_squad(qa / "xquad" / "xquad.zh.json", index, 48),
-        "cmrc2018": load_squad(qa / "cmrc2018" / "cmrc2018_dev.json", index, 150),
-    }
-    return index, sets
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, evaldata: Path
+) -> Iterator[tuple[KeywordRoutes, dict[str, list[Question]]]]:
+    with ExitStack() as stack:
+        index: KeywordRoutes
+        if request.param == "embedded":
+            index = KeywordIndex(tmp_path_factory.mktemp("squad"))
+        else:
+            index = PostgresKeywordRoute(
+                stack.enter_context(pg_pool(request.getfixturevalue("pg_url")))
+            )
+        qa = evaldata / "qa"
+        sets = {
+            "xquad.en": load_squad(qa / "xquad" / "xquad.en.json", index, 48),
+            "xquad.zh": load_squad(qa / "xquad" / "xquad.zh.json", index, 48),
+            "cmrc2018": load_squad(qa / "cmrc2018" / "cmrc2018_dev.json", index, 150),
+        }
+        yield index, sets
 
 
 @pytest.mark.parametrize(
@@ -102,7 +113,7 @@ def squad(
     [("xquad.en", 0.88, 0.96), ("xquad.zh", 0.88, 0.96), ("cmrc2018", 0.9, 0.97)],
 )
 def test_question_finds_its_paragraph(
-    squad: tuple[KeywordIndex, dict[str, list[Question]]],
+    squad: tuple[KeywordRoutes, dict[str, list[Question]]],
     name: str,
     min_top1: float,
     min_top5: float,
@@ -121,7 +132,7 @@ def test_question_finds_its_paragraph(
 
 
 def test_easy_questions_rank_their_paragraph_first(
-    squad: tuple[KeywordIndex, dict[str, list[Question]]],
+    squad: tuple[KeywordRoutes, dict[str, list[Question]]],
 ) -> None:
     index, sets = squad
     easy = {
@@ -138,7 +149,7 @@ def test_easy_questions_rank_their_paragraph_first(
 
 
 def test_long_query_is_fast_and_ranked(
-    squad: tuple[KeywordIndex, dict[str, list[Question]]],
+    squad: tuple[KeywordRoutes, dict[str, list[Question]]],
 ) -> None:
     index, sets = squad
     text = " ".join(q.text for q in sets["xquad.en"])[:10_000]
@@ -150,8 +161,8 @@ def test_long_query_is_fast_and_ranked(
     assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
 
 
-def test_long_query_keeps_its_rarest_terms(tmp_path: Path) -> None:
-    index = KeywordIndex(tmp_path)
+def test_long_query_keeps_its_rarest_terms(open_route: Opener) -> None:
+    index = open_route()
     common = [f"common{i}" for i in range(2 * MAX_QUERY_TERMS)]
     index_texts(index, "a", " ".join(common))
     index_texts(index, "b", " ".join(common))
@@ -201,7 +212,7 @@ def field_bm25(
     return scores
 
 
-def test_bm25_matches_a_reference_implementation(tmp_path: Path) -> None:
+def test_bm25_matches_a_reference_implementation(open_route: Opener) -> None:
     corpus = {
         "d0": "The cat sat on the mat with another cat.",
         "d1": "Dogs chase cats; a cat runs up a tree.",
@@ -210,7 +221,7 @@ def test_bm25_matches_a_reference_implementation(tmp_path: Path) -> None:
         "d4": "猫坐在垫子上，狗在追猫。",
         "d5": "河岸边有一棵安静的树。",
     }
-    index = KeywordIndex(tmp_path)
+    index = open_route()
     for name, text in corpus.items():
         index_texts(index, name, text)
     queries = ("cat tree", "river bank rain", "猫 树", "dogs chasing cats on a river bank")
@@ -224,8 +235,8 @@ def test_bm25_matches_a_reference_implementation(tmp_path: Path) -> None:
         assert chunk_ids(hits) == [f"{n}:0" for n in sorted(expected, key=lambda n: -expected[n])]
 
 
-def test_chinese_scores_on_both_fields(tmp_path: Path) -> None:
-    index = KeywordIndex(tmp_path)
+def test_chinese_scores_on_both_fields(open_route: Opener) -> None:
+    index = open_route()
     corpus = {"zh": "河岸边有一棵安静的树。", "en": "A quiet tree by the river."}
     for name, text in corpus.items():
         index_texts(index, name, text)
@@ -255,8 +266,8 @@ def test_an_index_of_an_older_schema_is_emptied(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def shared_index(tmp_path: Path) -> KeywordIndex:
-    index = KeywordIndex(tmp_path / "keyword")
+def shared_index(open_route: Opener) -> KeywordRoutes:
+    index = open_route()
     text = "Zebra migration crosses the river."
     index_texts(index, "alice-private", text, owner="alice")
     index_texts(index, "bob-private", text, owner="bob")
@@ -265,12 +276,12 @@ def shared_index(tmp_path: Path) -> KeywordIndex:
     return index
 
 
-def visible(index: KeywordIndex, access: Access) -> set[str]:
+def visible(index: KeywordRoutes, access: Access) -> set[str]:
     return {hit.document_id for hit in index.search("zebra river", access)}
 
 
-def test_permission_filter_is_inside_the_query(tmp_path: Path) -> None:
-    index = KeywordIndex(tmp_path)
+def test_permission_filter_is_inside_the_query(open_route: Opener) -> None:
+    index = open_route()
     index_texts(index, "hidden", "zebra zebra zebra stripes", owner="bob")
     index_texts(index, "open", "a zebra among many other animals in a large park", owner="x",
                 visibility="public")  # fmt: skip
@@ -279,13 +290,13 @@ def test_permission_filter_is_inside_the_query(tmp_path: Path) -> None:
     assert [(hit.document_id, hit.keyword_rank) for hit in only] == [("open", 1)]
 
 
-def test_filters_do_not_change_bm25(shared_index: KeywordIndex) -> None:
+def test_filters_do_not_change_bm25(shared_index: KeywordRoutes) -> None:
     everything = {h.chunk_id: h.score for h in shared_index.search("zebra", Access.local())}
     filtered = shared_index.search("zebra", Access(user="dave", orgs=("lab",)))
     assert filtered and all(hit.score == everything[hit.chunk_id] for hit in filtered)
 
 
-def test_document_filter(shared_index: KeywordIndex) -> None:
+def test_document_filter(shared_index: KeywordRoutes) -> None:
     access = Access.local()
     only = shared_index.search("zebra", access, documents={"bob-org", "carol-public"})
     assert {hit.document_id for hit in only} == {"bob-org", "carol-public"}
@@ -301,8 +312,8 @@ def test_document_filter(shared_index: KeywordIndex) -> None:
 # ----------------------------------------------------------------------------- lifecycle
 
 
-def test_re_add_replaces_the_document(tmp_path: Path) -> None:
-    index = KeywordIndex(tmp_path)
+def test_re_add_replaces_the_document(open_route: Opener) -> None:
+    index = open_route()
     index_texts(index, "d", "old words about apples", "more apples")
     index_texts(index, "d", "new words about pears")
     assert index.search("apples", Access.local()) == []
@@ -311,16 +322,16 @@ def test_re_add_replaces_the_document(tmp_path: Path) -> None:
     assert len(index.search("words", Access.local())) == 1
 
 
-def test_re_add_updates_permissions(tmp_path: Path) -> None:
-    index = KeywordIndex(tmp_path)
+def test_re_add_updates_permissions(open_route: Opener) -> None:
+    index = open_route()
     index_texts(index, "d", "plans", owner="bob")
     assert index.search("plans", Access(user="alice")) == []
     index_texts(index, "d", "plans", owner="bob", visibility="public")
     assert chunk_ids(index.search("plans", Access(user="alice"))) == ["d:0"]
 
 
-def test_delete(tmp_path: Path) -> None:
-    index = KeywordIndex(tmp_path)
+def test_delete(open_route: Opener) -> None:
+    index = open_route()
     index_texts(index, "a", "shared term alpha")
     index_texts(index, "b", "shared term beta")
     index.delete("a")
@@ -331,12 +342,12 @@ def test_delete(tmp_path: Path) -> None:
     assert {hit.document_id for hit in index.search("shared", Access.local())} == {"b"}
 
 
-def test_persistence_after_reopening(tmp_path: Path) -> None:
-    index = KeywordIndex(tmp_path)
+def test_persistence_after_reopening(open_route: Opener) -> None:
+    index = open_route()
     index_texts(index, "a", "persistent lighthouse keeper")
     index_texts(index, "b", "temporary tent")
     index.delete("b")
-    reopened = KeywordIndex(tmp_path)
+    reopened = open_route()
     assert reopened.document_ids() == {"a"}
     assert chunk_ids(reopened.search("lighthouse", Access.local())) == ["a:0"]
     index_texts(reopened, "c", "another lighthouse")
@@ -344,8 +355,8 @@ def test_persistence_after_reopening(tmp_path: Path) -> None:
     assert {hit.document_id for hit in index.search("lighthouse", Access.local())} == {"a", "c"}
 
 
-def test_document_ids_includes_documents_without_searchable_text(tmp_path: Path) -> None:
-    index = KeywordIndex(tmp_path)
+def test_document_ids_includes_documents_without_searchable_text(open_route: Opener) -> None:
+    index = open_route()
     assert index.document_ids() == set()
     index_texts(index, "punctuation", "。，！ ... ---")
     assert index.document_ids() == {"punctuation"}
@@ -355,19 +366,19 @@ def test_document_ids_includes_documents_without_searchable_text(tmp_path: Path)
 # ----------------------------------------------------------------------------- hostile queries
 
 
-def test_stop_words_only_query_returns_nothing(shared_index: KeywordIndex) -> None:
+def test_stop_words_only_query_returns_nothing(shared_index: KeywordRoutes) -> None:
     for query in ("the of and", "的 了 是", "。，？！...", ""):
         assert shared_index.search(query, Access.local()) == []
 
 
-def test_query_syntax_is_plain_text(shared_index: KeywordIndex) -> None:
+def test_query_syntax_is_plain_text(shared_index: KeywordRoutes) -> None:
     for query in ("title:x AND (", "*", '"', "zebra OR", "owner:bob", "a:[* TO *]", "\\", "^2~"):
         shared_index.search(query, Access(user="alice"))
     hits = shared_index.search('zebra AND ( owner:bob "', Access(user="alice"))
     assert {hit.document_id for hit in hits} == {"alice-private", "carol-public"}
 
 
-def test_ten_thousand_character_query(shared_index: KeywordIndex) -> None:
+def test_ten_thousand_character_query(shared_index: KeywordRoutes) -> None:
     query = ("zebra " + "lorem ipsum dolor " * 50 + "x" * 500 + " ") * 10
     query = query[:10_000]
     started = time.perf_counter()

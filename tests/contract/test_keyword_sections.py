@@ -4,17 +4,16 @@ index and glossary pages pointing at sections, sibling chunks lifting their sect
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
+from keyword_routes import KeywordRoutes, Opener
 from tests.contract.test_keyword_index import make_document
 
-from askalong.index.keyword import KeywordIndex
 from askalong.types import Access, Chunk, Hit
 
 
 def add(
-    index: KeywordIndex, doc_id: str, title: str, *sections: tuple[tuple[str, ...], str]
+    index: KeywordRoutes, doc_id: str, title: str, *sections: tuple[tuple[str, ...], str]
 ) -> None:
     document = replace(make_document(doc_id), title=title)
     chunks = [
@@ -25,8 +24,8 @@ def add(
 
 
 @pytest.fixture
-def manual(tmp_path: Path) -> KeywordIndex:
-    index = KeywordIndex(tmp_path)
+def manual(open_route: Opener) -> KeywordRoutes:
+    index = open_route()
     add(index, "iso", "13.2. Transaction Isolation",
         ((), "The standard defines four levels; read committed is the default."))  # fmt: skip
     add(index, "wal", "30.3. Write-Ahead Logging",
@@ -46,14 +45,14 @@ def documents(hits: list[Hit]) -> list[str]:
     return [hit.document_id for hit in hits]
 
 
-def test_a_section_title_is_searched(manual: KeywordIndex) -> None:
+def test_a_section_title_is_searched(manual: KeywordRoutes) -> None:
     # "isolation" is only in the title of the page that is about it.
     assert documents(manual.search("transaction isolation", Access.local()))[0] == "iso"
     manual.sections = False
     assert "iso" not in documents(manual.search("transaction isolation", Access.local()))
 
 
-def test_the_index_page_points_at_its_section(manual: KeywordIndex) -> None:
+def test_the_index_page_points_at_its_section(manual: KeywordRoutes) -> None:
     found = documents(manual.search("what is a dirty read?", Access.local()))
     # The entry "dirty read, Transaction Isolation" leads to a page without those words;
     # the index page itself is no answer.
@@ -62,13 +61,13 @@ def test_the_index_page_points_at_its_section(manual: KeywordIndex) -> None:
     assert documents(manual.search("what is a dirty read?", Access.local()))[0] == "idx"
 
 
-def test_a_glossary_points_by_section_number(manual: KeywordIndex) -> None:
+def test_a_glossary_points_by_section_number(manual: KeywordRoutes) -> None:
     found = documents(manual.search("aggregate function", Access.local()))
     assert set(found) == {"agg", "glo"}  # a glossary definition is itself an answer
 
 
-def test_sibling_chunks_lift_their_section(tmp_path: Path) -> None:
-    index = KeywordIndex(tmp_path)
+def test_sibling_chunks_lift_their_section(open_route: Opener) -> None:
+    index = open_route()
     add(index, "a", "Vacuum",
         (("Space",), "Dead rows leave space behind."),
         (("Space",), "Reclaiming space from dead rows is routine work."),

@@ -11,6 +11,7 @@ The vectors are hand-made, no model.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,13 +22,15 @@ from askalong.config import Settings
 from askalong.errors import NotFound
 from askalong.index.base import KeywordRoute, SearchRoutes, VectorRoute, VectorScope
 from askalong.index.keyword import CHECKED_ONE_BY_ONE
+from askalong.index.pg_routes import PostgresRoutes
 from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
 from askalong.store.base import DocumentCounts, Store
+from askalong.store.postgres.store import PostgresStore
 from askalong.types import Access, Hit
-from conftest import BACKENDS, settings_for
+from conftest import settings_for
 
 ALL = frozenset(entry.id for entry in DOCUMENTS)
 # Stored and keyword-indexed but not embedded yet: pending for those who may see it.
@@ -67,22 +70,37 @@ class Backend:
         return self.routes.vectors
 
 
-def open_routes(name: str, settings: Settings, store: Store) -> SearchIndexes:
-    """The search routes that go with the store backend ``name``."""
-    if name in ("sqlite", "postgres"):  # the embedded routes until PostgreSQL has its own
-        return SearchIndexes(settings, store, TableVectors)
-    raise AssertionError(f"unknown backend {name}")
+# The search routes each store runs against: the embedded files beside either store, and
+# PostgreSQL's own over the PostgreSQL store's pool (server mode).
+PAIRS = (("sqlite", "embedded"), ("postgres", "embedded"), ("postgres", "postgres"))
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
+@contextmanager
+def open_routes(
+    name: str, settings: Settings, store: Store
+) -> Iterator[SearchIndexes | PostgresRoutes]:
+    """The search routes ``name`` over ``store``."""
+    if name == "embedded":
+        with SearchIndexes(settings, store, TableVectors) as indexes:
+            yield indexes
+    elif name == "postgres":
+        assert isinstance(store, PostgresStore)
+        with PostgresRoutes(store.pool, store, TableVectors) as routes:
+            yield routes
+    else:
+        raise AssertionError(f"unknown routes {name}")
+
+
+@pytest.fixture(scope="module", params=PAIRS, ids="-".join)
 def backend(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Backend]:
     """Every document of the table stored and indexed; all but ``UNEMBEDDED`` embedded."""
+    store_name, routes_name = request.param
     home = tmp_path_factory.mktemp("permissions")
-    settings = settings_for(request.param, Settings(home=home), request)
+    settings = settings_for(store_name, Settings(home=home), request)
     store = open_store(settings)
-    with store, open_routes(request.param, settings, store) as routes:
+    with store, open_routes(routes_name, settings, store) as routes:
         for entry in DOCUMENTS:
             item = stored(entry)
             store.add_document(item, original(entry))

@@ -28,6 +28,7 @@ from askalong.errors import ConfigError, InputError
 from askalong.evaluate.datasets import CorpusDocument, RetrievalCorpus, Unit
 from askalong.evaluate.retrieval import RetrievalReport, evaluate_retrieval
 from askalong.library import Library
+from askalong.retrieve.search import Searcher
 from askalong.text.scripts import detect_language
 from askalong.types import Access, Block, Chunk, Document, StoredDocument
 
@@ -91,7 +92,8 @@ def evaluate_corpus(
         queries = corpus.queries[:limit] if limit else corpus.queries
         subset = dataclasses.replace(corpus, queries=queries)
         units = chunk_units(library)
-        reports = tuple(_evaluate_mode(library, subset, mode, units, progress) for mode in modes)
+        searcher = library.searcher
+        reports = tuple(evaluate_mode(searcher, subset, mode, units, progress) for mode in modes)
     return Evaluation(reports, notes, chunking, len(units), paragraphs_per_chunk(units))
 
 
@@ -136,16 +138,18 @@ def _unembedded(library: Library) -> tuple[str, ...]:
     return ()
 
 
-def _evaluate_mode(
-    library: Library,
+def evaluate_mode(
+    searcher: Searcher,
     corpus: RetrievalCorpus,
     mode: str,
     units: dict[str, frozenset[Unit]],
     progress: Progress | None,
 ) -> RetrievalReport:
+    """Score one search mode of ``searcher`` on the corpus (``units``: ``chunk_units``)."""
+
     def search(query: str) -> list[str]:
         try:
-            hits = library.searcher.ranking(
+            hits = searcher.ranking(
                 query,
                 Access.local(),
                 use_keyword=mode != "vector",

@@ -19,7 +19,7 @@ scored zero, so a document the caller may not see never takes a place in the top
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import tantivy
 
@@ -145,9 +145,15 @@ def pointer_weights(
 ) -> dict[str, float]:
     """Title key -> weight of the sections that the entries of the index ``pages``
     matching the question's ``terms`` point to."""
+    texts = (bytes(searcher.doc(a).get_first(POINTED) or b"").decode("utf-8") for _, a in pages)
+    return pointed_sections(texts, terms)
+
+
+def pointed_sections(pages: Iterable[str], terms: Sequence[str]) -> dict[str, float]:
+    """Title key -> summed weight of the sections that the entries of the index or
+    glossary ``pages`` (their texts) matching the question's ``terms`` point to."""
     weights: dict[str, float] = {}
-    for _, address in pages:
-        text = bytes(searcher.doc(address).get_first(POINTED) or b"").decode("utf-8")
+    for text in pages:
         for pointer in index_pointers(text, terms, search_tokens):
             for key in pointer.targets:
                 weights[key] = weights.get(key, 0.0) + pointer.weight
@@ -228,8 +234,12 @@ def section_ranked(
 
 
 def _fully_asked(stored: tantivy.Document, terms: set[str]) -> bool:
-    """Whether every word of one of the chunk's titles is in the question."""
-    headings = bytes(stored.get_first(HEADINGS) or b"").decode("utf-8")
+    return asks_a_whole_title(bytes(stored.get_first(HEADINGS) or b"").decode("utf-8"), terms)
+
+
+def asks_a_whole_title(headings: str, terms: set[str]) -> bool:
+    """Whether every word of one of a chunk's titles (``headings``: each title's tokens,
+    a line each) is in the question's ``terms``."""
     return any(line and set(line.split()) <= terms for line in headings.splitlines())
 
 

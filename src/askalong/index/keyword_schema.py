@@ -18,6 +18,7 @@ where the fields would otherwise match.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import tantivy
 
@@ -74,30 +75,62 @@ def build_schema() -> tantivy.Schema:
     return builder.build()
 
 
+@dataclass(frozen=True)
+class IndexedChunk:
+    """What one chunk is indexed as, in every keyword route: its tokens per field (the
+    ``section`` tokens distinct, ``grams`` and ``context`` empty when absent), its titles'
+    tokens a line each, its exact title keys, its section key, its role (``"index"`` or
+    ``"glossary"`` for a document's own index pages, else None) and its access tokens."""
+
+    text: list[str]
+    grams: list[str]
+    context: list[str]
+    section: list[str]
+    headings: str
+    titles: list[str]
+    section_key: str
+    role: str | None
+    access: tuple[str, ...]
+
+
+def indexed_chunk(document: Document, chunk: Chunk) -> IndexedChunk:
+    """The fields of one chunk of ``document`` (the module docstring says what each is)."""
+    context = chunk.description or ""
+    heading = section_text(document.title, chunk.section_path)
+    lines = (" ".join(search_tokens(normal_title(t))) for t in heading.splitlines())
+    return IndexedChunk(
+        text=search_tokens(chunk.text),
+        grams=search_grams(chunk.text),
+        context=search_tokens(context) + search_grams(context),
+        section=list(dict.fromkeys(search_tokens(heading))),
+        headings="\n".join(lines),
+        titles=list(title_keys(document.title, chunk.section_path)),
+        section_key=f"{document.id}/{len(chunk.section_path)}/{heading}"[:2000],
+        role=_role(document.title, chunk.section_path),
+        access=document_tokens(document.owner, document.visibility, document.org_tags),
+    )
+
+
 def chunk_entry(document: Document, chunk: Chunk) -> tantivy.Document:
     """The index entry of one chunk of ``document``."""
+    indexed = indexed_chunk(document, chunk)
     entry = tantivy.Document()
     entry.add_text(CHUNK_ID, chunk.id)
     entry.add_text(DOCUMENT_ID, document.id)
-    entry.add_text(TEXT, " ".join(search_tokens(chunk.text)))
-    grams = search_grams(chunk.text)
-    if grams:
-        entry.add_text(GRAMS, " ".join(grams))
-    if chunk.description:
-        described = search_tokens(chunk.description) + search_grams(chunk.description)
-        entry.add_text(CONTEXT, " ".join(described))
-    heading = section_text(document.title, chunk.section_path)
-    entry.add_text(SECTION, " ".join(dict.fromkeys(search_tokens(heading))))
-    lines = (" ".join(search_tokens(normal_title(t))) for t in heading.splitlines())
-    entry.add_bytes(HEADINGS, "\n".join(lines).encode("utf-8"))
-    for key in title_keys(document.title, chunk.section_path):
+    entry.add_text(TEXT, " ".join(indexed.text))
+    if indexed.grams:
+        entry.add_text(GRAMS, " ".join(indexed.grams))
+    if indexed.context:
+        entry.add_text(CONTEXT, " ".join(indexed.context))
+    entry.add_text(SECTION, " ".join(indexed.section))
+    entry.add_bytes(HEADINGS, indexed.headings.encode("utf-8"))
+    for key in indexed.titles:
         entry.add_text(TITLES, key)
-    entry.add_text(SECTION_KEY, f"{document.id}/{len(chunk.section_path)}/{heading}"[:2000])
-    role = _role(document.title, chunk.section_path)
-    if role is not None:
-        entry.add_text(ROLE, role)
+    entry.add_text(SECTION_KEY, indexed.section_key)
+    if indexed.role is not None:
+        entry.add_text(ROLE, indexed.role)
         entry.add_bytes(POINTED, chunk.text.encode("utf-8"))
-    for token in document_tokens(document.owner, document.visibility, document.org_tags):
+    for token in indexed.access:
         entry.add_text(ACCESS, token)
     return entry
 
