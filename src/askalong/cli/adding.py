@@ -97,7 +97,8 @@ def add(
     with ExitStack() as unpacked, opened_library(context_descriptions=described) as library:
         plan = collection_plan(inputs, collection, follow_links, unpacked, library)
         add_one = _queuer(library) if queue else library.ingestor.add
-        outcomes = _add_all(add_one, plan.items, visibility)
+        with library.indexes.keyword.batch():  # a commit per many documents, not each
+            outcomes = _add_all(add_one, plan.items, visibility)
         collected = _collect(library, plan.items, outcomes)
         report = None if no_embed or queue else _embed_pending(library)
     _report_added(outcomes, collected, report, plan.skipped, as_json)
