@@ -170,6 +170,8 @@ class SearchIndexes:
                 )
                 for told in self.after_embedding:
                     told(document)
+        if done.chunks:
+            vectors.index.update_graph()
         return done
 
     def _embed_one(
