@@ -84,7 +84,7 @@ def add(
     Re-adding the same content is a no-op. One bad input is reported and the others
     still go in; the exit status is 1 only when every input failed. A folder's walk stays
     inside it: links out of it are reported and skipped unless --follow-links. Documents are
-    keyword-searchable as soon as they are added; their vectors are computed next
+    keyword-searchable within seconds of being added; their vectors are computed next
     (with a progress bar), and any left over are filled in by the next add.
 
     A folder makes (or extends) a collection named after it, asked as one with

@@ -211,6 +211,8 @@ class AnnGraph:
             try:
                 graph.save(temporary)
                 os.replace(temporary, target)
+            except (OSError, RuntimeError):
+                return  # kept in memory; saved with the next rows (a full disk, a sweep)
             finally:
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
