@@ -35,11 +35,11 @@ from chat_server import ScriptedChatServer
 
 from askalong.config import load_settings
 from askalong.ingest.inputs import Upload
-from askalong.jobs.job import Job
 from askalong.jobs.outbox import queue_upload
 from askalong.library import Library
 from askalong.store.backends import open_store
 from askalong.types import Access
+from askalong.values.jobs import Job
 from attack_common import MAX_EXAMPLES, Row, spawned
 from e2e.live import LiveServer
 

@@ -18,7 +18,8 @@ from askalong.maintain.conflict_scan import ConflictScanner
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
-from askalong.types import Access, Collection, Document, Visibility
+from askalong.types import Access, Document, Visibility
+from askalong.values.collections import Collection
 
 _Member = TypeVar("_Member")
 

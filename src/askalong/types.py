@@ -10,16 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-# The account and upload values live in their own modules; named here too, so
-# ``from askalong.types import User`` keeps working.
-from askalong.accounts import ROLES as ROLES
-from askalong.accounts import ApiToken as ApiToken
-from askalong.accounts import Membership as Membership
-from askalong.accounts import Org as Org
-from askalong.accounts import Role as Role
-from askalong.accounts import User as User
-from askalong.resumable.upload import ResumableUpload as ResumableUpload
-
 Visibility = Literal["private", "org", "public"]
 VISIBILITIES: tuple[str, ...] = get_args(Visibility)
 
@@ -52,7 +42,9 @@ class LineBox:
 
     Coordinates are PDF points with the origin at the page's top-left corner (y grows
     downwards, as on screen). ``start``/``end`` are the character offsets of this line
-    within the block's text, so a character span maps back to rectangles.
+    within the block's text, so a character span maps back to rectangles. ``page`` is
+    set only on the lines of a paragraph that runs on past a page break: the page those
+    lines lie on (``None``: the block's own page).
     """
 
     x0: float
@@ -61,6 +53,7 @@ class LineBox:
     bottom: float
     start: int
     end: int
+    page: int | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +69,16 @@ class Block:
     page: int | None = None  # 1-based; None for formats without pages
     boxes: tuple[LineBox, ...] = ()  # PDF only
     lines: tuple[int, int] | None = None  # 1-based inclusive source line range (text formats)
+
+    @property
+    def last_page(self) -> int | None:
+        """The page its last line lies on: past ``page`` when it runs on across a break."""
+        return self.page_at(len(self.text))
+
+    def page_at(self, offset: int) -> int | None:
+        """The page the character at ``offset`` lies on (its line's, else the block's)."""
+        pages = [box.page for box in self.boxes if box.page and box.start <= offset]
+        return pages[-1] if pages else self.page
 
 
 @dataclass(frozen=True)
@@ -241,6 +244,16 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class SearchResult:
+    """One search's hits, ranked (``retrieve/search``), with the routes that ran."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    routes: tuple[str, ...]  # the routes that ran and answered
+    notes: tuple[str, ...] = ()  # why a route was skipped, or why nothing was found
+
+
+@dataclass(frozen=True)
 class Anchor:
     """Where a read-along question was asked: a block (and optionally a character span
     of it), or only the selected text, which is then located in the document. A selection
@@ -369,43 +382,3 @@ class Answer:
     # the paragraph the direct answer sits in, its quotes marked (None: not covered, or no
     # quote of the answer lies in a passage the answerer read)
     passage: AnswerPassage | None = None
-
-
-@dataclass(frozen=True)
-class Thread:
-    """A conversation: follow-ups stay anchored where the last turn was asked."""
-
-    id: str
-    owner: str
-    title: str  # the first question
-    created: str
-    updated: str
-    document_id: str | None = None  # the document it was opened on (read along)
-    turn_count: int = 0
-
-
-@dataclass(frozen=True)
-class Collection:
-    """A named set of documents asked as one (a folder or a manual added together).
-
-    Private to its owner, like a thread; ``documents`` and ``chunks`` count only the
-    members the reader may see, so a collection never tells of a hidden document."""
-
-    id: str
-    owner: str
-    name: str  # unique per owner
-    created: str
-    documents: int = 0
-    chunks: int = 0
-
-
-@dataclass(frozen=True)
-class Turn:
-    id: str
-    thread_id: str
-    index: int  # 0-based position in the thread
-    question: str
-    intent: Intent
-    anchor: Anchor | None
-    answer: Answer
-    created: str

@@ -16,11 +16,11 @@ from collections.abc import Callable
 
 from askalong.errors import AskAlongError, NotFound
 from askalong.jobs.finishing import Finishing
-from askalong.jobs.job import JobState
 from askalong.jobs.queue import JobQueue, Lease, LeaseLost
 from askalong.jobs.steps import JobSteps
 from askalong.library import Library
 from askalong.types import Access
+from askalong.values.jobs import JobState
 
 Log = Callable[[str], None]
 
