@@ -85,7 +85,7 @@ def add(
     Re-adding the same content is a no-op. One bad input is reported and the others
     still go in; the exit status is 1 only when every input failed. A folder's walk stays
     inside it: links out of it are reported and skipped unless --follow-links. Documents are
-    keyword-searchable as soon as they are added; their vectors are computed next
+    keyword-searchable within seconds of being added; their vectors are computed next
     (with a progress bar), and any left over are filled in by the next add.
 
     A folder makes (or extends) a collection named after it, asked as one with
@@ -98,7 +98,8 @@ def add(
     with ExitStack() as unpacked, opened_library(context_descriptions=described) as library:
         plan = collection_plan(inputs, collection, follow_links, unpacked, library)
         add_one = _queuer(library) if queue else library.ingestor.add
-        outcomes = _add_all(add_one, plan.items, visibility)
+        with library.indexes.keyword.batch():  # a commit per many documents, not each
+            outcomes = _add_all(add_one, plan.items, visibility)
         collected = _collect(library, plan.items, outcomes)
         report = None if no_embed or queue else _embed_pending(library)
     _report_added(outcomes, collected, report, plan.skipped, as_json)

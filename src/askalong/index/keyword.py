@@ -21,12 +21,13 @@ import shutil
 import threading
 import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import tantivy
 
 from askalong.errors import IndexUnreadable, StoreError
+from askalong.index.keyword_batch import BATCH_DOCUMENTS, BATCH_SECONDS, Entry, PendingWrites
 from askalong.index.keyword_query import (
     MAX_QUERY_TERMS,
     POINTER_PAGES,
@@ -79,15 +80,23 @@ class KeywordIndex:
     """A BM25 index of chunks, with the permission fields of their documents."""
 
     def __init__(
-        self, folder: Path, *, sections: bool = True, lock_wait: float = LOCK_WAIT_SECONDS
+        self,
+        folder: Path,
+        *,
+        sections: bool = True,
+        lock_wait: float = LOCK_WAIT_SECONDS,
+        batch_documents: int = BATCH_DOCUMENTS,
+        batch_seconds: float = BATCH_SECONDS,
     ) -> None:
-        """``lock_wait``: how long a write waits for tantivy's own writer lock."""
+        """``lock_wait``: how long a write waits for tantivy's own writer lock; a ``batch``
+        commits every ``batch_documents`` documents or ``batch_seconds`` seconds."""
         self.sections = sections  # False: the text fields alone (see the module docstring)
         self._lock_wait = lock_wait
         self._folder = folder
         self._source = str(folder)
         self._schema = build_schema()
         self._lock = threading.Lock()
+        self._pending = PendingWrites(self.flush, documents=batch_documents, seconds=batch_seconds)
         self._opened: tantivy.Index | None = None
         self._failure: IndexUnreadable | None = None
         try:
@@ -129,24 +138,59 @@ class KeywordIndex:
 
     def add_many(self, entries: Iterable[tuple[Document, Sequence[Chunk]]]) -> None:
         """Index several documents in one commit (a commit costs ~0.1 s of syncing, so a
-        rebuild goes batch by batch); a crash loses the batch whole, never half a document."""
-        with self._writer() as writer:
-            for document, chunks in entries:
-                writer.delete_documents_by_term(DOCUMENT_ID, document.id)
-                for chunk in chunks:
-                    writer.add_document(chunk_entry(document, chunk))
+        rebuild goes batch by batch); a crash loses the batch whole, never half a document.
+        Inside this thread's ``batch`` they wait for its next commit instead."""
+        self._write({document.id: (document, chunks) for document, chunks in entries})
 
     def delete(self, document_id: str) -> None:
         """Remove every chunk of ``document_id`` (nothing happens if none is indexed)."""
-        with self._writer() as writer:
-            writer.delete_documents_by_term(DOCUMENT_ID, document_id)
+        self._write({document_id: None})
+
+    def batch(self) -> AbstractContextManager[None]:
+        """This thread's writes gathered into a commit every ``BATCH_DOCUMENTS`` documents
+        or ``BATCH_SECONDS`` seconds, and one at the end (``index/keyword_batch.py``)."""
+        return self._pending.batch()
+
+    def flush(self) -> None:
+        """Commit the writes a batch left waiting (nothing happens when none wait)."""
+        if self._pending.waiting():
+            self._commit({})
+
+    def _write(self, entries: dict[str, Entry]) -> None:
+        if not self._pending.batching():
+            if entries or self._pending.waiting():
+                self._commit(entries)
+            return
+        due = False
+        for document_id, entry in entries.items():
+            due = self._pending.put(document_id, entry)
+        if due:
+            self.flush()
+
+    def _commit(self, entries: dict[str, Entry]) -> None:
+        """One commit of what waits, then of ``entries`` (so a removal follows the add it
+        undoes); what waited waits again if the commit fails."""
+        with self._lock:
+            waiting = self._pending.take()
+            try:
+                with self._writer() as writer:
+                    for document_id, entry in {**waiting, **entries}.items():
+                        writer.delete_documents_by_term(DOCUMENT_ID, document_id)
+                        if entry is not None:
+                            document, chunks = entry
+                            for chunk in chunks:
+                                writer.add_document(chunk_entry(document, chunk))
+            except BaseException:
+                self._pending.give_back(waiting)
+                raise
 
     @contextmanager
     def _writer(self) -> Iterator[tantivy.IndexWriter]:
-        # A writer per operation holds tantivy's writer lock only briefly, so another
+        # A writer per commit holds tantivy's writer lock only briefly, so another
         # process (the CLI beside a running server, a second worker) can write too; the
-        # file lock queues those processes (``writer_lock``).
-        with self._lock, exclusive(lock_path(self._folder)):
+        # file lock queues those processes (``writer_lock``). No reload here: a search
+        # reloads (``_searcher``), and a batch of commits need not pay for one each.
+        with exclusive(lock_path(self._folder)):
             try:
                 writer = self._open_writer()
                 try:
@@ -157,9 +201,13 @@ class KeywordIndex:
                     raise
                 finally:
                     writer.wait_merging_threads()
-                self._index.reload()
             except (OSError, ValueError) as exc:
                 raise StoreError(f"keyword index write failed: {exc}", source=self._source) from exc
+
+    def close(self) -> None:
+        """Commit what a batch left waiting (its timer stops)."""
+        self._pending.close()
+        self.flush()
 
     def _open_writer(self) -> tantivy.IndexWriter:
         """A writer, waiting while another process holds tantivy's writer lock."""

@@ -18,6 +18,7 @@ to add the vectors, never while texts are embedded.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from collections.abc import Callable
@@ -169,6 +170,8 @@ class SearchIndexes:
                 )
                 for told in self.after_embedding:
                     told(document)
+        if done.chunks:
+            vectors.index.update_graph()
         return done
 
     def _embed_one(
@@ -220,6 +223,10 @@ class SearchIndexes:
         return self.embed(self.pending_vectors(), stop=stop)
 
     def close(self) -> None:
+        # What a batch left waiting goes in now; if it cannot, the store still holds it and
+        # the next ``sync`` indexes it.
+        with contextlib.suppress(AskAlongError):
+            self.keyword.close()
         if self._vectors is not None:
             self._vectors.close()
 

@@ -136,14 +136,21 @@ class VectorRows:
     def search(self, query: FloatArray, allowed: Collection[str] | None, limit: int) -> list[Hit]:
         """The ``limit`` live rows of ``allowed`` documents best by cosine with the unit
         vector ``query``, the restriction applied before scoring."""
-        candidates = self.candidates(allowed)
+        return self.search_rows(query, self.candidates(allowed), limit)
+
+    def search_rows(self, query: FloatArray, candidates: IntArray, limit: int) -> list[Hit]:
+        """The exact scan: the ``limit`` of ``candidates`` best by cosine with ``query``."""
         if limit <= 0 or candidates.size == 0 or not np.any(query):
             return []
-        scores = _scores(self.matrix, candidates, query)
-        order = _top_k(scores, limit)
+        scores = scores_of(self.matrix, candidates, query)
+        order = top_k(scores, limit)
+        return self.hits(candidates[order], scores[order])
+
+    def hits(self, rows: IntArray, scores: FloatArray) -> list[Hit]:
+        """Hits of ``rows`` scored ``scores``, ranked in that order."""
         return [
-            _hit(self, int(candidates[i]), float(scores[i]), rank)
-            for rank, i in enumerate(order, start=1)
+            _hit(self, int(row), float(score), rank)
+            for rank, (row, score) in enumerate(zip(rows, scores, strict=True), start=1)
         ]
 
 
@@ -185,7 +192,7 @@ def normalised(vectors: FloatArray) -> FloatArray:
     return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
 
 
-def _scores(matrix: FloatArray, rows: IntArray, query: FloatArray) -> FloatArray:
+def scores_of(matrix: FloatArray, rows: IntArray, query: FloatArray) -> FloatArray:
     """Cosine of ``query`` with each of ``rows``: a dot product of unit vectors."""
     # einsum's vectorised loop beats BLAS sgemv here (no thread start-up, no contention
     # on a shared machine): ~2x faster on 100k x 384.
@@ -194,7 +201,7 @@ def _scores(matrix: FloatArray, rows: IntArray, query: FloatArray) -> FloatArray
     return np.einsum("ij,j->i", matrix[rows], query)
 
 
-def _top_k(scores: FloatArray, limit: int) -> IntArray:
+def top_k(scores: FloatArray, limit: int) -> IntArray:
     """Positions of the ``limit`` highest scores, best first (ties: lower position)."""
     if scores.size > limit:
         part = np.argpartition(-scores, limit - 1)[:limit]

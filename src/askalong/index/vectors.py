@@ -1,4 +1,5 @@
-"""The vector route: exact cosine search over a memory-mapped float32 matrix.
+"""The vector route: cosine search over a memory-mapped float32 matrix, exact, or through a
+nearest-neighbour graph over many rows (``vector_ann``).
 
 Two files in the folder:
 
@@ -25,12 +26,11 @@ Vectors are stored normalised, so cosine similarity is a dot product.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import sqlite3
 import threading
 from collections.abc import Collection, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +38,8 @@ import numpy as np
 import numpy.typing as npt
 
 from askalong.errors import StoreError
+from askalong.index.vector_ann import ANN_MIN_ROWS, EXACT_ROWS, AnnGraph
+from askalong.index.vector_claims import VectorClaims
 from askalong.index.vector_files import (
     MATRIX_FILE,
     ROWS_FILE,
@@ -48,8 +50,6 @@ from askalong.index.vector_files import (
 from askalong.index.vector_rows import DocumentVectors, FloatArray, VectorRows, normalised
 from askalong.types import Hit
 
-CLAIM_FILE = "embed.lock"
-CLAIMS_FOLDER = "embedding"  # one lock file per document being embedded
 _ITEM = np.dtype(np.float32).itemsize
 # Compact on its own when dead rows pass both: a share of the file and a count worth a rewrite.
 COMPACT_SHARE = 0.3
@@ -79,16 +79,26 @@ class VectorStats:
 
 
 class VectorIndex:
-    """Chunk vectors of one dimension, searched exactly by cosine similarity."""
+    """Chunk vectors of one dimension, searched by cosine similarity."""
 
-    def __init__(self, folder: Path, dimension: int) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        dimension: int,
+        *,
+        ann_min_rows: int = ANN_MIN_ROWS,
+        exact_rows: int = EXACT_ROWS,
+    ) -> None:
+        """Searches past ``ann_min_rows`` rows go through the graph, but for a caller
+        allowed ``exact_rows`` rows or fewer (``vector_ann``)."""
         if dimension <= 0:
             raise ValueError(f"dimension must be positive, not {dimension}")
         self._folder = folder
         self._source = str(folder)
         self._dimension = dimension
         self._lock = threading.Lock()
-        self._claim_lock = threading.Lock()
+        self._claims = VectorClaims(folder)
+        self._graph = AnnGraph(folder, dimension, min_rows=ann_min_rows, exact_rows=exact_rows)
         try:
             folder.mkdir(parents=True, exist_ok=True)
             # Autocommit: transactions are explicit (BEGIN IMMEDIATE) in ``_transaction``.
@@ -277,36 +287,13 @@ class VectorIndex:
             "UPDATE rows SET alive = 0 WHERE document_id = ? AND alive = 1", (document_id,)
         )
 
-    @contextmanager
-    def claim(self) -> Iterator[None]:
-        """Exclusive use for checking what a document's vectors are for and adding them,
-        across threads and processes: held for that short step only, never while texts
-        are embedded (searches do not wait for it at all)."""
-        with self._claim_lock, open(self._folder / CLAIM_FILE, "a+b") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+    def claim(self) -> AbstractContextManager[None]:
+        """The short claim for checking and adding a document's vectors (``vector_claims``)."""
+        return self._claims.claim()
 
-    @contextmanager
-    def claim_document(self, document_id: str) -> Iterator[bool]:
-        """Whether this embedder has the document to itself for the body (across threads
-        and processes): False at once when another holds it, which then adds its
-        vectors; nobody waits for a document being embedded. The lock goes with a killed
-        process; its file (a few bytes of inode) stays, since unlinking it races a taker."""
-        folder = self._folder / CLAIMS_FOLDER
-        folder.mkdir(exist_ok=True)
-        with open(folder / f"{document_id}.lock", "a+b") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                yield False
-                return
-            try:
-                yield True
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+    def claim_document(self, document_id: str) -> AbstractContextManager[bool]:
+        """The claim on one document while it is embedded (``vector_claims``)."""
+        return self._claims.claim_document(document_id)
 
     # ------------------------------------------------------------------------- compaction
 
@@ -405,4 +392,18 @@ class VectorIndex:
         query = normalised(np.asarray(query_vector, dtype=np.float32).reshape(-1))
         if query.shape != (self._dimension,):
             raise ValueError(f"query has dimension {query.shape[0]}, not {self._dimension}")
-        return self._snapshot().search(query, allowed_document_ids, limit)
+        rows = self._snapshot()
+        allowed = rows.candidates(allowed_document_ids)
+        found = self._graph.search(rows, query, allowed, limit) if np.any(query) else None
+        if found is None:  # a small library or caller, or the graph not ready: scanned
+            return rows.search_rows(query, allowed, limit)
+        return rows.hits(*found)
+
+    def update_graph(self) -> None:
+        """Bring the nearest-neighbour graph up to the rows now (an ingest, after adding)."""
+        self._graph.update(self._snapshot())
+
+    @property
+    def graph(self) -> AnnGraph:
+        """The nearest-neighbour graph that answers searches over many rows."""
+        return self._graph

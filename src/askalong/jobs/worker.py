@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 
 from askalong.errors import AskAlongError, NotFound
+from askalong.jobs.finishing import Finishing
 from askalong.jobs.queue import JobQueue, Lease, LeaseLost
 from askalong.jobs.steps import JobSteps
 from askalong.library import Library
@@ -52,6 +53,7 @@ class Worker:
         self.wakeup = threading.Event()  # set: look for work now (a job was just queued)
         self._stop = threading.Event()  # the running loop's stop, seen between batches
         self.held: Lease | None = None  # the job this loop runs now
+        self.finishing = Finishing(library.indexes.keyword, self.log)
 
     @property
     def steps(self) -> JobSteps:
@@ -72,8 +74,10 @@ class Worker:
             self.sweep()
             sweeper.start()
         try:
-            return self._loop(stop, once)
+            with self.library.indexes.keyword.batch():  # a commit per many jobs, not each
+                return self._loop(stop, once)
         finally:
+            self.finishing.settle()
             halt.set()
             if sweeper.is_alive():
                 sweeper.join()
@@ -83,12 +87,15 @@ class Worker:
         while not stop.is_set():
             lease = self.queue.claim()
             if lease is None:
+                finished += self.finishing.settle()  # idle: what is done goes ready now
                 if once:
                     break
                 self.wakeup.wait(self.library.settings.job_poll)
                 self.wakeup.clear()
                 continue
             finished += self.run_job(lease)
+            if self.finishing.due():
+                finished += self.finishing.settle()
         return finished
 
     def _sweep_every(self, stop: threading.Event) -> None:
@@ -108,8 +115,9 @@ class Worker:
         self.library.store.clear_content(document_id)
 
     def run_job(self, lease: Lease) -> int:
-        """Run the claimed job's steps; 1 when it ended (ready or failed), 0 when it goes on
-        elsewhere (lease lost, document removed, another attempt due)."""
+        """Run the claimed job's steps; 1 when it failed for good, 0 when it goes on
+        elsewhere (lease lost, document removed, another attempt due) or waits in
+        ``finishing`` for the keyword commit that makes it ready."""
         job = lease.job
 
         def beat(state: JobState, done: int, total: int) -> None:
@@ -155,10 +163,9 @@ class Worker:
             final = job.attempts >= self.library.settings.job_attempts
             self.log(f"{job.document_id}  {'failed' if final else 'will retry'}: {exc}")
             return int(final)
-        if lease.finish():
-            chunks = len(self.library.store.chunks(document.id))
-            self.log(f"{document.id}  ready  ({chunks} chunks)")
-        return 1
+        chunks = len(self.library.store.chunks(document.id))
+        self.finishing.add(lease, f"{document.id}  ready  ({chunks} chunks)")
+        return 0
 
     def close(self) -> None:
         if self._steps is not None:
