@@ -14,6 +14,7 @@ from askalong.errors import AskAlongError, IndexUnreadable, InputError
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import Ingestor
+from askalong.jobs.wakeups import JobWakeups
 from askalong.maintain.conflict_scan import ConflictScanner
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
@@ -36,6 +37,8 @@ class Library:
         self.indexes.after_embedding.append(self._scan_conflicts)
         self._ingestor: Ingestor | None = None
         self._pages: PageReading | None = None
+        # Queueing a job announces it to idle workers elsewhere (ASKALONG_REDIS_URL).
+        self.wakeups = JobWakeups(settings.redis_url)
 
     @property
     def ingestor(self) -> Ingestor:
@@ -129,6 +132,7 @@ class Library:
             self._pages.close()
         self.indexes.close()
         self.store.close()
+        self.wakeups.close()
 
     def __enter__(self) -> Library:
         return self

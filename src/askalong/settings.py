@@ -122,6 +122,10 @@ class Settings:
     job_stale: float = 600.0
     job_attempts: int = 3
     job_poll: float = 1.0  # seconds an idle worker waits before looking for work again
+    # Server mode: a Redis URL (redis://host:6379/0, unix:///run/redis.sock) through which
+    # whoever queues a job wakes idle workers on every machine at once (``jobs/wakeups``);
+    # empty: workers poll every job_poll seconds. Redis holds nothing a restart would lose.
+    redis_url: str = ""
     serve_worker: bool = True
     # TEST ONLY: seconds a worker sleeps before each OCR page and after each embedding batch,
     # so a test can kill it mid-step deterministically. Leave at 0.
