@@ -126,6 +126,10 @@ class Settings:
     # whoever queues a job wakes idle workers on every machine at once (``jobs/wakeups``);
     # empty: workers poll every job_poll seconds. Redis holds nothing a restart would lose.
     redis_url: str = ""
+    # Server mode: where originals and resumable uploads' pieces are kept; empty: under
+    # ASKALONG_HOME (files_dir, uploads_dir); s3://bucket/prefix: S3-compatible storage,
+    # endpoint and credentials from boto3's own AWS_* environment (``files/s3``).
+    files: str = ""
     serve_worker: bool = True
     # TEST ONLY: seconds a worker sleeps before each OCR page and after each embedding batch,
     # so a test can kill it mid-step deterministically. Leave at 0.
@@ -138,6 +142,11 @@ class Settings:
     @property
     def files_dir(self) -> Path:
         return self.home / "files"
+
+    @property
+    def originals_cache_dir(self) -> Path:
+        """Verified local copies of originals kept in S3 (parsers read files); disposable."""
+        return self.home / "cache" / "originals"
 
     @property
     def index_dir(self) -> Path:

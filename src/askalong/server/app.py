@@ -30,8 +30,8 @@ from askalong.index.sync import BackgroundEmbedding
 from askalong.jobs.worker import WorkerThread
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
-from askalong.resumable.area import UploadArea
 from askalong.resumable.receiver import ResumableUploads, UploadLimits
+from askalong.resumable.storage import open_upload_storage
 from askalong.server.busy import WriteLock
 from askalong.server.deps import ServerState
 from askalong.server.edge import (
@@ -186,7 +186,7 @@ def resumable_uploads(settings: Settings, library: Library) -> ResumableUploads:
         max_pending=settings.upload_pending,
         lifetime=timedelta(hours=settings.upload_expiry_hours),
     )
-    return ResumableUploads(library.store, UploadArea(settings.uploads_dir), limits)
+    return ResumableUploads(library.store, open_upload_storage(settings), limits)
 
 
 def _version() -> str:

@@ -8,14 +8,13 @@ an optional dependency is to be imported inside its branch of ``open_store``.
 from __future__ import annotations
 
 from askalong.config import Settings
-from askalong.files.local import OriginalFiles
+from askalong.files.choose import open_originals
 from askalong.store.base import Store
 from askalong.store.sqlite.store import SQLiteStore
 
 
 def open_store(settings: Settings, *, sweep: bool = True) -> Store:
-    """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``.
-    ``sweep``: remove stale temp files of crashed writes (``doctor`` opens without it, to
-    report them)."""
-    files = OriginalFiles.open(settings.files_dir) if sweep else OriginalFiles(settings.files_dir)
-    return SQLiteStore(settings.database_path, files)
+    """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``,
+    its originals where ``ASKALONG_FILES`` says. ``sweep``: remove stale temp files of
+    crashed writes (``doctor`` opens without it, to report them)."""
+    return SQLiteStore(settings.database_path, open_originals(settings, sweep=sweep))

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from askalong.errors import InputError, NotFound
-from askalong.files.local import OriginalFiles, check_content_hash
+from askalong.files.base import Aside, OriginalStore
+from askalong.files.local import check_content_hash
 from askalong.store.base import MIN_PREFIX, DocumentCounts
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.pages import insert_page
@@ -60,7 +61,7 @@ class SQLiteDocuments(SQLiteDatabase):
     def __init__(
         self,
         path: Path,
-        files: OriginalFiles,
+        files: OriginalStore,
         *,
         trace: Callable[[str], None] | None = None,
     ) -> None:
@@ -87,7 +88,7 @@ class SQLiteDocuments(SQLiteDatabase):
 
     def delete_document(self, doc_id: str, access: Access) -> None:
         with self._lock, store_errors(doc_id):
-            aside: Path | None = None
+            aside: Aside | None = None
             try:
                 with self._transaction() as conn:
                     unused = _delete_rows(conn, doc_id, access)
@@ -223,7 +224,7 @@ class SQLiteDocuments(SQLiteDatabase):
         return chunk_from_row(row)
 
     def original_path(self, doc: Document) -> Path:
-        return self._files.path(doc.content_hash)
+        return self._files.local_path(doc.content_hash)
 
     # -- helpers -----------------------------------------------------------------------
 
