@@ -1,0 +1,78 @@
+"""Two ``askalong serve`` processes over one store, as two app servers behind a load
+balancer: a session signed in on one is used on the other, and the per-minute request
+limit is counted once for both (in the store, never per process)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from askalong.cli import main
+from askalong.server.sessions import SESSION_PREFIX
+from e2e.live import LiveServer, live_server
+
+PASSWORD = "a long secret phrase 7"
+LIMIT = 12  # requests a minute (ASKALONG_REQUESTS_PER_MINUTE)
+WINDOW = 60.0
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[LiveServer]]:
+    home = tmp_path_factory.mktemp("two-servers") / "home"
+    added = CliRunner().invoke(
+        main,
+        ["user", "add", "alice", "--password-stdin"],
+        input=PASSWORD + "\n",
+        env={"ASKALONG_HOME": str(home)},
+    )
+    assert added.exit_code == 0, added.output
+    env = {"ASKALONG_REQUESTS_PER_MINUTE": str(LIMIT), "ASKALONG_SERVE_WORKER": "false"}
+    with live_server(home, env) as first, live_server(home, env) as second:
+        yield [first, second]
+
+
+def signed_in(server: LiveServer, *others: LiveServer) -> httpx.Cookies:
+    """The session cookie of a sign-in on ``server``, also under the names ``others`` read:
+    a cookie is named after the port its server listens on, which behind a load balancer
+    is one port for all (here each server has its own)."""
+    response = httpx.post(
+        server.url + "/api/login", json={"user": "alice", "password": PASSWORD}, timeout=30
+    )
+    assert response.status_code == 200, response.text
+    made = f"{SESSION_PREFIX}{port(server)}"
+    cookies = httpx.Cookies({made: response.cookies[made]})
+    for other in others:
+        cookies.set(f"{SESSION_PREFIX}{port(other)}", response.cookies[made])
+    return cookies
+
+
+def port(server: LiveServer) -> int:
+    return int(server.url.rsplit(":", 1)[1])
+
+
+def test_a_session_made_on_one_server_works_on_the_other(servers: list[LiveServer]) -> None:
+    first, second = servers
+    cookies = signed_in(first, second)
+    session = httpx.get(second.url + "/api/session", cookies=cookies, timeout=30)
+    assert session.status_code == 200, session.text
+    assert session.json()["user"] == "alice"
+    listed = httpx.get(second.url + "/api/documents", cookies=cookies, timeout=30)
+    assert listed.status_code == 200, listed.text
+    assert httpx.get(second.url + "/api/documents", timeout=30).status_code == 401
+
+
+def test_the_request_limit_is_counted_across_both_servers(servers: list[LiveServer]) -> None:
+    if time.time() % WINDOW > WINDOW - 10:  # the burst must fall in one fixed window
+        time.sleep(WINDOW - time.time() % WINDOW + 0.5)
+    cookies = signed_in(*servers)
+    statuses: dict[int, list[int]] = {0: [], 1: []}
+    for i in range(LIMIT + 1):
+        response = httpx.get(servers[i % 2].url + "/api/documents", cookies=cookies, timeout=30)
+        statuses[i % 2].append(response.status_code)
+    assert 200 in statuses[0] and 200 in statuses[1]
+    # Each server saw about half the burst; only a shared count reaches the limit.
+    assert 429 in statuses[0] + statuses[1], statuses
