@@ -147,6 +147,19 @@ def _check_choices(values: dict[str, Any]) -> None:
     overlap = values.get("chunk_overlap", 0)
     if not 0 <= overlap <= 100:
         raise ConfigError(f"ASKALONG_CHUNK_OVERLAP={overlap}; must be between 0 and 100")
+    _check_api_token(values.get("api_token", ""))
+
+
+MIN_API_TOKEN = 32  # characters: a shared secret as strong as the file's own (43)
+
+
+def _check_api_token(token: str) -> None:
+    """A shared API token is a secret: long and without spaces (it travels in a header)."""
+    if token and (len(token) < MIN_API_TOKEN or any(c.isspace() for c in token)):
+        raise ConfigError(
+            f"ASKALONG_API_TOKEN: must be at least {MIN_API_TOKEN} characters without spaces"
+            " (make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
 
 
 MIN_CHUNK_TARGET = 2  # size units: the chunker needs room for a sentence and its neighbour

@@ -108,6 +108,10 @@ class Settings:
     # The HTTP server: host names it answers to besides localhost and --host, comma-separated
     # (a reverse proxy's public name, say); any other Host header is refused.
     allowed_hosts: str = ""
+    # The install's API token (owner's bearer token, key of account sessions' signatures);
+    # empty: made once in ASKALONG_HOME/api-token. App servers behind one load balancer,
+    # each with a home of its own, share one here so a session signed on one holds on all.
+    api_token: str = ""
     # "auto": multi-user (every request signed in) once the first account exists, the
     # local owner with no login before; "required": multi-user even with no account yet.
     auth: AuthMode = "auto"

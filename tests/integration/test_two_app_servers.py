@@ -1,18 +1,26 @@
 """Two ``askalong serve`` processes over one store, as two app servers behind a load
 balancer: a session signed in on one is used on the other, and the per-minute request
-limit is counted once for both (in the store, never per process)."""
+limit is counted once for both (in the store, never per process). App servers with homes
+of their own share ``ASKALONG_API_TOKEN``, so their session signatures agree."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
+from api_client import BASE_URL
 from click.testing import CliRunner
+from fastapi.testclient import TestClient
 
 from askalong.cli import main
+from askalong.config import load_settings
+from askalong.errors import ConfigError
+from askalong.server.app import create_app
 from askalong.server.sessions import SESSION_PREFIX
+from askalong.server.token import token_path
 from e2e.live import LiveServer, live_server
 
 PASSWORD = "a long secret phrase 7"
@@ -76,3 +84,30 @@ def test_the_request_limit_is_counted_across_both_servers(servers: list[LiveServ
     assert 200 in statuses[0] and 200 in statuses[1]
     # Each server saw about half the burst; only a shared count reaches the limit.
     assert 429 in statuses[0] + statuses[1], statuses
+
+
+SHARED_TOKEN = "s" * 20 + "h" * 23  # 43 characters, as a made token has
+
+
+def test_app_servers_with_homes_of_their_own_share_the_configured_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ASKALONG_API_TOKEN", SHARED_TOKEN)
+    monkeypatch.setenv("ASKALONG_EMBEDDER", "none")
+    first, second = (load_settings(home=tmp_path / name) for name in ("a", "b"))
+    one, other = create_app(first), create_app(second)
+    cookie = one.state.identities.signer.issue("alice")
+    session = other.state.identities.signer.read(cookie)
+    assert session is not None and session.user == "alice"
+    headers = {"Authorization": f"Bearer {SHARED_TOKEN}"}
+    with TestClient(other, base_url=BASE_URL, headers=headers) as client:
+        assert client.get("/api/documents").status_code == 200
+    assert not token_path(first.home).exists() and not token_path(second.home).exists()
+
+
+def test_a_short_shared_token_is_refused_naming_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ASKALONG_API_TOKEN", "short secret")
+    with pytest.raises(ConfigError, match="ASKALONG_API_TOKEN: must be at least 32"):
+        load_settings(home=tmp_path)

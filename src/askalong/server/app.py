@@ -67,7 +67,7 @@ from askalong.server.routes import (
     threads,
 )
 from askalong.server.security import SecurityHeaders
-from askalong.server.token import install_token
+from askalong.server.token import configured_token
 from askalong.server.uploads import MULTIPART_OVERHEAD
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -149,7 +149,7 @@ def create_app(
     app.add_middleware(BodyGuard, limits=body_limits(settings), timeouts=timeouts)
     app.add_middleware(RequestLimits, limits=UserLimits.of(settings), clock=clock)
     hosts = HostRule.of(host, settings.allowed_hosts)
-    app.state.identities = Identities(install_token(settings.home))
+    app.state.identities = Identities(configured_token(settings))
     app.state.login_guard = LoginGuard(clock=clock)
     app.add_middleware(Gate, hosts=hosts, identities=app.state.identities, auth=settings.auth)
     app.add_middleware(SecurityHeaders)  # added last: outermost, so refusals carry it too
