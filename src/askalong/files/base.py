@@ -21,6 +21,10 @@ class OriginalStore(Protocol):
         """Keep ``data`` under its hash (checked); an original already there stays."""
         ...
 
+    def has(self, content_hash: str) -> bool:
+        """Whether the original is kept (without reading it)."""
+        ...
+
     def local_path(self, content_hash: str) -> Path:
         """A file on this machine holding the original (parsers and responses read files);
         a path that does not exist when there is no such original."""

@@ -73,6 +73,9 @@ class OriginalFiles:
     def local_path(self, content_hash: str) -> Path:
         return self.path(content_hash)
 
+    def has(self, content_hash: str) -> bool:
+        return self.path(content_hash).is_file()
+
     def save(self, content_hash: str, data: bytes) -> Path:
         """Write ``data`` atomically; an existing file of that hash is left as it is."""
         check_content_hash(content_hash, data)

@@ -109,6 +109,9 @@ class S3OriginalFiles:
                 Bucket=self.place.bucket, Key=key, Body=data, ChecksumSHA256=sha256_base64(data)
             )
 
+    def has(self, content_hash: str) -> bool:
+        return self._exists(self.key(content_hash))
+
     def read(self, content_hash: str) -> bytes:
         """The original's bytes, checked against its hash; ``StoreError`` when they differ."""
         key = self.key(content_hash)

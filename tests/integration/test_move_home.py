@@ -1,0 +1,144 @@
+"""Moving an embedded home (``askalong migrate``'s core) into another store: every table's
+rows and every original copied with equal counts; a run cut off part-way (the target's
+batch failing as a kill would leave it) is finished by running it again, and running it
+again after that changes nothing. The target here is a second SQLite store and a bucket
+in moto's S3; the PostgreSQL run uses the same core."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+import wire_forms
+from moto_server import MotoServer
+
+from askalong.config import Settings, load_settings
+from askalong.files.choose import open_originals
+from askalong.ingest.inputs import Upload
+from askalong.jobs.outbox import queue_upload
+from askalong.library import Library
+from askalong.moving.move import ORIGINALS, move_home
+from askalong.moving.targets import SQLiteRows
+from askalong.store.backends import open_store
+from askalong.types import Access, Turn
+
+LOCAL = Access.local()
+PASSWORD = "a long secret phrase 7"
+# Tables the filled home must hold rows of, so the copy is seen to carry each.
+FILLED = (
+    "documents",
+    "blocks",
+    "chunks",
+    "users",
+    "orgs",
+    "memberships",
+    "threads",
+    "turns",
+    "feedback",
+    "collections",
+    "collection_documents",
+    "jobs",
+    "document_access",
+)
+
+
+def note(i: int) -> bytes:
+    body = "\n\n".join(f"Paragraph {j} of note {i} about valves and pumps." for j in range(12))
+    return f"# Note {i}\n\n{body}\n".encode()
+
+
+@pytest.fixture
+def home(settings: Settings) -> Settings:
+    """A home with something in every aggregate: documents read and one queued, accounts,
+    a thread with a turn, feedback on it, a collection."""
+    with Library(settings) as library:
+        ids = []
+        for i in range(6):
+            outcome = library.ingestor.add_upload(Upload(note(i), f"{i}.md", f"{i}.md"), LOCAL)
+            assert outcome.document is not None
+            ids.append(outcome.document.id)
+        queued = queue_upload(
+            library.ingestor, library.store, Upload(note(9), "q.md", "q.md"), LOCAL
+        )
+        assert queued.status == "queued"
+        store = library.store
+        store.add_user("alice", PASSWORD)
+        store.add_org("team")
+        store.add_org("a-subteam", parent="team")  # its id sorts before its parent's
+        store.set_member("team", "alice", "member")
+        store.add_to_collection("notes", ids[:3], LOCAL)
+        thread = wire_forms.thread()
+        store.save_turn(
+            thread,
+            Turn("u", thread.id, 0, "Why?", "ask", None, wire_forms.answer(), thread.created),
+        )
+        store.save_feedback(wire_forms.feedback())
+    return settings
+
+
+def target_of(tmp_path: Path) -> tuple[Settings, SQLiteRows]:
+    target = load_settings(home=tmp_path / "target")
+    open_store(target).close()  # its schema, made as the store makes it
+    return target, SQLiteRows.open(target.database_path)
+
+
+class CutOff(SQLiteRows):
+    """The target's connection dropping at its ``after``-th batch, its rows not committed."""
+
+    def __init__(self, connection: sqlite3.Connection, after: int) -> None:
+        super().__init__(connection)
+        self.left = after
+
+    def insert_missing(self, table: str, columns: Sequence[str], rows: Sequence[tuple]) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise ConnectionError("the target went away mid-copy")
+        super().insert_missing(table, columns, rows)
+
+
+def counts(database: Path) -> dict[str, int]:
+    with sqlite3.connect(database) as db:
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {n: db.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0] for n in names}
+
+
+def test_every_table_and_original_is_copied_with_equal_counts(
+    home: Settings, tmp_path: Path, s3_bucket: str, moto_s3: MotoServer
+) -> None:
+    target, rows = target_of(tmp_path)
+    bucket = load_settings(home=target.home, files=f"s3://{s3_bucket}/moved")
+    report = move_home(home.database_path, open_originals(home), rows, open_originals(bucket))
+    assert report.verified, report.differing
+    moved = {c.what: c.target for c in report.counts}
+    assert all(moved[name] > 0 for name in FILLED), moved
+    assert moved[ORIGINALS] == 7 and len(moto_s3.keys(s3_bucket)) == 7
+    source = counts(home.database_path)
+    assert {n: c for n, c in counts(target.database_path).items() if n in moved} == {
+        n: source[n] for n in moved if n != ORIGINALS
+    }
+    with Library(load_settings(home=target.home, files=bucket.files)) as moved_library:
+        (job,) = [j for j in moved_library.store.jobs() if j.state == "pending"]
+        document = moved_library.store.get_document(job.document_id, LOCAL)
+        assert moved_library.store.original_path(document).read_bytes() == note(9)
+
+
+def test_a_move_cut_off_part_way_is_finished_by_running_it_again(
+    home: Settings, tmp_path: Path
+) -> None:
+    target, rows = target_of(tmp_path)
+    cut = CutOff(rows.connection, after=5)
+    with pytest.raises(ConnectionError):
+        move_home(home.database_path, open_originals(home), cut, None, batch=3)
+    partial = counts(target.database_path)
+    source = counts(home.database_path)
+    assert 0 < sum(partial.values()) < sum(source.values()) - source["schema_migrations"]
+    report = move_home(home.database_path, open_originals(home), rows, None, batch=3)
+    assert report.verified, report.differing
+    again = move_home(home.database_path, open_originals(home), rows, None, batch=3)
+    assert again == report
+    assert counts(target.database_path) == {
+        **source,
+        "schema_migrations": partial["schema_migrations"],
+    }
