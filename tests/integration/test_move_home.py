@@ -12,15 +12,20 @@ from pathlib import Path
 
 import pytest
 import wire_forms
+from hash_embedder import HashEmbedder
 from moto_server import MotoServer
 
 from askalong.config import Settings, load_settings
 from askalong.files.choose import open_originals
+from askalong.index.sync import SearchIndexes
+from askalong.index.vectors import VectorIndex
 from askalong.ingest.inputs import Upload
+from askalong.ingest.pipeline import Ingestor
 from askalong.jobs.outbox import queue_upload
 from askalong.library import Library
 from askalong.moving.move import ORIGINALS, move_home
 from askalong.moving.targets import SQLiteRows
+from askalong.moving.vectors import VECTORS
 from askalong.store.backends import open_store
 from askalong.types import Access, Turn
 
@@ -84,6 +89,11 @@ def target_of(tmp_path: Path) -> tuple[Settings, SQLiteRows]:
     return target, SQLiteRows.open(target.database_path)
 
 
+def copied_samples(index: VectorIndex) -> list[tuple[str, tuple[str, str]]]:
+    """One (chunk id, content key) of each document in ``index``."""
+    return [(d, next(iter(index.live_keys(d).items()))) for d in sorted(index.document_ids())]
+
+
 class CutOff(SQLiteRows):
     """The target's connection dropping at its ``after``-th batch, its rows not committed."""
 
@@ -122,6 +132,35 @@ def test_every_table_and_original_is_copied_with_equal_counts(
         (job,) = [j for j in moved_library.store.jobs() if j.state == "pending"]
         document = moved_library.store.get_document(job.document_id, LOCAL)
         assert moved_library.store.original_path(document).read_bytes() == note(9)
+
+
+def test_vectors_are_copied_document_by_document_without_embedding_again(
+    settings: Settings, tmp_path: Path
+) -> None:
+    embedder = HashEmbedder()
+    with open_store(settings) as store, SearchIndexes(settings, store, lambda: embedder) as home:
+        for i in range(4):
+            Ingestor(settings, store, home).add_upload(Upload(note(i), f"{i}.md", f"{i}.md"), LOCAL)
+        assert home.embed(home.pending_vectors()).error is None
+        source = home.vectors
+        assert source is not None and len(source.document_ids()) == 4
+        target, rows = target_of(tmp_path)
+        with open_store(target) as into, SearchIndexes(target, into, lambda: embedder) as moved:
+            embedded = embedder.embedded
+            assert moved.vectors is not None
+            pair = (source.index, moved.vectors)
+            files = open_originals(settings)
+            report = move_home(settings.database_path, files, rows, None, vectors=pair)
+            assert report.verified, report.differing
+            assert {c.what: c.target for c in report.counts}[VECTORS] == 4
+            assert embedder.embedded == embedded  # nothing embedded again
+            assert moved.vectors is not None
+            for document_id, (chunk_id, key) in copied_samples(source.index):
+                vector = source.index.vectors_for([key])[key]
+                (hit,) = moved.vectors.index.search(
+                    vector, allowed_document_ids={document_id}, limit=1
+                )
+                assert (hit.chunk_id, round(hit.score, 5)) == (chunk_id, 1.0)
 
 
 def test_a_move_cut_off_part_way_is_finished_by_running_it_again(
