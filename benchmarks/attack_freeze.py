@@ -1,7 +1,7 @@
 """The attack suite's ``freeze`` section (issue 25, §1): writes while the worker embeds.
 
 A real ``askalong serve`` whose worker embeds a long document (300 chunks) slowly: the
-job test delay (``ASKALONG_JOB_TEST_DELAY``) holds each 64-chunk batch of its vectors for
+job test delay (``ASKALONG_JOB_TEST_DELAY``) holds each 16-chunk batch of its vectors for
 ``BATCH_DELAY`` seconds, the vector index claimed all along; the vectors come from the
 scripted OpenAI-style server (``tests/helpers/chat_server.py``), so no model is loaded.
 Against it, bursts of 100 concurrent writes (a delete of a missing id, a small multipart
@@ -35,11 +35,11 @@ from chat_server import ScriptedChatServer
 
 from askalong.config import load_settings
 from askalong.ingest.inputs import Upload
-from askalong.jobs.job import Job
 from askalong.jobs.outbox import queue_upload
 from askalong.library import Library
 from askalong.store.backends import open_store
 from askalong.types import Access
+from askalong.values.jobs import Job
 from attack_common import MAX_EXAMPLES, Row, spawned
 from e2e.live import LiveServer
 

@@ -34,10 +34,10 @@ from _table import markdown_table, write_results
 from askalong.config import load_settings
 from askalong.index.vectors import VectorIndex
 from askalong.maintain.conflict_scan import ConflictScanner
-from askalong.maintain.conflicts import ConflictPair, ScanReport
 from askalong.store.backends import open_store
 from askalong.store.base import Store
 from askalong.types import Access
+from askalong.values.conflicts import ConflictPair, ScanReport
 from conflicts_planted import Planted, plant, unplant
 
 CACHED = Path("/tmp/askalong-answers/6c8046f1640125c2")

@@ -32,10 +32,10 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from _table import markdown_table, write_results  # noqa: E402
 from askalong.config import load_settings  # noqa: E402
 from askalong.feedback.judged import sha256  # noqa: E402
-from askalong.feedback.record import TRIAGE_LABELS, Citation, Judged  # noqa: E402
 from askalong.feedback.triage import triage_by_terms  # noqa: E402
 from askalong.library import Library  # noqa: E402
 from askalong.types import Access, Chunk, Timings  # noqa: E402
+from askalong.values.feedback import TRIAGE_LABELS, Citation, Judged  # noqa: E402
 
 CASES = REPO / "tests" / "data" / "triage_cases.jsonl"
 EVALDATA = Path("/work/shared/evaldata")

@@ -1,8 +1,8 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``) through the product's own path, in one run, for
-three systems:
+format in ``benchmarks/unseen/README.md``; ``--set unseen2``: the fresh test-only set in
+``benchmarks/unseen2/``) through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
   that value (each asked in its own child process, so no cached scorer crosses over), via
@@ -21,6 +21,7 @@ tables (``.md``) and every answer (``.json``). ``--check`` only proves that ever
 phrase is in its parsed document and every selection is found; it asks nothing.
 
     PYTHONPATH=src .venv/bin/python benchmarks/unseen.py --split dev
+    PYTHONPATH=src .venv/bin/python benchmarks/unseen.py --set unseen2 --split test
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from typing import Any, cast
 
 from answers import _bm25_top1
 from answers_corpus import _embed
-from unseen_set import DOCS, KINDS, QUESTIONS, Item, contains_any, load_items, of_split
+from unseen_set import KINDS, SETS, Item, contains_any, load_items, of_split, questions_of
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
@@ -62,16 +63,18 @@ def open_library(home: Path) -> Any:
     return Library(load_settings())
 
 
-def add_documents(library: Any, docs: Sequence[str], progress: Callable[[], None]) -> dict:
-    """Each set document (a file, or a folder of files) added through the product's
-    ingestor: a map from the set's name to its document ids."""
+def add_documents(
+    library: Any, folder: Path, docs: Sequence[str], progress: Callable[[], None]
+) -> dict:
+    """Each set document (a file, or a folder of files, under ``folder``) added through the
+    product's ingestor: a map from the set's name to its document ids."""
     from askalong.ingest.inputs import Skipped, expand_inputs
     from askalong.types import Access
 
     ids: dict[str, list[str]] = {}
     for doc in docs:
         ids[doc] = []
-        for path in expand_inputs([str(DOCS / doc)]):
+        for path in expand_inputs([str(folder / doc)]):
             if isinstance(path, Skipped):
                 continue
             added = library.ingestor.add(path, Access.local())
@@ -82,12 +85,13 @@ def add_documents(library: Any, docs: Sequence[str], progress: Callable[[], None
     return ids
 
 
-def build(home: Path, items: Sequence[Item], vectors: bool) -> dict[str, list[str]]:
-    """The items' documents added (and embedded) under ``home``; their ids, also saved."""
+def build(home: Path, folder: Path, items: Sequence[Item], vectors: bool) -> dict[str, list[str]]:
+    """The items' documents (under ``folder``) added (and embedded) under ``home``; their
+    ids, also saved."""
     docs = sorted({i.doc for i in items})
     with _progress() as bar, open_library(home) as library:
         task = bar.add_task("adding documents", total=len(docs))
-        ids = add_documents(library, docs, lambda: bar.advance(task))
+        ids = add_documents(library, folder, docs, lambda: bar.advance(task))
         if vectors:
             bar.update(task, description="embedding")
             _embed(library, {d for doc_ids in ids.values() for d in doc_ids})
@@ -207,11 +211,12 @@ def baseline(home: Path, items: Sequence[Item]) -> list[dict[str, Any]]:
     return rows
 
 
-def run_child(home: Path, split: str, system: str) -> list[dict[str, Any]]:
+def run_child(home: Path, args: argparse.Namespace, system: str) -> list[dict[str, Any]]:
     """One scorer's answers, asked in a child process with ``ASKALONG_SENTENCE_SCORER``."""
     out = home / f"answers-{system}.json"
     env = {**os.environ, "ASKALONG_SENTENCE_SCORER": system}
-    command = [sys.executable, __file__, "--split", split, "--child", system, "--home", str(home)]
+    command = [sys.executable, __file__, "--set", args.set, "--split", args.split]
+    command += ["--child", system, "--home", str(home)]
     subprocess.run(command, env=env, check=True)
     return cast(list[dict[str, Any]], json.loads(out.read_text(encoding="utf-8")))
 
@@ -280,15 +285,15 @@ def scorer_setting_known() -> bool:
     return any("SENTENCE_SCORER" in p.read_text(encoding="utf-8") for p in package.rglob("*.py"))
 
 
-def _notes(split: str, items: Sequence[Item], vectors: bool) -> list[str]:
+def _notes(questions: Path, split: str, items: Sequence[Item], vectors: bool) -> list[str]:
     date = datetime.date.today().isoformat()
     same = "" if scorer_setting_known() else (
         " This checkout has no `ASKALONG_SENTENCE_SCORER` setting: `learned` and `rules` "
         "are the same answerer."
     )  # fmt: skip
     return [
-        f"# Never-seen documents, split `{split}` ({date})",
-        f"{len(items)} items of `{QUESTIONS.relative_to(REPO)}`, offline answerer, vectors: "
+        f"# Never-seen documents `{questions.parent.name}`, split `{split}` ({date})",
+        f"{len(items)} items of `{questions.relative_to(REPO)}`, offline answerer, vectors: "
         f"{'yes' if vectors else 'no'}, askalong at `{_commit()}`, load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.{same}",
         "answer hit: a gold phrase in the direct answer, over covered items (a refusal never "
@@ -318,7 +323,8 @@ def _progress() -> Any:
 
 def main() -> None:
     args = _arguments()
-    items = of_split(load_items(), args.split)
+    questions = questions_of(args.set)
+    items = of_split(load_items(questions), args.split)
     if args.child:  # one scorer's answers, into the parent's home
         rows = ask_all(args.home, items, args.child)
         out = args.home / f"answers-{args.child}.json"
@@ -327,14 +333,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="askalong-unseen-") as home:
         rows = _run(Path(home), items, args)
     if rows:
-        _save(args.out, rows, _notes(args.split, items, args.vectors == "all"))
+        _save(args.out, rows, _notes(questions, args.split, items, args.vectors == "all"))
 
 
 def _run(home: Path, items: Sequence[Item], args: argparse.Namespace) -> list[dict[str, Any]]:
     """``--check``'s problems printed (no rows), or every system's answers."""
     if args.vectors == "none":
         os.environ["ASKALONG_EMBEDDER"] = "none"
-    ids = build(home, items, vectors=args.vectors == "all")
+    ids = build(home, questions_of(args.set).parent / "docs", items, args.vectors == "all")
     if args.check:
         with open_library(home) as library:
             problems = check(library, ids, items)
@@ -342,7 +348,7 @@ def _run(home: Path, items: Sequence[Item], args: argparse.Namespace) -> list[di
         raise SystemExit(1 if problems else 0)
     rows = baseline(home, items)
     for system in SCORERS:
-        rows = run_child(home, args.split, system) + rows
+        rows = run_child(home, args, system) + rows
     return rows
 
 
@@ -361,6 +367,7 @@ def _save(out: Path | None, rows: Sequence[dict[str, Any]], notes: Sequence[str]
 
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--set", choices=SETS, default="unseen", help="the set's folder")
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")
     parser.add_argument("--vectors", choices=("all", "none"), default="all")
@@ -370,7 +377,7 @@ def _arguments() -> argparse.Namespace:
     args = parser.parse_args()
     if args.out is None and not args.child and not args.check:
         date = datetime.date.today().isoformat()
-        args.out = RESULTS / f"unseen-{args.split}-{date}.md"
+        args.out = RESULTS / f"{args.set}-{args.split}-{date}.md"
     return args
 
 

@@ -1,6 +1,7 @@
-"""The never-seen-documents set (``unseen/questions.jsonl``, format in ``unseen/README.md``):
-its items read and validated line by line, the documents they name, and the one match of a
-gold phrase in an answer (the product's fold: case, width, whitespace, quotes, word hyphens).
+"""The never-seen-documents sets (``unseen/questions.jsonl``, format in ``unseen/README.md``;
+``unseen2/``, a fresh test-only set in the same format): their items read and validated line
+by line, the documents they name, and the one match of a gold phrase in an answer (the
+product's fold: case, width, whitespace, quotes, word hyphens).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from typing import Any
 
 from answers import contains_any  # the one gold match: askalong.text.fold on both sides
 
-HERE = Path(__file__).resolve().parent / "unseen"
+BENCHMARKS = Path(__file__).resolve().parent
+SETS = ("unseen", "unseen2")  # folders under benchmarks/, each questions.jsonl beside docs/
+HERE = BENCHMARKS / "unseen"
 QUESTIONS = HERE / "questions.jsonl"
 DOCS = HERE / "docs"
 SPLITS = ("dev", "test")
@@ -23,14 +26,14 @@ KINDS = (
 )  # fmt: skip
 INTENT_KINDS = ("explain", "example", "compare")
 MIN_ITEMS = 120
-__all__ = ["Item", "contains_any", "load_items", "of_split"]
+__all__ = ["Item", "contains_any", "load_items", "of_split", "questions_of"]
 
 
 @dataclass(frozen=True)
 class Item:
     id: str
     split: str
-    doc: str  # a file or folder under ``unseen/docs``
+    doc: str  # a file or folder under the set's ``docs/``
     doc_kind: str
     kind: str
     lang: str
@@ -42,20 +45,26 @@ class Item:
     previous: str | None = None  # the item this one follows up, asked first in one thread
 
 
+def questions_of(name: str) -> Path:
+    """The questions file of the set named ``name`` (one of ``SETS``)."""
+    return BENCHMARKS / name / "questions.jsonl"
+
+
 def load_items(path: Path = QUESTIONS) -> list[Item]:
-    """The items of a JSON-lines file; a bad line raises naming the file, line and problem."""
+    """The items of a JSON-lines file, whose documents lie in ``docs/`` beside it; a bad
+    line raises naming the file, line and problem."""
     items: list[Item] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         try:
-            items.append(_item(json.loads(line), items))
+            items.append(_item(json.loads(line), items, path.parent / "docs"))
         except (ValueError, KeyError, TypeError) as exc:
             raise SystemExit(f"{path}:{number}: {exc}") from None
     return items
 
 
-def _item(raw: dict[str, Any], before: Sequence[Item]) -> Item:
+def _item(raw: dict[str, Any], before: Sequence[Item], docs: Path) -> Item:
     item = Item(
         id=raw["id"],
         split=raw["split"],
@@ -70,20 +79,20 @@ def _item(raw: dict[str, Any], before: Sequence[Item]) -> Item:
         selection=raw.get("selection"),
         previous=raw.get("previous"),
     )
-    problem = _problem(item, {i.id: i for i in before})
+    problem = _problem(item, {i.id: i for i in before}, docs)
     if problem:
         raise ValueError(f"{item.id}: {problem}")
     return item
 
 
-def _problem(item: Item, before: dict[str, Item]) -> str:
+def _problem(item: Item, before: dict[str, Item], docs: Path) -> str:
     """What is wrong with one item, given the items above it ("" when nothing)."""
     if item.id in before:
         return "duplicate id"
     if item.split not in SPLITS or item.kind not in KINDS or item.lang not in ("en", "zh"):
         return f"split {item.split!r}, kind {item.kind!r} or lang {item.lang!r} unknown"
-    if not (DOCS / item.doc).exists():
-        return f"document {item.doc} not in {DOCS}"
+    if not (docs / item.doc).exists():
+        return f"document {item.doc} not in {docs}"
     if item.refuse == bool(item.gold) or any(not g.strip() for g in item.gold):
         return "needs non-empty gold phrases, or refuse: true (never both)"
     if (item.kind == "uncovered") != item.refuse:

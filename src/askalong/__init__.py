@@ -11,7 +11,6 @@ their modules when needed::
     from askalong.asking.choose import make_asker          # the Asker for a library
 """
 
-from askalong.accounts import ApiToken, Membership, Org, User
 from askalong.config import load_settings
 from askalong.errors import (
     AskAlongError,
@@ -38,7 +37,6 @@ from askalong.errors import (
     Unreadable,
     UnsupportedFormat,
 )
-from askalong.resumable.upload import ResumableUpload
 from askalong.settings import Settings
 from askalong.types import (
     Access,
@@ -50,18 +48,20 @@ from askalong.types import (
     BlockSpan,
     Chunk,
     Claim,
-    Collection,
     ConflictNotice,
     Document,
     Hit,
     LineBox,
     ParsedDocument,
     Quote,
+    SearchResult,
     StoredDocument,
-    Thread,
     Timings,
-    Turn,
 )
+from askalong.values.accounts import ApiToken, Membership, Org, User
+from askalong.values.collections import Collection
+from askalong.values.threads import Thread, Turn
+from askalong.values.uploads import ResumableUpload
 
 __all__ = [
     "Access",
@@ -100,6 +100,7 @@ __all__ = [
     "ProviderError",
     "Quote",
     "ResumableUpload",
+    "SearchResult",
     "Settings",
     "StoreError",
     "StoredDocument",

@@ -108,9 +108,8 @@ LIMITS = (
 )
 # Counts of which at least one is needed: a model round, a tool call.
 AT_LEAST_ONE = ("agent_rounds", "agent_tool_calls")
-# Number settings for which 0 means something: no OCR while adding (pages read on request),
-# no test delay.
-ZERO_ALLOWED = frozenset({"ocr_budget", "job_test_delay"})
+# Number settings for which 0 means something: no OCR while adding (pages read on request).
+ZERO_ALLOWED = frozenset({"ocr_budget"})
 
 
 def _check_number(name: str, raw: object, value: float) -> None:

@@ -14,12 +14,13 @@ from askalong.errors import AskAlongError, IndexUnreadable, InputError
 from askalong.index.sync import SearchIndexes
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import Ingestor
-from askalong.jobs.wakeups import JobWakeups
 from askalong.maintain.conflict_scan import ConflictScanner
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
-from askalong.types import Access, Collection, Document, Visibility
+from askalong.types import Access, Document, Visibility
+from askalong.values.collections import Collection
+from askalong.wakeups import JobWakeups
 
 _Member = TypeVar("_Member")
 

@@ -127,7 +127,7 @@ class Settings:
     job_attempts: int = 3
     job_poll: float = 1.0  # seconds an idle worker waits before looking for work again
     # Server mode: a Redis URL (redis://host:6379/0, unix:///run/redis.sock) through which
-    # whoever queues a job wakes idle workers on every machine at once (``jobs/wakeups``);
+    # whoever queues a job wakes idle workers on every machine at once (``wakeups.py``);
     # empty: workers poll every job_poll seconds. Redis holds nothing a restart would lose.
     redis_url: str = ""
     # Server mode: where originals and resumable uploads' pieces are kept; empty: under
@@ -135,9 +135,6 @@ class Settings:
     # endpoint and credentials from boto3's own AWS_* environment (``files/s3``).
     files: str = ""
     serve_worker: bool = True
-    # TEST ONLY: seconds a worker sleeps before each OCR page and after each embedding batch,
-    # so a test can kill it mid-step deterministically. Leave at 0.
-    job_test_delay: float = 0.0
 
     @property
     def database_path(self) -> Path:

@@ -10,16 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-# The account and upload values live in their own modules; named here too, so
-# ``from askalong.types import User`` keeps working.
-from askalong.accounts import ROLES as ROLES
-from askalong.accounts import ApiToken as ApiToken
-from askalong.accounts import Membership as Membership
-from askalong.accounts import Org as Org
-from askalong.accounts import Role as Role
-from askalong.accounts import User as User
-from askalong.resumable.upload import ResumableUpload as ResumableUpload
-
 Visibility = Literal["private", "org", "public"]
 VISIBILITIES: tuple[str, ...] = get_args(Visibility)
 
@@ -241,6 +231,16 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class SearchResult:
+    """One search's hits, ranked (``retrieve/search``), with the routes that ran."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    routes: tuple[str, ...]  # the routes that ran and answered
+    notes: tuple[str, ...] = ()  # why a route was skipped, or why nothing was found
+
+
+@dataclass(frozen=True)
 class Anchor:
     """Where a read-along question was asked: a block (and optionally a character span
     of it), or only the selected text, which is then located in the document. A selection
@@ -369,43 +369,3 @@ class Answer:
     # the paragraph the direct answer sits in, its quotes marked (None: not covered, or no
     # quote of the answer lies in a passage the answerer read)
     passage: AnswerPassage | None = None
-
-
-@dataclass(frozen=True)
-class Thread:
-    """A conversation: follow-ups stay anchored where the last turn was asked."""
-
-    id: str
-    owner: str
-    title: str  # the first question
-    created: str
-    updated: str
-    document_id: str | None = None  # the document it was opened on (read along)
-    turn_count: int = 0
-
-
-@dataclass(frozen=True)
-class Collection:
-    """A named set of documents asked as one (a folder or a manual added together).
-
-    Private to its owner, like a thread; ``documents`` and ``chunks`` count only the
-    members the reader may see, so a collection never tells of a hidden document."""
-
-    id: str
-    owner: str
-    name: str  # unique per owner
-    created: str
-    documents: int = 0
-    chunks: int = 0
-
-
-@dataclass(frozen=True)
-class Turn:
-    id: str
-    thread_id: str
-    index: int  # 0-based position in the thread
-    question: str
-    intent: Intent
-    anchor: Anchor | None
-    answer: Answer
-    created: str

@@ -8,9 +8,9 @@ import pytest
 from test_store import Sample, add, sample
 
 from askalong.maintain.conflict_scan import conflict_pair
-from askalong.maintain.conflicts import ConflictPair
 from askalong.store.base import Store
 from askalong.types import Access, BlockSpan, Chunk, StoredDocument
+from askalong.values.conflicts import ConflictPair
 
 ALICE, BOB = Access(user="alice"), Access(user="bob")
 Two = tuple[Sample, Sample, ConflictPair]

@@ -10,9 +10,9 @@ import pytest
 import wire_forms
 
 from askalong.errors import NotFound
-from askalong.feedback.record import Feedback, FeedbackFilter, Triage
 from askalong.store.base import Store
 from askalong.types import Access
+from askalong.values.feedback import Feedback, FeedbackFilter, Triage
 
 ALICE = Access(user="alice")
 BOB = Access(user="bob")

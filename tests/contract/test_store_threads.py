@@ -6,7 +6,8 @@ import pytest
 
 from askalong.errors import InputError, NotFound
 from askalong.store.base import ThreadStore
-from askalong.types import Access, Anchor, Answer, Claim, Quote, Thread, Timings, Turn
+from askalong.types import Access, Anchor, Answer, Claim, Quote, Timings
+from askalong.values.threads import Thread, Turn
 
 ALICE = Access(user="alice")
 BOB = Access(user="bob")

@@ -13,7 +13,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from askalong.asking.question import INTENT_QUESTIONS
-from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
 from askalong.ingest.archive import ARCHIVE_SUFFIXES
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.parse.code.languages import CODE_SUFFIXES
@@ -23,6 +22,7 @@ from askalong.server.chat_events import CHAT_EVENT_NAMES
 from askalong.server.sse import EVENT_NAMES
 from askalong.server.upload_events import UPLOAD_EVENT_NAMES
 from askalong.types import INTENTS, VERDICTS
+from askalong.values.feedback import MAX_REASON_CHARS, RATINGS
 from e2e.conftest import Library
 from e2e.reader import drag_select, open_reader, pick_block, sentence_in
 

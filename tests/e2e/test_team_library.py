@@ -26,14 +26,15 @@ NOTE = "# {title}\n\nThe {title} note says the ferry leaves at noon from the nor
 @pytest.fixture(scope="module")
 def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """``root`` (the first account, an administrator), ``alice`` and ``bob`` in ``acme``,
-    and ``carol`` in no organisation."""
+    ``dave`` administering ``acme``, and ``carol`` in no organisation."""
     home = tmp_path_factory.mktemp("e2e-team-library") / "home"
     with open_store(load_settings(home=home)) as store:
-        for user in ("root", "alice", "bob", "carol"):
+        for user in ("root", "alice", "bob", "carol", "dave"):
             store.add_user(user, PASSWORD)
         store.add_org("acme")
         for user in ("alice", "bob"):
             store.set_member("acme", user, "member")
+        store.set_member("acme", "dave", "admin")
     with live_server(home) as server:
         yield server
 
@@ -157,3 +158,29 @@ def test_the_installs_owner_sees_members_private_documents_as_such(
         group = page.locator(".doc-group", has_text="Other members' private documents")
         expect(group).to_have_count(1)
         expect(page.locator(".doc-group").last).to_have_text("Other members' private documents")
+
+
+def test_an_org_admin_reshares_what_is_shared_with_the_org_on_its_card(
+    context: BrowserContext, team: LiveServer, tmp_path: Path
+) -> None:
+    alice = signed_in(context, team, "alice")
+    alice.locator("#file").set_input_files(str(note(tmp_path, "Dock rota")))
+    row = alice.locator(".upload-row", has_text="dock-rota.md")
+    row.get_by_label("Who may see dock-rota.md").select_option("org")
+    expect(row).to_have_attribute("data-state", "done", timeout=60_000)
+    alice.locator("#file").set_input_files(str(note(tmp_path, "Dock secrets")))
+    expect(alice.locator(".doc-card", has_text="Dock secrets")).to_be_visible(timeout=60_000)
+
+    dave = signed_in(context, team, "dave")
+    rota = dave.locator(".doc-card", has_text="Dock rota")
+    expect(rota.locator(".share-select")).to_have_value("org", timeout=10_000)
+    expect(dave.locator(".doc-card", has_text="Dock secrets")).to_have_count(0)  # private
+    rota.get_by_label("Who may see Dock rota").select_option("public")
+    expect(rota.locator(".share-select")).to_have_value("public")
+    assert dave.request.get(team.url + "/api/session").json()["admin_of"] == ["acme"]
+
+    carol = signed_in(context, team, "carol")  # in no organisation: public now
+    expect(carol.locator(".doc-card", has_text="Dock rota")).to_have_count(1)
+    bob = signed_in(context, team, "bob")  # a plain member: sees it, may not re-share it
+    expect(bob.locator(".doc-card", has_text="Dock rota")).to_have_count(1)
+    expect(bob.locator(".doc-card", has_text="Dock rota").locator(".share-select")).to_have_count(0)

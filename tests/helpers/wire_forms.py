@@ -16,35 +16,31 @@ from askalong.answer.agent.scores import CitationScores
 from askalong.context.call_tree import CallNode
 from askalong.context.code_graph import Place, SourceFile
 from askalong.context.units import ContextUnit
-from askalong.feedback.record import Citation, Feedback, Judged, RankedChunk, Triage
-from askalong.jobs.job import Job
-from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
-from askalong.maintain.findings import Finding, Repair
 from askalong.parse.code.tokens import TokenSpan
-from askalong.retrieve.search import SearchResult
 from askalong.types import (
     Anchor,
     Answer,
     AnswerPassage,
     AnswerSpan,
-    ApiToken,
     Block,
     BlockSpan,
     Chunk,
     Claim,
-    Collection,
     ConflictNotice,
     Document,
     Hit,
     LineBox,
-    Membership,
-    Org,
     Quote,
-    Thread,
+    SearchResult,
     Timings,
-    Turn,
-    User,
 )
+from askalong.values.accounts import ApiToken, Membership, Org, User
+from askalong.values.collections import Collection
+from askalong.values.conflicts import ConflictPair, ConflictSide, ScanReport
+from askalong.values.feedback import Citation, Feedback, Judged, RankedChunk, Triage
+from askalong.values.findings import Finding, Repair
+from askalong.values.jobs import Job
+from askalong.values.threads import Thread, Turn
 from askalong.wire import (
     AnswerJSON,
     BlockJSON,

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from askalong.config import Settings
+from askalong.files.disk import is_disk_full
 from askalong.library import Library
-from askalong.store.disk import is_disk_full
 from askalong.types import Access
 
 UNLIMITED_PAGES = 1_073_741_823

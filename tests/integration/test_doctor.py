@@ -24,11 +24,11 @@ from askalong.config import Settings
 from askalong.index.keyword import KeywordIndex
 from askalong.index.sync import SearchIndexes
 from askalong.maintain.checks import SETTLE_SECONDS, examine, stored_documents
-from askalong.maintain.findings import KINDS, Finding
 from askalong.maintain.parts import Parts
 from askalong.maintain.repair import repair
 from askalong.store.backends import open_store
 from askalong.types import Access
+from askalong.values.findings import KINDS, Finding
 
 PAGES = Path("manuals/postgresql-15-html")
 LOCAL = Access.local()

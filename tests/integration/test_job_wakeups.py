@@ -15,9 +15,9 @@ from redis_server import RedisServer, redis_server
 
 from askalong.cli import main
 from askalong.config import Settings, load_settings
-from askalong.jobs.wakeups import CHANNEL
 from askalong.jobs.worker import Worker
 from askalong.library import Library
+from askalong.wakeups import CHANNEL
 
 BOUND = 30.0  # seconds: far above a wake-up, far below the minute-long poll below
 

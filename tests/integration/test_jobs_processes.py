@@ -19,10 +19,10 @@ import pypdfium2 as pdfium
 import pytest
 
 from askalong.config import load_settings
-from askalong.jobs.job import Job
 from askalong.library import Library
 from askalong.store.backends import open_store
 from askalong.types import Access
+from askalong.values.jobs import Job
 
 ASKALONG = [sys.executable, "-c", "from askalong.cli import main; main()"]
 QUICK = {  # a dead worker is noticed within seconds, not minutes

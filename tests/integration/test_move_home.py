@@ -27,7 +27,8 @@ from askalong.moving.move import ORIGINALS, move_home
 from askalong.moving.targets import SQLiteRows
 from askalong.moving.vectors import VECTORS
 from askalong.store.backends import open_store
-from askalong.types import Access, Turn
+from askalong.types import Access
+from askalong.values.threads import Turn
 
 LOCAL = Access.local()
 PASSWORD = "a long secret phrase 7"

@@ -69,6 +69,7 @@ def test_zero_config_needs_no_login(settings: Settings) -> None:
             "multi_user": False,
             "csrf_token": None,
             "orgs": [],
+            "admin_of": [],
         }
         assert client.post("/api/login", json={"user": "a", "password": "b"}).status_code == 400
 

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 from askalong.answer.extractive.cues import answer_fit, states_answer
 from askalong.answer.extractive.select import ExtractiveResult, answer_extractively
-from askalong.answer.referents import leans_on_thread, refers_back, thread_subject
 from askalong.context.units import ContextUnit, places_of
 from askalong.text.analysed import analysed
 from askalong.text.question_form import question_form
+from askalong.text.referents import leans_on_thread, refers_back, thread_subject
 from askalong.types import CHUNK_JOINER, Block, BlockSpan
 
 # The rest of a paper's context: what makes the question's words rare or common.

@@ -5,8 +5,8 @@ cited, or both sides by one citation, gives none."""
 from __future__ import annotations
 
 from askalong.asking.conflicts import notices_for
-from askalong.maintain.conflicts import ConflictPair, ConflictSide
 from askalong.types import BlockSpan, ConflictNotice, Quote
+from askalong.values.conflicts import ConflictPair, ConflictSide
 
 ON = ConflictSide(
     "c1", "d15", None, 0, 2, BlockSpan("b7", 16, 18), ("on",), (BlockSpan("b7", 0, 40),)

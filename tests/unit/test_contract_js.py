@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 from askalong.asking.question import INTENT_QUESTIONS
-from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
 from askalong.ingest.archive import ARCHIVE_SUFFIXES
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.parse.code.languages import CODE_SUFFIXES
@@ -19,6 +18,7 @@ from askalong.server.contract import CONTRACT_JS, main, render
 from askalong.server.sse import EVENT_NAMES
 from askalong.server.upload_events import UPLOAD_EVENT_NAMES
 from askalong.types import INTENTS, VERDICTS
+from askalong.values.feedback import MAX_REASON_CHARS, RATINGS
 
 EXPORT = re.compile(r"^export const (\w+) = Object\.freeze\((.*?)\);$", re.M | re.S)
 BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_]\w*):")

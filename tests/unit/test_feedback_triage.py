@@ -12,9 +12,9 @@ import wire_forms
 
 from askalong.feedback.export import eval_item
 from askalong.feedback.guidance import newest_wins
-from askalong.feedback.record import Judged, Triage
 from askalong.feedback.triage import triage_by_model, triage_by_terms
 from askalong.providers.chat import ChatMessage
+from askalong.values.feedback import Judged, Triage
 
 PARENT = (
     "TRUNCATE will not fire any ON DELETE triggers that might exist for the tables. "

@@ -14,6 +14,13 @@ means that running A may run B:
 
 Imports by string (``importlib.import_module``: the parse guard's parser table) are not
 seen; they name parse modules only.
+
+The same holds one level up: folding every module into its top-level package or module
+under ``askalong`` (``askalong.store.sqlite.rows`` into ``askalong.store``), the packages
+import one another without a cycle, so each stands on a floor above all it imports. A lazy
+import counts here too, with no exception: it runs when its function is called, so a
+package that imports another inside a function still needs it (the store needs no package
+that needs the store).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import ast
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -201,6 +209,36 @@ def cycle_in(graph: Graph, component: list[str]) -> list[str]:
     return [*(chain or [component[0]]), component[0]]
 
 
+def top_level(module: str) -> str:
+    """The top-level package or module of ``askalong`` that holds ``module`` (the package's
+    own ``__init__`` is itself)."""
+    return ".".join(module.split(".")[:2])
+
+
+def package_graph(graph: Graph) -> Graph:
+    """The top-level packages and modules, an edge where a module of one imports one of another."""
+    edges: dict[str, set[str]] = {}
+    for module, found in graph.items():
+        edges.setdefault(top_level(module), set()).update(map(top_level, found))
+    return {node: frozenset(found - {node}) for node, found in edges.items()}
+
+
+def explained(graph: Graph, cycle: list[str]) -> str:
+    """A package cycle with one module import that makes each of its steps."""
+    return "\n".join(f"{a} -> {b}: {_witness(graph, a, b)}" for a, b in pairwise(cycle))
+
+
+def _witness(graph: Graph, source: str, target: str) -> str:
+    # Reverse order names the module imported before the packages enclosing it.
+    return next(
+        f"{module} imports {found}"
+        for module in sorted(graph)
+        if top_level(module) == source
+        for found in sorted(graph[module], reverse=True)
+        if top_level(found) == target
+    )
+
+
 def under(module: str, prefixes: Iterable[str]) -> bool:
     return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
 
@@ -231,6 +269,17 @@ def test_no_import_cycle() -> None:
     graph = askalong_graph()
     cycles = [cycle_in(graph, c) for c in strongly_connected(graph) if len(c) > 1]
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_no_import_cycle_between_packages() -> None:
+    graph = askalong_graph()
+    packages = package_graph(graph)
+    knots = [c for c in strongly_connected(packages) if len(c) > 1]
+    assert not knots, "\n\n".join(
+        f"{len(knot)} packages import one another: {', '.join(knot)}; one cycle:\n"
+        + explained(graph, cycle_in(packages, knot))
+        for knot in knots
+    )
 
 
 @pytest.mark.parametrize("stage", PURE_STAGES)
@@ -279,3 +328,33 @@ def test_the_checks_see_lazy_and_type_only_imports_and_cycles(tmp_path: Path) ->
         "pkg.edge.deps -> pkg.low -> pkg.high"
     ]
     assert list(third_party_imports(tmp_path, "pkg")) == [("pkg.edge.app", "fastapi")]
+
+
+def test_packages_can_close_a_cycle_their_modules_do_not(tmp_path: Path) -> None:
+    """Modules without a cycle, packages with one: ``a.x -> b.y`` and, lazily, ``b.z -> a.w``."""
+    files = {
+        "__init__.py": "",
+        "a/__init__.py": "",
+        "a/x.py": "from pkg.b.y import f\n",
+        "a/w.py": "",
+        "b/__init__.py": "",
+        "b/y.py": "",
+        "b/z.py": "def late():\n    from pkg.a import w\n",
+        "c.py": "import pkg.a.x\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    graph = import_graph(tmp_path, "pkg")
+    assert not [c for c in strongly_connected(graph) if len(c) > 1]
+    packages = package_graph(graph)
+    assert packages == {
+        "pkg": frozenset(),
+        "pkg.a": frozenset({"pkg.b"}),
+        "pkg.b": frozenset({"pkg.a"}),
+        "pkg.c": frozenset({"pkg.a"}),
+    }
+    (component,) = [c for c in strongly_connected(packages) if len(c) > 1]
+    assert explained(graph, cycle_in(packages, component)) == (
+        "pkg.a -> pkg.b: pkg.a.x imports pkg.b.y\npkg.b -> pkg.a: pkg.b.z imports pkg.a.w"
+    )

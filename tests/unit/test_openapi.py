@@ -10,7 +10,7 @@ import wire_forms
 from api_client import api_client
 
 from askalong.config import load_settings
-from askalong.types import Collection
+from askalong.values.collections import Collection
 from askalong.wire import answer_json, block_json, collection_json, document_json
 
 EVENTS = ("thread", "retrieval", "answer_delta", "quote", "verdict", "explanation", "done")

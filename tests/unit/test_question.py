@@ -12,7 +12,8 @@ from askalong.asking.question import Question, Reading, asked_question, check_qu
 from askalong.errors import InputError, NotFound
 from askalong.parse.pdf.parser import parse
 from askalong.text.tokens import character_pairs, key_terms, terms_of
-from askalong.types import Anchor, Answer, Block, Document, Turn
+from askalong.types import Anchor, Answer, Block, Document
+from askalong.values.threads import Turn
 
 DOCUMENT = Document("xjtu", "hash", "XJTU", "xjtu.pdf", "pdf", "zh", 1, 1, "2026-01-01")
 

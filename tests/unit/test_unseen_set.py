@@ -1,5 +1,6 @@
-"""The never-seen-documents set (``benchmarks/unseen/questions.jsonl``) is well formed and
-split by document, and ``benchmarks/unseen.py`` matches and counts as its README says."""
+"""The never-seen-documents sets (``benchmarks/unseen/questions.jsonl``, split by document,
+and the fresh test-only ``benchmarks/unseen2/``) are well formed, and ``benchmarks/unseen.py``
+matches and counts as the README says. Only shapes are asserted: no test reads an item."""
 
 from __future__ import annotations
 
@@ -37,6 +38,25 @@ def test_the_splits_share_no_document_and_both_hold_every_kind() -> None:
     assert {i.lang for i in dev} == {i.lang for i in test} == {"en", "zh"}
 
 
+def test_the_fresh_set_is_test_only_on_its_own_documents_with_every_kind() -> None:
+    items = _set().load_items(_set().questions_of("unseen2"))  # documents beside it
+    assert len(items) >= _set().MIN_ITEMS
+    assert {i.split for i in items} == {"test"}
+    assert {i.kind for i in items} == set(_set().KINDS)
+    assert {i.lang for i in items} == {"en", "zh"}
+    assert len({i.doc for i in items}) >= 8
+    assert not {i.doc for i in items} & {i.doc for i in _set().load_items()}
+
+
+def test_the_script_runs_the_named_set_and_names_its_results_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("sys.argv", ["unseen.py", "--set", "unseen2", "--split", "test"])
+    args = _script()._arguments()
+    assert args.set == "unseen2"
+    assert args.out.name.startswith("unseen2-test-")
+
+
 def test_follow_ups_follow_an_earlier_item_on_their_document() -> None:
     items = _set().load_items()
     seen = {}
@@ -62,6 +82,8 @@ def test_a_bad_line_is_refused_naming_its_line(
 ) -> None:
     good = {"id": "x-01", "split": "dev", "doc": "vim-undo.txt", "doc_kind": "text_manual"}
     good |= {"kind": "factual", "lang": "en", "question": "What is u?", "gold": ["Undo"]}
+    (tmp_path / "docs").mkdir()  # a set's documents lie beside its questions
+    (tmp_path / "docs" / "vim-undo.txt").write_text("u: undo", encoding="utf-8")
     path = tmp_path / "set.jsonl"
     path.write_text(json.dumps(good | change) + "\n", encoding="utf-8")
     with pytest.raises(SystemExit, match=f"set.jsonl:1: x-01: .*{problem}"):

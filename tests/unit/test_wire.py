@@ -159,14 +159,16 @@ def test_wire_imports_only_values() -> None:
     ours = {m for m in modules if m and m.startswith("askalong") and m.split(".")[1] != "wire"}
     assert ours == {
         "askalong.types",
-        "askalong.accounts",
+        # the stored aggregates' values
+        "askalong.values.accounts",
+        "askalong.values.collections",
+        "askalong.values.conflicts",
+        "askalong.values.feedback",
+        "askalong.values.findings",
+        "askalong.values.jobs",
+        "askalong.values.threads",
         "askalong.context.units",
-        "askalong.retrieve.search",
-        "askalong.maintain.findings",
-        "askalong.maintain.conflicts",  # the contradiction scan's values (pure)
         "askalong.answer.agent.result",  # the chat answer's values (pure)
-        "askalong.jobs.job",
-        "askalong.feedback.record",  # the feedback values (pure)
         # reading code: a place in a repository, a call tree's node, highlighting spans
         "askalong.context.call_tree",
         "askalong.context.code_graph",

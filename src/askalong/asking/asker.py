@@ -53,18 +53,8 @@ from askalong.feedback.guidance import guidance_entries
 from askalong.library import Library
 from askalong.providers.base import Embedder
 from askalong.text.tokens import key_terms
-from askalong.types import (
-    Access,
-    Anchor,
-    Answer,
-    Claim,
-    Document,
-    Quote,
-    Thread,
-    Timings,
-    Turn,
-    Verdict,
-)
+from askalong.types import Access, Anchor, Answer, Claim, Document, Quote, Timings, Verdict
+from askalong.values.threads import Thread, Turn
 from askalong.verify.claims import quote_verdicts, split_claims, verify_claims
 from askalong.verify.judge import Judge, apply_strikes, judge_claims, judge_pairs
 from askalong.verify.planted import flag_planted, planted_sentences

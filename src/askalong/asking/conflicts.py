@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from askalong.maintain.conflicts import ConflictPair, ConflictSide
 from askalong.store.conflicts import ConflictStore
 from askalong.types import Access, ConflictNotice
+from askalong.values.conflicts import ConflictPair, ConflictSide
 
 
 class Cited(Protocol):

@@ -15,7 +15,6 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from askalong.answer.referents import leans_on_thread
 from askalong.asking.code_evidence import (
     GraphEvidence,
     graph_evidence,
@@ -47,9 +46,9 @@ from askalong.context.units import ContextUnit, places_of
 from askalong.errors import NotFound
 from askalong.library import Library
 from askalong.retrieve.pages import best_pages, joined
-from askalong.retrieve.search import SearchResult
+from askalong.text.referents import leans_on_thread
 from askalong.text.tokens import key_terms
-from askalong.types import Access, Block, Chunk, Hit, SetAside
+from askalong.types import Access, Block, Chunk, Hit, SearchResult, SetAside
 
 BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
 # Knowledge base: the answerer reads the top this many chunks (not only the policy's
@@ -157,7 +156,7 @@ def _with_keyword_tail(
 def thread_context(asked: AskedQuestion) -> str:
     """A follow-up's context: the thread's previous question and answer (searched at a
     lower weight than the question itself, ``retrieve/search.py``), when the question
-    leans on its thread (``answer.referents``); empty otherwise: a question naming its own
+    leans on its thread (``text.referents``); empty otherwise: a question naming its own
     subject is searched as asked, not forced through the thread."""
     if not asked.history or not leans_on_thread(asked.question.text):
         return ""

@@ -19,7 +19,8 @@ from askalong.context.anchor import LocatedAnchor, locate_anchor
 from askalong.errors import InputError
 from askalong.text.analysed import AnalysedText, analysed
 from askalong.text.scripts import answer_language
-from askalong.types import Anchor, Block, Document, Intent, Turn
+from askalong.types import Anchor, Block, Document, Intent
+from askalong.values.threads import Turn
 
 INTENT_QUESTIONS: dict[str, tuple[str, str]] = {  # (English, Chinese)
     "explain": ("Explain this.", "解释这段内容。"),

@@ -15,12 +15,12 @@ from typing import cast
 import click
 from rich.table import Table
 
-from askalong.accounts import ROLES, Role
 from askalong.cli.documents import json_option
 from askalong.cli.output import console, print_json
 from askalong.config import load_settings
 from askalong.store.backends import open_store
 from askalong.store.base import Store
+from askalong.values.accounts import ROLES, Role
 from askalong.wire import membership_json, org_json, user_json
 
 

@@ -28,7 +28,8 @@ from askalong.ingest.inputs import Skipped, expand_inputs, folder_name, path_tex
 from askalong.ingest.pipeline import AddOutcome
 from askalong.jobs.outbox import queue_item
 from askalong.library import Library, opened_library
-from askalong.types import VISIBILITIES, Access, Collection, Visibility
+from askalong.types import VISIBILITIES, Access, Visibility
+from askalong.values.collections import Collection
 from askalong.wire import collection_json
 
 

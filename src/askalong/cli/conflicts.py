@@ -11,8 +11,8 @@ import click
 
 from askalong.cli.output import console, err_console, print_json, shorten, shown
 from askalong.library import Library, opened_library
-from askalong.maintain.conflicts import ConflictPair, ScanReport
 from askalong.types import Access
+from askalong.values.conflicts import ConflictPair, ScanReport
 from askalong.wire.conflicts import ConflictJSON, ConflictsJSON, conflicts_json
 
 

@@ -12,11 +12,11 @@ from askalong.cli.output import console, err_console, print_json, shown
 from askalong.cli.progress import progress_bar
 from askalong.config import load_settings
 from askalong.maintain.checks import Stored, examine, stored_documents
-from askalong.maintain.findings import Finding, Repair
 from askalong.maintain.parts import Parts
 from askalong.maintain.repair import repair
 from askalong.providers.choose import make_embedder
 from askalong.types import Access
+from askalong.values.findings import Finding, Repair
 from askalong.wire import doctor_json
 
 

@@ -19,10 +19,10 @@ from askalong.cli.output import console, print_json, shorten, shown
 from askalong.errors import InputError, NotFound
 from askalong.feedback.export import eval_item
 from askalong.feedback.give import give_feedback
-from askalong.feedback.record import FeedbackFilter
 from askalong.library import opened_library
 from askalong.store.base import MIN_PREFIX, Store
 from askalong.types import Access
+from askalong.values.feedback import FeedbackFilter
 from askalong.wire import feedback_json
 
 

@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from askalong.answer.referents import refers_back
 from askalong.context.crossref import CrossRef
 from askalong.context.outline import Outline
 from askalong.context.units import ContextUnit
+from askalong.text.referents import refers_back
 from askalong.text.tokens import key_terms
 from askalong.types import SetAside
 

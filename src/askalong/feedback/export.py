@@ -16,7 +16,7 @@ from typing import Literal
 
 from typing_extensions import TypedDict
 
-from askalong.feedback.record import Feedback
+from askalong.values.feedback import Feedback
 
 CATEGORY = "from_feedback"
 

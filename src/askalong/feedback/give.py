@@ -11,7 +11,10 @@ from datetime import UTC, datetime
 
 from askalong.errors import InputError, NotFound
 from askalong.feedback.judged import judged_answer
-from askalong.feedback.record import (
+from askalong.feedback.triage import Judge, triage_by_model, triage_by_terms
+from askalong.store.base import Store
+from askalong.types import Access
+from askalong.values.feedback import (
     MAX_REASON_CHARS,
     RATINGS,
     Feedback,
@@ -20,9 +23,7 @@ from askalong.feedback.record import (
     Rating,
     Triage,
 )
-from askalong.feedback.triage import Judge, triage_by_model, triage_by_terms
-from askalong.store.base import Store
-from askalong.types import Access, Turn
+from askalong.values.threads import Turn
 
 
 def checked_rating(rating: object) -> Rating:

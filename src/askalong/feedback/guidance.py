@@ -11,9 +11,9 @@ detail, language), the newer one wins: the older is left out, so a model never s
 
 from __future__ import annotations
 
-from askalong.feedback.record import Feedback, FeedbackFilter
 from askalong.store.feedback import FeedbackStore
 from askalong.types import Access
+from askalong.values.feedback import Feedback, FeedbackFilter
 
 GUIDANCE_ENTRIES = 5
 # An aspect of form and the words that speak to it (English stems as typed, Chinese).

@@ -10,9 +10,9 @@ import hashlib
 from collections.abc import Iterable
 
 from askalong.errors import NotFound
-from askalong.feedback.record import Citation, Judged, RankedChunk
 from askalong.store.base import DocumentStore
 from askalong.types import Access, Answer, Chunk, Hit, Quote
+from askalong.values.feedback import Citation, Judged, RankedChunk
 
 # Notes that say a route fell back: the vector route missing for some documents, or a
 # reranker that failed and left the fused order.

@@ -18,11 +18,11 @@ import json
 import re
 from collections.abc import Callable, Sequence
 
-from askalong.feedback.record import TRIAGE_LABELS, Judged, Triage, TriageLabel
 from askalong.providers.chat import ChatMessage
 from askalong.text.fence import Fence
 from askalong.text.fold import fold
 from askalong.text.tokens import terms_of
+from askalong.values.feedback import TRIAGE_LABELS, Judged, Triage, TriageLabel
 
 Judge = Callable[[Sequence[ChatMessage]], str]
 

@@ -1,1 +1,2 @@
-"""Stored originals, by content hash."""
+"""Files on disk: stored originals by content hash (``local``), atomic writes (``atomic``),
+and whether a failed write failed for want of space (``disk``, which the store reads too)."""

@@ -19,7 +19,7 @@ from pathlib import Path
 from askalong.errors import DiskFull, InputError, StoreError
 from askalong.files.atomic import write_atomically
 from askalong.files.base import Aside
-from askalong.store.disk import is_disk_full
+from askalong.files.disk import is_disk_full
 
 _HASH = re.compile(r"[0-9a-f]{64}")
 _ASIDE_PREFIX = ".deleting-"

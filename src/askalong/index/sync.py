@@ -38,6 +38,11 @@ from askalong.providers.base import Embedder
 from askalong.store.base import Store
 from askalong.types import Access, Chunk, Document
 
+# Passages embedded between two progress reports (and between two chances to stop or to
+# let a request's embedding go first): 64 left a long manual's bar still for over a
+# minute on a loaded machine; the engine's cost per passage barely changes below it.
+PROGRESS_BATCH = 16
+
 EmbedderFactory = Callable[[], Embedder | None]
 Embedded = Callable[[Document], None]  # told of each document given vectors
 
@@ -182,7 +187,11 @@ class SearchIndexes:
             plan = self._plan(index, embedder, document)
             if plan is None:
                 return 0, 0
-            fresh = iter(embedder.embed_passages(plan.todo, progress=progress, background=True))
+            fresh = iter(
+                embedder.embed_passages(
+                    plan.todo, batch_size=PROGRESS_BATCH, progress=progress, background=True
+                )
+            )
             matrix = [plan.known[key] if key in plan.known else next(fresh) for key in plan.keys]
             with index.claim():  # a re-add or a removal meanwhile: these vectors are stale
                 now = self._plan(index, embedder, document)

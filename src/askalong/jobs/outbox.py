@@ -13,10 +13,10 @@ import hashlib
 from askalong.errors import NotFound
 from askalong.ingest.inputs import Upload
 from askalong.ingest.pipeline import AddOutcome, Ingestor, pending_document
-from askalong.jobs.job import Job
 from askalong.parse.detect import detect_format
 from askalong.store.base import Store
 from askalong.types import Access, Document, Visibility
+from askalong.values.jobs import Job
 
 
 def queue_upload(

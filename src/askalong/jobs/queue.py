@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from askalong.errors import AskAlongError
-from askalong.jobs.job import Job, JobState
 from askalong.settings import Settings
 from askalong.store.jobs import JobStore
+from askalong.values.jobs import Job, JobState
 
 Clock = Callable[[], float]
 # What removes an interrupted attempt's writes of a document (its chunks, index entries).

@@ -11,6 +11,7 @@ progress to ``Beat``, which the worker turns into heartbeats.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -22,10 +23,10 @@ from askalong.index.sync import SearchIndexes
 from askalong.ingest.describe import describe_chunks, with_warnings
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import settings_chunks, with_parsed
-from askalong.jobs.job import JobState
 from askalong.parse.guard import ParserGuard
 from askalong.store.base import Store
 from askalong.types import Access, Document, StoredDocument
+from askalong.values.jobs import JobState
 
 Beat = Callable[[JobState, int, int], None]
 _NEEDS_OCR = " need OCR ("  # the parser's notice about scanned pages it left unread
@@ -126,8 +127,9 @@ class JobSteps:
         return self.store.get_document(document.id, Access.local())
 
     def _test_delay(self) -> None:
-        if self.settings.job_test_delay:  # tests only: makes a kill land mid-step
-            time.sleep(self.settings.job_test_delay)
+        delay = test_delay()
+        if delay:
+            time.sleep(delay)
 
     def close(self) -> None:
         self.guard.close()
@@ -143,3 +145,16 @@ def _read_notices(document: Document, read: int) -> tuple[str, ...]:
         total = document.page_count
         kept.insert(0, f"{read} of {total} pages {verb} read by OCR; the text may hold errors")
     return tuple(kept)
+
+
+TEST_DELAY_VARIABLE = "ASKALONG_JOB_TEST_DELAY"
+
+
+def test_delay() -> float:
+    """Seconds a worker sleeps after each embedding batch: a hook for tests that kill it
+    mid-step, read from the environment (never a setting: no deployment wants it)."""
+    raw = os.environ.get(TEST_DELAY_VARIABLE, "").strip()
+    try:
+        return max(0.0, float(raw)) if raw else 0.0
+    except ValueError:
+        return 0.0

@@ -15,12 +15,12 @@ import uuid
 from collections.abc import Callable
 
 from askalong.errors import AskAlongError, NotFound
-from askalong.jobs.job import JobState
 from askalong.jobs.queue import JobQueue, Lease, LeaseLost
 from askalong.jobs.steps import JobSteps
-from askalong.jobs.wakeups import JobWakeups
 from askalong.library import Library
 from askalong.types import Access
+from askalong.values.jobs import JobState
+from askalong.wakeups import JobWakeups
 
 Log = Callable[[str], None]
 

@@ -17,9 +17,9 @@ from pathlib import Path
 from askalong.chunk.descriptions import embedded_text
 from askalong.index.vector_files import live_documents, stray_files
 from askalong.index.vector_rows import content_key
-from askalong.maintain.findings import Finding
 from askalong.maintain.parts import Parts
 from askalong.types import Access, Chunk, Document
+from askalong.values.findings import Finding
 
 SETTLE_SECONDS = 60.0
 _HASH = re.compile(r"[0-9a-f]{64}")

@@ -26,10 +26,10 @@ import numpy.typing as npt
 from askalong.errors import NotFound
 from askalong.index.vector_rows import VectorRows
 from askalong.index.vectors import VectorIndex
-from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.store.base import DocumentStore
 from askalong.store.conflicts import ConflictStore
 from askalong.types import CHUNK_JOINER, BlockSpan, Chunk
+from askalong.values.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.verify.contradictions import Difference, bigrams, dice, difference, tokenize
 
 MIN_COSINE = 0.9

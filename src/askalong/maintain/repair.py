@@ -10,8 +10,8 @@ from collections.abc import Callable
 from askalong.index.sync import SearchIndexes
 from askalong.index.vector_files import forget
 from askalong.maintain.checks import Stored
-from askalong.maintain.findings import Finding, FindingKind, Repair
 from askalong.maintain.parts import Parts
+from askalong.values.findings import Finding, FindingKind, Repair
 
 
 def repair(

@@ -79,11 +79,6 @@ class UploadArea:
         """Temporary pieces of requests that never finished (a crash mid-request)."""
         return sorted(self.root.glob(f"{_PIECE_PREFIX}*")) if self.root.is_dir() else []
 
-    def upload_ids(self) -> list[str]:
-        if not self.root.is_dir():
-            return []
-        return sorted(p.name for p in self.root.iterdir() if _UPLOAD_ID.fullmatch(p.name))
-
 
 def discard(piece: Path) -> None:
     with contextlib.suppress(FileNotFoundError):

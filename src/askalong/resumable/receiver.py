@@ -23,10 +23,10 @@ from askalong.parse.progress import Progress
 from askalong.resumable.area import discard
 from askalong.resumable.checksum import check_whole_file
 from askalong.resumable.storage import UploadStorage
-from askalong.resumable.upload import ResumableUpload
 from askalong.store.sqlite.uploads import stamp
 from askalong.store.uploads import UploadStore
 from askalong.types import Access
+from askalong.values.uploads import ResumableUpload
 
 # Adds the finished file as a document for its owner: its bytes and display name -> its id.
 AddDocument = Callable[[bytes, str, Access], str]

@@ -20,7 +20,7 @@ from askalong.retrieve.titles import TITLE_WINDOW, title_only
 from askalong.store.base import Store
 from askalong.text.scripts import detect_language
 from askalong.text.tokens import tokenize
-from askalong.types import Access, Hit
+from askalong.types import Access, Hit, SearchResult
 
 MAX_QUERY_CHARS = 10_000
 RERANK_CANDIDATES = 20  # the fused top that a reranker reorders
@@ -29,14 +29,6 @@ RERANK_CANDIDATES = 20  # the fused top that a reranker reorders
 MAX_EMBEDDED_QUERY_CHARS = 1_000
 # A follow-up's thread context weighs this much of the question's own terms in BM25.
 CONTEXT_WEIGHT = 0.3
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    query: str
-    hits: tuple[Hit, ...]
-    routes: tuple[str, ...]  # the routes that ran and answered
-    notes: tuple[str, ...] = ()  # why a route was skipped, or why nothing was found
 
 
 @dataclass(frozen=True)

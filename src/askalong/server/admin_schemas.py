@@ -8,8 +8,8 @@ from typing import Annotated
 from fastapi import Path
 from pydantic import BaseModel, BeforeValidator, Field
 
-from askalong.accounts import Role
 from askalong.server.schemas import whole_unicode
+from askalong.values.accounts import Role
 from askalong.wire import MembershipJSON, OrgJSON, UserJSON
 
 # A user or org id (store/sqlite/users.check_name says what it may hold).

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from askalong.asking.question import INTENT_QUESTIONS
-from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
 from askalong.ingest.archive import ARCHIVE_SUFFIXES
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
 from askalong.parse.code.languages import CODE_SUFFIXES
@@ -31,6 +30,7 @@ from askalong.server.chat_events import CHAT_EVENT_NAMES
 from askalong.server.sse import EVENT_NAMES
 from askalong.server.upload_events import UPLOAD_EVENT_NAMES
 from askalong.types import INTENTS, VERDICTS
+from askalong.values.feedback import MAX_REASON_CHARS, RATINGS
 
 CONTRACT_JS = Path(__file__).parent / "static" / "lib" / "contract.js"
 MAX_LINE = 100
@@ -82,10 +82,10 @@ def constants() -> tuple[Constant, ...]:
         Constant(
             "ARCHIVE_SUFFIXES", "askalong.ingest.archive.ARCHIVE_SUFFIXES", list(ARCHIVE_SUFFIXES)
         ),
-        Constant("FEEDBACK_RATINGS", "askalong.feedback.record.RATINGS", list(RATINGS)),
+        Constant("FEEDBACK_RATINGS", "askalong.values.feedback.RATINGS", list(RATINGS)),
         Constant(
             "MAX_FEEDBACK_REASON_CHARS",
-            "askalong.feedback.record.MAX_REASON_CHARS",
+            "askalong.values.feedback.MAX_REASON_CHARS",
             MAX_REASON_CHARS,
         ),
     )

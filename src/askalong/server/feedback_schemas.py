@@ -8,7 +8,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from askalong.asking.limits import MAX_ID_CHARS
-from askalong.feedback.record import MAX_REASON_CHARS, RATINGS
+from askalong.values.feedback import MAX_REASON_CHARS, RATINGS
 from askalong.wire import FeedbackJSON
 
 

@@ -21,11 +21,12 @@ from askalong.errors import InputError
 from askalong.ingest.archive import archive_stem, unpacked_upload
 from askalong.ingest.inputs import Skipped, Upload, expand_inputs
 from askalong.ingest.pipeline import AddOutcome
-from askalong.jobs.job import Job
 from askalong.jobs.outbox import queue_upload
 from askalong.parse.progress import Sink
 from askalong.server.deps import ServerState
-from askalong.types import Access, Collection
+from askalong.types import Access
+from askalong.values.collections import Collection
+from askalong.values.jobs import Job
 
 
 def add_upload(

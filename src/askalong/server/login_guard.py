@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 from starlette.requests import Request
 
-from askalong.accounts import User
 from askalong.backoff import Backoff
 from askalong.errors import TooMany, Unauthorized
 from askalong.store.base import Store
+from askalong.values.accounts import User
 
 log = logging.getLogger("askalong.server")
 WRONG = "wrong user or password"

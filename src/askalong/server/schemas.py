@@ -26,11 +26,11 @@ from askalong.asking.limits import (
     MAX_QUESTION_CHARS,
     MAX_SELECTION_CHARS,
 )
-from askalong.jobs.job import Job
 from askalong.parse.progress import Progress
-from askalong.resumable.upload import ResumableUpload
 from askalong.store.base import MIN_PREFIX
 from askalong.types import Block, Document, Intent, Visibility
+from askalong.values.jobs import Job
+from askalong.values.uploads import ResumableUpload
 from askalong.wire import (
     BlockJSON,
     CollectionJSON,
@@ -292,12 +292,14 @@ class PasswordIn(BaseModel):
 
 class SessionOut(BaseModel):
     """Who the request runs as: ``user`` (``local`` for the install's owner), whether the
-    server is multi-user, and the CSRF token an account session sends as X-CSRF-Token."""
+    server is multi-user, the CSRF token an account session sends as X-CSRF-Token, its
+    orgs, and ``admin_of``: the orgs whose shared documents it may re-share."""
 
     user: str
     multi_user: bool
     csrf_token: str | None = None
     orgs: list[str] = []
+    admin_of: list[str] = []
 
 
 class VisibilityIn(BaseModel):

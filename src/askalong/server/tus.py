@@ -19,7 +19,7 @@ from starlette.requests import Request
 
 from askalong.errors import InputError
 from askalong.resumable.checksum import ALGORITHMS
-from askalong.resumable.upload import ResumableUpload
+from askalong.values.uploads import ResumableUpload
 
 TUS_VERSION = "1.0.0"
 EXTENSIONS = ("creation", "termination", "expiration", "checksum")

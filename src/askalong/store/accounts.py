@@ -1,12 +1,12 @@
 """The accounts' protocols: users with their API tokens, organisations with their
-memberships (``askalong.accounts``); aggregates ``Store`` joins (``askalong.store.base``)."""
+memberships (``askalong.values.accounts``); aggregates ``Store`` joins (``askalong.store.base``)."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from askalong.accounts import ApiToken, Membership, Org, Role, User
 from askalong.types import Access
+from askalong.values.accounts import ApiToken, Membership, Org, Role, User
 
 
 class UserStore(Protocol):

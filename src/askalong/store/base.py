@@ -34,17 +34,9 @@ from askalong.store.limits import LimitStore
 from askalong.store.logins import LoginStore
 from askalong.store.sessions import SessionStore
 from askalong.store.uploads import UploadStore
-from askalong.types import (
-    Access,
-    Block,
-    Chunk,
-    Collection,
-    Document,
-    StoredDocument,
-    Thread,
-    Turn,
-    Visibility,
-)
+from askalong.types import Access, Block, Chunk, Document, StoredDocument, Visibility
+from askalong.values.collections import Collection
+from askalong.values.threads import Thread, Turn
 
 __all__ = [
     "MIN_PREFIX",

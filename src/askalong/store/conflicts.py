@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from askalong.maintain.conflicts import ConflictPair
 from askalong.types import Access, Chunk
+from askalong.values.conflicts import ConflictPair
 
 
 class ConflictStore(Protocol):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from askalong.feedback.record import Feedback, FeedbackFilter, Triage
 from askalong.types import Access
+from askalong.values.feedback import Feedback, FeedbackFilter, Triage
 
 
 class FeedbackStore(Protocol):

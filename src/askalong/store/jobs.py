@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from askalong.jobs.job import Job
 from askalong.types import Document, StoredDocument
+from askalong.values.jobs import Job
 
 
 class JobStore(Protocol):

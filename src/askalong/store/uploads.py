@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from askalong.resumable.upload import ResumableUpload
 from askalong.types import Access
+from askalong.values.uploads import ResumableUpload
 
 
 class UploadStore(Protocol):

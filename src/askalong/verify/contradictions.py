@@ -21,11 +21,10 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from difflib import SequenceMatcher
-from typing import Literal
 
 from askalong.text.scripts import HAN
+from askalong.values.conflicts import DifferenceKind
 
-DifferenceKind = Literal["number", "date", "version", "setting", "negation"]
 # In this order a pair's kind is named when several changed.
 KINDS: tuple[DifferenceKind, ...] = ("version", "date", "number", "setting", "negation")
 MIN_ALIGNED = 0.8  # share of the tokens the alignment matches: the same statement

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
-from askalong.accounts import ApiToken, Membership, Org, User
+from askalong.values.accounts import ApiToken, Membership, Org, User
 
 
 class UserJSON(TypedDict):

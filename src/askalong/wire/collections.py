@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
-from askalong.types import Collection
+from askalong.values.collections import Collection
 
 
 class CollectionJSON(TypedDict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
-from askalong.maintain.conflicts import ConflictPair, ConflictSide, ScanReport
+from askalong.values.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.wire.documents import SpanJSON, span_json
 from askalong.wire.titles import shown_title
 

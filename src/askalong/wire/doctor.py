@@ -1,5 +1,5 @@
 """The JSON form of ``askalong doctor --json`` (README "Doctor"): what the checks found,
-what ``--repair`` did and what is left. The values themselves are ``maintain/findings``."""
+what ``--repair`` did and what is left. The values themselves are ``values/findings``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from typing_extensions import TypedDict
 
-from askalong.maintain.findings import Finding, Repair
+from askalong.values.findings import Finding, Repair
 
 
 class FindingJSON(TypedDict):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
-from askalong.jobs.job import Job
 from askalong.types import (
     Block,
     BlockKind,
@@ -16,6 +15,7 @@ from askalong.types import (
     LineBox,
     Visibility,
 )
+from askalong.values.jobs import Job
 from askalong.wire.jobs import JobJSON, job_json
 from askalong.wire.titles import shown_title
 

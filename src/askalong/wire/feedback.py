@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
-from askalong.feedback.record import (
+from askalong.types import AnswerStatus, Timings
+from askalong.values.feedback import (
     Citation,
     Feedback,
     FeedbackSource,
@@ -16,7 +17,6 @@ from askalong.feedback.record import (
     Triage,
     TriageLabel,
 )
-from askalong.types import AnswerStatus, Timings
 from askalong.wire.answers import (
     RankedHitJSON,
     TimingsJSON,

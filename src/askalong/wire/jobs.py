@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
-from askalong.jobs.job import Job, JobState
+from askalong.values.jobs import Job, JobState
 
 
 class JobJSON(TypedDict):

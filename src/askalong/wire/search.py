@@ -4,15 +4,11 @@ that ran and the hits ranked from 1, each with its chunk's place and text."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from typing_extensions import TypedDict
 
-from askalong.types import Chunk, Hit, RetrievalMode
+from askalong.types import Chunk, Hit, RetrievalMode, SearchResult
 from askalong.wire.documents import SpanJSON, span_json
-
-if TYPE_CHECKING:  # annotations only: the wire forms must not pull the searcher in
-    from askalong.retrieve.search import SearchResult
 
 
 class HitJSON(TypedDict):

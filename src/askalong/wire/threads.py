@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
-from askalong.types import Intent, Thread, Turn
+from askalong.types import Intent
+from askalong.values.threads import Thread, Turn
 from askalong.wire.anchors import PlacedAnchorJSON
 from askalong.wire.answers import AnswerJSON, answer_json
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from askalong.answer.referents import refers_back
 from askalong.text.question_form import GENERIC_TERMS
+from askalong.text.referents import refers_back
 from askalong.text.tokens import key_terms
 
 # "以及" joins two nouns as often as two questions: it splits only where a question mark

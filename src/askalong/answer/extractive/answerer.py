@@ -7,9 +7,9 @@ from askalong.answer.extractive.intents import answer_intent
 from askalong.answer.extractive.learned import learned_answer
 from askalong.answer.extractive.select import answer_extractively
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
-from askalong.answer.referents import thread_subject
 from askalong.providers.base import Embedder
 from askalong.settings import SentenceScorerName
+from askalong.text.referents import thread_subject
 
 
 class ExtractiveAnswerer(Answerer):

@@ -57,10 +57,10 @@ from askalong.answer.extractive.scoring import (
     Weights,
     score_candidates,
 )
-from askalong.answer.referents import leans_on_thread
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.text.analysed import AnalysedText
+from askalong.text.referents import leans_on_thread
 from askalong.types import AnswerStatus, BlockSpan, Intent, Quote
 
 

@@ -49,7 +49,8 @@ from askalong.feedback.guidance import guidance_entries
 from askalong.providers.chat import ChatModel
 from askalong.settings import Settings
 from askalong.text.analysed import analysed
-from askalong.types import Access, Answer, Document, Quote, Thread, Turn
+from askalong.types import Access, Answer, Document, Quote
+from askalong.values.threads import Thread, Turn
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from askalong.errors import InputError
 from askalong.feedback.give import give_feedback
-from askalong.feedback.record import Feedback
 from askalong.feedback.triage import Judge
 from askalong.store.base import Store
 from askalong.types import Access
+from askalong.values.feedback import Feedback
 
 
 def record_feedback(

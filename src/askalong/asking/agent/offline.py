@@ -23,11 +23,11 @@ from askalong.answer.agent.result import ChatPart, ChatSource
 from askalong.answer.agent.stats import asks_stats
 from askalong.answer.base import HistoryTurn
 from askalong.answer.extractive.direct import joined
-from askalong.answer.referents import leans_on_thread
 from askalong.asking.agent.choosing import chosen_answers
 from askalong.asking.agent.events import ChatEvent, PartAnswered, ToolCalled, ToolDone
 from askalong.asking.agent.numbering import local_to_source, renumber_claims, renumber_markers
 from askalong.asking.agent.tools import TOP_K_MAX, KnowledgeTools, Retrieved, ToolOutput
+from askalong.text.referents import leans_on_thread
 from askalong.text.scripts import answer_language
 from askalong.types import Claim, Quote
 

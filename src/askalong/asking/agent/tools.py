@@ -36,10 +36,10 @@ from askalong.asking.asker import Asker
 from askalong.asking.evidence import Evidence, gather
 from askalong.asking.question import AskedQuestion
 from askalong.errors import InputError
-from askalong.feedback.record import MAX_REASON_CHARS, RATINGS  # give_feedback checks them too
 from askalong.text.analysed import analysed
 from askalong.text.fence import Fence
 from askalong.types import Access, Answer, Document
+from askalong.values.feedback import MAX_REASON_CHARS, RATINGS  # give_feedback checks them too
 
 TOP_K_DEFAULT = 5
 READ_ONLY: frozenset[ToolName] = frozenset(

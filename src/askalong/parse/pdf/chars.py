@@ -358,11 +358,6 @@ def _font_size(
     return size
 
 
-def _is_bold(textpage: ctypes.c_void_p, samples: tuple[int, ...]) -> bool:
-    votes = sum(_char_bold(textpage, i) for i in samples)
-    return votes * 2 > len(samples)
-
-
 def _char_bold(textpage: ctypes.c_void_p, index: int) -> bool:
     weight = _FONT_WEIGHT(textpage, index)
     if weight >= _BOLD_WEIGHT:

@@ -95,7 +95,13 @@ async def session(request: Request, state: StateDep, access: AccessDep) -> Sessi
     csrf = None
     if isinstance(current, Session):
         csrf = request.app.state.identities.signer.csrf(current)
-    return SessionOut(user=access.user, multi_user=multi, csrf_token=csrf, orgs=list(access.orgs))
+    return SessionOut(
+        user=access.user,
+        multi_user=multi,
+        csrf_token=csrf,
+        orgs=list(access.orgs),
+        admin_of=list(access.admin_of),
+    )
 
 
 @router.post("/password", status_code=204, responses=ERRORS)

@@ -21,12 +21,12 @@ from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from askalong.errors import NotFound
-from askalong.feedback.record import Citation, Feedback, FeedbackFilter, RankedChunk, TriageLabel
 from askalong.server.deps import AccessDep
 from askalong.server.feedback_schemas import FeedbackList
 from askalong.server.routes.admin import ERRORS, AdminStore
 from askalong.store.base import Store
 from askalong.types import Access
+from askalong.values.feedback import Citation, Feedback, FeedbackFilter, RankedChunk, TriageLabel
 from askalong.wire import feedback_json
 
 router = APIRouter(tags=["admin"])

@@ -22,7 +22,8 @@ from starlette.concurrency import run_in_threadpool
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
 from askalong.server.routes.threads import shown_turns
-from askalong.types import Access, Thread
+from askalong.types import Access
+from askalong.values.threads import Thread
 from askalong.wire import ThreadSummaryJSON, thread_summary_json
 
 router = APIRouter(prefix="/api", tags=["threads"])

@@ -22,14 +22,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 
 from askalong.errors import AskAlongError, Busy, DiskFull, InputError, TooLarge, TooMany
+from askalong.files.disk import is_disk_full
 from askalong.ingest.archive import is_archive_name
 from askalong.ingest.inputs import Upload
-from askalong.jobs.job import Job
 from askalong.parse.progress import Progress, Stage
 from askalong.resumable.area import check_upload_id, discard
 from askalong.resumable.checksum import Checksum
 from askalong.resumable.receiver import ResumableUploads
-from askalong.resumable.upload import ResumableUpload
 from askalong.server import tus
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.errors import error_response, status_of, too_many_response
@@ -37,8 +36,9 @@ from askalong.server.ingesting import add_archive, await_job, queue_document
 from askalong.server.schemas import ErrorOut, ResumableUploadOut
 from askalong.server.uploads import display_name
 from askalong.store.accounts import OrgStore
-from askalong.store.disk import is_disk_full
 from askalong.types import Access
+from askalong.values.jobs import Job
+from askalong.values.uploads import ResumableUpload
 
 router = APIRouter(prefix="/api", tags=["uploads"])
 

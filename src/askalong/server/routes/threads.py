@@ -44,7 +44,8 @@ from askalong.server.recheck import Visible
 from askalong.server.routes.documents import ERRORS
 from askalong.server.schemas import DocPath, IdPath, ThreadList, ThreadRename
 from askalong.store.base import DocumentStore, Store
-from askalong.types import Access, Anchor, Block, Turn
+from askalong.types import Access, Anchor, Block
+from askalong.values.threads import Turn
 from askalong.wire import (
     PlacedAnchorJSON,
     ThreadJSON,

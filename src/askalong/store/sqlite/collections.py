@@ -17,7 +17,8 @@ from askalong.errors import InputError, NotFound
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.documents import SqlFilter, access_filter
 from askalong.store.sqlite.rows import SELECT_DOCUMENT, document_from_row
-from askalong.types import Access, Collection, Document
+from askalong.types import Access, Document
+from askalong.values.collections import Collection
 
 MAX_NAME_CHARS = 200
 

@@ -14,12 +14,11 @@ import sqlite3
 from collections.abc import Sequence
 from typing import cast
 
-from askalong.maintain.conflicts import ConflictPair, ConflictSide
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.documents import access_filter
 from askalong.store.sqlite.rows import SELECT_CHUNK, chunk_from_row, spans_from_list, to_json
 from askalong.types import Access, BlockSpan, Chunk
-from askalong.verify.contradictions import DifferenceKind
+from askalong.values.conflicts import ConflictPair, ConflictSide, DifferenceKind
 
 _INSERT = (
     "INSERT OR IGNORE INTO conflicts (first_chunk, second_chunk, first_document,"

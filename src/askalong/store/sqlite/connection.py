@@ -19,7 +19,7 @@ from types import TracebackType
 from typing import Self
 
 from askalong.errors import DiskFull, StoreError
-from askalong.store.disk import is_disk_full
+from askalong.files.disk import is_disk_full
 from askalong.store.sqlite.migrate import apply_migrations, migrations
 
 BUSY_TIMEOUT_MS = 10_000

@@ -13,10 +13,10 @@ from dataclasses import replace
 
 from askalong import wire
 from askalong.errors import NotFound
-from askalong.feedback.record import Feedback, FeedbackFilter, Triage
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.rows import to_json
 from askalong.types import Access
+from askalong.values.feedback import Feedback, FeedbackFilter, Triage
 
 _UPSERT = (
     "INSERT INTO feedback (id, owner, conversation_id, turn_id, rating, reason, judged,"

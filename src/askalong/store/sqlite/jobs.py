@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from askalong.errors import NotFound
-from askalong.jobs.job import FINISHED, RUNNING, Job, idempotency_key
 from askalong.store.sqlite.connection import store_errors
 from askalong.store.sqlite.documents import SQLiteDocuments, check_stored, insert_stored
 from askalong.store.sqlite.rows import (
@@ -27,6 +26,7 @@ from askalong.store.sqlite.rows import (
     to_json,
 )
 from askalong.types import Document, StoredDocument
+from askalong.values.jobs import FINISHED, RUNNING, Job, idempotency_key
 
 _COLUMNS = (
     "id, document_id, kind, state, done, total, lease_owner, lease_expires, heartbeat,"

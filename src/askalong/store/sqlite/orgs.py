@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 
-from askalong.accounts import ROLES, Membership, Org, Role
 from askalong.errors import InputError, NotFound
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.rows import found
 from askalong.store.sqlite.users import check_name, now, user_id_of
 from askalong.types import Access
+from askalong.values.accounts import ROLES, Membership, Org, Role
 
 _ANCESTORS = (
     "WITH RECURSIVE up(id) AS (SELECT org_id FROM memberships WHERE user_id = ?"

@@ -13,7 +13,8 @@ from typing import TypeVar
 
 from askalong import wire
 from askalong.errors import NotFound
-from askalong.types import Block, BlockSpan, Chunk, Document, LineBox, Thread, Turn
+from askalong.types import Block, BlockSpan, Chunk, Document, LineBox
+from askalong.values.threads import Thread, Turn
 
 _Found = TypeVar("_Found")
 

@@ -7,7 +7,8 @@ import sqlite3
 from askalong.errors import InputError, NotFound
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.rows import SELECT_THREAD, thread_from_row, turn_from_row, turn_row
-from askalong.types import Access, Thread, Turn
+from askalong.types import Access
+from askalong.values.threads import Thread, Turn
 
 
 class SQLiteThreads(SQLiteDatabase):

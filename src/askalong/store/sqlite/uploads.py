@@ -12,9 +12,9 @@ import sqlite3
 from datetime import UTC, datetime
 
 from askalong.errors import NotFound
-from askalong.resumable.upload import ResumableUpload
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.types import Access
+from askalong.values.uploads import ResumableUpload
 
 _COLUMNS = (
     "id, owner, length, received, name, metadata, sha256, state, document_id, error,"

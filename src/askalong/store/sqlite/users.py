@@ -19,12 +19,12 @@ import sqlite3
 from datetime import UTC, datetime
 from functools import cache
 
-from askalong.accounts import ApiToken, User
 from askalong.errors import InputError
 from askalong.store.credentials import hash_password, new_token, password_matches, token_digest
 from askalong.store.sqlite.connection import SQLiteDatabase, store_errors
 from askalong.store.sqlite.rows import found
 from askalong.store.sqlite.sessions import end_user_sessions
+from askalong.values.accounts import ApiToken, User
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 RESERVED_USERS = frozenset({"local"})  # the owner of everything added without an account

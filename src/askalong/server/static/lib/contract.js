@@ -148,8 +148,8 @@ export const ARCHIVE_SUFFIXES = Object.freeze([
   ".txz",
 ]);
 
-// askalong.feedback.record.RATINGS
+// askalong.values.feedback.RATINGS
 export const FEEDBACK_RATINGS = Object.freeze(["up", "down"]);
 
-// askalong.feedback.record.MAX_REASON_CHARS
+// askalong.values.feedback.MAX_REASON_CHARS
 export const MAX_FEEDBACK_REASON_CHARS = Object.freeze(2000);

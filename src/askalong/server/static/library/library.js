@@ -130,8 +130,16 @@ function ours(doc) {
   return !team || doc.owner === viewer.user;
 }
 
+// Whether the viewer may change who sees `doc`: its owner, or an admin of an organisation
+// it is shared with (the server checks again: `admin_of` only decides what is offered).
+function mayShare(doc) {
+  if (ours(doc)) return true;
+  const administered = viewer.admin_of || [];
+  return doc.visibility !== "private" && doc.org_tags.some((tag) => administered.includes(tag));
+}
+
 function cardVisibility(doc) {
-  if (!ours(doc) || !team) return null;
+  if (!team || !mayShare(doc)) return null;
   return visibilityChoice({
     value: doc.visibility,
     orgs: doc.org_tags,

@@ -5,9 +5,12 @@ side with where its change is; and what one document's scan did."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from askalong.types import BlockSpan
-from askalong.verify.contradictions import DifferenceKind
+
+# What changed between the two sides (``verify/contradictions`` tells it from the texts).
+DifferenceKind = Literal["number", "date", "version", "setting", "negation"]
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The account values: users, their API tokens, organisations as a tree, memberships
-with a role. Frozen dataclasses like every pipeline value (``askalong.types`` names them
-too); the store keeps them and ``wire/accounts`` gives their JSON form."""
+with a role. Frozen dataclasses like every pipeline value; the store keeps them and
+``wire/accounts`` gives their JSON form."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The value of an upload in progress (``askalong.types`` names it too): what the store
-keeps of it and the tus routes report."""
+"""The value of an upload in progress (``askalong.resumable``): what the store keeps of it
+and the tus routes report."""
 
 from __future__ import annotations
 
