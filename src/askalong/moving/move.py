@@ -1,6 +1,6 @@
 """Moving a home: its originals into the target's file store, then its rows into the
-target's database, then its vectors into the target's vector route, then the counts of
-both sides compared.
+target's database, then the counts of both sides compared (the vectors follow once the
+target's search routes can be opened over the rows: ``moving/vectors``).
 
 Originals go first, so no copied row ever names an original the target lacks. Each step
 skips what an earlier run already copied, so after a crash the same command finishes the
@@ -14,10 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from askalong.files.base import OriginalStore
-from askalong.index.base import VectorRoute
-from askalong.index.vectors import VectorIndex
 from askalong.moving.rows import Progress, RowTarget, copy_table, open_source, source_tables
-from askalong.moving.vectors import copy_vectors
 from askalong.moving.verify import Counted, MoveReport
 
 ORIGINALS = "originals"
@@ -29,13 +26,11 @@ def move_home(
     target: RowTarget,
     target_files: OriginalStore | None,
     *,
-    vectors: tuple[VectorIndex, VectorRoute] | None = None,
     batch: int = 500,
     progress: Progress | None = None,
 ) -> MoveReport:
-    """Copy the home's store (``database`` and its ``files``) into ``target``; when given,
-    its originals into ``target_files`` (None: they stay where they are) and the vectors
-    of ``vectors``' index into its route (after the rows: a route may refer to them)."""
+    """Copy the home's store (``database`` and its ``files``) into ``target`` and, when
+    given, its originals into ``target_files`` (None: they stay where they are)."""
     source = open_source(database)
     try:
         counts = []
@@ -45,8 +40,6 @@ def move_home(
             copy_table(source, target, table, batch=batch, progress=progress)
         target.finish()
         counts += [Counted(t.name, t.rows, target.count(t.name)) for t in source_tables(source)]
-        if vectors is not None:
-            counts.append(copy_vectors(*vectors, progress))
         return MoveReport(tuple(counts))
     finally:
         source.close()

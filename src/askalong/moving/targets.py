@@ -63,3 +63,4 @@ class SQLiteRows(DbApiRows):
 
 def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
