@@ -63,4 +63,3 @@ class SQLiteRows(DbApiRows):
 
 def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
-
