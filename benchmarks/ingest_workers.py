@@ -23,6 +23,7 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA", "../shared/evaldata"))
 PAGES = EVALDATA / "manuals" / "postgresql-15-html"
@@ -50,8 +51,7 @@ def fresh_database(server_url: str, name: str) -> str:
     with psycopg.connect(server_url, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
         admin.execute(f'CREATE DATABASE "{name}"')
-    base, _, _ = server_url.rpartition("/")
-    return f"{base}/{name}"
+    return urlunsplit(urlsplit(server_url)._replace(path=f"/{name}"))
 
 
 def not_ready(home: Path, database_url: str) -> int:
