@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-import wire_forms
+from filled_home import FILLED, LOCAL, QUEUED, fill, note
 from hash_embedder import HashEmbedder
 from moto_server import MotoServer
 
@@ -21,66 +21,16 @@ from askalong.index.sync import SearchIndexes
 from askalong.index.vectors import VectorIndex
 from askalong.ingest.inputs import Upload
 from askalong.ingest.pipeline import Ingestor
-from askalong.jobs.outbox import queue_upload
 from askalong.library import Library
 from askalong.moving.move import ORIGINALS, move_home
 from askalong.moving.targets import SQLiteRows
 from askalong.moving.vectors import VECTORS, copy_vectors
 from askalong.store.backends import open_store
-from askalong.types import Access
-from askalong.values.threads import Turn
-
-LOCAL = Access.local()
-PASSWORD = "a long secret phrase 7"
-# Tables the filled home must hold rows of, so the copy is seen to carry each.
-FILLED = (
-    "documents",
-    "blocks",
-    "chunks",
-    "users",
-    "orgs",
-    "memberships",
-    "threads",
-    "turns",
-    "feedback",
-    "collections",
-    "collection_documents",
-    "jobs",
-    "document_access",
-)
-
-
-def note(i: int) -> bytes:
-    body = "\n\n".join(f"Paragraph {j} of note {i} about valves and pumps." for j in range(12))
-    return f"# Note {i}\n\n{body}\n".encode()
 
 
 @pytest.fixture
 def home(settings: Settings) -> Settings:
-    """A home with something in every aggregate: documents read and one queued, accounts,
-    a thread with a turn, feedback on it, a collection."""
-    with Library(settings) as library:
-        ids = []
-        for i in range(6):
-            outcome = library.ingestor.add_upload(Upload(note(i), f"{i}.md", f"{i}.md"), LOCAL)
-            assert outcome.document is not None
-            ids.append(outcome.document.id)
-        queued = queue_upload(
-            library.ingestor, library.store, Upload(note(9), "q.md", "q.md"), LOCAL
-        )
-        assert queued.status == "queued"
-        store = library.store
-        store.add_user("alice", PASSWORD)
-        store.add_org("team")
-        store.add_org("a-subteam", parent="team")  # its id sorts before its parent's
-        store.set_member("team", "alice", "member")
-        store.add_to_collection("notes", ids[:3], LOCAL)
-        thread = wire_forms.thread()
-        store.save_turn(
-            thread,
-            Turn("u", thread.id, 0, "Why?", "ask", None, wire_forms.answer(), thread.created),
-        )
-        store.save_feedback(wire_forms.feedback())
+    fill(settings)
     return settings
 
 
@@ -132,7 +82,7 @@ def test_every_table_and_original_is_copied_with_equal_counts(
     with Library(load_settings(home=target.home, files=bucket.files)) as moved_library:
         (job,) = [j for j in moved_library.store.jobs() if j.state == "pending"]
         document = moved_library.store.get_document(job.document_id, LOCAL)
-        assert moved_library.store.original_path(document).read_bytes() == note(9)
+        assert moved_library.store.original_path(document).read_bytes() == note(QUEUED)
 
 
 def test_vectors_are_copied_document_by_document_without_embedding_again(
