@@ -111,3 +111,14 @@ def test_a_bad_files_setting_names_the_key_and_the_forms(
     monkeypatch.setenv("ASKALONG_FILES", "/srv/files")
     with pytest.raises(ConfigError, match=r"ASKALONG_FILES=.*s3://bucket/prefix"):
         Library(load_settings(home=settings.home))
+
+
+def test_a_copy_that_cannot_be_kept_here_is_a_store_error(
+    s3_bucket: str, moto_s3: MotoServer, tmp_path: Path
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would go")
+    files = S3OriginalFiles(S3Place(s3_bucket, ""), blocked / "cache")
+    files.save(DIGEST, TEXT)
+    with pytest.raises(StoreError, match="cannot keep a copy of the original"):
+        files.local_path(DIGEST)

@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from askalong.errors import ConfigError, StoreError
+from askalong.errors import ConfigError, DiskFull, StoreError
 from askalong.files.atomic import write_atomically
 from askalong.files.base import Aside
+from askalong.files.disk import is_disk_full
 from askalong.files.local import check_content_hash, checked_hash
 
 SERVER_INSTALL = "pip install 'askalong[server]'"
@@ -131,8 +132,15 @@ class S3OriginalFiles:
             if is_missing(exc):
                 return target  # no such original: a path that does not exist, as locally
             raise
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, data, prefix=".tmp-")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(target, data, prefix=".tmp-")
+        except OSError as exc:
+            if is_disk_full(exc):
+                raise DiskFull.of(str(target)) from exc
+            raise StoreError(
+                f"cannot keep a copy of the original: {exc}", source=str(target)
+            ) from exc
         return target
 
     def remove(self, content_hash: str) -> None:
