@@ -11,7 +11,9 @@ offending block or chunk:
 - ``monotone``: a numbered heading under a numbered one that is not its prefix ("3.1"
   under "2.3", "Chapter 4" under "Chapter 3");
 - ``page_split``: a paragraph ending mid-sentence at a page's foot whose continuation
-  opens the next page (lower case, or Chinese after a comma or ideograph);
+  opens the next page (lower case, or Chinese after a comma or ideograph: the sentence
+  test is the parser's own, ``parse/pdf/page_breaks.continues``; the check finds the
+  pairs on its own, over the blocks as parsed);
 - ``running``: a body block repeated at the same place on most pages (a running header);
 - ``line_numbers``: a code listing whose lines open with the consecutive numbers of a
   printed listing ("1 int main", "2{").
@@ -25,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from askalong.parse.pdf.page_breaks import continues
 from askalong.types import FURNITURE_KINDS, Block, Chunk, ParsedDocument
 
 MAX_PATH_CHARS = 200
@@ -41,10 +44,7 @@ _SECTION_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?(?:\s|$)(?!\s*\d)")
 _CHAPTER = re.compile(r"^(?:chapter|part)\s+(\d+)\b|^第([一二三四五六七八九十百\d]+)章", re.I)
 _CJK_NUMERALS = {c: i for i, c in enumerate("零一二三四五六七八九十", start=0)}
 _HAN = re.compile(r"[\u4e00-\u9fff]")
-# A sentence's continuation opens with a lower-case letter of a script (not a formula's
-# mathematical italic "ℎ", which is lower case too).
-_LOWER_START = re.compile(r"[a-z\u00df-\u00ff\u0101-\u017f]")
-_MID_SENTENCE_END = re.compile(r"[a-z0-9,\u4e00-\u9fff，、]$")
+_BETWEEN_PAGES = frozenset({"header", "footer", "footnote", "caption", "table"})
 _RUNNING_SHARE = 0.5
 _RUNNING_MIN_PAGES = 4
 _RUNNING_SLACK = 12.0  # points: how far a repeated line may move between pages
@@ -182,22 +182,16 @@ def non_monotone(parsed: ParsedDocument, chunks: Sequence[Chunk]) -> list[Violat
     return found
 
 
-def _continues(prev: str, text: str) -> bool:
-    """Whether ``text`` reads as the rest of the sentence ``prev`` breaks off."""
-    prev, text = prev.rstrip(), text.lstrip()
-    if not prev or not text or not _MID_SENTENCE_END.search(prev):
-        return False
-    if _LOWER_START.match(text):
-        return True
-    return bool(_HAN.match(text[0])) and (prev[-1] in "，、" or bool(_HAN.match(prev[-1])))
-
-
 def page_splits(parsed: ParsedDocument, chunks: Sequence[Chunk]) -> list[Violation]:
-    """A body paragraph at a page's end continued by the first body paragraph of the next."""
-    body = [b for b in parsed.blocks if b.kind == "paragraph" and b.page]
+    """A body paragraph at a page's end continued by the first body paragraph of the next:
+    only furniture, footnotes and floats (tables, captions) between them (a heading, a
+    code listing or a formula between is where the text itself goes on)."""
+    body = [b for b in parsed.blocks if b.kind not in _BETWEEN_PAGES and b.page]
     found = []
     for prev, block in itertools.pairwise(body):
-        if block.page == (prev.page or 0) + 1 and _continues(prev.text, block.text):
+        if prev.kind != "paragraph" or block.kind != "paragraph":
+            continue
+        if block.page == (prev.last_page or 0) + 1 and continues(prev.text, block.text):
             detail = f"…{_short(prev.text[-40:], 40)} | {_short(block.text, 40)}"
             found.append(Violation("page_split", _where(block), detail))
     return found

@@ -42,7 +42,9 @@ class LineBox:
 
     Coordinates are PDF points with the origin at the page's top-left corner (y grows
     downwards, as on screen). ``start``/``end`` are the character offsets of this line
-    within the block's text, so a character span maps back to rectangles.
+    within the block's text, so a character span maps back to rectangles. ``page`` is
+    set only on the lines of a paragraph that runs on past a page break: the page those
+    lines lie on (``None``: the block's own page).
     """
 
     x0: float
@@ -51,6 +53,7 @@ class LineBox:
     bottom: float
     start: int
     end: int
+    page: int | None = None
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,16 @@ class Block:
     page: int | None = None  # 1-based; None for formats without pages
     boxes: tuple[LineBox, ...] = ()  # PDF only
     lines: tuple[int, int] | None = None  # 1-based inclusive source line range (text formats)
+
+    @property
+    def last_page(self) -> int | None:
+        """The page its last line lies on: past ``page`` when it runs on across a break."""
+        return self.page_at(len(self.text))
+
+    def page_at(self, offset: int) -> int | None:
+        """The page the character at ``offset`` lies on (its line's, else the block's)."""
+        pages = [box.page for box in self.boxes if box.page and box.start <= offset]
+        return pages[-1] if pages else self.page
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,35 @@ def slow_page_pdf(fills: int, text: str = "A page of plain text.") -> bytes:
     return _pages_pdf([(letter, _stream(_text_at_top(text, 792.0))), (letter, bomb)])
 
 
+def page_break_pdf() -> bytes:
+    """Two letter pages whose paragraph runs on across the break, as a manual sets one:
+    page 1 ends "...is passed as an" above its page number, page 2 opens "array to ..."."""
+    first = PAGE_BREAK_LINES[:-1]
+    second = [PAGE_BREAK_LINES[-1], "", "A new paragraph starts on the second page here."]
+    pages = enumerate((first, second), start=1)
+    return _pages_pdf([((612.0, 792.0), _stream(_body(lines, 792.0, n))) for n, lines in pages])
+
+
+PAGE_BREAK_LINES = [
+    "The shell reads its input and divides it into words and operators, then it",
+    "expands each word and splits the result into fields, and the value of each",
+    "field is passed as an",
+    "array to the function that runs the command, which waits for it to finish.",
+]
+
+
+def _body(lines: list[str], height: float, page: int) -> bytes:
+    """``lines`` from the top margin down at 14 pt, blank strings a paragraph's gap; the
+    page number centred at the foot."""
+    shown = [
+        b"BT /F1 11 Tf 72 %r Td (%s) Tj ET" % (height - 90 - 14 * row, line.encode("latin-1"))
+        for row, line in enumerate(lines)
+        if line
+    ]
+    shown.append(b"BT /F1 10 Tf 300 40 Td (%d) Tj ET" % page)
+    return b"\n".join(shown)
+
+
 def _text_at_top(text: str, height: float) -> bytes:
     return b"BT /F1 12 Tf 2 %r Td (%s) Tj ET" % (height - 14, text.encode("latin-1"))
 

@@ -62,6 +62,16 @@ def test_a_paragraph_cut_at_a_page_break_is_found() -> None:
     assert _found("page_split", parsed) == ["b2 p.4"]
 
 
+def test_a_heading_or_listing_opening_the_next_page_is_no_page_split() -> None:
+    for kind in ("heading", "code"):
+        parsed = _doc(
+            _block(0, "Run the installer and then", page=3),
+            _block(1, "setup --all", kind, page=4),
+            _block(2, "restart the shell.", page=4),
+        )
+        assert _found("page_split", parsed) == []
+
+
 def test_a_block_repeated_at_one_place_on_most_pages_is_a_running_header() -> None:
     box = (LineBox(72, 30, 300, 40, 0, 12),)
     body = (LineBox(72, 300, 500, 310, 0, 10),)

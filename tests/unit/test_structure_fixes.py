@@ -13,9 +13,10 @@ from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.listings import is_listing, strip_line_numbers
 from askalong.parse.pdf.markers import candidates
 from askalong.parse.pdf.outline import open_section
+from askalong.parse.pdf.page_breaks import continues, join_page_breaks
 from askalong.parse.pdf.parser import heading_title
 from askalong.parse.pdf.text import join_lines
-from askalong.types import Block
+from askalong.types import Block, LineBox
 
 
 def test_a_heading_left_open_around_the_body_heads_it_only() -> None:
@@ -190,16 +191,29 @@ def test_a_chinese_guide_full_of_english_commands_is_chinese() -> None:
     assert document_language([*prose, *code]) == "zh"
 
 
-def test_a_sentence_cut_by_a_page_break_stays_in_one_chunk_with_its_continuation() -> None:
+def test_a_sentence_cut_by_a_page_break_is_one_block_and_one_chunk() -> None:
     first = "The shell reads each word " * 6 + "and the result is passed as an"
     blocks = [
-        Block("b0", "paragraph", first, 0, page=3),
+        Block("b0", "paragraph", first, 0, page=3, boxes=(LineBox(72, 700, 540, 712, 0, 186),)),
         Block("b1", "footer", "37", 1, page=3),
         Block("b2", "paragraph", "array to the function that runs it.", 2, page=4),
         Block("b3", "paragraph", "A new paragraph on the same page.", 3, page=4),
     ]
-    chunks = chunk_blocks("d", blocks, target=40, maximum=80)
-    assert [[s.block_id for s in c.spans] for c in chunks] == [["b0", "b2"], ["b3"]]
+    joined = join_page_breaks(blocks)
+    assert [b.id for b in joined] == ["b0", "b1", "b3"]
+    assert joined[0].text == f"{first} array to the function that runs it."
+    chunks = chunk_blocks("d", joined, target=40, maximum=80)
+    assert [[s.block_id for s in c.spans] for c in chunks] == [["b0"], ["b3"]]
+
+
+def test_what_reads_as_the_rest_of_a_sentence_cut_by_a_page_break() -> None:
+    assert continues("the value of each field is passed as an", "array to the function")
+    assert continues("使用 \\documentstyle 命令定", "义文档类型以及所包含宏包")
+    assert continues("另一个是，", "称为 CJK* 模式")
+    assert not continues("The function returns.", "then the shell goes on")
+    assert not continues("It runs the command", "The next paragraph opens here")
+    # a change log's next entry, not the rest of the last one
+    assert not continues("与现行 Windows 系统名称统一", "v2022.4.1")
 
 
 def test_a_bold_word_going_on_with_a_sentence_does_not_end_its_paragraph() -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from askalong.errors import ConfigError
 from askalong.text.scripts import is_cjk
-from askalong.text.sentences import SENTENCE_ENDS, split_sentences
+from askalong.text.sentences import split_sentences
 from askalong.text.size import ATOM_RE, TextSize, measure
 from askalong.types import CHUNK_JOINER, FURNITURE_KINDS, Block, BlockSpan, Chunk
 
@@ -127,36 +127,21 @@ def _split_sentence(block: Block, start: int, end: int, target: int) -> list[_Pi
 
 
 def _pack(pieces: list[_Piece], target: int, maximum: int) -> Iterator[list[_Piece]]:
-    """Greedy packing up to ``target``; a lone heading piece takes the next piece with it,
-    and a sentence cut by a page break takes its continuation, whenever the two fit under
-    ``maximum``."""
+    """Greedy packing up to ``target``; a lone heading piece takes the next piece with it
+    whenever the two fit under ``maximum`` (a sentence cut by a page break is one block
+    already: ``parse/pdf/page_breaks``)."""
     group: list[_Piece] = []
     size = TextSize()
     for piece in pieces:
         grown = (size + piece.size).units
         heading_only = len(group) == 1 and group[0].block.kind == "heading"
-        joined = heading_only or bool(group and _continued(group[-1], piece))
-        if group and grown > target and not (joined and grown <= maximum):
+        if group and grown > target and not (heading_only and grown <= maximum):
             yield group
             group, size = [], TextSize()
         group.append(piece)
         size += piece.size
     if group:
         yield group
-
-
-def _continued(last: _Piece, piece: _Piece) -> bool:
-    """Whether ``piece`` opens the next page's paragraph that finishes the sentence
-    ``last`` leaves open at the foot of its page ("…is passed as an" | "array to …")."""
-    before, after = last.block, piece.block
-    if before.page is None or after.page != before.page + 1 or after.kind != "paragraph":
-        return False
-    if last.end < len(before.text.rstrip()) or piece.start > 0:
-        return False
-    end, start = before.text.rstrip()[-1:], after.text.lstrip()[:1]
-    if not end or end in SENTENCE_ENDS or end in "。！？；":
-        return False
-    return start.islower() or (is_cjk(start) and is_cjk(end))
 
 
 def _with_overlap(last: _Piece, group: list[_Piece], overlap: int, maximum: int) -> list[_Piece]:
@@ -191,7 +176,8 @@ def _trailing_sentence_starts(text: str, start: int, end: int, limit: int) -> It
 
 def _make_chunk(document_id: str, order: int, group: list[_Piece]) -> Chunk:
     runs = _merge_runs(group)
-    pages = [p.block.page for p in group if p.block.page is not None]
+    ends = [p.block.page_at(at) for p in group for at in (p.start, max(p.start, p.end - 1))]
+    pages = [page for page in ends if page is not None]
     return Chunk(
         id=f"{document_id}:c{order}",
         document_id=document_id,

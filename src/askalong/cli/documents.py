@@ -75,9 +75,10 @@ def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
     """Show a document (id or id prefix): its outline, blocks, chunks or symbols."""
     with opened_library() as library:
         document = library.store.get_document(doc, Access.local())
-        blocks = library.store.blocks(document.id, page=page)
+        blocks = library.store.blocks(document.id)
         chunks = library.store.chunks(document.id)
-    if page is not None:
+    if page is not None:  # a paragraph run on from the page before has lines on this one
+        blocks = tuple(b for b in blocks if b.page and b.page <= page <= (b.last_page or b.page))
         chunks = tuple(
             c
             for c in chunks

@@ -70,7 +70,7 @@ def _unit(material: Material, block: Block, document_id: str) -> ContextUnit:
         cited_spans=(piece.span,),
         section_path=block.section_path,
         page_start=block.page,
-        page_end=block.page,
+        page_end=block.last_page,
         origin="crossref",
         score=material.strength,
         places=places_of([block]),

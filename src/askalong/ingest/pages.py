@@ -46,7 +46,7 @@ class PageReading(LibraryWriter):
     ) -> PageRead:
         """Read ``page`` of ``document`` (resolved for the caller) if it is unread; ``writes``
         is held only around the store and index writes, never while OCR runs."""
-        _check_page(document, page)
+        check_page(document, page)
         if page not in document.unread_pages:
             return self._stored(document, page, added=False)
         original = str(self.store.original_path(document))
@@ -79,7 +79,8 @@ class PageReading(LibraryWriter):
         self.reader.close()
 
 
-def _check_page(document: Document, page: int) -> None:
+def check_page(document: Document, page: int) -> None:
+    """``NotFound`` unless ``page`` is a page of the PDF ``document``."""
     if document.format != "pdf" or not 1 <= page <= document.page_count:
         raise NotFound(f"no page {page} in this document", source=document.id)
 

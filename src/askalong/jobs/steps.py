@@ -24,12 +24,12 @@ from askalong.ingest.describe import describe_chunks, with_warnings
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import settings_chunks, with_parsed
 from askalong.parse.guard import ParserGuard
+from askalong.parse.pdf.parser import is_unread_notice
 from askalong.store.base import Store
 from askalong.types import Access, Document, StoredDocument
 from askalong.values.jobs import JobState
 
 Beat = Callable[[JobState, int, int], None]
-_NEEDS_OCR = " need OCR ("  # the parser's notice about scanned pages it left unread
 
 
 class JobFailed(AskAlongError):
@@ -137,9 +137,10 @@ class JobSteps:
 
 
 def _read_notices(document: Document, read: int) -> tuple[str, ...]:
-    """The notices once the OCR steps are done: the parser's "needs OCR" one goes when no
+    """The notices once the OCR steps are done: the parser's unread-pages one goes when no
     page is left unread, and the pages read are named as the inline add names them."""
-    kept = [n for n in document.notices if not (_NEEDS_OCR in n and not document.unread_pages)]
+    done = not document.unread_pages
+    kept = [n for n in document.notices if not (done and is_unread_notice(n))]
     if read:
         verb = "was" if read == 1 else "were"
         total = document.page_count

@@ -26,6 +26,7 @@ from askalong.parse.pdf.render import PageRenderer
 from askalong.resumable.receiver import ResumableUploads
 from askalong.server.busy import LongWork, WriteLock
 from askalong.server.identity import ACCESS_KEY
+from askalong.server.page_reads import PageReads
 from askalong.store.base import Store
 from askalong.types import Access
 
@@ -34,8 +35,8 @@ from askalong.types import Access
 class ServerState:
     """What the app holds while it runs: one library, one page renderer, one write lock,
     one asker (its answerer made once, at startup), the resumable uploads in progress, the
-    background embedder, the slots for long steps, the worker thread that runs queued
-    ingestion jobs (none when ``askalong worker`` does).
+    background embedder, the slots for long steps, the pages being read in the background,
+    the worker thread that runs queued ingestion jobs (none when ``askalong worker`` does).
 
     ``writes`` serialises the store's write transactions and the keyword index's one
     writer, and nothing longer: never a parse, an OCR read or an embedding (``busy.py``:
@@ -50,6 +51,7 @@ class ServerState:
     uploads: ResumableUploads
     embedding: BackgroundEmbedding
     long_work: LongWork = field(default_factory=LongWork)
+    page_reads: PageReads = field(default_factory=PageReads)  # Read it now, in the background
     worker: WorkerThread | None = None  # the ingestion worker thread (ASKALONG_SERVE_WORKER)
 
 

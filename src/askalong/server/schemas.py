@@ -14,7 +14,7 @@ must be whole Unicode (a lone surrogate, which JSON's ``\\ud800`` can spell, is 
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import Path
 from pydantic import BaseModel, BeforeValidator, Field
@@ -229,6 +229,17 @@ class PageReadOut(BaseModel):
     page: int
     blocks: list[BlockJSON]
     added: bool
+
+
+class PageReadingOut(BaseModel):
+    """A page being read in the background: ``state`` reading (``seconds`` so far), read
+    (``read`` holds the page read) or failed (``message`` says why)."""
+
+    page: int
+    state: Literal["reading", "read", "failed"]
+    seconds: float
+    message: str
+    read: PageReadOut | None
 
 
 class ThreadList(BaseModel):

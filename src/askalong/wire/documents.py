@@ -21,7 +21,8 @@ from askalong.wire.titles import shown_title
 
 # A PDF line box: x0, top, x1, bottom in PDF points from the page's top-left, then the
 # line's start and end as character offsets in the block's text.
-Box = tuple[float, float, float, float, int, int]
+# x0, top, x1, bottom, start, end; then the page, on a line past a page break only.
+Box = tuple[float, float, float, float, int, int] | tuple[float, float, float, float, int, int, int]
 ChunkSpan = tuple[str, int, int]  # block id, start, end
 
 
@@ -117,14 +118,10 @@ def block_json(block: Block) -> BlockJSON:
 
 def _box(box: LineBox) -> Box:
     """Coordinates to 0.01 pt: finer than any screen shows, and a third smaller on the wire."""
-    return (
-        round(box.x0, 2),
-        round(box.top, 2),
-        round(box.x1, 2),
-        round(box.bottom, 2),
-        box.start,
-        box.end,
-    )
+    x0, top, x1, bottom = (round(v, 2) for v in (box.x0, box.top, box.x1, box.bottom))
+    if box.page is None:
+        return (x0, top, x1, bottom, box.start, box.end)
+    return (x0, top, x1, bottom, box.start, box.end, box.page)
 
 
 def chunk_json(chunk: Chunk) -> ChunkJSON:

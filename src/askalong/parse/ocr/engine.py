@@ -10,11 +10,12 @@ selection on a scan maps to blocks exactly as on a text page.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,7 @@ from askalong.parse.ocr.words import ink_gaps, restore_spaces
 from askalong.parse.pdf.chars import Line, PageFrame
 
 OCR_INSTALL = "pip install 'askalong[ocr]'"
+_PACKAGE = "rapidocr_onnxruntime"
 # Pages are rendered at this many pixels per point, but never larger than the detector's
 # own limit (it would shrink a bigger image again, at a cost).
 _SCALE = 2.0
@@ -38,6 +40,17 @@ _STAGES = (
 )
 
 
+class LineReader(Protocol):
+    """What reads a scanned page's printed lines: the OCR engine (tests give a stand-in)."""
+
+    def page_lines(self, page: pdfium.PdfPage, frame: PageFrame) -> tuple[Line, ...]: ...
+
+
+def ocr_installed() -> bool:
+    """Whether the OCR extra is installed (found, not loaded: loading takes seconds)."""
+    return importlib.util.find_spec(_PACKAGE) is not None
+
+
 class Recognizer:
     """One loaded OCR engine; reads any number of pages of one parse."""
 
@@ -48,7 +61,7 @@ class Recognizer:
     def load(cls) -> Recognizer | None:
         """The engine, or None when the OCR extra is not installed."""
         try:
-            module = importlib.import_module("rapidocr_onnxruntime")
+            module = importlib.import_module(_PACKAGE)
         except ImportError:
             return None
         cores = os.cpu_count() or 1
@@ -136,7 +149,7 @@ def _stop_spinning(engine: Any, cores: int) -> None:
     options.inter_op_num_threads = 1
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = 4
-    models = Path(importlib.import_module("rapidocr_onnxruntime").__file__ or "").parent / "models"
+    models = Path(importlib.import_module(_PACKAGE).__file__ or "").parent / "models"
     for stage, attribute, pattern in _STAGES:
         holder = getattr(getattr(engine, stage, None), attribute, None)
         paths = sorted(models.glob(pattern))

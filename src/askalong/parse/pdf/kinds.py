@@ -12,7 +12,7 @@ import re
 import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from askalong.parse.pdf.layout import CAPTION_START, NUMBERED_TITLE
 from askalong.parse.pdf.outline import PAGE_NUMBER, SECTION_DEPTH, looks_like_heading, open_section
@@ -342,9 +342,21 @@ def _demote_front_matter(drafts: Sequence[Draft], kinds: list[BlockKind], title:
             kinds[index] = "paragraph"
 
 
+def renumbered(blocks: Sequence[Block]) -> tuple[Block, ...]:
+    """``blocks`` numbered 0, 1, ... again (ids ``b0``, ``b1``, ...) once some are joined."""
+    return tuple(
+        block if block.order == order else replace(block, id=_block_id(order), order=order)
+        for order, block in enumerate(blocks)
+    )
+
+
+def _block_id(order: int) -> str:
+    return f"b{order}"
+
+
 def _block(draft: Draft, kind: BlockKind, order: int, path: tuple[str, ...], level: int) -> Block:
     return Block(
-        id=f"b{order}",
+        id=_block_id(order),
         kind=kind,
         text=draft.text,
         order=order,

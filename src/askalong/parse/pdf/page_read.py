@@ -8,13 +8,15 @@ engine only there); ``PageReader`` owns that child. The blocks' ids name the pag
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pypdfium2 as pdfium
 
-from askalong.errors import AskAlongError, CorruptDocument, NotFound, Unavailable
+from askalong.errors import AskAlongError, CorruptDocument, NotFound, ParseTimeout, Unavailable
 from askalong.parse.guard import ChildFailure, GuardedChild, parse_failure
 from askalong.parse.ocr.engine import OCR_INSTALL, Recognizer
+from askalong.parse.ocr.pace import machine_pace
 from askalong.parse.pdf.hyphens import vocabulary
 from askalong.parse.pdf.kinds import build_blocks
 from askalong.parse.pdf.parser import ocr_lines, page_drafts, read_page
@@ -48,23 +50,35 @@ def read_scanned_page(original: str, page: int, source: str) -> tuple[Block, ...
 
 
 class PageReader:
-    """Reads single pages in a guarded child: ``timeout`` seconds and ``memory_mb`` of
-    address space per page (the parser's limits)."""
+    """Reads single pages in a guarded child: ``memory_mb`` of address space per page and
+    ``timeout`` seconds (the parser's limits), stretched by the machine's ``pace`` when a
+    page starts (``ocr/pace``): a busy machine gives a page the time it takes there."""
 
-    def __init__(self, *, timeout: float, memory_mb: int) -> None:
+    def __init__(
+        self, *, timeout: float, memory_mb: int, pace: Callable[[], float] = machine_pace
+    ) -> None:
         self.timeout = timeout
         self.memory_mb = memory_mb
+        self.pace = pace
         self._child = GuardedChild(read_scanned_page, memory_mb)
 
+    def limit(self) -> float:
+        """Seconds the next page may take: the timeout at this machine's pace now."""
+        return self.timeout * self.pace()
+
     def read(self, original: str, page: int, source: str) -> tuple[Block, ...]:
+        limit = self.limit()
         try:
-            blocks: tuple[Block, ...] = self._child.call((original, page, source), self.timeout)
+            blocks: tuple[Block, ...] = self._child.call((original, page, source), limit)
         except ChildFailure as failure:
-            raise self._failed(failure, page, source) from None
+            raise self._failed(failure, page, source, limit) from None
         return blocks
 
-    def _failed(self, failure: ChildFailure, page: int, source: str) -> AskAlongError:
-        error = parse_failure(failure, source, self.timeout, self.memory_mb)
+    def _failed(self, failure: ChildFailure, page: int, source: str, limit: float) -> AskAlongError:
+        if failure.kind == "timeout":
+            message = f"page {page} was not read in time (OCR took over {limit:.3g} s)"
+            return ParseTimeout(message, source=source)
+        error = parse_failure(failure, source, limit, self.memory_mb)
         return type(error)(f"page {page}: {error.message}", source=source)
 
     def close(self) -> None:

@@ -9,9 +9,10 @@ it opened, so thousands of files leak nothing.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import pypdfium2 as pdfium
@@ -19,22 +20,25 @@ import pypdfium2.raw as pdfium_c
 
 from askalong.errors import CorruptDocument, EmptyDocument, EncryptedDocument
 from askalong.parse.navigation import mark_navigation
-from askalong.parse.ocr.engine import OCR_INSTALL, Recognizer
+from askalong.parse.ocr.budget import OcrBudget
+from askalong.parse.ocr.engine import OCR_INSTALL, LineReader, Recognizer, ocr_installed
 from askalong.parse.pdf.chars import Line, PageFrame, page_lines
 from askalong.parse.pdf.figures import labels_after_captions
 from askalong.parse.pdf.geometry import PageGeometry, page_geometry
 from askalong.parse.pdf.hyphens import Vocabulary, vocabulary
-from askalong.parse.pdf.kinds import Draft, build_blocks
+from askalong.parse.pdf.kinds import Draft, build_blocks, renumbered
 from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.listings import is_listing, strip_line_numbers
+from askalong.parse.pdf.page_breaks import join_page_breaks
 from askalong.parse.pdf.rotate import turn_blocks
 from askalong.parse.pdf.tables import table_text
 from askalong.parse.pdf.text import clean_line, join_lines
 from askalong.parse.progress import report
 from askalong.types import Block, BlockKind, ParsedDocument
 
-# OCR stops starting new pages after this many seconds, so one parse of a long scan stays
-# inside the caller's per-file time limit (120 s by default); the rest keep a notice.
+# OCR starts no page that would end after this many seconds (as slow as the slowest page
+# so far), so one parse of a long scan stays inside the caller's per-file time limit
+# (120 s by default); the rest keep a notice.
 OCR_BUDGET_SECONDS = 80.0
 _SAME_SIZE = 0.6
 _SENTENCE_END = ".!?:;。！？：；"
@@ -42,6 +46,11 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 # Stand-in lines from the layout: what their block is.
 _ROLE_KINDS: dict[str, BlockKind] = {"table": "table", "formula": "formula", "margin": "header"}
 _NOTE_MARKS = re.compile(r"[\s\u2070-\u209f¹²³∗*†‡§]+$")  # footnote marks closing a title
+# Why scanned pages are left unread, said in the notice that names them.
+_UNREAD_MARK = " left unread ("
+_UNREAD_MISSING = f"OCR is not installed: {OCR_INSTALL}"
+_UNREAD_OFF = "OCR was off for this file"
+_UNREAD_LATE = "not read in time; Read it now in the reader reads it"
 _JUNK_TITLE = re.compile(r"^(?:microsoft \w+ - |untitled)|\.(?:dvi|pdf|docx?|tex|indd)$", re.I)
 
 
@@ -70,25 +79,38 @@ class Page:
 
 
 def parse(
-    data: bytes, *, source: str, ocr: bool = True, ocr_budget: float = OCR_BUDGET_SECONDS
+    data: bytes,
+    *,
+    source: str,
+    ocr: bool = True,
+    ocr_budget: float = OCR_BUDGET_SECONDS,
+    engine: Callable[[], LineReader | None] = Recognizer.load,
+    clock: Callable[[], float] = time.monotonic,
 ) -> ParsedDocument:
     """Parse a PDF into blocks in reading order; raise an input error for bad files.
 
-    Image-only pages are read by OCR when ``ocr`` is on and the OCR extra is installed,
-    until ``ocr_budget`` seconds have gone on it; pages left over are named in a notice.
+    Image-only pages are read by OCR when ``ocr`` is on and the OCR ``engine`` loads, as
+    long as a page fits in what is left of ``ocr_budget`` seconds (``ocr/budget``); pages
+    left over are named in a notice that says why they were not read.
     """
     document = _open(data, source)
     try:
         pages = _read_pages(document, source)
-        installed = True  # unread pages can be read later only with the OCR extra
-        if ocr and any(page.scanned for page in pages):
-            pages, installed = _recognise(document, pages, ocr_budget)
+        why = _UNREAD_OFF if ocr_installed() else _UNREAD_MISSING
+        if ocr and ocr_budget > 0 and any(page.scanned for page in pages):
+            recognizer = engine()
+            why = _UNREAD_MISSING if recognizer is None else _UNREAD_LATE
+            if recognizer is not None:
+                pages = _recognise(document, pages, recognizer, OcrBudget(ocr_budget, clock))
+        elif ocr and why == _UNREAD_OFF:
+            why = _UNREAD_LATE  # no time for OCR here (a job reads the pages one by one)
         metadata_title = _metadata_title(document)
     finally:
         document.close()
     known = vocabulary(clean_line(line.text) for page in pages for line in page.lines)
     blocks = build_blocks([draft for page in pages for draft in page_drafts(page, known)])
-    blocks = mark_navigation(turn_blocks(blocks, _turns(pages)))
+    blocks = renumbered(join_page_breaks(turn_blocks(blocks, _turns(pages))))
+    blocks = mark_navigation(blocks)
     return ParsedDocument(
         format="pdf",
         blocks=blocks,
@@ -97,8 +119,8 @@ def parse(
         page_sizes=tuple(page.size for page in pages),
         page_turns=_page_turns(pages),
         ocr_pages=tuple(page.number for page in pages if page.scanned),
-        unread_pages=_unread(pages) if installed else (),
-        notices=_ocr_notices(pages),
+        unread_pages=_unread(pages) if why != _UNREAD_MISSING else (),
+        notices=_ocr_notices(pages, why),
     )
 
 
@@ -175,27 +197,23 @@ def _unread(pages: Sequence[Page]) -> tuple[int, ...]:
 
 
 def _recognise(
-    document: pdfium.PdfDocument, pages: list[Page], budget: float
-) -> tuple[list[Page], bool]:
-    """The pages with OCR lines on scanned pages, as many as the time budget allows, and
-    whether the OCR engine is installed at all."""
-    recognizer = Recognizer.load()
-    if recognizer is None:
-        return pages, False
-    start = time.monotonic()
+    document: pdfium.PdfDocument, pages: list[Page], recognizer: LineReader, budget: OcrBudget
+) -> list[Page]:
+    """The pages with OCR lines on scanned pages, as many as the time budget fits."""
     out: list[Page] = []
     scanned, read = sum(page.scanned for page in pages), 0
     report("ocr", 0, scanned)
     for page in pages:
-        if page.scanned and time.monotonic() - start < budget:
-            page = replace(page, lines=ocr_lines(document, page, recognizer), recognised=True)
+        if page.scanned and budget.fits_a_page():
+            lines = budget.spend(functools.partial(ocr_lines, document, page, recognizer))
+            page = replace(page, lines=lines, recognised=True)
             read += 1
             report("ocr", read, scanned)
         out.append(page)
-    return out, True
+    return out
 
 
-def ocr_lines(document: pdfium.PdfDocument, page: Page, recognizer: Recognizer) -> tuple[Line, ...]:
+def ocr_lines(document: pdfium.PdfDocument, page: Page, recognizer: LineReader) -> tuple[Line, ...]:
     pdf_page = document[page.number - 1]
     try:
         return recognizer.page_lines(pdf_page, page.frame)
@@ -280,7 +298,13 @@ def heading_title(blocks: Sequence[Block]) -> str:
     return _NOTE_MARKS.sub("", text).rstrip()
 
 
-def _ocr_notices(pages: Sequence[Page]) -> tuple[str, ...]:
+def is_unread_notice(notice: str) -> bool:
+    """Whether ``notice`` is the one naming the scanned pages left unread."""
+    return _UNREAD_MARK in notice
+
+
+def _ocr_notices(pages: Sequence[Page], why: str) -> tuple[str, ...]:
+    """What OCR did: the pages it read, and the pages left unread with ``why``."""
     total = len(pages)
     read = sum(page.recognised for page in pages)
     left = sum(page.scanned and not page.recognised for page in pages)
@@ -289,7 +313,6 @@ def _ocr_notices(pages: Sequence[Page]) -> tuple[str, ...]:
         verb = "was" if read == 1 else "were"
         notices.append(f"{read} of {total} pages {verb} read by OCR; the text may hold errors")
     if left:
-        verb = "is a scanned image and needs" if left == 1 else "are scanned images and need"
-        how = "not read within the OCR time budget" if read else f"install it with: {OCR_INSTALL}"
-        notices.append(f"{left} of {total} pages {verb} OCR ({how})")
+        verb = "is a scanned image" if left == 1 else "are scanned images"
+        notices.append(f"{left} of {total} pages {verb}{_UNREAD_MARK}{why})")
     return tuple(notices)

@@ -6,7 +6,8 @@ killed mid-way with 503 (the next request gets a fresh child).
 A scanned page the OCR time budget left unread is read on request (``.../read``): OCR in
 the page-reading child (a long step: in a slot of ``busy.LongWork``, 503 when none is
 free), its blocks stored once, keyword-searchable on return, its vectors computed by the
-server's background embedder."""
+server's background embedder. ``.../reading`` does the same in the background (the
+reader's *Read it now*): ``POST`` starts it, ``GET`` says how it goes (``page_reads``)."""
 
 from __future__ import annotations
 
@@ -17,11 +18,13 @@ from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 from starlette.concurrency import run_in_threadpool
 
-from askalong.ingest.pages import PageRead
+from askalong.errors import NotFound
+from askalong.ingest.pages import PageRead, check_page
 from askalong.parse.pdf.render import MAX_PIXELS, MAX_WIDTH
 from askalong.server.deps import AccessDep, ServerState, StateDep
+from askalong.server.page_reads import PageReadTask
 from askalong.server.routes.documents import ERRORS
-from askalong.server.schemas import DocPath, ErrorOut, PagePath, PageReadOut
+from askalong.server.schemas import DocPath, ErrorOut, PagePath, PageReadingOut, PageReadOut
 from askalong.types import Access
 from askalong.wire import block_json, document_json
 
@@ -88,14 +91,71 @@ async def read_page(
     read = await state.long_work.run(_read, state, doc, access, page)
     if read.added:
         state.embedding.wake(read.document)  # the other pages' vectors are reused
+    return _read_out(read)
+
+
+def _read(state: ServerState, ref: str, access: Access, page: int) -> PageRead:
+    document = state.library.store.get_document(ref, access)
+    return state.library.pages.read(document, page, writes=state.writes)
+
+
+@router.post(
+    "/documents/{doc}/pages/{page}/reading",
+    response_model=PageReadingOut,
+    status_code=202,
+    responses={**ERRORS, 503: {"model": ErrorOut}},
+)
+async def start_reading_page(
+    doc: DocPath, page: PagePath, state: StateDep, access: AccessDep
+) -> PageReadingOut:
+    """Start reading page ``page`` by OCR in the background (the reader's *Read it now*);
+    ask ``GET`` on the same address how it goes. Starting it again while it runs returns
+    the read under way. 404 for a page not in the document, 503 when the slots for long
+    steps are all taken (with ``Retry-After``)."""
+    document = await run_in_threadpool(state.library.store.get_document, doc, access)
+    check_page(document, page)
+
+    def work() -> PageRead:
+        read = _read(state, document.id, access, page)
+        if read.added:
+            state.embedding.wake(read.document)
+        return read
+
+    return _reading(state.page_reads.start(document.id, page, work, state.long_work))
+
+
+@router.get(
+    "/documents/{doc}/pages/{page}/reading",
+    response_model=PageReadingOut,
+    responses=ERRORS,
+)
+async def page_reading(
+    doc: DocPath, page: PagePath, state: StateDep, access: AccessDep
+) -> PageReadingOut:
+    """How the background read of page ``page`` goes: reading (seconds so far), read (the
+    page's blocks) or failed (why); 404 when no read of it was started."""
+    document = await run_in_threadpool(state.library.store.get_document, doc, access)
+    task = state.page_reads.get(document.id, page)
+    if task is None:
+        raise NotFound(f"page {page} is not being read", source=document.id)
+    return _reading(task)
+
+
+def _reading(task: PageReadTask) -> PageReadingOut:
+    read = task.result if task.state == "read" else None
+    return PageReadingOut(
+        page=task.page,
+        state=task.state,
+        seconds=round(task.seconds(), 1),
+        message=task.message,
+        read=None if read is None else _read_out(read),
+    )
+
+
+def _read_out(read: PageRead) -> PageReadOut:
     return PageReadOut(
         document=document_json(read.document),
         page=read.page,
         blocks=[block_json(b) for b in read.blocks],
         added=read.added,
     )
-
-
-def _read(state: ServerState, ref: str, access: Access, page: int) -> PageRead:
-    document = state.library.store.get_document(ref, access)
-    return state.library.pages.read(document, page, writes=state.writes)

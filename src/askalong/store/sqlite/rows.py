@@ -1,7 +1,8 @@
 """Rows of the SQLite store <-> frozen dataclasses: a few small, explicit functions.
 
 Tuples are stored as compact JSON text; boxes as ``[[x0, top, x1, bottom, start, end]]``
-and chunk spans as ``[[block_id, start, end]]``.
+(a line past a page break adds its page: ``[..., end, page]``) and chunk spans as
+``[[block_id, start, end]]``.
 """
 
 from __future__ import annotations
@@ -103,10 +104,7 @@ def document_from_row(row: sqlite3.Row) -> Document:
 
 def block_row(doc_id: str, block: Block) -> tuple[object, ...]:
     start, end = block.lines if block.lines is not None else (None, None)
-    boxes = [
-        [float(b.x0), float(b.top), float(b.x1), float(b.bottom), int(b.start), int(b.end)]
-        for b in block.boxes
-    ]
+    boxes = [_box_row(b) for b in block.boxes]
     return (
         doc_id,
         block.id,
@@ -145,6 +143,13 @@ def block_from_row(row: sqlite3.Row) -> Block:
         boxes=boxes_from_json(row["boxes"]),
         lines=None if start is None else (start, end),
     )
+
+
+def _box_row(box: LineBox) -> list[float | int]:
+    """A seventh number, the page, only on lines past a page break (``LineBox.page``)."""
+    row: list[float | int] = [float(box.x0), float(box.top), float(box.x1), float(box.bottom)]
+    row += [int(box.start), int(box.end)]
+    return row if box.page is None else [*row, int(box.page)]
 
 
 def boxes_from_json(text: str) -> tuple[LineBox, ...]:

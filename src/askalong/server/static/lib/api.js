@@ -97,9 +97,12 @@ export const compareTargets = (id, blockId) =>
   request(
     `/api/documents/${enc(id)}/compare-targets${blockId ? `?block=${enc(blockId)}` : ""}`,
   ).then((b) => b.targets);
-// Read a scanned page the OCR time budget left unread: {document, page, blocks, added}.
-export const readPage = (id, page) =>
-  request(`/api/documents/${enc(id)}/pages/${page}/read`, { method: "POST" });
+// Read a scanned page the OCR time budget left unread, in the background: POST starts it,
+// GET says how it goes ({state: "reading" | "read" | "failed", seconds, message, read}, read
+// being {document, page, blocks, added}).
+export const startPageReading = (id, page) =>
+  request(`/api/documents/${enc(id)}/pages/${page}/reading`, { method: "POST" });
+export const pageReading = (id, page) => request(`/api/documents/${enc(id)}/pages/${page}/reading`);
 
 export function pageUrl(id, page, width) {
   return `/api/documents/${enc(id)}/pages/${page}.png?width=${Math.round(width)}`;

@@ -14,6 +14,7 @@ import { pageUrl } from "../lib/api.js";
 import { el } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { cpSlice } from "../lib/offsets.js";
+import { boxesOn, pagesOf } from "./box-pages.js";
 import { showUnread } from "./unread-page.js";
 
 const STOCK_WIDTHS = [240, 320, 480, 640, 800, 960, 1200, 1440, 1800, 2400];
@@ -179,7 +180,7 @@ export class PdfView {
     this.measure.font = `100px ${getComputedStyle(page.layer).fontFamily}`;
     const spans = [];
     for (const block of this.blocksByPage.get(page.number) ?? []) {
-      for (const box of block.boxes) {
+      for (const box of boxesOn(block, page.number)) {
         const span = this.lineSpan(page, block, box);
         if (span) spans.push(span);
       }
@@ -205,10 +206,15 @@ export class PdfView {
     return span;
   }
 
-  // The text-layer segments of a block, building its page first.
+  // The text-layer segments of a block, building its pages first (a paragraph that runs
+  // on past a page break has segments on both).
   segments(block) {
-    const page = this.show(this.pages[(block.page ?? 1) - 1]);
-    return page ? [...page.layer.querySelectorAll(`[data-block="${CSS.escape(block.id)}"]`)] : [];
+    const numbers = block.boxes?.length ? pagesOf(block) : [block.page ?? 1];
+    const selector = `[data-block="${CSS.escape(block.id)}"]`;
+    return numbers.flatMap((number) => {
+      const page = this.show(this.pages[number - 1]);
+      return page ? [...page.layer.querySelectorAll(selector)] : [];
+    });
   }
 
   // Where highlight rectangles go, and the vertical extent of a segment's line.
@@ -237,12 +243,15 @@ export function runOf([x0, top, x1, bottom], turn) {
   return across;
 }
 
+// The blocks with lines on each page: a paragraph across a page break is on both.
 function groupByPage(blocks) {
   const pages = new Map();
   for (const block of blocks) {
     if (!block.page || !block.boxes.length) continue;
-    if (!pages.has(block.page)) pages.set(block.page, []);
-    pages.get(block.page).push(block);
+    for (const number of pagesOf(block)) {
+      if (!pages.has(number)) pages.set(number, []);
+      pages.get(number).push(block);
+    }
   }
   return pages;
 }

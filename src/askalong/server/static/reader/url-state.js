@@ -15,6 +15,7 @@
 // `hl` is a source line of a code block instead (go to definition from another file,
 // symbols.js), shown at its definition line (codeview.js definitionLine).
 
+import { boxesOn } from "./box-pages.js";
 import { definitionLine, lineSpan } from "./codeview.js";
 
 const SCROLL_SETTLE_MS = 150;
@@ -253,8 +254,9 @@ export class UrlState {
     if (!pageEl || !block.boxes?.length) return null;
     const rect = pageEl.getBoundingClientRect();
     const scale = rect.height / info.height;
-    const tops = block.boxes.map((box) => box[1]);
-    const bottoms = block.boxes.map((box) => box[3]);
+    const boxes = boxesOn(block, block.page); // its lines on its first page
+    const tops = boxes.map((box) => box[1]);
+    const bottoms = boxes.map((box) => box[3]);
     return {
       top: rect.top + Math.min(...tops) * scale,
       bottom: rect.top + Math.max(...bottoms) * scale,

@@ -169,7 +169,7 @@ export default Object.freeze({
   "find.none": "No match",
   "unread.text": "This page was not read: the text recognition ran out of time.",
   "unread.read": "Read it now",
-  "unread.reading": "Reading the page… (this takes a few seconds)",
+  "unread.reading": "Reading the page… {seconds} s so far (on a busy machine it can take minutes)",
   "unread.failed": "It could not be read: {message}",
   "selection.ask": "Ask",
   "selection.ask.title": "Ask about the selection",

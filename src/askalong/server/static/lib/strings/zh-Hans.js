@@ -168,7 +168,7 @@ export default Object.freeze({
   "find.none": "无匹配",
   "unread.text": "此页未被读取：文字识别超出了时间限制。",
   "unread.read": "现在读取",
-  "unread.reading": "正在读取此页…（需要几秒钟）",
+  "unread.reading": "正在读取此页…已用 {seconds} 秒（机器繁忙时可能需要几分钟）",
   "unread.failed": "无法读取：{message}",
   "selection.ask": "提问",
   "selection.ask.title": "就选中的内容提问",
