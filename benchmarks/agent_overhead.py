@@ -120,11 +120,11 @@ def open_library(home: Path, url: str) -> Any:
 
 
 def agent_run(library: Any, server: ScriptedChatServer, n: int, delay: float) -> Measured:
-    from askalong.asking.agent.chat import ChatAgent, ChatRequest
-    from askalong.asking.choose import make_asker
+    from askalong.agent.chat_agent import ChatRequest
+    from askalong.agent.wiring import make_chat_agent
     from askalong.types import Access
 
-    agent = ChatAgent(make_asker(library))
+    agent = make_chat_agent(library)
     server.script(*replies(n, delay))
     since = len(server.served)
     started = time.perf_counter()
@@ -139,7 +139,7 @@ def agent_run(library: Any, server: ScriptedChatServer, n: int, delay: float) ->
 
 def bare_run(server: ScriptedChatServer, n: int, delay: float) -> Measured:
     """The same two replies drawn by the bare client, no agent: the baseline."""
-    from askalong.answer.agent.prompts import TOOL_SPECS
+    from askalong.agent.agent_prompts import TOOL_SPECS
     from askalong.providers.chat import ChatMessage, Sampling, ToolCall
     from askalong.providers.openai.chat import OpenAIChat
 

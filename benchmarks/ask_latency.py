@@ -81,7 +81,9 @@ def run(library: object, doc: str, found: Sequence[Probe], mode: str, on: bool) 
 
     assert isinstance(library, Library)
     # "on" is the product's asker; "off" the same answerer without the embedder.
-    asker = make_asker(library) if on else Asker(library, ExtractiveAnswerer())
+    asker = (
+        make_asker(library) if on else Asker(library.store, library.searcher, ExtractiveAnswerer())
+    )
     document = library.store.get_document(doc, Access.local())  # as an edge resolves it
 
     def ask(probe: Probe) -> Answer:

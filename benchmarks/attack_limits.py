@@ -35,8 +35,8 @@ from typing import Any, cast
 
 import httpx
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.choose import make_asker
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
+from askalong.agent.wiring import make_chat_agent
 from askalong.config import load_settings
 from askalong.errors import ConfigError, TooLarge
 from askalong.library import Library
@@ -82,7 +82,7 @@ def agent_tools(seconds: float, rng: random.Random) -> Row:
         )
         with Library(settings) as library:
             _plant_documents(library, Path(work))
-            agent = ChatAgent(make_asker(library))
+            agent = make_chat_agent(library)
             deadline = time.monotonic() + seconds
             while time.monotonic() < deadline:
                 started = time.perf_counter()

@@ -121,15 +121,15 @@ def pin_fast_queries() -> None:
 
 
 def run(home: Path, items: list[dict[str, Any]]) -> list[Outcome]:
-    from askalong.asking.agent.chat import ChatAgent, ChatRequest
-    from askalong.asking.choose import make_asker
+    from askalong.agent.chat_agent import ChatRequest
+    from askalong.agent.wiring import make_chat_agent
     from askalong.types import Access
 
     library, ids = open_library(home)
     try:
         access = Access.local()
         documents = tuple(library.store.get_document(i, access) for i in ids)
-        agent = ChatAgent(make_asker(library))
+        agent = make_chat_agent(library)
         for question in WARM_UP:
             agent.ask(ChatRequest(question, access, documents))
         outcomes = []

@@ -166,7 +166,10 @@ def question_rows() -> tuple[list[str], int, int, int]:
                 Question(item["question"], anchor=anchor), (), Reading(anchor, document, blocks)
             )
             gold = tuple(item["gold"].split("."))
-            code = {u.section_path for u in gather(library, asked, access, blocks).units}
+            code = {
+                u.section_path
+                for u in gather(library.store, library.searcher, asked, access, blocks).units
+            }
             assert asked.anchor is not None
             unit = located_context(blocks, asked.anchor)
             repository = repository_of(library.store, document, blocks, access)

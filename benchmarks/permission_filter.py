@@ -42,7 +42,7 @@ from askalong.index.vector_rows import DocumentVectors
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
-from askalong.store.sqlite.documents import insert_stored
+from askalong.store.sql.documents import insert_stored
 from askalong.types import Access, StoredDocument, Visibility
 from search_latency import (
     CHUNKS_PER_DOCUMENT,

@@ -70,7 +70,10 @@ def signals(library: Any, ids: dict[str, list[str]], items: Sequence[Any]) -> li
         docs = tuple(library.store.get_document(d, access) for r in item.documents for d in ids[r])
         question = analysed(item.question)
         evidence = gather(
-            library, AskedQuestion(item.question, question, "ask", None, docs), access
+            library.store,
+            library.searcher,
+            AskedQuestion(item.question, question, "ask", None, docs),
+            access,
         )
         every = Weights(embed_top=0)  # the best cosine over every sentence, not the top 6
         scored = score_candidates(question, evidence.units, embedder=embedder, weights=every)

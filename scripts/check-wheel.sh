@@ -80,14 +80,27 @@ docs_json_is_empty() {
             "$WORK/docs.json"
 }
 
-# Every migration in the tree is recorded as applied in the new store.
+# sql_files BACKEND: how many numbered migrations the tree has for the store BACKEND.
+sql_files() {
+    find "$REPO/src/askalong/store/$1/migrations" -name '[0-9][0-9][0-9][0-9]_*.sql' | wc -l
+}
+
+# Every SQLite migration in the tree is recorded as applied in the new store.
 migrations_applied() {
     local expected
-    expected=$(find "$REPO/src" -path '*/migrations/*' -name '[0-9][0-9][0-9][0-9]_*.sql' | wc -l)
+    expected=$(sql_files sqlite)
     py_check 'import sqlite3, sys
 rows = sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM schema_migrations").fetchone()
 sys.exit(not int(sys.argv[2]) > 0 or rows[0] != int(sys.argv[2]))' \
         "$ASKALONG_HOME/askalong.sqlite3" "$expected"
+}
+
+# The server store's migrations are package data too (applied where PostgreSQL runs).
+postgres_migrations_ship() {
+    py_check 'import sys
+from askalong.store.sql.schema_versions import read_migrations
+sys.exit(not int(sys.argv[1]) > 0 or len(read_migrations("askalong.store.postgres")) != int(sys.argv[1]))' \
+        "$(sql_files postgres)"
 }
 
 # The learned sentence scorer's weights are package data (answer/scorer/weights.json).
@@ -222,6 +235,7 @@ main() {
     check "askalong is imported from the installed wheel" installed_not_editable || true
     check "askalong docs --json on a new home: no documents" docs_json_is_empty || true
     check "every migration applied to the new store" migrations_applied || true
+    check "the PostgreSQL store's migrations ship" postgres_migrations_ship || true
     check "the learned scorer's weights load" scorer_weights_ship || true
     check "askalong add a Markdown file" add_markdown || true
     check "askalong token prints the install token" read_token || return 0

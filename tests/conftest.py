@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
+import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from askalong.config import Settings, load_settings
 from askalong.store.backends import open_store
 from askalong.store.base import Store
+from support.postgres import PostgresServer, PostgresUnavailable
 
 REPO = Path(__file__).resolve().parents[1]
 # Shared helpers (the scripted chat server, sample files, stub parsers) import by name.
@@ -25,6 +30,24 @@ def evaldata() -> Path:
     """The shared evaluation data; its absence is a failure, never a silent skip."""
     assert EVALDATA.is_dir(), f"evaluation data not found at {EVALDATA}"
     return EVALDATA
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the session (``support/postgres.py``), started only when
+    a test asks for it; one that cannot start fails that test, naming why."""
+    try:
+        server = PostgresServer.start()
+    except PostgresUnavailable as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of a new, empty database of its own for this test."""
+    return postgres_server.database()
 
 
 @pytest.fixture
@@ -64,13 +87,7 @@ def s3_settings(settings: Settings, s3_bucket: str, monkeypatch: pytest.MonkeyPa
 
 
 # Every store contract test runs against each backend listed here.
-BACKENDS = ("sqlite",)
-
-
-def open_backend(name: str, settings: Settings) -> Store:
-    if name == "sqlite":
-        return open_store(settings)
-    raise AssertionError(f"unknown backend {name}")
+BACKENDS = ("sqlite", "postgres")
 
 
 @pytest.fixture(params=BACKENDS)
@@ -79,9 +96,41 @@ def backend(request: pytest.FixtureRequest) -> str:
     return name
 
 
+def _migrate(settings: Settings, url: str) -> None:
+    """Open the store on ``url`` once: its schema migrated, for every test's copy."""
+    open_store(dataclasses.replace(settings, database_url=url)).close()
+
+
+def settings_for(backend: str, settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """``settings`` naming the backend: the SQLite file under its home, or the session's
+    migrated PostgreSQL database, emptied for it (the server started once per session)."""
+    if backend == "sqlite":
+        return settings
+    if backend == "postgres":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        url = server.emptied("store", lambda url: _migrate(settings, url))
+        return dataclasses.replace(settings, database_url=url)
+    raise AssertionError(f"unknown backend {backend}")
+
+
 @pytest.fixture
-def store(backend: str, settings: Settings) -> Iterator[Store]:
+def backend_settings(backend: str, settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """The test's ``settings`` naming the backend (``settings_for``)."""
+    return settings_for(backend, settings, request)
+
+
+def read_raw(settings: Settings, sql: str) -> list[tuple[Any, ...]]:
+    """Rows straight from the database the settings name, past the store: what it keeps."""
+    if settings.database_url:
+        with psycopg.connect(settings.database_url) as conn:
+            return conn.execute(sql.encode()).fetchall()
+    with contextlib.closing(sqlite3.connect(settings.database_path)) as conn:
+        return conn.execute(sql).fetchall()
+
+
+@pytest.fixture
+def store(backend_settings: Settings) -> Iterator[Store]:
     """The backend opened whole; each contract suite types it as the one aggregate it
     tests (``DocumentStore`` in test_store.py, ``ThreadStore`` in test_store_threads.py)."""
-    with open_backend(backend, settings) as opened:
+    with open_store(backend_settings) as opened:
         yield opened

@@ -147,6 +147,7 @@ def _check_choices(values: dict[str, Any]) -> None:
     if not 0 <= overlap <= 100:
         raise ConfigError(f"ASKALONG_CHUNK_OVERLAP={overlap}; must be between 0 and 100")
     _check_api_token(values.get("api_token", ""))
+    _check_database_url(values.get("database_url", ""))
 
 
 MIN_API_TOKEN = 32  # characters: a shared secret as strong as the file's own (43)
@@ -158,6 +159,21 @@ def _check_api_token(token: str) -> None:
         raise ConfigError(
             f"ASKALONG_API_TOKEN: must be at least {MIN_API_TOKEN} characters without spaces"
             " (make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
+
+
+DATABASE_SCHEMES = ("postgresql://", "postgres://")
+
+
+def _check_database_url(url: str) -> None:
+    """Empty (the SQLite file) or a PostgreSQL URL; the message leaves the URL out, since
+    it may hold a password."""
+    if url and not url.startswith(DATABASE_SCHEMES):
+        scheme = url.split("://", 1)[0] if "://" in url else "no scheme"
+        raise ConfigError(
+            f"ASKALONG_DATABASE_URL: {scheme!r} is not a database this AskAlong opens;"
+            f" give a {' or '.join(DATABASE_SCHEMES)} URL, or leave it empty for the"
+            " SQLite file under ASKALONG_HOME"
         )
 
 

@@ -94,7 +94,7 @@ class Settings:
     # background, searched with its text; by the chat model above when one is configured
     # (one call per 8 chunks), else the document title and section path.
     context_descriptions: bool = False
-    # The chat agent with a model (``asking/agent/react.py``): at most this many model
+    # The chat agent with a model (``agent/react.py``): at most this many model
     # rounds, tool calls and seconds per question, then one final turn without tools; the
     # judge's own seconds after the answer.
     agent_rounds: int = 4
@@ -115,6 +115,9 @@ class Settings:
     # "auto": multi-user (every request signed in) once the first account exists, the
     # local owner with no login before; "required": multi-user even with no account yet.
     auth: AuthMode = "auto"
+    # Server mode: the store in this PostgreSQL database (postgresql://user:pw@host/db)
+    # instead of the SQLite file under home; empty: the SQLite file.
+    database_url: str = ""
 
     # Ingestion jobs (``jobs/``): a worker renews its lease after every batch and at least
     # every job_heartbeat seconds; every job_sweep seconds it re-queues jobs whose heartbeat

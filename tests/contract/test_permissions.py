@@ -24,9 +24,10 @@ from askalong.index.keyword import CHECKED_ONE_BY_ONE
 from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.retrieve.search import Searcher
+from askalong.store.backends import open_store
 from askalong.store.base import DocumentCounts, Store
 from askalong.types import Access, Hit
-from conftest import BACKENDS, open_backend
+from conftest import BACKENDS, settings_for
 
 ALL = frozenset(entry.id for entry in DOCUMENTS)
 # Stored and keyword-indexed but not embedded yet: pending for those who may see it.
@@ -68,7 +69,7 @@ class Backend:
 
 def open_routes(name: str, settings: Settings, store: Store) -> SearchIndexes:
     """The search routes that go with the store backend ``name``."""
-    if name == "sqlite":
+    if name in ("sqlite", "postgres"):  # the embedded routes until PostgreSQL has its own
         return SearchIndexes(settings, store, TableVectors)
     raise AssertionError(f"unknown backend {name}")
 
@@ -78,8 +79,9 @@ def backend(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Backend]:
     """Every document of the table stored and indexed; all but ``UNEMBEDDED`` embedded."""
-    settings = Settings(home=tmp_path_factory.mktemp("permissions"))
-    store = open_backend(request.param, settings)
+    home = tmp_path_factory.mktemp("permissions")
+    settings = settings_for(request.param, Settings(home=home), request)
+    store = open_store(settings)
     with store, open_routes(request.param, settings, store) as routes:
         for entry in DOCUMENTS:
             item = stored(entry)

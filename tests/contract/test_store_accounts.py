@@ -11,10 +11,11 @@ from test_store import add, sample
 
 from askalong.config import Settings
 from askalong.errors import InputError, NotFound
+from askalong.store.backends import open_store
 from askalong.store.base import Store
 from askalong.store.sqlite.migrate import apply_migrations, migrations
 from askalong.types import Access
-from conftest import open_backend
+from conftest import read_raw
 
 PASSWORD = "correct horse battery"
 
@@ -39,20 +40,22 @@ def test_user_ids_are_checked(store: Store) -> None:
         store.add_user("alice", PASSWORD)
 
 
-def test_the_stored_hash_is_argon2id_never_the_password(store: Store, settings: Settings) -> None:
+def test_the_stored_hash_is_argon2id_never_the_password(
+    store: Store, backend_settings: Settings
+) -> None:
     store.add_user("alice", PASSWORD)
-    with sqlite3.connect(settings.database_path) as conn:
-        (hashed,) = conn.execute("SELECT password_hash FROM users").fetchone()
+    [(hashed,)] = read_raw(backend_settings, "SELECT password_hash FROM users")
     assert hashed.startswith("$argon2id$") and PASSWORD not in hashed
 
 
-def test_tokens_are_stored_as_digests_and_shown_once(store: Store, settings: Settings) -> None:
+def test_tokens_are_stored_as_digests_and_shown_once(
+    store: Store, backend_settings: Settings
+) -> None:
     store.add_user("alice", PASSWORD)
     listed, secret = store.create_token("alice", "script")
     assert store.user_of_token(secret) is not None
     assert store.user_of_token(secret + "x") is None
-    with sqlite3.connect(settings.database_path) as conn:
-        (digest,) = conn.execute("SELECT digest FROM api_tokens").fetchone()
+    [(digest,)] = read_raw(backend_settings, "SELECT digest FROM api_tokens")
     assert digest == hashlib.sha256(secret.encode()).hexdigest() and secret not in digest
     assert store.list_tokens("alice") == [listed]
     assert store.revoke_token(listed.id).revoked
@@ -117,7 +120,7 @@ def test_migration_gives_existing_documents_their_owners_token(settings: Setting
             (doc_id, visibility),
         )
     conn.close()
-    with open_backend("sqlite", settings) as store:
+    with open_store(settings) as store:
         assert {d.id for d in store.list_documents(Access(user="local"))} == {
             "d-private",
             "d-public",

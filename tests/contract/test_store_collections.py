@@ -13,7 +13,7 @@ from askalong.config import Settings
 from askalong.errors import InputError, NotFound
 from askalong.store.backends import open_store
 from askalong.store.base import Store
-from askalong.store.sqlite.documents import _insert_rows
+from askalong.store.sql.documents import _insert_rows
 from askalong.store.sqlite.migrate import apply_migrations, migrations
 from askalong.types import Access
 

@@ -11,10 +11,10 @@ import pytest
 
 from askalong.config import Settings
 from askalong.errors import InputError
+from askalong.store.backends import open_store
 from askalong.store.base import Store
 from askalong.store.credentials import hash_password
 from askalong.store.sqlite.migrate import apply_migrations, migrations
-from conftest import open_backend
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "another long phrase"
@@ -101,7 +101,7 @@ def test_a_file_with_case_variant_ids_still_opens(settings: Settings) -> None:
             (user_id, hash_password(PASSWORD)),
         )
     conn.close()
-    with open_backend("sqlite", settings) as store:
+    with open_store(settings) as store:
         assert [u.id for u in store.list_users()] == ["ROOT", "root"]
         for exact in ("ROOT", "root"):
             found = store.check_password(exact, PASSWORD)

@@ -22,8 +22,8 @@ import pytest
 from playwright.sync_api import Browser, Page, Request, Route, expect
 from samples import manual_folder
 
-from askalong.answer.agent.result import ToolName
 from askalong.server.chat_events import CHAT_EVENT_NAMES
+from askalong.values.chat_answers import ToolName
 from e2e.a11y import blocking
 from e2e.conftest import entered_page
 from e2e.live import LiveServer, add_by_cli, live_server

@@ -5,14 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from askalong.answer.agent.result import (
-    ChatAnswer,
-    ChatPart,
-    ChatSource,
-    ChatTimings,
-    ToolStep,
-)
-from askalong.answer.agent.scores import CitationScores
 from askalong.context.call_tree import CallNode
 from askalong.context.code_graph import Place, SourceFile
 from askalong.context.code_identifiers import Definition, Reference
@@ -36,6 +28,14 @@ from askalong.types import (
     Timings,
 )
 from askalong.values.accounts import ApiToken, Membership, Org, User
+from askalong.values.chat_answers import (
+    ChatAnswer,
+    ChatPart,
+    ChatSource,
+    ChatTimings,
+    CitationScores,
+    ToolStep,
+)
 from askalong.values.collections import Collection
 from askalong.values.conflicts import ConflictPair, ConflictSide, ScanReport
 from askalong.values.feedback import Citation, Feedback, Judged, RankedChunk, Triage

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from chat_server import Reply, ScriptedChatServer
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.choose import make_asker
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
+from askalong.agent.wiring import make_chat_agent
 from askalong.config import Settings, load_settings
 from askalong.feedback.give import give_feedback
 from askalong.library import Library
@@ -61,7 +61,7 @@ def world(settings: Settings, tmp_path: Path) -> Iterator[World]:
             path.write_text(PLANTED, encoding="utf-8")
             outcome = library.ingestor.add(str(path), ALICE)
             assert outcome.document is not None, outcome.error
-            yield World(server, ChatAgent(make_asker(library)), library)
+            yield World(server, make_chat_agent(library), library)
 
 
 def _offered(body: dict[str, Any]) -> list[str]:

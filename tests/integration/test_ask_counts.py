@@ -186,7 +186,7 @@ def test_a_knowledge_base_question_in_the_cli(cli_paper: str, calls: Calls) -> N
         assert calls.all["store.get_document"] == 1, calls.all
         # the searcher takes the analysed language; its keyword route tokenises the query,
         # once per search: a second, keyword-only search tops up a paper's few fused hits
-        # (``asking/evidence.py``, the keyword tail), never more
+        # (``asking/evidence_search.py``, the keyword tail), never more
         searcher = calls.by_searcher
         assert 1 <= calls.searches <= 2, calls.searches
         # the title-chunk check (``retrieve/titles``): one batched query a search at most

@@ -128,7 +128,7 @@ def test_with_a_model_the_model_explains_the_tree_from_its_functions(
         silent = {"status": "not_covered", "answer": "-", "quotes": []}
         with ScriptedChatServer(Reply.json(silent)) as server:
             chat = OpenAIChat(server.url, "m", "sk-test", 5.0, retry=RetryPolicy(attempts=1))
-            Asker(library, ModelAnswerer(chat)).ask(question, local)
+            Asker(library.store, library.searcher, ModelAnswerer(chat)).ask(question, local)
             messages = server.chat_bodies[0]["messages"]
         fences = read_fences(messages[0]["content"], messages[-1]["content"])
         for function in ("def submit(", quote, "def _worker("):
@@ -141,7 +141,9 @@ def test_with_a_model_the_model_explains_the_tree_from_its_functions(
         }
         with ScriptedChatServer(Reply.json(reply)) as server:
             chat = OpenAIChat(server.url, "m", "sk-test", 5.0, retry=RetryPolicy(attempts=1))
-            answer = Asker(library, ModelAnswerer(chat)).ask(question, local)
+            answer = Asker(library.store, library.searcher, ModelAnswerer(chat)).ask(
+                question, local
+            )
             assert len(server.chat_bodies) == 1  # the quote is where the model said
     assert answer.status == "answered" and answer.model == "m"
     assert answer.quotes and answer.quotes[0].text.strip() == quote

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from benchmark_module import benchmark_module
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.choose import make_asker
+from askalong.agent.chat_agent import ChatRequest
+from askalong.agent.wiring import make_chat_agent
 from askalong.config import Settings
 from askalong.library import Library
 from askalong.types import Access
@@ -47,7 +47,7 @@ def test_a_sample_of_the_chat_set_answers_both_parts(
             outcome = library.ingestor.add(str(tmp_path / f"{page}.html"), access)
             assert outcome.document is not None, outcome.error
             documents.append(outcome.document)
-        agent = ChatAgent(make_asker(library))
+        agent = make_chat_agent(library)
         outcomes = [
             chat.judged(item, agent.ask(ChatRequest(item["question"], access, tuple(documents))), 0)
             for item in items

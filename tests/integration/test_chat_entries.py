@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.choose import make_asker
+from askalong.agent.chat_agent import ChatRequest
+from askalong.agent.wiring import make_chat_agent
 from askalong.config import Settings, load_settings
 from askalong.library import Library
 from askalong.types import Access
@@ -66,7 +66,7 @@ def _asked(
             outcome = library.ingestor.add(str(home / f"{page}.html"), access)
             assert outcome.document is not None, outcome.error
             documents.append(outcome.document)
-        agent = ChatAgent(make_asker(library))
+        agent = make_chat_agent(library)
         out = []
         for question, _ in ASKED:
             answer = agent.ask(ChatRequest(question, access, tuple(documents)))

@@ -16,8 +16,8 @@ import pytest
 from chat_server import Reply, ScriptedChatServer
 from isolation_world import SHARED_WORDS, World, make_world
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.choose import make_asker
+from askalong.agent.chat_agent import ChatRequest
+from askalong.agent.wiring import make_chat_agent
 from askalong.config import Settings
 from askalong.errors import NotFound
 from askalong.library import Library
@@ -51,7 +51,7 @@ def test_the_agent_cites_only_what_its_asker_may_see(settings: Settings, tmp_pat
     leaks = []
     with Library(settings) as library:
         keys = build(library, world, tmp_path)
-        agent = ChatAgent(make_asker(library))
+        agent = make_chat_agent(library)
         for user in world.users:
             access = library.store.access_of(user)
             visible = world.visible(user)
@@ -82,7 +82,7 @@ def test_an_answer_never_names_a_document_the_asker_may_not_see(
     world = make_world(SEED, users=5, pdfs=0)
     with Library(settings) as library:
         build(library, world, tmp_path)
-        agent = ChatAgent(make_asker(library))
+        agent = make_chat_agent(library)
         user = world.users[0]
         hidden = next(d for d in world.docs if d.owner != user and d.visibility == "private")
         own = next(d for d in world.docs if d.owner == user)
@@ -99,7 +99,7 @@ def test_another_users_conversation_is_not_found(settings: Settings, tmp_path: P
     world = make_world(SEED, users=5, pdfs=0)
     with Library(settings) as library:
         build(library, world, tmp_path)
-        agent = ChatAgent(make_asker(library))
+        agent = make_chat_agent(library)
         owner, intruder = world.users[:2]
         mine = agent.ask(ChatRequest("Where is the harbour?", library.store.access_of(owner)))
         follow = ChatRequest(
@@ -138,7 +138,7 @@ def test_the_model_driven_agent_never_sees_or_cites_a_hidden_chunk(
             searches.append(("search_knowledge", {"query": " ".join(SHARED_WORDS), "top_k": 10}))
             cites = " ".join(f"The note says so [{n}]." for n in range(1, 41))
             server.script(Reply.tool_calls(*searches), Reply.text(cites))
-            agent = ChatAgent(make_asker(library))
+            agent = make_chat_agent(library)
             answer = agent.ask(ChatRequest("What do the notes say?", library.store.access_of(user)))
     shown = [m["content"] for m in server.chat_bodies[1]["messages"] if m["role"] == "tool"]
     assert len(shown) == len(searches) and answer.mode == "model"

@@ -15,14 +15,14 @@ import pytest
 from api_client import api_client
 from chat_server import Received, Reply, ScriptedChatServer
 
-from askalong.answer.agent.checks import JUDGE_REASON
-from askalong.answer.agent.citations import INVENTED_MARK
-from askalong.answer.agent.limits import AgentLimits
-from askalong.answer.agent.prompts import SYSTEM
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.agent.events import ToolCalled, ToolDone
-from askalong.asking.agent.model_answer import JUDGE_SILENT
-from askalong.asking.agent.react import FORCED_CALL_ID
+from askalong.agent.agent_limits import AgentLimits
+from askalong.agent.agent_prompts import SYSTEM
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
+from askalong.agent.invented_citations import INVENTED_MARK
+from askalong.agent.model_answer import JUDGE_SILENT
+from askalong.agent.react import FORCED_CALL_ID
+from askalong.agent.reply_checks import JUDGE_REASON
+from askalong.agent.stream_events import ToolCalled, ToolDone
 from askalong.asking.choose import make_asker
 from askalong.config import load_settings
 from askalong.feedback.give import give_feedback
@@ -108,7 +108,9 @@ def ask(world: World, question: str = QUESTION, *, judge: bool = False, **limits
 def agent(world: World, *, judge: bool = False, **limits: Any) -> ChatAgent:
     asker = make_asker(world.library)
     asker.judge = asker.judge if judge else None
-    return ChatAgent(asker, limits=replace(AgentLimits.of(world.library.settings), **limits))
+    settings = world.library.settings
+    limits_changed = replace(AgentLimits.of(settings), **limits)
+    return ChatAgent(asker, world.library.store, settings, limits=limits_changed)
 
 
 def tool_messages(body: dict[str, Any]) -> list[dict[str, Any]]:

@@ -18,13 +18,14 @@ import pytest
 from api_client import api_client
 from click.testing import CliRunner
 
-from askalong.answer.agent.registry import SourceRegistry
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.agent.tools import (
+from askalong.agent.chat_agent import ChatRequest
+from askalong.agent.source_registry import SourceRegistry
+from askalong.agent.tools import (
     KnowledgeTools,
     Scope,
     ToolArgumentError,
 )
+from askalong.agent.wiring import make_chat_agent
 from askalong.asking.choose import make_asker
 from askalong.cli import main
 from askalong.config import Settings, load_settings
@@ -67,7 +68,7 @@ def library(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Library]:
 def test_each_part_is_answered_with_its_own_citations_under_one_numbering(
     library: Library,
 ) -> None:
-    answer = ChatAgent(make_asker(library)).ask(ChatRequest(TWO_PARTS, Access.local()))
+    answer = make_chat_agent(library).ask(ChatRequest(TWO_PARTS, Access.local()))
     assert [p.question for p in answer.parts] == [
         "How does TRUNCATE empty a table?",
         "what is a tablespace?",
@@ -103,7 +104,7 @@ def test_a_part_without_its_own_subject_is_searched_and_answered_with_the_one_be
     # "it" alone finds MERGE's and INSERT's DEFAULT clauses; with work_mem put in, the
     # parameter's own entry, which states its default
     question = "What does work_mem set? And also what does it default to?"
-    answer = ChatAgent(make_asker(library)).ask(ChatRequest(question, Access.local()))
+    answer = make_chat_agent(library).ask(ChatRequest(question, Access.local()))
     searches = [s.arguments["query"] for s in answer.steps if s.name == "search_knowledge"]
     assert searches == ["What does work_mem set?", "what does work_mem default to?"]
     assert [p.question for p in answer.parts] == [
@@ -118,14 +119,14 @@ def test_a_part_without_its_own_subject_is_searched_and_answered_with_the_one_be
 
 def test_a_stats_part_is_answered_from_knowledge_stats(library: Library) -> None:
     question = "Who built TraceMonkey? How many documents are there?"
-    answer = ChatAgent(make_asker(library)).ask(ChatRequest(question, Access.local()))
+    answer = make_chat_agent(library).ask(ChatRequest(question, Access.local()))
     assert [s.name for s in answer.steps] == ["search_knowledge", "knowledge_stats"]
     assert f"{len(PAGES) + 1} documents" in answer.parts[1].answer
     assert answer.parts[0].sources
 
 
 def test_the_turn_is_stored_in_its_conversation(library: Library) -> None:
-    agent = ChatAgent(make_asker(library))
+    agent = make_chat_agent(library)
     first = agent.ask(ChatRequest("What is a tablespace?", Access.local()))
     assert first.conversation_id is not None
     follow = ChatRequest("How do I create one?", Access.local(), (), first.conversation_id)
@@ -149,7 +150,7 @@ def test_feedback_on_a_chat_answer_freezes_its_hits_with_route_scores_and_ranks(
 
 
 def _freezes_hits(library: Library) -> None:
-    answer = ChatAgent(make_asker(library)).ask(ChatRequest(TWO_PARTS, Access.local()))
+    answer = make_chat_agent(library).ask(ChatRequest(TWO_PARTS, Access.local()))
     assert answer.conversation_id is not None and answer.turn_id is not None
     stored = library.store.turns(answer.conversation_id)[-1].answer
     assert stored.hits and stored.hits == answer.hits
@@ -168,7 +169,9 @@ def _freezes_hits(library: Library) -> None:
 
 
 def test_tool_arguments_are_checked_and_feedback_is_stored_once(library: Library) -> None:
-    tools = KnowledgeTools(make_asker(library), Scope(Access.local()), SourceRegistry())
+    tools = KnowledgeTools(
+        make_asker(library), library.store, Scope(Access.local()), SourceRegistry()
+    )
     for query, top_k in (("", 5), ("   ", 5), ("x" * 4001, 5), (7, 5), ("ok", 0), ("ok", 11)):
         with pytest.raises(ToolArgumentError):
             tools.search_knowledge(query, top_k)
@@ -180,19 +183,23 @@ def test_tool_arguments_are_checked_and_feedback_is_stored_once(library: Library
     assert len(found.sources) <= 2 and "<<<(source#1: " in found.content
     with pytest.raises(ToolArgumentError, match="own message asks"):
         tools.submit_feedback("down", "the person did not ask")
-    writing = KnowledgeTools(tools.asker, Scope(Access.local(), may_write=True), SourceRegistry())
+    writing = KnowledgeTools(
+        tools.asker, library.store, Scope(Access.local(), may_write=True), SourceRegistry()
+    )
     with pytest.raises(InputError, match="no answer in this conversation"):
         writing.submit_feedback("down", "no conversation yet")
-    first = ChatAgent(tools.asker).ask(ChatRequest("What does VACUUM FULL do?", Access.local()))
+    first = make_chat_agent(library).ask(ChatRequest("What does VACUUM FULL do?", Access.local()))
     talk = Scope(
         Access.local(), conversation_id=first.conversation_id, turn_id="next", may_write=True
     )
-    tools = KnowledgeTools(tools.asker, talk, SourceRegistry())
+    tools = KnowledgeTools(tools.asker, library.store, talk, SourceRegistry())
     tools.submit_feedback("down", "the answer missed the FULL option")
     with pytest.raises(ToolArgumentError, match="already"):
         tools.submit_feedback("up", "second")
     with pytest.raises(ToolArgumentError, match="rating"):
-        KnowledgeTools(tools.asker, tools.scope, SourceRegistry()).submit_feedback("5", "")
+        KnowledgeTools(tools.asker, library.store, tools.scope, SourceRegistry()).submit_feedback(
+            "5", ""
+        )
     stored = library.store.list_feedback(Access.local())
     assert [(f.rating, f.reason, f.turn_id, f.source) for f in stored] == [
         ("down", "the answer missed the FULL option", first.turn_id, "agent")

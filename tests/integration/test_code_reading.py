@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from askalong.asking.code_reading import anchor_place, repository_of
-from askalong.asking.evidence import Evidence, gather
+from askalong.asking.evidence import gather
+from askalong.asking.evidence_base import Evidence
 from askalong.asking.question import Question, Reading, asked_question
 from askalong.cli import main
 from askalong.config import Settings
@@ -51,7 +52,7 @@ def evidence_at(document: Document, at: str, question: str) -> Evidence:
         anchor = line_anchor(document.id, blocks, line_ref(at))  # type: ignore[arg-type]
         reading = Reading(anchor, document, blocks)
         asked = asked_question(Question(question, anchor=anchor), (), reading)
-        return gather(library, asked, Access.local(), blocks)
+        return gather(library.store, library.searcher, asked, Access.local(), blocks)
 
 
 def sections(evidence: Evidence) -> list[tuple[str, ...]]:

@@ -17,8 +17,8 @@ from chat_server import Reply, ScriptedChatServer
 from click.testing import CliRunner
 from describing import describe_request
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.choose import make_asker
+from askalong.agent.chat_agent import ChatRequest
+from askalong.agent.wiring import make_chat_agent
 from askalong.cli import main
 from askalong.config import Settings, load_settings
 from askalong.library import Library
@@ -125,7 +125,7 @@ def test_the_vector_route_embeds_description_and_text(added: Added) -> None:
 
 def test_no_description_word_is_quoted(added: Added) -> None:
     question = "What brewing temperature, and for how long?"
-    answer = ChatAgent(make_asker(added.library)).ask(ChatRequest(question, Access.local()))
+    answer = make_chat_agent(added.library).ask(ChatRequest(question, Access.local()))
     shown = chat_json(answer)
     assert shown["parts"] and any(p["status"] == "answered" for p in shown["parts"])
     quoted = " ".join(_strings(shown, skip={"question", "query", "arguments"}))

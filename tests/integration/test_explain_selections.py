@@ -51,7 +51,7 @@ def asked(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             outcome = library.ingestor.add_upload(Upload(data, Path(name).name, name), LOCAL)
             assert outcome.document is not None
             ids[name] = outcome.document.id
-        asker = Asker(library, ExtractiveAnswerer())
+        asker = Asker(library.store, library.searcher, ExtractiveAnswerer())
         yield library, [asker.ask(_question(c, ids[c["document"]]), LOCAL) for c in CASES], ids
 
 
@@ -109,7 +109,9 @@ def test_a_model_is_given_the_same_material_to_explain_from(
     reply = {"status": "not_covered", "answer": "-", "quotes": []}
     with ScriptedChatServer(Reply.json(reply)) as server:
         chat = OpenAIChat(server.url, "m", "sk-test", 5.0, retry=RetryPolicy(attempts=1))
-        Asker(library, ModelAnswerer(chat)).ask(_question(case, ids[case["document"]]), LOCAL)
+        Asker(library.store, library.searcher, ModelAnswerer(chat)).ask(
+            _question(case, ids[case["document"]]), LOCAL
+        )
         messages = server.chat_bodies[-1]["messages"]
     fences = read_fences(messages[0]["content"], messages[-1]["content"])
     holding = fences.holding(material)

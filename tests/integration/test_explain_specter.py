@@ -40,7 +40,7 @@ def answers(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         outcome = library.ingestor.add_upload(Upload(data, "specter.pdf", SPECTER), LOCAL)
         assert outcome.document is not None
         doc = outcome.document.id
-        asker = Asker(library, ExtractiveAnswerer())
+        asker = Asker(library.store, library.searcher, ExtractiveAnswerer())
         yield [
             asker.ask(Question("", intent="explain", anchor=Anchor(doc, selected_text=s)), LOCAL)
             for s in SELECTIONS

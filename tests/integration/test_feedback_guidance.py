@@ -43,13 +43,13 @@ def asker(settings: Settings, evaldata: Path) -> Iterator[tuple[Asker, ScriptedC
 
 
 def _ask(asker: Asker, access: Access, text: str) -> Answer:
-    (doc,) = asker.library.store.list_documents(access)
+    (doc,) = asker.store.list_documents(access)
     return asker.ask(Question(text, documents=(doc,)), access)
 
 
 def _rate(asker: Asker, access: Access, answer: Answer, rating: str, reason: str) -> None:
     assert answer.thread_id is not None and answer.turn_id is not None
-    store = asker.library.store
+    store = asker.store
     give_feedback(store, access, answer.thread_id, answer.turn_id, rating, reason)
 
 
@@ -85,7 +85,7 @@ def test_the_next_prompt_carries_the_askers_own_guidance(
     assert "请用中文回答" not in system  # another asker's feedback
     assert "<<<PREFERENCE 2 " in system  # two, and not the thumbs-down without a reason:
     assert "<<<PREFERENCE 3 " not in system
-    assert len(model.library.store.list_feedback(ALICE)) == 4  # but it is kept
+    assert len(model.store.list_feedback(ALICE)) == 4  # but it is kept
 
     _ask(model, BOB, "What is CASCADE?")
     bobs = _system(server.chat_bodies[-1])

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from askalong.answer.base import HistoryTurn
-from askalong.asking.evidence import gather, thread_context
+from askalong.asking.evidence import gather
+from askalong.asking.evidence_search import thread_context
 from askalong.asking.question import AskedQuestion
 from askalong.cli import main
 from askalong.config import Settings
@@ -60,7 +61,7 @@ def quoted(answer: dict[str, Any], blocks: dict[str, str]) -> str:
 def first_hit(library: Library, question: str, history: tuple[HistoryTurn, ...]) -> str:
     """The text of the best chunk gathered for ``question`` asked with ``history``."""
     asked = AskedQuestion(question, analysed(question), "ask", None, (), history)
-    evidence = gather(library, asked, Access.local())
+    evidence = gather(library.store, library.searcher, asked, Access.local())
     return library.store.chunk(evidence.hits[0].chunk_id).text
 
 

@@ -45,8 +45,9 @@ def check_sharing(run: Run) -> None:
 
 
 @pytest.fixture
-def owner(settings: Settings) -> Iterator[TestClient]:
-    with api_client(settings) as client:
+def owner(backend_settings: Settings) -> Iterator[TestClient]:
+    """The install's owner's client of an app over each store backend."""
+    with api_client(backend_settings) as client:
         yield client
 
 
@@ -114,8 +115,10 @@ def test_isolation_sample(owner: TestClient) -> None:
 
 
 @pytest.mark.slow
-def test_isolation_full(owner: TestClient) -> None:
+def test_isolation_full(settings: Settings) -> None:
+    """The full world on the embedded store (the sample runs on every backend)."""
     world = make_world(seed=1414, users=8, pdfs=2, coders=3)
-    run = isolation(owner, world, asking="all")
+    with api_client(settings) as owner:
+        run = isolation(owner, world, asking="all")
     report(run)
     assert run.leaks == [] and run.requests >= 3000

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.choose import make_asker
+from askalong.agent.chat_agent import ChatRequest
+from askalong.agent.wiring import make_chat_agent
 from askalong.cli import main
 from askalong.config import Settings
 from askalong.feedback.give import give_feedback
@@ -33,7 +33,7 @@ def test_export_leaves_out_another_users_private_text(settings: Settings, tmp_pa
         alice = library.store.access_of("alice")
         added = library.ingestor.add(str(path), alice, visibility="private")
         assert added.document is not None
-        answer = ChatAgent(make_asker(library)).ask(
+        answer = make_chat_agent(library).ask(
             ChatRequest("When does the quillwort valve open?", alice)
         )
         assert answer.sources and answer.conversation_id and answer.turn_id

@@ -1,6 +1,7 @@
 """Ingestion jobs in one process: queueing is one transaction, claims never overlap, a
 stale job is swept back with its half-written rows gone, failures count attempts, and a
-re-run stores the same chunks (real SQLite, real parsers, the real keyword index)."""
+re-run stores the same chunks (real stores, real parsers, the real keyword index); the
+tests over a ``library`` run on each store backend."""
 
 from __future__ import annotations
 
@@ -35,8 +36,9 @@ def note(i: int) -> bytes:
 
 
 @pytest.fixture
-def library(settings: Settings) -> Library:
-    with Library(settings) as opened:
+def library(backend_settings: Settings) -> Library:
+    """A library over each store backend."""
+    with Library(backend_settings) as opened:
         yield opened
 
 
@@ -63,14 +65,14 @@ def test_a_bad_file_is_refused_when_queued_and_nothing_is_stored(library: Librar
 
 
 def test_two_workers_racing_in_threads_never_claim_one_job(
-    library: Library, settings: Settings
+    library: Library, backend_settings: Settings
 ) -> None:
     ids = {queue(library, note(i), f"{i}.md") for i in range(24)}
     claimed: list[list[str]] = [[], [], [], []]
 
     def claim_all(mine: list[str]) -> None:
-        with open_store(settings) as store:  # a connection of its own, as a process has
-            queue_ = JobQueue(store, settings, f"w{len(mine)}-{id(mine)}")
+        with open_store(backend_settings) as store:  # a connection of its own, as a process has
+            queue_ = JobQueue(store, backend_settings, f"w{len(mine)}-{id(mine)}")
             while (lease := queue_.claim()) is not None:
                 mine.append(lease.job.document_id)
 
@@ -85,13 +87,13 @@ def test_two_workers_racing_in_threads_never_claim_one_job(
 
 
 def test_a_stale_job_is_swept_back_without_its_half_written_rows(
-    library: Library, settings: Settings
+    library: Library, backend_settings: Settings
 ) -> None:
     doc_id = queue(library, note(2))
-    first = JobQueue(library.store, settings, "killed")
+    first = JobQueue(library.store, backend_settings, "killed")
     lease = first.claim()
     assert lease is not None
-    steps = JobSteps(settings, library.store, library.indexes)
+    steps = JobSteps(backend_settings, library.store, library.indexes)
     try:
         steps.parse(library.store.get_document(doc_id, LOCAL), lease.beat)  # then "killed"
     finally:
@@ -99,9 +101,9 @@ def test_a_stale_job_is_swept_back_without_its_half_written_rows(
     written = len(library.store.chunks(doc_id))
     assert written > 1 and doc_id in library.indexes.keyword.document_ids()
 
-    early = JobQueue(library.store, settings, "sweeper")
+    early = JobQueue(library.store, backend_settings, "sweeper")
     assert early.sweep(lambda _: None) == []  # its heartbeat is fresh: left alone
-    later = JobQueue(library.store, settings, "sweeper", clock=lambda: time.time() + 601)
+    later = JobQueue(library.store, backend_settings, "sweeper", clock=lambda: time.time() + 601)
     worker = Worker(library, queue=later)
     (swept,) = later.sweep(worker._clean)
     assert swept.document_id == doc_id
@@ -112,7 +114,7 @@ def test_a_stale_job_is_swept_back_without_its_half_written_rows(
     with pytest.raises(LeaseLost):  # the old worker, had it lived, writes nothing more
         lease.beat("embedding", 1, 2)
 
-    worker.queue = JobQueue(library.store, settings, "fresh")
+    worker.queue = JobQueue(library.store, backend_settings, "fresh")
     try:
         assert worker.run(threading.Event(), once=True) == 1
     finally:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from askalong.config import load_settings
+from askalong.config import Settings, load_settings
 from askalong.library import Library
 from askalong.store.backends import open_store
 from askalong.types import Access
@@ -69,8 +69,8 @@ def kill(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
-def jobs(home: Path) -> list[Job]:
-    with open_store(load_settings(home=home)) as store:
+def jobs(home: Path, database_url: str = "") -> list[Job]:
+    with open_store(load_settings(home=home, database_url=database_url)) as store:
         return store.jobs()
 
 
@@ -120,17 +120,18 @@ def chunk_counts(home: Path) -> dict[str, int]:
 
 
 def test_two_worker_processes_claim_each_job_once_and_index_every_document(
-    tmp_path: Path,
+    tmp_path: Path, backend_settings: Settings
 ) -> None:
-    home = tmp_path / "home"
-    env = environment(home)
+    """On each store backend: with PostgreSQL, the processes share the queue through it."""
+    home, url = backend_settings.home, backend_settings.database_url
+    env = environment(home, ASKALONG_DATABASE_URL=url)
     run(env, "add", "--queue", *map(str, notes(tmp_path / "in", 16)))
     with worker(env, "--once") as first, worker(env, "--once") as second:
         assert first.wait(300) == 0 and second.wait(300) == 0
-    found = jobs(home)
+    found = jobs(home, url)
     assert len(found) == 16
     assert all(job.state == "ready" and job.attempts == 1 for job in found), found
-    with Library(load_settings(home=home)) as library:
+    with Library(load_settings(home=home, database_url=url)) as library:
         indexed = library.indexes.keyword.document_ids()
         assert indexed == {job.document_id for job in found}
 

@@ -292,7 +292,9 @@ def test_a_failure_during_the_stream_is_an_error_event(client: TestClient, evald
     app = client.app
     assert isinstance(app, FastAPI)
     app.dependency_overrides[current_asker] = lambda: Asker(
-        app.state.askalong.library, FailingAnswerer()
+        app.state.askalong.library.store,
+        app.state.askalong.library.searcher,
+        FailingAnswerer(),
     )
     events = sse_events(client.post("/api/ask", json=explain_body(doc_id, block)).text)
     assert [name for name, _ in events] == ["thread", "retrieval", "error"]

@@ -12,8 +12,8 @@ import httpx
 import pytest
 from chat_server import Reply, ScriptedChatServer
 
-from askalong.answer.agent.calls import RepeatGuard, ToolCall, accumulated_calls, canonical
-from askalong.answer.agent.citations import INVENTED_MARK, checked_citations
+from askalong.agent.invented_citations import INVENTED_MARK, checked_citations
+from askalong.agent.tool_calls import RepeatGuard, ToolCall, accumulated_calls, canonical
 
 CALLS = (
     ("search_knowledge", {"query": "what VACUUM reclaims", "top_k": 5}),

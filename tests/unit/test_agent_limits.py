@@ -3,7 +3,7 @@ a round not started when the time left cannot fit the longest round so far."""
 
 from __future__ import annotations
 
-from askalong.answer.agent.limits import AgentLimits, Budget, final_instruction
+from askalong.agent.agent_limits import AgentLimits, Budget, final_instruction
 
 
 class Clock:

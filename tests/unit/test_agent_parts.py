@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from askalong.answer.agent.parts import part_subject, question_parts, searched_parts
-from askalong.answer.agent.passages import fenced_passages, source_label
-from askalong.answer.agent.registry import SourceRegistry
-from askalong.answer.agent.scores import citation_scores
-from askalong.answer.agent.stats import asks_stats
-from askalong.asking.agent.numbering import renumber_markers
+from askalong.agent.citation_scores import citation_scores
+from askalong.agent.fenced_passages import fenced_passages, source_label
+from askalong.agent.numbering import renumber_markers
+from askalong.agent.question_parts import part_subject, question_parts, searched_parts
+from askalong.agent.source_registry import SourceRegistry
+from askalong.agent.stats_questions import asks_stats
 from askalong.context.units import ContextUnit
 from askalong.text.fence import Fence
 from askalong.types import BlockSpan, Claim, Hit

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from askalong.answer.agent.titles import navigation as is_navigation
-from askalong.answer.agent.titles import untitled_units, without_title
+from askalong.agent.choosing import asks_overview
+from askalong.agent.title_lines import navigation as is_navigation
+from askalong.agent.title_lines import untitled_units, without_title
 from askalong.answer.extractive.select import answer_extractively
-from askalong.asking.agent.choosing import asks_overview
 from askalong.context.units import ContextUnit
 from askalong.text.analysed import analysed
 from askalong.types import CHUNK_JOINER, BlockSpan

@@ -76,7 +76,7 @@ class SlowWriter(Answerer):
 def test_answer_text_is_yielded_while_the_answerer_writes(library: Library) -> None:
     doc_id, block_id = tides(library)
     seen_first = threading.Event()
-    asker = Asker(library, SlowWriter(seen_first))
+    asker = Asker(library.store, library.searcher, SlowWriter(seen_first))
     events = asker.stream(Question("What causes tides?", anchor=Anchor(doc_id, block_id)), LOCAL)
     kinds = []
     for event in events:
@@ -96,7 +96,7 @@ def test_answer_text_is_yielded_while_the_answerer_writes(library: Library) -> N
 
 def test_events_carry_the_anchor_quotes_and_the_stored_answer(library: Library) -> None:
     doc_id, block_id = tides(library)
-    asker = Asker(library, ExtractiveAnswerer())
+    asker = Asker(library.store, library.searcher, ExtractiveAnswerer())
     question = Question(intent="explain", anchor=Anchor(doc_id, block_id, 0, 40))
     events = list(asker.stream(question, LOCAL))
     started, done = events[0], events[-1]
@@ -123,7 +123,7 @@ class Broken(Answerer):
 
 def test_a_failing_answerer_fails_the_stream_and_stores_nothing(library: Library) -> None:
     doc_id, block_id = tides(library)
-    events = Asker(library, Broken()).stream(
+    events = Asker(library.store, library.searcher, Broken()).stream(
         Question("Why?", anchor=Anchor(doc_id, block_id)), LOCAL
     )
     started = next(events)
@@ -153,7 +153,7 @@ def test_a_whole_answer_is_streamed_sentence_by_sentence(library: Library) -> No
     """An answer written at once still streams a sentence at a time, each with the
     citation marks that close it, so the reader shows it growing."""
     doc_id, block_id = tides(library)
-    asker = Asker(library, AtOnce())
+    asker = Asker(library.store, library.searcher, AtOnce())
     events = asker.stream(Question("What causes tides?", anchor=Anchor(doc_id, block_id)), LOCAL)
     pieces = [e.text for e in events if isinstance(e, AnswerText)]
     assert pieces == ["The Moon pulls the oceans. [1] ", "The Sun adds a smaller pull. [1]"]
@@ -161,7 +161,7 @@ def test_a_whole_answer_is_streamed_sentence_by_sentence(library: Library) -> No
 
 def test_a_whole_document_follow_up_drops_the_thread_anchor(library: Library) -> None:
     doc_id, block_id = tides(library)
-    asker = Asker(library, ExtractiveAnswerer())
+    asker = Asker(library.store, library.searcher, ExtractiveAnswerer())
     first = asker.ask(Question("What pulls on the oceans?", anchor=Anchor(doc_id, block_id)), LOCAL)
     assert first.anchor is not None
     document = library.store.get_document(doc_id, LOCAL)
@@ -182,7 +182,7 @@ def test_the_stream_stops_where_the_shaped_answer_does(library: Library) -> None
     """The third sentence is never streamed: the stored answer leaves it for the
     explanation, so the reader does not see it appear and vanish."""
     doc_id, block_id = tides(library)
-    asker = Asker(library, Wordy())
+    asker = Asker(library.store, library.searcher, Wordy())
     question = Question("What causes tides?", anchor=Anchor(doc_id, block_id))
     events = list(asker.stream(question, LOCAL))
     pieces = [e.text for e in events if isinstance(e, AnswerText)]

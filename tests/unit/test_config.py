@@ -195,3 +195,14 @@ def test_a_chunk_target_out_of_range_names_the_key_and_the_range(
     monkeypatch.setenv("ASKALONG_CHUNK_TARGET", target)
     with pytest.raises(ConfigError, match=rf"ASKALONG_CHUNK_TARGET={target}: must be between 2"):
         load_settings()
+
+
+def test_a_database_url_is_postgresql_or_empty(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings().database_url == ""  # the SQLite file under the home
+    url = "postgresql://askalong:pw@db:5432/askalong"
+    monkeypatch.setenv("ASKALONG_DATABASE_URL", url)
+    assert load_settings().database_url == url
+    monkeypatch.setenv("ASKALONG_DATABASE_URL", "mysql://root:hunter2@db/askalong")
+    with pytest.raises(ConfigError, match="ASKALONG_DATABASE_URL: 'mysql'") as raised:
+        load_settings()
+    assert "hunter2" not in str(raised.value)  # a URL may carry a password: never echoed

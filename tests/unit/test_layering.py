@@ -62,6 +62,7 @@ STORE_AND_EDGES = (
     "askalong.cli",
     "askalong.library",
     "askalong.asking",
+    "askalong.agent",
     "askalong.ingest",
     "askalong.index",
 )

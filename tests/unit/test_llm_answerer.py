@@ -646,7 +646,8 @@ def test_make_asker_wires_what_the_settings_say(
     with Library(settings) as library:
         offline = make_asker(library)
     assert isinstance(offline.answerer, ExtractiveAnswerer) and offline.judge is None
-    assert offline.library is library and offline.embedder is library.indexes.embedder
+    assert offline.store is library.store and offline.searcher is library.searcher
+    assert offline.embedder is library.indexes.embedder
     configured = model_settings(settings, server, llm_light_model="light-model")
     with Library(configured) as library:
         model = make_asker(library)

@@ -1,14 +1,13 @@
-"""A chat answer's numbers as a reader follows them (``asking/agent/numbering``): the
+"""A chat answer's numbers as a reader follows them (``agent/numbering``): the
 registry numbers every passage found and only the cited are shown, so "[3] … [2]" with no
 [1] becomes "[1] … [2]": shown sources 1..N in the order of first citation, across the
 parts of a two-part answer, with every field holding a number mapped alike."""
 
 from __future__ import annotations
 
-from askalong.answer.agent.result import ChatAnswer, ChatPart, ChatSource, ToolStep
-from askalong.answer.agent.scores import CitationScores
-from askalong.asking.agent.numbering import FirstCited, shown_in_order
+from askalong.agent.numbering import FirstCited, shown_in_order
 from askalong.types import Claim
+from askalong.values.chat_answers import ChatAnswer, ChatPart, ChatSource, CitationScores, ToolStep
 
 
 def source(number: int, title: str) -> ChatSource:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from askalong.answer.agent.stats import asks_stats
+from askalong.agent.stats_questions import asks_stats
 
 
 @pytest.mark.parametrize(

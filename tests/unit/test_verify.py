@@ -230,8 +230,12 @@ def test_a_struck_claim_is_suspicious_in_the_asked_answer(
         added = library.ingestor.add(str(doc), Access.local())
         assert added.document is not None
         question = Question("What is the reactor's coolant?", documents=(added.document,))
-        plain = Asker(library, ExtractiveAnswerer()).ask(question, Access.local())
-        judged = Asker(library, ExtractiveAnswerer(), judge=judge).ask(question, Access.local())
+        plain = Asker(library.store, library.searcher, ExtractiveAnswerer()).ask(
+            question, Access.local()
+        )
+        judged = Asker(library.store, library.searcher, ExtractiveAnswerer(), judge=judge).ask(
+            question, Access.local()
+        )
     assert plain.status == judged.status == "answered"
     assert plain.claims[0].verdict == "supported"
     assert len(prompts) == 1 and "heavy water" in prompts[0][1].content

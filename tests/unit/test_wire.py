@@ -168,7 +168,7 @@ def test_wire_imports_only_values() -> None:
         "askalong.values.jobs",
         "askalong.values.threads",
         "askalong.context.units",
-        "askalong.answer.agent.result",  # the chat answer's values (pure)
+        "askalong.values.chat_answers",
         # reading code: a place in a repository, a call tree's node, highlighting spans,
         # an identifier's definitions and references
         "askalong.context.call_tree",

@@ -38,7 +38,8 @@ from askalong.asking.events import (
     ThreadStarted,
     drafted_in_worker,
 )
-from askalong.asking.evidence import Evidence, gather
+from askalong.asking.evidence import gather
+from askalong.asking.evidence_base import Evidence
 from askalong.asking.question import (
     AskedQuestion,
     Question,
@@ -50,10 +51,11 @@ from askalong.context.anchor import LocatedAnchor
 from askalong.context.call_tree import DEPTH
 from askalong.context.units import ContextUnit
 from askalong.feedback.guidance import guidance_entries
-from askalong.library import Library
 from askalong.providers.base import Embedder
+from askalong.retrieve.search import Searcher
+from askalong.store.base import Store
 from askalong.text.tokens import key_terms
-from askalong.types import Access, Anchor, Answer, Claim, Document, Quote, Timings, Verdict
+from askalong.types import Access, Anchor, Answer, Block, Claim, Document, Quote, Timings, Verdict
 from askalong.values.threads import Thread, Turn
 from askalong.verify.claims import quote_verdicts, split_claims, verify_claims
 from askalong.verify.judge import Judge, apply_strikes, judge_claims, judge_pairs
@@ -68,15 +70,20 @@ UNSUPPORTED_DRAFT = (
 
 
 class Asker:
+    """Asks over ``store`` (threads, documents, blocks, guidance, conflicts) with
+    ``searcher`` (the evidence's searches); ``answerer`` writes, ``judge`` checks claims."""
+
     def __init__(
         self,
-        library: Library,
+        store: Store,
+        searcher: Searcher,
         answerer: Answerer,
         *,
         embedder: Embedder | None = None,
         judge: Judge | None = None,
     ) -> None:
-        self.library = library
+        self.store = store
+        self.searcher = searcher
         self.answerer = answerer
         self.embedder = embedder
         self.judge = judge
@@ -100,13 +107,13 @@ class Asker:
         check_question(question, anchor)  # before any document is read
         reading = self._reading(anchor, question.documents, access)
         asked = asked_question(question, turns, reading)
-        evidence = gather(self.library, asked, access, reading.blocks if reading else ())
+        evidence = self.evidence(asked, access, reading.blocks if reading else ())
         thread = thread or _new_thread(asked, access)
         turn_id = new_id()
         yield _started(thread.id, turn_id, asked.anchor)
         yield EvidenceFound(evidence.units, evidence.searched, evidence.notes, evidence.set_aside)
         answering = time.perf_counter()
-        guidance = guidance_entries(self.library.store, access.user)
+        guidance = guidance_entries(self.store, access.user)
         draft = yield from self._draft(asked, evidence, guidance)
         drafted = time.perf_counter()
         if draft.status == "answered":
@@ -122,12 +129,19 @@ class Asker:
             verify_ms=(finished - drafted) * 1000,
             total_ms=(finished - started) * 1000,
         )
-        conflicts = conflicts_among(self.library.store, answer.quotes, access)
+        conflicts = conflicts_among(self.store, answer.quotes, access)
         answer = replace(
             answer, timings=timings, thread_id=thread.id, turn_id=turn_id, conflicts=conflicts
         )
         self._save(thread, len(turns), answer)
         yield Answered(answer)
+
+    def evidence(
+        self, asked: AskedQuestion, access: Access, blocks: Sequence[Block] = ()
+    ) -> Evidence:
+        """The evidence for ``asked`` over this asker's store and searcher (``gather``);
+        the agent's search tool reads it so too."""
+        return gather(self.store, self.searcher, asked, access, blocks)
 
     def answered(self, asked: AskedQuestion, evidence: Evidence) -> Answer:
         """``asked`` drafted from ``evidence`` and checked, neither streamed nor stored:
@@ -144,8 +158,8 @@ class Asker:
     def _thread(self, question: Question, access: Access) -> tuple[Thread | None, list[Turn]]:
         if question.thread_id is None:
             return None, []
-        thread = self.library.store.get_thread(question.thread_id, access)
-        return thread, list(self.library.store.turns(thread.id))
+        thread = self.store.get_thread(question.thread_id, access)
+        return thread, list(self.store.turns(thread.id))
 
     def _reading(
         self, anchor: Anchor | None, resolved: Sequence[Document], access: Access
@@ -154,7 +168,7 @@ class Asker:
         is trusted; any other (a thread's anchor elsewhere) is checked here, once."""
         if anchor is None:
             return None
-        store = self.library.store
+        store = self.store
         document = next((d for d in resolved if d.id == anchor.document_id), None)
         if document is None:
             document = store.get_document(anchor.document_id, access)  # permission check
@@ -281,7 +295,7 @@ class Asker:
             answer,
             now,
         )
-        self.library.store.save_turn(thread, turn)
+        self.store.save_turn(thread, turn)
 
 
 def _new_thread(asked: AskedQuestion, access: Access) -> Thread:

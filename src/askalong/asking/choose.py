@@ -1,8 +1,9 @@
-"""The one place that wires the product's ``Asker``: its answerer and claim judge as the
-settings say. The CLI (``ask``, ``eval qa``), the server and the benchmarks ask through it.
+"""The one place that wires the product's ``Asker`` from a ``Library``: the library's store
+and searcher, its answerer and claim judge as the settings say. The CLI (``ask``,
+``eval qa``), the server and the benchmarks ask through it.
 
-It is not a ``Library`` method: asking reads the library (its store and searcher), so a
-library that built its asker would import asking back, an import cycle.
+The ``Asker`` itself receives what it uses (store, searcher, answerer, embedder, judge) and
+never sees the library; this module is where a library's parts are handed to it.
 """
 
 from __future__ import annotations
@@ -19,4 +20,6 @@ def make_asker(library: Library) -> Asker:
     settings = library.settings
     embedder = library.indexes.embedder
     answerer = make_answerer(settings, embedder)
-    return Asker(library, answerer, embedder=embedder, judge=make_judge(settings))
+    return Asker(
+        library.store, library.searcher, answerer, embedder=embedder, judge=make_judge(settings)
+    )

@@ -7,13 +7,13 @@ from collections.abc import Sequence
 
 import click
 
-from askalong.answer.agent.result import ChatAnswer
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.choose import make_asker
+from askalong.agent.chat_agent import ChatRequest
+from askalong.agent.wiring import make_chat_agent
 from askalong.cli.ask import VERDICT_STYLES
 from askalong.cli.output import console, print_json, shown
 from askalong.library import Library, opened_library
 from askalong.types import Access, Document
+from askalong.values.chat_answers import ChatAnswer
 from askalong.wire import chat_json
 
 
@@ -35,7 +35,7 @@ def chat(
     with opened_library() as library:
         access = Access.local()
         documents = _documents(library, collections, access)
-        agent = ChatAgent(make_asker(library))
+        agent = make_chat_agent(library)
         answer = agent.ask(ChatRequest(question, access, documents, conversation_id))
     if as_json:
         print_json(chat_json(answer))

@@ -133,7 +133,12 @@ def _qa_one(
         total = min(limit or len(corpus.queries), len(corpus.queries))
         progress.update(task, description=f"Asking {corpus.name}", completed=0, total=total)
         return evaluate_qa(
-            asker, corpus, ids, limit=limit, progress=lambda n: progress.update(task, completed=n)
+            asker,
+            library.store,
+            corpus,
+            ids,
+            limit=limit,
+            progress=lambda n: progress.update(task, completed=n),
         )
 
 

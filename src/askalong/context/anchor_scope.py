@@ -14,7 +14,8 @@ is set aside when the question is clearly about something else:
 A question that points back ("What follows from this?", "这说明了什么？": "it", "this",
 "这个", but not "this paper", which is the document) is about the selection still, and so
 is one of stop words only ("Why?"): both keep the anchor. The asker still requires the
-document to answer the question elsewhere before it drops the anchor (``asking/evidence.py``).
+document to answer the question elsewhere before it drops the anchor
+(``asking/evidence_reading.py``).
 """
 
 from __future__ import annotations

@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from askalong.answer.agent.registry import SourceRegistry
-from askalong.answer.agent.result import ChatAnswer, ChatSource
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
-from askalong.asking.agent.tools import KnowledgeTools, Scope
-from askalong.asking.choose import make_asker
+from askalong.agent.chat_agent import ChatRequest
+from askalong.agent.source_registry import SourceRegistry
+from askalong.agent.tools import KnowledgeTools, Scope
+from askalong.agent.wiring import make_chat_agent
 from askalong.errors import AskAlongError
 from askalong.evaluate.kb_build import KbLibrary, user_access
 from askalong.evaluate.kb_corpus import KbCorpus, KbDocument
 from askalong.evaluate.kb_items import KbItem
 from askalong.evaluate.kb_metrics import CitedChunk, ItemScore, K, Outcome, score_item
 from askalong.types import Access, Chunk
+from askalong.values.chat_answers import ChatAnswer, ChatSource
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,8 @@ class KbRunner:
     def __init__(self, kb: KbLibrary, corpus: KbCorpus) -> None:
         self.kb = kb
         self.corpus = corpus
-        self.agent = ChatAgent(make_asker(kb.library))
+        self.agent = make_chat_agent(kb.library)
+        self.store = kb.library.store
         self._keys = kb.keys()
         self._chunks: dict[str, tuple[Chunk, ...]] = {}
 
@@ -79,9 +80,9 @@ class KbRunner:
     def searched(self, question: str, access: Access) -> tuple[CitedChunk, ...]:
         """The first hits of the agent's search tool for the whole question, as the asker
         (a diagnostic beside the cited chunks: was the gold found at all?)."""
-        tools = KnowledgeTools(self.agent.asker, Scope(access), SourceRegistry())
+        tools = KnowledgeTools(self.agent.asker, self.store, Scope(access), SourceRegistry())
         evidence = tools.retrieve(question, K).evidence
-        chunks = [self.kb.library.store.chunk(h.chunk_id) for h in evidence.hits[:K]]
+        chunks = [self.store.chunk(h.chunk_id) for h in evidence.hits[:K]]
         return tuple(
             CitedChunk(
                 c.id,
@@ -114,7 +115,7 @@ class KbRunner:
 
     def _document_chunks(self, document_id: str) -> tuple[Chunk, ...]:
         if document_id not in self._chunks:
-            self._chunks[document_id] = self.kb.library.store.chunks(document_id)
+            self._chunks[document_id] = self.store.chunks(document_id)
         return self._chunks[document_id]
 
 

@@ -56,6 +56,7 @@ class _Outcome:
 
 def evaluate_qa(
     asker: Asker,
+    store: DocumentStore,
     corpus: RetrievalCorpus,
     document_ids: dict[str, str],
     *,
@@ -71,16 +72,17 @@ def evaluate_qa(
     keys = [d.key for d in corpus.documents]
     outcomes = []
     for done, query in enumerate(queries, 1):
-        outcomes.append(_score(asker, query, document_ids, keys))
+        outcomes.append(_score(asker, store, query, document_ids, keys))
         if progress:
             progress(done)
     return _report(corpus.name, asker.answerer.name, outcomes)
 
 
-def _score(asker: Asker, query: EvalQuery, ids: dict[str, str], keys: Sequence[str]) -> _Outcome:
+def _score(
+    asker: Asker, store: DocumentStore, query: EvalQuery, ids: dict[str, str], keys: Sequence[str]
+) -> _Outcome:
     access = Access.local()
     gold_key = next(iter(query.relevant)).document
-    store = asker.library.store
     gold = store.get_document(ids[gold_key], access)
     answer = asker.ask(Question(query.text, documents=(gold,)), access)
     other = store.get_document(ids[keys[(keys.index(gold_key) + 1) % len(keys)]], access)
@@ -89,7 +91,7 @@ def _score(asker: Asker, query: EvalQuery, ids: dict[str, str], keys: Sequence[s
     return _Outcome(
         answered=answer.status == "answered",
         hit=answer.status == "answered" and _quotes_contain(answer, golds),
-        verbatim=_verbatim(asker.library.store, answer),
+        verbatim=_verbatim(store, answer),
         refused_elsewhere=elsewhere.status == "not_covered",
         exact=max(exact_match(answer.answer, g) for g in golds),
         f1=max(f1_score(answer.answer, g) for g in golds),

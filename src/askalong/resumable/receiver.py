@@ -23,7 +23,7 @@ from askalong.parse.progress import Progress
 from askalong.resumable.area import discard
 from askalong.resumable.checksum import check_whole_file
 from askalong.resumable.storage import UploadStorage
-from askalong.store.sqlite.uploads import stamp
+from askalong.store.sql.uploads import stamp
 from askalong.store.uploads import UploadStore
 from askalong.types import Access
 from askalong.values.uploads import ResumableUpload

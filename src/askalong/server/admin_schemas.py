@@ -12,7 +12,7 @@ from askalong.server.schemas import whole_unicode
 from askalong.values.accounts import Role
 from askalong.wire import MembershipJSON, OrgJSON, UserJSON
 
-# A user or org id (store/sqlite/users.check_name says what it may hold).
+# A user or org id (store/sql/users.check_name says what it may hold).
 NameText = Annotated[str, Field(min_length=1, max_length=64), BeforeValidator(whole_unicode)]
 NamePath = Annotated[str, Path(min_length=1, max_length=64)]
 

@@ -1,4 +1,4 @@
-"""The chat events (``askalong.asking.agent.events``) as Server-Sent Events, in the style
+"""The chat events (``askalong.agent.stream_events``) as Server-Sent Events, in the style
 of ``/api/ask``: one typed SSE message per event, its ``data`` one JSON object. The shapes
 are listed in ``routes/chat.py``."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Literal, get_args
 
-from askalong.asking.agent.events import (
+from askalong.agent.stream_events import (
     ChatAnswered,
     ChatEvent,
     ChatStarted,

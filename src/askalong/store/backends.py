@@ -14,7 +14,14 @@ from askalong.store.sqlite.store import SQLiteStore
 
 
 def open_store(settings: Settings, *, sweep: bool = True) -> Store:
-    """The store the settings name: for now always the SQLite file under ``ASKALONG_HOME``,
-    its originals where ``ASKALONG_FILES`` says. ``sweep``: remove stale temp files of
-    crashed writes (``doctor`` opens without it, to report them)."""
-    return SQLiteStore(settings.database_path, open_originals(settings, sweep=sweep))
+    """The store the settings name: the PostgreSQL database of ``database_url`` when set
+    (server mode), else the SQLite file under ``ASKALONG_HOME``; its originals where
+    ``ASKALONG_FILES`` says. ``sweep``: remove stale temp files of crashed writes
+    (``doctor`` opens without it, to report them)."""
+    files = open_originals(settings, sweep=sweep)
+    if settings.database_url:
+        # the driver is the server extra: imported only when server mode is asked for
+        from askalong.store.postgres.store import PostgresStore
+
+        return PostgresStore(settings.database_url, files)
+    return SQLiteStore(settings.database_path, files)

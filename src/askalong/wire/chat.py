@@ -14,7 +14,7 @@ from askalong.wire.documents import SpanJSON
 from askalong.wire.titles import shown_title
 
 if TYPE_CHECKING:  # annotations only: the wire forms import values, not the stages
-    from askalong.answer.agent.result import ChatAnswer, ChatPart, ChatSource, ToolStep
+    from askalong.values.chat_answers import ChatAnswer, ChatPart, ChatSource, ToolStep
 
 
 class ChatPartJSON(TypedDict):

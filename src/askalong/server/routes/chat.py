@@ -41,7 +41,7 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from askalong.asking.agent.chat import ChatAgent, ChatRequest
+from askalong.agent.chat_agent import ChatAgent, ChatRequest
 from askalong.server.chat_events import CHAT_EVENT_NAMES, chat_stream
 from askalong.server.deps import AccessDep, AskerDep, ServerState, StateDep
 from askalong.server.routes.ask import ANSWER_RESPONSES, STREAM_HEADERS
@@ -82,7 +82,7 @@ async def chat(
     """Ask the knowledge base; each part of the question is searched and cited."""
     documents = await run_in_threadpool(_documents, state, body.collections, access)
     request = ChatRequest(body.question, access, documents, body.conversation_id)
-    agent = ChatAgent(asker)
+    agent = ChatAgent(asker, state.library.store, state.library.settings)
     if not body.stream:
         return chat_json(await run_in_threadpool(agent.ask, request))
     events = agent.stream(request)

@@ -28,7 +28,7 @@ from askalong.wire import ThreadSummaryJSON, thread_summary_json
 
 router = APIRouter(prefix="/api", tags=["threads"])
 
-# The stored answers of a chat turn name the agent (``asking/agent/chat.stored_answer``).
+# The stored answers of a chat turn name the agent (``agent/chat_agent.stored_answer``).
 AGENT_ANSWERER = "agent-"
 
 

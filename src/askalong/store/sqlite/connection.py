@@ -3,7 +3,7 @@
 One connection per store, guarded by a lock so a thread pool may share it; other
 processes (the CLI while the server runs) get their own connections, and WAL lets their
 readers go on while one of them writes. Every write is one ``BEGIN IMMEDIATE``
-transaction.
+transaction, so every write is exclusive (``SqlDatabase``).
 """
 
 from __future__ import annotations
@@ -13,50 +13,86 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 
 from askalong.errors import DiskFull, StoreError
 from askalong.files.disk import is_disk_full
+from askalong.store.sql.database import Dialect, SqlDatabase
 from askalong.store.sqlite.migrate import apply_migrations, migrations
 
 BUSY_TIMEOUT_MS = 10_000
 
+SQLITE = Dialect(
+    # Org tags come back in the order they were given, as one JSON array per document.
+    select_document=(
+        "SELECT d.*, (SELECT json_group_array(tag) FROM (SELECT tag FROM document_org_tags t"
+        " WHERE t.document_id = d.id ORDER BY t.ord)) AS org_tags FROM documents d"
+    ),
+    json_strings="SELECT value FROM json_each(?)",
+)
 
-class SQLiteDatabase:
+
+class SQLiteDatabase(SqlDatabase):
     """The open, migrated file: the lock, the transaction and the lifetime that each
-    aggregate's class (``SQLiteDocuments``, ``SQLiteThreads``) builds on."""
+    aggregate's class (``SqlDocuments``, ``SqlThreads``) builds on."""
+
+    dialect = SQLITE
 
     def __init__(self, path: Path, *, trace: Callable[[str], None] | None = None) -> None:
         """Open (creating if needed) and migrate; ``trace`` receives every SQL statement run."""
         self.path = path
         self._lock = threading.RLock()
         with store_errors(str(path)):
-            self._conn = _connect(path)
+            self._connection = _connect(path)
             try:
-                self._conn.set_trace_callback(trace)
-                apply_migrations(self._conn, migrations())
+                self._connection.set_trace_callback(trace)
+                apply_migrations(self._connection, migrations())
             except BaseException:
-                self._conn.close()
+                self._connection.close()
+                raise
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        return self._connection
+
+    def _errors(self, source: str) -> AbstractContextManager[None]:
+        return store_errors(source)
+
+    @contextmanager
+    def _transaction(
+        self, *, exclusive: bool = True, durable: bool = True
+    ) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` takes the write lock up front, so a write never fails
+        half-way on a lock upgrade (every write is ``exclusive``); any exception rolls
+        everything back."""
+        with self._synchronous(durable):
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException as exc:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                if is_disk_full(exc):
+                    self._shrink_wal()
+                    raise DiskFull.of(str(self.path)) from exc
                 raise
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` takes the write lock up front, so a write never fails
-        half-way on a lock upgrade; any exception rolls everything back."""
-        self._conn.execute("BEGIN IMMEDIATE")
+    def _synchronous(self, durable: bool) -> Iterator[None]:
+        """A write that need not be durable commits without the fsync that makes every
+        other one so (WAL stays consistent either way); the setting is the connection's,
+        put back before the caller lets go of the lock."""
+        if durable:
+            yield
+            return
+        before = self._conn.execute("PRAGMA synchronous").fetchone()[0]
+        self._conn.execute("PRAGMA synchronous = NORMAL")
         try:
-            yield self._conn
-            self._conn.execute("COMMIT")
-        except BaseException as exc:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-            if is_disk_full(exc):
-                self._shrink_wal()
-                raise DiskFull.of(str(self.path)) from exc
-            raise
+            yield
+        finally:
+            self._conn.execute(f"PRAGMA synchronous = {int(before)}")
 
     def _shrink_wal(self) -> None:
         """After a write that found the disk full: the rolled-back transaction's pages may
@@ -68,17 +104,6 @@ class SQLiteDatabase:
     def close(self) -> None:
         with self._lock, store_errors(str(self.path)):
             self._conn.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _connect(path: Path) -> sqlite3.Connection:

@@ -1,33 +1,16 @@
-"""Numbered schema migrations (``store/migrations/NNNN_name.sql``), applied once each."""
+"""SQLite's numbered migrations (``migrations/NNNN_name.sql``), applied once each."""
 
 from __future__ import annotations
 
-import re
 import sqlite3
-from dataclasses import dataclass
-from importlib import resources
 
 from askalong.errors import StoreError
-
-_MIGRATION_FILE = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
-
-
-@dataclass(frozen=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
+from askalong.store.sql.schema_versions import Migration, read_migrations, refuse_newer
 
 
 def migrations() -> tuple[Migration, ...]:
-    """The numbered ``store/migrations/NNNN_name.sql`` files, in order."""
-    folder = resources.files("askalong.store.sqlite").joinpath("migrations")
-    found = [
-        Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8"))
-        for entry in folder.iterdir()
-        if (match := _MIGRATION_FILE.fullmatch(entry.name))
-    ]
-    return tuple(sorted(found, key=lambda m: m.version))
+    """The numbered ``store/sqlite/migrations/NNNN_name.sql`` files, in order."""
+    return read_migrations("askalong.store.sqlite")
 
 
 def apply_migrations(conn: sqlite3.Connection, known: tuple[Migration, ...]) -> None:
@@ -43,7 +26,7 @@ def apply_migrations(conn: sqlite3.Connection, known: tuple[Migration, ...]) -> 
     conn.execute("BEGIN IMMEDIATE")
     try:
         done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
-        _refuse_newer(done, known)
+        refuse_newer(done, known)
         for migration in (m for m in known if m.version not in done):
             for statement in split_statements(migration.sql):
                 conn.execute(statement)
@@ -56,15 +39,6 @@ def apply_migrations(conn: sqlite3.Connection, known: tuple[Migration, ...]) -> 
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-
-
-def _refuse_newer(done: set[int], known: tuple[Migration, ...]) -> None:
-    unknown = done - {m.version for m in known}
-    if unknown:
-        raise StoreError(
-            f"the database has schema version {max(unknown)}, newer than this AskAlong knows;"
-            " upgrade AskAlong"
-        )
 
 
 def split_statements(script: str) -> list[str]:

@@ -1,44 +1,55 @@
 """The embedded store: one SQLite file (WAL) beside a folder of original files.
 
-``SQLiteStore`` is every aggregate's class over one connection (``connection``): the
-documents (``documents``), the threads (``threads``), the collections
-(``collections``), the resumable uploads (``uploads``), the accounts (``users``,
-``orgs``) with their browser sessions (``sessions``), the per-user request counts
-(``limits``) and failed sign-ins (``logins``), the ingestion jobs (``jobs``), the
-contradiction scan's pairs (``conflicts``) and the feedback on answers (``feedback``). An
-aggregate added later is one more class in its own module and one more base here. See
-``connection`` for the concurrency model.
+``SQLiteStore`` is every aggregate's class (``store/sql``: the SQL it shares with the
+PostgreSQL store) over one connection (``connection``): the documents, the threads, the
+collections, the resumable uploads, the accounts with their browser sessions, the
+per-user request counts and failed sign-ins, the ingestion jobs, the contradiction scan's
+pairs and the feedback on answers. An aggregate added later is one more class in
+``store/sql`` and one more base here. See ``connection`` for the concurrency model.
 """
 
 from __future__ import annotations
 
-from askalong.store.sqlite.collections import SQLiteCollections
-from askalong.store.sqlite.conflicts import SQLiteConflicts
-from askalong.store.sqlite.documents import SQLiteDocuments
-from askalong.store.sqlite.feedback import SQLiteFeedback
-from askalong.store.sqlite.jobs import SQLiteJobs
-from askalong.store.sqlite.limits import SQLiteLimits
-from askalong.store.sqlite.logins import SQLiteLogins
-from askalong.store.sqlite.orgs import SQLiteOrgs
-from askalong.store.sqlite.sessions import SQLiteSessions
-from askalong.store.sqlite.threads import SQLiteThreads
-from askalong.store.sqlite.uploads import SQLiteUploads
-from askalong.store.sqlite.users import SQLiteUsers
+from collections.abc import Callable
+from pathlib import Path
+
+from askalong.files.base import OriginalStore
+from askalong.store.sql.collections import SqlCollections
+from askalong.store.sql.conflicts import SqlConflicts
+from askalong.store.sql.documents import SqlDocuments
+from askalong.store.sql.feedback import SqlFeedback
+from askalong.store.sql.jobs import SqlJobs
+from askalong.store.sql.limits import SqlLimits
+from askalong.store.sql.logins import SqlLogins
+from askalong.store.sql.orgs import SqlOrgs
+from askalong.store.sql.sessions import SqlSessions
+from askalong.store.sql.threads import SqlThreads
+from askalong.store.sql.uploads import SqlUploads
+from askalong.store.sql.users import SqlUsers
+from askalong.store.sqlite.connection import SQLiteDatabase
 
 
 class SQLiteStore(
-    SQLiteJobs,  # before the documents' class it extends
-    SQLiteDocuments,
-    SQLiteThreads,
-    SQLiteCollections,
-    SQLiteUploads,
-    SQLiteUsers,
-    SQLiteOrgs,
-    SQLiteLimits,
-    SQLiteLogins,
-    SQLiteSessions,
-    SQLiteConflicts,
-    SQLiteFeedback,
+    SqlJobs,  # before the documents' class it extends
+    SqlDocuments,
+    SqlThreads,
+    SqlCollections,
+    SqlUploads,
+    SqlUsers,
+    SqlOrgs,
+    SqlLimits,
+    SqlLogins,
+    SqlSessions,
+    SqlConflicts,
+    SqlFeedback,
+    SQLiteDatabase,
 ):
-    """``Store`` over one SQLite file: ``SQLiteDocuments(path, files, trace=...)`` opens it,
-    and every aggregate's methods share that connection and its lock."""
+    """``Store`` over one SQLite file: every aggregate's methods share its connection
+    and its lock."""
+
+    def __init__(
+        self, path: Path, files: OriginalStore, *, trace: Callable[[str], None] | None = None
+    ) -> None:
+        """Open (creating if needed) and migrate; ``trace`` receives every SQL statement run."""
+        self._files = files
+        SQLiteDatabase.__init__(self, path, trace=trace)

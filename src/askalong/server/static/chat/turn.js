@@ -21,7 +21,7 @@ export const CHAT_TURN_EVENTS = Object.freeze({
   error: (turn, data) => turn.fail(data),
 });
 
-// A tool step in words, from its name and arguments (the server's tools, asking/agent/tools.py).
+// A tool step in words, from its name and arguments (the server's tools, agent/tools.py).
 const STEP_WORDS = Object.freeze({
   search_knowledge: (args) => t("chat.step.search", { query: argument(args.query) }),
   generate_summary: (args) => t("chat.step.summary", { topic: argument(args.topic) }),

@@ -24,7 +24,7 @@ export function repositoryTree(documents, readerUrl) {
   finder.addEventListener("input", () => filter(tree, finder.value, count));
   finder.addEventListener("keydown", (event) => {
     if (event.key !== "Enter") return;
-    const first = tree.querySelector(".tree-file:not([hidden]) a");
+    const first = tree.querySelector(".tree-file:not([hidden]) a"); // i18n-ignore: a selector
     if (first) location.assign(first.href);
   });
   return el("div", { class: "repository" }, el("div", { class: "finder-row" }, finder, count), tree);

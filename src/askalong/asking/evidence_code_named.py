@@ -1,0 +1,78 @@
+"""Evidence for a question without an anchor that names an identifier the code asked of
+defines ("what calls _wake_up_first?", "how does Lock.acquire work?"), or, when only code
+is asked, a plain word naming a definition: that definition whole, its class, callees
+and callers, within ``CODE_TOTAL_CHARS``, not prose search. A graph question is answered
+from the call graph (``evidence_code_anchor.graph_based``). Any other question is not
+this strategy's (``None``: it is searched).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from askalong.asking.code_evidence import (
+    graph_evidence,
+    member_units,
+    subject_place,
+    whole_unit,
+)
+from askalong.asking.code_reading import only_code, repository_asked
+from askalong.asking.evidence_base import Evidence, titles_of
+from askalong.asking.evidence_code_anchor import graph_based
+from askalong.asking.question import AskedQuestion
+from askalong.context.assemble import assemble_context
+from askalong.context.code import CODE_TOTAL_CHARS, code_units
+from askalong.context.code_graph import Place, Repository
+from askalong.context.code_question import defined_word, read_code_question
+from askalong.store.base import Store
+from askalong.types import Access
+
+
+@dataclass(frozen=True)
+class NamedCodeEvidence:
+    """The strategy for a question naming code, without an anchor."""
+
+    store: Store
+
+    def gather(self, asked: AskedQuestion, access: Access) -> Evidence | None:
+        question = read_code_question(asked.question.text)
+        if not question.name:
+            if not only_code(self.store, asked.documents, access):
+                return None
+            repository = repository_asked(self.store, asked.documents, access)
+            word = defined_word(asked.question.text, repository.defined)
+            if not word:
+                return None
+            question = replace(question, name=word)
+        else:
+            repository = repository_asked(self.store, asked.documents, access)
+        graph = graph_evidence(repository, question, None)
+        if graph is not None:
+            return graph_based(self.store, access, asked, graph, graph.units[0])
+        place = subject_place(repository, question, None)
+        if place is None:
+            return None
+        return self._about(access, asked, repository, place)
+
+    def _about(
+        self,
+        access: Access,
+        asked: AskedQuestion,
+        repository: Repository,
+        place: Place,
+    ) -> Evidence:
+        """The named definition whole, then its class, callees and callers."""
+        unit = whole_unit(place)
+        around = [*member_units(repository, place), *code_units(repository, place)]
+        terms = asked.question.terms
+        context = assemble_context(terms, unit, around, [], total_chars=CODE_TOTAL_CHARS)
+        name = ".".join(place.qualname)
+        return Evidence(
+            units=tuple(context),
+            titles=titles_of(self.store, access, asked, context),
+            anchor_terms=frozenset(),
+            hits=(),
+            searched=(f"the definition of {name} and its calls",),
+            notes=(),
+            code_subject=name,
+        )

@@ -1,0 +1,1 @@
+"""Server mode's store: PostgreSQL through a psycopg 3 pool, numbered migrations."""
