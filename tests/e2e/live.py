@@ -5,11 +5,13 @@ address once (``entry``), as a person opens the one ``askalong serve`` prints.""
 
 from __future__ import annotations
 
+import io
 import os
 import socket
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -62,6 +64,23 @@ class LiveServer:
         response.raise_for_status()
         document_id: str = response.json()["document"]["id"]
         return document_id
+
+    def upload_zip(self, name: str, entries: dict[str, bytes]) -> dict[str, Any]:
+        """Upload ``entries`` (path in the archive -> bytes) as the archive ``name``; the
+        answer's JSON (``files``, ``collection``, ``skipped``)."""
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as archive:
+            for path, data in entries.items():
+                archive.writestr(path, data)
+        response = httpx.post(
+            self.url + "/api/documents",
+            files={"file": (name, out.getvalue())},
+            headers=self.headers,
+            timeout=120,
+        )
+        response.raise_for_status()
+        answer: dict[str, Any] = response.json()
+        return answer
 
     def structure(self, document_id: str) -> dict[str, object]:
         response = httpx.get(

@@ -9,13 +9,10 @@ file and, in a repository's archive, in another file (``mixins.py``'s ``_get_loo
 from __future__ import annotations
 
 import asyncio
-import io
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import numpy as np
 import pytest
 from PIL import Image
@@ -187,18 +184,8 @@ def test_go_to_definition_jumps_to_the_definitions_line(
 def uploaded_repository(server: LiveServer) -> dict[str, str]:
     """``repo/asyncio/locks.py`` and ``mixins.py`` (the machine's own) as one zip: their
     document ids by file name."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:
-        for path in (LOCKS, MIXINS):
-            archive.write(path, f"repo/asyncio/{path.name}")
-    response = httpx.post(
-        server.url + "/api/documents",
-        files={"file": ("repo.zip", out.getvalue())},
-        headers=server.headers,
-        timeout=120,
-    )
-    response.raise_for_status()
-    files = response.json()["files"]
+    entries = {f"repo/asyncio/{path.name}": path.read_bytes() for path in (LOCKS, MIXINS)}
+    files = server.upload_zip("repo.zip", entries)["files"]
     return {f["source"].rsplit("/", 1)[-1]: f["document_id"] for f in files}
 
 
@@ -218,10 +205,15 @@ def test_go_to_definition_in_another_file_opens_it_at_the_definitions_line(
     expect(link).to_be_visible()
     expect(link.locator(".muted")).to_contain_text("mixins.py:")
     link.click()
-    code_page.wait_for_url(f"**/reader.html?doc={ids['mixins.py']}#*")
-    code_page.wait_for_selector("body.ready")
-    code_page.wait_for_function("() => window.askalong.highlightedText() !== ''")
-    assert_line_shown(code_page, MIXINS, "    def _get_loop(self):")
+    assert_opened_at(code_page, ids["mixins.py"], MIXINS, "    def _get_loop(self):")
+
+
+def assert_opened_at(page: Page, doc: str, path: Path, line_text: str) -> None:
+    """The reader has opened ``doc`` (the file ``path``) with ``line_text`` highlighted."""
+    page.wait_for_url(f"**/reader.html?doc={doc}#*")
+    page.wait_for_selector("body.ready")
+    page.wait_for_function("() => window.askalong.highlightedText() !== ''")
+    assert_line_shown(page, path, line_text)
 
 
 def test_the_code_view_light_and_dark_has_no_serious_violations(

@@ -15,6 +15,7 @@ from askalong.answer.agent.result import (
 from askalong.answer.agent.scores import CitationScores
 from askalong.context.call_tree import CallNode
 from askalong.context.code_graph import Place, SourceFile
+from askalong.context.code_identifiers import Definition, Reference
 from askalong.context.units import ContextUnit
 from askalong.parse.code.tokens import TokenSpan
 from askalong.types import (
@@ -54,6 +55,7 @@ from askalong.wire import (
     DoctorJSON,
     DocumentJSON,
     FeedbackJSON,
+    IdentifierJSON,
     MembershipJSON,
     OrgJSON,
     PassageJSON,
@@ -74,6 +76,7 @@ from askalong.wire import (
     doctor_json,
     document_json,
     feedback_json,
+    identifier_json,
     membership_json,
     org_json,
     passage_json,
@@ -147,6 +150,19 @@ def code_block() -> Block:
 
 def code_place() -> Place:
     return Place(SourceFile("d1", "repo/a.py", (code_block(),)), code_block())
+
+
+def code_view() -> CodeViewJSON:
+    tokens = [[TokenSpan(0, 3, "keyword")]]
+    return code_view_json("d1", [code_block()], tokens, [collection()])
+
+
+def identifier() -> IdentifierJSON:
+    """A name with one definition and one reference (every nested form filled)."""
+    place = code_place()
+    return identifier_json(
+        "g", [Definition(place, 11, "function")], [Reference(place, 11, 13, 14, "g()")]
+    )
 
 
 def chunk() -> Chunk:
@@ -230,7 +246,11 @@ def forms() -> list[tuple[Any, Any]]:
         (ChatJSON, chat_json(chat())),
         (ConflictsJSON, conflicts()),
         (FeedbackJSON, feedback_json(feedback())),
-        (CodeViewJSON, code_view_json("d1", [code_block()], [[TokenSpan(0, 3, "keyword")]])),
+        (
+            CodeViewJSON,
+            code_view_json("d1", [code_block()], [[TokenSpan(0, 3, "keyword")]], [collection()]),
+        ),
+        (IdentifierJSON, identifier()),
         (CallJSON, call_json(11, code_place())),
         (CallNodeJSON, call_node_json(CallNode(code_place(), 1, line=11, cut="cycle"))),
     ]

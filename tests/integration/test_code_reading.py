@@ -149,3 +149,26 @@ def test_calls_and_ask_at_file_lines_from_the_command_line(
     shown = run_json("show", documents["asyncio/locks.py"].id, "--symbols")["symbols"]
     acquire = next(s for s in shown if s["name"] == "Lock.acquire")
     assert acquire["lines"][0] <= line <= acquire["lines"][1]
+
+
+def test_identical_files_are_kept_under_each_path_and_empty_ones_are_not_failures(
+    settings: Settings, tmp_path: Path
+) -> None:
+    folder = tmp_path / "repo"
+    helper = "def clamp(x):\n    return max(0, x)\n"
+    for part in ("alpha", "beta"):
+        (folder / part).mkdir(parents=True)
+        (folder / part / "__init__.py").write_text("")
+        (folder / part / "util.py").write_text(helper)
+    (folder / "pyproject.toml").write_text('[project]\nname = "repo"\n')
+    report = run_json("add", "--no-embed", str(folder))
+    assert report["skipped"] == {"empty": 2}
+    assert (report["added"], report["failed"]) == (3, 0)
+    documents = added(folder)
+    assert sorted(documents) == ["alpha/util.py", "beta/util.py", "pyproject.toml"]
+    assert documents["alpha/util.py"].id != documents["beta/util.py"].id
+    for part in ("alpha", "beta"):
+        tree = run_json("calls", f"{part}/util.py:2")["tree"]
+        assert tree[0]["document_id"] == documents[f"{part}/util.py"].id
+    again = run_json("add", "--no-embed", str(folder))
+    assert (again["added"], again["existing"]) == (0, 3)

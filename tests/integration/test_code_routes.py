@@ -4,6 +4,7 @@ go to definition and find callers, and that another user is told nothing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,3 +83,72 @@ def test_another_user_gets_404_and_a_prose_document_400(client: TestClient) -> N
     acting_as(client, Access(user="bob"))
     for path in ("code", f"symbols/{block}/calls", f"symbols/{block}/callers"):
         assert client.get(f"/api/documents/{doc}/{path}").status_code == 404
+
+
+def line_number(path: Path, text: str) -> int:
+    return path.read_text(encoding="utf-8").splitlines().index(text) + 1
+
+
+def clicked(client: TestClient, file: str, name: str, line: int) -> dict:
+    """The identifier route for ``name`` clicked on ``line`` of ``file``."""
+    doc = document_id(client, file)
+    blocks = client.get(f"/api/documents/{doc}").json()["blocks"]
+    block = next(b for b in blocks if b["lines"][0] <= line <= b["lines"][1])
+    response = client.get(
+        f"/api/documents/{doc}/identifiers/{name}", params={"block": block["id"], "line": line}
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def naming_lines(path: Path, name: str) -> int:
+    """Lines of ``path`` naming ``name`` as a word, outside comment lines (by hand)."""
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    rows = path.read_text(encoding="utf-8").splitlines()
+    return sum(1 for r in rows if word.search(r) and not r.lstrip().startswith("#"))
+
+
+def test_a_clicked_call_goes_to_its_definition_in_another_file(
+    client: TestClient, settings: Settings, tmp_path: Path
+) -> None:
+    locks = tmp_path / "repo/asyncio/locks.py"
+    line = line_number(locks, "        fut = self._get_loop().create_future()")
+    found = clicked(client, "locks.py", "_get_loop", line)
+    (definition,) = found["definitions"]
+    assert definition["kind"] == "method"
+    assert definition["place"]["name"] == "_LoopBoundMixin._get_loop"
+    mixins = tmp_path / "repo/asyncio/mixins.py"
+    assert definition["line"] == line_number(mixins, "    def _get_loop(self):")
+    counts = {f["path"]: f["count"] for f in found["files"]}
+    assert counts == {
+        "locks.py": naming_lines(locks, "_get_loop"),
+        "mixins.py": naming_lines(mixins, "_get_loop"),
+    }
+    assert found["references"] == sum(counts.values())
+
+
+def test_fields_and_module_variables_have_definitions_and_counted_references(
+    client: TestClient, tmp_path: Path
+) -> None:
+    locks = tmp_path / "repo/asyncio/locks.py"
+    line = line_number(locks, "            self._waiters = collections.deque()")
+    found = clicked(client, "locks.py", "_waiters", line)
+    assert {d["kind"] for d in found["definitions"]} == {"field"}
+    assert {d["place"]["name"].split(".")[0] for d in found["definitions"]} == {"Lock"}
+    assert found["definitions"][0]["line"] == line_number(locks, "        self._waiters = None")
+    (file,) = found["files"]
+    assert file["count"] == naming_lines(locks, "_waiters") == len(file["lines"])
+    mixins = tmp_path / "repo/asyncio/mixins.py"
+    line = line_number(mixins, "            with _global_lock:")
+    (definition,) = clicked(client, "mixins.py", "_global_lock", line)["definitions"]
+    assert definition["kind"] == "variable"
+    assert definition["line"] == line_number(mixins, "_global_lock = threading.Lock()")
+
+
+def test_a_name_that_is_no_identifier_is_refused(client: TestClient) -> None:
+    doc = document_id(client, "locks.py")
+    block = client.get(f"/api/documents/{doc}").json()["blocks"][0]["id"]
+    response = client.get(
+        f"/api/documents/{doc}/identifiers/a-b", params={"block": block, "line": 1}
+    )
+    assert response.status_code == 400

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from askalong.context.code_graph import class_bases
+from askalong.context.code_bases import class_bases
 
 
 @pytest.mark.parametrize(

@@ -46,12 +46,14 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
+def taken(walked: list[str | Skipped], root: Path) -> list[str]:
+    """The paths a walk took, relative to ``root``, sorted."""
+    return sorted(Path(i).relative_to(root).as_posix() for i in walked if isinstance(i, str))
+
+
 def test_a_repository_walk_takes_source_and_counts_each_skip(repo: Path) -> None:
     walked = expand_inputs([str(repo)])
-    taken = sorted(
-        Path(item).relative_to(repo).as_posix() for item in walked if isinstance(item, str)
-    )
-    assert taken == [
+    assert taken(walked, repo) == [
         "README.md",
         "bin/tool",
         "src/keep.log.py",
@@ -136,3 +138,36 @@ def test_too_many_files_or_bytes_are_refused(
     monkeypatch.setattr(archive, "MAX_ARCHIVE_FILES", 100)
     with pytest.raises(TooLarge, match="f0.py"):
         unpack(str(path), tmp_path, max_file_bytes=3)
+
+
+def test_build_and_config_files_are_taken_inside_a_repository_and_empty_files_counted(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "service"
+    files = {
+        "pom.xml": "<project><artifactId>svc</artifactId></project>\n",
+        "go.mod": "module example.com/svc\n",
+        "config/app.yaml": "port: 8080\n",
+        "src/main/resources/app.properties": "timeout=30\n",
+        "pkg/__init__.py": "",
+        "pkg/core.py": "def f():\n    return 1\n",
+    }
+    for name, text in files.items():
+        write(root / name, text)
+    walked = expand_inputs([str(root)])
+    assert taken(walked, root) == [
+        "config/app.yaml",
+        "go.mod",
+        "pkg/core.py",
+        "pom.xml",
+        "src/main/resources/app.properties",
+    ]
+    skipped = [item for item in walked if isinstance(item, Skipped)]
+    assert [(Path(s.source).name, s.counted) for s in skipped] == [("__init__.py", "empty")]
+
+
+def test_a_folder_of_papers_still_leaves_its_data_files(tmp_path: Path) -> None:
+    write(tmp_path / "papers/notes.md", "# Notes\n\nText.\n")
+    write(tmp_path / "papers/results.yaml", "score: 1\n")
+    walked = expand_inputs([str(tmp_path / "papers")])
+    assert [Path(str(item)).name for item in walked] == ["notes.md"]

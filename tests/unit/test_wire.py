@@ -169,9 +169,11 @@ def test_wire_imports_only_values() -> None:
         "askalong.values.threads",
         "askalong.context.units",
         "askalong.answer.agent.result",  # the chat answer's values (pure)
-        # reading code: a place in a repository, a call tree's node, highlighting spans
+        # reading code: a place in a repository, a call tree's node, highlighting spans,
+        # an identifier's definitions and references
         "askalong.context.call_tree",
         "askalong.context.code_graph",
+        "askalong.context.code_identifiers",
         "askalong.parse.code.tokens",
     }
 

@@ -1,23 +1,18 @@
-"""The ask command: a grounded answer with numbered, verified quotes."""
+"""The ask command: a grounded answer with numbered, verified quotes; asked of the
+running ``askalong serve`` of the same home when there is one (``cli/resident.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import cast
 
 import click
 
-from askalong.asking.asker import Question
-from askalong.asking.choose import make_asker
-from askalong.asking.limits import check_sizes
 from askalong.cli.output import console, print_json, shown
-from askalong.context.line_anchor import LineRef, line_anchor, line_ref, names_file
-from askalong.errors import InputError
-from askalong.library import opened_library
-from askalong.store.base import Store
-from askalong.types import INTENTS, Access, Anchor, Answer, AnswerPassage, Document, Intent
-from askalong.wire import answer_json
+from askalong.cli.resident import AskOptions, ask_resident
+from askalong.config import load_settings
+from askalong.context.line_anchor import line_ref
+from askalong.types import INTENTS, Answer, AnswerPassage
+from askalong.wire import AnswerJSON, answer_from_json, answer_json
 
 VERDICT_STYLES = {
     "supported": "green",
@@ -56,6 +51,11 @@ VERDICT_STYLES = {
 )
 @click.option("--thread", "thread_id", default=None, help="Follow up in this thread.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (see README).")
+@click.option(
+    "--in-process",
+    is_flag=True,
+    help="Answer in this process even when 'askalong serve' runs for this home.",
+)
 def ask(
     question: str,
     documents: Sequence[str],
@@ -65,82 +65,30 @@ def ask(
     intent: str | None,
     thread_id: str | None,
     as_json: bool,
+    in_process: bool,
 ) -> None:
     """Ask a question; the answer quotes the documents and every quote is checked."""
-    with opened_library() as library:
-        access = Access.local()
-        members = () if collection is None else tuple(library.collection(collection, access)[1])
-        ref = None if at is None else line_ref(at)
-        if ref is not None:  # a source file's lines: its document is the anchor's
-            documents = (_source_document(library.store, access, ref, documents, members),)
-        core_question = _question(
-            library.store, access, question, intent, documents, None if ref else at, selected
-        )
-        if ref is not None:
-            anchor = line_anchor(documents[0], library.store.blocks(documents[0]), ref)
-            core_question = replace(core_question, anchor=anchor)
-        elif members:  # they join any --doc; an anchor stays on --doc
-            core_question = replace(core_question, documents=core_question.documents + members)
-        asker = make_asker(library)
-        answer = asker.ask(replace(core_question, thread_id=thread_id), access)
+    options = AskOptions(question, documents, collection, at, selected, intent, thread_id)
+    resident = documents or collection or (at is not None and line_ref(at) is not None)
+    if resident and not in_process:
+        asked = ask_resident(load_settings().home, options)
+        if asked is not None:
+            _print(asked.answer, as_json, f"askalong serve, pid {asked.server.pid}")
+            return
+    from askalong.cli.ask_here import answer_here  # the engines: only when answering here
+
+    _print(answer_json(answer_here(options)), as_json)
+
+
+def _print(answer: AnswerJSON, as_json: bool, via: str = "") -> None:
+    """The answer as JSON, or as text (its footer naming the server that gave it)."""
     if as_json:
-        print_json(answer_json(answer))
+        print_json(answer)
     else:
-        _print_answer(answer)
+        _print_answer(answer_from_json(answer), via)
 
 
-def _question(
-    store: Store,
-    access: Access,
-    text: str,
-    intent: str | None,
-    refs: Sequence[str],
-    at: str | None,
-    selected: str | None,
-) -> Question:
-    """The core's question: each --doc resolved (and access checked) here, once; the core
-    trusts the resolved documents."""
-    documents = tuple(store.get_document(ref, access) for ref in refs)
-    anchor = _anchor(documents[0].id if documents else None, at, selected)
-    check_sizes(text, anchor)  # before any work: the embedder is shared
-    return Question(text, cast(Intent, intent or "ask"), anchor, documents)
-
-
-def _source_document(
-    store: Store,
-    access: Access,
-    ref: LineRef,
-    refs: Sequence[str],
-    members: Sequence[Document],
-) -> str:
-    """The id of the one source document ``ref.file`` names, among --doc, the
-    collection's members, else all documents."""
-    pool = [store.get_document(r, access) for r in refs] or list(members)
-    found = [d.id for d in pool or store.list_documents(access) if names_file(d.source, ref.file)]
-    if len(found) != 1:
-        problem = "no document is this file" if not found else "several documents end so"
-        raise InputError(f"{problem}; give --doc or a longer path", source=ref.file)
-    return found[0]
-
-
-def _anchor(document_id: str | None, at: str | None, selected: str | None) -> Anchor | None:
-    if at is None and selected is None:
-        return None
-    if document_id is None:
-        raise InputError("--at and --select need --doc", source="--at")
-    if selected is not None:
-        return Anchor(document_id, selected_text=selected)
-    assert at is not None
-    block_id, _, span = at.partition(":")
-    if not span:
-        return Anchor(document_id, block_id)
-    start, _, end = span.partition("-")
-    if not (start.isdigit() and end.isdigit()):
-        raise InputError(f"{at!r}: expected BLOCK:START-END with numbers", source="--at")
-    return Anchor(document_id, block_id, int(start), int(end))
-
-
-def _print_answer(answer: Answer) -> None:
+def _print_answer(answer: Answer, via: str = "") -> None:
     console.print(f"[bold]{shown(answer.answer, lines=True)}[/]")
     if answer.passage is not None:
         _print_passage(answer.passage)
@@ -160,9 +108,10 @@ def _print_answer(answer: Answer) -> None:
         console.print(f"\n{shown(answer.explanation, lines=True)}")
     for note in answer.notes:
         console.print(f"[yellow]note:[/] {shown(note)}")
+    through = f" · via {via}" if via else ""
     console.print(
         f"\n[dim]thread {answer.thread_id} · {answer.answerer}"
-        f" · {answer.timings.total_ms:.0f} ms[/]"
+        f" · {answer.timings.total_ms:.0f} ms{shown(through)}[/]"
     )
 
 

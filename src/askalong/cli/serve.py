@@ -21,13 +21,12 @@ def serve(host: str, port: int, open_browser: bool, doc: str | None) -> None:
     """Start the reader and the HTTP API (OpenAPI docs at /docs).
 
     It listens on localhost only unless --host says otherwise; the library is the one
-    under ASKALONG_HOME. The printed address carries the API token (see 'askalong token'):
-    opening it lets the browser in; scripts send the token as a header.
+    under ASKALONG_HOME, and 'askalong ask' on that home asks this server while it runs.
+    The printed address carries the API token (see 'askalong token'): opening it lets
+    the browser in; scripts send the token as a header.
     """
-    import uvicorn
-
     from askalong.server.app import create_app
-    from askalong.server.listen import server_config
+    from askalong.server.listen import AnnouncedServer, server_config
     from askalong.server.token import configured_token
 
     settings = load_settings()
@@ -43,7 +42,8 @@ def serve(host: str, port: int, open_browser: bool, doc: str | None) -> None:
         )
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(entry,)).start()
-    uvicorn.Server(server_config(create_app(settings, host=host), host, port)).run()
+    config = server_config(create_app(settings, host=host), host, port)
+    AnnouncedServer(config, settings.home).run()
 
 
 def _display_host(host: str) -> str:

@@ -20,8 +20,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
+from askalong.context.code_bases import class_bases
 from askalong.context.code_paths import shown_paths
-from askalong.context.code_scope import attribute_type, bound_names, receiver_type
+from askalong.context.code_scope import (
+    attribute_type,
+    bound_names,
+    field_type,
+    receiver_type,
+    static_import_owner,
+)
 from askalong.parse.code.languages import grammar_for
 from askalong.parse.code.outline import CallSite, Import, code_outline
 from askalong.types import Block
@@ -42,25 +49,24 @@ _CLASS_HEADER = re.compile(
     r"(?:class|struct|interface|enum|record|type|impl)\b"
 )
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)", re.M)
-# A class header's bases: Python's parenthesised list, Java/TS/C# ``extends``/``implements``,
-# C++'s ``: public``.
-_PY_BASES = re.compile(r"^\s*class\s+\w+\s*\(([^)]*)\)", re.M)
-_OTHER_BASES = re.compile(
-    r"\b(?:extends|implements)\s+([\w.]+(?:<[^>]*>)?(?:\s*,\s*[\w.]+(?:<[^>]*>)?)*)"
-)
-_CPP_BASE = re.compile(
-    r"\b(?:class|struct)\s+\w+\s*:\s*(?:(?:public|protected|private|virtual)\s+)*([\w:]+)"
-)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SourceFile:
-    """One source document of a repository: its id, its path and its blocks."""
+    """One source document of a repository: its id, its path and its blocks. Two are the
+    same file when their document is (the repository keeps its own copies, named by
+    ``shown_path``; a caller's copy of the same document is that file all the same)."""
 
     document_id: str
     source: str
     blocks: tuple[Block, ...]
     shown_path: str = ""  # how answers name it: inside its repository, never a server path
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SourceFile) and other.document_id == self.document_id
+
+    def __hash__(self) -> int:
+        return hash(self.document_id)
 
     @property
     def where(self) -> str:
@@ -168,7 +174,7 @@ class Repository:
     def definition(self, qualname: tuple[str, ...], near: SourceFile) -> Place | None:
         """The block named exactly ``qualname``: in ``near`` first, then anywhere."""
         found = [p for p in self.defined.get(qualname[-1], []) if p.qualname == qualname]
-        return min(found, key=lambda p: p.file is not near, default=None)
+        return min(found, key=lambda p: p.file != near, default=None)
 
     def resolve(self, site: CallSite, caller: Place) -> Place | None:
         """Where the called name is defined in the repository, or None (a library's, or a
@@ -183,7 +189,7 @@ class Repository:
         ]
         if not candidates:
             return None
-        candidates.sort(key=lambda p: (p.file is not here, p.file.folder != here.folder))
+        candidates.sort(key=lambda p: (p.file != here, p.file.folder != here.folder))
         owner = caller.qualname[:-1]
         if site.receiver in SUPER_NAMES:
             return self._in_bases(owner, site.callee, here)
@@ -193,7 +199,17 @@ class Repository:
             return _on_module(site, candidates, caller) or self._typed(site, caller)
         if caller.qualname and site.callee in bound_names(here.language, caller.block.text):
             return None  # a parameter or a local, whatever the repository defines so
-        return _bare(site, candidates, caller)
+        return self._statically_imported(site.callee, here) or _bare(site, candidates, caller)
+
+    def _statically_imported(self, name: str, file: SourceFile) -> Place | None:
+        """Java's ``import static a.b.Strings.trim;`` (or ``Strings.*``): ``trim`` is
+        ``Strings.trim``, whichever package ``Strings`` is in."""
+        if file.language != "java":
+            return None
+        header = "\n".join(b.text for b in file.blocks if not b.section_path)
+        owner = static_import_owner(header, name)
+        place = self.class_named(owner, file) if owner else None
+        return self.member(place.qualname, name, place.file) if place else None
 
     def member(
         self, owner: tuple[str, ...], name: str, near: SourceFile, depth: int = 0
@@ -233,7 +249,7 @@ class Repository:
         classes = [p for p in self.defined.get(name, []) if is_class(p.block)]
         return min(
             classes,
-            key=lambda p: (p.file is not near, p.file.folder != near.folder, p.file.source),
+            key=lambda p: (p.file != near, p.file.folder != near.folder, p.file.source),
             default=None,
         )
 
@@ -244,13 +260,13 @@ class Repository:
         receiver = site.receiver
         head, _, attribute = receiver.partition(".")
         if head in SELF_NAMES and attribute.isidentifier():
-            kind = self._attribute_type(caller, attribute)
+            kind = self._attribute_type(caller, attribute) or _field_type(caller, attribute)
         elif receiver.isidentifier():
             kind = receiver_type(here.language, caller.block.text, receiver)
             if not kind and receiver not in bound_names(here.language, caller.block.text):
-                # a module's own instance (``_default_decoder = JSONDecoder()``), or a
-                # class's own name: a static or class method
-                kind = _module_type(here, receiver) or receiver
+                # a field of the class (``Deflater def;``), a module's own instance
+                # (``_default_decoder = JSONDecoder()``), or a class's own name: static
+                kind = _field_type(caller, receiver) or _module_type(here, receiver) or receiver
         else:  # ``new T(...).m()``
             created = _NEW.match(receiver)
             kind = created.group(1) if created else ""
@@ -281,7 +297,7 @@ class Repository:
             return
         name = target.qualname[-1]
         word = re.compile(rf"\b{re.escape(name)}\b")
-        files = sorted(self.files, key=lambda f: f is not target.file)
+        files = sorted(self.files, key=lambda f: f != target.file)
         for file in files:
             for block in file.blocks:
                 if name not in block.text or not word.search(block.text):
@@ -293,23 +309,6 @@ class Repository:
                         if resolved is not None and resolved.key == target.key:
                             yield site, place
                             break
-
-
-def class_bases(text: str) -> frozenset[str]:
-    """The base classes a class block's header names (``class_bases("class A(b.B, C):")``
-    is ``{"B", "C"}``); keywords such as ``metaclass=`` are not bases."""
-    header = text.split("{", 1)[0].split(":\n", 1)[0]
-    python = _PY_BASES.search(header)
-    found = (
-        [python.group(1)] if python else _OTHER_BASES.findall(header) or _CPP_BASE.findall(header)
-    )
-    plain = (re.sub(r"<[^<>]*>", "", group) for group in found)  # generics' commas
-    names = (part.strip() for group in plain for part in group.split(","))
-    return frozenset(
-        re.split(r"[<\s]", name)[0].replace("::", ".").rsplit(".", 1)[-1]
-        for name in names
-        if name and "=" not in name
-    )
 
 
 def _on_self(site: CallSite, caller: Place) -> bool:
@@ -330,6 +329,13 @@ def _on_module(site: CallSite, candidates: list[Place], caller: Place) -> Place 
         return None
     top = [p for p in candidates if len(p.qualname) == 1]
     return next((p for p in top if any(_module_name(p.file) in n for n in names)), None)
+
+
+def _field_type(caller: Place, name: str) -> str:
+    """``name``'s declared class among the fields of the caller's class (``field_type``)."""
+    owner = caller.qualname[:-1]
+    texts = [b.text for b in caller.file.blocks if owner and b.section_path == owner]
+    return field_type(caller.file.language, texts, name)
 
 
 def _module_type(file: SourceFile, name: str) -> str:
@@ -375,13 +381,13 @@ def _bare(site: CallSite, candidates: list[Place], caller: Place) -> Place | Non
     if required:
         imported.add(required)
     if scoped:
-        top = [p for p in top if p.file is file or _module_name(p.file) in imported]
+        top = [p for p in top if p.file == file or _module_name(p.file) in imported]
     if not top:
         return None
 
     def rank(place: Place) -> tuple[bool, bool, bool]:
         return (
-            place.file is not file,
+            place.file != file,
             not (imported & set(place.file.parts)),
             place.file.folder != file.folder,
         )

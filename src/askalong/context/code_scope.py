@@ -15,6 +15,7 @@ import ast
 import functools
 import re
 import textwrap
+from collections.abc import Sequence
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TYPE = r"([A-Z]\w*)"
@@ -55,6 +56,15 @@ def receiver_type(language: str, text: str, receiver: str) -> str:
         if found:
             return found.group(1)
     return ""
+
+
+def field_type(language: str, class_texts: Sequence[str], name: str) -> str:
+    """The class a field is declared with in a class's own lines (Java ``Deflater def;``,
+    Go ``def *Deflater``, TypeScript ``def: Deflater``), or ``""``; Python's fields are
+    ``self.x = C()`` (``attribute_type``)."""
+    if language == "python":
+        return ""
+    return next((t for text in class_texts if (t := receiver_type(language, text, name))), "")
 
 
 def attribute_type(text: str, attribute: str) -> str:
@@ -106,3 +116,17 @@ def _python_types(tree: ast.Module) -> dict[str, str]:
             if isinstance(annotation, ast.Name):
                 types[node.target.id] = annotation.id
     return types
+
+
+_JAVA_STATIC = re.compile(
+    r"^\s*import\s+static\s+(?:[\w$]+\.)*?([A-Z][\w$]*)\.([\w$]+|\*)\s*;", re.M
+)
+
+
+def static_import_owner(header: str, name: str) -> str:
+    """The class a Java file's ``import static a.b.C.name;`` (or ``a.b.C.*``) brings
+    ``name`` from, or ``""``."""
+    for owner, member in _JAVA_STATIC.findall(header):
+        if member in (name, "*"):
+            return owner
+    return ""

@@ -1,7 +1,8 @@
 """What goes in: files, folders (document and source files below them, never through a
 link out of the folder unless asked) and URLs, read within limits. Source files that a
-repository's ``.gitignore`` excludes, vendored, binary, minified or generated ones are
-skipped with a reason counted, not reported as failures (``ingest/sources.py``)."""
+repository's ``.gitignore`` excludes, vendored, binary, minified, generated or empty ones
+are skipped with a reason counted, not reported as failures; build and configuration
+files are taken inside a repository only (``ingest/sources.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ from pathlib import Path
 
 from askalong.errors import TooLarge, Unreadable
 from askalong.ingest.fetch import is_url
-from askalong.ingest.sources import Ignores, folder_skip, is_source, source_skip
+from askalong.ingest.sources import (
+    Ignores,
+    folder_skip,
+    is_repository_root,
+    is_source,
+    source_skip,
+)
+from askalong.parse.code.languages import is_config_name
 
 
 @dataclass(frozen=True)
@@ -56,7 +64,7 @@ def expand_inputs(inputs: Iterable[str], *, follow_links: bool = False) -> list[
         path = Path(item)
         if not is_url(item) and path.is_dir():
             walk = _Walk(path.resolve(), follow_links)
-            expanded.extend(walk.below(path, Ignores().entering(path)))
+            expanded.extend(walk.below(path, Ignores().entering(path), in_repository=False))
         else:
             expanded.append(item)
     return expanded
@@ -79,9 +87,11 @@ class _Walk:
         self.follow_links = follow_links
         self.seen: set[tuple[int, int]] = set()  # folders walked, as (device, inode)
 
-    def below(self, folder: Path, ignores: Ignores) -> Iterator[str | Skipped]:
+    def below(
+        self, folder: Path, ignores: Ignores, *, in_repository: bool
+    ) -> Iterator[str | Skipped]:
         """Files first, then subfolders, each sorted by name; a folder met twice (through
-        a link) is walked once."""
+        a link) is walked once. ``in_repository``: a folder above is a repository's root."""
         try:
             key = _identity(folder)
             with os.scandir(folder) as listing:
@@ -92,9 +102,10 @@ class _Walk:
         if key in self.seen:
             return
         self.seen.add(key)
+        in_repository = in_repository or is_repository_root(folder)
         for entry in entries:
             if not _is_folder(entry):
-                yield from self._taken(Path(entry.path), ignores)
+                yield from self._taken(Path(entry.path), ignores, in_repository)
         for entry in entries:
             if _is_folder(entry):
                 skip = folder_skip(Path(entry.path), ignores)
@@ -102,12 +113,16 @@ class _Walk:
                     yield Skipped(path_text(entry.path), skip, counted=skip)
                 else:
                     inner = ignores.entering(Path(entry.path))
-                    yield from self._folder(Path(entry.path), entry.is_symlink(), inner)
+                    linked = entry.is_symlink()
+                    yield from self._folder(Path(entry.path), linked, inner, in_repository)
 
-    def _taken(self, path: Path, ignores: Ignores) -> Iterator[str | Skipped]:
-        """A document file, or a source file that is not skipped (``ingest/sources``)."""
+    def _taken(self, path: Path, ignores: Ignores, in_repository: bool) -> Iterator[str | Skipped]:
+        """A document file, or a source file that is not skipped (``ingest/sources``); a
+        build or configuration file only inside a repository."""
         if path.suffix.lower() in DOCUMENT_SUFFIXES:
             yield self._file(path)
+        elif is_config_name(path.name) and not in_repository:
+            return
         elif is_source(path):
             skip = source_skip(path, ignores)
             yield self._file(path) if skip is None else Skipped(path_text(path), skip, skip)
@@ -117,11 +132,13 @@ class _Walk:
             return str(path)
         return Skipped(path_text(path), f"a link to a file outside the folder; {FOLLOW_HINT}")
 
-    def _folder(self, path: Path, linked: bool, ignores: Ignores) -> Iterator[str | Skipped]:
+    def _folder(
+        self, path: Path, linked: bool, ignores: Ignores, in_repository: bool
+    ) -> Iterator[str | Skipped]:
         if linked and not self.follow_links:
             yield Skipped(path_text(path), f"a link to a folder, not followed; {FOLLOW_HINT}")
         else:
-            yield from self.below(path, ignores)
+            yield from self.below(path, ignores, in_repository=in_repository)
 
 
 def _identity(folder: Path) -> tuple[int, int]:

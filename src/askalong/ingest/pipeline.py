@@ -27,6 +27,7 @@ from askalong.ingest.describe import describe_chunks, with_warnings
 from askalong.ingest.fetch import fetch_url, is_url
 from askalong.ingest.inputs import Upload, path_text, read_file
 from askalong.ingest.writer import LibraryWriter
+from askalong.parse.code.languages import is_code_name
 from askalong.parse.guard import ParserGuard
 from askalong.parse.progress import Sink
 from askalong.store.base import DocumentStore
@@ -60,6 +61,12 @@ class AddOutcome:
 
 def document_id(content_hash: str) -> str:
     return content_hash[:ID_LENGTH]
+
+
+def path_copy_id(content_hash: str, source: str) -> str:
+    """The id of a source file whose bytes another path of a repository holds too (two
+    identical ``__init__.py``): each path is a file of its own, found by its path."""
+    return document_id(hashlib.sha256(f"{content_hash}\npath\n{source}".encode()).hexdigest())
 
 
 def own_copy_id(content_hash: str, owner: str | None) -> str:
@@ -221,32 +228,38 @@ class Ingestor(LibraryWriter):
             return self.known(upload, content_hash, access) or self._write(upload, stored)
 
     def known(self, upload: Upload, content_hash: str, access: Access) -> AddOutcome | None:
-        """``exists`` when these bytes are stored where ``access`` may see them, else None."""
-        doc_id = self.placed_id(content_hash, access)
+        """``exists`` when these bytes are stored where ``access`` may see them (a source
+        file: under this path), else None."""
+        doc_id = self.placed_id(content_hash, access, upload.source)
         if not self.store.has_document(doc_id):
             return None
         document = self.store.get_document(doc_id, access)
         return AddOutcome(source=upload.source, status="exists", document=document)
 
-    def placed(self, content_hash: str, access: Access) -> tuple[str, str]:
-        """The id these bytes get for ``access``, and their hash."""
-        return self.placed_id(content_hash, access), content_hash
+    def placed(self, content_hash: str, access: Access, source: str = "") -> tuple[str, str]:
+        """The id these bytes get for ``access`` (at ``source``), and their hash."""
+        return self.placed_id(content_hash, access, source), content_hash
 
-    def placed_id(self, content_hash: str, access: Access) -> str:
+    def placed_id(self, content_hash: str, access: Access, source: str = "") -> str:
         """One id per content, except beside a copy ``access`` may not see: then a copy of
         their own (``own_copy_id``), so the upload neither fails nor tells them that someone
-        holds exactly these bytes."""
+        holds exactly these bytes; and a source file stored under another path is a file
+        of its own at ``source`` (``path_copy_id``), so each path opens and answers."""
         shared = document_id(content_hash)
-        if not self.store.has_document(shared) or self._sees(shared, access):
+        if not self.store.has_document(shared):
             return shared
-        return own_copy_id(content_hash, access.user)
+        seen = self._seen(shared, access)
+        if seen is None:
+            return own_copy_id(content_hash, access.user)
+        if source and is_code_name(source) and seen.source != source:
+            return path_copy_id(content_hash, source)
+        return shared
 
-    def _sees(self, doc_id: str, access: Access) -> bool:
+    def _seen(self, doc_id: str, access: Access) -> Document | None:
         try:
-            self.store.get_document(doc_id, access)
+            return self.store.get_document(doc_id, access)
         except NotFound:
-            return False
-        return True
+            return None
 
     def _chunks(self, doc_id: str, parsed: ParsedDocument) -> tuple[Chunk, ...]:
         return settings_chunks(self.settings, doc_id, parsed.blocks, parsed.format)
@@ -268,7 +281,7 @@ class Ingestor(LibraryWriter):
     ) -> Document:
         pending = pending_document(
             upload,
-            self.placed(content_hash, access),
+            self.placed(content_hash, access, upload.source),
             parsed.format,
             access,
             visibility or self.settings.visibility,

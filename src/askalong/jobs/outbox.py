@@ -36,7 +36,8 @@ def queue_upload(
         return known
     fmt = detect_format(upload.data, source=upload.source)  # unsupported: refused now
     chosen = visibility or ingestor.settings.visibility
-    document = pending_document(upload, ingestor.placed(content_hash, access), fmt, access, chosen)
+    placed = ingestor.placed(content_hash, access, upload.source)
+    document = pending_document(upload, placed, fmt, access, chosen)
     if store.enqueue_document(document, upload.data) is None:  # queued meanwhile elsewhere
         return ingestor.known(upload, content_hash, access) or AddOutcome(upload.source, "exists")
     return AddOutcome(upload.source, "queued", document)

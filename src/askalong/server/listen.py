@@ -15,6 +15,8 @@ and the embedder within seconds (``app.stop_server``).
 from __future__ import annotations
 
 import asyncio
+import socket
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -22,6 +24,7 @@ from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from askalong.server.edge import SERVE_TIMEOUTS, EdgeTimeouts
+from askalong.server.presence import announce, withdraw
 
 GRACEFUL_STOP = 2  # seconds running requests get to finish once the server is told to stop
 
@@ -89,3 +92,22 @@ def server_config(
         timeout_keep_alive=timeouts.keep_alive,
         timeout_graceful_shutdown=GRACEFUL_STOP,
     )
+
+
+class AnnouncedServer(uvicorn.Server):
+    """uvicorn's server that says where it listens in ``home`` once it does (the port it
+    got, ``--port 0`` too) and takes that back as it stops (``server/presence.py``)."""
+
+    def __init__(self, config: uvicorn.Config, home: Path) -> None:
+        super().__init__(config)
+        self.home = home
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and self.servers and self.servers[0].sockets:
+            port = self.servers[0].sockets[0].getsockname()[1]
+            announce(self.home, self.config.host, port)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        withdraw(self.home)
+        await super().shutdown(sockets)

@@ -1,6 +1,7 @@
 """The JSON forms of reading code: a source file's symbols, a place in a repository (a
-citation: document, block, lines), a call between two places, a node of a call tree, and
-the reader's code view (a file's symbols and each block's highlighting spans)."""
+citation: document, block, lines), a call between two places, a node of a call tree, the
+reader's code view (a file's symbols and each block's highlighting spans) and an
+identifier's definitions and references."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from typing_extensions import TypedDict
 
 from askalong.context.call_tree import CallNode
 from askalong.context.code_graph import Place
+from askalong.context.code_identifiers import MAX_LINES_PER_FILE, Definition, Reference
 from askalong.parse.code.tokens import TokenSpan
 from askalong.types import Block
+from askalong.values.collections import Collection
 
 
 class SymbolJSON(TypedDict):
@@ -61,10 +64,18 @@ class BlockTokensJSON(TypedDict):
     tokens: list[tuple[int, int, str]]
 
 
+class RepositoryRefJSON(TypedDict):
+    """A collection holding the file: its repository, whose file tree the reader links."""
+
+    id: str
+    name: str
+
+
 class CodeViewJSON(TypedDict):
     document_id: str
     symbols: list[SymbolJSON]
     blocks: list[BlockTokensJSON]
+    repositories: list[RepositoryRefJSON]
 
 
 def symbols_json(blocks: Sequence[Block]) -> list[SymbolJSON]:
@@ -109,14 +120,94 @@ def call_node_json(node: CallNode) -> CallNodeJSON:
 
 
 def code_view_json(
-    document_id: str, blocks: Sequence[Block], tokens: Sequence[Sequence[TokenSpan]]
+    document_id: str,
+    blocks: Sequence[Block],
+    tokens: Sequence[Sequence[TokenSpan]],
+    repositories: Sequence[Collection] = (),
 ) -> CodeViewJSON:
-    """The code view of a file: its symbols, and ``tokens[i]`` as ``blocks[i]``'s spans."""
+    """The code view of a file: its symbols, ``tokens[i]`` as ``blocks[i]``'s spans, and
+    the collections holding it (its repositories)."""
     return {
+        "repositories": [{"id": c.id, "name": c.name} for c in repositories],
         "document_id": document_id,
         "symbols": symbols_json(blocks),
         "blocks": [
             {"block_id": block.id, "tokens": [(t.start, t.end, t.kind) for t in spans]}
             for block, spans in zip(blocks, tokens, strict=True)
         ],
+    }
+
+
+class DefinitionJSON(TypedDict):
+    """Where an identifier is defined: ``kind`` is function, method, class, constant,
+    field, variable or import; ``line`` the line of the definition in ``place``."""
+
+    kind: str
+    line: int
+    place: PlaceJSON
+
+
+class ReferenceLineJSON(TypedDict):
+    """A line naming the identifier: ``[start, end)`` its code points in the block,
+    ``text`` the line trimmed (at most 160 characters)."""
+
+    line: int
+    block_id: str
+    start: int
+    end: int
+    text: str
+
+
+class ReferenceFileJSON(TypedDict):
+    """A file's references: ``count`` every one, ``lines`` the first ``MAX_LINES_PER_FILE``."""
+
+    document_id: str
+    source: str
+    path: str
+    count: int
+    lines: list[ReferenceLineJSON]
+
+
+class IdentifierJSON(TypedDict):
+    name: str
+    definitions: list[DefinitionJSON]
+    references: int
+    files: list[ReferenceFileJSON]
+
+
+def identifier_json(
+    name: str, found: Sequence[Definition], named: Sequence[Reference]
+) -> IdentifierJSON:
+    """An identifier's definitions and its references grouped by file, in the order given."""
+    files: dict[str, ReferenceFileJSON] = {}
+    for ref in named:
+        file = ref.place.file
+        entry = files.setdefault(
+            file.document_id,
+            {
+                "document_id": file.document_id,
+                "source": file.source,
+                "path": file.where,
+                "count": 0,
+                "lines": [],
+            },
+        )
+        entry["count"] += 1
+        if len(entry["lines"]) < MAX_LINES_PER_FILE:
+            entry["lines"].append(
+                {
+                    "line": ref.line,
+                    "block_id": ref.place.block.id,
+                    "start": ref.start,
+                    "end": ref.end,
+                    "text": ref.text,
+                }
+            )
+    return {
+        "name": name,
+        "definitions": [
+            {"kind": d.kind, "line": d.line, "place": place_json(d.place)} for d in found
+        ],
+        "references": len(named),
+        "files": list(files.values()),
     }

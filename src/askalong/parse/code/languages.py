@@ -206,7 +206,13 @@ TEXT_SOURCES = frozenset(
     }
 )  # fmt: skip
 CODE_NAMES = frozenset({"makefile", "dockerfile", "cmakelists.txt", "rakefile", "gemfile"})
-CODE_SUFFIXES = frozenset(GRAMMARS) | TEXT_SOURCES
+# Build and configuration files, read as code (numbered lines) when named or inside a
+# repository (``ingest/sources.py``): a folder of papers holding them is walked as before.
+CONFIG_SUFFIXES = frozenset({".toml", ".yaml", ".yml", ".properties", ".xml", ".ini", ".cfg"})
+CONFIG_NAMES = frozenset(
+    {"go.mod", "go.work", "package.json", "tsconfig.json", "composer.json", "setup.cfg"}
+)
+CODE_SUFFIXES = frozenset(GRAMMARS) | TEXT_SOURCES | CONFIG_SUFFIXES
 _SHEBANG = re.compile(rb"#![ \t]*/\S*(?:[ \t]+(\w+))?")
 _SHEBANG_GRAMMARS = {"python": PYTHON, "python3": PYTHON, "node": JAVASCRIPT}
 
@@ -214,7 +220,13 @@ _SHEBANG_GRAMMARS = {"python": PYTHON, "python3": PYTHON, "node": JAVASCRIPT}
 def is_code_name(name: str) -> bool:
     """Whether a file name says source code (its ending or a build file's name)."""
     path = PurePosixPath(name.replace("\\", "/"))
-    return path.suffix.lower() in CODE_SUFFIXES or path.name.lower() in CODE_NAMES
+    return path.suffix.lower() in CODE_SUFFIXES or path.name.lower() in CODE_NAMES | CONFIG_NAMES
+
+
+def is_config_name(name: str) -> bool:
+    """Whether a file name says build or configuration file (``pom.xml``, ``go.mod``)."""
+    path = PurePosixPath(name.replace("\\", "/"))
+    return path.suffix.lower() in CONFIG_SUFFIXES or path.name.lower() in CONFIG_NAMES
 
 
 def has_shebang(data: bytes) -> bool:

@@ -10,18 +10,30 @@ is never named.
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi import Path as FastPath
 from starlette.concurrency import run_in_threadpool
 
 from askalong.asking.code_reading import anchor_place, repository_of
+from askalong.asking.limits import MAX_ID_CHARS
 from askalong.context.code_graph import Place, Repository
+from askalong.context.code_identifiers import IDENTIFIER, definitions, references
 from askalong.errors import InputError, NotFound
 from askalong.parse.code.tokens import block_tokens
 from askalong.server.deps import AccessDep, ServerState, StateDep
 from askalong.server.routes.documents import ERRORS
 from askalong.server.schemas import BlockPath, DocPath
 from askalong.types import Access, Block, Document
-from askalong.wire import CallJSON, CodeViewJSON, call_json, code_view_json
+from askalong.wire import (
+    CallJSON,
+    CodeViewJSON,
+    IdentifierJSON,
+    call_json,
+    code_view_json,
+    identifier_json,
+)
 
 router = APIRouter(prefix="/api", tags=["code"])
 
@@ -31,7 +43,8 @@ async def get_code_view(doc: DocPath, state: StateDep, access: AccessDep) -> Cod
     """A source file (format ``code``) for the reader: its symbols (qualified names, in
     reading order, nested by ``qualname``) and each block's highlighting spans
     ``[start, end, kind]`` (code points of the block's text; kinds as in
-    ``CODE_TOKEN_KINDS``). 400 for a document that is not source code."""
+    ``CODE_TOKEN_KINDS``); the caller's collections holding it (``repositories``, whose file
+    tree the reader links). 400 for a document that is not source code."""
     return await run_in_threadpool(_code_view, state, doc, access)
 
 
@@ -58,10 +71,38 @@ async def get_callers(
     return await run_in_threadpool(_callers, state, doc, block, access)
 
 
+@router.get("/documents/{doc}/identifiers/{name}", response_model=IdentifierJSON, responses=ERRORS)
+async def get_identifier(
+    doc: DocPath,
+    name: Annotated[str, FastPath(max_length=100)],
+    state: StateDep,
+    access: AccessDep,
+    block: Annotated[str, Query(min_length=1, max_length=MAX_ID_CHARS)],
+    line: Annotated[int, Query(ge=1)],
+) -> IdentifierJSON:
+    """Go to definition and find references for a name clicked at ``line`` of ``block``:
+    its definitions (the call there resolved through the call graph, else the functions,
+    classes, constants and fields so named; the clicked file first) and every line of the
+    repository naming it, grouped by file with a count each. 400 for a name that is not an
+    identifier."""
+    return await run_in_threadpool(_identifier, state, doc, block, name, line, access)
+
+
+def _identifier(
+    state: ServerState, ref: str, block_id: str, name: str, line: int, access: Access
+) -> IdentifierJSON:
+    if IDENTIFIER.fullmatch(name) is None:
+        raise InputError(f"{name[:40]!r} is not an identifier", source="name")
+    repository, place = _symbol(state, ref, block_id, access)
+    found = definitions(repository, name, place, line)
+    return identifier_json(name, found, list(references(repository, name)))
+
+
 def _code_view(state: ServerState, ref: str, access: Access) -> CodeViewJSON:
     document, blocks = _source(state, ref, access)
     tokens = [block_tokens(document.source, block.text) for block in blocks]
-    return code_view_json(document.id, blocks, tokens)
+    repositories = state.library.store.document_collections(document.id, access)
+    return code_view_json(document.id, blocks, tokens, repositories)
 
 
 def _calls(state: ServerState, ref: str, block_id: str, access: Access) -> list[CallJSON]:

@@ -1,5 +1,6 @@
-// A collection: its documents (each opens in the reader) and the side panel asking them
-// as one (POST /api/ask with `collection`); a quote opens its document. With `?docs=`
+// A collection: its documents (each opens in the reader; a repository's as a file tree
+// with a finder, tree.js) and the side panel asking them as one (POST /api/ask with
+// `collection`); a quote opens its document. With `?docs=`
 // (documents picked in the library) the same page asks those (POST /api/ask `documents`).
 
 import * as api from "../lib/api.js";
@@ -8,6 +9,7 @@ import { t, tn } from "../lib/i18n.js";
 import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
 import { Panel } from "../panel/panel.js";
+import { repositoryTree } from "./tree.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -53,7 +55,13 @@ function mount({ collection, documents }, meta = null) {
         passages: t("doc.passages", { n: collection.chunks }),
       }),
   );
-  $("#members").replaceChildren(...documents.map((doc) => member(doc, collection.name)));
+  // A repository (any source file among them) is walked as a file tree with a finder.
+  const repository = documents.some((doc) => doc.format === "code");
+  $("#members").replaceChildren(
+    ...(repository
+      ? [repositoryTree(documents, readerUrl)]
+      : documents.map((doc) => member(doc, collection.name))),
+  );
   const titles = new Map(documents.map((d) => [d.id, d.title]));
   const open = (blockId, start, end, documentId) => {
     if (titles.has(documentId)) location.assign(readerUrl(documentId));

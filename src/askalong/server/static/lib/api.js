@@ -93,6 +93,10 @@ export const symbolCalls = (id, block) =>
   request(`/api/documents/${enc(id)}/symbols/${enc(block)}/calls`);
 export const symbolCallers = (id, block) =>
   request(`/api/documents/${enc(id)}/symbols/${enc(block)}/callers`);
+export const identifier = (id, name, block, line) =>
+  request(
+    `/api/documents/${enc(id)}/identifiers/${enc(name)}?block=${enc(block)}&line=${Number(line)}`,
+  );
 export const compareTargets = (id, blockId) =>
   request(
     `/api/documents/${enc(id)}/compare-targets${blockId ? `?block=${enc(blockId)}` : ""}`,

@@ -3,7 +3,7 @@
 
 import * as api from "../lib/api.js";
 import { AskBox } from "./askbox.js";
-import { errorState } from "../lib/dom.js";
+import { el, errorState } from "../lib/dom.js";
 import { isLanguageTag, languageName, t, tn } from "../lib/i18n.js";
 import { showIdentity } from "../lib/identity.js";
 import { setUpLanguage } from "../lib/language-switch.js";
@@ -13,6 +13,7 @@ import { HtmlView } from "./htmlview.js";
 import { Outline } from "./outline.js";
 import { PageIndicator } from "./pageindicator.js";
 import { CodeView } from "./codeview.js";
+import { IdentifierCard } from "./identifier.js";
 import { cpSlice } from "../lib/offsets.js";
 import { Panel } from "../panel/panel.js";
 import { PdfView } from "./pdfview.js";
@@ -49,7 +50,7 @@ function mount(structure, code) {
   const { document: doc } = structure;
   document.title = t("app.titled", { title: doc.title });
   $("#doc-title").replaceChildren(doc.title);
-  $("#doc-meta").replaceChildren(metaLine(doc));
+  $("#doc-meta").replaceChildren(metaLine(doc), ...repositoryLinks(code));
   const blocks = new Map(structure.blocks.map((b) => [b.id, b]));
   const scroller = $("#reader-scroll");
   const root = $("#document");
@@ -94,6 +95,8 @@ function mount(structure, code) {
   const addBlocks = (event) => event.detail.forEach((b) => blocks.set(b.id, b));
   root.addEventListener(BLOCKS_EVENT, addBlocks, options);
   const symbols = code && new SymbolLinks({ docId: doc.id, blocks, highlight });
+  const identifiers =
+    code && new IdentifierCard({ root, docId: doc.id, blocks, highlight, symbols, ...options });
   const outline = new Outline(scroller, root, structure, {
     highlight,
     ...options,
@@ -118,6 +121,7 @@ function mount(structure, code) {
     toolbar.abort();
     const widgets = [urlState, keys, watcher, askBox, highlighter, panel, find, zoom, pages];
     for (const widget of [...widgets, outline, view]) widget.destroy();
+    identifiers?.destroy();
   };
   return {
     structure,
@@ -136,6 +140,7 @@ function mount(structure, code) {
     pages,
     find,
     outline,
+    identifiers,
     destroy,
   };
 }
@@ -147,6 +152,14 @@ function metaLine(doc) {
   const spoken = languageName(doc.language);
   if (spoken) parts.push(spoken);
   return parts.join(" · ");
+}
+
+// A source file's repositories: each a link to its file tree (collection/tree.js).
+function repositoryLinks(code) {
+  return (code?.repositories ?? []).flatMap((repo) => [
+    " · ",
+    el("a", { class: "repository-link", href: `/collection.html?c=${encodeURIComponent(repo.id)}` }, t("tree.open", { name: repo.name })),
+  ]);
 }
 
 function showError(title, detail) {
