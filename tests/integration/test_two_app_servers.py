@@ -1,5 +1,6 @@
 """Two ``askalong serve`` processes over one store, as two app servers behind a load
-balancer: a session signed in on one is used on the other, and the per-minute request
+balancer (over one home's SQLite file, or with homes of their own over one PostgreSQL
+database): a session signed in on one is used on the other, and the per-minute request
 limit is counted once for both (in the store, never per process). App servers with homes
 of their own share ``ASKALONG_API_TOKEN``, so their session signatures agree."""
 
@@ -14,6 +15,7 @@ import pytest
 from api_client import BASE_URL
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from support.postgres import PostgresServer
 
 from askalong.cli import main
 from askalong.config import load_settings
@@ -28,18 +30,27 @@ LIMIT = 12  # requests a minute (ASKALONG_REQUESTS_PER_MINUTE)
 WINDOW = 60.0
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[LiveServer]]:
-    home = tmp_path_factory.mktemp("two-servers") / "home"
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def servers(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[LiveServer]]:
+    """Two app servers: over one home's SQLite file, or each with a home of its own over
+    one PostgreSQL database (sharing ASKALONG_API_TOKEN), as behind a load balancer."""
+    root = tmp_path_factory.mktemp("two-servers")
+    env = {"ASKALONG_REQUESTS_PER_MINUTE": str(LIMIT), "ASKALONG_SERVE_WORKER": "false"}
+    homes = [root / "home", root / "home"]
+    if request.param == "postgres":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        env |= {"ASKALONG_DATABASE_URL": server.database(), "ASKALONG_API_TOKEN": SHARED_TOKEN}
+        homes = [root / "a" / "home", root / "b" / "home"]
     added = CliRunner().invoke(
         main,
         ["user", "add", "alice", "--password-stdin"],
         input=PASSWORD + "\n",
-        env={"ASKALONG_HOME": str(home)},
+        env={**env, "ASKALONG_HOME": str(homes[0])},
     )
     assert added.exit_code == 0, added.output
-    env = {"ASKALONG_REQUESTS_PER_MINUTE": str(LIMIT), "ASKALONG_SERVE_WORKER": "false"}
-    with live_server(home, env) as first, live_server(home, env) as second:
+    with live_server(homes[0], env) as first, live_server(homes[1], env) as second:
         yield [first, second]
 
 

@@ -63,3 +63,26 @@ class SQLiteRows(DbApiRows):
 
 def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+class PostgresRows(DbApiRows):
+    """The PostgreSQL store's database (its schema made by opening it as a store first):
+    the same tables and columns, ``%s`` marks; its ``rowid`` columns, which the source's
+    column list does not name, number the copied rows in the order they come."""
+
+    mark = "%s"
+
+    @classmethod
+    def open(cls, url: str) -> PostgresRows:
+        import psycopg
+
+        return cls(psycopg.connect(url, autocommit=True))
+
+    def columns(self, table: str) -> tuple[str, ...]:
+        rows = self.connection.execute(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = %s"
+            " ORDER BY ordinal_position",
+            (table,),
+        )
+        return tuple(row[0] for row in rows)
