@@ -15,7 +15,6 @@ import pytest
 from api_client import BASE_URL
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
-from support.postgres import PostgresServer
 
 from askalong.cli import main
 from askalong.config import load_settings
@@ -24,6 +23,7 @@ from askalong.server.app import create_app
 from askalong.server.sessions import SESSION_PREFIX
 from askalong.server.token import token_path
 from e2e.live import LiveServer, live_server
+from support.postgres import PostgresServer
 
 PASSWORD = "a long secret phrase 7"
 LIMIT = 12  # requests a minute (ASKALONG_REQUESTS_PER_MINUTE)
