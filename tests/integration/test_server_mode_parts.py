@@ -1,8 +1,8 @@
-"""The server-mode parts together, as the deployment page runs them (a store on one
-machine's SQLite standing in for PostgreSQL): an ``askalong serve`` without a worker
-thread takes a resumable upload, keeps its pieces and original in S3 (moto), and
-announces the job through Redis; an ``askalong worker`` process, idle with a ten-minute
-poll, wakes, reads the original from the bucket and makes the document ready."""
+"""The server-mode parts together, as the deployment page runs them: PostgreSQL (pgserver),
+Redis, S3 (moto), an ``askalong serve`` without a worker thread and an ``askalong worker``
+process, each with a home of its own. The server takes a resumable upload, keeps its
+pieces and original in the bucket and announces the job through Redis; the worker, idle
+with a ten-minute poll, wakes, reads the original from the bucket and makes it ready."""
 
 from __future__ import annotations
 
@@ -74,25 +74,31 @@ def subscribed(redis: RedisServer) -> bool:
 
 
 def test_an_upload_is_read_by_a_worker_elsewhere_woken_through_redis_from_the_bucket(
-    tmp_path: Path, s3_bucket: str, moto_s3: MotoServer
+    tmp_path: Path, s3_bucket: str, moto_s3: MotoServer, postgres_url: str
 ) -> None:
-    home = tmp_path / "home"
     with redis_server(tmp_path / "redis") as redis:
         env = {
             **moto_s3.environment(),
+            "ASKALONG_DATABASE_URL": postgres_url,
             "ASKALONG_FILES": f"s3://{s3_bucket}/team",
             "ASKALONG_REDIS_URL": redis.url,
             "ASKALONG_SERVE_WORKER": "false",
             "ASKALONG_JOB_POLL": "600",
         }
-        worker_env = {**os.environ, **env, "ASKALONG_HOME": str(home), "ASKALONG_EMBEDDER": "none"}
+        worker_home = str(tmp_path / "worker" / "home")
+        worker_env = {
+            **os.environ,
+            **env,
+            "ASKALONG_HOME": worker_home,
+            "ASKALONG_EMBEDDER": "none",
+        }
         log = (tmp_path / "worker.log").open("wb")
         worker = subprocess.Popen(
             [sys.executable, "-c", COMMAND, "worker"], env=worker_env, stdout=log, stderr=log
         )
         try:
             wait_for(lambda: subscribed(redis), "the idle worker subscribes")
-            with live_server(home, env) as server:
+            with live_server(tmp_path / "app" / "home", env) as server:
                 uploaded(server, TEXT)
                 wait_for(lambda: job_state(server) == "ready", "the worker reads the upload")
         finally:
