@@ -61,6 +61,33 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
     return load_settings(home=home)
 
 
+@pytest.fixture(scope="session")
+def moto_s3() -> Iterator[Any]:
+    """moto's S3 server for the session (``moto_server.MotoServer``); started on first use."""
+    from moto_server import moto_server
+
+    with moto_server() as server:
+        yield server
+
+
+@pytest.fixture
+def s3_bucket(moto_s3: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A fresh bucket in moto's S3, boto3 (here and in children) pointed at it."""
+    moto_s3.use(monkeypatch)
+    name: str = moto_s3.new_bucket()
+    return name
+
+
+S3_PREFIX = "files"
+
+
+@pytest.fixture
+def s3_settings(settings: Settings, s3_bucket: str, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """``settings`` with originals and upload pieces in ``s3_bucket`` under ``S3_PREFIX``."""
+    monkeypatch.setenv("ASKALONG_FILES", f"s3://{s3_bucket}/{S3_PREFIX}/")
+    return load_settings(home=settings.home)
+
+
 # Every store contract test runs against each backend listed here.
 BACKENDS = ("sqlite", "postgres")
 

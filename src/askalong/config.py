@@ -146,7 +146,20 @@ def _check_choices(values: dict[str, Any]) -> None:
     overlap = values.get("chunk_overlap", 0)
     if not 0 <= overlap <= 100:
         raise ConfigError(f"ASKALONG_CHUNK_OVERLAP={overlap}; must be between 0 and 100")
+    _check_api_token(values.get("api_token", ""))
     _check_database_url(values.get("database_url", ""))
+
+
+MIN_API_TOKEN = 32  # characters: a shared secret as strong as the file's own (43)
+
+
+def _check_api_token(token: str) -> None:
+    """A shared API token is a secret: long and without spaces (it travels in a header)."""
+    if token and (len(token) < MIN_API_TOKEN or any(c.isspace() for c in token)):
+        raise ConfigError(
+            f"ASKALONG_API_TOKEN: must be at least {MIN_API_TOKEN} characters without spaces"
+            " (make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
 
 
 DATABASE_SCHEMES = ("postgresql://", "postgres://")

@@ -20,6 +20,7 @@ from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
 from askalong.types import Access, Document, Visibility
 from askalong.values.collections import Collection
+from askalong.wakeups import JobWakeups
 
 _Member = TypeVar("_Member")
 
@@ -37,6 +38,8 @@ class Library:
         self.indexes.after_embedding.append(self._scan_conflicts)
         self._ingestor: Ingestor | None = None
         self._pages: PageReading | None = None
+        # Queueing a job announces it to idle workers elsewhere (ASKALONG_REDIS_URL).
+        self.wakeups = JobWakeups(settings.redis_url)
 
     @property
     def ingestor(self) -> Ingestor:
@@ -130,6 +133,7 @@ class Library:
             self._pages.close()
         self.indexes.close()
         self.store.close()
+        self.wakeups.close()
 
     def __enter__(self) -> Library:
         return self

@@ -108,6 +108,10 @@ class Settings:
     # The HTTP server: host names it answers to besides localhost and --host, comma-separated
     # (a reverse proxy's public name, say); any other Host header is refused.
     allowed_hosts: str = ""
+    # The install's API token (owner's bearer token, key of account sessions' signatures);
+    # empty: made once in ASKALONG_HOME/api-token. App servers behind one load balancer,
+    # each with a home of its own, share one here so a session signed on one holds on all.
+    api_token: str = ""
     # "auto": multi-user (every request signed in) once the first account exists, the
     # local owner with no login before; "required": multi-user even with no account yet.
     auth: AuthMode = "auto"
@@ -125,6 +129,14 @@ class Settings:
     job_stale: float = 600.0
     job_attempts: int = 3
     job_poll: float = 1.0  # seconds an idle worker waits before looking for work again
+    # Server mode: a Redis URL (redis://host:6379/0, unix:///run/redis.sock) through which
+    # whoever queues a job wakes idle workers on every machine at once (``wakeups.py``);
+    # empty: workers poll every job_poll seconds. Redis holds nothing a restart would lose.
+    redis_url: str = ""
+    # Server mode: where originals and resumable uploads' pieces are kept; empty: under
+    # ASKALONG_HOME (files_dir, uploads_dir); s3://bucket/prefix: S3-compatible storage,
+    # endpoint and credentials from boto3's own AWS_* environment (``files/s3``).
+    files: str = ""
     serve_worker: bool = True
 
     @property
@@ -134,6 +146,11 @@ class Settings:
     @property
     def files_dir(self) -> Path:
         return self.home / "files"
+
+    @property
+    def originals_cache_dir(self) -> Path:
+        """Verified local copies of originals kept in S3 (parsers read files); disposable."""
+        return self.home / "cache" / "originals"
 
     @property
     def index_dir(self) -> Path:

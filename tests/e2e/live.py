@@ -118,8 +118,10 @@ def live_server(
     """A server on ``home``, keyword search only; ``env`` adds settings (``ASKALONG_*``);
     ``startup``: seconds it may take to answer (loading a model at load 20 takes longer)."""
     port = free_port()
-    token = install_token(home)  # made here, read by the server: one token for both
+    # made here, read by the server: one token for both (unless the settings give it)
+    token = (env or {}).get("ASKALONG_API_TOKEN") or install_token(home)
     env = {**os.environ, "ASKALONG_HOME": str(home), "ASKALONG_EMBEDDER": "none", **(env or {})}
+    home.parent.mkdir(parents=True, exist_ok=True)
     log = (home.parent / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCH.format(port=port)], env=env, stdout=log, stderr=log

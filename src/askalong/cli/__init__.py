@@ -124,6 +124,13 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "conflicts",
         "List chunk pairs of different documents that contradict each other.",
     ),
+    "migrate": (
+        "migrate",
+        "migrate",
+        "Copy this ASKALONG_HOME into server mode (documents, chunks, vectors, accounts,"
+        " threads, feedback, jobs) and compare the counts; run it again after a crash to"
+        " finish, or after it finished to change nothing.",
+    ),
 }
 
 

@@ -187,7 +187,10 @@ def _queuer(library: Library) -> AddOne:
     def queue_one(
         item: str, access: Access, *, visibility: Visibility | None, source: str | None = None
     ) -> AddOutcome:
-        return queue_item(library.ingestor, library.store, item, access, visibility, source)
+        outcome = queue_item(library.ingestor, library.store, item, access, visibility, source)
+        if outcome.status == "queued":
+            library.wakeups.announce()  # idle workers elsewhere (ASKALONG_REDIS_URL)
+        return outcome
 
     return queue_one
 

@@ -90,6 +90,7 @@ def retry(doc: str, as_json: bool) -> None:
     attempts; `askalong worker` (or a running server) does the work."""
     with opened_library() as library:
         document, job = retry_document(library.store, doc, Access.local())
+        library.wakeups.announce()
     if as_json:
         print_json({"document": document_json(document, job)})
     else:

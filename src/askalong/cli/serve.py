@@ -27,12 +27,12 @@ def serve(host: str, port: int, open_browser: bool, doc: str | None) -> None:
     """
     from askalong.server.app import create_app
     from askalong.server.listen import AnnouncedServer, server_config
-    from askalong.server.token import install_token
+    from askalong.server.token import configured_token
 
     settings = load_settings()
     url = f"http://{_display_host(host)}:{port}/"
     page = f"reader.html?doc={doc}&" if doc else "?"
-    entry = f"{url}{page}token={install_token(settings.home)}"
+    entry = f"{url}{page}token={configured_token(settings)}"
     console.print(f"AskAlong reader at [bold]{escape(entry)}[/]")
     console.print("(the HTTP API's docs are at /docs; Ctrl+C stops)")
     if host not in ("127.0.0.1", "localhost", "::1"):

@@ -10,7 +10,7 @@ from rich.table import Table
 from askalong.cli.accounts import opened_store
 from askalong.cli.output import console, err_console, print_json
 from askalong.config import load_settings
-from askalong.server.token import install_token, token_path
+from askalong.server.token import configured_token, token_path
 from askalong.wire import token_json
 
 
@@ -27,13 +27,17 @@ def token(ctx: click.Context, as_json: bool) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    home = load_settings().home
-    value = install_token(home)
+    settings = load_settings()
+    value = configured_token(settings)
     if as_json:
         print_json({"token": value})
         return
     click.echo(value)
-    err_console.print(f"[dim]kept in {escape(str(token_path(home)))} (readable by you only)[/]")
+    if settings.api_token:
+        err_console.print("[dim]from ASKALONG_API_TOKEN (shared by this deployment's servers)[/]")
+        return
+    path = token_path(settings.home)
+    err_console.print(f"[dim]kept in {escape(str(path))} (readable by you only)[/]")
 
 
 @token.command("create")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from askalong.errors import DiskFull, InputError, StoreError
 from askalong.files.atomic import write_atomically
+from askalong.files.base import Aside
 from askalong.files.disk import is_disk_full
 
 _HASH = re.compile(r"[0-9a-f]{64}")
@@ -28,11 +29,16 @@ _TEMP_PREFIX = ".tmp-"
 STALE_TEMP_SECONDS = 60.0
 
 
-def check_content_hash(content_hash: str, data: bytes) -> None:
-    """Refuse a hash that is not the SHA-256 of ``data``: the name must be the content."""
+def checked_hash(content_hash: str) -> str:
+    """``content_hash`` when it is 64 lowercase hex digits (safe in a path or a key)."""
     if not _HASH.fullmatch(content_hash):
         raise InputError("content hash must be 64 lowercase hex digits", source=content_hash)
-    if hashlib.sha256(data).hexdigest() != content_hash:
+    return content_hash
+
+
+def check_content_hash(content_hash: str, data: bytes) -> None:
+    """Refuse a hash that is not the SHA-256 of ``data``: the name must be the content."""
+    if hashlib.sha256(data).hexdigest() != checked_hash(content_hash):
         raise InputError("content hash does not match the original bytes", source=content_hash)
 
 
@@ -62,9 +68,13 @@ class OriginalFiles:
         return removed
 
     def path(self, content_hash: str) -> Path:
-        if not _HASH.fullmatch(content_hash):
-            raise InputError("content hash must be 64 lowercase hex digits", source=content_hash)
-        return self.root / content_hash[:2] / content_hash
+        return self.root / checked_hash(content_hash)[:2] / content_hash
+
+    def local_path(self, content_hash: str) -> Path:
+        return self.path(content_hash)
+
+    def has(self, content_hash: str) -> bool:
+        return self.path(content_hash).is_file()
 
     def save(self, content_hash: str, data: bytes) -> Path:
         """Write ``data`` atomically; an existing file of that hash is left as it is."""
@@ -89,7 +99,7 @@ class OriginalFiles:
     # Deleting in two steps lets a store drop the file inside its transaction and still
     # get it back if the transaction then fails.
 
-    def set_aside(self, content_hash: str) -> Path | None:
+    def set_aside(self, content_hash: str) -> Aside | None:
         """Rename the file out of the way; ``None`` when there is no file."""
         target = self.path(content_hash)
         aside = target.with_name(_ASIDE_PREFIX + target.name)
@@ -99,12 +109,13 @@ class OriginalFiles:
             return None
         except OSError as exc:
             raise StoreError(f"cannot remove original file: {exc}", source=str(target)) from exc
-        return aside
+        return str(aside)
 
-    def put_back(self, aside: Path) -> None:
+    def put_back(self, aside: Aside) -> None:
+        path = Path(aside)
         with contextlib.suppress(OSError):
-            os.replace(aside, aside.with_name(aside.name.removeprefix(_ASIDE_PREFIX)))
+            os.replace(path, path.with_name(path.name.removeprefix(_ASIDE_PREFIX)))
 
-    def discard(self, aside: Path) -> None:
+    def discard(self, aside: Aside) -> None:
         with contextlib.suppress(OSError):
-            aside.unlink(missing_ok=True)
+            Path(aside).unlink(missing_ok=True)

@@ -21,6 +21,7 @@ from askalong.jobs.steps import JobSteps
 from askalong.library import Library
 from askalong.types import Access
 from askalong.values.jobs import JobState
+from askalong.wakeups import JobWakeups
 
 Log = Callable[[str], None]
 
@@ -51,6 +52,8 @@ class Worker:
         self.sweeps = sweeps  # one loop per process sweeps; the others only work
         self._steps: JobSteps | None = None
         self.wakeup = threading.Event()  # set: look for work now (a job was just queued)
+        # Announcements from other processes and machines (ASKALONG_REDIS_URL) set it too.
+        self.wakeups = JobWakeups(library.settings.redis_url, self.log)
         self._stop = threading.Event()  # the running loop's stop, seen between batches
         self.held: Lease | None = None  # the job this loop runs now
         self.finishing = Finishing(library.indexes.keyword, self.log)
@@ -73,6 +76,8 @@ class Worker:
         if self.sweeps:
             self.sweep()
             sweeper.start()
+        if not once:  # the listener, a daemon, ends within a second of ``halt``
+            self.wakeups.listen(self.wakeup.set, halt)
         try:
             with self.library.indexes.keyword.batch():  # a commit per many jobs, not each
                 return self._loop(stop, once)
@@ -106,8 +111,11 @@ class Worker:
                 self.log(f"sweep failed: {exc}")
 
     def sweep(self) -> None:
-        for job in self.queue.sweep(self._clean):
+        swept = self.queue.sweep(self._clean)
+        for job in swept:
             self.log(f"{job.document_id}  re-queued: its worker stopped in {job.state}")
+        if swept:
+            self.wakeups.announce()
 
     def _clean(self, document_id: str) -> None:
         """What an interrupted attempt wrote: index entries and vectors, blocks and chunks."""
@@ -138,6 +146,7 @@ class Worker:
         lease = self.held
         if lease is not None and lease.put_back(reason):
             self.log(f"{lease.job.document_id}  put back: {reason}")
+            self.wakeups.announce()
 
     def _run_steps(self, lease: Lease, beat: Callable[[JobState, int, int], None]) -> int:
         job = lease.job
@@ -157,6 +166,7 @@ class Worker:
         except WorkerStopping as exc:  # pending again now, not after the stale time
             lease.put_back(str(exc))
             self.log(f"{job.document_id}  put back: {exc}")
+            self.wakeups.announce()  # another machine's idle worker may take it
             return 0
         except AskAlongError as exc:
             lease.fail(str(exc))
@@ -168,6 +178,7 @@ class Worker:
         return 0
 
     def close(self) -> None:
+        self.wakeups.close()
         if self._steps is not None:
             self._steps.close()
 

@@ -20,8 +20,9 @@ from pathlib import Path
 
 from askalong.errors import AskAlongError, Conflict, EmptyDocument, Expired, TooLarge, TooMany
 from askalong.parse.progress import Progress
-from askalong.resumable.area import UploadArea, discard
+from askalong.resumable.area import discard
 from askalong.resumable.checksum import check_whole_file
+from askalong.resumable.storage import UploadStorage
 from askalong.store.sql.uploads import stamp
 from askalong.store.uploads import UploadStore
 from askalong.types import Access
@@ -47,7 +48,7 @@ class ResumableUploads:
     def __init__(
         self,
         store: UploadStore,
-        area: UploadArea,
+        area: UploadStorage,
         limits: UploadLimits,
         clock: Callable[[], datetime] = _now,
     ) -> None:

@@ -30,8 +30,8 @@ from askalong.index.sync import BackgroundEmbedding
 from askalong.jobs.worker import WorkerThread
 from askalong.library import Library
 from askalong.parse.pdf.render import PageRenderer
-from askalong.resumable.area import UploadArea
 from askalong.resumable.receiver import ResumableUploads, UploadLimits
+from askalong.resumable.storage import open_upload_storage
 from askalong.server.busy import WriteLock
 from askalong.server.deps import ServerState
 from askalong.server.edge import (
@@ -67,7 +67,7 @@ from askalong.server.routes import (
     threads,
 )
 from askalong.server.security import SecurityHeaders
-from askalong.server.token import install_token
+from askalong.server.token import configured_token
 from askalong.server.uploads import MULTIPART_OVERHEAD
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -149,7 +149,7 @@ def create_app(
     app.add_middleware(BodyGuard, limits=body_limits(settings), timeouts=timeouts)
     app.add_middleware(RequestLimits, limits=UserLimits.of(settings), clock=clock)
     hosts = HostRule.of(host, settings.allowed_hosts)
-    app.state.identities = Identities(install_token(settings.home))
+    app.state.identities = Identities(configured_token(settings))
     app.state.login_guard = LoginGuard(clock=clock)
     app.add_middleware(Gate, hosts=hosts, identities=app.state.identities, auth=settings.auth)
     app.add_middleware(SecurityHeaders)  # added last: outermost, so refusals carry it too
@@ -186,7 +186,7 @@ def resumable_uploads(settings: Settings, library: Library) -> ResumableUploads:
         max_pending=settings.upload_pending,
         lifetime=timedelta(hours=settings.upload_expiry_hours),
     )
-    return ResumableUploads(library.store, UploadArea(settings.uploads_dir), limits)
+    return ResumableUploads(library.store, open_upload_storage(settings), limits)
 
 
 def _version() -> str:

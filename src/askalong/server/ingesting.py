@@ -45,9 +45,16 @@ def queue_document(state: ServerState, upload: Upload, access: Access) -> AddOut
     """The document row and its job in one transaction; the worker is told at once."""
     library = state.library
     outcome = queue_upload(library.ingestor, library.store, upload, access)
+    job_queued(state)
+    return outcome
+
+
+def job_queued(state: ServerState) -> None:
+    """Tell the workers a job waits: this server's own thread at once, those of other
+    processes and machines through Redis (ASKALONG_REDIS_URL; else they poll)."""
     if state.worker is not None:
         state.worker.wake()
-    return outcome
+    state.library.wakeups.announce()
 
 
 async def await_job(state: ServerState, document_id: str, poll: float = 0.1) -> Job | None:

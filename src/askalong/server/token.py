@@ -13,9 +13,17 @@ import os
 import secrets
 from pathlib import Path
 
+from askalong.settings import Settings
+
 TOKEN_FILE = "api-token"
 TOKEN_BYTES = 32  # 256 bits, URL-safe base64: 43 characters
 PRIVATE = 0o600
+
+
+def configured_token(settings: Settings) -> str:
+    """``ASKALONG_API_TOKEN`` when set (app servers of one deployment share it), else the
+    token kept in the install's home."""
+    return settings.api_token or install_token(settings.home)
 
 
 def token_path(home: Path) -> Path:

@@ -17,7 +17,7 @@ from askalong.ingest.pipeline import AddOutcome
 from askalong.jobs.outbox import retry_document as retry_job
 from askalong.parse.progress import Sink
 from askalong.server.deps import AccessDep, ServerState, StateDep
-from askalong.server.ingesting import ArchiveAdded, add_archive, add_upload
+from askalong.server.ingesting import ArchiveAdded, add_archive, add_upload, job_queued
 from askalong.server.schemas import (
     ArchiveFileOut,
     DocPath,
@@ -184,8 +184,7 @@ async def retry_document(doc: DocPath, state: StateDep, access: AccessDep) -> Do
 
 def _retry(state: ServerState, ref: str, access: Access) -> DocumentJSON:
     document, job = retry_job(state.library.store, ref, access)
-    if state.worker is not None:
-        state.worker.wake()
+    job_queued(state)
     return document_json(document, job)
 
 

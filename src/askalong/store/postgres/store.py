@@ -7,7 +7,7 @@ SQLite store) over a pool of connections (``database``), migrated when it opens
 
 from __future__ import annotations
 
-from askalong.files.local import OriginalFiles
+from askalong.files.base import OriginalStore
 from askalong.store.postgres.connection import open_pool, pg_errors, redact
 from askalong.store.postgres.database import PostgresDatabase
 from askalong.store.postgres.migrate import apply_migrations
@@ -42,7 +42,7 @@ class PostgresStore(
 ):
     """``Store`` over a PostgreSQL database: each call takes a pooled connection."""
 
-    def __init__(self, url: str, files: OriginalFiles) -> None:
+    def __init__(self, url: str, files: OriginalStore) -> None:
         """Connect to ``url`` and migrate its schema (``StoreError`` naming the server
         when it cannot be reached)."""
         pool = open_pool(url)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from askalong.errors import InputError, NotFound, StoreError
-from askalong.files.local import OriginalFiles, check_content_hash
+from askalong.files.base import Aside, OriginalStore
+from askalong.files.local import check_content_hash
 from askalong.store.base import MIN_PREFIX, DocumentCounts
 from askalong.store.sql.database import Row, SqlConnection, SqlDatabase
 from askalong.store.sql.pages import insert_page
@@ -56,7 +57,7 @@ class SqlDocuments(SqlDatabase):
     """``DocumentStore`` over the shared connection and a folder of original files (the
     backend's store class sets ``_files``)."""
 
-    _files: OriginalFiles
+    _files: OriginalStore
 
     # -- writing -----------------------------------------------------------------------
 
@@ -77,7 +78,7 @@ class SqlDocuments(SqlDatabase):
 
     def delete_document(self, doc_id: str, access: Access) -> None:
         with self._lock, self._errors(doc_id):
-            aside: Path | None = None
+            aside: Aside | None = None
             try:
                 with self._transaction() as conn:
                     unused = _delete_rows(conn, doc_id, access)
@@ -213,7 +214,7 @@ class SqlDocuments(SqlDatabase):
         return chunk_from_row(row)
 
     def original_path(self, doc: Document) -> Path:
-        return self._files.path(doc.content_hash)
+        return self._files.local_path(doc.content_hash)
 
     # -- helpers -----------------------------------------------------------------------
 

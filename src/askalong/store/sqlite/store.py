@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from askalong.files.local import OriginalFiles
+from askalong.files.base import OriginalStore
 from askalong.store.sql.collections import SqlCollections
 from askalong.store.sql.conflicts import SqlConflicts
 from askalong.store.sql.documents import SqlDocuments
@@ -48,7 +48,7 @@ class SQLiteStore(
     and its lock."""
 
     def __init__(
-        self, path: Path, files: OriginalFiles, *, trace: Callable[[str], None] | None = None
+        self, path: Path, files: OriginalStore, *, trace: Callable[[str], None] | None = None
     ) -> None:
         """Open (creating if needed) and migrate; ``trace`` receives every SQL statement run."""
         self._files = files

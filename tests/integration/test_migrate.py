@@ -1,0 +1,95 @@
+"""``askalong migrate --to postgresql://… [--files s3://…]`` against a real PostgreSQL
+(pgserver) and moto's S3: the home's documents, chunks, accounts, threads, feedback and
+jobs arrive with equal counts and serve as the store; running it again changes nothing;
+a migrate killed mid-copy (SIGKILL, between any two transactions) is finished by running
+it again, every count equal and nothing copied twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import psycopg
+from click.testing import CliRunner
+from filled_home import FILLED, LOCAL, QUEUED, fill, note
+from moto_server import MotoServer
+
+from askalong.cli import main
+from askalong.config import Settings, load_settings
+from askalong.library import Library
+
+COMMAND = "import sys; from askalong.cli import main; sys.argv[0] = 'askalong'; main()"
+
+
+def migrated(*args: str) -> dict:
+    result = CliRunner().invoke(main, ["migrate", *args, "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def counts_of(report: dict) -> dict[str, tuple[int, int]]:
+    return {c["what"]: (c["source"], c["target"]) for c in report["counts"]}
+
+
+def rows_in(url: str, table: str) -> int:
+    with psycopg.connect(url) as db:
+        return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+
+def test_a_home_moves_into_postgresql_and_s3_and_serves_from_there(
+    settings: Settings, postgres_url: str, s3_bucket: str, moto_s3: MotoServer
+) -> None:
+    fill(settings)
+    files = f"s3://{s3_bucket}/moved"
+    report = migrated("--to", postgres_url, "--files", files)
+    assert report["verified"]
+    counted = counts_of(report)
+    assert all(counted[t][0] == counted[t][1] > 0 for t in FILLED), counted
+    assert counted["originals"] == (7, 7) and len(moto_s3.keys(s3_bucket)) == 7
+    assert migrated("--to", postgres_url, "--files", files) == report  # again: nothing new
+    server = load_settings(home=settings.home, database_url=postgres_url, files=files)
+    with Library(server) as library:
+        (job,) = [j for j in library.store.jobs() if j.state == "pending"]
+        document = library.store.get_document(job.document_id, LOCAL)
+        assert library.store.original_path(document).read_bytes() == note(QUEUED)
+        assert library.store.get_user("alice") is not None
+        assert library.searcher.search("valves pumps", LOCAL).hits  # indexed there
+
+
+def test_a_migrate_killed_mid_copy_is_finished_by_running_it_again(
+    settings: Settings, postgres_url: str
+) -> None:
+    fill(settings, documents=30, paragraphs=40)
+    env = {**os.environ, "ASKALONG_HOME": str(settings.home), "ASKALONG_EMBEDDER": "none"}
+    command = [sys.executable, "-c", COMMAND, "migrate", "--to", postgres_url, "--batch", "1"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline:
+        if _has_rows(postgres_url, "blocks"):
+            process.send_signal(signal.SIGKILL)
+            break
+        time.sleep(0.02)
+    process.wait(30)
+    assert process.returncode == -signal.SIGKILL, "the copy ended before it could be killed"
+    total = _source_rows(settings, "blocks")
+    assert 0 < rows_in(postgres_url, "blocks") < total  # killed part-way through a table
+    report = migrated("--to", postgres_url)
+    assert report["verified"] and counts_of(report)["blocks"] == (total, total)
+
+
+def _has_rows(url: str, table: str) -> bool:
+    try:
+        return rows_in(url, table) > 0
+    except psycopg.Error:  # the schema is still being made
+        return False
+
+
+def _source_rows(settings: Settings, table: str) -> int:
+    import sqlite3
+
+    with sqlite3.connect(settings.database_path) as db:
+        return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
