@@ -189,7 +189,9 @@ PATTERNS = {
     "html": [r"""\b(?:src|href)\s*=\s*["']([^"']+)["']"""],
     "js": [
         r"""\b(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']""",
-        r"""\bimport\s*\(?\s*["']([^"']+)["']""",
+        # a dynamic import() and a side-effect import statement: never the word in a string
+        r"""\bimport\s*\(\s*["']([^"']+)["']""",
+        r"""(?m)^\s*import\s*["']([^"']+)["']""",
         r"""["'`](/[\w./-]*\.html)\b""",
     ],
     "css": [r"""url\(\s*["']?([^"')]+)["']?\s*\)""", r"""@import\s+["']([^"']+)["']"""],
