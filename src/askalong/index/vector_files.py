@@ -18,6 +18,19 @@ from askalong.files.atomic import write_atomically
 
 MATRIX_FILE = "vectors.f32"
 ROWS_FILE = "rows.sqlite3"
+# The row table beside a matrix: one row per vector, its chunk, document, alive flag and
+# content key; ``meta`` holds the dimension and the current matrix file's name.
+ROWS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rows (
+    row INTEGER PRIMARY KEY,
+    chunk_id TEXT NOT NULL,
+    document_id TEXT NOT NULL,
+    alive INTEGER NOT NULL DEFAULT 1,
+    content_key TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS rows_document ON rows (document_id);
+"""
 
 
 def next_matrix_name(current: str) -> str:

@@ -43,6 +43,7 @@ from askalong.index.vector_claims import VectorClaims
 from askalong.index.vector_files import (
     MATRIX_FILE,
     ROWS_FILE,
+    ROWS_SCHEMA,
     next_matrix_name,
     stray_files,
     write_whole,
@@ -54,18 +55,6 @@ _ITEM = np.dtype(np.float32).itemsize
 # Compact on its own when dead rows pass both: a share of the file and a count worth a rewrite.
 COMPACT_SHARE = 0.3
 COMPACT_MIN_DEAD = 1000
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS rows (
-    row INTEGER PRIMARY KEY,
-    chunk_id TEXT NOT NULL,
-    document_id TEXT NOT NULL,
-    alive INTEGER NOT NULL DEFAULT 1,
-    content_key TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS rows_document ON rows (document_id);
-"""
 
 
 @dataclass(frozen=True)
@@ -105,7 +94,7 @@ class VectorIndex:
             self._db = sqlite3.connect(
                 folder / ROWS_FILE, check_same_thread=False, isolation_level=None, timeout=30
             )
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(ROWS_SCHEMA)
             self._upgrade()
             self._check_dimension()
             self._version = self._data_version()
