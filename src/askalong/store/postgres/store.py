@@ -11,35 +11,10 @@ from askalong.files.base import OriginalStore
 from askalong.store.postgres.connection import open_pool, pg_errors, redact
 from askalong.store.postgres.database import PostgresDatabase
 from askalong.store.postgres.migrate import apply_migrations
-from askalong.store.sql.collections import SqlCollections
-from askalong.store.sql.conflicts import SqlConflicts
-from askalong.store.sql.documents import SqlDocuments
-from askalong.store.sql.feedback import SqlFeedback
-from askalong.store.sql.jobs import SqlJobs
-from askalong.store.sql.limits import SqlLimits
-from askalong.store.sql.logins import SqlLogins
-from askalong.store.sql.orgs import SqlOrgs
-from askalong.store.sql.sessions import SqlSessions
-from askalong.store.sql.threads import SqlThreads
-from askalong.store.sql.uploads import SqlUploads
-from askalong.store.sql.users import SqlUsers
+from askalong.store.sql.aggregates import SqlAggregates
 
 
-class PostgresStore(
-    SqlJobs,  # before the documents' class it extends
-    SqlDocuments,
-    SqlThreads,
-    SqlCollections,
-    SqlUploads,
-    SqlUsers,
-    SqlOrgs,
-    SqlLimits,
-    SqlLogins,
-    SqlSessions,
-    SqlConflicts,
-    SqlFeedback,
-    PostgresDatabase,
-):
+class PostgresStore(SqlAggregates, PostgresDatabase):
     """``Store`` over a PostgreSQL database: each call takes a pooled connection."""
 
     def __init__(self, url: str, files: OriginalStore) -> None:
