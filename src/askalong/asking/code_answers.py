@@ -1,6 +1,6 @@
 """Offline answers to questions over code evidence, written from the code itself.
 
-A graph question (``context/code_question.py``) is answered from the call graph: where
+A graph question (``question/code_asks.py``) is answered from the call graph: where
 ``X`` is defined (its definition line quoted), what calls it (each caller's call line
 quoted); "what does X call" is the call tree (``call_paths.py``). Any other question over
 code evidence is answered with the code's own lines: the anchor's selected lines first,
@@ -21,9 +21,8 @@ from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.context.code import line_span
 from askalong.context.code_graph import Place
-from askalong.context.code_question import named_identifiers
 from askalong.context.units import ContextUnit
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.text.tokens import key_terms
 from askalong.types import BlockSpan
 
@@ -65,7 +64,7 @@ class _Line:
 
 
 def graph_draft(
-    finding: CodeFinding, units: Sequence[ContextUnit], question: AnalysedText
+    finding: CodeFinding, units: Sequence[ContextUnit], question: QuestionReading
 ) -> Draft:
     """Where the named identifier is defined, or what calls it, one quoted line each."""
     text = _TEXT[_lang(question)]
@@ -86,13 +85,13 @@ def graph_draft(
 
 
 def lines_draft(
-    question: AnalysedText, units: Sequence[ContextUnit], *, name: str, anchored: bool
+    question: QuestionReading, units: Sequence[ContextUnit], *, name: str, anchored: bool
 ) -> Draft:
     """The code's own lines for a question over code: refused only when an identifier it
     names is in none of them."""
     lang = _lang(question)
     text = _TEXT[lang]
-    missing = [n for n in named_identifiers(question.text) if not _named_in(n, units)]
+    missing = [n for n in question.code.identifiers if not _named_in(n, units)]
     if missing:
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
@@ -104,7 +103,7 @@ def lines_draft(
 
 
 def _picked(
-    question: AnalysedText, units: Sequence[ContextUnit], *, anchored: bool, subject: str
+    question: QuestionReading, units: Sequence[ContextUnit], *, anchored: bool, subject: str
 ) -> list[_Line]:
     """Anchored: the selection's lines with the line that governs them (the ``if`` /
     ``case`` above) and the lines right after (its ``except`` / ``catch``); then the lines
@@ -238,6 +237,6 @@ def _name(finding: CodeFinding) -> str:
     return ".".join(finding.targets[0].qualname)
 
 
-def _lang(question: AnalysedText) -> str:
+def _lang(question: QuestionReading) -> str:
     """Chinese when the question is, or holds any Chinese (谁调用了_wake_up_first)."""
     return "zh" if question.language == "zh" or _HAN.search(question.text) else "en"

@@ -2,7 +2,7 @@
 ``Repository``): "what does X call" is the call tree from ``X`` (or from the anchor's
 function), "what calls X / where is X used / where is X defined" the definitions of ``X``
 and the places that call it (``code_finding.py``). The question is read once, in
-``context/code_question.py``.
+``question/code_asks.py``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from askalong.context.call_path import tree_units
 from askalong.context.call_tree import DEPTH, CallNode, call_tree
 from askalong.context.code import code_anchor_unit, place_unit
 from askalong.context.code_graph import Place, Repository, is_class
-from askalong.context.code_question import CodeQuestion
 from askalong.context.units import ContextUnit
+from askalong.question.code_asks import CodeQuestion
 
 
 @dataclass(frozen=True)

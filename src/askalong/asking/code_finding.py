@@ -18,9 +18,9 @@ from askalong.context.call_path import definition_span
 from askalong.context.call_tree import CallNode
 from askalong.context.code import place_unit
 from askalong.context.code_graph import Place, Repository
-from askalong.context.code_question import CodeQuestion
 from askalong.context.units import ContextUnit
 from askalong.parse.code.outline import CallSite
+from askalong.question.code_asks import CodeQuestion
 
 MAX_DEFINITIONS = 5
 MAX_CALLERS = 12

@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from askalong.answer.extractive.names import missing_names
 from askalong.answer.extractive.scoring import Scored
 from askalong.answer.extractive.typed import typed_answer_missing
-from askalong.text.analysed import AnalysedText
-from askalong.text.question_form import QuestionForm, focus_found
+from askalong.question.form import QuestionForm, focus_found
+from askalong.question.reading import QuestionReading
 from askalong.text.tokens import CHINESE_STOP_WORDS, han_words, key_terms, search_normal
 
 # Refused by term only when none of the checkable focus is found: a stricter share (0.5)
@@ -137,7 +137,7 @@ class Support:
 
 
 def focus_support(
-    question: AnalysedText,
+    question: QuestionReading,
     scored: Sequence[Scored],
     *,
     embedded: bool = False,
@@ -259,7 +259,7 @@ def _holds(scored: Scored, term: str) -> bool:
     )
 
 
-def not_found_note(question: AnalysedText, support: Support) -> str:
+def not_found_note(question: QuestionReading, support: Support) -> str:
     """What was searched for and not found, in the question's words and language: the
     names missing, else the focus words missing, else the value asked for (a number, a
     date) that no sentence gives, else that nothing was close in meaning."""
@@ -281,13 +281,13 @@ def not_found_note(question: AnalysedText, support: Support) -> str:
     return "Nothing in the documents searched is close in meaning to the question."
 
 
-def _missing_note(question: AnalysedText, words: list[str]) -> str:
+def _missing_note(question: QuestionReading, words: list[str]) -> str:
     if question.language == "zh":
         return f"在所给文档中没有找到：{'、'.join(words)}。"
     return f"The documents searched do not mention: {', '.join(words)}."
 
 
-def _dated(question: AnalysedText) -> bool:
+def _dated(question: QuestionReading) -> bool:
     return question.form.answer_type == "time"
 
 

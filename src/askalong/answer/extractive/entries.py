@@ -18,7 +18,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.text.sentences import SENTENCE_ENDS
 from askalong.text.tokens import key_terms
 
@@ -42,7 +42,7 @@ def title_terms(title: str) -> frozenset[str]:
 
 
 def names_entry(
-    question: AnalysedText, path: Sequence[str], subject: Sequence[str] = ()
+    question: QuestionReading, path: Sequence[str], subject: Sequence[str] = ()
 ) -> frozenset[str]:
     """When ``question`` names the entry whose section path is ``path`` (every term of its
     title beyond ``ENTRY_WORDS`` is the question's, and one of its focus terms): the
@@ -80,7 +80,7 @@ def describes(path: Sequence[str]) -> bool:
     return bool(path) and path[-1].strip().lower() == "description"
 
 
-def asked_attributes(question: AnalysedText) -> frozenset[str]:
+def asked_attributes(question: QuestionReading) -> frozenset[str]:
     """The attribute words ``question`` asks for ("default", "maximum")."""
     return question.match_terms & ATTRIBUTES
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from askalong.answer.extractive.scoring import Scored
-from askalong.text.question_form import QuestionForm
+from askalong.question.form import QuestionForm
 from askalong.text.scripts import detect_language
 
 _NUMBER = re.compile(

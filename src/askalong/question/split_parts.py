@@ -2,15 +2,18 @@
 ``。；;``, "and also", ", and <question word>", "还有", "以及", "顺便" or a question
 mark. Each part is searched and answered on its own; a question with no such join is one
 part. A later part that names no subject of its own ("and what does it default to?") is
-searched with the subject of the part before it (``searched_parts``)."""
+searched with the subject of the part before it (``searched_parts``); a part that asks
+for the knowledge base's counts is answered from them (``stats_asks``)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from askalong.text.question_form import GENERIC_TERMS
-from askalong.text.referents import refers_back
+from askalong.question.form import GENERIC_TERMS
+from askalong.question.leaning import refers_back
+from askalong.question.stats_asks import asks_stats
 from askalong.text.tokens import key_terms
 
 # "以及" joins two nouns as often as two questions: it splits only where a question mark
@@ -26,6 +29,27 @@ _JOINS = re.compile(
 _ALSO_CHINESE = re.compile(r"[，,]?\s*以及\s*")
 MIN_PART_CHARS = 4  # a shorter remainder ("ok?") is not a question of its own
 MAX_PARTS = 6
+
+
+@dataclass(frozen=True)
+class QuestionPart:
+    """One part as asked (``text``), as searched and answered (``searched``: with the
+    subject of the part before put in when it names none), and whether it asks for the
+    knowledge base's counts (``asks_stats``, read on the part as asked)."""
+
+    text: str
+    searched: str
+    asks_stats: bool
+
+
+def read_parts(text: str) -> tuple[QuestionPart, ...]:
+    """The parts of ``text``, each read."""
+    parts = question_parts(text)
+    searched = searched_parts(parts)
+    return tuple(
+        QuestionPart(part, query, asks_stats(part))
+        for part, query in zip(parts, searched, strict=True)
+    )
 
 
 def question_parts(text: str) -> tuple[str, ...]:

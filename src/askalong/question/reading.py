@@ -1,0 +1,100 @@
+"""A question read once (pure): everything the stages after it ask of its text.
+
+A question used to be read again by each stage that needed it: its language, its terms,
+the answer it expects, whether it leans on the thread, whether it asks for a summary,
+for the knowledge base's counts, to rate an answer, or something of code. ``read_question``
+reads it once, where it enters (the asker's ``asked_question``, the chat agent's entry,
+a tool's search); the stages take the ``QuestionReading`` and never read the text again.
+Each reading lives in its own module of this package, with its patterns and its tests:
+
+- ``form``: the answer type, the asked noun and the focus terms (``QuestionForm``);
+- ``leaning``: whether it leans on its thread, whether it points at its anchor;
+- ``overview``: whether it asks for a summary, or for what several passages say;
+- ``subject``: the names it is about, whether it asks only about the selection;
+- ``rating``: whether it asks to rate an answer;
+- ``split_parts``: its independent parts ("X? Also Y?") as each is searched, and whether
+  each asks for the knowledge base's counts (``stats_asks``);
+- ``code_asks``: what it asks of code (callers, callees, definition …) and of what.
+
+The readings that only one stage wants (the parts of a chat message, what it asks of
+code, whether it names its own subject) are read on first use, still once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from askalong.question.code_asks import CodeQuestion, read_code_question
+from askalong.question.form import QuestionForm, question_form
+from askalong.question.leaning import leans_on_thread, points_at_anchor
+from askalong.question.overview import asks_overview, asks_summary
+from askalong.question.rating import asks_to_rate
+from askalong.question.split_parts import QuestionPart, own_subject, read_parts
+from askalong.question.subject import about_selection, question_subject
+from askalong.text.scripts import answer_language, detect_language
+from askalong.text.tokens import character_pairs, key_terms
+
+
+@dataclass(frozen=True)
+class QuestionReading:
+    text: str
+    script: str  # ``detect_language(text)``: "zh", "en", "mixed" or "und" (search fusion)
+    terms: frozenset[str]  # ``key_terms(text)``
+    pairs: frozenset[str]  # ``character_pairs(text)``: Chinese character pairs
+    form: QuestionForm  # what it asks about, what answers it
+    leans_on_thread: bool  # a follow-up that needs the previous turn ("And why?")
+    points_at_anchor: bool  # "this", "它": about the selection ("this paper" is not)
+    asks_summary: bool  # "summarise …", "总结…"
+    asks_overview: bool  # a summary, or a list of what several passages say ("有哪些…")
+    subject: tuple[str, ...]  # the names it is about ("work_mem"), lowercased
+    about_selection: bool  # names nothing beyond "this" ("Explain this.", "举例说明")
+
+    @cached_property
+    def language(self) -> str:
+        """The language to answer in: "zh" or "en" (``answer_language``)."""
+        return answer_language(self.text)
+
+    @property
+    def match_terms(self) -> frozenset[str]:
+        """``terms_of(text)``: what a sentence or a claim is matched on."""
+        return self.terms | self.pairs
+
+    @cached_property
+    def names_subject(self) -> bool:
+        """Whether it names what it asks about (no "it", not only "the default")."""
+        return own_subject(self.text)
+
+    @cached_property
+    def asks_to_rate(self) -> bool:
+        """Whether the person's own message asks to give feedback on an answer."""
+        return asks_to_rate(self.text)
+
+    @cached_property
+    def parts(self) -> tuple[QuestionPart, ...]:
+        """Its independent parts, each as it is searched (one when it has no join)."""
+        return read_parts(self.text)
+
+    @cached_property
+    def code(self) -> CodeQuestion:
+        """What it asks of code, and the identifiers it names."""
+        return read_code_question(self.text)
+
+
+def read_question(text: str) -> QuestionReading:
+    """``text`` read as a question (a statement reads as one asking ``other``)."""
+    terms = frozenset(key_terms(text))
+    form = question_form(text, terms)
+    return QuestionReading(
+        text=text,
+        script=detect_language(text),
+        terms=terms,
+        pairs=frozenset(character_pairs(text)),
+        form=form,
+        leans_on_thread=leans_on_thread(text, terms),
+        points_at_anchor=points_at_anchor(text),
+        asks_summary=asks_summary(text),
+        asks_overview=asks_overview(text),
+        subject=question_subject(text, form.answer_type),
+        about_selection=about_selection(text, terms),
+    )
