@@ -97,9 +97,6 @@ QUESTION_WORDS = frozenset(
         "是不是",
     ]
 )
-# The how-many rule ("how many GPUs": the counted thing in no sentence) is kept but off:
-# with it XQuAD en lost 0.017 answered (paraphrased counted nouns).
-ASKED_RULE = False
 _HAN = re.compile("[\u4e00-\u9fff]")
 _LATIN = re.compile("[A-Za-z]")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|[\u4e00-\u9fff]+")
@@ -113,7 +110,6 @@ class Support:
     found: frozenset[str]
     missing: frozenset[str]
     by_vector: bool
-    asked_missing: bool = False  # "how many GPUs": no sentence names what is counted
     missing_share: float = 0.0  # the rarity-weighted share of the focus that is missing
     far: bool = False  # with an embedder: no sentence is close to the question
     share_needed: float = MISSING_SHARE["en"]  # the question's language's MISSING_SHARE
@@ -127,8 +123,6 @@ class Support:
         checked = len(self.found) + len(self.missing)
         if not checked:
             return True
-        if self.asked_missing:  # a sentence near in meaning does not name it either
-            return False
         if self.by_vector:
             return True
         if self.far and self.missing_share >= self.share_needed:
@@ -166,7 +160,6 @@ def focus_support(
         found,
         missing - FUNCTION_WORDS,
         by_vector,
-        _asked_missing(form, checkable, scored),
         missing_share=_missing_share(found, missing - FUNCTION_WORDS, scored),
         far=far,
         share_needed=MISSING_SHARE[language],
@@ -236,16 +229,6 @@ def _missing_share(
         df = sum(_holds(s, term) for s in scored)
         weight += max(IDF_FLOOR, math.log((n + 1) / (df + 0.5)) / math.log(n + 2))
     return len(missing) / (len(missing) + weight)
-
-
-def _asked_missing(form: QuestionForm, checkable: frozenset[str], scored: Sequence[Scored]) -> bool:
-    """Whether a how-many question's counted thing ("how many GPUs") is in no sentence.
-    Only there: tried on what / which nouns too, the XQuAD sample of the unit tests
-    (paraphrased nouns) fell from over 0.93 to 0.83 evidence hit (en), 0.79 (zh)."""
-    asked = form.asked_terms & checkable
-    if not ASKED_RULE or form.answer_type != "quantity" or not asked:
-        return False
-    return not any(all(_holds(s, t) for t in asked) for s in scored)
 
 
 def _holds(scored: Scored, term: str) -> bool:

@@ -67,8 +67,7 @@ export const setVisibility = (id, visibility) =>
 let sessionAsked = null;
 export const currentSession = () => (sessionAsked ??= request("/api/session"));
 export const logout = () => request("/api/logout", { method: "POST" });
-export const retryDocument = (id) =>
-  request(`/api/documents/${enc(id)}/retry`, { method: "POST" });
+export const retryDocument = (id) => request(`/api/documents/${enc(id)}/retry`, { method: "POST" });
 export const listThreads = (id) =>
   request(`/api/documents/${enc(id)}/threads`).then((b) => b.threads);
 export const getThread = (id) => request(`/api/threads/${enc(id)}`);

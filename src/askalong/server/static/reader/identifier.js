@@ -17,13 +17,23 @@ const CODE_SYMBOLS = new Set(["function", "method", "class"]);
 
 export class IdentifierCard {
   constructor({ root, docId, blocks, highlight, symbols, signal }) {
-    Object.assign(this, { root, docId, blocks, highlight, symbols });
+    this.root = root;
+    this.docId = docId;
+    this.blocks = blocks;
+    this.highlight = highlight;
+    this.symbols = symbols;
     this.card = null;
     root.addEventListener("click", (event) => this.onClick(event), { signal });
-    document.addEventListener("keydown", (event) => event.key === "Escape" && this.close(), { signal });
-    document.addEventListener("pointerdown", (event) => this.card?.contains(event.target) || this.close(), {
+    document.addEventListener("keydown", (event) => event.key === "Escape" && this.close(), {
       signal,
     });
+    document.addEventListener(
+      "pointerdown",
+      (event) => this.card?.contains(event.target) || this.close(),
+      {
+        signal,
+      },
+    );
   }
 
   onClick(event) {
@@ -35,10 +45,19 @@ export class IdentifierCard {
 
   async open({ name, block, line, rect }) {
     this.close();
-    const body = el("div", { class: "identifier-body" }, el("div", { class: "none" }, t("app.loading")));
+    const body = el(
+      "div",
+      { class: "identifier-body" },
+      el("div", { class: "none" }, t("app.loading")),
+    );
     this.card = el(
       "div",
-      { class: "identifier-card", role: "dialog", "aria-label": t("code.identifier", { name }), dataset: { name } },
+      {
+        class: "identifier-card",
+        role: "dialog",
+        "aria-label": t("code.identifier", { name }),
+        dataset: { name },
+      },
       el("div", { class: "identifier-head" }, el("code", {}, name)),
       body,
     );
@@ -57,7 +76,9 @@ export class IdentifierCard {
 
   definitions(found) {
     const items = found.definitions.map((d) =>
-      el("div", { class: "identifier-definition" },
+      el(
+        "div",
+        { class: "identifier-definition" },
         this.link(d.place, d.line, null, null, `${t(`code.kind.${d.kind}`)} ${d.place.name}`),
         CODE_SYMBOLS.has(d.kind) ? this.linksToggle(d.place) : null,
       ),
@@ -69,36 +90,50 @@ export class IdentifierCard {
   // The calls and callers of a function or class defined here, opened beneath it.
   linksToggle(placeJson) {
     const list = el("div", { class: "symbol-links", hidden: true });
-    const toggle = el("button", {
-      class: "symbol-more",
-      type: "button",
-      "aria-expanded": "false",
-      title: t("code.links", { name: placeJson.name }),
-      onclick: async () => {
-        const open = toggle.getAttribute("aria-expanded") !== "true";
-        toggle.setAttribute("aria-expanded", String(open));
-        list.hidden = !open;
-        if (!open || list.dataset.loaded) return;
-        list.dataset.loaded = "1";
-        const [calls, callers] = await Promise.all([
-          api.symbolCalls(placeJson.document_id, placeJson.block_id),
-          api.symbolCallers(placeJson.document_id, placeJson.block_id),
-        ]);
-        list.replaceChildren(
-          ...this.symbols.section(t("code.calls"), calls, (call) => call.place.lines?.[0] ?? 1),
-          ...this.symbols.section(t("code.callers"), callers, (call) => call.line),
-        );
+    const toggle = el(
+      "button",
+      {
+        class: "symbol-more",
+        type: "button",
+        "aria-expanded": "false",
+        title: t("code.links", { name: placeJson.name }),
+        onclick: async () => {
+          const open = toggle.getAttribute("aria-expanded") !== "true";
+          toggle.setAttribute("aria-expanded", String(open));
+          list.hidden = !open;
+          if (!open || list.dataset.loaded) return;
+          list.dataset.loaded = "1";
+          const [calls, callers] = await Promise.all([
+            api.symbolCalls(placeJson.document_id, placeJson.block_id),
+            api.symbolCallers(placeJson.document_id, placeJson.block_id),
+          ]);
+          list.replaceChildren(
+            ...this.symbols.section(t("code.calls"), calls, (call) => call.place.lines?.[0] ?? 1),
+            ...this.symbols.section(t("code.callers"), callers, (call) => call.line),
+          );
+        },
       },
-    }, t("code.calls_callers"));
+      t("code.calls_callers"),
+    );
     return el("div", {}, toggle, list);
   }
 
   references(found) {
     const files = found.files.map((file) =>
-      el("details", { class: "identifier-file", open: found.files.length === 1 || file.document_id === this.docId },
+      el(
+        "details",
+        {
+          class: "identifier-file",
+          open: found.files.length === 1 || file.document_id === this.docId,
+        },
         el("summary", {}, file.path, " ", el("span", { class: "count" }, String(file.count))),
         ...file.lines.map((ref) =>
-          this.link({ document_id: file.document_id, block_id: ref.block_id, source: file.source }, ref.line, [ref.start, ref.end], ref.text),
+          this.link(
+            { document_id: file.document_id, block_id: ref.block_id, source: file.source },
+            ref.line,
+            [ref.start, ref.end],
+            ref.text,
+          ),
         ),
       ),
     );
@@ -111,11 +146,22 @@ export class IdentifierCard {
   // `code`: the line's text, shown after its number.
   link(placeJson, line, span, code = null, label = null) {
     const here = placeJson.document_id === this.docId;
-    const where = here ? t("code.line", { n: line }) : `${placeJson.source.split("/").pop()}:${line}`;
-    const props = { class: "identifier-link", type: "button", dataset: { line, doc: placeJson.document_id } };
+    const where = here
+      ? t("code.line", { n: line })
+      : `${placeJson.source.split("/").pop()}:${line}`;
+    const props = {
+      class: "identifier-link",
+      type: "button",
+      dataset: { line, doc: placeJson.document_id },
+    };
     const go = () => this.goTo(placeJson, line, span);
     if (code != null) {
-      return el("button", { ...props, onclick: go }, el("span", { class: "ref-line" }, String(line)), el("code", {}, code));
+      return el(
+        "button",
+        { ...props, onclick: go },
+        el("span", { class: "ref-line" }, String(line)),
+        el("code", {}, code),
+      );
     }
     return el("button", { ...props, onclick: go }, label, el("span", { class: "muted" }, where));
   }
@@ -123,7 +169,9 @@ export class IdentifierCard {
   goTo(placeJson, line, span) {
     if (placeJson.document_id !== this.docId) {
       const doc = encodeURIComponent(placeJson.document_id);
-      location.assign(`/reader.html?doc=${doc}${hashOf({ line: { block: placeJson.block_id, line } })}`);
+      location.assign(
+        `/reader.html?doc=${doc}${hashOf({ line: { block: placeJson.block_id, line } })}`,
+      );
       return;
     }
     const block = this.blocks.get(placeJson.block_id);
@@ -147,7 +195,8 @@ function nameAt(x, y) {
   const range = document.caretRangeFromPoint?.(x, y);
   const node = range?.startContainer;
   const seg = node?.parentElement?.closest(".seg");
-  if (!seg || node.nodeType !== Node.TEXT_NODE || NOT_NAMES.some((c) => seg.classList.contains(c))) return null;
+  if (!seg || node.nodeType !== Node.TEXT_NODE || NOT_NAMES.some((c) => seg.classList.contains(c)))
+    return null;
   const text = node.textContent;
   let start = range.startOffset;
   let end = range.startOffset;
@@ -160,8 +209,8 @@ function nameAt(x, y) {
   word.setEnd(node, end);
   const rect = word.getBoundingClientRect();
   if (x < rect.left - 2 || x > rect.right + 2) return null; // past the line's end
-  const line = Number(seg.closest(".code-line").dataset.line);
-  return { name, block: seg.dataset.block, line, rect };
+  const line = Number(seg.closest(".code-line").getAttribute("data-line"));
+  return { name, block: seg.getAttribute("data-block"), line, rect };
 }
 
 // Under the word, or above it when the card would leave the window.

@@ -92,7 +92,9 @@ function mount(structure, code) {
   const options = { signal: toolbar.signal };
   setUpSearch(doc.id, highlight, options);
   // Blocks of a page read now (unread-page.js) join the map selections and quotes use.
-  const addBlocks = (event) => event.detail.forEach((b) => blocks.set(b.id, b));
+  const addBlocks = (event) => {
+    for (const b of event.detail) blocks.set(b.id, b);
+  };
   root.addEventListener(BLOCKS_EVENT, addBlocks, options);
   const symbols = code && new SymbolLinks({ docId: doc.id, blocks, highlight });
   const identifiers =
@@ -147,8 +149,7 @@ function mount(structure, code) {
 
 function metaLine(doc) {
   const parts = [doc.format.toUpperCase()];
-  if (doc.format === "pdf" && doc.pages)
-    parts.push(tn("doc.pages", doc.pages));
+  if (doc.format === "pdf" && doc.pages) parts.push(tn("doc.pages", doc.pages));
   const spoken = languageName(doc.language);
   if (spoken) parts.push(spoken);
   return parts.join(" · ");
@@ -158,7 +159,11 @@ function metaLine(doc) {
 function repositoryLinks(code) {
   return (code?.repositories ?? []).flatMap((repo) => [
     " · ",
-    el("a", { class: "repository-link", href: `/collection.html?c=${encodeURIComponent(repo.id)}` }, t("tree.open", { name: repo.name })),
+    el(
+      "a",
+      { class: "repository-link", href: `/collection.html?c=${encodeURIComponent(repo.id)}` },
+      t("tree.open", { name: repo.name }),
+    ),
   ]);
 }
 
