@@ -6,6 +6,8 @@ stored vectors."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -110,3 +112,19 @@ def test_a_corrupt_or_missing_graph_file_is_built_again(tmp_path: Path) -> None:
     again.update_graph()
     assert again.graph.memory_bytes() > 0
     assert len(set(searched(again, query, everyone, 10)) & set(before)) >= 9
+
+
+def test_usearch_loads_before_onnxruntime_without_importing_it() -> None:
+    """usearch's static libstdc++ once crashed ONNX Runtime loaded after it
+    (``vector_ann._system_locale_first``); the fix must not cost ONNX Runtime's import."""
+    probe = (
+        "import sys\n"
+        "from askalong.index.vector_ann import usearch_index\n"
+        "assert usearch_index() is not None\n"
+        "assert 'onnxruntime' not in sys.modules, 'imported onnxruntime'\n"
+        "import onnxruntime\n"
+        "print('loaded', onnxruntime.__version__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("loaded")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from askalong.providers.local.e5.file import Vocabulary
+from askalong.providers.local.e5.file import PieceTable, Vocabulary, read_model_file
+from askalong.providers.local.e5.model import PackageModel
 from askalong.providers.local.e5.tokenizer import EDGES_FILE, Tokenizer, piece_edges
 
 PIECES = ("<unk>", "<s>", "</s>", "<pad>", "▁", "a", "b", "c", "d", "▁ab", "▁abcd", "cd")
@@ -70,3 +71,14 @@ def test_an_unreadable_cache_is_built_again(tmp_path: Path) -> None:
     edges = piece_edges(_vocabulary(), tmp_path)
     assert edges == piece_edges(_vocabulary(), None)
     assert marshal.loads((tmp_path / EDGES_FILE).read_bytes()) == edges
+
+
+def test_the_model_files_pieces_are_decoded_only_when_read() -> None:
+    vocabulary = read_model_file(PackageModel.installed().path).vocabulary
+    pieces = vocabulary.pieces
+    assert isinstance(pieces, PieceTable)  # no 250k strings made at start
+    listed = list(pieces)
+    assert len(listed) == len(pieces) == len(vocabulary.scores)
+    assert [pieces[i] for i in (0, 1, 2, -1)] == [listed[0], listed[1], listed[2], listed[-1]]
+    assert pieces[vocabulary.bos] == "<s>" and pieces[vocabulary.eos] == "</s>"
+    assert list(pieces[5:8]) == listed[5:8]

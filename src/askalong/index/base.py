@@ -14,7 +14,7 @@ test_permissions.py`` runs one permission matrix against every route and store.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence, Set
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -41,7 +41,7 @@ class KeywordRoute(Protocol):
 
     def document_ids(
         self, access: Access | None = None, *, among: Collection[str] | None = None
-    ) -> set[str]:
+    ) -> Set[str]:
         """The documents with chunks in the route that ``access`` (when given) may see,
         and that are in ``among`` (when given)."""
         ...

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -51,15 +52,34 @@ CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 64, 64
 
 def usearch_index() -> Any | None:
     """usearch's ``Index`` class, or None when the package is missing (exact scans)."""
-    # usearch's extension loaded before onnxruntime's makes the latter crash the process
-    # when it loads (usearch 2.26, onnxruntime 1.32); the other way round both work.
-    with contextlib.suppress(ImportError):
-        import onnxruntime  # noqa: F401
+    _system_locale_first()
     try:
         from usearch.index import Index
     except ImportError:
         return None
     return Index
+
+
+def _system_locale_first() -> None:
+    """Initialise the system C++ library's locale before usearch loads.
+
+    usearch's extension (2.26) carries its own static copy of libstdc++ and exports that
+    copy's locale facet ids as ``STB_GNU_UNIQUE`` symbols, which the loader binds
+    process-wide whatever the ``RTLD_LOCAL``. Whichever copy initialises its locale
+    first numbers the facets for both: when it is usearch's, a library loaded later
+    against the system libstdc++ (ONNX Runtime's extension) finds the wrong facet at an
+    id and crashes the process in its static constructors (``codecvt<char16_t>::
+    do_unshift``). Initialising the system library's classic locale first makes its
+    numbering the one both use, the order that always worked (ONNX Runtime imported
+    before usearch), without importing ONNX Runtime (0.3 s) where nothing embeds."""
+    if not sys.platform.startswith("linux"):  # no GNU unique symbols to share there
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):  # no system libstdc++: no clash
+        classic = ctypes.CDLL("libstdc++.so.6")._ZNSt6locale7classicEv  # locale::classic()
+        classic.restype = ctypes.c_void_p
+        classic()
 
 
 def graph_file(folder: Path, matrix_file: str) -> Path:
@@ -79,6 +99,7 @@ class AnnGraph:
     ) -> None:
         self._folder, self._dimension = folder, dimension
         self.min_rows, self.exact_rows = min_rows, exact_rows
+        self.oversample = OVERSAMPLE  # candidates per result wanted (benchmarks vary it)
         self._index_class: Any | None = None  # imported when a library first needs it
         self._graph: Any | None = None
         self._matrix_file = ""
@@ -107,9 +128,8 @@ class AnnGraph:
                 return None
             mask = np.zeros(rows.count, dtype=np.bool_)
             mask[allowed] = True
-            found = _graph_candidates(
-                graph, query, mask[:covered], allowed.size / rows.count, limit
-            )
+            share = allowed.size / rows.count
+            found = _graph_candidates(graph, query, mask[:covered], share, limit, self.oversample)
         if found is None:
             return None
         tail = allowed[allowed >= covered]  # rows the graph does not hold yet: scanned
@@ -232,13 +252,18 @@ class AnnGraph:
 
 
 def _graph_candidates(
-    graph: Any, query: FloatArray, mask: npt.NDArray[np.bool_], share: float, limit: int
+    graph: Any,
+    query: FloatArray,
+    mask: npt.NDArray[np.bool_],
+    share: float,
+    limit: int,
+    oversample: float = OVERSAMPLE,
 ) -> IntArray | None:
     """Rows of the graph the caller may see (``mask``), at least ``limit`` of the nearest,
     widening the search four-fold until enough survive; None: too few even at the widest
     (the exact scan answers)."""
     size = len(graph)
-    wanted = max(MIN_CANDIDATES, math.ceil(limit * OVERSAMPLE / max(share, 1e-9)))
+    wanted = max(MIN_CANDIDATES, math.ceil(limit * oversample / max(share, 1e-9)))
     while True:
         count = min(size, wanted)
         keys = np.asarray(graph.search(query, count, threads=1).keys, dtype=np.int64)
