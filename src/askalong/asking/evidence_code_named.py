@@ -23,7 +23,7 @@ from askalong.asking.question import AskedQuestion
 from askalong.context.assemble import assemble_context
 from askalong.context.code import CODE_TOTAL_CHARS, code_units
 from askalong.context.code_graph import Place, Repository
-from askalong.context.code_question import defined_word, read_code_question
+from askalong.context.code_question import defined_word, plain_words, read_code_question
 from askalong.store.base import Store
 from askalong.types import Access
 
@@ -39,13 +39,14 @@ class NamedCodeEvidence:
         if not question.name:
             if not only_code(self.store, asked.documents, access):
                 return None
-            repository = repository_asked(self.store, asked.documents, access)
+            words = plain_words(asked.question.text)
+            repository = repository_asked(self.store, asked.documents, access, words)
             word = defined_word(asked.question.text, repository.defined)
             if not word:
                 return None
             question = replace(question, name=word)
         else:
-            repository = repository_asked(self.store, asked.documents, access)
+            repository = repository_asked(self.store, asked.documents, access, [question.name])
         graph = graph_evidence(repository, question, None)
         if graph is not None:
             return graph_based(self.store, access, asked, graph, graph.units[0])

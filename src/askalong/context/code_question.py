@@ -147,5 +147,11 @@ def _bare(name: str) -> str:
 def defined_word(text: str, defined: Collection[str]) -> str:
     """The first plain word of ``text`` that names a definition (``parse`` in "how does
     parse reject a long version?"), for a question asked of code alone; ``""`` if none."""
+    return next((w for w in plain_words(text) if w in defined), "")
+
+
+def plain_words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` that could name a definition (three characters or more, no
+    question word), in order: what ``defined_word`` picks from."""
     words = re.findall(r"[A-Za-z_]\w{2,}", text)
-    return next((w for w in words if w in defined and w.lower() not in _PROSE), "")
+    return tuple(w for w in dict.fromkeys(words) if w.lower() not in _PROSE)
