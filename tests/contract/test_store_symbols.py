@@ -37,6 +37,7 @@ def code_document(entry: Entry, source: str = SOURCE) -> tuple[StoredDocument, b
         Block("b0", "code", f"# {entry.id}", 0, lines=(1, 1)),
         Block("b1", "code", "class Parser:", 1, ("Parser",), lines=(2, 2)),
         Block("b2", "code", SOURCE.split("\n", 1)[1], 2, ("Parser", "parse"), lines=(3, 4)),
+        Block("b3", "code", "    # the class's last line", 3, ("Parser",), lines=(5, 5)),
     )
     return StoredDocument(head, blocks, ()), data
 
@@ -63,7 +64,7 @@ def test_a_name_is_found_with_its_qualified_name_block_and_document(store: Store
         Definition(alice.id, "b1", ("Parser",)),
         Definition(alice.id, "b2", ("Parser", "parse")),
     )
-    assert [d.name for d in found] == ["Parser", "parse"]
+    assert [d.name for d in found] == ["Parser", "parse"]  # a definition's first block only
     assert store.definitions([], Access(user="alice")) == ()
     assert store.definitions(["Parser.parse", "b0", ""], Access(user="alice")) == ()
 

@@ -59,6 +59,12 @@ _GO_CALLS = """\
     field: (field_identifier) @callee))
 (call_expression arguments: (argument_list (identifier) @ref))
 """
+# ``handle := func(w, r) {...}``, ``var done = func() {...}``: a func literal given one name.
+_GO_ASSIGNED = """\
+(short_var_declaration left: (expression_list . (identifier) .)
+    right: (expression_list . (func_literal) .)) @node
+(var_spec name: (identifier) . value: (expression_list . (func_literal) .)) @node
+"""
 GO = Grammar(
     "go",
     functions=frozenset({"function_declaration", "method_declaration"}),
@@ -66,6 +72,8 @@ GO = Grammar(
     types=frozenset({"type_declaration"}),
     imports=frozenset({"import_declaration"}),
     call_query=_GO_CALLS,
+    extra_definitions=_GO_ASSIGNED,
+    assigned_functions=frozenset({"short_var_declaration", "var_spec"}),
 )
 _JS_FUNCTIONS = frozenset(
     {"function_declaration", "method_definition", "generator_function_declaration"}

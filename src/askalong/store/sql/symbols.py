@@ -34,7 +34,13 @@ class SqlSymbols(SqlDatabase):
                 f" AND {visible.sql} ORDER BY b.document_id, b.ord",
                 (*wanted, *visible.params),
             )
-            return tuple(Definition(row[0], row[1], strings(row[2])) for row in rows)
+            found = [Definition(row[0], row[1], strings(row[2])) for row in rows]
+        # a function split around the definitions nested in it is one definition: its first
+        # block (``setdefault`` keeps the first of each, in reading order)
+        first: dict[tuple[str, tuple[str, ...]], Definition] = {}
+        for definition in found:
+            first.setdefault((definition.document_id, definition.qualname), definition)
+        return tuple(first.values())
 
     def only_code(self, access: Access) -> bool:
         visible = access_filter(access)
