@@ -123,3 +123,20 @@ def test_go_func_literals_given_a_name_are_symbols_of_their_method() -> None:
     assert callees(repo, ("Server", "Serve")) == ["Server.Serve.done", "Server.Serve.handle"]
     assert callees(repo, ("Server", "Serve", "handle")) == ["helper"]
     assert callers(repo, ("cleanup",)) == ["Server.Serve.done"]
+
+
+JAVA = """package p;
+
+class Sorter {
+    void sort(java.util.List<String> names) {
+        names.sort(new java.util.Comparator<String>() {
+            public int compare(String a, String b) { return a.length() - b.length(); }
+        });
+    }
+}
+"""
+
+
+def test_a_java_anonymous_class_method_stays_in_its_method() -> None:
+    blocks = parse(JAVA.encode(), source="Sorter.java").blocks
+    assert [b.section_path for b in blocks if b.section_path] == [("Sorter",), ("Sorter", "sort")]

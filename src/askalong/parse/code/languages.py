@@ -35,6 +35,9 @@ class Grammar:
     # (captured as @node, its kind ``functions``' through ``assigned_functions``).
     extra_definitions: str = ""
     assigned_functions: frozenset[str] = frozenset()
+    # Named definitions inside a function are blocks of their own (Python, JS/TS, Go); in
+    # Java or C++ they are an anonymous or local class's members, kept in their method.
+    nested_functions: bool = False
 
 
 _PYTHON_CALLS = """\
@@ -52,6 +55,7 @@ PYTHON = Grammar(
     imports=frozenset({"import_statement", "import_from_statement"}),
     wrappers=frozenset({"decorated_definition"}),
     call_query=_PYTHON_CALLS,
+    nested_functions=True,
 )
 _GO_CALLS = """\
 (call_expression function: (identifier) @callee)
@@ -74,6 +78,7 @@ GO = Grammar(
     call_query=_GO_CALLS,
     extra_definitions=_GO_ASSIGNED,
     assigned_functions=frozenset({"short_var_declaration", "var_spec"}),
+    nested_functions=True,
 )
 _JS_FUNCTIONS = frozenset(
     {"function_declaration", "method_definition", "generator_function_declaration"}
@@ -100,6 +105,7 @@ JAVASCRIPT = Grammar(
     call_query=_JAVASCRIPT_CALLS,
     extra_definitions=_JS_ASSIGNED,
     assigned_functions=frozenset({"variable_declarator"}),
+    nested_functions=True,
 )
 TYPESCRIPT = Grammar(
     "typescript",
@@ -112,6 +118,7 @@ TYPESCRIPT = Grammar(
     call_query=_JAVASCRIPT_CALLS,
     extra_definitions=_JS_ASSIGNED,
     assigned_functions=frozenset({"variable_declarator"}),
+    nested_functions=True,
 )
 _JAVA_CALLS = """\
 (method_invocation object: (_) @receiver name: (identifier) @callee)

@@ -46,7 +46,8 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
     else:
         # Blocks need the definitions only: the calls are read from a block when asked.
         outline = code_outline(text.encode("utf-8"), grammar, calls=False)
-        spans = list(_structure(_block_level(outline.symbols), 1, len(lines), ()))
+        kept = _block_level(outline.symbols, nested=grammar.nested_functions)
+        spans = list(_structure(kept, 1, len(lines), ()))
     blocks = tuple(_blocks(lines, spans))
     title = PurePosixPath(source.replace("\\", "/")).name or source
     return ParsedDocument(format="code", blocks=blocks, title=title)
@@ -55,17 +56,22 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
 Span = tuple[int, int, tuple[str, ...]]  # first line, last line, section path
 
 
-def _block_level(symbols: Sequence[Symbol]) -> list[Symbol]:
+def _block_level(symbols: Sequence[Symbol], *, nested: bool) -> list[Symbol]:
     """The definitions that are blocks: every one whose lines lie wholly inside the lines
-    after its parent's first (a class's members, a function nested in a function), none
-    that overlaps another's partly or starts on its parent's first line."""
+    after its parent's first (a class's members; with ``nested``, a function nested in a
+    function too), none that overlaps another's partly or starts on its parent's first
+    line."""
     kept: list[Symbol] = []
     open_: list[Symbol] = []  # kept symbols whose lines are still running
     for symbol in symbols:
         while open_ and open_[-1].lines[1] < symbol.lines[0]:
             open_.pop()
-        parent = open_[-1].lines if open_ else None
-        if parent and (symbol.lines[1] > parent[1] or symbol.lines[0] <= parent[0]):
+        parent = open_[-1] if open_ else None
+        if parent and (
+            symbol.lines[1] > parent.lines[1]
+            or symbol.lines[0] <= parent.lines[0]
+            or (parent.kind != "class" and not nested)
+        ):
             continue
         kept.append(symbol)
         open_.append(symbol)
