@@ -38,13 +38,13 @@ class NamedCodeEvidence:
         if not question.name:
             if not only_code(self.store, asked.documents, access):
                 return None
-            repository = repository_asked(self.store, asked.documents, access)
+            repository = repository_asked(self.store, asked.documents, access, question.words)
             word = question.defined_word(repository.defined)
             if not word:
                 return None
             question = replace(question, name=word)
         else:
-            repository = repository_asked(self.store, asked.documents, access)
+            repository = repository_asked(self.store, asked.documents, access, [question.name])
         graph = graph_evidence(repository, question, None)
         if graph is not None:
             return graph_based(self.store, access, asked, graph, graph.units[0])

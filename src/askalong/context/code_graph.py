@@ -21,16 +21,17 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from askalong.context.code_bases import class_bases
+from askalong.context.code_imports import block_imports, file_imports, file_requires
+from askalong.context.code_own import own_blocks, own_text, scope_bound
 from askalong.context.code_paths import shown_paths
 from askalong.context.code_scope import (
     attribute_type,
-    bound_names,
     field_type,
     receiver_type,
     static_import_owner,
 )
 from askalong.parse.code.languages import grammar_for
-from askalong.parse.code.outline import CallSite, Import, code_outline
+from askalong.parse.code.outline import CallSite, code_outline
 from askalong.types import Block
 
 SELF_NAMES = frozenset({"self", "cls", "this", "Self"})
@@ -39,9 +40,6 @@ MAX_BASES = 8  # levels of base classes followed
 # Languages where a bare name is its file's or an import's, never a same-named definition
 # elsewhere nor a method of the caller's class.
 SCOPED = frozenset({"python", "javascript", "typescript"})
-_REQUIRE = re.compile(
-    r"\b(?:const|let|var)\s+(?:\{([^}]*)\}|(\w+))\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)"
-)
 _NEW = re.compile(r"^new\s+([A-Z]\w*)\b")
 _NOT_HEADER = ("#", "//", "/*", "*", "@")
 _CLASS_HEADER = re.compile(
@@ -122,40 +120,6 @@ def _calls(source: str, text: str, first_line: int) -> tuple[CallSite, ...]:
     return outline.calls
 
 
-def block_imports(file: SourceFile, block: Block) -> tuple[Import, ...]:
-    """The imports inside a function's own lines (``from .parser import Parser`` in it)."""
-    return _imports(file.source, (textwrap.dedent(block.text),))
-
-
-def file_requires(file: SourceFile) -> dict[str, str]:
-    """CommonJS: each name ``const x = require('./dir/mod')`` (or ``const {x, y} = ...``)
-    binds, with the module's stem (``mod``)."""
-    if file.language not in ("javascript", "typescript"):
-        return {}
-    bound = {}
-    for block in file.blocks:
-        if block.section_path:
-            continue
-        for names, single, path in _REQUIRE.findall(block.text):
-            stem = PurePosixPath(path).stem if path.startswith(".") else path
-            for name in [single] if single else re.findall(r"\w+", names):
-                bound[name] = stem
-    return bound
-
-
-def file_imports(file: SourceFile) -> tuple[Import, ...]:
-    """The imports of the file's top-level statement blocks."""
-    return _imports(file.source, tuple(b.text for b in file.blocks if not b.section_path))
-
-
-@functools.lru_cache(maxsize=4096)
-def _imports(source: str, texts: tuple[str, ...]) -> tuple[Import, ...]:
-    grammar = grammar_for(source)
-    if grammar is None:
-        return ()
-    return tuple(i for t in texts for i in code_outline(t.encode("utf-8"), grammar).imports)
-
-
 class Repository:
     """The source files asked about together, indexed by the names they define."""
 
@@ -164,8 +128,10 @@ class Repository:
         self.files = tuple(replace(f, shown_path=s) for f, s in zip(files, shown, strict=True))
         self.defined: dict[str, list[Place]] = {}
         for file in self.files:
-            for block in file.blocks:
-                if block.section_path:
+            seen: set[tuple[str, ...]] = set()
+            for block in file.blocks:  # a definition's first block stands for it
+                if block.section_path and block.section_path not in seen:
+                    seen.add(block.section_path)
                     self.defined.setdefault(block.section_path[-1], []).append(Place(file, block))
 
     def file(self, document_id: str) -> SourceFile | None:
@@ -197,9 +163,27 @@ class Repository:
             return self.member(owner, site.callee, here)
         if site.receiver:
             return _on_module(site, candidates, caller) or self._typed(site, caller)
-        if caller.qualname and site.callee in bound_names(here.language, caller.block.text):
+        nested = self.nested(site.callee, caller)
+        if nested is not None:
+            return nested
+        if caller.qualname and site.callee in scope_bound(
+            here.language, here.blocks, caller.block, is_class
+        ):
             return None  # a parameter or a local, whatever the repository defines so
         return self._statically_imported(site.callee, here) or _bare(site, candidates, caller)
+
+    def nested(self, name: str, caller: Place) -> Place | None:
+        """``name`` defined in the caller's function or a function around it (Python,
+        JavaScript and Go close over their enclosing functions; a class's scope is not
+        one its methods see)."""
+        path = caller.qualname
+        for depth in range(len(path), 0, -1):
+            scope = self.definition(path[:depth], caller.file)
+            if scope is not None and scope.file == caller.file and not is_class(scope.block):
+                found = self.definition((*path[:depth], name), caller.file)
+                if found is not None and found.file == caller.file:
+                    return found
+        return None
 
     def _statically_imported(self, name: str, file: SourceFile) -> Place | None:
         """Java's ``import static a.b.Strings.trim;`` (or ``Strings.*``): ``trim`` is
@@ -262,8 +246,11 @@ class Repository:
         if head in SELF_NAMES and attribute.isidentifier():
             kind = self._attribute_type(caller, attribute) or _field_type(caller, attribute)
         elif receiver.isidentifier():
-            kind = receiver_type(here.language, caller.block.text, receiver)
-            if not kind and receiver not in bound_names(here.language, caller.block.text):
+            text = own_text(here.blocks, caller.block)
+            kind = receiver_type(here.language, text, receiver)
+            if not kind and receiver not in scope_bound(
+                here.language, here.blocks, caller.block, is_class
+            ):
                 # a field of the class (``Deflater def;``), a module's own instance
                 # (``_default_decoder = JSONDecoder()``), or a class's own name: static
                 kind = _field_type(caller, receiver) or _module_type(here, receiver) or receiver
@@ -285,7 +272,9 @@ class Repository:
     def callees(self, caller: Place) -> Iterator[tuple[CallSite, Place]]:
         """The calls of ``caller`` that resolve in the repository, first of each callee."""
         seen: set[tuple[str, str]] = {caller.key}
-        for site in block_calls(caller.file, caller.block):
+        own = own_blocks(caller.file.blocks, caller.qualname) or (caller.block,)
+        sites = (s for block in own for s in block_calls(caller.file, block))
+        for site in sites:
             target = self.resolve(site, caller)
             if target is not None and target.key not in seen:
                 seen.add(target.key)
@@ -298,16 +287,20 @@ class Repository:
         name = target.qualname[-1]
         word = re.compile(rf"\b{re.escape(name)}\b")
         files = sorted(self.files, key=lambda f: f != target.file)
+        target_name = (target.file, target.qualname)  # itself, even split around nested ones
         for file in files:
+            seen: set[tuple[str, ...]] = set()  # a definition split around nested ones: once
             for block in file.blocks:
                 if name not in block.text or not word.search(block.text):
                     continue
                 place = Place(file, block)
                 for site in block_calls(file, block):
-                    if site.callee == name and place.key != target.key:
+                    if site.callee == name and (file, place.qualname) != target_name:
                         resolved = self.resolve(site, place)
                         if resolved is not None and resolved.key == target.key:
-                            yield site, place
+                            if block.section_path not in seen:
+                                seen.add(block.section_path)
+                                yield site, place
                             break
 
 
@@ -315,7 +308,7 @@ def _on_self(site: CallSite, caller: Place) -> bool:
     """Called on the caller's own object: ``self``, ``this``, or a Go method's receiver."""
     if site.receiver in SELF_NAMES:
         return True
-    go = _GO_RECEIVER.search(caller.block.text)
+    go = _GO_RECEIVER.search(own_text(caller.file.blocks, caller.block))
     return go is not None and site.receiver == go.group(1)
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from askalong.answer.extractive.names import missing_names
 from askalong.answer.extractive.scoring import Scored
 from askalong.answer.extractive.typed import typed_answer_missing
-from askalong.question.form import QuestionForm, focus_found
+from askalong.question.form import focus_found
 from askalong.question.reading import QuestionReading
 from askalong.text.tokens import CHINESE_STOP_WORDS, han_words, key_terms, search_normal
 
