@@ -23,7 +23,7 @@ from askalong.index.pg_keyword import PostgresKeywordRoute
 from askalong.index.pg_routes import PostgresRoutes
 from askalong.index.pg_schema import Pool
 from askalong.index.pg_vector import MAX_EF_SEARCH, OVERSAMPLE, PostgresVectorRoute, ef_search
-from askalong.index.sync import EmbedReport
+from askalong.index.embedding import EmbedReport
 from askalong.store.backends import open_store
 from askalong.types import Access, StoredDocument
 
