@@ -10,8 +10,9 @@ own path, in one run, for three systems:
   ``make_asker`` with a ``Question`` as the CLI ``ask`` builds it: Explain / Example /
   Compare on the selection located as the reader sends it, follow-ups in the thread of the
   item they follow;
-- ``bm25``: the keyword route's top-1 chunk over the same document (the question, or the
-  selection for a bare intent); its text is the answer; it never refuses.
+- ``bm25`` and ``bm25p``: the keyword route's top-1 chunk, and BM25's top-1 paragraph (one
+  block: the unit the reader shows), over the same document (``unseen_baselines``; the
+  question, or the selection for a bare intent); its text is the answer; never refused.
 
 The documents are added to a fresh ``ASKALONG_HOME`` in a temporary folder (vectors
 included unless ``--vectors none``). Printed per question kind and per document kind, for
@@ -41,14 +42,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from answers import _bm25_top1
 from answers_corpus import _embed
+from unseen_baselines import BASELINES, baseline_answer
 from unseen_set import KINDS, SETS, Item, contains_any, load_items, of_split, questions_of
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
 SCORERS = ("learned", "rules")  # values of ASKALONG_SENTENCE_SCORER
-SYSTEMS = (*SCORERS, "bm25")
+SYSTEMS = (*SCORERS, *BASELINES)
 CORPUS = "corpus.json"  # in the home: each set document's ids
 
 
@@ -201,15 +202,18 @@ def _scored(
 
 
 def baseline(home: Path, items: Sequence[Item]) -> list[dict[str, Any]]:
-    """The BM25 top-1 chunk for each item: its text is the answer; never refused."""
+    """Each baseline's answer for each item (``unseen_baselines``): one text; never
+    refused."""
     ids = json.loads((home / CORPUS).read_text(encoding="utf-8"))
     rows = []
     with open_library(home) as library:
-        for item in items:
-            started = time.perf_counter()
-            top1 = _bm25_top1(library, item.question or item.selection or "", ids[item.doc])
-            ms = (time.perf_counter() - started) * 1000
-            rows.append({"system": "bm25", **_scored(item, top1, False, [top1], ms)})
+        for system in BASELINES:
+            for item in items:
+                query = item.question or item.selection or ""
+                started = time.perf_counter()
+                text = baseline_answer(system, library, query, ids[item.doc])
+                ms = (time.perf_counter() - started) * 1000
+                rows.append({"system": system, **_scored(item, text, False, [text], ms)})
     return rows
 
 
@@ -302,7 +306,8 @@ def _notes(questions: Path, split: str, items: Sequence[Item], vectors: bool) ->
         "hits); passage hit: a gold phrase in a cited quote or the answer's passage; wrong "
         "refusals: covered items refused; uncovered refused: the right outcome for "
         "`uncovered` items. bm25: the keyword route's top-1 chunk for the question (the "
-        "selection for a bare intent) over the item's document; it never refuses.",
+        "selection for a bare intent) over the item's document; bm25p: BM25's top-1 paragraph "
+        "(one block) over the item's document; neither ever refuses.",
     ]
 
 

@@ -154,3 +154,18 @@ def test_a_refusal_never_hits_and_counts_as_wrong_only_when_covered() -> None:
     assert cells["wrong refusals"] == "1/1 (1.00)"
     assert cells["uncovered refused"] == "1/1 (1.00)"
     assert cells["refused"] == "2/2 (1.00)"
+
+
+def test_the_paragraph_baseline_answers_with_the_best_block_never_a_heading() -> None:
+    from askalong.types import Block
+
+    blocks = [
+        Block("h", "heading", "Vacuum and the free space map", 0),
+        Block("a", "paragraph", "The planner estimates row counts from statistics.", 1),
+        Block("b", "paragraph", "VACUUM reclaims space; the free space map records it.", 2),
+        Block("c", "paragraph", "Autovacuum runs VACUUM and ANALYZE in the background.", 3),
+    ]
+    top = benchmark_module("unseen_baselines").top_paragraph
+    assert top("What records the free space after VACUUM?", blocks) == blocks[2].text
+    assert top("unrelated words entirely", blocks) == ""
+    assert "bm25p" in _script().SYSTEMS and "bm25" in _script().SYSTEMS
