@@ -44,6 +44,7 @@ from typing import Any, cast
 
 from answers_corpus import _embed
 from unseen_baselines import BASELINES, baseline_answer
+from unseen_calibrate import passage_probability
 from unseen_set import KINDS, SETS, Item, contains_any, load_items, of_split, questions_of
 
 REPO = Path(__file__).resolve().parents[1]
@@ -174,6 +175,7 @@ def ask_one(
     passage = _passage(answer)
     refused = answer.status == "not_covered"
     row = _scored(item, answer.answer, refused, [*quotes, passage], ms)
+    row["passage_p"] = passage_probability(library, item.question, answer.hits)
     return {**row, "status": answer.status, "passage": passage, "quotes": quotes}, answer.thread_id
 
 
@@ -354,7 +356,7 @@ def _run(home: Path, items: Sequence[Item], args: argparse.Namespace) -> list[di
         print("\n".join(problems) or f"all phrases and selections of {len(items)} items found")
         raise SystemExit(1 if problems else 0)
     rows = baseline(home, items)
-    for system in SCORERS:
+    for system in args.scorers:
         rows = run_child(home, args, system) + rows
     return rows
 
@@ -384,6 +386,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")
     parser.add_argument("--vectors", choices=("all", "none"), default="all")
     parser.add_argument("--check", action="store_true", help="only check the set's phrases")
+    parser.add_argument("--scorers", nargs="+", choices=SCORERS, default=list(SCORERS))
     parser.add_argument("--child", choices=SCORERS, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--home", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -169,3 +169,21 @@ def test_the_paragraph_baseline_answers_with_the_best_block_never_a_heading() ->
     assert top("What records the free space after VACUUM?", blocks) == blocks[2].text
     assert top("unrelated words entirely", blocks) == ""
     assert "bm25p" in _script().SYSTEMS and "bm25" in _script().SYSTEMS
+
+
+def test_the_threshold_sweep_refuses_below_the_passage_probability_only_more() -> None:
+    def row(covered: bool, p: float, refused: bool = False) -> dict:
+        hit = covered and not refused
+        return {
+            "system": "learned",
+            "covered": covered,
+            "refused": refused,
+            "answer_hit": hit,
+            "passage_p": p,
+        }
+
+    rows = [row(True, 0.9), row(True, 0.3), row(False, 0.2), row(False, 0.8, refused=True)]
+    table = benchmark_module("unseen_calibrate").sweep(rows).splitlines()
+    assert "| 0.00 | 0/2 | 1/2 | 2/2 |" in table
+    assert "| 0.30 | 0/2 | 2/2 | 2/2 |" in table  # 0.3 itself is not below
+    assert "| 0.40 | 1/2 | 2/2 | 1/2 |" in table

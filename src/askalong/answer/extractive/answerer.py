@@ -39,6 +39,7 @@ class ExtractiveAnswerer(Answerer):
                 request.units,
                 embedder=self.embedder,
                 previous_answer=previous_answer,
+                hits=request.hits,
             )
             return Draft(result.status, result.answer, result.quotes, result.explanation)
         result = answer_extractively(
