@@ -153,7 +153,8 @@ def focus_support(
     by_vector = any(s.similarity >= VECTOR_SUPPORT[language] for s in scored)
     missing = checkable - found
     names = missing_names(question.text, evidence, terms)
-    names |= unmatched_words(question.text, evidence, chinese=not cross)
+    # read as plain: 什麼 is a question word, not an unknown noun the evidence must hold
+    names |= unmatched_words(question.plain, evidence, chinese=not cross)
     if cross:  # the question's own-script words cannot be in the other language's
         # sentences (a stray one may be); a name in the evidence's script still counts
         own = _HAN if question.language == "zh" else _LATIN
