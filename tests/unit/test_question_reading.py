@@ -168,6 +168,12 @@ def test_a_traditional_question_word_is_no_word_the_evidence_must_hold() -> None
         assert answer_extractively(read_question(question), [unit]).status == "answered"
 
 
+def test_holding_any_chinese() -> None:
+    assert read_question("谁调用了_wake_up_first").holds_chinese
+    assert read_question("What does 的 mark?").holds_chinese
+    assert not read_question("Who calls _wake_up_first?").holds_chinese
+
+
 # -- read once per question asked ---------------------------------------------------------
 
 NOTES = (

@@ -25,6 +25,7 @@ code, whether it names its own subject) are read on first use, still once.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -39,6 +40,8 @@ from askalong.question.traditional import joined_runs, plain, written_at
 from askalong.text.scripts import answer_language, detect_language
 from askalong.text.tokens import character_pairs, key_terms
 
+_HAN = re.compile("[\u4e00-\u9fff]")
+
 
 @dataclass(frozen=True)
 class QuestionReading:
@@ -52,6 +55,7 @@ class QuestionReading:
     points_at_anchor: bool  # "this", "它": about the selection ("this paper" is not)
     asks_summary: bool  # "summarise …", "总结…"
     asks_overview: bool  # a summary, or a list of what several passages say ("有哪些…")
+    holds_chinese: bool  # any Han character, even beside an identifier ("谁调用了f")
     subject: tuple[str, ...]  # the names it is about ("work_mem"), lowercased
     about_selection: bool  # names nothing beyond "this" ("Explain this.", "举例说明")
 
@@ -104,6 +108,7 @@ def read_question(text: str) -> QuestionReading:
         points_at_anchor=points_at_anchor(read),
         asks_summary=asks_summary(read),
         asks_overview=asks_overview(read),
+        holds_chinese=_HAN.search(text) is not None,
         subject=question_subject(read, form.answer_type),
         about_selection=about_selection(read, read_terms),
     )

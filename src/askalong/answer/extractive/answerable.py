@@ -172,7 +172,7 @@ def focus_support(
         far=far,
         share_needed=MISSING_SHARE[language],
         names_missing=names,
-        value_missing=typed_answer_missing(question.text, form, found, scored, _holds),
+        value_missing=typed_answer_missing(question, found, scored, _holds),
     )
 
 
