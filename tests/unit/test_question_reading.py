@@ -160,12 +160,23 @@ def test_counts_a_rating_and_a_code_question() -> None:
     assert each_script(callers, lambda r: (r.code.ask, r.code.name)) == [("callers", "acquire")] * 3
 
 
-def test_a_traditional_question_word_is_no_word_the_evidence_must_hold() -> None:
-    text = "魔法值指未經預先定義的常量。"
+def unit_of(text: str) -> ContextUnit:
     span = BlockSpan("b0", 0, len(text))
-    unit = ContextUnit("d1", ("c0",), text, (span,), (span,), (), 1, 0, "retrieved", 1.0)
+    return ContextUnit("d1", ("c0",), text, (span,), (span,), (), 1, 0, "retrieved", 1.0)
+
+
+def test_a_traditional_question_word_is_no_word_the_evidence_must_hold() -> None:
+    magic = unit_of("魔法值指未經預先定義的常量。")
     for question in ("什么是魔法值？", "什麼是魔法值？"):
-        assert answer_extractively(read_question(question), [unit]).status == "answered"
+        assert answer_extractively(read_question(question), [magic]).status == "answered"
+    east = unit_of("臺東市位於臺灣東部，東臨太平洋。")
+    assert answer_extractively(read_question("臺東市的東邊是什麼海洋？"), [east]).quotes
+
+
+def test_what_a_traditional_question_misses_is_named_as_it_is_written() -> None:
+    stars = unit_of("恆星的總質量是恆星演化的主要因素。")
+    result = answer_extractively(read_question("赫羅圖是什麼？"), [stars])
+    assert result.status == "not_covered" and result.explanation.endswith("没有找到：赫羅圖。")
 
 
 def test_holding_any_chinese() -> None:

@@ -69,6 +69,10 @@ class QuestionReading:
         """``terms_of(text)``: what a sentence or a claim is matched on."""
         return self.terms | self.pairs
 
+    def as_written(self, piece: str) -> str:
+        """``piece`` of ``plain`` as the question writes it (its Traditional characters)."""
+        return written_at(piece, self.text, self.plain)[0]
+
     @cached_property
     def names_subject(self) -> bool:
         """Whether it names what it asks about (no "it", not only "the default")."""
