@@ -179,6 +179,15 @@ def test_what_a_traditional_question_misses_is_named_as_it_is_written() -> None:
     assert result.status == "not_covered" and result.explanation.endswith("没有找到：赫羅圖。")
 
 
+def test_the_attribute_asked_of_a_named_thing() -> None:
+    assert read_question("What is the default value of work_mem?").asked_attributes == {"default"}
+    assert read_question("What is the maximum size of a field?").asked_attributes == {
+        "maximum",
+        "size",
+    }
+    assert not read_question("What does work_mem set?").asked_attributes
+
+
 def test_holding_any_chinese() -> None:
     assert read_question("谁调用了_wake_up_first").holds_chinese
     assert read_question("What does 的 mark?").holds_chinese

@@ -11,6 +11,7 @@ Each reading lives in its own module of this package, with its patterns and its 
 - ``leaning``: whether it leans on its thread, whether it points at its anchor;
 - ``overview``: whether it asks for a summary, or for what several passages say;
 - ``subject``: the names it is about, whether it asks only about the selection;
+- ``value_asks``: the attribute it asks of a thing it names ("the default of work_mem");
 - ``rating``: whether it asks to rate an answer;
 - ``split_parts``: its independent parts ("X? Also Y?") as each is searched, and whether
   each asks for the knowledge base's counts (``stats_asks``);
@@ -37,6 +38,7 @@ from askalong.question.rating import asks_to_rate
 from askalong.question.split_parts import QuestionPart, own_subject, read_parts
 from askalong.question.subject import about_selection, question_subject
 from askalong.question.traditional import joined_runs, plain, written_at
+from askalong.question.value_asks import asked_attributes
 from askalong.text.scripts import answer_language, detect_language
 from askalong.text.tokens import character_pairs, key_terms
 
@@ -57,6 +59,7 @@ class QuestionReading:
     asks_overview: bool  # a summary, or a list of what several passages say ("有哪些…")
     holds_chinese: bool  # any Han character, even beside an identifier ("谁调用了f")
     subject: tuple[str, ...]  # the names it is about ("work_mem"), lowercased
+    asked_attributes: frozenset[str]  # what it asks of the thing named: "default", "maximum"
     about_selection: bool  # names nothing beyond "this" ("Explain this.", "举例说明")
 
     @cached_property
@@ -114,6 +117,7 @@ def read_question(text: str) -> QuestionReading:
         asks_overview=asks_overview(read),
         holds_chinese=_HAN.search(text) is not None,
         subject=question_subject(read, form.answer_type),
+        asked_attributes=asked_attributes(terms),
         about_selection=about_selection(read, read_terms),
     )
 
