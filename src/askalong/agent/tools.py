@@ -8,7 +8,7 @@
 - ``submit_feedback(rating, reason)``: the person's criticism in words of the conversation's
   last answer, stored once per turn (``askalong.feedback``): the one tool that writes, so it
   runs only in a turn whose own message asks to rate an answer (``Scope.may_write``, from
-  ``agent/intent``), never because a passage or a tool's result says so;
+  ``QuestionReading.asks_to_rate``), never because a passage or a tool's result says so;
 - ``knowledge_stats()``: the documents and chunks the asker can see.
 
 Who is asking is the ``Scope``'s, taken from the request: no tool argument can name a user

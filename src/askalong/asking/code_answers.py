@@ -51,7 +51,6 @@ _TEXT = {
         "missing": "所查代码中没有：{names}。",
     },
 }
-_HAN = re.compile("[\u4e00-\u9fff]")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _BARE_LINE = re.compile(r"^[\s{}()\[\];,:]*$")
 
@@ -239,4 +238,4 @@ def _name(finding: CodeFinding) -> str:
 
 def _lang(question: QuestionReading) -> str:
     """Chinese when the question is, or holds any Chinese (谁调用了_wake_up_first)."""
-    return "zh" if question.language == "zh" or _HAN.search(question.text) else "en"
+    return "zh" if question.language == "zh" or question.holds_chinese else "en"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from askalong.question.form import GENERIC_TERMS
 from askalong.question.leaning import refers_back
 from askalong.question.stats_asks import asks_stats
+from askalong.question.traditional import written_at
 from askalong.text.tokens import key_terms
 
 # "以及" joins two nouns as often as two questions: it splits only where a question mark
@@ -42,13 +43,20 @@ class QuestionPart:
     asks_stats: bool
 
 
-def read_parts(text: str) -> tuple[QuestionPart, ...]:
-    """The parts of ``text``, each read."""
-    parts = question_parts(text)
+def read_parts(text: str, plain_text: str | None = None) -> tuple[QuestionPart, ...]:
+    """The parts of ``text``, each read; ``plain_text`` is how it is read (its
+    Traditional question words made Simplified, ``question/traditional``): that is split
+    and read, and each part kept as ``text`` writes it."""
+    read = text if plain_text is None else plain_text
+    parts = question_parts(read)
     searched = searched_parts(parts)
+    written, at = [], 0
+    for part in parts:
+        as_written, at = written_at(part, text, read, at)
+        written.append(as_written)
     return tuple(
-        QuestionPart(part, query, asks_stats(part))
-        for part, query in zip(parts, searched, strict=True)
+        QuestionPart(own, own if query == part else query, asks_stats(part))
+        for own, part, query in zip(written, parts, searched, strict=True)
     )
 
 

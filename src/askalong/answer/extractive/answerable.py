@@ -41,6 +41,7 @@ from askalong.answer.extractive.scoring import Scored
 from askalong.answer.extractive.typed import typed_answer_missing
 from askalong.question.form import focus_found
 from askalong.question.reading import QuestionReading
+from askalong.question.traditional import plain
 from askalong.text.tokens import CHINESE_STOP_WORDS, han_words, key_terms, search_normal
 
 # Refused by term only when none of the checkable focus is found: a stricter share (0.5)
@@ -147,7 +148,9 @@ def focus_support(
     by_vector = any(s.similarity >= VECTOR_SUPPORT[language] for s in scored)
     missing = checkable - found
     names = missing_names(question.text, evidence, terms)
-    names |= unmatched_words(question.text, evidence, chinese=not cross)
+    # both read as plain: 什麼 is a question word, not an unknown noun the evidence must hold
+    unknown = unmatched_words(question.plain, plain(evidence), chinese=not cross)
+    names |= frozenset(map(question.as_written, unknown))
     if cross:  # the question's own-script words cannot be in the other language's
         # sentences (a stray one may be); a name in the evidence's script still counts
         own = _HAN if question.language == "zh" else _LATIN
@@ -164,7 +167,7 @@ def focus_support(
         far=far,
         share_needed=MISSING_SHARE[language],
         names_missing=names,
-        value_missing=typed_answer_missing(question.text, form, found, scored, _holds),
+        value_missing=typed_answer_missing(question, found, scored, _holds),
     )
 
 

@@ -19,7 +19,6 @@ from askalong.answer.extractive.cues import (
     opens_with_subject,
 )
 from askalong.answer.extractive.entries import (
-    asked_attributes,
     describes,
     entry_sentence,
     names_another,
@@ -301,7 +300,7 @@ def _entry_sentences(
     sentence opening with the subject ("HAVING eliminates group rows …") by half; a
     Description's first sentence opening with the subject in full; a sentence of another
     thing's entry ("wal_buffers" for "shared_buffers") loses as much."""
-    asked = asked_attributes(question)
+    asked = question.asked_attributes
     out: list[tuple[frozenset[str], float]] = []
     for candidate in found:
         named = names_entry(question, candidate.entry, subject)
