@@ -2,7 +2,8 @@
 are with theirs: ``sync`` indexes what the routes lack and drops what the store lost,
 pending vectors are found and embedded, an identical text is never embedded twice (its
 stored vector reused, by any process), a document held by one embedder is skipped by
-another, and a keyword batch commits once at its end. The ``Library`` picks these routes
+another, a keyword batch commits once at its end, and the doctor finds and repairs
+what the routes lack or hold in excess. The ``Library`` picks these routes
 for a PostgreSQL store unless ``search_routes`` says "embedded"."""
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from askalong.config import Settings
 from askalong.index.pg_routes import PostgresRoutes
 from askalong.index.sync import SearchIndexes
 from askalong.library import Library
+from askalong.maintain.checks import examine, stored_documents
+from askalong.maintain.parts import Parts
+from askalong.maintain.repair import repair
 from askalong.store.postgres.store import PostgresStore
 from askalong.types import Access, StoredDocument
 from conftest import settings_for
@@ -129,3 +133,31 @@ def test_removing_a_document_drops_its_rows_and_vectors(routes: PostgresRoutes) 
     routes.remove("doomed")
     assert routes.keyword.document_ids() == set()
     assert routes.vector_documents() == set()
+
+
+def test_the_doctor_finds_and_repairs_what_the_postgresql_routes_lack(
+    routes: PostgresRoutes, server: Settings, embedder: HashEmbedder
+) -> None:
+    unindexed = stored(routes, "unindexed", "a passage the keyword rows lack")
+    stored(routes, "unembedded", "a passage without vectors")
+    routes.sync()
+    assert routes.embed([unindexed.document]).chunks == 1
+    routes.keyword.delete("unindexed")
+    routes.add(make_document("ghost"), make_chunks("ghost", "a passage of no document"))
+    vectors = routes.vectors
+    assert vectors is not None
+    vectors.add("ghost", ["ghost:0"], embedder.embed_passages(["a passage of no document"]))
+    with Parts.open(server, lambda: embedder) as parts:
+        stored_now = list(stored_documents(parts))
+        found = [(f.kind, f.subject) for f in examine(parts, stored_now)]
+        assert set(found) == {
+            ("keyword_missing", "unindexed"),
+            ("keyword_orphan", "ghost"),
+            ("vectors_missing", "unembedded"),
+            ("vectors_orphan", "ghost"),
+        }
+        repair(parts, examine(parts, stored_now), stored_now)
+        assert examine(parts, list(stored_documents(parts))) == []
+    assert not (server.home / "index").exists()
+    found = routes.keyword.search("passage", Access.local())
+    assert {hit.document_id for hit in found} == {"unindexed", "unembedded"}
