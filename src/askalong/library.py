@@ -32,6 +32,9 @@ _Member = TypeVar("_Member")
 class Library:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        # The home holds the server's presence file and caches even when nothing else of
+        # the library lives in it (server mode: the store and the search in PostgreSQL).
+        settings.home.mkdir(parents=True, exist_ok=True)
         self.store = open_store(settings)
         self.indexes = open_indexes(settings, self.store, lambda: make_embedder(settings))
         # An unreadable index must not stop what only the store serves (listing, showing):

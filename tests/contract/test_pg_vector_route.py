@@ -19,11 +19,11 @@ from tests.contract.test_keyword_index import make_chunks, make_document
 
 from askalong.config import Settings
 from askalong.errors import StoreError
+from askalong.index.embedding import EmbedReport
 from askalong.index.pg_keyword import PostgresKeywordRoute
 from askalong.index.pg_routes import PostgresRoutes
 from askalong.index.pg_schema import Pool
 from askalong.index.pg_vector import MAX_EF_SEARCH, OVERSAMPLE, PostgresVectorRoute, ef_search
-from askalong.index.embedding import EmbedReport
 from askalong.store.backends import open_store
 from askalong.types import Access, StoredDocument
 

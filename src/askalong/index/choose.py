@@ -14,8 +14,13 @@ from askalong.index.sync import SearchIndexes
 from askalong.store.base import Store
 
 
+def in_database(settings: Settings) -> bool:
+    """Whether the settings put the search routes in the store's PostgreSQL database."""
+    return settings.search_routes == "auto" and bool(settings.database_url)
+
+
 def open_indexes(settings: Settings, store: Store, embedder: EmbedderFactory) -> StoreIndexes:
-    if settings.search_routes == "auto" and settings.database_url:
+    if in_database(settings):
         # psycopg is the server extra: imported only when server mode is asked for
         from askalong.index.pg_routes import PostgresRoutes
         from askalong.store.postgres.store import PostgresStore

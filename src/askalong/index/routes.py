@@ -142,6 +142,12 @@ class StoreIndexes(ABC):
         pending = [d for d in self.store.list_documents(Access.local()) if d.id not in done]
         return [d for d in reversed(pending) if self.store.chunks(d.id)]
 
+    def live_keys(self, document_id: str) -> dict[str, str]:
+        """Chunk id -> content key of the document's searchable vectors ({} with
+        embeddings off): what the doctor checks against its chunks."""
+        vectors = self.vectors
+        return {} if vectors is None else self._keyed(vectors).live_keys(document_id)
+
     def embed(
         self,
         documents: Sequence[Document],
