@@ -66,7 +66,8 @@ def stdlib_copy(into: Path, package: str) -> Path:
 
 def predicted(root: Path) -> tuple[set[Edge], set[Edge]]:
     """The graph's (callee edges, caller edges) over the ``.py`` files under ``root``."""
-    from askalong.context.code_graph import Place, Repository, SourceFile
+    from askalong.context.code_graph import Repository
+    from askalong.context.code_places import Place, SourceFile
     from askalong.parse.code.parser import parse
 
     files = []

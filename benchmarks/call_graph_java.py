@@ -39,7 +39,8 @@ classes, a nested class's methods named under its outer class, interface dispatc
 """
 Node = tuple[str, tuple[str, ...]]  # (file, class path + method name)
 Edge = tuple[Node, Node]
-_CLASS = re.compile(r"^\S.*?\b(?:class|interface|enum|record)\s+([\w.$]+)(.*)\{\s*$")
+# A class's header line, its modifiers optional (a package-private ``class X {`` has none).
+_CLASS = re.compile(r"^(?:\S.*?\s)?(?:class|interface|enum|record)\s+([\w.$]+)(.*)\{\s*$")
 _METHOD = re.compile(r"^  \S.*?([\w$<>]+)\(.*\)(?:\s+throws\s+[\w.$, ]+)?;$")
 _INVOKE = re.compile(r"invoke(?:virtual|special|static|interface)\s+#\d+\s+// \w*Method (\S+?):\(")
 _LAMBDA = re.compile(r"^lambda\$(\w+)\$\d+$")
@@ -131,7 +132,8 @@ def true_edges(classes: dict) -> set[Edge]:
 
 
 def predicted(files: list[Path], root: Path) -> tuple[set[Edge], set[Edge], set[Node]]:
-    from askalong.context.code_graph import Place, Repository, SourceFile, is_class
+    from askalong.context.code_graph import Repository, is_class
+    from askalong.context.code_places import Place, SourceFile
     from askalong.parse.code.parser import parse
 
     parsed = [

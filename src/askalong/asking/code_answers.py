@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.context.code import line_span
-from askalong.context.code_graph import Place
+from askalong.context.code_places import Place
 from askalong.context.code_question import named_identifiers
 from askalong.context.units import ContextUnit
 from askalong.text.analysed import AnalysedText
