@@ -28,13 +28,16 @@ from askalong.context.code_scope import (
     attribute_type,
     field_type,
     receiver_type,
-    static_import_owner,
+    static_import_owners,
 )
 from askalong.parse.code.languages import grammar_for
 from askalong.parse.code.outline import CallSite, code_outline
 from askalong.types import Block
 
 SELF_NAMES = frozenset({"self", "cls", "this", "Self"})
+# Languages where a bare call is a method of the caller's class, its bases or the classes
+# around it (a local variable is never called: the call syntax says method).
+MEMBER_CALLS = frozenset({"java"})
 SUPER_NAMES = frozenset({"super()", "super"})
 MAX_BASES = 8  # levels of base classes followed
 _NEW = re.compile(r"^new\s+([A-Z]\w*)\b")
@@ -104,6 +107,10 @@ class Repository:
             return self.member(owner, site.callee, here)
         if site.receiver:
             return module_call(site, candidates, caller) or self._typed(site, caller)
+        if here.language in MEMBER_CALLS:
+            member = self._enclosing_member(site.callee, caller)
+            if member is not None:
+                return member
         nested = self.nested(site.callee, caller)
         if nested is not None:
             return nested
@@ -112,6 +119,16 @@ class Repository:
         ):
             return None  # a parameter or a local, whatever the repository defines so
         return self._statically_imported(site.callee, here) or bare_call(site, candidates, caller)
+
+    def _enclosing_member(self, name: str, caller: Place) -> Place | None:
+        """A bare ``name()`` in Java: a method of the caller's class or a class it derives
+        from, else of a class around it (an inner class calls its outer class's methods)."""
+        owner = caller.qualname[:-1]
+        for depth in range(len(owner), 0, -1):
+            found = self.member(owner[:depth], name, caller.file)
+            if found is not None:
+                return found
+        return None
 
     def nested(self, name: str, caller: Place) -> Place | None:
         """``name`` defined in the caller's function or a function around it (Python,
@@ -132,9 +149,12 @@ class Repository:
         if file.language != "java":
             return None
         header = "\n".join(b.text for b in file.blocks if not b.section_path)
-        owner = static_import_owner(header, name)
-        place = self.class_named(owner, file) if owner else None
-        return self.member(place.qualname, name, place.file) if place else None
+        for owner in static_import_owners(header, name):
+            place = self.class_named(owner, file)
+            found = self.member(place.qualname, name, place.file) if place else None
+            if found is not None:
+                return found
+        return None
 
     def member(
         self, owner: tuple[str, ...], name: str, near: SourceFile, depth: int = 0
@@ -185,21 +205,49 @@ class Repository:
         receiver = site.receiver
         head, _, attribute = receiver.partition(".")
         if head in SELF_NAMES and attribute.isidentifier():
-            kind = self._attribute_type(caller, attribute) or _field_type(caller, attribute)
+            kind = self._attribute_type(caller, attribute) or self._field_type(caller, attribute)
         elif receiver.isidentifier():
             text = own_text(here.blocks, caller.block)
             kind = receiver_type(here.language, text, receiver)
             if not kind and receiver not in scope_bound(
                 here.language, here.blocks, caller.block, is_class
             ):
-                # a field of the class (``Deflater def;``), a module's own instance
-                # (``_default_decoder = JSONDecoder()``), or a class's own name: static
-                kind = _field_type(caller, receiver) or _module_type(here, receiver) or receiver
+                # a field of the class (``Deflater def;``), a class's own name (a static
+                # call), or a module's own instance (``_default_decoder = JSONDecoder()``)
+                kind = self._field_type(caller, receiver)
+                if not kind and self.class_named(receiver, here) is None:
+                    kind = _module_type(here, receiver)
+                kind = kind or receiver
         else:  # ``new T(...).m()``
             created = _NEW.match(receiver)
             kind = created.group(1) if created else ""
         place = self.class_named(kind, here) if kind else None
         return self.member(place.qualname, site.callee, place.file) if place else None
+
+    def _field_type(self, caller: Place, name: str) -> str:
+        """``name``'s declared class among the fields (``field_type``) of the caller's
+        class, the classes it derives from (a base's protected field), then the classes
+        around it (an inner class reads its outer class's fields)."""
+        for owner in self._field_owners(caller.qualname[:-1], caller.file):
+            texts = [b.text for b in owner.file.blocks if b.section_path == owner.qualname]
+            found = field_type(owner.file.language, texts, name)
+            if found:
+                return found
+        return ""
+
+    def _field_owners(self, owner: tuple[str, ...], near: SourceFile) -> Iterator[Place]:
+        """The class ``owner`` and its bases, then each class around it and its bases."""
+        seen: set[tuple[str, str]] = set()
+        for depth in range(len(owner), 0, -1):
+            pending = [self.definition(owner[:depth], near)]
+            while pending and len(seen) <= MAX_BASES * 4:
+                place = pending.pop(0)
+                if place is None or place.key in seen or not is_class(place.block):
+                    continue
+                seen.add(place.key)
+                yield place
+                bases = sorted(self.bases(place.qualname, place.file))
+                pending += [self.class_named(b, place.file) for b in bases]
 
     def _attribute_type(self, caller: Place, attribute: str) -> str:
         owner = caller.qualname[:-1]
@@ -251,13 +299,6 @@ def _on_self(site: CallSite, caller: Place) -> bool:
         return True
     go = _GO_RECEIVER.search(own_text(caller.file.blocks, caller.block))
     return go is not None and site.receiver == go.group(1)
-
-
-def _field_type(caller: Place, name: str) -> str:
-    """``name``'s declared class among the fields of the caller's class (``field_type``)."""
-    owner = caller.qualname[:-1]
-    texts = [b.text for b in caller.file.blocks if owner and b.section_path == owner]
-    return field_type(caller.file.language, texts, name)
 
 
 def _module_type(file: SourceFile, name: str) -> str:
