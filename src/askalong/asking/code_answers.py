@@ -57,7 +57,7 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _BARE_LINE = re.compile(r"^[\s{}()\[\];,:]*$")
 # A line of comment punctuation alone (``/*``, ``*/``, ``"""``): it says nothing to quote.
 _MARK_LINE = re.compile(r"^\s*(?:/\*+|\*+/|\*|\"\"\"|\'\'\'|#+|//+)\s*$")
-_BLOCK_OPENERS = (("/*", "*/"), ('"""', '"""'), ("\'\'\'", "\'\'\'"))
+_BLOCK_OPENERS = (("/*", "*/"), ('"""', '"""'), ("'''", "'''"))
 
 
 @dataclass(frozen=True)
