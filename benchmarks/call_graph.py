@@ -68,8 +68,12 @@ def stdlib_copy(into: Path, package: str) -> Path:
 def predicted(root: Path) -> tuple[set[Edge], set[Edge]]:
     """The graph's (callee edges, caller edges) over the ``.py`` files under ``root``."""
     from askalong.context.code_graph import Repository
-    from askalong.context.code_places import Place, SourceFile
     from askalong.parse.code.parser import parse
+
+    try:
+        from askalong.context.code_places import Place, SourceFile
+    except ImportError:  # a tree from before they had a module of their own (--before)
+        from askalong.context.code_graph import Place, SourceFile  # type: ignore[attr-defined,no-redef]
 
     files = []
     for path in sorted(root.rglob("*.py")):

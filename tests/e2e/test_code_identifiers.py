@@ -163,3 +163,17 @@ def test_the_card_opens_from_the_keyboard_and_gives_focus_back(
     expect(definition).to_be_focused()
     code_page.keyboard.press("Enter")  # the focused definition: mixins.py at its def line
     assert_opened_at(code_page, ids["mixins.py"], MIXINS, "    def _get_loop(self):")
+
+
+def test_the_code_view_and_its_card_speak_chinese(
+    browser: Browser, repository: tuple[LiveServer, dict]
+) -> None:
+    server = repository[0]
+    with entered_page(browser, server, locale="zh-CN") as page:
+        card = clicked_card(
+            page, repository, "        fut = self._get_loop().create_future()", "_get_loop"
+        )
+        expect(page.locator("#doc-meta")).to_contain_text("源代码")  # the format, said in Chinese
+        expect(card.locator("h3").first).to_have_text("定义")
+        expect(card.locator(".identifier-definition").first).to_contain_text("方法")
+        expect(card.locator(".identifier-references")).to_contain_text("处引用")
