@@ -119,3 +119,33 @@ def test_a_definition_below_its_comment_quotes_the_definition_line(
     run_json("add", "--no-embed", str(folder))
     answer = run_json("ask", "Where is Helper defined?")
     assert quoted(answer) == ["func Helper(x int) int {"]
+
+
+RETRY = """package retry
+
+type BackOff interface{ NextBackOff() int }
+
+/*
+WithMaxRetries creates a wrapper around another BackOff, which will
+return Stop if NextBackOff() has been called too many times
+*/
+func WithMaxRetries(b BackOff, max uint64) BackOff {
+\treturn b
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["WithMaxRetries 的代码", "WithMaxRetries是做什么的？", "What does WithMaxRetries do?"],
+)
+def test_lines_are_picked_past_a_comment_opener_and_a_name_ends_where_chinese_begins(
+    settings: Settings, tmp_path: Path, question: str
+) -> None:
+    folder = tmp_path / "retry"
+    folder.mkdir()
+    (folder / "retry.go").write_text(RETRY, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    answer = run_json("ask", question)
+    assert answer["status"] == "answered", answer
+    assert quoted(answer) == ["func WithMaxRetries(b BackOff, max uint64) BackOff {"]

@@ -6,8 +6,9 @@ bare name to the nested definition in scope, never to a closure's parameter."""
 
 from __future__ import annotations
 
-from askalong.context.code_graph import Place, Repository, SourceFile
+from askalong.context.code_graph import Repository
 from askalong.context.code_identifiers import definitions
+from askalong.context.code_places import Place, SourceFile
 from askalong.parse.code.parser import parse
 from askalong.wire.code import symbols_json
 

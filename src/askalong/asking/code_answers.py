@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.context.code import line_span
-from askalong.context.code_graph import Place
+from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
 from askalong.text.tokens import key_terms
@@ -53,6 +53,9 @@ _TEXT = {
 }
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _BARE_LINE = re.compile(r"^[\s{}()\[\];,:]*$")
+# A line of comment punctuation alone (``/*``, ``*/``, ``"""``): it says nothing to quote.
+_MARK_LINE = re.compile(r"^\s*(?:/\*+|\*+/|\*|\"\"\"|\'\'\'|#+|//+)\s*$")
+_BLOCK_OPENERS = (("/*", "*/"), ('"""', '"""'), ("'''", "'''"))
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class _Line:
     unit: int
     span: BlockSpan
     text: str
+    comment: bool = False  # a comment line, or a line inside a block comment or docstring
 
 
 def graph_draft(
@@ -123,11 +127,12 @@ def _picked(
         for taken in (line, *_opened(lines, line)):
             if all(taken.text.strip() != c.text.strip() for c in chosen):
                 chosen.append(taken)
-    return chosen or [ln for ln in lines if ln.unit == 0][:1]
+    first = [ln for ln in lines if ln.unit == 0]
+    return chosen or [next((ln for ln in first if not ln.comment), *first[:1])]
 
 
 def _definition_line(lines: list[_Line]) -> _Line | None:
-    return next((ln for ln in lines if not ln.text.lstrip().startswith(_COMMENT)), None)
+    return next((ln for ln in lines if not ln.comment), None)
 
 
 def _around_selection(lines: list[_Line], anchor: ContextUnit) -> list[_Line]:
@@ -149,7 +154,7 @@ def _best(lines: list[_Line], wanted: frozenset[str]) -> list[_Line]:
     for index, line in enumerate(lines):
         shared = len(wanted & _line_terms(line.text))
         if shared:
-            weight = shared / 2 if line.text.lstrip().startswith(_COMMENT) else shared
+            weight = shared / 2 if line.comment else shared
             scored.append((-weight, index, line))
     return [line for _, _, line in sorted(scored, key=lambda t: t[:2])]
 
@@ -168,17 +173,32 @@ def _indent(text: str) -> int:
 
 
 def _lines(units: Sequence[ContextUnit]) -> Iterator[_Line]:
-    """Every line of code the units hold that says something (not a lone brace)."""
+    """Every line of code the units hold that says something (not a lone brace, nor a
+    comment's ``/*`` or ``*/`` alone), each knowing whether it is comment."""
     for number, unit in enumerate(units):
         for piece in unit.pieces:
             offset = 0
+            closing = ""  # the end of the block comment (docstring) the line is in
             for row in piece.text.split("\n"):
-                if not _BARE_LINE.match(row):
+                comment, closing = _comment_state(row, closing)
+                if not _BARE_LINE.match(row) and not _MARK_LINE.match(row):
                     start = piece.span.start + offset
-                    yield _Line(
-                        number, BlockSpan(piece.span.block_id, start, start + len(row)), row
-                    )
+                    span = BlockSpan(piece.span.block_id, start, start + len(row))
+                    yield _Line(number, span, row, comment)
                 offset += len(row) + 1
+
+
+def _comment_state(row: str, closing: str) -> tuple[bool, str]:
+    """Whether ``row`` is comment, and the block comment's end still awaited after it."""
+    text = row.strip()
+    if closing:
+        return True, "" if closing in text else closing
+    if text.startswith(_COMMENT):
+        for opener, end in _BLOCK_OPENERS:
+            if text.startswith(opener) and end not in text[len(opener) :]:
+                return True, end
+        return True, ""
+    return False, ""
 
 
 def _cited(unit: ContextUnit, span: BlockSpan) -> bool:

@@ -13,7 +13,8 @@ from askalong.asking.code_finding import CodeFinding, code_finding, finding_unit
 from askalong.context.call_path import tree_units
 from askalong.context.call_tree import DEPTH, CallNode, call_tree
 from askalong.context.code import code_anchor_unit, place_unit
-from askalong.context.code_graph import Place, Repository, is_class
+from askalong.context.code_graph import Repository, is_class
+from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.question.code_asks import CodeQuestion
 

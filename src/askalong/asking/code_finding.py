@@ -17,7 +17,8 @@ from itertools import islice
 from askalong.context.call_path import definition_span
 from askalong.context.call_tree import CallNode
 from askalong.context.code import place_unit
-from askalong.context.code_graph import Place, Repository
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.parse.code.outline import CallSite
 from askalong.question.code_asks import CodeQuestion

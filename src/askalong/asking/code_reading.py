@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from askalong.context.code_graph import Place, Repository, SourceFile
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place, SourceFile
 from askalong.store.base import Store
 from askalong.types import Access, Block, Document
 

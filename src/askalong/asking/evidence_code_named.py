@@ -22,7 +22,8 @@ from askalong.asking.evidence_code_anchor import graph_based
 from askalong.asking.question import AskedQuestion
 from askalong.context.assemble import assemble_context
 from askalong.context.code import CODE_TOTAL_CHARS, code_units
-from askalong.context.code_graph import Place, Repository
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place
 from askalong.store.base import Store
 from askalong.types import Access
 

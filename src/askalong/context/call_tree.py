@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from askalong.context.code_graph import Place, Repository
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place
 
 DEPTH = 3
 MAX_NODES = 60

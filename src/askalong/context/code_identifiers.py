@@ -17,7 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from askalong.context.code_graph import Place, Repository, SourceFile, block_calls, is_class
+from askalong.context.code_graph import Repository, block_calls, is_class
+from askalong.context.code_places import Place, SourceFile
 
 IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]{0,99}")
 MAX_LINES_PER_FILE = 200  # references listed per file; the count is always whole

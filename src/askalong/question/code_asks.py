@@ -68,7 +68,8 @@ _ZH_HERE: list[tuple[CodeAsk, str]] = [
         r"调用了?哪些|调用了?什么|调用链|调用树|调用路径|调用关系|触发了?哪些|会触发|哪些路径",
     ),
 ]
-_FLAGS = re.IGNORECASE
+# ASCII: an identifier ends where Chinese begins ("WithMaxRetries是做什么的").
+_FLAGS = re.IGNORECASE | re.ASCII
 _NAMED = [(kind, re.compile(p, _FLAGS)) for kind, p in (*_EN_NAMED, *_ZH_NAMED)]
 _HERE_ASKS = [(kind, re.compile(p, _FLAGS)) for kind, p in (*_EN_HERE, *_ZH_HERE)]
 # Words the patterns' ``X`` may catch that name nothing: "what calls the function?"
@@ -89,7 +90,8 @@ _PROSE = frozenset(
 # dotted (``os.path``), called (``f()``), or quoted in backticks.
 _SHAPED = re.compile(
     r"`([^`\s]+)`|\b([A-Za-z_]\w*\(\))|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b"
-    r"|\b(\w*_\w*)\b|\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b"
+    r"|\b(\w*_\w*)\b|\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b",
+    re.ASCII,
 )
 
 
@@ -121,7 +123,8 @@ def read_code_question(text: str) -> CodeQuestion:
     """What ``text`` asks of code: a graph question (callers, usage, callees, definition)
     naming ``X`` or the anchor, else ``about`` (with the identifier it names, if one)."""
     shaped = named_identifiers(text)
-    words = tuple(w for w in re.findall(r"[A-Za-z_]\w{2,}", text) if w.lower() not in _PROSE)
+    found = re.findall(r"[A-Za-z_]\w{2,}", text, re.ASCII)  # a name ends where Chinese begins
+    words = tuple(w for w in dict.fromkeys(found) if w.lower() not in _PROSE)
     asked = _asked(text, shaped)
     return replace(asked, identifiers=shaped, words=words)
 

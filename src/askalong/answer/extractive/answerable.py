@@ -156,7 +156,6 @@ def focus_support(
         own = _HAN if question.language == "zh" else _LATIN
         kept = frozenset(t for t in missing if not own.match(t))
         return Support(found, kept, by_vector, names_missing=names)
-    form = question.form
     closest = max((s.similarity for s in scored), default=0.0)
     far = embedded and closest < (CLOSE[language] - _COSINE_LOW) / _COSINE_SPAN
     return Support(

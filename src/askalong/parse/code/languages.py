@@ -124,8 +124,7 @@ _JAVA_CALLS = """\
 (method_invocation object: (_) @receiver name: (identifier) @callee)
 (method_invocation !object name: (identifier) @callee)
 (object_creation_expression type: (type_identifier) @callee)
-(method_invocation arguments: (argument_list (identifier) @ref))
-"""
+"""  # no @ref: a bare name passed in Java is a variable (a method is passed as ``C::m``)
 JAVA = Grammar(
     "java",
     functions=frozenset({"method_declaration", "constructor_declaration"}),

@@ -3,9 +3,12 @@
 // repository counted per file, and for a function or class its calls and callers (the
 // outline's lists, symbols.js), from GET /api/documents/{id}/identifiers/{name}. A place
 // in this file is highlighted at once; one in another file opens that file at the line.
+// From the keyboard: Enter at a caret inside a name (caret browsing) opens its card too;
+// focus moves into the card and Tab stays in it; Escape closes it and gives focus back.
 
 import * as api from "../lib/api.js";
 import { el } from "../lib/dom.js";
+import { trapFocus } from "../lib/focus-trap.js";
 import { t, tn } from "../lib/i18n.js";
 import { definitionLine, lineSpan } from "./codeview.js";
 import { hashOf } from "./url-state.js";
@@ -24,7 +27,8 @@ export class IdentifierCard {
     this.symbols = symbols;
     this.card = null;
     root.addEventListener("click", (event) => this.onClick(event), { signal });
-    document.addEventListener("keydown", (event) => event.key === "Escape" && this.close(), {
+    root.addEventListener("keydown", (event) => this.onKey(event), { signal });
+    document.addEventListener("keydown", (event) => event.key === "Escape" && this.dismiss(), {
       signal,
     });
     document.addEventListener(
@@ -43,8 +47,23 @@ export class IdentifierCard {
     this.open(found);
   }
 
+  // Enter at a collapsed caret inside a name opens its card, as a click on it does.
+  onKey(event) {
+    if (event.key !== "Enter" || event.defaultPrevented || this.card?.contains(event.target))
+      return;
+    const found = nameAtCaret();
+    if (!found) return;
+    event.preventDefault();
+    event.stopPropagation(); // not also the block cursor's Enter (ask)
+    this.open(found);
+  }
+
   async open({ name, block, line, rect }) {
+    const opener = document.activeElement;
     this.close();
+    // focus comes back here on Escape: what had it, else the listing the name is in
+    this.returnTo =
+      opener && opener !== document.body ? opener : this.root.querySelector(".code-listing");
     const body = el(
       "div",
       { class: "identifier-body" },
@@ -55,6 +74,7 @@ export class IdentifierCard {
       {
         class: "identifier-card",
         role: "dialog",
+        tabindex: -1,
         "aria-label": t("code.identifier", { name }),
         dataset: { name },
       },
@@ -63,6 +83,8 @@ export class IdentifierCard {
     );
     document.body.append(this.card);
     place(this.card, rect);
+    this.releaseFocus = trapFocus(this.card);
+    this.card.focus({ preventScroll: true }); // into the card at once: Escape, Tab work
     try {
       const found = await api.identifier(this.docId, name, block, line);
       if (this.card?.dataset.name !== name) return;
@@ -179,7 +201,17 @@ export class IdentifierCard {
     if (shown) this.highlight(placeJson.block_id, shown[0], shown[1]);
   }
 
+  // Escape: close, and focus goes back where it was when the card opened.
+  dismiss() {
+    if (!this.card) return;
+    const back = this.returnTo;
+    this.close();
+    back?.focus({ preventScroll: true });
+  }
+
   close() {
+    this.releaseFocus?.();
+    this.releaseFocus = null;
     this.card?.remove();
     this.card = null;
   }
@@ -192,7 +224,20 @@ export class IdentifierCard {
 // The name under the pointer in the code view, with its block, line and box; null over
 // a keyword, string, comment, number or operator, or off any name.
 function nameAt(x, y) {
-  const range = document.caretRangeFromPoint?.(x, y);
+  const found = nameInRange(document.caretRangeFromPoint?.(x, y));
+  if (!found || x < found.rect.left - 2 || x > found.rect.right + 2) return null; // past the line's end
+  return found;
+}
+
+// The name the keyboard's collapsed caret is in (or at the end of), as `nameAt` gives it.
+function nameAtCaret() {
+  const selection = window.getSelection();
+  if (!selection.rangeCount || !selection.isCollapsed) return null;
+  return nameInRange(selection.getRangeAt(0));
+}
+
+// The name around a collapsed range's position in a code segment, or null.
+function nameInRange(range) {
   const node = range?.startContainer;
   const seg = node?.parentElement?.closest(".seg");
   if (!seg || node.nodeType !== Node.TEXT_NODE || NOT_NAMES.some((c) => seg.classList.contains(c)))
@@ -208,7 +253,6 @@ function nameAt(x, y) {
   word.setStart(node, start);
   word.setEnd(node, end);
   const rect = word.getBoundingClientRect();
-  if (x < rect.left - 2 || x > rect.right + 2) return null; // past the line's end
   const line = Number(seg.closest(".code-line").getAttribute("data-line"));
   return { name, block: seg.getAttribute("data-block"), line, rect };
 }

@@ -148,7 +148,8 @@ function mount(structure, code) {
 }
 
 function metaLine(doc) {
-  const parts = [doc.format.toUpperCase()];
+  // a format's short name (PDF, HTML) reads in any language; "code" is said in the reader's
+  const parts = [doc.format === "code" ? t("library.kind.code") : doc.format.toUpperCase()];
   if (doc.format === "pdf" && doc.pages) parts.push(tn("doc.pages", doc.pages));
   const spoken = languageName(doc.language);
   if (spoken) parts.push(spoken);
