@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from _table import markdown_table, write_results
-from askalong.index.vector_ann import CONNECTIVITY, EXPANSION_ADD, OVERSAMPLE
+from askalong.index.vector_ann import CONNECTIVITY, EXPANSION_ADD, GRAPH_DTYPE, OVERSAMPLE
 from askalong.index.vector_rows import DocumentVectors, VectorRows
 from askalong.index.vectors import VectorIndex
 
@@ -72,13 +72,14 @@ def timed(call: Callable[[], list[str]]) -> tuple[float, list[str]]:
 
 
 def run_size(
-    size: int, queries: int, oversamples: list[float]
+    size: int, queries: int, oversamples: list[float], dtype: str
 ) -> tuple[list[str], list[list[str]]]:
     rng = np.random.default_rng(2)
     centres = rng.standard_normal((max(size // 100, 10), DIMENSION)).astype(np.float32)
     asked = clustered(queries, centres, np.random.default_rng(3))
     with tempfile.TemporaryDirectory(prefix="vector-ann-") as tmp:
         index = VectorIndex(Path(tmp), DIMENSION)
+        index.graph.dtype = dtype
         cpu, wall = time.process_time(), time.perf_counter()
         write_rows(index, size, centres)
         written = (time.process_time() - cpu, time.perf_counter() - wall)
@@ -162,13 +163,14 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--oversample", type=float, nargs="+", default=[OVERSAMPLE])
+    parser.add_argument("--dtype", default=GRAPH_DTYPE, help="the graph's vectors: i8, f16")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     load_start = os.getloadavg()[0]
     notes: list[str] = []
     table: list[list[str]] = []
     for size in args.sizes:
-        more_notes, more_rows = run_size(size, args.queries, args.oversample)
+        more_notes, more_rows = run_size(size, args.queries, args.oversample, args.dtype)
         notes += more_notes
         table += more_rows
     header = ["chunks", "search", "p50 CPU ms", "p95 CPU ms", "exact p50", "exact p95",
@@ -177,14 +179,15 @@ def main() -> None:
         f"# Vector route: graph vs exact scan ({datetime.now(UTC):%Y-%m-%d})\n\n"
         f"{args.queries} queries, {LIMIT} results each; load {load_start:.1f} at the start, "
         f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores. Graph: usearch "
-        f"connectivity {CONNECTIVITY}, expansion while adding {EXPANSION_ADD}, int8; "
+        f"connectivity {CONNECTIVITY}, expansion while adding {EXPANSION_ADD}, {args.dtype}; "
         "'oversample': graph candidates per result wanted, before the share hidden from "
         "the caller (each is re-scored exactly).\n\n"
         + "".join(f"- {note}\n" for note in notes)
         + "\n"
         + markdown_table(header, "rlrrrrrr", table)
     )
-    name = f"vector-ann-{'-'.join(str(s) for s in args.sizes)}-{datetime.now(UTC):%Y-%m-%d}.md"
+    sizes = "-".join(str(s) for s in args.sizes)
+    name = f"vector-ann-{sizes}-{args.dtype}-{datetime.now(UTC):%Y-%m-%d}.md"
     write_results(text, name, args.out)
 
 

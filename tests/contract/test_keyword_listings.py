@@ -94,3 +94,17 @@ def test_the_vector_scope_follows_visibility_and_vectors(tmp_path: Path) -> None
     hits = route.search(np.eye(4, dtype=np.float32)[1], route.scope(ALICE))
     assert [hit.document_id for hit in hits] == ["a"]
     route.close()
+
+
+def test_a_snapshots_remembered_rows_never_outlive_it(tmp_path: Path) -> None:
+    index = VectorIndex(tmp_path, 4)
+    index.add("a", ["a:0", "a:1"], np.eye(4, dtype=np.float32)[:2])
+    index.add("b", ["b:0"], np.eye(4, dtype=np.float32)[2:3])
+    allowed = frozenset({"a", "b"})
+    before = index.snapshot()
+    assert before.candidates(allowed) is before.candidates(allowed)  # remembered
+    index.delete("a")
+    after = index.snapshot()
+    assert list(after.candidates(allowed)) == [2]
+    assert list(before.candidates(allowed)) == [0, 1, 2]  # the old snapshot's own rows
+    index.close()

@@ -48,6 +48,7 @@ SAVE_ROWS = 20_000  # rows added since the last save that make the graph worth s
 # HNSW: 16 links per node; 64 candidates while adding (128 doubles the build for ~no recall
 # with the exact re-scoring), 64 while searching (widened to the count asked).
 CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 64, 64
+GRAPH_DTYPE = "i8"  # the graph's copy of the vectors; results are re-scored from float32
 
 
 def usearch_index() -> Any | None:
@@ -100,6 +101,7 @@ class AnnGraph:
         self._folder, self._dimension = folder, dimension
         self.min_rows, self.exact_rows = min_rows, exact_rows
         self.oversample = OVERSAMPLE  # candidates per result wanted (benchmarks vary it)
+        self.dtype = GRAPH_DTYPE  # how a new graph stores its vectors (benchmarks vary it)
         self._index_class: Any | None = None  # imported when a library first needs it
         self._graph: Any | None = None
         self._matrix_file = ""
@@ -212,7 +214,7 @@ class AnnGraph:
         return self._index_class(
             ndim=self._dimension,
             metric="cos",
-            dtype="i8",
+            dtype=self.dtype,
             connectivity=CONNECTIVITY,
             expansion_add=EXPANSION_ADD,
             expansion_search=EXPANSION_SEARCH,

@@ -8,7 +8,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +42,14 @@ class VectorRows:
     codes: npt.NDArray[np.int32]
     alive: npt.NDArray[np.bool_]
     live: IntArray
+    # The rows of allowed-document sets asked about (``candidates``); each snapshot starts
+    # its own (``replace`` makes a new one), so they always belong to these rows.
+    _candidates: OrderedDict[frozenset[str], IntArray] = field(
+        default_factory=OrderedDict, init=False, repr=False, compare=False
+    )
+    _candidates_lock: threading.Lock = field(
+        default_factory=threading.Lock, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def of(
@@ -130,14 +138,6 @@ class VectorRows:
         wanted = set(allowed)
         flags = np.fromiter((name in wanted for name in self.names), np.bool_, len(self.names))
         return np.flatnonzero(flags[self.codes] & self.alive)
-
-    @functools.cached_property
-    def _candidates(self) -> OrderedDict[frozenset[str], IntArray]:
-        return OrderedDict()
-
-    @functools.cached_property
-    def _candidates_lock(self) -> threading.Lock:
-        return threading.Lock()
 
     def without(self, document_id: str) -> VectorRows:
         alive = self.alive & ~self.rows_of(document_id)
