@@ -64,7 +64,7 @@ def asking(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 @pytest.fixture
 def asking_page(browser: Browser, asking: Asking) -> Iterator[Page]:
-    with entered_page(browser, asking.server) as page:
+    with entered_page(browser, asking.server, landing=None) as page:
         yield page
 
 

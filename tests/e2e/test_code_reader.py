@@ -58,7 +58,7 @@ def code_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Live
 
 @pytest.fixture
 def code_page(browser: Browser, code_server: tuple[LiveServer, str]) -> Iterator[Page]:
-    with entered_page(browser, code_server[0]) as page:
+    with entered_page(browser, code_server[0], landing=None) as page:
         yield page
 
 

@@ -38,7 +38,7 @@ def paper(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 @pytest.fixture
 def reader_page(browser: Browser, paper: tuple[LiveServer, str, Any]) -> Iterator[Page]:
-    with entered_page(browser, paper[0], (1200, 1500)) as page:
+    with entered_page(browser, paper[0], (1200, 1500), landing=None) as page:
         yield page
 
 

@@ -65,7 +65,7 @@ def flow_docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveSe
 
 @pytest.fixture
 def reader_page(browser: Browser, flow_docs: tuple[LiveServer, dict]) -> Iterator[Page]:
-    with entered_page(browser, flow_docs[0]) as page:
+    with entered_page(browser, flow_docs[0], landing=None) as page:
         yield page
 
 

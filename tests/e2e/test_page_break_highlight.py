@@ -30,7 +30,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServe
 
 @pytest.fixture
 def page(browser: Browser, server: tuple[LiveServer, str]) -> Iterator[Page]:
-    with entered_page(browser, server[0]) as page:
+    with entered_page(browser, server[0], landing=None) as page:
         yield page
 
 
