@@ -108,6 +108,7 @@ def squad(
         yield index, sets
 
 
+@pytest.mark.slow  # ~1,000 questions over two backends: make test, not make check
 @pytest.mark.parametrize(
     ("name", "min_top1", "min_top5"),
     [("xquad.en", 0.88, 0.96), ("xquad.zh", 0.88, 0.96), ("cmrc2018", 0.9, 0.97)],

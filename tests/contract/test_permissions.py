@@ -91,7 +91,14 @@ def open_routes(name: str, settings: Settings, store: Store) -> Iterator[StoreIn
         yield indexes
 
 
-@pytest.fixture(scope="module", params=PAIRS, ids="-".join)
+# PostgreSQL's pairs are `slow`, as in conftest.slow_on_postgres: make check runs SQLite's.
+ON_BACKENDS = [
+    pytest.param(pair, id="-".join(pair), marks=[pytest.mark.slow] if "postgres" in pair else [])
+    for pair in PAIRS
+]
+
+
+@pytest.fixture(scope="module", params=ON_BACKENDS)
 def backend(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Backend]:

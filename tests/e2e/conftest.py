@@ -41,6 +41,15 @@ def library(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 
 @pytest.fixture(scope="session")
+def reading_room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A second shared server for the modules that each read documents of their own (they
+    upload them): one start-up instead of one a module. The library's server keeps its
+    three documents alone (its tests count them)."""
+    with live_server(tmp_path_factory.mktemp("e2e-room") / "home") as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -64,7 +73,7 @@ def asking(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 @pytest.fixture
 def asking_page(browser: Browser, asking: Asking) -> Iterator[Page]:
-    with entered_page(browser, asking.server) as page:
+    with entered_page(browser, asking.server, landing=None) as page:
         yield page
 
 

@@ -43,7 +43,7 @@ def repository(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveS
 
 @pytest.fixture
 def code_page(browser: Browser, repository: tuple[LiveServer, dict]) -> Iterator[Page]:
-    with entered_page(browser, repository[0]) as page:
+    with entered_page(browser, repository[0], landing=None) as page:
         yield page
 
 

@@ -58,6 +58,7 @@ def test_the_weights_ship_inside_the_package() -> None:
     assert 0.0 < scorer.threshold("zh", embedded=True) < 1.0
 
 
+@pytest.mark.slow  # scores a dev sample: make test, not make check
 def test_the_sentence_holding_the_answer_is_chosen_in_english_and_chinese(
     embedder: Embedder,
 ) -> None:

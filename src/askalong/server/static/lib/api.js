@@ -116,7 +116,7 @@ export function search(query, documentId) {
   return request(`/api/search?${params}`);
 }
 
-// Ask, streaming: yields the typed events of POST /api/ask (see server/routes_ask.py).
+// Ask, streaming: yields the typed events of POST /api/ask (see server/routes/ask.py).
 export async function* ask(body, signal) {
   const response = await fetch("/api/ask", {
     method: "POST",
