@@ -50,7 +50,7 @@ _HAN = re.compile("[\u4e00-\u9fff]")
 @dataclass(frozen=True)
 class QuestionReading:
     text: str  # as asked: searched, answered, shown
-    plain: str  # as read: Traditional question words in their Simplified form
+    plain: str  # as read: its Traditional characters made Simplified (``traditional``)
     script: str  # ``detect_language(text)``: "zh", "en", "mixed" or "und" (search fusion)
     terms: frozenset[str]  # ``key_terms(text)``
     pairs: frozenset[str]  # ``character_pairs(text)``: Chinese character pairs
