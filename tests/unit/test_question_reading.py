@@ -194,6 +194,18 @@ def test_the_attribute_asked_of_a_named_thing() -> None:
     assert not read_question("What does work_mem set?").asked_attributes
 
 
+def test_the_names_it_gives() -> None:
+    asked = (
+        "Can ctex be compiled on Overleaf?",
+        "ctex 宏包能在 Overleaf 上编译吗？",
+        "ctex 巨集套件能在 Overleaf 上編譯嗎？",
+    )
+    assert (
+        each_script(asked, lambda r: r.name_runs)
+        == [(("Overleaf",),)] + [(("ctex",), ("Overleaf",))] * 2
+    )  # every Latin word of a Chinese question is a name
+
+
 def test_holding_any_chinese() -> None:
     assert read_question("谁调用了_wake_up_first").holds_chinese
     assert read_question("What does 的 mark?").holds_chinese
