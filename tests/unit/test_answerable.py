@@ -11,7 +11,6 @@ from askalong.answer.base import NOT_COVERED
 from askalong.answer.extractive.across import crosses
 from askalong.answer.extractive.answerable import unmatched_words
 from askalong.answer.extractive.candidates import candidates
-from askalong.answer.extractive.names import question_names
 from askalong.question.reading import read_question
 
 # A paper whose every sentence names its package and says "paper" and "use": those weigh
@@ -77,14 +76,6 @@ GNUPLOT = [
     "The plot command compares several data sets in one figure.",
     "Gnuplot can be driven from a script or from another program through a pipe.",
 ]
-
-
-def test_question_names_are_the_words_written_as_names() -> None:
-    assert question_names("Does TIMP run its fits on a GPU?") == ("TIMP", "GPU")
-    assert question_names("How does gnuplot compare with Matplotlib?") == ("Matplotlib",)
-    assert question_names("Which GPT-3 model and decimal128 type?") == ("GPT-3", "decimal128")
-    assert question_names("What is the loss used to train the model?") == ()
-    assert question_names("ctex 宏包能在 Overleaf 上编译吗？") == ("ctex", "Overleaf")
 
 
 def test_a_question_naming_a_tool_the_evidence_never_names_is_not_covered() -> None:

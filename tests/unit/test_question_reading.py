@@ -77,6 +77,12 @@ def test_the_answer_type(asked: Asked, answer_type: str) -> None:
     assert each_script(asked, lambda r: r.form.answer_type) == [answer_type] * 3
 
 
+def test_a_simplified_or_english_question_is_read_as_it_is() -> None:
+    for text in ("线程池应该怎么创建？", "这篇论文的结论是什么？", "What is a magic value?"):
+        assert read_question(text).plain == text
+    assert read_question("為什麼這個線程池不能用？").plain == "为什么这个线程池不能用？"
+
+
 def test_the_focus_leaves_the_question_words_out_in_every_script() -> None:
     english, simplified, traditional = each_script(
         ("What is a magic value?", "什么是魔法值？", "什麼是魔法值？"), lambda r: r.form.focus_terms
@@ -186,6 +192,18 @@ def test_the_attribute_asked_of_a_named_thing() -> None:
         "size",
     }
     assert not read_question("What does work_mem set?").asked_attributes
+
+
+def test_the_names_it_gives() -> None:
+    asked = (
+        "Can ctex be compiled on Overleaf?",
+        "ctex 宏包能在 Overleaf 上编译吗？",
+        "ctex 巨集套件能在 Overleaf 上編譯嗎？",
+    )
+    assert (
+        each_script(asked, lambda r: r.name_runs)
+        == [(("Overleaf",),)] + [(("ctex",), ("Overleaf",))] * 2
+    )  # every Latin word of a Chinese question is a name
 
 
 def test_holding_any_chinese() -> None:

@@ -11,6 +11,7 @@ Each reading lives in its own module of this package, with its patterns and its 
 - ``leaning``: whether it leans on its thread, whether it points at its anchor;
 - ``overview``: whether it asks for a summary, or for what several passages say;
 - ``subject``: the names it is about, whether it asks only about the selection;
+- ``given_names``: the names it gives ("Matplotlib", "GPT-3"), held to the evidence;
 - ``value_asks``: the attribute it asks of a thing it names ("the default of work_mem");
 - ``rating``: whether it asks to rate an answer;
 - ``split_parts``: its independent parts ("X? Also Y?") as each is searched, and whether
@@ -32,6 +33,7 @@ from functools import cached_property
 
 from askalong.question.code_asks import CodeQuestion, read_code_question
 from askalong.question.form import GENERIC_TERMS, QuestionForm, question_form
+from askalong.question.given_names import name_runs
 from askalong.question.leaning import leans_on_thread, points_at_anchor
 from askalong.question.overview import asks_overview, asks_summary
 from askalong.question.rating import asks_to_rate
@@ -48,7 +50,7 @@ _HAN = re.compile("[\u4e00-\u9fff]")
 @dataclass(frozen=True)
 class QuestionReading:
     text: str  # as asked: searched, answered, shown
-    plain: str  # as read: Traditional question words in their Simplified form
+    plain: str  # as read: its Traditional characters made Simplified (``traditional``)
     script: str  # ``detect_language(text)``: "zh", "en", "mixed" or "und" (search fusion)
     terms: frozenset[str]  # ``key_terms(text)``
     pairs: frozenset[str]  # ``character_pairs(text)``: Chinese character pairs
@@ -60,6 +62,7 @@ class QuestionReading:
     holds_chinese: bool  # any Han character, even beside an identifier ("谁调用了f")
     subject: tuple[str, ...]  # the names it is about ("work_mem"), lowercased
     asked_attributes: frozenset[str]  # what it asks of the thing named: "default", "maximum"
+    name_runs: tuple[tuple[str, ...], ...]  # the names it gives ("Matplotlib", "Middle East")
     about_selection: bool  # names nothing beyond "this" ("Explain this.", "举例说明")
 
     @cached_property
@@ -118,6 +121,7 @@ def read_question(text: str) -> QuestionReading:
         holds_chinese=_HAN.search(text) is not None,
         subject=question_subject(read, form.answer_type),
         asked_attributes=asked_attributes(terms),
+        name_runs=name_runs(text),
         about_selection=about_selection(read, read_terms),
     )
 

@@ -4,11 +4,12 @@
 The readings' patterns and word lists are written in Simplified characters, and the
 segmenter's dictionary is Simplified: 什麼 came out as two unknown characters, read as
 content words the evidence had to hold (on a DRCD slice, 20 of 34 covered questions
-refused). ``plain`` gives the question's function characters, the ones the readings
-look for (question words, pronouns, particles, the words that ask for a summary, a
-count, a rating, a call), their Simplified form, one character for one, so a place in the
-plain text is the same place in the question. Content words are matched against the
-documents in the question's own script (``written_at``). The segmenter leaves a
+refused). ``plain`` gives the question's Traditional characters their Simplified form:
+every character of the words the readings look for (question words, pronouns,
+particles, the words that ask for a summary, a count, a rating, a call) and the
+commonest others, so the segmenter cuts the words it knows. One character for one: a
+place in the plain text is the same place in the question, and the words read there are
+matched against the documents as the question writes them (``written_at``). The segmenter leaves a
 Traditional content word in single characters ("線", "程", "池"), and a single character
 is no focus: ``joined_runs`` keeps each run of them as the word it spells ("線程池").
 """

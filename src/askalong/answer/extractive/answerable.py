@@ -147,7 +147,7 @@ def focus_support(
     language = "zh" if question.pairs else "en"  # any Chinese in it
     by_vector = any(s.similarity >= VECTOR_SUPPORT[language] for s in scored)
     missing = checkable - found
-    names = missing_names(question.text, evidence, terms)
+    names = missing_names(question.name_runs, evidence, terms)
     # both read as plain: 什麼 is a question word, not an unknown noun the evidence must hold
     unknown = unmatched_words(question.plain, plain(evidence), chinese=not cross)
     names |= frozenset(map(question.as_written, unknown))
