@@ -149,3 +149,26 @@ def test_lines_are_picked_past_a_comment_opener_and_a_name_ends_where_chinese_be
     answer = run_json("ask", question)
     assert answer["status"] == "answered", answer
     assert quoted(answer) == ["func WithMaxRetries(b BackOff, max uint64) BackOff {"]
+
+
+ENCODER = '''def make_encoder(indent):
+    """Build an encoder."""
+
+    def encode_list(items):
+        return ",".join(items)
+
+    separator = "," if indent is None else ",\\n"
+    return encode_list, separator
+'''
+
+
+def test_a_function_split_around_a_nested_one_is_read_whole(
+    settings: Settings, tmp_path: Path
+) -> None:
+    folder = tmp_path / "enc"
+    folder.mkdir()
+    (folder / "enc.py").write_text(ENCODER, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    answer = run_json("ask", "How does make_encoder choose the separator?")
+    assert answer["status"] == "answered", answer
+    assert 'separator = "," if indent is None else ",\\n"' in quoted(answer)  # after the nested def
