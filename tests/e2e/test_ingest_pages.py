@@ -85,11 +85,6 @@ def test_an_unread_page_says_so_and_is_read_in_place(
     expect(first.locator(".unread-page")).to_have_count(0)
 
 
-# A 128-page parse in the server (a minute on a quiet machine): `make sweep`. `make test`
-# keeps the same path in parts: the streamed progress events of a real upload
-# (tests/integration/test_upload_progress.py) and their words in the library page
-# (test_js_modules.py, library/progress.js).
-@pytest.mark.sweep
 def test_a_long_upload_shows_the_pages_read_as_they_are_read(
     scan_page: Page, unread_server: LiveServer, evaldata: Path, artifacts: Path
 ) -> None:
