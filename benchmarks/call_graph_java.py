@@ -37,7 +37,8 @@ The previous table (2026-12-04: locks 1.00 / 0.72, regex 0.63 / 0.88, zip 0.58 /
 measured against a truth that lacked every package-private class (`class X {`: the header
 pattern wanted a modifier) and every `invokeinterface` (its argument count after the
 constant); both fixed here, the truth grew (regex 294 → 495 edges, zip 238 → 446). What the
-graph learned, each step measured on this truth: a Java argument that is a bare name is a
+graph learned, each step measured as it was made (the first two with package-private
+classes fixed, before `invokeinterface` was): a Java argument that is a bare name is a
 variable, never a call (a method is passed as `C::m`: regex precision 0.90 → 0.94); a bare
 call is a method of the caller's class, a class it derives from, or a class around it (an
 inner class calling its outer class: locks recall 0.73 → 0.94); a field declared by a base

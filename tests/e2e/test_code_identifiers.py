@@ -138,15 +138,22 @@ CARET_IN_WORD = """([line, word]) => {
 }"""
 
 
+def caret_in_get_loop(page: Page, repository: tuple[LiveServer, dict]) -> int:
+    """``locks.py`` open, the caret in ``_get_loop`` on the line creating the future (its
+    number returned), focus on the listing."""
+    server, ids = repository
+    page.goto(f"{server.url}/reader.html?doc={ids['locks.py']}")
+    page.wait_for_selector("body.ready")
+    line = line_of(LOCKS, "        fut = self._get_loop().create_future()")
+    page.locator(f'.code-line[data-line="{line}"]').scroll_into_view_if_needed()
+    assert page.evaluate(CARET_IN_WORD, [line, "_get_loop"])
+    return line
+
+
 def test_the_card_opens_from_the_keyboard_and_gives_focus_back(
     code_page: Page, repository: tuple[LiveServer, dict]
 ) -> None:
-    server, ids = repository
-    code_page.goto(f"{server.url}/reader.html?doc={ids['locks.py']}")
-    code_page.wait_for_selector("body.ready")
-    line = line_of(LOCKS, "        fut = self._get_loop().create_future()")
-    code_page.locator(f'.code-line[data-line="{line}"]').scroll_into_view_if_needed()
-    assert code_page.evaluate(CARET_IN_WORD, [line, "_get_loop"])
+    line = caret_in_get_loop(code_page, repository)
     code_page.keyboard.press("Enter")
     card = code_page.locator(".identifier-card")
     expect(card.locator(".identifier-head")).to_have_text("_get_loop")
@@ -162,7 +169,7 @@ def test_the_card_opens_from_the_keyboard_and_gives_focus_back(
     code_page.keyboard.press("Enter")
     expect(definition).to_be_focused()
     code_page.keyboard.press("Enter")  # the focused definition: mixins.py at its def line
-    assert_opened_at(code_page, ids["mixins.py"], MIXINS, "    def _get_loop(self):")
+    assert_opened_at(code_page, repository[1]["mixins.py"], MIXINS, "    def _get_loop(self):")
 
 
 def test_the_code_view_and_its_card_speak_chinese(
@@ -177,3 +184,15 @@ def test_the_code_view_and_its_card_speak_chinese(
         expect(card.locator("h3").first).to_have_text("定义")
         expect(card.locator(".identifier-definition").first).to_contain_text("方法")
         expect(card.locator(".identifier-references")).to_contain_text("处引用")
+
+
+def test_enter_asks_about_the_framed_blocks_while_the_block_cursor_is_on(
+    code_page: Page, repository: tuple[LiveServer, dict]
+) -> None:
+    """A caret left in a name does not take Enter from the block cursor."""
+    caret_in_get_loop(code_page, repository)
+    code_page.keyboard.press("j")  # the block cursor frames a block
+    expect(code_page.locator(".block-cursor").first).to_be_visible()
+    code_page.keyboard.press("Enter")
+    expect(code_page.locator(".askbox")).to_be_visible()
+    expect(code_page.locator(".identifier-card")).to_have_count(0)

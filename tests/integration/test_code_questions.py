@@ -162,13 +162,25 @@ ENCODER = '''def make_encoder(indent):
 '''
 
 
-def test_a_function_split_around_a_nested_one_is_read_whole(
-    settings: Settings, tmp_path: Path
-) -> None:
+@pytest.fixture
+def encoder(settings: Settings, tmp_path: Path) -> Path:
+    """``enc.py`` (a function with a function nested in it) added as a repository."""
     folder = tmp_path / "enc"
     folder.mkdir()
     (folder / "enc.py").write_text(ENCODER, encoding="utf-8")
     run_json("add", "--no-embed", str(folder))
+    return folder
+
+
+def test_a_function_split_around_a_nested_one_is_read_whole(encoder: Path) -> None:
     answer = run_json("ask", "How does make_encoder choose the separator?")
     assert answer["status"] == "answered", answer
     assert 'separator = "," if indent is None else ",\\n"' in quoted(answer)  # after the nested def
+
+
+def test_asked_after_a_nested_definition_this_function_is_defined_at_its_first_line(
+    encoder: Path,
+) -> None:
+    answer = run_json("ask", "--at", "enc.py:7", "Where is this function defined?")
+    assert answer["status"] == "answered", answer
+    assert quoted(answer) == ["def make_encoder(indent):"]

@@ -55,7 +55,7 @@ def code_finding(
     (and no anchor stands for "this")."""
     targets = named_places(repository, question) if question.name else ()
     if not targets and anchored is not None and not question.name:
-        targets = (anchored,)
+        targets = (repository.head(anchored),)  # the function, from its first line
     if not targets:
         return None
     callers: list[tuple[CallSite, Place]] = []

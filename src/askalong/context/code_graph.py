@@ -86,6 +86,14 @@ class Repository:
         found = [p for p in self.defined.get(qualname[-1], []) if p.qualname == qualname]
         return min(found, key=lambda p: p.file != near, default=None)
 
+    def head(self, place: Place) -> Place:
+        """The block ``place``'s definition starts with: itself, or its function's header
+        when it is the lines after a nested definition."""
+        if not place.qualname:
+            return place
+        found = self.definition(place.qualname, place.file)
+        return found if found is not None and found.file == place.file else place
+
     def resolve(self, site: CallSite, caller: Place) -> Place | None:
         """Where the called name is defined in the repository, or None (a library's, or a
         receiver whose type the code does not give: unresolved, not guessed). Only a file

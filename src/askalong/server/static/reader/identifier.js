@@ -19,12 +19,14 @@ const NAME_CHAR = /[\w$]/;
 const CODE_SYMBOLS = new Set(["function", "method", "class"]);
 
 export class IdentifierCard {
-  constructor({ root, docId, blocks, highlight, symbols, signal }) {
+  // `cursorOn()`: whether the block cursor is framing blocks (its Enter asks about them).
+  constructor({ root, docId, blocks, highlight, symbols, cursorOn = () => false, signal }) {
     this.root = root;
     this.docId = docId;
     this.blocks = blocks;
     this.highlight = highlight;
     this.symbols = symbols;
+    this.cursorOn = cursorOn;
     this.card = null;
     root.addEventListener("click", (event) => this.onClick(event), { signal });
     root.addEventListener("keydown", (event) => this.onKey(event), { signal });
@@ -49,8 +51,7 @@ export class IdentifierCard {
 
   // Enter at a collapsed caret inside a name opens its card, as a click on it does.
   onKey(event) {
-    if (event.key !== "Enter" || event.defaultPrevented || this.card?.contains(event.target))
-      return;
+    if (event.key !== "Enter" || event.defaultPrevented || this.cursorOn()) return;
     const found = nameAtCaret();
     if (!found) return;
     event.preventDefault();

@@ -97,8 +97,11 @@ function mount(structure, code) {
   };
   root.addEventListener(BLOCKS_EVENT, addBlocks, options);
   const symbols = code && new SymbolLinks({ docId: doc.id, blocks, highlight });
+  // the block cursor's Enter asks about its blocks: a caret left in a name waits
+  const cursorOn = () => keys.cursor.isActive;
   const identifiers =
-    code && new IdentifierCard({ root, docId: doc.id, blocks, highlight, symbols, ...options });
+    code &&
+    new IdentifierCard({ root, docId: doc.id, blocks, highlight, symbols, cursorOn, ...options });
   const outline = new Outline(scroller, root, structure, {
     highlight,
     ...options,
