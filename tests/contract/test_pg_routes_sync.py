@@ -27,7 +27,7 @@ from askalong.maintain.checks import examine, stored_documents
 from askalong.maintain.parts import Parts
 from askalong.maintain.repair import repair
 from askalong.store.postgres.store import PostgresStore
-from askalong.types import Access, StoredDocument
+from askalong.types import Access, Document, StoredDocument
 from conftest import settings_for
 
 
@@ -181,3 +181,20 @@ def test_the_doctor_finds_and_repairs_what_the_postgresql_routes_lack(
     assert not (server.home / "index").exists()
     found = routes.keyword.search("passage", Access.local())
     assert {hit.document_id for hit in found} == {"unindexed", "unembedded"}
+
+
+def test_sync_keeps_what_another_machine_adds_while_it_runs(
+    routes: PostgresRoutes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stored(routes, "early", "a passage stored before the sync")
+    listed = routes.store.list_documents
+
+    def listing_then_a_worker_elsewhere_adds(access: Access) -> list[Document]:
+        found = listed(access)
+        late = stored(routes, "late", "a passage a worker elsewhere adds")
+        routes.add(late.document, late.chunks)  # stored first, then indexed, as ingestion does
+        return found
+
+    monkeypatch.setattr(routes.store, "list_documents", listing_then_a_worker_elsewhere_adds)
+    routes.sync()
+    assert routes.keyword.document_ids() == {"early", "late"}
