@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
@@ -26,7 +27,7 @@ from askalong.maintain.checks import examine, stored_documents
 from askalong.maintain.parts import Parts
 from askalong.maintain.repair import repair
 from askalong.store.postgres.store import PostgresStore
-from askalong.types import Access, StoredDocument
+from askalong.types import Access, Document, StoredDocument
 from conftest import settings_for
 
 
@@ -40,13 +41,31 @@ def embedder() -> HashEmbedder:
     return HashEmbedder()
 
 
-@pytest.fixture
-def routes(server: Settings, embedder: HashEmbedder) -> Iterator[PostgresRoutes]:
+@contextmanager
+def opened_routes(
+    server: Settings, embedder: HashEmbedder, pgvector: bool | None
+) -> Iterator[PostgresRoutes]:
     with Library(dataclasses.replace(server, embedder="none")) as library:
         store = library.store
         assert isinstance(store, PostgresStore)
-        with PostgresRoutes(store.pool, store, lambda: embedder) as opened:
+        with PostgresRoutes(store.pool, store, lambda: embedder, pgvector=pgvector) as opened:
             yield opened
+
+
+@pytest.fixture(params=["pgvector", "plain"])
+def routes(
+    server: Settings, embedder: HashEmbedder, request: pytest.FixtureRequest
+) -> Iterator[PostgresRoutes]:
+    """The routes over the library's store, with pgvector or without (vectors as bytes)."""
+    with opened_routes(server, embedder, None if request.param == "pgvector" else False) as found:
+        yield found
+
+
+@pytest.fixture
+def chosen_routes(server: Settings, embedder: HashEmbedder) -> Iterator[PostgresRoutes]:
+    """The routes as the library and the doctor open them (pgvector where the server has it)."""
+    with opened_routes(server, embedder, None) as found:
+        yield found
 
 
 def stored(routes: PostgresRoutes, doc_id: str, *texts: str) -> StoredDocument:
@@ -136,8 +155,9 @@ def test_removing_a_document_drops_its_rows_and_vectors(routes: PostgresRoutes) 
 
 
 def test_the_doctor_finds_and_repairs_what_the_postgresql_routes_lack(
-    routes: PostgresRoutes, server: Settings, embedder: HashEmbedder
+    chosen_routes: PostgresRoutes, server: Settings, embedder: HashEmbedder
 ) -> None:
+    routes = chosen_routes
     unindexed = stored(routes, "unindexed", "a passage the keyword rows lack")
     stored(routes, "unembedded", "a passage without vectors")
     routes.sync()
@@ -161,3 +181,20 @@ def test_the_doctor_finds_and_repairs_what_the_postgresql_routes_lack(
     assert not (server.home / "index").exists()
     found = routes.keyword.search("passage", Access.local())
     assert {hit.document_id for hit in found} == {"unindexed", "unembedded"}
+
+
+def test_sync_keeps_what_another_machine_adds_while_it_runs(
+    routes: PostgresRoutes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stored(routes, "early", "a passage stored before the sync")
+    listed = routes.store.list_documents
+
+    def listing_then_a_worker_elsewhere_adds(access: Access) -> list[Document]:
+        found = listed(access)
+        late = stored(routes, "late", "a passage a worker elsewhere adds")
+        routes.add(late.document, late.chunks)  # stored first, then indexed, as ingestion does
+        return found
+
+    monkeypatch.setattr(routes.store, "list_documents", listing_then_a_worker_elsewhere_adds)
+    routes.sync()
+    assert routes.keyword.document_ids() == {"early", "late"}

@@ -122,11 +122,13 @@ class StoreIndexes(ABC):
     def sync(self) -> int:
         """Index what the store has and the keyword route lacks; drop what the store lost.
         Returns how many documents were indexed again."""
+        # The routes are read before the store: a document is stored before it is
+        # indexed, so one another process adds meanwhile is never taken for a removed one.
+        indexed, embedded = self.keyword.document_ids(), self.vector_documents()
         stored = {d.id: d for d in self.store.list_documents(Access.local())}
-        indexed = self.keyword.document_ids()
         for gone in indexed - set(stored):
             self.keyword.delete(gone)
-        self.drop_vectors(self.vector_documents() - set(stored))
+        self.drop_vectors(embedded - set(stored))
         missing = [stored[i] for i in set(stored) - indexed]
         entries = [(d, self.store.chunks(d.id)) for d in missing]
         entries = [(d, chunks) for d, chunks in entries if chunks]
