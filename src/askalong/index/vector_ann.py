@@ -17,7 +17,8 @@ Filtering inside the search: the graph returns candidates, oversampled by the sh
 the caller may see; the ones the caller may not see are dropped before anything is scored,
 the kept ones are scored exactly (float32 rows, so scores equal the exact scan's), and if
 fewer than ``limit`` survive, the search widens four-fold until it has them or falls back
-to the exact scan. A caller who may see few rows (``EXACT_ROWS``) is scanned exactly.
+to the exact scan. A caller who may see few rows (``EXACT_ROWS``), or a middle share of a
+large library (``SCAN_SHARE_DIVISOR``), is scanned exactly.
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ from askalong.index.vector_rows import FloatArray, IntArray, VectorRows, scores_
 ANN_MIN_ROWS = 30_000
 # A caller allowed this few rows gets them scanned exactly (~5 ms at 384 dimensions).
 EXACT_ROWS = 20_000
+# A caller allowed rows x share at most ``EXACT_ROWS`` / this is scanned too: at 300k rows a
+# tenth allowed (30k rows, 3,000) scans in 13.6 CPU ms where the graph takes 15.5 (it asks
+# for 3,000 candidates); at 1M a tenth (100k rows, 10,000) the graph wins (~20 against ~42,
+# the 12-04 run less its ~25 ms row listing, now remembered; benchmarks/vector_ann.py).
+SCAN_SHARE_DIVISOR = 6
 # Candidates asked of the graph per result wanted, beyond the share hidden from the caller.
 OVERSAMPLE = 2.0
 MIN_CANDIDATES = 64
@@ -117,11 +123,7 @@ class AnnGraph:
         """The best ``limit`` of the ``allowed`` rows (live rows the caller may see) and
         their exact scores, best first; None when the exact scan should answer (a small
         library or caller, no usearch, the graph not built yet)."""
-        if (
-            self._index_class is None
-            or rows.count < self.min_rows
-            or allowed.size <= self.exact_rows
-        ):
+        if self._index_class is None or rows.count < self.min_rows or self.scans(rows, allowed):
             return None
         self._keep_up(rows)
         with self._lock:
@@ -139,6 +141,14 @@ class AnnGraph:
         scores = scores_of(rows.matrix, candidates, query)
         order = top_k(scores, limit)
         return candidates[order], scores[order]
+
+    def scans(self, rows: VectorRows, allowed: IntArray) -> bool:
+        """Whether scanning the ``allowed`` rows beats the graph: few rows, or a middle
+        share of a large library (the graph's candidates grow as 1 / share, the scan's
+        work as the rows: ``SCAN_SHARE_DIVISOR``)."""
+        share = allowed.size / max(rows.count, 1)
+        small = self.exact_rows
+        return allowed.size <= small or allowed.size * share <= small / SCAN_SHARE_DIVISOR
 
     def _usable(self) -> bool:
         """Whether usearch is there (imported at the first library big enough)."""
