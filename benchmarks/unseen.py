@@ -1,8 +1,9 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2``: the fresh test-only set in
-``benchmarks/unseen2/``) through the product's own path, in one run, for three systems:
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` / ``--set unseen3``: the fresh
+test-only sets in ``benchmarks/unseen2/`` and ``benchmarks/unseen3/``) through the product's
+own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
   that value (each asked in its own child process, so no cached scorer crosses over), via
@@ -23,6 +24,7 @@ phrase is in its parsed document and every selection is found; it asks nothing.
 
     PYTHONPATH=src .venv/bin/python benchmarks/unseen.py --split dev
     PYTHONPATH=src .venv/bin/python benchmarks/unseen.py --set unseen2 --split test
+    PYTHONPATH=src .venv/bin/python benchmarks/unseen.py --set unseen3 --check --split all
 """
 
 from __future__ import annotations
@@ -374,7 +376,12 @@ def _save(out: Path | None, rows: Sequence[dict[str, Any]], notes: Sequence[str]
 
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--set", choices=SETS, default="unseen", help="the set's folder")
+    parser.add_argument(
+        "--set",
+        choices=SETS,
+        default="unseen",
+        help="the set's folder (unseen3: the newest, test only)",
+    )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")
     parser.add_argument("--vectors", choices=("all", "none"), default="all")
