@@ -100,3 +100,24 @@ def test_the_runner_up_joins_the_answer_only_as_a_close_neighbour_within_the_sha
     long = "Word " * 69 + "end. More " + "words " * 19 + "end."
     found = candidates([unit_of([("paragraph", long)])])
     assert _direct(found, [0, 1], np.array([2.0, 1.9])) == [0]  # over 80 words
+
+
+def test_the_offline_answerer_passes_the_search_hits_to_the_passage_choice() -> None:
+    from askalong.answer.base import DraftRequest
+    from askalong.answer.extractive.answerer import ExtractiveAnswerer
+    from askalong.question.reading import read_question
+
+    texts = (
+        "VACUUM reclaims storage occupied by dead tuples.",
+        "VACUUM FULL rewrites the whole table and reclaims more space.",
+        "VACUUM can be run by autovacuum workers in the background.",
+        "VACUUM ANALYZE also updates the planner statistics.",
+    )
+    units = [retrieved(k, t) for k, t in enumerate(texts)]
+    hits = [hit(k, k + 1, k + 1, 1.0 - k / 2) for k in range(len(units))]
+    request = DraftRequest(read_question(QUESTION), "ask", tuple(units), hits=tuple(hits))
+    draft = ExtractiveAnswerer(None, scorer="learned").draft(request)
+    chosen = [u.spans[0].block_id for u in choose_passages(QUESTION, "en", units, hits).units]
+    assert draft.status == "answered" and len(chosen) == KEPT
+    assert {q.block_id for q in draft.quotes} <= set(chosen)
+    assert draft.quotes[0].block_id == chosen[0]  # the sentence scorer reads it first
