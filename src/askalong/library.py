@@ -14,8 +14,7 @@ from typing import Any, TypeVar
 
 from askalong.config import Settings, load_settings
 from askalong.errors import AskAlongError, IndexUnreadable, InputError
-from askalong.index.choose import open_indexes
-from askalong.index.vector_route import VectorIndexRoute
+from askalong.index.choose import open_indexes, scan_neighbours
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import Ingestor
 from askalong.maintain.conflict_scan import ConflictScanner
@@ -64,12 +63,10 @@ class Library:
 
     @property
     def conflicts(self) -> ConflictScanner | None:
-        """The contradiction scan over the current vectors; None when embeddings are off,
-        and (not built yet) when the vectors are in PostgreSQL."""
-        vectors = self.indexes.vectors
-        if not isinstance(vectors, VectorIndexRoute):
-            return None
-        return ConflictScanner(self.store, vectors.index)
+        """The contradiction scan over the current vectors, wherever they are (the home's
+        files or PostgreSQL); None when embeddings are off."""
+        neighbours = scan_neighbours(self.indexes.vectors)
+        return None if neighbours is None else ConflictScanner(self.store, neighbours)
 
     def _scan_conflicts(self, document: Document) -> None:
         """A document just given vectors, checked against the rest (ingestion's last step).

@@ -84,6 +84,10 @@ class PostgresVectorRoute:
                 hnsw=f"{name}_hnsw",
             )
 
+    @property
+    def pool(self) -> Pool:
+        return self._pool
+
     def scope(self, access: Access, documents: Collection[str] | None = None) -> VectorScope:
         visible = self._keyword.document_ids(access, among=documents)
         ready = self._with_vectors(visible)
@@ -214,14 +218,8 @@ class PostgresVectorRoute:
         self, connection: Database, query: npt.NDArray[np.float32], ready: list[str], limit: int
     ) -> list[tuple[str, str, float]]:
         """The ANN scan with the document filter inside it (see the module docstring)."""
-        visible, total = self._rows(connection, ready)
-        width = ef_search(limit, visible, total, iterative=_at_least(self.version, (0, 8)))
-        if width is None:  # too thin a share for the graph: every visible row, exactly
-            connection.execute("SET LOCAL enable_indexscan = off")
-        else:
-            connection.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(width))
-            if _at_least(self.version, (0, 8)):
-                connection.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+        visible, total = self.counts(connection, ready)
+        self.set_width(connection, limit, visible, total)
         statement = sql.SQL(
             "SELECT chunk_id, document_id, 1 - (embedding <=> %(q)s::vector) FROM {} "
             "WHERE document_id = ANY(%(ready)s) ORDER BY embedding <=> %(q)s::vector "
@@ -230,7 +228,18 @@ class PostgresVectorRoute:
         params = {"q": _literal(query), "ready": ready, "limit": limit}
         return [(str(c), str(d), float(s)) for c, d, s in connection.execute(statement, params)]
 
-    def _rows(self, connection: Database, ready: list[str]) -> tuple[int, int]:
+    def set_width(self, connection: Database, limit: int, visible: int, total: int) -> None:
+        """The HNSW scan's width, for this transaction, for ``limit`` hits when a filter
+        lets ``visible`` of ``total`` rows through (see the module docstring)."""
+        width = ef_search(limit, visible, total, iterative=_at_least(self.version, (0, 8)))
+        if width is None:  # too thin a share for the graph: every visible row, exactly
+            connection.execute("SET LOCAL enable_indexscan = off")
+        else:
+            connection.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(width))
+            if _at_least(self.version, (0, 8)):
+                connection.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+
+    def counts(self, connection: Database, ready: list[str]) -> tuple[int, int]:
         """How many vectors ``ready`` hold, and how many the table holds."""
         statement = sql.SQL(
             "SELECT coalesce(sum(vectors) FILTER (WHERE document_id = ANY(%s)), 0),"
