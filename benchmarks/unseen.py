@@ -1,16 +1,18 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2``: the fresh test-only set in
-``benchmarks/unseen2/``) through the product's own path, in one run, for three systems:
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` / ``--set unseen3``: the fresh
+test-only sets in ``benchmarks/unseen2/`` and ``benchmarks/unseen3/``) through the product's
+own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
   that value (each asked in its own child process, so no cached scorer crosses over), via
   ``make_asker`` with a ``Question`` as the CLI ``ask`` builds it: Explain / Example /
   Compare on the selection located as the reader sends it, follow-ups in the thread of the
   item they follow;
-- ``bm25``: the keyword route's top-1 chunk over the same document (the question, or the
-  selection for a bare intent); its text is the answer; it never refuses.
+- ``bm25`` and ``bm25p``: the keyword route's top-1 chunk, and BM25's top-1 paragraph (one
+  block: the unit the reader shows), over the same document (``unseen_baselines``; the
+  question, or the selection for a bare intent); its text is the answer; never refused.
 
 The documents are added to a fresh ``ASKALONG_HOME`` in a temporary folder (vectors
 included unless ``--vectors none``). Printed per question kind and per document kind, for
@@ -22,6 +24,7 @@ phrase is in its parsed document and every selection is found; it asks nothing.
 
     PYTHONPATH=src .venv/bin/python benchmarks/unseen.py --split dev
     PYTHONPATH=src .venv/bin/python benchmarks/unseen.py --set unseen2 --split test
+    PYTHONPATH=src .venv/bin/python benchmarks/unseen.py --set unseen3 --check --split all
 """
 
 from __future__ import annotations
@@ -39,14 +42,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from answers import _bm25_top1
 from answers_corpus import _embed
+from unseen_baselines import BASELINES, baseline_answer
+from unseen_calibrate import passage_probability
 from unseen_set import KINDS, SETS, Item, contains_any, load_items, of_split, questions_of
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
 SCORERS = ("learned", "rules")  # values of ASKALONG_SENTENCE_SCORER
-SYSTEMS = (*SCORERS, "bm25")
+SYSTEMS = (*SCORERS, *BASELINES)
 CORPUS = "corpus.json"  # in the home: each set document's ids
 
 
@@ -171,6 +175,7 @@ def ask_one(
     passage = _passage(answer)
     refused = answer.status == "not_covered"
     row = _scored(item, answer.answer, refused, [*quotes, passage], ms)
+    row["passage_p"] = passage_probability(library, item.question, answer.hits)
     return {**row, "status": answer.status, "passage": passage, "quotes": quotes}, answer.thread_id
 
 
@@ -199,15 +204,18 @@ def _scored(
 
 
 def baseline(home: Path, items: Sequence[Item]) -> list[dict[str, Any]]:
-    """The BM25 top-1 chunk for each item: its text is the answer; never refused."""
+    """Each baseline's answer for each item (``unseen_baselines``): one text; never
+    refused."""
     ids = json.loads((home / CORPUS).read_text(encoding="utf-8"))
     rows = []
     with open_library(home) as library:
-        for item in items:
-            started = time.perf_counter()
-            top1 = _bm25_top1(library, item.question or item.selection or "", ids[item.doc])
-            ms = (time.perf_counter() - started) * 1000
-            rows.append({"system": "bm25", **_scored(item, top1, False, [top1], ms)})
+        for system in BASELINES:
+            for item in items:
+                query = item.question or item.selection or ""
+                started = time.perf_counter()
+                text = baseline_answer(system, library, query, ids[item.doc])
+                ms = (time.perf_counter() - started) * 1000
+                rows.append({"system": system, **_scored(item, text, False, [text], ms)})
     return rows
 
 
@@ -300,7 +308,8 @@ def _notes(questions: Path, split: str, items: Sequence[Item], vectors: bool) ->
         "hits); passage hit: a gold phrase in a cited quote or the answer's passage; wrong "
         "refusals: covered items refused; uncovered refused: the right outcome for "
         "`uncovered` items. bm25: the keyword route's top-1 chunk for the question (the "
-        "selection for a bare intent) over the item's document; it never refuses.",
+        "selection for a bare intent) over the item's document; bm25p: BM25's top-1 paragraph "
+        "(one block) over the item's document; neither ever refuses.",
     ]
 
 
@@ -347,7 +356,7 @@ def _run(home: Path, items: Sequence[Item], args: argparse.Namespace) -> list[di
         print("\n".join(problems) or f"all phrases and selections of {len(items)} items found")
         raise SystemExit(1 if problems else 0)
     rows = baseline(home, items)
-    for system in SCORERS:
+    for system in args.scorers:
         rows = run_child(home, args, system) + rows
     return rows
 
@@ -367,11 +376,17 @@ def _save(out: Path | None, rows: Sequence[dict[str, Any]], notes: Sequence[str]
 
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--set", choices=SETS, default="unseen", help="the set's folder")
+    parser.add_argument(
+        "--set",
+        choices=SETS,
+        default="unseen",
+        help="the set's folder (unseen3: the newest, test only)",
+    )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")
     parser.add_argument("--vectors", choices=("all", "none"), default="all")
     parser.add_argument("--check", action="store_true", help="only check the set's phrases")
+    parser.add_argument("--scorers", nargs="+", choices=SCORERS, default=list(SCORERS))
     parser.add_argument("--child", choices=SCORERS, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--home", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -19,6 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from unseen_baselines import BASELINES
 from unseen_set import KINDS, contains_any, load_items
 
 PLACES = ("hit", "refused", "sentence", "passage, bm25 had it", "passage")
@@ -41,7 +42,7 @@ def breakdown(rows: list[dict[str, Any]]) -> dict[tuple[str, str], Counter[str]]
     bm25 = {r["id"]: r["answer_hit"] for r in rows if r["system"] == "bm25"}
     counts: dict[tuple[str, str], Counter[str]] = {}
     for row in rows:
-        if row["system"] == "bm25" or not row["covered"]:
+        if row["system"] in BASELINES or not row["covered"]:
             continue
         where = place(row, gold[row["id"]], bm25.get(row["id"], False))
         for kind in (row["kind"], "all"):

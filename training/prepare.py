@@ -45,6 +45,7 @@ class Paragraph:
     dataset: str
     article: str
     sentences: list[str]
+    title: str = ""  # the article's title (the passage model's heading)
 
 
 @dataclass
@@ -65,7 +66,8 @@ def squad_format(name: str, path: Path, language: str) -> Iterator[tuple[Paragra
         key = str(article.get("id") or article.get("title"))
         for p in article["paragraphs"]:
             spans = sentence_spans(p["context"])
-            paragraph = Paragraph(name, key, [p["context"][a:b].strip() for a, b in spans])
+            texts = [p["context"][a:b].strip() for a, b in spans]
+            paragraph = Paragraph(name, key, texts, str(article.get("title") or ""))
             asked = []
             for qa in p["qas"]:
                 starts = {a["answer_start"] for a in qa["answers"] if "answer_start" in a}
@@ -80,7 +82,9 @@ def scifact() -> Iterator[tuple[Paragraph, list]]:
     folder = EVALDATA / "retrieval" / "scifact"
     csv.field_size_limit(1 << 24)
     with (folder / "corpus_train.csv").open(encoding="utf-8") as f:
-        abstracts = {row["doc_id"]: row["abstract"] for row in csv.DictReader(f)}
+        rows = list(csv.DictReader(f))
+    abstracts = {row["doc_id"]: row["abstract"] for row in rows}
+    titles = {row["doc_id"]: row["title"] for row in rows}
     by_doc: dict[str, list] = {}
     with (folder / "claims_train.csv").open(encoding="utf-8") as f:
         for row in csv.DictReader(f):
@@ -92,7 +96,7 @@ def scifact() -> Iterator[tuple[Paragraph, list]]:
                 by_doc.setdefault(doc, []).append((row["claim"], evidence))
     for doc, asked in by_doc.items():
         sentences = _abstract_sentences(abstracts[doc])
-        yield Paragraph("scifact", doc, sentences), asked
+        yield Paragraph("scifact", doc, sentences, titles[doc]), asked
 
 
 def _abstract_sentences(text: str) -> list[str]:
@@ -234,6 +238,19 @@ def group(
     ], ordered
 
 
+def save_groups(out: Path, rows: list, labels: list[int], groups: list[int], meta: list) -> None:
+    """The groups' feature rows, labels and (language, split, covered) as one ``.npz``."""
+    np.savez_compressed(
+        out,
+        x=np.vstack(rows),
+        y=np.array(labels, dtype=np.int8),
+        group=np.array(groups, dtype=np.int32),
+        language=np.array([m[0] for m in meta]),
+        split=np.array([m[1] for m in meta]),
+        covered=np.array([m[2] for m in meta], dtype=np.int8),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("/work/data/scorer/pairs.npz"))
@@ -277,15 +294,7 @@ def main() -> None:
             labels.extend(y)
             groups.extend([len(meta)] * len(sentences))
             meta.append((q.language, splits[q.paragraph], covered))
-    np.savez_compressed(
-        args.out,
-        x=np.vstack(rows),
-        y=np.array(labels, dtype=np.int8),
-        group=np.array(groups, dtype=np.int32),
-        language=np.array([m[0] for m in meta]),
-        split=np.array([m[1] for m in meta]),
-        covered=np.array([m[2] for m in meta], dtype=np.int8),
-    )
+    save_groups(args.out, rows, labels, groups, meta)
     print(f"{len(meta)} groups, {len(labels)} rows in {time.time() - started:.0f} s -> {args.out}")
 
 

@@ -1,6 +1,8 @@
 """The never-seen-documents sets (``benchmarks/unseen/questions.jsonl``, split by document,
-and the fresh test-only ``benchmarks/unseen2/``) are well formed, and ``benchmarks/unseen.py``
-matches and counts as the README says. Only shapes are asserted: no test reads an item."""
+and the fresh test-only ``benchmarks/unseen2/`` and ``benchmarks/unseen3/``) are well formed,
+and ``benchmarks/unseen.py`` matches and counts as the README says. Only shapes are asserted,
+and that the newest set's gold phrases and selections are in its parsed documents (its
+``--check``): no test asks an item or reads an answer."""
 
 from __future__ import annotations
 
@@ -38,23 +40,53 @@ def test_the_splits_share_no_document_and_both_hold_every_kind() -> None:
     assert {i.lang for i in dev} == {i.lang for i in test} == {"en", "zh"}
 
 
-def test_the_fresh_set_is_test_only_on_its_own_documents_with_every_kind() -> None:
-    items = _set().load_items(_set().questions_of("unseen2"))  # documents beside it
+FRESH = ("unseen2", "unseen3")  # the test-only sets, oldest first
+
+
+@pytest.mark.parametrize("name", FRESH)
+def test_a_fresh_set_is_test_only_on_documents_no_earlier_set_has_with_every_kind(
+    name: str,
+) -> None:
+    items = _set().load_items(_set().questions_of(name))  # documents beside it
     assert len(items) >= _set().MIN_ITEMS
     assert {i.split for i in items} == {"test"}
     assert {i.kind for i in items} == set(_set().KINDS)
     assert {i.lang for i in items} == {"en", "zh"}
     assert len({i.doc for i in items}) >= 8
-    assert not {i.doc for i in items} & {i.doc for i in _set().load_items()}
+    earlier = _set().SETS[: _set().SETS.index(name)]
+    for other in earlier:
+        assert not {i.doc for i in items} & {
+            i.doc for i in _set().load_items(_set().questions_of(other))
+        }
 
 
-def test_the_script_runs_the_named_set_and_names_its_results_after_it(
-    monkeypatch: pytest.MonkeyPatch,
+def test_the_newest_set_has_enough_uncovered_and_code_questions() -> None:
+    kinds = [i.kind for i in _set().load_items(_set().questions_of("unseen3"))]
+    assert len(kinds) >= 140
+    assert kinds.count("uncovered") >= 15 and kinds.count("code") >= 15
+
+
+@pytest.mark.slow
+def test_the_newest_set_passes_its_check_on_the_parsed_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sys.argv", ["unseen.py", "--set", "unseen2", "--split", "test"])
+    monkeypatch.setenv("ASKALONG_HOME", str(tmp_path))  # open_library sets it: restored after
+    monkeypatch.delenv("ASKALONG_ANSWERER", raising=False)
+    questions = _set().questions_of("unseen3")
+    items = _set().load_items(questions)
+    ids = _script().build(tmp_path, questions.parent / "docs", items, vectors=False)
+    with _script().open_library(tmp_path) as library:
+        assert _script().check(library, ids, items) == []
+
+
+@pytest.mark.parametrize("name", FRESH)
+def test_the_script_runs_the_named_set_and_names_its_results_after_it(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.setattr("sys.argv", ["unseen.py", "--set", name, "--split", "test"])
     args = _script()._arguments()
-    assert args.set == "unseen2"
-    assert args.out.name.startswith("unseen2-test-")
+    assert args.set == name
+    assert args.out.name.startswith(f"{name}-test-")
 
 
 def test_follow_ups_follow_an_earlier_item_on_their_document() -> None:
@@ -122,3 +154,36 @@ def test_a_refusal_never_hits_and_counts_as_wrong_only_when_covered() -> None:
     assert cells["wrong refusals"] == "1/1 (1.00)"
     assert cells["uncovered refused"] == "1/1 (1.00)"
     assert cells["refused"] == "2/2 (1.00)"
+
+
+def test_the_paragraph_baseline_answers_with_the_best_block_never_a_heading() -> None:
+    from askalong.types import Block
+
+    blocks = [
+        Block("h", "heading", "Vacuum and the free space map", 0),
+        Block("a", "paragraph", "The planner estimates row counts from statistics.", 1),
+        Block("b", "paragraph", "VACUUM reclaims space; the free space map records it.", 2),
+        Block("c", "paragraph", "Autovacuum runs VACUUM and ANALYZE in the background.", 3),
+    ]
+    top = benchmark_module("unseen_baselines").top_paragraph
+    assert top("What records the free space after VACUUM?", blocks) == blocks[2].text
+    assert top("unrelated words entirely", blocks) == ""
+    assert "bm25p" in _script().SYSTEMS and "bm25" in _script().SYSTEMS
+
+
+def test_the_threshold_sweep_refuses_below_the_passage_probability_only_more() -> None:
+    def row(covered: bool, p: float, refused: bool = False) -> dict:
+        hit = covered and not refused
+        return {
+            "system": "learned",
+            "covered": covered,
+            "refused": refused,
+            "answer_hit": hit,
+            "passage_p": p,
+        }
+
+    rows = [row(True, 0.9), row(True, 0.3), row(False, 0.2), row(False, 0.8, refused=True)]
+    table = benchmark_module("unseen_calibrate").sweep(rows).splitlines()
+    assert "| 0.00 | 0/2 | 1/2 | 2/2 |" in table
+    assert "| 0.30 | 0/2 | 2/2 | 2/2 |" in table  # 0.3 itself is not below
+    assert "| 0.40 | 1/2 | 2/2 | 1/2 |" in table

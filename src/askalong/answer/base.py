@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from askalong.context.units import ContextUnit
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.text.sentences import split_sentences
-from askalong.types import AnswerStatus, BlockSpan, Intent, Quote
+from askalong.types import AnswerStatus, BlockSpan, Hit, Intent, Quote
 
 _LEADING_MARKS = re.compile(r"(?:\[\d+\]\s*)+")  # "[1] [2] " opening a split-off sentence
 # What every answerer says when the evidence does not answer the question.
@@ -55,7 +55,7 @@ class DraftRequest:
     ``askalong.asking.question``); each unit knows its blocks' pages and sections, which its
     quotes carry (``ContextUnit.place``)."""
 
-    question: AnalysedText
+    question: QuestionReading
     intent: Intent
     units: tuple[ContextUnit, ...]  # numbered sources 1.. in this order
     history: tuple[HistoryTurn, ...] = ()  # earlier turns of the thread, oldest first
@@ -65,6 +65,9 @@ class DraftRequest:
     # the asker's preferences about form from their feedback, newest first
     # (``askalong.feedback.guidance``): shown below the evidence rules
     guidance: tuple[str, ...] = ()
+    # the search's hits the retrieved units grew from (each route's rank and score): what
+    # the learned answerer's passage choice reads
+    hits: tuple[Hit, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -197,6 +197,7 @@ class Asker:
             long_selection=len(selection) > LONG_SELECTION_CHARS,
             cross_section=any(u.origin == "crossref" for u in evidence.units),
             guidance=guidance,
+            hits=evidence.hits,
         )
         draft = None
         limit = StreamLimit()  # a call tree is never streamed: it is not drafted here

@@ -159,32 +159,18 @@ class KeywordIndex:
             self._commit({})
 
     def _write(self, entries: dict[str, Entry]) -> None:
-        if not self._pending.batching():
-            if entries or self._pending.waiting():
-                self._commit(entries)
-            return
-        due = False
-        for document_id, entry in entries.items():
-            due = self._pending.put(document_id, entry)
-        if due:
-            self.flush()
+        self._pending.write(entries, self._commit)
 
     def _commit(self, entries: dict[str, Entry]) -> None:
         """One commit of what waits, then of ``entries`` (so a removal follows the add it
         undoes); what waited waits again if the commit fails."""
-        with self._lock:
-            waiting = self._pending.take()
-            try:
-                with self._writer() as writer:
-                    for document_id, entry in {**waiting, **entries}.items():
-                        writer.delete_documents_by_term(DOCUMENT_ID, document_id)
-                        if entry is not None:
-                            document, chunks = entry
-                            for chunk in chunks:
-                                writer.add_document(chunk_entry(document, chunk))
-            except BaseException:
-                self._pending.give_back(waiting)
-                raise
+        with self._lock, self._pending.taken() as waiting, self._writer() as writer:
+            for document_id, entry in {**waiting, **entries}.items():
+                writer.delete_documents_by_term(DOCUMENT_ID, document_id)
+                if entry is not None:
+                    document, chunks = entry
+                    for chunk in chunks:
+                        writer.add_document(chunk_entry(document, chunk))
 
     @contextmanager
     def _writer(self) -> Iterator[tantivy.IndexWriter]:

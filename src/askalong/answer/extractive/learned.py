@@ -17,13 +17,15 @@ import numpy as np
 from askalong.answer.base import NOT_COVERED, unit_quote
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined
+from askalong.answer.extractive.passage_choice import choose_passages
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.scorer.features import Sentence, sentence_features
 from askalong.answer.scorer.model import Scorer, shipped_scorer
+from askalong.answer.shape import fits
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
-from askalong.text.analysed import AnalysedText
-from askalong.types import BlockSpan
+from askalong.question.reading import QuestionReading
+from askalong.types import BlockSpan, Hit
 
 # The most lexically covered sentences kept for embedding and scoring: about what the
 # model was fitted on (three paragraphs, ~25 sentences); embedding 80 cold made a
@@ -31,6 +33,9 @@ from askalong.types import BlockSpan
 MAX_CANDIDATES = 24
 MAX_QUOTES = 4
 QUOTE_SHARE = 0.3  # a further quote needs this share of the best sentence's softmax weight
+# the runner-up sentence joins the direct answer when it is the best one's neighbour and
+# holds this share of its softmax weight (and the two fit the answer's shape)
+PAIR_SHARE = 0.5
 NOTHING_ANSWERS = {
     "en": "No sentence in the documents searched answers the question.",
     "zh": "所给文档中没有能回答这个问题的句子。",
@@ -38,17 +43,21 @@ NOTHING_ANSWERS = {
 
 
 def learned_answer(
-    question: AnalysedText,
+    question: QuestionReading,
     units: Sequence[ContextUnit],
     *,
     embedder: Embedder | None = None,
     previous_answer: str | None = None,
     scorer: Scorer | None = None,
+    hits: Sequence[Hit] = (),
 ) -> ExtractiveResult:
-    """Answer ``question`` with the best-scored sentence of ``units`` (and the one after
-    it when it announces it), or ``not_covered`` when the answerable head says so."""
+    """Answer ``question`` with the best-scored sentence of the best passages of ``units``
+    (``passage_choice``; with its neighbour when it announces it or the scorer nearly ties
+    them), or ``not_covered`` when the answerable heads say so."""
     scorer = scorer or shipped_scorer()
     language = question.language
+    choice = choose_passages(question.text, language, units, hits)
+    units = choice.units
     found = _kept(question.text, [c for c in candidates(units) if c.text.strip()])
     rows = _rows(question.text, found, embedder)
     embedded = embedder is not None
@@ -56,12 +65,13 @@ def learned_answer(
     probability = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
     order = [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
     across = cross_lingual(language, found)
-    if not order or probability < scorer.threshold(language, embedded, across):
+    weak = choice.weak and not across  # the passage model saw no cross-lingual question
+    if not order or weak or probability < scorer.threshold(language, embedded, across):
         note = NOTHING_ANSWERS[language]
         return ExtractiveResult(
             "not_covered", NOT_COVERED[language], (), note, probability, language
         )
-    direct = _direct(found, order[0])
+    direct = _direct(found, order, scores)
     quoted = direct + _further(scores, order, direct)
     quotes = tuple(
         unit_quote(n, units[found[k].unit], _span(found[k]), found[k].text)
@@ -107,10 +117,18 @@ def _may_answer(candidate: Candidate, previous_answer: str | None) -> bool:
     return not previous_answer or candidate.text not in previous_answer
 
 
-def _direct(found: list[Candidate], best: int) -> list[int]:
-    """The best sentence, with the next one of its piece when it announces it."""
+def _direct(found: list[Candidate], order: list[int], scores: np.ndarray) -> list[int]:
+    """The best sentence, with the next one of its piece when it announces it, or with
+    the runner-up when that is its neighbour, close in score, and the two fit the shape."""
+    best = order[0]
     after = _next(found, best)
-    return [best, after] if announces(found[best].text) and after is not None else [best]
+    if announces(found[best].text) and after is not None:
+        return [best, after]
+    if len(order) < 2 or scores[order[1]] < scores[best] + np.log(PAIR_SHARE):
+        return [best]
+    pair = sorted((best, order[1]), key=lambda k: (found[k].piece, found[k].index))
+    near = order[1] in _neighbours(found, best)
+    return pair if near and fits(" ".join(found[k].text for k in pair)) else [best]
 
 
 def _further(scores: np.ndarray, order: list[int], direct: list[int]) -> list[int]:

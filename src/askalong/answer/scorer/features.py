@@ -110,12 +110,12 @@ def sentence_features(
 def _lexical(question: str, sentences: Sequence[Sentence]) -> np.ndarray:
     asked = set(terms_of(question))
     terms = [_terms(s.text) for s in sentences]
-    weight = _idf(asked, terms)
+    weight = idf_weights(asked, terms)
     words = {t: w for t, w in weight.items() if not t.startswith(BIGRAM)}
     pairs = {t: w for t, w in weight.items() if t.startswith(BIGRAM)}
-    coverage = np.array([_covered(weight, t) for t in terms])
+    coverage = np.array([covered_share(weight, t) for t in terms])
     before, after = _neighbours(sentences, coverage)
-    window = np.array([_covered(weight, t) for t in _windows(sentences, terms)])
+    window = np.array([covered_share(weight, t) for t in _windows(sentences, terms)])
     passage = _per_passage(sentences, terms, weight)
     own = key_terms(question)
     new = [len(_key_terms(s.text) - own) for s in sentences]
@@ -124,8 +124,8 @@ def _lexical(question: str, sentences: Sequence[Sentence]) -> np.ndarray:
     columns = [
         coverage,
         coverage - coverage.max(),
-        np.array([_covered(words, t) for t in terms]),
-        np.array([_covered(pairs, t) for t in terms]),
+        np.array([covered_share(words, t) for t in terms]),
+        np.array([covered_share(pairs, t) for t in terms]),
         before,
         after,
         window,
@@ -148,7 +148,7 @@ def _lexical(question: str, sentences: Sequence[Sentence]) -> np.ndarray:
     return np.stack(columns, axis=1)
 
 
-def _idf(asked: set[str], terms: Sequence[frozenset[str]]) -> dict[str, float]:
+def idf_weights(asked: set[str], terms: Sequence[frozenset[str]]) -> dict[str, float]:
     """Each question term's smoothed IDF among the candidates (floored)."""
     n = len(terms)
     df = Counter(t for found in terms for t in asked & found)
@@ -156,7 +156,7 @@ def _idf(asked: set[str], terms: Sequence[frozenset[str]]) -> dict[str, float]:
     return {t: max(IDF_FLOOR, math.log((n + 1) / (df[t] + 0.5)) / scale) for t in asked}
 
 
-def _covered(weight: dict[str, float], terms: frozenset[str] | set[str]) -> float:
+def covered_share(weight: dict[str, float], terms: frozenset[str] | set[str]) -> float:
     """The IDF-weighted share of the question's terms held in ``terms`` (0..1)."""
     total = sum(weight.values())
     return sum(w for t, w in weight.items() if t in terms) / total if total else 0.0
@@ -189,7 +189,7 @@ def _per_passage(
     joined: dict[int, set[str]] = {}
     for s, found in zip(sentences, terms, strict=True):
         joined.setdefault(s.passage, set()).update(found)
-    covered = {p: _covered(weight, found) for p, found in joined.items()}
+    covered = {p: covered_share(weight, found) for p, found in joined.items()}
     return np.array([covered[s.passage] for s in sentences])
 
 
