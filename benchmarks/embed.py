@@ -92,11 +92,13 @@ def timed(embed: Callable[[list[str]], np.ndarray], texts: list[str]) -> tuple[R
 
 
 def query_latency(embedder: Embedder, repeats: int = 21) -> float:
+    """Median seconds to embed the query, a new text each time: the embedder remembers
+    queries it has seen (``REMEMBERED_QUERIES``), which would time a lookup."""
     embedder.embed_query(QUERY)
     times = []
-    for _ in range(repeats):
+    for repeat in range(repeats):
         start = time.perf_counter()
-        embedder.embed_query(QUERY)
+        embedder.embed_query(f"{QUERY} {repeat}")
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
