@@ -2,6 +2,9 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The reader's JavaScript tooling (biome: lint + format; tsc: JSDoc types), from package-lock.json.
+JS_STAMP := node_modules/.installed
+JS_BIN := node_modules/.bin
 export ASKALONG_EVALDATA ?= $(abspath ../shared/evaldata)
 
 .PHONY: run test check sweep lint docs wheel-check bench install clean
@@ -12,7 +15,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev,ocr,llm]'
 	touch $(STAMP)
 
-install: $(STAMP)
+$(JS_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(JS_STAMP)
+
+install: $(STAMP) $(JS_STAMP)
 
 PORT ?= 8000
 run: $(STAMP)
@@ -29,11 +36,13 @@ sweep: $(STAMP)
 check: $(STAMP) lint
 	$(PY) -m pytest -q -m "not slow and not sweep" tests/unit tests/contract
 
-lint: $(STAMP)
+lint: $(STAMP) $(JS_STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
 	$(PY) -m askalong.server.contract --check
+	$(JS_BIN)/biome ci --reporter=summary --colors=off
+	$(JS_BIN)/tsc --noEmit -p jsconfig.json
 	$(VENV)/bin/mkdocs build --quiet --strict
 
 # The docs site from docs/ (reference pages generated from the code), served while you edit.
@@ -48,4 +57,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/ingest.py
 
 clean:
-	rm -rf $(VENV) .site .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules .site .pytest_cache .mypy_cache .ruff_cache

@@ -95,7 +95,7 @@ def report(found: dict[str, list[tuple[float, ...]]], files: int, runs: int) -> 
     table = markdown_table(("ask", "p50 wall", "p50 CPU (ask)", "p50 CPU (server)"), "lrrr", rows)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return (
-        f"# askalong ask on a repository, with and without a server (2026-12-04)\n\n"
+        f"# askalong ask on a repository, with and without a server (2026-12-05)\n\n"
         f"{files} source files (the standard library's packages), {runs} asks per arm "
         f"(interleaved; questions {', '.join(repr(q) for q in QUESTIONS)}); load average "
         f"at the end {load} on {os.cpu_count()} cores.\n\n{table}"
@@ -120,7 +120,7 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(timeout=30)
-    write_results(report(found, files, args.runs), "ask-resident-2026-12-04.md", args.out)
+    write_results(report(found, files, args.runs), "ask-resident-2026-12-05.md", args.out)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,11 @@ repository (never a parameter or a local), ``self.m()`` / ``cls.m()`` / ``super(
 through the class and its bases, ``module.f()`` through an import, and ``x.m()`` where
 ``x`` was assigned a repository class's instance in the same function (``x = C(...)``)
 or annotated with one. A call whose receiver's type the source does not give is no edge
-(a graph that binds it guesses). Calls inside a nested function count for the function
-that holds it (a nested function is not a block of its own); a function's calls to
-itself are left out (the graph lists each callee once, never the caller itself).
+(a graph that binds it guesses). A function nested in a function is a node of its own
+(``outer.inner``): its calls are its own, a bare name defined by a ``def`` in it or in a
+function around it is that nested function, and a name the functions around it bind
+(a closure's parameter) is no call of the repository's; a function's calls to itself are
+left out (the graph lists each callee once, never the caller itself).
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ def _absolute(node: ast.ImportFrom, package: str) -> str:
 
 
 def nodes_of(modules: dict[str, Module]) -> Iterator[tuple[Module, tuple[str, ...], ast.AST]]:
-    """Each top-level function, class and method (what the graph makes blocks of)."""
+    """Each top-level function, class and method, and each function nested in a function
+    (what the graph makes blocks of)."""
     for module in modules.values():
         for name, node in module.top.items():
             yield module, (name,), node
@@ -87,14 +90,44 @@ def nodes_of(modules: dict[str, Module]) -> Iterator[tuple[Module, tuple[str, ..
                 for member in node.body:
                     if isinstance(member, _FUNCTIONS):
                         yield module, (name, member.name), member
+                        yield from _nested(module, (name, member.name), member)
+            else:
+                yield from _nested(module, (name,), node)
+
+
+def _nested(
+    module: Module, qualname: tuple[str, ...], function: ast.AST
+) -> Iterator[tuple[Module, tuple[str, ...], ast.AST]]:
+    for inner in _own_nodes(function):
+        if isinstance(inner, _FUNCTIONS):
+            yield module, (*qualname, inner.name), inner
+            yield from _nested(module, (*qualname, inner.name), inner)
+
+
+def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function's own body: a nested function or class is yielded, not
+    entered (its body is its own)."""
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def true_edges(modules: dict[str, Module]) -> set[Edge]:
     edges = set()
+    nodes = {(m.path, q): n for m, q, n in nodes_of(modules)}
     for module, qualname, node in nodes_of(modules):
         if not isinstance(node, _FUNCTIONS):
             continue
-        reader = _Function(modules, module, qualname, node)
+        around = [nodes.get((module.path, qualname[:k])) for k in range(len(qualname) - 1, 0, -1)]
+        enclosing = [
+            (qualname[:k], n)
+            for k, n in zip(range(len(qualname) - 1, 0, -1), around, strict=True)
+            if isinstance(n, _FUNCTIONS)
+        ]
+        reader = _Function(modules, module, qualname, node, enclosing)
         for target in reader.targets():
             if target != (module.path, qualname):
                 edges.add(((module.path, qualname), target))
@@ -105,14 +138,21 @@ class _Function:
     """One function's calls, resolved as ``true_edges`` says."""
 
     def __init__(
-        self, modules: dict[str, Module], module: Module, qualname: tuple[str, ...], node: ast.AST
+        self,
+        modules: dict[str, Module],
+        module: Module,
+        qualname: tuple[str, ...],
+        node: ast.AST,
+        enclosing: list[tuple[tuple[str, ...], ast.AST]] | None = None,
     ) -> None:
         self.modules, self.module, self.qualname, self.node = modules, module, qualname, node
-        self.locals = _locals(node)
+        # the function itself, then each function around it, innermost first
+        self.scopes = [(qualname, node), *(enclosing or [])]
+        self.locals = set().union(*(_locals(n) for _, n in self.scopes))
         self.types = _local_types(node)
 
     def targets(self) -> Iterator[Node]:
-        for call in (n for n in ast.walk(self.node) if isinstance(n, ast.Call)):
+        for call in (n for n in _own_nodes(self.node) if isinstance(n, ast.Call)):
             found = self._callee(call.func)
             if found is not None:
                 yield found
@@ -151,6 +191,9 @@ class _Function:
         return None
 
     def _bare(self, name: str) -> Node | None:
+        for qualname, scope in self.scopes:
+            if any(isinstance(n, _FUNCTIONS) and n.name == name for n in _own_nodes(scope)):
+                return (self.module.path, (*qualname, name))
         if name in self.locals:
             return None
         if name in self.module.top:
@@ -215,10 +258,11 @@ class _Function:
 
 
 def _locals(node: ast.AST) -> set[str]:
-    """Parameters and names bound anywhere in the function (nested ones' included); a
-    name it imports is resolved as the module's imports are."""
+    """Parameters and names bound in the function's own body (a nested function's name
+    too, not what it binds inside); a name it imports is resolved as the module's imports
+    are."""
     names: set[str] = set()
-    for inner in ast.walk(node):
+    for inner in _own_nodes(node):
         if isinstance(inner, ast.arg):
             names.add(inner.arg)
         elif isinstance(inner, ast.Name) and isinstance(inner.ctx, (ast.Store, ast.Del)):

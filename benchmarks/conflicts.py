@@ -32,6 +32,7 @@ import numpy as np
 
 from _table import markdown_table, write_results
 from askalong.config import load_settings
+from askalong.index.neighbours import IndexNeighbours
 from askalong.index.vectors import VectorIndex
 from askalong.maintain.conflict_scan import ConflictScanner
 from askalong.store.backends import open_store
@@ -62,7 +63,7 @@ def main(argv: list[str]) -> None:
         cpu = time.process_time() - cpu
         found = len(store.conflict_pairs(Access.local()))
         _clear(settings.database_path)
-        full = ConflictScanner(store, source).scan_pending()
+        full = ConflictScanner(store, IndexNeighbours(source)).scan_pending()
         planted = plant(store, source, args.planted)
         # The hand check draws from every pair now stored: the full rescan's and the planted.
         pairs = store.conflict_pairs(Access.local())
@@ -91,7 +92,7 @@ def _replay(store: Store, source: VectorIndex, scratch: Path) -> tuple[ScanRepor
     """Each document's vectors appended, oldest first, and the document scanned then."""
     rows = source.snapshot()
     index = VectorIndex(scratch / "vectors", source.dimension)
-    scanner = ConflictScanner(store, index)
+    scanner = ConflictScanner(store, IndexNeighbours(index))
     total, times = ScanReport(), []
     for document in reversed(store.list_documents(Access.local())):
         mine = np.flatnonzero(rows.rows_of(document.id) & rows.alive)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from askalong.index.neighbours import IndexNeighbours
 from askalong.index.vectors import VectorIndex
 from askalong.maintain.conflict_scan import MIN_CHARS, ConflictScanner, block_span
 from askalong.store.base import Store
@@ -41,7 +42,7 @@ def plant(store: Store, index: VectorIndex, count: int) -> list[Planted]:
     rows = index.snapshot()
     embedded = sorted(rows.document_ids())
     random.Random(16).shuffle(embedded)
-    scanner, planted = ConflictScanner(store, index), []
+    scanner, planted = ConflictScanner(store, IndexNeighbours(index)), []
     for document_id in embedded:
         if len(planted) == count:
             break

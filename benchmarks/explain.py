@@ -35,7 +35,7 @@ from askalong.context.explain_units import explain_units
 from askalong.context.outline import Outline
 from askalong.context.units import ContextUnit
 from askalong.parse.pdf.parser import parse
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.text.fold import fold
 from askalong.types import Anchor, Block
 
@@ -62,7 +62,7 @@ def _evidence(case: dict[str, Any]) -> tuple[str, list[ContextUnit], float]:
     )
     seconds = time.perf_counter() - started
     anchor = located_context(blocks, located)
-    units = assemble_context(analysed(question).terms, anchor, found, [], root=outline.root)
+    units = assemble_context(read_question(question).terms, anchor, found, [], root=outline.root)
     return question, units, seconds
 
 
@@ -86,7 +86,7 @@ def main() -> None:
     for case in cases:
         question, units, seconds = _evidence(case)
         gathered.append(seconds * 1000)
-        asked = analysed(question)
+        asked = read_question(question)
         now = answer_intent(asked, units, case["intent"])
         assert now is not None
         before = answer_extractively(asked, units, intent=case["intent"])

@@ -32,7 +32,7 @@ from askalong.answer.extractive.select import answer_extractively
 from askalong.config import load_settings
 from askalong.context.units import ContextUnit, Origin, places_of
 from askalong.providers.base import Embedder
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.text.sentences import split_sentences
 from askalong.types import Block, BlockSpan
 
@@ -120,7 +120,7 @@ def evaluate(name: str, found: Sequence[Case], mode: str, embedder: Embedder | N
     answered = hits = declined = 0
     started = time.perf_counter()
     for case in found:
-        question = analysed(case.question)
+        question = read_question(case.question)
         result = answer_extractively(question, units_of(case.context, mode), embedder=embedder)
         answered += result.status == "answered"
         hits += result.status == "answered" and any(

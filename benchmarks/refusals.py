@@ -58,7 +58,7 @@ def signals(library: Any, ids: dict[str, list[str]], items: Sequence[Any]) -> li
     from askalong.answer.extractive.sentence_cache import CachedEmbedder
     from askalong.asking.evidence import gather
     from askalong.asking.question import AskedQuestion
-    from askalong.text.analysed import analysed
+    from askalong.question.reading import read_question
     from askalong.types import Access
 
     embedder = CachedEmbedder(library.indexes.embedder)
@@ -68,7 +68,7 @@ def signals(library: Any, ids: dict[str, list[str]], items: Sequence[Any]) -> li
         if item.kind == "cross_lingual":
             continue
         docs = tuple(library.store.get_document(d, access) for r in item.documents for d in ids[r])
-        question = analysed(item.question)
+        question = read_question(item.question)
         evidence = gather(
             library.store,
             library.searcher,

@@ -45,7 +45,7 @@ from askalong.answer.extractive.select import ExtractiveResult, answer_extractiv
 from askalong.answer.extractive.sentence_cache import CachedEmbedder  # noqa: E402
 from askalong.config import load_settings  # noqa: E402
 from askalong.providers.base import Embedder  # noqa: E402
-from askalong.text.analysed import AnalysedText, analysed  # noqa: E402
+from askalong.question.reading import QuestionReading, read_question  # noqa: E402
 from extractive import EVALDATA, SETS, Case, cases, units_of  # noqa: E402
 
 DEV_SETS = {
@@ -55,7 +55,7 @@ DEV_SETS = {
     ),
     "drcd dev-split (zh-Hant)": ("drcd", ["qa/drcd/DRCD_dev.json"]),
 }
-Answer = Callable[[AnalysedText, list, Embedder], ExtractiveResult]
+Answer = Callable[[QuestionReading, list, Embedder], ExtractiveResult]
 ANSWERERS: dict[str, Answer] = {
     "rules": lambda q, units, e: answer_extractively(q, units, embedder=e),
     "learned": lambda q, units, e: learned_answer(q, units, embedder=e),
@@ -135,7 +135,7 @@ def evaluate(name: str, found: Sequence[Case], scorer: str, embedder: Embedder) 
     hits = evidence = refused = declined = sentence = paragraph = 0
     started = time.process_time()
     for case in found:
-        question = analysed(case.question)
+        question = read_question(case.question)
         result = answer(question, units_of(case.context, "retrieved"), embedder)
         answered = result.status == "answered"
         hit = answered and any(g in result.answer for g in case.golds)

@@ -31,11 +31,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+import tantivy
 
 from _table import markdown_table, write_results
 from askalong.config import Settings, load_settings
 from askalong.evaluate.datasets import load_dataset
+from askalong.index.keyword import KeywordIndex
+from askalong.index.keyword_query import document_filters, text_query, unscored
+from askalong.index.keyword_schema import search_grams, search_tokens
 from askalong.index.sync import SearchIndexes
+from askalong.index.vector_rows import top_k
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.providers.choose import make_embedder
 from askalong.retrieve.search import Searcher
@@ -246,6 +251,7 @@ def measure(size: int, texts: Sequence[str], queries: Sequence[str], qv: dict) -
                 timed(lambda q: searcher.ranking(q, USER, use_keyword=False), queries),
             ),
             *_exact_rows(size, searcher, indexes, queries),
+            *_engine_rows(size, indexes, queries, qv),
         ]
     finally:
         indexes.close()
@@ -269,6 +275,44 @@ def _exact_rows(
         timed_row(size, "hybrid, exact scan", hybrid),
         timed_row(size, "vector, exact scan", vector),
     ]
+
+
+def _engine_rows(
+    size: int, indexes: SearchIndexes, queries: Sequence[str], qv: dict[str, np.ndarray]
+) -> list[Row]:
+    """The anchors: the engines alone, on the same queries. tantivy: one BM25 search of
+    the query's terms with the permission filter (query built beforehand); the vector
+    engine: what the route runs underneath at this size (usearch's search of 150 when the
+    graph answers, else numpy's scan of every row and its top 150)."""
+    keyword = indexes.keyword
+    assert isinstance(keyword, KeywordIndex) and indexes.vectors is not None
+    tantivy_searcher = keyword._searcher()
+    built = {q: _raw_keyword_query(keyword, q) for q in queries}
+    rows = indexes.vectors.index.snapshot()
+    graph = indexes.vectors.index.graph._graph
+    use_graph = graph is not None and rows.count >= indexes.vectors.index.graph.min_rows
+
+    def vector(q: str) -> object:
+        vec = qv[q] / np.linalg.norm(qv[q])
+        if use_graph:
+            return graph.search(vec, 150, threads=1)
+        return top_k(np.einsum("ij,j->i", rows.matrix, vec), 150)
+
+    name = "usearch raw (150)" if use_graph else "numpy exact scan (150)"
+    return [
+        timed_row(size, "tantivy raw (BM25 + permission filter)",
+                  timed(lambda q: tantivy_searcher.search(built[q], 150), queries)),
+        timed_row(size, name, timed(vector, queries)),
+    ]  # fmt: skip
+
+
+def _raw_keyword_query(keyword: KeywordIndex, query: str) -> object:
+    schema = keyword._schema
+    filtered = document_filters(schema, USER, None)
+    return tantivy.Query.boolean_query(
+        [(tantivy.Occur.Must, text_query(schema, search_tokens(query), search_grams(query))),
+         *((tantivy.Occur.Must, unscored(f)) for f in filtered)]
+    )  # fmt: skip
 
 
 def query_vectors(queries: Sequence[str]) -> tuple[dict[str, np.ndarray], list[float]]:
@@ -308,6 +352,7 @@ def sized_arguments(
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = sized_arguments(__doc__, 200, argv)
+    load_start = os.getloadavg()[0]
     texts = paragraphs()
     queries = questions(args.queries)
     qv, embed_ms = query_vectors(queries)
@@ -318,8 +363,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{len(queries)} real questions (XQuAD en/zh, CMRC) x {REPEATS} rounds over "
         f"{len(texts):,} real paragraphs repeated to size; random unit chunk vectors "
         f"(dimension {DIMENSION}), real query vectors computed beforehand; "
-        f"a signed-in user, so the permission filter runs. Load average at the end: "
-        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n\n"
+        f"a signed-in user, so the permission filter runs. Load average at the start "
+        f"{load_start:.1f}, at the end {os.getloadavg()[0]:.1f}, on {os.cpu_count()} cores. "
+        "The last two rows per size are the anchors: the engines alone on the same queries; "
+        "the routes' own work is hybrid minus the two.\n\n"
         + table(rows)
         + f"\nEmbedding one query with the default embedder (not in the figures above): "
         f"p50 {statistics.median(embed_ms):.1f} ms, "

@@ -9,8 +9,8 @@ team and its ancestors, who may see about 40 % of the chunks, so the permission 
 is inside every query. The embedded library (SQLite, tantivy, the memory-mapped exact
 vectors) is built once under ``--cache``; the same documents, chunks and vectors are then
 written to the PostgreSQL routes (a throwaway cluster from the ``pgserver`` wheel unless
-``--database`` names one) through their own ``add_many``/``add``. Both answer through the
-same ``Searcher`` over the same SQLite store, queries alternated between them.
+``--database`` names one) in bulk (``pg_fill``: COPY, the indexes built after). Both
+answer through the same ``Searcher`` over the same SQLite store, queries alternated between them.
 
 Recall: for each query, the PostgreSQL vector route's top 10 (HNSW, filtered inside the
 scan) against the embedded route's exact top 10 over the same visible rows.
@@ -38,27 +38,24 @@ from askalong.index.sync import SearchIndexes
 from askalong.retrieve.search import Searcher
 from permission_filter import CACHE, CALLER, RandomVectors, opened, shared
 from permission_filter import _vectors as chunk_vectors
+from pg_fill import fill_keyword, fill_vectors
 from search_latency import REPEATS, documents, paragraphs, questions
 from server_keyword import database
 
-BATCH = 500  # documents per keyword transaction
-
 
 def fill(pool: Pool, routes: PostgresRoutes, size: int, texts: Sequence[str]) -> dict[str, float]:
-    """The embedded library's documents and vectors into the PostgreSQL routes; seconds."""
+    """The embedded library's documents and vectors into the PostgreSQL routes, in bulk
+    (``pg_fill``); seconds per part."""
     stored = shared(documents(texts, size))
-    started = time.perf_counter()
-    for at in range(0, len(stored), BATCH):
-        routes.keyword.add_many((item.document, item.chunks) for item in stored[at : at + BATCH])
-    times = {"keyword": time.perf_counter() - started}
+    times = {"keyword": fill_keyword(pool, stored)}
     vectors = routes.vectors
     assert vectors is not None
-    for entry in chunk_vectors(stored):
-        vectors.add(entry.document_id, list(entry.chunk_ids), entry.matrix)
-    times["vectors"] = time.perf_counter() - started - times["keyword"]
+    times["vectors"], times["hnsw"] = fill_vectors(pool, vectors, chunk_vectors(stored))
+    started = time.perf_counter()
     with pool.connection() as connection:
         connection.autocommit = True
         connection.execute("VACUUM ANALYZE")  # what autovacuum does after a bulk load
+    times["analyze"] = time.perf_counter() - started
     return times
 
 
@@ -152,8 +149,10 @@ def report(
         f"{queries} real questions x {REPEATS} rounds on each, alternated, as a user who may "
         f"see ~40 % of the chunks; PostgreSQL 16 with pgvector {version} (the `pgserver` "
         f"wheel, default settings) on this machine ({os.cpu_count()} cores, load average "
-        f"{os.getloadavg()[0]:.1f} at the end). Filling the PostgreSQL routes took "
-        f"{built['keyword']:.0f} s (keyword) and {built['vectors']:.0f} s (vectors).\n\n"
+        f"{os.getloadavg()[0]:.1f} at the end). Filling the PostgreSQL routes in bulk took "
+        f"{built['keyword']:.0f} s (keyword rows and their indexes), {built['vectors']:.0f} s "
+        f"(vectors), {built['hnsw']:.0f} s (the HNSW index) and {built['analyze']:.0f} s "
+        "(VACUUM ANALYZE).\n\n"
         + markdown_table(header, "rlrrrr", cells)
         + f"\nFiltered-ANN recall@10 of the PostgreSQL vector route against the exact "
         f"filtered top 10: **{found:.3f}** ({queries} queries).\n"

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from _table import markdown_table, write_results
+from askalong.index.vector_ann import CONNECTIVITY, EXPANSION_ADD, GRAPH_DTYPE, OVERSAMPLE
 from askalong.index.vector_rows import DocumentVectors, VectorRows
 from askalong.index.vectors import VectorIndex
 
@@ -70,12 +71,15 @@ def timed(call: Callable[[], list[str]]) -> tuple[float, list[str]]:
     return (time.process_time() - started) * 1000, found
 
 
-def run_size(size: int, queries: int) -> tuple[list[str], list[list[str]]]:
+def run_size(
+    size: int, queries: int, oversamples: list[float], dtype: str
+) -> tuple[list[str], list[list[str]]]:
     rng = np.random.default_rng(2)
     centres = rng.standard_normal((max(size // 100, 10), DIMENSION)).astype(np.float32)
     asked = clustered(queries, centres, np.random.default_rng(3))
     with tempfile.TemporaryDirectory(prefix="vector-ann-") as tmp:
         index = VectorIndex(Path(tmp), DIMENSION)
+        index.graph.dtype = dtype
         cpu, wall = time.process_time(), time.perf_counter()
         write_rows(index, size, centres)
         written = (time.process_time() - cpu, time.perf_counter() - wall)
@@ -92,7 +96,7 @@ def run_size(size: int, queries: int) -> tuple[list[str], list[list[str]]]:
         ]
         table = [_raw_row(size, index, asked)]
         for name, share in FILTERS.items():
-            table.append(_filter_row(size, name, share, index, rows, asked))
+            table += _filter_rows(size, name, share, index, rows, asked, oversamples)
         index.close()
     return notes, table
 
@@ -103,31 +107,49 @@ def _raw_row(size: int, index: VectorIndex, asked: np.ndarray) -> list[str]:
     return [f"{size:,}", "usearch raw (no filter)", *_spread(times), "", "", "", ""]
 
 
-def _filter_row(
-    size: int, name: str, share: float, index: VectorIndex, rows: VectorRows, asked: np.ndarray
-) -> list[str]:
+def _filter_rows(
+    size: int,
+    name: str,
+    share: float,
+    index: VectorIndex,
+    rows: VectorRows,
+    asked: np.ndarray,
+    oversamples: list[float],
+) -> list[list[str]]:
+    """One row per oversampling of the graph's candidates, the exact scan timed once. The
+    allowed documents are a frozenset, as the route's scope hands them over (their rows
+    are then remembered by the snapshot, as in a search)."""
     documents = size // CHUNKS
     picked = np.random.default_rng(4).random(documents) < share
-    allowed = None if share == 1.0 else {f"d{d}" for d in np.flatnonzero(picked)}
+    allowed = None if share == 1.0 else frozenset(f"d{d}" for d in np.flatnonzero(picked))
     candidates = rows.candidates(allowed)
-    graph_ms, exact_ms, recalls, hidden = [], [], [], 0
+    exact_ms, exacts = [], []
     for query in asked:
-        took, found = timed(lambda q=query: _ids(index, q, allowed))
-        graph_ms.append(took)
         took, exact = timed(lambda q=query: _exact_ids(rows, q, allowed))
         exact_ms.append(took)
-        recalls.append(len(set(found[:10]) & set(exact[:10])) / 10)
-        hidden += sum(allowed is not None and f.split(":")[0] not in allowed for f in found)
-    shown = f"{candidates.size:,}"
-    return [f"{size:,}", f"graph, {name} ({shown} rows)", *_spread(graph_ms),
-            *_spread(exact_ms), f"{statistics.mean(recalls):.3f}", str(hidden)]  # fmt: skip
+        exacts.append(exact)
+    table = []
+    for oversample in oversamples:
+        index.graph.oversample = oversample
+        graph_ms, recalls, hidden = [], [], 0
+        for query, exact in zip(asked, exacts, strict=True):
+            took, found = timed(lambda q=query: _ids(index, q, allowed))
+            graph_ms.append(took)
+            recalls.append(len(set(found[:10]) & set(exact[:10])) / 10)
+            hidden += sum(allowed is not None and f.split(":")[0] not in allowed for f in found)
+        shown = f"{candidates.size:,}"
+        table.append([f"{size:,}", f"graph, {name} ({shown} rows), oversample {oversample:g}",
+                      *_spread(graph_ms), *_spread(exact_ms), f"{statistics.mean(recalls):.3f}",
+                      str(hidden)])  # fmt: skip
+    index.graph.oversample = OVERSAMPLE
+    return table
 
 
-def _ids(index: VectorIndex, query: np.ndarray, allowed: set[str] | None) -> list[str]:
+def _ids(index: VectorIndex, query: np.ndarray, allowed: frozenset[str] | None) -> list[str]:
     return [h.chunk_id for h in index.search(query, allowed_document_ids=allowed, limit=LIMIT)]
 
 
-def _exact_ids(rows: VectorRows, query: np.ndarray, allowed: set[str] | None) -> list[str]:
+def _exact_ids(rows: VectorRows, query: np.ndarray, allowed: frozenset[str] | None) -> list[str]:
     """The numpy scan the route ran before the graph (permission rows included)."""
     return [h.chunk_id for h in rows.search(query, allowed, LIMIT)]
 
@@ -140,25 +162,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
     parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--oversample", type=float, nargs="+", default=[OVERSAMPLE])
+    parser.add_argument("--dtype", default=GRAPH_DTYPE, help="the graph's vectors: i8, f16")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    load_start = os.getloadavg()[0]
     notes: list[str] = []
     table: list[list[str]] = []
     for size in args.sizes:
-        more_notes, more_rows = run_size(size, args.queries)
+        more_notes, more_rows = run_size(size, args.queries, args.oversample, args.dtype)
         notes += more_notes
         table += more_rows
     header = ["chunks", "search", "p50 CPU ms", "p95 CPU ms", "exact p50", "exact p95",
               "recall@10 vs exact", "hidden chunks returned"]  # fmt: skip
     text = (
         f"# Vector route: graph vs exact scan ({datetime.now(UTC):%Y-%m-%d})\n\n"
-        f"{args.queries} queries, {LIMIT} results each; load {os.getloadavg()[0]:.1f} on "
-        f"{os.cpu_count()} cores.\n\n"
+        f"{args.queries} queries, {LIMIT} results each; load {load_start:.1f} at the start, "
+        f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores. Graph: usearch "
+        f"connectivity {CONNECTIVITY}, expansion while adding {EXPANSION_ADD}, {args.dtype}; "
+        "'oversample': graph candidates per result wanted, before the share hidden from "
+        "the caller (each is re-scored exactly).\n\n"
         + "".join(f"- {note}\n" for note in notes)
         + "\n"
         + markdown_table(header, "rlrrrrrr", table)
     )
-    name = f"vector-ann-{'-'.join(str(s) for s in args.sizes)}-{datetime.now(UTC):%Y-%m-%d}.md"
+    sizes = "-".join(str(s) for s in args.sizes)
+    name = f"vector-ann-{sizes}-{args.dtype}-{datetime.now(UTC):%Y-%m-%d}.md"
     write_results(text, name, args.out)
 
 

@@ -92,7 +92,13 @@ def s3_settings(settings: Settings, s3_bucket: str, monkeypatch: pytest.MonkeyPa
 BACKENDS = ("sqlite", "postgres")
 
 
-@pytest.fixture(params=BACKENDS)
+def slow_on_postgres(name: str) -> Any:
+    """A backend's fixture parameter; PostgreSQL's is `slow`, so `make test` runs the
+    contract against both backends and `make check` (the quick loop) against SQLite only."""
+    return pytest.param(name, marks=pytest.mark.slow) if "postgres" in name else name
+
+
+@pytest.fixture(params=[slow_on_postgres(name) for name in BACKENDS])
 def backend(request: pytest.FixtureRequest) -> str:
     name: str = request.param
     return name

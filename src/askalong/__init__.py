@@ -7,7 +7,7 @@ objects open a store or load the tokenisers and search engines, so they are impo
 their modules when needed::
 
     from askalong.library import Library, opened_library   # store, indexes, searcher
-    from askalong.asking.question import Question          # what is asked (analysed on use)
+    from askalong.asking.question import Question          # what is asked (read once on use)
     from askalong.asking.choose import make_asker          # the Asker for a library
 """
 

@@ -21,7 +21,13 @@ from askalong.answer.choose import ANSWERERS
 from askalong.errors import ConfigError
 from askalong.providers.choose import EMBEDDERS
 from askalong.providers.local.engines import ENGINES
-from askalong.settings import AUTH_MODES, SENTENCE_SCORERS, Settings, default_home
+from askalong.settings import (
+    AUTH_MODES,
+    SEARCH_ROUTES,
+    SENTENCE_SCORERS,
+    Settings,
+    default_home,
+)
 from askalong.types import VISIBILITIES
 
 __all__ = ["CHOICES", "ENV_PREFIX", "Settings", "load_settings"]  # Settings: from settings.py
@@ -36,6 +42,7 @@ CHOICES: dict[str, Collection[str]] = {
     "answerer": ANSWERERS,
     "auth": AUTH_MODES,
     "sentence_scorer": SENTENCE_SCORERS,
+    "search_routes": SEARCH_ROUTES,
 }
 
 

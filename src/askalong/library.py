@@ -1,5 +1,8 @@
 """Everything one ``ASKALONG_HOME`` holds, opened together: the store, the search
-indexes beside it, the searcher and the ingestor. The CLI and the server each open one."""
+indexes beside it, the searcher and the ingestor. The CLI and the server each open one.
+
+The search routes live where ``search_routes`` says (``index/choose.py``): with a
+PostgreSQL store, by default in its database, shared by every app server and worker."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from typing import Any, TypeVar
 
 from askalong.config import Settings, load_settings
 from askalong.errors import AskAlongError, IndexUnreadable, InputError
-from askalong.index.sync import SearchIndexes
+from askalong.index.choose import open_indexes, scan_neighbours
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import Ingestor
 from askalong.maintain.conflict_scan import ConflictScanner
@@ -28,8 +31,11 @@ _Member = TypeVar("_Member")
 class Library:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        # The home holds the server's presence file and caches even when nothing else of
+        # the library lives in it (server mode: the store and the search in PostgreSQL).
+        settings.home.mkdir(parents=True, exist_ok=True)
         self.store = open_store(settings)
-        self.indexes = SearchIndexes(settings, self.store, lambda: make_embedder(settings))
+        self.indexes = open_indexes(settings, self.store, lambda: make_embedder(settings))
         # An unreadable index must not stop what only the store serves (listing, showing):
         # searches raise the same error, naming the repair, when they reach the index.
         with contextlib.suppress(IndexUnreadable):
@@ -57,9 +63,10 @@ class Library:
 
     @property
     def conflicts(self) -> ConflictScanner | None:
-        """The contradiction scan over the current vectors; None when embeddings are off."""
-        vectors = self.indexes.vectors
-        return None if vectors is None else ConflictScanner(self.store, vectors.index)
+        """The contradiction scan over the current vectors, wherever they are (the home's
+        files or PostgreSQL); None when embeddings are off."""
+        neighbours = scan_neighbours(self.indexes.vectors)
+        return None if neighbours is None else ConflictScanner(self.store, neighbours)
 
     def _scan_conflicts(self, document: Document) -> None:
         """A document just given vectors, checked against the rest (ingestion's last step).

@@ -29,6 +29,11 @@ SentenceScorerName = Literal["learned", "rules"]
 SENTENCE_SCORERS: tuple[str, ...] = get_args(SentenceScorerName)
 AuthMode = Literal["auto", "required"]
 AUTH_MODES: tuple[str, ...] = get_args(AuthMode)
+# Where the search routes live: "auto" puts them in the store's database when it is
+# PostgreSQL (every app server and worker shares them) and in the home's files otherwise;
+# "embedded" keeps tantivy and the vector files in the home whatever the store is.
+SearchRoutesMode = Literal["auto", "embedded"]
+SEARCH_ROUTES: tuple[str, ...] = get_args(SearchRoutesMode)
 
 
 def default_home() -> Path:
@@ -118,6 +123,7 @@ class Settings:
     # Server mode: the store in this PostgreSQL database (postgresql://user:pw@host/db)
     # instead of the SQLite file under home; empty: the SQLite file.
     database_url: str = ""
+    search_routes: SearchRoutesMode = "auto"
 
     # Ingestion jobs (``jobs/``): a worker renews its lease after every batch and at least
     # every job_heartbeat seconds; every job_sweep seconds it re-queues jobs whose heartbeat

@@ -24,6 +24,7 @@ from askalong.errors import StoreError
 from askalong.index.keyword import MAX_QUERY_TERMS, KeywordIndex, search_grams, search_tokens
 from askalong.index.pg_keyword import PostgresKeywordRoute
 from askalong.types import Access, Chunk, Document, Hit, Visibility
+from conftest import slow_on_postgres
 
 
 def make_document(
@@ -87,7 +88,7 @@ def load_squad(path: Path, index: KeywordRoutes, articles: int) -> list[Question
     return questions
 
 
-@pytest.fixture(scope="module", params=ROUTES)
+@pytest.fixture(scope="module", params=[slow_on_postgres(name) for name in ROUTES])
 def squad(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, evaldata: Path
 ) -> Iterator[tuple[KeywordRoutes, dict[str, list[Question]]]]:
@@ -108,6 +109,7 @@ def squad(
         yield index, sets
 
 
+@pytest.mark.slow  # ~1,000 questions over two backends: make test, not make check
 @pytest.mark.parametrize(
     ("name", "min_top1", "min_top5"),
     [("xquad.en", 0.88, 0.96), ("xquad.zh", 0.88, 0.96), ("cmrc2018", 0.9, 0.97)],

@@ -10,6 +10,7 @@ The vectors are hand-made, no model.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,14 +22,16 @@ from permissions import CALLERS, DOCUMENTS, NAMED, QUERY, VISIBLE, original, sto
 from askalong.config import Settings
 from askalong.errors import NotFound
 from askalong.index.base import KeywordRoute, SearchRoutes, VectorRoute, VectorScope
+from askalong.index.choose import open_indexes
 from askalong.index.keyword import CHECKED_ONE_BY_ONE
 from askalong.index.pg_routes import PostgresRoutes
+from askalong.index.routes import StoreIndexes
 from askalong.index.sync import SearchIndexes
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.retrieve.search import Searcher
+from askalong.settings import SearchRoutesMode
 from askalong.store.backends import open_store
 from askalong.store.base import DocumentCounts, Store
-from askalong.store.postgres.store import PostgresStore
 from askalong.types import Access, Hit
 from conftest import settings_for
 
@@ -70,28 +73,32 @@ class Backend:
         return self.routes.vectors
 
 
-# The search routes each store runs against: the embedded files beside either store, and
-# PostgreSQL's own over the PostgreSQL store's pool (server mode).
+# The search routes each store runs against, opened by the library's own chooser
+# (``index/choose.open_indexes``): the embedded files beside either store
+# (``search_routes="embedded"``), and PostgreSQL's own over the PostgreSQL store's pool (server
+# mode's default).
 PAIRS = (("sqlite", "embedded"), ("postgres", "embedded"), ("postgres", "postgres"))
 
 
 @contextmanager
-def open_routes(
-    name: str, settings: Settings, store: Store
-) -> Iterator[SearchIndexes | PostgresRoutes]:
-    """The search routes ``name`` over ``store``."""
-    if name == "embedded":
-        with SearchIndexes(settings, store, TableVectors) as indexes:
-            yield indexes
-    elif name == "postgres":
-        assert isinstance(store, PostgresStore)
-        with PostgresRoutes(store.pool, store, TableVectors) as routes:
-            yield routes
-    else:
-        raise AssertionError(f"unknown routes {name}")
+def open_routes(name: str, settings: Settings, store: Store) -> Iterator[StoreIndexes]:
+    """The search routes ``name`` over ``store``, chosen as the library chooses them."""
+    modes: dict[str, SearchRoutesMode] = {"embedded": "embedded", "postgres": "auto"}
+    chosen = dataclasses.replace(settings, search_routes=modes[name])
+    with open_indexes(chosen, store, TableVectors) as indexes:
+        kind = PostgresRoutes if name == "postgres" else SearchIndexes
+        assert isinstance(indexes, kind)
+        yield indexes
 
 
-@pytest.fixture(scope="module", params=PAIRS, ids="-".join)
+# PostgreSQL's pairs are `slow`, as in conftest.slow_on_postgres: make check runs SQLite's.
+ON_BACKENDS = [
+    pytest.param(pair, id="-".join(pair), marks=[pytest.mark.slow] if "postgres" in pair else [])
+    for pair in PAIRS
+]
+
+
+@pytest.fixture(scope="module", params=ON_BACKENDS)
 def backend(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Backend]:

@@ -19,13 +19,16 @@ from tests.contract.test_keyword_index import make_chunks, make_document
 
 from askalong.config import Settings
 from askalong.errors import StoreError
+from askalong.index.embedding import EmbedReport
 from askalong.index.pg_keyword import PostgresKeywordRoute
 from askalong.index.pg_routes import PostgresRoutes
 from askalong.index.pg_schema import Pool
 from askalong.index.pg_vector import MAX_EF_SEARCH, OVERSAMPLE, PostgresVectorRoute, ef_search
-from askalong.index.sync import EmbedReport
 from askalong.store.backends import open_store
 from askalong.types import Access, StoredDocument
+
+# PostgreSQL only: make test runs it, make check (SQLite's contract) leaves it out.
+pytestmark = pytest.mark.slow
 
 DIMENSION = 16
 

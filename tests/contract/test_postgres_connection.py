@@ -10,6 +10,9 @@ import pytest
 from askalong.errors import StoreError
 from askalong.store.postgres.connection import open_pool, pg_errors, redact
 
+# PostgreSQL only: make test runs it, make check (SQLite's contract) leaves it out.
+pytestmark = pytest.mark.slow
+
 
 def test_the_pool_gives_autocommit_connections(postgres_url: str) -> None:
     with open_pool(postgres_url) as pool, pool.connection() as conn:

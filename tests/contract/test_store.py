@@ -582,6 +582,7 @@ def test_concurrent_readers_while_writing(backend_settings: Settings) -> None:
         assert len(reopened.list_documents(Access(user="bob"))) == len(items)
 
 
+@pytest.mark.slow  # a long document into both backends: make test, not make check
 def test_a_long_document_round_trips(store: DocumentStore) -> None:
     """A manual-sized document (20k blocks here; 50k in the benchmark) in one transaction."""
     item = sample("manual")

@@ -21,6 +21,9 @@ from askalong.store.postgres.migrate import migrations
 from askalong.store.postgres.store import PostgresStore
 from askalong.types import Access
 
+# PostgreSQL only: make test runs it, make check (SQLite's contract) leaves it out.
+pytestmark = pytest.mark.slow
+
 Columns = dict[str, list[str]]
 
 

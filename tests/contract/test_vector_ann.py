@@ -6,6 +6,8 @@ stored vectors."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -61,7 +63,7 @@ def test_a_filtered_graph_search_returns_only_visible_chunks_at_exact_recall(
     rng = np.random.default_rng(5)
     recalls = []
     for n, query in enumerate(clustered(40, seed=99)):
-        share = (0.1, 0.4, 0.9)[n % 3]
+        share = (0.2, 0.4, 0.9)[n % 3]  # a tenth of so small a library is scanned
         allowed = {f"doc{d}" for d in range(DOCUMENTS) if rng.random() < share}
         rows = index.snapshot()
         assert index.graph.search(rows, query, rows.candidates(allowed), 10) is not None
@@ -110,3 +112,35 @@ def test_a_corrupt_or_missing_graph_file_is_built_again(tmp_path: Path) -> None:
     again.update_graph()
     assert again.graph.memory_bytes() > 0
     assert len(set(searched(again, query, everyone, 10)) & set(before)) >= 9
+
+
+def test_a_middle_share_of_a_large_library_is_scanned(tmp_path: Path) -> None:
+    """Above ``exact_rows`` but a small share: scanning them beats the graph's 1 / share
+    candidates (``SCAN_SHARE_DIVISOR``); half the library still goes through the graph."""
+    index = filled(tmp_path / "vectors")  # 3,000 rows, exact_rows 100
+    index.update_graph()
+    rows, query = index.snapshot(), clustered(1, seed=9)[0]
+    few = rows.candidates(frozenset(f"doc{d}" for d in range(15)))  # 150 rows, 5 %
+    half = rows.candidates(frozenset(f"doc{d}" for d in range(150)))
+    assert few.size > 100 and index.graph.search(rows, query, few, 10) is None
+    assert index.graph.search(rows, query, half, 10) is not None
+    assert searched(index, query, {f"doc{d}" for d in range(15)}, 10) == exact(
+        index, query, {f"doc{d}" for d in range(15)}, 10
+    )
+    index.close()
+
+
+def test_usearch_loads_before_onnxruntime_without_importing_it() -> None:
+    """usearch's static libstdc++ once crashed ONNX Runtime loaded after it
+    (``vector_ann._system_locale_first``); the fix must not cost ONNX Runtime's import."""
+    probe = (
+        "import sys\n"
+        "from askalong.index.vector_ann import usearch_index\n"
+        "assert usearch_index() is not None\n"
+        "assert 'onnxruntime' not in sys.modules, 'imported onnxruntime'\n"
+        "import onnxruntime\n"
+        "print('loaded', onnxruntime.__version__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("loaded")

@@ -43,7 +43,7 @@ def repository(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveS
 
 @pytest.fixture
 def code_page(browser: Browser, repository: tuple[LiveServer, dict]) -> Iterator[Page]:
-    with entered_page(browser, repository[0]) as page:
+    with entered_page(browser, repository[0], landing=None) as page:
         yield page
 
 
@@ -120,3 +120,79 @@ def test_a_methods_calls_and_callers_open_from_its_card(
     expect(callers.filter(has_text="Lock.release")).to_have_count(1)
     code_page.keyboard.press("Escape")
     expect(card).to_have_count(0)
+
+
+# A collapsed caret inside the first occurrence of a word on a code line, with focus on
+# the listing: where caret browsing (F7) leaves the keyboard's caret.
+CARET_IN_WORD = """([line, word]) => {
+  const row = document.querySelector(`.code-line[data-line="${line}"] .lc`);
+  const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent.search(new RegExp(`(?<![\\\\w$])${word}(?![\\\\w$])`));
+    if (at < 0) continue;
+    document.querySelector(".code-listing").focus();
+    window.getSelection().collapse(node, at + 2);
+    return true;
+  }
+  return false;
+}"""
+
+
+def caret_in_get_loop(page: Page, repository: tuple[LiveServer, dict]) -> int:
+    """``locks.py`` open, the caret in ``_get_loop`` on the line creating the future (its
+    number returned), focus on the listing."""
+    server, ids = repository
+    page.goto(f"{server.url}/reader.html?doc={ids['locks.py']}")
+    page.wait_for_selector("body.ready")
+    line = line_of(LOCKS, "        fut = self._get_loop().create_future()")
+    page.locator(f'.code-line[data-line="{line}"]').scroll_into_view_if_needed()
+    assert page.evaluate(CARET_IN_WORD, [line, "_get_loop"])
+    return line
+
+
+def test_the_card_opens_from_the_keyboard_and_gives_focus_back(
+    code_page: Page, repository: tuple[LiveServer, dict]
+) -> None:
+    line = caret_in_get_loop(code_page, repository)
+    code_page.keyboard.press("Enter")
+    card = code_page.locator(".identifier-card")
+    expect(card.locator(".identifier-head")).to_have_text("_get_loop")
+    definition = card.locator(".identifier-definition .identifier-link")
+    expect(definition).to_be_focused()  # focus moved into the card, on its first control
+    for _ in range(6):  # Tab cycles inside the card while it is open
+        code_page.keyboard.press("Tab")
+        assert code_page.evaluate("document.activeElement.closest('.identifier-card') !== null")
+    code_page.keyboard.press("Escape")
+    expect(card).to_have_count(0)
+    expect(code_page.locator(".code-listing")).to_be_focused()  # and back where it was
+    assert code_page.evaluate(CARET_IN_WORD, [line, "_get_loop"])
+    code_page.keyboard.press("Enter")
+    expect(definition).to_be_focused()
+    code_page.keyboard.press("Enter")  # the focused definition: mixins.py at its def line
+    assert_opened_at(code_page, repository[1]["mixins.py"], MIXINS, "    def _get_loop(self):")
+
+
+def test_the_code_view_and_its_card_speak_chinese(
+    browser: Browser, repository: tuple[LiveServer, dict]
+) -> None:
+    server = repository[0]
+    with entered_page(browser, server, locale="zh-CN") as page:
+        card = clicked_card(
+            page, repository, "        fut = self._get_loop().create_future()", "_get_loop"
+        )
+        expect(page.locator("#doc-meta")).to_contain_text("源代码")  # the format, said in Chinese
+        expect(card.locator("h3").first).to_have_text("定义")
+        expect(card.locator(".identifier-definition").first).to_contain_text("方法")
+        expect(card.locator(".identifier-references")).to_contain_text("处引用")
+
+
+def test_enter_asks_about_the_framed_blocks_while_the_block_cursor_is_on(
+    code_page: Page, repository: tuple[LiveServer, dict]
+) -> None:
+    """A caret left in a name does not take Enter from the block cursor."""
+    caret_in_get_loop(code_page, repository)
+    code_page.keyboard.press("j")  # the block cursor frames a block
+    expect(code_page.locator(".block-cursor").first).to_be_visible()
+    code_page.keyboard.press("Enter")
+    expect(code_page.locator(".askbox")).to_be_visible()
+    expect(code_page.locator(".identifier-card")).to_have_count(0)

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from e2e.a11y import blocking
 from e2e.conftest import entered_page
-from e2e.live import LiveServer, live_server
+from e2e.live import LiveServer
 from e2e.pixels import highlight_share
 from e2e.reader import (
     AskRequests,
@@ -51,14 +51,13 @@ SPAN_RECTS = """([block, start, end]) => {
 
 
 @pytest.fixture(scope="module")
-def code_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, str]]:
-    with live_server(tmp_path_factory.mktemp("code") / "home") as server:
-        yield server, server.upload(LOCKS)
+def code_server(reading_room: LiveServer) -> tuple[LiveServer, str]:
+    return reading_room, reading_room.upload(LOCKS)
 
 
 @pytest.fixture
 def code_page(browser: Browser, code_server: tuple[LiveServer, str]) -> Iterator[Page]:
-    with entered_page(browser, code_server[0]) as page:
+    with entered_page(browser, code_server[0], landing=None) as page:
         yield page
 
 

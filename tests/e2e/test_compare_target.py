@@ -59,7 +59,7 @@ def test_a_typed_term_is_compared_and_an_empty_one_is_not_sent(
 def test_the_box_stays_in_the_window_as_its_suggestions_arrive(
     browser: Browser, asking: Asking
 ) -> None:
-    with entered_page(browser, asking.server, viewport=(1000, 700)) as page:
+    with entered_page(browser, asking.server, viewport=(1000, 700), landing=None) as page:
         open_compare(page, asking)
         box = page.locator(".askbox")
         expect(box.locator(".compare-suggestion").first).to_be_visible()

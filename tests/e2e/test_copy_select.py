@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from e2e.conftest import entered_page
-from e2e.live import LiveServer, live_server
+from e2e.live import LiveServer
 from e2e.pixels import show_page
 from e2e.reader import CHAR_RECT, Target, drag_select, open_reader
 
@@ -30,15 +30,14 @@ COPY = """() => {
 
 
 @pytest.fixture(scope="module")
-def paper(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]:
-    with live_server(tmp_path_factory.mktemp("copy") / "home") as server:
-        document = server.upload(evaldata / PAPER)
-        yield server, document, server.structure(document)
+def paper(evaldata: Path, reading_room: LiveServer) -> tuple[Any, ...]:
+    document = reading_room.upload(evaldata / PAPER)
+    return reading_room, document, reading_room.structure(document)
 
 
 @pytest.fixture
 def reader_page(browser: Browser, paper: tuple[LiveServer, str, Any]) -> Iterator[Page]:
-    with entered_page(browser, paper[0], (1200, 1500)) as page:
+    with entered_page(browser, paper[0], (1200, 1500), landing=None) as page:
         yield page
 
 

@@ -90,7 +90,7 @@ def shelf(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 @pytest.fixture
 def reader_page(browser: Browser, shelf: Shelf) -> Iterator[Page]:
-    with entered_page(browser, shelf.server, TALL) as page:
+    with entered_page(browser, shelf.server, TALL, landing=None) as page:
         yield page
 
 
@@ -188,7 +188,7 @@ def test_every_evaldata_pdf_has_its_text_layer_on_the_ink(
     failures: list[str] = []
     with live_server(tmp_path / "home") as server:
         ids = {path: server.upload(path) for path in files}
-        with entered_page(browser, server, TALL) as page:
+        with entered_page(browser, server, TALL, landing=None) as page:
             for path, doc in ids.items():
                 open_reader(page, server.url, doc)
                 pages = page.locator(".page").count()

@@ -14,7 +14,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page
 
 from e2e.conftest import entered_page
-from e2e.live import LiveServer, live_server
+from e2e.live import LiveServer
 from e2e.pixels import highlight_share
 from e2e.reader import open_reader, wait_for_pulse_end
 
@@ -52,20 +52,21 @@ def _docx(path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def flow_docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, dict]]:
+def flow_docs(
+    tmp_path_factory: pytest.TempPathFactory, reading_room: LiveServer
+) -> tuple[LiveServer, dict]:
     folder = tmp_path_factory.mktemp("flow")
     paths = []
     for name, text in FILES.items():
         (folder / name).write_text(text, encoding="utf-8")
         paths.append(folder / name)
     paths.append(_docx(folder / "notes.docx"))
-    with live_server(folder / "home") as server:
-        yield server, {path.suffix: server.upload(path) for path in paths}
+    return reading_room, {path.suffix: reading_room.upload(path) for path in paths}
 
 
 @pytest.fixture
 def reader_page(browser: Browser, flow_docs: tuple[LiveServer, dict]) -> Iterator[Page]:
-    with entered_page(browser, flow_docs[0]) as page:
+    with entered_page(browser, flow_docs[0], landing=None) as page:
         yield page
 
 

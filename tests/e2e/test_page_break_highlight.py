@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page
 from samples import PAGE_BREAK_LINES, page_break_pdf
 
 from e2e.conftest import entered_page
-from e2e.live import LiveServer, live_server
+from e2e.live import LiveServer
 from e2e.reader import open_reader
 
 QUOTE = "field is passed as an array to the function"
@@ -20,17 +20,17 @@ MARKED_PAGES = (
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, str]]:
-    folder = tmp_path_factory.mktemp("page-break")
-    pdf = folder / "manual.pdf"
+def server(
+    tmp_path_factory: pytest.TempPathFactory, reading_room: LiveServer
+) -> tuple[LiveServer, str]:
+    pdf = tmp_path_factory.mktemp("page-break") / "manual.pdf"
     pdf.write_bytes(page_break_pdf())
-    with live_server(folder / "home") as live:
-        yield live, live.upload(pdf)
+    return reading_room, reading_room.upload(pdf)
 
 
 @pytest.fixture
 def page(browser: Browser, server: tuple[LiveServer, str]) -> Iterator[Page]:
-    with entered_page(browser, server[0]) as page:
+    with entered_page(browser, server[0], landing=None) as page:
         yield page
 
 

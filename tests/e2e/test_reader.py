@@ -56,8 +56,10 @@ def shot(page: Page, artifacts: Path, name: str) -> None:
 def test_the_tokened_address_leaves_a_cookie_scripts_cannot_read(
     page: Page, library: Library
 ) -> None:
-    """The page fixture entered through ``?token=``: the address is clean again, the
-    session cookie is HttpOnly (invisible to the page's scripts) and the API answers."""
+    """A page entered through ``?token=``: the address is clean again, the session cookie
+    is HttpOnly (invisible to the page's scripts) and the API answers."""
+    page.context.clear_cookies()
+    page.goto(library.server.entry("/"))
     assert page.url == library.server.url + "/"
     assert page.evaluate("document.cookie") == ""
     status = page.evaluate("fetch('/api/documents').then((r) => r.status)")

@@ -39,7 +39,7 @@ def repository(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveS
 
 @pytest.fixture
 def tree_page(browser: Browser, repository: tuple[LiveServer, str]) -> Iterator[Page]:
-    with entered_page(browser, repository[0]) as page:
+    with entered_page(browser, repository[0], landing=None) as page:
         page.goto(f"{repository[0].url}/collection.html?c={repository[1]}")
         page.wait_for_selector("body.ready")
         yield page

@@ -12,13 +12,14 @@ from pg_cluster import pg_pool
 
 from askalong.index.keyword import KeywordIndex
 from askalong.index.pg_keyword import PostgresKeywordRoute
+from conftest import slow_on_postgres
 
 ROUTES = ("embedded", "postgres")
 KeywordRoutes = KeywordIndex | PostgresKeywordRoute
 Opener = Callable[..., KeywordRoutes]  # (sections=True) -> a route on the same storage
 
 
-@pytest.fixture(params=ROUTES)
+@pytest.fixture(params=[slow_on_postgres(name) for name in ROUTES])
 def open_route(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
     """Opens a keyword route (each call another instance over the same storage)."""
     with ExitStack() as stack:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from askalong.context.call_tree import CallNode
-from askalong.context.code_graph import Place, SourceFile
 from askalong.context.code_identifiers import Definition, Reference
+from askalong.context.code_places import Place, SourceFile
 from askalong.context.units import ContextUnit
 from askalong.parse.code.tokens import TokenSpan
 from askalong.types import (

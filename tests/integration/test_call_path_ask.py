@@ -72,7 +72,8 @@ def test_offline_the_answer_is_the_call_tree_each_node_its_definition_line(repo:
         (shown,) = [p for p in repo.rglob("*.py") if p.as_posix().endswith("/" + node["source"])]
         source = shown.read_text(encoding="utf-8").splitlines()
         first, last = int(node["first"]), int(node["last"])
-        defined = [row for row in source[first - 1 : last] if not row.lstrip().startswith("@")]
+        rows = source[first - 1 : last]  # its comment and decorators, then the definition
+        defined = [row for row in rows if not row.lstrip().startswith(("@", "#"))]
         assert quote["text"] == defined[0]  # exactly the definition's line
         assert re.match(r"\s*(async )?(def|class) ", quote["text"]), quote["text"]
         assert quote["verdict"] == "supported"

@@ -119,3 +119,68 @@ def test_a_definition_below_its_comment_quotes_the_definition_line(
     run_json("add", "--no-embed", str(folder))
     answer = run_json("ask", "Where is Helper defined?")
     assert quoted(answer) == ["func Helper(x int) int {"]
+
+
+RETRY = """package retry
+
+type BackOff interface{ NextBackOff() int }
+
+/*
+WithMaxRetries creates a wrapper around another BackOff, which will
+return Stop if NextBackOff() has been called too many times
+*/
+func WithMaxRetries(b BackOff, max uint64) BackOff {
+\treturn b
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["WithMaxRetries 的代码", "WithMaxRetries是做什么的？", "What does WithMaxRetries do?"],
+)
+def test_lines_are_picked_past_a_comment_opener_and_a_name_ends_where_chinese_begins(
+    settings: Settings, tmp_path: Path, question: str
+) -> None:
+    folder = tmp_path / "retry"
+    folder.mkdir()
+    (folder / "retry.go").write_text(RETRY, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    answer = run_json("ask", question)
+    assert answer["status"] == "answered", answer
+    assert quoted(answer) == ["func WithMaxRetries(b BackOff, max uint64) BackOff {"]
+
+
+ENCODER = '''def make_encoder(indent):
+    """Build an encoder."""
+
+    def encode_list(items):
+        return ",".join(items)
+
+    separator = "," if indent is None else ",\\n"
+    return encode_list, separator
+'''
+
+
+@pytest.fixture
+def encoder(settings: Settings, tmp_path: Path) -> Path:
+    """``enc.py`` (a function with a function nested in it) added as a repository."""
+    folder = tmp_path / "enc"
+    folder.mkdir()
+    (folder / "enc.py").write_text(ENCODER, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    return folder
+
+
+def test_a_function_split_around_a_nested_one_is_read_whole(encoder: Path) -> None:
+    answer = run_json("ask", "How does make_encoder choose the separator?")
+    assert answer["status"] == "answered", answer
+    assert 'separator = "," if indent is None else ",\\n"' in quoted(answer)  # after the nested def
+
+
+def test_asked_after_a_nested_definition_this_function_is_defined_at_its_first_line(
+    encoder: Path,
+) -> None:
+    answer = run_json("ask", "--at", "enc.py:7", "Where is this function defined?")
+    assert answer["status"] == "answered", answer
+    assert quoted(answer) == ["def make_encoder(indent):"]

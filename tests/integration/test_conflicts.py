@@ -1,7 +1,8 @@
 """The contradiction scan end to end on real manual text with the bundled embedder: two
 versions of a PostgreSQL manual entry with changed defaults are a pair (found when the
 second is added, with both spans and the changed tokens); an unchanged copy and a
-paraphrase keeping the values are not; deleting a side removes its pairs."""
+paraphrase keeping the values are not; deleting a side removes its pairs. The same in
+server mode, the vectors in PostgreSQL."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from manual_versions import entries_html, paraphrased, with_defaults_changed
 
 from askalong.cli import main
 from askalong.config import Settings
+from conftest import settings_for
 
 
 def run_json(*args: str) -> Any:
@@ -39,10 +41,17 @@ def versions(tmp_path: Path, evaldata: Path) -> dict[str, Path]:
     return paths
 
 
-@pytest.fixture
-def local_vectors(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
+@pytest.fixture(params=["embedded", "server"])
+def local_vectors(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Settings:
+    """The bundled embedder, the vectors in the home's files or (server mode) in PostgreSQL."""
     monkeypatch.setenv("ASKALONG_EMBEDDER", "local")
-    return settings
+    if request.param == "embedded":
+        return settings
+    server = settings_for("postgres", settings, request)
+    monkeypatch.setenv("ASKALONG_DATABASE_URL", server.database_url or "")
+    return server
 
 
 def _ids(added: Any) -> dict[str, str]:
@@ -62,7 +71,7 @@ def _tokens(pairs: list[Any], document_id: str) -> set[str]:
     }
 
 
-@pytest.mark.slow  # the bundled embedder on four documents: about a minute on 2 cores
+@pytest.mark.slow  # the bundled embedder on four documents, per backend: about a minute on 2 cores
 def test_changed_defaults_are_found_copies_are_not_and_removal_clears(
     local_vectors: Settings, versions: dict[str, Path]
 ) -> None:

@@ -13,7 +13,8 @@ from hash_embedder import HashEmbedder
 from test_vector_keys import paragraphs_document
 
 from askalong.config import Settings
-from askalong.index.sync import EmbedReport, SearchIndexes
+from askalong.index.embedding import EmbedReport
+from askalong.index.sync import SearchIndexes
 from askalong.providers.base import EmbedKind
 from askalong.store.backends import open_store
 from askalong.types import Document

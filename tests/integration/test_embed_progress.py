@@ -10,7 +10,8 @@ from hash_embedder import HashEmbedder
 
 from askalong.chunk.prose import chunk_blocks
 from askalong.config import Settings
-from askalong.index.sync import PROGRESS_BATCH, SearchIndexes
+from askalong.index.embedding import PROGRESS_BATCH
+from askalong.index.sync import SearchIndexes
 from askalong.store.backends import open_store
 from askalong.types import Block, Document, StoredDocument
 

@@ -17,7 +17,7 @@ from askalong.asking.question import AskedQuestion
 from askalong.cli import main
 from askalong.config import Settings
 from askalong.library import Library, opened_library
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.types import Access
 
 GUIDE = """# Weekend guide
@@ -60,7 +60,7 @@ def quoted(answer: dict[str, Any], blocks: dict[str, str]) -> str:
 
 def first_hit(library: Library, question: str, history: tuple[HistoryTurn, ...]) -> str:
     """The text of the best chunk gathered for ``question`` asked with ``history``."""
-    asked = AskedQuestion(question, analysed(question), "ask", None, (), history)
+    asked = AskedQuestion(question, read_question(question), "ask", None, (), history)
     evidence = gather(library.store, library.searcher, asked, Access.local())
     return library.store.chunk(evidence.hits[0].chunk_id).text
 
@@ -97,11 +97,11 @@ def test_a_follow_up_naming_its_own_subject_is_not_searched_with_the_thread(
         turns = library.store.turns(first["thread_id"])
         history = tuple(HistoryTurn(turn.question, turn.answer.answer) for turn in turns)
         own = "How far do the harder hiking trails climb?"
-        asked = AskedQuestion(own, analysed(own), "ask", None, (), history)
+        asked = AskedQuestion(own, read_question(own), "ask", None, (), history)
         assert thread_context(asked) == ""  # searched as asked: the puzzles stay out
         assert "eight hundred metres" in first_hit(library, own, history)
         leaning = "And the harder ones?"
-        asked = AskedQuestion(leaning, analysed(leaning), "ask", None, (), history)
+        asked = AskedQuestion(leaning, read_question(leaning), "ask", None, (), history)
         assert "Which sudoku puzzles are easy?" in thread_context(asked)
 
 

@@ -1,6 +1,7 @@
 """``askalong migrate --to postgresql://… [--files s3://…]`` against a real PostgreSQL
 (pgserver) and moto's S3: the home's documents, chunks, accounts, threads, feedback and
-jobs arrive with equal counts and serve as the store; running it again changes nothing;
+jobs arrive with equal counts and serve as the store, the vectors in pgvector with their
+texts' content keys (nothing embedded again); running it again changes nothing;
 a migrate killed mid-copy (SIGKILL, between any two transactions) is finished by running
 it again, every count equal and nothing copied twice."""
 
@@ -14,12 +15,14 @@ import sys
 import time
 
 import psycopg
+import pytest
 from click.testing import CliRunner
 from filled_home import FILLED, LOCAL, QUEUED, fill, note
 from moto_server import MotoServer
 
 from askalong.cli import main
 from askalong.config import Settings, load_settings
+from askalong.index.pg_routes import PostgresRoutes
 from askalong.library import Library
 
 COMMAND = "import sys; from askalong.cli import main; sys.argv[0] = 'askalong'; main()"
@@ -93,3 +96,39 @@ def _source_rows(settings: Settings, table: str) -> int:
 
     with sqlite3.connect(settings.database_path) as db:
         return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+
+def test_the_vectors_move_into_pgvector_once_with_their_texts_keys(
+    settings: Settings, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ASKALONG_EMBEDDER", "local")
+    home = load_settings(home=settings.home)
+    notes = [settings.home.parent / f"pump{i}.md" for i in range(2)]
+    for i, path in enumerate(notes):
+        path.write_bytes(note(i, paragraphs=3))
+    added = CliRunner().invoke(main, ["add", *map(str, notes)], catch_exceptions=False)
+    assert added.exit_code == 0, added.output
+    with Library(home) as library:
+        assert (
+            len(library.indexes.vector_documents()) == 2 and not library.indexes.pending_vectors()
+        )
+    report = migrated("--to", postgres_url)
+    assert counts_of(report)["documents with vectors"] == (2, 2)
+    assert migrated("--to", postgres_url) == report  # again: nothing new
+    server = load_settings(home=settings.home, database_url=postgres_url)
+    with Library(server) as library:
+        assert isinstance(library.indexes, PostgresRoutes)
+        assert library.indexes.pending_vectors() == []  # nothing left to embed there
+        chunks = sum(len(library.store.chunks(d.id)) for d in library.store.list_documents(LOCAL))
+        ranked = library.searcher.ranking("pumps and valves", LOCAL, use_keyword=False)
+        assert {hit.document_id for hit in ranked} == library.indexes.vector_documents()
+    assert _vector_rows(postgres_url) == chunks  # each chunk once, keyed by its text
+    assert _vector_rows(postgres_url, "content_key = ''") == 0
+
+
+def _vector_rows(url: str, where: str = "TRUE") -> int:
+    with psycopg.connect(url) as db:
+        (table,) = db.execute(
+            "SELECT tablename FROM pg_tables WHERE tablename ~ '^vectors_[0-9a-f]{16}$'"
+        ).fetchone() or ("",)
+        return int(db.execute(f"SELECT count(*) FROM {table} WHERE {where}").fetchone()[0])

@@ -1,5 +1,5 @@
-"""The agent's pure parts: continuing source numbers, question parts, the fenced labels,
-citation scores and marker renumbering."""
+"""The agent's pure parts: continuing source numbers, the fenced labels, citation scores
+and marker renumbering."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ import pytest
 from askalong.agent.citation_scores import citation_scores
 from askalong.agent.fenced_passages import fenced_passages, source_label
 from askalong.agent.numbering import renumber_markers
-from askalong.agent.question_parts import part_subject, question_parts, searched_parts
 from askalong.agent.source_registry import SourceRegistry
-from askalong.agent.stats_questions import asks_stats
 from askalong.context.units import ContextUnit
 from askalong.text.fence import Fence
 from askalong.types import BlockSpan, Claim, Hit
@@ -62,31 +60,6 @@ def test_a_merged_unit_takes_the_number_of_a_chunk_it_holds() -> None:
     assert [s.number for s in registry.register([merged, unit("c4")], {})] == [2, 2]
 
 
-@pytest.mark.parametrize(
-    ("question", "parts"),
-    [
-        ("What is MVCC and also what does VACUUM do?", ("What is MVCC", "what does VACUUM do?")),
-        ("什么是WAL？还有MVCC是什么？", ("什么是WAL？", "MVCC是什么？")),
-        ("什么是事务；顺便问一下什么是锁", ("什么是事务", "什么是锁")),
-        ("What is a tablespace? How is one made?", ("What is a tablespace?", "How is one made?")),
-        ("解释一下索引以及说明一下视图的作用", ("解释一下索引", "说明一下视图的作用")),
-        ("Explain the planner; and what is a CTE?", ("Explain the planner", "what is a CTE?")),
-        (
-            "What does shared_buffers set, and what is its default?",
-            ("What does shared_buffers set", "what is its default?"),
-        ),
-        ("Is WAL on disk, and how big can it grow?", ("Is WAL on disk", "how big can it grow?")),
-        ("What are indexes, and views?", ("What are indexes, and views?",)),
-        ("primary keys and foreign keys", ("primary keys and foreign keys",)),
-        ("主键以及外键", ("主键以及外键",)),
-        ("What is PostgreSQL?", ("What is PostgreSQL?",)),
-        ("Is it fast? ok?", ("Is it fast? ok?",)),  # one real part: asked as typed
-    ],
-)  # fmt: skip
-def test_question_parts(question: str, parts: tuple[str, ...]) -> None:
-    assert question_parts(question) == parts
-
-
 def test_labels_in_both_languages_and_the_untrusted_fence() -> None:
     source = SourceRegistry().register([unit("c1")], {"d1": "guide.pdf"})[0]
     assert source_label(source, "en") == "(source#1: guide.pdf | p. 3)"
@@ -113,65 +86,3 @@ def test_citation_precision_and_recall() -> None:
 
 def test_markers_renumbered_and_unknown_numbers_dropped() -> None:
     assert renumber_markers("A [1]. B [2, 3]. C [9].", {1: 6, 2: 7, 3: 6}) == "A [6]. B [7, 6]. C ."
-
-
-def test_stats_questions() -> None:
-    assert asks_stats("How many documents are there?")
-    assert asks_stats("知识库里有多少篇文档？")
-    assert not asks_stats("How many rows does VACUUM scan?")
-
-
-@pytest.mark.parametrize(
-    ("part", "subject"),
-    [
-        ("What does shared_buffers set?", "shared_buffers"),
-        ("What is a savepoint?", "savepoint"),
-        ("What is work_mem used for?", "work_mem"),
-        ("How big is the Semantic Scholar literature graph?", "Semantic Scholar literature graph"),
-        ("What does REFRESH MATERIALIZED VIEW do?", "REFRESH MATERIALIZED VIEW"),
-        ("What does citation precision identify in ALCE?", "citation precision"),
-        ("Why did the build fail", "build"),
-        ("Tell me about locks", ""),
-        ("什么是事务", ""),
-    ],
-)
-def test_a_parts_subject_in_its_own_words(part: str, subject: str) -> None:
-    assert part_subject(part) == subject
-
-
-@pytest.mark.parametrize(
-    ("parts", "searched"),
-    [
-        (
-            ("What does shared_buffers set?", "what does it default to?"),
-            ("What does shared_buffers set?", "what does shared_buffers default to?"),
-        ),
-        (
-            ("What is work_mem used for?", "what is its default value?"),
-            ("What is work_mem used for?", "what is work_mem default value?"),
-        ),
-        (
-            ("What does max_connections control?", "what is the typical default?"),
-            (
-                "What does max_connections control?",
-                "what is the typical default of max_connections?",
-            ),
-        ),
-        (  # a part naming its own subject, even one word, is searched as asked
-            ("What is the fillfactor of a table?", "what is TOAST?"),
-            ("What is the fillfactor of a table?", "what is TOAST?"),
-        ),
-        (  # a name that is also an attribute word ("limit") is still a name
-            ("What does SELECT DISTINCT do?", "what does the LIMIT clause do?"),
-            ("What does SELECT DISTINCT do?", "what does the LIMIT clause do?"),
-        ),
-        (  # no subject to carry: as asked
-            ("Why did it fail?", "and what is its default?"),
-            ("Why did it fail?", "and what is its default?"),
-        ),
-    ],
-)
-def test_a_part_leaning_on_the_one_before_is_searched_with_its_subject(
-    parts: tuple[str, ...], searched: tuple[str, ...]
-) -> None:
-    assert searched_parts(parts) == searched

@@ -1,16 +1,14 @@
-"""The offline agent's passage choice (pure parts): title lines left out of the passages,
-and which questions ask for an overview of several passages."""
+"""The offline agent's passage choice (pure parts): title lines left out of the passages."""
 
 from __future__ import annotations
 
 import pytest
 
-from askalong.agent.choosing import asks_overview
 from askalong.agent.title_lines import navigation as is_navigation
 from askalong.agent.title_lines import untitled_units, without_title
 from askalong.answer.extractive.select import answer_extractively
 from askalong.context.units import ContextUnit
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.types import CHUNK_JOINER, BlockSpan
 
 TITLE = "四月是你的谎言结局是悲剧吗_百度知道"
@@ -45,28 +43,13 @@ def test_a_passage_that_is_only_its_title_goes_and_the_others_keep_their_index()
 
 
 def test_without_its_title_line_the_page_is_answered_from_its_answer() -> None:
-    question = analysed("四月是你的谎言结局是悲剧吗")
+    question = read_question("四月是你的谎言结局是悲剧吗")
     titled = answer_extractively(question, [unit(TITLE, ANSWER)])
     kept = without_title(unit(TITLE, ANSWER), TITLE)
     assert kept is not None
     untitled = answer_extractively(question, [kept])
     assert [q.text for q in titled.quotes] != [ANSWER]  # the title line wins with it in
     assert untitled.quotes and untitled.quotes[0].block_id == "b1"
-
-
-@pytest.mark.parametrize(
-    ("question", "overview"),
-    [
-        ("Summarise the transaction isolation levels PostgreSQL offers.", True),
-        ("What are the ways to reduce WAL volume?", True),
-        ("总结手册中的命名风格规定。", True),
-        ("开服装店需要办理哪些证照，有哪些步骤？", True),
-        ("What is the default value of shared_buffers?", False),
-        ("截至和截止区别", False),
-    ],
-)
-def test_an_overview_is_a_summary_or_a_list_of_ways(question: str, overview: bool) -> None:
-    assert asks_overview(question) is overview
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from askalong.context.anchor import locate_anchor, located_context
 from askalong.context.anchor_scope import anchor_set_aside
 from askalong.context.crossref import outline_references
 from askalong.context.outline import Outline
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.types import Anchor, SetAside
 
 SPECTER = ("en_2col", "2020.acl-main.207.pdf")
@@ -27,7 +27,7 @@ def set_aside(evaldata: Path, question: str, selection: str = FUTURE_WORK) -> Se
     outline = Outline(blocks)
     refs = outline_references(question, outline, position=located.index)
     unit = located_context(blocks, located)
-    return anchor_set_aside(question, analysed(question).terms, unit, outline, refs)
+    return anchor_set_aside(read_question(question), unit, outline, refs)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from askalong.answer.extractive.select import ExtractiveResult, answer_extractively
 from askalong.context.units import ContextUnit, places_of
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.types import CHUNK_JOINER, Block, BlockKind, BlockSpan
 from askalong.verify.claims import split_claims, verify_claims
 
@@ -35,7 +35,7 @@ OTHER = (
 
 def ask(question: str, *paragraphs: str) -> ExtractiveResult:
     units = [unit_of([("paragraph", p)], k) for k, p in enumerate((*paragraphs, *OTHER))]
-    return answer_extractively(analysed(question), units)
+    return answer_extractively(read_question(question), units)
 
 
 def test_the_sentence_that_adds_the_answer_beats_the_restatement() -> None:
@@ -66,7 +66,7 @@ def test_a_heading_is_never_the_direct_answer_the_text_under_it_is() -> None:
     unit = unit_of(
         [("heading", "4 Conclusion"), ("paragraph", "Citations make better document vectors.")]
     )
-    result = answer_extractively(analysed("What is the conclusion?"), [unit])
+    result = answer_extractively(read_question("What is the conclusion?"), [unit])
     assert result.status == "answered"
     assert result.answer.startswith("Citations make better document vectors.")
     caption = unit_of(
@@ -76,7 +76,7 @@ def test_a_heading_is_never_the_direct_answer_the_text_under_it_is() -> None:
 
 
 def ask_units(question: str, *units: ContextUnit) -> ExtractiveResult:
-    return answer_extractively(analysed(question), list(units))
+    return answer_extractively(read_question(question), list(units))
 
 
 def test_a_question_whose_focus_is_absent_is_refused_naming_what_was_missing() -> None:
@@ -101,7 +101,7 @@ def test_a_question_whose_focus_is_absent_is_refused_naming_what_was_missing() -
 def test_a_quote_that_misses_the_focus_is_not_supported() -> None:
     claims = split_claims("We call our model SPECTER. [1]")
     cited = {1: "We call our model SPECTER."}
-    focus = analysed("What loss is used to train SPECTER?").form.focus_terms
+    focus = read_question("What loss is used to train SPECTER?").form.focus_terms
     plain = verify_claims(claims, cited)
     asked = verify_claims(claims, cited, focus_terms=focus)
     assert plain[0].verdict == "supported"
@@ -138,9 +138,13 @@ def test_the_sentence_stating_what_the_named_command_does_beats_an_aside_about_i
 def test_a_code_example_answers_how_but_not_what_happens() -> None:
     example = "CREATE TABLE test2 (b varchar(5));\nINSERT INTO test2 VALUES ('too long');"
     units = [unit_of([("code", example)]), *(unit_of([("paragraph", p)], 1) for p in OTHER)]
-    what = answer_extractively(analysed("What happens when a varchar(5) value is too long?"), units)
+    what = answer_extractively(
+        read_question("What happens when a varchar(5) value is too long?"), units
+    )
     assert example not in what.answer
-    how = answer_extractively(analysed("How do I create a table with a varchar column?"), units)
+    how = answer_extractively(
+        read_question("How do I create a table with a varchar column?"), units
+    )
     assert how.answer.startswith("CREATE TABLE test2")
 
 
@@ -157,7 +161,7 @@ def test_a_follow_up_leaning_on_its_thread_prefers_what_the_previous_answer_name
         )
     ]
     result = answer_extractively(
-        analysed("What does it measure?"),
+        read_question("What does it measure?"),
         units,
         previous_question="Which metric is used for fluency?",
         previous_answer="We use MAUVE to evaluate the fluency of the output. [1]",

@@ -11,9 +11,8 @@ from collections.abc import Sequence
 from askalong.answer.extractive.cues import answer_fit, states_answer
 from askalong.answer.extractive.select import ExtractiveResult, answer_extractively
 from askalong.context.units import ContextUnit, places_of
-from askalong.text.analysed import analysed
-from askalong.text.question_form import question_form
-from askalong.text.referents import leans_on_thread, refers_back, thread_subject
+from askalong.question.form import question_form
+from askalong.question.reading import read_question
 from askalong.types import CHUNK_JOINER, Block, BlockSpan
 
 # The rest of a paper's context: what makes the question's words rare or common.
@@ -40,7 +39,7 @@ def unit_of(paragraphs: Sequence[str], k: int, section: str = "S") -> ContextUni
 def ask(question: str, *sections: tuple[str, Sequence[str]]) -> ExtractiveResult:
     units = [unit_of(paragraphs, k, name) for k, (name, paragraphs) in enumerate(sections)]
     units.append(unit_of(OTHER, len(units), "Other"))
-    return answer_extractively(analysed(question), units)
+    return answer_extractively(read_question(question), units)
 
 
 def test_the_cause_in_the_next_sentence_joins_the_direct_answer() -> None:
@@ -124,20 +123,3 @@ def test_strong_cues_outweigh_weak_ones() -> None:
     assert answer_fit(how, hedged, set(), frozenset()) == 0.5
     assert states_answer(how, "We first sort the runs, then merge them.")
     assert not states_answer(question_form("What is the index?"), "It is built by merging.")
-
-
-def test_a_follow_up_leans_on_its_thread_only_when_it_needs_it() -> None:
-    assert refers_back("How many of them are used for each query?")
-    assert refers_back("它的默认值是多少？") and refers_back("这个参数怎么设置？")
-    assert not refers_back("线程池应该怎样创建？")  # 应该: "should", not "that"
-    assert not refers_back("其他字段用什么类型？")  # 其他: "other"
-    assert leans_on_thread("And the harder ones?") and leans_on_thread("那默认值呢？")
-    assert leans_on_thread("Why?")  # names nothing of its own
-    assert not leans_on_thread("At test time, how is the most likely sequence found?")
-
-
-def test_the_subject_of_a_chain_of_referring_questions() -> None:
-    chain = ["What are hard negatives?", "How many of them are used?"]
-    assert thread_subject(chain) == chain
-    assert thread_subject([*chain, "Which optimizer is used?"]) == ["Which optimizer is used?"]
-    assert thread_subject([]) == []

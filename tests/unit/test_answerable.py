@@ -11,8 +11,7 @@ from askalong.answer.base import NOT_COVERED
 from askalong.answer.extractive.across import crosses
 from askalong.answer.extractive.answerable import unmatched_words
 from askalong.answer.extractive.candidates import candidates
-from askalong.answer.extractive.names import question_names
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 
 # A paper whose every sentence names its package and says "paper" and "use": those weigh
 # little (the last two are generic); the GPU kernels asked about are in none.
@@ -56,8 +55,8 @@ def test_a_chinese_refusal_names_what_was_not_found_in_chinese() -> None:
 def test_evidence_is_across_when_most_of_its_sentences_are_in_the_other_language() -> None:
     english = ["The zone head is the node with the least mobility factor in its zone."] * 3
     units, _ = units_of(english)
-    assert crosses(analysed("区域头节点是怎么选出来的？"), candidates(units))
-    assert not crosses(analysed("How is the zone head chosen?"), candidates(units))
+    assert crosses(read_question("区域头节点是怎么选出来的？"), candidates(units))
+    assert not crosses(read_question("How is the zone head chosen?"), candidates(units))
 
 
 def test_a_chinese_paper_with_an_english_abstract_is_not_across_for_a_chinese_question() -> None:
@@ -67,7 +66,7 @@ def test_a_chinese_paper_with_an_english_abstract_is_not_across_for_a_chinese_qu
         "设计了 5 个不同锥度系数的压力旋流喷嘴。喷嘴的其他几何参数保持不变。",
     ]
     units, _ = units_of(paper)
-    assert not crosses(analysed("试验用的工作液体是什么？"), candidates(units))
+    assert not crosses(read_question("试验用的工作液体是什么？"), candidates(units))
 
 
 # ----------------------------------------------------- names and expected values (issue 12)
@@ -77,14 +76,6 @@ GNUPLOT = [
     "The plot command compares several data sets in one figure.",
     "Gnuplot can be driven from a script or from another program through a pipe.",
 ]
-
-
-def test_question_names_are_the_words_written_as_names() -> None:
-    assert question_names("Does TIMP run its fits on a GPU?") == ("TIMP", "GPU")
-    assert question_names("How does gnuplot compare with Matplotlib?") == ("Matplotlib",)
-    assert question_names("Which GPT-3 model and decimal128 type?") == ("GPT-3", "decimal128")
-    assert question_names("What is the loss used to train the model?") == ()
-    assert question_names("ctex 宏包能在 Overleaf 上编译吗？") == ("ctex", "Overleaf")
 
 
 def test_a_question_naming_a_tool_the_evidence_never_names_is_not_covered() -> None:

@@ -5,7 +5,8 @@ call-graph benchmark a third of its callee recall."""
 
 from __future__ import annotations
 
-from askalong.context.code_graph import Place, Repository, SourceFile
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place, SourceFile
 from askalong.parse.code.parser import parse
 
 TEXT = "def helper():\n    return 1\n\n\ndef main():\n    return helper()\n"

@@ -7,7 +7,8 @@ declared ``Deflater def;`` is ``Deflater.end``."""
 from __future__ import annotations
 
 from askalong.context.code_bases import go_embedded
-from askalong.context.code_graph import Place, Repository, SourceFile
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place, SourceFile
 from askalong.parse.code.parser import parse
 
 GIN = """package gin

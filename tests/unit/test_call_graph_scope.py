@@ -4,7 +4,8 @@ reaches the bases; small repositories parsed with the real parser."""
 
 from __future__ import annotations
 
-from askalong.context.code_graph import Place, Repository, SourceFile
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place, SourceFile
 from askalong.parse.code.parser import parse
 
 HELPERS = """
@@ -107,7 +108,8 @@ def test_commonjs_arrow_functions_are_symbols_bound_through_require() -> None:
 
 
 def test_answers_name_a_file_inside_its_repository_never_by_its_server_path() -> None:
-    from askalong.context.code_graph import Repository, SourceFile
+    from askalong.context.code_graph import Repository
+    from askalong.context.code_places import SourceFile
 
     files = [
         SourceFile("a", "/srv/home/alice/backoff/retry.go", ()),

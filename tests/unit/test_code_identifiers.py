@@ -3,8 +3,9 @@ over small Go, Java and Python files parsed by the real code parser."""
 
 from __future__ import annotations
 
-from askalong.context.code_graph import Place, Repository, SourceFile
+from askalong.context.code_graph import Repository
 from askalong.context.code_identifiers import definitions, references
+from askalong.context.code_places import Place, SourceFile
 from askalong.parse.code.parser import parse
 
 GO = """package server

@@ -14,7 +14,7 @@ from askalong.config import CHOICES, ZERO_ALLOWED, Settings, load_settings
 from askalong.errors import ConfigError
 from askalong.providers.choose import EMBEDDERS
 from askalong.providers.local.engines import ENGINES
-from askalong.settings import AUTH_MODES, SENTENCE_SCORERS
+from askalong.settings import AUTH_MODES, SEARCH_ROUTES, SENTENCE_SCORERS
 from askalong.types import VISIBILITIES
 
 
@@ -159,6 +159,7 @@ def test_the_choices_are_the_registries_and_the_settings_types() -> None:
         "answerer": ANSWERERS,
         "auth": AUTH_MODES,
         "sentence_scorer": SENTENCE_SCORERS,
+        "search_routes": SEARCH_ROUTES,
     }
     hints = get_type_hints(Settings)
     for name, registry in CHOICES.items():

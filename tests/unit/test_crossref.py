@@ -12,7 +12,7 @@ from askalong.context.outline import parse_heading
 from askalong.errors import NotFound
 from askalong.parse.flow import html
 from askalong.parse.pdf import parser as pdf
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.text.numerals import chinese_number, numeral, roman_number
 from askalong.types import CHUNK_JOINER, FURNITURE_KINDS, Anchor, Block
 
@@ -176,7 +176,7 @@ def test_table_2_is_its_caption_table_and_mentions(n18: tuple[Block, ...]) -> No
     assert any(b.text.startswith("Table 2 shows") for b in parts)  # the paragraph citing it
     assert not any(b.text.startswith(("Table 1", "Table 3")) for b in parts)
     [unit] = crossref_units(
-        analysed("What does Table 2 show about the hybrid approach?"), [ref], n18
+        read_question("What does Table 2 show about the hybrid approach?"), [ref], n18
     )
     assert unit.origin == "crossref" and unit.text.startswith(caption.text)
     assert "Hybrid" in unit.text and len(unit.text) <= 1500
@@ -199,7 +199,9 @@ def test_section_3_is_the_whole_section_only(n18: tuple[Block, ...]) -> None:
         and b.text.strip()
     ]
     assert parts == in_section
-    [unit] = crossref_units(analysed("In section 3, how are author names extracted?"), [ref], n18)
+    [unit] = crossref_units(
+        read_question("In section 3, how are author names extracted?"), [ref], n18
+    )
     assert unit.text.startswith("3 Extracting Metadata")
     assert "author" in unit.text.lower() and unit.score is not None and unit.score > 0
 
@@ -233,7 +235,7 @@ def test_the_definition_in_the_introduction(n18: tuple[Block, ...]) -> None:
     ref = only(cross_references(question, n18))
     parts = blocks_of(ref, n18)
     assert parts[0].text == "1 Introduction"
-    [unit] = crossref_units(analysed(question), [ref], n18, limit_per_ref=2)
+    [unit] = crossref_units(read_question(question), [ref], n18, limit_per_ref=2)
     members = [s.block_id for s in unit.spans]
     assert len(members) == 3  # the heading and the two best blocks
     assert "The literature graph is a directed property graph" in unit.text
@@ -243,7 +245,7 @@ def test_the_definition_in_the_introduction(n18: tuple[Block, ...]) -> None:
 def test_unknown_parts_stay_unresolved(n18: tuple[Block, ...]) -> None:
     refs = cross_references("Table 9 and chapter 12 and the appendix B", n18)
     assert [r.resolved for r in refs] == [False, False, False]
-    assert crossref_units(analysed("Table 9"), refs, n18) == []
+    assert crossref_units(read_question("Table 9"), refs, n18) == []
 
 
 def test_chapter_two_in_chinese(lshort: tuple[Block, ...]) -> None:
@@ -253,7 +255,7 @@ def test_chapter_two_in_chinese(lshort: tuple[Block, ...]) -> None:
     texts = [b.text for b in parts]
     assert "2.1 文本和语言结构" in texts and "2.13 保护脆弱命令" in texts
     assert not any(t.startswith(("3.1", "1.8", "Chapter 3")) for t in texts)
-    [unit] = crossref_units(analysed("第二章里如何输入破折号？"), [ref], lshort)
+    [unit] = crossref_units(read_question("第二章里如何输入破折号？"), [ref], lshort)
     assert "破折号" in unit.text
 
 
@@ -273,7 +275,7 @@ def test_chinese_table_caption_set_as_a_paragraph(lshort: tuple[Block, ...]) -> 
     ref = only(cross_references("表2.1中的欧元符号怎么输入？", lshort))
     caption = next(b for b in blocks_of(ref, lshort) if b.id == ref.heading_id)
     assert caption.text.startswith("表 2.1")
-    [unit] = crossref_units(analysed("表2.1中的欧元符号怎么输入？"), [ref], lshort)
+    [unit] = crossref_units(read_question("表2.1中的欧元符号怎么输入？"), [ref], lshort)
     assert "欧元" in unit.text
 
 
@@ -293,7 +295,7 @@ def test_manual_table_with_dotted_number(pg_comparison: tuple[Block, ...]) -> No
     caption = next(b for b in parts if b.id == ref.heading_id)
     assert caption.text == "Table 9.2. Comparison Predicates"
     [unit] = crossref_units(
-        analysed("Which predicates in Table 9.2 test for null?"), [ref], pg_comparison
+        read_question("Which predicates in Table 9.2 test for null?"), [ref], pg_comparison
     )
     assert "IS NULL" in unit.text or "NULL" in unit.text
     assert len(unit.text) <= 1500

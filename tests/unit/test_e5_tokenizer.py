@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import marshal
 from pathlib import Path
 
 import numpy as np
 
-from askalong.providers.local.e5.file import Vocabulary
-from askalong.providers.local.e5.tokenizer import EDGES_FILE, Tokenizer, piece_edges
+from askalong.providers.local.e5.edge_table import BULK_CHARACTERS, EDGES_FILE, EdgeTable
+from askalong.providers.local.e5.file import PieceTable, Vocabulary, read_model_file
+from askalong.providers.local.e5.model import PackageModel
+from askalong.providers.local.e5.tokenizer import Tokenizer, piece_edges
 
 PIECES = ("<unk>", "<s>", "</s>", "<pad>", "▁", "a", "b", "c", "d", "▁ab", "▁abcd", "cd")
 
@@ -57,16 +58,51 @@ def _vocabulary() -> Vocabulary:
     )
 
 
-def test_the_edges_are_kept_in_the_cache_and_read_back(tmp_path: Path) -> None:
-    built = piece_edges(_vocabulary(), tmp_path)
+def test_the_edges_are_kept_in_the_cache_and_read_one_by_one(tmp_path: Path) -> None:
+    built = Tokenizer(_vocabulary(), tmp_path)
     assert (tmp_path / EDGES_FILE).is_file()
-    assert "▁abc" in built and built["▁abc"] < 0  # a prefix, no piece
-    (tmp_path / EDGES_FILE).write_bytes(marshal.dumps({"▁ab": 9}))  # what a later start reads
-    assert piece_edges(_vocabulary(), tmp_path) == {"▁ab": 9}
+    table = EdgeTable(tmp_path, _never_built)  # a later start: nothing loaded
+    lookup = table.lookup(4)
+    assert not isinstance(getattr(lookup, "__self__", None), dict) and table.longest == 5
+    assert lookup("▁abc") == -1 and lookup("▁abcd") == PIECES.index("▁abcd")
+    assert lookup("zz") is None
+    again = Tokenizer(_vocabulary(), tmp_path)
+    assert again.content_ids("abcd ab") == built.content_ids("abcd ab")
+
+
+def test_bulk_text_loads_the_whole_table_once(tmp_path: Path) -> None:
+    EdgeTable(tmp_path, lambda: piece_edges(_vocabulary()))
+    table = EdgeTable(tmp_path, _never_built)
+    table.lookup(BULK_CHARACTERS)  # still read one by one
+    lookup = table.lookup(1)
+    assert isinstance(getattr(lookup, "__self__", None), dict)  # a dict's get from now on
+    assert lookup("▁abcd") == PIECES.index("▁abcd")
 
 
 def test_an_unreadable_cache_is_built_again(tmp_path: Path) -> None:
-    (tmp_path / EDGES_FILE).write_bytes(b"\x00not marshal")
-    edges = piece_edges(_vocabulary(), tmp_path)
-    assert edges == piece_edges(_vocabulary(), None)
-    assert marshal.loads((tmp_path / EDGES_FILE).read_bytes()) == edges
+    (tmp_path / EDGES_FILE).write_bytes(b"\x00not sqlite")
+    made = []
+    table = EdgeTable(tmp_path, lambda: made.append(1) or piece_edges(_vocabulary()))
+    assert made == [1] and table.lookup(1)("▁ab") == PIECES.index("▁ab")
+    assert EdgeTable(tmp_path, _never_built).lookup(1)("▁ab") == PIECES.index("▁ab")
+
+
+def test_an_unwritable_cache_only_means_memory(tmp_path: Path) -> None:
+    folder = tmp_path / "gone"  # missing: the table cannot be written there
+    table = EdgeTable(folder, lambda: piece_edges(_vocabulary()))
+    assert table.lookup(1)("cd") == PIECES.index("cd")
+
+
+def _never_built() -> dict[str, int]:
+    raise AssertionError("the edges were built again")
+
+
+def test_the_model_files_pieces_are_decoded_only_when_read() -> None:
+    vocabulary = read_model_file(PackageModel.installed().path).vocabulary
+    pieces = vocabulary.pieces
+    assert isinstance(pieces, PieceTable)  # no 250k strings made at start
+    listed = list(pieces)
+    assert len(listed) == len(pieces) == len(vocabulary.scores)
+    assert [pieces[i] for i in (0, 1, 2, -1)] == [listed[0], listed[1], listed[2], listed[-1]]
+    assert pieces[vocabulary.bos] == "<s>" and pieces[vocabulary.eos] == "</s>"
+    assert list(pieces[5:8]) == listed[5:8]

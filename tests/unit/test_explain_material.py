@@ -11,7 +11,7 @@ from askalong.context.citations import Citation, citations, is_entry
 from askalong.context.definitions import definition_strength
 from askalong.context.explain import selection_terms
 from askalong.context.units import ContextUnit, places_of
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.types import CHUNK_JOINER, Block, BlockSpan, Intent
 
 
@@ -113,7 +113,7 @@ def _unit(block: Block) -> ContextUnit:
 
 def ask(selected: str, intent: Intent, question: str = "") -> tuple[str, list[str]]:
     units = paper_units(selected)
-    result = answer_intent(analysed(question or "Explain this."), units, intent)
+    result = answer_intent(read_question(question or "Explain this."), units, intent)
     assert result is not None
     return result.answer, [q.text for q in result.quotes]
 
@@ -148,8 +148,8 @@ def test_nothing_found_says_so_and_quotes_the_nearest_context() -> None:
 
 def test_without_a_selection_the_usual_answerer_answers() -> None:
     units = paper_units("SCIDOCS covers seven tasks.")[1:]
-    assert answer_intent(analysed("Explain SCIDOCS"), units, "explain") is None
-    assert answer_intent(analysed("What is SCIDOCS?"), paper_units("SCIDOCS"), "ask") is None
+    assert answer_intent(read_question("Explain SCIDOCS"), units, "explain") is None
+    assert answer_intent(read_question("What is SCIDOCS?"), paper_units("SCIDOCS"), "ask") is None
 
 
 @pytest.mark.parametrize(

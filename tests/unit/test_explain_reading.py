@@ -18,7 +18,7 @@ from askalong.context.key_terms import printable
 from askalong.context.material import Passage
 from askalong.context.outline import Outline
 from askalong.context.units import Piece
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.types import Anchor, Block, BlockKind, BlockSpan, Intent
 
 NEGATIVES = ("2 Model", "2.4 Selecting Negative Distractors")
@@ -74,7 +74,7 @@ def explained(
         blocks, located, intent, "", outline=Outline(blocks), document_id="doc"
     )
     units = [located_context(blocks, located), *material]
-    result = answer_intent(analysed("Explain this."), units, intent)
+    result = answer_intent(read_question("Explain this."), units, intent)
     assert result is not None
     return result.answer, [q.text for q in result.quotes]
 

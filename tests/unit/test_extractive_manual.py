@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from askalong.answer.extractive.boilerplate import never_answers
 from askalong.answer.extractive.select import ExtractiveResult, answer_extractively
 from askalong.context.units import ContextUnit, places_of
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.types import CHUNK_JOINER, Block, BlockKind, BlockSpan
 
 Section = tuple[tuple[str, ...], Sequence[tuple[BlockKind, str]]]
@@ -105,7 +105,7 @@ def units_of(sections: Sequence[Section], doc: str = "manual") -> list[ContextUn
 
 def ask(question: str, *pages: Sequence[Section]) -> ExtractiveResult:
     units = [u for n, page in enumerate(pages) for u in units_of(page, f"doc{n}")]
-    return answer_extractively(analysed(question), [*units, *units_of(OTHER, "other")])
+    return answer_extractively(read_question(question), [*units, *units_of(OTHER, "other")])
 
 
 def row_security(*paragraphs: str) -> list[Section]:

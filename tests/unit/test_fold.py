@@ -193,6 +193,7 @@ def test_a_selection_locates_back_to_its_span(
         assert (found, anchor.start) < (index, end)
 
 
+@pytest.mark.slow  # 300 drawn documents: make test, not make check
 @settings(max_examples=300, deadline=None)
 @given(spans(least=12))
 @example((blocks_of(["the model-based approach"]), 0, 9, 24))

@@ -15,6 +15,7 @@ from askalong.evaluate.kb_report import METRICS, CategoryScores
 ROW = CategoryScores("<script>x</script>", 2, 0.5, 1.0, 0.75, 1.0, None, 0.5, 0, 0)
 
 
+@pytest.mark.slow  # draws the report's plots: make test, not make check
 def test_report_escapes_and_plots_each_metric(tmp_path: Path) -> None:
     page = write_report(tmp_path, [ROW], "kb <eval>").read_text("utf-8")
     assert "<script>" not in page and "&lt;script&gt;" in page and "kb &lt;eval&gt;" in page

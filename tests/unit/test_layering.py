@@ -44,6 +44,7 @@ SOURCE = REPO / "src" / PACKAGE
 # The pure stages compute over values; they never open the store or reach an edge.
 PURE_STAGES = (
     "askalong.text",
+    "askalong.question",
     "askalong.chunk",
     "askalong.context",
     "askalong.retrieve.ranking",
@@ -288,6 +289,15 @@ def test_pure_stages_never_reach_the_store_or_an_edge(stage: str) -> None:
     graph = askalong_graph()
     chains = reaches(graph, (m for m in graph if under(m, [stage])), STORE_AND_EDGES)
     assert not chains, f"{stage} reaches the store or an edge:\n" + "\n".join(chains)
+
+
+def test_reading_a_question_stands_on_text_alone() -> None:
+    """The question is read once, below every stage that reads it (``context``, ``answer``,
+    ``verify``, ``asking``, ``agent``), which all import ``question``; it imports ``text`` only."""
+    packages = package_graph(askalong_graph())
+    assert packages["askalong.question"] <= {"askalong.text"}
+    readers = ("context", "answer", "verify", "asking", "agent")
+    assert all("askalong.question" in packages[f"askalong.{name}"] for name in readers)
 
 
 def test_wire_reaches_nothing_of_evaluate() -> None:

@@ -17,8 +17,8 @@ from askalong.answer.scorer.model import WEIGHTS_FILE, shipped_scorer
 from askalong.config import load_settings
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind
+from askalong.question.reading import read_question
 from askalong.settings import Settings
-from askalong.text.analysed import analysed
 
 PAPER = (
     "SPECTER is a model for document-level representation of scientific papers. "
@@ -47,7 +47,7 @@ def embedder(tmp_path_factory: pytest.TempPathFactory) -> Embedder:
 
 def ask(question: str, paragraphs: tuple[str, ...], embedder: Embedder | None = None) -> str:
     units = [unit_of([("paragraph", p)], k) for k, p in enumerate(paragraphs)]
-    result = learned_answer(analysed(question), units, embedder=embedder)
+    result = learned_answer(read_question(question), units, embedder=embedder)
     return result.answer if result.status == "answered" else "NOT COVERED"
 
 
@@ -58,6 +58,7 @@ def test_the_weights_ship_inside_the_package() -> None:
     assert 0.0 < scorer.threshold("zh", embedded=True) < 1.0
 
 
+@pytest.mark.slow  # scores a dev sample: make test, not make check
 def test_the_sentence_holding_the_answer_is_chosen_in_english_and_chinese(
     embedder: Embedder,
 ) -> None:
@@ -71,7 +72,7 @@ def test_the_sentence_holding_the_answer_is_chosen_in_english_and_chinese(
     )
     units = [unit_of([("paragraph", p)], k) for k, p in enumerate(RIVER)]
     found = learned_answer(
-        analysed("長江發源於哪裡？"), units, embedder=embedder, scorer=never_refusing
+        read_question("長江發源於哪裡？"), units, embedder=embedder, scorer=never_refusing
     )
     assert "唐古拉山脈" in found.answer
 
@@ -89,7 +90,7 @@ def test_a_question_the_evidence_does_not_answer_is_refused(embedder: Embedder) 
 
 def test_a_follow_up_never_answers_with_the_previous_answer_again() -> None:
     units = [unit_of([("paragraph", p)], k) for k, p in enumerate(PAPER)]
-    question = analysed("What loss is SPECTER trained with?")
+    question = read_question("What loss is SPECTER trained with?")
     first = learned_answer(question, units)
     again = learned_answer(question, units, previous_answer=first.answer)
     assert again.status == "answered"

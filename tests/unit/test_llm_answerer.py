@@ -38,7 +38,7 @@ from askalong.parse.flow.markdown import parse
 from askalong.providers.chat import ChatMessage
 from askalong.providers.http import RetryPolicy
 from askalong.providers.openai.chat import OpenAIChat
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.text.fence import Fence
 from askalong.types import Hit, Intent
 
@@ -77,7 +77,7 @@ def request_over(
     units = [replace(u, places=places) for u in small_to_big(hits, {"sb50": chunks})]
     if anchor:
         units[0] = replace(units[0], origin="anchor")
-    return DraftRequest(analysed(question), intent, tuple(units), history, **flags)
+    return DraftRequest(read_question(question), intent, tuple(units), history, **flags)
 
 
 @pytest.fixture
@@ -534,7 +534,7 @@ def test_short_explain_goes_light_and_compare_strong(
     defense, playoffs = xquad_paragraphs(evaldata / "qa" / "xquad" / "xquad.en.json")
     sections = [("Defense", defense), ("Playoffs", playoffs)]
     explain = request_over(sections, "Explain this.", intent="explain", anchor=True)
-    compare = replace(explain, intent="compare", question=analysed("How does this differ?"))
+    compare = replace(explain, intent="compare", question=read_question("How does this differ?"))
     server.script(Reply.json(good_reply()), Reply.json(good_reply()))
     light = two_models(server).draft(explain)
     strong = two_models(server).draft(compare)

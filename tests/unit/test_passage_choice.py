@@ -105,7 +105,7 @@ def test_the_runner_up_joins_the_answer_only_as_a_close_neighbour_within_the_sha
 def test_the_offline_answerer_passes_the_search_hits_to_the_passage_choice() -> None:
     from askalong.answer.base import DraftRequest
     from askalong.answer.extractive.answerer import ExtractiveAnswerer
-    from askalong.text.analysed import analysed
+    from askalong.question.reading import read_question
 
     texts = (
         "VACUUM reclaims storage occupied by dead tuples.",
@@ -115,7 +115,7 @@ def test_the_offline_answerer_passes_the_search_hits_to_the_passage_choice() -> 
     )
     units = [retrieved(k, t) for k, t in enumerate(texts)]
     hits = [hit(k, k + 1, k + 1, 1.0 - k / 2) for k in range(len(units))]
-    request = DraftRequest(analysed(QUESTION), "ask", tuple(units), hits=tuple(hits))
+    request = DraftRequest(read_question(QUESTION), "ask", tuple(units), hits=tuple(hits))
     draft = ExtractiveAnswerer(None, scorer="learned").draft(request)
     chosen = [u.spans[0].block_id for u in choose_passages(QUESTION, "en", units, hits).units]
     assert draft.status == "answered" and len(chosen) == KEPT

@@ -1,12 +1,12 @@
 """The question read once: its expected answer type and its focus, on real question forms
-in English and Chinese (``text.question_form``)."""
+in English and Chinese (``question/form``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from askalong.text.analysed import analysed
-from askalong.text.question_form import focus_found, question_form
+from askalong.question.form import focus_found, question_form
+from askalong.question.reading import read_question
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,7 @@ def test_focus_and_asked(question: str, focus: set[str], asked: str) -> None:
     if asked:
         assert form.asked == asked
     # ``analysed`` computes the same form once, from the terms it has already
-    assert analysed(question).form == form
+    assert read_question(question).form == form
 
 
 def test_focus_found_by_script_and_by_character_pair() -> None:

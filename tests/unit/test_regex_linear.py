@@ -92,6 +92,7 @@ def _after_comments(count: int) -> Callable[[], object]:
     return run
 
 
+@pytest.mark.slow  # every audited pattern on drawn inputs: make test, not make check
 @pytest.mark.parametrize("name", sorted(AUDITED))
 @settings(max_examples=12, deadline=None)
 @given(units=st.lists(st.sampled_from(UNITS), min_size=1, max_size=3), tail=st.sampled_from(TAILS))

@@ -9,7 +9,7 @@ import pytest
 from askalong.answer.base import DraftRequest, HistoryTurn
 from askalong.answer.llm.route import decide_route
 from askalong.context.units import ContextUnit, Origin
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.types import BlockSpan
 
 SELECTED = "A quarterback is the player who directs the offence and usually throws the ball."
@@ -18,7 +18,7 @@ SELECTED = "A quarterback is the player who directs the offence and usually thro
 def request(intent: str = "explain", origin: Origin = "anchor", **changes: object) -> DraftRequest:
     spans = (BlockSpan("b1", 0, len(SELECTED)),)
     unit = ContextUnit("doc", (), SELECTED, spans, spans, ("Positions",), None, None, origin, None)
-    base = DraftRequest(analysed("Explain this."), "explain", (unit,))
+    base = DraftRequest(read_question("Explain this."), "explain", (unit,))
     return replace(base, intent=intent, **changes)  # type: ignore[arg-type]
 
 

@@ -172,7 +172,7 @@ def test_wire_imports_only_values() -> None:
         # reading code: a place in a repository, a call tree's node, highlighting spans,
         # an identifier's definitions and references
         "askalong.context.call_tree",
-        "askalong.context.code_graph",
+        "askalong.context.code_places",
         "askalong.context.code_identifiers",
         "askalong.parse.code.tokens",
     }

@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 
 from askalong.agent.agent_limits import AgentLimits
 from askalong.agent.citation_scores import citation_scores
-from askalong.agent.intent import asks_to_rate
 from askalong.agent.model_answer import model_chat_answer
 from askalong.agent.numbering import FirstCited, shown_in_order
 from askalong.agent.offline import (
@@ -46,9 +45,9 @@ from askalong.asking.limits import check_sizes
 from askalong.errors import InputError
 from askalong.feedback.guidance import guidance_entries
 from askalong.providers.chat import ChatModel
+from askalong.question.reading import QuestionReading, read_question
 from askalong.settings import Settings
 from askalong.store.base import Store
-from askalong.text.analysed import analysed
 from askalong.types import Access, Answer, Document, Quote
 from askalong.values.chat_answers import ChatAnswer, ChatTimings, ToolStep
 from askalong.values.threads import Thread, Turn
@@ -100,18 +99,19 @@ class ChatAgent:
         thread, turns = self._conversation(request)
         turn_id = new_id()
         yield ChatStarted(thread.id, turn_id, "offline" if self.model is None else "model")
-        language = analysed(question).language
-        writes = asks_to_rate(question)  # the person's own words, never a tool's result
+        reading = read_question(question)  # read once: every step after takes the reading
+        language = reading.language
+        writes = reading.asks_to_rate  # the person's own words, never a tool's result
         scope = Scope(request.access, request.documents, thread.id, turn_id, language, writes)
         registry = SourceRegistry()
         tools = KnowledgeTools(self.asker, self.store, scope, registry)
         if self.model is None:
-            answer = yield from _offline(tools, question, language, turns)
+            answer = yield from _offline(tools, reading, turns)
         else:
             history = tuple((t.question, t.answer.answer) for t in turns[-HISTORY_TURNS:])
             guidance = guidance_entries(self.store, request.access.user)
             run = yield from run_model(self.model, tools, question, history, self.limits, guidance)
-            answer = model_chat_answer(self.asker, question, run, registry, self.limits)
+            answer = model_chat_answer(self.asker, reading, run, registry, self.limits)
         answer = shown_in_order(answer)  # the numbers a reader sees: 1..N, no gap
         conflicts = conflicts_among(self.store, answer.sources, request.access)
         answer = replace(answer, conflicts=conflicts)
@@ -148,7 +148,7 @@ def configured_model(settings: Settings) -> ChatModel | None:
 
 
 def _offline(
-    tools: KnowledgeTools, question: str, language: str, turns: Sequence[Turn]
+    tools: KnowledgeTools, question: QuestionReading, turns: Sequence[Turn]
 ) -> Generator[ChatEvent, None, ChatAnswer]:
     previous = HistoryTurn(turns[-1].question, turns[-1].answer.answer) if turns else None
     results: list[PartResult] = []
@@ -163,7 +163,7 @@ def _offline(
         if isinstance(item, PartAnswered):
             item = replace(item, part=streamed.part(item.part))
         yield item
-    return _chat_answer(question, language, results, tools.registry, tuple(steps))
+    return _chat_answer(question.text, question.language, results, tools.registry, tuple(steps))
 
 
 def _chat_answer(

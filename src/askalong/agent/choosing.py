@@ -7,28 +7,25 @@ first hit's own answer whenever it is backed was tried: on the dev items of the
 knowledge-base evaluation the first hit is the gold one less often than the answerer's
 choice is, cited Recall@5 0.576 -> 0.514.)
 
-A summary ("summarise …", "总结…", "what are the ways …", "有哪些…") is answered from
+A summary ("summarise …", "总结…", "what are the ways …", "有哪些…": the question's
+``asks_overview``, read in ``question/overview``) is answered from
 each passage on its own, in the search's order: one checked answer per passage that
 bears on it, up to ``SUMMARY_PASSAGES`` (a summary spans the passages the search found,
 not two sentences of the first)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from askalong.agent.source_registry import Source
 from askalong.agent.title_lines import untitled_units
-from askalong.answer.extractive.direct import asks_summary
 from askalong.asking.asker import BACKING, Asker
 from askalong.asking.evidence_base import Evidence
 from askalong.asking.question import AskedQuestion
 from askalong.types import Answer
 
 SUMMARY_PASSAGES = 5  # the passages a summary may cite (the evaluation's Recall@5)
-# A summary also asked as "what are the ways …" / "有哪些…": a list of what several passages say
-_LISTING = re.compile(r"\bwhat are the (?:ways|kinds|types|steps|main)\b|有哪些|哪几种", re.I)
 
 
 @dataclass(frozen=True)
@@ -40,11 +37,6 @@ class Drawn:
     sources: tuple[Source, ...]
 
 
-def asks_overview(question: str) -> bool:
-    """Whether ``question`` asks for what several passages say (a summary, a list of ways)."""
-    return asks_summary(question) or _LISTING.search(question) is not None
-
-
 def chosen_answers(
     asker: Asker, asked: AskedQuestion, evidence: Evidence, sources: Sequence[Source]
 ) -> tuple[Drawn, ...]:
@@ -53,7 +45,7 @@ def chosen_answers(
     evidence, sources = _untitled(evidence, sources)
     if not evidence.units:
         return (Drawn(asker.answered(asked, evidence), evidence, ()),)
-    if asks_overview(asked.question.text):
+    if asked.question.asks_overview:
         each = _per_passage(asker, asked, evidence, sources)
         if each:
             return each

@@ -16,7 +16,7 @@ from askalong.agent.reply_checks import CheckedAnswer, checked_answer
 from askalong.agent.source_registry import SourceRegistry
 from askalong.answer.base import NOT_COVERED
 from askalong.asking.asker import UNSUPPORTED_DRAFT, Asker
-from askalong.text.analysed import analysed
+from askalong.question.reading import QuestionReading
 from askalong.types import AnswerStatus
 from askalong.values.chat_answers import ChatAnswer, ChatPart, ChatTimings
 
@@ -33,9 +33,13 @@ JUDGE_SILENT = "the judge gave no verdict in time; the offline checks stand"
 
 
 def model_chat_answer(
-    asker: Asker, question: str, run: ModelRun, registry: SourceRegistry, limits: AgentLimits
+    asker: Asker,
+    asked: QuestionReading,
+    run: ModelRun,
+    registry: SourceRegistry,
+    limits: AgentLimits,
 ) -> ChatAnswer:
-    asked = analysed(question)
+    question = asked.text
     checked = checked_answer(
         run.text,
         registry.sources,

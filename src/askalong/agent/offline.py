@@ -1,13 +1,14 @@
 """The agent without a language model: the question split into its parts
-(``agent/question_parts``), one search per part, each part answered extractively from its own
-passages and checked as a single-document answer is (``Asker.answered``), under the one
-numbering of the answer (``agent/source_registry``); a question about the knowledge base
-itself is answered from ``knowledge_stats``. The answer says that it ran without a model.
+(``QuestionReading.parts``, read in ``question/split_parts``), one search per part, each
+part answered extractively from its own passages and checked as a single-document answer
+is (``Asker.answered``), under the one numbering of the answer
+(``agent/source_registry``); a question about the knowledge base itself is answered from
+``knowledge_stats``. The answer says that it ran without a model.
 
 A part that names no subject is searched with the one before it ("what does it default
-to?" as "what does shared_buffers default to?", ``searched_parts``), so no part waits for
-another's answer: the searches start together (``SEARCHES_AT_ONCE``), each part is
-answered as its search is done, and the passages are numbered in part order.
+to?" as "what does shared_buffers default to?", ``QuestionPart.searched``), so no part
+waits for another's answer: the searches start together (``SEARCHES_AT_ONCE``), each part
+is answered as its search is done, and the passages are numbered in part order.
 """
 
 from __future__ import annotations
@@ -19,15 +20,13 @@ from dataclasses import dataclass, replace
 
 from askalong.agent.choosing import chosen_answers
 from askalong.agent.numbering import local_to_source, renumber_claims, renumber_markers
-from askalong.agent.question_parts import own_subject, question_parts, searched_parts
 from askalong.agent.source_registry import Source, SourceRegistry
-from askalong.agent.stats_questions import asks_stats
 from askalong.agent.stream_events import ChatEvent, PartAnswered, ToolCalled, ToolDone
 from askalong.agent.tools import TOP_K_MAX, KnowledgeTools, Retrieved, ToolOutput
 from askalong.answer.base import HistoryTurn
 from askalong.answer.extractive.direct import joined
-from askalong.text.referents import leans_on_thread
-from askalong.text.scripts import answer_language
+from askalong.question.reading import QuestionReading, read_question
+from askalong.question.split_parts import QuestionPart
 from askalong.types import Claim, Quote
 from askalong.values.chat_answers import ChatPart, ChatSource
 
@@ -56,73 +55,78 @@ class PartResult:
 
 
 def answered_offline(
-    tools: KnowledgeTools, question: str, previous: HistoryTurn | None
+    tools: KnowledgeTools, question: QuestionReading, previous: HistoryTurn | None
 ) -> Iterator[ChatEvent | PartResult]:
     """Each part's tool steps as events, then its result; ``previous`` is the conversation's
     last turn, which a first part leaning on it is searched beside."""
-    parts = question_parts(question)
-    searched = searched_parts(parts)
+    parts = question.parts
+    queries = [_read(part, question) for part in parts]
     with ThreadPoolExecutor(SEARCHES_AT_ONCE, thread_name_prefix="askalong-part") as pool:
-        started = _searches_started(pool, tools, parts, searched, previous)
+        started = _searches_started(pool, tools, parts, queries, previous)
         before = previous
-        for index, (text, query) in enumerate(zip(parts, searched, strict=True)):
-            result = yield from _part(tools, text, query, started.get(index), before)
+        for index, (part, query) in enumerate(zip(parts, queries, strict=True)):
+            result = yield from _part(tools, part, query, started.get(index), before)
             yield PartAnswered(index, result.part)
             yield result
-            before = HistoryTurn(query, result.part.answer)
+            before = HistoryTurn(query.text, result.part.answer)
+
+
+def _read(part: QuestionPart, whole: QuestionReading) -> QuestionReading:
+    """A part as searched, read once: the whole question's reading when it is one part."""
+    return whole if part.searched == whole.text else read_question(part.searched)
 
 
 def _searches_started(
     pool: ThreadPoolExecutor,
     tools: KnowledgeTools,
-    parts: Sequence[str],
-    searched: Sequence[str],
+    parts: Sequence[QuestionPart],
+    queries: Sequence[QuestionReading],
     previous: HistoryTurn | None,
 ) -> dict[int, Future[Retrieved]]:
     """The searches that need no other part's answer, started: the first part's (beside
     the conversation's last turn when it leans on it) and every later one naming its
     subject; not a stats part's."""
     started = {}
-    for index, query in enumerate(searched):
-        if asks_stats(parts[index]) or (index > 0 and _waits(query)):
+    for index, query in enumerate(queries):
+        if parts[index].asks_stats or (index > 0 and _waits(query)):
             continue
         after = _after(query, previous) if index == 0 else None
-        started[index] = pool.submit(tools.retrieve, query, OFFLINE_TOP_K, after=after)
+        started[index] = pool.submit(tools.retrieve_read, query, OFFLINE_TOP_K, after=after)
     return started
 
 
-def _waits(query: str) -> bool:
+def _waits(query: QuestionReading) -> bool:
     """Whether a later part still leans on the part before (no subject to put in): it is
     searched beside that part's answer, so after it."""
-    return leans_on_thread(query) and not own_subject(query)
+    return query.leans_on_thread and not query.names_subject
 
 
-def _after(query: str, before: HistoryTurn | None) -> HistoryTurn | None:
-    return before if before is not None and leans_on_thread(query) else None
+def _after(query: QuestionReading, before: HistoryTurn | None) -> HistoryTurn | None:
+    return before if before is not None and query.leans_on_thread else None
 
 
 def _part(
     tools: KnowledgeTools,
-    text: str,
-    query: str,
+    part: QuestionPart,
+    query: QuestionReading,
     search: Future[Retrieved] | None,
     before: HistoryTurn | None,
 ) -> Generator[ChatEvent, None, PartResult]:
-    if asks_stats(text):
+    if part.asks_stats:
         yield ToolCalled("knowledge_stats", {})
         stats = tools.knowledge_stats()
         yield ToolDone(stats.step)
-        part = ChatPart(text, "answered", stats.content)
-        return PartResult(part, (), (), stats.step.ms, 0.0)
-    yield ToolCalled("search_knowledge", {"query": query, "top_k": OFFLINE_TOP_K})
+        counted = ChatPart(part.text, "answered", stats.content)
+        return PartResult(counted, (), (), stats.step.ms, 0.0)
+    yield ToolCalled("search_knowledge", {"query": query.text, "top_k": OFFLINE_TOP_K})
     if search is None:
-        retrieved = tools.retrieve(query, OFFLINE_TOP_K, after=_after(query, before))
+        retrieved = tools.retrieve_read(query, OFFLINE_TOP_K, after=_after(query, before))
     else:
         retrieved = search.result()
     found = tools.numbered(retrieved, OFFLINE_TOP_K)
     yield ToolDone(found.step)
     started = time.perf_counter()
-    result = _answered(tools, text, found)
+    result = _answered(tools, part.text, found)
     return PartResult(*result, found.step.ms, (time.perf_counter() - started) * 1000)
 
 
@@ -145,7 +149,7 @@ def _answered(
         texts.append(renumber_markers(answer.answer, mapping))
         claims += renumber_claims(answer.claims, mapping)
     numbers = tuple(dict.fromkeys(number for number, _ in quotes))
-    language = answer_language(found.retrieved.asked.question.text)
+    language = found.retrieved.asked.question.language
     part = ChatPart(text, drawn[0].answer.status, joined(texts, language), numbers)
     return part, tuple(claims), tuple(quotes)
 

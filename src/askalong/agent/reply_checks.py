@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from askalong.agent.invented_citations import bracketed, checked_citations
 from askalong.agent.source_registry import Source
 from askalong.providers.base import Embedder
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.text.tokens import key_terms
 from askalong.types import Claim, Quote, Verdict
 from askalong.values.chat_answers import ChatSource
@@ -46,7 +46,7 @@ class CheckedAnswer:
 def checked_answer(
     text: str,
     sources: Sequence[Source],
-    question: AnalysedText,
+    question: QuestionReading,
     *,
     embedder: Embedder | None = None,
     judge: Judge | None = None,

@@ -8,7 +8,7 @@
 - ``submit_feedback(rating, reason)``: the person's criticism in words of the conversation's
   last answer, stored once per turn (``askalong.feedback``): the one tool that writes, so it
   runs only in a turn whose own message asks to rate an answer (``Scope.may_write``, from
-  ``agent/intent``), never because a passage or a tool's result says so;
+  ``QuestionReading.asks_to_rate``), never because a passage or a tool's result says so;
 - ``knowledge_stats()``: the documents and chunks the asker can see.
 
 Who is asking is the ``Scope``'s, taken from the request: no tool argument can name a user
@@ -29,14 +29,14 @@ from askalong.agent.feedback_tool import record_feedback
 from askalong.agent.fenced_passages import fenced_passages
 from askalong.agent.numbering import local_to_source, renumber_markers
 from askalong.agent.source_registry import Source, SourceRegistry
-from askalong.agent.stats_questions import stats_sentence
+from askalong.agent.stats_reply import stats_sentence
 from askalong.answer.base import HistoryTurn
 from askalong.asking.asker import Asker
 from askalong.asking.evidence_base import Evidence
 from askalong.asking.question import AskedQuestion
 from askalong.errors import InputError
+from askalong.question.reading import QuestionReading, read_question
 from askalong.store.base import Store
-from askalong.text.analysed import analysed
 from askalong.text.fence import Fence
 from askalong.types import Access, Answer, Document
 from askalong.values.chat_answers import ToolName, ToolStep
@@ -109,11 +109,20 @@ class KnowledgeTools:
     ) -> Retrieved:
         """The search's evidence, not yet numbered; ``after`` is the part before this one,
         searched beside it when this part leans on it ("how do I create one?")."""
-        text, k = checked_query(query), checked_top_k(top_k)
+        return self.retrieve_read(read_question(checked_query(query)), top_k, after=after)
+
+    def retrieve_read(
+        self,
+        question: QuestionReading,
+        top_k: object = TOP_K_DEFAULT,
+        *,
+        after: HistoryTurn | None = None,
+    ) -> Retrieved:
+        """``retrieve`` for a query already read (the offline agent reads each part once)."""
+        text, k = checked_query(question.text), checked_top_k(top_k)
         started = time.perf_counter()
-        asked = AskedQuestion(
-            text, analysed(text), "ask", None, self.scope.documents, (after,) if after else ()
-        )
+        history = (after,) if after else ()
+        asked = AskedQuestion(text, question, "ask", None, self.scope.documents, history)
         evidence = self.asker.evidence(asked, self.scope.access)
         evidence = replace(evidence, units=evidence.units[:k])
         return Retrieved(text, asked, evidence, time.perf_counter() - started)

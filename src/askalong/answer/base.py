@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from askalong.context.units import ContextUnit
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.text.sentences import split_sentences
 from askalong.types import AnswerStatus, BlockSpan, Hit, Intent, Quote
 
@@ -55,7 +55,7 @@ class DraftRequest:
     ``askalong.asking.question``); each unit knows its blocks' pages and sections, which its
     quotes carry (``ContextUnit.place``)."""
 
-    question: AnalysedText
+    question: QuestionReading
     intent: Intent
     units: tuple[ContextUnit, ...]  # numbered sources 1.. in this order
     history: tuple[HistoryTurn, ...] = ()  # earlier turns of the thread, oldest first

@@ -1,6 +1,6 @@
 """Offline answers to questions over code evidence, written from the code itself.
 
-A graph question (``context/code_question.py``) is answered from the call graph: where
+A graph question (``question/code_asks.py``) is answered from the call graph: where
 ``X`` is defined (its definition line quoted), what calls it (each caller's call line
 quoted); "what does X call" is the call tree (``call_paths.py``). Any other question over
 code evidence is answered with the code's own lines: the anchor's selected lines first,
@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.context.code import line_span
-from askalong.context.code_graph import Place
-from askalong.context.code_question import named_identifiers
+from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.text.tokens import key_terms
 from askalong.types import BlockSpan
 
@@ -52,9 +51,11 @@ _TEXT = {
         "missing": "所查代码中没有：{names}。",
     },
 }
-_HAN = re.compile("[\u4e00-\u9fff]")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _BARE_LINE = re.compile(r"^[\s{}()\[\];,:]*$")
+# A line of comment punctuation alone (``/*``, ``*/``, ``"""``): it says nothing to quote.
+_MARK_LINE = re.compile(r"^\s*(?:/\*+|\*+/|\*|\"\"\"|\'\'\'|#+|//+)\s*$")
+_BLOCK_OPENERS = (("/*", "*/"), ('"""', '"""'), ("'''", "'''"))
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,11 @@ class _Line:
     unit: int
     span: BlockSpan
     text: str
+    comment: bool = False  # a comment line, or a line inside a block comment or docstring
 
 
 def graph_draft(
-    finding: CodeFinding, units: Sequence[ContextUnit], question: AnalysedText
+    finding: CodeFinding, units: Sequence[ContextUnit], question: QuestionReading
 ) -> Draft:
     """Where the named identifier is defined, or what calls it, one quoted line each."""
     text = _TEXT[_lang(question)]
@@ -86,13 +88,13 @@ def graph_draft(
 
 
 def lines_draft(
-    question: AnalysedText, units: Sequence[ContextUnit], *, name: str, anchored: bool
+    question: QuestionReading, units: Sequence[ContextUnit], *, name: str, anchored: bool
 ) -> Draft:
     """The code's own lines for a question over code: refused only when an identifier it
     names is in none of them."""
     lang = _lang(question)
     text = _TEXT[lang]
-    missing = [n for n in named_identifiers(question.text) if not _named_in(n, units)]
+    missing = [n for n in question.code.identifiers if not _named_in(n, units)]
     if missing:
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
@@ -104,7 +106,7 @@ def lines_draft(
 
 
 def _picked(
-    question: AnalysedText, units: Sequence[ContextUnit], *, anchored: bool, subject: str
+    question: QuestionReading, units: Sequence[ContextUnit], *, anchored: bool, subject: str
 ) -> list[_Line]:
     """Anchored: the selection's lines with the line that governs them (the ``if`` /
     ``case`` above) and the lines right after (its ``except`` / ``catch``); then the lines
@@ -125,11 +127,12 @@ def _picked(
         for taken in (line, *_opened(lines, line)):
             if all(taken.text.strip() != c.text.strip() for c in chosen):
                 chosen.append(taken)
-    return chosen or [ln for ln in lines if ln.unit == 0][:1]
+    first = [ln for ln in lines if ln.unit == 0]
+    return chosen or [next((ln for ln in first if not ln.comment), *first[:1])]
 
 
 def _definition_line(lines: list[_Line]) -> _Line | None:
-    return next((ln for ln in lines if not ln.text.lstrip().startswith(_COMMENT)), None)
+    return next((ln for ln in lines if not ln.comment), None)
 
 
 def _around_selection(lines: list[_Line], anchor: ContextUnit) -> list[_Line]:
@@ -151,7 +154,7 @@ def _best(lines: list[_Line], wanted: frozenset[str]) -> list[_Line]:
     for index, line in enumerate(lines):
         shared = len(wanted & _line_terms(line.text))
         if shared:
-            weight = shared / 2 if line.text.lstrip().startswith(_COMMENT) else shared
+            weight = shared / 2 if line.comment else shared
             scored.append((-weight, index, line))
     return [line for _, _, line in sorted(scored, key=lambda t: t[:2])]
 
@@ -170,17 +173,32 @@ def _indent(text: str) -> int:
 
 
 def _lines(units: Sequence[ContextUnit]) -> Iterator[_Line]:
-    """Every line of code the units hold that says something (not a lone brace)."""
+    """Every line of code the units hold that says something (not a lone brace, nor a
+    comment's ``/*`` or ``*/`` alone), each knowing whether it is comment."""
     for number, unit in enumerate(units):
         for piece in unit.pieces:
             offset = 0
+            closing = ""  # the end of the block comment (docstring) the line is in
             for row in piece.text.split("\n"):
-                if not _BARE_LINE.match(row):
+                comment, closing = _comment_state(row, closing)
+                if not _BARE_LINE.match(row) and not _MARK_LINE.match(row):
                     start = piece.span.start + offset
-                    yield _Line(
-                        number, BlockSpan(piece.span.block_id, start, start + len(row)), row
-                    )
+                    span = BlockSpan(piece.span.block_id, start, start + len(row))
+                    yield _Line(number, span, row, comment)
                 offset += len(row) + 1
+
+
+def _comment_state(row: str, closing: str) -> tuple[bool, str]:
+    """Whether ``row`` is comment, and the block comment's end still awaited after it."""
+    text = row.strip()
+    if closing:
+        return True, "" if closing in text else closing
+    if text.startswith(_COMMENT):
+        for opener, end in _BLOCK_OPENERS:
+            if text.startswith(opener) and end not in text[len(opener) :]:
+                return True, end
+        return True, ""
+    return False, ""
 
 
 def _cited(unit: ContextUnit, span: BlockSpan) -> bool:
@@ -238,6 +256,6 @@ def _name(finding: CodeFinding) -> str:
     return ".".join(finding.targets[0].qualname)
 
 
-def _lang(question: AnalysedText) -> str:
+def _lang(question: QuestionReading) -> str:
     """Chinese when the question is, or holds any Chinese (谁调用了_wake_up_first)."""
-    return "zh" if question.language == "zh" or _HAN.search(question.text) else "en"
+    return "zh" if question.language == "zh" or question.holds_chinese else "en"

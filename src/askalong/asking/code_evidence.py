@@ -2,7 +2,7 @@
 ``Repository``): "what does X call" is the call tree from ``X`` (or from the anchor's
 function), "what calls X / where is X used / where is X defined" the definitions of ``X``
 and the places that call it (``code_finding.py``). The question is read once, in
-``context/code_question.py``.
+``question/code_asks.py``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from askalong.asking.code_finding import CodeFinding, code_finding, finding_unit
 from askalong.context.call_path import tree_units
 from askalong.context.call_tree import DEPTH, CallNode, call_tree
 from askalong.context.code import code_anchor_unit, place_unit
-from askalong.context.code_graph import Place, Repository, is_class
-from askalong.context.code_question import CodeQuestion
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
+from askalong.question.code_asks import CodeQuestion
 
 
 @dataclass(frozen=True)
@@ -74,12 +75,11 @@ def subject_place(
 
 
 def member_units(repository: Repository, place: Place) -> list[ContextUnit]:
-    """A class's members whole (its methods), when ``place`` is a class; else none."""
-    if not is_class(place.block):
-        return []
+    """The rest of a definition whole, its blocks after ``place``'s own: a class's members
+    (its methods), a function's nested definitions and its lines after each of them."""
     qualname = place.qualname
     return [
         place_unit(Place(place.file, b), 0, len(b.text))
         for b in place.file.blocks
-        if len(b.section_path) > len(qualname) and b.section_path[: len(qualname)] == qualname
+        if qualname and b.section_path[: len(qualname)] == qualname and b.id != place.block.id
     ]

@@ -17,10 +17,11 @@ from itertools import islice
 from askalong.context.call_path import definition_span
 from askalong.context.call_tree import CallNode
 from askalong.context.code import place_unit
-from askalong.context.code_graph import Place, Repository
-from askalong.context.code_question import CodeQuestion
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.parse.code.outline import CallSite
+from askalong.question.code_asks import CodeQuestion
 
 MAX_DEFINITIONS = 5
 MAX_CALLERS = 12
@@ -54,7 +55,7 @@ def code_finding(
     (and no anchor stands for "this")."""
     targets = named_places(repository, question) if question.name else ()
     if not targets and anchored is not None and not question.name:
-        targets = (anchored,)
+        targets = (repository.head(anchored),)  # the function, from its first line
     if not targets:
         return None
     callers: list[tuple[CallSite, Place]] = []

@@ -7,9 +7,10 @@ own repository.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
-from askalong.context.code_graph import Place, Repository, SourceFile
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place, SourceFile
 from askalong.store.base import Store
 from askalong.types import Access, Block, Document
 
@@ -32,12 +33,17 @@ def anchor_place(repository: Repository, document: Document, block: Block) -> Pl
     return Place(file, block)
 
 
-def repository_asked(store: Store, documents: Sequence[Document], access: Access) -> Repository:
+def repository_asked(
+    store: Store, documents: Sequence[Document], access: Access, names: Collection[str]
+) -> Repository:
     """The repository a question without an anchor is asked of: the code documents named
-    (with their collections' code), else every code document ``access`` may read."""
+    (with their collections' code), else the repositories of the code ``access`` may read
+    that defines one of ``names``, found by the store's symbol index in one query (never a
+    read of every code document's blocks; a file alone in no collection is its own)."""
     named = [d for d in documents if d.format == "code"]
-    if not named and not documents:
-        named = [d for d in store.list_documents(access) if d.format == "code"]
+    if not documents:
+        defining = dict.fromkeys(d.document_id for d in store.definitions(names, access))
+        named = [store.get_document(doc_id, access) for doc_id in defining]
     files: dict[str, SourceFile] = {}
     for document in named:
         if document.id in files:
@@ -49,6 +55,7 @@ def repository_asked(store: Store, documents: Sequence[Document], access: Access
 
 def only_code(store: Store, documents: Sequence[Document], access: Access) -> bool:
     """Whether a question is asked of code alone: the documents named, or else every
-    document ``access`` may read, are all source files."""
-    scope = documents or store.list_documents(access)
-    return bool(scope) and all(d.format == "code" for d in scope)
+    document ``access`` may read (asked of the store in one query), are all source files."""
+    if documents:
+        return all(d.format == "code" for d in documents)
+    return store.only_code(access)

@@ -22,7 +22,6 @@ from askalong.asking.evidence_base import (
 from askalong.asking.question import AskedQuestion
 from askalong.context.assemble import assemble_context
 from askalong.context.code import CODE_TOTAL_CHARS, code_anchor_unit, code_units
-from askalong.context.code_question import read_code_question
 from askalong.context.drift import anchor_terms
 from askalong.context.units import ContextUnit
 from askalong.store.base import Store
@@ -42,7 +41,7 @@ class CodeAnchorEvidence(Searching):
         given = at.anchor
         start, end = given.start or 0, given.end or len(place.block.text)
         anchor_unit = code_anchor_unit(place, start, end)
-        question = read_code_question(asked.question.text)
+        question = asked.question.code
         graph = graph_evidence(repository, question, place, anchor_unit)
         if graph is not None:
             return graph_based(self.store, access, asked, graph, anchor_unit)

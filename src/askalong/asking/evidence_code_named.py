@@ -22,8 +22,8 @@ from askalong.asking.evidence_code_anchor import graph_based
 from askalong.asking.question import AskedQuestion
 from askalong.context.assemble import assemble_context
 from askalong.context.code import CODE_TOTAL_CHARS, code_units
-from askalong.context.code_graph import Place, Repository
-from askalong.context.code_question import defined_word, read_code_question
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place
 from askalong.store.base import Store
 from askalong.types import Access
 
@@ -35,17 +35,17 @@ class NamedCodeEvidence:
     store: Store
 
     def gather(self, asked: AskedQuestion, access: Access) -> Evidence | None:
-        question = read_code_question(asked.question.text)
+        question = asked.question.code
         if not question.name:
             if not only_code(self.store, asked.documents, access):
                 return None
-            repository = repository_asked(self.store, asked.documents, access)
-            word = defined_word(asked.question.text, repository.defined)
+            repository = repository_asked(self.store, asked.documents, access, question.words)
+            word = question.defined_word(repository.defined)
             if not word:
                 return None
             question = replace(question, name=word)
         else:
-            repository = repository_asked(self.store, asked.documents, access)
+            repository = repository_asked(self.store, asked.documents, access, [question.name])
         graph = graph_evidence(repository, question, None)
         if graph is not None:
             return graph_based(self.store, access, asked, graph, graph.units[0])

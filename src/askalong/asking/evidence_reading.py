@@ -59,7 +59,7 @@ class ReadingEvidence(Searching):
         known = {(document_id, block.id): block for block in blocks}
         set_aside = None
         if asked.intent == "ask":
-            set_aside = anchor_set_aside(question.text, question.terms, anchor_unit, outline, refs)
+            set_aside = anchor_set_aside(question, anchor_unit, outline, refs)
         if set_aside is not None:
             elsewhere = self._elsewhere(asked, access, known, crossref, outline)
             if elsewhere is not None:

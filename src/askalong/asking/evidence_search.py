@@ -19,7 +19,6 @@ from askalong.asking.evidence_base import (
 from askalong.asking.question import AskedQuestion
 from askalong.context.assemble import assemble_context
 from askalong.retrieve.pages import best_pages, joined
-from askalong.text.referents import leans_on_thread
 from askalong.types import Access, Hit, SearchResult
 
 # The answerer reads the top this many chunks (not only the policy's
@@ -98,9 +97,9 @@ class SearchEvidence(Searching):
 def thread_context(asked: AskedQuestion) -> str:
     """A follow-up's context: the thread's previous question and answer (searched at a
     lower weight than the question itself, ``retrieve/search.py``), when the question
-    leans on its thread (``text.referents``); empty otherwise: a question naming its own
-    subject is searched as asked, not forced through the thread."""
-    if not asked.history or not leans_on_thread(asked.question.text):
+    leans on its thread (``QuestionReading.leans_on_thread``); empty otherwise: a question
+    naming its own subject is searched as asked, not forced through the thread."""
+    if not asked.history or not asked.question.leans_on_thread:
         return ""
     last = asked.history[-1]
     return f"{last.question}\n{last.answer}"

@@ -1,12 +1,12 @@
-"""The question, analysed once at the start of ``Asker.stream``.
+"""The question, read once at the start of ``Asker.stream``.
 
 An edge (the HTTP route, the CLI) hands the core a ``Question`` whose documents it has
 resolved with the asker's ``Access``: that is their permission check, and the core trusts
 it. ``asked_question`` turns the question, once, into an ``AskedQuestion``: the complete
-question text with its language and terms (``text.analysed``), the anchor resolved to
-exact offsets with its block's page and section, the documents, the thread's history.
-Gathering, context assembly, the answerer and verification take these values (the pure
-stages the parts they need) instead of deriving them again.
+question text read once (``question/reading``: its language, terms, answer type …), the
+anchor resolved to exact offsets with its block's page and section, the documents, the
+thread's history. Gathering, context assembly, the answerer and verification take these
+values (the pure stages the parts they need) instead of deriving them again.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from askalong.answer.base import HistoryTurn
 from askalong.context.anchor import LocatedAnchor, locate_anchor
 from askalong.errors import InputError
-from askalong.text.analysed import AnalysedText, analysed
+from askalong.question.reading import QuestionReading, read_question
 from askalong.text.scripts import answer_language
 from askalong.types import Anchor, Block, Document, Intent
 from askalong.values.threads import Turn
@@ -69,7 +69,7 @@ class AskedQuestion:
     the anchor's (read along) or the ones named (knowledge base), all permission-checked."""
 
     asked: str
-    question: AnalysedText
+    question: QuestionReading
     intent: Intent
     anchor: LocatedAnchor | None
     documents: tuple[Document, ...]
@@ -125,7 +125,7 @@ def asked_question(
         text = intent_question(question.intent, selection)
     return AskedQuestion(
         asked=question.text,
-        question=analysed(text),
+        question=read_question(text),
         intent=question.intent,
         anchor=located,
         documents=question.documents if reading is None else (reading.document,),

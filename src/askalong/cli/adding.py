@@ -22,7 +22,7 @@ from askalong.cli.output import (
     shown,
 )
 from askalong.cli.progress import progress_bar
-from askalong.index.sync import EmbedReport
+from askalong.index.embedding import EmbedReport
 from askalong.ingest.archive import archive_stem, is_archive, unpack
 from askalong.ingest.inputs import Skipped, expand_inputs, folder_name, path_text
 from askalong.ingest.pipeline import AddOutcome

@@ -8,6 +8,7 @@ from askalong.cli.output import console, err_console, print_json
 from askalong.config import Settings, load_settings
 from askalong.errors import ConfigError, StoreError
 from askalong.files.choose import open_originals
+from askalong.index.vector_route import VectorIndexRoute
 from askalong.library import Library
 from askalong.moving.move import move_home
 from askalong.moving.targets import PostgresRows
@@ -70,7 +71,7 @@ def _moved(home: Settings, target: Settings, move_files: bool, batch: int) -> Mo
         return report
     with Library(home) as source, Library(target) as moved:
         have, into = source.indexes.vectors, moved.indexes.vectors
-        if have is None or into is None:  # embeddings off
+        if not isinstance(have, VectorIndexRoute) or into is None:  # embeddings off
             return report
         return MoveReport((*report.counts, copy_vectors(have.index, into, _told)))
 

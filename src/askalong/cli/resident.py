@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from askalong.context.line_anchor import LineRef, line_anchor, line_ref, names_file
 from askalong.errors import AskAlongError, InputError
@@ -21,6 +19,9 @@ from askalong.server.presence import Presence, running
 from askalong.server.token import token_path
 from askalong.types import Anchor, Block
 from askalong.wire import AnswerJSON
+
+if TYPE_CHECKING:
+    import httpx
 
 CONNECT_SECONDS = 1.0
 ANSWER_SECONDS = 600.0  # a model's answer may take minutes on a slow machine
@@ -39,6 +40,8 @@ def ask_resident(home: Path, options: AskOptions) -> Asked | None:
     server = running(home)
     if server is None:
         return None
+    import httpx  # ~0.25 CPU-s, paid only when a server is there to ask
+
     try:
         token = token_path(home).read_text(encoding="ascii").strip()
         timeout = httpx.Timeout(ANSWER_SECONDS, connect=CONNECT_SECONDS)

@@ -15,40 +15,33 @@ A question that points back ("What follows from this?", "这说明了什么？":
 "这个", but not "this paper", which is the document) is about the selection still, and so
 is one of stop words only ("Why?"): both keep the anchor. The asker still requires the
 document to answer the question elsewhere before it drops the anchor
-(``asking/evidence_reading.py``).
+(``asking/evidence_reading.py``). Whether it points back is read with the rest of the
+question (``question/leaning.points_at_anchor``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from askalong.context.crossref import CrossRef
 from askalong.context.outline import Outline
 from askalong.context.units import ContextUnit
-from askalong.text.referents import refers_back
+from askalong.question.reading import QuestionReading
 from askalong.text.tokens import key_terms
 from askalong.types import SetAside
 
-# "this paper", "本文": the document itself, not the selection.
-_DOCUMENT = re.compile(
-    r"\b(?:this|its|their)\s+(?:paper|document|article|work|study|book|manual|chapter)\b"
-    r"|本文|这篇(?:文章|论文)?|该文",
-    re.IGNORECASE,
-)
-_OPENS_ZH = re.compile(r"\W*(?:这|此)")  # "这说明了什么？", "此处指什么？"
-
 
 def anchor_set_aside(
-    question: str,
-    terms: frozenset[str],
+    question: QuestionReading,
     anchor_unit: ContextUnit,
     outline: Outline,
     refs: Sequence[CrossRef] = (),
 ) -> SetAside | None:
-    """Why the anchor does not apply to ``question`` (its key ``terms``), or None when it
-    does. ``refs`` are the question's cross-references resolved in ``outline``."""
-    if not terms or _points_back(question):
+    """Why the anchor does not apply to ``question``, or None when it does (it points at
+    the anchor: ``QuestionReading.points_at_anchor``). ``refs`` are the question's
+    cross-references resolved in ``outline``."""
+    terms = question.terms
+    if not terms or question.points_at_anchor:
         return None
     around = key_terms(anchor_unit.text) | key_terms(" ".join(anchor_unit.section_path))
     if not terms & around:
@@ -59,13 +52,6 @@ def anchor_set_aside(
     if elsewhere_headings(terms - around, outline, anchor_unit.section_path):
         return "other_section"
     return None
-
-
-def _points_back(question: str) -> bool:
-    """Whether ``question`` points at the selection ("this", "它", a Chinese question
-    opening with 这 / 此), the document's own name ("this paper", "本文") left out."""
-    rest = _DOCUMENT.sub(" ", question)
-    return refers_back(rest) or _OPENS_ZH.match(rest) is not None
 
 
 def elsewhere_headings(

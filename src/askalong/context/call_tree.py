@@ -4,14 +4,15 @@ Each node is a function of the repository (a citation: its document, block and l
 reached by a call, or by being passed as a callback, from its parent; the walk goes
 ``depth`` levels down at most, a function already on the path is shown once more and cut
 (a cycle), and the whole tree holds at most ``max_nodes`` nodes. Offline, the answer is
-``tree_lines``: one line per node.
+one ``node_line`` per node (``asking/call_paths``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from askalong.context.code_graph import Place, Repository
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place
 
 DEPTH = 3
 MAX_NODES = 60
@@ -69,7 +70,3 @@ def node_line(node: CallNode) -> str:
     where = f"{place.file.where}:{lines[0]}-{lines[1]}"
     cut = " (cycle)" if node.cut else ""
     return f"{'  ' * node.depth}{'.'.join(place.qualname)}  {where}{cut}"
-
-
-def tree_lines(node: CallNode) -> list[str]:
-    return [node_line(n) for n in walk(node)]

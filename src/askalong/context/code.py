@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import islice
 
-from askalong.context.code_graph import Place, Repository
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit, places_of
 from askalong.parse.code.outline import CallSite
 from askalong.types import Block, BlockSpan

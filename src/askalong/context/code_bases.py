@@ -17,6 +17,8 @@ _OTHER_BASES = re.compile(
 _CPP_BASE = re.compile(
     r"\b(?:class|struct)\s+\w+\s*:\s*(?:(?:public|protected|private|virtual)\s+)*([\w:]+)"
 )
+# Doc comments and comment lines (C-style and Python's) above a class's header.
+_COMMENTS = re.compile(r"/\*.*?\*/|^\s*(?://|#)[^\n]*", re.S | re.M)
 _GO_STRUCT = re.compile(r"^\s*type\s+\w+(?:\[[^\]]*\])?\s+struct\s*\{", re.M)
 # An embedded field: a type alone on its line, maybe a pointer or another package's.
 _GO_EMBEDDED = re.compile(r"^\s*\*?(?:\w+\.)?([A-Za-z_]\w*)\s*(?:`[^`]*`)?\s*(?://.*)?$")
@@ -29,7 +31,8 @@ def class_bases(text: str) -> frozenset[str]:
     embedded = go_embedded(text)
     if embedded:
         return embedded
-    header = text.split("{", 1)[0].split(":\n", 1)[0]
+    code = _COMMENTS.sub(" ", text)  # "This class implements a stream" in its doc comment
+    header = code.split("{", 1)[0].split(":\n", 1)[0]
     python = _PY_BASES.search(header)
     found = (
         [python.group(1)] if python else _OTHER_BASES.findall(header) or _CPP_BASE.findall(header)

@@ -17,31 +17,29 @@ import functools
 import re
 import textwrap
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
-from pathlib import PurePosixPath
+from dataclasses import replace
 
 from askalong.context.code_bases import class_bases
+from askalong.context.code_imports import bare_call, module_call
+from askalong.context.code_own import own_blocks, own_text, scope_bound
 from askalong.context.code_paths import shown_paths
+from askalong.context.code_places import Place, SourceFile
 from askalong.context.code_scope import (
     attribute_type,
-    bound_names,
     field_type,
     receiver_type,
-    static_import_owner,
+    static_import_owners,
 )
 from askalong.parse.code.languages import grammar_for
-from askalong.parse.code.outline import CallSite, Import, code_outline
+from askalong.parse.code.outline import CallSite, code_outline
 from askalong.types import Block
 
 SELF_NAMES = frozenset({"self", "cls", "this", "Self"})
+# Languages where a bare call is a method of the caller's class, its bases or the classes
+# around it (a local variable is never called: the call syntax says method).
+MEMBER_CALLS = frozenset({"java"})
 SUPER_NAMES = frozenset({"super()", "super"})
 MAX_BASES = 8  # levels of base classes followed
-# Languages where a bare name is its file's or an import's, never a same-named definition
-# elsewhere nor a method of the caller's class.
-SCOPED = frozenset({"python", "javascript", "typescript"})
-_REQUIRE = re.compile(
-    r"\b(?:const|let|var)\s+(?:\{([^}]*)\}|(\w+))\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)"
-)
 _NEW = re.compile(r"^new\s+([A-Z]\w*)\b")
 _NOT_HEADER = ("#", "//", "/*", "*", "@")
 _CLASS_HEADER = re.compile(
@@ -49,62 +47,6 @@ _CLASS_HEADER = re.compile(
     r"(?:class|struct|interface|enum|record|type|impl)\b"
 )
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)", re.M)
-
-
-@dataclass(frozen=True, eq=False)
-class SourceFile:
-    """One source document of a repository: its id, its path and its blocks. Two are the
-    same file when their document is (the repository keeps its own copies, named by
-    ``shown_path``; a caller's copy of the same document is that file all the same)."""
-
-    document_id: str
-    source: str
-    blocks: tuple[Block, ...]
-    shown_path: str = ""  # how answers name it: inside its repository, never a server path
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SourceFile) and other.document_id == self.document_id
-
-    def __hash__(self) -> int:
-        return hash(self.document_id)
-
-    @property
-    def where(self) -> str:
-        """The path an answer shows: ``shown_path``, else the source's last part."""
-        return self.shown_path or PurePosixPath(self.source.replace("\\", "/")).name
-
-    @property
-    def stem(self) -> str:
-        return PurePosixPath(self.source.replace("\\", "/")).stem
-
-    @property
-    def parts(self) -> tuple[str, ...]:
-        return PurePosixPath(self.source.replace("\\", "/")).with_suffix("").parts
-
-    @property
-    def folder(self) -> str:
-        return PurePosixPath(self.source.replace("\\", "/")).parent.as_posix()
-
-    @property
-    def language(self) -> str:
-        grammar = grammar_for(self.source)
-        return "" if grammar is None else grammar.name.replace("tsx", "typescript")
-
-
-@dataclass(frozen=True)
-class Place:
-    """A block of a file of the repository."""
-
-    file: SourceFile
-    block: Block
-
-    @property
-    def qualname(self) -> tuple[str, ...]:
-        return self.block.section_path
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return self.file.document_id, self.block.id
 
 
 def block_calls(file: SourceFile, block: Block) -> tuple[CallSite, ...]:
@@ -122,40 +64,6 @@ def _calls(source: str, text: str, first_line: int) -> tuple[CallSite, ...]:
     return outline.calls
 
 
-def block_imports(file: SourceFile, block: Block) -> tuple[Import, ...]:
-    """The imports inside a function's own lines (``from .parser import Parser`` in it)."""
-    return _imports(file.source, (textwrap.dedent(block.text),))
-
-
-def file_requires(file: SourceFile) -> dict[str, str]:
-    """CommonJS: each name ``const x = require('./dir/mod')`` (or ``const {x, y} = ...``)
-    binds, with the module's stem (``mod``)."""
-    if file.language not in ("javascript", "typescript"):
-        return {}
-    bound = {}
-    for block in file.blocks:
-        if block.section_path:
-            continue
-        for names, single, path in _REQUIRE.findall(block.text):
-            stem = PurePosixPath(path).stem if path.startswith(".") else path
-            for name in [single] if single else re.findall(r"\w+", names):
-                bound[name] = stem
-    return bound
-
-
-def file_imports(file: SourceFile) -> tuple[Import, ...]:
-    """The imports of the file's top-level statement blocks."""
-    return _imports(file.source, tuple(b.text for b in file.blocks if not b.section_path))
-
-
-@functools.lru_cache(maxsize=4096)
-def _imports(source: str, texts: tuple[str, ...]) -> tuple[Import, ...]:
-    grammar = grammar_for(source)
-    if grammar is None:
-        return ()
-    return tuple(i for t in texts for i in code_outline(t.encode("utf-8"), grammar).imports)
-
-
 class Repository:
     """The source files asked about together, indexed by the names they define."""
 
@@ -164,8 +72,10 @@ class Repository:
         self.files = tuple(replace(f, shown_path=s) for f, s in zip(files, shown, strict=True))
         self.defined: dict[str, list[Place]] = {}
         for file in self.files:
-            for block in file.blocks:
-                if block.section_path:
+            seen: set[tuple[str, ...]] = set()
+            for block in file.blocks:  # a definition's first block stands for it
+                if block.section_path and block.section_path not in seen:
+                    seen.add(block.section_path)
                     self.defined.setdefault(block.section_path[-1], []).append(Place(file, block))
 
     def file(self, document_id: str) -> SourceFile | None:
@@ -175,6 +85,14 @@ class Repository:
         """The block named exactly ``qualname``: in ``near`` first, then anywhere."""
         found = [p for p in self.defined.get(qualname[-1], []) if p.qualname == qualname]
         return min(found, key=lambda p: p.file != near, default=None)
+
+    def head(self, place: Place) -> Place:
+        """The block ``place``'s definition starts with: itself, or its function's header
+        when it is the lines after a nested definition."""
+        if not place.qualname:
+            return place
+        found = self.definition(place.qualname, place.file)
+        return found if found is not None and found.file == place.file else place
 
     def resolve(self, site: CallSite, caller: Place) -> Place | None:
         """Where the called name is defined in the repository, or None (a library's, or a
@@ -196,10 +114,42 @@ class Repository:
         if _on_self(site, caller):
             return self.member(owner, site.callee, here)
         if site.receiver:
-            return _on_module(site, candidates, caller) or self._typed(site, caller)
-        if caller.qualname and site.callee in bound_names(here.language, caller.block.text):
+            return module_call(site, candidates, caller) or self._typed(site, caller)
+        if here.language in MEMBER_CALLS:
+            member = self._enclosing_member(site.callee, caller)
+            if member is not None:
+                return member
+        nested = self.nested(site.callee, caller)
+        if nested is not None:
+            return nested
+        if caller.qualname and site.callee in scope_bound(
+            here.language, here.blocks, caller.block, is_class
+        ):
             return None  # a parameter or a local, whatever the repository defines so
-        return self._statically_imported(site.callee, here) or _bare(site, candidates, caller)
+        return self._statically_imported(site.callee, here) or bare_call(site, candidates, caller)
+
+    def _enclosing_member(self, name: str, caller: Place) -> Place | None:
+        """A bare ``name()`` in Java: a method of the caller's class or a class it derives
+        from, else of a class around it (an inner class calls its outer class's methods)."""
+        owner = caller.qualname[:-1]
+        for depth in range(len(owner), 0, -1):
+            found = self.member(owner[:depth], name, caller.file)
+            if found is not None:
+                return found
+        return None
+
+    def nested(self, name: str, caller: Place) -> Place | None:
+        """``name`` defined in the caller's function or a function around it (Python,
+        JavaScript and Go close over their enclosing functions; a class's scope is not
+        one its methods see)."""
+        path = caller.qualname
+        for depth in range(len(path), 0, -1):
+            scope = self.definition(path[:depth], caller.file)
+            if scope is not None and scope.file == caller.file and not is_class(scope.block):
+                found = self.definition((*path[:depth], name), caller.file)
+                if found is not None and found.file == caller.file:
+                    return found
+        return None
 
     def _statically_imported(self, name: str, file: SourceFile) -> Place | None:
         """Java's ``import static a.b.Strings.trim;`` (or ``Strings.*``): ``trim`` is
@@ -207,9 +157,12 @@ class Repository:
         if file.language != "java":
             return None
         header = "\n".join(b.text for b in file.blocks if not b.section_path)
-        owner = static_import_owner(header, name)
-        place = self.class_named(owner, file) if owner else None
-        return self.member(place.qualname, name, place.file) if place else None
+        for owner in static_import_owners(header, name):
+            place = self.class_named(owner, file)
+            found = self.member(place.qualname, name, place.file) if place else None
+            if found is not None:
+                return found
+        return None
 
     def member(
         self, owner: tuple[str, ...], name: str, near: SourceFile, depth: int = 0
@@ -260,18 +213,49 @@ class Repository:
         receiver = site.receiver
         head, _, attribute = receiver.partition(".")
         if head in SELF_NAMES and attribute.isidentifier():
-            kind = self._attribute_type(caller, attribute) or _field_type(caller, attribute)
+            kind = self._attribute_type(caller, attribute) or self._field_type(caller, attribute)
         elif receiver.isidentifier():
-            kind = receiver_type(here.language, caller.block.text, receiver)
-            if not kind and receiver not in bound_names(here.language, caller.block.text):
-                # a field of the class (``Deflater def;``), a module's own instance
-                # (``_default_decoder = JSONDecoder()``), or a class's own name: static
-                kind = _field_type(caller, receiver) or _module_type(here, receiver) or receiver
+            text = own_text(here.blocks, caller.block)
+            kind = receiver_type(here.language, text, receiver)
+            if not kind and receiver not in scope_bound(
+                here.language, here.blocks, caller.block, is_class
+            ):
+                # a field of the class (``Deflater def;``), a class's own name (a static
+                # call), or a module's own instance (``_default_decoder = JSONDecoder()``)
+                kind = self._field_type(caller, receiver)
+                if not kind and self.class_named(receiver, here) is None:
+                    kind = _module_type(here, receiver)
+                kind = kind or receiver
         else:  # ``new T(...).m()``
             created = _NEW.match(receiver)
             kind = created.group(1) if created else ""
         place = self.class_named(kind, here) if kind else None
         return self.member(place.qualname, site.callee, place.file) if place else None
+
+    def _field_type(self, caller: Place, name: str) -> str:
+        """``name``'s declared class among the fields (``field_type``) of the caller's
+        class, the classes it derives from (a base's protected field), then the classes
+        around it (an inner class reads its outer class's fields)."""
+        for owner in self._field_owners(caller.qualname[:-1], caller.file):
+            texts = [b.text for b in owner.file.blocks if b.section_path == owner.qualname]
+            found = field_type(owner.file.language, texts, name)
+            if found:
+                return found
+        return ""
+
+    def _field_owners(self, owner: tuple[str, ...], near: SourceFile) -> Iterator[Place]:
+        """The class ``owner`` and its bases, then each class around it and its bases."""
+        seen: set[tuple[str, str]] = set()
+        for depth in range(len(owner), 0, -1):
+            pending = [self.definition(owner[:depth], near)]
+            while pending and len(seen) <= MAX_BASES * 4:
+                place = pending.pop(0)
+                if place is None or place.key in seen or not is_class(place.block):
+                    continue
+                seen.add(place.key)
+                yield place
+                bases = sorted(self.bases(place.qualname, place.file))
+                pending += [self.class_named(b, place.file) for b in bases]
 
     def _attribute_type(self, caller: Place, attribute: str) -> str:
         owner = caller.qualname[:-1]
@@ -285,7 +269,9 @@ class Repository:
     def callees(self, caller: Place) -> Iterator[tuple[CallSite, Place]]:
         """The calls of ``caller`` that resolve in the repository, first of each callee."""
         seen: set[tuple[str, str]] = {caller.key}
-        for site in block_calls(caller.file, caller.block):
+        own = own_blocks(caller.file.blocks, caller.qualname) or (caller.block,)
+        sites = (s for block in own for s in block_calls(caller.file, block))
+        for site in sites:
             target = self.resolve(site, caller)
             if target is not None and target.key not in seen:
                 seen.add(target.key)
@@ -298,16 +284,20 @@ class Repository:
         name = target.qualname[-1]
         word = re.compile(rf"\b{re.escape(name)}\b")
         files = sorted(self.files, key=lambda f: f != target.file)
+        target_name = (target.file, target.qualname)  # itself, even split around nested ones
         for file in files:
+            seen: set[tuple[str, ...]] = set()  # a definition split around nested ones: once
             for block in file.blocks:
                 if name not in block.text or not word.search(block.text):
                     continue
                 place = Place(file, block)
                 for site in block_calls(file, block):
-                    if site.callee == name and place.key != target.key:
+                    if site.callee == name and (file, place.qualname) != target_name:
                         resolved = self.resolve(site, place)
                         if resolved is not None and resolved.key == target.key:
-                            yield site, place
+                            if block.section_path not in seen:
+                                seen.add(block.section_path)
+                                yield site, place
                             break
 
 
@@ -315,27 +305,8 @@ def _on_self(site: CallSite, caller: Place) -> bool:
     """Called on the caller's own object: ``self``, ``this``, or a Go method's receiver."""
     if site.receiver in SELF_NAMES:
         return True
-    go = _GO_RECEIVER.search(caller.block.text)
+    go = _GO_RECEIVER.search(own_text(caller.file.blocks, caller.block))
     return go is not None and site.receiver == go.group(1)
-
-
-def _on_module(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
-    """``module.f()`` where the file (or the function itself) imports ``module``, under
-    its own name or another (``import email.charset as _charset``): ``f`` of that file."""
-    head = site.receiver.split(".")[-1]
-    imports = (*file_imports(caller.file), *block_imports(caller.file, caller.block))
-    names = [set(i.names) for i in imports if head in i.names]
-    if not names:
-        return None
-    top = [p for p in candidates if len(p.qualname) == 1]
-    return next((p for p in top if any(_module_name(p.file) in n for n in names)), None)
-
-
-def _field_type(caller: Place, name: str) -> str:
-    """``name``'s declared class among the fields of the caller's class (``field_type``)."""
-    owner = caller.qualname[:-1]
-    texts = [b.text for b in caller.file.blocks if owner and b.section_path == owner]
-    return field_type(caller.file.language, texts, name)
 
 
 def _module_type(file: SourceFile, name: str) -> str:
@@ -349,12 +320,6 @@ def _module_type(file: SourceFile, name: str) -> str:
     return ""
 
 
-def _module_name(file: SourceFile) -> str:
-    """The name a file is imported by: its stem, or its folder's for an ``__init__``."""
-    parts = file.parts
-    return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
-
-
 def is_class(block: Block) -> bool:
     """Whether the block defines a class (struct, interface, type): its first line past
     comments and decorators."""
@@ -363,33 +328,3 @@ def is_class(block: Block) -> bool:
         if line and not line.startswith(_NOT_HEADER):
             return _CLASS_HEADER.match(line) is not None
     return False
-
-
-def _bare(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
-    """A bare name: a member of the caller's own class (Java, C++), else a top-level
-    definition of the same file, of a file it imports the name from, or (where a bare name
-    may reach further: Go's package, C's includes) of any file."""
-    file = caller.file
-    scoped = file.language in SCOPED
-    own = [p for p in candidates if p.qualname == (*caller.qualname[:-1], site.callee)]
-    if own and len(own[0].qualname) > 1 and not scoped:
-        return own[0]
-    top = [p for p in candidates if len(p.qualname) == 1]
-    imports = (*file_imports(file), *block_imports(file, caller.block))
-    imported = {n for i in imports if site.callee in i.names for n in i.names}
-    required = file_requires(file).get(site.callee)
-    if required:
-        imported.add(required)
-    if scoped:
-        top = [p for p in top if p.file == file or _module_name(p.file) in imported]
-    if not top:
-        return None
-
-    def rank(place: Place) -> tuple[bool, bool, bool]:
-        return (
-            place.file != file,
-            not (imported & set(place.file.parts)),
-            place.file.folder != file.folder,
-        )
-
-    return min(top, key=rank)

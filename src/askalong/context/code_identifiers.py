@@ -17,7 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from askalong.context.code_graph import Place, Repository, SourceFile, block_calls, is_class
+from askalong.context.code_graph import Repository, block_calls, is_class
+from askalong.context.code_places import Place, SourceFile
 
 IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]{0,99}")
 MAX_LINES_PER_FILE = 200  # references listed per file; the count is always whole
@@ -53,11 +54,11 @@ def definitions(repository: Repository, name: str, at: Place, line: int) -> list
     """Where ``name``, clicked at ``line`` of ``at``, is defined (see the module's note)."""
     called = _called_at(repository, name, at, line)
     if called is not None:
-        return [_symbol_definition(called)]
+        return [_symbol_definition(repository, called)]
     symbols = [p for p in repository.defined.get(name, []) if p.file.language == at.file.language]
     if symbols:
         symbols.sort(key=lambda p: (p.file != at.file, p.file.folder != at.file.folder))
-        return [_symbol_definition(p) for p in symbols]
+        return [_symbol_definition(repository, p) for p in symbols]
     found = [d for file in repository.files for d in _assignments(repository, file, name)]
     owner = at.qualname[:-1] if len(at.qualname) > 1 else at.qualname
     own = [d for d in found if owner and d.place.file == at.file and _inside(d.place, owner)]
@@ -109,9 +110,13 @@ def _called_at(repository: Repository, name: str, at: Place, line: int) -> Place
     return None
 
 
-def _symbol_definition(place: Place) -> Definition:
-    """A function, method or class block, at its own line (past comments, decorators)."""
-    kind = "method" if len(place.qualname) > 1 else "function"
+def _symbol_definition(repository: Repository, place: Place) -> Definition:
+    """A function, method or class block, at its own line (past comments, decorators): a
+    method when defined in a class, a function at top level or nested in a function."""
+    owner = place.qualname[:-1]
+    parent = repository.definition(owner, place.file) if owner else None
+    method = len(place.qualname) > 1 and (parent is None or is_class(parent.block))
+    kind = "method" if method else "function"
     if is_class(place.block):
         kind = "class"
     return Definition(place, _head_line(place, place.qualname[-1]), kind)

@@ -21,6 +21,7 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TYPE = r"([A-Z]\w*)"
 _JS_LOCAL = re.compile(r"\b(?:let|const|var)\s+(\w+)")
 _GO_LOCAL = re.compile(r"\b(\w+)(?:\s*,\s*\w+)*\s*:=|\bvar\s+(\w+)")
+_COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _JAVA_LOCAL = re.compile(r"\b[A-Z]\w*(?:<[^;=()]*>)?(?:\[\])?\s+(\w+)\s*[=;:)]")
 
 
@@ -46,6 +47,7 @@ def receiver_type(language: str, text: str, receiver: str) -> str:
         tree = _python(text)
         return _python_types(tree).get(receiver, "") if tree is not None else ""
     name = re.escape(receiver)
+    text = _COMMENTS.sub(" ", text)  # "the ASCII Characters" in a comment declares nothing
     for pattern in (
         rf"\b{name}\s*(?::=|=)\s*(?:new\s+|&)?{_TYPE}\s*[({{]",  # x := &T{}, x = new T()
         rf"\b{_TYPE}(?:<[^;=()]*>)?\s+{name}\b",  # Java: T x
@@ -123,10 +125,9 @@ _JAVA_STATIC = re.compile(
 )
 
 
-def static_import_owner(header: str, name: str) -> str:
-    """The class a Java file's ``import static a.b.C.name;`` (or ``a.b.C.*``) brings
-    ``name`` from, or ``""``."""
-    for owner, member in _JAVA_STATIC.findall(header):
-        if member in (name, "*"):
-            return owner
-    return ""
+def static_import_owners(header: str, name: str) -> list[str]:
+    """The classes a Java file's ``import static a.b.C.name;`` (first) or ``a.b.C.*``
+    imports may bring ``name`` from, in that order."""
+    found = _JAVA_STATIC.findall(header)
+    named = [owner for owner, member in found if member == name]
+    return named + [owner for owner, member in found if member == "*"]

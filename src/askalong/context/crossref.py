@@ -27,7 +27,7 @@ from askalong.context.units import (
     places_of,
     trimmed,
 )
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.text.numerals import numeral
 from askalong.text.tokens import key_terms
 from askalong.types import CHUNK_JOINER, Anchor, Block, BlockSpan
@@ -182,7 +182,7 @@ def _resolve(ref: CrossRef, outline: Outline, position: int | None) -> CrossRef:
 
 
 def crossref_units(
-    question: AnalysedText,
+    question: QuestionReading,
     refs: Sequence[CrossRef],
     blocks: Sequence[Block],
     *,
@@ -208,7 +208,7 @@ def crossref_units(
     return units
 
 
-def _question_terms(question: AnalysedText, refs: Sequence[CrossRef]) -> set[str]:
+def _question_terms(question: QuestionReading, refs: Sequence[CrossRef]) -> set[str]:
     """The question's key terms without the references' own words; single characters
     ("里", "中") only when nothing longer is left, as they are mostly particles."""
     terms = set(question.terms - key_terms(" ".join(ref.phrase for ref in refs)))

@@ -18,7 +18,7 @@ from askalong.context.explain import find_material, other_side
 from askalong.context.material import Material, Passage, Selection
 from askalong.context.outline import Outline
 from askalong.context.units import ContextUnit, Piece, places_of
-from askalong.text.analysed import analysed
+from askalong.question.reading import read_question
 from askalong.types import CHUNK_JOINER, FURNITURE_KINDS, Block, BlockSpan, Intent
 
 
@@ -42,7 +42,7 @@ def explain_units(
     if intent != "explain":
         return units
     refs = outline_references(selection.text, outline, position=located.index)
-    parts = crossref_units(analysed(selection.text), refs, blocks, document_id=document_id)
+    parts = crossref_units(read_question(selection.text), refs, blocks, document_id=document_id)
     return [*units, *parts]
 
 

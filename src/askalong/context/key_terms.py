@@ -20,10 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-import rjieba
-
 from askalong.context.definitions import is_acronym, mention_key
-from askalong.text.tokens import CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS
+from askalong.text.tokens import CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, han_words
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-_]*[A-Za-z0-9]|[A-Za-z]|[\u3400-\u9fff]+")
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -108,7 +106,7 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
         if not _HAN.match(word):
             out.append((word, at, match.end()))
             continue
-        for piece in rjieba.cut(word, hmm=False):
+        for piece in han_words(word):
             out.append((piece, at, at + len(piece)))
             at += len(piece)
     return out

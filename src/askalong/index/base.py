@@ -7,14 +7,14 @@ a clause (``index/keyword.py``), the local vector route restricts the rows it sc
 the documents the keyword route lets the caller see (``index/vector_route.py``), and a
 PostgreSQL backend would write it into the SQL of its full-text and pgvector queries.
 
-Besides searching, each route has what ``SearchIndexes.sync`` needs to keep it in step
+Besides searching, each route has what ``StoreIndexes.sync`` needs to keep it in step
 with the store: add, delete, and the documents it holds. ``tests/contract/
 test_permissions.py`` runs one permission matrix against every route and store.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence, Set
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -41,7 +41,7 @@ class KeywordRoute(Protocol):
 
     def document_ids(
         self, access: Access | None = None, *, among: Collection[str] | None = None
-    ) -> set[str]:
+    ) -> Set[str]:
         """The documents with chunks in the route that ``access`` (when given) may see,
         and that are in ``among`` (when given)."""
         ...
@@ -86,8 +86,15 @@ class VectorRoute(Protocol):
         """The documents with at least one vector."""
         ...
 
-    def add(self, document_id: str, chunk_ids: Sequence[str], vectors: npt.ArrayLike) -> None:
-        """Store the document's chunk vectors, replacing any it had."""
+    def add(
+        self,
+        document_id: str,
+        chunk_ids: Sequence[str],
+        vectors: npt.ArrayLike,
+        keys: Sequence[str] | None = None,
+    ) -> None:
+        """Store the document's chunk vectors, replacing any it had; ``keys``: the
+        content keys of their texts (``vector_rows.content_key``), when known."""
         ...
 
     def delete(self, document_id: str) -> None:
@@ -97,7 +104,7 @@ class VectorRoute(Protocol):
 
 class SearchRoutes(Protocol):
     """The routes of one backend as the ``Searcher`` runs them, kept in step with the store
-    by whoever hands them out (``SearchIndexes`` for the local files)."""
+    by whoever hands them out (``StoreIndexes``: the local files or PostgreSQL)."""
 
     @property
     def keyword(self) -> KeywordRoute: ...

@@ -28,6 +28,7 @@ import tantivy
 
 from askalong.errors import IndexUnreadable, StoreError
 from askalong.index.keyword_batch import BATCH_DOCUMENTS, BATCH_SECONDS, Entry, PendingWrites
+from askalong.index.keyword_listings import VisibleListings
 from askalong.index.keyword_query import (
     MAX_QUERY_TERMS,
     POINTER_PAGES,
@@ -97,6 +98,7 @@ class KeywordIndex:
         self._schema = build_schema()
         self._lock = threading.Lock()
         self._pending = PendingWrites(self.flush, documents=batch_documents, seconds=batch_seconds)
+        self._listings = VisibleListings(folder)
         self._opened: tantivy.Index | None = None
         self._failure: IndexUnreadable | None = None
         try:
@@ -157,32 +159,18 @@ class KeywordIndex:
             self._commit({})
 
     def _write(self, entries: dict[str, Entry]) -> None:
-        if not self._pending.batching():
-            if entries or self._pending.waiting():
-                self._commit(entries)
-            return
-        due = False
-        for document_id, entry in entries.items():
-            due = self._pending.put(document_id, entry)
-        if due:
-            self.flush()
+        self._pending.write(entries, self._commit)
 
     def _commit(self, entries: dict[str, Entry]) -> None:
         """One commit of what waits, then of ``entries`` (so a removal follows the add it
         undoes); what waited waits again if the commit fails."""
-        with self._lock:
-            waiting = self._pending.take()
-            try:
-                with self._writer() as writer:
-                    for document_id, entry in {**waiting, **entries}.items():
-                        writer.delete_documents_by_term(DOCUMENT_ID, document_id)
-                        if entry is not None:
-                            document, chunks = entry
-                            for chunk in chunks:
-                                writer.add_document(chunk_entry(document, chunk))
-            except BaseException:
-                self._pending.give_back(waiting)
-                raise
+        with self._lock, self._pending.taken() as waiting, self._writer() as writer:
+            for document_id, entry in {**waiting, **entries}.items():
+                writer.delete_documents_by_term(DOCUMENT_ID, document_id)
+                if entry is not None:
+                    document, chunks = entry
+                    for chunk in chunks:
+                        writer.add_document(chunk_entry(document, chunk))
 
     @contextmanager
     def _writer(self) -> Iterator[tantivy.IndexWriter]:
@@ -226,18 +214,27 @@ class KeywordIndex:
 
     def document_ids(
         self, access: Access | None = None, *, among: Collection[str] | None = None
-    ) -> set[str]:
+    ) -> frozenset[str]:
         """The documents with at least one live chunk in the index that ``access``, when
-        given, may see (the same permission rule as the store's, read from the index, which
-        costs ~1/10 of listing 10k documents from the store), among ``among`` when given."""
-        searcher = self._searcher()
-        visible = self._visible_query(access)
+        given, may see (the same permission rule as the store's, read from the index),
+        among ``among`` when given. Listing them all is remembered until the next commit
+        (``keyword_listings``): a search pays for it once per commit, not every time."""
+        searcher, generation = self._searcher_at()
         if among is not None and len(among) <= CHECKED_ONE_BY_ONE:
             # A few named documents are checked one by one (~15 us each) rather than by
             # listing every document (~10 ms at 10k).
-            return {ref for ref in among if self._holds(searcher, visible, ref)}
-        listed = _listed(searcher, visible)
-        return listed if among is None else listed & set(among)  # many named: a collection
+            visible = self._visible_query(access)
+            return frozenset(ref for ref in among if self._holds(searcher, visible, ref))
+        listed = self._visible(generation, searcher, access)
+        return listed if among is None else listed & frozenset(among)  # a collection
+
+    def _visible(
+        self, generation: bytes | None, searcher: tantivy.Searcher, access: Access | None
+    ) -> frozenset[str]:
+        key = None if access is None or access.everything else access.tokens
+        return self._listings.listed(
+            generation, key, lambda: _listed(searcher, self._visible_query(access))
+        )
 
     def _visible_query(self, access: Access | None) -> tantivy.Query:
         if access is None or access.everything:
@@ -264,12 +261,12 @@ class KeywordIndex:
         given, among ``documents``); mode "keyword", 1-based ``keyword_rank``."""
         if limit <= 0 or (documents is not None and not documents):
             return []
-        searcher = self._searcher()
+        searcher, generation = self._searcher_at()
         terms = query_terms(search_tokens(query), searcher, TEXT)
         if not terms:
             return []
         grams = query_terms(search_grams(query), searcher, GRAMS)
-        narrowing = self._narrowing(searcher, access, documents)
+        narrowing = self._narrowing(searcher, generation, access, documents)
         filters = [unscored(f) for f in document_filters(self._schema, access, narrowing)]
         scored = text_query(self._schema, terms, grams)
         text = self._run(searcher, self._filtered(scored, filters), limit)
@@ -283,7 +280,11 @@ class KeywordIndex:
         return [as_hit(rank, score, stored) for rank, (score, stored) in enumerate(ranked, start=1)]
 
     def _narrowing(
-        self, searcher: tantivy.Searcher, access: Access, documents: Collection[str] | None
+        self,
+        searcher: tantivy.Searcher,
+        generation: bytes | None,
+        access: Access,
+        documents: Collection[str] | None,
     ) -> Collection[str] | None:
         """``documents`` when they narrow the search, None when they hold every document
         ``access`` may see (a knowledge base named whole): tantivy turns a term set into a
@@ -292,7 +293,7 @@ class KeywordIndex:
         visible ones on the same searcher costs ~2 ms. The permission filter stays."""
         if documents is None or len(documents) <= CHECKED_ONE_BY_ONE:
             return documents
-        visible = _listed(searcher, self._visible_query(access))
+        visible = self._visible(generation, searcher, access)
         return None if visible <= set(documents) else documents
 
     def _filtered(self, scored: tantivy.Query, filters: Sequence[tantivy.Query]) -> tantivy.Query:
@@ -320,9 +321,17 @@ class KeywordIndex:
         self._index.reload()
         return self._index.searcher()
 
+    def _searcher_at(self) -> tuple[tantivy.Searcher, bytes | None]:
+        """A fresh searcher and the commit generation it holds: the same one read before
+        and after the reload (opstamps only grow, so nothing was committed in between);
+        None when a commit raced the reload (then nothing is remembered)."""
+        before = self._listings.generation()
+        searcher = self._searcher()
+        return searcher, before if before == self._listings.generation() else None
 
-def _listed(searcher: tantivy.Searcher, visible: tantivy.Query) -> set[str]:
+
+def _listed(searcher: tantivy.Searcher, visible: tantivy.Query) -> frozenset[str]:
     """The documents with a live chunk that ``visible`` matches (the filter also makes
     deleted, not yet merged away, entries count zero)."""
     terms = searcher.terms_with_prefix(DOCUMENT_ID, "", filter_query=visible)
-    return {term for term, count in terms if count > 0}
+    return frozenset(term for term, count in terms if count > 0)

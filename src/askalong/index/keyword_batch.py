@@ -68,6 +68,29 @@ class PendingWrites:
     def _depth(self) -> int:
         return int(getattr(self._local, "depth", 0))
 
+    def write(self, entries: dict[str, Entry], commit: Callable[[dict[str, Entry]], None]) -> None:
+        """``entries`` committed now by ``commit`` (which takes what waits first), or, in
+        this thread's batch, left waiting until ``documents`` wait."""
+        if not self.batching():
+            if entries or self.waiting():
+                commit(entries)
+            return
+        due = False
+        for document_id, entry in entries.items():
+            due = self.put(document_id, entry)
+        if due:
+            self._flush()
+
+    @contextmanager
+    def taken(self) -> Iterator[dict[str, Entry]]:
+        """Everything waiting, the caller's to commit; it waits again if the commit fails."""
+        waiting = self.take()
+        try:
+            yield waiting
+        except BaseException:
+            self.give_back(waiting)
+            raise
+
     def put(self, document_id: str, entry: Entry) -> bool:
         """Let ``entry`` wait (replacing what waited for the document); True when a
         commit is due (``documents`` wait)."""

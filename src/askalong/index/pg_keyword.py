@@ -11,16 +11,22 @@ ranking (benchmarks/results/server-keyword-2026-12-04.md).
 
 The permission filter, the document filter and the role filter are inside each query,
 before its LIMIT. Writers take turns (a lock on the totals row), as tantivy's do: every
-write changes the statistics (the totals, each term's df in ``keyword_terms``).
+write changes the statistics (the totals, each term's df in ``keyword_terms``). So a
+thread that adds document after document (a worker's run of jobs) gathers its writes
+into one transaction per many, as the tantivy route does (``keyword_batch``): the lock
+is taken once per batch, not once per page.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from dataclasses import field as default
 
+from askalong.index.keyword_batch import Entry, PendingWrites
 from askalong.index.keyword_query import (
     CONTEXT_WEIGHT,
     FULL_TITLE_BOOST,
@@ -59,6 +65,8 @@ class PostgresKeywordRoute:
     def __init__(self, pool: Pool, *, sections: bool = True) -> None:
         self.sections = sections  # False: the text fields alone, as KeywordIndex(sections=False)
         self._pool = pool
+        self._pending = PendingWrites(self.flush)
+        self._lock = threading.Lock()  # this process's commits, in the order they were made
         with connected(pool) as connection:
             apply_schema(connection, "keyword")
 
@@ -68,20 +76,40 @@ class PostgresKeywordRoute:
         self.add_many([(document, chunks)])
 
     def add_many(self, entries: Iterable[tuple[Document, Sequence[Chunk]]]) -> None:
-        """Index the documents' chunks in one transaction, replacing what each had."""
-        batch = list(entries)
-        ids = sorted({document.id for document, _ in batch})
-        with connected(self._pool) as connection, connection.transaction():
-            _lock_writes(connection)
-            change = _removed(connection, ids)
-            for document, chunks in _last_of_each(batch):  # named twice: the last wins
-                _insert(connection, document, chunks, change)
-            _apply(connection, change)
+        """Index the documents' chunks in one transaction, replacing what each had
+        (inside this thread's ``batch``: at its next commit)."""
+        self._pending.write({d.id: (d, chunks) for d, chunks in entries}, self._commit)
 
     def delete(self, document_id: str) -> None:
-        with connected(self._pool) as connection, connection.transaction():
-            _lock_writes(connection)
-            _apply(connection, _removed(connection, [document_id]))
+        self._pending.write({document_id: None}, self._commit)
+
+    def batch(self) -> AbstractContextManager[None]:
+        """This thread's writes gathered into a transaction every ``BATCH_DOCUMENTS``
+        documents or ``BATCH_SECONDS`` seconds, and one at the end (``keyword_batch``)."""
+        return self._pending.batch()
+
+    def flush(self) -> None:
+        """Commit the writes a batch left waiting (nothing happens when none wait)."""
+        if self._pending.waiting():
+            self._commit({})
+
+    def close(self) -> None:
+        """Commit what a batch left waiting (its timer stops)."""
+        self._pending.close()
+        self.flush()
+
+    def _commit(self, entries: dict[str, Entry]) -> None:
+        """One transaction: what waits, then ``entries`` (a removal after the add it
+        undoes); what waited waits again if the transaction fails."""
+        with self._lock, self._pending.taken() as waiting:
+            writes = {**waiting, **entries}
+            with connected(self._pool) as connection, connection.transaction():
+                _lock_writes(connection)
+                change = _removed(connection, sorted(writes))
+                for entry in writes.values():
+                    if entry is not None:
+                        _insert(connection, *entry, change)
+                _apply(connection, change)
 
     # ------------------------------------------------------------------------- reading
 
@@ -248,12 +276,6 @@ class _Change:
 
     totals: Counter[int] = default(default_factory=Counter)
     terms: Counter[tuple[int, str]] = default(default_factory=Counter)
-
-
-def _last_of_each(
-    entries: Sequence[tuple[Document, Sequence[Chunk]]],
-) -> list[tuple[Document, Sequence[Chunk]]]:
-    return list({document.id: (document, chunks) for document, chunks in entries}.values())
 
 
 def _removed(connection: Database, document_ids: Sequence[str]) -> _Change:

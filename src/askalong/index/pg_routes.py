@@ -1,105 +1,61 @@
 """The search routes of a PostgreSQL store: both routes in the store's own database.
 
-``PostgresRoutes`` is the server's ``SearchRoutes`` (``index/base.py``), what the
-``Searcher`` runs when the store is PostgreSQL, with what keeps them in step with the
-store: ``add`` and ``remove`` as the local ``SearchIndexes`` has them, and ``embed`` for
-documents without vectors (no reuse of vectors by content key yet: each text is embedded).
+``PostgresRoutes`` is the server's ``StoreIndexes`` (``index/routes.py``), what the
+``Library`` holds when the store is PostgreSQL (``ASKALONG_SEARCH_ROUTES=auto``): the
+keyword rows and the vectors every app server and worker shares, whatever its home.
+Embedding reuses the stored vector of an identical text (``index/embedding.py``), and a
+worker holds a document alone while it embeds it (an advisory lock), so workers on
+several machines never embed one document twice.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Sequence
-from types import TracebackType
+from collections.abc import Collection
 
-import numpy as np
-
-from askalong.chunk.descriptions import embedded_text
-from askalong.errors import AskAlongError
+from askalong.index.base import VectorRoute
+from askalong.index.embedding import KeyedVectors
 from askalong.index.pg_keyword import PostgresKeywordRoute
 from askalong.index.pg_schema import Pool
 from askalong.index.pg_vector import PostgresVectorRoute
-from askalong.index.sync import EmbedderFactory, EmbedReport
+from askalong.index.pg_vector_spaces import drop, forget, held
+from askalong.index.routes import EmbedderFactory, StoreIndexes
 from askalong.providers.base import Embedder
 from askalong.store.base import Store
-from askalong.types import Chunk, Document
 
 
-class PostgresRoutes:
+class PostgresRoutes(StoreIndexes):
     """The keyword route and (once an embedder is loaded) the vector route in PostgreSQL."""
 
     def __init__(
         self, pool: Pool, store: Store, embedder: EmbedderFactory, *, pgvector: bool | None = None
     ) -> None:
         """``pgvector``: None uses the extension where the server has it; False never."""
-        self._pool = pool
-        self.store = store
+        super().__init__(store, embedder)
+        self.pool = pool
         self.keyword = PostgresKeywordRoute(pool)
-        self._make_embedder = embedder
-        self._embedder: Embedder | None = None
-        self._loaded = False
-        self._vectors: PostgresVectorRoute | None = None
         self._pgvector = pgvector
-        self._loading = threading.Lock()
-
-    @property
-    def embedder(self) -> Embedder | None:
-        with self._loading:
-            if not self._loaded:
-                self._embedder, self._loaded = self._make_embedder(), True
-            return self._embedder
 
     @property
     def vectors(self) -> PostgresVectorRoute | None:
-        embedder = self.embedder
-        with self._loading:
-            if self._vectors is None and embedder is not None:
-                self._vectors = PostgresVectorRoute(
-                    self._pool,
-                    self.keyword,
-                    embedder.vector_space,
-                    embedder.dimension,
-                    pgvector=self._pgvector,
-                )
-            return self._vectors
+        vectors = super().vectors
+        assert vectors is None or isinstance(vectors, PostgresVectorRoute)
+        return vectors
 
-    def add(self, document: Document, chunks: Sequence[Chunk]) -> None:
-        """Index a document just stored; the vectors of an earlier copy go."""
-        self.keyword.add(document, chunks)
-        if self.vectors is not None:
-            self.vectors.delete(document.id)
+    def _open_vectors(self, embedder: Embedder) -> PostgresVectorRoute:
+        space, dimension = embedder.vector_space, embedder.dimension
+        return PostgresVectorRoute(
+            self.pool, self.keyword, space, dimension, pgvector=self._pgvector
+        )
 
-    def remove(self, document_id: str) -> None:
-        self.keyword.delete(document_id)
-        if self.vectors is not None:
-            self.vectors.delete(document_id)
+    def _keyed(self, vectors: VectorRoute) -> KeyedVectors:
+        assert isinstance(vectors, PostgresVectorRoute)
+        return vectors
 
-    def embed(self, documents: Sequence[Document]) -> EmbedReport:
-        """Give the documents' chunks (read from the store) vectors; stops at the first
-        provider failure."""
-        vectors, embedder = self.vectors, self.embedder
-        if vectors is None or embedder is None:
-            return EmbedReport(0, 0, "embeddings are off (ASKALONG_EMBEDDER=none)")
-        done, chunks_done = 0, 0
-        for document in documents:
-            chunks = self.store.chunks(document.id)
-            if not chunks:
-                continue
-            try:
-                matrix = embedder.embed_passages([embedded_text(c) for c in chunks])
-            except AskAlongError as exc:
-                return EmbedReport(done, chunks_done, str(exc))
-            vectors.add(document.id, [c.id for c in chunks], np.asarray(matrix))
-            done, chunks_done = done + 1, chunks_done + len(chunks)
-        return EmbedReport(done, chunks_done)
+    def forget_vectors(self, document_ids: Collection[str]) -> None:
+        forget(self.pool, document_ids)
 
-    def close(self) -> None:
-        """The pool belongs to whoever opened it (the store); nothing to close here."""
+    def drop_vectors(self, document_ids: Collection[str]) -> None:
+        drop(self.pool, document_ids)
 
-    def __enter__(self) -> PostgresRoutes:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
+    def vector_documents(self) -> set[str]:
+        return held(self.pool)

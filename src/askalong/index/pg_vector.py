@@ -17,13 +17,20 @@ share is a small scan). ``tests/contract/test_pg_vector_recall.py`` holds recall
 
 Where the ``vector`` extension is absent the vectors are float32 bytes
 (``pg_sql/vectors_plain.sql``), scored exactly in numpy over the visible rows.
+
+Each row keeps the content key of the text it was computed from, so the route is also
+the ``KeyedVectors`` that embedding writes to (``index/embedding.py``): an identical
+text is never embedded twice, by any worker on any machine. A worker holds a document
+while it embeds it by a PostgreSQL advisory lock, so two workers never embed one
+document at once; vectors set aside (``pg_vector_spaces.forget``) stay reusable.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +38,7 @@ from psycopg import sql
 
 from askalong.index.base import KeywordRoute, VectorScope
 from askalong.index.pg_schema import Database, Pool, apply_schema, connected
-from askalong.index.vector_rows import normalised
+from askalong.index.vector_rows import FloatArray, normalised
 from askalong.types import Access, Hit
 
 # pgvector's ceiling for hnsw.ef_search; past it a filtered search scores exactly.
@@ -64,6 +71,7 @@ class PostgresVectorRoute:
         with connected(pool) as connection:
             self.version = _pgvector_version(connection) if pgvector is not False else None
             name = f"{'vectors' if self.version else 'plain_vectors'}_{_slug(space)}"
+            self.name = name
             self._table = sql.Identifier(name)
             self._documents = sql.Identifier(f"{name}_documents")
             apply_schema(
@@ -72,8 +80,13 @@ class PostgresVectorRoute:
                 dimension=dimension,
                 table=name,
                 documents=f"{name}_documents",
+                keys=f"{name}_keys",
                 hnsw=f"{name}_hnsw",
             )
+
+    @property
+    def pool(self) -> Pool:
+        return self._pool
 
     def scope(self, access: Access, documents: Collection[str] | None = None) -> VectorScope:
         visible = self._keyword.document_ids(access, among=documents)
@@ -97,13 +110,22 @@ class PostgresVectorRoute:
             rows = connection.execute(sql.SQL("SELECT document_id FROM {}").format(self._documents))
             return {str(document_id) for (document_id,) in rows}
 
-    def add(self, document_id: str, chunk_ids: Sequence[str], vectors: npt.ArrayLike) -> None:
+    def add(
+        self,
+        document_id: str,
+        chunk_ids: Sequence[str],
+        vectors: npt.ArrayLike,
+        keys: Sequence[str] | None = None,
+    ) -> None:
+        """Store the document's vectors (with their texts' content ``keys``, if known),
+        replacing any it had, set aside ones included."""
         matrix = normalised(np.asarray(vectors, dtype=np.float32).reshape(len(chunk_ids), -1))
         if matrix.shape[1] != self.dimension:
             raise ValueError(f"vectors of dimension {matrix.shape[1]}, not {self.dimension}")
+        rows = list(zip(chunk_ids, keys or [""] * len(chunk_ids), strict=True))
         with connected(self._pool) as connection, connection.transaction():
             self._remove(connection, document_id)
-            self._copy(connection, document_id, chunk_ids, matrix)
+            self._copy(connection, document_id, rows, matrix)
             connection.execute(
                 sql.SQL("INSERT INTO {} (document_id, vectors) VALUES (%s, %s)").format(
                     self._documents
@@ -114,6 +136,52 @@ class PostgresVectorRoute:
     def delete(self, document_id: str) -> None:
         with connected(self._pool) as connection, connection.transaction():
             self._remove(connection, document_id)
+
+    # ------------------------------------------------------------------------- keyed
+
+    def live_keys(self, document_id: str) -> dict[str, str]:
+        """Chunk id -> content key of the document's searchable vectors."""
+        statement = sql.SQL(
+            "SELECT v.chunk_id, v.content_key FROM {} v JOIN {} d USING (document_id)"
+            " WHERE v.document_id = %s"
+        ).format(self._table, self._documents)
+        with connected(self._pool) as connection:
+            return {str(c): str(k) for c, k in connection.execute(statement, (document_id,))}
+
+    def vectors_for(self, keys: Collection[str]) -> dict[str, FloatArray]:
+        """A stored vector (searchable or set aside) for each of ``keys`` that has one."""
+        wanted = sorted(set(keys) - {""})
+        if not wanted:
+            return {}
+        value = "embedding::real[]" if self.version else "embedding"
+        statement = sql.SQL(
+            "SELECT DISTINCT ON (content_key) content_key, " + value + " FROM {}"
+            " WHERE content_key = ANY(%s)"
+        ).format(self._table)
+        with connected(self._pool) as connection:
+            rows = connection.execute(statement, (wanted,)).fetchall()
+        return {str(key): _array(found) for key, found in rows}
+
+    @contextmanager
+    def claim_document(self, document_id: str) -> Iterator[bool]:
+        """The document held alone (a session advisory lock) while it is embedded; False
+        when another process or thread holds it: it is skipped, nobody waits."""
+        lock = _lock_key(f"{self.name}:{document_id}")
+        with connected(self._pool) as connection:
+            row = connection.execute("SELECT pg_try_advisory_lock(%s)", (lock,)).fetchone()
+            ours = bool(row and row[0])
+            try:
+                yield ours
+            finally:
+                if ours:
+                    connection.execute("SELECT pg_advisory_unlock(%s)", (lock,))
+
+    def claim(self) -> nullcontext[None]:
+        """Nothing to hold: ``add`` replaces a document's vectors in one transaction."""
+        return nullcontext()
+
+    def update_graph(self) -> None:
+        """Nothing to do: PostgreSQL keeps the HNSW index up to date with every insert."""
 
     # ------------------------------------------------------------------------- inside
 
@@ -136,27 +204,22 @@ class PostgresVectorRoute:
         self,
         connection: Database,
         document_id: str,
-        chunk_ids: Sequence[str],
+        rows: Sequence[tuple[str, str]],
         matrix: npt.NDArray[np.float32],
     ) -> None:
-        statement = sql.SQL("COPY {} (chunk_id, document_id, embedding) FROM STDIN")
+        """``rows``: (chunk id, content key) of each row of ``matrix``."""
+        statement = sql.SQL("COPY {} (chunk_id, document_id, embedding, content_key) FROM STDIN")
         with connection.cursor().copy(statement.format(self._table)) as copy:
-            for chunk_id, row in zip(chunk_ids, matrix, strict=True):
+            for (chunk_id, key), row in zip(rows, matrix, strict=True):
                 value = _literal(row) if self.version else row.tobytes()
-                copy.write_row((chunk_id, document_id, value))
+                copy.write_row((chunk_id, document_id, value, key))
 
     def _nearest(
         self, connection: Database, query: npt.NDArray[np.float32], ready: list[str], limit: int
     ) -> list[tuple[str, str, float]]:
         """The ANN scan with the document filter inside it (see the module docstring)."""
-        visible, total = self._rows(connection, ready)
-        width = ef_search(limit, visible, total, iterative=_at_least(self.version, (0, 8)))
-        if width is None:  # too thin a share for the graph: every visible row, exactly
-            connection.execute("SET LOCAL enable_indexscan = off")
-        else:
-            connection.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(width))
-            if _at_least(self.version, (0, 8)):
-                connection.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+        visible, total = self.counts(connection, ready)
+        self.set_width(connection, limit, visible, total)
         statement = sql.SQL(
             "SELECT chunk_id, document_id, 1 - (embedding <=> %(q)s::vector) FROM {} "
             "WHERE document_id = ANY(%(ready)s) ORDER BY embedding <=> %(q)s::vector "
@@ -165,7 +228,18 @@ class PostgresVectorRoute:
         params = {"q": _literal(query), "ready": ready, "limit": limit}
         return [(str(c), str(d), float(s)) for c, d, s in connection.execute(statement, params)]
 
-    def _rows(self, connection: Database, ready: list[str]) -> tuple[int, int]:
+    def set_width(self, connection: Database, limit: int, visible: int, total: int) -> None:
+        """The HNSW scan's width, for this transaction, for ``limit`` hits when a filter
+        lets ``visible`` of ``total`` rows through (see the module docstring)."""
+        width = ef_search(limit, visible, total, iterative=_at_least(self.version, (0, 8)))
+        if width is None:  # too thin a share for the graph: every visible row, exactly
+            connection.execute("SET LOCAL enable_indexscan = off")
+        else:
+            connection.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(width))
+            if _at_least(self.version, (0, 8)):
+                connection.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+
+    def counts(self, connection: Database, ready: list[str]) -> tuple[int, int]:
         """How many vectors ``ready`` hold, and how many the table holds."""
         statement = sql.SQL(
             "SELECT coalesce(sum(vectors) FILTER (WHERE document_id = ANY(%s)), 0),"
@@ -224,6 +298,18 @@ def _at_least(version: tuple[int, ...] | None, wanted: tuple[int, ...]) -> bool:
 def _slug(space: str) -> str:
     """A table-name-safe, fixed-length name for a vector space."""
     return hashlib.sha256(space.encode("utf-8")).hexdigest()[:16]
+
+
+def _lock_key(name: str) -> int:
+    """A signed 64-bit advisory lock key for ``name``."""
+    return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:8], "big", signed=True)
+
+
+def _array(stored: object) -> FloatArray:
+    """A stored vector (pgvector's ``real[]`` or the plain route's bytes) as float32."""
+    if isinstance(stored, bytes | memoryview):
+        return np.frombuffer(bytes(stored), dtype=np.float32).copy()
+    return np.asarray(stored, dtype=np.float32)
 
 
 def _literal(row: npt.NDArray[np.float32]) -> str:

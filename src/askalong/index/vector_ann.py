@@ -17,7 +17,8 @@ Filtering inside the search: the graph returns candidates, oversampled by the sh
 the caller may see; the ones the caller may not see are dropped before anything is scored,
 the kept ones are scored exactly (float32 rows, so scores equal the exact scan's), and if
 fewer than ``limit`` survive, the search widens four-fold until it has them or falls back
-to the exact scan. A caller who may see few rows (``EXACT_ROWS``) is scanned exactly.
+to the exact scan. A caller who may see few rows (``EXACT_ROWS``), or a middle share of a
+large library (``SCAN_SHARE_DIVISOR``), is scanned exactly.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -39,6 +41,11 @@ from askalong.index.vector_rows import FloatArray, IntArray, VectorRows, scores_
 ANN_MIN_ROWS = 30_000
 # A caller allowed this few rows gets them scanned exactly (~5 ms at 384 dimensions).
 EXACT_ROWS = 20_000
+# A caller allowed rows x share at most ``EXACT_ROWS`` / this is scanned too: at 300k rows a
+# tenth allowed (30k rows, 3,000) scans in 13.6 CPU ms where the graph takes 15.5 (it asks
+# for 3,000 candidates); at 1M a tenth (100k rows, 10,000) the graph wins (~20 against ~42,
+# the 12-04 run less its ~25 ms row listing, now remembered; benchmarks/vector_ann.py).
+SCAN_SHARE_DIVISOR = 6
 # Candidates asked of the graph per result wanted, beyond the share hidden from the caller.
 OVERSAMPLE = 2.0
 MIN_CANDIDATES = 64
@@ -47,19 +54,39 @@ SAVE_ROWS = 20_000  # rows added since the last save that make the graph worth s
 # HNSW: 16 links per node; 64 candidates while adding (128 doubles the build for ~no recall
 # with the exact re-scoring), 64 while searching (widened to the count asked).
 CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 64, 64
+GRAPH_DTYPE = "i8"  # the graph's copy of the vectors; results are re-scored from float32
 
 
 def usearch_index() -> Any | None:
     """usearch's ``Index`` class, or None when the package is missing (exact scans)."""
-    # usearch's extension loaded before onnxruntime's makes the latter crash the process
-    # when it loads (usearch 2.26, onnxruntime 1.32); the other way round both work.
-    with contextlib.suppress(ImportError):
-        import onnxruntime  # noqa: F401
+    _system_locale_first()
     try:
         from usearch.index import Index
     except ImportError:
         return None
     return Index
+
+
+def _system_locale_first() -> None:
+    """Initialise the system C++ library's locale before usearch loads.
+
+    usearch's extension (2.26) carries its own static copy of libstdc++ and exports that
+    copy's locale facet ids as ``STB_GNU_UNIQUE`` symbols, which the loader binds
+    process-wide whatever the ``RTLD_LOCAL``. Whichever copy initialises its locale
+    first numbers the facets for both: when it is usearch's, a library loaded later
+    against the system libstdc++ (ONNX Runtime's extension) finds the wrong facet at an
+    id and crashes the process in its static constructors (``codecvt<char16_t>::
+    do_unshift``). Initialising the system library's classic locale first makes its
+    numbering the one both use, the order that always worked (ONNX Runtime imported
+    before usearch), without importing ONNX Runtime (0.3 s) where nothing embeds."""
+    if not sys.platform.startswith("linux"):  # no GNU unique symbols to share there
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):  # no system libstdc++: no clash
+        classic = ctypes.CDLL("libstdc++.so.6")._ZNSt6locale7classicEv  # locale::classic()
+        classic.restype = ctypes.c_void_p
+        classic()
 
 
 def graph_file(folder: Path, matrix_file: str) -> Path:
@@ -79,6 +106,8 @@ class AnnGraph:
     ) -> None:
         self._folder, self._dimension = folder, dimension
         self.min_rows, self.exact_rows = min_rows, exact_rows
+        self.oversample = OVERSAMPLE  # candidates per result wanted (benchmarks vary it)
+        self.dtype = GRAPH_DTYPE  # how a new graph stores its vectors (benchmarks vary it)
         self._index_class: Any | None = None  # imported when a library first needs it
         self._graph: Any | None = None
         self._matrix_file = ""
@@ -94,11 +123,7 @@ class AnnGraph:
         """The best ``limit`` of the ``allowed`` rows (live rows the caller may see) and
         their exact scores, best first; None when the exact scan should answer (a small
         library or caller, no usearch, the graph not built yet)."""
-        if (
-            self._index_class is None
-            or rows.count < self.min_rows
-            or allowed.size <= self.exact_rows
-        ):
+        if self._index_class is None or rows.count < self.min_rows or self.scans(rows, allowed):
             return None
         self._keep_up(rows)
         with self._lock:
@@ -107,9 +132,8 @@ class AnnGraph:
                 return None
             mask = np.zeros(rows.count, dtype=np.bool_)
             mask[allowed] = True
-            found = _graph_candidates(
-                graph, query, mask[:covered], allowed.size / rows.count, limit
-            )
+            share = allowed.size / rows.count
+            found = _graph_candidates(graph, query, mask[:covered], share, limit, self.oversample)
         if found is None:
             return None
         tail = allowed[allowed >= covered]  # rows the graph does not hold yet: scanned
@@ -117,6 +141,14 @@ class AnnGraph:
         scores = scores_of(rows.matrix, candidates, query)
         order = top_k(scores, limit)
         return candidates[order], scores[order]
+
+    def scans(self, rows: VectorRows, allowed: IntArray) -> bool:
+        """Whether scanning the ``allowed`` rows beats the graph: few rows, or a middle
+        share of a large library (the graph's candidates grow as 1 / share, the scan's
+        work as the rows: ``SCAN_SHARE_DIVISOR``)."""
+        share = allowed.size / max(rows.count, 1)
+        small = self.exact_rows
+        return allowed.size <= small or allowed.size * share <= small / SCAN_SHARE_DIVISOR
 
     def _usable(self) -> bool:
         """Whether usearch is there (imported at the first library big enough)."""
@@ -192,7 +224,7 @@ class AnnGraph:
         return self._index_class(
             ndim=self._dimension,
             metric="cos",
-            dtype="i8",
+            dtype=self.dtype,
             connectivity=CONNECTIVITY,
             expansion_add=EXPANSION_ADD,
             expansion_search=EXPANSION_SEARCH,
@@ -232,13 +264,18 @@ class AnnGraph:
 
 
 def _graph_candidates(
-    graph: Any, query: FloatArray, mask: npt.NDArray[np.bool_], share: float, limit: int
+    graph: Any,
+    query: FloatArray,
+    mask: npt.NDArray[np.bool_],
+    share: float,
+    limit: int,
+    oversample: float = OVERSAMPLE,
 ) -> IntArray | None:
     """Rows of the graph the caller may see (``mask``), at least ``limit`` of the nearest,
     widening the search four-fold until enough survive; None: too few even at the widest
     (the exact scan answers)."""
     size = len(graph)
-    wanted = max(MIN_CANDIDATES, math.ceil(limit * OVERSAMPLE / max(share, 1e-9)))
+    wanted = max(MIN_CANDIDATES, math.ceil(limit * oversample / max(share, 1e-9)))
     while True:
         count = min(size, wanted)
         keys = np.asarray(graph.search(query, count, threads=1).keys, dtype=np.int64)

@@ -7,17 +7,26 @@ the route asks the keyword route which documents a caller may see and scores onl
 rows. One local copy of the permission fields beside the store's means one place to
 update when a document's visibility changes, and a document missing from the keyword
 index (a crash between steps, until ``sync``) is hidden from both routes alike.
+
+The keyword route hands back the same listing object until its next commit
+(``keyword_listings``) and the vector index the same set of documents with vectors until
+its rows change, so a scope is worked out once per pair of them and reused: at 100k
+documents the set arithmetic alone costs milliseconds per search.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Collection, Sequence, Set
 
 import numpy.typing as npt
 
 from askalong.index.base import KeywordRoute, VectorScope
 from askalong.index.vectors import VectorIndex
 from askalong.types import Access, Hit
+
+SCOPES_KEPT = 64  # scopes remembered: one per caller while nothing changes
 
 
 class VectorIndexRoute:
@@ -26,13 +35,26 @@ class VectorIndexRoute:
     def __init__(self, index: VectorIndex, keyword: KeywordRoute) -> None:
         self.index = index
         self._keyword = keyword
+        # id of a listing -> (the listing, the documents with vectors, their scope); the
+        # entry holds both objects, so their ids cannot be reused while it is kept.
+        self._scopes: OrderedDict[int, tuple[Set[str], frozenset[str], VectorScope]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def scope(self, access: Access, documents: Collection[str] | None = None) -> VectorScope:
-        # One permission listing per search: it costs ~10 ms at 10k documents, a few
-        # microseconds per document when the caller names them.
         visible = self._keyword.document_ids(access, among=documents)
-        ready = visible & self.index.document_ids()
-        return VectorScope(frozenset(ready), frozenset(visible - ready))
+        embedded = self.index.live_documents()
+        with self._lock:
+            kept = self._scopes.get(id(visible))
+        if kept is not None and kept[0] is visible and kept[1] is embedded:
+            return kept[2]
+        ready = frozenset(visible & embedded)
+        scope = VectorScope(ready, frozenset(visible - ready))
+        if documents is None:  # a listing the keyword route remembers: worth keeping too
+            with self._lock:
+                self._scopes[id(visible)] = (visible, embedded, scope)
+                while len(self._scopes) > SCOPES_KEPT:
+                    self._scopes.popitem(last=False)
+        return scope
 
     def search(self, vector: npt.ArrayLike, scope: VectorScope, *, limit: int = 150) -> list[Hit]:
         return self.index.search(vector, allowed_document_ids=scope.ready, limit=limit)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +19,8 @@ FloatArray = npt.NDArray[np.float32]
 # Below this share of allowed rows, gathering them beats scoring every row and masking.
 _GATHER_SHARE = 0.3
 IntArray = npt.NDArray[np.int64]
+# Allowed-document sets whose rows a snapshot remembers (an int64 row list each).
+CANDIDATES_KEPT = 8
 
 
 def content_key(embedder: str, text: str) -> str:
@@ -38,6 +42,14 @@ class VectorRows:
     codes: npt.NDArray[np.int32]
     alive: npt.NDArray[np.bool_]
     live: IntArray
+    # The rows of allowed-document sets asked about (``candidates``); each snapshot starts
+    # its own (``replace`` makes a new one), so they always belong to these rows.
+    _candidates: OrderedDict[frozenset[str], IntArray] = field(
+        default_factory=OrderedDict, init=False, repr=False, compare=False
+    )
+    _candidates_lock: threading.Lock = field(
+        default_factory=threading.Lock, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def of(
@@ -75,12 +87,12 @@ class VectorRows:
         return self.names[self.codes[row]]
 
     @functools.cached_property
-    def _live_documents(self) -> frozenset[str]:
+    def live_documents(self) -> frozenset[str]:
         # A snapshot never changes, so each is listed once (~14 ms at 100k rows).
         return frozenset(self.names[code] for code in np.unique(self.codes[self.live]))
 
     def document_ids(self) -> set[str]:
-        return set(self._live_documents)
+        return set(self.live_documents)
 
     def rows_of(self, document_id: str) -> npt.NDArray[np.bool_]:
         if document_id not in self.names:
@@ -105,9 +117,24 @@ class VectorRows:
         return found
 
     def candidates(self, allowed: Collection[str] | None) -> IntArray:
-        """The live rows of the ``allowed`` documents (None: of every document)."""
+        """The live rows of the ``allowed`` documents (None: of every document); a
+        frozenset's rows are remembered with the snapshot (a search's scope is the same
+        object until something changes; ~2 ms at 10k documents, ten times that at 100k)."""
         if allowed is None:
             return self.live
+        if not isinstance(allowed, frozenset):
+            return self._rows_of_documents(allowed)
+        with self._candidates_lock:
+            kept = self._candidates.get(allowed)
+        if kept is None:
+            kept = self._rows_of_documents(allowed)
+            with self._candidates_lock:
+                self._candidates[allowed] = kept
+                while len(self._candidates) > CANDIDATES_KEPT:
+                    self._candidates.popitem(last=False)
+        return kept
+
+    def _rows_of_documents(self, allowed: Collection[str]) -> IntArray:
         wanted = set(allowed)
         flags = np.fromiter((name in wanted for name in self.names), np.bool_, len(self.names))
         return np.flatnonzero(flags[self.codes] & self.alive)

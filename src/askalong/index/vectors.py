@@ -368,6 +368,11 @@ class VectorIndex:
         """The documents with at least one live vector."""
         return self._snapshot().document_ids()
 
+    def live_documents(self) -> frozenset[str]:
+        """The documents with at least one live vector: the same object until the rows
+        change (what a caller may key its own memo on)."""
+        return self._snapshot().live_documents
+
     def search(
         self,
         query_vector: npt.ArrayLike,

@@ -13,11 +13,12 @@ import asyncio
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from askalong.errors import FetchError, TooLarge
+
+if TYPE_CHECKING:
+    import httpx
 
 MAX_REDIRECTS = 5
 
@@ -36,6 +37,8 @@ def is_url(text: str) -> bool:
 def fetch_url(url: str, *, max_bytes: int, timeout: float, total: float = 60.0) -> Fetched:
     """GET ``url`` within ``total`` seconds; raise ``FetchError`` or ``TooLarge`` naming
     the URL. Called from synchronous code (it runs its own event loop)."""
+    import httpx  # ~0.25 CPU-s, paid by the commands that fetch, not by every one
+
     try:
         return _run_alone(asyncio.wait_for(_fetch(url, max_bytes, timeout), total))
     except TimeoutError as exc:
@@ -59,6 +62,8 @@ def _run_alone(download: Coroutine[Any, Any, Fetched]) -> Fetched:
 
 
 async def _fetch(url: str, max_bytes: int, timeout: float) -> Fetched:
+    import httpx
+
     headers = {"User-Agent": "AskAlong/0.1"}
     async with (
         httpx.AsyncClient(

@@ -1,7 +1,7 @@
 """Reading a page now: a scanned page the OCR time budget left unread while its document
 was added, read by OCR on request (in the guarded child, ``parse/pdf/page_read``) and
 stored once: its blocks and chunks in reading order among the document's, the keyword
-index updated at once; the caller embeds the new chunks (``SearchIndexes.embed``).
+index updated at once; the caller embeds the new chunks (``StoreIndexes.embed``).
 
 Reading a page that is already read reads nothing and returns its stored blocks, so a
 second click, or two readers at once, store the page once.
@@ -15,7 +15,7 @@ from typing import Any
 
 from askalong.config import Settings
 from askalong.errors import NotFound
-from askalong.index.sync import SearchIndexes
+from askalong.index.routes import StoreIndexes
 from askalong.ingest.describe import describe_chunks
 from askalong.ingest.pipeline import settings_chunks
 from askalong.ingest.writer import LibraryWriter
@@ -36,7 +36,7 @@ class PageReading(LibraryWriter):
     """Reads unread pages of the store's documents; owns the page-reading child."""
 
     def __init__(
-        self, settings: Settings, store: DocumentStore, indexes: SearchIndexes | None = None
+        self, settings: Settings, store: DocumentStore, indexes: StoreIndexes | None = None
     ) -> None:
         super().__init__(settings, store, indexes)
         self.reader = PageReader(timeout=settings.parse_timeout, memory_mb=settings.parse_memory_mb)

@@ -22,7 +22,7 @@ from askalong.chunk.code import chunk_code
 from askalong.chunk.prose import chunk_blocks
 from askalong.config import Settings
 from askalong.errors import AskAlongError, NotFound
-from askalong.index.sync import SearchIndexes
+from askalong.index.routes import StoreIndexes
 from askalong.ingest.describe import describe_chunks, with_warnings
 from askalong.ingest.fetch import fetch_url, is_url
 from askalong.ingest.inputs import Upload, path_text, read_file
@@ -151,7 +151,7 @@ class Ingestor(LibraryWriter):
     """Adds documents to a store; owns the guarded parser process."""
 
     def __init__(
-        self, settings: Settings, store: DocumentStore, indexes: SearchIndexes | None = None
+        self, settings: Settings, store: DocumentStore, indexes: StoreIndexes | None = None
     ) -> None:
         super().__init__(settings, store, indexes)
         self.guard = ParserGuard(

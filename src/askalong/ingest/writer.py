@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Self
 
 from askalong.config import Settings
-from askalong.index.sync import SearchIndexes
+from askalong.index.routes import StoreIndexes
 from askalong.store.base import DocumentStore
 
 
@@ -16,7 +16,7 @@ class LibraryWriter:
     time); ``indexes`` is None where the caller indexes later."""
 
     def __init__(
-        self, settings: Settings, store: DocumentStore, indexes: SearchIndexes | None = None
+        self, settings: Settings, store: DocumentStore, indexes: StoreIndexes | None = None
     ) -> None:
         self.settings = settings
         self.store = store

@@ -12,15 +12,15 @@ import time
 from collections.abc import Callable
 
 from askalong.errors import AskAlongError
-from askalong.index.keyword import KeywordIndex
 from askalong.index.keyword_batch import BATCH_DOCUMENTS, BATCH_SECONDS
+from askalong.index.routes import KeywordWriter
 from askalong.jobs.queue import Lease
 
 
 class Finishing:
     """The done jobs of one worker loop, waiting for their commit."""
 
-    def __init__(self, keyword: KeywordIndex, log: Callable[[str], None]) -> None:
+    def __init__(self, keyword: KeywordWriter, log: Callable[[str], None]) -> None:
         self._keyword, self._log = keyword, log
         self._done: list[tuple[Lease, str]] = []
         self._since = 0.0

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from askalong.config import Settings
 from askalong.errors import AskAlongError
-from askalong.index.sync import SearchIndexes
+from askalong.index.routes import StoreIndexes
 from askalong.ingest.describe import describe_chunks, with_warnings
 from askalong.ingest.pages import PageReading
 from askalong.ingest.pipeline import settings_chunks, with_parsed
@@ -64,7 +64,7 @@ class _Held:
 class JobSteps:
     """One worker's means of doing the steps: its own parser and page-reading children."""
 
-    def __init__(self, settings: Settings, store: Store, indexes: SearchIndexes) -> None:
+    def __init__(self, settings: Settings, store: Store, indexes: StoreIndexes) -> None:
         self.settings, self.store, self.indexes = settings, store, indexes
         self.guard = ParserGuard(
             settings.parse_timeout,

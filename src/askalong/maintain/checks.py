@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from askalong.chunk.descriptions import embedded_text
+from askalong.index.routes import StoreIndexes
 from askalong.index.vector_files import live_documents, stray_files
 from askalong.index.vector_rows import content_key
 from askalong.maintain.parts import Parts
@@ -72,6 +73,8 @@ def keyword_findings(parts: Parts, stored: list[Stored]) -> list[Finding]:
 
 
 def vector_findings(parts: Parts, stored: list[Stored], now: float) -> list[Finding]:
+    if parts.database is not None:
+        return _database_vector_findings(parts.database, stored)
     ids = {s.document.id for s in stored}
     orphans = [
         Finding("vectors_orphan", gone, "vectors of a document not in the store", True)
@@ -82,7 +85,9 @@ def vector_findings(parts: Parts, stored: list[Stored], now: float) -> list[Find
     if parts.vectors is None:
         detail = f"{parts.vectors_error}; rebuilt by --repair (documents are embedded again)"
         return [Finding("vectors_unreadable", "vector index", detail, True), *orphans]
-    findings = [*_document_vectors(parts, stored), *orphans]
+    assert parts.embedder is not None
+    space = parts.embedder.vector_space
+    findings = [*_document_vectors(parts.vectors.live_keys, space, stored), *orphans]
     stats = parts.vectors.stats()
     if stats.dead:
         detail = f"{stats.dead} of {stats.rows} rows dead; compacted by --repair"
@@ -93,13 +98,26 @@ def vector_findings(parts: Parts, stored: list[Stored], now: float) -> list[Find
     return findings
 
 
-def _document_vectors(parts: Parts, stored: list[Stored]) -> Iterator[Finding]:
-    assert parts.vectors is not None and parts.embedder is not None
-    space = parts.embedder.vector_space
+def _database_vector_findings(routes: StoreIndexes, stored: list[Stored]) -> list[Finding]:
+    """The vectors in PostgreSQL: each document's against its chunks, and orphans."""
+    ids = {s.document.id for s in stored}
+    orphans = [
+        Finding("vectors_orphan", gone, "vectors of a document not in the store", True)
+        for gone in sorted(routes.vector_documents() - ids)
+    ]
+    embedder = routes.embedder
+    if embedder is None:
+        return orphans  # embeddings off
+    return [*_document_vectors(routes.live_keys, embedder.vector_space, stored), *orphans]
+
+
+def _document_vectors(
+    live_keys: Callable[[str], dict[str, str]], space: str, stored: list[Stored]
+) -> Iterator[Finding]:
     for entry in stored:
         if not entry.chunks:
             continue
-        live = parts.vectors.live_keys(entry.document.id)
+        live = live_keys(entry.document.id)
         wanted = {c.id: content_key(space, embedded_text(c)) for c in entry.chunks}
         if not live:
             detail = f"{len(wanted)} chunks without vectors; embedded by --repair"

@@ -2,9 +2,10 @@
 first, then by text.
 
 For each chunk with a vector, its nearest chunks of other documents (``NEIGHBOURS`` at
-most, cosine ≥ ``MIN_COSINE``) come from one matrix product with the stored vectors,
-never from all pairs of texts; each such neighbour whose characters are as close
-(bigram Dice ≥ ``MIN_DICE``) and whose numbers, dates, versions, settings or negations
+most, cosine ≥ ``MIN_COSINE``) come from the route holding the vectors
+(``index/neighbours``: a matrix product with the local vectors, a nearest-neighbour query
+in PostgreSQL), never from all pairs of texts; each such neighbour whose characters are as
+close (bigram Dice ≥ ``MIN_DICE``) and whose numbers, dates, versions, settings or negations
 differ (``verify/contradictions``) is a pair. Only the document's own chunks are checked:
 run after each document is embedded, every pair is found once, when its later side
 arrives. Chunks with no vector yet are skipped and counted; the store keeps the document
@@ -15,17 +16,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
-import numpy as np
-import numpy.typing as npt
-
 from askalong.errors import NotFound
-from askalong.index.vector_rows import VectorRows
-from askalong.index.vectors import VectorIndex
+from askalong.index.neighbours import Neighbours
 from askalong.store.base import DocumentStore
 from askalong.store.conflicts import ConflictStore
 from askalong.types import CHUNK_JOINER, BlockSpan, Chunk
@@ -38,37 +34,31 @@ NEIGHBOURS = 8
 # A chunk shorter than this is a heading or a caption: "Table 5.2" against "Table 5.3"
 # is a different table, not a contradiction.
 MIN_CHARS = 40
-_BLOCK_ROWS = 256  # query rows per matrix product: bounds the score matrix's memory
 
 
 class ScanStore(DocumentStore, ConflictStore, Protocol):
     """What the scan reads and writes."""
 
 
-@dataclass(frozen=True)
-class _Neighbour:
-    own: str  # chunk id of the scanned document
-    other: str
-    cosine: float
-
-
 class ConflictScanner:
-    """Scans documents of ``store`` against the vectors of ``index``."""
+    """Scans documents of ``store`` against the vectors ``neighbours`` reads."""
 
-    def __init__(self, store: ScanStore, index: VectorIndex) -> None:
+    def __init__(self, store: ScanStore, neighbours: Neighbours) -> None:
         self.store = store
-        self.index = index
+        self.neighbours = neighbours
 
     def scan(self, document_id: str) -> ScanReport:
-        """Check the document's chunks against the index; the pairs found are stored."""
+        """Check the document's chunks against the other documents' vectors; the pairs
+        found are stored."""
         started = time.perf_counter()
         try:
             chunks = {c.id: c for c in self.store.chunks(document_id)}
         except NotFound:  # removed meanwhile: nothing to scan
             return ScanReport()
-        rows = self.index.snapshot()
-        own = _own_rows(rows, document_id, chunks)
-        neighbours = list(_neighbours(rows, document_id, own))
+        nearby = self.neighbours.near(
+            document_id, list(chunks), min_cosine=MIN_COSINE, limit=NEIGHBOURS
+        )
+        neighbours = nearby.neighbours
         others = self.store.chunks_by_id(sorted({n.other for n in neighbours}))
         texts = _Bigrams()
         pairs = [
@@ -77,7 +67,7 @@ class ConflictScanner:
             if n.other in others
             and (pair := conflict_pair(chunks[n.own], others[n.other], n.cosine, texts)) is not None
         ]
-        skipped = len(chunks) - len(own)
+        skipped = len(chunks) - len(nearby.with_vectors)
         self.store.record_scan(
             document_id, pairs, chunks=len(chunks), skipped=skipped, scanned_at=_now()
         )
@@ -131,39 +121,6 @@ def _heading_numbers(a: Chunk, b: Chunk) -> frozenset[str]:
         for t in tokenize(part)
         if t.kind in ("number", "version")
     )
-
-
-def _own_rows(rows: VectorRows, document_id: str, chunks: dict[str, Chunk]) -> dict[str, int]:
-    """The live row of each of the document's current chunks that has one."""
-    mine = np.flatnonzero(rows.rows_of(document_id) & rows.alive)
-    return {rows.chunk_ids[r]: int(r) for r in mine if rows.chunk_ids[r] in chunks}
-
-
-def _neighbours(rows: VectorRows, document_id: str, own: dict[str, int]) -> Iterator[_Neighbour]:
-    """Each own chunk's nearest live chunks of other documents at ``MIN_COSINE`` or more."""
-    if not own or rows.count == 0:
-        return
-    allowed = rows.alive & ~rows.rows_of(document_id)
-    if not allowed.any():
-        return
-    items = list(own.items())
-    for at in range(0, len(items), _BLOCK_ROWS):
-        block = items[at : at + _BLOCK_ROWS]
-        query = np.asarray(rows.matrix[[row for _, row in block]])
-        scores = query @ np.asarray(rows.matrix).T
-        scores[:, ~allowed] = -1.0
-        for (chunk_id, _), line in zip(block, scores, strict=True):
-            yield from _nearest(rows, chunk_id, line)
-
-
-def _nearest(
-    rows: VectorRows, chunk_id: str, scores: npt.NDArray[np.float32]
-) -> Iterator[_Neighbour]:
-    close = np.flatnonzero(scores >= MIN_COSINE)
-    if close.size > NEIGHBOURS:
-        close = close[np.argsort(-scores[close], kind="stable")[:NEIGHBOURS]]
-    for row in close:
-        yield _Neighbour(chunk_id, rows.chunk_ids[row], float(scores[row]))
 
 
 def _side(chunk: Chunk, found: Difference, which: int) -> ConflictSide:

@@ -1,7 +1,9 @@
 """The parts of one library, opened for the doctor one by one: a part that cannot be
 opened is noted (the doctor's first finding) instead of stopping the others' checks, and
 nothing is repaired on opening (``Library`` runs ``sync`` at once; the doctor must see
-what there is first)."""
+what there is first). When the search routes live in the store's PostgreSQL database
+(``index/choose.in_database``), ``database`` holds them and ``keyword`` is theirs; no
+file of the home is a search index then."""
 
 from __future__ import annotations
 
@@ -11,7 +13,10 @@ from pathlib import Path
 from types import TracebackType
 
 from askalong.config import Settings
+from askalong.index.base import KeywordRoute
+from askalong.index.choose import in_database, open_indexes
 from askalong.index.keyword import KeywordIndex
+from askalong.index.routes import StoreIndexes
 from askalong.index.sync import vector_folder_name
 from askalong.index.vectors import VectorIndex
 from askalong.providers.base import Embedder
@@ -38,14 +43,19 @@ class Parts:
     settings: Settings
     store: Store
     embedder: Embedder | None
-    keyword: KeywordIndex | None = None
+    keyword: KeywordRoute | None = None
     keyword_error: str | None = None
+    database: StoreIndexes | None = None  # the routes in PostgreSQL, when they are there
     vectors: VectorIndex | None = None
     vectors_error: str | None = None
 
     @classmethod
     def open(cls, settings: Settings, embedder: Callable[[], Embedder | None]) -> Parts:
         parts = cls(settings, open_store(settings, sweep=False), embedder())
+        if in_database(settings):
+            parts.database = open_indexes(settings, parts.store, lambda: parts.embedder)
+            parts.keyword = parts.database.keyword
+            return parts
         parts.reopen_keyword()
         parts.reopen_vectors()
         return parts
@@ -81,6 +91,8 @@ class Parts:
         self.vectors = found if isinstance(found, VectorIndex) else None
 
     def close(self) -> None:
+        if self.database is not None:
+            self.database.close()
         if self.vectors is not None:
             self.vectors.close()
         self.store.close()

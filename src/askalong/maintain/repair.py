@@ -7,6 +7,7 @@ import contextlib
 import shutil
 from collections.abc import Callable
 
+from askalong.index.routes import StoreIndexes
 from askalong.index.sync import SearchIndexes
 from askalong.index.vector_files import forget
 from askalong.maintain.checks import Stored
@@ -63,6 +64,8 @@ def _vectors(
     stored: list[Stored],
     progress: Callable[[int], None] | None,
 ) -> list[Repair]:
+    if parts.database is not None:
+        return _database_vectors(parts.database, of, stored, progress)
     orphans = [f.subject for f in of.get("vectors_orphan", [])]
     forget(parts.vector_root, orphans)
     done = [Repair("vectors_orphan", ref, "vectors removed") for ref in orphans]
@@ -75,7 +78,12 @@ def _vectors(
         )
         todo = {s.document.id: "vectors_missing" for s in stored if s.chunks}
     if todo:
-        done += _embed(parts, todo, stored, progress)
+        assert parts.vectors is not None
+        for ref, kind in todo.items():
+            if kind == "vectors_stale":  # other text's vectors must not stay searchable
+                parts.vectors.delete(ref)
+        with SearchIndexes(parts.settings, parts.store, lambda: parts.embedder) as indexes:
+            done += _embed(indexes, todo, stored, progress)
     # Last: the repairs above leave dead rows of their own (orphans, stale vectors).
     if parts.vectors is not None and (done or of.get("vectors_dead")):
         removed = parts.vectors.compact()
@@ -85,19 +93,30 @@ def _vectors(
     return done
 
 
+def _database_vectors(
+    routes: StoreIndexes,
+    of: dict[FindingKind, list[Finding]],
+    stored: list[Stored],
+    progress: Callable[[int], None] | None,
+) -> list[Repair]:
+    """The vectors in PostgreSQL: orphans removed, missing and stale ones embedded (a
+    stale document's vectors set aside first: reused where a text is unchanged)."""
+    orphans = [f.subject for f in of.get("vectors_orphan", [])]
+    routes.drop_vectors(orphans)
+    done = [Repair("vectors_orphan", ref, "vectors removed") for ref in orphans]
+    todo = {f.subject: f.kind for f in of.get("vectors_missing", []) + of.get("vectors_stale", [])}
+    routes.forget_vectors([ref for ref, kind in todo.items() if kind == "vectors_stale"])
+    return done + (_embed(routes, todo, stored, progress) if todo else [])
+
+
 def _embed(
-    parts: Parts,
+    indexes: StoreIndexes,
     todo: dict[str, FindingKind],
     stored: list[Stored],
     progress: Callable[[int], None] | None,
 ) -> list[Repair]:
-    assert parts.vectors is not None
-    for ref, kind in todo.items():
-        if kind == "vectors_stale":  # other text's vectors must not stay searchable meanwhile
-            parts.vectors.delete(ref)
     documents = [s.document for s in stored if s.document.id in todo]
-    with SearchIndexes(parts.settings, parts.store, lambda: parts.embedder) as indexes:
-        report = indexes.embed(documents, progress)
+    report = indexes.embed(documents, progress)
     if report.error:  # what is left shows in the check that follows
         return [Repair("vectors_missing", "vector index", f"embedding stopped: {report.error}")]
     return [Repair(todo[d.id], d.id, "embedded") for d in documents]

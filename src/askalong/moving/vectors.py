@@ -25,7 +25,8 @@ def copy_vectors(
             keys = source.live_keys(document_id)  # chunk id -> content key
             found = source.vectors_for(keys.values())
             chunk_ids = list(keys)
-            target.add(document_id, chunk_ids, np.stack([found[keys[c]] for c in chunk_ids]))
+            matrix = np.stack([found[keys[c]] for c in chunk_ids])
+            target.add(document_id, chunk_ids, matrix, [keys[c] for c in chunk_ids])
         if progress is not None:
             progress(VECTORS, done, len(documents))
     return Counted(VECTORS, len(documents), len(set(documents) & target.document_ids()))

@@ -16,11 +16,12 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-import httpx
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from askalong.errors import ProviderError
+
+if TYPE_CHECKING:
+    import httpx
 
 T = TypeVar("T")
 
@@ -89,6 +90,7 @@ class RetryPolicy:
 def post_json(client: httpx.Client, url: str, payload: Any, policy: RetryPolicy) -> httpx.Response:
     """POST ``payload`` as JSON, tried as ``policy`` says: the first reply whose status
     is not worth retrying (the caller checks it), or ``RetriesExhausted``."""
+    import httpx  # the caller made its client: loaded already, nothing paid here
 
     def attempt() -> httpx.Response:
         try:

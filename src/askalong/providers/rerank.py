@@ -20,13 +20,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from askalong.errors import ConfigError, ProviderError
 from askalong.providers.http import RetriesExhausted, RetryPolicy, post_json
 from askalong.types import Hit
+
+if TYPE_CHECKING:
+    import httpx
 
 MIN_RERANK_SCORE = 0.1  # hits a reranker scores lower are not evidence
 DEFAULT_RETRY = RetryPolicy(attempts=3)  # a search is waiting; the fallback is near
@@ -81,6 +82,8 @@ class HttpReranker(Reranker):
         self.retry = retry or DEFAULT_RETRY
         self._secret = api_key
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        import httpx  # ~0.25 CPU-s: a search without a reranker (every ``ask``) never pays it
+
         self._client = httpx.Client(timeout=timeout, headers=headers)
         super().__init__(name=f"{model} at {self.url}")
 

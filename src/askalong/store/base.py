@@ -5,7 +5,8 @@ A consumer asks for the narrowest protocol it needs (``DocumentStore`` to read d
 backend or a test double implements only that, and an aggregate added later leaves them
 untouched. The content aggregates are here; every other aggregate's protocol has its own
 module beside this one (``uploads``, ``accounts``, ``sessions``, ``limits``, ``logins``,
-``jobs``, ``conflicts``, ``feedback``), and ``Store`` joins them all. This module names no backend:
+``jobs``, ``conflicts``, ``feedback``, ``symbols``), and ``Store`` joins them all. This module
+names no backend:
 ``askalong.store.backends.open_store`` picks one.
 
 Every method that reads documents on someone's behalf takes an ``Access`` and applies it
@@ -33,6 +34,7 @@ from askalong.store.jobs import JobStore
 from askalong.store.limits import LimitStore
 from askalong.store.logins import LoginStore
 from askalong.store.sessions import SessionStore
+from askalong.store.symbols import SymbolStore
 from askalong.store.uploads import UploadStore
 from askalong.types import Access, Block, Chunk, Document, StoredDocument, Visibility
 from askalong.values.collections import Collection
@@ -222,6 +224,7 @@ class Store(
     JobStore,
     ConflictStore,
     FeedbackStore,
+    SymbolStore,
     Protocol,
 ):
     """Every aggregate of one backend, opened and closed together."""

@@ -14,8 +14,8 @@ import functools
 import re
 import threading
 import unicodedata
+from typing import Any
 
-import rjieba
 import Stemmer
 
 from askalong.text.scripts import HAN, HAN_RE
@@ -58,7 +58,16 @@ def search_normal(text: str) -> str:
 def han_words(han: str) -> list[str]:
     """The words of a run of Han characters as the segmenter cuts them (its dictionary
     only, no guessing: an unknown word stays single characters)."""
-    return list(rjieba.cut(han, hmm=False))
+    return list(_segmenter().cut(han, hmm=False))
+
+
+@functools.cache
+def _segmenter() -> Any:
+    """rjieba, imported at the first Han text: it loads its dictionary as it is imported
+    (~0.35 CPU-s), which a process that meets no Chinese (an English ``ask``) never pays."""
+    import rjieba
+
+    return rjieba
 
 
 def tokenize(text: str) -> list[str]:

@@ -32,8 +32,8 @@ import numpy as np
 
 from askalong.context.units import Drift
 from askalong.providers.base import Embedder
+from askalong.question.form import focus_found
 from askalong.text.fold import fold
-from askalong.text.question_form import focus_found
 from askalong.text.sentences import split_sentences
 from askalong.text.tokens import terms_of
 from askalong.types import Claim, Quote, Verdict

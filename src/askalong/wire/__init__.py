@@ -3,10 +3,12 @@ API returns and what stored threads keep. Fields are added, never renamed or rem
 (documented in the README, "JSON output" and "Doctor").
 
 Each form is declared once, as a ``TypedDict`` in the module of its family, next to the one
-function that builds it: mypy checks that the function writes exactly the declared keys,
-and the HTTP response schemas (``server/schemas.py``, ``/openapi.json``) are the same
-classes, read by pydantic (which, on Python 3.11, reads ``typing_extensions.TypedDict``
-only). The families: ``documents`` (documents, blocks, chunks, block spans),
+function that builds it: mypy checks that the function writes exactly the declared keys (a
+flat value's builder and reader are derived from its dataclass instead, ``flat``, and a test
+holds its ``TypedDict`` to the dataclass's fields), and the HTTP response schemas
+(``server/schemas.py``, ``/openapi.json``) are the same classes, read by pydantic (which, on
+Python 3.11, reads ``typing_extensions.TypedDict`` only). The families: ``documents``
+(documents, blocks, chunks, block spans),
 ``code`` (symbols, places, calls, the code view, identifiers), ``collections``, ``search`` (hits),
 ``anchors``, ``answers`` (quotes, claims, passages),
 ``threads``, ``chat`` (the agent's answers), ``accounts`` (users, orgs, memberships,

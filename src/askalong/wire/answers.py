@@ -4,7 +4,7 @@ passages the answerer was given; and the answer read back from a stored turn."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from typing_extensions import TypedDict
 
@@ -26,6 +26,7 @@ from askalong.types import (
 )
 from askalong.wire.anchors import AnchorJSON, anchor_from_json, anchor_json
 from askalong.wire.documents import SpanJSON, span_json
+from askalong.wire.flat import flat_json, from_flat
 
 if TYPE_CHECKING:  # annotations only: the wire forms must not pull the context stage in
     from askalong.context.units import ContextUnit
@@ -154,17 +155,7 @@ def passage_json(unit: ContextUnit) -> PassageJSON:
 
 
 def quote_json(quote: Quote) -> QuoteJSON:
-    return {
-        "number": quote.number,
-        "document_id": quote.document_id,
-        "block_id": quote.block_id,
-        "start": quote.start,
-        "end": quote.end,
-        "text": quote.text,
-        "page": quote.page,
-        "section_path": list(quote.section_path),
-        "verdict": quote.verdict,
-    }
+    return cast(QuoteJSON, flat_json(quote))
 
 
 def claim_json(claim: Claim) -> ClaimJSON:
@@ -207,61 +198,24 @@ def answer_passage_from_json(value: AnswerPassageJSON | None) -> AnswerPassage |
 
 
 def conflict_notice_json(notice: ConflictNotice) -> ConflictNoticeJSON:
-    return {
-        "first": notice.first,
-        "second": notice.second,
-        "kind": notice.kind,
-        "first_tokens": list(notice.first_tokens),
-        "second_tokens": list(notice.second_tokens),
-    }
+    return cast(ConflictNoticeJSON, flat_json(notice))
 
 
 def conflict_notice_from_json(value: ConflictNoticeJSON) -> ConflictNotice:
-    return ConflictNotice(
-        value["first"],
-        value["second"],
-        value["kind"],
-        tuple(value["first_tokens"]),
-        tuple(value["second_tokens"]),
-    )
+    return from_flat(ConflictNotice, value)
 
 
 def timings_json(timings: Timings) -> TimingsJSON:
-    return {
-        "retrieval_ms": timings.retrieval_ms,
-        "answer_ms": timings.answer_ms,
-        "verify_ms": timings.verify_ms,
-        "total_ms": timings.total_ms,
-    }
+    return cast(TimingsJSON, flat_json(timings))
 
 
 def ranked_hit_json(hit: Hit) -> RankedHitJSON:
-    return {
-        "chunk_id": hit.chunk_id,
-        "document_id": hit.document_id,
-        "score": hit.score,
-        "mode": hit.mode,
-        "keyword_score": hit.keyword_score,
-        "keyword_rank": hit.keyword_rank,
-        "vector_score": hit.vector_score,
-        "vector_rank": hit.vector_rank,
-        "rerank_score": hit.rerank_score,
-    }
+    return cast(RankedHitJSON, flat_json(hit))
 
 
 def ranked_hit_from_json(value: RankedHitJSON) -> Hit:
     """The hit of ``value``, whose other keys (a frozen copy's rank, title, ...) it ignores."""
-    return Hit(
-        chunk_id=value["chunk_id"],
-        document_id=value["document_id"],
-        score=value["score"],
-        mode=value["mode"],
-        keyword_score=value["keyword_score"],
-        keyword_rank=value["keyword_rank"],
-        vector_score=value["vector_score"],
-        vector_rank=value["vector_rank"],
-        rerank_score=value["rerank_score"],
-    )
+    return from_flat(Hit, value)
 
 
 def answer_json(answer: Answer) -> AnswerJSON:
@@ -310,7 +264,7 @@ def answer_from_json(value: AnswerJSON) -> Answer:
         route=value["route"],
         searched=tuple(value["searched"]),
         notes=tuple(value["notes"]),
-        timings=Timings(**value["timings"]),
+        timings=from_flat(Timings, value["timings"]),
         anchor_set_aside=value.get("anchor_set_aside"),  # absent from turns stored before it
         conflicts=tuple(conflict_notice_from_json(c) for c in value.get("conflicts", [])),
         hits=tuple(ranked_hit_from_json(h) for h in value.get("hits", [])),  # likewise
@@ -319,14 +273,4 @@ def answer_from_json(value: AnswerJSON) -> Answer:
 
 
 def _quote(value: QuoteJSON) -> Quote:
-    return Quote(
-        number=value["number"],
-        document_id=value["document_id"],
-        block_id=value["block_id"],
-        start=value["start"],
-        end=value["end"],
-        text=value["text"],
-        page=value["page"],
-        section_path=tuple(value["section_path"]),
-        verdict=value["verdict"],
-    )
+    return from_flat(Quote, value)

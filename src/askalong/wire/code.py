@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing_extensions import TypedDict
 
 from askalong.context.call_tree import CallNode
-from askalong.context.code_graph import Place
 from askalong.context.code_identifiers import MAX_LINES_PER_FILE, Definition, Reference
+from askalong.context.code_places import Place
 from askalong.parse.code.tokens import TokenSpan
 from askalong.types import Block
 from askalong.values.collections import Collection

@@ -4,6 +4,8 @@ triage of a thumbs-down."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from typing_extensions import TypedDict
 
 from askalong.types import AnswerStatus, Timings
@@ -24,6 +26,7 @@ from askalong.wire.answers import (
     ranked_hit_json,
     timings_json,
 )
+from askalong.wire.flat import flat_json, from_flat
 
 
 class CitationJSON(TypedDict):
@@ -85,19 +88,7 @@ class FeedbackJSON(TypedDict):
 
 
 def citation_json(c: Citation) -> CitationJSON:
-    return {
-        "number": c.number,
-        "document_id": c.document_id,
-        "title": c.title,
-        "page": c.page,
-        "block_id": c.block_id,
-        "start": c.start,
-        "end": c.end,
-        "text": c.text,
-        "text_sha256": c.text_sha256,
-        "chunk_ids": list(c.chunk_ids),
-        "chunk_sha256": list(c.chunk_sha256),
-    }
+    return cast(CitationJSON, flat_json(c))
 
 
 def ranked_chunk_json(r: RankedChunk) -> RankedChunkJSON:
@@ -127,9 +118,7 @@ def judged_json(j: Judged) -> JudgedJSON:
 
 
 def triage_json(t: Triage | None) -> TriageJSON | None:
-    if t is None:
-        return None
-    return {"label": t.label, "reason": t.reason, "evidence": list(t.evidence), "judge": t.judge}
+    return None if t is None else cast(TriageJSON, flat_json(t))
 
 
 def feedback_json(f: Feedback) -> FeedbackJSON:
@@ -160,30 +149,16 @@ def judged_from_json(v: JudgedJSON) -> Judged:
         answerer=v["answerer"],
         model=v["model"],
         route=v["route"],
-        timings=Timings(**v["timings"]),
+        timings=from_flat(Timings, v["timings"]),
     )
 
 
 def triage_from_json(v: TriageJSON | None) -> Triage | None:
-    if v is None:
-        return None
-    return Triage(v["label"], v["reason"], tuple(v["evidence"]), v["judge"])
+    return None if v is None else from_flat(Triage, v)
 
 
 def _citation(c: CitationJSON) -> Citation:
-    return Citation(
-        number=c["number"],
-        document_id=c["document_id"],
-        title=c["title"],
-        page=c["page"],
-        block_id=c["block_id"],
-        start=c["start"],
-        end=c["end"],
-        text=c["text"],
-        text_sha256=c["text_sha256"],
-        chunk_ids=tuple(c["chunk_ids"]),
-        chunk_sha256=tuple(c["chunk_sha256"]),
-    )
+    return from_flat(Citation, c)
 
 
 def _ranked(r: RankedChunkJSON) -> RankedChunk:

@@ -23,7 +23,7 @@ import numpy as np
 from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.scoring import Scored, Weights
 from askalong.providers.base import Embedder
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.text.scripts import detect_language
 
 # A sentence is counted in its language when it has at least this many characters.
@@ -42,7 +42,7 @@ _BIBLIOGRAPHIC = re.compile(
 MIN_PROSE_CHARS = {"zh": 8, "en": 24}
 
 
-def crosses(question: AnalysedText, found: Sequence[Candidate]) -> bool:
+def crosses(question: QuestionReading, found: Sequence[Candidate]) -> bool:
     """Whether most of the evidence's sentences are in the other language."""
     languages = [
         detect_language(c.text) for c in found if len(c.text.strip()) >= MIN_SENTENCE_CHARS
@@ -55,7 +55,7 @@ def crosses(question: AnalysedText, found: Sequence[Candidate]) -> bool:
 
 
 def rescored(
-    question: AnalysedText, scored: Sequence[Scored], embedder: Embedder, weights: Weights
+    question: QuestionReading, scored: Sequence[Scored], embedder: Embedder, weights: Weights
 ) -> list[Scored]:
     """``scored`` ranked by similarity to the question: every candidate's rescaled cosine
     is its relevance and its evidence; the origin and drift parts of its old score stay

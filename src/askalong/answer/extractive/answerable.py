@@ -39,8 +39,9 @@ from dataclasses import dataclass
 from askalong.answer.extractive.names import missing_names
 from askalong.answer.extractive.scoring import Scored
 from askalong.answer.extractive.typed import typed_answer_missing
-from askalong.text.analysed import AnalysedText
-from askalong.text.question_form import QuestionForm, focus_found
+from askalong.question.form import focus_found
+from askalong.question.reading import QuestionReading
+from askalong.question.traditional import plain
 from askalong.text.tokens import CHINESE_STOP_WORDS, han_words, key_terms, search_normal
 
 # Refused by term only when none of the checkable focus is found: a stricter share (0.5)
@@ -97,9 +98,6 @@ QUESTION_WORDS = frozenset(
         "是不是",
     ]
 )
-# The how-many rule ("how many GPUs": the counted thing in no sentence) is kept but off:
-# with it XQuAD en lost 0.017 answered (paraphrased counted nouns).
-ASKED_RULE = False
 _HAN = re.compile("[\u4e00-\u9fff]")
 _LATIN = re.compile("[A-Za-z]")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|[\u4e00-\u9fff]+")
@@ -113,7 +111,6 @@ class Support:
     found: frozenset[str]
     missing: frozenset[str]
     by_vector: bool
-    asked_missing: bool = False  # "how many GPUs": no sentence names what is counted
     missing_share: float = 0.0  # the rarity-weighted share of the focus that is missing
     far: bool = False  # with an embedder: no sentence is close to the question
     share_needed: float = MISSING_SHARE["en"]  # the question's language's MISSING_SHARE
@@ -127,8 +124,6 @@ class Support:
         checked = len(self.found) + len(self.missing)
         if not checked:
             return True
-        if self.asked_missing:  # a sentence near in meaning does not name it either
-            return False
         if self.by_vector:
             return True
         if self.far and self.missing_share >= self.share_needed:
@@ -137,7 +132,7 @@ class Support:
 
 
 def focus_support(
-    question: AnalysedText,
+    question: QuestionReading,
     scored: Sequence[Scored],
     *,
     embedded: bool = False,
@@ -152,26 +147,26 @@ def focus_support(
     language = "zh" if question.pairs else "en"  # any Chinese in it
     by_vector = any(s.similarity >= VECTOR_SUPPORT[language] for s in scored)
     missing = checkable - found
-    names = missing_names(question.text, evidence, terms)
-    names |= unmatched_words(question.text, evidence, chinese=not cross)
+    names = missing_names(question.name_runs, evidence, terms)
+    # both read as plain: 什麼 is a question word, not an unknown noun the evidence must hold
+    unknown = unmatched_words(question.plain, plain(evidence), chinese=not cross)
+    names |= frozenset(map(question.as_written, unknown))
     if cross:  # the question's own-script words cannot be in the other language's
         # sentences (a stray one may be); a name in the evidence's script still counts
         own = _HAN if question.language == "zh" else _LATIN
         kept = frozenset(t for t in missing if not own.match(t))
         return Support(found, kept, by_vector, names_missing=names)
-    form = question.form
     closest = max((s.similarity for s in scored), default=0.0)
     far = embedded and closest < (CLOSE[language] - _COSINE_LOW) / _COSINE_SPAN
     return Support(
         found,
         missing - FUNCTION_WORDS,
         by_vector,
-        _asked_missing(form, checkable, scored),
         missing_share=_missing_share(found, missing - FUNCTION_WORDS, scored),
         far=far,
         share_needed=MISSING_SHARE[language],
         names_missing=names,
-        value_missing=typed_answer_missing(question.text, form, found, scored, _holds),
+        value_missing=typed_answer_missing(question, found, scored, _holds),
     )
 
 
@@ -238,16 +233,6 @@ def _missing_share(
     return len(missing) / (len(missing) + weight)
 
 
-def _asked_missing(form: QuestionForm, checkable: frozenset[str], scored: Sequence[Scored]) -> bool:
-    """Whether a how-many question's counted thing ("how many GPUs") is in no sentence.
-    Only there: tried on what / which nouns too, the XQuAD sample of the unit tests
-    (paraphrased nouns) fell from over 0.93 to 0.83 evidence hit (en), 0.79 (zh)."""
-    asked = form.asked_terms & checkable
-    if not ASKED_RULE or form.answer_type != "quantity" or not asked:
-        return False
-    return not any(all(_holds(s, t) for t in asked) for s in scored)
-
-
 def _holds(scored: Scored, term: str) -> bool:
     """``term`` in the sentence: as a Chinese substring, or a stem sharing its first six
     letters ("classifier" / "classification" stem apart as "classifi" / "classif")."""
@@ -259,7 +244,7 @@ def _holds(scored: Scored, term: str) -> bool:
     )
 
 
-def not_found_note(question: AnalysedText, support: Support) -> str:
+def not_found_note(question: QuestionReading, support: Support) -> str:
     """What was searched for and not found, in the question's words and language: the
     names missing, else the focus words missing, else the value asked for (a number, a
     date) that no sentence gives, else that nothing was close in meaning."""
@@ -281,13 +266,13 @@ def not_found_note(question: AnalysedText, support: Support) -> str:
     return "Nothing in the documents searched is close in meaning to the question."
 
 
-def _missing_note(question: AnalysedText, words: list[str]) -> str:
+def _missing_note(question: QuestionReading, words: list[str]) -> str:
     if question.language == "zh":
         return f"在所给文档中没有找到：{'、'.join(words)}。"
     return f"The documents searched do not mention: {', '.join(words)}."
 
 
-def _dated(question: AnalysedText) -> bool:
+def _dated(question: QuestionReading) -> bool:
     return question.form.answer_type == "time"
 
 

@@ -8,8 +8,8 @@ from askalong.answer.extractive.learned import learned_answer
 from askalong.answer.extractive.select import answer_extractively
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.providers.base import Embedder
+from askalong.question.leaning import thread_subject
 from askalong.settings import SentenceScorerName
-from askalong.text.referents import thread_subject
 
 
 class ExtractiveAnswerer(Answerer):

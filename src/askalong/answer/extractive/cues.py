@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from askalong.text.analysed import AnalysedText
-from askalong.text.question_form import AnswerType, QuestionForm
+from askalong.question.form import AnswerType, QuestionForm
 from askalong.text.tokens import key_terms
 from askalong.types import Intent
 
@@ -143,15 +142,11 @@ def states_answer(form: QuestionForm, sentence: str) -> bool:
     return pattern is not None and pattern.search(sentence) is not None
 
 
-# What a question is about, when it names it: a command, setting or identifier
-# ("VACUUM FULL", "work_mem", "pg_dump"); not the asked noun of a what / which question
-# ("What loss …": "The loss used … is described below." restates it). A manual's
-# sentence that opens with that subject and says what it does ("LISTEN registers …",
-# "The COALESCE function returns …", "work_mem — Sets …") is its definition; one opening
-# on a condition or an aside ("If true, the autovacuum daemon will …", "Like a CASE
-# expression, COALESCE only …", "There is a race condition …") is about something else
-# that involves it.
-_NAMED = re.compile(r"\b(?:[A-Z][A-Z0-9]+(?:[ _][A-Z][A-Z0-9]+)*|\w+_\w+)\b")
+# A manual's sentence that opens with the question's subject (``QuestionReading.subject``:
+# "VACUUM FULL", "work_mem") and says what it does ("LISTEN registers …", "The COALESCE
+# function returns …", "work_mem — Sets …") is its definition; one opening on a condition
+# or an aside ("If true, the autovacuum daemon will …", "Like a CASE expression, COALESCE
+# only …", "There is a race condition …") is about something else that involves it.
 _ARTICLE = re.compile(r"^\W*(?:the|a|an)\s+", _I)
 _ASIDE = re.compile(
     r"^\W*(?:if|when|whenever|unless|although|though|while|like|unlike|without|however|"
@@ -160,16 +155,6 @@ _ASIDE = re.compile(
     _I,
 )
 SUBJECT_WORDS = 5  # a subject opens a sentence within its first this many words
-_SUBJECT_TYPES = frozenset({"definition", "entity", "other", "yes_no", "time"})
-
-
-def question_subject(question: AnalysedText) -> tuple[str, ...]:
-    """The names ``question`` holds (lowercased; matched as whole words, so "work_mem" is
-    not "maintenance_work_mem"); none for why / how, whose answer is a cause or a means
-    whatever the sentence opens with."""
-    if question.form.answer_type not in _SUBJECT_TYPES:
-        return ()
-    return tuple(dict.fromkeys(m.group().lower() for m in _NAMED.finditer(question.text)))
 
 
 def opens_with_subject(sentence: str, names: Sequence[str]) -> bool:
@@ -197,32 +182,3 @@ def continues(before: str, sentence: str) -> bool:
     return before.rstrip()[-1:] in (";", "；", ":", "：", ",", "，") or (
         _ANAPHOR.match(sentence.lstrip()) is not None
     )
-
-
-# Words that ask about "this" without naming anything: a question made only of them (the
-# quick intents "Explain this.", "举例说明这段内容。", or "What does this part say?") is
-# about the selected text, so the selection's terms are what the evidence must cover.
-_DEICTIC_EN = frozenset(
-    key_terms(
-        "explain explanation example examples give differ differs different difference "
-        "differences related relate ideas idea concept concepts mean means meaning say says "
-        "said part passage section paragraph sentence text follow follows following else "
-        "tell describe elaborate clarify illustrate compare contrast here more detail "
-        "details point imply implies implication talk talks about please show me us "
-        "other another again also what"
-    )
-)
-_DEICTIC_ZH = re.compile(
-    "这段话|这句话|这一段|这部分|这段|这句|这里|此处|这个|解释|说明|举例|例子|举个|内容|"
-    "相关|概念|不同|区别|差异|意思|含义|意味着|讲的|讲了|讲|说的|说了|说|部分|段落|详细|"
-    "一下|比较|表示|什么|有|这|此|请|还|其他|别的"
-)
-
-
-def about_selection(question: AnalysedText) -> bool:
-    """Whether ``question`` names nothing beyond "this": its only terms ask to explain,
-    exemplify, compare or restate the selection."""
-    rest = _DEICTIC_ZH.sub(" ", question.text)
-    # with no Chinese deictic word taken out, the rest's terms are the question's own
-    terms = question.terms if rest == question.text else key_terms(rest)
-    return not (terms - _DEICTIC_EN)

@@ -33,7 +33,7 @@ from askalong.answer.extractive.cues import SUBJECT_WORDS, states_answer
 from askalong.answer.extractive.entries import ENTRY_WORDS, title_terms
 from askalong.answer.extractive.scoring import Scored, Weights
 from askalong.context.units import ContextUnit
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.text.tokens import key_terms
 
 # Kinds that never join a direct answer (``select._may_answer`` decides the best one).
@@ -44,7 +44,7 @@ CROSS_RATIO = 0.4  # a second section's sentence needs this share of the best sc
 def direct_sentences(
     scored: Sequence[Scored],
     best: Scored,
-    question: AnalysedText,
+    question: QuestionReading,
     units: Sequence[ContextUnit],
     *,
     weights: Weights,
@@ -52,7 +52,7 @@ def direct_sentences(
 ) -> list[Scored]:
     """The direct answer's sentences in reading order (the best first when they come
     from two sections or, for a summary, from several passages)."""
-    if asks_summary(question.text):
+    if question.asks_summary:
         return [best, *_per_passage(scored, best, weights, threshold)]
     stated = _stated_again(scored, best, weights, threshold)
     if stated is not None:
@@ -68,16 +68,6 @@ def direct_sentences(
         return sorted([best, pair], key=lambda s: s.candidate.index)
     other = _other_section(scored, best, question, units, threshold)
     return [best] if other is None else [best, other]
-
-
-_SUMMARY = re.compile(
-    r"\b(?:summari[sz]e|summary|overview|outline)\b|总结|概括|归纳|综述|概述", re.IGNORECASE
-)
-
-
-def asks_summary(question: str) -> bool:
-    """Whether ``question`` asks for a summary of what the passages say."""
-    return _SUMMARY.search(question) is not None
 
 
 def _per_passage(
@@ -167,7 +157,7 @@ def announces(sentence: str) -> bool:
     return sentence.rstrip().endswith((":", "："))
 
 
-def _window(scored: Sequence[Scored], best: Scored, question: AnalysedText) -> Scored | None:
+def _window(scored: Sequence[Scored], best: Scored, question: QuestionReading) -> Scored | None:
     """The next sentence, when the best announces it, or for why / how when the best does
     not state the cause or the means and the next one does."""
     after = neighbour(scored, best.candidate, 1)
@@ -194,7 +184,7 @@ def joined(sentences: list[str], language: str) -> str:
 def _other_section(
     scored: Sequence[Scored],
     best: Scored,
-    question: AnalysedText,
+    question: QuestionReading,
     units: Sequence[ContextUnit],
     threshold: float,
 ) -> Scored | None:

@@ -18,7 +18,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.text.sentences import SENTENCE_ENDS
 from askalong.text.tokens import key_terms
 
@@ -27,10 +27,6 @@ _NUMBERING = re.compile(r"^\s*(?:[A-Z]\.)?[\d.]+\s+")
 _TYPE = re.compile(r"\s*\((?:integer|boolean|string|enum|floating point|real)\)\s*$", re.I)
 # Words a title adds to the name it files ("HAVING Clause", "Enum Types")
 ENTRY_WORDS = frozenset(key_terms("clause clauses type types command function statement"))
-# What a question asks of a thing named in an entry
-ATTRIBUTES = frozenset(
-    key_terms("default defaults maximum minimum range unit units limit size allowed valid")
-)
 # Answer types whose answer is what the entry says of its subject (not a cause, a means)
 _ENTRY_TYPES = frozenset({"definition", "entity", "other", "quantity", "yes_no"})
 
@@ -42,7 +38,7 @@ def title_terms(title: str) -> frozenset[str]:
 
 
 def names_entry(
-    question: AnalysedText, path: Sequence[str], subject: Sequence[str] = ()
+    question: QuestionReading, path: Sequence[str], subject: Sequence[str] = ()
 ) -> frozenset[str]:
     """When ``question`` names the entry whose section path is ``path`` (every term of its
     title beyond ``ENTRY_WORDS`` is the question's, and one of its focus terms): the
@@ -78,11 +74,6 @@ def describes(path: Sequence[str]) -> bool:
     """Whether ``path`` is a reference page's "Description" section: its first sentence
     says what the page's subject does ("ROLLBACK rolls back the current transaction …")."""
     return bool(path) and path[-1].strip().lower() == "description"
-
-
-def asked_attributes(question: AnalysedText) -> frozenset[str]:
-    """The attribute words ``question`` asks for ("default", "maximum")."""
-    return question.match_terms & ATTRIBUTES
 
 
 def opens_entry(text: str, title: str, index: int, after_heading: bool) -> bool:

@@ -26,7 +26,7 @@ from askalong.context.explain_units import unit_material, unit_passages
 from askalong.context.key_terms import printable
 from askalong.context.material import Material, Passage, Selection, sentences
 from askalong.context.units import ContextUnit, Piece, trimmed
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.types import BlockSpan, Intent, Quote
 
 MAX_QUOTES = 6
@@ -66,7 +66,7 @@ KIND_NAMES: Mapping[tuple[str, str], str] = {
 
 
 def answer_intent(
-    question: AnalysedText, units: Sequence[ContextUnit], intent: Intent
+    question: QuestionReading, units: Sequence[ContextUnit], intent: Intent
 ) -> ExtractiveResult | None:
     """The answer to a quick intent on a selection (the first unit, origin "anchor");
     None for a plain question or one without a selection (the usual scoring answers)."""

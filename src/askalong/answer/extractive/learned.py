@@ -24,7 +24,7 @@ from askalong.answer.scorer.model import Scorer, shipped_scorer
 from askalong.answer.shape import fits
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
-from askalong.text.analysed import AnalysedText
+from askalong.question.reading import QuestionReading
 from askalong.types import BlockSpan, Hit
 
 # The most lexically covered sentences kept for embedding and scoring: about what the
@@ -43,7 +43,7 @@ NOTHING_ANSWERS = {
 
 
 def learned_answer(
-    question: AnalysedText,
+    question: QuestionReading,
     units: Sequence[ContextUnit],
     *,
     embedder: Embedder | None = None,

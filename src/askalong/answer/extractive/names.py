@@ -1,4 +1,5 @@
-"""The names a question gives, and those its evidence never uses (pure).
+"""The names a question gives (``question/given_names``) that its evidence never uses
+(pure).
 
 A plausible question the document does not cover most often names something from
 outside it: a product, a tool, a standard, a version ("How does it compare with
@@ -8,61 +9,32 @@ own things, which retrieval (BM25 weighs a rare name highly) brings into the evi
 So a name in the question that no evidence sentence holds is decisive where a missing
 common word ("change", "grow": paraphrase) is not.
 
-A *name* is a Latin word of two or more characters that is written as one: with a
-capital letter anywhere but at the start of the question ("Firefox", "SciBERT",
-"MySQL"), or with a digit ("GPT-3", "decimal128", "IPv6"); in a Chinese question, any
-Latin word ("dropout", "Excel"), since the Latin words there are the names. Found is
-case-insensitive, as typed (a substring of the evidence) or by stem, or one letter off a
+Found is case-insensitive, as typed (a substring of the evidence) or by stem, or one letter off a
 word of the evidence (a misspelling in the question).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
+from askalong.question.given_names import LATIN_WORD
 from askalong.text.tokens import key_terms
 
-# a Latin word with inner dots, dashes, pluses ("C++", "GPT-3", "node.js"), no trailing dot
-_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[.+#-][A-Za-z0-9+#]+)*\+*")
-_POSSESSIVE = re.compile(r"['’]s$")
-_HAN = re.compile("[\u4e00-\u9fff]")
-# words written capitalised in questions that are not names of anything
-_NOT_NAMES = frozenset({"I", "OK", "Ok", "Who", "What", "Which", "When", "Where", "How", "Why"})
 _DEMONYM = ("ish", "ian", "an", "n", "ese", "i")
-_CAPITALISED_RUN = re.compile(r"[A-Z][\w-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w-]*)+")
 
 
-def question_names(text: str) -> tuple[str, ...]:
-    """The names ``text`` gives, in order, each once."""
-    chinese = _HAN.search(text) is not None
-    out: list[str] = []
-    for match in _LATIN_WORD.finditer(text):
-        word = _POSSESSIVE.sub("", match.group(0))
-        if len(word) < 2 or word in _NOT_NAMES or word in out:
-            continue
-        initial = not text[: match.start()].strip(" \t\"'“‘(")
-        if chinese or _written_as_name(word, initial=initial):
-            out.append(word)
-    return tuple(out)
-
-
-def _written_as_name(word: str, *, initial: bool) -> bool:
-    capitals = sum(c.isupper() for c in word)
-    if any(c.isdigit() for c in word):
-        return True
-    return capitals >= 2 or (capitals == 1 and not (initial and word[0].isupper()))
-
-
-def missing_names(text: str, evidence: str, terms: Collection[str]) -> frozenset[str]:
-    """The names of question ``text`` that ``evidence`` (with its key ``terms``) never
-    uses: not as typed (ignoring case), not by stem, not as the place a demonym names
-    ("British" / "Britain", "Indian" / "India"); a run of capitalised words ("Middle
-    East", "Graham Twigg") counts as found when one of its words is."""
+def missing_names(
+    runs: Sequence[tuple[str, ...]], evidence: str, terms: Collection[str]
+) -> frozenset[str]:
+    """The names of a question (its ``runs``, ``QuestionReading.name_runs``) that
+    ``evidence`` (with its key ``terms``) never uses: not as typed (ignoring case), not by
+    stem, not as the place a demonym names ("British" / "Britain", "Indian" / "India"); a
+    run of capitalised words ("Middle East", "Graham Twigg") counts as found when one of
+    its words is."""
     lowered = evidence.casefold()
-    words = set(_LATIN_WORD.findall(lowered))
+    words = set(LATIN_WORD.findall(lowered))
     missing = set()
-    for run in _runs(text, question_names(text)):
+    for run in runs:
         if not any(_found(name, lowered, words, terms) for name in run):
             missing.add(" ".join(run))
     return frozenset(missing)
@@ -106,20 +78,9 @@ def _within(a: str, b: str, limit: int) -> bool:
 
 def _initials(lowered: str) -> set[str]:
     """The initials of every run of two to five words of the (case-folded) evidence."""
-    tokens = _LATIN_WORD.findall(lowered)
+    tokens = LATIN_WORD.findall(lowered)
     return {
         "".join(t[0] for t in tokens[i : i + n]).upper()
         for n in range(2, 6)
         for i in range(len(tokens) - n + 1)
     }
-
-
-def _runs(text: str, names: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """``names`` grouped by the runs of capitalised words they stand in ("Middle East")."""
-    runs: list[tuple[str, ...]] = []
-    for run in _CAPITALISED_RUN.finditer(text):
-        inside = tuple(n for n in names if n in run.group(0).split())
-        if inside:
-            runs.append(inside + tuple(w for w in run.group(0).split() if w not in inside))
-    grouped = {n for run in runs for n in run}
-    return runs + [(n,) for n in names if n not in grouped]

@@ -13,15 +13,12 @@ import numpy as np
 
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.cues import (
-    about_selection,
     answer_fit,
     continues,
     cue_score,
     opens_with_subject,
-    question_subject,
 )
 from askalong.answer.extractive.entries import (
-    asked_attributes,
     describes,
     entry_sentence,
     names_another,
@@ -29,8 +26,8 @@ from askalong.answer.extractive.entries import (
 )
 from askalong.context.units import ContextUnit, Drift
 from askalong.providers.base import Embedder
-from askalong.text.analysed import AnalysedText
-from askalong.text.question_form import GENERIC_TERMS
+from askalong.question.form import GENERIC_TERMS
+from askalong.question.reading import QuestionReading
 from askalong.text.tokens import BIGRAM, terms_of
 from askalong.types import Intent
 
@@ -95,7 +92,7 @@ class Scored:
 
 
 def score_candidates(
-    question: AnalysedText,
+    question: QuestionReading,
     units: Sequence[ContextUnit],
     *,
     intent: Intent = "ask",
@@ -112,7 +109,7 @@ def score_candidates(
     if not found:
         return []
     # a sentence of the entry the question names counts the entry's title as its words
-    subject = question_subject(question)
+    subject = question.subject
     entry = (
         _entry_sentences(question, found, subject)
         if intent == "ask"
@@ -177,7 +174,7 @@ class _Query:
 
 
 def _query(
-    question: AnalysedText,
+    question: QuestionReading,
     units: Sequence[ContextUnit],
     previous_question: str | None,
     weights: Weights,
@@ -191,14 +188,14 @@ def _query(
     secondary = (terms_of(previous_question) if previous_question else set()) | selected
     for term in secondary - own:
         ranking[term] = weights.follow_up
-    if about_selection(question):
+    if question.about_selection:
         text = selection if selected else question.text
         return _Query(ranking, own, frozenset(selected or own), 1.0, text)
     return _Query(ranking, own, own, weights.follow_up_cap, question.text)
 
 
 def _thread_tie(
-    question: AnalysedText,
+    question: QuestionReading,
     thread_answer: str | None,
     sentence_terms: Sequence[set[str]],
     weights: Weights,
@@ -270,7 +267,7 @@ def _idf(query: Mapping[str, float], sentence_terms: list[set[str]]) -> dict[str
 
 
 def _answer_bonus(
-    question: AnalysedText,
+    question: QuestionReading,
     sentence: str,
     terms: set[str],
     weights: Weights,
@@ -295,7 +292,7 @@ _NEGATED = re.compile(r"\bnon-\w+", re.IGNORECASE)
 
 
 def _entry_sentences(
-    question: AnalysedText, found: Sequence[Candidate], subject: Sequence[str]
+    question: QuestionReading, found: Sequence[Candidate], subject: Sequence[str]
 ) -> list[tuple[frozenset[str], float]]:
     """Per candidate, the title terms of the entry the question names and the share of
     the ``entry`` bonus when the sentence answers for that entry (``entries``): a
@@ -303,7 +300,7 @@ def _entry_sentences(
     sentence opening with the subject ("HAVING eliminates group rows …") by half; a
     Description's first sentence opening with the subject in full; a sentence of another
     thing's entry ("wal_buffers" for "shared_buffers") loses as much."""
-    asked = asked_attributes(question)
+    asked = question.asked_attributes
     out: list[tuple[frozenset[str], float]] = []
     for candidate in found:
         named = names_entry(question, candidate.entry, subject)

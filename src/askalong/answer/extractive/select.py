@@ -22,7 +22,8 @@ similarity. Only a sentence whose evidence passes the threshold (or its neighbou
 same block) can be the answer; with none, the answer is ``not_covered``: an anchor's
 bonus or its selected terms never make an answer to an unrelated question. A question
 that names nothing beyond "this" (a bare intent, "What does this mean?", see
-``cues.about_selection``) is about the selection: its evidence is the selection's terms.
+``QuestionReading.about_selection``) is about the selection: its evidence is the
+selection's terms.
 A follow-up never answers with the previous answer's sentence again. Document text is
 data: a sentence is only ever scored and quoted, never followed.
 
@@ -59,8 +60,7 @@ from askalong.answer.extractive.scoring import (
 )
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
-from askalong.text.analysed import AnalysedText
-from askalong.text.referents import leans_on_thread
+from askalong.question.reading import QuestionReading
 from askalong.types import AnswerStatus, BlockSpan, Intent, Quote
 
 
@@ -83,7 +83,7 @@ class ExtractiveResult:
 
 
 def answer_extractively(
-    question: AnalysedText,
+    question: QuestionReading,
     units: Sequence[ContextUnit],
     *,
     intent: Intent = "ask",
@@ -133,10 +133,11 @@ def answer_extractively(
 _MARKER = re.compile(r"\[\d+\]")
 
 
-def _thread_answer(question: AnalysedText, previous_answer: str | None) -> str | None:
+def _thread_answer(question: QuestionReading, previous_answer: str | None) -> str | None:
     """The previous answer, for a follow-up that leans on its thread ("What does it
-    measure?": "it" is what that answer named, ``referents``); None otherwise."""
-    if not previous_answer or not leans_on_thread(question.text):
+    measure?": "it" is what that answer named, ``QuestionReading.leans_on_thread``); None
+    otherwise."""
+    if not previous_answer or not question.leans_on_thread:
         return None
     return _MARKER.sub(" ", previous_answer)
 
@@ -163,7 +164,7 @@ _NUMBERING = re.compile(r"^[\s\d.()（）一二三四五六七八九十、]*(?:�
 _CLAUSE = re.compile(r"[，。；：！？,.;:!?]")
 
 
-def _may_answer(candidate: Candidate, question: AnalysedText) -> bool:
+def _may_answer(candidate: Candidate, question: QuestionReading) -> bool:
     """Headings, captions and formulas name a topic, never answer it (a heading that is
     a whole sentence, as a parser may misread a manual's rule, still reads as one); a
     table cell answers only when a value is asked, a code example only when the means."""
@@ -178,7 +179,7 @@ def _may_answer(candidate: Candidate, question: AnalysedText) -> bool:
     return candidate.kind not in NOT_ANSWERS
 
 
-def _never_answers(candidate: Candidate, question: AnalysedText) -> bool:
+def _never_answers(candidate: Candidate, question: QuestionReading) -> bool:
     """``boilerplate.never_answers``, for the sentences of prose (a heading stands for the
     text below it, a table row answers a value: ``_may_answer``)."""
     return candidate.kind not in ("heading", "table") and never_answers(

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from askalong.answer.extractive.scoring import Scored
-from askalong.text.question_form import QuestionForm
+from askalong.question.reading import QuestionReading
 from askalong.text.scripts import detect_language
 
 _NUMBER = re.compile(
@@ -29,25 +29,24 @@ _NUMBER = re.compile(
 )
 _VALUE = {"quantity": _NUMBER}
 DISTINCTIVE_SHARE = 0.5  # a term in more of the sentences than this is the subject
-_HAN = re.compile("[\u4e00-\u9fff]")
 # a sentence in the other script holding a value makes the rule undecidable (an English
 # question over a Chinese paper: "设计了 5 个喷嘴" answers it, and no English word says so)
 MIN_SENTENCE_CHARS = 12
 
 
 def typed_answer_missing(
-    text: str,
-    form: QuestionForm,
+    question: QuestionReading,
     found: frozenset[str],
     scored: Sequence[Scored],
     holds: Callable[[Scored, str], bool],
 ) -> bool:
-    """Whether ``form`` expects a quantity and no sentence of ``scored`` holds
+    """Whether ``question`` expects a quantity and no sentence of ``scored`` holds
     one together with a distinctive found focus term (``holds``: a term in a sentence).
     With no focus term found at all, the other checks decide; so they do when much of
-    the evidence is in the other script than question ``text``."""
-    value = _VALUE.get(form.answer_type)
-    if value is None or not found or not scored or _other_script(text, scored, value):
+    the evidence is in the other script than the question's."""
+    value = _VALUE.get(question.form.answer_type)
+    chinese = question.holds_chinese
+    if value is None or not found or not scored or _other_script(chinese, scored, value):
         return False
     limit = DISTINCTIVE_SHARE * len(scored)
     distinctive = [t for t in found if sum(holds(s, t) for s in scored) <= limit]
@@ -58,11 +57,11 @@ def typed_answer_missing(
     )
 
 
-def _other_script(text: str, scored: Sequence[Scored], value: re.Pattern[str]) -> bool:
-    """Whether the evidence holds a sentence in the other script than ``text`` that may
-    give the value: for an English question any Chinese sentence (its numbers sit with
-    Chinese words), for a Chinese one an English sentence holding a value."""
-    chinese = _HAN.search(text) is not None
+def _other_script(chinese: bool, scored: Sequence[Scored], value: re.Pattern[str]) -> bool:
+    """Whether the evidence holds a sentence in the other script than the question's
+    (``chinese``: it holds any Chinese) that may give the value: for an English question
+    any Chinese sentence (its numbers sit with Chinese words), for a Chinese one an
+    English sentence holding a value."""
     for s in scored:
         sentence = s.candidate.text
         if len(sentence) < MIN_SENTENCE_CHARS or (detect_language(sentence) == "zh") == chinese:

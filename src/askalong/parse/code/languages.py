@@ -35,6 +35,9 @@ class Grammar:
     # (captured as @node, its kind ``functions``' through ``assigned_functions``).
     extra_definitions: str = ""
     assigned_functions: frozenset[str] = frozenset()
+    # Named definitions inside a function are blocks of their own (Python, JS/TS, Go); in
+    # Java or C++ they are an anonymous or local class's members, kept in their method.
+    nested_functions: bool = False
 
 
 _PYTHON_CALLS = """\
@@ -52,12 +55,19 @@ PYTHON = Grammar(
     imports=frozenset({"import_statement", "import_from_statement"}),
     wrappers=frozenset({"decorated_definition"}),
     call_query=_PYTHON_CALLS,
+    nested_functions=True,
 )
 _GO_CALLS = """\
 (call_expression function: (identifier) @callee)
 (call_expression function: (selector_expression operand: (_) @receiver
     field: (field_identifier) @callee))
 (call_expression arguments: (argument_list (identifier) @ref))
+"""
+# ``handle := func(w, r) {...}``, ``var done = func() {...}``: a func literal given one name.
+_GO_ASSIGNED = """\
+(short_var_declaration left: (expression_list . (identifier) .)
+    right: (expression_list . (func_literal) .)) @node
+(var_spec name: (identifier) . value: (expression_list . (func_literal) .)) @node
 """
 GO = Grammar(
     "go",
@@ -66,6 +76,9 @@ GO = Grammar(
     types=frozenset({"type_declaration"}),
     imports=frozenset({"import_declaration"}),
     call_query=_GO_CALLS,
+    extra_definitions=_GO_ASSIGNED,
+    assigned_functions=frozenset({"short_var_declaration", "var_spec"}),
+    nested_functions=True,
 )
 _JS_FUNCTIONS = frozenset(
     {"function_declaration", "method_definition", "generator_function_declaration"}
@@ -92,6 +105,7 @@ JAVASCRIPT = Grammar(
     call_query=_JAVASCRIPT_CALLS,
     extra_definitions=_JS_ASSIGNED,
     assigned_functions=frozenset({"variable_declarator"}),
+    nested_functions=True,
 )
 TYPESCRIPT = Grammar(
     "typescript",
@@ -104,13 +118,13 @@ TYPESCRIPT = Grammar(
     call_query=_JAVASCRIPT_CALLS,
     extra_definitions=_JS_ASSIGNED,
     assigned_functions=frozenset({"variable_declarator"}),
+    nested_functions=True,
 )
 _JAVA_CALLS = """\
 (method_invocation object: (_) @receiver name: (identifier) @callee)
 (method_invocation !object name: (identifier) @callee)
 (object_creation_expression type: (type_identifier) @callee)
-(method_invocation arguments: (argument_list (identifier) @ref))
-"""
+"""  # no @ref: a bare name passed in Java is a variable (a method is passed as ``C::m``)
 JAVA = Grammar(
     "java",
     functions=frozenset({"method_declaration", "constructor_declaration"}),

@@ -117,15 +117,23 @@ def _scoped(nodes: list[Any], grammar: Grammar) -> Iterator[tuple[Any, _Scope]]:
         yield node, _Scope(name, outer, in_function)
         function = node.type in grammar.functions or node.type in grammar.assigned_functions
         if function or node.type in grammar.containers:
-            open_.append((node.end_byte, (*outer, *name), function))
+            open_.append((node.end_byte, (*_owner(node, grammar, outer), *name), function))
+
+
+def _owner(node: Any, grammar: Grammar, outer: tuple[str, ...]) -> tuple[str, ...]:
+    """What a definition's own name is qualified by: a Go method's receiver type, else the
+    definitions around it."""
+    if node.type == "method_declaration" and grammar.name == "go":
+        receiver = _go_receiver(node)
+        return (receiver,) if receiver else outer
+    return outer
 
 
 def _symbol(node: Any, grammar: Grammar, scope: _Scope, first_line: int) -> Symbol:
     kind = _kind(node, grammar)
-    outer = scope.outer
-    if node.type == "method_declaration" and grammar.name == "go":
-        receiver = _go_receiver(node)
-        outer, kind = ((receiver,), "method") if receiver else (outer, kind)
+    outer = _owner(node, grammar, scope.outer)
+    if outer != scope.outer:
+        kind = "method"
     if kind == "function" and outer and not scope.in_function:
         kind = "method"
     wrapped = _wrapped(node, grammar)
@@ -144,7 +152,7 @@ def _kind(node: Any, grammar: Grammar) -> SymbolKind:
 
 def definition_name(node: Any) -> tuple[str, ...]:
     """The name a definition node gives, as parts (``A::g`` -> ("A", "g")); () if none."""
-    for field in ("name", "declarator", "type"):
+    for field in ("name", "declarator", "type", "left"):  # left: Go's ``f := func...``
         child = node.child_by_field_name(field)
         if child is not None:
             return _name_parts(child)

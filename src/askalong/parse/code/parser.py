@@ -1,13 +1,15 @@
 """A source file -> blocks that follow its structure (runs in the parser guard's child).
 
-Every definition that is not inside a function is a block of its own: a function, a
-method, a struct; a class (an ``impl``, a namespace) gives a header block (its line,
-docstring and fields up to its first member) and then its members. What lies between
-definitions (imports, constants, a ``main`` guard) is a statement block of its
-section. A block's text is its source lines exactly, ``lines`` their 1-based range, and its
-section path its qualified name, so a quote maps to exact lines and carries its symbol.
-A file in a language without a grammar here goes in as line blocks (blank-line
-paragraphs packed to ``TEXT_BLOCK_LINES``).
+Every definition is a block of its own: a function, a method, a struct, a function
+nested in a function; a class (an ``impl``, a namespace) gives a header block (its line,
+docstring and fields up to its first member) and then its members, and a function with
+nested definitions its header block (up to the first of them), each nested one, and the
+lines after each as blocks of its own section (``context/code_own.py`` reads them as
+one). What lies between definitions (imports, constants, a ``main`` guard) is a statement
+block of its section. A block's text is its source lines exactly, ``lines`` their 1-based
+range, and its section path its qualified name, so a quote maps to exact lines and
+carries its symbol. A file in a language without a grammar here goes in as line blocks
+(blank-line paragraphs packed to ``TEXT_BLOCK_LINES``).
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
     else:
         # Blocks need the definitions only: the calls are read from a block when asked.
         outline = code_outline(text.encode("utf-8"), grammar, calls=False)
-        spans = list(_structure(_block_level(outline.symbols), 1, len(lines), ()))
+        kept = _block_level(outline.symbols, nested=grammar.nested_functions)
+        spans = list(_structure(kept, 1, len(lines), ()))
     blocks = tuple(_blocks(lines, spans))
     title = PurePosixPath(source.replace("\\", "/")).name or source
     return ParsedDocument(format="code", blocks=blocks, title=title)
@@ -53,15 +56,22 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
 Span = tuple[int, int, tuple[str, ...]]  # first line, last line, section path
 
 
-def _block_level(symbols: Sequence[Symbol]) -> list[Symbol]:
-    """The definitions that are blocks: not inside a function, nor inside another
-    definition's lines unless that one is a class (whose members are blocks)."""
+def _block_level(symbols: Sequence[Symbol], *, nested: bool) -> list[Symbol]:
+    """The definitions that are blocks: every one whose lines lie wholly inside the lines
+    after its parent's first (a class's members; with ``nested``, a function nested in a
+    function too), none that overlaps another's partly or starts on its parent's first
+    line."""
     kept: list[Symbol] = []
     open_: list[Symbol] = []  # kept symbols whose lines are still running
     for symbol in symbols:
         while open_ and open_[-1].lines[1] < symbol.lines[0]:
             open_.pop()
-        if open_ and (open_[-1].kind != "class" or symbol.lines[1] > open_[-1].lines[1]):
+        parent = open_[-1] if open_ else None
+        if parent and (
+            symbol.lines[1] > parent.lines[1]
+            or symbol.lines[0] <= parent.lines[0]
+            or (parent.kind != "class" and not nested)
+        ):
             continue
         kept.append(symbol)
         open_.append(symbol)

@@ -18,8 +18,9 @@ from starlette.concurrency import run_in_threadpool
 
 from askalong.asking.code_reading import anchor_place, repository_of
 from askalong.asking.limits import MAX_ID_CHARS
-from askalong.context.code_graph import Place, Repository
+from askalong.context.code_graph import Repository
 from askalong.context.code_identifiers import IDENTIFIER, definitions, references
+from askalong.context.code_places import Place
 from askalong.errors import InputError, NotFound
 from askalong.parse.code.tokens import block_tokens
 from askalong.server.deps import AccessDep, ServerState, StateDep

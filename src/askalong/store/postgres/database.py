@@ -35,6 +35,7 @@ POSTGRES = Dialect(
         " WHERE t.document_id = d.id)::text, '[]') AS org_tags FROM documents d"
     ),
     json_strings="SELECT jsonb_array_elements_text(CAST(? AS jsonb))",
+    block_symbol="((b.section_path::jsonb) ->> -1)",
     skip_locked=" FOR UPDATE SKIP LOCKED",
 )
 

@@ -12,6 +12,7 @@ from askalong.store.sql.limits import SqlLimits
 from askalong.store.sql.logins import SqlLogins
 from askalong.store.sql.orgs import SqlOrgs
 from askalong.store.sql.sessions import SqlSessions
+from askalong.store.sql.symbols import SqlSymbols
 from askalong.store.sql.threads import SqlThreads
 from askalong.store.sql.uploads import SqlUploads
 from askalong.store.sql.users import SqlUsers
@@ -30,5 +31,6 @@ class SqlAggregates(
     SqlSessions,
     SqlConflicts,
     SqlFeedback,
+    SqlSymbols,
 ):
     """The methods of every aggregate; the connection comes from the backend's class."""

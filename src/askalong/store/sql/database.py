@@ -48,6 +48,9 @@ class Dialect:
     select_document: str
     # The strings of one JSON array parameter (a list of ids), as a one-column SELECT.
     json_strings: str
+    # The name a block ``b`` defines (its section path's last part), spelled as the
+    # expression index ``blocks_by_symbol`` is, so that the lookup searches that index.
+    block_symbol: str
     # Appended to the SELECT that picks a job to claim: skip rows another claim holds.
     skip_locked: str = ""
 

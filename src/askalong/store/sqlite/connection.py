@@ -30,6 +30,7 @@ SQLITE = Dialect(
         " WHERE t.document_id = d.id ORDER BY t.ord)) AS org_tags FROM documents d"
     ),
     json_strings="SELECT value FROM json_each(?)",
+    block_symbol="json_extract(b.section_path, '$[#-1]')",
 )
 
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import itertools
 import struct
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import overload
 
 import numpy as np
 
@@ -45,13 +47,43 @@ class ModelShape:
 class Vocabulary:
     """The SentencePiece-unigram tables: pieces, scores, specials and normaliser."""
 
-    pieces: tuple[str, ...]
+    pieces: Sequence[str]  # ``PieceTable`` when read from the image: decoded on use
     scores: np.ndarray  # float32, one per piece
     bos: int
     eos: int
     pad: int
     unk: int
     normalise: dict[str, str]  # one code point -> its replacement (maybe empty)
+
+
+class PieceTable(Sequence[str]):
+    """The pieces as the image stores them (a UTF-8 blob and offsets), decoded when read.
+
+    Decoding all 250k at every start cost ~0.2 CPU-s; a start that finds the tokenizer's
+    edges cached (``e5/tokenizer.py``) reads none of them."""
+
+    def __init__(self, blob: bytes, offsets: np.ndarray) -> None:
+        self._blob, self._offsets = blob, offsets
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        index %= len(self)
+        return self._blob[self._offsets[index] : self._offsets[index + 1]].decode("utf-8")
+
+    def __iter__(self) -> Iterator[str]:
+        blob = self._blob
+        for start, end in itertools.pairwise(self._offsets.tolist()):
+            yield blob[start:end].decode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -155,7 +187,10 @@ def _read_vocabulary(reader: _Reader) -> Vocabulary:
     offsets = reader.array("<u4", count + 1).astype(np.int64)
     scores = reader.array("<f4", count)
     blob = reader.raw(int(blob_len))
-    pieces = tuple(blob[a:b].decode("utf-8") for a, b in itertools.pairwise(offsets))
+    if len(offsets) != count + 1 or (count and int(offsets[-1]) > len(blob)):
+        raise ValueError("the piece offsets run past the blob")
+    blob[: int(offsets[-1]) if count else 0].decode("utf-8")  # damaged text fails here, now
+    pieces = PieceTable(blob, offsets)
     return Vocabulary(pieces, scores, bos, eos, pad, unk, _read_normaliser(reader))
 
 

@@ -11,24 +11,18 @@ The walk from a position stops at the first run of characters that no piece star
 with (``_edges`` holds every piece's proper prefixes too): the same edges are relaxed
 as when every length up to the longest piece is looked up, in ~1/4 of the lookups
 (4.7 -> 1.2 ms for a 220-character sentence, two sentences for each part's answer).
+The edges live in the cache folder and are read one by one until there is bulk to
+tokenise (``e5/edge_table.py``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import logging
-import marshal
 import re
 from array import array
 from pathlib import Path
 
-from askalong.files.atomic import write_atomically
+from askalong.providers.local.e5.edge_table import EdgeTable, Lookup
 from askalong.providers.local.e5.file import Vocabulary
-
-log = logging.getLogger(__name__)
-# marshal's format is Python's own: its version is part of the name, as the model's is of
-# the folder.
-EDGES_FILE = f"tokenizer-edges-{marshal.version}.marshal"
 
 METASPACE = "\u2581"
 _SPACE_RUNS = re.compile("  +")
@@ -39,11 +33,11 @@ _PREFIX_ONLY = -1  # in ``_edges``: a piece starts with this text, none is it
 class Tokenizer:
     def __init__(self, vocabulary: Vocabulary, cache: Path | None = None) -> None:
         """``cache``: a folder keyed by the model file, where the edges are kept between runs
-        (building them is ~1 s of CPU for 250k pieces; reading them back a third of it)."""
+        (building them is ~1 s of CPU for 250k pieces)."""
         self.vocabulary = vocabulary
-        self._edges = piece_edges(vocabulary, cache)
+        self._edges = EdgeTable(cache, lambda: piece_edges(vocabulary))
         self._scores = vocabulary.scores.tolist()
-        self._longest = max(map(len, self._edges))  # a prefix is never longer than its piece
+        self._longest = self._edges.longest  # a prefix is never longer than its piece
         unk = array("f", [float(vocabulary.scores.min()) - 10.0])
         self._unk_score = unk[0]
         self._normalise = str.maketrans(vocabulary.normalise)
@@ -64,19 +58,26 @@ class Tokenizer:
         best[0] = 0.0
         piece = [0] * (n + 1)
         start = [0] * (n + 1)
+        lookup = self._edges.lookup(n)
         for i in range(n):
-            self._extend(chars, i, best, piece, start)
+            self._extend(chars, i, best, piece, start, lookup)
         return _backtrack(piece, start, n)
 
     def _extend(
-        self, chars: str, i: int, best: array[float], piece: list[int], start: list[int]
+        self,
+        chars: str,
+        i: int,
+        best: array[float],
+        piece: list[int],
+        start: list[int],
+        lookup: Lookup,
     ) -> None:
         """Relax every edge leaving position ``i``; float32 sums via ``best`` itself."""
         here = best[i]
         if here <= -1e29:
             return
         scratch = array("f", [0.0])
-        lookup, scores = self._edges.get, self._scores
+        scores = self._scores
         for end in range(i + 1, min(len(chars), i + self._longest) + 1):
             idx = lookup(chars[i:end])
             if idx is None:
@@ -90,23 +91,9 @@ class Tokenizer:
             best[i + 1], piece[i + 1], start[i + 1] = scratch[0], self.vocabulary.unk, i
 
 
-def piece_edges(vocabulary: Vocabulary, cache: Path | None) -> dict[str, int]:
-    """Every piece and every proper prefix of one (``_with_prefixes``), read from ``cache``
-    when an earlier run left them there; a cache that cannot be read or written only
-    means they are built again."""
-    path = cache / EDGES_FILE if cache is not None else None
-    if path is not None:
-        with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
-            edges = marshal.loads(path.read_bytes())
-            if isinstance(edges, dict) and edges:
-                return edges
-    edges = _with_prefixes(_piece_index(vocabulary))
-    if path is not None:
-        try:
-            write_atomically(path, marshal.dumps(edges))
-        except OSError as exc:
-            log.warning("cannot cache the tokenizer's edges at %s (%s)", path, exc)
-    return edges
+def piece_edges(vocabulary: Vocabulary) -> dict[str, int]:
+    """Every piece and every proper prefix of one (``_with_prefixes``)."""
+    return _with_prefixes(_piece_index(vocabulary))
 
 
 def _piece_index(vocabulary: Vocabulary) -> dict[str, int]:

@@ -40,7 +40,11 @@ function row(f) {
     ? [
         el("strong", {}, TEXT.labels[f.triage.label] ?? f.triage.label),
         el("div", { class: "muted" }, f.triage.reason),
-        el("ul", { class: "muted" }, f.triage.evidence.map((e) => el("li", {}, e))),
+        el(
+          "ul",
+          { class: "muted" },
+          f.triage.evidence.map((e) => el("li", {}, e)),
+        ),
       ]
     : "";
   return el(
@@ -80,7 +84,11 @@ export function feedbackSection() {
         el(
           "table",
           { class: "data-table" },
-          el("tr", {}, head.map((h) => el("th", {}, h))),
+          el(
+            "tr",
+            {},
+            head.map((h) => el("th", {}, h)),
+          ),
           feedback.map(row),
         );
       body.replaceChildren(feedback.length ? table() : el("p", { class: "muted" }, TEXT.none));

@@ -5,8 +5,7 @@
 import { errorOf, request, withCsrf } from "../lib/api.js";
 import { readEvents } from "../lib/sse.js";
 
-export const listConversations = () =>
-  request("/api/conversations").then((b) => b.conversations);
+export const listConversations = () => request("/api/conversations").then((b) => b.conversations);
 
 // Yields the typed events of POST /api/chat (lib/contract.js CHAT_EVENT_NAMES); `signal`
 // aborts the stream (the stop button).

@@ -32,7 +32,10 @@ class ChatPage {
       event.preventDefault();
       this.ask();
     });
-    this.input.addEventListener("keydown", sendOnEnter(() => this.ask()));
+    this.input.addEventListener(
+      "keydown",
+      sendOnEnter(() => this.ask()),
+    );
     this.stop.addEventListener("click", () => this.asking?.abort());
     $("#new-conversation").addEventListener("click", () => this.startNew());
   }

@@ -39,6 +39,7 @@ export function stepWords(name, args = {}) {
 
 export class ChatTurn {
   // `titles`: document id → title (a stored answer's sources name only the id).
+  /** @param {{question: string, titles?: Map<string, string>, onStarted?: (data: any) => void}} options */
   constructor({ question, titles = new Map(), onStarted = () => {} }) {
     this.titles = titles;
     this.onStarted = onStarted;

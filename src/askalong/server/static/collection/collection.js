@@ -46,7 +46,9 @@ async function openPicked(ids) {
 }
 
 function mount({ collection, documents }, meta = null) {
-  document.title = t("app.titled", { title: collection.id ? collection.name : t("collection.documents") });
+  document.title = t("app.titled", {
+    title: collection.id ? collection.name : t("collection.documents"),
+  });
   $("#collection-name").replaceChildren(collection.id ? collection.name : t("collection.picked"));
   $("#collection-meta").replaceChildren(
     meta ??
@@ -63,7 +65,7 @@ function mount({ collection, documents }, meta = null) {
       : documents.map((doc) => member(doc, collection.name))),
   );
   const titles = new Map(documents.map((d) => [d.id, d.title]));
-  const open = (blockId, start, end, documentId) => {
+  const open = (_blockId, _start, _end, documentId) => {
     if (titles.has(documentId)) location.assign(readerUrl(documentId));
   };
   const panel = new Panel($("#panel"), {

@@ -10,7 +10,9 @@ import { t, tn } from "../lib/i18n.js";
 export function repositoryTree(documents, readerUrl) {
   const paths = sharedRoot(documents.map((d) => d.source));
   const root = { folders: new Map(), files: [] };
-  documents.forEach((doc, i) => addFile(root, paths[i].split("/"), doc, paths[i]));
+  documents.forEach((doc, i) => {
+    addFile(root, paths[i].split("/"), doc, paths[i]);
+  });
   const tree = el("nav", { class: "file-tree", "aria-label": t("tree.label") });
   tree.append(...renderFolder(root, 0, readerUrl));
   const count = el("output", { class: "finder-count", "aria-live": "polite" });
@@ -27,7 +29,12 @@ export function repositoryTree(documents, readerUrl) {
     const first = tree.querySelector(".tree-file:not([hidden]) a"); // i18n-ignore: a selector
     if (first) location.assign(first.href);
   });
-  return el("div", { class: "repository" }, el("div", { class: "finder-row" }, finder, count), tree);
+  return el(
+    "div",
+    { class: "repository" },
+    el("div", { class: "finder-row" }, finder, count),
+    tree,
+  );
 }
 
 function addFile(node, parts, doc, path) {

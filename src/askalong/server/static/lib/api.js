@@ -67,8 +67,7 @@ export const setVisibility = (id, visibility) =>
 let sessionAsked = null;
 export const currentSession = () => (sessionAsked ??= request("/api/session"));
 export const logout = () => request("/api/logout", { method: "POST" });
-export const retryDocument = (id) =>
-  request(`/api/documents/${enc(id)}/retry`, { method: "POST" });
+export const retryDocument = (id) => request(`/api/documents/${enc(id)}/retry`, { method: "POST" });
 export const listThreads = (id) =>
   request(`/api/documents/${enc(id)}/threads`).then((b) => b.threads);
 export const getThread = (id) => request(`/api/threads/${enc(id)}`);
@@ -117,7 +116,7 @@ export function search(query, documentId) {
   return request(`/api/search?${params}`);
 }
 
-// Ask, streaming: yields the typed events of POST /api/ask (see server/routes_ask.py).
+// Ask, streaming: yields the typed events of POST /api/ask (see server/routes/ask.py).
 export async function* ask(body, signal) {
   const response = await fetch("/api/ask", {
     method: "POST",

@@ -55,8 +55,10 @@ const ICONS = {
   doc: "M7 3h7l5 5v13H7z M14 3v5h5",
   thread: "M5 6h14 M5 11h10 M5 16h7",
   reanchor: "M4 12a8 8 0 0 1 14-5 M20 12a8 8 0 0 1-14 5 M18 3v4h-4 M6 21v-4h4",
-  thumbUp: "M7 11v9H4v-9z M7 11l4-7a2 2 0 0 1 3 2l-1 4h5a2 2 0 0 1 2 2.3l-1.2 6A2 2 0 0 1 16.8 20H7",
-  thumbDown: "M7 13V4H4v9z M7 13l4 7a2 2 0 0 0 3-2l-1-4h5a2 2 0 0 0 2-2.3l-1.2-6A2 2 0 0 0 16.8 4H7",
+  thumbUp:
+    "M7 11v9H4v-9z M7 11l4-7a2 2 0 0 1 3 2l-1 4h5a2 2 0 0 1 2 2.3l-1.2 6A2 2 0 0 1 16.8 20H7",
+  thumbDown:
+    "M7 13V4H4v9z M7 13l4 7a2 2 0 0 0 3-2l-1-4h5a2 2 0 0 0 2-2.3l-1.2-6A2 2 0 0 0 16.8 4H7",
   chat: "M4 5h16v11H10l-5 4v-4H4z",
 };
 
@@ -75,7 +77,7 @@ export function icon(name, size = 18) {
 
 export function shorten(text, max) {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : flat.slice(0, max - 1) + "…";
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
 // The page's "cannot open" state: what went wrong and the way back to the library.

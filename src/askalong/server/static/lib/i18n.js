@@ -22,6 +22,7 @@ export function catalogueFor(tag) {
 }
 
 // The language to show: a stored choice the reader has, else the browser's first known.
+/** @param {string | null} stored @param {readonly string[]} languages */
 export function chooseLanguage(stored, languages = []) {
   if (Object.hasOwn(CATALOGUES, stored)) return stored;
   for (const tag of languages) {
@@ -88,7 +89,8 @@ const ATTRIBUTES = ["title", "aria-label", "placeholder", "alt"];
 
 export function translatePage(root = document) {
   document.documentElement.lang = current;
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n]"))
+    node.textContent = t(node.getAttribute("data-i18n"));
   for (const name of ATTRIBUTES) {
     for (const node of root.querySelectorAll(`[data-i18n-${name}]`))
       node.setAttribute(name, t(node.getAttribute(`data-i18n-${name}`)));

@@ -22,7 +22,7 @@ export async function showIdentity() {
   );
   const who = el(
     "div",
-    { class: "identity", "aria-label": t("identity.label") , role: "group" },
+    { class: "identity", "aria-label": t("identity.label"), role: "group" },
     el("span", { class: "identity-user" }, session.user),
     orgs ? el("span", { class: "identity-orgs" }, orgs) : null,
     signOut,

@@ -17,7 +17,11 @@ export function setUpLanguage() {
       onchange: (event) => setLanguage(event.target.value),
     },
     Object.keys(CATALOGUES).map((code) =>
-      el("option", { value: code, lang: code, selected: code === language() }, LANGUAGE_NAMES[code]),
+      el(
+        "option",
+        { value: code, lang: code, selected: code === language() },
+        LANGUAGE_NAMES[code],
+      ),
     ),
   );
   document.querySelector(".topbar")?.append(select);

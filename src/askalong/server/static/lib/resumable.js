@@ -13,12 +13,7 @@ const POLL_MS = 300;
 
 // `onProgress(fraction)` follows the bytes sent; `onReading({stage, done, total})` the
 // server's reading of the document after the last byte (pages parsed, OCR, vectors).
-export function uploadResumable(
-  file,
-  onProgress,
-  onReading = () => {},
-  pieceBytes = PIECE_BYTES,
-) {
+export function uploadResumable(file, onProgress, onReading = () => {}, pieceBytes = PIECE_BYTES) {
   const tus = window.tus;
   return new Promise((resolve, reject) => {
     const upload = new tus.Upload(file, {

@@ -13,7 +13,7 @@ export function isTyping(target) {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable || target.tagName === "TEXTAREA" || target.tagName === "SELECT")
     return true;
-  return target.tagName === "INPUT" && !TEXT_INPUTS.has(target.type);
+  return target instanceof HTMLInputElement && !TEXT_INPUTS.has(target.type);
 }
 
 // "j", "J" (Shift+j), "?", "Shift+ArrowDown": a printable key is its character, which
@@ -47,6 +47,10 @@ export class Shortcuts {
 
   // keys: combos (see comboOf); shown: how the sheet writes them; when: whether it applies
   // now; run: the action (returning false lets the key do what it does anyway).
+  /**
+   * @param {{keys?: string[], shown: string[], what: string, when?: (event: KeyboardEvent) => boolean,
+   *   run?: ((event: KeyboardEvent) => unknown) | null}} entry
+   */
   add({ keys = [], shown, what, when, run = null }) {
     this.entries.push({ keys, shown, what, when: when ?? (() => true), run });
     return this;

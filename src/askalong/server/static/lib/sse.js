@@ -8,8 +8,7 @@ export async function* readEvents(body) {
     const { value, done } = await reader.read();
     if (done) break;
     buffer += value.replace(/\r\n?/g, "\n");
-    let cut;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+    for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
       const event = parseEvent(buffer.slice(0, cut));
       buffer = buffer.slice(cut + 2);
       if (event) yield event;

@@ -31,6 +31,7 @@ const uploads = new UploadQueue($("#uploads"), {
 });
 const filter = new LibraryFilter($("#library-filter"), () => showDocuments());
 let listed = []; // the documents as last listed
+let refreshTimer = null; // the next refresh while a worker is reading
 const ACCEPTED = [...DOCUMENT_SUFFIXES, ...CODE_SUFFIXES, ...ARCHIVE_SUFFIXES];
 
 async function refresh() {
@@ -40,8 +41,8 @@ async function refresh() {
     picked.show(listed.map((d) => d.id));
     showDocuments();
     if (listed.some((d) => d.job && !["ready", "failed"].includes(d.job.state))) {
-      clearTimeout(refresh.again); // one timer however often refresh runs
-      refresh.again = setTimeout(refresh, REFRESH_MS); // a worker is reading one: show its step
+      clearTimeout(refreshTimer); // one timer however often refresh runs
+      refreshTimer = setTimeout(refresh, REFRESH_MS); // a worker is reading one: show its step
     }
   } catch (error) {
     $("#documents").replaceChildren(el("p", { class: "notice error" }, error.message));
@@ -75,7 +76,11 @@ function collectionCard(collection) {
       "a",
       { class: "doc-link", href: `/collection.html?c=${encodeURIComponent(collection.id)}` },
       el("span", { class: "doc-card-title" }, shorten(collection.name, 120)),
-      el("span", { class: "doc-card-meta" }, `${count} · ${t("doc.passages", { n: collection.chunks })}`),
+      el(
+        "span",
+        { class: "doc-card-meta" },
+        `${count} · ${t("doc.passages", { n: collection.chunks })}`,
+      ),
     ),
   );
 }
@@ -207,9 +212,7 @@ function retryButton(doc) {
 
 function confirmRemove(doc) {
   const dialog = $("#confirm");
-  $("#confirm-text").replaceChildren(
-    t("library.remove.text", { title: shorten(doc.title, 100) }),
-  );
+  $("#confirm-text").replaceChildren(t("library.remove.text", { title: shorten(doc.title, 100) }));
   dialog.returnValue = "";
   dialog.addEventListener(
     "close",
@@ -264,6 +267,8 @@ function setUpShortcuts() {
 
 showIdentity();
 setUpUpload();
-document.addEventListener("share-refused", (event) => alertLine(event.detail.message));
+document.addEventListener("share-refused", (event) =>
+  alertLine(/** @type {CustomEvent} */ (event).detail.message),
+);
 setUpShortcuts();
 refresh();

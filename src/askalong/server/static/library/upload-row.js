@@ -13,6 +13,10 @@ const DONE_STAYS_MS = 60_000; // a finished row stays a minute unless dismissed 
 export class UploadRow {
   // `onDismiss(row)`: the row was dismissed; `onRetry(row)`: send it again; `control(row)`:
   // a control of the caller's shown in the row (who may see the document), or null.
+  /**
+   * @param {File} file
+   * @param {{onDismiss: (row: UploadRow) => void, onRetry: (row: UploadRow) => void, control?: (row: UploadRow) => Node | null}} options
+   */
   constructor(file, { onDismiss, onRetry, control = () => null }) {
     this.file = file;
     this.documentId = null; // once the server has added it

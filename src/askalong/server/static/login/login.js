@@ -13,8 +13,8 @@ async function signIn(event) {
   event.preventDefault();
   problem.textContent = "";
   const body = {
-    user: document.getElementById("user").value,
-    password: document.getElementById("password").value,
+    user: /** @type {HTMLInputElement} */ (document.getElementById("user")).value,
+    password: /** @type {HTMLInputElement} */ (document.getElementById("password")).value,
   };
   let response;
   try {

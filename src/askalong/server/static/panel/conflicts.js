@@ -35,6 +35,8 @@ function notice(conflict, cite) {
 
 function side(number, tokens, kind, cite) {
   const says =
-    kind === "negation" ? t("conflict.negation") : t("conflict.says", { tokens: tokens.join(", ") });
+    kind === "negation"
+      ? t("conflict.negation")
+      : t("conflict.says", { tokens: tokens.join(", ") });
   return el("li", {}, cite(number), " ", el("span", { class: "says" }, says));
 }

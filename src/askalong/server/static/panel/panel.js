@@ -23,6 +23,11 @@ export class Panel {
   // for documents picked in the library) the panel asks those documents as one, and
   // `highlight` gets the quote's document id too.
   // `onThreadChange(thread)` runs when another thread is shown or the shown one gains a turn.
+  /**
+   * @param {HTMLElement} root
+   * @param {{docId: string | null, blocks: Map<string, any>, highlight: Function,
+   *   collection?: any, onThreadChange?: (thread: any) => void}} options
+   */
   constructor(root, { docId, blocks, highlight, collection = null, onThreadChange = () => {} }) {
     this.root = root;
     this.blocks = blocks;
@@ -64,7 +69,12 @@ export class Panel {
     const tabs = el("div", { class: "tabs", role: "tablist" }, this.tabs.thread, this.tabs.threads);
     const fresh = el(
       "button",
-      { class: "icon-button", type: "button", title: t("panel.new.title"), onclick: () => this.reset() },
+      {
+        class: "icon-button",
+        type: "button",
+        title: t("panel.new.title"),
+        onclick: () => this.reset(),
+      },
       t("panel.new"),
     );
     const header = el("header", { class: "panel-header" }, tabs, fresh);

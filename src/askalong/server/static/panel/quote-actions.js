@@ -12,7 +12,9 @@ export function quoteAsText(quote, blocks) {
     ? quote.section_path
     : (blocks.get(quote.block_id)?.section_path ?? []);
   const page = quote.page ?? blocks.get(quote.block_id)?.page;
-  const where = [page ? t("where.page", { page }) : "", sections.join(" › ")].filter(Boolean).join(" · ");
+  const where = [page ? t("where.page", { page }) : "", sections.join(" › ")]
+    .filter(Boolean)
+    .join(" · ");
   return where ? `“${quote.text}”\n— ${where}` : `“${quote.text}”`;
 }
 

@@ -9,6 +9,7 @@ import { exportLink } from "./export.js";
 
 export class ThreadMenu {
   // `onDeleted()` after the server removed the thread; `onRenamed(title)` after a rename.
+  /** @param {{onDeleted: Function, onRenamed?: (title: string) => void}} options */
   constructor({ onDeleted, onRenamed = () => {} }) {
     this.onDeleted = onDeleted;
     this.onRenamed = onRenamed;

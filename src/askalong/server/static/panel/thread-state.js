@@ -91,9 +91,10 @@ export class ThreadState {
       ...(this.collectionId ? { collection: this.collectionId } : {}),
       ...(this.documentIds.length ? { documents: this.documentIds } : {}),
     };
-    const pending = this.collectionId || this.documentIds.length
-      ? null
-      : new PendingQuestion(this.docId, { question, intent, anchor, thread_id: id, attempt });
+    const pending =
+      this.collectionId || this.documentIds.length
+        ? null
+        : new PendingQuestion(this.docId, { question, intent, anchor, thread_id: id, attempt });
     try {
       for await (const event of api.ask(body)) {
         pending?.see(event);

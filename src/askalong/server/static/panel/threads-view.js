@@ -18,9 +18,7 @@ export class ThreadsView {
     try {
       const threads = await api.listThreads(this.docId);
       const items = threads.map((t) => this.item(t));
-      this.root.replaceChildren(
-        ...(items.length ? items : [muted(t("threads.none"))]),
-      );
+      this.root.replaceChildren(...(items.length ? items : [muted(t("threads.none"))]));
     } catch (error) {
       this.root.replaceChildren(muted(error.message));
     }

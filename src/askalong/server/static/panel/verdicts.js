@@ -27,7 +27,10 @@ export const REASONS = Object.freeze([
   [/^(.+) not in the cited text$/, "reason.not_in_text"],
   [/^the cited text covers (\d+%) of the claim$/, "reason.coverage"],
   [/^the cited source drifted$/, "reason.drifted"],
-  [/^the cited text does not mention what the question asks about \((.+)\)$/, "reason.off_question"],
+  [
+    /^the cited text does not mention what the question asks about \((.+)\)$/,
+    "reason.off_question",
+  ],
   [/^the judge found it unsupported by its source$/, "reason.judge"],
   [/^the cited text is an instruction planted in the document, not evidence$/, "reason.planted"],
   [/^repeats what an instruction planted in the document says \((.+)\)$/, "reason.repeats_planted"],

@@ -11,6 +11,10 @@ import { CompareTarget, compareQuestion } from "./compare-target.js";
 
 export class AskBox {
   // `targets(selection)`: a promise of what the selection might be compared with.
+  /**
+   * @param {(asked: {selection: any, question: string, intent: string | undefined}) => void} onSubmit
+   * @param {{targets?: (selection: any) => Promise<any[]>}} [options]
+   */
   constructor(onSubmit, { targets = async () => [] } = {}) {
     this.onSubmit = onSubmit;
     this.targets = targets;

@@ -91,7 +91,10 @@ function lineSegments(blockId, chars, start, end, tokens, from) {
 
 function seg(blockId, chars, start, end, kind) {
   const known = CODE_TOKEN_KINDS.includes(kind); // a class only of the kinds the CSS colours
-  const props = { class: known ? `seg tok-${kind}` : "seg", dataset: { block: blockId, start, end } };
+  const props = {
+    class: known ? `seg tok-${kind}` : "seg",
+    dataset: { block: blockId, start, end },
+  };
   return el("span", props, chars.slice(start, end).join(""));
 }
 

@@ -28,7 +28,10 @@ export class CompareTarget {
       { class: "compare-go", type: "button", onclick: () => this.compare(this.input.value) },
       t("compare.go"),
     );
-    this.suggestions = el("div", { class: "compare-suggestions", "aria-label": t("compare.suggestions") });
+    this.suggestions = el("div", {
+      class: "compare-suggestions",
+      "aria-label": t("compare.suggestions"),
+    });
     this.el = el(
       "div",
       { class: "compare-target", hidden: true },

@@ -16,6 +16,10 @@ const TYPING_PAUSE = 150; // ms after the last key before a long document is sea
 export const HIT_NAMES = { all: "askalong-find", current: "askalong-find-current" };
 
 export class Find {
+  /**
+   * @param {HTMLElement} scroller @param {HTMLElement} root @param {any} view @param {any} structure
+   * @param {{pageNow?: () => number, signal?: AbortSignal}} [options]
+   */
   constructor(scroller, root, view, structure, { pageNow = () => 1, signal } = {}) {
     this.scroller = scroller;
     this.root = root;
@@ -32,7 +36,12 @@ export class Find {
     this.listen(signal);
     // A PDF page's text layer is built as it nears the view: its hits are painted then.
     this.watcher = new MutationObserver((records) => {
-      if (this.hits.length && records.some((r) => r.target.classList?.contains("text-layer")))
+      if (
+        this.hits.length &&
+        records.some(
+          (r) => r.target instanceof Element && r.target.classList.contains("text-layer"),
+        )
+      )
         this.paint();
     });
     this.watcher.observe(root, { childList: true, subtree: true });
@@ -112,7 +121,8 @@ export class Find {
   paint() {
     const shown = new Map();
     for (const seg of this.root.querySelectorAll(".seg")) {
-      const id = seg.dataset.block ?? seg.closest("[data-block]")?.dataset.block;
+      const id =
+        seg.getAttribute("data-block") ?? seg.closest("[data-block]")?.getAttribute("data-block");
       if (!shown.has(id)) shown.set(id, []);
       shown.get(id).push(seg);
     }

@@ -17,6 +17,7 @@ export class ReaderKeys {
     const step = (delta, extend) => () => this.step(delta, extend);
     const cursorOn = () => this.cursor.isActive && !askBoxOpen();
     const leave = () => this.cursor.clear();
+    /** @type {[string[], string[], string, (event: KeyboardEvent) => unknown, ((event: KeyboardEvent) => boolean)?][]} */
     const table = [
       [["j"], ["j"], "keys.next", step(1, false)],
       [["k"], ["k"], "keys.previous", step(-1, false)],

@@ -55,7 +55,9 @@ export class Outline {
 
   // Entry `index` is the list's one Tab stop.
   rove(index) {
-    this.items.forEach((item, i) => (item.tabIndex = i === index ? 0 : -1));
+    this.items.forEach((item, i) => {
+      item.tabIndex = i === index ? 0 : -1;
+    });
   }
 
   walk(event) {

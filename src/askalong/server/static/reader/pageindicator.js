@@ -9,6 +9,11 @@ const $ = (selector) => document.querySelector(selector);
 const GAP = 8; // pixels left above a page jumped to
 
 export class PageIndicator {
+  /**
+   * @param {HTMLElement} scroller
+   * @param {any} view
+   * @param {{onPage?: (page: number) => void, signal?: AbortSignal}} [options]
+   */
   constructor(scroller, view, { onPage = () => {}, signal } = {}) {
     this.scroller = scroller;
     this.pages = view.pages ?? [];

@@ -51,7 +51,11 @@ export class PdfView {
   }
 
   placeholder(info) {
-    const img = el("img", { class: "page-image", alt: t("pages.image", { n: info.number }), decoding: "async" });
+    const img = el("img", {
+      class: "page-image",
+      alt: t("pages.image", { n: info.number }),
+      decoding: "async",
+    });
     const layer = el("div", { class: "text-layer" });
     const number = el("div", { class: "page-number" }, String(info.number));
     const node = el(

@@ -92,11 +92,16 @@ function mount(structure, code) {
   const options = { signal: toolbar.signal };
   setUpSearch(doc.id, highlight, options);
   // Blocks of a page read now (unread-page.js) join the map selections and quotes use.
-  const addBlocks = (event) => event.detail.forEach((b) => blocks.set(b.id, b));
+  const addBlocks = (event) => {
+    for (const b of event.detail) blocks.set(b.id, b);
+  };
   root.addEventListener(BLOCKS_EVENT, addBlocks, options);
   const symbols = code && new SymbolLinks({ docId: doc.id, blocks, highlight });
+  // the block cursor's Enter asks about its blocks: a caret left in a name waits
+  const cursorOn = () => keys.cursor.isActive;
   const identifiers =
-    code && new IdentifierCard({ root, docId: doc.id, blocks, highlight, symbols, ...options });
+    code &&
+    new IdentifierCard({ root, docId: doc.id, blocks, highlight, symbols, cursorOn, ...options });
   const outline = new Outline(scroller, root, structure, {
     highlight,
     ...options,
@@ -146,9 +151,9 @@ function mount(structure, code) {
 }
 
 function metaLine(doc) {
-  const parts = [doc.format.toUpperCase()];
-  if (doc.format === "pdf" && doc.pages)
-    parts.push(tn("doc.pages", doc.pages));
+  // a format's short name (PDF, HTML) reads in any language; "code" is said in the reader's
+  const parts = [doc.format === "code" ? t("library.kind.code") : doc.format.toUpperCase()];
+  if (doc.format === "pdf" && doc.pages) parts.push(tn("doc.pages", doc.pages));
   const spoken = languageName(doc.language);
   if (spoken) parts.push(spoken);
   return parts.join(" · ");
@@ -158,7 +163,11 @@ function metaLine(doc) {
 function repositoryLinks(code) {
   return (code?.repositories ?? []).flatMap((repo) => [
     " · ",
-    el("a", { class: "repository-link", href: `/collection.html?c=${encodeURIComponent(repo.id)}` }, t("tree.open", { name: repo.name })),
+    el(
+      "a",
+      { class: "repository-link", href: `/collection.html?c=${encodeURIComponent(repo.id)}` },
+      t("tree.open", { name: repo.name }),
+    ),
   ]);
 }
 

@@ -33,15 +33,24 @@ export class SymbolLinks {
   row(entry, button) {
     const { symbol } = entry;
     const links = el("div", { class: "symbol-links", hidden: true });
-    const toggle = el("button", {
-      class: "symbol-more",
-      type: "button",
-      "aria-expanded": "false",
-      "aria-label": t("code.links", { name: symbol.name }),
-      title: t("code.links", { name: symbol.name }),
-      onclick: () => this.toggle(symbol, toggle, links),
-    }, "⋯");
-    return el("div", { class: "symbol-wrap" }, el("div", { class: "symbol-row" }, button, toggle), links);
+    const toggle = el(
+      "button",
+      {
+        class: "symbol-more",
+        type: "button",
+        "aria-expanded": "false",
+        "aria-label": t("code.links", { name: symbol.name }),
+        title: t("code.links", { name: symbol.name }),
+        onclick: () => this.toggle(symbol, toggle, links),
+      },
+      "⋯",
+    );
+    return el(
+      "div",
+      { class: "symbol-wrap" },
+      el("div", { class: "symbol-row" }, button, toggle),
+      links,
+    );
   }
 
   async toggle(symbol, toggle, links) {
@@ -81,13 +90,18 @@ export class SymbolLinks {
         el("span", { class: "muted" }, where(call.place, this.docId, lineOf(call))),
       ),
     );
-    return [el("h3", {}, title), ...(items.length ? items : [el("div", { class: "none" }, t("code.none"))])];
+    return [
+      el("h3", {}, title),
+      ...(items.length ? items : [el("div", { class: "none" }, t("code.none"))]),
+    ];
   }
 
   goToLine(place, line) {
     if (place.document_id !== this.docId) {
       const doc = encodeURIComponent(place.document_id);
-      location.assign(`/reader.html?doc=${doc}${hashOf({ line: { block: place.block_id, line } })}`);
+      location.assign(
+        `/reader.html?doc=${doc}${hashOf({ line: { block: place.block_id, line } })}`,
+      );
       return;
     }
     const block = this.blocks.get(place.block_id);

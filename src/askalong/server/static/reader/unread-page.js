@@ -46,7 +46,10 @@ async function read(view, page, notice, button, status) {
   status.replaceChildren(t("unread.reading", { seconds: 0 }));
   try {
     const result = await readInBackground(view, page, status);
-    view.blocksByPage.set(page.number, result.blocks.filter((b) => b.boxes.length));
+    view.blocksByPage.set(
+      page.number,
+      result.blocks.filter((b) => b.boxes.length),
+    );
     view.root.dispatchEvent(new CustomEvent(BLOCKS_EVENT, { detail: result.blocks }));
     if (page.built) view.buildTextLayer(page);
     page.unread = false;

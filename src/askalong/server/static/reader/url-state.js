@@ -37,7 +37,9 @@ export function readHash(hash = location.hash) {
 
 function lineOf(params) {
   const line = Number(params.get("hl"));
-  return params.get("h") && Number.isInteger(line) && line > 0 ? { block: params.get("h"), line } : null;
+  return params.get("h") && Number.isInteger(line) && line > 0
+    ? { block: params.get("h"), line }
+    : null;
 }
 
 function spanOf(params) {
@@ -46,6 +48,15 @@ function spanOf(params) {
   return valid ? { block: params.get("h"), start, end } : null;
 }
 
+/**
+ * @typedef {object} ReaderAddress
+ * @property {string} [block] @property {number} [offset] @property {number} [page]
+ * @property {string} [zoom] @property {string} [thread] @property {number} [turn]
+ * @property {{block: string, start: number, end: number}} [span]
+ * @property {{block: string, line: number}} [line]
+ */
+
+/** @param {ReaderAddress} address */
 export function hashOf({ block, offset, page, zoom, thread, turn, span, line }) {
   const params = new URLSearchParams();
   if (block) params.set("b", block);

@@ -14,6 +14,10 @@ const PAGE_MARGIN = 56; // the page's gap and padding kept in view when fitting 
 const $ = (selector) => document.querySelector(selector);
 
 export class Zoom {
+  /**
+   * @param {HTMLElement} scroller @param {HTMLElement} root @param {any} view
+   * @param {{onChange?: () => void, pageNow?: () => number, signal?: AbortSignal}} [options]
+   */
   constructor(scroller, root, view, { onChange = () => {}, pageNow = () => 1, signal } = {}) {
     this.scroller = scroller;
     this.root = root;

@@ -1,11 +1,11 @@
-"""When the person's own message asks to rate an answer (``agent/intent``): the one
+"""When the person's own message asks to rate an answer (``question/rating``): the one
 turn in which the agent may write."""
 
 from __future__ import annotations
 
 import pytest
 
-from askalong.agent.intent import asks_to_rate
+from askalong.question.rating import asks_to_rate
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """What a question asks for (pure): its focus and the type of answer it expects.
 
-Read once with the rest of the question (``text.analysed``). The *focus* is what the
+Read once with the rest of the question (``question/reading``). The *focus* is what the
 question is about: its content words without the question words and the words any
 question about a document uses ("paper", "use", "本文"); the *asked* phrase is the noun a
 what/which question wants named ("What **loss** is used …", "用什么**损失函数**训练") or

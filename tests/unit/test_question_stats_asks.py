@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from askalong.agent.stats_questions import asks_stats
+from askalong.question.stats_asks import asks_stats
 
 
 @pytest.mark.parametrize(

@@ -1,13 +1,15 @@
-"""Whether a question leans on its thread (pure): a follow-up that points back ("how many
-of them …", "它怎么用", "those harder ones") or opens as a continuation ("And …?", "那 …")
-needs the previous turn to be understood; one that names its own subject does not, and is
-searched and answered as asked (an unrelated question is never forced through the thread).
+"""Whether a question leans on what came before (pure): a follow-up that points back
+("how many of them …", "它怎么用", "those harder ones") or opens as a continuation ("And
+…?", "那 …") needs the previous turn to be understood; one that names its own subject
+does not, and is searched and answered as asked (an unrelated question is never forced
+through the thread). A read-along question that points back ("What follows from this?",
+"这说明了什么？") is about its anchor, "this paper" / "本文" being the document.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from askalong.text.tokens import key_terms
 
@@ -29,12 +31,28 @@ def refers_back(question: str) -> bool:
     return _BACK_EN.search(question) is not None or _BACK_ZH.search(question) is not None
 
 
-def leans_on_thread(question: str) -> bool:
+def leans_on_thread(question: str, terms: Collection[str] | None = None) -> bool:
     """Whether ``question`` needs its thread: it points back, opens as a continuation,
-    or names too little to be searched alone."""
+    or names too little to be searched alone (``terms``: its ``key_terms``, when known)."""
     if refers_back(question) or _OPENER.search(question):
         return True
-    return len(key_terms(question)) < MIN_OWN_TERMS
+    return len(key_terms(question) if terms is None else terms) < MIN_OWN_TERMS
+
+
+# "this paper", "本文": the document itself, not the selection.
+_DOCUMENT = re.compile(
+    r"\b(?:this|its|their)\s+(?:paper|document|article|work|study|book|manual|chapter)\b"
+    r"|本文|这篇(?:文章|论文)?|该文",
+    re.IGNORECASE,
+)
+_OPENS_ZH = re.compile(r"\W*(?:这|此)")  # "这说明了什么？", "此处指什么？"
+
+
+def points_at_anchor(question: str) -> bool:
+    """Whether ``question`` points at the selection ("this", "它", a Chinese question
+    opening with 这 / 此), the document's own name ("this paper", "本文") left out."""
+    rest = _DOCUMENT.sub(" ", question)
+    return refers_back(rest) or _OPENS_ZH.match(rest) is not None
 
 
 def thread_subject(questions: Sequence[str]) -> list[str]:

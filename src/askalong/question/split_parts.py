@@ -2,15 +2,19 @@
 ``。；;``, "and also", ", and <question word>", "还有", "以及", "顺便" or a question
 mark. Each part is searched and answered on its own; a question with no such join is one
 part. A later part that names no subject of its own ("and what does it default to?") is
-searched with the subject of the part before it (``searched_parts``)."""
+searched with the subject of the part before it (``searched_parts``); a part that asks
+for the knowledge base's counts is answered from them (``stats_asks``)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from askalong.text.question_form import GENERIC_TERMS
-from askalong.text.referents import refers_back
+from askalong.question.form import GENERIC_TERMS
+from askalong.question.leaning import refers_back
+from askalong.question.stats_asks import asks_stats
+from askalong.question.traditional import written_at
 from askalong.text.tokens import key_terms
 
 # "以及" joins two nouns as often as two questions: it splits only where a question mark
@@ -26,6 +30,34 @@ _JOINS = re.compile(
 _ALSO_CHINESE = re.compile(r"[，,]?\s*以及\s*")
 MIN_PART_CHARS = 4  # a shorter remainder ("ok?") is not a question of its own
 MAX_PARTS = 6
+
+
+@dataclass(frozen=True)
+class QuestionPart:
+    """One part as asked (``text``), as searched and answered (``searched``: with the
+    subject of the part before put in when it names none), and whether it asks for the
+    knowledge base's counts (``asks_stats``, read on the part as asked)."""
+
+    text: str
+    searched: str
+    asks_stats: bool
+
+
+def read_parts(text: str, plain_text: str | None = None) -> tuple[QuestionPart, ...]:
+    """The parts of ``text``, each read; ``plain_text`` is how it is read (its
+    Traditional question words made Simplified, ``question/traditional``): that is split
+    and read, and each part kept as ``text`` writes it."""
+    read = text if plain_text is None else plain_text
+    parts = question_parts(read)
+    searched = searched_parts(parts)
+    written, at = [], 0
+    for part in parts:
+        as_written, at = written_at(part, text, read, at)
+        written.append(as_written)
+    return tuple(
+        QuestionPart(own, own if query == part else query, asks_stats(part))
+        for own, part, query in zip(written, parts, searched, strict=True)
+    )
 
 
 def question_parts(text: str) -> tuple[str, ...]:

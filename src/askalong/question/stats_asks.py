@@ -1,5 +1,5 @@
-"""Questions about the knowledge base itself ("how many documents are there?",
-"知识库里有多少文档？"), answered from ``knowledge_stats`` rather than searched (pure).
+"""Whether a question asks about the knowledge base itself ("how many documents are
+there?", "知识库里有多少文档？"): answered from ``knowledge_stats`` rather than searched (pure).
 
 The knowledge base (or the asker's own holdings) must be what is counted: "how many
 documents do I have" is a stats question, "Metadata for how many papers was made
@@ -36,10 +36,3 @@ _STATS = re.compile(
 
 def asks_stats(text: str) -> bool:
     return _STATS.search(text) is not None
-
-
-def stats_sentence(documents: int, chunks: int, language: str) -> str:
-    if language == "zh":
-        return f"你可以查看的知识库共有 {documents} 个文档、{chunks} 个文本块。"
-    noun = "document" if documents == 1 else "documents"
-    return f"The knowledge base you can see holds {documents} {noun} in {chunks} chunks."

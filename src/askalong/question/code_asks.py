@@ -1,4 +1,4 @@
-"""Reading a question about code (pure), in one place: what it asks of the call graph
+"""What a question asks of code (pure), in one place: what it asks of the call graph
 ("what calls X", "where is X used", "what does X call", "where is X defined", and the
 Chinese 谁调用了X, X在哪里被调用, X调用了什么, X在哪里定义), which identifier it names,
 and the identifiers it names at all (what code evidence is judged by, never prose words).
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 CodeAsk = Literal["callers", "usage", "callees", "definition", "about"]
@@ -68,7 +68,8 @@ _ZH_HERE: list[tuple[CodeAsk, str]] = [
         r"调用了?哪些|调用了?什么|调用链|调用树|调用路径|调用关系|触发了?哪些|会触发|哪些路径",
     ),
 ]
-_FLAGS = re.IGNORECASE
+# ASCII: an identifier ends where Chinese begins ("WithMaxRetries是做什么的").
+_FLAGS = re.IGNORECASE | re.ASCII
 _NAMED = [(kind, re.compile(p, _FLAGS)) for kind, p in (*_EN_NAMED, *_ZH_NAMED)]
 _HERE_ASKS = [(kind, re.compile(p, _FLAGS)) for kind, p in (*_EN_HERE, *_ZH_HERE)]
 # Words the patterns' ``X`` may catch that name nothing: "what calls the function?"
@@ -89,28 +90,46 @@ _PROSE = frozenset(
 # dotted (``os.path``), called (``f()``), or quoted in backticks.
 _SHAPED = re.compile(
     r"`([^`\s]+)`|\b([A-Za-z_]\w*\(\))|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b"
-    r"|\b(\w*_\w*)\b|\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b"
+    r"|\b(\w*_\w*)\b|\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b",
+    re.ASCII,
 )
 
 
 @dataclass(frozen=True)
 class CodeQuestion:
     """What a question asks of code: ``ask`` and the identifier it names (``name``, its
-    last dotted part; ``""``: the function at the anchor)."""
+    last dotted part; ``""``: the function at the anchor); ``identifiers``: every name it
+    writes as an identifier (``named_identifiers``), ``words``: its plain words that may
+    name a definition (question words left out)."""
 
     ask: CodeAsk
     name: str = ""
     qualifier: str = ""  # ``Lock`` of ``Lock.acquire``
+    identifiers: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
 
     @property
     def graph(self) -> bool:
         """Answered from the call graph (not by picking lines)."""
         return self.ask != "about"
 
+    def defined_word(self, defined: Collection[str]) -> str:
+        """The first plain word that names a definition (``parse`` in "how does parse
+        reject a long version?"), for a question asked of code alone; ``""`` if none."""
+        return next((w for w in self.words if w in defined), "")
+
 
 def read_code_question(text: str) -> CodeQuestion:
     """What ``text`` asks of code: a graph question (callers, usage, callees, definition)
     naming ``X`` or the anchor, else ``about`` (with the identifier it names, if one)."""
+    shaped = named_identifiers(text)
+    found = re.findall(r"[A-Za-z_]\w{2,}", text, re.ASCII)  # a name ends where Chinese begins
+    words = tuple(w for w in dict.fromkeys(found) if w.lower() not in _PROSE)
+    asked = _asked(text, shaped)
+    return replace(asked, identifiers=shaped, words=words)
+
+
+def _asked(text: str, shaped: tuple[str, ...]) -> CodeQuestion:
     for kind, pattern in _NAMED:
         match = pattern.search(text)
         if match and match.group("name").lower() not in _NOT_NAMES:
@@ -118,7 +137,6 @@ def read_code_question(text: str) -> CodeQuestion:
     for kind, pattern in _HERE_ASKS:
         if pattern.search(text):
             return CodeQuestion(kind)
-    shaped = named_identifiers(text)
     return _named("about", shaped[0]) if shaped else CodeQuestion("about")
 
 
@@ -129,11 +147,6 @@ def named_identifiers(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_bare(name) for name in found if _bare(name)))
 
 
-def is_call_path_question(text: str) -> bool:
-    """Whether ``text`` asks what the code at hand (or ``X``) calls: its call paths."""
-    return read_code_question(text).ask == "callees"
-
-
 def _named(kind: CodeAsk, raw: str) -> CodeQuestion:
     name = _bare(raw)
     qualifier, _, last = name.rpartition(".")
@@ -142,10 +155,3 @@ def _named(kind: CodeAsk, raw: str) -> CodeQuestion:
 
 def _bare(name: str) -> str:
     return name.strip("`").removesuffix("()").strip(".")
-
-
-def defined_word(text: str, defined: Collection[str]) -> str:
-    """The first plain word of ``text`` that names a definition (``parse`` in "how does
-    parse reject a long version?"), for a question asked of code alone; ``""`` if none."""
-    words = re.findall(r"[A-Za-z_]\w{2,}", text)
-    return next((w for w in words if w in defined and w.lower() not in _PROSE), "")

@@ -1,0 +1,109 @@
+"""The imports a source file states (pure): its top-level import statements, those inside
+a function's own lines, and CommonJS ``require`` bindings, read with tree-sitter and
+cached; how ``code_graph.Repository`` binds a bare or module-qualified name to a file."""
+
+from __future__ import annotations
+
+import functools
+import re
+import textwrap
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from askalong.context.code_places import Place, SourceFile
+from askalong.parse.code.languages import grammar_for
+from askalong.parse.code.outline import Import, code_outline
+from askalong.types import Block
+
+if TYPE_CHECKING:
+    from askalong.parse.code.outline import CallSite
+
+# Languages where a bare name is its file's or an import's, never a same-named definition
+# elsewhere nor a method of the caller's class.
+SCOPED = frozenset({"python", "javascript", "typescript"})
+
+_REQUIRE = re.compile(
+    r"\b(?:const|let|var)\s+(?:\{([^}]*)\}|(\w+))\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)"
+)
+
+
+def block_imports(file: SourceFile, block: Block) -> tuple[Import, ...]:
+    """The imports inside a function's own lines (``from .parser import Parser`` in it)."""
+    return _imports(file.source, (textwrap.dedent(block.text),))
+
+
+def file_requires(file: SourceFile) -> dict[str, str]:
+    """CommonJS: each name ``const x = require('./dir/mod')`` (or ``const {x, y} = ...``)
+    binds, with the module's stem (``mod``)."""
+    if file.language not in ("javascript", "typescript"):
+        return {}
+    bound = {}
+    for block in file.blocks:
+        if block.section_path:
+            continue
+        for names, single, path in _REQUIRE.findall(block.text):
+            stem = PurePosixPath(path).stem if path.startswith(".") else path
+            for name in [single] if single else re.findall(r"\w+", names):
+                bound[name] = stem
+    return bound
+
+
+def file_imports(file: SourceFile) -> tuple[Import, ...]:
+    """The imports of the file's top-level statement blocks."""
+    return _imports(file.source, tuple(b.text for b in file.blocks if not b.section_path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _imports(source: str, texts: tuple[str, ...]) -> tuple[Import, ...]:
+    grammar = grammar_for(source)
+    if grammar is None:
+        return ()
+    return tuple(i for t in texts for i in code_outline(t.encode("utf-8"), grammar).imports)
+
+
+def module_call(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
+    """``module.f()`` where the file (or the function itself) imports ``module``, under
+    its own name or another (``import email.charset as _charset``): ``f`` of that file."""
+    head = site.receiver.split(".")[-1]
+    imports = (*file_imports(caller.file), *block_imports(caller.file, caller.block))
+    names = [set(i.names) for i in imports if head in i.names]
+    if not names:
+        return None
+    top = [p for p in candidates if len(p.qualname) == 1]
+    return next((p for p in top if any(module_name(p.file) in n for n in names)), None)
+
+
+def module_name(file: SourceFile) -> str:
+    """The name a file is imported by: its stem, or its folder's for an ``__init__``."""
+    parts = file.parts
+    return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
+
+
+def bare_call(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
+    """A bare name: a member of the caller's own class (Java, C++), else a top-level
+    definition of the same file, of a file it imports the name from, or (where a bare name
+    may reach further: Go's package, C's includes) of any file."""
+    file = caller.file
+    scoped = file.language in SCOPED
+    own = [p for p in candidates if p.qualname == (*caller.qualname[:-1], site.callee)]
+    if own and len(own[0].qualname) > 1 and not scoped:
+        return own[0]
+    top = [p for p in candidates if len(p.qualname) == 1]
+    imports = (*file_imports(file), *block_imports(file, caller.block))
+    imported = {n for i in imports if site.callee in i.names for n in i.names}
+    required = file_requires(file).get(site.callee)
+    if required:
+        imported.add(required)
+    if scoped:
+        top = [p for p in top if p.file == file or module_name(p.file) in imported]
+    if not top:
+        return None
+
+    def rank(place: Place) -> tuple[bool, bool, bool]:
+        return (
+            place.file != file,
+            not (imported & set(place.file.parts)),
+            place.file.folder != file.folder,
+        )
+
+    return min(top, key=rank)
