@@ -7,8 +7,9 @@ top ``CANDIDATES`` passages with ``askalong.answer.scorer.passages`` rows.
 A question's covered library is every paragraph of its own article and ``FAR`` random
 paragraphs of other articles of the same set and split; its gold passage is the
 paragraph holding the answer (a group whose gold paragraph the search does not bring
-into the top ``CANDIDATES`` is dropped). Its uncovered library is ``FAR`` random
-paragraphs of other articles only (for the answerable head). Sources, splits (by
+into the top ``CANDIDATES`` is dropped). Its uncovered library is the same without the
+paragraph holding the answer (for the answerable head: a plausible question over the
+right document that the document does not answer, the case readers meet). Sources, splits (by
 article, TEST never read) and the question set are ``prepare.py``'s.
 """
 
@@ -98,9 +99,9 @@ def libraries(
             for p in rng.sample(pool, min(3 * FAR, len(pool)))
             if paragraphs[p].article != own.article
         ]
-        out.append(
-            (q, by_article[(own.dataset, own.article)] + others[:FAR], others[FAR : 2 * FAR])
-        )
+        article = by_article[(own.dataset, own.article)]
+        without = [p for p in article if p != q.paragraph]
+        out.append((q, article + others[:FAR], without + others[:FAR]))
     return out
 
 
@@ -108,6 +109,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("/work/data/scorer/passages.npz"))
     parser.add_argument("--limit", type=int, default=2500, help="questions per source")
+    parser.add_argument("--vectors", type=Path, default=None, help="paragraph vectors kept here")
     parser.add_argument(
         "--sources", nargs="+", choices=list(SOURCES), default=["cmrc", "drcd", "scifact", "hotpot"]
     )
@@ -116,10 +118,14 @@ def main() -> None:
     paragraphs, questions, splits = load(args.limit, args.sources)
     plans = libraries(questions, paragraphs, splits)
     vectors = Vectors()
+    if args.vectors and args.vectors.exists():
+        vectors.load(args.vectors)
     vectors.fill(sorted({text_of(paragraphs[p]) for _, a, b in plans for p in a + b}))
     print(
         f"embedded {len(vectors.passages)} paragraphs in {time.time() - started:.0f} s", flush=True
     )
+    if args.vectors:
+        vectors.save(args.vectors)
     qvecs = vectors.queries([q.text for q, _, _ in plans])
     rows, labels, groups, meta = [], [], [], []
     for (q, near, far), qv in zip(plans, qvecs, strict=True):

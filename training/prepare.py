@@ -197,6 +197,15 @@ class Vectors:
             for text, row in zip(batch, self.embedder.embed_passages(batch), strict=True):
                 self.passages[text] = row
 
+    def save(self, path: Path) -> None:
+        """The passage vectors met so far, kept for the next run."""
+        texts = sorted(self.passages)
+        np.savez(path, text=np.array(texts), vector=np.stack([self.passages[t] for t in texts]))
+
+    def load(self, path: Path) -> None:
+        kept = np.load(path)
+        self.passages.update(zip(kept["text"].tolist(), kept["vector"], strict=True))
+
     def queries(self, texts: list[str]) -> np.ndarray:
         batches = [texts[k : k + 64] for k in range(0, len(texts), 64)]
         return np.concatenate([self.embedder._checked(batch, "query") for batch in batches])
