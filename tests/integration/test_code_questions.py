@@ -184,3 +184,21 @@ def test_asked_after_a_nested_definition_this_function_is_defined_at_its_first_l
     answer = run_json("ask", "--at", "enc.py:7", "Where is this function defined?")
     assert answer["status"] == "answered", answer
     assert quoted(answer) == ["def make_encoder(indent):"]
+
+
+def test_a_question_in_plain_words_asked_of_source_files_is_answered_from_their_lines(
+    repo: Path,
+) -> None:
+    """No identifier, no word the code holds ("waiting", "queue" in prose): asked of the
+    source files it is still answered from their lines, never refused for prose words."""
+    listed = run_json("docs")
+    documents = listed["documents"] if isinstance(listed, dict) else listed
+    ids = [d["id"] for d in documents]
+    asked = [arg for i in ids for arg in ("--doc", i)]
+    answer = run_json("ask", *asked, "Who gets woken first when the holder lets go?")
+    assert answer["status"] == "answered", answer
+    assert answer["answer"].startswith("From the code:")
+    source = (repo / LOCKS).read_text(encoding="utf-8") + (repo / "asyncio/mixins.py").read_text(
+        encoding="utf-8"
+    )
+    assert all(q["text"] in source for q in answer["quotes"])

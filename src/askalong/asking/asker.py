@@ -184,7 +184,9 @@ class Asker:
             units = list(evidence.units)
             tree = evidence.call_tree
             return call_paths.call_tree_draft(tree, units, asked.question.language, DEPTH)
-        if self.answerer.offline and (evidence.code_finding or evidence.code_subject):
+        if self.answerer.offline and (
+            evidence.code_finding or evidence.code_subject or _asked_of_code(asked)
+        ):
             return _code_draft(asked, evidence)
         anchored = asked.anchor is not None and evidence.set_aside is None
         selection = evidence.units[0].cited_text() if anchored else ""
@@ -327,6 +329,11 @@ def unit_of(quote: Quote, units: Sequence[ContextUnit]) -> ContextUnit:
 
 def new_id() -> str:
     return uuid.uuid4().hex[:16]
+
+
+def _asked_of_code(asked: AskedQuestion) -> bool:
+    """Asked of source files alone: answered from their lines, whatever words it uses."""
+    return bool(asked.documents) and all(d.format == "code" for d in asked.documents)
 
 
 def _code_draft(asked: AskedQuestion, evidence: Evidence) -> Draft:

@@ -41,6 +41,7 @@ _TEXT = {
         "callers": "{name} is called from (functions of its repository):",
         "no_callers": "No function of the repository calls {name}; it is defined at:",
         "lines": "From the code of {name}:",
+        "lines_any": "From the code:",
         "missing": "The code searched does not name: {names}.",
     },
     "zh": {
@@ -48,6 +49,7 @@ _TEXT = {
         "callers": "调用 {name} 的地方（仅本仓库中的函数）：",
         "no_callers": "本仓库中没有函数调用 {name}；它定义于：",
         "lines": "{name} 的代码：",
+        "lines_any": "相关代码：",
         "missing": "所查代码中没有：{names}。",
     },
 }
@@ -102,7 +104,8 @@ def lines_draft(
     if not picked:
         return Draft("not_covered", NOT_COVERED[lang], ())
     cited = [(line.text.strip(), units[line.unit], line.span) for line in picked]
-    return _draft(text["lines"].format(name=name), cited, LINES_ROUTE)
+    intro = text["lines"].format(name=name) if name else text["lines_any"]
+    return _draft(intro, cited, LINES_ROUTE)
 
 
 def _picked(
@@ -127,8 +130,10 @@ def _picked(
         for taken in (line, *_opened(lines, line)):
             if all(taken.text.strip() != c.text.strip() for c in chosen):
                 chosen.append(taken)
+    if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
+        return chosen
     first = [ln for ln in lines if ln.unit == 0]
-    return chosen or [next((ln for ln in first if not ln.comment), *first[:1])]
+    return [next((ln for ln in first if not ln.comment), *first[:1])]
 
 
 def _definition_line(lines: list[_Line]) -> _Line | None:
