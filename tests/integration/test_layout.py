@@ -268,7 +268,7 @@ def test_figure_labels_follow_their_caption(evaldata: Path) -> None:
 
 def test_masthead_abstract_and_bold_body(evaldata: Path) -> None:
     xjtu = _pdf(evaldata, "zh", "xjtu_journal_2col_sample.pdf")
-    assert xjtu.blocks[0].kind == "header" and "西 安 交 通 大 学 学 报" in xjtu.blocks[0].text
+    assert xjtu.blocks[0].kind == "header" and "西安交通大学学报" in xjtu.blocks[0].text
     abstract = next(b for b in xjtu.blocks if b.text.startswith("摘要："))
     # Its bold label line and the regular lines after it are one paragraph.
     assert abstract.text.endswith("研究结果对压力旋流喷嘴的结构设计和优化具有一定的指导意义。")

@@ -16,6 +16,7 @@ from typing import Any
 import pypdfium2.raw as pdfium_c
 
 from askalong.parse.pdf.markers import Mark, candidates, raised, rewrite
+from askalong.text.scripts import HAN
 
 # A forward gap wider than this many line heights separates two columns or table cells.
 _GAP_LINE_HEIGHTS = 2.0
@@ -75,6 +76,9 @@ class PageFrame:
 
 
 Box = tuple[float, float, float, float]  # left, bottom, right, top in PDF space (y up)
+# Han, kana, CJK and full-width punctuation: written without spaces between them (not
+# Hangul, which spaces its words).
+_UNSPACED = re.compile(f"[{HAN}\u3000-\u303f\u3040-\u30ff\uff00-\uffef]")
 # A word, or a run of CJK text: characters pdfium did not separate by white space. A
 # hyphen mark ends a run, as the word goes on on the next line.
 _RUN = re.compile(r"[^ \t\r\n\xa0\ufffe\x02]+[\ufffe\x02]?|[\ufffe\x02]")
@@ -96,7 +100,7 @@ class _LineBuilder:
     def add(self, piece: str, index: int, box: Box, spaced: bool) -> None:
         # extend() written out: this runs once per word.
         parts = self.parts
-        if spaced and parts:
+        if spaced and parts and not _unspaced(parts[-1], piece):
             parts.append(" ")
             self.length += 1
         self.offsets.append(self.length)
@@ -107,7 +111,7 @@ class _LineBuilder:
 
     def extend(self, piece: str, spaced: bool) -> None:
         """Add text; ``spaced`` puts a space before it."""
-        if spaced and self.parts:
+        if spaced and self.parts and not _unspaced(self.parts[-1], piece):
             self.parts.append(" ")
             self.length += 1
         self.parts.append(piece)
@@ -124,6 +128,12 @@ class _LineBuilder:
         tail.offsets = [offset - at for offset in self.offsets[cut:]]
         head.boxes, tail.boxes = self.boxes[:cut], self.boxes[cut:]
         return head, tail
+
+
+def _unspaced(before: str, after: str) -> bool:
+    """Whether two pieces of Chinese or Japanese meet: a gap a justified line put between
+    their characters is no space in the text (``提示對 於 使 用`` read as ``提示對於使用``)."""
+    return bool(before and after and _UNSPACED.match(before[-1]) and _UNSPACED.match(after[0]))
 
 
 def _same_line(prev: Box, box: Box) -> bool:
