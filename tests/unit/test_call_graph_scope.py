@@ -107,6 +107,15 @@ def test_commonjs_arrow_functions_are_symbols_bound_through_require() -> None:
     assert callees_of(repo, ("run",)) == []  # v's type is not known
 
 
+def test_an_es_module_import_binds_names_from_a_hyphenated_file() -> None:
+    repo = js_repository(**{
+        "lib/string-utils.js": "export function camelCase(s) {\n  return s\n}\n",
+        "lib/parser.js": "import { camelCase } from './string-utils.js';\n"
+        "export function parse(s) {\n  return camelCase(s)\n}\n",
+    })  # fmt: skip
+    assert callees_of(repo, ("parse",)) == ["camelCase"]
+
+
 def test_answers_name_a_file_inside_its_repository_never_by_its_server_path() -> None:
     from askalong.context.code_graph import Repository
     from askalong.context.code_places import SourceFile
