@@ -65,8 +65,8 @@ def stdlib_copy(into: Path, package: str) -> Path:
     return into
 
 
-def predicted(root: Path) -> tuple[set[Edge], set[Edge]]:
-    """The graph's (callee edges, caller edges) over the ``.py`` files under ``root``."""
+def predicted(root: Path, pattern: str = "*.py") -> tuple[set[Edge], set[Edge]]:
+    """The graph's (callee edges, caller edges) over the ``pattern`` files under ``root``."""
     from askalong.context.code_graph import Repository
     from askalong.parse.code.parser import parse
 
@@ -76,7 +76,7 @@ def predicted(root: Path) -> tuple[set[Edge], set[Edge]]:
         from askalong.context.code_graph import Place, SourceFile  # type: ignore[attr-defined,no-redef]
 
     files = []
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(root.rglob(pattern)):
         relative = path.relative_to(root).as_posix()
         if not path.read_bytes().strip():
             continue
