@@ -116,6 +116,20 @@ def test_an_es_module_import_binds_names_from_a_hyphenated_file() -> None:
     assert callees_of(repo, ("parse",)) == ["camelCase"]
 
 
+def test_a_function_of_a_required_module_binds_through_the_module_name() -> None:
+    repo = js_repository(**{
+        "lib/resolve-map.js": "function resolveMap(t) {\n  return t\n}\n"
+        "exports.resolveMap = resolveMap;\n",
+        "lib/compose.js": "var resolveMap = require('./resolve-map.js');\n"
+        "function compose(t) {\n  return resolveMap.resolveMap(t)\n}\n",
+        "lib/other.js": "function resolveMap(t) {\n  return t\n}\n",
+    })  # fmt: skip
+    compose = next(
+        Place(f, b) for f in repo.files for b in f.blocks if b.section_path == ("compose",)
+    )
+    assert [t.file.source for _, t in repo.callees(compose)] == ["lib/resolve-map.js"]
+
+
 def test_answers_name_a_file_inside_its_repository_never_by_its_server_path() -> None:
     from askalong.context.code_graph import Repository
     from askalong.context.code_places import SourceFile

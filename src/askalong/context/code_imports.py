@@ -72,10 +72,14 @@ def _imports(source: str, texts: tuple[str, ...]) -> tuple[Import, ...]:
 
 def module_call(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
     """``module.f()`` where the file (or the function itself) imports ``module``, under
-    its own name or another (``import email.charset as _charset``): ``f`` of that file."""
+    its own name or another (``import email.charset as _charset``, a ``require``): ``f``
+    of that file."""
     head = site.receiver.split(".")[-1]
     imports = (*file_imports(caller.file), *block_imports(caller.file, caller.block))
     names = [_import_names(i) for i in imports if head in i.names]
+    required = file_requires(caller.file).get(head)  # ``var m = require('./m.js'); m.f()``
+    if required:
+        names.append({required})
     if not names:
         return None
     top = [p for p in candidates if len(p.qualname) == 1]
