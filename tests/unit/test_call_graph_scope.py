@@ -130,6 +130,16 @@ def test_a_function_of_a_required_module_binds_through_the_module_name() -> None
     assert [t.file.source for _, t in repo.callees(compose)] == ["lib/resolve-map.js"]
 
 
+def test_new_on_a_required_module_s_class_binds_to_the_class() -> None:
+    repo = js_repository(**{
+        "lib/Scalar.js": "class Scalar {\n  constructor(v) {\n    this.v = v\n  }\n}\n"
+        "exports.Scalar = Scalar;\n",
+        "lib/compose.js": "var Scalar = require('./Scalar.js');\n"
+        "function compose(t) {\n  return new Scalar.Scalar(t)\n}\n",
+    })  # fmt: skip
+    assert callees_of(repo, ("compose",)) == ["Scalar"]
+
+
 def test_answers_name_a_file_inside_its_repository_never_by_its_server_path() -> None:
     from askalong.context.code_graph import Repository
     from askalong.context.code_places import SourceFile
