@@ -55,9 +55,7 @@ function moduleOf(root, file, files) {
     return [base, `${base}.js`, `${base}.mjs`, join(base, "index.js")].find((c) => files.has(c)) ?? null;
   };
   const addClass = (node, name) => {
-    const methods = new Set();
-    for (const m of node.body.body) if (m.key?.name ?? m.key?.value) methods.add(m.key.name ?? m.key.value);
-    mod.classes.set(name, { methods, superName: node.superClass?.type === "Identifier" ? node.superClass.name : null });
+    mod.classes.set(name, { methods: methodsOf(node), superName: superName(node.superClass) });
     mod.defs.set(name, [name]);
     mod.classNodes.add(node);
   };
@@ -105,8 +103,7 @@ function moduleOf(root, file, files) {
 function commonjsExport(assign, mod) {
   const left = assign.left;
   const addClass = (node) => {
-    const methods = new Set(node.body.body.map((m) => m.key?.name ?? m.key?.value).filter(Boolean));
-    mod.classes.set(node.id.name, { methods, superName: node.superClass?.name ?? null });
+    mod.classes.set(node.id.name, { methods: methodsOf(node), superName: superName(node.superClass) });
     mod.classNodes.add(node);
   };
   const isModuleExports = (n) => n?.type === "MemberExpression" && n.object.name === "module" && n.property.name === "exports";
@@ -142,11 +139,32 @@ function bound(modules, file, name, depth = 0) {
   return local ? bound(modules, imported.target, local, depth + 1) : null;
 }
 
+// A class's callable members: a getter or setter is read, never called, so no target.
+function methodsOf(node) {
+  const callable = node.body.body.filter((m) => m.kind !== "get" && m.kind !== "set");
+  return new Set(callable.map((m) => m.key?.name ?? m.key?.value).filter(Boolean));
+}
+
+// A base class's name as written: `Base` or `module.Base` (compiled TypeScript).
+function superName(node) {
+  if (node?.type === "Identifier") return node.name;
+  const member = node?.type === "MemberExpression" && !node.computed && node.object.type === "Identifier";
+  return member ? `${node.object.name}.${node.property.name}` : null;
+}
+
+function boundPath(modules, file, path) {
+  const [head, member] = path.split(".");
+  const found = bound(modules, file, head);
+  if (!member || found?.[0] !== "module") return member ? null : found;
+  const local = modules.get(found[1]).exports.get(member);
+  return local ? bound(modules, found[1], local) : null;
+}
+
 function method(modules, file, className, name, depth = 0) {
   const cls = modules.get(file)?.classes.get(className);
   if (!cls || depth > 10) return null;
   if (cls.methods.has(name)) return [file, [className, name]];
-  const base = cls.superName && bound(modules, file, cls.superName);
+  const base = cls.superName && boundPath(modules, file, cls.superName);
   return base?.[0] === "def" ? method(modules, base[1], base[2][0], name, depth + 1) : null;
 }
 
@@ -172,12 +190,12 @@ function edgesOf(modules, file, tree, out) {
     if (node.object.type === "ThisExpression" && state.cls && state.thisOk) return method(modules, file, state.cls, name);
     if (node.object.type === "Super" && state.cls) {
       const base = modules.get(file).classes.get(state.cls)?.superName;
-      const found = base && bound(modules, file, base);
+      const found = base && boundPath(modules, file, base);
       return found?.[0] === "def" ? method(modules, found[1], found[2][0], name) : null;
     }
-    if (node.object.type === "NewExpression" && node.object.callee.type === "Identifier") {
-      const cls = bound(modules, file, node.object.callee.name);
-      return cls?.[0] === "def" ? method(modules, cls[1], cls[2][0], name) : null;
+    if (node.object.type === "NewExpression") {
+      const cls = target(node.object.callee, state); // `new C(...).m()`, `new ns.C(...).m()`
+      return cls?.[1].length === 1 ? method(modules, cls[0], cls[1][0], name) : null;
     }
     if (node.object.type !== "Identifier") return null;
     const scope = state.scopes.find((s) => s.locals.has(node.object.name) || s.fns.has(node.object.name));
