@@ -140,6 +140,20 @@ def test_new_on_a_required_module_s_class_binds_to_the_class() -> None:
     assert callees_of(repo, ("compose",)) == ["Scalar"]
 
 
+def test_this_in_an_arrow_function_of_a_method_is_the_method_s_object() -> None:
+    repo = js_repository(**{
+        "lib/command.js": "class Command {\n"
+        "  error(m) {\n    return m\n  }\n"
+        "  addOption(o) {\n"
+        "    const handle = (v) => {\n      return this.error(v)\n    }\n"
+        "    function plain(v) {\n      return this.error(v)\n    }\n"
+        "    return handle(o) + plain(o)\n"
+        "  }\n}\n",
+    })  # fmt: skip
+    assert callees_of(repo, ("Command", "addOption", "handle")) == ["Command.error"]
+    assert callees_of(repo, ("Command", "addOption", "plain")) == []  # its own `this`
+
+
 def test_answers_name_a_file_inside_its_repository_never_by_its_server_path() -> None:
     from askalong.context.code_graph import Repository
     from askalong.context.code_places import SourceFile

@@ -35,6 +35,12 @@ from askalong.parse.code.outline import CallSite, code_outline
 from askalong.types import Block
 
 SELF_NAMES = frozenset({"self", "cls", "this", "Self"})
+_ARROW_LANGUAGES = frozenset({"javascript", "typescript"})
+# ``const f = (a, b) =>``, ``let f = async x =>``: an arrow function's header line
+_ARROW = re.compile(
+    r"(?:export\s+)?(?:const|let|var)\s+\w+\s*(?::[^=]+)?="
+    r"\s*(?:async\s+)?(?:\([^)]*\)|\w+)\s*(?::[^=]+)?=>"
+)
 # Languages where a bare call is a method of the caller's class, its bases or the classes
 # around it (a local variable is never called: the call syntax says method).
 MEMBER_CALLS = frozenset({"java"})
@@ -112,7 +118,7 @@ class Repository:
         if site.receiver in SUPER_NAMES:
             return self._in_bases(owner, site.callee, here)
         if _on_self(site, caller):
-            return self.member(owner, site.callee, here)
+            return self.member(self._this_owner(caller), site.callee, here)
         if site.receiver:
             return module_call(site, candidates, caller) or self._typed(site, caller)
         if here.language in MEMBER_CALLS:
@@ -127,6 +133,20 @@ class Repository:
         ):
             return None  # a parameter or a local, whatever the repository defines so
         return self._statically_imported(site.callee, here) or bare_call(site, candidates, caller)
+
+    def _this_owner(self, caller: Place) -> tuple[str, ...]:
+        """The class ``this`` is an instance of: the caller's, or in JS/TS for an arrow
+        function (``const f = () => this.m()`` in a method) the class around it, whose
+        ``this`` an arrow keeps."""
+        owner = caller.qualname[:-1]
+        header = self.head(caller).block.text.lstrip().split("\n", 1)[0]
+        if caller.file.language not in _ARROW_LANGUAGES or not _ARROW.match(header):
+            return owner
+        for depth in range(len(owner), 0, -1):
+            place = self.definition(owner[:depth], caller.file)
+            if place is not None and is_class(place.block):
+                return owner[:depth]
+        return owner
 
     def _enclosing_member(self, name: str, caller: Place) -> Place | None:
         """A bare ``name()`` in Java: a method of the caller's class or a class it derives
