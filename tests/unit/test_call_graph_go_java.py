@@ -129,3 +129,17 @@ def test_a_call_on_a_java_field_goes_to_the_fields_declared_class() -> None:
         ("Deflater.end", "z/Deflater.java"),
         ("Deflater.finish", "z/Deflater.java"),
     ]
+
+
+def test_a_bare_go_call_is_never_a_method_of_the_receiver_s_type() -> None:
+    source = (
+        "package tabwriter\n\ntype Writer struct {\n\tbuf []byte\n}\n\n"
+        "func (b *Writer) append(text []byte) {\n\tb.buf = append(b.buf, text...)\n}\n\n"
+        "func (b *Writer) addLine() {\n\tb.buf = append(b.buf, 1)\n}\n\n"
+        "func (b *Writer) flush() {\n\tb.append(nil)\n}\n"
+    )
+    repo = repository(**{"tabwriter/tabwriter.go": source})
+    assert callees(repo, "tabwriter/tabwriter.go", ("Writer", "addLine")) == []  # builtin
+    assert callees(repo, "tabwriter/tabwriter.go", ("Writer", "flush")) == [
+        ("Writer.append", "tabwriter/tabwriter.go")
+    ]

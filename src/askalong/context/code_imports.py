@@ -99,7 +99,8 @@ def bare_call(site: CallSite, candidates: list[Place], caller: Place) -> Place |
     file = caller.file
     scoped = file.language in SCOPED
     own = [p for p in candidates if p.qualname == (*caller.qualname[:-1], site.callee)]
-    if own and len(own[0].qualname) > 1 and not scoped:
+    # a Go method is always called on a receiver: a bare ``append`` is the builtin
+    if own and len(own[0].qualname) > 1 and not scoped and file.language != "go":
         return own[0]
     top = [p for p in candidates if len(p.qualname) == 1]
     imports = (*file_imports(file), *block_imports(file, caller.block))
