@@ -143,3 +143,14 @@ def test_a_bare_go_call_is_never_a_method_of_the_receiver_s_type() -> None:
     assert callees(repo, "tabwriter/tabwriter.go", ("Writer", "flush")) == [
         ("Writer.append", "tabwriter/tabwriter.go")
     ]
+
+
+def test_a_go_parameter_of_an_unexported_type_types_its_calls() -> None:
+    source = (
+        "package parse\n\ntype lexer struct {\n\tpos int\n}\n\n"
+        "func (l *lexer) emit() {\n}\n\n"
+        "func lexChar(l *lexer) {\n\tl.emit()\n}\n\n"
+        "func other(n int) {\n\treturn n\n}\n"
+    )
+    repo = repository(**{"parse/lex.go": source})
+    assert callees(repo, "parse/lex.go", ("lexChar",)) == [("lexer.emit", "parse/lex.go")]

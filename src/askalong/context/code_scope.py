@@ -57,6 +57,9 @@ def receiver_type(language: str, text: str, receiver: str) -> str:
         found = re.search(pattern, text)
         if found:
             return found.group(1)
+    if language == "go":  # an unexported type is lower-case: ``l *lexer`` on one line
+        found = re.search(rf"\b{name}[ \t]+\*?([a-z_]\w*)\b", text)
+        return found.group(1) if found else ""
     return ""
 
 
