@@ -154,3 +154,16 @@ def test_a_go_parameter_of_an_unexported_type_types_its_calls() -> None:
     )
     repo = repository(**{"parse/lex.go": source})
     assert callees(repo, "parse/lex.go", ("lexChar",)) == [("lexer.emit", "parse/lex.go")]
+
+
+def test_a_field_of_a_go_receiver_types_its_calls() -> None:
+    source = (
+        "package parse\n\ntype Tree struct {\n\tname string\n}\n\n"
+        "func (t *Tree) newAction() {\n}\n\n"
+        "type ActionNode struct {\n\ttr *Tree\n}\n\n"
+        "func (a *ActionNode) Copy() {\n\ta.tr.newAction()\n}\n"
+    )
+    repo = repository(**{"parse/node.go": source})
+    assert callees(repo, "parse/node.go", ("ActionNode", "Copy")) == [
+        ("Tree.newAction", "parse/node.go")
+    ]

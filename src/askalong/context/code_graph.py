@@ -232,7 +232,7 @@ class Repository:
         here = caller.file
         receiver = site.receiver
         head, _, attribute = receiver.partition(".")
-        if head in SELF_NAMES and attribute.isidentifier():
+        if attribute.isidentifier() and _is_self(head, caller):
             kind = self._attribute_type(caller, attribute) or self._field_type(caller, attribute)
         elif receiver.isidentifier():
             text = own_text(here.blocks, caller.block)
@@ -323,10 +323,15 @@ class Repository:
 
 def _on_self(site: CallSite, caller: Place) -> bool:
     """Called on the caller's own object: ``self``, ``this``, or a Go method's receiver."""
-    if site.receiver in SELF_NAMES:
+    return _is_self(site.receiver, caller)
+
+
+def _is_self(name: str, caller: Place) -> bool:
+    """Whether ``name`` is the caller's own object: ``self``, ``this``, a Go receiver."""
+    if name in SELF_NAMES:
         return True
     go = _GO_RECEIVER.search(own_text(caller.file.blocks, caller.block))
-    return go is not None and site.receiver == go.group(1)
+    return go is not None and name == go.group(1)
 
 
 def _module_type(file: SourceFile, name: str) -> str:
