@@ -65,11 +65,10 @@ def corpus(root: Path, package: str) -> list[str]:
     return [p.relative_to(root).as_posix() for p in files]
 
 
-def true_graph(root: Path, files: list[str]) -> tuple[set[Edge], set[Node], set[Node]]:
-    """The truth's edges, its function nodes and all its nodes (functions and classes)."""
-    text = subprocess.run(
-        ["node", str(TRUTH), str(root), *files], check=True, capture_output=True, text=True
-    ).stdout
+def true_graph(command: list[str]) -> tuple[set[Edge], set[Node], set[Node]]:
+    """The edges a truth program prints, its function nodes and all its nodes (functions
+    and classes)."""
+    text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     found = json.loads(text)
     nodes = {(f, tuple(q)) for f, q in found["nodes"]}
     edges = {((a, tuple(x)), (b, tuple(y))) for (a, x), (b, y) in found["edges"]}
@@ -90,16 +89,28 @@ def graph_nodes(root: Path, files: list[str]) -> set[Node]:
 
 def measure(root: Path, package: str) -> list[str]:
     files = corpus(root, package)
-    truth, functions, truth_nodes = true_graph(root, files)
-    nodes = truth_nodes & graph_nodes(root, files)
+    truth = true_graph(["node", str(TRUTH), str(root), *files])
     callees, callers = predicted(root / package, "*.js")
     prefix = package + "/"  # predicted() names files from the package's folder
     callees = {((prefix + a, x), (prefix + b, y)) for (a, x), (b, y) in callees}
     callers = {((prefix + a, x), (prefix + b, y)) for (a, x), (b, y) in callers}
+    return score_row(package, files, truth, graph_nodes(root, files), (callees, callers))
+
+
+def score_row(
+    package: str,
+    files: list[str],
+    truth: tuple[set[Edge], set[Node], set[Node]],
+    graph: set[Node],
+    found: tuple[set[Edge], set[Edge]],
+) -> list[str]:
+    """A table row: the graph's (callee, caller) edges ``found`` scored against the
+    truth's (edges, function nodes, all nodes) over the nodes both know."""
+    edges, functions, truth_nodes = truth
+    nodes = truth_nodes & graph
     # a function split around a nested one is two blocks of one name: no edge to itself
-    callees = {e for e in callees if e[0] in functions and e[0] != e[1]}
-    callers = {e for e in callers if e[0] in functions and e[0] != e[1]}
-    callee, caller = scores(truth, callees, nodes), scores(truth, callers, nodes)
+    callees, callers = ({e for e in f if e[0] in functions and e[0] != e[1]} for f in found)
+    callee, caller = scores(edges, callees, nodes), scores(edges, callers, nodes)
     return [
         package,
         str(len(files)),
@@ -109,18 +120,20 @@ def measure(root: Path, package: str) -> list[str]:
     ]
 
 
+def publish(title: str, rows: list[list[str]], notes: str, result: str, out: Path | None) -> None:
+    header = ["package", "files", "nodes", "callee P", "callee R", "caller P", "caller R",
+              "true edges"]  # fmt: skip
+    intro = f"# {title} (2026-12-05)\n\n`" + " ".join(sys.argv) + "`\n\n"
+    write_results(intro + markdown_table(header, "lrrrrrrr", rows) + notes, result, out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, required=True, help="the extracted usr/share/nodejs")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     rows = [measure(args.root, package) for package in PACKAGES]
-    header = ["package", "files", "nodes", "callee P", "callee R", "caller P", "caller R",
-              "true edges"]  # fmt: skip
-    intro = (
-        "# Call graph on JavaScript against acorn (2026-12-05)\n\n`" + " ".join(sys.argv) + "`\n\n"
-    )
-    write_results(intro + markdown_table(header, "lrrrrrrr", rows) + NOTES, RESULT, args.out)
+    publish("Call graph on JavaScript against acorn", rows, NOTES, RESULT, args.out)
 
 
 if __name__ == "__main__":
