@@ -50,8 +50,8 @@ longer guesses, not that it finds calls through untyped objects (those are unres
 both sides). Functions nested in functions are nodes of their own on both sides since
 2026-12-05 (`outer.inner`: its calls are its own, a closure's parameter is no call; the
 truth grew, json 20 → 30 edges). Java is measured against `javac` by
-`call_graph_java.py`, JavaScript against acorn by `call_graph_js.py`; Go uses the
-declaration patterns of `context/code_scope.py`, unmeasured.
+`call_graph_java.py`, JavaScript against acorn by `call_graph_js.py`, Go against
+`go/ast` by `call_graph_go.py`.
 """
 
 
