@@ -167,3 +167,13 @@ def test_a_field_of_a_go_receiver_types_its_calls() -> None:
     assert callees(repo, "parse/node.go", ("ActionNode", "Copy")) == [
         ("Tree.newAction", "parse/node.go")
     ]
+
+
+def test_a_go_conversion_is_no_call_of_the_type() -> None:
+    source = (
+        "package parse\n\ntype Pos int\n\n"
+        "func (p Pos) Position() Pos {\n\treturn p\n}\n\n"
+        "func next(n int) Pos {\n\treturn Pos(n)\n}\n"
+    )
+    repo = repository(**{"parse/node.go": source})
+    assert callees(repo, "parse/node.go", ("next",)) == []

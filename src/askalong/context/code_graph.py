@@ -132,7 +132,10 @@ class Repository:
             here.language, here.blocks, caller.block, is_class
         ):
             return None  # a parameter or a local, whatever the repository defines so
-        return self._statically_imported(site.callee, here) or bare_call(site, candidates, caller)
+        found = self._statically_imported(site.callee, here) or bare_call(site, candidates, caller)
+        if found is not None and here.language == "go" and is_class(found.block):
+            return None  # ``Pos(n)`` in Go is a conversion, no call
+        return found
 
     def _this_owner(self, caller: Place) -> tuple[str, ...]:
         """The class ``this`` is an instance of: the caller's, or in JS/TS for an arrow
