@@ -177,3 +177,17 @@ def test_a_go_conversion_is_no_call_of_the_type() -> None:
     )
     repo = repository(**{"parse/node.go": source})
     assert callees(repo, "parse/node.go", ("next",)) == []
+
+
+def test_a_go_variable_is_typed_by_its_constructor_s_result() -> None:
+    source = (
+        "package csv\n\ntype Reader struct {\n\tn int\n}\n\n"
+        "func NewReader(n int) *Reader {\n\treturn &Reader{n: n}\n}\n\n"
+        "func (r *Reader) ReadAll() int {\n\treturn r.n\n}\n\n"
+        "func Fuzz(n int) int {\n\tr := NewReader(n)\n\treturn r.ReadAll()\n}\n"
+    )
+    repo = repository(**{"csv/reader.go": source})
+    assert callees(repo, "csv/reader.go", ("Fuzz",)) == [
+        ("NewReader", "csv/reader.go"),
+        ("Reader.ReadAll", "csv/reader.go"),
+    ]

@@ -53,6 +53,7 @@ _CLASS_HEADER = re.compile(
     r"(?:class|struct|interface|enum|record|type|impl)\b"
 )
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)", re.M)
+_GO_RETURNS = re.compile(r"^func\s+\w+\([^)]*\)\s*\*?(\w+)\s*\{", re.M)  # a function's type
 
 
 def block_calls(file: SourceFile, block: Block) -> tuple[CallSite, ...]:
@@ -240,6 +241,8 @@ class Repository:
         elif receiver.isidentifier():
             text = own_text(here.blocks, caller.block)
             kind = receiver_type(here.language, text, receiver)
+            if here.language == "go" and self.class_named(kind, here) is None:
+                kind = self._made_by(text, receiver) or kind  # ``x := NewT()``: no type T
             if not kind and receiver not in scope_bound(
                 here.language, here.blocks, caller.block, is_class
             ):
@@ -254,6 +257,15 @@ class Repository:
             kind = created.group(1) if created else ""
         place = self.class_named(kind, here) if kind else None
         return self.member(place.qualname, site.callee, place.file) if place else None
+
+    def _made_by(self, text: str, receiver: str) -> str:
+        """Go: the type ``x := NewT(...)`` gives ``x``, the one its function returns."""
+        made = re.search(rf"\b{re.escape(receiver)}\s*:=\s*(\w+)\(", text)
+        if made is None:
+            return ""
+        found = [p for p in self.defined.get(made.group(1), []) if p.file.language == "go"]
+        header = _GO_RETURNS.search(found[0].block.text) if found else None
+        return header.group(1) if header else ""
 
     def _field_type(self, caller: Place, name: str) -> str:
         """``name``'s declared class among the fields (``field_type``) of the caller's
