@@ -160,7 +160,7 @@ def test_a_field_of_a_go_receiver_types_its_calls() -> None:
     source = (
         "package parse\n\ntype Tree struct {\n\tname string\n}\n\n"
         "func (t *Tree) newAction() {\n}\n\n"
-        "type ActionNode struct {\n\ttr *Tree\n}\n\n"
+        "type ActionNode struct {\n\tPos\n\ttr *Tree\n}\n\n"  # an embedded type first
         "func (a *ActionNode) Copy() {\n\ta.tr.newAction()\n}\n"
     )
     repo = repository(**{"parse/node.go": source})
