@@ -35,9 +35,10 @@ bound to the method `Writer.append`: a bare Go call is never a method), text/tem
 precision 0.966, recall 0.690 (a conversion `Pos(n)` counted as a call of `Pos`; a
 parameter of an unexported type, `l *lexer`, and a receiver's field, `a.tr.newAction()`,
 did not type their calls), encoding/csv recall 0.846 (`r := NewReader(...)` did not type
-`r`). All four fixed on this branch, each tested in `tests/unit/test_call_graph_go_java.py`.
-Left in text/template/parse (20 of 290): calls on a variable whose type comes from a
-method's result or a type switch, and methods passed as values.
+`r`; a struct's embedded `Pos` above `tr *Tree` read as `tr`'s type by the Java pattern
+`T x`). All fixed on this branch, each tested in `tests/unit/test_call_graph_go_java.py`.
+Left in text/template/parse (3 of 290): `l := &lexer{...}` (a lower-case type's literal)
+and a method on a call's result (`NewIdentifier(v).SetTree(t)`).
 """
 
 
