@@ -50,9 +50,8 @@ longer guesses, not that it finds calls through untyped objects (those are unres
 both sides). Functions nested in functions are nodes of their own on both sides since
 2026-12-05 (`outer.inner`: its calls are its own, a closure's parameter is no call; the
 truth grew, json 20 → 30 edges). Java is measured against `javac` by
-`call_graph_java.py`; Go and JS use the declaration patterns of `context/code_scope.py`,
-unmeasured; JS `const f = () => ...` functions are symbols and CommonJS `require` binds
-names (tested, not measured).
+`call_graph_java.py`, JavaScript against acorn by `call_graph_js.py`, Go against
+`go/ast` by `call_graph_go.py`.
 """
 
 
@@ -65,8 +64,8 @@ def stdlib_copy(into: Path, package: str) -> Path:
     return into
 
 
-def predicted(root: Path) -> tuple[set[Edge], set[Edge]]:
-    """The graph's (callee edges, caller edges) over the ``.py`` files under ``root``."""
+def predicted(root: Path, pattern: str = "*.py") -> tuple[set[Edge], set[Edge]]:
+    """The graph's (callee edges, caller edges) over the ``pattern`` files under ``root``."""
     from askalong.context.code_graph import Repository
     from askalong.parse.code.parser import parse
 
@@ -76,7 +75,7 @@ def predicted(root: Path) -> tuple[set[Edge], set[Edge]]:
         from askalong.context.code_graph import Place, SourceFile  # type: ignore[attr-defined,no-redef]
 
     files = []
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(root.rglob(pattern)):
         relative = path.relative_to(root).as_posix()
         if not path.read_bytes().strip():
             continue

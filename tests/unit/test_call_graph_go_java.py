@@ -129,3 +129,65 @@ def test_a_call_on_a_java_field_goes_to_the_fields_declared_class() -> None:
         ("Deflater.end", "z/Deflater.java"),
         ("Deflater.finish", "z/Deflater.java"),
     ]
+
+
+def test_a_bare_go_call_is_never_a_method_of_the_receiver_s_type() -> None:
+    source = (
+        "package tabwriter\n\ntype Writer struct {\n\tbuf []byte\n}\n\n"
+        "func (b *Writer) append(text []byte) {\n\tb.buf = append(b.buf, text...)\n}\n\n"
+        "func (b *Writer) addLine() {\n\tb.buf = append(b.buf, 1)\n}\n\n"
+        "func (b *Writer) flush() {\n\tb.append(nil)\n}\n"
+    )
+    repo = repository(**{"tabwriter/tabwriter.go": source})
+    assert callees(repo, "tabwriter/tabwriter.go", ("Writer", "addLine")) == []  # builtin
+    assert callees(repo, "tabwriter/tabwriter.go", ("Writer", "flush")) == [
+        ("Writer.append", "tabwriter/tabwriter.go")
+    ]
+
+
+def test_a_go_parameter_of_an_unexported_type_types_its_calls() -> None:
+    source = (
+        "package parse\n\ntype lexer struct {\n\tpos int\n}\n\n"
+        "func (l *lexer) emit() {\n}\n\n"
+        "func lexChar(l *lexer) {\n\tl.emit()\n}\n\n"
+        "func other(n int) {\n\treturn n\n}\n"
+    )
+    repo = repository(**{"parse/lex.go": source})
+    assert callees(repo, "parse/lex.go", ("lexChar",)) == [("lexer.emit", "parse/lex.go")]
+
+
+def test_a_field_of_a_go_receiver_types_its_calls() -> None:
+    source = (
+        "package parse\n\ntype Tree struct {\n\tname string\n}\n\n"
+        "func (t *Tree) newAction() {\n}\n\n"
+        "type ActionNode struct {\n\tPos\n\ttr *Tree\n}\n\n"  # an embedded type first
+        "func (a *ActionNode) Copy() {\n\ta.tr.newAction()\n}\n"
+    )
+    repo = repository(**{"parse/node.go": source})
+    assert callees(repo, "parse/node.go", ("ActionNode", "Copy")) == [
+        ("Tree.newAction", "parse/node.go")
+    ]
+
+
+def test_a_go_conversion_is_no_call_of_the_type() -> None:
+    source = (
+        "package parse\n\ntype Pos int\n\n"
+        "func (p Pos) Position() Pos {\n\treturn p\n}\n\n"
+        "func next(n int) Pos {\n\treturn Pos(n)\n}\n"
+    )
+    repo = repository(**{"parse/node.go": source})
+    assert callees(repo, "parse/node.go", ("next",)) == []
+
+
+def test_a_go_variable_is_typed_by_its_constructor_s_result() -> None:
+    source = (
+        "package csv\n\ntype Reader struct {\n\tn int\n}\n\n"
+        "func NewReader(n int) *Reader {\n\treturn &Reader{n: n}\n}\n\n"
+        "func (r *Reader) ReadAll() int {\n\treturn r.n\n}\n\n"
+        "func Fuzz(n int) int {\n\tr := NewReader(n)\n\treturn r.ReadAll()\n}\n"
+    )
+    repo = repository(**{"csv/reader.go": source})
+    assert callees(repo, "csv/reader.go", ("Fuzz",)) == [
+        ("NewReader", "csv/reader.go"),
+        ("Reader.ReadAll", "csv/reader.go"),
+    ]

@@ -107,6 +107,53 @@ def test_commonjs_arrow_functions_are_symbols_bound_through_require() -> None:
     assert callees_of(repo, ("run",)) == []  # v's type is not known
 
 
+def test_an_es_module_import_binds_names_from_a_hyphenated_file() -> None:
+    repo = js_repository(**{
+        "lib/string-utils.js": "export function camelCase(s) {\n  return s\n}\n",
+        "lib/parser.js": "import { camelCase } from './string-utils.js';\n"
+        "export function parse(s) {\n  return camelCase(s)\n}\n",
+    })  # fmt: skip
+    assert callees_of(repo, ("parse",)) == ["camelCase"]
+
+
+def test_a_function_of_a_required_module_binds_through_the_module_name() -> None:
+    repo = js_repository(**{
+        "lib/resolve-map.js": "function resolveMap(t) {\n  return t\n}\n"
+        "exports.resolveMap = resolveMap;\n",
+        "lib/compose.js": "var resolveMap = require('./resolve-map.js');\n"
+        "function compose(t) {\n  return resolveMap.resolveMap(t)\n}\n",
+        "lib/other.js": "function resolveMap(t) {\n  return t\n}\n",
+    })  # fmt: skip
+    compose = next(
+        Place(f, b) for f in repo.files for b in f.blocks if b.section_path == ("compose",)
+    )
+    assert [t.file.source for _, t in repo.callees(compose)] == ["lib/resolve-map.js"]
+
+
+def test_new_on_a_required_module_s_class_binds_to_the_class() -> None:
+    repo = js_repository(**{
+        "lib/Scalar.js": "class Scalar {\n  constructor(v) {\n    this.v = v\n  }\n}\n"
+        "exports.Scalar = Scalar;\n",
+        "lib/compose.js": "var Scalar = require('./Scalar.js');\n"
+        "function compose(t) {\n  return new Scalar.Scalar(t)\n}\n",
+    })  # fmt: skip
+    assert callees_of(repo, ("compose",)) == ["Scalar"]
+
+
+def test_this_in_an_arrow_function_of_a_method_is_the_method_s_object() -> None:
+    repo = js_repository(**{
+        "lib/command.js": "class Command {\n"
+        "  error(m) {\n    return m\n  }\n"
+        "  addOption(o) {\n"
+        "    const handle = (v) => {\n      return this.error(v)\n    }\n"
+        "    function plain(v) {\n      return this.error(v)\n    }\n"
+        "    return handle(o) + plain(o)\n"
+        "  }\n}\n",
+    })  # fmt: skip
+    assert callees_of(repo, ("Command", "addOption", "handle")) == ["Command.error"]
+    assert callees_of(repo, ("Command", "addOption", "plain")) == []  # its own `this`
+
+
 def test_answers_name_a_file_inside_its_repository_never_by_its_server_path() -> None:
     from askalong.context.code_graph import Repository
     from askalong.context.code_places import SourceFile

@@ -35,6 +35,12 @@ from askalong.parse.code.outline import CallSite, code_outline
 from askalong.types import Block
 
 SELF_NAMES = frozenset({"self", "cls", "this", "Self"})
+_ARROW_LANGUAGES = frozenset({"javascript", "typescript"})
+# ``const f = (a, b) =>``, ``let f = async x =>``: an arrow function's header line
+_ARROW = re.compile(
+    r"(?:export\s+)?(?:const|let|var)\s+\w+\s*(?::[^=]+)?="
+    r"\s*(?:async\s+)?(?:\([^)]*\)|\w+)\s*(?::[^=]+)?=>"
+)
 # Languages where a bare call is a method of the caller's class, its bases or the classes
 # around it (a local variable is never called: the call syntax says method).
 MEMBER_CALLS = frozenset({"java"})
@@ -47,6 +53,7 @@ _CLASS_HEADER = re.compile(
     r"(?:class|struct|interface|enum|record|type|impl)\b"
 )
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)", re.M)
+_GO_RETURNS = re.compile(r"^func\s+\w+\([^)]*\)\s*\*?(\w+)\s*\{", re.M)  # a function's type
 
 
 def block_calls(file: SourceFile, block: Block) -> tuple[CallSite, ...]:
@@ -112,7 +119,7 @@ class Repository:
         if site.receiver in SUPER_NAMES:
             return self._in_bases(owner, site.callee, here)
         if _on_self(site, caller):
-            return self.member(owner, site.callee, here)
+            return self.member(self._this_owner(caller), site.callee, here)
         if site.receiver:
             return module_call(site, candidates, caller) or self._typed(site, caller)
         if here.language in MEMBER_CALLS:
@@ -126,7 +133,24 @@ class Repository:
             here.language, here.blocks, caller.block, is_class
         ):
             return None  # a parameter or a local, whatever the repository defines so
-        return self._statically_imported(site.callee, here) or bare_call(site, candidates, caller)
+        found = self._statically_imported(site.callee, here) or bare_call(site, candidates, caller)
+        if found is not None and here.language == "go" and is_class(found.block):
+            return None  # ``Pos(n)`` in Go is a conversion, no call
+        return found
+
+    def _this_owner(self, caller: Place) -> tuple[str, ...]:
+        """The class ``this`` is an instance of: the caller's, or in JS/TS for an arrow
+        function (``const f = () => this.m()`` in a method) the class around it, whose
+        ``this`` an arrow keeps."""
+        owner = caller.qualname[:-1]
+        header = self.head(caller).block.text.lstrip().split("\n", 1)[0]
+        if caller.file.language not in _ARROW_LANGUAGES or not _ARROW.match(header):
+            return owner
+        for depth in range(len(owner), 0, -1):
+            place = self.definition(owner[:depth], caller.file)
+            if place is not None and is_class(place.block):
+                return owner[:depth]
+        return owner
 
     def _enclosing_member(self, name: str, caller: Place) -> Place | None:
         """A bare ``name()`` in Java: a method of the caller's class or a class it derives
@@ -212,11 +236,13 @@ class Repository:
         here = caller.file
         receiver = site.receiver
         head, _, attribute = receiver.partition(".")
-        if head in SELF_NAMES and attribute.isidentifier():
+        if attribute.isidentifier() and _is_self(head, caller):
             kind = self._attribute_type(caller, attribute) or self._field_type(caller, attribute)
         elif receiver.isidentifier():
             text = own_text(here.blocks, caller.block)
             kind = receiver_type(here.language, text, receiver)
+            if here.language == "go" and self.class_named(kind, here) is None:
+                kind = self._made_by(text, receiver) or kind  # ``x := NewT()``: no type T
             if not kind and receiver not in scope_bound(
                 here.language, here.blocks, caller.block, is_class
             ):
@@ -231,6 +257,15 @@ class Repository:
             kind = created.group(1) if created else ""
         place = self.class_named(kind, here) if kind else None
         return self.member(place.qualname, site.callee, place.file) if place else None
+
+    def _made_by(self, text: str, receiver: str) -> str:
+        """Go: the type ``x := NewT(...)`` gives ``x``, the one its function returns."""
+        made = re.search(rf"\b{re.escape(receiver)}\s*:=\s*(\w+)\(", text)
+        if made is None:
+            return ""
+        found = [p for p in self.defined.get(made.group(1), []) if p.file.language == "go"]
+        header = _GO_RETURNS.search(found[0].block.text) if found else None
+        return header.group(1) if header else ""
 
     def _field_type(self, caller: Place, name: str) -> str:
         """``name``'s declared class among the fields (``field_type``) of the caller's
@@ -303,10 +338,15 @@ class Repository:
 
 def _on_self(site: CallSite, caller: Place) -> bool:
     """Called on the caller's own object: ``self``, ``this``, or a Go method's receiver."""
-    if site.receiver in SELF_NAMES:
+    return _is_self(site.receiver, caller)
+
+
+def _is_self(name: str, caller: Place) -> bool:
+    """Whether ``name`` is the caller's own object: ``self``, ``this``, a Go receiver."""
+    if name in SELF_NAMES:
         return True
     go = _GO_RECEIVER.search(own_text(caller.file.blocks, caller.block))
-    return go is not None and site.receiver == go.group(1)
+    return go is not None and name == go.group(1)
 
 
 def _module_type(file: SourceFile, name: str) -> str:

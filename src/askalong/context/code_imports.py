@@ -26,6 +26,8 @@ _REQUIRE = re.compile(
     r"\b(?:const|let|var)\s+(?:\{([^}]*)\}|(\w+))\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)"
 )
 
+_QUOTED = re.compile(r"['\"]([^'\"]+)['\"]")
+
 
 def block_imports(file: SourceFile, block: Block) -> tuple[Import, ...]:
     """The imports inside a function's own lines (``from .parser import Parser`` in it)."""
@@ -53,6 +55,13 @@ def file_imports(file: SourceFile) -> tuple[Import, ...]:
     return _imports(file.source, tuple(b.text for b in file.blocks if not b.section_path))
 
 
+def _import_names(statement: Import) -> set[str]:
+    """The words an import names, and the stems of the paths it quotes: a file named
+    ``string-utils.js`` is no word of ``from './string-utils.js'``."""
+    stems = (PurePosixPath(path).stem for path in _QUOTED.findall(statement.text))
+    return {*statement.names, *stems}
+
+
 @functools.lru_cache(maxsize=4096)
 def _imports(source: str, texts: tuple[str, ...]) -> tuple[Import, ...]:
     grammar = grammar_for(source)
@@ -63,10 +72,14 @@ def _imports(source: str, texts: tuple[str, ...]) -> tuple[Import, ...]:
 
 def module_call(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
     """``module.f()`` where the file (or the function itself) imports ``module``, under
-    its own name or another (``import email.charset as _charset``): ``f`` of that file."""
+    its own name or another (``import email.charset as _charset``, a ``require``): ``f``
+    of that file."""
     head = site.receiver.split(".")[-1]
     imports = (*file_imports(caller.file), *block_imports(caller.file, caller.block))
-    names = [set(i.names) for i in imports if head in i.names]
+    names = [_import_names(i) for i in imports if head in i.names]
+    required = file_requires(caller.file).get(head)  # ``var m = require('./m.js'); m.f()``
+    if required:
+        names.append({required})
     if not names:
         return None
     top = [p for p in candidates if len(p.qualname) == 1]
@@ -86,11 +99,12 @@ def bare_call(site: CallSite, candidates: list[Place], caller: Place) -> Place |
     file = caller.file
     scoped = file.language in SCOPED
     own = [p for p in candidates if p.qualname == (*caller.qualname[:-1], site.callee)]
-    if own and len(own[0].qualname) > 1 and not scoped:
+    # a Go method is always called on a receiver: a bare ``append`` is the builtin
+    if own and len(own[0].qualname) > 1 and not scoped and file.language != "go":
         return own[0]
     top = [p for p in candidates if len(p.qualname) == 1]
     imports = (*file_imports(file), *block_imports(file, caller.block))
-    imported = {n for i in imports if site.callee in i.names for n in i.names}
+    imported = {n for i in imports if site.callee in i.names for n in _import_names(i)}
     required = file_requires(file).get(site.callee)
     if required:
         imported.add(required)

@@ -48,15 +48,20 @@ def receiver_type(language: str, text: str, receiver: str) -> str:
         return _python_types(tree).get(receiver, "") if tree is not None else ""
     name = re.escape(receiver)
     text = _COMMENTS.sub(" ", text)  # "the ASCII Characters" in a comment declares nothing
+    java = rf"\b{_TYPE}(?:<[^;=()]*>)?\s+{name}\b"  # T x
     for pattern in (
         rf"\b{name}\s*(?::=|=)\s*(?:new\s+|&)?{_TYPE}\s*[({{]",  # x := &T{}, x = new T()
-        rf"\b{_TYPE}(?:<[^;=()]*>)?\s+{name}\b",  # Java: T x
+        # Go writes ``x T``: an embedded ``Pos`` above ``tr *Tree`` types nothing
+        *([] if language == "go" else [java]),
         rf"\b{name}\s+\*?{_TYPE}\b",  # Go: x *T, var x T
         rf"\b{name}\s*:\s*{_TYPE}\b",  # TypeScript: x: T
     ):
         found = re.search(pattern, text)
         if found:
             return found.group(1)
+    if language == "go":  # an unexported type is lower-case: ``l *lexer`` on one line
+        found = re.search(rf"\b{name}[ \t]+\*?([a-z_]\w*)\b", text)
+        return found.group(1) if found else ""
     return ""
 
 

@@ -93,6 +93,8 @@ _JAVASCRIPT_CALLS = """\
 (call_expression function: (member_expression object: (_) @receiver
     property: (property_identifier) @callee))
 (new_expression constructor: (identifier) @callee)
+(new_expression constructor: (member_expression object: (_) @receiver
+    property: (property_identifier) @callee))
 (call_expression arguments: (arguments (identifier) @ref))
 """
 JAVASCRIPT = Grammar(
