@@ -8,6 +8,7 @@ import os
 import sqlite3
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy.typing as npt
 
 from askalong.errors import StoreError
 from askalong.files.atomic import write_atomically
+from askalong.index.vector_rows import VectorRows
 
 MATRIX_FILE = "vectors.f32"
 ROWS_FILE = "rows.sqlite3"
@@ -58,6 +60,29 @@ def stray_files(folder: Path, current: str) -> list[Path]:
         for path in sorted(folder.iterdir())
         if path.name != current and (path.suffix == ".f32" or path.name.startswith(".tmp-"))
     ]
+
+
+@dataclass(frozen=True)
+class VectorStats:
+    rows: int
+    live: int
+    dead: int
+    documents: int
+    matrix_file: str
+    stray_files: tuple[str, ...]  # matrix files and temporaries no row table refers to
+
+
+def vector_stats(rows: VectorRows, folder: Path) -> VectorStats:
+    """What a vector folder holds: its rows as committed and the files no row table uses."""
+    strays = tuple(sorted(p.name for p in stray_files(folder, rows.matrix_file)))
+    return VectorStats(
+        rows=rows.count,
+        live=int(rows.live.size),
+        dead=rows.dead,
+        documents=len(rows.document_ids()),
+        matrix_file=rows.matrix_file,
+        stray_files=strays,
+    )
 
 
 # Without the embedder (a model takes seconds to load), a library still keeps its vectors

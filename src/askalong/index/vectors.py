@@ -31,7 +31,6 @@ import sqlite3
 import threading
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -44,8 +43,10 @@ from askalong.index.vector_files import (
     MATRIX_FILE,
     ROWS_FILE,
     ROWS_SCHEMA,
+    VectorStats,
     next_matrix_name,
     stray_files,
+    vector_stats,
     write_whole,
 )
 from askalong.index.vector_rows import DocumentVectors, FloatArray, VectorRows, normalised
@@ -55,16 +56,6 @@ _ITEM = np.dtype(np.float32).itemsize
 # Compact on its own when dead rows pass both: a share of the file and a count worth a rewrite.
 COMPACT_SHARE = 0.3
 COMPACT_MIN_DEAD = 1000
-
-
-@dataclass(frozen=True)
-class VectorStats:
-    rows: int
-    live: int
-    dead: int
-    documents: int
-    matrix_file: str
-    stray_files: tuple[str, ...]  # matrix files and temporaries no row table refers to
 
 
 class VectorIndex:
@@ -338,15 +329,7 @@ class VectorIndex:
     # ------------------------------------------------------------------------- reading
 
     def stats(self) -> VectorStats:
-        rows = self._snapshot()
-        return VectorStats(
-            rows=rows.count,
-            live=int(rows.live.size),
-            dead=rows.dead,
-            documents=len(rows.document_ids()),
-            matrix_file=rows.matrix_file,
-            stray_files=tuple(sorted(p.name for p in stray_files(self._folder, rows.matrix_file))),
-        )
+        return vector_stats(self._snapshot(), self._folder)
 
     def live_keys(self, document_id: str) -> dict[str, str]:
         """Chunk id -> content key of the document's live vectors, as committed now."""
