@@ -1,7 +1,7 @@
 """The never-seen-documents sets (``benchmarks/unseen/questions.jsonl``, split by document,
-and the fresh test-only ``benchmarks/unseen2/`` and ``benchmarks/unseen3/``) are well formed,
+and the fresh test-only ``benchmarks/unseen2/``, ``unseen3/`` and ``unseen4/``) are well formed,
 and ``benchmarks/unseen.py`` matches and counts as the README says. Only shapes are asserted,
-and that the newest set's gold phrases and selections are in its parsed documents (its
+and that the two newest sets' gold phrases and selections are in their parsed documents (their
 ``--check``): no test asks an item or reads an answer."""
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ def test_the_splits_share_no_document_and_both_hold_every_kind() -> None:
     assert {i.lang for i in dev} == {i.lang for i in test} == {"en", "zh"}
 
 
-FRESH = ("unseen2", "unseen3")  # the test-only sets, oldest first
+FRESH = ("unseen2", "unseen3", "unseen4")  # the test-only sets, oldest first
+CHECKED = FRESH[-2:]  # the sets whose --check a test keeps true
 
 
 @pytest.mark.parametrize("name", FRESH)
@@ -61,18 +62,19 @@ def test_a_fresh_set_is_test_only_on_documents_no_earlier_set_has_with_every_kin
 
 
 def test_the_newest_set_has_enough_uncovered_and_code_questions() -> None:
-    kinds = [i.kind for i in _set().load_items(_set().questions_of("unseen3"))]
-    assert len(kinds) >= 140
-    assert kinds.count("uncovered") >= 15 and kinds.count("code") >= 15
+    kinds = [i.kind for i in _set().load_items(_set().questions_of(FRESH[-1]))]
+    assert len(kinds) >= 150
+    assert kinds.count("uncovered") >= 18 and kinds.count("code") >= 20
 
 
 @pytest.mark.slow
-def test_the_newest_set_passes_its_check_on_the_parsed_documents(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("name", CHECKED)
+def test_a_newest_set_passes_its_check_on_the_parsed_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     monkeypatch.setenv("ASKALONG_HOME", str(tmp_path))  # open_library sets it: restored after
     monkeypatch.delenv("ASKALONG_ANSWERER", raising=False)
-    questions = _set().questions_of("unseen3")
+    questions = _set().questions_of(name)
     items = _set().load_items(questions)
     ids = _script().build(tmp_path, questions.parent / "docs", items, vectors=False)
     with _script().open_library(tmp_path) as library:
