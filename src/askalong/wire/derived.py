@@ -1,0 +1,124 @@
+"""The JSON form of a value, derived from its dataclass: a frozen dataclass is written as its
+fields by name, in order (a tuple as a list, a nested value as its own form, recursively) and
+read back by the fields' types (a list as a tuple, a dict as the nested dataclass, None where
+the field is optional), so its builder and reader are not written out field by field.
+
+Where a form departs from its fields, ``SHAPES`` says how, once: a key named otherwise, a
+nested value whose keys stand among its holder's, a field written last. Its ``TypedDict``
+(the OpenAPI schema) is the one other declaration, held to these keys by
+tests/unit/test_wire_derived.py (``DERIVED_FORMS`` there).
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin, get_type_hints
+
+from askalong.types import Claim
+from askalong.values.feedback import Feedback, RankedChunk
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+    Value = TypeVar("Value", bound=DataclassInstance)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How one value's form departs from its fields."""
+
+    keys: Mapping[str, str] = field(default_factory=dict)  # field name -> its JSON key
+    inline: frozenset[str] = frozenset()  # nested values whose keys join the holder's
+    last: tuple[str, ...] = ()  # fields written after the others (the form's order)
+
+
+SHAPES: Mapping[type, Shape] = {
+    Claim: Shape(keys={"quote_numbers": "quotes"}),
+    RankedChunk: Shape(inline=frozenset({"hit"})),  # {"rank", **hit, "title", ...}
+    Feedback: Shape(last=("judged",)),  # the frozen copy after the record's own fields
+}
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """One field as the form holds it: its key (None: inline) and how to read it back."""
+
+    name: str
+    key: str | None
+    read: Callable[[Any], Any]
+
+
+def value_json(value: DataclassInstance) -> dict[str, Any]:
+    """``value``'s fields by their keys: a tuple as a list, a nested value as its form."""
+    written: dict[str, Any] = {}
+    for slot in _slots(type(value)):
+        item = getattr(value, slot.name)
+        if slot.key is None:
+            written.update(value_json(item))
+        else:
+            written[slot.key] = _written(item)
+    return written
+
+
+def value_from_json(cls: type[Value], value: Mapping[str, Any]) -> Value:
+    """A ``cls`` from the keys of ``value`` its fields are written as; other keys are
+    ignored, and a field absent from ``value`` (a form stored before the field existed)
+    keeps its default."""
+    named = {}
+    for slot in _slots(cls):
+        if slot.key is None:
+            named[slot.name] = slot.read(value)
+        elif slot.key in value:
+            named[slot.name] = slot.read(value[slot.key])
+    return cls(**named)
+
+
+def json_keys(cls: type[DataclassInstance]) -> list[str]:
+    """The keys of ``cls``'s form, in the order it writes them."""
+    hints = get_type_hints(cls)
+    keys: list[str] = []
+    for slot in _slots(cls):
+        keys += [slot.key] if slot.key is not None else json_keys(hints[slot.name])
+    return keys
+
+
+@functools.cache
+def _slots(cls: type[DataclassInstance]) -> tuple[_Slot, ...]:
+    shape = SHAPES.get(cls, Shape())
+    hints = get_type_hints(cls)
+    names = [f.name for f in fields(cls) if f.name not in shape.last] + list(shape.last)
+    return tuple(_Slot(name, _key(shape, name), _reader(hints[name])) for name in names)
+
+
+def _key(shape: Shape, name: str) -> str | None:
+    return None if name in shape.inline else shape.keys.get(name, name)
+
+
+def _written(item: object) -> object:
+    if is_dataclass(item) and not isinstance(item, type):
+        return value_json(item)
+    if isinstance(item, tuple):
+        return [_written(part) for part in item]
+    return item
+
+
+def _reader(hint: Any) -> Callable[[Any], Any]:
+    """How a field of type ``hint`` is read from its JSON: by the type, once per class."""
+    if isinstance(hint, type) and is_dataclass(hint):
+        return functools.partial(value_from_json, hint)
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, types.UnionType) and type(None) in args:
+        present = [arg for arg in args if arg is not type(None)]
+        inner = _reader(present[0]) if len(present) == 1 else _same
+        return lambda item: None if item is None else inner(item)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        each = _reader(args[0])
+        return lambda items: tuple(each(item) for item in items)
+    return tuple if origin is tuple else _same
+
+
+def _same(item: object) -> object:
+    return item
