@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from askalong.types import Claim
+from askalong.values.accounts import Org
 from askalong.values.feedback import Feedback, RankedChunk
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ SHAPES: Mapping[type, Shape] = {
     Claim: Shape(keys={"quote_numbers": "quotes"}),
     RankedChunk: Shape(inline=frozenset({"hit"})),  # {"rank", **hit, "title", ...}
     Feedback: Shape(last=("judged",)),  # the frozen copy after the record's own fields
+    Org: Shape(last=("created",)),  # {"id", "parent", "created"}
 }
 
 
@@ -59,7 +61,7 @@ def value_json(value: DataclassInstance) -> dict[str, Any]:
         if slot.key is None:
             written.update(value_json(item))
         else:
-            written[slot.key] = _written(item)
+            written[slot.key] = form_of(item)
     return written
 
 
@@ -90,32 +92,33 @@ def _slots(cls: type[DataclassInstance]) -> tuple[_Slot, ...]:
     shape = SHAPES.get(cls, Shape())
     hints = get_type_hints(cls)
     names = [f.name for f in fields(cls) if f.name not in shape.last] + list(shape.last)
-    return tuple(_Slot(name, _key(shape, name), _reader(hints[name])) for name in names)
+    return tuple(_Slot(name, _key(shape, name), form_reader(hints[name])) for name in names)
 
 
 def _key(shape: Shape, name: str) -> str | None:
     return None if name in shape.inline else shape.keys.get(name, name)
 
 
-def _written(item: object) -> object:
+def form_of(item: object) -> object:
+    """Any field's JSON form: a value's own, a tuple as a list of forms, a scalar as itself."""
     if is_dataclass(item) and not isinstance(item, type):
         return value_json(item)
     if isinstance(item, tuple):
-        return [_written(part) for part in item]
+        return [form_of(part) for part in item]
     return item
 
 
-def _reader(hint: Any) -> Callable[[Any], Any]:
-    """How a field of type ``hint`` is read from its JSON: by the type, once per class."""
+def form_reader(hint: Any) -> Callable[[Any], Any]:
+    """How a field of type ``hint`` is read from its JSON form: by the type, once per class."""
     if isinstance(hint, type) and is_dataclass(hint):
         return functools.partial(value_from_json, hint)
     origin, args = get_origin(hint), get_args(hint)
     if origin in (Union, types.UnionType) and type(None) in args:
         present = [arg for arg in args if arg is not type(None)]
-        inner = _reader(present[0]) if len(present) == 1 else _same
+        inner = form_reader(present[0]) if len(present) == 1 else _same
         return lambda item: None if item is None else inner(item)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        each = _reader(args[0])
+        each = form_reader(args[0])
         return lambda items: tuple(each(item) for item in items)
     return tuple if origin is tuple else _same
 

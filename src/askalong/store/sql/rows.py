@@ -1,4 +1,5 @@
-"""Rows of the SQL store <-> frozen dataclasses: a few small, explicit functions.
+"""Rows of the SQL store <-> frozen dataclasses: documents and blocks by small, explicit
+functions (their columns pack several fields), chunks, threads and turns by ``RowMap``.
 
 Tuples are stored as compact JSON text; boxes as ``[[x0, top, x1, bottom, start, end]]``
 (a line past a page break adds its page: ``[..., end, page]``) and chunk spans as
@@ -11,9 +12,9 @@ import functools
 import json
 from typing import TypeVar
 
-from askalong import wire
 from askalong.errors import NotFound
 from askalong.store.sql.database import Row
+from askalong.store.sql.row_maps import Column, RowMap, to_json
 from askalong.types import Block, BlockSpan, Chunk, Document, LineBox
 from askalong.values.threads import Thread, Turn
 
@@ -25,10 +26,6 @@ def found(value: _Found | None, what: str, key: str) -> _Found:
     if value is None:
         raise NotFound(f"no such {what}", source=key)
     return value
-
-
-def to_json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -151,51 +148,8 @@ def boxes_from_json(text: str) -> tuple[LineBox, ...]:
     return tuple(LineBox(*box) for box in json.loads(text))
 
 
-def chunk_row(chunk: Chunk) -> tuple[object, ...]:
-    spans = [[s.block_id, s.start, s.end] for s in chunk.spans]
-    return (
-        chunk.id,
-        chunk.document_id,
-        chunk.order,
-        chunk.text,
-        to_json(spans),
-        to_json(chunk.section_path),
-        chunk.page_start,
-        chunk.page_end,
-        chunk.description,
-    )
-
-
-INSERT_CHUNK = (
-    "INSERT INTO chunks (id, document_id, ord, text, spans, section_path, page_start, page_end,"
-    " description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-CHUNK_COLUMNS = (
-    "id",
-    "document_id",
-    "ord",
-    "text",
-    "spans",
-    "section_path",
-    "page_start",
-    "page_end",
-    "description",
-)
-SELECT_CHUNK = f"SELECT {', '.join(CHUNK_COLUMNS)} FROM chunks"
-
-
-def chunk_from_row(row: Row) -> Chunk:
-    return Chunk(
-        id=row["id"],
-        document_id=row["document_id"],
-        order=row["ord"],
-        spans=spans_from_json(row["spans"]),
-        text=row["text"],
-        section_path=strings(row["section_path"]),
-        page_start=row["page_start"],
-        page_end=row["page_end"],
-        description=row["description"],
-    )
+def _spans_text(spans: tuple[BlockSpan, ...]) -> str:
+    return to_json([[s.block_id, s.start, s.end] for s in spans])
 
 
 def spans_from_json(text: str) -> tuple[BlockSpan, ...]:
@@ -207,47 +161,18 @@ def spans_from_list(value: list[list[object]]) -> tuple[BlockSpan, ...]:
     return tuple(BlockSpan(str(b), int(str(s)), int(str(e))) for b, s, e in value)
 
 
+CHUNKS = RowMap(
+    Chunk,
+    "chunks",
+    columns={
+        "order": Column("ord"),
+        "spans": Column(write=_spans_text, read=spans_from_json),
+        "section_path": Column(read=strings),  # cached: neighbours repeat it
+    },
+)
+THREADS = RowMap(Thread, "threads", computed=frozenset({"turn_count"}))
 SELECT_THREAD = (
-    "SELECT t.id, t.owner, t.title, t.document_id, t.created, t.updated,"
+    f"SELECT {THREADS.selected('t')},"
     " (SELECT COUNT(*) FROM turns u WHERE u.thread_id = t.id) AS turn_count FROM threads t"
 )
-
-
-def thread_from_row(row: Row) -> Thread:
-    return Thread(
-        id=row["id"],
-        owner=row["owner"],
-        title=row["title"],
-        document_id=row["document_id"],
-        created=row["created"],
-        updated=row["updated"],
-        turn_count=row["turn_count"],
-    )
-
-
-def turn_row(turn: Turn) -> tuple[object, ...]:
-    anchor = wire.anchor_json(turn.anchor)
-    return (
-        turn.id,
-        turn.thread_id,
-        turn.index,
-        turn.question,
-        turn.intent,
-        None if anchor is None else to_json(anchor),
-        to_json(wire.answer_json(turn.answer)),
-        turn.created,
-    )
-
-
-def turn_from_row(row: Row) -> Turn:
-    anchor = row["anchor"]
-    return Turn(
-        id=row["id"],
-        thread_id=row["thread_id"],
-        index=row["ord"],
-        question=row["question"],
-        intent=row["intent"],
-        anchor=wire.anchor_from_json(json.loads(anchor)) if anchor else None,
-        answer=wire.answer_from_json(json.loads(row["answer"])),
-        created=row["created"],
-    )
+TURNS = RowMap(Turn, "turns", columns={"index": Column("ord")})
