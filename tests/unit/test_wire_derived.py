@@ -25,8 +25,18 @@ from askalong.types import (
     Quote,
     Timings,
 )
+from askalong.values.accounts import ApiToken, Membership, Org, User
 from askalong.values.feedback import Citation, Feedback, Judged, RankedChunk, Triage
-from askalong.wire import AnchorJSON, AnswerJSON, ClaimJSON, SpanJSON
+from askalong.wire import (
+    AnchorJSON,
+    AnswerJSON,
+    ClaimJSON,
+    MembershipJSON,
+    OrgJSON,
+    SpanJSON,
+    TokenJSON,
+    UserJSON,
+)
 from askalong.wire.answers import (
     AnswerPassageJSON,
     AnswerSpanJSON,
@@ -60,6 +70,10 @@ DERIVED_FORMS: list[tuple[type[Any], type[Any]]] = [
     (Answer, AnswerJSON),
     (Judged, JudgedJSON),
     (Feedback, FeedbackJSON),
+    (User, UserJSON),
+    (Org, OrgJSON),
+    (Membership, MembershipJSON),
+    (ApiToken, TokenJSON),
 ]
 SAMPLES = [
     Quote(2, "d1", "b7", 3, 9, "quoted", 4, ("Intro", "Scope"), "supported"),
@@ -71,6 +85,8 @@ SAMPLES = [
     Anchor("d1", "b1", 0, 4, "text", (BlockSpan("b1", 0, 4), BlockSpan("b2", 0, 3))),
     wire_forms.answer(),
     wire_forms.feedback(),
+    Org("eng", "2026-12-05", parent="acme"),
+    ApiToken("t1", "alice", "ci", "2026-12-05", revoked=True),
 ]
 
 
