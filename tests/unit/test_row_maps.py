@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from askalong.store.sql.collections import COLLECTIONS
 from askalong.store.sql.feedback import FEEDBACK
 from askalong.store.sql.jobs import JOBS
 from askalong.store.sql.orgs import ORGS
@@ -92,7 +93,7 @@ def test_computed_fields_are_read_not_written_and_extra_columns_written_only() -
 
 
 STORE_MAPS: list[RowMap[Any]] = [
-    CHUNKS, THREADS, TURNS, JOBS, USERS, TOKENS, ORGS, UPLOADS, FEEDBACK,
+    CHUNKS, THREADS, TURNS, JOBS, USERS, TOKENS, ORGS, UPLOADS, FEEDBACK, COLLECTIONS,
 ]  # fmt: skip
 
 
