@@ -5,7 +5,7 @@ value as its JSON form's compact text (``wire/derived``), None as NULL, a scalar
 read back the same way. A map declares only where a table departs from that (a column named
 otherwise, a field with its own encoding, a count the SELECT works out, a column written from
 the value but never read), so adding a field is one edit to the dataclass plus a migration
-that adds its column (tests/unit/test_row_maps.py adds one to a toy value).
+that adds its column (tests/contract/test_row_maps.py adds one to a toy value).
 """
 
 from __future__ import annotations
