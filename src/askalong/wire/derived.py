@@ -15,7 +15,16 @@ import functools
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from askalong.types import Claim
 from askalong.values.accounts import Org
@@ -25,6 +34,9 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
     Value = TypeVar("Value", bound=DataclassInstance)
+
+
+_SCALARS = (str, int, float, bool, type(None))
 
 
 @dataclass(frozen=True)
@@ -46,11 +58,13 @@ SHAPES: Mapping[type, Shape] = {
 
 @dataclass(frozen=True)
 class _Slot:
-    """One field as the form holds it: its key (None: inline) and how to read it back."""
+    """One field as the form holds it: its key (None: inline), and how it is written and
+    read back (None: as it is, a scalar's case, decided once from the field's type)."""
 
     name: str
     key: str | None
-    read: Callable[[Any], Any]
+    write: Callable[[Any], Any] | None
+    read: Callable[[Any], Any] | None
 
 
 def value_json(value: DataclassInstance) -> dict[str, Any]:
@@ -61,7 +75,7 @@ def value_json(value: DataclassInstance) -> dict[str, Any]:
         if slot.key is None:
             written.update(value_json(item))
         else:
-            written[slot.key] = form_of(item)
+            written[slot.key] = item if slot.write is None else slot.write(item)
     return written
 
 
@@ -72,9 +86,10 @@ def value_from_json(cls: type[Value], value: Mapping[str, Any]) -> Value:
     named = {}
     for slot in _slots(cls):
         if slot.key is None:
-            named[slot.name] = slot.read(value)
+            named[slot.name] = value_from_json(_inlined(cls, slot.name), value)
         elif slot.key in value:
-            named[slot.name] = slot.read(value[slot.key])
+            item = value[slot.key]
+            named[slot.name] = item if slot.read is None else slot.read(item)
     return cls(**named)
 
 
@@ -92,7 +107,28 @@ def _slots(cls: type[DataclassInstance]) -> tuple[_Slot, ...]:
     shape = SHAPES.get(cls, Shape())
     hints = get_type_hints(cls)
     names = [f.name for f in fields(cls) if f.name not in shape.last] + list(shape.last)
-    return tuple(_Slot(name, _key(shape, name), form_reader(hints[name])) for name in names)
+    return tuple(_slot(name, _key(shape, name), hints[name]) for name in names)
+
+
+def _slot(name: str, key: str | None, hint: Any) -> _Slot:
+    if _is_scalar(hint):
+        return _Slot(name, key, None, None)
+    if get_origin(hint) is tuple and all(arg is ... or _is_scalar(arg) for arg in get_args(hint)):
+        return _Slot(name, key, list, tuple)
+    return _Slot(name, key, form_of, form_reader(hint))
+
+
+def _is_scalar(hint: Any) -> bool:
+    """A string, number, bool or literal, or one of them or None: written as it is."""
+    if get_origin(hint) in (Union, types.UnionType):
+        return all(arg is type(None) or _is_scalar(arg) for arg in get_args(hint))
+    return hint in _SCALARS or get_origin(hint) is Literal
+
+
+@functools.cache
+def _inlined(cls: type[DataclassInstance], name: str) -> type[DataclassInstance]:
+    inner: type[DataclassInstance] = get_type_hints(cls)[name]
+    return inner
 
 
 def _key(shape: Shape, name: str) -> str | None:
@@ -101,6 +137,8 @@ def _key(shape: Shape, name: str) -> str | None:
 
 def form_of(item: object) -> object:
     """Any field's JSON form: a value's own, a tuple as a list of forms, a scalar as itself."""
+    if type(item) in _SCALARS:  # the common case first: most fields are scalars
+        return item
     if is_dataclass(item) and not isinstance(item, type):
         return value_json(item)
     if isinstance(item, tuple):

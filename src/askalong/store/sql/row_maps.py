@@ -23,8 +23,13 @@ from askalong.wire.derived import form_of, form_reader
 V = TypeVar("V")
 
 
+# One encoder for every row: ``json.dumps`` with options makes a new one per call.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def to_json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON text, as every JSON column holds it."""
+    return _ENCODER.encode(value)
 
 
 @dataclass(frozen=True)
@@ -66,17 +71,20 @@ class RowMap(Generic[V]):
         return tuple(_stored(name, hints[name], self.columns.get(name)) for name in names)
 
     @cached_property
+    def _own(self) -> tuple[_Stored, ...]:
+        """The fields a row writes (all but the computed ones)."""
+        return tuple(s for s in self._stored if s.field not in self.computed)
+
+    @cached_property
     def written(self) -> tuple[str, ...]:
         """The columns a row writes, in field order, then the extra ones."""
-        own = tuple(s.column for s in self._stored if s.field not in self.computed)
-        return own + tuple(self.extra)
+        return tuple(s.column for s in self._own) + tuple(self.extra)
 
     def selected(self, alias: str = "") -> str:
         """The stored columns a SELECT reads, comma-separated, each after ``alias.`` when
         given (a SELECT adds the computed ones itself)."""
         prefix = f"{alias}." if alias else ""
-        own = (s.column for s in self._stored if s.field not in self.computed)
-        return ", ".join(prefix + column for column in own)
+        return ", ".join(prefix + s.column for s in self._own)
 
     @cached_property
     def insert(self) -> str:
@@ -89,10 +97,8 @@ class RowMap(Generic[V]):
 
     def row(self, value: V) -> tuple[object, ...]:
         """The parameters of ``insert`` for ``value``."""
-        own = (
-            s.write(getattr(value, s.field)) for s in self._stored if s.field not in self.computed
-        )
-        return (*own, *(write(value) for write in self.extra.values()))
+        own = [s.write(getattr(value, s.field)) for s in self._own]
+        return (*own, *[write(value) for write in self.extra.values()])
 
     def value(self, row: Row) -> V:
         """The value of a row read by column name."""
@@ -111,7 +117,8 @@ def _by_type(hint: Any) -> tuple[Callable[[Any], object], Callable[[Any], Any]]:
         return int, bool
     if _as_json(hint):
         from_form = form_reader(hint)
-        return _json_text, lambda text: None if text is None else from_form(json.loads(text))
+        write = to_json if _plain_tuple(hint) else _json_text  # the first skips a copy
+        return write, lambda text: None if text is None else from_form(json.loads(text))
     return _same, _same
 
 
@@ -120,6 +127,12 @@ def _as_json(hint: Any) -> bool:
     if get_origin(hint) in (Union, types.UnionType):
         return any(_as_json(arg) for arg in get_args(hint) if arg is not type(None))
     return get_origin(hint) is tuple or (isinstance(hint, type) and is_dataclass(hint))
+
+
+def _plain_tuple(hint: Any) -> bool:
+    """A tuple of strings or numbers: its JSON form is itself."""
+    args = get_args(hint)
+    return get_origin(hint) is tuple and all(arg in (str, int, float, ...) for arg in args)
 
 
 def _json_text(value: object) -> str | None:
