@@ -26,10 +26,12 @@ from askalong.types import (
     Timings,
 )
 from askalong.values.accounts import ApiToken, Membership, Org, User
+from askalong.values.chat_answers import ChatPart
 from askalong.values.feedback import Citation, Feedback, Judged, RankedChunk, Triage
 from askalong.wire import (
     AnchorJSON,
     AnswerJSON,
+    ChatPartJSON,
     ClaimJSON,
     MembershipJSON,
     OrgJSON,
@@ -74,6 +76,7 @@ DERIVED_FORMS: list[tuple[type[Any], type[Any]]] = [
     (Org, OrgJSON),
     (Membership, MembershipJSON),
     (ApiToken, TokenJSON),
+    (ChatPart, ChatPartJSON),
 ]
 SAMPLES = [
     Quote(2, "d1", "b7", 3, 9, "quoted", 4, ("Intro", "Scope"), "supported"),
@@ -87,6 +90,7 @@ SAMPLES = [
     wire_forms.feedback(),
     Org("eng", "2026-12-05", parent="acme"),
     ApiToken("t1", "alice", "ci", "2026-12-05", revoked=True),
+    ChatPart("Hi?", "answered", "Hello [3]", (3,)),
 ]
 
 
