@@ -1,17 +1,17 @@
 """The values' JSON forms are derived from their dataclasses (wire/derived.py): each TypedDict
 names the keys its dataclass is written as, in order (a rename, an inlined value and a field
-moved last declared once, in ``SHAPES``), and a value, nested ones included, survives the
-round trip."""
+moved last declared once, in ``SHAPES``), a key holding a nested value holds that value's
+TypedDict, and a value, nested ones included, survives the round trip."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, is_dataclass
+from typing import Any, get_args
 
 import pytest
 import wire_forms
-from typing_extensions import get_type_hints
+from typing_extensions import get_type_hints, is_typeddict
 
 from askalong.types import (
     Anchor,
@@ -47,7 +47,7 @@ from askalong.wire.answers import (
     RankedHitJSON,
     TimingsJSON,
 )
-from askalong.wire.derived import json_keys, value_from_json, value_json
+from askalong.wire.derived import SHAPES, Shape, json_keys, value_from_json, value_json
 from askalong.wire.feedback import (
     CitationJSON,
     FeedbackJSON,
@@ -151,3 +151,21 @@ def test_a_field_added_to_a_dataclass_flows_into_its_form() -> None:
     }
     assert value_from_json(_Whole, written) == whole
     assert value_from_json(_Whole, {"id": "w", "parts": []}) == _Whole("w", ())
+
+
+def _nested(hint: Any) -> list[Any]:
+    """The dataclasses or TypedDicts a field's type holds (inside a tuple, list or Optional)."""
+    if is_dataclass(hint) or is_typeddict(hint):
+        return [hint]
+    return [inner for arg in get_args(hint) for inner in _nested(arg)]
+
+
+@pytest.mark.parametrize(("value", "form"), DERIVED_FORMS, ids=lambda v: v.__name__)
+def test_a_nested_value_s_key_holds_its_own_form(value: type, form: type) -> None:
+    """Where a field holds a value, its key holds that value's TypedDict (the pairing above)."""
+    pairs = dict(DERIVED_FORMS) | {RankedChunk: RankedChunkJSON}
+    shape, form_hints = SHAPES.get(value, Shape()), get_type_hints(form)
+    for name, hint in get_type_hints(value).items():
+        if _nested(hint) and name not in shape.inline:
+            held = form_hints[shape.keys.get(name, name)]
+            assert _nested(held) == [pairs[cls] for cls in _nested(hint)], name
