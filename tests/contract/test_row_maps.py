@@ -19,7 +19,7 @@ from askalong.store.sql.feedback import FEEDBACK
 from askalong.store.sql.jobs import JOBS
 from askalong.store.sql.orgs import ORGS
 from askalong.store.sql.row_maps import Column, RowMap
-from askalong.store.sql.rows import CHUNKS, THREADS, TURNS
+from askalong.store.sql.rows import CHUNKS, DOCUMENTS, THREADS, TURNS
 from askalong.store.sql.uploads import UPLOADS
 from askalong.store.sql.users import TOKENS, USERS
 from askalong.store.sqlite.migrate import apply_migrations, migrations
@@ -96,8 +96,8 @@ def test_an_added_field_flows_through_with_only_its_migration(conn: Any) -> None
     assert notes.value(conn.execute(f"{notes.select} WHERE id = 'n2'").fetchone()) == blue
 
 
-def test_computed_fields_are_read_not_written_and_extra_columns_written_only() -> None:
-    counted = RowMap(Note, "notes", columns=_ORDER, computed=frozenset({"pinned"}))
+def test_read_only_fields_are_not_written_and_extra_columns_are() -> None:
+    counted = RowMap(Note, "notes", columns=_ORDER, read_only=frozenset({"pinned"}))
     assert "pinned" not in counted.written and "pinned" not in counted.selected()
     labelled = RowMap(Note, "notes", columns=_ORDER, extra={"first_tag": lambda n: n.tags[0]})
     assert labelled.written[-1] == "first_tag" and labelled.row(NOTE)[-1] == "a"
@@ -105,7 +105,8 @@ def test_computed_fields_are_read_not_written_and_extra_columns_written_only() -
 
 
 STORE_MAPS: list[RowMap[Any]] = [
-    CHUNKS, THREADS, TURNS, JOBS, USERS, TOKENS, ORGS, UPLOADS, FEEDBACK, COLLECTIONS,
+    DOCUMENTS, CHUNKS, THREADS, TURNS, JOBS, USERS, TOKENS, ORGS, UPLOADS, FEEDBACK,
+    COLLECTIONS,
 ]  # fmt: skip
 
 

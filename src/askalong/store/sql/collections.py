@@ -16,7 +16,7 @@ from askalong.errors import InputError, NotFound
 from askalong.store.sql.database import SqlConnection, SqlDatabase
 from askalong.store.sql.documents import SqlFilter, access_filter
 from askalong.store.sql.row_maps import RowMap
-from askalong.store.sql.rows import document_from_row
+from askalong.store.sql.rows import DOCUMENTS
 from askalong.types import Access, Document
 from askalong.values.collections import Collection
 
@@ -27,7 +27,7 @@ _MEMBERS = (
     "FROM collection_documents m JOIN documents d ON d.id = m.document_id"
     " WHERE m.collection_id = c.id AND {visible}"
 )
-COLLECTIONS = RowMap(Collection, "collections", computed=frozenset({"documents", "chunks"}))
+COLLECTIONS = RowMap(Collection, "collections", read_only=frozenset({"documents", "chunks"}))
 _SELECT_COLLECTION = (
     f"SELECT {COLLECTIONS.selected('c')},"
     f" (SELECT count(*) {_MEMBERS}) AS documents,"
@@ -85,7 +85,7 @@ class SqlCollections(SqlDatabase):
                 f" WHERE m.collection_id = ? AND {visible.sql} ORDER BY d.title, d.id",
                 (collection_id, *visible.params),
             )
-            return [document_from_row(row) for row in rows]
+            return [DOCUMENTS.value(row) for row in rows]
 
     def collection_document_ids(self, collection_id: str, access: Access) -> list[str]:
         # Ids only: a search filter needs no more, and decoding 1,169 document rows costs

@@ -20,12 +20,11 @@ from askalong.store.sql.database import Row, SqlConnection, SqlDatabase
 from askalong.store.sql.pages import insert_page
 from askalong.store.sql.rows import (
     CHUNKS,
+    DOCUMENTS,
     INSERT_BLOCK,
     SELECT_BLOCK,
     block_from_row,
     block_row,
-    document_from_row,
-    document_row,
 )
 from askalong.types import (
     VISIBILITIES,
@@ -224,7 +223,7 @@ class SqlDocuments(SqlDatabase):
             f" ORDER BY d.created DESC, d.rowid DESC{limited}",
             (*params, *visible.params),
         )
-        return [document_from_row(row) for row in rows]
+        return [DOCUMENTS.value(row) for row in rows]
 
     def _has(self, doc_id: str) -> bool:
         row = self._conn.execute("SELECT 1 FROM documents WHERE id = ?", (doc_id,)).fetchone()
@@ -266,11 +265,6 @@ def access_filter(access: Access, document: str = "d.id") -> SqlFilter:
 
 # -- writing rows ------------------------------------------------------------------------
 
-_INSERT_DOCUMENT = (
-    "INSERT INTO documents (id, content_hash, title, source, format, language, page_count,"
-    " size_bytes, created, owner, visibility, page_sizes, ocr_pages, notices, unread_pages)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
 _INSERT_TAG = "INSERT INTO document_org_tags (document_id, tag, ord) VALUES (?, ?, ?)"
 _INSERT_TOKEN = "INSERT INTO document_access (document_id, token) VALUES (?, ?)"
 
@@ -296,7 +290,7 @@ def insert_stored(conn: SqlConnection, doc: StoredDocument) -> None:
 def _insert_rows(conn: SqlConnection, doc: StoredDocument) -> None:
     """The document's rows as every schema since the first has them (no access tokens)."""
     document = doc.document
-    conn.execute(_INSERT_DOCUMENT, document_row(document))
+    conn.execute(DOCUMENTS.insert, DOCUMENTS.row(document))
     tags = dict.fromkeys(document.org_tags)  # a tag given twice is one tag
     conn.executemany(_INSERT_TAG, ((document.id, tag, i) for i, tag in enumerate(tags)))
     conn.executemany(INSERT_BLOCK, (block_row(document.id, b) for b in doc.blocks))

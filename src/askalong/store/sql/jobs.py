@@ -21,9 +21,9 @@ from askalong.store.sql.documents import SqlDocuments, check_stored, insert_stor
 from askalong.store.sql.row_maps import RowMap, to_json
 from askalong.store.sql.rows import (
     CHUNKS,
+    DOCUMENTS,
     INSERT_BLOCK,
     block_row,
-    document_row,
 )
 from askalong.types import Document, StoredDocument
 from askalong.values.jobs import FINISHED, RUNNING, Job, idempotency_key
@@ -34,10 +34,12 @@ _FINISHED = "(" + ", ".join(f"'{state}'" for state in FINISHED) + ")"
 _INSERT_JOB = (
     "INSERT INTO jobs (id, document_id, idempotency_key, created, updated) VALUES (?, ?, ?, ?, ?)"
 )
-_PARSED = (
-    "UPDATE documents SET title = ?, format = ?, language = ?, page_count = ?, page_sizes = ?,"
-    " ocr_pages = ?, notices = ?, unread_pages = ? WHERE id = ?"
-)
+# The document's columns a parse sets (its owner, visibility and times stay).
+_PARSED_COLUMNS = (
+    "title", "format", "language", "page_count", "page_sizes", "ocr_pages", "notices",
+    "unread_pages",
+)  # fmt: skip
+_PARSED = f"UPDATE documents SET {', '.join(f'{c} = ?' for c in _PARSED_COLUMNS)} WHERE id = ?"
 
 
 class SqlJobs(SqlDocuments):
@@ -166,9 +168,8 @@ class SqlJobs(SqlDocuments):
         with self._lock, self._errors(document.id), self._transaction() as conn:
             self._require(document.id)
             _clear(conn, document.id)
-            row = document_row(document)  # the page geometry as the row holds it
-            title, fmt, language, pages = row[2], row[4], row[5], row[6]
-            conn.execute(_PARSED, (title, fmt, language, pages, *row[11:15], document.id))
+            row = DOCUMENTS.named(document)  # the page geometry as the row holds it
+            conn.execute(_PARSED, (*(row[c] for c in _PARSED_COLUMNS), document.id))
             conn.executemany(INSERT_BLOCK, (block_row(document.id, b) for b in stored.blocks))
             conn.executemany(CHUNKS.insert, (CHUNKS.row(c) for c in stored.chunks))
 

@@ -54,14 +54,15 @@ class _Stored:
 @dataclass(frozen=True)
 class RowMap(Generic[V]):
     """How the dataclass ``cls`` is a row of ``table``: ``columns`` names the fields stored
-    otherwise than by their type, ``computed`` the fields a SELECT works out (read, never
-    written) and ``extra`` the columns written from the value that no field reads back (an
+    otherwise than by their type; ``read_only`` the fields read but never written as
+    themselves (a count the SELECT works out, or a part of a column ``extra`` writes);
+    ``extra`` the columns written from the whole value (several fields packed in one, an
     index's copy of a nested field)."""
 
     cls: type[V]
     table: str
     columns: Mapping[str, Column] = field(default_factory=dict)
-    computed: frozenset[str] = frozenset()
+    read_only: frozenset[str] = frozenset()
     extra: Mapping[str, Callable[[V], object]] = field(default_factory=dict)
 
     @cached_property
@@ -72,8 +73,8 @@ class RowMap(Generic[V]):
 
     @cached_property
     def _own(self) -> tuple[_Stored, ...]:
-        """The fields a row writes (all but the computed ones)."""
-        return tuple(s for s in self._stored if s.field not in self.computed)
+        """The fields a row writes as themselves (all but the read-only ones)."""
+        return tuple(s for s in self._stored if s.field not in self.read_only)
 
     @cached_property
     def written(self) -> tuple[str, ...]:
@@ -81,10 +82,10 @@ class RowMap(Generic[V]):
         return tuple(s.column for s in self._own) + tuple(self.extra)
 
     def selected(self, alias: str = "") -> str:
-        """The stored columns a SELECT reads, comma-separated, each after ``alias.`` when
-        given (a SELECT adds the computed ones itself)."""
+        """The table's columns a SELECT reads, comma-separated, each after ``alias.`` when
+        given (a SELECT adds what it works out itself)."""
         prefix = f"{alias}." if alias else ""
-        return ", ".join(prefix + s.column for s in self._own)
+        return ", ".join(prefix + column for column in dict.fromkeys(self.written))
 
     @cached_property
     def insert(self) -> str:
@@ -99,6 +100,10 @@ class RowMap(Generic[V]):
         """The parameters of ``insert`` for ``value``."""
         own = [s.write(getattr(value, s.field)) for s in self._own]
         return (*own, *[write(value) for write in self.extra.values()])
+
+    def named(self, value: V) -> dict[str, object]:
+        """``value``'s row by column name (for an UPDATE of some of them)."""
+        return dict(zip(self.written, self.row(value), strict=True))
 
     def value(self, row: Row) -> V:
         """The value of a row read by column name."""

@@ -1,5 +1,6 @@
-"""Rows of the SQL store <-> frozen dataclasses: documents and blocks by small, explicit
-functions (their columns pack several fields), chunks, threads and turns by ``RowMap``.
+"""Rows of the SQL store <-> frozen dataclasses: documents, chunks, threads and turns by
+``RowMap``; blocks by small, explicit functions (a line range is two columns, and reading
+their boxes is the hot loop of reading a long PDF).
 
 Tuples are stored as compact JSON text; boxes as ``[[x0, top, x1, bottom, start, end]]``
 (a line past a page break adds its page: ``[..., end, page]``) and chunk spans as
@@ -35,26 +36,6 @@ def strings(text: str) -> tuple[str, ...]:
     return tuple(json.loads(text))
 
 
-def document_row(doc: Document) -> tuple[object, ...]:
-    return (
-        doc.id,
-        doc.content_hash,
-        doc.title,
-        doc.source,
-        doc.format,
-        doc.language,
-        doc.page_count,
-        doc.size_bytes,
-        doc.created,
-        doc.owner,
-        doc.visibility,
-        to_json(_page_geometry(doc)),
-        to_json(doc.ocr_pages),
-        to_json(doc.notices),
-        to_json(doc.unread_pages),
-    )
-
-
 def _page_geometry(doc: Document) -> list[list[float]]:
     """Each page's [width, height], and its text's turn as a third number on a turned page:
     the turn rides in the page sizes column (rows from before it have two numbers)."""
@@ -69,27 +50,27 @@ def _page_turns(pages: list[list[float]]) -> tuple[int, ...]:
     return turns if any(turns) else ()
 
 
-def document_from_row(row: Row) -> Document:
-    pages = json.loads(row["page_sizes"])
-    return Document(
-        id=row["id"],
-        content_hash=row["content_hash"],
-        title=row["title"],
-        source=row["source"],
-        format=row["format"],
-        language=row["language"],
-        page_count=row["page_count"],
-        size_bytes=row["size_bytes"],
-        created=row["created"],
-        owner=row["owner"],
-        visibility=row["visibility"],
-        org_tags=strings(row["org_tags"]),
-        page_sizes=tuple((float(page[0]), float(page[1])) for page in pages),
-        ocr_pages=tuple(int(p) for p in json.loads(row["ocr_pages"])),
-        notices=strings(row["notices"]),
-        page_turns=_page_turns(pages),
-        unread_pages=tuple(int(p) for p in json.loads(row["unread_pages"])),
-    )
+def _page_sizes(text: str) -> tuple[tuple[float, float], ...]:
+    return tuple((float(page[0]), float(page[1])) for page in json.loads(text))
+
+
+def _turns_of(text: str) -> tuple[int, ...]:
+    return _page_turns(json.loads(text))
+
+
+# The page sizes and turns share one column (``_page_geometry``); the org tags are a table
+# of their own, which the dialect's ``select_document`` gathers as ``org_tags``.
+DOCUMENTS = RowMap(
+    Document,
+    "documents",
+    columns={
+        "org_tags": Column(read=strings),
+        "page_sizes": Column(read=_page_sizes),
+        "page_turns": Column("page_sizes", read=_turns_of),
+    },
+    read_only=frozenset({"org_tags", "page_sizes", "page_turns"}),
+    extra={"page_sizes": lambda doc: to_json(_page_geometry(doc))},
+)
 
 
 def block_row(doc_id: str, block: Block) -> tuple[object, ...]:
@@ -170,7 +151,7 @@ CHUNKS = RowMap(
         "section_path": Column(read=strings),  # cached: neighbours repeat it
     },
 )
-THREADS = RowMap(Thread, "threads", computed=frozenset({"turn_count"}))
+THREADS = RowMap(Thread, "threads", read_only=frozenset({"turn_count"}))
 SELECT_THREAD = (
     f"SELECT {THREADS.selected('t')},"
     " (SELECT COUNT(*) FROM turns u WHERE u.thread_id = t.id) AS turn_count FROM threads t"
