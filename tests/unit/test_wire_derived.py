@@ -1,6 +1,6 @@
 """The values' JSON forms are derived from their dataclasses (wire/derived.py): each TypedDict
 names the keys its dataclass is written as, in order (a rename, an inlined value and a field
-moved last declared once, in ``SHAPES``), a key holding a nested value holds that value's
+moved first or last declared once, in ``SHAPES``), a key holding a nested value holds that value's
 TypedDict, and a value, nested ones included, survives the round trip."""
 
 from __future__ import annotations
@@ -27,12 +27,14 @@ from askalong.types import (
 )
 from askalong.values.accounts import ApiToken, Membership, Org, User
 from askalong.values.chat_answers import ChatPart
+from askalong.values.collections import Collection
 from askalong.values.feedback import Citation, Feedback, Judged, RankedChunk, Triage
 from askalong.wire import (
     AnchorJSON,
     AnswerJSON,
     ChatPartJSON,
     ClaimJSON,
+    CollectionJSON,
     MembershipJSON,
     OrgJSON,
     SpanJSON,
@@ -77,6 +79,7 @@ DERIVED_FORMS: list[tuple[type[Any], type[Any]]] = [
     (Membership, MembershipJSON),
     (ApiToken, TokenJSON),
     (ChatPart, ChatPartJSON),
+    (Collection, CollectionJSON),
 ]
 SAMPLES = [
     Quote(2, "d1", "b7", 3, 9, "quoted", 4, ("Intro", "Scope"), "supported"),
@@ -91,6 +94,7 @@ SAMPLES = [
     Org("eng", "2026-12-05", parent="acme"),
     ApiToken("t1", "alice", "ci", "2026-12-05", revoked=True),
     ChatPart("Hi?", "answered", "Hello [3]", (3,)),
+    Collection("c0ffee", "alice", "手册", "2026-12-05", documents=2, chunks=9),
 ]
 
 

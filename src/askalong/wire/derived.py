@@ -4,7 +4,7 @@ read back by the fields' types (a list as a tuple, a dict as the nested dataclas
 the field is optional), so its builder and reader are not written out field by field.
 
 Where a form departs from its fields, ``SHAPES`` says how, once: a key named otherwise, a
-nested value whose keys stand among its holder's, a field written last. Its ``TypedDict``
+nested value whose keys stand among its holder's, a field written first or last. Its ``TypedDict``
 (the OpenAPI schema) is the one other declaration, held to these keys by
 tests/unit/test_wire_derived.py (``DERIVED_FORMS`` there).
 """
@@ -28,6 +28,7 @@ from typing import (
 
 from askalong.types import Claim
 from askalong.values.accounts import Org
+from askalong.values.collections import Collection
 from askalong.values.feedback import Feedback, RankedChunk
 
 if TYPE_CHECKING:
@@ -45,7 +46,8 @@ class Shape:
 
     keys: Mapping[str, str] = field(default_factory=dict)  # field name -> its JSON key
     inline: frozenset[str] = frozenset()  # nested values whose keys join the holder's
-    last: tuple[str, ...] = ()  # fields written after the others (the form's order)
+    first: tuple[str, ...] = ()  # fields written before the others (the form's order)
+    last: tuple[str, ...] = ()  # fields written after the others
 
 
 SHAPES: Mapping[type, Shape] = {
@@ -53,6 +55,7 @@ SHAPES: Mapping[type, Shape] = {
     RankedChunk: Shape(inline=frozenset({"hit"})),  # {"rank", **hit, "title", ...}
     Feedback: Shape(last=("judged",)),  # the frozen copy after the record's own fields
     Org: Shape(last=("created",)),  # {"id", "parent", "created"}
+    Collection: Shape(first=("id", "name")),  # {"id", "name", "owner", ...}
 }
 
 
@@ -106,7 +109,8 @@ def json_keys(cls: type[DataclassInstance]) -> list[str]:
 def _slots(cls: type[DataclassInstance]) -> tuple[_Slot, ...]:
     shape = SHAPES.get(cls, Shape())
     hints = get_type_hints(cls)
-    names = [f.name for f in fields(cls) if f.name not in shape.last] + list(shape.last)
+    placed = (*shape.first, *shape.last)
+    names = [*shape.first, *(f.name for f in fields(cls) if f.name not in placed), *shape.last]
     return tuple(_slot(name, _key(shape, name), hints[name]) for name in names)
 
 

@@ -3,9 +3,10 @@
 Each field is the column of its name, stored by its type: a bool as 0/1, a tuple or a nested
 value as its JSON form's compact text (``wire/derived``), None as NULL, a scalar as itself;
 read back the same way. A map declares only where a table departs from that (a column named
-otherwise, a field with its own encoding, a count the SELECT works out, a column written from
-the value but never read), so adding a field is one edit to the dataclass plus a migration
-that adds its column (tests/contract/test_row_maps.py adds one to a toy value).
+otherwise, a field with its own encoding, a field read but not written as itself: a count the
+SELECT works out, a part of a packed column; a column written from the whole value), so adding
+a field is one edit to the dataclass plus a migration that adds its column
+(tests/contract/test_row_maps.py adds one to a toy value on both backends).
 """
 
 from __future__ import annotations
