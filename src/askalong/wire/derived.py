@@ -6,7 +6,9 @@ the field is optional), so its builder and reader are not written out field by f
 Where a form departs from its fields, ``SHAPES`` says how, once: a key named otherwise, a
 nested value whose keys stand among its holder's, a field written first or last. Its ``TypedDict``
 (the OpenAPI schema) is the one other declaration, held to these keys by
-tests/unit/test_wire_derived.py (``DERIVED_FORMS`` there).
+tests/unit/test_wire_derived.py (``DERIVED_FORMS`` there). The fields' types are read at run
+time (``get_type_hints``, once per class), so a derived value's module imports the types its
+fields name, not under ``TYPE_CHECKING`` only.
 """
 
 from __future__ import annotations
