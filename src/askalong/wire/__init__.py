@@ -4,8 +4,9 @@ API returns and what stored threads keep. Fields are added, never renamed or rem
 
 Each form is declared once, as a ``TypedDict`` in the module of its family, next to the one
 function that builds it: mypy checks that the function writes exactly the declared keys (a
-flat value's builder and reader are derived from its dataclass instead, ``flat``, and a test
-holds its ``TypedDict`` to the dataclass's fields), and the HTTP response schemas
+value whose form is its fields, nested values included, has its builder and reader derived
+from its dataclass instead, ``derived``, and a test holds its ``TypedDict`` to the
+dataclass's fields), and the HTTP response schemas
 (``server/schemas.py``, ``/openapi.json``) are the same classes, read by pydantic (which, on
 Python 3.11, reads ``typing_extensions.TypedDict`` only). The families: ``documents``
 (documents, blocks, chunks, block spans),
@@ -49,13 +50,10 @@ from askalong.wire.answers import (
     TimingsJSON,
     answer_from_json,
     answer_json,
-    answer_passage_json,
     claim_json,
     conflict_notice_json,
     passage_json,
     quote_json,
-    ranked_hit_json,
-    timings_json,
 )
 from askalong.wire.chat import (
     ChatJSON,
@@ -192,7 +190,6 @@ __all__ = [
     "anchor_json",
     "answer_from_json",
     "answer_json",
-    "answer_passage_json",
     "block_json",
     "call_json",
     "call_node_json",
@@ -220,13 +217,11 @@ __all__ = [
     "place_json",
     "placed_anchor_json",
     "quote_json",
-    "ranked_hit_json",
     "search_json",
     "span_json",
     "symbols_json",
     "thread_json",
     "thread_summary_json",
-    "timings_json",
     "token_json",
     "tool_step_json",
     "triage_from_json",

@@ -3,9 +3,12 @@ password hash or a token's digest; a token's secret only in the reply that made 
 
 from __future__ import annotations
 
+from typing import cast
+
 from typing_extensions import TypedDict
 
 from askalong.values.accounts import ApiToken, Membership, Org, User
+from askalong.wire.derived import value_json
 
 
 class UserJSON(TypedDict):
@@ -36,27 +39,16 @@ class TokenJSON(TypedDict):
 
 
 def user_json(user: User) -> UserJSON:
-    return {
-        "id": user.id,
-        "created": user.created,
-        "disabled": user.disabled,
-        "admin": user.admin,
-    }
+    return cast(UserJSON, value_json(user))
 
 
 def org_json(org: Org) -> OrgJSON:
-    return {"id": org.id, "parent": org.parent, "created": org.created}
+    return cast(OrgJSON, value_json(org))
 
 
 def membership_json(membership: Membership) -> MembershipJSON:
-    return {"org": membership.org, "user": membership.user, "role": membership.role}
+    return cast(MembershipJSON, value_json(membership))
 
 
 def token_json(token: ApiToken) -> TokenJSON:
-    return {
-        "id": token.id,
-        "user": token.user,
-        "label": token.label,
-        "created": token.created,
-        "revoked": token.revoked,
-    }
+    return cast(TokenJSON, value_json(token))

@@ -3,10 +3,13 @@ selected text), alone as an answer keeps it and placed (page, section) as thread
 
 from __future__ import annotations
 
+from typing import cast
+
 from typing_extensions import TypedDict
 
-from askalong.types import Anchor, BlockSpan
-from askalong.wire.documents import SpanJSON, span_json
+from askalong.types import Anchor
+from askalong.wire.derived import value_from_json, value_json
+from askalong.wire.documents import SpanJSON
 
 
 class AnchorJSON(TypedDict):
@@ -30,16 +33,7 @@ class PlacedAnchorJSON(AnchorJSON):
 
 
 def anchor_json(anchor: Anchor | None) -> AnchorJSON | None:
-    if anchor is None:
-        return None
-    return {
-        "document_id": anchor.document_id,
-        "block_id": anchor.block_id,
-        "start": anchor.start,
-        "end": anchor.end,
-        "selected_text": anchor.selected_text,
-        "spans": [span_json(span) for span in anchor.spans],
-    }
+    return None if anchor is None else cast(AnchorJSON, value_json(anchor))
 
 
 def placed_anchor_json(
@@ -53,13 +47,5 @@ def placed_anchor_json(
 
 
 def anchor_from_json(value: AnchorJSON | None) -> Anchor | None:
-    if value is None:
-        return None
-    return Anchor(
-        document_id=value["document_id"],
-        block_id=value.get("block_id"),
-        start=value.get("start"),
-        end=value.get("end"),
-        selected_text=value.get("selected_text"),
-        spans=tuple(BlockSpan(s["block_id"], s["start"], s["end"]) for s in value.get("spans", [])),
-    )
+    """The anchor of ``value``; a key absent from an older form keeps its default."""
+    return None if value is None else value_from_json(Anchor, value)

@@ -10,23 +10,18 @@ from typing_extensions import TypedDict
 
 from askalong.types import (
     Answer,
-    AnswerPassage,
-    AnswerSpan,
     AnswerStatus,
-    BlockSpan,
     Claim,
     ConflictNotice,
-    Hit,
     Intent,
     Quote,
     RetrievalMode,
     SetAside,
-    Timings,
     Verdict,
 )
-from askalong.wire.anchors import AnchorJSON, anchor_from_json, anchor_json
+from askalong.wire.anchors import AnchorJSON
+from askalong.wire.derived import value_from_json, value_json
 from askalong.wire.documents import SpanJSON, span_json
-from askalong.wire.flat import flat_json, from_flat
 
 if TYPE_CHECKING:  # annotations only: the wire forms must not pull the context stage in
     from askalong.context.units import ContextUnit
@@ -155,122 +150,23 @@ def passage_json(unit: ContextUnit) -> PassageJSON:
 
 
 def quote_json(quote: Quote) -> QuoteJSON:
-    return cast(QuoteJSON, flat_json(quote))
+    return cast(QuoteJSON, value_json(quote))
 
 
 def claim_json(claim: Claim) -> ClaimJSON:
-    return {
-        "text": claim.text,
-        "quotes": list(claim.quote_numbers),
-        "verdict": claim.verdict,
-        "reasons": list(claim.reasons),
-    }
-
-
-def answer_passage_json(passage: AnswerPassage | None) -> AnswerPassageJSON | None:
-    if passage is None:
-        return None
-    return {
-        "document_id": passage.document_id,
-        "text": passage.text,
-        "spans": [span_json(s) for s in passage.spans],
-        "answer_spans": [
-            {"start": m.start, "end": m.end, "quote": m.quote} for m in passage.answer_spans
-        ],
-        "page": passage.page,
-        "section_path": list(passage.section_path),
-    }
-
-
-def answer_passage_from_json(value: AnswerPassageJSON | None) -> AnswerPassage | None:
-    if value is None:
-        return None
-    return AnswerPassage(
-        document_id=value["document_id"],
-        text=value["text"],
-        spans=tuple(BlockSpan(s["block_id"], s["start"], s["end"]) for s in value["spans"]),
-        answer_spans=tuple(
-            AnswerSpan(m["start"], m["end"], m["quote"]) for m in value["answer_spans"]
-        ),
-        page=value["page"],
-        section_path=tuple(value["section_path"]),
-    )
+    return cast(ClaimJSON, value_json(claim))
 
 
 def conflict_notice_json(notice: ConflictNotice) -> ConflictNoticeJSON:
-    return cast(ConflictNoticeJSON, flat_json(notice))
-
-
-def conflict_notice_from_json(value: ConflictNoticeJSON) -> ConflictNotice:
-    return from_flat(ConflictNotice, value)
-
-
-def timings_json(timings: Timings) -> TimingsJSON:
-    return cast(TimingsJSON, flat_json(timings))
-
-
-def ranked_hit_json(hit: Hit) -> RankedHitJSON:
-    return cast(RankedHitJSON, flat_json(hit))
-
-
-def ranked_hit_from_json(value: RankedHitJSON) -> Hit:
-    """The hit of ``value``, whose other keys (a frozen copy's rank, title, ...) it ignores."""
-    return from_flat(Hit, value)
+    return cast(ConflictNoticeJSON, value_json(notice))
 
 
 def answer_json(answer: Answer) -> AnswerJSON:
     """Answer first, then the quotes that support it, then the explanation."""
-    return {
-        "status": answer.status,
-        "question": answer.question,
-        "answer": answer.answer,
-        "quotes": [quote_json(q) for q in answer.quotes],
-        "explanation": answer.explanation,
-        "claims": [claim_json(c) for c in answer.claims],
-        "intent": answer.intent,
-        "anchor": anchor_json(answer.anchor),
-        "thread_id": answer.thread_id,
-        "turn_id": answer.turn_id,
-        "answerer": answer.answerer,
-        "model": answer.model,
-        "route": answer.route,
-        "searched": list(answer.searched),
-        "notes": list(answer.notes),
-        "timings": timings_json(answer.timings),
-        "anchor_set_aside": answer.anchor_set_aside,
-        "conflicts": [conflict_notice_json(c) for c in answer.conflicts],
-        "hits": [ranked_hit_json(h) for h in answer.hits],
-        "passage": answer_passage_json(answer.passage),
-    }
+    return cast(AnswerJSON, value_json(answer))
 
 
 def answer_from_json(value: AnswerJSON) -> Answer:
-    return Answer(
-        status=value["status"],
-        question=value["question"],
-        answer=value["answer"],
-        quotes=tuple(_quote(q) for q in value["quotes"]),
-        explanation=value["explanation"],
-        claims=tuple(
-            Claim(c["text"], tuple(c["quotes"]), c["verdict"], tuple(c["reasons"]))
-            for c in value["claims"]
-        ),
-        intent=value["intent"],
-        anchor=anchor_from_json(value["anchor"]),
-        thread_id=value["thread_id"],
-        turn_id=value["turn_id"],
-        answerer=value["answerer"],
-        model=value["model"],
-        route=value["route"],
-        searched=tuple(value["searched"]),
-        notes=tuple(value["notes"]),
-        timings=from_flat(Timings, value["timings"]),
-        anchor_set_aside=value.get("anchor_set_aside"),  # absent from turns stored before it
-        conflicts=tuple(conflict_notice_from_json(c) for c in value.get("conflicts", [])),
-        hits=tuple(ranked_hit_from_json(h) for h in value.get("hits", [])),  # likewise
-        passage=answer_passage_from_json(value.get("passage")),  # likewise
-    )
-
-
-def _quote(value: QuoteJSON) -> Quote:
-    return from_flat(Quote, value)
+    """The answer of a stored turn; keys absent from turns stored before them (the anchor's
+    setting aside, conflicts, hits, the passage) keep their defaults."""
+    return value_from_json(Answer, value)

@@ -4,12 +4,13 @@ tool steps, the limits hit, citation precision and recall, the timings."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from typing_extensions import TypedDict
 
 from askalong.types import AnswerStatus, Verdict
 from askalong.wire.answers import ClaimJSON, ConflictNoticeJSON, claim_json, conflict_notice_json
+from askalong.wire.derived import value_json
 from askalong.wire.documents import SpanJSON
 from askalong.wire.titles import shown_title
 
@@ -75,12 +76,7 @@ class ChatJSON(TypedDict):
 
 
 def chat_part_json(part: ChatPart) -> ChatPartJSON:
-    return {
-        "question": part.question,
-        "status": part.status,
-        "answer": part.answer,
-        "sources": list(part.sources),
-    }
+    return cast(ChatPartJSON, value_json(part))
 
 
 def chat_source_json(source: ChatSource) -> ChatSourceJSON:

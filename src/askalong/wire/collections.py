@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from typing_extensions import TypedDict
 
 from askalong.values.collections import Collection
+from askalong.wire.derived import value_json
 
 
 class CollectionJSON(TypedDict):
@@ -20,11 +23,4 @@ class CollectionJSON(TypedDict):
 
 
 def collection_json(collection: Collection) -> CollectionJSON:
-    return {
-        "id": collection.id,
-        "name": collection.name,
-        "owner": collection.owner,
-        "created": collection.created,
-        "documents": collection.documents,
-        "chunks": collection.chunks,
-    }
+    return cast(CollectionJSON, value_json(collection))

@@ -3,6 +3,8 @@ its chunks, and a span of a block's text (what hits and passages point at)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from typing_extensions import TypedDict
 
 from askalong.types import (
@@ -16,6 +18,7 @@ from askalong.types import (
     Visibility,
 )
 from askalong.values.jobs import Job
+from askalong.wire.derived import value_json
 from askalong.wire.jobs import JobJSON, job_json
 from askalong.wire.titles import shown_title
 
@@ -137,4 +140,4 @@ def chunk_json(chunk: Chunk) -> ChunkJSON:
 
 
 def span_json(span: BlockSpan) -> SpanJSON:
-    return {"block_id": span.block_id, "start": span.start, "end": span.end}
+    return cast(SpanJSON, value_json(span))

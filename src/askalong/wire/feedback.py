@@ -8,25 +8,17 @@ from typing import cast
 
 from typing_extensions import TypedDict
 
-from askalong.types import AnswerStatus, Timings
+from askalong.types import AnswerStatus
 from askalong.values.feedback import (
-    Citation,
     Feedback,
     FeedbackSource,
     Judged,
-    RankedChunk,
     Rating,
     Triage,
     TriageLabel,
 )
-from askalong.wire.answers import (
-    RankedHitJSON,
-    TimingsJSON,
-    ranked_hit_from_json,
-    ranked_hit_json,
-    timings_json,
-)
-from askalong.wire.flat import flat_json, from_flat
+from askalong.wire.answers import RankedHitJSON, TimingsJSON
+from askalong.wire.derived import value_from_json, value_json
 
 
 class CitationJSON(TypedDict):
@@ -87,79 +79,21 @@ class FeedbackJSON(TypedDict):
     judged: JudgedJSON
 
 
-def citation_json(c: Citation) -> CitationJSON:
-    return cast(CitationJSON, flat_json(c))
-
-
-def ranked_chunk_json(r: RankedChunk) -> RankedChunkJSON:
-    return {
-        "rank": r.rank,
-        **ranked_hit_json(r.hit),
-        "title": r.title,
-        "text_sha256": r.text_sha256,
-    }
-
-
 def judged_json(j: Judged) -> JudgedJSON:
-    return {
-        "question": j.question,
-        "answer": j.answer,
-        "status": j.status,
-        "explanation": j.explanation,
-        "citations": [citation_json(c) for c in j.citations],
-        "retrieved": [ranked_chunk_json(r) for r in j.retrieved],
-        "retrieval_mode": j.retrieval_mode,
-        "fallbacks": list(j.fallbacks),
-        "answerer": j.answerer,
-        "model": j.model,
-        "route": j.route,
-        "timings": timings_json(j.timings),
-    }
+    return cast(JudgedJSON, value_json(j))
 
 
 def triage_json(t: Triage | None) -> TriageJSON | None:
-    return None if t is None else cast(TriageJSON, flat_json(t))
+    return None if t is None else cast(TriageJSON, value_json(t))
 
 
 def feedback_json(f: Feedback) -> FeedbackJSON:
-    return {
-        "id": f.id,
-        "owner": f.owner,
-        "conversation_id": f.conversation_id,
-        "turn_id": f.turn_id,
-        "rating": f.rating,
-        "reason": f.reason,
-        "created": f.created,
-        "source": f.source,
-        "triage": triage_json(f.triage),
-        "judged": judged_json(f.judged),
-    }
+    return cast(FeedbackJSON, value_json(f))
 
 
 def judged_from_json(v: JudgedJSON) -> Judged:
-    return Judged(
-        question=v["question"],
-        answer=v["answer"],
-        status=v["status"],
-        explanation=v["explanation"],
-        citations=tuple(_citation(c) for c in v["citations"]),
-        retrieved=tuple(_ranked(r) for r in v["retrieved"]),
-        retrieval_mode=v["retrieval_mode"],
-        fallbacks=tuple(v["fallbacks"]),
-        answerer=v["answerer"],
-        model=v["model"],
-        route=v["route"],
-        timings=from_flat(Timings, v["timings"]),
-    )
+    return value_from_json(Judged, v)
 
 
 def triage_from_json(v: TriageJSON | None) -> Triage | None:
-    return None if v is None else from_flat(Triage, v)
-
-
-def _citation(c: CitationJSON) -> Citation:
-    return from_flat(Citation, c)
-
-
-def _ranked(r: RankedChunkJSON) -> RankedChunk:
-    return RankedChunk(r["rank"], ranked_hit_from_json(r), r["title"], r["text_sha256"])
+    return None if v is None else value_from_json(Triage, v)

@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 from askalong.errors import InputError, NotFound
 from askalong.store.sql.database import SqlConnection, SqlDatabase
 from askalong.store.sql.documents import SqlFilter, access_filter
-from askalong.store.sql.rows import document_from_row
+from askalong.store.sql.row_maps import RowMap
+from askalong.store.sql.rows import DOCUMENTS
 from askalong.types import Access, Document
 from askalong.values.collections import Collection
 
@@ -26,8 +27,9 @@ _MEMBERS = (
     "FROM collection_documents m JOIN documents d ON d.id = m.document_id"
     " WHERE m.collection_id = c.id AND {visible}"
 )
+COLLECTIONS = RowMap(Collection, "collections", read_only=frozenset({"documents", "chunks"}))
 _SELECT_COLLECTION = (
-    "SELECT c.id, c.owner, c.name, c.created,"
+    f"SELECT {COLLECTIONS.selected('c')},"
     f" (SELECT count(*) {_MEMBERS}) AS documents,"
     " (SELECT count(*) FROM chunks k WHERE k.document_id IN"
     f" (SELECT d.id {_MEMBERS})) AS chunks"
@@ -83,7 +85,7 @@ class SqlCollections(SqlDatabase):
                 f" WHERE m.collection_id = ? AND {visible.sql} ORDER BY d.title, d.id",
                 (collection_id, *visible.params),
             )
-            return [document_from_row(row) for row in rows]
+            return [DOCUMENTS.value(row) for row in rows]
 
     def collection_document_ids(self, collection_id: str, access: Access) -> list[str]:
         # Ids only: a search filter needs no more, and decoding 1,169 document rows costs
@@ -139,7 +141,7 @@ def _select(
         f"{sql} WHERE ({where}) AND {mine.sql} ORDER BY c.name, c.owner",
         (*visible.params, *visible.params, *params, *mine.params),
     )
-    return [Collection(*row) for row in rows]
+    return [COLLECTIONS.value(row) for row in rows]
 
 
 def _own_collection(conn: SqlConnection, name: str, owner: str) -> str:
@@ -151,10 +153,8 @@ def _own_collection(conn: SqlConnection, name: str, owner: str) -> str:
         found: str = row[0]
         return found
     collection_id = uuid.uuid4().hex[:16]
-    conn.execute(
-        "INSERT INTO collections (id, owner, name, created) VALUES (?, ?, ?, ?)",
-        (collection_id, owner, name, _now()),
-    )
+    made = Collection(collection_id, owner, name, _now())
+    conn.execute(COLLECTIONS.insert, COLLECTIONS.row(made))
     return collection_id
 
 

@@ -15,7 +15,8 @@ from typing import cast
 
 from askalong.store.sql.database import Row, SqlDatabase
 from askalong.store.sql.documents import access_filter
-from askalong.store.sql.rows import SELECT_CHUNK, chunk_from_row, spans_from_list, to_json
+from askalong.store.sql.row_maps import to_json
+from askalong.store.sql.rows import CHUNKS, spans_from_list
 from askalong.types import Access, BlockSpan, Chunk
 from askalong.values.conflicts import ConflictPair, ConflictSide, DifferenceKind
 
@@ -86,8 +87,8 @@ class SqlConflicts(SqlDatabase):
             for at in range(0, len(chunk_ids), _BATCH):
                 batch = chunk_ids[at : at + _BATCH]
                 marks = ", ".join("?" for _ in batch)
-                rows = self._conn.execute(f"{SELECT_CHUNK} WHERE id IN ({marks})", tuple(batch))
-                found.update((chunk.id, chunk) for chunk in map(chunk_from_row, rows))
+                rows = self._conn.execute(f"{CHUNKS.select} WHERE id IN ({marks})", tuple(batch))
+                found.update((chunk.id, chunk) for chunk in map(CHUNKS.value, rows))
         return found
 
 
@@ -118,7 +119,7 @@ def _side_json(side: ConflictSide) -> dict[str, object]:
         "range": [side.start, side.end],
         "block": None if block is None else [block.block_id, block.start, block.end],
         "tokens": list(side.tokens),
-        "spans": [[s.block_id, s.start, s.end] for s in side.spans],  # as chunk_row writes
+        "spans": [[s.block_id, s.start, s.end] for s in side.spans],  # as CHUNKS writes
     }
 
 

@@ -19,17 +19,12 @@ from askalong.store.base import MIN_PREFIX, DocumentCounts
 from askalong.store.sql.database import Row, SqlConnection, SqlDatabase
 from askalong.store.sql.pages import insert_page
 from askalong.store.sql.rows import (
-    CHUNK_COLUMNS,
+    CHUNKS,
+    DOCUMENTS,
     INSERT_BLOCK,
-    INSERT_CHUNK,
     SELECT_BLOCK,
-    SELECT_CHUNK,
     block_from_row,
     block_row,
-    chunk_from_row,
-    chunk_row,
-    document_from_row,
-    document_row,
 )
 from askalong.types import (
     VISIBILITIES,
@@ -187,16 +182,16 @@ class SqlDocuments(SqlDatabase):
         with self._lock, self._errors(doc_id):
             self._require(doc_id)
             rows = self._conn.execute(
-                f"{SELECT_CHUNK} WHERE document_id = ? ORDER BY ord", (doc_id,)
+                f"{CHUNKS.select} WHERE document_id = ? ORDER BY ord", (doc_id,)
             )
-            return tuple(chunk_from_row(row) for row in rows)
+            return tuple(CHUNKS.value(row) for row in rows)
 
     def chunks_around(self, chunk_ids: Sequence[str]) -> tuple[Chunk, ...]:
         ids = sorted(set(chunk_ids))
         if not ids:
             return ()
         marks = ", ".join("?" * len(ids))
-        picked = ", ".join(f"c.{column}" for column in CHUNK_COLUMNS)
+        picked = CHUNKS.selected("c")
         with self._lock, self._errors(ids[0]):
             rows = self._conn.execute(
                 f"SELECT DISTINCT {picked} FROM chunks h JOIN chunks c"
@@ -204,14 +199,14 @@ class SqlDocuments(SqlDatabase):
                 f" WHERE h.id IN ({marks}) ORDER BY c.document_id, c.ord",
                 ids,
             )
-            return tuple(chunk_from_row(row) for row in rows)
+            return tuple(CHUNKS.value(row) for row in rows)
 
     def chunk(self, chunk_id: str) -> Chunk:
         with self._lock, self._errors(chunk_id):
-            row = self._conn.execute(f"{SELECT_CHUNK} WHERE id = ?", (chunk_id,)).fetchone()
+            row = self._conn.execute(f"{CHUNKS.select} WHERE id = ?", (chunk_id,)).fetchone()
         if row is None:
             raise NotFound("no such chunk", source=chunk_id)
-        return chunk_from_row(row)
+        return CHUNKS.value(row)
 
     def original_path(self, doc: Document) -> Path:
         return self._files.local_path(doc.content_hash)
@@ -228,7 +223,7 @@ class SqlDocuments(SqlDatabase):
             f" ORDER BY d.created DESC, d.rowid DESC{limited}",
             (*params, *visible.params),
         )
-        return [document_from_row(row) for row in rows]
+        return [DOCUMENTS.value(row) for row in rows]
 
     def _has(self, doc_id: str) -> bool:
         row = self._conn.execute("SELECT 1 FROM documents WHERE id = ?", (doc_id,)).fetchone()
@@ -270,11 +265,6 @@ def access_filter(access: Access, document: str = "d.id") -> SqlFilter:
 
 # -- writing rows ------------------------------------------------------------------------
 
-_INSERT_DOCUMENT = (
-    "INSERT INTO documents (id, content_hash, title, source, format, language, page_count,"
-    " size_bytes, created, owner, visibility, page_sizes, ocr_pages, notices, unread_pages)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
 _INSERT_TAG = "INSERT INTO document_org_tags (document_id, tag, ord) VALUES (?, ?, ?)"
 _INSERT_TOKEN = "INSERT INTO document_access (document_id, token) VALUES (?, ?)"
 
@@ -300,11 +290,11 @@ def insert_stored(conn: SqlConnection, doc: StoredDocument) -> None:
 def _insert_rows(conn: SqlConnection, doc: StoredDocument) -> None:
     """The document's rows as every schema since the first has them (no access tokens)."""
     document = doc.document
-    conn.execute(_INSERT_DOCUMENT, document_row(document))
+    conn.execute(DOCUMENTS.insert, DOCUMENTS.row(document))
     tags = dict.fromkeys(document.org_tags)  # a tag given twice is one tag
     conn.executemany(_INSERT_TAG, ((document.id, tag, i) for i, tag in enumerate(tags)))
     conn.executemany(INSERT_BLOCK, (block_row(document.id, b) for b in doc.blocks))
-    conn.executemany(INSERT_CHUNK, (chunk_row(c) for c in doc.chunks))
+    conn.executemany(CHUNKS.insert, (CHUNKS.row(c) for c in doc.chunks))
 
 
 def _write_tokens(conn: SqlConnection, doc_id: str, tokens: Iterable[str]) -> None:

@@ -7,71 +7,56 @@ time and keeps the first record's id, in one upsert.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 from askalong import wire
 from askalong.errors import NotFound
-from askalong.store.sql.database import Row, SqlDatabase
-from askalong.store.sql.rows import to_json
+from askalong.store.sql.database import SqlDatabase
+from askalong.store.sql.row_maps import RowMap, to_json
 from askalong.types import Access
 from askalong.values.feedback import Feedback, FeedbackFilter, Triage
 
+# The triage's label has a column of its own too, for the admin view's filter.
+FEEDBACK = RowMap(
+    Feedback, "feedback", extra={"triage_label": lambda f: f.triage.label if f.triage else None}
+)
 _UPSERT = (
-    "INSERT INTO feedback (id, owner, conversation_id, turn_id, rating, reason, judged,"
-    " source, triage_label, triage, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    f"{FEEDBACK.insert}"
     " ON CONFLICT (owner, turn_id) DO UPDATE SET rating = excluded.rating,"
     " reason = excluded.reason, judged = excluded.judged, source = excluded.source,"
     " triage_label = excluded.triage_label, triage = excluded.triage,"
     " created = excluded.created"
     " RETURNING id"
 )
-_COLUMNS = "id, owner, conversation_id, turn_id, rating, reason, judged, source, triage, created"
 
 
 class SqlFeedback(SqlDatabase):
     """``FeedbackStore`` over the shared connection."""
 
     def save_feedback(self, item: Feedback) -> Feedback:
-        triage = wire.triage_json(item.triage)
-        row = (
-            item.id,
-            item.owner,
-            item.conversation_id,
-            item.turn_id,
-            item.rating,
-            item.reason,
-            to_json(wire.judged_json(item.judged)),
-            item.source,
-            item.triage.label if item.triage else None,
-            None if triage is None else to_json(triage),
-            item.created,
-        )
         with self._lock, self._errors(item.turn_id), self._transaction() as conn:
-            (kept,) = conn.execute(_UPSERT, row).fetchone()
+            (kept,) = conn.execute(_UPSERT, FEEDBACK.row(item)).fetchone()
         return replace(item, id=kept)
 
     def get_feedback(self, feedback_id: str, access: Access) -> Feedback:
         mine = "" if access.everything else " AND owner = ?"
         params = (feedback_id,) if access.everything else (feedback_id, access.user)
         with self._lock, self._errors(feedback_id):
-            row = self._conn.execute(
-                f"SELECT {_COLUMNS} FROM feedback WHERE id = ?{mine}", params
-            ).fetchone()
+            row = self._conn.execute(f"{FEEDBACK.select} WHERE id = ?{mine}", params).fetchone()
         if row is None:
             raise NotFound("no such feedback", source=feedback_id)
-        return feedback_from_row(row)
+        return FEEDBACK.value(row)
 
     def list_feedback(self, access: Access, where: FeedbackFilter | None = None) -> list[Feedback]:
         where = where or FeedbackFilter()
         clauses, params = filter_sql(access, where)
         sql = (
-            f"SELECT {_COLUMNS} FROM feedback WHERE {' AND '.join(clauses)}"
+            f"{FEEDBACK.select} WHERE {' AND '.join(clauses)}"
             " ORDER BY created DESC, rowid DESC LIMIT ?"
         )
         with self._lock, self._errors("feedback"):
             rows = self._conn.execute(sql, (*params, where.limit)).fetchall()
-        return [feedback_from_row(r) for r in rows]
+        return [FEEDBACK.value(r) for r in rows]
 
     def set_triage(self, feedback_id: str, triage: Triage) -> None:
         value = to_json(wire.triage_json(triage))
@@ -112,19 +97,3 @@ def _after(until: str | None) -> str | None:
     if until is None:
         return None
     return f"{until}T99" if len(until) == 10 else f"{until}~"  # sorts after that day / time
-
-
-def feedback_from_row(row: Row) -> Feedback:
-    triage = None if row["triage"] is None else json.loads(row["triage"])
-    return Feedback(
-        id=row["id"],
-        owner=row["owner"],
-        conversation_id=row["conversation_id"],
-        turn_id=row["turn_id"],
-        rating=row["rating"],
-        reason=row["reason"],
-        judged=wire.judged_from_json(json.loads(row["judged"])),
-        created=row["created"],
-        source=row["source"],
-        triage=wire.triage_from_json(triage),
-    )

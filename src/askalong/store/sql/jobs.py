@@ -16,32 +16,30 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from askalong.errors import NotFound
-from askalong.store.sql.database import Row, SqlConnection
+from askalong.store.sql.database import SqlConnection
 from askalong.store.sql.documents import SqlDocuments, check_stored, insert_stored
+from askalong.store.sql.row_maps import RowMap, to_json
 from askalong.store.sql.rows import (
+    CHUNKS,
+    DOCUMENTS,
     INSERT_BLOCK,
-    INSERT_CHUNK,
     block_row,
-    chunk_row,
-    document_row,
-    to_json,
 )
 from askalong.types import Document, StoredDocument
 from askalong.values.jobs import FINISHED, RUNNING, Job, idempotency_key
 
-_COLUMNS = (
-    "id, document_id, kind, state, done, total, lease_owner, lease_expires, heartbeat,"
-    " attempts, idempotency_key, error, created, updated"
-)
+JOBS = RowMap(Job, "jobs")
 _RUNNING = "(" + ", ".join(f"'{state}'" for state in RUNNING) + ")"
 _FINISHED = "(" + ", ".join(f"'{state}'" for state in FINISHED) + ")"
 _INSERT_JOB = (
     "INSERT INTO jobs (id, document_id, idempotency_key, created, updated) VALUES (?, ?, ?, ?, ?)"
 )
-_PARSED = (
-    "UPDATE documents SET title = ?, format = ?, language = ?, page_count = ?, page_sizes = ?,"
-    " ocr_pages = ?, notices = ?, unread_pages = ? WHERE id = ?"
-)
+# The document's columns a parse sets (its owner, visibility and times stay).
+_PARSED_COLUMNS = (
+    "title", "format", "language", "page_count", "page_sizes", "ocr_pages", "notices",
+    "unread_pages",
+)  # fmt: skip
+_PARSED = f"UPDATE documents SET {', '.join(f'{c} = ?' for c in _PARSED_COLUMNS)} WHERE id = ?"
 
 
 class SqlJobs(SqlDocuments):
@@ -170,11 +168,10 @@ class SqlJobs(SqlDocuments):
         with self._lock, self._errors(document.id), self._transaction() as conn:
             self._require(document.id)
             _clear(conn, document.id)
-            row = document_row(document)  # the page geometry as the row holds it
-            title, fmt, language, pages = row[2], row[4], row[5], row[6]
-            conn.execute(_PARSED, (title, fmt, language, pages, *row[11:15], document.id))
+            row = DOCUMENTS.named(document)  # the page geometry as the row holds it
+            conn.execute(_PARSED, (*(row[c] for c in _PARSED_COLUMNS), document.id))
             conn.executemany(INSERT_BLOCK, (block_row(document.id, b) for b in stored.blocks))
-            conn.executemany(INSERT_CHUNK, (chunk_row(c) for c in stored.chunks))
+            conn.executemany(CHUNKS.insert, (CHUNKS.row(c) for c in stored.chunks))
 
     def set_notices(self, document_id: str, notices: Sequence[str]) -> None:
         with self._lock, self._errors(document_id), self._transaction() as conn:
@@ -196,8 +193,8 @@ class SqlJobs(SqlDocuments):
     def jobs(self, document_ids: Sequence[str] | None = None) -> list[Job]:
         """Every job (or those of ``document_ids``), oldest first."""
         with self._lock, self._errors("jobs"):
-            rows = self._conn.execute(f"SELECT {_COLUMNS} FROM jobs ORDER BY created, rowid")
-            found = [_from_row(row) for row in rows]
+            rows = self._conn.execute(f"{JOBS.select} ORDER BY created, rowid")
+            found = [JOBS.value(row) for row in rows]
         if document_ids is None:
             return found
         wanted = set(document_ids)
@@ -220,21 +217,15 @@ def _clear(conn: SqlConnection, document_id: str) -> None:
 
 
 def _job(conn: SqlConnection, job_id: str) -> Job:
-    row = conn.execute(f"SELECT {_COLUMNS} FROM jobs WHERE id = ?", (job_id,)).fetchone()
+    row = conn.execute(f"{JOBS.select} WHERE id = ?", (job_id,)).fetchone()
     if row is None:
         raise NotFound("no such job", source=job_id)
-    return _from_row(row)
+    return JOBS.value(row)
 
 
 def _job_of(conn: SqlConnection, document_id: str) -> Job | None:
-    row = conn.execute(
-        f"SELECT {_COLUMNS} FROM jobs WHERE document_id = ?", (document_id,)
-    ).fetchone()
-    return None if row is None else _from_row(row)
-
-
-def _from_row(row: Row) -> Job:
-    return Job(*row)
+    row = conn.execute(f"{JOBS.select} WHERE document_id = ?", (document_id,)).fetchone()
+    return None if row is None else JOBS.value(row)
 
 
 def _now() -> str:

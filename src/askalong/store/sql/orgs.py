@@ -8,12 +8,14 @@ re-shares the documents shared with the orgs they administer (``documents._owned
 from __future__ import annotations
 
 from askalong.errors import InputError, NotFound
-from askalong.store.sql.database import Row, SqlConnection, SqlDatabase
+from askalong.store.sql.database import SqlConnection, SqlDatabase
+from askalong.store.sql.row_maps import RowMap
 from askalong.store.sql.rows import found
 from askalong.store.sql.users import check_name, now, user_id_of
 from askalong.types import Access
 from askalong.values.accounts import ROLES, Membership, Org, Role
 
+ORGS = RowMap(Org, "orgs")
 _ANCESTORS = (
     "WITH RECURSIVE up(id) AS (SELECT org_id FROM memberships WHERE user_id = ?"
     " UNION SELECT o.parent FROM orgs o JOIN up ON o.id = up.id WHERE o.parent IS NOT NULL)"
@@ -41,8 +43,8 @@ class SqlOrgs(SqlDatabase):
 
     def list_orgs(self) -> list[Org]:
         with self._lock, self._errors("orgs"):
-            rows = self._conn.execute("SELECT id, parent, created FROM orgs ORDER BY id")
-            return [_org_from_row(row) for row in rows]
+            rows = self._conn.execute(f"{ORGS.select} ORDER BY id")
+            return [ORGS.value(row) for row in rows]
 
     def set_member(self, org_id: str, user_id: str, role: Role | None) -> Membership | None:
         if role is not None and role not in ROLES:
@@ -76,13 +78,9 @@ class SqlOrgs(SqlDatabase):
 
 
 def _org(conn: SqlConnection, org_id: str) -> Org | None:
-    row = conn.execute("SELECT id, parent, created FROM orgs WHERE id = ?", (org_id,)).fetchone()
-    return None if row is None else _org_from_row(row)
+    row = conn.execute(f"{ORGS.select} WHERE id = ?", (org_id,)).fetchone()
+    return None if row is None else ORGS.value(row)
 
 
 def _require_org(conn: SqlConnection, org_id: str) -> Org:
     return found(_org(conn, org_id), "org", org_id)
-
-
-def _org_from_row(row: Row) -> Org:
-    return Org(id=row["id"], parent=row["parent"], created=row["created"])

@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from askalong.errors import NotFound
 from askalong.store.sql.database import SqlConnection
-from askalong.store.sql.rows import INSERT_BLOCK, INSERT_CHUNK, block_row, chunk_row, to_json
+from askalong.store.sql.row_maps import to_json
+from askalong.store.sql.rows import CHUNKS, INSERT_BLOCK, block_row
 from askalong.types import Block, Chunk
 
 
@@ -32,7 +33,7 @@ def insert_page(
     conn.executemany(INSERT_BLOCK, (block_row(doc_id, b) for b in placed))
     at = _make_room(conn, "chunks", "page_start", doc_id, page, len(chunks))
     conn.executemany(
-        INSERT_CHUNK, (chunk_row(replace(c, order=at + i)) for i, c in enumerate(chunks))
+        CHUNKS.insert, (CHUNKS.row(replace(c, order=at + i)) for i, c in enumerate(chunks))
     )
     left = [p for p in unread if p != page]
     conn.execute("UPDATE documents SET unread_pages = ? WHERE id = ?", (to_json(left), doc_id))

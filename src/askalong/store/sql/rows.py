@@ -1,4 +1,6 @@
-"""Rows of the SQL store <-> frozen dataclasses: a few small, explicit functions.
+"""Rows of the SQL store <-> frozen dataclasses: documents, chunks, threads and turns by
+``RowMap``; blocks by small, explicit functions (a line range is two columns, and reading
+their boxes is the hot loop of reading a long PDF).
 
 Tuples are stored as compact JSON text; boxes as ``[[x0, top, x1, bottom, start, end]]``
 (a line past a page break adds its page: ``[..., end, page]``) and chunk spans as
@@ -11,9 +13,9 @@ import functools
 import json
 from typing import TypeVar
 
-from askalong import wire
 from askalong.errors import NotFound
 from askalong.store.sql.database import Row
+from askalong.store.sql.row_maps import Column, RowMap, to_json
 from askalong.types import Block, BlockSpan, Chunk, Document, LineBox
 from askalong.values.threads import Thread, Turn
 
@@ -27,35 +29,11 @@ def found(value: _Found | None, what: str, key: str) -> _Found:
     return value
 
 
-def to_json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 @functools.lru_cache(maxsize=1024)
 def strings(text: str) -> tuple[str, ...]:
     """Decode a JSON list of strings; cached because neighbouring blocks and chunks
     repeat the same section path thousands of times."""
     return tuple(json.loads(text))
-
-
-def document_row(doc: Document) -> tuple[object, ...]:
-    return (
-        doc.id,
-        doc.content_hash,
-        doc.title,
-        doc.source,
-        doc.format,
-        doc.language,
-        doc.page_count,
-        doc.size_bytes,
-        doc.created,
-        doc.owner,
-        doc.visibility,
-        to_json(_page_geometry(doc)),
-        to_json(doc.ocr_pages),
-        to_json(doc.notices),
-        to_json(doc.unread_pages),
-    )
 
 
 def _page_geometry(doc: Document) -> list[list[float]]:
@@ -72,27 +50,27 @@ def _page_turns(pages: list[list[float]]) -> tuple[int, ...]:
     return turns if any(turns) else ()
 
 
-def document_from_row(row: Row) -> Document:
-    pages = json.loads(row["page_sizes"])
-    return Document(
-        id=row["id"],
-        content_hash=row["content_hash"],
-        title=row["title"],
-        source=row["source"],
-        format=row["format"],
-        language=row["language"],
-        page_count=row["page_count"],
-        size_bytes=row["size_bytes"],
-        created=row["created"],
-        owner=row["owner"],
-        visibility=row["visibility"],
-        org_tags=strings(row["org_tags"]),
-        page_sizes=tuple((float(page[0]), float(page[1])) for page in pages),
-        ocr_pages=tuple(int(p) for p in json.loads(row["ocr_pages"])),
-        notices=strings(row["notices"]),
-        page_turns=_page_turns(pages),
-        unread_pages=tuple(int(p) for p in json.loads(row["unread_pages"])),
-    )
+def _page_sizes(text: str) -> tuple[tuple[float, float], ...]:
+    return tuple((float(page[0]), float(page[1])) for page in json.loads(text))
+
+
+def _turns_of(text: str) -> tuple[int, ...]:
+    return _page_turns(json.loads(text))
+
+
+# The page sizes and turns share one column (``_page_geometry``); the org tags are a table
+# of their own, which the dialect's ``select_document`` gathers as ``org_tags``.
+DOCUMENTS = RowMap(
+    Document,
+    "documents",
+    columns={
+        "org_tags": Column(read=strings),
+        "page_sizes": Column(read=_page_sizes),
+        "page_turns": Column("page_sizes", read=_turns_of),
+    },
+    read_only=frozenset({"org_tags", "page_sizes", "page_turns"}),
+    extra={"page_sizes": lambda doc: to_json(_page_geometry(doc))},
+)
 
 
 def block_row(doc_id: str, block: Block) -> tuple[object, ...]:
@@ -151,51 +129,8 @@ def boxes_from_json(text: str) -> tuple[LineBox, ...]:
     return tuple(LineBox(*box) for box in json.loads(text))
 
 
-def chunk_row(chunk: Chunk) -> tuple[object, ...]:
-    spans = [[s.block_id, s.start, s.end] for s in chunk.spans]
-    return (
-        chunk.id,
-        chunk.document_id,
-        chunk.order,
-        chunk.text,
-        to_json(spans),
-        to_json(chunk.section_path),
-        chunk.page_start,
-        chunk.page_end,
-        chunk.description,
-    )
-
-
-INSERT_CHUNK = (
-    "INSERT INTO chunks (id, document_id, ord, text, spans, section_path, page_start, page_end,"
-    " description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-CHUNK_COLUMNS = (
-    "id",
-    "document_id",
-    "ord",
-    "text",
-    "spans",
-    "section_path",
-    "page_start",
-    "page_end",
-    "description",
-)
-SELECT_CHUNK = f"SELECT {', '.join(CHUNK_COLUMNS)} FROM chunks"
-
-
-def chunk_from_row(row: Row) -> Chunk:
-    return Chunk(
-        id=row["id"],
-        document_id=row["document_id"],
-        order=row["ord"],
-        spans=spans_from_json(row["spans"]),
-        text=row["text"],
-        section_path=strings(row["section_path"]),
-        page_start=row["page_start"],
-        page_end=row["page_end"],
-        description=row["description"],
-    )
+def _spans_text(spans: tuple[BlockSpan, ...]) -> str:
+    return to_json([[s.block_id, s.start, s.end] for s in spans])
 
 
 def spans_from_json(text: str) -> tuple[BlockSpan, ...]:
@@ -207,47 +142,18 @@ def spans_from_list(value: list[list[object]]) -> tuple[BlockSpan, ...]:
     return tuple(BlockSpan(str(b), int(str(s)), int(str(e))) for b, s, e in value)
 
 
+CHUNKS = RowMap(
+    Chunk,
+    "chunks",
+    columns={
+        "order": Column("ord"),
+        "spans": Column(write=_spans_text, read=spans_from_json),
+        "section_path": Column(read=strings),  # cached: neighbours repeat it
+    },
+)
+THREADS = RowMap(Thread, "threads", read_only=frozenset({"turn_count"}))
 SELECT_THREAD = (
-    "SELECT t.id, t.owner, t.title, t.document_id, t.created, t.updated,"
+    f"SELECT {THREADS.selected('t')},"
     " (SELECT COUNT(*) FROM turns u WHERE u.thread_id = t.id) AS turn_count FROM threads t"
 )
-
-
-def thread_from_row(row: Row) -> Thread:
-    return Thread(
-        id=row["id"],
-        owner=row["owner"],
-        title=row["title"],
-        document_id=row["document_id"],
-        created=row["created"],
-        updated=row["updated"],
-        turn_count=row["turn_count"],
-    )
-
-
-def turn_row(turn: Turn) -> tuple[object, ...]:
-    anchor = wire.anchor_json(turn.anchor)
-    return (
-        turn.id,
-        turn.thread_id,
-        turn.index,
-        turn.question,
-        turn.intent,
-        None if anchor is None else to_json(anchor),
-        to_json(wire.answer_json(turn.answer)),
-        turn.created,
-    )
-
-
-def turn_from_row(row: Row) -> Turn:
-    anchor = row["anchor"]
-    return Turn(
-        id=row["id"],
-        thread_id=row["thread_id"],
-        index=row["ord"],
-        question=row["question"],
-        intent=row["intent"],
-        anchor=wire.anchor_from_json(json.loads(anchor)) if anchor else None,
-        answer=wire.answer_from_json(json.loads(row["answer"])),
-        created=row["created"],
-    )
+TURNS = RowMap(Turn, "turns", columns={"index": Column("ord")})

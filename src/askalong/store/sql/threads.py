@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from askalong.errors import InputError, NotFound
 from askalong.store.sql.database import SqlConnection, SqlDatabase
-from askalong.store.sql.rows import SELECT_THREAD, thread_from_row, turn_from_row, turn_row
+from askalong.store.sql.rows import SELECT_THREAD, THREADS, TURNS
 from askalong.types import Access
 from askalong.values.threads import Thread, Turn
 
@@ -56,11 +58,10 @@ class SqlThreads(SqlDatabase):
 def insert_turn(conn: SqlConnection, thread: Thread, turn: Turn) -> None:
     """The thread (created on its first turn, else its ``updated`` moved on) and the turn."""
     conn.execute(
-        "INSERT INTO threads (id, owner, title, document_id, created, updated)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET updated = excluded.updated",
-        (thread.id, thread.owner, thread.title, thread.document_id, thread.created, turn.created),
+        f"{THREADS.insert} ON CONFLICT (id) DO UPDATE SET updated = excluded.updated",
+        THREADS.row(replace(thread, updated=turn.created)),
     )
-    conn.execute("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?)", turn_row(turn))
+    conn.execute(TURNS.insert, TURNS.row(turn))
 
 
 def select_threads(
@@ -73,9 +74,9 @@ def select_threads(
         f"{SELECT_THREAD} WHERE ({where}) AND {mine} ORDER BY t.updated DESC, t.rowid DESC",
         (*params, *owner),
     )
-    return [thread_from_row(row) for row in rows]
+    return [THREADS.value(row) for row in rows]
 
 
 def select_turns(conn: SqlConnection, thread_id: str) -> tuple[Turn, ...]:
-    rows = conn.execute("SELECT * FROM turns WHERE thread_id = ? ORDER BY ord", (thread_id,))
-    return tuple(turn_from_row(row) for row in rows)
+    rows = conn.execute(f"{TURNS.select} WHERE thread_id = ? ORDER BY ord", (thread_id,))
+    return tuple(TURNS.value(row) for row in rows)

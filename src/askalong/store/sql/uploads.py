@@ -12,13 +12,11 @@ from datetime import UTC, datetime
 
 from askalong.errors import NotFound
 from askalong.store.sql.database import SqlCursor, SqlDatabase
+from askalong.store.sql.row_maps import RowMap
 from askalong.types import Access
 from askalong.values.uploads import ResumableUpload
 
-_COLUMNS = (
-    "id, owner, length, received, name, metadata, sha256, state, document_id, error,"
-    " created, expires"
-)
+UPLOADS = RowMap(ResumableUpload, "uploads")
 
 
 class SqlUploads(SqlDatabase):
@@ -26,32 +24,14 @@ class SqlUploads(SqlDatabase):
 
     def create_upload(self, upload: ResumableUpload) -> None:
         with self._lock, self._errors(upload.name), self._transaction() as conn:
-            conn.execute(
-                f"INSERT INTO uploads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    upload.id,
-                    upload.owner,
-                    upload.length,
-                    upload.received,
-                    upload.name,
-                    upload.metadata,
-                    upload.sha256,
-                    upload.state,
-                    upload.document_id,
-                    upload.error,
-                    upload.created,
-                    upload.expires,
-                ),
-            )
+            conn.execute(UPLOADS.insert, UPLOADS.row(upload))
 
     def get_upload(self, upload_id: str, access: Access) -> ResumableUpload:
         with self._lock, self._errors(upload_id):
-            row = self._conn.execute(
-                f"SELECT {_COLUMNS} FROM uploads WHERE id = ?", (upload_id,)
-            ).fetchone()
-        if row is None or not (access.everything or row[1] == access.user):
+            row = self._conn.execute(f"{UPLOADS.select} WHERE id = ?", (upload_id,)).fetchone()
+        if row is None or not (access.everything or row["owner"] == access.user):
             raise NotFound("no such upload", source=upload_id)
-        return ResumableUpload(*row)
+        return UPLOADS.value(row)
 
     def pending_uploads(self, owner: str) -> int:
         """How many of ``owner``'s uploads are still receiving bytes."""
@@ -89,9 +69,9 @@ class SqlUploads(SqlDatabase):
         """Complete uploads whose document was never made (a server stopped meanwhile)."""
         with self._lock, self._errors("uploads"):
             rows = self._conn.execute(
-                f"SELECT {_COLUMNS} FROM uploads WHERE state = 'complete' ORDER BY created"
+                f"{UPLOADS.select} WHERE state = 'complete' ORDER BY created"
             ).fetchall()
-        return [ResumableUpload(*row) for row in rows]
+        return [UPLOADS.value(row) for row in rows]
 
     def delete_upload(self, upload_id: str) -> bool:
         return self._update("DELETE FROM uploads WHERE id = ?", (upload_id,))

@@ -21,14 +21,15 @@ from functools import cache
 from askalong.errors import InputError
 from askalong.store.credentials import hash_password, new_token, password_matches, token_digest
 from askalong.store.sql.database import Row, SqlConnection, SqlDatabase
+from askalong.store.sql.row_maps import Column, RowMap
 from askalong.store.sql.rows import found
 from askalong.store.sql.sessions import end_user_sessions
 from askalong.values.accounts import ApiToken, User
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 RESERVED_USERS = frozenset({"local"})  # the owner of everything added without an account
-_SELECT_TOKEN = "SELECT id, user_id, label, created, revoked FROM api_tokens"
-_USER_COLUMNS = "id, created, disabled, admin"
+TOKENS = RowMap(ApiToken, "api_tokens", columns={"user": Column("user_id")})
+USERS = RowMap(User, "users")
 _SAME_ID = "lower(id) = lower(CAST(? AS TEXT))"  # the id, whatever its case
 
 
@@ -68,8 +69,8 @@ class SqlUsers(SqlDatabase):
 
     def list_users(self) -> list[User]:
         with self._lock, self._errors("users"):
-            rows = self._conn.execute(f"SELECT {_USER_COLUMNS} FROM users ORDER BY id")
-            return [_user_from_row(row) for row in rows]
+            rows = self._conn.execute(f"{USERS.select} ORDER BY id")
+            return [USERS.value(row) for row in rows]
 
     def get_user(self, user_id: str) -> User | None:
         with self._lock, self._errors(user_id):
@@ -97,13 +98,13 @@ class SqlUsers(SqlDatabase):
 
     def check_password(self, user_id: str, password: str) -> User | None:
         with self._lock, self._errors("login"):
-            row = _user_row(self._conn, user_id, f"{_USER_COLUMNS}, password_hash")
+            row = _user_row(self._conn, user_id, f"{USERS.selected()}, password_hash")
         # Hashing outside the lock: argon2 takes tens of milliseconds by design. An unknown
         # user costs one hash too, so the time taken does not tell which users exist.
         stored = _dummy_hash() if row is None else row["password_hash"]
         if not password_matches(stored, password) or row is None or row["disabled"]:
             return None
-        return _user_from_row(row)
+        return USERS.value(row)
 
     def create_token(self, user_id: str, label: str = "") -> tuple[ApiToken, str]:
         made = new_token()
@@ -125,8 +126,8 @@ class SqlUsers(SqlDatabase):
     def list_tokens(self, user_id: str | None = None) -> list[ApiToken]:
         where, params = ("", ()) if user_id is None else (" WHERE user_id = ?", (user_id,))
         with self._lock, self._errors("tokens"):
-            rows = self._conn.execute(f"{_SELECT_TOKEN}{where} ORDER BY created, id", params)
-            return [_token_from_row(row) for row in rows]
+            rows = self._conn.execute(f"{TOKENS.select}{where} ORDER BY created, id", params)
+            return [TOKENS.value(row) for row in rows]
 
     def user_of_token(self, secret: str) -> User | None:
         with self._lock, self._errors("token"):
@@ -135,7 +136,7 @@ class SqlUsers(SqlDatabase):
                 " ON u.id = t.user_id WHERE t.digest = ? AND t.revoked = 0 AND u.disabled = 0",
                 (token_digest(secret),),
             ).fetchone()
-        return None if row is None else _user_from_row(row)
+        return None if row is None else USERS.value(row)
 
 
 @cache
@@ -143,7 +144,7 @@ def _dummy_hash() -> str:
     return hash_password("not anyone's password")
 
 
-def _user_row(conn: SqlConnection, user_id: str, columns: str = _USER_COLUMNS) -> Row | None:
+def _user_row(conn: SqlConnection, user_id: str, columns: str = USERS.selected()) -> Row | None:
     """The user ``user_id`` names in any case: the exact id first, else the one id equal
     but for case (two such, left from before ids ignored case: neither)."""
     rows = conn.execute(f"SELECT {columns} FROM users WHERE {_SAME_ID}", (user_id,)).fetchall()
@@ -153,7 +154,7 @@ def _user_row(conn: SqlConnection, user_id: str, columns: str = _USER_COLUMNS) -
 
 def _user(conn: SqlConnection, user_id: str) -> User | None:
     row = _user_row(conn, user_id)
-    return None if row is None else _user_from_row(row)
+    return None if row is None else USERS.value(row)
 
 
 def _refuse_taken(conn: SqlConnection, user_id: str) -> None:
@@ -175,24 +176,5 @@ def _require_user(conn: SqlConnection, user_id: str) -> User:
 
 
 def _token(conn: SqlConnection, token_id: str) -> ApiToken:
-    row = conn.execute(f"{_SELECT_TOKEN} WHERE id = ?", (token_id,)).fetchone()
-    return _token_from_row(found(row, "token", token_id))
-
-
-def _user_from_row(row: Row) -> User:
-    return User(
-        id=row["id"],
-        created=row["created"],
-        disabled=bool(row["disabled"]),
-        admin=bool(row["admin"]),
-    )
-
-
-def _token_from_row(row: Row) -> ApiToken:
-    return ApiToken(
-        id=row["id"],
-        user=row["user_id"],
-        label=row["label"],
-        created=row["created"],
-        revoked=bool(row["revoked"]),
-    )
+    row = conn.execute(f"{TOKENS.select} WHERE id = ?", (token_id,)).fetchone()
+    return TOKENS.value(found(row, "token", token_id))
