@@ -25,8 +25,11 @@ PORT ?= 8000
 run: $(STAMP)
 	$(PY) -m askalong.demo $(PORT)
 
+# Two workers (pytest-xdist), a test file each at a time: a file's module fixtures and the
+# servers its tests share start once a worker. TEST_WORKERS=0 runs in one process.
+TEST_WORKERS ?= 2
 test: $(STAMP) lint
-	$(PY) -m pytest -q -m "not sweep" --durations=30
+	$(PY) -m pytest -q -m "not sweep" -n $(TEST_WORKERS) --dist loadfile --durations=30
 
 # The full sweeps (dev-set floors, every evaluation PDF in Chromium): minutes each.
 sweep: $(STAMP)

@@ -22,8 +22,10 @@ from support.postgres import PostgresServer, PostgresUnavailable
 REPO = Path(__file__).resolve().parents[1]
 # Shared helpers (the scripted chat server, sample files, stub parsers) import by name.
 sys.path.insert(0, str(Path(__file__).parent / "helpers"))
-# Fixtures shared across folders: the throwaway PostgreSQL cluster and both keyword routes.
-pytest_plugins = ("pg_cluster", "keyword_routes")
+# Fixtures shared across folders: the throwaway PostgreSQL cluster and both keyword routes;
+# the check that every collected test reports an outcome (serially and under xdist);
+# pytester, for that check's own tests.
+pytest_plugins = ("pg_cluster", "keyword_routes", "accounted_tests", "pytester")
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 
 

@@ -4,6 +4,7 @@ routes' tests and benchmarks: started once in a temporary folder, deleted when s
 from __future__ import annotations
 
 import itertools
+import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,6 +47,8 @@ def _with_database(url: str, name: str) -> str:
 
 
 _databases = itertools.count()
+# pytest-xdist's workers may share one server (ASKALONG_TEST_DATABASE_URL): names kept apart.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 
 @pytest.fixture(scope="session")
@@ -58,5 +61,5 @@ def pg_url(postgres_server: PostgresServer) -> str:
 @contextmanager
 def pg_pool(url: str) -> Iterator[ConnectionPool[Connection[TupleRow]]]:
     """A pool on a database of its own in the cluster at ``url``."""
-    with fresh_database(url, f"routes_{next(_databases)}") as pool:
+    with fresh_database(url, f"routes_{_WORKER}_{next(_databases)}") as pool:
         yield pool
