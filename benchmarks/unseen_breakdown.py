@@ -9,7 +9,8 @@
 - ``passage``: the wrong passage, and BM25's top-1 paragraph missed it too.
 
     python benchmarks/unseen_breakdown.py benchmarks/results/unseen-all-2026-12-04.json
-    python benchmarks/unseen_breakdown.py --set unseen3 benchmarks/results/unseen3-test-2026-12-05.json
+    python benchmarks/unseen_breakdown.py --set unseen3 \
+        benchmarks/results/unseen3-test-2026-12-05.json
 """
 
 from __future__ import annotations
