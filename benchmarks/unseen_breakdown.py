@@ -9,6 +9,8 @@
 - ``passage``: the wrong passage, and BM25's top-1 paragraph missed it too.
 
     python benchmarks/unseen_breakdown.py benchmarks/results/unseen-all-2026-12-04.json
+    python benchmarks/unseen_breakdown.py --set unseen3 \
+        benchmarks/results/unseen3-test-2026-12-05.json
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from unseen_baselines import BASELINES
-from unseen_set import KINDS, contains_any, load_items
+from unseen_set import KINDS, SETS, contains_any, load_items, questions_of
 
 PLACES = ("hit", "refused", "sentence", "passage, bm25 had it", "passage")
 
@@ -36,9 +38,12 @@ def place(row: dict[str, Any], gold: tuple[str, ...], bm25_hit: bool) -> str:
     return "passage, bm25 had it" if bm25_hit else "passage"
 
 
-def breakdown(rows: list[dict[str, Any]]) -> dict[tuple[str, str], Counter[str]]:
-    """(system, kind) -> how many covered items in each place (kind "all" too)."""
-    gold = {i.id: i.gold for i in load_items()}
+def breakdown(
+    rows: list[dict[str, Any]], set_name: str = "unseen"
+) -> dict[tuple[str, str], Counter[str]]:
+    """(system, kind) -> how many covered items of set ``set_name``'s run in each place
+    (kind "all" too)."""
+    gold = {i.id: i.gold for i in load_items(questions_of(set_name))}
     bm25 = {r["id"]: r["answer_hit"] for r in rows if r["system"] == "bm25"}
     counts: dict[tuple[str, str], Counter[str]] = {}
     for row in rows:
@@ -65,9 +70,10 @@ def table(counts: dict[tuple[str, str], Counter[str]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("run", type=Path, help="the .json an unseen.py run saved")
+    parser.add_argument("--set", choices=SETS, default="unseen", help="the set the run asked")
     args = parser.parse_args()
     rows = json.loads(args.run.read_text(encoding="utf-8"))["answers"]
-    print(table(breakdown(rows)))
+    print(table(breakdown(rows, args.set)))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from tests.unit.test_answer_choice import unit_of
 
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.learned import MAX_CANDIDATES, learned_answer
-from askalong.answer.scorer.model import WEIGHTS_FILE, shipped_scorer
+from askalong.answer.scorer.model import WEIGHTS_FILE, Scorer, shipped_scorer
 from askalong.config import load_settings
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind
@@ -158,3 +158,26 @@ def test_the_cross_lingual_threshold_is_used_only_across_languages() -> None:
     scorer = shipped_scorer()
     assert scorer.threshold("zh", True, across=True) < scorer.threshold("zh", True)
     assert scorer.threshold("en", False, across=True) == scorer.threshold("en", False)
+
+
+class Ranked(Scorer):
+    """The shipped scorer with sentence scores set by the test: the first sentence far
+    ahead of the others (its neighbour holds a tiny share of its softmax weight)."""
+
+    def sentence_scores(self, rows: np.ndarray, embedded: bool) -> np.ndarray:
+        return -8.0 * np.arange(len(rows), dtype=np.float32)
+
+    def threshold(self, language: str, embedded: bool, across: bool = False) -> float:
+        return 0.0
+
+
+def test_the_direct_answer_takes_the_best_sentences_neighbour_when_both_fit() -> None:
+    """The scorer often ranks first the sentence beside the one that answers: the direct
+    answer is the best sentence and its better-scored neighbour, however far behind."""
+    shipped = shipped_scorer()
+    ranked = Ranked(shipped.sentence, shipped.answerable, shipped.thresholds)
+    units = [unit_of([("paragraph", PAPER[0])], 0)]
+    found = learned_answer(read_question("What is SPECTER?"), units, scorer=ranked)
+    assert "document-level representation" in found.answer
+    assert "citation triples" in found.answer  # the neighbour, 8 logits behind
+    assert "triplet margin loss" not in found.answer  # two sentences at most

@@ -1,8 +1,8 @@
 """The learned answerer's passage choice (issue 32): the passage model ranks the retrieved
 units by the search's evidence and what they hold of the question; only the best go on to
 the sentence scorer; an anchored unit always stays; without the search's hits nothing is
-dropped. And the direct answer takes the runner-up sentence when it is the best one's
-neighbour and nearly ties it."""
+dropped. And the direct answer takes the best sentence's better-scored neighbour when the
+two fit the answer's shape."""
 
 from __future__ import annotations
 
@@ -90,13 +90,13 @@ def test_the_shipped_passage_model_prefers_the_passage_the_search_and_the_terms_
     assert choice.units[0] is units[1]
 
 
-def test_the_runner_up_joins_the_answer_only_as_a_close_neighbour_within_the_shape() -> None:
+def test_the_better_neighbour_joins_the_answer_within_the_shape() -> None:
     text = "VACUUM reclaims storage. It also updates the free space map. Autovacuum runs it."
     found = candidates([unit_of([("paragraph", text)])])
     assert _direct(found, [0, 1, 2], np.array([2.0, 1.8, 0.0])) == [0, 1]
     assert _direct(found, [1, 0, 2], np.array([1.8, 2.0, 0.0])) == [0, 1]  # reading order
-    assert _direct(found, [0, 1, 2], np.array([2.0, 0.5, 0.0])) == [0]  # not close
-    assert _direct(found, [0, 2, 1], np.array([2.0, 0.0, 1.8])) == [0]  # not a neighbour
+    assert _direct(found, [0, 1, 2], np.array([2.0, -6.0, -9.0])) == [0, 1]  # far behind
+    assert _direct(found, [1, 2, 0], np.array([0.0, 2.0, 0.5])) == [1, 2]  # the better side
     long = "Word " * 69 + "end. More " + "words " * 19 + "end."
     found = candidates([unit_of([("paragraph", long)])])
     assert _direct(found, [0, 1], np.array([2.0, 1.9])) == [0]  # over 80 words
@@ -121,3 +121,12 @@ def test_the_offline_answerer_passes_the_search_hits_to_the_passage_choice() -> 
     assert draft.status == "answered" and len(chosen) == KEPT
     assert {q.block_id for q in draft.quotes} <= set(chosen)
     assert draft.quotes[0].block_id == chosen[0]  # the sentence scorer reads it first
+
+
+def test_the_english_refusal_threshold_is_the_never_seen_dev_calibration() -> None:
+    """The training libraries' 4 % quantile (0.235) refused about one covered question
+    in five on the never-seen dev documents, where the passage head does not tell covered
+    from uncovered: the shipped threshold is those covered questions' 5 % quantile."""
+    scorer = shipped_passage_scorer()
+    assert scorer.threshold("en") <= 0.05
+    assert scorer.threshold("zh") > scorer.threshold("en")  # zh: too few dev choices to move

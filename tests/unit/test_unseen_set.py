@@ -189,3 +189,15 @@ def test_the_threshold_sweep_refuses_below_the_passage_probability_only_more() -
     assert "| 0.00 | 0/2 | 1/2 | 2/2 |" in table
     assert "| 0.30 | 0/2 | 2/2 | 2/2 |" in table  # 0.3 itself is not below
     assert "| 0.40 | 1/2 | 2/2 | 1/2 |" in table
+
+
+def test_the_breakdown_reads_the_gold_of_the_set_the_run_asked() -> None:
+    """A run of ``unseen3`` is broken down against unseen3's gold phrases, not unseen's."""
+    item = next(i for i in _set().load_items(_set().questions_of("unseen3")) if not i.refuse)
+    row = {"id": item.id, "kind": item.kind, "covered": True, "refused": False}
+    rows = [
+        {**row, "system": "learned", "answer_hit": False, "passage": f"… {item.gold[0]} …"},
+        {**row, "system": "bm25", "answer_hit": True},
+    ]
+    counts = benchmark_module("unseen_breakdown").breakdown(rows, "unseen3")
+    assert counts[("learned", item.kind)]["sentence"] == 1  # the right passage, not the sentence

@@ -1,0 +1,54 @@
+"""``benchmarks/unseen_replay.py``: the recording answerer keeps what it is handed and
+answers as the one it wraps; a replay scores only the recorded plain questions, a refusal
+never hitting and counting as wrong only when the item is covered."""
+
+from __future__ import annotations
+
+from benchmark_module import benchmark_module
+
+from askalong.answer.base import Answerer, Draft, DraftRequest
+from askalong.question.reading import read_question
+
+
+class Echo(Answerer):
+    name = "echo"
+    offline = True
+
+    def draft(self, request: DraftRequest) -> Draft:
+        return Draft("answered", f"{request.question.text} [1]", ())
+
+
+def request(text: str, intent: str = "ask") -> DraftRequest:
+    return DraftRequest(read_question(text), intent, ())  # type: ignore[arg-type]
+
+
+def test_the_recording_answerer_keeps_each_request_under_the_item_asked() -> None:
+    recording = benchmark_module("unseen_replay").Recording(Echo())
+    recording.asking = "a1"
+    first = request("What is X?")
+    assert recording.draft(first).answer == "What is X? [1]"
+    recording.asking = "a2"
+    recording.draft(request("Why Y?"))
+    assert recording.requests["a1"] is first and set(recording.requests) == {"a1", "a2"}
+    assert (recording.name, recording.offline) == ("echo", True)
+
+
+def test_a_replay_scores_plain_questions_only_and_refusals_never_hit() -> None:
+    replay = benchmark_module("unseen_replay")
+    item = benchmark_module("unseen_set").Item
+    items = [
+        item("hit", "dev", "d", "html", "factual", "en", "q", ("blue",)),
+        item("miss", "dev", "d", "html", "factual", "en", "q", ("green",)),
+        item("refused", "dev", "d", "html", "factual", "en", "q", ("blue",)),
+        item("uncovered", "dev", "d", "html", "uncovered", "en", "q", (), refuse=True),
+        item("intent", "dev", "d", "html", "explain", "en", "q", ("blue",)),
+    ]
+    requests = {i.id: request(i.id) for i in items[:4]} | {"intent": request("x", "explain")}
+
+    def draft(asked: DraftRequest) -> Draft:
+        refuses = asked.question.text in ("refused", "uncovered")
+        return Draft("not_covered" if refuses else "answered", "The sky is blue. [1]", ())
+
+    figures = replay.replayed(items, requests, draft)
+    assert (figures.hits, figures.covered, figures.covered_refused) == (1, 3, 1)
+    assert (figures.uncovered, figures.uncovered_refused) == (1, 1)
