@@ -214,23 +214,26 @@ def as_hit(rank: int, score: float, stored: tantivy.Document) -> Hit:
 def section_ranked(
     searcher: tantivy.Searcher, text: Scored, title: Scored, terms: set[str]
 ) -> list[tuple[float, tantivy.Document]]:
-    """The chunks either query found, scored by ``section_scores``, best first."""
+    """The chunks either query found, scored by ``section_scores``, best first. Each
+    chunk's stored fields are read once; whether its titles are fully asked only where
+    a title matched (elsewhere the title term is zero whatever it is)."""
     text_of = {_key(address): score for score, address in text}
     title_of = {_key(address): score for score, address in title}
     addresses = {_key(address): address for _, address in (*text, *title)}
-    stored = {key: searcher.doc(address) for key, address in addresses.items()}
-    keys = list(addresses)
+    stored = [searcher.doc(address) for address in addresses.values()]
+    headings = [title_of.get(key, 0.0) for key in addresses]
+    asked = [h > 0 and _fully_asked(doc, terms) for h, doc in zip(headings, stored, strict=True)]
     scores = section_scores(
-        [text_of.get(key, 0.0) for key in keys],
-        [title_of.get(key, 0.0) for key in keys],
-        [str(stored[key].get_first(SECTION_KEY)) for key in keys],
-        [_fully_asked(stored[key], terms) for key in keys],
+        [text_of.get(key, 0.0) for key in addresses],
+        headings,
+        [str(doc.get_first(SECTION_KEY)) for doc in stored],
+        asked,
         boost=SECTION_BOOST,
         full=FULL_TITLE_BOOST,
         share=SECTION_SHARE,
     )
-    order = sorted(range(len(keys)), key=lambda i: -scores[i])
-    return [(scores[i], stored[keys[i]]) for i in order]
+    order = sorted(range(len(stored)), key=lambda i: -scores[i])
+    return [(scores[i], stored[i]) for i in order]
 
 
 def _fully_asked(stored: tantivy.Document, terms: set[str]) -> bool:

@@ -30,13 +30,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from askalong.retrieve.policy import RetrievalPolicy
 from askalong.retrieve.titles import titles_last
 from askalong.types import Hit
 
 Route = Literal["keyword", "vector"]
+_NO_RANK = 1 << 30  # a route that missed the chunk
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def zscore_fusion(
     keyword_floor = min(keyword_z.values(), default=0.0)
     vector_floor = min(vector_z.values(), default=0.0)
 
-    def score(hit: Hit) -> float:
+    def score(hit: _Found) -> float:
         kw = keyword_z.get(hit.chunk_id, keyword_floor)
         if hit.document_id in unembedded:
             return kw
@@ -146,7 +147,7 @@ def reciprocal_rank_fusion(
     """
     keyword_weight, vector_weight = weights
 
-    def score(hit: Hit) -> float:
+    def score(hit: _Found) -> float:
         total = 0.0
         if hit.keyword_rank is not None:
             total += keyword_weight / (k + hit.keyword_rank)
@@ -172,7 +173,7 @@ def weighted_fusion(
     by_chunk_k = {hit.chunk_id: norm for hit, norm in zip(keyword, keyword_norm, strict=True)}
     by_chunk_v = {hit.chunk_id: norm for hit, norm in zip(vector, vector_norm, strict=True)}
 
-    def score(hit: Hit) -> float:
+    def score(hit: _Found) -> float:
         kw = by_chunk_k.get(hit.chunk_id, 0.0)
         return weight * kw + (1.0 - weight) * by_chunk_v.get(hit.chunk_id, 0.0)
 
@@ -188,47 +189,55 @@ def single_route(hits: Sequence[Hit], route: Route, k: int = 60) -> list[Hit]:
     return _ranked(out)
 
 
-def _evidence(keyword: Sequence[Hit], vector: Sequence[Hit]) -> list[tuple[Hit | None, Hit | None]]:
-    """Per chunk, in first-found order: its hit as the keyword route alone found it and
-    as the vector route alone did (None where that route missed it)."""
-    found: dict[str, tuple[Hit | None, Hit | None]] = {}
-    for position, hit in enumerate(_distinct(keyword), start=1):
-        rank = _route_rank(hit, "keyword") or position
-        found[hit.chunk_id] = (_as_route(hit, "keyword", rank, 0.0), None)
-    for position, hit in enumerate(_distinct(vector), start=1):
-        rank = _route_rank(hit, "vector") or position
-        found[hit.chunk_id] = (found.get(hit.chunk_id, (None, None))[0],
-                               _as_route(hit, "vector", rank, 0.0))  # fmt: skip
-    return list(found.values())
+class _Found(NamedTuple):
+    """One chunk's evidence from both routes (None where a route missed it): what a
+    fusion scores, before the one hybrid hit per chunk is built."""
+
+    chunk_id: str
+    document_id: str
+    keyword_score: float | None
+    keyword_rank: int | None
+    vector_score: float | None
+    vector_rank: int | None
 
 
-def _hybrid(by_keyword: Hit | None, by_vector: Hit | None, score: float = 0.0) -> Hit:
-    """One chunk's evidence from both routes as one hybrid hit scored ``score``; built
-    directly: ``dataclasses.replace`` four times a hit was half of fusing."""
-    first = by_keyword or by_vector
-    assert first is not None
-    return Hit(
-        first.chunk_id,
-        first.document_id,
-        score,
-        "hybrid",
-        keyword_score=by_keyword.keyword_score if by_keyword else None,
-        keyword_rank=by_keyword.keyword_rank if by_keyword else None,
-        vector_score=by_vector.vector_score if by_vector else None,
-        vector_rank=by_vector.vector_rank if by_vector else None,
-    )
+def _evidence(keyword: Sequence[Hit], vector: Sequence[Hit]) -> list[_Found]:
+    """Per chunk, keyword finds first: each route's score and 1-based rank for it."""
+    by_keyword = _route_evidence(keyword, "keyword")
+    by_vector = _route_evidence(vector, "vector")
+    found = []
+    for chunk_id, (document_id, score, rank) in by_keyword.items():
+        seen = by_vector.get(chunk_id)
+        vector_score, vector_rank = (seen[1], seen[2]) if seen else (None, None)
+        found.append(_Found(chunk_id, document_id, score, rank, vector_score, vector_rank))
+    for chunk_id, (document_id, score, rank) in by_vector.items():
+        if chunk_id not in by_keyword:
+            found.append(_Found(chunk_id, document_id, None, None, score, rank))
+    return found
+
+
+def _route_evidence(hits: Sequence[Hit], route: Route) -> dict[str, tuple[str, float, int]]:
+    """Chunk id -> (document id, ``route``'s score, rank) of each chunk's first hit; the
+    rank is the hit's own for that route, else its place among the distinct chunks."""
+    found: dict[str, tuple[str, float, int]] = {}
+    for hit in hits:
+        if hit.chunk_id not in found:
+            rank = _route_rank(hit, route) or len(found) + 1
+            found[hit.chunk_id] = (hit.document_id, _route_score(hit, route), rank)
+    return found
 
 
 def _rescored(
-    keyword: Sequence[Hit], vector: Sequence[Hit], score: Callable[[Hit], float]
+    keyword: Sequence[Hit], vector: Sequence[Hit], score: Callable[[_Found], float]
 ) -> list[Hit]:
     """One hybrid hit per chunk (each route's score and 1-based rank) scored by ``score``,
-    ranked."""
-    hits = []
-    for by_keyword, by_vector in _evidence(keyword, vector):
-        unscored = _hybrid(by_keyword, by_vector)
-        hits.append(_hybrid(by_keyword, by_vector, score(unscored)))
-    return _ranked(hits)
+    ranked. One ``Hit`` per chunk and no more: building hits was most of fusing."""
+    return _ranked(
+        [
+            Hit(f.chunk_id, f.document_id, score(f), "hybrid", *f[2:])
+            for f in _evidence(keyword, vector)
+        ]
+    )
 
 
 def _as_route(hit: Hit, route: Route, rank: int, score: float) -> Hit:
@@ -269,12 +278,13 @@ def _min_max(values: Sequence[float]) -> list[float]:
 
 def _ranked(hits: list[Hit]) -> list[Hit]:
     """Best score first; ties go to the better best rank of any route, then to chunk id."""
+    return sorted(hits, key=_rank_key)
 
-    def best_rank(hit: Hit) -> int:
-        ranks = [rank for rank in (hit.keyword_rank, hit.vector_rank) if rank is not None]
-        return min(ranks, default=1 << 30)
 
-    return sorted(hits, key=lambda hit: (-hit.score, best_rank(hit), hit.chunk_id))
+def _rank_key(hit: Hit) -> tuple[float, int, str]:
+    # Ranks are 1-based: 0 never stands for a rank.
+    best = min(hit.keyword_rank or _NO_RANK, hit.vector_rank or _NO_RANK)
+    return (-hit.score, best, hit.chunk_id)
 
 
 def fused_ranking(
