@@ -107,7 +107,9 @@ class AnnGraph:
         self._folder, self._dimension = folder, dimension
         self.min_rows, self.exact_rows = min_rows, exact_rows
         self.oversample = OVERSAMPLE  # candidates per result wanted (benchmarks vary it)
-        self.dtype = GRAPH_DTYPE  # how a new graph stores its vectors (benchmarks vary it)
+        # How a new graph is built: its vectors' type and links (benchmarks vary them).
+        self.dtype = GRAPH_DTYPE
+        self.connectivity, self.expansion_add = CONNECTIVITY, EXPANSION_ADD
         self._index_class: Any | None = None  # imported when a library first needs it
         self._graph: Any | None = None
         self._matrix_file = ""
@@ -225,8 +227,8 @@ class AnnGraph:
             ndim=self._dimension,
             metric="cos",
             dtype=self.dtype,
-            connectivity=CONNECTIVITY,
-            expansion_add=EXPANSION_ADD,
+            connectivity=self.connectivity,
+            expansion_add=self.expansion_add,
             expansion_search=EXPANSION_SEARCH,
         )
 
