@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from askalong.retrieve.policy import RetrievalPolicy
 from askalong.retrieve.titles import titles_last
@@ -38,6 +38,7 @@ from askalong.types import Hit
 
 Route = Literal["keyword", "vector"]
 _NO_RANK = 1 << 30  # a route that missed the chunk
+_Evidence = tuple[str, float, int]  # one route's (document id, score, rank) for a chunk
 
 
 @dataclass(frozen=True)
@@ -97,27 +98,27 @@ def zscore_fusion(
     fill in. With ``weak``, the share leans toward the keyword route when the vector
     route looks weak for this query (``weak_vector``). Mode "hybrid".
     """
-    keyword_z = _by_chunk(_distinct(keyword), "keyword")
-    vector_z = _by_chunk(_distinct(vector), "vector")
+    by_keyword, by_vector = _route_evidence(keyword, "keyword"), _route_evidence(vector, "vector")
+    keyword_z, vector_z = _by_chunk(by_keyword), _by_chunk(by_vector)
     if weak is not None:
         keyword_share = weak.share(keyword_share, keyword, vector, keyword_z, vector_z)
     keyword_floor = min(keyword_z.values(), default=0.0)
     vector_floor = min(vector_z.values(), default=0.0)
 
-    def score(hit: _Found) -> float:
-        kw = keyword_z.get(hit.chunk_id, keyword_floor)
-        if hit.document_id in unembedded:
+    def score(chunk_id: str, document_id: str, *_ranks: int | None) -> float:
+        kw = keyword_z.get(chunk_id, keyword_floor)
+        if document_id in unembedded:
             return kw
-        vec = vector_z.get(hit.chunk_id, vector_floor)
+        vec = vector_z.get(chunk_id, vector_floor)
         return keyword_share * kw + (1.0 - keyword_share) * vec
 
-    return _rescored(keyword, vector, score)
+    return _rescored(by_keyword, by_vector, score)
 
 
-def _by_chunk(hits: Sequence[Hit], route: Route) -> dict[str, float]:
-    """Each chunk id -> its standardised ``route`` score."""
-    scores = _z_scores([_route_score(hit, route) for hit in hits])
-    return {hit.chunk_id: z for hit, z in zip(hits, scores, strict=True)}
+def _by_chunk(evidence: Mapping[str, _Evidence]) -> dict[str, float]:
+    """Each chunk id -> its standardised route score."""
+    scores = _z_scores([score for _, score, _ in evidence.values()])
+    return dict(zip(evidence, scores, strict=True))
 
 
 def _z_scores(values: Sequence[float]) -> list[float]:
@@ -147,15 +148,17 @@ def reciprocal_rank_fusion(
     """
     keyword_weight, vector_weight = weights
 
-    def score(hit: _Found) -> float:
+    def score(
+        _chunk: str, _document: str, keyword_rank: int | None, vector_rank: int | None
+    ) -> float:
         total = 0.0
-        if hit.keyword_rank is not None:
-            total += keyword_weight / (k + hit.keyword_rank)
-        if hit.vector_rank is not None:
-            total += vector_weight / (k + hit.vector_rank)
+        if keyword_rank is not None:
+            total += keyword_weight / (k + keyword_rank)
+        if vector_rank is not None:
+            total += vector_weight / (k + vector_rank)
         return total
 
-    return _rescored(keyword, vector, score)
+    return _rescored(_route_evidence(keyword, "keyword"), _route_evidence(vector, "vector"), score)
 
 
 def weighted_fusion(
@@ -173,11 +176,11 @@ def weighted_fusion(
     by_chunk_k = {hit.chunk_id: norm for hit, norm in zip(keyword, keyword_norm, strict=True)}
     by_chunk_v = {hit.chunk_id: norm for hit, norm in zip(vector, vector_norm, strict=True)}
 
-    def score(hit: _Found) -> float:
-        kw = by_chunk_k.get(hit.chunk_id, 0.0)
-        return weight * kw + (1.0 - weight) * by_chunk_v.get(hit.chunk_id, 0.0)
+    def score(chunk_id: str, *_rest: object) -> float:
+        kw = by_chunk_k.get(chunk_id, 0.0)
+        return weight * kw + (1.0 - weight) * by_chunk_v.get(chunk_id, 0.0)
 
-    return _rescored(keyword, vector, score)
+    return _rescored(_route_evidence(keyword, "keyword"), _route_evidence(vector, "vector"), score)
 
 
 def single_route(hits: Sequence[Hit], route: Route, k: int = 60) -> list[Hit]:
@@ -189,37 +192,10 @@ def single_route(hits: Sequence[Hit], route: Route, k: int = 60) -> list[Hit]:
     return _ranked(out)
 
 
-class _Found(NamedTuple):
-    """One chunk's evidence from both routes (None where a route missed it): what a
-    fusion scores, before the one hybrid hit per chunk is built."""
-
-    chunk_id: str
-    document_id: str
-    keyword_score: float | None
-    keyword_rank: int | None
-    vector_score: float | None
-    vector_rank: int | None
-
-
-def _evidence(keyword: Sequence[Hit], vector: Sequence[Hit]) -> list[_Found]:
-    """Per chunk, keyword finds first: each route's score and 1-based rank for it."""
-    by_keyword = _route_evidence(keyword, "keyword")
-    by_vector = _route_evidence(vector, "vector")
-    found = []
-    for chunk_id, (document_id, score, rank) in by_keyword.items():
-        seen = by_vector.get(chunk_id)
-        vector_score, vector_rank = (seen[1], seen[2]) if seen else (None, None)
-        found.append(_Found(chunk_id, document_id, score, rank, vector_score, vector_rank))
-    for chunk_id, (document_id, score, rank) in by_vector.items():
-        if chunk_id not in by_keyword:
-            found.append(_Found(chunk_id, document_id, None, None, score, rank))
-    return found
-
-
-def _route_evidence(hits: Sequence[Hit], route: Route) -> dict[str, tuple[str, float, int]]:
+def _route_evidence(hits: Sequence[Hit], route: Route) -> dict[str, _Evidence]:
     """Chunk id -> (document id, ``route``'s score, rank) of each chunk's first hit; the
     rank is the hit's own for that route, else its place among the distinct chunks."""
-    found: dict[str, tuple[str, float, int]] = {}
+    found: dict[str, _Evidence] = {}
     for hit in hits:
         if hit.chunk_id not in found:
             rank = _route_rank(hit, route) or len(found) + 1
@@ -228,16 +204,27 @@ def _route_evidence(hits: Sequence[Hit], route: Route) -> dict[str, tuple[str, f
 
 
 def _rescored(
-    keyword: Sequence[Hit], vector: Sequence[Hit], score: Callable[[_Found], float]
+    by_keyword: Mapping[str, _Evidence],
+    by_vector: Mapping[str, _Evidence],
+    score: Callable[[str, str, int | None, int | None], float],
 ) -> list[Hit]:
-    """One hybrid hit per chunk (each route's score and 1-based rank) scored by ``score``,
-    ranked. One ``Hit`` per chunk and no more: building hits was most of fusing."""
-    return _ranked(
-        [
-            Hit(f.chunk_id, f.document_id, score(f), "hybrid", *f[2:])
-            for f in _evidence(keyword, vector)
-        ]
-    )
+    """One hybrid hit per chunk, keyword finds first (each route's score and 1-based
+    rank, None where it missed the chunk), scored by ``score(chunk id, document id,
+    keyword rank, vector rank)``, ranked. One ``Hit`` per chunk and no more: building
+    hits was most of fusing."""
+    hits = []
+    for chunk_id, (document_id, keyword_score, keyword_rank) in by_keyword.items():
+        seen = by_vector.get(chunk_id)
+        vector_score, vector_rank = (seen[1], seen[2]) if seen else (None, None)
+        fused = score(chunk_id, document_id, keyword_rank, vector_rank)
+        hits.append(Hit(chunk_id, document_id, fused, "hybrid",
+                        keyword_score, keyword_rank, vector_score, vector_rank))  # fmt: skip
+    for chunk_id, (document_id, vector_score, vector_rank) in by_vector.items():
+        if chunk_id not in by_keyword:
+            fused = score(chunk_id, document_id, None, vector_rank)
+            hits.append(Hit(chunk_id, document_id, fused, "hybrid",
+                            None, None, vector_score, vector_rank))  # fmt: skip
+    return _ranked(hits)
 
 
 def _as_route(hit: Hit, route: Route, rank: int, score: float) -> Hit:
