@@ -20,6 +20,7 @@ scored zero, so a document the caller may not see never takes a place in the top
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 import tantivy
 
@@ -201,14 +202,8 @@ def query_terms(tokens: Sequence[str], searcher: tantivy.Searcher, field: str) -
 
 
 def as_hit(rank: int, score: float, stored: tantivy.Document) -> Hit:
-    return Hit(
-        chunk_id=str(stored.get_first(CHUNK_ID)),
-        document_id=str(stored.get_first(DOCUMENT_ID)),
-        score=score,
-        mode="keyword",
-        keyword_score=score,
-        keyword_rank=rank,
-    )
+    chunk_id, document_id = str(stored.get_first(CHUNK_ID)), str(stored.get_first(DOCUMENT_ID))
+    return Hit(chunk_id, document_id, score, "keyword", score, rank)
 
 
 def section_ranked(
@@ -217,14 +212,16 @@ def section_ranked(
     """The chunks either query found, scored by ``section_scores``, best first. Each
     chunk's stored fields are read once; whether its titles are fully asked only where
     a title matched (elsewhere the title term is zero whatever it is)."""
-    text_of = {_key(address): score for score, address in text}
-    title_of = {_key(address): score for score, address in title}
-    addresses = {_key(address): address for _, address in (*text, *title)}
-    stored = [searcher.doc(address) for address in addresses.values()]
-    headings = [title_of.get(key, 0.0) for key in addresses]
+    found: dict[tuple[int, int], list[Any]] = {}  # key -> [address, text score, title score]
+    for score, address in text:
+        found[(address.segment_ord, address.doc)] = [address, score, 0.0]
+    for score, address in title:
+        found.setdefault((address.segment_ord, address.doc), [address, 0.0, 0.0])[2] = score
+    stored = [searcher.doc(address) for address, _, _ in found.values()]
+    headings = [heading for _, _, heading in found.values()]
     asked = [h > 0 and _fully_asked(doc, terms) for h, doc in zip(headings, stored, strict=True)]
     scores = section_scores(
-        [text_of.get(key, 0.0) for key in addresses],
+        [own for _, own, _ in found.values()],
         headings,
         [str(doc.get_first(SECTION_KEY)) for doc in stored],
         asked,
@@ -244,7 +241,3 @@ def asks_a_whole_title(headings: str, terms: set[str]) -> bool:
     """Whether every word of one of a chunk's titles (``headings``: each title's tokens,
     a line each) is in the question's ``terms``."""
     return any(line and set(line.split()) <= terms for line in headings.splitlines())
-
-
-def _key(address: tantivy.DocAddress) -> tuple[int, int]:
-    return (address.segment_ord, address.doc)
