@@ -315,6 +315,21 @@ def _raw_keyword_query(keyword: KeywordIndex, query: str) -> object:
     )  # fmt: skip
 
 
+def overheads(rows: Sequence[Row]) -> str:
+    """Per size: the routes' own CPU work (hybrid p50 less the two anchors' p50) against
+    the engines' (the anchors'), the issue's goal being at most 2x at 10k."""
+    lines = []
+    for size in dict.fromkeys(r.size for r in rows):
+        sized = [r for r in rows if r.size == size]
+        hybrid, engines = sized[0].cpu_p50, sum(r.cpu_p50 for r in sized[-2:])
+        own = hybrid - engines
+        lines.append(
+            f"- {size:,} chunks: hybrid {hybrid:.1f} CPU ms, engines {engines:.1f}, the routes' "
+            f"own work {own:.1f} = {own / engines:.1f}x the engines'\n"
+        )
+    return "".join(lines)
+
+
 def query_vectors(queries: Sequence[str]) -> tuple[dict[str, np.ndarray], list[float]]:
     embedder = make_embedder(load_settings())
     assert embedder is not None, "ASKALONG_EMBEDDER=none: no query vectors"
@@ -368,6 +383,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "The last two rows per size are the anchors: the engines alone on the same queries; "
         "the routes' own work is hybrid minus the two.\n\n"
         + table(rows)
+        + "\n"
+        + overheads(rows)
         + f"\nEmbedding one query with the default embedder (not in the figures above): "
         f"p50 {statistics.median(embed_ms):.1f} ms, "
         f"p95 {statistics.quantiles(embed_ms, n=20)[-1]:.1f} ms.\n"

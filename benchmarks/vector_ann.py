@@ -72,14 +72,15 @@ def timed(call: Callable[[], list[str]]) -> tuple[float, list[str]]:
 
 
 def run_size(
-    size: int, queries: int, oversamples: list[float], dtype: str
+    size: int, queries: int, oversamples: list[float], built: argparse.Namespace
 ) -> tuple[list[str], list[list[str]]]:
     rng = np.random.default_rng(2)
     centres = rng.standard_normal((max(size // 100, 10), DIMENSION)).astype(np.float32)
     asked = clustered(queries, centres, np.random.default_rng(3))
     with tempfile.TemporaryDirectory(prefix="vector-ann-") as tmp:
         index = VectorIndex(Path(tmp), DIMENSION)
-        index.graph.dtype = dtype
+        index.graph.dtype = built.dtype
+        index.graph.connectivity, index.graph.expansion_add = built.connectivity, built.expansion
         cpu, wall = time.process_time(), time.perf_counter()
         write_rows(index, size, centres)
         written = (time.process_time() - cpu, time.perf_counter() - wall)
@@ -164,13 +165,15 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--oversample", type=float, nargs="+", default=[OVERSAMPLE])
     parser.add_argument("--dtype", default=GRAPH_DTYPE, help="the graph's vectors: i8, f16")
+    parser.add_argument("--connectivity", type=int, default=CONNECTIVITY, help="graph links")
+    parser.add_argument("--expansion", type=int, default=EXPANSION_ADD, help="while adding")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     load_start = os.getloadavg()[0]
     notes: list[str] = []
     table: list[list[str]] = []
     for size in args.sizes:
-        more_notes, more_rows = run_size(size, args.queries, args.oversample, args.dtype)
+        more_notes, more_rows = run_size(size, args.queries, args.oversample, args)
         notes += more_notes
         table += more_rows
     header = ["chunks", "search", "p50 CPU ms", "p95 CPU ms", "exact p50", "exact p95",
@@ -179,7 +182,7 @@ def main() -> None:
         f"# Vector route: graph vs exact scan ({datetime.now(UTC):%Y-%m-%d})\n\n"
         f"{args.queries} queries, {LIMIT} results each; load {load_start:.1f} at the start, "
         f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores. Graph: usearch "
-        f"connectivity {CONNECTIVITY}, expansion while adding {EXPANSION_ADD}, {args.dtype}; "
+        f"connectivity {args.connectivity}, expansion while adding {args.expansion}, {args.dtype}; "
         "'oversample': graph candidates per result wanted, before the share hidden from "
         "the caller (each is re-scored exactly).\n\n"
         + "".join(f"- {note}\n" for note in notes)
@@ -187,7 +190,8 @@ def main() -> None:
         + markdown_table(header, "rlrrrrrr", table)
     )
     sizes = "-".join(str(s) for s in args.sizes)
-    name = f"vector-ann-{sizes}-{args.dtype}-{datetime.now(UTC):%Y-%m-%d}.md"
+    graph = f"{args.dtype}-m{args.connectivity}-e{args.expansion}"
+    name = f"vector-ann-{sizes}-{graph}-{datetime.now(UTC):%Y-%m-%d}.md"
     write_results(text, name, args.out)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from test_keyword_index import index_texts
 
 from askalong.index.keyword import KeywordIndex
@@ -29,6 +30,23 @@ def test_the_listing_is_made_once_per_commit(tmp_path: Path) -> None:
     assert index.document_ids(BOB) == {"b"}  # another caller, another listing
     index_texts(index, "c", "gamma words", owner="alice")
     assert index.document_ids(ALICE) == {"a", "b", "c"}
+
+
+def test_a_remembered_listing_is_read_without_a_searcher(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = KeywordIndex(tmp_path)
+    index_texts(index, "a", "alpha words", owner="alice")
+    first = index.document_ids(ALICE)
+
+    def no_searcher() -> None:
+        raise AssertionError("a remembered listing needs no searcher")
+
+    monkeypatch.setattr(index, "_searcher_at", no_searcher)
+    assert index.document_ids(ALICE) is first
+    monkeypatch.undo()
+    index_texts(index, "b", "beta words", owner="alice")  # a commit: listed afresh
+    assert index.document_ids(ALICE) == {"a", "b"}
 
 
 def test_a_visibility_change_is_seen_by_the_next_search(tmp_path: Path) -> None:

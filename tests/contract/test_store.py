@@ -215,6 +215,16 @@ def test_chunks_around_are_the_hits_and_their_neighbours(store: DocumentStore) -
     }
 
 
+def test_opening_chunks_are_the_first_of_their_documents(store: DocumentStore) -> None:
+    long, short = _with_chunks(sample("open-long"), 3), _with_chunks(sample("open-short"), 2)
+    add(store, long, short)
+    asked = [f"{long.id}-k2", f"{long.id}-k0", f"{short.id}-k0", f"{short.id}-k0", "nope"]
+    opening = store.opening_chunks(asked)
+    assert sorted(c.id for c in opening) == sorted([f"{long.id}-k0", f"{short.id}-k0"])
+    assert store.chunks(long.id)[0] in opening  # the same chunk, spans and all
+    assert store.opening_chunks([f"{long.id}-k1"]) == store.opening_chunks([]) == ()
+
+
 def test_original_is_saved_under_its_hash(store: DocumentStore, settings: Settings) -> None:
     item = sample("file")
     add(store, item)

@@ -144,3 +144,19 @@ def test_usearch_loads_before_onnxruntime_without_importing_it() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("loaded")
+
+
+def test_a_saved_graph_keeps_the_links_it_was_built_with(tmp_path: Path) -> None:
+    """A graph is built with 32 links per node and 128 candidates while adding (16 and 64
+    missed recall@10 0.98 at 1M rows), and a reopened folder restores them from the file."""
+    index = filled(tmp_path)
+    index.update_graph()
+    built = index.graph._graph
+    assert (built.connectivity, built.expansion_add) == (32, 128)
+    index.graph.save()
+    index.close()
+    reopened = VectorIndex(tmp_path, DIMENSION, ann_min_rows=1_000, exact_rows=100)
+    reopened.graph.connectivity = 16  # what a new graph would get: the file's wins
+    reopened.update_graph()
+    assert reopened.graph._graph.connectivity == 32
+    reopened.close()

@@ -365,3 +365,25 @@ def test_weak_vector_share() -> None:
         RetrievalPolicy(weak_vector_span=0.0)
     with pytest.raises(ConfigError):
         RetrievalPolicy(weak_vector_shift=1.5)
+
+
+def test_a_hit_is_a_frozen_value_whatever_builds_it() -> None:
+    import dataclasses
+
+    hit = Hit("c1", "doc", 0.5, "vector", None, None, 0.5, 1)
+    assert hit == Hit("c1", "doc", 0.5, "vector", vector_score=0.5, vector_rank=1)
+    assert hash(hit) == hash(Hit("c1", "doc", 0.5, "vector", vector_score=0.5, vector_rank=1))
+    assert dataclasses.replace(hit, score=0.9).vector_rank == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        hit.score = 1.0  # type: ignore[misc]
+
+
+def test_fusion_keeps_each_routes_evidence_once_per_chunk() -> None:
+    keyword = [*keyword_hits("a", "b"), keyword_hits("a")[0]]  # a listed twice: the first counts
+    vector = vector_hits("b", "c")
+    fused = {hit.chunk_id: hit for hit in reciprocal_rank_fusion(keyword, vector)}
+    assert (fused["a"].keyword_rank, fused["a"].vector_rank) == (1, None)
+    assert (fused["b"].keyword_rank, fused["b"].vector_rank) == (2, 1)
+    assert (fused["c"].keyword_score, fused["c"].vector_score) == (None, vector[1].vector_score)
+    assert fused["b"].score == pytest.approx(1 / 62 + 1 / 61)
+    assert [hit.mode for hit in fused.values()] == ["hybrid"] * 3

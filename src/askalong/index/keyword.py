@@ -28,7 +28,7 @@ import tantivy
 
 from askalong.errors import IndexUnreadable, StoreError
 from askalong.index.keyword_batch import BATCH_DOCUMENTS, BATCH_SECONDS, Entry, PendingWrites
-from askalong.index.keyword_listings import VisibleListings
+from askalong.index.keyword_listings import AccessKey, VisibleListings
 from askalong.index.keyword_query import (
     MAX_QUERY_TERMS,
     POINTER_PAGES,
@@ -218,7 +218,12 @@ class KeywordIndex:
         """The documents with at least one live chunk in the index that ``access``, when
         given, may see (the same permission rule as the store's, read from the index),
         among ``among`` when given. Listing them all is remembered until the next commit
-        (``keyword_listings``): a search pays for it once per commit, not every time."""
+        (``keyword_listings``): a search pays for it once per commit, not every time, and
+        reads a remembered one without reloading a searcher."""
+        if among is None:
+            kept = self._listings.kept(self._listings.generation(), _access_key(access))
+            if kept is not None:
+                return kept
         searcher, generation = self._searcher_at()
         if among is not None and len(among) <= CHECKED_ONE_BY_ONE:
             # A few named documents are checked one by one (~15 us each) rather than by
@@ -231,9 +236,8 @@ class KeywordIndex:
     def _visible(
         self, generation: bytes | None, searcher: tantivy.Searcher, access: Access | None
     ) -> frozenset[str]:
-        key = None if access is None or access.everything else access.tokens
         return self._listings.listed(
-            generation, key, lambda: _listed(searcher, self._visible_query(access))
+            generation, _access_key(access), lambda: _listed(searcher, self._visible_query(access))
         )
 
     def _visible_query(self, access: Access | None) -> tantivy.Query:
@@ -335,3 +339,8 @@ def _listed(searcher: tantivy.Searcher, visible: tantivy.Query) -> frozenset[str
     deleted, not yet merged away, entries count zero)."""
     terms = searcher.terms_with_prefix(DOCUMENT_ID, "", filter_query=visible)
     return frozenset(term for term, count in terms if count > 0)
+
+
+def _access_key(access: Access | None) -> AccessKey:
+    """What a listing is remembered under: the caller's access tokens (None: everything)."""
+    return None if access is None or access.everything else access.tokens

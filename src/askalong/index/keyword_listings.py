@@ -44,6 +44,14 @@ class VisibleListings:
         except OSError:
             return None
 
+    def kept(self, generation: bytes | None, key: AccessKey) -> frozenset[str] | None:
+        """The listing for ``key`` remembered at ``generation``, or None: a caller who
+        only needs the listing reads it with no searcher at all."""
+        with self._lock:
+            if generation is None or generation != self._generation:
+                return None
+            return self._listings.get(key)
+
     def listed(
         self, generation: bytes | None, key: AccessKey, listing: Callable[[], frozenset[str]]
     ) -> frozenset[str]:

@@ -20,6 +20,7 @@ scored zero, so a document the caller may not see never takes a place in the top
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 import tantivy
 
@@ -201,36 +202,35 @@ def query_terms(tokens: Sequence[str], searcher: tantivy.Searcher, field: str) -
 
 
 def as_hit(rank: int, score: float, stored: tantivy.Document) -> Hit:
-    return Hit(
-        chunk_id=str(stored.get_first(CHUNK_ID)),
-        document_id=str(stored.get_first(DOCUMENT_ID)),
-        score=score,
-        mode="keyword",
-        keyword_score=score,
-        keyword_rank=rank,
-    )
+    chunk_id, document_id = str(stored.get_first(CHUNK_ID)), str(stored.get_first(DOCUMENT_ID))
+    return Hit(chunk_id, document_id, score, "keyword", score, rank)
 
 
 def section_ranked(
     searcher: tantivy.Searcher, text: Scored, title: Scored, terms: set[str]
 ) -> list[tuple[float, tantivy.Document]]:
-    """The chunks either query found, scored by ``section_scores``, best first."""
-    text_of = {_key(address): score for score, address in text}
-    title_of = {_key(address): score for score, address in title}
-    addresses = {_key(address): address for _, address in (*text, *title)}
-    stored = {key: searcher.doc(address) for key, address in addresses.items()}
-    keys = list(addresses)
+    """The chunks either query found, scored by ``section_scores``, best first. Each
+    chunk's stored fields are read once; whether its titles are fully asked only where
+    a title matched (elsewhere the title term is zero whatever it is)."""
+    found: dict[tuple[int, int], list[Any]] = {}  # key -> [address, text score, title score]
+    for score, address in text:
+        found[(address.segment_ord, address.doc)] = [address, score, 0.0]
+    for score, address in title:
+        found.setdefault((address.segment_ord, address.doc), [address, 0.0, 0.0])[2] = score
+    stored = [searcher.doc(address) for address, _, _ in found.values()]
+    headings = [heading for _, _, heading in found.values()]
+    asked = [h > 0 and _fully_asked(doc, terms) for h, doc in zip(headings, stored, strict=True)]
     scores = section_scores(
-        [text_of.get(key, 0.0) for key in keys],
-        [title_of.get(key, 0.0) for key in keys],
-        [str(stored[key].get_first(SECTION_KEY)) for key in keys],
-        [_fully_asked(stored[key], terms) for key in keys],
+        [own for _, own, _ in found.values()],
+        headings,
+        [str(doc.get_first(SECTION_KEY)) for doc in stored],
+        asked,
         boost=SECTION_BOOST,
         full=FULL_TITLE_BOOST,
         share=SECTION_SHARE,
     )
-    order = sorted(range(len(keys)), key=lambda i: -scores[i])
-    return [(scores[i], stored[keys[i]]) for i in order]
+    order = sorted(range(len(stored)), key=lambda i: -scores[i])
+    return [(scores[i], stored[i]) for i in order]
 
 
 def _fully_asked(stored: tantivy.Document, terms: set[str]) -> bool:
@@ -241,7 +241,3 @@ def asks_a_whole_title(headings: str, terms: set[str]) -> bool:
     """Whether every word of one of a chunk's titles (``headings``: each title's tokens,
     a line each) is in the question's ``terms``."""
     return any(line and set(line.split()) <= terms for line in headings.splitlines())
-
-
-def _key(address: tantivy.DocAddress) -> tuple[int, int]:
-    return (address.segment_ord, address.doc)

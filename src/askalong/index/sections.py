@@ -170,10 +170,18 @@ def section_scores(
     best = {key: sorted(values, reverse=True)[:3] for key, values in by_section.items()}
     out = []
     for own, heading, section, asked in zip(text, title, sections, fully_asked, strict=True):
-        others = list(best[section])
-        if own in others:
-            others.remove(own)
-        siblings = sum(s * decay**i for i, s in enumerate(others[:2]))
-        weight = boost * (1.0 + full * asked)
-        out.append(own + weight * heading + share * siblings)
+        # Most hits match no title: no weight to work out for them.
+        titled = boost * (1.0 + full * asked) * heading if heading else 0.0
+        out.append(own + titled + share * _siblings(best[section], own, decay))
     return out
+
+
+def _siblings(best: list[float], own: float, decay: float) -> float:
+    """Σ_i decay^i · s_i over the two best of a section's ``best`` scores other than
+    ``own`` (one occurrence of it taken out)."""
+    if len(best) == 1:  # a chunk alone in its section
+        return 0.0
+    others = list(best)
+    if own in others:
+        others.remove(own)
+    return sum(s * decay**i for i, s in enumerate(others[:2]))

@@ -37,6 +37,8 @@ from askalong.retrieve.titles import titles_last
 from askalong.types import Hit
 
 Route = Literal["keyword", "vector"]
+_NO_RANK = 1 << 30  # a route that missed the chunk
+_Evidence = tuple[str, float, int]  # one route's (document id, score, rank) for a chunk
 
 
 @dataclass(frozen=True)
@@ -96,27 +98,27 @@ def zscore_fusion(
     fill in. With ``weak``, the share leans toward the keyword route when the vector
     route looks weak for this query (``weak_vector``). Mode "hybrid".
     """
-    keyword_z = _by_chunk(_distinct(keyword), "keyword")
-    vector_z = _by_chunk(_distinct(vector), "vector")
+    by_keyword, by_vector = _route_evidence(keyword, "keyword"), _route_evidence(vector, "vector")
+    keyword_z, vector_z = _by_chunk(by_keyword), _by_chunk(by_vector)
     if weak is not None:
         keyword_share = weak.share(keyword_share, keyword, vector, keyword_z, vector_z)
     keyword_floor = min(keyword_z.values(), default=0.0)
     vector_floor = min(vector_z.values(), default=0.0)
 
-    def score(hit: Hit) -> float:
-        kw = keyword_z.get(hit.chunk_id, keyword_floor)
-        if hit.document_id in unembedded:
+    def score(chunk_id: str, document_id: str, *_ranks: int | None) -> float:
+        kw = keyword_z.get(chunk_id, keyword_floor)
+        if document_id in unembedded:
             return kw
-        vec = vector_z.get(hit.chunk_id, vector_floor)
+        vec = vector_z.get(chunk_id, vector_floor)
         return keyword_share * kw + (1.0 - keyword_share) * vec
 
-    return _rescored(keyword, vector, score)
+    return _rescored(by_keyword, by_vector, score)
 
 
-def _by_chunk(hits: Sequence[Hit], route: Route) -> dict[str, float]:
-    """Each chunk id -> its standardised ``route`` score."""
-    scores = _z_scores([_route_score(hit, route) for hit in hits])
-    return {hit.chunk_id: z for hit, z in zip(hits, scores, strict=True)}
+def _by_chunk(evidence: Mapping[str, _Evidence]) -> dict[str, float]:
+    """Each chunk id -> its standardised route score."""
+    scores = _z_scores([score for _, score, _ in evidence.values()])
+    return dict(zip(evidence, scores, strict=True))
 
 
 def _z_scores(values: Sequence[float]) -> list[float]:
@@ -146,15 +148,17 @@ def reciprocal_rank_fusion(
     """
     keyword_weight, vector_weight = weights
 
-    def score(hit: Hit) -> float:
+    def score(
+        _chunk: str, _document: str, keyword_rank: int | None, vector_rank: int | None
+    ) -> float:
         total = 0.0
-        if hit.keyword_rank is not None:
-            total += keyword_weight / (k + hit.keyword_rank)
-        if hit.vector_rank is not None:
-            total += vector_weight / (k + hit.vector_rank)
+        if keyword_rank is not None:
+            total += keyword_weight / (k + keyword_rank)
+        if vector_rank is not None:
+            total += vector_weight / (k + vector_rank)
         return total
 
-    return _rescored(keyword, vector, score)
+    return _rescored(_route_evidence(keyword, "keyword"), _route_evidence(vector, "vector"), score)
 
 
 def weighted_fusion(
@@ -172,11 +176,11 @@ def weighted_fusion(
     by_chunk_k = {hit.chunk_id: norm for hit, norm in zip(keyword, keyword_norm, strict=True)}
     by_chunk_v = {hit.chunk_id: norm for hit, norm in zip(vector, vector_norm, strict=True)}
 
-    def score(hit: Hit) -> float:
-        kw = by_chunk_k.get(hit.chunk_id, 0.0)
-        return weight * kw + (1.0 - weight) * by_chunk_v.get(hit.chunk_id, 0.0)
+    def score(chunk_id: str, *_rest: object) -> float:
+        kw = by_chunk_k.get(chunk_id, 0.0)
+        return weight * kw + (1.0 - weight) * by_chunk_v.get(chunk_id, 0.0)
 
-    return _rescored(keyword, vector, score)
+    return _rescored(_route_evidence(keyword, "keyword"), _route_evidence(vector, "vector"), score)
 
 
 def single_route(hits: Sequence[Hit], route: Route, k: int = 60) -> list[Hit]:
@@ -188,46 +192,38 @@ def single_route(hits: Sequence[Hit], route: Route, k: int = 60) -> list[Hit]:
     return _ranked(out)
 
 
-def _evidence(keyword: Sequence[Hit], vector: Sequence[Hit]) -> list[tuple[Hit | None, Hit | None]]:
-    """Per chunk, in first-found order: its hit as the keyword route alone found it and
-    as the vector route alone did (None where that route missed it)."""
-    found: dict[str, tuple[Hit | None, Hit | None]] = {}
-    for position, hit in enumerate(_distinct(keyword), start=1):
-        rank = _route_rank(hit, "keyword") or position
-        found[hit.chunk_id] = (_as_route(hit, "keyword", rank, 0.0), None)
-    for position, hit in enumerate(_distinct(vector), start=1):
-        rank = _route_rank(hit, "vector") or position
-        found[hit.chunk_id] = (found.get(hit.chunk_id, (None, None))[0],
-                               _as_route(hit, "vector", rank, 0.0))  # fmt: skip
-    return list(found.values())
-
-
-def _hybrid(by_keyword: Hit | None, by_vector: Hit | None, score: float = 0.0) -> Hit:
-    """One chunk's evidence from both routes as one hybrid hit scored ``score``; built
-    directly: ``dataclasses.replace`` four times a hit was half of fusing."""
-    first = by_keyword or by_vector
-    assert first is not None
-    return Hit(
-        first.chunk_id,
-        first.document_id,
-        score,
-        "hybrid",
-        keyword_score=by_keyword.keyword_score if by_keyword else None,
-        keyword_rank=by_keyword.keyword_rank if by_keyword else None,
-        vector_score=by_vector.vector_score if by_vector else None,
-        vector_rank=by_vector.vector_rank if by_vector else None,
-    )
+def _route_evidence(hits: Sequence[Hit], route: Route) -> dict[str, _Evidence]:
+    """Chunk id -> (document id, ``route``'s score, rank) of each chunk's first hit; the
+    rank is the hit's own for that route, else its place among the distinct chunks."""
+    found: dict[str, _Evidence] = {}
+    for hit in hits:
+        if hit.chunk_id not in found:
+            rank = _route_rank(hit, route) or len(found) + 1
+            found[hit.chunk_id] = (hit.document_id, _route_score(hit, route), rank)
+    return found
 
 
 def _rescored(
-    keyword: Sequence[Hit], vector: Sequence[Hit], score: Callable[[Hit], float]
+    by_keyword: Mapping[str, _Evidence],
+    by_vector: Mapping[str, _Evidence],
+    score: Callable[[str, str, int | None, int | None], float],
 ) -> list[Hit]:
-    """One hybrid hit per chunk (each route's score and 1-based rank) scored by ``score``,
-    ranked."""
+    """One hybrid hit per chunk, keyword finds first (each route's score and 1-based
+    rank, None where it missed the chunk), scored by ``score(chunk id, document id,
+    keyword rank, vector rank)``, ranked. One ``Hit`` per chunk and no more: building
+    hits was most of fusing."""
     hits = []
-    for by_keyword, by_vector in _evidence(keyword, vector):
-        unscored = _hybrid(by_keyword, by_vector)
-        hits.append(_hybrid(by_keyword, by_vector, score(unscored)))
+    for chunk_id, (document_id, keyword_score, keyword_rank) in by_keyword.items():
+        seen = by_vector.get(chunk_id)
+        vector_score, vector_rank = (seen[1], seen[2]) if seen else (None, None)
+        fused = score(chunk_id, document_id, keyword_rank, vector_rank)
+        hits.append(Hit(chunk_id, document_id, fused, "hybrid",
+                        keyword_score, keyword_rank, vector_score, vector_rank))  # fmt: skip
+    for chunk_id, (document_id, vector_score, vector_rank) in by_vector.items():
+        if chunk_id not in by_keyword:
+            fused = score(chunk_id, document_id, None, vector_rank)
+            hits.append(Hit(chunk_id, document_id, fused, "hybrid",
+                            None, None, vector_score, vector_rank))  # fmt: skip
     return _ranked(hits)
 
 
@@ -269,12 +265,13 @@ def _min_max(values: Sequence[float]) -> list[float]:
 
 def _ranked(hits: list[Hit]) -> list[Hit]:
     """Best score first; ties go to the better best rank of any route, then to chunk id."""
+    return sorted(hits, key=_rank_key)
 
-    def best_rank(hit: Hit) -> int:
-        ranks = [rank for rank in (hit.keyword_rank, hit.vector_rank) if rank is not None]
-        return min(ranks, default=1 << 30)
 
-    return sorted(hits, key=lambda hit: (-hit.score, best_rank(hit), hit.chunk_id))
+def _rank_key(hit: Hit) -> tuple[float, int, str]:
+    # Ranks are 1-based: 0 never stands for a rank.
+    best = min(hit.keyword_rank or _NO_RANK, hit.vector_rank or _NO_RANK)
+    return (-hit.score, best, hit.chunk_id)
 
 
 def fused_ranking(

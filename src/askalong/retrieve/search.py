@@ -101,8 +101,7 @@ class Searcher:
         if not self.policy.title_chunks_last:
             return frozenset()
         firsts = [*(routes.keyword or ())[:TITLE_WINDOW], *(routes.vector or ())[:TITLE_WINDOW]]
-        chunks = self.store.chunks_by_id(list(dict.fromkeys(hit.chunk_id for hit in firsts)))
-        openers = [chunk for chunk in chunks.values() if chunk.order == 0]
+        openers = self.store.opening_chunks([hit.chunk_id for hit in firsts])
         # One query, as the asker may see them: a document the index still holds but the
         # store no longer shows them has no title here (its hits are dropped further on).
         titles = self.store.document_titles({c.document_id for c in openers}, access)

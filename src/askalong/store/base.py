@@ -126,6 +126,11 @@ class DocumentStore(Protocol):
 
     def chunk(self, chunk_id: str) -> Chunk: ...
 
+    def opening_chunks(self, chunk_ids: Sequence[str]) -> tuple[Chunk, ...]:
+        """The chunks of ``chunk_ids`` that open their document (order 0), in one query:
+        what a search checks for a title chunk, without reading the others."""
+        ...
+
     def set_visibility(self, doc_id: str, visibility: Visibility, access: Access) -> Document:
         """Change who may see the document and return it changed; only its owner or
         ``access.everything`` (``NotFound`` otherwise, ``InputError`` for an unknown value).

@@ -201,6 +201,17 @@ class SqlDocuments(SqlDatabase):
             )
             return tuple(CHUNKS.value(row) for row in rows)
 
+    def opening_chunks(self, chunk_ids: Sequence[str]) -> tuple[Chunk, ...]:
+        ids = sorted(set(chunk_ids))
+        if not ids:
+            return ()
+        marks = ", ".join("?" * len(ids))
+        with self._lock, self._errors(ids[0]):
+            rows = self._conn.execute(
+                f"{SELECT_CHUNK} WHERE id IN ({marks}) AND ord = 0 ORDER BY id", ids
+            )
+            return tuple(chunk_from_row(row) for row in rows)
+
     def chunk(self, chunk_id: str) -> Chunk:
         with self._lock, self._errors(chunk_id):
             row = self._conn.execute(f"{CHUNKS.select} WHERE id = ?", (chunk_id,)).fetchone()
