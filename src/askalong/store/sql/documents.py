@@ -208,9 +208,9 @@ class SqlDocuments(SqlDatabase):
         marks = ", ".join("?" * len(ids))
         with self._lock, self._errors(ids[0]):
             rows = self._conn.execute(
-                f"{SELECT_CHUNK} WHERE id IN ({marks}) AND ord = 0 ORDER BY id", ids
+                f"{CHUNKS.select} WHERE id IN ({marks}) AND ord = 0 ORDER BY id", ids
             )
-            return tuple(chunk_from_row(row) for row in rows)
+            return tuple(CHUNKS.value(row) for row in rows)
 
     def chunk(self, chunk_id: str) -> Chunk:
         with self._lock, self._errors(chunk_id):
