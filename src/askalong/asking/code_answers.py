@@ -14,25 +14,26 @@ itself, so its claim holds by construction (``call_paths.tree_checked``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
+from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
 from askalong.context.code import line_span
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
-from askalong.text.tokens import key_terms
 from askalong.types import BlockSpan
 
 GRAPH_ROUTE = "code_graph"
 LINES_ROUTE = "code_lines"
 ROUTES = frozenset({GRAPH_ROUTE, LINES_ROUTE})
 ANCHOR_LINES = 4  # of the selection, at most
-BEST_LINES = 3  # of the rest, sharing the question's words
+BEST_LINES = 3  # of the rest, holding the question's rarest terms
+SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
+OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
+OUTLINE_MEMBERS = 8
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
-_COMMENT = ("#", "//", "/*", "*", '"""', "'''")
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
 _TEXT = {
@@ -53,19 +54,6 @@ _TEXT = {
         "missing": "所查代码中没有：{names}。",
     },
 }
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_BARE_LINE = re.compile(r"^[\s{}()\[\];,:]*$")
-# A line of comment punctuation alone (``/*``, ``*/``, ``"""``): it says nothing to quote.
-_MARK_LINE = re.compile(r"^\s*(?:/\*+|\*+/|\*|\"\"\"|\'\'\'|#+|//+)\s*$")
-_BLOCK_OPENERS = (("/*", "*/"), ('"""', '"""'), ("'''", "'''"))
-
-
-@dataclass(frozen=True)
-class _Line:
-    unit: int
-    span: BlockSpan
-    text: str
-    comment: bool = False  # a comment line, or a line inside a block comment or docstring
 
 
 def graph_draft(
@@ -110,37 +98,62 @@ def lines_draft(
 
 def _picked(
     question: QuestionReading, units: Sequence[ContextUnit], *, anchored: bool, subject: str
-) -> list[_Line]:
+) -> list[CodeLine]:
     """Anchored: the selection's lines with the line that governs them (the ``if`` /
-    ``case`` above) and the lines right after (its ``except`` / ``catch``); then the lines
-    sharing most of the question's words or identifiers, code before comments (a block's
-    opening line with its first). Unanchored, the subject's own lines (a class's members
-    too) come first, its name and definition line aside: every line of it names it."""
-    lines = list(_lines(units))
+    ``case`` above) and the lines right after (its ``except`` / ``catch``). Then the lines
+    holding the question's rarest terms (``code_lines.ranked``), a block's opening line
+    with its first, the subject's name aside (every line of it names it). Unanchored, a
+    short subject is quoted whole, its definition line first; a subject no line answers
+    by its definition, its doc lines and its members' first lines."""
+    lines = list(code_lines(units))
     chosen = _around_selection(lines, units[0]) if anchored else []
-    wanted = _line_terms(question.text)
-    pool = lines
-    if not anchored:
-        wanted -= _line_terms(subject)
+    wanted = line_terms(question.text)
+    own: list[CodeLine] = []
+    if not anchored and subject:
+        wanted -= line_terms(subject)
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
-        pool = [ln for ln in own if ln != _definition_line(own)] or lines
-    best = _best(pool, wanted) or _best(lines, wanted)
-    for line in best[:BEST_LINES]:
-        for taken in (line, *_opened(lines, line)):
-            if all(taken.text.strip() != c.text.strip() for c in chosen):
-                chosen.append(taken)
+        chosen = _whole_if_short(own)
+    for _, line in ranked(lines, wanted)[:BEST_LINES]:
+        chosen += [t for t in (line, *_opened(lines, line)) if not _repeats(t, chosen)]
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         return chosen
+    if own:
+        return _outline(own)
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
 
 
-def _definition_line(lines: list[_Line]) -> _Line | None:
+def _whole_if_short(own: list[CodeLine]) -> list[CodeLine]:
+    """The definition's own lines (a class's, its members aside), its definition line
+    first, when they are ``SHORT_BODY`` or fewer; else none."""
+    head = [ln for ln in own if ln.unit == own[0].unit] if own else []
+    first = _definition_line(head)
+    whole = [first, *(ln for ln in head if ln != first)] if first else head
+    return whole if len(whole) <= SHORT_BODY else []
+
+
+def _repeats(line: CodeLine, chosen: Sequence[CodeLine]) -> bool:
+    return any(line.text.strip() == c.text.strip() for c in chosen)
+
+
+def _outline(own: list[CodeLine]) -> list[CodeLine]:
+    """A definition told by itself: its first line and the doc lines under it, then
+    each member's first line (a class's methods)."""
+    head = [ln for ln in own if ln.unit == own[0].unit]
+    doc = [ln for ln in head[1 : OUTLINE_DOC + 1] if ln.comment]
+    members: dict[int, CodeLine] = {}
+    for line in own:
+        if line.unit != own[0].unit and not line.comment:
+            members.setdefault(line.unit, line)
+    return [head[0], *doc, *list(members.values())[:OUTLINE_MEMBERS]]
+
+
+def _definition_line(lines: list[CodeLine]) -> CodeLine | None:
     return next((ln for ln in lines if not ln.comment), None)
 
 
-def _around_selection(lines: list[_Line], anchor: ContextUnit) -> list[_Line]:
+def _around_selection(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLine]:
     own = [ln for ln in lines if ln.unit == 0]
     picked = [i for i, ln in enumerate(own) if _cited(anchor, ln.span)][:ANCHOR_LINES]
     if not picked:
@@ -153,18 +166,7 @@ def _around_selection(lines: list[_Line], anchor: ContextUnit) -> list[_Line]:
     return [own[i] for i in around]
 
 
-def _best(lines: list[_Line], wanted: frozenset[str]) -> list[_Line]:
-    """The lines sharing the question's terms, most first; a comment counts half."""
-    scored = []
-    for index, line in enumerate(lines):
-        shared = len(wanted & _line_terms(line.text))
-        if shared:
-            weight = shared / 2 if line.comment else shared
-            scored.append((-weight, index, line))
-    return [line for _, _, line in sorted(scored, key=lambda t: t[:2])]
-
-
-def _opened(lines: list[_Line], line: _Line) -> list[_Line]:
+def _opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
     """The first line of the block ``line`` opens (``if r == nil {`` -> its body)."""
     if not line.text.rstrip().endswith(("{", ":")):
         return []
@@ -177,46 +179,11 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip())
 
 
-def _lines(units: Sequence[ContextUnit]) -> Iterator[_Line]:
-    """Every line of code the units hold that says something (not a lone brace, nor a
-    comment's ``/*`` or ``*/`` alone), each knowing whether it is comment."""
-    for number, unit in enumerate(units):
-        for piece in unit.pieces:
-            offset = 0
-            closing = ""  # the end of the block comment (docstring) the line is in
-            for row in piece.text.split("\n"):
-                comment, closing = _comment_state(row, closing)
-                if not _BARE_LINE.match(row) and not _MARK_LINE.match(row):
-                    start = piece.span.start + offset
-                    span = BlockSpan(piece.span.block_id, start, start + len(row))
-                    yield _Line(number, span, row, comment)
-                offset += len(row) + 1
-
-
-def _comment_state(row: str, closing: str) -> tuple[bool, str]:
-    """Whether ``row`` is comment, and the block comment's end still awaited after it."""
-    text = row.strip()
-    if closing:
-        return True, "" if closing in text else closing
-    if text.startswith(_COMMENT):
-        for opener, end in _BLOCK_OPENERS:
-            if text.startswith(opener) and end not in text[len(opener) :]:
-                return True, end
-        return True, ""
-    return False, ""
-
-
 def _cited(unit: ContextUnit, span: BlockSpan) -> bool:
     return any(
         c.block_id == span.block_id and span.start < c.end and c.start < span.end
         for c in unit.cited_spans
     )
-
-
-def _line_terms(text: str) -> frozenset[str]:
-    """Words and identifier parts (``_wake_up_first`` → wake, first; ``notifyWaiters`` →
-    notify, waiters), as ``key_terms`` stems them."""
-    return frozenset(key_terms(_CAMEL.sub(" ", text.replace("_", " ").replace(".", " "))))
 
 
 def _named_in(name: str, units: Sequence[ContextUnit]) -> bool:

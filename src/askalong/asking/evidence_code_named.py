@@ -8,7 +8,7 @@ this strategy's (``None``: it is searched).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from askalong.asking.code_evidence import (
     graph_evidence,
@@ -16,7 +16,9 @@ from askalong.asking.code_evidence import (
     subject_place,
     whole_unit,
 )
+from askalong.asking.code_finding import named_places
 from askalong.asking.code_reading import only_code, repository_asked
+from askalong.asking.code_subject import COVERAGE_FLOOR, all_places, best_subject
 from askalong.asking.evidence_base import Evidence, titles_of
 from askalong.asking.evidence_code_anchor import graph_based
 from askalong.asking.question import AskedQuestion
@@ -40,19 +42,30 @@ class NamedCodeEvidence:
             if not only_code(self.store, asked.documents, access):
                 return None
             repository = repository_asked(self.store, asked.documents, access, question.words)
-            word = question.defined_word(repository.defined)
-            if not word:
-                return None
-            question = replace(question, name=word)
-        else:
-            repository = repository_asked(self.store, asked.documents, access, [question.name])
+            return self._unnamed(access, asked, repository)
+        repository = repository_asked(self.store, asked.documents, access, [question.name])
         graph = graph_evidence(repository, question, None)
         if graph is not None:
             return graph_based(self.store, access, asked, graph, graph.units[0])
-        place = subject_place(repository, question, None)
+        named = named_places(repository, question)
+        best = best_subject(named, asked.question.text) if len(named) > 1 else None
+        place = best.place if best else subject_place(repository, question, None)
         if place is None:
             return None
         return self._about(access, asked, repository, place)
+
+    def _unnamed(
+        self, access: Access, asked: AskedQuestion, repository: Repository
+    ) -> Evidence | None:
+        """A question naming no definition, over code alone: about the block holding its
+        terms best; refused (no units) when that block holds too little of it."""
+        if not repository.files:
+            return None
+        best = best_subject(all_places(repository), asked.question.text)
+        if best is None or best.coverage < COVERAGE_FLOOR:
+            searched = ("the repository's definitions, by the question's words",)
+            return Evidence((), {}, frozenset(), (), searched, ())
+        return self._about(access, asked, repository, best.place)
 
     def _about(
         self,
@@ -66,7 +79,7 @@ class NamedCodeEvidence:
         around = [*member_units(repository, place), *code_units(repository, place)]
         terms = asked.question.terms
         context = assemble_context(terms, unit, around, [], total_chars=CODE_TOTAL_CHARS)
-        name = ".".join(place.qualname)
+        name = ".".join(place.qualname) or place.file.where
         return Evidence(
             units=tuple(context),
             titles=titles_of(self.store, access, asked, context),
