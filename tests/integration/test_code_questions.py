@@ -204,3 +204,65 @@ def test_a_question_in_plain_words_asked_of_source_files_is_answered_from_their_
         encoding="utf-8"
     )
     assert all(q["text"] in source for q in answer["quotes"])
+
+
+BACKOFF = """package backoff
+
+import "time"
+
+const (
+\tDefaultInitialInterval = 500 * time.Millisecond
+\tDefaultMaxInterval     = 60 * time.Second
+)
+
+// ExponentialBackOff increases the interval after each failed try.
+type ExponentialBackOff struct {
+\tInitialInterval time.Duration
+\tMaxInterval     time.Duration
+\tcurrentInterval time.Duration
+}
+
+// Reset the interval back to the initial one.
+func (b *ExponentialBackOff) Reset() {
+\tb.currentInterval = b.InitialInterval
+}
+
+// Peek returns the next interval without advancing it.
+func (b *ExponentialBackOff) Peek() time.Duration {
+\treturn b.currentInterval
+}
+"""
+
+
+@pytest.fixture
+def backoff(settings: Settings, tmp_path: Path) -> list[str]:
+    """``backoff.go`` added as a repository: the ``--doc`` arguments asking of it."""
+    folder = tmp_path / "backoff"
+    folder.mkdir()
+    (folder / "backoff.go").write_text(BACKOFF, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    listed = run_json("docs")
+    documents = listed["documents"] if isinstance(listed, dict) else listed
+    return [arg for d in documents for arg in ("--doc", d["id"])]
+
+
+def test_a_value_set_outside_the_named_definition_is_quoted(backoff: list[str]) -> None:
+    """The default lives in a constant, not in the type the question names: the blocks
+    holding the question's words best come with the subject."""
+    answer = run_json(
+        "ask", *backoff, "What is the default initial interval of ExponentialBackOff?"
+    )
+    assert answer["status"] == "answered", answer
+    assert "500 * time.Millisecond" in answer["answer"]
+
+
+def test_a_question_in_readers_words_names_the_function_whose_comment_holds_them(
+    backoff: list[str],
+) -> None:
+    answer = run_json("ask", *backoff, "Which call gives the next interval without advancing?")
+    assert answer["answer"].startswith("From the code of ExponentialBackOff.Peek"), answer
+
+
+def test_a_question_about_what_the_code_lacks_is_refused(backoff: list[str]) -> None:
+    answer = run_json("ask", *backoff, "Does it persist to disk between runs?")
+    assert answer["status"] == "not_covered", answer

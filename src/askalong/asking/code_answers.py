@@ -33,6 +33,7 @@ BEST_LINES = 3  # of the rest, holding the question's rarest terms
 SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
 OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
 OUTLINE_MEMBERS = 8
+OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
@@ -114,7 +115,8 @@ def _picked(
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
         chosen = _whole_if_short(own)
-    for _, line in ranked(lines, wanted)[:BEST_LINES]:
+    prior = [1.0 if line in own else OTHERS_WEIGHT for line in lines] if own else []
+    for _, line in ranked(lines, wanted, prior)[:BEST_LINES]:
         chosen += [t for t in (line, *_opened(lines, line)) if not _repeats(t, chosen)]
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         return chosen

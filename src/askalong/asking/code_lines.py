@@ -94,17 +94,20 @@ def idf(documents: Iterable[frozenset[str]]) -> dict[str, float]:
     return {t: math.log(1 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
 
 
-def ranked(lines: Sequence[CodeLine], wanted: frozenset[str]) -> list[tuple[float, CodeLine]]:
+def ranked(
+    lines: Sequence[CodeLine], wanted: frozenset[str], prior: Sequence[float] = ()
+) -> list[tuple[float, CodeLine]]:
     """The lines holding any of the ``wanted`` terms, best first (ties in text order),
     each with its BM25 score over ``lines`` (each term once: a line is short), so a long
-    docstring line holding one term weighs less than a short line of code holding it."""
+    docstring line holding one term weighs less than a short line of code holding it;
+    times the line's ``prior`` where given (the subject's own lines before others')."""
     terms = [line_terms(line.text) for line in lines]
     weights = idf(terms)
     average = sum(len(t) for t in terms) / max(len(terms), 1)
     scored = []
     for index, (line, held) in enumerate(zip(lines, terms, strict=True)):
         norm = (K1 + 1) / (1 + K1 * (1 - B + B * len(held) / average)) if average else 1.0
-        score = sum(weights[t] for t in wanted & held) * norm
+        score = sum(weights[t] for t in wanted & held) * norm * (prior[index] if prior else 1)
         if score > 0:
             scored.append((-score, index, line))
     return [(-score, line) for score, _, line in sorted(scored, key=lambda t: t[:2])]

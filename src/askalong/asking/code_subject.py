@@ -23,14 +23,17 @@ from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place
 
 NAME_BONUS = 2  # a definition named in the question's words: two of its rarest terms
+NEXT_BLOCKS = 3  # besides the best: a default set elsewhere (``DefaultInitialInterval``)
 
 
 @dataclass(frozen=True)
 class Subject:
-    """The best block for a question, and how much of the question it holds (0 to 1)."""
+    """The best block for a question, how much of the question it holds (0 to 1), and
+    the next best blocks (``NEXT_BLOCKS`` at most) that hold any of it."""
 
     place: Place
     coverage: float
+    next_best: tuple[Place, ...] = ()
 
 
 def best_subject(places: Sequence[Place], question: str) -> Subject | None:
@@ -43,16 +46,20 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     average = sum(c.total() for c in counts) / max(len(counts), 1)
     names = named_in_words(question)
     bonus = NAME_BONUS * max(weights.values(), default=0.0)
-    scored = [
-        (_bm25(c, wanted, weights, average) + (bonus if _named(p, names) else 0.0), i)
-        for i, (p, c) in enumerate(zip(places, counts, strict=True))
-    ]
-    score, index = max(scored, default=(0.0, -1))
-    if score <= 0:
+    scored = sorted(
+        (
+            (_bm25(c, wanted, weights, average) + (bonus if _named(p, names) else 0.0), -i)
+            for i, (p, c) in enumerate(zip(places, counts, strict=True))
+        ),
+        reverse=True,
+    )
+    found = [-i for score, i in scored if score > 0]
+    if not found:
         return None
-    if _named(places[index], names):
-        return Subject(places[index], 1.0)  # named: what it holds is what was asked
-    return Subject(places[index], _coverage(wanted, frozenset(counts[index]), weights))
+    best, rest = found[0], tuple(places[i] for i in found[1 : NEXT_BLOCKS + 1])
+    if _named(places[best], names):  # named: what it holds is what was asked
+        return Subject(places[best], 1.0, rest)
+    return Subject(places[best], _coverage(wanted, frozenset(counts[best]), weights), rest)
 
 
 def all_places(repository: Repository) -> list[Place]:

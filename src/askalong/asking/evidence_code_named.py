@@ -8,6 +8,7 @@ this strategy's (``None``: it is searched).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from askalong.asking.code_evidence import (
@@ -18,7 +19,12 @@ from askalong.asking.code_evidence import (
 )
 from askalong.asking.code_finding import named_places
 from askalong.asking.code_reading import only_code, repository_asked
-from askalong.asking.code_subject import COVERAGE_FLOOR, all_places, best_subject
+from askalong.asking.code_subject import (
+    COVERAGE_FLOOR,
+    NEXT_BLOCKS,
+    all_places,
+    best_subject,
+)
 from askalong.asking.evidence_base import Evidence, titles_of
 from askalong.asking.evidence_code_anchor import graph_based
 from askalong.asking.question import AskedQuestion
@@ -52,7 +58,9 @@ class NamedCodeEvidence:
         place = best.place if best else subject_place(repository, question, None)
         if place is None:
             return None
-        return self._about(access, asked, repository, place)
+        ranked = best_subject(all_places(repository), asked.question.text)
+        others = [] if ranked is None else [ranked.place, *ranked.next_best]
+        return self._about(access, asked, repository, place, [p for p in others if p != place])
 
     def _unnamed(
         self, access: Access, asked: AskedQuestion, repository: Repository
@@ -65,7 +73,7 @@ class NamedCodeEvidence:
         if best is None or best.coverage < COVERAGE_FLOOR:
             searched = ("the repository's definitions, by the question's words",)
             return Evidence((), {}, frozenset(), (), searched, ())
-        return self._about(access, asked, repository, best.place)
+        return self._about(access, asked, repository, best.place, best.next_best)
 
     def _about(
         self,
@@ -73,10 +81,13 @@ class NamedCodeEvidence:
         asked: AskedQuestion,
         repository: Repository,
         place: Place,
+        others: Sequence[Place],
     ) -> Evidence:
-        """The named definition whole, then its class, callees and callers."""
+        """The definition whole, its members, the other blocks holding the question's
+        words best (``others``, a few), then its class, callees and callers."""
         unit = whole_unit(place)
-        around = [*member_units(repository, place), *code_units(repository, place)]
+        best = [whole_unit(p) for p in others[:NEXT_BLOCKS]]
+        around = [*member_units(repository, place), *best, *code_units(repository, place)]
         terms = asked.question.terms
         context = assemble_context(terms, unit, around, [], total_chars=CODE_TOTAL_CHARS)
         name = ".".join(place.qualname) or place.file.where
