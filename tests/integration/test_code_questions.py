@@ -266,3 +266,31 @@ def test_a_question_in_readers_words_names_the_function_whose_comment_holds_them
 def test_a_question_about_what_the_code_lacks_is_refused(backoff: list[str]) -> None:
     answer = run_json("ask", *backoff, "Does it persist to disk between runs?")
     assert answer["status"] == "not_covered", answer
+
+
+SLUG = """import re
+
+DUPLICATE_DASH_PATTERN = re.compile(r'-{2,}')
+QUOTE_PATTERN = re.compile(r"[']+")
+
+
+def slugify(text):
+    text = QUOTE_PATTERN.sub('-', text)
+    # remove redundant dashes
+    text = DUPLICATE_DASH_PATTERN.sub('-', text)
+    return text
+"""
+
+
+def test_explaining_a_line_quotes_the_comment_over_it_and_what_it_names(
+    settings: Settings, tmp_path: Path
+) -> None:
+    folder = tmp_path / "slug"
+    folder.mkdir()
+    (folder / "slug.py").write_text(SLUG, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    answer = run_json("ask", "--at", "slug.py:10", "--intent", "explain")
+    assert answer["status"] == "answered", answer
+    lines = quoted(answer)
+    assert "# remove redundant dashes" in lines
+    assert "DUPLICATE_DASH_PATTERN = re.compile(r'-{2,}')" in lines

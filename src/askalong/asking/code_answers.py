@@ -34,6 +34,7 @@ SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is
 OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
 OUTLINE_MEMBERS = 8
 OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
+ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
@@ -109,6 +110,8 @@ def _picked(
     lines = list(code_lines(units))
     chosen = _around_selection(lines, units[0]) if anchored else []
     wanted = line_terms(question.text)
+    if anchored:  # what the selection names: its definitions, its siblings, its uses
+        wanted |= line_terms(units[0].cited_text())
     own: list[CodeLine] = []
     if not anchored and subject:
         wanted -= line_terms(subject)
@@ -163,9 +166,21 @@ def _around_selection(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLi
     first, last = picked[0], picked[-1]
     depth = _indent(own[first].text)
     parent = next((i for i in range(first - 1, -1, -1) if _indent(own[i].text) < depth), None)
-    around = ([parent] if parent is not None else []) + picked
+    above = _comment_above(own, first)
+    around = ([parent] if parent is not None and parent not in above else []) + above + picked
     around += list(range(last + 1, min(last + 1 + AFTER_LINES, len(own))))
     return [own[i] for i in around]
+
+
+def _comment_above(own: list[CodeLine], first: int) -> list[int]:
+    """The comment lines right above line ``first`` (``// Verify size not exceeded``
+    over ``evict := ...``): what the code's author said of it, ``ABOVE_LINES`` at most."""
+    found: list[int] = []
+    index = first - 1
+    while index >= 0 and own[index].comment and len(found) < ABOVE_LINES:
+        found.insert(0, index)
+        index -= 1
+    return found
 
 
 def _opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
