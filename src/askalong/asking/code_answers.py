@@ -178,6 +178,8 @@ def _comment_above(own: list[CodeLine], first: int) -> list[int]:
     found: list[int] = []
     index = first - 1
     while index >= 0 and own[index].comment and len(found) < ABOVE_LINES:
+        if own[index].span.end + 1 != own[index + 1].span.start:
+            break  # a blank line between: a comment on something else (a module's)
         found.insert(0, index)
         index -= 1
     return found
