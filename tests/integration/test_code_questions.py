@@ -294,3 +294,39 @@ def test_explaining_a_line_quotes_the_comment_over_it_and_what_it_names(
     lines = quoted(answer)
     assert "# remove redundant dashes" in lines
     assert "DUPLICATE_DASH_PATTERN = re.compile(r'-{2,}')" in lines
+
+
+KEYS = """package lru
+
+// Keys returns a slice of the keys in the cache, from oldest to newest.
+func (c *LRU) Keys() []interface{} {
+\tkeys := make([]interface{}, len(c.items))
+\ti := 0
+\tfor ent := c.evictList.Back(); ent != nil; ent = ent.Prev() {
+\t\tkeys[i] = ent.Value.(*entry).key
+\t\ti++
+\t}
+\treturn keys
+}
+
+const (
+\tDefaultRatio = 0.25
+)
+
+func (c *LRU) Ratio() float64 {
+\treturn c.ratio
+}
+"""
+
+
+def test_a_long_definition_is_told_by_its_doc_comment_and_a_value_by_its_literal(
+    settings: Settings, tmp_path: Path
+) -> None:
+    folder = tmp_path / "lru"
+    folder.mkdir()
+    (folder / "lru.go").write_text(KEYS, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    answer = run_json("ask", "In what order does Keys give back the keys?")
+    assert "from oldest to newest" in answer["answer"], answer
+    answer = run_json("ask", "What is the default Ratio?")
+    assert "DefaultRatio = 0.25" in answer["answer"], answer

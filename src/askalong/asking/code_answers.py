@@ -23,6 +23,7 @@ from askalong.context.code import line_span
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
+from askalong.question.value_asks import asked_attributes
 from askalong.types import BlockSpan
 
 GRAPH_ROUTE = "code_graph"
@@ -31,9 +32,12 @@ ROUTES = frozenset({GRAPH_ROUTE, LINES_ROUTE})
 ANCHOR_LINES = 4  # of the selection, at most
 BEST_LINES = 3  # of the rest, holding the question's rarest terms
 SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
+DOC_LINES = 2  # of a longer subject's doc comment, quoted first
 OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
 OUTLINE_MEMBERS = 8
 OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
+VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
+_LITERAL = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
@@ -117,8 +121,8 @@ def _picked(
         wanted -= line_terms(subject)
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
-        chosen = _whole_if_short(own)
-    prior = [1.0 if line in own else OTHERS_WEIGHT for line in lines] if own else []
+        chosen = _whole_if_short(own) or _doc_lines(own)
+    prior = _prior(lines, own, valued=bool(asked_attributes(question.terms)))
     for _, line in ranked(lines, wanted, prior)[:BEST_LINES]:
         chosen += [t for t in (line, *_opened(lines, line)) if not _repeats(t, chosen)]
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
@@ -127,6 +131,23 @@ def _picked(
         return _outline(own)
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
+
+
+def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[float]:
+    """Each line's weight: the subject's own lines over others'; for a question asking a
+    value ("the default initial interval"), a line stating one (a number, a string)."""
+    mine = {ln.span for ln in own}
+    return [
+        (1.0 if not own or ln.span in mine else OTHERS_WEIGHT)
+        * (VALUE_WEIGHT if valued and _LITERAL.search(ln.text) else 1.0)
+        for ln in lines
+    ]
+
+
+def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
+    """What the definition's author says it does: the first ``DOC_LINES`` comment lines
+    of its own block (a Go doc comment above it, a docstring under it)."""
+    return [ln for ln in own if ln.unit == own[0].unit and ln.comment][:DOC_LINES] if own else []
 
 
 def _whole_if_short(own: list[CodeLine]) -> list[CodeLine]:
