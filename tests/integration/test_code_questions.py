@@ -30,6 +30,15 @@ def line_of(folder: Path, text: str) -> int:
     return next(i for i, row in enumerate(rows, 1) if text in row)
 
 
+def added(tmp_path: Path, name: str, source: str) -> Path:
+    """A one-file repository ``name`` holding ``source``, added with the CLI."""
+    folder = tmp_path / name.rsplit(".", 1)[0]
+    folder.mkdir()
+    (folder / name).write_text(source, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    return folder
+
+
 def quoted(answer: dict[str, Any]) -> list[str]:
     return [q["text"].strip() for q in answer["quotes"]]
 
@@ -142,10 +151,7 @@ func WithMaxRetries(b BackOff, max uint64) BackOff {
 def test_lines_are_picked_past_a_comment_opener_and_a_name_ends_where_chinese_begins(
     settings: Settings, tmp_path: Path, question: str
 ) -> None:
-    folder = tmp_path / "retry"
-    folder.mkdir()
-    (folder / "retry.go").write_text(RETRY, encoding="utf-8")
-    run_json("add", "--no-embed", str(folder))
+    added(tmp_path, "retry.go", RETRY)
     answer = run_json("ask", question)
     assert answer["status"] == "answered", answer
     lines = quoted(answer)  # a short definition whole, its definition line first
@@ -167,11 +173,7 @@ ENCODER = '''def make_encoder(indent):
 @pytest.fixture
 def encoder(settings: Settings, tmp_path: Path) -> Path:
     """``enc.py`` (a function with a function nested in it) added as a repository."""
-    folder = tmp_path / "enc"
-    folder.mkdir()
-    (folder / "enc.py").write_text(ENCODER, encoding="utf-8")
-    run_json("add", "--no-embed", str(folder))
-    return folder
+    return added(tmp_path, "enc.py", ENCODER)
 
 
 def test_a_function_split_around_a_nested_one_is_read_whole(encoder: Path) -> None:
@@ -237,10 +239,7 @@ func (b *ExponentialBackOff) Peek() time.Duration {
 @pytest.fixture
 def backoff(settings: Settings, tmp_path: Path) -> list[str]:
     """``backoff.go`` added as a repository: the ``--doc`` arguments asking of it."""
-    folder = tmp_path / "backoff"
-    folder.mkdir()
-    (folder / "backoff.go").write_text(BACKOFF, encoding="utf-8")
-    run_json("add", "--no-embed", str(folder))
+    added(tmp_path, "backoff.go", BACKOFF)
     listed = run_json("docs")
     documents = listed["documents"] if isinstance(listed, dict) else listed
     return [arg for d in documents for arg in ("--doc", d["id"])]
@@ -285,10 +284,7 @@ def slugify(text):
 def test_explaining_a_line_quotes_the_comment_over_it_and_what_it_names(
     settings: Settings, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "slug"
-    folder.mkdir()
-    (folder / "slug.py").write_text(SLUG, encoding="utf-8")
-    run_json("add", "--no-embed", str(folder))
+    added(tmp_path, "slug.py", SLUG)
     answer = run_json("ask", "--at", "slug.py:10", "--intent", "explain")
     assert answer["status"] == "answered", answer
     lines = quoted(answer)
@@ -322,10 +318,7 @@ func (c *LRU) Ratio() float64 {
 def test_a_long_definition_is_told_by_its_doc_comment_and_a_value_by_its_literal(
     settings: Settings, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "lru"
-    folder.mkdir()
-    (folder / "lru.go").write_text(KEYS, encoding="utf-8")
-    run_json("add", "--no-embed", str(folder))
+    added(tmp_path, "lru.go", KEYS)
     answer = run_json("ask", "In what order does Keys give back the keys?")
     assert "from oldest to newest" in answer["answer"], answer
     answer = run_json("ask", "What is the default Ratio?")
