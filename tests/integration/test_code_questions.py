@@ -240,6 +240,11 @@ func (b *ExponentialBackOff) Peek() time.Duration {
 def backoff(settings: Settings, tmp_path: Path) -> list[str]:
     """``backoff.go`` added as a repository: the ``--doc`` arguments asking of it."""
     added(tmp_path, "backoff.go", BACKOFF)
+    return every_doc()
+
+
+def every_doc() -> list[str]:
+    """The ``--doc`` arguments asking of every document added."""
     listed = run_json("docs")
     documents = listed["documents"] if isinstance(listed, dict) else listed
     return [arg for d in documents for arg in ("--doc", d["id"])]
@@ -323,3 +328,29 @@ def test_a_long_definition_is_told_by_its_doc_comment_and_a_value_by_its_literal
     assert "from oldest to newest" in answer["answer"], answer
     answer = run_json("ask", "What is the default Ratio?")
     assert "DefaultRatio = 0.25" in answer["answer"], answer
+
+
+TRUNCATE = '''def smart_truncate(string, max_length=0, save_order=False):
+    """Truncate a string.
+
+    :param save_order (bool): if True then word order of output string is like input string
+    """
+    words = string.split()
+    if save_order:
+        words = words[:max_length]
+    else:
+        words = sorted(words)[:max_length]
+    return " ".join(words)
+
+
+def slugify(text):
+    return text.lower()
+'''
+
+
+def test_a_named_parameter_leads_to_the_function_taking_it(
+    settings: Settings, tmp_path: Path
+) -> None:
+    added(tmp_path, "truncate.py", TRUNCATE)
+    answer = run_json("ask", *every_doc(), "What does save_order change when truncating?")
+    assert answer["answer"].startswith("From the code of smart_truncate"), answer

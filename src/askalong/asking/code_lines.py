@@ -23,6 +23,7 @@ from askalong.types import BlockSpan
 
 K1 = 1.2  # BM25's saturation and length normalisation, as Lucene
 B = 0.75
+
 _COMMENT = ("#", "//", "/*", "*", '"""', "'''")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _BARE_LINE = re.compile(r"^[\s{}()\[\];,:]*$")

@@ -56,8 +56,9 @@ class NamedCodeEvidence:
         named = named_places(repository, question)
         best = best_subject(named, asked.question.text) if len(named) > 1 else None
         place = best.place if best else subject_place(repository, question, None)
-        if place is None:
-            return None
+        if place is None:  # a name no definition has (a parameter, ``save_order``)
+            code = only_code(self.store, asked.documents, access)
+            return self._unnamed(access, asked, repository) if code else None
         ranked = best_subject(all_places(repository), asked.question.text)
         others = [] if ranked is None else [ranked.place, *ranked.next_best]
         return self._about(access, asked, repository, place, [p for p in others if p != place])
