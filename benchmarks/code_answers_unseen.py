@@ -33,6 +33,15 @@ from _table import markdown_table, write_results
 HERE = Path(__file__).resolve().parent
 SETS = ("unseen", "unseen2", "unseen3")  # never unseen4: the lead's held-out set
 RESULT = f"code-answers-unseen-dev-{datetime.date.today().isoformat()}.md"
+TITLE = "Code questions of the never-seen sets, now development sets"
+NOTES = """
+A development figure: the sets' code items (cachetools and backoff of `unseen`, humanize of
+`unseen2`, python-slugify and golang-lru of `unseen3`) were read while the code answers were
+built (issue 32, item 4), so they measure the direction of a change, not how it holds on
+code nobody looked at (`unseen4`, run by the lead, is that). Answer hit: a gold phrase in
+the direct answer (the answer's text, whose code lines are quoted whole); previous: the
+checkout given by `--before`, asked in the same run. No vectors (`ASKALONG_EMBEDDER=none`).
+"""
 
 
 def code_items(name: str) -> list[Any]:
@@ -128,7 +137,12 @@ def main() -> None:
     here = Path(__file__).resolve().parents[1] / "src"
     sources = {"this checkout": here, **({"previous": args.before} if args.before else {})}
     systems = {k: [r for s in SETS for r in asked(src, s)] for k, src in sources.items()}
-    text = table(systems)
+    command = "benchmarks/code_answers_unseen.py" + (
+        f" --before {args.before}" if args.before else ""
+    )
+    text = (
+        f"# {TITLE} ({datetime.date.today().isoformat()})\n\n`{command}`\n\n{table(systems)}{NOTES}"
+    )
     if args.show:
         print(missed(systems["this checkout"]), file=sys.stderr)
     if args.write:
