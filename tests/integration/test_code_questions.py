@@ -330,7 +330,10 @@ def test_a_long_definition_is_told_by_its_doc_comment_and_a_value_by_its_literal
     assert "DefaultRatio = 0.25" in answer["answer"], answer
 
 
-TRUNCATE = '''def smart_truncate(string, max_length=0, save_order=False):
+TEXT_TOOLS = '''import unicodedata
+
+
+def smart_truncate(string, max_length=0, save_order=False):
     """Truncate a string.
 
     :param save_order (bool): if True then word order of output string is like input string
@@ -343,14 +346,34 @@ TRUNCATE = '''def smart_truncate(string, max_length=0, save_order=False):
     return " ".join(words)
 
 
-def slugify(text):
-    return text.lower()
+def normalize(text, unicode_output=False):
+    """Normalize text before it is cut into words."""
+    if unicode_output:
+        return unicodedata.normalize("NFKC", text)
+    return unicodedata.normalize("NFKD", text)
+
+
+def kept(char):
+    """Whether a character is allowed: allowed characters are kept, when allowed."""
+    return char.isalnum()
 '''
 
 
-def test_a_named_parameter_leads_to_the_function_taking_it(
-    settings: Settings, tmp_path: Path
-) -> None:
-    added(tmp_path, "truncate.py", TRUNCATE)
-    answer = run_json("ask", *every_doc(), "What does save_order change when truncating?")
+@pytest.fixture
+def text_tools(settings: Settings, tmp_path: Path) -> list[str]:
+    """``tools.py`` added as a repository: the ``--doc`` arguments asking of it."""
+    added(tmp_path, "tools.py", TEXT_TOOLS)
+    return every_doc()
+
+
+def test_a_named_parameter_leads_to_the_function_taking_it(text_tools: list[str]) -> None:
+    answer = run_json("ask", *text_tools, "What does save_order change when truncating?")
     assert answer["answer"].startswith("From the code of smart_truncate"), answer
+
+
+def test_a_follow_up_naming_nothing_is_about_what_its_thread_asked(text_tools: list[str]) -> None:
+    first = run_json("ask", *text_tools, "Which normalization is applied to unicode output?")
+    assert first["answer"].startswith("From the code of normalize"), first
+    thread = ["--thread", first["thread_id"]]
+    answer = run_json("ask", *text_tools, *thread, "And when it isn't allowed?")
+    assert answer["answer"].startswith("From the code of normalize"), answer

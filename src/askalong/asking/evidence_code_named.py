@@ -27,6 +27,7 @@ from askalong.asking.code_subject import (
 )
 from askalong.asking.evidence_base import Evidence, titles_of
 from askalong.asking.evidence_code_anchor import graph_based
+from askalong.asking.evidence_search import thread_context
 from askalong.asking.question import AskedQuestion
 from askalong.context.assemble import assemble_context
 from askalong.context.code import CODE_TOTAL_CHARS, code_units
@@ -70,7 +71,8 @@ class NamedCodeEvidence:
         terms best; refused (no units) when that block holds too little of it."""
         if not repository.files:
             return None
-        best = best_subject(all_places(repository), asked.question.text)
+        before = thread_context(asked).split("\n", 1)[0]  # a follow-up: its thread's question
+        best = best_subject(all_places(repository), f"{asked.question.text}\n{before}")
         if best is None or best.coverage < COVERAGE_FLOOR:
             searched = ("the repository's definitions, by the question's words",)
             return Evidence((), {}, frozenset(), (), searched, ())
