@@ -267,6 +267,16 @@ def test_a_question_in_readers_words_names_the_function_whose_comment_holds_them
     assert answer["answer"].startswith("From the code of ExponentialBackOff.Peek"), answer
 
 
+def test_a_type_no_line_of_which_holds_the_questions_words_is_told_by_its_outline(
+    backoff: list[str],
+) -> None:
+    """A Chinese question over English code shares no word with it: the type named is told
+    by its definition, doc comment and its methods' first lines."""
+    answer = run_json("ask", *backoff, "ExponentialBackOff 是怎么工作的？")
+    assert answer["status"] == "answered", answer
+    assert "func (b *ExponentialBackOff) Reset() {" in quoted(answer)
+
+
 def test_a_question_about_what_the_code_lacks_is_refused(backoff: list[str]) -> None:
     answer = run_json("ask", *backoff, "Does it persist to disk between runs?")
     assert answer["status"] == "not_covered", answer

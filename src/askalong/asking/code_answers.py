@@ -126,12 +126,13 @@ def _picked(
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
         chosen = _whole_if_short(own) or _doc_lines(own)
     prior = _prior(lines, own, valued=bool(asked_attributes(question.terms)))
-    for _, line in ranked(lines, wanted, prior)[:BEST_LINES]:
+    best = ranked(lines, wanted, prior)[:BEST_LINES]
+    for _, line in best:
         chosen += [t for t in (line, *_opened(lines, line)) if not _repeats(t, chosen)]
+    if own and not best:  # no line holds the question's words (a Chinese question): the outline
+        chosen += [ln for ln in _outline(own) if not _repeats(ln, chosen)]
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         return chosen
-    if own:
-        return _outline(own)
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
 
