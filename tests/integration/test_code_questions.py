@@ -275,6 +275,10 @@ def test_a_type_no_line_of_which_holds_the_questions_words_is_told_by_its_outlin
     answer = run_json("ask", *backoff, "ExponentialBackOff 是怎么工作的？")
     assert answer["status"] == "answered", answer
     assert "func (b *ExponentialBackOff) Reset() {" in quoted(answer)
+    # words held only outside it ("default"): its outline still comes with those lines
+    answer = run_json("ask", *backoff, "Which default does ExponentialBackOff start from?")
+    assert "func (b *ExponentialBackOff) Reset() {" in quoted(answer)
+    assert "DefaultInitialInterval = 500 * time.Millisecond" in quoted(answer)
 
 
 def test_a_question_about_what_the_code_lacks_is_refused(backoff: list[str]) -> None:

@@ -129,7 +129,9 @@ def _picked(
     best = ranked(lines, wanted, prior)[:BEST_LINES]
     for _, line in best:
         chosen += [t for t in (line, *_opened(lines, line)) if not _repeats(t, chosen)]
-    if own and not best:  # no line holds the question's words (a Chinese question): the outline
+    mine = {ln.span for ln in own}
+    if own and not any(line.span in mine for _, line in best):
+        # none of its lines holds the question's words (a Chinese question): its outline
         chosen += [ln for ln in _outline(own) if not _repeats(ln, chosen)]
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         return chosen
