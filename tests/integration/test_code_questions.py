@@ -279,6 +279,7 @@ def test_a_type_no_line_of_which_holds_the_questions_words_is_told_by_its_outlin
     answer = run_json("ask", *backoff, "Which default does ExponentialBackOff start from?")
     assert "func (b *ExponentialBackOff) Reset() {" in quoted(answer)
     assert "DefaultInitialInterval = 500 * time.Millisecond" in quoted(answer)
+    assert len(quoted(answer)) <= 8  # read at a glance
 
 
 def test_a_question_about_what_the_code_lacks_is_refused(backoff: list[str]) -> None:

@@ -32,6 +32,7 @@ from askalong.types import BlockSpan
 GRAPH_ROUTE = "code_graph"
 LINES_ROUTE = "code_lines"
 ROUTES = frozenset({GRAPH_ROUTE, LINES_ROUTE})
+MAX_LINES = 8  # an answer's quoted lines, at most: a reader reads it at a glance
 ANCHOR_LINES = 4  # of the selection, at most
 BEST_LINES = 3  # of the rest, holding the question's rarest terms
 SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
@@ -97,7 +98,7 @@ def lines_draft(
     if missing:
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
-    picked = _picked(question, units, anchored=anchored, subject=name)
+    picked = _picked(question, units, anchored=anchored, subject=name)[:MAX_LINES]
     if not picked:
         return Draft("not_covered", NOT_COVERED[lang], ())
     cited = [(line.text.strip(), units[line.unit], line.span) for line in picked]
