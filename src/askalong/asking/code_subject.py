@@ -24,7 +24,7 @@ from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place
 
 NAME_BONUS = 2  # a definition named in the question's words: two of its rarest terms
-COUNTED_BLOCKS = 50_000  # blocks whose term counts are kept between questions
+COUNTED_BLOCKS = 50_000  # blocks whose counts are kept: about 1 MB per 2,000 blocks
 NEXT_BLOCKS = 3  # besides the best: a default set elsewhere (``DefaultInitialInterval``)
 
 
