@@ -196,3 +196,15 @@ def test_enter_asks_about_the_framed_blocks_while_the_block_cursor_is_on(
     code_page.keyboard.press("Enter")
     expect(code_page.locator(".askbox")).to_be_visible()
     expect(code_page.locator(".identifier-card")).to_have_count(0)
+
+
+def test_a_method_with_no_calls_nor_callers_says_so_in_one_line(
+    code_page: Page, repository: tuple[LiveServer, dict]
+) -> None:
+    """``Lock.__repr__`` calls nothing of the repository and nothing calls it: one line
+    says so, not two headings over "none"."""
+    card = clicked_card(code_page, repository, "    def __repr__(self):", "__repr__")
+    card.locator(".identifier-definition .symbol-more").first.click()
+    links = card.locator(".symbol-links").first
+    expect(links.locator(".none")).to_have_text("No calls or callers in this repository")
+    expect(links.locator("h3")).to_have_count(0)

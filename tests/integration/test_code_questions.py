@@ -30,6 +30,15 @@ def line_of(folder: Path, text: str) -> int:
     return next(i for i, row in enumerate(rows, 1) if text in row)
 
 
+def added(tmp_path: Path, name: str, source: str) -> Path:
+    """A one-file repository ``name`` holding ``source``, added with the CLI."""
+    folder = tmp_path / name.rsplit(".", 1)[0]
+    folder.mkdir()
+    (folder / name).write_text(source, encoding="utf-8")
+    run_json("add", "--no-embed", str(folder))
+    return folder
+
+
 def quoted(answer: dict[str, Any]) -> list[str]:
     return [q["text"].strip() for q in answer["quotes"]]
 
@@ -142,13 +151,12 @@ func WithMaxRetries(b BackOff, max uint64) BackOff {
 def test_lines_are_picked_past_a_comment_opener_and_a_name_ends_where_chinese_begins(
     settings: Settings, tmp_path: Path, question: str
 ) -> None:
-    folder = tmp_path / "retry"
-    folder.mkdir()
-    (folder / "retry.go").write_text(RETRY, encoding="utf-8")
-    run_json("add", "--no-embed", str(folder))
+    added(tmp_path, "retry.go", RETRY)
     answer = run_json("ask", question)
     assert answer["status"] == "answered", answer
-    assert quoted(answer) == ["func WithMaxRetries(b BackOff, max uint64) BackOff {"]
+    lines = quoted(answer)  # a short definition whole, its definition line first
+    assert lines[0] == "func WithMaxRetries(b BackOff, max uint64) BackOff {"
+    assert "return b" in lines and "/*" not in lines
 
 
 ENCODER = '''def make_encoder(indent):
@@ -165,11 +173,7 @@ ENCODER = '''def make_encoder(indent):
 @pytest.fixture
 def encoder(settings: Settings, tmp_path: Path) -> Path:
     """``enc.py`` (a function with a function nested in it) added as a repository."""
-    folder = tmp_path / "enc"
-    folder.mkdir()
-    (folder / "enc.py").write_text(ENCODER, encoding="utf-8")
-    run_json("add", "--no-embed", str(folder))
-    return folder
+    return added(tmp_path, "enc.py", ENCODER)
 
 
 def test_a_function_split_around_a_nested_one_is_read_whole(encoder: Path) -> None:
@@ -197,8 +201,194 @@ def test_a_question_in_plain_words_asked_of_source_files_is_answered_from_their_
     asked = [arg for i in ids for arg in ("--doc", i)]
     answer = run_json("ask", *asked, "Who gets woken first when the holder lets go?")
     assert answer["status"] == "answered", answer
-    assert answer["answer"].startswith("From the code:")
+    assert answer["answer"].startswith("From the code")
     source = (repo / LOCKS).read_text(encoding="utf-8") + (repo / "asyncio/mixins.py").read_text(
         encoding="utf-8"
     )
     assert all(q["text"] in source for q in answer["quotes"])
+
+
+BACKOFF = """package backoff
+
+import "time"
+
+const (
+\tDefaultInitialInterval = 500 * time.Millisecond
+\tDefaultMaxInterval     = 60 * time.Second
+)
+
+// ExponentialBackOff increases the interval after each failed try.
+type ExponentialBackOff struct {
+\tInitialInterval time.Duration
+\tMaxInterval     time.Duration
+\tcurrentInterval time.Duration
+}
+
+// Reset the interval back to the initial one.
+func (b *ExponentialBackOff) Reset() {
+\tb.currentInterval = b.InitialInterval
+}
+
+// Peek returns the next interval without advancing it.
+func (b *ExponentialBackOff) Peek() time.Duration {
+\treturn b.currentInterval
+}
+"""
+
+
+@pytest.fixture
+def backoff(settings: Settings, tmp_path: Path) -> list[str]:
+    """``backoff.go`` added as a repository: the ``--doc`` arguments asking of it."""
+    added(tmp_path, "backoff.go", BACKOFF)
+    return every_doc()
+
+
+def every_doc() -> list[str]:
+    """The ``--doc`` arguments asking of every document added."""
+    listed = run_json("docs")
+    documents = listed["documents"] if isinstance(listed, dict) else listed
+    return [arg for d in documents for arg in ("--doc", d["id"])]
+
+
+def test_a_value_set_outside_the_named_definition_is_quoted(backoff: list[str]) -> None:
+    """The default lives in a constant, not in the type the question names: the blocks
+    holding the question's words best come with the subject."""
+    answer = run_json(
+        "ask", *backoff, "What is the default initial interval of ExponentialBackOff?"
+    )
+    assert answer["status"] == "answered", answer
+    assert "500 * time.Millisecond" in answer["answer"]
+
+
+def test_a_question_in_readers_words_names_the_function_whose_comment_holds_them(
+    backoff: list[str],
+) -> None:
+    answer = run_json("ask", *backoff, "Which call gives the next interval without advancing?")
+    assert answer["answer"].startswith("From the code of ExponentialBackOff.Peek"), answer
+
+
+def test_a_type_no_line_of_which_holds_the_questions_words_is_told_by_its_outline(
+    backoff: list[str],
+) -> None:
+    """A Chinese question over English code shares no word with it: the type named is told
+    by its definition, doc comment and its methods' first lines."""
+    answer = run_json("ask", *backoff, "ExponentialBackOff 是怎么工作的？")
+    assert answer["status"] == "answered", answer
+    assert "func (b *ExponentialBackOff) Reset() {" in quoted(answer)
+    # words held only outside it ("default"): its outline still comes with those lines
+    answer = run_json("ask", *backoff, "Which default does ExponentialBackOff start from?")
+    assert "func (b *ExponentialBackOff) Reset() {" in quoted(answer)
+    assert "DefaultInitialInterval = 500 * time.Millisecond" in quoted(answer)
+    assert len(quoted(answer)) <= 8  # read at a glance
+
+
+def test_a_question_about_what_the_code_lacks_is_refused(backoff: list[str]) -> None:
+    answer = run_json("ask", *backoff, "Does it persist to disk between runs?")
+    assert answer["status"] == "not_covered", answer
+
+
+SLUG = """import re
+
+DUPLICATE_DASH_PATTERN = re.compile(r'-{2,}')
+QUOTE_PATTERN = re.compile(r"[']+")
+
+
+def slugify(text):
+    text = QUOTE_PATTERN.sub('-', text)
+    # remove redundant dashes
+    text = DUPLICATE_DASH_PATTERN.sub('-', text)
+    return text
+"""
+
+
+def test_explaining_a_line_quotes_the_comment_over_it_and_what_it_names(
+    settings: Settings, tmp_path: Path
+) -> None:
+    added(tmp_path, "slug.py", SLUG)
+    answer = run_json("ask", "--at", "slug.py:10", "--intent", "explain")
+    assert answer["status"] == "answered", answer
+    lines = quoted(answer)
+    assert "# remove redundant dashes" in lines
+    assert "DUPLICATE_DASH_PATTERN = re.compile(r'-{2,}')" in lines
+
+
+KEYS = """package lru
+
+// Keys returns a slice of the keys in the cache, from oldest to newest.
+func (c *LRU) Keys() []interface{} {
+\tkeys := make([]interface{}, len(c.items))
+\ti := 0
+\tfor ent := c.evictList.Back(); ent != nil; ent = ent.Prev() {
+\t\tkeys[i] = ent.Value.(*entry).key
+\t\ti++
+\t}
+\treturn keys
+}
+
+const (
+\tDefaultRatio = 0.25
+)
+
+func (c *LRU) Ratio() float64 {
+\treturn c.ratio
+}
+"""
+
+
+def test_a_long_definition_is_told_by_its_doc_comment_and_a_value_by_its_literal(
+    settings: Settings, tmp_path: Path
+) -> None:
+    added(tmp_path, "lru.go", KEYS)
+    answer = run_json("ask", "In what order does Keys give back the keys?")
+    assert "from oldest to newest" in answer["answer"], answer
+    answer = run_json("ask", "What is the default Ratio?")
+    assert "DefaultRatio = 0.25" in answer["answer"], answer
+
+
+TEXT_TOOLS = '''import unicodedata
+
+
+def smart_truncate(string, max_length=0, save_order=False):
+    """Truncate a string.
+
+    :param save_order (bool): if True then word order of output string is like input string
+    """
+    words = string.split()
+    if save_order:
+        words = words[:max_length]
+    else:
+        words = sorted(words)[:max_length]
+    return " ".join(words)
+
+
+def normalize(text, unicode_output=False):
+    """Normalize text before it is cut into words."""
+    if unicode_output:
+        return unicodedata.normalize("NFKC", text)
+    return unicodedata.normalize("NFKD", text)
+
+
+def kept(char):
+    """Whether a character is allowed: allowed characters are kept, when allowed."""
+    return char.isalnum()
+'''
+
+
+@pytest.fixture
+def text_tools(settings: Settings, tmp_path: Path) -> list[str]:
+    """``tools.py`` added as a repository: the ``--doc`` arguments asking of it."""
+    added(tmp_path, "tools.py", TEXT_TOOLS)
+    return every_doc()
+
+
+def test_a_named_parameter_leads_to_the_function_taking_it(text_tools: list[str]) -> None:
+    answer = run_json("ask", *text_tools, "What does save_order change when truncating?")
+    assert answer["answer"].startswith("From the code of smart_truncate"), answer
+
+
+def test_a_follow_up_naming_nothing_is_about_what_its_thread_asked(text_tools: list[str]) -> None:
+    first = run_json("ask", *text_tools, "Which normalization is applied to unicode output?")
+    assert first["answer"].startswith("From the code of normalize"), first
+    thread = ["--thread", first["thread_id"]]
+    answer = run_json("ask", *text_tools, *thread, "And when it isn't allowed?")
+    assert answer["answer"].startswith("From the code of normalize"), answer

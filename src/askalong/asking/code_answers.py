@@ -3,36 +3,47 @@
 A graph question (``question/code_asks.py``) is answered from the call graph: where
 ``X`` is defined (its definition line quoted), what calls it (each caller's call line
 quoted); "what does X call" is the call tree (``call_paths.py``). Any other question over
-code evidence is answered with the code's own lines: the anchor's selected lines first,
-then the lines sharing most of the question's words and identifiers. Code evidence is
-judged by the identifiers the question names being in it, never by prose words
-("function", "defined", "mutual exclusion" are not in code, and need not be): a named
-identifier in no line is the only refusal. Every line of such an answer is a quote of
-itself, so its claim holds by construction (``call_paths.tree_checked``).
+code evidence is answered with the code's own lines: the anchor's selected lines (with
+the comment over them) first, or a short subject whole, or a longer one's doc comment,
+then the lines BM25 scores best for the question's terms (``code_lines.ranked``:
+identifier parts are words, a rare term decides). Code evidence is judged by the
+identifiers the question names being in it, never by prose words ("function", "defined",
+"mutual exclusion" are not in code, and need not be): a named identifier in no line is
+the only refusal here (a question naming nothing the code holds enough of is refused
+before, ``evidence_code_named``). Every line of such an answer is a quote of itself, so
+its claim holds by construction (``call_paths.tree_checked``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
+from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
 from askalong.context.code import line_span
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
-from askalong.text.tokens import key_terms
+from askalong.question.value_asks import asked_attributes
 from askalong.types import BlockSpan
 
 GRAPH_ROUTE = "code_graph"
 LINES_ROUTE = "code_lines"
 ROUTES = frozenset({GRAPH_ROUTE, LINES_ROUTE})
+MAX_LINES = 8  # an answer's quoted lines, at most: a reader reads it at a glance
 ANCHOR_LINES = 4  # of the selection, at most
-BEST_LINES = 3  # of the rest, sharing the question's words
+BEST_LINES = 3  # of the rest, holding the question's rarest terms
+SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
+DOC_LINES = 2  # of a longer subject's doc comment, quoted first
+OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
+OUTLINE_MEMBERS = 8
+OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
+VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
+_LITERAL = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
+ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
-_COMMENT = ("#", "//", "/*", "*", '"""', "'''")
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
 _TEXT = {
@@ -53,19 +64,6 @@ _TEXT = {
         "missing": "所查代码中没有：{names}。",
     },
 }
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_BARE_LINE = re.compile(r"^[\s{}()\[\];,:]*$")
-# A line of comment punctuation alone (``/*``, ``*/``, ``"""``): it says nothing to quote.
-_MARK_LINE = re.compile(r"^\s*(?:/\*+|\*+/|\*|\"\"\"|\'\'\'|#+|//+)\s*$")
-_BLOCK_OPENERS = (("/*", "*/"), ('"""', '"""'), ("'''", "'''"))
-
-
-@dataclass(frozen=True)
-class _Line:
-    unit: int
-    span: BlockSpan
-    text: str
-    comment: bool = False  # a comment line, or a line inside a block comment or docstring
 
 
 def graph_draft(
@@ -100,7 +98,7 @@ def lines_draft(
     if missing:
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
-    picked = _picked(question, units, anchored=anchored, subject=name)
+    picked = _picked(question, units, anchored=anchored, subject=name)[:MAX_LINES]
     if not picked:
         return Draft("not_covered", NOT_COVERED[lang], ())
     cited = [(line.text.strip(), units[line.unit], line.span) for line in picked]
@@ -110,37 +108,85 @@ def lines_draft(
 
 def _picked(
     question: QuestionReading, units: Sequence[ContextUnit], *, anchored: bool, subject: str
-) -> list[_Line]:
+) -> list[CodeLine]:
     """Anchored: the selection's lines with the line that governs them (the ``if`` /
-    ``case`` above) and the lines right after (its ``except`` / ``catch``); then the lines
-    sharing most of the question's words or identifiers, code before comments (a block's
-    opening line with its first). Unanchored, the subject's own lines (a class's members
-    too) come first, its name and definition line aside: every line of it names it."""
-    lines = list(_lines(units))
+    ``case`` above) and the lines right after (its ``except`` / ``catch``). Then the lines
+    holding the question's rarest terms (``code_lines.ranked``), a block's opening line
+    with its first, the subject's name aside (every line of it names it). Unanchored, a
+    short subject is quoted whole, its definition line first; a subject no line answers
+    by its definition, its doc lines and its members' first lines."""
+    lines = list(code_lines(units))
     chosen = _around_selection(lines, units[0]) if anchored else []
-    wanted = _line_terms(question.text)
-    pool = lines
-    if not anchored:
-        wanted -= _line_terms(subject)
+    wanted = line_terms(question.text)
+    if anchored:  # what the selection names: its definitions, its siblings, its uses
+        wanted |= line_terms(units[0].cited_text())
+    own: list[CodeLine] = []
+    if not anchored and subject:
+        wanted -= line_terms(subject)
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
-        pool = [ln for ln in own if ln != _definition_line(own)] or lines
-    best = _best(pool, wanted) or _best(lines, wanted)
-    for line in best[:BEST_LINES]:
-        for taken in (line, *_opened(lines, line)):
-            if all(taken.text.strip() != c.text.strip() for c in chosen):
-                chosen.append(taken)
+        chosen = _whole_if_short(own) or _doc_lines(own)
+    prior = _prior(lines, own, valued=bool(asked_attributes(question.terms)))
+    best = ranked(lines, wanted, prior)[:BEST_LINES]
+    for _, line in best:
+        chosen += [t for t in (line, *_opened(lines, line)) if not _repeats(t, chosen)]
+    mine = {ln.span for ln in own}
+    if own and not any(line.span in mine for _, line in best):
+        # none of its lines holds the question's words (a Chinese question): its outline
+        chosen += [ln for ln in _outline(own) if not _repeats(ln, chosen)]
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         return chosen
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
 
 
-def _definition_line(lines: list[_Line]) -> _Line | None:
+def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[float]:
+    """Each line's weight: the subject's own lines over others'; for a question asking a
+    value ("the default initial interval"), a line stating one (a number, a string)."""
+    mine = {ln.span for ln in own}
+    return [
+        (1.0 if not own or ln.span in mine else OTHERS_WEIGHT)
+        * (VALUE_WEIGHT if valued and _LITERAL.search(ln.text) else 1.0)
+        for ln in lines
+    ]
+
+
+def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
+    """What the definition's author says it does: the first ``DOC_LINES`` comment lines
+    of its own block (a Go doc comment above it, a docstring under it)."""
+    return [ln for ln in own if ln.unit == own[0].unit and ln.comment][:DOC_LINES] if own else []
+
+
+def _whole_if_short(own: list[CodeLine]) -> list[CodeLine]:
+    """The definition's own lines (a class's, its members aside), its definition line
+    first, when they are ``SHORT_BODY`` or fewer; else none."""
+    head = [ln for ln in own if ln.unit == own[0].unit] if own else []
+    first = _definition_line(head)
+    whole = [first, *(ln for ln in head if ln != first)] if first else head
+    return whole if len(whole) <= SHORT_BODY else []
+
+
+def _repeats(line: CodeLine, chosen: Sequence[CodeLine]) -> bool:
+    return any(line.text.strip() == c.text.strip() for c in chosen)
+
+
+def _outline(own: list[CodeLine]) -> list[CodeLine]:
+    """A definition told by itself: its first line and the doc lines under it, then
+    each member's first line (a class's methods)."""
+    head = [ln for ln in own if ln.unit == own[0].unit]
+    doc = [ln for ln in head[1 : OUTLINE_DOC + 1] if ln.comment]
+    members: dict[int, CodeLine] = {}
+    for line in own:
+        if line.unit != own[0].unit and not line.comment:
+            members.setdefault(line.unit, line)
+    return [head[0], *doc, *list(members.values())[:OUTLINE_MEMBERS]]
+
+
+def _definition_line(lines: list[CodeLine]) -> CodeLine | None:
     return next((ln for ln in lines if not ln.comment), None)
 
 
-def _around_selection(lines: list[_Line], anchor: ContextUnit) -> list[_Line]:
+def _around_selection(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLine]:
     own = [ln for ln in lines if ln.unit == 0]
     picked = [i for i, ln in enumerate(own) if _cited(anchor, ln.span)][:ANCHOR_LINES]
     if not picked:
@@ -148,23 +194,26 @@ def _around_selection(lines: list[_Line], anchor: ContextUnit) -> list[_Line]:
     first, last = picked[0], picked[-1]
     depth = _indent(own[first].text)
     parent = next((i for i in range(first - 1, -1, -1) if _indent(own[i].text) < depth), None)
-    around = ([parent] if parent is not None else []) + picked
+    above = _comment_above(own, first)
+    around = ([parent] if parent is not None and parent not in above else []) + above + picked
     around += list(range(last + 1, min(last + 1 + AFTER_LINES, len(own))))
     return [own[i] for i in around]
 
 
-def _best(lines: list[_Line], wanted: frozenset[str]) -> list[_Line]:
-    """The lines sharing the question's terms, most first; a comment counts half."""
-    scored = []
-    for index, line in enumerate(lines):
-        shared = len(wanted & _line_terms(line.text))
-        if shared:
-            weight = shared / 2 if line.comment else shared
-            scored.append((-weight, index, line))
-    return [line for _, _, line in sorted(scored, key=lambda t: t[:2])]
+def _comment_above(own: list[CodeLine], first: int) -> list[int]:
+    """The comment lines right above line ``first`` (``// Verify size not exceeded``
+    over ``evict := ...``): what the code's author said of it, ``ABOVE_LINES`` at most."""
+    found: list[int] = []
+    index = first - 1
+    while index >= 0 and own[index].comment and len(found) < ABOVE_LINES:
+        if own[index].span.end + 1 != own[index + 1].span.start:
+            break  # a blank line between: a comment on something else (a module's)
+        found.insert(0, index)
+        index -= 1
+    return found
 
 
-def _opened(lines: list[_Line], line: _Line) -> list[_Line]:
+def _opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
     """The first line of the block ``line`` opens (``if r == nil {`` -> its body)."""
     if not line.text.rstrip().endswith(("{", ":")):
         return []
@@ -177,46 +226,11 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip())
 
 
-def _lines(units: Sequence[ContextUnit]) -> Iterator[_Line]:
-    """Every line of code the units hold that says something (not a lone brace, nor a
-    comment's ``/*`` or ``*/`` alone), each knowing whether it is comment."""
-    for number, unit in enumerate(units):
-        for piece in unit.pieces:
-            offset = 0
-            closing = ""  # the end of the block comment (docstring) the line is in
-            for row in piece.text.split("\n"):
-                comment, closing = _comment_state(row, closing)
-                if not _BARE_LINE.match(row) and not _MARK_LINE.match(row):
-                    start = piece.span.start + offset
-                    span = BlockSpan(piece.span.block_id, start, start + len(row))
-                    yield _Line(number, span, row, comment)
-                offset += len(row) + 1
-
-
-def _comment_state(row: str, closing: str) -> tuple[bool, str]:
-    """Whether ``row`` is comment, and the block comment's end still awaited after it."""
-    text = row.strip()
-    if closing:
-        return True, "" if closing in text else closing
-    if text.startswith(_COMMENT):
-        for opener, end in _BLOCK_OPENERS:
-            if text.startswith(opener) and end not in text[len(opener) :]:
-                return True, end
-        return True, ""
-    return False, ""
-
-
 def _cited(unit: ContextUnit, span: BlockSpan) -> bool:
     return any(
         c.block_id == span.block_id and span.start < c.end and c.start < span.end
         for c in unit.cited_spans
     )
-
-
-def _line_terms(text: str) -> frozenset[str]:
-    """Words and identifier parts (``_wake_up_first`` → wake, first; ``notifyWaiters`` →
-    notify, waiters), as ``key_terms`` stems them."""
-    return frozenset(key_terms(_CAMEL.sub(" ", text.replace("_", " ").replace(".", " "))))
 
 
 def _named_in(name: str, units: Sequence[ContextUnit]) -> bool:

@@ -62,7 +62,9 @@ def code_finding(
     if question.ask in ("callers", "usage"):
         for target in targets:
             callers.extend(islice(repository.callers(target), MAX_CALLERS - len(callers)))
-    if question.ask == "usage":
+    if question.ask == "usage" or (question.ask == "callers" and not callers):
+        # a call the graph resolves nowhere (``self.popitem()`` of a base class's own
+        # method) still names the target: the lines naming it stand for its callers
         callers.extend(islice(references(repository, targets, callers), MAX_CALLERS))
     return CodeFinding(question, targets, tuple(callers))
 

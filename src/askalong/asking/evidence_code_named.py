@@ -8,7 +8,8 @@ this strategy's (``None``: it is searched).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from askalong.asking.code_evidence import (
     graph_evidence,
@@ -16,9 +17,17 @@ from askalong.asking.code_evidence import (
     subject_place,
     whole_unit,
 )
+from askalong.asking.code_finding import named_places
 from askalong.asking.code_reading import only_code, repository_asked
+from askalong.asking.code_subject import (
+    COVERAGE_FLOOR,
+    NEXT_BLOCKS,
+    all_places,
+    best_subject,
+)
 from askalong.asking.evidence_base import Evidence, titles_of
 from askalong.asking.evidence_code_anchor import graph_based
+from askalong.asking.evidence_search import thread_context
 from askalong.asking.question import AskedQuestion
 from askalong.context.assemble import assemble_context
 from askalong.context.code import CODE_TOTAL_CHARS, code_units
@@ -40,19 +49,34 @@ class NamedCodeEvidence:
             if not only_code(self.store, asked.documents, access):
                 return None
             repository = repository_asked(self.store, asked.documents, access, question.words)
-            word = question.defined_word(repository.defined)
-            if not word:
-                return None
-            question = replace(question, name=word)
-        else:
-            repository = repository_asked(self.store, asked.documents, access, [question.name])
+            return self._unnamed(access, asked, repository)
+        repository = repository_asked(self.store, asked.documents, access, [question.name])
         graph = graph_evidence(repository, question, None)
         if graph is not None:
             return graph_based(self.store, access, asked, graph, graph.units[0])
-        place = subject_place(repository, question, None)
-        if place is None:
+        named = named_places(repository, question)
+        best = best_subject(named, asked.question.text) if len(named) > 1 else None
+        place = best.place if best else subject_place(repository, question, None)
+        if place is None:  # a name no definition has (a parameter, ``save_order``)
+            code = only_code(self.store, asked.documents, access)
+            return self._unnamed(access, asked, repository) if code else None
+        ranked = best_subject(all_places(repository), asked.question.text)
+        others = [] if ranked is None else [ranked.place, *ranked.next_best]
+        return self._about(access, asked, repository, place, [p for p in others if p != place])
+
+    def _unnamed(
+        self, access: Access, asked: AskedQuestion, repository: Repository
+    ) -> Evidence | None:
+        """A question naming no definition, over code alone: about the block holding its
+        terms best; refused (no units) when that block holds too little of it."""
+        if not repository.files:
             return None
-        return self._about(access, asked, repository, place)
+        before = thread_context(asked).split("\n", 1)[0]  # a follow-up: its thread's question
+        best = best_subject(all_places(repository), f"{asked.question.text}\n{before}")
+        if best is None or best.coverage < COVERAGE_FLOOR:
+            searched = ("the repository's definitions, by the question's words",)
+            return Evidence((), {}, frozenset(), (), searched, ())
+        return self._about(access, asked, repository, best.place, best.next_best)
 
     def _about(
         self,
@@ -60,13 +84,16 @@ class NamedCodeEvidence:
         asked: AskedQuestion,
         repository: Repository,
         place: Place,
+        others: Sequence[Place],
     ) -> Evidence:
-        """The named definition whole, then its class, callees and callers."""
+        """The definition whole, its members, the other blocks holding the question's
+        words best (``others``, a few), then its class, callees and callers."""
         unit = whole_unit(place)
-        around = [*member_units(repository, place), *code_units(repository, place)]
+        best = [whole_unit(p) for p in others[:NEXT_BLOCKS]]
+        around = [*member_units(repository, place), *best, *code_units(repository, place)]
         terms = asked.question.terms
         context = assemble_context(terms, unit, around, [], total_chars=CODE_TOTAL_CHARS)
-        name = ".".join(place.qualname)
+        name = ".".join(place.qualname) or place.file.where
         return Evidence(
             units=tuple(context),
             titles=titles_of(self.store, access, asked, context),

@@ -22,7 +22,7 @@ _HERE = (
     r"|the\s+(?:function|method|func|code))"
 )
 _EN_NAMED: list[tuple[CodeAsk, str]] = [
-    ("callers", rf"\b(?:what|who|which\s+\w+)\s+(?:calls|invokes|uses)\s+(?:the\s+\w+\s+)?{_ID}"),
+    ("callers", rf"\b(?:what|who|which\s+\w+)\s+(?:calls?|invokes?|uses)\s+(?:the\s+\w+\s+)?{_ID}"),
     ("callers", rf"\bwhere\s+(?:is|are)\s+{_ID}\s+(?:called|invoked)"),
     ("callers", rf"\bcallers?\s+of\s+{_ID}"),
     ("usage", rf"\bwhere\s+(?:is|are)\s+{_ID}\s+(?:used|referenced)"),

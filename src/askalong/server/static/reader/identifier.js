@@ -130,10 +130,7 @@ export class IdentifierCard {
             api.symbolCalls(placeJson.document_id, placeJson.block_id),
             api.symbolCallers(placeJson.document_id, placeJson.block_id),
           ]);
-          list.replaceChildren(
-            ...this.symbols.section(t("code.calls"), calls, (call) => call.place.lines?.[0] ?? 1),
-            ...this.symbols.section(t("code.callers"), callers, (call) => call.line),
-          );
+          list.replaceChildren(...this.symbols.links(calls, callers));
         },
       },
       t("code.calls_callers"),

@@ -65,15 +65,24 @@ export class SymbolLinks {
         api.symbolCalls(this.docId, symbol.block_id),
         api.symbolCallers(this.docId, symbol.block_id),
       ]);
-      links.replaceChildren(
-        // a callee at its definition's first line (its def/func/class line), a caller at the call
-        ...this.section(t("code.calls"), calls, (call) => call.place.lines?.[0] ?? 1),
-        ...this.section(t("code.callers"), callers, (call) => call.line),
-      );
+      links.replaceChildren(...this.links(calls, callers));
     } catch (error) {
       delete links.dataset.loaded;
       links.replaceChildren(el("div", { class: "none" }, error.message));
     }
+  }
+
+  // A symbol's calls and callers, each under its heading; one line when it has neither
+  // (two headings over "none" read as empty ones).
+  links(calls, callers) {
+    if (!calls.length && !callers.length) {
+      return [el("div", { class: "none" }, t("code.no_links"))];
+    }
+    return [
+      // a callee at its definition's first line (its def/func/class line), a caller at the call
+      ...this.section(t("code.calls"), calls, (call) => call.place.lines?.[0] ?? 1),
+      ...this.section(t("code.callers"), callers, (call) => call.line),
+    ];
   }
 
   section(title, calls, lineOf) {

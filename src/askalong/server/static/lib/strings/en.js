@@ -145,6 +145,7 @@ export default Object.freeze({
   "code.calls": "Calls (go to definition)",
   "code.callers": "Callers",
   "code.none": "None in this repository",
+  "code.no_links": "No calls or callers in this repository",
   "code.line": "line {n}",
   "tree.label": "Files",
   "tree.open": "Files of {name}",

@@ -144,6 +144,7 @@ export default Object.freeze({
   "code.calls": "调用（转到定义）",
   "code.callers": "调用者",
   "code.none": "本仓库中没有",
+  "code.no_links": "本仓库中没有调用，也没有调用者",
   "code.line": "第 {n} 行",
   "tree.label": "文件",
   "tree.open": "{name} 的文件",

@@ -1,0 +1,114 @@
+"""The lines of code evidence, and which of them answer a question (pure).
+
+A line's terms are its words and identifier parts (``_wake_up_first`` → wake, first;
+``evictList`` → evict, list), stemmed as ``key_terms`` stems them, so a reader's words
+("evicted", "list") meet the code's names. A line is scored as BM25 scores a short
+document with its length left out: the inverse document frequency of each question term
+it holds, counted over the evidence's own lines, so a word every line holds ("cache" in a
+cache library) weighs little and a rare one ("typed") decides. Comments and docstrings
+count as much as code: a reader's words are most often in them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from askalong.context.units import ContextUnit
+from askalong.text.tokens import tokenize
+from askalong.types import BlockSpan
+
+K1 = 1.2  # BM25's saturation and length normalisation, as Lucene
+B = 0.75
+
+_COMMENT = ("#", "//", "/*", "*", '"""', "'''")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_BARE_LINE = re.compile(r"^[\s{}()\[\];,:]*$")
+# A line of comment punctuation alone (``/*``, ``*/``, ``"""``): it says nothing to quote.
+_MARK_LINE = re.compile(r"^\s*(?:/\*+|\*+/|\*|\"\"\"|\'\'\'|#+|//+)\s*$")
+_BLOCK_OPENERS = (("/*", "*/"), ('"""', '"""'), ("'''", "'''"))
+
+
+@dataclass(frozen=True)
+class CodeLine:
+    """One line of a unit: where it is, its text, and whether it is comment (a comment
+    line, or a line inside a block comment or docstring)."""
+
+    unit: int
+    span: BlockSpan
+    text: str
+    comment: bool = False
+
+
+def code_lines(units: Sequence[ContextUnit]) -> Iterator[CodeLine]:
+    """Every line of code the units hold that says something (not a lone brace, nor a
+    comment's ``/*`` or ``*/`` alone), each knowing whether it is comment."""
+    for number, unit in enumerate(units):
+        for piece in unit.pieces:
+            offset = 0
+            closing = ""  # the end of the block comment (docstring) the line is in
+            for row in piece.text.split("\n"):
+                comment, closing = _comment_state(row, closing)
+                if not _BARE_LINE.match(row) and not _MARK_LINE.match(row):
+                    start = piece.span.start + offset
+                    span = BlockSpan(piece.span.block_id, start, start + len(row))
+                    yield CodeLine(number, span, row, comment)
+                offset += len(row) + 1
+
+
+def _comment_state(row: str, closing: str) -> tuple[bool, str]:
+    """Whether ``row`` is comment, and the block comment's end still awaited after it."""
+    text = row.strip()
+    if closing:
+        return True, "" if closing in text else closing
+    if text.startswith(_COMMENT):
+        for opener, end in _BLOCK_OPENERS:
+            if text.startswith(opener) and end not in text[len(opener) :]:
+                return True, end
+        return True, ""
+    return False, ""
+
+
+def line_terms(text: str) -> frozenset[str]:
+    """Words and identifier parts (``_wake_up_first`` → wake, first; ``notifyWaiters`` →
+    notify, waiters; ``LRUCache`` → lru, cache), as ``key_terms`` stems them."""
+    return frozenset(term_list(text))
+
+
+def term_list(text: str) -> list[str]:
+    """``line_terms`` in text order, each as often as it occurs."""
+    spaced = _CAMEL.sub(" ", text.replace("_", " ").replace(".", " "))
+    return [t for t in tokenize(spaced) if not (len(t) == 1 and t.isascii())]
+
+
+def idf(documents: Iterable[frozenset[str]]) -> dict[str, float]:
+    """BM25's inverse document frequency of each term over ``documents`` (Robertson and
+    Spärck Jones, as Lucene writes it: ln(1 + (N - df + 0.5) / (df + 0.5)))."""
+    frequency: Counter[str] = Counter()
+    total = 0
+    for terms in documents:
+        frequency.update(terms)
+        total += 1
+    return {t: math.log(1 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+
+
+def ranked(
+    lines: Sequence[CodeLine], wanted: frozenset[str], prior: Sequence[float] = ()
+) -> list[tuple[float, CodeLine]]:
+    """The lines holding any of the ``wanted`` terms, best first (ties in text order),
+    each with its BM25 score over ``lines`` (each term once: a line is short), so a long
+    docstring line holding one term weighs less than a short line of code holding it;
+    times the line's ``prior`` where given (the subject's own lines before others')."""
+    terms = [line_terms(line.text) for line in lines]
+    weights = idf(terms)
+    average = sum(len(t) for t in terms) / max(len(terms), 1)
+    scored = []
+    for index, (line, held) in enumerate(zip(lines, terms, strict=True)):
+        norm = (K1 + 1) / (1 + K1 * (1 - B + B * len(held) / average)) if average else 1.0
+        score = sum(weights[t] for t in wanted & held) * norm * (prior[index] if prior else 1)
+        if score > 0:
+            scored.append((-score, index, line))
+    return [(-score, line) for score, _, line in sorted(scored, key=lambda t: t[:2])]

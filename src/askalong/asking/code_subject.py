@@ -1,0 +1,122 @@
+"""Which definition of a repository a question in a reader's words is about (pure):
+"which call reads a value without making it count as recently used?" names no
+identifier, yet one function's lines and doc comment hold its words.
+
+Every block of the repository (a function, a class, a file's top-level lines) is a
+document, its terms its words and identifier parts (``code_lines.line_terms``), its
+name's parts counted once more; the blocks are ranked by BM25 (Robertson et al.; k1 1.2,
+b 0.75, as Lucene). ``coverage`` is how much of the question the best block holds: the
+inverse document frequencies of the question's terms it holds over those of all its
+terms, a term no block holds weighing as the rarest. A question about what the code
+lacks ("does it keep caches on disk?") is covered little, and refused.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from askalong.asking.code_lines import K1, B, idf, line_terms, term_list
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place
+
+NAME_BONUS = 2  # a definition named in the question's words: two of its rarest terms
+COUNTED_BLOCKS = 50_000  # blocks whose counts are kept: about 1 MB per 2,000 blocks
+NEXT_BLOCKS = 3  # besides the best: a default set elsewhere (``DefaultInitialInterval``)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """The best block for a question, how much of the question it holds (0 to 1), and
+    the next best blocks (``NEXT_BLOCKS`` at most) that hold any of it."""
+
+    place: Place
+    coverage: float
+    next_best: tuple[Place, ...] = ()
+
+
+def best_subject(places: Sequence[Place], question: str) -> Subject | None:
+    """The place among ``places`` whose block holds the question's terms best (BM25),
+    a block the question names in words (``named_in_words``) as if it held
+    ``NAME_BONUS`` terms found nowhere else; None when none holds any."""
+    wanted = line_terms(question)
+    counts = [_counts(p) for p in places]
+    weights = idf(frozenset(c) for c in counts)
+    average = sum(c.total() for c in counts) / max(len(counts), 1)
+    names = named_in_words(question)
+    bonus = NAME_BONUS * max(weights.values(), default=0.0)
+    scored = sorted(
+        (
+            (_bm25(c, wanted, weights, average) + (bonus if _named(p, names) else 0.0), -i)
+            for i, (p, c) in enumerate(zip(places, counts, strict=True))
+        ),
+        reverse=True,
+    )
+    found = [-i for score, i in scored if score > 0]
+    if not found:
+        return None
+    best, rest = found[0], tuple(places[i] for i in found[1 : NEXT_BLOCKS + 1])
+    if _named(places[best], names):  # named: what it holds is what was asked
+        return Subject(places[best], 1.0, rest)
+    return Subject(places[best], _coverage(wanted, frozenset(counts[best]), weights), rest)
+
+
+def all_places(repository: Repository) -> list[Place]:
+    """Every block of the repository, as a place."""
+    return [Place(file, block) for file in repository.files for block in file.blocks]
+
+
+def _counts(place: Place) -> Counter[str]:
+    """The block's terms with their counts, its name's terms once more (read-only:
+    shared between questions, ``_text_counts``)."""
+    return _text_counts(f"{place.block.text}\n{' '.join(place.qualname[-1:])}")
+
+
+@functools.lru_cache(maxsize=COUNTED_BLOCKS)
+def _text_counts(text: str) -> Counter[str]:
+    """Stemming a repository's every block takes half a second a megabyte of code: a
+    block is counted once while the process runs, not once a question."""
+    return Counter(term_list(text))
+
+
+def _bm25(
+    counts: Counter[str], wanted: frozenset[str], weights: dict[str, float], average: float
+) -> float:
+    length = counts.total() / average if average else 1.0
+    score = 0.0
+    for term in wanted & counts.keys():
+        tf = counts[term]
+        score += weights[term] * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length))
+    return score
+
+
+def _coverage(wanted: frozenset[str], held: frozenset[str], weights: dict[str, float]) -> float:
+    """Code is written in Latin letters: a Chinese question's Chinese words are not what
+    it lacks (``WithMaxRetries 是怎么限制重试次数的``), unless they are all it has."""
+    wanted = frozenset(t for t in wanted if t.isascii()) or wanted
+    rarest = max(weights.values(), default=1.0)
+    total = sum(weights.get(t, rarest) for t in wanted)
+    return sum(weights[t] for t in wanted & held) / total if total else 0.0
+
+
+def named_in_words(question: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The names a question may write as words: each word as written ("naturalsize",
+    "Cache": a lower-case "cache" is a word, not the class), and each two words joined,
+    lower-cased ("the LFU cache" → ``lfucache``, which ``LFUCache`` is, case aside)."""
+    words = ["".join(c for c in w if c.isalnum()) for w in question.replace("-", " ").split()]
+    words = [w for w in words if w.isascii() and w]
+    return frozenset(words), frozenset("".join(pair).lower() for pair in pairwise(words))
+
+
+def _named(place: Place, names: tuple[frozenset[str], frozenset[str]]) -> bool:
+    name = "".join(c for c in place.qualname[-1] if c.isalnum()) if place.qualname else ""
+    words, joined = names
+    return bool(name) and (name in words or name.lower() in joined)
+
+
+# The least coverage a question naming no definition needs to be answered, chosen on the
+# development sets' code items (``benchmarks/code_answers_unseen.py``).
+COVERAGE_FLOOR = 0.1

@@ -1,0 +1,114 @@
+"""Code questions in a reader's words (issue 32, item 4): which definition a question
+naming no identifier is about (BM25 over the repository's blocks, identifier parts as
+words), which lines of it answer, and how little of the question a repository lacking the
+feature holds; small repositories parsed with the real parser."""
+
+from __future__ import annotations
+
+from askalong.asking.code_finding import code_finding
+from askalong.asking.code_lines import CodeLine, line_terms, ranked
+from askalong.asking.code_subject import (
+    COVERAGE_FLOOR,
+    all_places,
+    best_subject,
+    named_in_words,
+)
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import SourceFile
+from askalong.parse.code.parser import parse
+from askalong.question.code_asks import read_code_question
+from askalong.types import BlockSpan
+
+CACHE_GO = """package lru
+
+// Cache is a thread-safe fixed size LRU cache.
+type Cache struct {
+\tsize      int
+\tevictList []string
+}
+
+// Peek returns the key's value without updating the "recently used"-ness of the key.
+func (c *Cache) Peek(key string) (value string, ok bool) {
+\treturn lookup(key)
+}
+
+// Get looks up a key's value and marks it as recently used.
+func (c *Cache) Get(key string) (value string, ok bool) {
+\tc.touch(key)
+\treturn lookup(key)
+}
+
+// Purge is used to completely clear the cache.
+func (c *Cache) Purge() {
+\tc.evictList = nil
+}
+
+// LFUCache evicts the entry least frequently used.
+type LFUCache struct {
+\tcounts map[string]int
+}
+"""
+
+BASE_PY = """
+class Cache:
+    def __setitem__(self, key, value):
+        while self.full():
+            self.popitem()
+
+
+class LRUCache(Cache):
+    def popitem(self):
+        return None
+"""
+
+
+def repository(name: str, text: str) -> Repository:
+    blocks = parse(text.encode(), source=name).blocks
+    return Repository([SourceFile(name, name, blocks)])
+
+
+def subject_of(repo: Repository, question: str) -> str:
+    found = best_subject(all_places(repo), question)
+    assert found is not None, question
+    return ".".join(found.place.qualname)
+
+
+def test_a_question_in_readers_words_finds_the_function_whose_comment_holds_them() -> None:
+    repo = repository("cache.go", CACHE_GO)
+    question = "Which call reads a value without making it count as recently used?"
+    assert subject_of(repo, question) == "Cache.Peek"
+    assert subject_of(repo, "How do I clear the whole cache?") == "Cache.Purge"
+
+
+def test_a_name_written_as_words_is_the_subject() -> None:
+    words, joined = named_in_words("And which one does the LFU cache throw out?")
+    assert "lfucache" in joined and "cache" in words
+    repo = repository("cache.go", CACHE_GO)
+    assert subject_of(repo, "Which one does the LFU cache throw out?") == "LFUCache"
+
+
+def test_a_question_about_what_the_code_lacks_is_covered_too_little_to_answer() -> None:
+    repo = repository("cache.go", CACHE_GO)
+    lacking = best_subject(all_places(repo), "Does it persist to disk between runs?")
+    assert lacking is None or lacking.coverage < COVERAGE_FLOOR
+    held = best_subject(all_places(repo), "How do I clear the whole cache?")
+    assert held is not None and held.coverage >= COVERAGE_FLOOR
+
+
+def test_identifier_parts_are_words_and_a_rare_term_outweighs_a_common_one() -> None:
+    assert {"lru", "cach", "evict", "list"} <= line_terms("LRUCache evictList")
+    texts = ["cache = {}", "cache.get(k)", "cache.put(k)", "key = typedkey if typed else k"]
+    lines = [CodeLine(0, BlockSpan("b", i, i + 1), text) for i, text in enumerate(texts)]
+    best = ranked(lines, line_terms("Which cache key does it use when typed?"))
+    assert best[0][1].text == texts[3]
+
+
+def test_what_calls_a_method_the_graph_resolves_nowhere_is_answered_by_its_lines() -> None:
+    """``self.popitem()`` in ``Cache`` calls the subclass's method at run time: the call
+    graph resolves it to no definition, yet the line naming it answers "what calls"."""
+    repo = repository("cache.py", BASE_PY)
+    question = read_code_question("Which methods call popitem?")
+    assert question.ask == "callers"
+    finding = code_finding(repo, question, None)
+    assert finding is not None
+    assert [".".join(p.qualname) for _, p in finding.callers] == ["Cache.__setitem__"]
