@@ -196,16 +196,19 @@ def test_many_chunks_run_in_cache_sized_batches() -> None:
     assert batches[-1] == [200]
 
 
-def test_graph_avoids_the_slow_fused_skip_norm(onnx_fast: FastE5Embedder) -> None:
-    # ONNX Runtime's CPU SkipLayerNormalization cost 15 % of the graph; Add + LayerNorm 3 %.
+def test_graph_avoids_the_slow_kernels(onnx_fast: FastE5Embedder) -> None:
+    # On ONNX Runtime's CPU, SkipLayerNormalization cost 15 % of the graph (Add + LayerNorm
+    # 3 %) and blocked (per-row) Quantize/DequantizeLinear run element by element.
     import onnx
 
     from askalong.providers.local.e5.graph import build_graph
 
     graph = onnx.load_from_string(build_graph(onnx_fast._encoder.weights))  # type: ignore[attr-defined]
     ops = {node.op_type for node in graph.graph.node}
-    assert "SkipLayerNormalization" not in ops
-    assert {"LayerNormalization", "MatMulInteger", "MultiHeadAttention"} <= ops
+    assert not ops & {"SkipLayerNormalization", "DequantizeLinear", "MatMulInteger"}
+    assert {"LayerNormalization", "MatMulIntegerToFloat", "MultiHeadAttention"} <= ops
+    blocked = [a.name for n in graph.graph.node for a in n.attribute if a.name == "block_size"]
+    assert not blocked
 
 
 def test_self_check_rejects_an_embedder_with_other_vectors(
