@@ -82,7 +82,7 @@ class FastE5Embedder(Embedder):
     ) -> None:
         model = model or PackageModel.installed()
         image = read_model_file(model.path)
-        folder = cache_root / cache_key(image, model.version)
+        folder = cache_root / cache_key(image, model.version, cache_root)
         weights = load_weights(image, folder)
         ready = (folder / "done").is_file()  # load_weights made it unless the disk refused
         self._tokenizer = Tokenizer(image.vocabulary, folder if ready else None)
