@@ -5,9 +5,11 @@ Passages/s (wall) and CPU-seconds per passage on CMRC paragraphs, XQuAD paragrap
 SciFact abstracts and ~500-character English chunks, every engine in the same run
 (the package on a smaller sample: it is slow), the ratio to the package, the cosine
 to the package's vectors (min and median), plus the median latency of one short
-query. Prints a markdown table and saves it to ``benchmarks/results/embed-<date>.md``.
+query, and retrieval quality: XQuAD R@1 (each English question against every paragraph
+of the set, its own paragraph the answer) for every engine beside the package's.
+Prints a markdown table and saves it to ``benchmarks/results/embed-<date>.md``.
 
-    .venv/bin/python benchmarks/embed.py [--fast-n 120] [--ref-n 40]
+    .venv/bin/python benchmarks/embed.py [--fast-n 120] [--ref-n 40] [--recall-n 400]
 """
 
 from __future__ import annotations
@@ -103,6 +105,31 @@ def query_latency(embedder: Embedder, repeats: int = 21) -> float:
     return statistics.median(times)
 
 
+def squad_questions(path: Path) -> tuple[list[str], list[tuple[str, int]]]:
+    """The set's paragraphs, and each question with its paragraph's index."""
+    data = json.loads(path.read_text(encoding="utf-8"))["data"]
+    paragraphs = [p for article in data for p in article["paragraphs"]]
+    pairs = [(q["question"], i) for i, p in enumerate(paragraphs) for q in p["qas"]]
+    return [p["context"] for p in paragraphs], pairs
+
+
+def recall_at_1(engines: dict[str, Embedder], questions: int) -> str:
+    """XQuAD (en) R@1 per engine: ``questions`` questions spread over the set, searched
+    among all 240 paragraphs; the package's line is the anchor."""
+    paragraphs, pairs = squad_questions(EVALDATA / "qa/xquad/xquad.en.json")
+    pairs = pairs[:: max(1, len(pairs) // questions)][:questions]
+    found: dict[str, float] = {}
+    for label, engine in engines.items():
+        corpus = engine.embed_passages(paragraphs, batch_size=64)
+        asked = np.stack([engine.embed_query(q) for q, _ in pairs])
+        best = np.argmax(asked @ corpus.T, axis=1)
+        found[label] = float(np.mean(best == np.array([gold for _, gold in pairs])))
+        print(f"R@1 {label}: {found[label]:.4f}", flush=True)
+    anchor = found["package"]
+    cells = ", ".join(f"{label} {r:.4f} ({r - anchor:+.4f})" for label, r in found.items())
+    return f"XQuAD (en) R@1, {len(pairs)} questions against {len(paragraphs)} paragraphs: {cells}."
+
+
 def datasets(fast_n: int) -> dict[str, list[str]]:
     en = squad_paragraphs(EVALDATA / "qa/xquad/xquad.en.json")
     return {
@@ -160,6 +187,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fast-n", type=int, default=120, help="passages per set, fast paths")
     parser.add_argument("--ref-n", type=int, default=40, help="passages per set, the package")
+    parser.add_argument("--recall-n", type=int, default=400, help="XQuAD questions for R@1")
     parser.add_argument("--no-save", action="store_true", help="print only")
     args = parser.parse_args()
     cores = available_cores()
@@ -173,11 +201,13 @@ def main() -> None:
         }
         rows = measure(engines, args.fast_n, args.ref_n)
         latency = {label: query_latency(e) * 1000 for label, e in engines.items()}
+        recall = recall_at_1(engines, args.recall_n) if args.recall_n else "R@1 not measured."
         workers = {label: getattr(e, "workers", 0) for label, e in engines.items()}
         for engine in engines.values():
             if isinstance(engine, FastE5Embedder):
                 engine.close()
     report = render(rows, latency, cores, workers, (load, os.getloadavg()[0]), args)
+    report += f"\n{recall}\n"
     print(report)
     if not args.no_save:
         out = REPO / "benchmarks/results" / f"embed-{datetime.date.today().isoformat()}.md"

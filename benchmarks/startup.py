@@ -54,7 +54,7 @@ def measure(trees: dict[str, Path], runs: int, home: Path) -> dict[tuple[str, st
     for _ in range(runs):
         for label, args in CALLS.items():
             for tree, src in trees.items():
-                env = child_env(src, home)
+                env = child_env(src, home / tree)
                 taken = cpu_seconds(args, env)
                 seconds.setdefault((label, tree), []).append(taken)
     return seconds
@@ -77,9 +77,9 @@ def main() -> None:
     evaldata = Path(os.environ.get("ASKALONG_EVALDATA", "../shared/evaldata"))
     with tempfile.TemporaryDirectory() as folder:
         home = Path(folder)
-        prepare(home, next(iter(trees.values())), evaldata)
-        for src in trees.values():  # each tree's caches (engine choice, tables) made once
-            env = child_env(src, home)
+        for tree, src in trees.items():  # a home each: their caches (engine choice, graph)
+            prepare(home / tree, src, evaldata)  # differ by version and would evict each other
+            env = child_env(src, home / tree)
             subprocess.run(CALLS["askalong ask"], env=env, check=True, capture_output=True)
         seconds = measure(trees, args.runs, home)
     rows = [
@@ -90,7 +90,7 @@ def main() -> None:
     text = (
         f"# CLI start-up, CPU seconds per call (median of {args.runs})\n\n"
         f"{time.strftime('%Y-%m-%d')}, load {load:.1f} at the end on {os.cpu_count()} cores; "
-        "every call a fresh process on the same home (caches made by a warm-up call), "
+        "every call a fresh process on its tree's home (caches made by a warm-up call), "
         "bytecode cached as installed.\n\n"
         + markdown_table(["call", *trees], "l" + "r" * len(trees), rows)
     )

@@ -10,20 +10,22 @@ import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from askalong.config import Settings, load_settings
 from askalong.errors import AskAlongError, IndexUnreadable, InputError
 from askalong.index.choose import open_indexes, scan_neighbours
-from askalong.ingest.pages import PageReading
-from askalong.ingest.pipeline import Ingestor
-from askalong.maintain.conflict_scan import ConflictScanner
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
 from askalong.types import Access, Document, Visibility
 from askalong.values.collections import Collection
 from askalong.wakeups import JobWakeups
+
+if TYPE_CHECKING:  # loaded on first use: a question never parses (issue 28: ~0.1 CPU-s a call)
+    from askalong.ingest.pages import PageReading
+    from askalong.ingest.pipeline import Ingestor
+    from askalong.maintain.conflict_scan import ConflictScanner
 
 _Member = TypeVar("_Member")
 
@@ -51,6 +53,8 @@ class Library:
     def ingestor(self) -> Ingestor:
         """The ingestor, made on first use (it starts the guarded parser process)."""
         if self._ingestor is None:
+            from askalong.ingest.pipeline import Ingestor
+
             self._ingestor = Ingestor(self.settings, self.store, self.indexes)
         return self._ingestor
 
@@ -58,6 +62,8 @@ class Library:
     def pages(self) -> PageReading:
         """Reading unread scanned pages now, made on first use (it starts its own child)."""
         if self._pages is None:
+            from askalong.ingest.pages import PageReading
+
             self._pages = PageReading(self.settings, self.store, self.indexes)
         return self._pages
 
@@ -65,6 +71,8 @@ class Library:
     def conflicts(self) -> ConflictScanner | None:
         """The contradiction scan over the current vectors, wherever they are (the home's
         files or PostgreSQL); None when embeddings are off."""
+        from askalong.maintain.conflict_scan import ConflictScanner
+
         neighbours = scan_neighbours(self.indexes.vectors)
         return None if neighbours is None else ConflictScanner(self.store, neighbours)
 

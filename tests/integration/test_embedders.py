@@ -182,8 +182,33 @@ def test_batches_group_by_length_within_budget() -> None:
     assert sorted(i for batch in batches for i in batch) == list(range(len(lengths)))
     for batch in batches:
         widths = [lengths[i] for i in batch]
-        assert len(batch) * max(widths) <= max(4096, max(widths))
+        assert len(batch) * max(widths) <= max(512, max(widths))
     assert [lengths[i] for i in batches[0]] == [12, 13, 14, 30, 31]
+
+
+def test_many_chunks_run_in_cache_sized_batches() -> None:
+    # 4096-token batches streamed every op's activations through memory: 37 against
+    # 28 CPU ms a chunk (benchmarks/embed.py); a window longer than the budget runs alone.
+    lengths = [120 + i % 9 for i in range(200)] + [512]
+    batches = plan_batches(lengths, workers=2)
+    assert sorted(i for batch in batches for i in batch) == list(range(len(lengths)))
+    assert max(len(b) * max(lengths[i] for i in b) for b in batches[:-1]) <= 512
+    assert batches[-1] == [200]
+
+
+def test_graph_avoids_the_slow_kernels(onnx_fast: FastE5Embedder) -> None:
+    # On ONNX Runtime's CPU, SkipLayerNormalization cost 15 % of the graph (Add + LayerNorm
+    # 3 %) and blocked (per-row) Quantize/DequantizeLinear run element by element.
+    import onnx
+
+    from askalong.providers.local.e5.graph import build_graph
+
+    graph = onnx.load_from_string(build_graph(onnx_fast._encoder.weights))  # type: ignore[attr-defined]
+    ops = {node.op_type for node in graph.graph.node}
+    assert not ops & {"SkipLayerNormalization", "DequantizeLinear", "MatMulInteger"}
+    assert {"LayerNormalization", "MatMulIntegerToFloat", "MultiHeadAttention"} <= ops
+    blocked = [a.name for n in graph.graph.node for a in n.attribute if a.name == "block_size"]
+    assert not blocked
 
 
 def test_self_check_rejects_an_embedder_with_other_vectors(

@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 
-def loaded_after(code: str) -> list[str]:
-    """Which of rjieba and httpx are imported once ``code`` has run in a fresh process."""
-    listing = "print(json.dumps([m for m in ('rjieba', 'httpx') if m in sys.modules]))"
+def loaded_after(code: str, watched: tuple[str, ...] = ("rjieba", "httpx")) -> list[str]:
+    """Which of ``watched`` are imported once ``code`` has run in a fresh process."""
+    listing = f"print(json.dumps([m for m in {watched!r} if m in sys.modules]))"
     probe = f"{code}\nimport json, sys\n{listing}"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -35,3 +35,11 @@ def test_chinese_text_still_loads_the_segmenter() -> None:
         "assert '长江' in tokenize('长江是亚洲第一长河')\n"
     )
     assert loaded_after(code) == ["rjieba"]
+
+
+def test_the_ask_path_loads_no_ingestion() -> None:
+    # A question never parses or ingests: the library loaded its ingestor's modules (PDF
+    # reader, guarded parser process, fetcher with asyncio) up front, ~0.1 CPU-s a call.
+    watched = ("askalong.ingest.pipeline", "askalong.ingest.pages", "pypdfium2", "asyncio")
+    watched += ("askalong.maintain.conflict_scan",)
+    assert loaded_after("import askalong.cli.ask_here, askalong.library", watched) == []

@@ -32,8 +32,10 @@ from askalong.providers.local.e5.weights import EncoderWeights, cache_key, load_
 from askalong.providers.local.engines import Engine
 
 PREFIXES: dict[str, str] = {"query": "query: ", "passage": "passage: "}
-# Padded tokens per batch, and attention-score floats per batch (64 MB).
-TOKEN_BUDGET = 4096
+# Padded tokens per batch, and attention-score floats per batch (64 MB). A batch of 512
+# tokens keeps each op's activations (512 x 1536 floats: 3 MB) near the core's caches:
+# 28 CPU ms a 500-character chunk against 37 with 4096 (benchmarks/results/embed-*.md).
+TOKEN_BUDGET = 512
 SCORE_BUDGET = 1 << 24
 
 
@@ -80,7 +82,7 @@ class FastE5Embedder(Embedder):
     ) -> None:
         model = model or PackageModel.installed()
         image = read_model_file(model.path)
-        folder = cache_root / cache_key(image, model.version)
+        folder = cache_root / cache_key(image, model.version, cache_root)
         weights = load_weights(image, folder)
         ready = (folder / "done").is_file()  # load_weights made it unless the disk refused
         self._tokenizer = Tokenizer(image.vocabulary, folder if ready else None)

