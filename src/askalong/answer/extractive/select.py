@@ -126,9 +126,7 @@ def answer_extractively(
         note = not_found_note(question, support)
         return ExtractiveResult("not_covered", NOT_COVERED[language], (), note, top, language)
     fresh = [s for s in quotable if not previous_answer or s.candidate.text not in previous_answer]
-    direct = direct_sentences(
-        fresh, best, question, units, weights=weights, threshold=threshold, intent=intent
-    )
+    direct = direct_sentences(fresh, best, question, units, weights=weights, threshold=threshold)
     return _answer(fresh, direct, units, weights, language)
 
 
