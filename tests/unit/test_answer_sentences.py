@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from askalong.answer.extractive.cues import answer_fit, states_answer
+from askalong.answer.extractive.direct import with_neighbour
 from askalong.answer.extractive.select import ExtractiveResult, answer_extractively
 from askalong.context.units import ContextUnit, places_of
 from askalong.question.form import question_form
@@ -104,6 +105,16 @@ def test_the_best_sentence_takes_its_neighbour_when_the_two_fit() -> None:
     assert result.answer.startswith("The indexer keeps a cache of parsed files. [1]")
     assert "in a directory named parsed. [2]" in result.answer
     assert "removed weekly" not in result.answer
+
+
+def test_with_neighbour_puts_the_best_first_then_the_better_scored_neighbour() -> None:
+    texts = {"before": "Words before.", "best": "The best one.", "after": "Words after."}
+    scores = {"before": 0.2, "best": 1.0, "after": 0.5}
+    pair = with_neighbour("best", ["before", "after"], scores.__getitem__, texts.__getitem__)
+    assert pair == ["best", "after"]
+    texts["after"] = "word " * 80  # the two together are over 80 English words
+    assert with_neighbour("best", ["after"], scores.__getitem__, texts.__getitem__) == ["best"]
+    assert with_neighbour("best", [], scores.__getitem__, texts.__getitem__) == ["best"]
 
 
 def test_a_neighbour_that_does_not_fit_the_shape_stays_out() -> None:
