@@ -1,14 +1,16 @@
 """The direct answer of the offline answerer answers why / how / cross-section questions
 (issue 12 item 1): the sentence after the one naming the focus joins it when it gives the
-cause or the means; a question whose focus is split over two sections gets a sentence
-from each; a sentence announcing what follows ("…:") is never the answer. And a follow-up
-leans on its thread only when it needs to (item 5)."""
+cause or the means; the best sentence takes its better-scored neighbour after it when the
+two fit the answer's shape (issue 32); a question whose focus is split over two sections
+gets a sentence from each; a sentence announcing what follows ("…:") is never the answer.
+And a follow-up leans on its thread only when it needs to (item 5)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from askalong.answer.extractive.cues import answer_fit, states_answer
+from askalong.answer.extractive.direct import with_neighbour
 from askalong.answer.extractive.select import ExtractiveResult, answer_extractively
 from askalong.context.units import ContextUnit, places_of
 from askalong.question.form import question_form
@@ -72,18 +74,62 @@ def test_the_means_in_the_next_sentence_joins_a_how_answer() -> None:
     assert "by patching the bytecode" in result.answer
 
 
-def test_a_next_sentence_without_the_cause_stays_out() -> None:
+def test_the_sentence_stating_the_cause_leads_the_answer() -> None:
+    # its neighbour may follow it (``with_neighbour``), never come first
     result = ask(
         "Why are nested loops hard for a tracing compiler?",
         (
             "Nested loops",
             [
-                "Nested loops are hard for a tracing compiler because the inner loop "
-                "becomes hot first. The evaluation used nine benchmark programs."
+                "The evaluation used nine benchmark programs. Nested loops are hard for a "
+                "tracing compiler because the inner loop becomes hot first."
             ],
         ),
     )
-    assert "because the inner loop" in result.answer and "nine benchmark" not in result.answer
+    assert result.answer.startswith("Nested loops are hard for a tracing compiler because")
+    assert result.quotes[0].text.startswith("Nested loops are hard")
+
+
+def test_the_best_sentence_takes_its_neighbour_when_the_two_fit() -> None:
+    # the sentence naming the focus is often beside the one that answers it
+    result = ask(
+        "Where does the indexer keep its cache?",
+        (
+            "Cache",
+            [
+                "The indexer keeps a cache of parsed files. It lies under the home folder, "
+                "in a directory named parsed. Old entries are removed weekly."
+            ],
+        ),
+    )
+    assert result.answer.startswith("The indexer keeps a cache of parsed files. [1]")
+    assert "in a directory named parsed. [2]" in result.answer
+    assert "removed weekly" not in result.answer
+
+
+def test_with_neighbour_puts_the_best_first_then_the_better_scored_neighbour() -> None:
+    texts = {"before": "Words before.", "best": "The best one.", "after": "Words after."}
+    scores = {"before": 0.2, "best": 1.0, "after": 0.5}
+    pair = with_neighbour("best", ["before", "after"], scores.__getitem__, texts.__getitem__)
+    assert pair == ["best", "after"]
+    texts["after"] = "word " * 80  # the two together are over 80 English words
+    assert with_neighbour("best", ["after"], scores.__getitem__, texts.__getitem__) == ["best"]
+    assert with_neighbour("best", [], scores.__getitem__, texts.__getitem__) == ["best"]
+
+
+def test_a_neighbour_that_does_not_fit_the_shape_stays_out() -> None:
+    padding = " ".join(["one more clause about the layout of the files"] * 6)
+    result = ask(
+        "Where does the indexer keep its cache?",
+        (
+            "Cache",
+            [
+                f"The indexer keeps a cache of parsed files, {padding}. It lies under the "
+                f"home folder, {padding}."
+            ],
+        ),
+    )
+    assert result.answer.startswith("The indexer keeps a cache") and "[2]" not in result.answer
 
 
 def test_a_focus_split_over_two_sections_gets_a_sentence_from_each() -> None:

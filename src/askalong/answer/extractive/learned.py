@@ -16,12 +16,11 @@ import numpy as np
 
 from askalong.answer.base import NOT_COVERED, unit_quote
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
-from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined
+from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, with_neighbour
 from askalong.answer.extractive.passage_choice import choose_passages
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.scorer.features import Sentence, sentence_features
 from askalong.answer.scorer.model import Scorer, shipped_scorer
-from askalong.answer.shape import fits
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading
@@ -124,10 +123,8 @@ def _direct(found: list[Candidate], order: list[int], scores: np.ndarray) -> lis
     if announces(found[best].text) and after is not None:
         return [best, after]
     near = [k for k in _neighbours(found, best) if k in order]
-    if not near:
-        return [best]
-    pair = sorted((best, max(near, key=lambda k: scores[k])), key=lambda k: _place(found[k]))
-    return pair if fits(" ".join(found[k].text for k in pair)) else [best]
+    pair = with_neighbour(best, near, lambda k: float(scores[k]), lambda k: found[k].text)
+    return sorted(pair, key=lambda k: _place(found[k]))
 
 
 def _place(c: Candidate) -> tuple[int, int]:

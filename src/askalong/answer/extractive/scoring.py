@@ -66,7 +66,6 @@ class Weights:
     threshold_embedded: float = 0.5  # with the similarity added (English) ...
     threshold_embedded_zh: float = 0.75  # ... (Chinese: its cosines run higher)
     threshold_cross: float = 0.35  # question and evidence in different languages
-    pair_ratio: float = 0.9  # a neighbour joins the direct answer at this share of the best
     quote_ratio: float = 0.3  # further quotes need this share of the best score
     max_quotes: int = 4
 
