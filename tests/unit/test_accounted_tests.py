@@ -83,6 +83,7 @@ def test_cases_sharing_a_function_name_get_ids_of_their_own(inner: pytest.Pytest
     ]
 
 
+@pytest.mark.slow  # three new Python processes (~5 s of CPU): make test runs it, make check not
 def test_two_workers_by_file_run_every_case(
     inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
