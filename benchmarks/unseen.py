@@ -1,9 +1,9 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2`` / ``--set unseen3``: the fresh
-test-only sets in ``benchmarks/unseen2/`` and ``benchmarks/unseen3/``) through the product's
-own path, in one run, for three systems:
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen4``: the later
+sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen4/``, each test-only until reported)
+through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
   that value (each asked in its own child process, so no cached scorer crosses over), via
@@ -380,7 +380,7 @@ def _arguments() -> argparse.Namespace:
         "--set",
         choices=SETS,
         default="unseen",
-        help="the set's folder (unseen3: the newest, test only)",
+        help="the set's folder (unseen4: the newest, reported 2026-12-05; all four dev now)",
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")
