@@ -32,11 +32,24 @@ _LIGATURES = str.maketrans(
         "\u00a0": " ",
         "\u3000": " ",
         "\ufffd": "",
+        # A TeX font in the T1 (Cork) encoding with no ToUnicode map leaves its raw codes,
+        # which are control characters, and the control filter below would drop them:
+        # "1986\x151989" lost its dash, "signi\x1ccance" its "fi". Only the codes that
+        # prose uses are mapped; math fonts put big delimiters on the others.
+        "\x10": "\u201c",
+        "\x11": "\u201d",
+        "\x15": "\u2013",
+        "\x16": "\u2014",
+        "\x1b": "ff",
+        "\x1c": "fi",
+        "\x1d": "fl",
+        "\x1e": "ffi",
+        "\x1f": "ffl",
     }
 )
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200d\ufeff]")
 _SPACES = re.compile(r"\s+")
-_NUMBER_RANGE = re.compile(r"\d[-\u2013]$")
+_NUMBER_RANGE = re.compile(r"\d[-\u2010\u2011\u2013\u2014\u2212]$")
 # CJK ideographs, kana, hangul and full-width punctuation: lines join without a space.
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 

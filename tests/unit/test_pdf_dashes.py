@@ -1,0 +1,48 @@
+"""Dashes and ligatures survive line cleaning: a TeX T1 font without a ToUnicode map
+reaches us as raw control codes ("1986\\x151989", "signi\\x1ccance"), which the control
+filter used to drop ("19861989", "signicance")."""
+
+from __future__ import annotations
+
+import pytest
+
+from askalong.parse.pdf.chars import Line
+from askalong.parse.pdf.hyphens import vocabulary
+from askalong.parse.pdf.text import clean_line, join_lines
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (
+            "using years 1986\x151989 as the history period",
+            "using years 1986\u20131989 as the history period",
+        ),
+        (
+            "processes are\x16as in the retrospective case",
+            "processes are\u2014as in the retrospective case",
+        ),
+        ("the standard signi\x1ccance test", "the standard significance test"),
+        ("empirical \x1ductuation processes", "empirical fluctuation processes"),
+        ("regression coe\x1ecients, o\x1bers, ba\x1fe", "regression coefficients, offers, baffle"),
+        ("the process \x10looks\x11 like", "the process \u201clooks\u201d like"),
+    ],
+)
+def test_t1_codes_become_their_characters(raw: str, expected: str) -> None:
+    assert clean_line(raw) == expected
+
+
+@pytest.mark.parametrize("dash", ["-", "\u2010", "\u2011", "\u2013", "\u2014", "\u2212"])
+def test_every_dash_between_numbers_is_kept(dash: str) -> None:
+    assert clean_line(f"pages 307{dash}318, 1989") == f"pages 307{dash}318, 1989"
+
+
+def _line(text: str, top: float) -> Line:
+    return Line(text, 72.0, top, 300.0, top + 10.0, 10.0, False)
+
+
+@pytest.mark.parametrize("dash", ["-", "\u2010", "\u2011", "\u2013", "\u2014", "\u2212", "\x15"])
+def test_a_number_range_split_at_a_line_end_keeps_its_dash(dash: str) -> None:
+    lines = [_line(f"using years 1986{dash}", 100.0), _line("1989 as the history", 112.0)]
+    text = join_lines(lines, vocabulary([line.text for line in lines])).text
+    assert text == f"using years 1986{clean_line(dash)}1989 as the history"
