@@ -16,6 +16,7 @@ from typing import Any
 import pypdfium2.raw as pdfium_c
 
 from askalong.parse.pdf.markers import Mark, candidates, raised, rewrite
+from askalong.parse.pdf.tex_codes import with_t1_codes
 from askalong.text.scripts import HAN
 
 # A forward gap wider than this many line heights separates two columns or table cells.
@@ -266,10 +267,12 @@ def _page_text(textpage: ctypes.c_void_p, count: int) -> str:
     buffer = (ctypes.c_ushort * (count + 1))()
     written = pdfium_c.FPDFText_GetText(textpage, 0, count, buffer)
     if written == count + 1:
-        return "".join(map(chr, buffer[:count]))
-    get_unicode = pdfium_c.FPDFText_GetUnicode
-    codes = (get_unicode(textpage, index) for index in range(count))
-    return "".join(chr(code) if code <= 0x10FFFF else "\ufffd" for code in codes)
+        text = "".join(map(chr, buffer[:count]))
+    else:
+        get_unicode = pdfium_c.FPDFText_GetUnicode
+        codes = (get_unicode(textpage, index) for index in range(count))
+        text = "".join(chr(code) if code <= 0x10FFFF else "\ufffd" for code in codes)
+    return with_t1_codes(text, lambda index: _font_name(textpage, index))
 
 
 def _finish(builder: _LineBuilder, textpage: ctypes.c_void_p, frame: PageFrame) -> list[Line]:
@@ -372,7 +375,11 @@ def _char_bold(textpage: ctypes.c_void_p, index: int) -> bool:
     weight = _FONT_WEIGHT(textpage, index)
     if weight >= _BOLD_WEIGHT:
         return True
+    lowered = _font_name(textpage, index).lower()
+    return any(marker in lowered for marker in _BOLD_NAMES)
+
+
+def _font_name(textpage: ctypes.c_void_p, index: int) -> str:
     name = ctypes.create_string_buffer(64)  # a longer name is cut short, which is fine
     _FONT_INFO(textpage, index, name, len(name), None)
-    lowered = name.value.decode("latin-1").lower()
-    return any(marker in lowered for marker in _BOLD_NAMES)
+    return name.value.decode("latin-1")

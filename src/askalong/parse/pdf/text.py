@@ -32,19 +32,6 @@ _LIGATURES = str.maketrans(
         "\u00a0": " ",
         "\u3000": " ",
         "\ufffd": "",
-        # A TeX font in the T1 (Cork) encoding with no ToUnicode map leaves its raw codes,
-        # which are control characters, and the control filter below would drop them:
-        # "1986\x151989" lost its dash, "signi\x1ccance" its "fi". Only the codes that
-        # prose uses are mapped; math fonts put big delimiters on the others.
-        "\x10": "\u201c",
-        "\x11": "\u201d",
-        "\x15": "\u2013",
-        "\x16": "\u2014",
-        "\x1b": "ff",
-        "\x1c": "fi",
-        "\x1d": "fl",
-        "\x1e": "ffi",
-        "\x1f": "ffl",
     }
 )
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200d\ufeff]")
