@@ -42,6 +42,11 @@ def test_math_font_codes_are_not_read_as_quotes() -> None:
     assert clean_line(with_t1_codes(raw, font)) == "n X(i) 2"
 
 
+@pytest.mark.parametrize("font", ["CMEX10", "MSAM10", "LMMathSymbols10-Italic", "XYDASH10"])
+def test_picture_and_math_font_codes_are_dropped(font: str) -> None:
+    assert clean_line(with_t1_codes("a \x15\x1f b", lambda index: font)) == "a b"
+
+
 @pytest.mark.parametrize("dash", ["-", "\u2010", "\u2011", "\u2013", "\u2014", "\u2212"])
 def test_every_dash_between_numbers_is_kept(dash: str) -> None:
     assert clean_line(f"pages 307{dash}318, 1989") == f"pages 307{dash}318, 1989"

@@ -5,7 +5,8 @@ us as its raw codes, which are control characters; the line cleaning drops those
 strucchange vignette read "using years 19861989" and "signicance". Each code becomes one
 character here (ligatures as their U+FBxx form, expanded later by the line cleaning), so
 the text still indexes pdfium's characters. The same codes in a math font are big
-delimiters ("CMEX10"), not dashes or quotes, so characters of a math font stay as they are.
+delimiters ("CMEX10") or arrow tips ("XYDASH10"), so characters of such a font stay as
+they are.
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ _T1_CODES = {
     "\x1f": "\ufb04",  # ffl
 }
 _T1_CODE = re.compile("[" + "".join(_T1_CODES) + "]")
-_MATH_FONT = re.compile(r"cmex|cmsy|cmmi|msam|msbm|math|symbol", re.IGNORECASE)
+# Math fonts and the picture fonts of xy-pic and LaTeX's picture mode (arrow tips, dashes).
+_MATH_FONT = re.compile(
+    r"cmex|cmsy|cmmi|msam|msbm|math|symbol|^xy|^l?circle|^l?line", re.IGNORECASE
+)
 
 
 def with_t1_codes(text: str, font_name: Callable[[int], str]) -> str:
