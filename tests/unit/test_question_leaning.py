@@ -32,3 +32,21 @@ def test_pointing_at_the_anchor_is_not_naming_the_document() -> None:
     assert points_at_anchor("What follows from this?") and points_at_anchor("这说明了什么？")
     assert not points_at_anchor("What does this paper propose?")
     assert not points_at_anchor("本文的结论是什么？")
+
+
+def test_that_there_and_then_point_back_as_demonstratives_not_as_clause_words() -> None:
+    # follow-ups of the never-seen sets that were searched and answered as if asked alone
+    assert leans_on_thread("Any catch with that?")
+    assert leans_on_thread("Why bother with that placeholder?")
+    assert leans_on_thread("Does that normally happen on a typical setup?")
+    assert leans_on_thread("why is the E given twice there?")
+    assert leans_on_thread("so what am I supposed to do for transfers then?")
+    assert thread_subject(["Which option expires entries?", "Any catch with that?"]) == [
+        "Which option expires entries?",
+        "Any catch with that?",
+    ]
+    # "that" opening a clause names nothing said before
+    assert not refers_back("Which option controls the delay that pv waits before starting?")
+    assert not refers_back(
+        "Why does turning on caching cost performance in folders that have no file?"
+    )

@@ -20,6 +20,14 @@ _BACK_EN = re.compile(r"\b(?:it|its|they|them|their|those|these|this|one|ones|su
 _BACK_ZH = re.compile(
     "它们|它|这个|那个|这些|那些|这种|那种|这样|那样|他们|她们|(?<!应)该|其(?![他它中实次余])"
 )
+# "that" / "there" / "then" point back only as a demonstrative or adverb ("Any catch with
+# that?", "that placeholder?", "Does that happen …", "twice there?", "for transfers
+# then?"), never as the clause word of "the option that controls …".
+_BACK_EN_CLOSING = re.compile(
+    r"\b(?:that|there|then)\W*$|\bthat\s+\w+\W*$"
+    r"|^\W*(?:\w+\s+)?(?:does|did|is|was|can|could|will|would|should)\s+that\b",
+    _I,
+)
 _OPENER = re.compile(
     r"^\W*(?:and|what about|how about|also|then)\b|^\W*(?:那么|那|还有|另外|而)", _I
 )
@@ -28,7 +36,9 @@ MIN_OWN_TERMS = 2  # a question with fewer content terms is elliptic ("Why?", "�
 
 def refers_back(question: str) -> bool:
     """Whether ``question`` holds a word standing for something said before."""
-    return _BACK_EN.search(question) is not None or _BACK_ZH.search(question) is not None
+    return any(
+        pattern.search(question) is not None for pattern in (_BACK_EN, _BACK_EN_CLOSING, _BACK_ZH)
+    )
 
 
 def leans_on_thread(question: str, terms: Collection[str] | None = None) -> bool:
