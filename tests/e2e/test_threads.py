@@ -35,6 +35,8 @@ def test_a_quote_is_selectable_copied_with_its_place_and_opens_the_original(
         quote = answer["quotes"][0]  # type: ignore[index]
         card = page.locator(".quote-card").first
         text = card.locator("blockquote")
+        # A two-sentence answer and its passage can push the first card below the panel's fold.
+        text.scroll_into_view_if_needed()
         box = text.bounding_box()
         assert box is not None
         page.mouse.move(box["x"] + 2, box["y"] + 6)
