@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+from askalong.access_tokens import PUBLIC_TOKEN, org_token, user_token
+
 Visibility = Literal["private", "org", "public"]
 VISIBILITIES: tuple[str, ...] = get_args(Visibility)
 
@@ -157,17 +159,6 @@ class Chunk:
 CHUNK_JOINER = "\n"
 
 
-PUBLIC_TOKEN = "public"
-
-
-def user_token(user: str) -> str:
-    return f"u:{user}"
-
-
-def org_token(org: str) -> str:
-    return f"o:{org}"
-
-
 @dataclass(frozen=True)
 class Access:
     """Who is asking: the permission filter every store query and search route applies.
@@ -199,16 +190,6 @@ class Access:
     def tokens(self) -> tuple[str, ...]:
         """The caller's access tokens, sorted (a query clause or an SQL ``IN`` list)."""
         return tuple(sorted({PUBLIC_TOKEN, user_token(self.user), *map(org_token, self.orgs)}))
-
-
-def document_tokens(owner: str, visibility: str, org_tags: tuple[str, ...]) -> tuple[str, ...]:
-    """The access tokens a document's chunks carry in every route (``Access``)."""
-    tokens = {user_token(owner)}
-    if visibility == "public":
-        tokens.add(PUBLIC_TOKEN)
-    if visibility == "org":
-        tokens.update(map(org_token, org_tags))
-    return tuple(sorted(tokens))
 
 
 @dataclass(frozen=True)

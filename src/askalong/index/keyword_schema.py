@@ -22,15 +22,16 @@ from dataclasses import dataclass
 
 import tantivy
 
+from askalong.access_tokens import document_tokens
 from askalong.index.sections import is_index_page, normal_title, section_text, title_keys
 from askalong.text.tokens import gram_tokens, tokenize
-from askalong.types import Chunk, Document, document_tokens
+from askalong.types import Chunk, Document
 
 CHUNK_ID = "chunk_id"
 DOCUMENT_ID = "document_id"
 TEXT = "text"
 GRAMS = "grams"
-ACCESS = "access"  # the document's access tokens (types.document_tokens)
+ACCESS = "access"  # the document's access tokens (access_tokens.document_tokens)
 SECTION = "section"
 TITLES = "titles"
 SECTION_KEY = "section_key"

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from askalong.access_tokens import document_tokens
 from askalong.errors import InputError, NotFound, StoreError
 from askalong.files.base import Aside, OriginalStore
 from askalong.files.local import check_content_hash
@@ -34,7 +35,6 @@ from askalong.types import (
     Document,
     StoredDocument,
     Visibility,
-    document_tokens,
 )
 
 AMBIGUITY_SHOWN = 5  # how many matching ids an ambiguous-prefix error names
@@ -260,7 +260,7 @@ class SqlDocuments(SqlDatabase):
 
 def access_filter(access: Access, document: str = "d.id") -> SqlFilter:
     """Who may see a document, as SQL over ``documents d`` (or the document id column
-    ``document``): one of its access tokens (``types.document_tokens``) among the caller's
+    ``document``): one of its access tokens (``access_tokens.document_tokens``) among the caller's
     (``Access.tokens``). Every document query appends this, so rows the caller may not see
     are never read, let alone returned."""
     if access.everything:
