@@ -81,6 +81,26 @@ def test_what_calls_x_is_answered_from_the_call_graph_without_an_anchor(
         assert quote["text"] in source
 
 
+def test_what_calls_x_writes_each_call_line_in_the_answer(
+    settings: Settings, tmp_path: Path
+) -> None:
+    added(tmp_path, "cli.py", CALLER_SOURCE)
+    answer = run_json("ask", "who calls run_command")
+    assert answer["status"] == "answered", answer
+    assert "ret = run_command(commandline, as_dict)" in answer["answer"]  # its arguments too
+    assert "run  cli.py:6" in answer["answer"]
+
+
+CALLER_SOURCE = """def run_command(command, env):
+    return 0
+
+
+def run(commandline, as_dict):
+    ret = run_command(commandline, as_dict)
+    return ret
+"""
+
+
 @pytest.mark.parametrize("question", ["Where is Lock.acquire defined?", "Lock.acquire在哪里定义？"])
 def test_where_is_x_defined_finds_it_through_the_symbols(repo: Path, question: str) -> None:
     answer = run_json("ask", question)

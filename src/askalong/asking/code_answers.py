@@ -1,8 +1,8 @@
 """Offline answers to questions over code evidence, written from the code itself.
 
 A graph question (``question/code_asks.py``) is answered from the call graph: where
-``X`` is defined (its definition line quoted), what calls it (each caller's call line
-quoted); "what does X call" is the call tree (``call_paths.py``). Any other question over
+``X`` is defined (its definition line quoted), what calls it (each caller's name, place and
+call line, written in the answer and quoted); "what does X call" is the call tree (``call_paths.py``). Any other question over
 code evidence is answered with the code's own lines: the anchor's selected lines (with
 the comment over them) first, or a short subject whole, or a longer one's doc comment,
 then the lines BM25 scores best for the question's terms (``code_lines.ranked``:
@@ -81,7 +81,9 @@ def graph_draft(
         calls = []
         for site, caller in finding.callers:
             unit = unit_of_place(caller, units)
-            calls.append((_where(caller, site.line), unit, _call_span(site.line, caller)))
+            span = _call_span(site.line, caller)
+            call = _block_text(unit, span).strip()  # the call itself: its arguments show how
+            calls.append((f"{_where(caller, site.line)}  {call}", unit, span))
         cited = calls or cited
         intro = text["callers"] if calls else text["no_callers"]
     return _draft(intro.format(name=name), cited, GRAPH_ROUTE)
