@@ -1,17 +1,18 @@
 """Offline answers to questions over code evidence, written from the code itself.
 
 A graph question (``question/code_asks.py``) is answered from the call graph: where
-``X`` is defined (its definition line quoted), what calls it (each caller's name, place and
-call line, written in the answer and quoted); "what does X call" is the call tree (``call_paths.py``). Any other question over
-code evidence is answered with the code's own lines: the anchor's selected lines (with
-the comment over them) first, or a short subject whole, or a longer one's doc comment,
-then the lines BM25 scores best for the question's terms (``code_lines.ranked``:
-identifier parts are words, a rare term decides). Code evidence is judged by the
-identifiers the question names being in it, never by prose words ("function", "defined",
-"mutual exclusion" are not in code, and need not be): a named identifier in no line is
-the only refusal here (a question naming nothing the code holds enough of is refused
-before, ``evidence_code_named``). Every line of such an answer is a quote of itself, so
-its claim holds by construction (``call_paths.tree_checked``).
+``X`` is defined (its definition line quoted), what calls it (each caller's name, place
+and call line, written in the answer and quoted); "what does X call" is the call tree
+(``call_paths.py``). Any other question over code evidence is answered with the code's
+own lines: the anchor's selected lines (with the comment over them) first, or a short
+subject whole, or a longer one's doc comment, then the lines BM25 scores best for the
+question's terms (``code_lines.ranked``: identifier parts are words, a rare term
+decides). Code evidence is judged by the identifiers the question names being in it,
+never by prose words ("function", "defined", "mutual exclusion" are not in code, and
+need not be): a named identifier in no line is the only refusal here (a question naming
+nothing the code holds enough of is refused before, ``evidence_code_named``). Every line
+of such an answer is a quote of itself, so its claim holds by construction
+(``call_paths.tree_checked``).
 """
 
 from __future__ import annotations
