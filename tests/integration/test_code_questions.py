@@ -412,3 +412,24 @@ def test_a_follow_up_naming_nothing_is_about_what_its_thread_asked(text_tools: l
     thread = ["--thread", first["thread_id"]]
     answer = run_json("ask", *text_tools, *thread, "And when it isn't allowed?")
     assert answer["answer"].startswith("From the code of normalize"), answer
+
+
+RED_GO = """package color
+
+// Red is a convenient helper function to print with red foreground. A
+// newline is appended to format by default.
+func Red(format string, a ...interface{}) { colorPrint(format, a...) }
+
+func colorPrint(format string, a ...interface{}) {
+\tformat += "\\n"
+}
+"""
+
+
+def test_a_doc_comment_sentence_wrapped_over_two_lines_is_answered_whole(
+    settings: Settings, tmp_path: Path
+) -> None:
+    added(tmp_path, "color.go", RED_GO)
+    answer = run_json("ask", "How does Red print its text?")
+    assert answer["status"] == "answered", answer
+    assert "A newline is appended to format by default." in answer["answer"], answer["answer"]

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
+from askalong.asking.code_sentences import cited_lines
 from askalong.context.code import line_span
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
@@ -104,7 +105,8 @@ def lines_draft(
     picked = _picked(question, units, anchored=anchored, subject=name)[:MAX_LINES]
     if not picked:
         return Draft("not_covered", NOT_COVERED[lang], ())
-    cited = [(line.text.strip(), units[line.unit], line.span) for line in picked]
+    lines = list(code_lines(units))
+    cited = [(c.text, units[c.unit], c.span) for c in cited_lines(picked, lines)]
     intro = text["lines"].format(name=name) if name else text["lines_any"]
     return _draft(intro, cited, LINES_ROUTE)
 

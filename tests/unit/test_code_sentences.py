@@ -1,0 +1,45 @@
+"""Comment lines quoted as the sentences they are (issue 32, item 4): a doc comment that
+wraps a sentence over two lines is quoted as one span, its text joined."""
+
+from __future__ import annotations
+
+from askalong.asking.code_lines import CodeLine
+from askalong.asking.code_sentences import cited_lines
+from askalong.types import BlockSpan
+
+GO = """// Red is a convenient helper function to print with red foreground. A
+// newline is appended to format by default.
+func Red(format string, a ...interface{}) { colorPrint(format, FgRed, a...) }
+"""
+
+
+def lines_of(text: str) -> list[CodeLine]:
+    found, offset = [], 0
+    for row in text.split("\n")[:-1]:
+        span = BlockSpan("b", offset, offset + len(row))
+        found.append(CodeLine(0, span, row, comment=row.startswith("//")))
+        offset += len(row) + 1
+    return found
+
+
+def test_two_picked_lines_of_one_comment_are_one_quote_of_one_sentence() -> None:
+    lines = lines_of(GO)
+    cited = cited_lines(lines[:2], lines)
+    assert [c.text for c in cited] == [
+        "// Red is a convenient helper function to print with red foreground. A newline is"
+        " appended to format by default."
+    ]
+    assert GO[cited[0].span.start : cited[0].span.end] == GO.split("\nfunc")[0]
+
+
+def test_a_line_ending_mid_sentence_takes_the_line_that_ends_it() -> None:
+    lines = lines_of(GO)
+    cited = cited_lines([lines[0], lines[2]], lines)
+    assert cited[0].text.endswith("A newline is appended to format by default.")
+    assert cited[1].text.startswith("func Red(")
+
+
+def test_code_lines_and_a_finished_sentence_stand_alone() -> None:
+    lines = lines_of(GO)
+    cited = cited_lines([lines[1], lines[2]], lines)
+    assert [c.text for c in cited] == [lines[1].text, lines[2].text]
