@@ -25,8 +25,8 @@ def repo(settings: Settings, tmp_path: Path) -> Path:
     return folder
 
 
-def line_of(folder: Path, text: str) -> int:
-    rows = (folder / LOCKS).read_text(encoding="utf-8").splitlines()
+def line_of(folder: Path, text: str, name: str = LOCKS) -> int:
+    rows = (folder / name).read_text(encoding="utf-8").splitlines()
     return next(i for i, row in enumerate(rows, 1) if text in row)
 
 
@@ -433,3 +433,43 @@ def test_a_doc_comment_sentence_wrapped_over_two_lines_is_answered_whole(
     answer = run_json("ask", "How does Red print its text?")
     assert answer["status"] == "answered", answer
     assert "A newline is appended to format by default." in answer["answer"], answer["answer"]
+
+
+LOADER_PY = '''def load_values(
+    path,
+    verbose: bool = False,
+    override: bool = False,
+):
+    """Load the file's values into the environment."""
+    for key, value in read(path):
+        set_value(key, value, override)
+
+
+def find_file(start):
+    frame = start
+    while frame.name == start.name or not frame.exists(
+        frame.name
+    ):
+        assert frame.parent is not None
+        frame = frame.parent
+    return frame
+'''
+
+
+def test_a_default_asked_of_a_function_quotes_its_signature_whole(
+    settings: Settings, tmp_path: Path
+) -> None:
+    added(tmp_path, "loader.py", LOADER_PY)
+    answer = run_json("ask", "Does load_values replace a variable already set by default?")
+    assert answer["status"] == "answered", answer
+    assert "override: bool = False" in answer["answer"], answer["answer"]
+
+
+def test_explaining_a_statement_over_lines_quotes_it_whole_and_the_body_after(
+    settings: Settings, tmp_path: Path
+) -> None:
+    folder = added(tmp_path, "loader.py", LOADER_PY)
+    line = line_of(folder, "while frame.name", "loader.py")
+    answer = run_json("ask", "--at", f"loader.py:{line}", "What does this loop do?")
+    assert answer["status"] == "answered", answer
+    assert "frame = frame.parent" in quoted(answer), answer["answer"]

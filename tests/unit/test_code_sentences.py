@@ -1,10 +1,14 @@
-"""Comment lines quoted as the sentences they are (issue 32, item 4): a doc comment that
-wraps a sentence over two lines is quoted as one span, its text joined."""
+"""Comment lines quoted as the sentences they are, code lines as the statements they are
+(issue 32, item 4): a doc comment that wraps a sentence over two lines, or a signature
+over several, is quoted as one span, its text joined."""
 
 from __future__ import annotations
 
-from askalong.asking.code_lines import CodeLine
-from askalong.asking.code_sentences import cited_lines
+from askalong.asking.code_lines import CodeLine, code_lines
+from askalong.asking.code_sentences import cited_lines, statement
+from askalong.context.code import code_anchor_unit
+from askalong.context.code_places import Place, SourceFile
+from askalong.parse.code.parser import parse
 from askalong.types import BlockSpan
 
 GO = """// Red is a convenient helper function to print with red foreground. A
@@ -43,3 +47,20 @@ def test_code_lines_and_a_finished_sentence_stand_alone() -> None:
     lines = lines_of(GO)
     cited = cited_lines([lines[1], lines[2]], lines)
     assert [c.text for c in cited] == [lines[1].text, lines[2].text]
+
+
+SIGNATURE = """def load(
+    path,
+    override: bool = False,
+):
+    return path
+"""
+
+
+def test_the_lines_of_one_statement_are_one_quote_and_its_end_is_read_past_bare_lines() -> None:
+    blocks = parse(SIGNATURE.encode(), source="load.py").blocks
+    place = Place(SourceFile("load.py", "load.py", blocks), blocks[0])
+    lines = list(code_lines([code_anchor_unit(place, 0, len(blocks[0].text))]))
+    assert statement(lines, 0) == [0, 1, 2]  # ``):`` (bare) closes it: not ``return path``
+    cited = cited_lines(lines[:3], lines)
+    assert [c.text for c in cited] == ["def load( path, override: bool = False,"]

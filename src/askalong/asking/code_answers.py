@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
-from askalong.asking.code_sentences import cited_lines
+from askalong.asking.code_sentences import cited_lines, statement
 from askalong.context.code import line_span
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
@@ -43,6 +43,7 @@ OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
 OUTLINE_MEMBERS = 8
 OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
 VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
+_DEFAULT_GIVEN = re.compile(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int = 2``
 _LITERAL = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
@@ -102,11 +103,11 @@ def lines_draft(
     if missing:
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
-    picked = _picked(question, units, anchored=anchored, subject=name)[:MAX_LINES]
+    picked = _picked(question, units, anchored=anchored, subject=name)
     if not picked:
         return Draft("not_covered", NOT_COVERED[lang], ())
-    lines = list(code_lines(units))
-    cited = [(c.text, units[c.unit], c.span) for c in cited_lines(picked, lines)]
+    joined = cited_lines(picked, list(code_lines(units)))[:MAX_LINES]
+    cited = [(c.text, units[c.unit], c.span) for c in joined]
     intro = text["lines"].format(name=name) if name else text["lines_any"]
     return _draft(intro, cited, LINES_ROUTE)
 
@@ -131,7 +132,10 @@ def _picked(
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
         chosen = _whole_if_short(own) or _doc_lines(own)
-    prior = _prior(lines, own, valued=bool(asked_attributes(question.terms)))
+    valued = bool(asked_attributes(question.terms))
+    if valued:  # a function's defaults are its parameters'
+        chosen += [ln for ln in _signature(own) if not _repeats(ln, chosen)]
+    prior = _prior(lines, own, valued=valued)
     best = ranked(lines, wanted, prior)[:BEST_LINES]
     for _, line in best:
         chosen += [t for t in (line, *_opened(lines, line)) if not _repeats(t, chosen)]
@@ -154,6 +158,17 @@ def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[
         * (VALUE_WEIGHT if valued and _LITERAL.search(ln.text) else 1.0)
         for ln in lines
     ]
+
+
+def _signature(own: list[CodeLine]) -> list[CodeLine]:
+    """The subject's definition statement (its parameters over lines), when it gives a
+    parameter a default value (``override: bool = False``); else none."""
+    head = [ln for ln in own if ln.unit == own[0].unit] if own else []
+    first = next((i for i, ln in enumerate(head) if not ln.comment), None)
+    if first is None:
+        return []
+    lines = [head[i] for i in statement(head, first)]
+    return lines if _DEFAULT_GIVEN.search(" ".join(ln.text for ln in lines)) else []
 
 
 def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
@@ -196,7 +211,8 @@ def _around_selection(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLi
     picked = [i for i, ln in enumerate(own) if _cited(anchor, ln.span)][:ANCHOR_LINES]
     if not picked:
         return []
-    first, last = picked[0], picked[-1]
+    first, last = picked[0], statement(own, picked[-1])[-1]  # the selected statement whole
+    picked += list(range(picked[-1] + 1, last + 1))
     depth = _indent(own[first].text)
     parent = next((i for i in range(first - 1, -1, -1) if _indent(own[i].text) < depth), None)
     above = _comment_above(own, first)
