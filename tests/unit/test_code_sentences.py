@@ -64,3 +64,13 @@ def test_the_lines_of_one_statement_are_one_quote_and_its_end_is_read_past_bare_
     assert statement(lines, 0) == [0, 1, 2]  # ``):`` (bare) closes it: not ``return path``
     cited = cited_lines(lines[:3], lines)
     assert [c.text for c in cited] == ["def load( path, override: bool = False,"]
+
+
+def test_a_function_opening_its_body_is_not_joined_to_its_first_line() -> None:
+    go = "func (c *Color) Add(v ...Attribute) *Color {\n\tc.params = append(c.params, v...)\n"
+    blocks = parse(f"package p\n\n{go}}}\n".encode(), source="c.go").blocks
+    block = next(b for b in blocks if "func" in b.text)
+    place = Place(SourceFile("c.go", "c.go", blocks), block)
+    lines = list(code_lines([code_anchor_unit(place, 0, len(block.text))]))
+    code = [ln for ln in lines if not ln.comment]
+    assert [c.text for c in cited_lines(code[:2], lines)] == [ln.text.strip() for ln in code[:2]]

@@ -71,10 +71,11 @@ def statement(lines: Sequence[CodeLine], index: int) -> list[int]:
 
 
 def open_brackets(line: CodeLine) -> int:
-    """Brackets the line (with the bare lines after it) opens less those it closes,
-    string literals aside."""
+    """Parentheses and square brackets the line (with the bare lines after it) opens less
+    those it closes, string literals aside; braces open a body (``func f() {``), not the
+    rest of a statement."""
     code = _STRING.sub("", line.text + line.tail)
-    return sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+    return sum(code.count(c) for c in "([") - sum(code.count(c) for c in ")]")
 
 
 def _continues(last: CodeLine, line: CodeLine, depth: int, lines: Sequence[CodeLine]) -> bool:
