@@ -473,3 +473,30 @@ def test_explaining_a_statement_over_lines_quotes_it_whole_and_the_body_after(
     answer = run_json("ask", "--at", f"loader.py:{line}", "What does this loop do?")
     assert answer["status"] == "answered", answer
     assert "frame = frame.parent" in quoted(answer), answer["answer"]
+
+
+SEQUENCE_GO = """package color
+
+// sequence returns a formatted SGR sequence to be plugged into an escape
+// an example output might be: "1;36" -> bold cyan
+func (c *Color) sequence() string {
+\tformat := make([]string, len(c.params))
+\tfor i, v := range c.params {
+\t\tformat[i] = strconv.Itoa(int(v))
+\t}
+\treturn strings.Join(format, ";")
+}
+
+type Color struct {
+\tparams []int
+}
+"""
+
+
+def test_a_function_of_few_code_lines_is_quoted_whole_however_long_its_doc(
+    settings: Settings, tmp_path: Path
+) -> None:
+    added(tmp_path, "color.go", SEQUENCE_GO)
+    answer = run_json("ask", "How is the sequence built out of the attributes?")
+    assert answer["status"] == "answered", answer
+    assert 'return strings.Join(format, ";")' in quoted(answer), answer["answer"]

@@ -179,11 +179,16 @@ def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
 
 def _whole_if_short(own: list[CodeLine]) -> list[CodeLine]:
     """The definition's own lines (a class's, its members aside), its definition line
-    first, when they are ``SHORT_BODY`` or fewer; else none."""
+    first, then its doc comment's first ``DOC_LINES``, when it has ``SHORT_BODY`` lines of
+    code or fewer (a long doc comment does not make a function long); else none."""
     head = [ln for ln in own if ln.unit == own[0].unit] if own else []
-    first = _definition_line(head)
-    whole = [first, *(ln for ln in head if ln != first)] if first else head
-    return whole if len(whole) <= SHORT_BODY else []
+    code = [ln for ln in head if not ln.comment]
+    if not code:  # a comment alone (a file's licence): whole when short
+        return head if len(head) <= SHORT_BODY else []
+    if len(code) > SHORT_BODY:
+        return []
+    doc = [ln for ln in head if ln.comment][:DOC_LINES]
+    return [code[0], *doc, *code[1:]]
 
 
 def _repeats(line: CodeLine, chosen: Sequence[CodeLine]) -> bool:
