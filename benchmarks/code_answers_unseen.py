@@ -36,13 +36,20 @@ CHECK_SETS = ("unseen4",)  # a design is checked on these once, its figure repor
 RESULT = f"code-answers-unseen-dev-{datetime.date.today().isoformat()}.md"
 CHECK_RESULT = f"code-answers-unseen4-check-{datetime.date.today().isoformat()}.md"
 TITLE = "Code questions of the never-seen sets, now development sets"
+CHECK_TITLE = "Code questions of unseen4, the check set"
 NOTES = """
 A development figure: the sets' code items (cachetools and backoff of `unseen`, humanize of
 `unseen2`, python-slugify and golang-lru of `unseen3`) were read while the code answers were
-built (issue 32, item 4), so they measure the direction of a change, not how it holds on
-code nobody looked at (`unseen4`, run by the lead, is that). Answer hit: a gold phrase in
-the direct answer (the answer's text, whose code lines are quoted whole); previous: the
-checkout given by `--before`, asked in the same run. No vectors (`ASKALONG_EMBEDDER=none`).
+built (issue 32, item 4), so they measure the direction of a change; designs are decided on
+them. Answer hit: a gold phrase in the direct answer (the answer's text, whose code lines
+are quoted whole); previous: the checkout given by `--before`, asked in the same run. No
+vectors (`ASKALONG_EMBEDDER=none`).
+"""
+CHECK_NOTES = """
+The check set: `unseen4`'s code items (python-dotenv, fatih/color in Go), asked once per
+design decided on the development sets (`code-answers-unseen-dev-*.md`), never tuned on.
+Answer hit: a gold phrase in the direct answer; previous: the checkout given by `--before`,
+asked in the same run. No vectors (`ASKALONG_EMBEDDER=none`).
 """
 
 
@@ -148,7 +155,8 @@ def main() -> None:
     )
     command += " --check" if args.check else ""
     body = table(systems, sets)
-    text = f"# {TITLE} ({datetime.date.today().isoformat()})\n\n`{command}`\n\n{body}{NOTES}"
+    title, notes = (CHECK_TITLE, CHECK_NOTES) if args.check else (TITLE, NOTES)
+    text = f"# {title} ({datetime.date.today().isoformat()})\n\n`{command}`\n\n{body}{notes}"
     if args.show:
         print(missed(systems["this checkout"]), file=sys.stderr)
     if args.write:
