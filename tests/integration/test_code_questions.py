@@ -39,6 +39,14 @@ def added(tmp_path: Path, name: str, source: str) -> Path:
     return folder
 
 
+def answered_over(tmp_path: Path, name: str, source: str, question: str) -> dict[str, Any]:
+    """``question`` asked of a one-file repository ``name`` holding ``source``, answered."""
+    added(tmp_path, name, source)
+    answer = run_json("ask", question)
+    assert answer["status"] == "answered", answer
+    return answer
+
+
 def quoted(answer: dict[str, Any]) -> list[str]:
     return [q["text"].strip() for q in answer["quotes"]]
 
@@ -84,9 +92,7 @@ def test_what_calls_x_is_answered_from_the_call_graph_without_an_anchor(
 def test_what_calls_x_writes_each_call_line_in_the_answer(
     settings: Settings, tmp_path: Path
 ) -> None:
-    added(tmp_path, "cli.py", CALLER_SOURCE)
-    answer = run_json("ask", "who calls run_command")
-    assert answer["status"] == "answered", answer
+    answer = answered_over(tmp_path, "cli.py", CALLER_SOURCE, "who calls run_command")
     assert "ret = run_command(commandline, as_dict)" in answer["answer"]  # its arguments too
     assert "run  cli.py:6" in answer["answer"]
 
@@ -429,9 +435,7 @@ func colorPrint(format string, a ...interface{}) {
 def test_a_doc_comment_sentence_wrapped_over_two_lines_is_answered_whole(
     settings: Settings, tmp_path: Path
 ) -> None:
-    added(tmp_path, "color.go", RED_GO)
-    answer = run_json("ask", "How does Red print its text?")
-    assert answer["status"] == "answered", answer
+    answer = answered_over(tmp_path, "color.go", RED_GO, "How does Red print its text?")
     assert "A newline is appended to format by default." in answer["answer"], answer["answer"]
 
 
@@ -459,9 +463,12 @@ def find_file(start):
 def test_a_default_asked_of_a_function_quotes_its_signature_whole(
     settings: Settings, tmp_path: Path
 ) -> None:
-    added(tmp_path, "loader.py", LOADER_PY)
-    answer = run_json("ask", "Does load_values replace a variable already set by default?")
-    assert answer["status"] == "answered", answer
+    answer = answered_over(
+        tmp_path,
+        "loader.py",
+        LOADER_PY,
+        "Does load_values replace a variable already set by default?",
+    )
     assert "override: bool = False" in answer["answer"], answer["answer"]
 
 
@@ -496,7 +503,38 @@ type Color struct {
 def test_a_function_of_few_code_lines_is_quoted_whole_however_long_its_doc(
     settings: Settings, tmp_path: Path
 ) -> None:
-    added(tmp_path, "color.go", SEQUENCE_GO)
-    answer = run_json("ask", "How is the sequence built out of the attributes?")
-    assert answer["status"] == "answered", answer
+    answer = answered_over(
+        tmp_path, "color.go", SEQUENCE_GO, "How is the sequence built out of the attributes?"
+    )
     assert 'return strings.Join(format, ";")' in quoted(answer), answer["answer"]
+
+
+RATIO_GO = """package lru
+
+const (
+\t// Default2QRecentRatio is the ratio of the 2Q cache dedicated
+\t// to recently added entries that have only been accessed once.
+\tDefault2QRecentRatio = 0.25
+
+\t// Default2QGhostEntries is the default ratio of ghost
+\t// entries kept to track entries recently evicted
+\tDefault2QGhostEntries = 0.50
+)
+
+// entries counts the entries of a cache.
+func entries(size int) int {
+\treturn size
+}
+"""
+
+
+def test_a_comment_picked_brings_the_code_it_stands_above(
+    settings: Settings, tmp_path: Path
+) -> None:
+    answer = answered_over(
+        tmp_path,
+        "twoqueue.go",
+        RATIO_GO,
+        "What ratio of the 2Q cache is dedicated to recently added entries?",
+    )
+    assert "Default2QRecentRatio = 0.25" in quoted(answer), answer["answer"]

@@ -138,7 +138,8 @@ def _picked(
     prior = _prior(lines, own, valued=valued)
     best = ranked(lines, wanted, prior)[:BEST_LINES]
     for _, line in best:
-        chosen += [t for t in (line, *_opened(lines, line)) if not _repeats(t, chosen)]
+        around = (line, *_opened(lines, line), *_headed(lines, line))
+        chosen += [t for t in around if not _repeats(t, chosen)]
     mine = {ln.span for ln in own}
     if own and not any(line.span in mine for _, line in best):
         # none of its lines holds the question's words (a Chinese question): its outline
@@ -239,9 +240,22 @@ def _comment_above(own: list[CodeLine], first: int) -> list[int]:
     return found
 
 
+def _headed(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
+    """The code a comment line stands right above (``// Foreground text colors`` ->
+    ``const (`` -> ``FgBlack Attribute = iota + 30``): what the comment is about."""
+    index = lines.index(line)
+    following = lines[index + 1] if line.comment and index + 1 < len(lines) else None
+    if following is None or following.comment or following.unit != line.unit:
+        return []
+    if following.span.block_id != line.span.block_id or following.span.start != line.span.end + 1:
+        return []
+    return [following, *_opened(lines, following)]
+
+
 def _opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
-    """The first line of the block ``line`` opens (``if r == nil {`` -> its body)."""
-    if not line.text.rstrip().endswith(("{", ":")):
+    """The first line of the block ``line`` opens (``if r == nil {`` -> its body,
+    ``const (`` -> its first constant)."""
+    if not line.text.rstrip().endswith(("{", ":", "(")):
         return []
     index = lines.index(line)
     following = lines[index + 1 : index + 2]
