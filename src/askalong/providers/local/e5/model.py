@@ -26,9 +26,15 @@ import numpy as np
 from askalong.providers.base import Embedder, EmbedKind, normalise, utf8_safe
 from askalong.providers.local.e5.encoder import Encoder
 from askalong.providers.local.e5.file import read_model_file
+from askalong.providers.local.e5.onnx import cached_graph
 from askalong.providers.local.e5.threads import worker_pool
 from askalong.providers.local.e5.tokenizer import Tokenizer
-from askalong.providers.local.e5.weights import EncoderWeights, cache_key, load_weights
+from askalong.providers.local.e5.weights import (
+    EncoderWeights,
+    cache_key,
+    embedding_weights,
+    load_weights,
+)
 from askalong.providers.local.engines import Engine
 
 PREFIXES: dict[str, str] = {"query": "query: ", "passage": "passage: "}
@@ -83,7 +89,10 @@ class FastE5Embedder(Embedder):
         model = model or PackageModel.installed()
         image = read_model_file(model.path)
         folder = cache_root / cache_key(image, model.version, cache_root)
-        weights = load_weights(image, folder)
+        if engine == "onnx" and _graph_cached(folder):
+            weights = embedding_weights(image)  # the graph holds the layers
+        else:
+            weights = load_weights(image, folder)
         ready = (folder / "done").is_file()  # load_weights made it unless the disk refused
         self._tokenizer = Tokenizer(image.vocabulary, folder if ready else None)
         if engine == "onnx":
@@ -146,6 +155,10 @@ class FastE5Embedder(Embedder):
         for row, window in enumerate(windows):
             ids[row, : len(window.ids)] = window.ids
         return self._encoder.mean_pooled(ids, lengths)
+
+
+def _graph_cached(folder: Path) -> bool:
+    return (folder / "done").is_file() and cached_graph(folder) is not None
 
 
 def _onnx_encoder(weights: EncoderWeights, folder: Path | None) -> BatchEncoder:
