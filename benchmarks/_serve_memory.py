@@ -88,7 +88,8 @@ def bare_app_mb(folder: Path) -> float:
 def serve_figures(askalong: str, env: dict[str, str], home: Path, question: str) -> list[float]:
     """Idle RSS, the children's, then the first answer's server CPU and the RSS after it."""
     (home / "server.json").unlink(missing_ok=True)
-    process = subprocess.Popen([askalong, "serve", "--port", "0"], env=env)
+    serve = [askalong, "serve", "--port", "0"]
+    process = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL)
     try:
         wait_for(home / "server.json", process)
         idle, helpers = rss_mb(process.pid), children_mb(process.pid)
