@@ -2,6 +2,8 @@
 ``ask`` (one question on a 8-page paper), each as a whole process, beside ``python -c pass``,
 for one or more source trees in the same run (the arms interleaved call by call, so a
 noisy machine loads them alike). CPU time (user + system of the child), not wall.
+Then ``askalong serve``'s idle memory on the same home, beside ``python -c pass`` and a
+bare Starlette app, and the first answer asked of it (``_serve_memory.py``).
 
     python benchmarks/startup.py --tree new=src --tree main=/path/to/main/src [--runs 5]
 """
@@ -18,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _serve_memory import bare_app_mb, peak_of_pass, serve_figures
 from _table import markdown_table, write_results
 
 PAPER = "pdf/en_2col/N18-3011.pdf"
@@ -67,10 +70,37 @@ def prepare(home: Path, src: Path, evaldata: Path) -> None:
     subprocess.run(add, env=env, check=True, capture_output=True)
 
 
+SERVE_ROWS = (  # each figure with its format
+    ("serve idle RSS, MB", ".0f"),
+    ("its children (page renderer, resource tracker), MB", ".0f"),
+    ("first answer asked of it, server CPU-s", ".2f"),
+    ("serve RSS after that answer, MB", ".0f"),
+)
+
+
+def measure_serve(trees: dict[str, Path], runs: int, home: Path) -> list[list[str]]:
+    """The serve rows, then the anchors' (one figure for every tree), medians of ``runs``."""
+    figures: dict[str, list[list[float]]] = {tree: [] for tree in trees}
+    anchors: list[tuple[float, float]] = []
+    for _ in range(runs):
+        anchors.append((peak_of_pass(), bare_app_mb(home)))
+        for tree, src in trees.items():
+            env = child_env(src, home / tree)
+            figures[tree].append(serve_figures(ASKALONG, env, home / tree, QUESTION))
+    rows = [
+        [label, *(f"{statistics.median(f[i] for f in figures[t]):{form}}" for t in trees)]
+        for i, (label, form) in enumerate(SERVE_ROWS)
+    ]
+    for i, label in enumerate(("python -c pass, peak RSS MB", "bare Starlette app, RSS MB")):
+        rows.append([label, *[f"{statistics.median(a[i] for a in anchors):.0f}"] * len(trees)])
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tree", action="append", required=True, help="LABEL=SRC_DIR")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--serve-runs", type=int, default=3)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     trees = {t.split("=", 1)[0]: Path(t.split("=", 1)[1]).resolve() for t in args.tree}
@@ -82,6 +112,7 @@ def main() -> None:
             env = child_env(src, home / tree)
             subprocess.run(CALLS["askalong ask"], env=env, check=True, capture_output=True)
         seconds = measure(trees, args.runs, home)
+        serve_rows = measure_serve(trees, args.serve_runs, home)
     rows = [
         [label, *(f"{statistics.median(seconds[(label, tree)]):.2f}" for tree in trees)]
         for label in CALLS
@@ -93,6 +124,10 @@ def main() -> None:
         "every call a fresh process on its tree's home (caches made by a warm-up call), "
         "bytecode cached as installed.\n\n"
         + markdown_table(["call", *trees], "l" + "r" * len(trees), rows)
+        + f"\n## askalong serve, idle once ready (median of {args.serve_runs})\n\n"
+        "Started on the same home (the paper added), ready once it has announced itself, "
+        "read 3 s later; then one `askalong ask`, answered by that server.\n\n"
+        + markdown_table(["figure", *trees], "l" + "r" * len(trees), serve_rows)
     )
     write_results(text, f"startup-{time.strftime('%Y-%m-%d')}.md", args.out)
 

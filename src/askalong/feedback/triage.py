@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from askalong.providers.chat import ChatMessage
 from askalong.text.fence import Fence
@@ -35,7 +36,7 @@ FEEDBACK_WORDS = terms_of(
     "source sources document docs cite cited citation question ask asked left leave out "
     "part only really instead true whole tell tells told explain explains explained"
 )
-FEEDBACK_WORDS_ZH = terms_of(
+FEEDBACK_WORDS_ZH = (
     "错误 不对 不完整 回答 答案 应该 没有 提到 缺少 漏了 实际上 其实 不是 说 写 "
     "文档 资料 问题 遗漏 还有"
 )
@@ -49,7 +50,7 @@ def triage_by_terms(judged: Judged, reason: str, parents: Sequence[str]) -> Tria
         return miss
     held = fold(" ".join(parents))
     question, answer = terms_of(judged.question), terms_of(judged.answer)
-    complaint = terms_of(reason) - FEEDBACK_WORDS - FEEDBACK_WORDS_ZH
+    complaint = terms_of(reason) - FEEDBACK_WORDS - _chinese_feedback_terms()
     added = complaint - question - answer
     deciding, what = (added, "the reason's correction") if added else (question, "the question")
     found = sorted(t for t in deciding if _held(t, held))
@@ -65,6 +66,13 @@ def triage_by_terms(judged: Judged, reason: str, parents: Sequence[str]) -> Tria
         return Triage("generation_fault", why, evidence, "terms")
     why = f"the cited parents lack {what}'s terms: retrieval cited the wrong passages"
     return Triage("retrieval_fault", why, evidence, "terms")
+
+
+@cache
+def _chinese_feedback_terms() -> frozenset[str]:
+    """Made at the first triage, not at import: segmenting them loads rjieba's dictionary
+    (~33 MB resident, ~0.3 CPU-s), which a server that never triages should not hold."""
+    return frozenset(terms_of(FEEDBACK_WORDS_ZH))
 
 
 def _retrieval_miss(judged: Judged) -> Triage | None:

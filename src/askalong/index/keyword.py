@@ -99,6 +99,8 @@ class KeywordIndex:
         self._lock = threading.Lock()
         self._pending = PendingWrites(self.flush, documents=batch_documents, seconds=batch_seconds)
         self._listings = VisibleListings(folder)
+        # The searcher of the last reload and the commit generation it holds.
+        self._held: tuple[bytes, tantivy.Searcher] | None = None
         self._opened: tantivy.Index | None = None
         self._failure: IndexUnreadable | None = None
         try:
@@ -326,12 +328,20 @@ class KeywordIndex:
         return self._index.searcher()
 
     def _searcher_at(self) -> tuple[tantivy.Searcher, bytes | None]:
-        """A fresh searcher and the commit generation it holds: the same one read before
-        and after the reload (opstamps only grow, so nothing was committed in between);
-        None when a commit raced the reload (then nothing is remembered)."""
+        """A searcher up to date and the commit generation it holds: the same one read
+        before and after the reload (opstamps only grow, so nothing was committed in
+        between); None when a commit raced the reload (then nothing is remembered).
+        While the generation stays, the last searcher is reused: a fresh one starts with
+        cold caches, ~0.3 of a 1.5 CPU ms keyword search at 10k chunks (issue 28)."""
         before = self._listings.generation()
+        held = self._held
+        if held is not None and before is not None and held[0] == before:
+            return held[1], before
         searcher = self._searcher()
-        return searcher, before if before == self._listings.generation() else None
+        if before is None or before != self._listings.generation():
+            return searcher, None
+        self._held = (before, searcher)
+        return searcher, before
 
 
 def _listed(searcher: tantivy.Searcher, visible: tantivy.Query) -> frozenset[str]:

