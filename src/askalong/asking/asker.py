@@ -46,6 +46,7 @@ from askalong.asking.question import (
     Reading,
     asked_question,
     check_question,
+    standing_alone,
 )
 from askalong.context.anchor import LocatedAnchor
 from askalong.context.call_tree import DEPTH
@@ -107,14 +108,15 @@ class Asker:
         check_question(question, anchor)  # before any document is read
         reading = self._reading(anchor, question.documents, access)
         asked = asked_question(question, turns, reading)
-        evidence = self.evidence(asked, access, reading.blocks if reading else ())
+        alone = standing_alone(asked)  # a follow-up, searched and drafted self-contained
+        evidence = self.evidence(alone, access, reading.blocks if reading else ())
         thread = thread or _new_thread(asked, access)
         turn_id = new_id()
         yield _started(thread.id, turn_id, asked.anchor)
         yield EvidenceFound(evidence.units, evidence.searched, evidence.notes, evidence.set_aside)
         answering = time.perf_counter()
         guidance = guidance_entries(self.store, access.user)
-        draft = yield from self._draft(asked, evidence, guidance)
+        draft = yield from self._draft(alone, evidence, guidance)
         drafted = time.perf_counter()
         if draft.status == "answered":
             yield from (QuoteFound(q) for q in draft.quotes)
