@@ -108,7 +108,7 @@ class Asker:
         check_question(question, anchor)  # before any document is read
         reading = self._reading(anchor, question.documents, access)
         asked = asked_question(question, turns, reading)
-        alone = standing_alone(asked)  # a follow-up, searched and drafted self-contained
+        alone = standing_alone(asked)  # a follow-up is searched self-contained
         evidence = self.evidence(alone, access, reading.blocks if reading else ())
         thread = thread or _new_thread(asked, access)
         turn_id = new_id()
@@ -116,7 +116,7 @@ class Asker:
         yield EvidenceFound(evidence.units, evidence.searched, evidence.notes, evidence.set_aside)
         answering = time.perf_counter()
         guidance = guidance_entries(self.store, access.user)
-        draft = yield from self._draft(alone, evidence, guidance)
+        draft = yield from self._draft(asked, evidence, guidance)
         drafted = time.perf_counter()
         if draft.status == "answered":
             yield from (QuoteFound(q) for q in draft.quotes)

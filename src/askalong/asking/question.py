@@ -136,7 +136,7 @@ def asked_question(
 
 
 def standing_alone(asked: AskedQuestion) -> AskedQuestion:
-    """``asked`` as it is searched and answered: a plain follow-up's question made
+    """``asked`` as it is searched: a plain follow-up's question made
     self-contained from its thread (``question/rewrite``), still leaning on it (its
     previous answer stays the search's context); any other as it is. A rewrite that would
     change what is asked of code ("What calls X?" then "And what does it do …?") is not
@@ -145,7 +145,8 @@ def standing_alone(asked: AskedQuestion) -> AskedQuestion:
     if asked.intent != "ask" or not asked.history:
         return asked
     previous = [turn.question for turn in asked.history]
-    text = self_contained(question.text, previous, question.leans_on_thread)
+    said = asked.history[-1].answer
+    text = self_contained(question.text, previous, question.leans_on_thread, said)
     if text == question.text:
         return asked
     rewritten = replace(read_question(text), leans_on_thread=True)
