@@ -108,8 +108,7 @@ class Asker:
         check_question(question, anchor)  # before any document is read
         reading = self._reading(anchor, question.documents, access)
         asked = asked_question(question, turns, reading)
-        alone = standing_alone(asked)  # a follow-up is searched self-contained
-        evidence = self.evidence(alone, access, reading.blocks if reading else ())
+        evidence = self.evidence(asked, access, reading.blocks if reading else ())
         thread = thread or _new_thread(asked, access)
         turn_id = new_id()
         yield _started(thread.id, turn_id, asked.anchor)
@@ -141,9 +140,10 @@ class Asker:
     def evidence(
         self, asked: AskedQuestion, access: Access, blocks: Sequence[Block] = ()
     ) -> Evidence:
-        """The evidence for ``asked`` over this asker's store and searcher (``gather``);
-        the agent's search tool reads it so too."""
-        return gather(self.store, self.searcher, asked, access, blocks)
+        """The evidence for ``asked`` over this asker's store and searcher (``gather``), a
+        follow-up searched self-contained (``standing_alone``); the agent's search tool
+        reads it so too."""
+        return gather(self.store, self.searcher, standing_alone(asked), access, blocks)
 
     def answered(self, asked: AskedQuestion, evidence: Evidence) -> Answer:
         """``asked`` drafted from ``evidence`` and checked, neither streamed nor stored:
