@@ -1,6 +1,7 @@
 """Refusals on the never-seen DEV sets, replayed from recorded evidence (issue 32): what
 each offline answerer refuses, per kind of question, before and after a change to the
-decision, and what the coverage model (``answer/scorer/coverage.py``) refuses alone.
+decision, and what the coverage model (``training/coverage_model.py``, an experiment)
+refuses alone.
 
 ``unseen_replay.py record`` keeps, for every item of a set, the request its answerer was
 handed. Three verbs read those recordings (one per set):
@@ -14,7 +15,7 @@ handed. Three verbs read those recordings (one per set):
   cross-lingual, follow-ups, intents): covered refused, answer hit and uncovered refused,
   for each answerer before and after.
 - ``sweep``: the coverage model alone over each answerer's evidence, per language and
-  threshold (same-language plain questions; needs these sources).
+  threshold (same-language plain questions, code left out).
 
     PYTHONPATH=src:benchmarks python benchmarks/refusals.py outcomes /tmp/unseen*.pkl \
         --out /tmp/after.json
@@ -26,12 +27,15 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from unseen_replay import MARKS
 from unseen_set import Item, contains_any, load_items, questions_of
+
+TRAINING = Path(__file__).resolve().parents[1] / "training"
 
 SCORERS = ("rules", "learned")
 GROUPS = (
@@ -161,7 +165,9 @@ def _model_probabilities(
 ) -> tuple[str, float, float] | None:
     """(language, probability over every candidate, over the learned answerer's chosen
     passages) of a same-language plain question not about code; else None."""
-    from askalong.answer.extractive.answerable import model_coverage
+    sys.path.insert(0, str(TRAINING))
+    from coverage_model import model_coverage
+
     from askalong.answer.extractive.candidates import candidates, cross_lingual
     from askalong.answer.extractive.passage_choice import choose_passages
 

@@ -1,4 +1,4 @@
-"""Training groups for the coverage model (``answer/scorer/coverage.py``): does the
+"""Training groups for the coverage model (``coverage_model.py``, an experiment): does the
 evidence answer the question at all, when it is the right document?
 
     PYTHONPATH=src python training/coverage_pairs.py --out /work/data/refuse/coverage.npz
@@ -17,7 +17,7 @@ sharing the most terms with it):
 Each group keeps the sentences the answerers would score (``sentence_rows.kept_indices``:
 at most 24, those holding the most of the question's terms), and stores their
 ``features.sentence_features`` rows: the model reads a summary of them and of the
-sentence head's scores (``coverage.coverage_features``).
+sentence head's scores (``coverage_model.coverage_features``).
 """
 
 from __future__ import annotations

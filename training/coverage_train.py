@@ -1,18 +1,18 @@
-"""Fit the coverage model on ``coverage_pairs.py``'s groups, print dev figures, write
-``src/askalong/answer/scorer/coverage.json``.
+"""Fit the coverage model (an experiment: ``coverage_model.py``) on ``coverage_pairs.py``'s
+groups, print dev figures, write ``training/coverage.json``.
 
     PYTHONPATH=src python training/coverage_train.py --pairs /work/data/refuse/coverage.npz \
         [--threshold embedded:en=0.3 ...]
 
 Each group's candidates are scored by the shipped sentence head (``weights.json``), then
-summarised (``coverage.coverage_features``); covered = the ``intact`` groups, not
+summarised (``coverage_model.coverage_features``); covered = the ``intact`` groups, not
 covered = ``deleted`` (the answering sentences removed) and ``far`` (another article).
 Per language ("en": SciFact and HotpotQA; "zh": CMRC and DRCD) and variant (with e5
 vectors; lexical only, the cosines read 0), a logistic regression and a 16-unit tanh
 network are fitted by full-batch Adam (seed 32); the better on the DEV split's log loss
-ships. The default threshold is the ``REFUSE_COVERED`` quantile of the covered DEV groups;
+is kept. The default threshold is the ``REFUSE_COVERED`` quantile of the covered DEV groups;
 ``--threshold`` sets one from the never-seen DEV sets (``benchmarks/refusals.py
---coverage``), as the shipped file was written.
+sweep``), as the saved file was written.
 """
 
 from __future__ import annotations
@@ -24,18 +24,17 @@ from pathlib import Path
 
 import numpy as np
 
-from askalong.answer.scorer.coverage import COVERAGE, coverage_features
 from askalong.answer.scorer.features import LEXICAL
 from askalong.answer.scorer.model import shipped_scorer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from coverage_model import COVERAGE, WEIGHTS, coverage_features
 from train import SEED, adam, backward, forward, init, spec, standardiser, starts_of
 
 HIDDEN = 16
 STEPS = 800
 REFUSE_COVERED = 0.05
 FAR_WEIGHT = 0.5  # the easy case counts half: the near misses are what readers meet
-OUT = Path(__file__).resolve().parents[1] / "src/askalong/answer/scorer/coverage.json"
 
 
 def summaries(x: np.ndarray, group: np.ndarray, embedded: bool) -> np.ndarray:
@@ -116,7 +115,7 @@ def given_thresholds(values: list[str]) -> dict[tuple[str, str], float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--pairs", type=Path, default=Path("/work/data/refuse/coverage.npz"))
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--out", type=Path, default=WEIGHTS)
     parser.add_argument("--threshold", nargs="*", default=[], help="variant:language=p")
     args = parser.parse_args()
     d = np.load(args.pairs)

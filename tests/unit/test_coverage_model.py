@@ -1,53 +1,55 @@
-"""The coverage model (``answer/scorer/coverage.py``, issue 32): one learned refusal for
-both offline answerers, fitted on same-document near misses (the answering sentence
-deleted from its article), never refusing code or a question across languages."""
+"""The coverage model, an experiment (``training/coverage_model.py``, issue 32): fitted on
+same-document near misses (the answering sentence deleted from its article), read over
+an answerer's candidates, never refusing code. Not used by the answerers."""
 
 from __future__ import annotations
 
 import json
 import sys
-from importlib import resources
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from askalong.answer.extractive.answerable import Support, evidence_answers, scored_coverage
 from askalong.answer.extractive.candidates import Candidate
-from askalong.answer.scorer.coverage import (
-    COVERAGE,
-    WEIGHTS_FILE,
-    CoverageModel,
-    coverage_features,
-    coverage_model_from,
-    shipped_coverage_model,
-)
 from askalong.answer.scorer.features import COLUMNS
+from askalong.providers.base import Embedder
 from askalong.question.reading import read_question
+from askalong.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "training"))
+from coverage_model import (
+    COVERAGE,
+    WEIGHTS,
+    coverage_features,
+    coverage_model_from,
+    model_coverage,
+    saved_coverage_model,
+)
 
 
-def refusing_everything() -> CoverageModel:
-    """The shipped model with thresholds no probability reaches."""
-    text = resources.files("askalong.answer.scorer").joinpath(WEIGHTS_FILE).read_text("utf-8")
-    data = json.loads(text)
-    for by_language in data["thresholds"].values():
-        for language in by_language:
-            by_language[language] = 1.5
-    return coverage_model_from(data)
+@pytest.fixture(scope="module")
+def e5(tmp_path_factory: pytest.TempPathFactory) -> Embedder:
+    """The bundled embedder: the model reads its cosines (a hash embedder's are nothing
+    like them)."""
+    from askalong.providers.local.embedder import default_embedder
+
+    return default_embedder(Settings(home=tmp_path_factory.mktemp("coverage")))
 
 
 def candidate(text: str, kind: str = "paragraph", index: int = 0) -> Candidate:
     return Candidate(0, 0, index, "b", 0, len(text), text, "retrieved", None, False, kind)  # type: ignore[arg-type]
 
 
-def test_the_model_ships_with_a_threshold_per_language_and_variant() -> None:
-    model = shipped_coverage_model()
+def test_the_saved_model_has_a_threshold_per_language_and_variant() -> None:
+    model = saved_coverage_model()
     for embedded in (True, False):
         for language in ("en", "zh"):
             assert 0.0 < model.threshold(language, embedded) < 1.0
     assert model.threshold("zh-Hant", True) == model.threshold("zh", True)
+    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    assert coverage_model_from(data).thresholds == model.thresholds
 
 
 def test_the_summary_reads_the_best_sentence_and_how_far_ahead_it_is() -> None:
@@ -62,22 +64,33 @@ def test_the_summary_reads_the_best_sentence_and_how_far_ahead_it_is() -> None:
     assert not coverage_features(rows[:0], np.zeros(0)).any()
 
 
+CAMERA = [
+    "The test rig films each droplet with a high-speed camera.",
+    "The camera is mounted above the nozzle and triggered by a laser gate.",
+    "Droplet sizes are measured from the recorded frames by image analysis.",
+]
+
+
+def test_the_sentence_holding_the_answer_raises_the_probability(e5: Embedder) -> None:
+    question = read_question("How many frames per second does the high-speed camera record?")
+    without = [candidate(text, index=k) for k, text in enumerate(CAMERA)]
+    answer = "The high-speed camera records 2000 frames per second."
+    with_answer = [*without, candidate(answer, index=len(CAMERA))]
+    deleted = model_coverage(question, without, e5)
+    intact = model_coverage(question, with_answer, e5)
+    assert intact.probability > deleted.probability
+    assert intact.covered
+    assert model_coverage(question, [], e5).probability == 0.0
+
+
 def test_code_is_never_refused_for_lacking_prose_words() -> None:
     question = read_question("Where is mutual exclusion enforced here?")
     code = [candidate("func (m *Map) Store(k, v any) {", "code", k) for k in range(3)]
     prose = [candidate("The map is safe for concurrent use.", "paragraph", k) for k in range(3)]
-    rows = np.zeros((3, len(COLUMNS)), dtype=np.float32)
-    model = refusing_everything()
-    assert scored_coverage(question, code, rows, np.zeros(3), True, model=model).covered
-    assert not scored_coverage(question, prose, rows, np.zeros(3), True, model=model).covered
-
-
-def test_a_question_across_languages_is_left_to_the_focus_check() -> None:
-    question = read_question("区域头节点是怎么选出来的？")
-    lacking = Support(frozenset(), frozenset({"gpu"}), by_vector=False)
-    found = Support(frozenset({"zone"}), frozenset(), by_vector=True)
-    assert not evidence_answers(question, [], lacking, None, cross=True)
-    assert evidence_answers(question, [], found, None, cross=True)
+    everything = {v: {"en": 1.5, "zh": 1.5} for v in ("embedded", "lexical")}
+    refusing = replace(saved_coverage_model(), thresholds=everything)
+    assert model_coverage(question, code, None, model=refusing).covered
+    assert not model_coverage(question, prose, None, model=refusing).covered
 
 
 def test_training_deletes_the_answering_sentences_and_keeps_the_article() -> None:

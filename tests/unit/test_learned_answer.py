@@ -14,7 +14,6 @@ from tests.unit.test_answer_choice import unit_of
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.learned import learned_answer
 from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES
-from askalong.answer.scorer.coverage import shipped_coverage_model
 from askalong.answer.scorer.model import WEIGHTS_FILE, Scorer, shipped_scorer
 from askalong.config import load_settings
 from askalong.errors import ConfigError
@@ -179,10 +178,7 @@ def test_the_direct_answer_takes_the_best_sentences_neighbour_when_both_fit() ->
     shipped = shipped_scorer()
     ranked = Ranked(shipped.sentence, shipped.answerable, shipped.thresholds)
     units = [unit_of([("paragraph", PAPER[0])], 0)]
-    # the direct answer's shape alone: the coverage model never refuses here
-    coverage = shipped_coverage_model()
-    never = replace(coverage, thresholds={"embedded": {"en": 0.0}, "lexical": {"en": 0.0}})
-    found = learned_answer(read_question("What is SPECTER?"), units, scorer=ranked, coverage=never)
+    found = learned_answer(read_question("What is SPECTER?"), units, scorer=ranked)
     assert "document-level representation" in found.answer
     assert "citation triples" in found.answer  # the neighbour, 8 logits behind
     assert "triplet margin loss" not in found.answer  # two sentences at most

@@ -1,44 +1,48 @@
 """Whether the evidence can answer the question at all (pure).
 
-Same language: the **coverage model** (``answer/scorer/coverage.py``, issue 32), learned
-from QA sets' questions over their own article with the answering sentence deleted,
-reads what the sentence scorer computed over the candidates and refuses below its
-language's threshold (chosen on the never-seen DEV sets); beside it, one check decides
-whatever the model says: a *name* the question gives (a word written as one, a number of
-three digits or more, a Chinese word the segmenter does not know) that no evidence
-sentence holds (``names.missing_names``, ``unmatched_words``): "2003如何关闭445端口" over a
-page on turning LivePhotos off. Code (most candidates are code blocks) is never refused
-by the model: a question about code shares few prose words with it.
+Sentences that share a question's generic words ("use", "check") are always found; what
+decides is whether the question's *focus* (``QuestionForm.focus_terms``: "Rust
+lifetimes", "funded") occurs in the evidence. A focus term is supported when a candidate
+sentence holds it (a stem, or a Chinese word as a substring, since the segmenter may cut
+it differently there), or, with an embedder, when some sentence is close in meaning to
+the question. Focus terms in a script the evidence does not use at all (a Chinese
+question over an English paper) cannot be checked by term: the vector decides them.
+When none of the checkable focus is supported and no sentence is close by vector, the
+answer is ``not_covered``.
 
-Across languages (a Chinese question over an English paper, ``across``) the model never
-saw such a pair: the question's own-script words cannot be checked, only its words in the
-evidence's script count (a name: "Kubernetes"), and a sentence close by vector
-(``VECTOR_SUPPORT``) supports it (``Support.answerable``).
-
+With an embedder, a question can also be refused when *most* of its focus is missing:
+each checkable focus term weighs its rarity among the candidate sentences (a smoothed
+IDF: a term in every sentence, as the document's own subject "TIMP" is, says little;
+one in two sentences says much), a missing term weighs 1, and when the missing share of
+that weight reaches ``MISSING_SHARE`` while no sentence is close to the question
+(``CLOSE``), the answer is ``not_covered`` ("What does a commercial TIMP licence cost?":
+"timp" everywhere, the rest nowhere). A covered question in other words keeps its rare terms
+(the names it asks about) and misses only paraphrased ones. Across languages (a Chinese
+question over an English paper, ``across``) the question's own-script words cannot be
+checked: only its words in the evidence's script count (a name: "Kubernetes"), and the
+vector decides the rest.
+Numbers the question gives and Chinese words the segmenter does not know (left as single
+characters: "尘虱" as 尘 / 虱) are held to the evidence as names are (``unmatched_words``):
+"2003如何关闭445端口" over a page on turning LivePhotos off, "尘虱是怎么样产生的" over pages
+that share only "产生", are not covered, whatever is near by vector.
 Whenever an answer is not covered, the explanation names the focus words that were not
-found (or says that no sentence answers it), in the question's language.
+found (or says that nothing was close in meaning), in the question's language.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.names import missing_names
 from askalong.answer.extractive.scoring import Scored
-from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates
-from askalong.answer.scorer.coverage import CoverageModel, shipped_coverage_model
-from askalong.answer.scorer.features import COLUMNS
-from askalong.answer.scorer.model import Scorer, shipped_scorer
-from askalong.providers.base import Embedder
+from askalong.answer.extractive.typed import typed_answer_missing
 from askalong.question.form import focus_found
 from askalong.question.reading import QuestionReading
 from askalong.question.traditional import plain
-from askalong.text.tokens import CHINESE_STOP_WORDS, han_words, key_terms, search_normal, terms_of
+from askalong.text.tokens import CHINESE_STOP_WORDS, han_words, key_terms, search_normal
 
 # Refused by term only when none of the checkable focus is found: a stricter share (0.5)
 # refused paraphrased XQuAD / CMRC questions (answered 0.99 -> 0.94 / 0.92, limit 300).
@@ -46,9 +50,20 @@ SUPPORTED_SHARE = 0.01  # share of the checkable focus terms the evidence must h
 # ... unless a sentence's rescaled similarity reaches this (Chinese cosines run higher:
 # a Kubernetes question over the Java manual reached 0.83 on a sentence about HashMap)
 VECTOR_SUPPORT = {"en": 0.8, "zh": 0.9}
-# ... on the rules' rescaled similarity (cosine 0.78 -> 0, 0.9 -> 1, ``scoring.Weights``)
-_COSINE_LOW, _COSINE_SPAN = 0.78, 0.12
 
+# The refusal by weight (with an embedder), chosen from the ROC of the dev set
+# tests/data/refusal_dev.jsonl (benchmarks/refusals.py, benchmarks/results/refusals-
+# 2026-12-01.md) held against XQuAD en (300 answerable questions, paragraph level): share
+# 0.65 / cosine 0.88 refused 12 of 16 uncovered and 2 of 20 covered dev questions but 13 of
+# the 300 XQuAD ones (answered 0.993 -> 0.957); 0.8 / 0.86 refuses 5 of 16, 1 of 20 and 3 of
+# 300. Chinese (dev 2 of 8 uncovered, 0 of 8 covered; XQuAD zh unchanged) keeps 0.8 / 0.88.
+MISSING_SHARE = {"en": 0.8, "zh": 0.8}
+CLOSE = {"en": 0.86, "zh": 0.88}  # best question-sentence cosine below which ...
+# ... on the scorer's rescaled similarity (cosine 0.78 -> 0, 0.9 -> 1, ``Weights``)
+_COSINE_LOW, _COSINE_SPAN = 0.78, 0.12
+IDF_FLOOR = 0.3  # a found term in every sentence still weighs this
+
+STEM_PREFIX = 6
 # Words a paraphrase brings that no answer needs to repeat ("whose value types never
 # change between iterations"): missing, they are not evidence that a detail is absent.
 FUNCTION_WORDS = frozenset(
@@ -90,22 +105,29 @@ _WORD = re.compile(r"[A-Za-z][\w'’-]*|[\u4e00-\u9fff]+")
 
 @dataclass(frozen=True)
 class Support:
-    """The focus terms found and missing (by term), whether a sentence is close to the
-    question by vector, and the names the question gives that no sentence holds."""
+    """The focus terms found and missing (by term), and whether a sentence is close to
+    the question by vector."""
 
     found: frozenset[str]
     missing: frozenset[str]
     by_vector: bool
-    names_missing: frozenset[str] = frozenset()
+    missing_share: float = 0.0  # the rarity-weighted share of the focus that is missing
+    far: bool = False  # with an embedder: no sentence is close to the question
+    share_needed: float = MISSING_SHARE["en"]  # the question's language's MISSING_SHARE
+    names_missing: frozenset[str] = frozenset()  # names the question gives, in no sentence
+    value_missing: bool = False  # a number / date is asked and no sentence gives one on it
 
     @property
     def answerable(self) -> bool:
-        """Across languages: no name missing, and some focus found or a sentence close."""
-        if self.names_missing:
+        if self.names_missing or self.value_missing:  # decisive, whatever is near by vector
             return False
         checked = len(self.found) + len(self.missing)
-        if not checked or self.by_vector:
+        if not checked:
             return True
+        if self.by_vector:
+            return True
+        if self.far and self.missing_share >= self.share_needed:
+            return False
         return len(self.found) / checked >= SUPPORTED_SHARE
 
 
@@ -113,34 +135,39 @@ def focus_support(
     question: QuestionReading,
     scored: Sequence[Scored],
     *,
+    embedded: bool = False,
     cross: bool = False,
 ) -> Support:
     """How far ``scored`` (every candidate sentence) supports the question's focus;
-    ``cross``: the evidence is in the other language (``across.crosses``)."""
+    ``embedded``: the sentences' similarities come from an embedder; ``cross``: the
+    evidence is in the other language (``across.crosses``)."""
     evidence = "\n".join(s.candidate.text for s in scored)
     terms: set[str] = set().union(*(s.terms for s in scored)) if scored else set()
     found, checkable = focus_found(question.form.focus_terms - QUESTION_WORDS, terms, evidence)
     language = "zh" if question.pairs else "en"  # any Chinese in it
     by_vector = any(s.similarity >= VECTOR_SUPPORT[language] for s in scored)
     missing = checkable - found
-    names = absent_names(question, evidence, terms, cross=cross)
+    names = missing_names(question.name_runs, evidence, terms)
+    # both read as plain: 什麼 is a question word, not an unknown noun the evidence must hold
+    unknown = unmatched_words(question.plain, plain(evidence), chinese=not cross)
+    names |= frozenset(map(question.as_written, unknown))
     if cross:  # the question's own-script words cannot be in the other language's
         # sentences (a stray one may be); a name in the evidence's script still counts
         own = _HAN if question.language == "zh" else _LATIN
         kept = frozenset(t for t in missing if not own.match(t))
         return Support(found, kept, by_vector, names_missing=names)
-    return Support(found, missing - FUNCTION_WORDS, by_vector, names_missing=names)
-
-
-def absent_names(
-    question: QuestionReading, evidence: str, terms: Collection[str], *, cross: bool = False
-) -> frozenset[str]:
-    """The names the question gives (``names.missing_names``), its long numbers and its
-    unknown Chinese words (``unmatched_words``) that ``evidence`` never holds."""
-    names = missing_names(question.name_runs, evidence, terms)
-    # both read as plain: 什麼 is a question word, not an unknown noun the evidence must hold
-    unknown = unmatched_words(question.plain, plain(evidence), chinese=not cross)
-    return names | frozenset(map(question.as_written, unknown))
+    closest = max((s.similarity for s in scored), default=0.0)
+    far = embedded and closest < (CLOSE[language] - _COSINE_LOW) / _COSINE_SPAN
+    return Support(
+        found,
+        missing - FUNCTION_WORDS,
+        by_vector,
+        missing_share=_missing_share(found, missing - FUNCTION_WORDS, scored),
+        far=far,
+        share_needed=MISSING_SHARE[language],
+        names_missing=names,
+        value_missing=typed_answer_missing(question, found, scored, _holds),
+    )
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -190,24 +217,63 @@ def _unsegmented(run: str) -> list[str]:
     return words
 
 
+def _missing_share(
+    found: frozenset[str], missing: frozenset[str], scored: Sequence[Scored]
+) -> float:
+    """The missing terms' share of the focus weight: a found term weighs its smoothed
+    IDF among the sentences, ``max(floor, log((n + 1) / (df + 0.5)) / log(n + 2))``
+    (about 1 for a term in one sentence), a missing term 1."""
+    n = len(scored)
+    if not missing or not n:
+        return 0.0
+    weight = 0.0
+    for term in found:
+        df = sum(_holds(s, term) for s in scored)
+        weight += max(IDF_FLOOR, math.log((n + 1) / (df + 0.5)) / math.log(n + 2))
+    return len(missing) / (len(missing) + weight)
+
+
+def _holds(scored: Scored, term: str) -> bool:
+    """``term`` in the sentence: as a Chinese substring, or a stem sharing its first six
+    letters ("classifier" / "classification" stem apart as "classifi" / "classif")."""
+    if _HAN.match(term):
+        return term in scored.candidate.text
+    stem = term[:STEM_PREFIX]
+    return term in scored.terms or (
+        len(term) >= STEM_PREFIX and any(t.startswith(stem) for t in scored.terms)
+    )
+
+
 def not_found_note(question: QuestionReading, support: Support) -> str:
     """What was searched for and not found, in the question's words and language: the
-    names missing, else the focus words missing, else that no sentence answers."""
+    names missing, else the focus words missing, else the value asked for (a number, a
+    date) that no sentence gives, else that nothing was close in meaning."""
     words = _words_of(question.text, support.missing) if support.missing else []
     if support.names_missing:
         names = sorted(support.names_missing, key=question.text.find)
         return _missing_note(question, names + [w for w in words if w not in names])
     if words:
         return _missing_note(question, words)
+    if support.value_missing and support.found:
+        words = _words_of(question.text, support.found)
+        if question.language == "zh":
+            kind = "日期" if _dated(question) else "数值"
+            return f"所给文档中没有给出关于{'、'.join(words)}的{kind}。"
+        kind = "date" if _dated(question) else "number"
+        return f"No sentence in the documents searched gives a {kind} about: {', '.join(words)}."
     if question.language == "zh":
-        return "所给文档中没有能回答这个问题的句子。"
-    return "No sentence in the documents searched answers the question."
+        return "所给文档中没有与这个问题意思相近的内容。"
+    return "Nothing in the documents searched is close in meaning to the question."
 
 
 def _missing_note(question: QuestionReading, words: list[str]) -> str:
     if question.language == "zh":
         return f"在所给文档中没有找到：{'、'.join(words)}。"
     return f"The documents searched do not mention: {', '.join(words)}."
+
+
+def _dated(question: QuestionReading) -> bool:
+    return question.form.answer_type == "time"
 
 
 def _words_of(text: str, terms: frozenset[str]) -> list[str]:
@@ -219,106 +285,3 @@ def _words_of(text: str, terms: frozenset[str]) -> list[str]:
         elif key_terms(word) & terms and word not in out:
             out.append(word)
     return out or sorted(terms)
-
-
-# ------------------------------------------------------------------- the coverage model
-
-
-def evidence_answers(
-    question: QuestionReading,
-    scored: Sequence[Scored],
-    support: Support,
-    embedder: Embedder | None,
-    *,
-    cross: bool = False,
-) -> bool:
-    """The rules answerer's decision: across languages the focus check (``Support``: the
-    coverage model never saw a question in the other language than its evidence); else
-    the focus check too (no name missing; some focus word found or a sentence close by
-    vector: the answer to an unrelated question), then the coverage model."""
-    if cross:
-        return support.answerable
-    found = [s.candidate for s in scored]
-    if _code(found):
-        return True
-    return support.answerable and model_coverage(question, found, embedder).covered
-
-
-def candidates_answer(
-    question: QuestionReading,
-    found: Sequence[Candidate],
-    rows: np.ndarray,
-    scores: np.ndarray,
-    embedded: bool,
-    *,
-    model: CoverageModel | None = None,
-) -> bool:
-    """The learned answerer's decision in one language (its candidates scored already):
-    the focus check (``Support.answerable``, the closeness read off the rows' cosines),
-    then the coverage model."""
-    if _code(found):
-        return True
-    evidence = "\n".join(c.text for c in found)
-    terms: set[str] = set().union(*(terms_of(c.text) for c in found)) if found else set()
-    seen, checkable = focus_found(question.form.focus_terms - QUESTION_WORDS, terms, evidence)
-    cosine = float(rows[:, COLUMNS.index("cosine")].max()) if embedded and len(rows) else 0.0
-    language = "zh" if question.pairs else "en"
-    close = cosine >= _COSINE_LOW + VECTOR_SUPPORT[language] * _COSINE_SPAN
-    missing = checkable - seen - FUNCTION_WORDS
-    names = absent_names(question, evidence, terms)
-    if not Support(seen, missing, close, names_missing=names).answerable:
-        return False
-    return scored_coverage(question, found, rows, scores, embedded, model=model).covered
-
-
-@dataclass(frozen=True)
-class Coverage:
-    """The coverage model's probability that the evidence answers, and its threshold."""
-
-    probability: float
-    threshold: float
-
-    @property
-    def covered(self) -> bool:
-        return self.probability >= self.threshold
-
-
-def model_coverage(
-    question: QuestionReading,
-    found: Sequence[Candidate],
-    embedder: Embedder | None,
-    *,
-    scorer: Scorer | None = None,
-    model: CoverageModel | None = None,
-) -> Coverage:
-    """The coverage model over ``found`` (the candidate sentences an answerer reads):
-    the sentences it keeps, their feature rows and the sentence head's scores
-    (``scored_coverage`` when the caller has them already)."""
-    scorer = scorer or shipped_scorer()
-    kept = kept_candidates(question.text, [c for c in found if c.text.strip()])
-    rows = candidate_rows(question.text, kept, embedder)
-    scores = scorer.sentence_scores(rows, embedder is not None)
-    return scored_coverage(question, kept, rows, scores, embedder is not None, model=model)
-
-
-def scored_coverage(
-    question: QuestionReading,
-    found: Sequence[Candidate],
-    rows: np.ndarray,
-    scores: np.ndarray,
-    embedded: bool,
-    *,
-    model: CoverageModel | None = None,
-) -> Coverage:
-    """The coverage model over candidates already scored; code never counts as
-    uncovered (a question about code shares few words with it: ``_code``)."""
-    model = model or shipped_coverage_model()
-    threshold = model.threshold(question.language, embedded)
-    if _code(found):
-        return Coverage(1.0, 0.0)  # never refused
-    return Coverage(model.probability(rows, scores, question.language, embedded), threshold)
-
-
-def _code(found: Sequence[Candidate]) -> bool:
-    """Most of the candidates are code: prose words ("mutual exclusion") are not in it."""
-    return bool(found) and 2 * sum(c.kind == "code" for c in found) >= len(found)

@@ -15,13 +15,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from askalong.answer.base import NOT_COVERED, unit_quote
-from askalong.answer.extractive.answerable import candidates_answer
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, with_neighbour
 from askalong.answer.extractive.passage_choice import choose_passages
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates
-from askalong.answer.scorer.coverage import CoverageModel
 from askalong.answer.scorer.model import Scorer, shipped_scorer
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
@@ -44,7 +42,6 @@ def learned_answer(
     previous_answer: str | None = None,
     scorer: Scorer | None = None,
     hits: Sequence[Hit] = (),
-    coverage: CoverageModel | None = None,
 ) -> ExtractiveResult:
     """Answer ``question`` with the best-scored sentence of the best passages of ``units``
     (``passage_choice``; with its better-scored neighbour when the two fit the answer's
@@ -61,13 +58,7 @@ def learned_answer(
     order = [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
     across = cross_lingual(language, found)
     weak = choice.weak and not across  # the passage model saw no cross-lingual question
-    # across languages the answerable head's own threshold; else the coverage model
-    # (``answerable``)
-    if across:
-        covered = probability >= scorer.threshold(language, embedded, across)
-    else:
-        covered = candidates_answer(question, found, rows, scores, embedded, model=coverage)
-    if not order or weak or not covered:
+    if not order or weak or probability < scorer.threshold(language, embedded, across):
         note = NOTHING_ANSWERS[language]
         return ExtractiveResult(
             "not_covered", NOT_COVERED[language], (), note, probability, language

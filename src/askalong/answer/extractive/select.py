@@ -43,11 +43,7 @@ from dataclasses import dataclass
 
 from askalong.answer.base import NOT_COVERED, unit_quote
 from askalong.answer.extractive.across import crosses, rescored
-from askalong.answer.extractive.answerable import (
-    evidence_answers,
-    focus_support,
-    not_found_note,
-)
+from askalong.answer.extractive.answerable import focus_support, not_found_note
 from askalong.answer.extractive.boilerplate import never_answers
 from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.direct import (
@@ -123,9 +119,8 @@ def answer_extractively(
     quotable = [s for s in scored if not _never_answers(s.candidate, question)]
     eligible = _eligible(quotable, threshold)
     best = _best([s for s in eligible if _may_answer(s.candidate, question)], previous_answer)
-    support = focus_support(question, scored, cross=cross)
-    answers = intent != "ask" or evidence_answers(question, scored, support, embedder, cross=cross)
-    if best is None or not answers:
+    support = focus_support(question, scored, embedded=embedder is not None, cross=cross)
+    if best is None or (intent == "ask" and not support.answerable):
         top = max((s.evidence for s in scored), default=0.0)
         # say what was searched for and not found, whichever check refused
         note = not_found_note(question, support)

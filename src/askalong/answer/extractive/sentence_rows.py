@@ -1,7 +1,7 @@
 """The learned scorer's view of the candidate sentences: at most ``MAX_CANDIDATES`` of
 them, and their ``features.sentence_features`` rows (with e5 cosines when an embedder is
-given). Read by the learned answerer's sentence choice and by the coverage model
-(``answerable``), which both answerers consult."""
+given). Read by the learned answerer's sentence choice, and by the coverage experiment's
+training groups (``training/coverage_pairs.py``), which must see what it sees."""
 
 from __future__ import annotations
 

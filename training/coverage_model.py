@@ -1,4 +1,6 @@
-"""The coverage model: whether the candidate sentences answer the question at all (pure).
+"""The coverage model, an experiment (issue 32): whether the candidate sentences answer
+the question at all. Not used by the answerers: on the never-seen DEV sets it did not
+beat the rules' refusal (``benchmarks/results/refusals-learned-DEV-2026-12-05.md``).
 
 Readers' uncovered questions are plausible: the document talks about the topic, not
 about the fact asked. This model is fitted on exactly that case
@@ -9,23 +11,30 @@ candidates (``coverage_features``): the best sentence's score and its lead, the 
 the question's terms (IDF-weighted) the best sentence, its window and its passage hold,
 the e5 cosines. One small network per language ("en", "zh") and variant (with e5
 vectors, or lexical only), and a refusal threshold chosen on the never-seen DEV sets
-(``training/coverage_train.py``); weights in ``coverage.json`` (package data).
+(``coverage_train.py``); weights in ``training/coverage.json``. ``model_coverage`` reads
+it over an answerer's candidates (``benchmarks/refusals.py sweep``); code (most candidates
+code blocks) always counts as covered: a question about code shares few prose words.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from askalong.answer.extractive.candidates import Candidate
+from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates
 from askalong.answer.scorer.features import ANSWERABLE, COLUMNS, answerable_features
-from askalong.answer.scorer.model import Network, network
+from askalong.answer.scorer.model import Network, Scorer, network, shipped_scorer
+from askalong.providers.base import Embedder
+from askalong.question.reading import QuestionReading
 
-WEIGHTS_FILE = "coverage.json"
+WEIGHTS = Path(__file__).resolve().parent / "coverage.json"
 COVERAGE = (
     *ANSWERABLE,
     "top_passage_coverage",
@@ -100,7 +109,45 @@ def coverage_model_from(data: dict[str, Any]) -> CoverageModel:
 
 
 @functools.lru_cache(maxsize=1)
-def shipped_coverage_model() -> CoverageModel:
-    """The coverage model whose weights ship inside the package (read once)."""
-    text = resources.files("askalong.answer.scorer").joinpath(WEIGHTS_FILE).read_text("utf-8")
-    return coverage_model_from(json.loads(text))
+def saved_coverage_model() -> CoverageModel:
+    """The coverage model ``coverage_train.py`` last wrote (read once)."""
+    return coverage_model_from(json.loads(WEIGHTS.read_text(encoding="utf-8")))
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The coverage model's probability that the evidence answers, and its threshold."""
+
+    probability: float
+    threshold: float
+
+    @property
+    def covered(self) -> bool:
+        return self.probability >= self.threshold
+
+
+def model_coverage(
+    question: QuestionReading,
+    found: Sequence[Candidate],
+    embedder: Embedder | None,
+    *,
+    scorer: Scorer | None = None,
+    model: CoverageModel | None = None,
+) -> Coverage:
+    """The coverage model over ``found`` (the candidate sentences an answerer reads): the
+    sentences the learned answerer would keep, their feature rows and the sentence head's
+    scores; code never counts as uncovered (``_code``)."""
+    model = model or saved_coverage_model()
+    embedded = embedder is not None
+    threshold = model.threshold(question.language, embedded)
+    if _code(found):
+        return Coverage(1.0, 0.0)  # never refused
+    kept = kept_candidates(question.text, [c for c in found if c.text.strip()])
+    rows = candidate_rows(question.text, kept, embedder)
+    scores = (scorer or shipped_scorer()).sentence_scores(rows, embedded)
+    return Coverage(model.probability(rows, scores, question.language, embedded), threshold)
+
+
+def _code(found: Sequence[Candidate]) -> bool:
+    """Most of the candidates are code: prose words ("mutual exclusion") are not in it."""
+    return bool(found) and 2 * sum(c.kind == "code" for c in found) >= len(found)
