@@ -1,165 +1,221 @@
-"""The refusal rule on the dev sets: what the answerer refuses, and the ROC of the
-weighted rule's two thresholds.
+"""Refusals on the never-seen DEV sets, replayed from recorded evidence (issue 32): what
+each offline answerer refuses, per kind of question, before and after a change to the
+decision, and what the coverage model (``training/coverage_model.py``, an experiment)
+refuses alone.
 
-Asks every item of the dev sets (``--dev``; by default ``tests/data/refusal_dev2.jsonl``,
-written for issue 12 after the first was found too easy, then ``refusal_dev.jsonl``; never
-the held-out ``benchmarks/answers/questions.jsonl``) through the product's evidence
-gathering and the extractive answerer, with the bundled embedder. First, per language:
-uncovered refused / covered refused by the whole decision (names the evidence never
-uses, how-many questions with no number about their focus, the weighted share).
-Then the two signals the weighted rule in ``answerable.py`` reads:
-the rarity-weighted share of the focus missing from the evidence, and the best
-question-sentence cosine (over every candidate sentence). Then, per question language,
-for each missing-share threshold and cosine ceiling: uncovered refused / covered refused
-(a question is refused when its share reaches the threshold and its best cosine stays
-below the ceiling). Cross-lingual items are left out: their focus is not checked by term.
+``unseen_replay.py record`` keeps, for every item of a set, the request its answerer was
+handed. Three verbs read those recordings (one per set):
 
-    PYTHONPATH=src .venv/bin/python benchmarks/refusals.py [--home /tmp/aa-refusals]
-        [--dev tests/data/refusal_dev2.jsonl ...]
+- ``outcomes``: every recorded item (plain questions and intents) answered again by both
+  offline answerers (``rules``, ``learned``) of the sources on ``PYTHONPATH``, with the
+  bundled embedder; per item its group, whether it was refused and whether the direct
+  answer holds a gold phrase, written as JSON. Run it once with the previous sources
+  (``git archive <commit> src``) and once with these: the same recordings, the same run.
+- ``compare BEFORE.json AFTER.json``: per group (prose en, zh-Hans, zh-Hant, code,
+  cross-lingual, follow-ups, intents): covered refused, answer hit and uncovered refused,
+  for each answerer before and after.
+- ``sweep``: the coverage model alone over each answerer's evidence, per language and
+  threshold (same-language plain questions, code left out).
+
+    PYTHONPATH=src:benchmarks python benchmarks/refusals.py outcomes /tmp/unseen*.pkl \
+        --out /tmp/after.json
+    PYTHONPATH=benchmarks python benchmarks/refusals.py compare /tmp/before.json /tmp/after.json
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
+import json
+import pickle
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from unseen_replay import MARKS
+from unseen_set import Item, contains_any, load_items, questions_of
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "benchmarks"))
-DEVS = (
-    REPO / "tests" / "data" / "refusal_dev2.jsonl",
-    REPO / "tests" / "data" / "refusal_dev.jsonl",
-)
-SHARES = (0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
-CEILINGS = (0.86, 0.87, 0.88, 0.9, 1.0)
+TRAINING = Path(__file__).resolve().parents[1] / "training"
 
-
-@dataclass(frozen=True)
-class Signal:
-    id: str
-    covered: bool
-    language: str
-    missing_share: float
-    cosine: float
-    refused: bool = False  # by the answerer's whole decision
+SCORERS = ("rules", "learned")
+GROUPS = (
+    "prose en", "zh-Hans", "zh-Hant", "code", "cross-lingual", "follow-ups",
+    "intents (explain, example, compare)",
+)  # fmt: skip
+THRESHOLDS = (0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 
 
-def signals(library: Any, ids: dict[str, list[str]], items: Sequence[Any]) -> list[Signal]:
-    """Each same-language item's two signals, as the answerer sees its evidence."""
-    from askalong.answer.extractive.answerable import focus_support
-    from askalong.answer.extractive.scoring import Weights, score_candidates
-    from askalong.answer.extractive.select import answer_extractively
-    from askalong.answer.extractive.sentence_cache import CachedEmbedder
-    from askalong.asking.evidence import gather
-    from askalong.asking.question import AskedQuestion
-    from askalong.question.reading import read_question
-    from askalong.types import Access
+def group_of(item: Item) -> str:
+    """The kind of question and document an item stands for in the tables."""
+    from askalong.question.traditional import plain
 
-    embedder = CachedEmbedder(library.indexes.embedder)
-    access = Access.local()
+    if item.intent != "ask":
+        return GROUPS[6]
+    if item.kind == "follow_up":
+        return "follow-ups"
+    if item.kind == "cross_lingual":
+        return "cross-lingual"
+    if item.doc_kind.startswith("code") or item.kind == "code":
+        return "code"
+    if item.lang == "zh":  # Traditional: a character the plain reading changes
+        return "zh-Hant" if plain(item.question) != item.question else "zh-Hans"
+    return "prose en"
+
+
+def recorded(paths: Sequence[Path]) -> Iterator[tuple[str, Item, Any]]:
+    """(set, item, request) of every recorded item of every recording."""
+    for path in paths:
+        data = pickle.loads(path.read_bytes())
+        for item in load_items(questions_of(data["set"])):
+            request = data["requests"].get(item.id)
+            if request is not None:
+                yield data["set"], item, request
+
+
+def outcomes(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    """Per recorded item: its group, and each answerer's refusal and answer hit."""
+    from askalong.answer.extractive.answerer import ExtractiveAnswerer
+
+    embedder = bundled_embedder()
+    answerers = {name: ExtractiveAnswerer(embedder, scorer=name) for name in SCORERS}  # type: ignore[arg-type]
     out = []
-    for item in items:
-        if item.kind == "cross_lingual":
-            continue
-        docs = tuple(library.store.get_document(d, access) for r in item.documents for d in ids[r])
-        question = read_question(item.question)
-        evidence = gather(
-            library.store,
-            library.searcher,
-            AskedQuestion(item.question, question, "ask", None, docs),
-            access,
-        )
-        every = Weights(embed_top=0)  # the best cosine over every sentence, not the top 6
-        scored = score_candidates(question, evidence.units, embedder=embedder, weights=every)
-        support = focus_support(question, scored, embedded=True)
-        texts = [s.candidate.text for s in scored]
-        cosine = 0.0
-        if texts:
-            query = embedder.embed_query(question.text)
-            cosine = float(np.max(embedder.embed_passages(texts) @ query))
-        covered = item.kind != "uncovered"
-        language = "zh" if question.pairs else "en"
-        result = answer_extractively(question, evidence.units, embedder=embedder)
-        refused = result.status == "not_covered"
-        out.append(Signal(item.id, covered, language, support.missing_share, cosine, refused))
-        print(
-            f"{item.id:<24} share {support.missing_share:.2f} cosine {cosine:.3f} "
-            f"{'refused' if refused else 'answered'}",
-            flush=True,
-        )
+    for set_name, item, request in recorded(paths):
+        row: dict[str, Any] = {"set": set_name, "id": item.id, "group": group_of(item)}
+        row["covered"] = not item.refuse
+        for name, answerer in answerers.items():
+            draft = answerer.draft(request)
+            row[f"{name}_refused"] = draft.status == "not_covered"
+            row[f"{name}_hit"] = draft.status != "not_covered" and bool(
+                item.gold and contains_any(MARKS.sub("", draft.answer), item.gold)
+            )
+        out.append(row)
     return out
 
 
-def decided(found: Sequence[Signal]) -> str:
-    """Uncovered refused / covered refused by the answerer, per language."""
-    lines = ["| language | uncovered refused | covered refused |", "|---|---:|---:|"]
-    for language in ("en", "zh"):
-        mine = [s for s in found if s.language == language]
-        uncovered = [s for s in mine if not s.covered]
-        covered = [s for s in mine if s.covered]
-        lines.append(
-            f"| {language} | {sum(s.refused for s in uncovered)}/{len(uncovered)} | "
-            f"{sum(s.refused for s in covered)}/{len(covered)} |"
-        )
+def compare(before: Sequence[dict], after: Sequence[dict]) -> str:
+    """Covered refused, answer hit and uncovered refused per group, before -> after."""
+    assert [r["id"] for r in before] == [r["id"] for r in after], "not the same recordings"
+    head = ["group", "covered", "uncovered"]
+    for name in SCORERS:
+        head += [f"{name}: covered refused", f"{name}: answer hit", f"{name}: uncovered refused"]
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    for group in (*GROUPS, None):
+        rows = [(b, a) for b, a in zip(before, after, strict=True) if group in (None, b["group"])]
+        lines.append(_row(group or "**all**", rows))
     return "\n".join(lines)
 
 
-def roc(found: Sequence[Signal], language: str) -> str:
-    """Refused uncovered / refused covered for each threshold pair, in one language."""
-    mine = [s for s in found if s.language == language]
-    uncovered = [s for s in mine if not s.covered]
-    covered = [s for s in mine if s.covered]
-    head = "| missing share ≥ | " + " | ".join(f"cosine < {c:.2f}" for c in CEILINGS) + " |"
-    lines = [
-        f"{language}: {len(uncovered)} uncovered, {len(covered)} covered "
-        "(cell: uncovered refused / covered refused)",
-        "",
-        head,
-        "|---:|" + "---:|" * len(CEILINGS),
-    ]
-    for share in SHARES:
-        cells = []
-        for ceiling in CEILINGS:
+def _row(name: str, rows: Sequence[tuple[dict, dict]]) -> str:
+    covered = [r for r in rows if r[0]["covered"]]
+    uncovered = [r for r in rows if not r[0]["covered"]]
+    cells = [name, str(len(covered)), str(len(uncovered))]
+    for scorer in SCORERS:
+        cells.append(_change(covered, f"{scorer}_refused"))
+        cells.append(_change(covered, f"{scorer}_hit"))
+        cells.append(_change(uncovered, f"{scorer}_refused"))
+    return "| " + " | ".join(cells) + " |"
 
-            def refused(group: Sequence[Signal], c: float = ceiling, t: float = share) -> int:
-                return sum(s.missing_share >= t and s.cosine < c for s in group)
 
-            cells.append(
-                f"{refused(uncovered)}/{len(uncovered)} · {refused(covered)}/{len(covered)}"
-            )
-        lines.append(f"| {share:.2f} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+def _change(rows: Sequence[tuple[dict, dict]], field: str) -> str:
+    """``before → after`` counts of ``field`` over ``rows`` ("—" with none)."""
+    if not rows:
+        return "—"
+    old, new = (sum(r[k][field] for r in rows) for k in (0, 1))
+    return f"{old} → **{new}**" if new != old else f"{old} → {new}"
+
+
+def sweep(paths: Sequence[Path]) -> str:
+    """Uncovered · covered refused by the coverage model alone, per language and threshold,
+    over each answerer's evidence (the rules': every candidate; the learned one's: its
+    chosen passages); cross-lingual questions and code left out, as the decision does."""
+    probabilities: dict[str, list[tuple[bool, float, float]]] = {"en": [], "zh": []}
+    embedder = bundled_embedder()
+    for _, item, request in recorded(paths):
+        found = _model_probabilities(item, request, embedder)
+        if found is not None:
+            probabilities[found[0]].append((not item.refuse, found[1], found[2]))
+    parts = []
+    for language, found in probabilities.items():
+        covered = sum(c for c, *_ in found)
+        head = f"{language}: {len(found) - covered} uncovered, {covered} covered"
+        lines = [
+            head,
+            "",
+            "| threshold | rules' evidence | learned's evidence |",
+            "|---:|---:|---:|",
+        ]
+        for t in THRESHOLDS:
+            cells = [_refused(found, lambda f, k=k, t=t: f[k] < t) for k in (1, 2)]
+            lines.append(f"| {t:.2f} | " + " | ".join(cells) + " |")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def _refused(found: Sequence[tuple], refused: Callable[[tuple], bool]) -> str:
+    uncovered = [f for f in found if not f[0]]
+    covered = [f for f in found if f[0]]
+    return (
+        f"{sum(map(refused, uncovered))}/{len(uncovered)} · "
+        f"{sum(map(refused, covered))}/{len(covered)}"
+    )
+
+
+def _model_probabilities(
+    item: Item, request: Any, embedder: Any
+) -> tuple[str, float, float] | None:
+    """(language, probability over every candidate, over the learned answerer's chosen
+    passages) of a same-language plain question not about code; else None."""
+    sys.path.insert(0, str(TRAINING))
+    from coverage_model import model_coverage
+
+    from askalong.answer.extractive.candidates import candidates, cross_lingual
+    from askalong.answer.extractive.passage_choice import choose_passages
+
+    question = request.question
+    if request.intent != "ask" or group_of(item) in ("code", "cross-lingual"):
+        return None
+    every = [c for c in candidates(request.units) if c.text.strip()]
+    if cross_lingual(question.language, every):
+        return None
+    chosen = choose_passages(question.text, question.language, request.units, request.hits)
+    mine = [c for c in candidates(chosen.units) if c.text.strip()]
+    language = "zh" if question.pairs else "en"
+    every_p = model_coverage(question, every, embedder).probability
+    return language, every_p, model_coverage(question, mine, embedder).probability
+
+
+def bundled_embedder() -> Any:
+    """The bundled embedder, its vectors remembered across the items."""
+    from askalong.answer.extractive.sentence_cache import CachedEmbedder
+    from askalong.config import load_settings
+    from askalong.providers.local.embedder import default_embedder
+
+    return CachedEmbedder(default_embedder(load_settings()))
 
 
 def main() -> None:
-    import answers
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--home", type=Path, default=Path("/tmp/aa-refusals"))
-    parser.add_argument("--dev", type=Path, nargs="*", default=list(DEVS))
-    parser.add_argument("--out", type=Path, default=None)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    run = verbs.add_parser("outcomes", help="answer every recorded item again; write JSON")
+    run.add_argument("recordings", type=Path, nargs="+", help="unseen_replay.py record's")
+    run.add_argument("--out", type=Path, required=True)
+    both = verbs.add_parser("compare", help="per group, before -> after")
+    both.add_argument("before", type=Path)
+    both.add_argument("after", type=Path)
+    alone = verbs.add_parser("sweep", help="the coverage model alone, per threshold")
+    alone.add_argument("recordings", type=Path, nargs="+")
     args = parser.parse_args()
-    sets = {dev: answers.load_items(dev) for dev in args.dev}
-    paths = [rel for items in sets.values() for item in items for rel in item.documents]
-    library, ids = answers.open_corpus(args.home, paths, vectors="files")
-    date = datetime.date.today().isoformat()
-    parts = [f"# The refusal rule on the dev sets ({date})"]
-    with library:
-        for dev, items in sets.items():
-            found = signals(library, ids, items)
-            parts += [f"## `{dev.name}`", decided(found)]
-            parts += [roc(found, language) for language in ("en", "zh")]
-    text = "\n\n".join(parts)
-    print(text)
-    out = args.out or REPO / "benchmarks" / "results" / f"refusals-{date}.md"
-    out.write_text(text + "\n", encoding="utf-8")
-    print(f"saved {out}")
+    if args.verb == "outcomes":
+        found = outcomes(args.recordings)
+        args.out.write_text(json.dumps(found, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"{len(found)} items -> {args.out}")
+    elif args.verb == "compare":
+        before, after = (
+            json.loads(p.read_text(encoding="utf-8")) for p in (args.before, args.after)
+        )
+        print(compare(before, after))
+    else:
+        print(sweep(args.recordings))
 
 
 if __name__ == "__main__":

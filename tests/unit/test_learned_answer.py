@@ -12,7 +12,8 @@ import pytest
 from tests.unit.test_answer_choice import unit_of
 
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
-from askalong.answer.extractive.learned import MAX_CANDIDATES, learned_answer
+from askalong.answer.extractive.learned import learned_answer
+from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES
 from askalong.answer.scorer.model import WEIGHTS_FILE, Scorer, shipped_scorer
 from askalong.config import load_settings
 from askalong.errors import ConfigError

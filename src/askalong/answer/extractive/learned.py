@@ -19,17 +19,13 @@ from askalong.answer.extractive.candidates import Candidate, candidates, cross_l
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, with_neighbour
 from askalong.answer.extractive.passage_choice import choose_passages
 from askalong.answer.extractive.select import ExtractiveResult
-from askalong.answer.scorer.features import Sentence, sentence_features
+from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates
 from askalong.answer.scorer.model import Scorer, shipped_scorer
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading
 from askalong.types import BlockSpan, Hit
 
-# The most lexically covered sentences kept for embedding and scoring: about what the
-# model was fitted on (three paragraphs, ~25 sentences); embedding 80 cold made a
-# question over a paper take 1.2 s (p50, refusal_dev) instead of 0.2 s.
-MAX_CANDIDATES = 24
 MAX_QUOTES = 4
 QUOTE_SHARE = 0.3  # a further quote needs this share of the best sentence's softmax weight
 NOTHING_ANSWERS = {
@@ -54,8 +50,8 @@ def learned_answer(
     language = question.language
     choice = choose_passages(question.text, language, units, hits)
     units = choice.units
-    found = _kept(question.text, [c for c in candidates(units) if c.text.strip()])
-    rows = _rows(question.text, found, embedder)
+    found = kept_candidates(question.text, [c for c in candidates(units) if c.text.strip()])
+    rows = candidate_rows(question.text, found, embedder)
     embedded = embedder is not None
     scores = scorer.sentence_scores(rows, embedded)
     probability = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
@@ -77,33 +73,6 @@ def learned_answer(
     around = [k for k in _neighbours(found, order[0]) if k not in quoted]
     explanation = joined([found[k].text for k in around], language)
     return ExtractiveResult("answered", answer, quotes, explanation, probability, language)
-
-
-def _kept(question: str, found: list[Candidate]) -> list[Candidate]:
-    """At most ``MAX_CANDIDATES`` sentences: those holding the most of the question's
-    terms (the lexical features only), in their reading order."""
-    if len(found) <= MAX_CANDIDATES:
-        return found
-    coverage = sentence_features(question, _sentences(found))[:, 0]
-    keep = sorted(np.argsort(-coverage, kind="stable")[:MAX_CANDIDATES])
-    return [found[k] for k in keep]
-
-
-def _rows(question: str, found: list[Candidate], embedder: Embedder | None) -> np.ndarray:
-    sentences = _sentences(found)
-    if embedder is None or not found:
-        return sentence_features(question, sentences)
-    vectors = embedder.embed_passages([c.text for c in found])
-    return sentence_features(question, sentences, embedder.embed_query(question), vectors)
-
-
-def _sentences(found: Sequence[Candidate]) -> list[Sentence]:
-    """The candidates as the features see them: a passage is one piece of one unit,
-    numbered in the context's order (the anchor, then the search's ranking)."""
-    passages: dict[tuple[int, int], int] = {}
-    for c in found:
-        passages.setdefault((c.unit, c.piece), len(passages))
-    return [Sentence(passages[(c.unit, c.piece)], c.index, c.text) for c in found]
 
 
 def _may_answer(candidate: Candidate, previous_answer: str | None) -> bool:

@@ -1,0 +1,52 @@
+"""The learned scorer's view of the candidate sentences: at most ``MAX_CANDIDATES`` of
+them, and their ``features.sentence_features`` rows (with e5 cosines when an embedder is
+given). Read by the learned answerer's sentence choice, and by the coverage experiment's
+training groups (``training/coverage_pairs.py``), which must see what it sees."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from askalong.answer.extractive.candidates import Candidate
+from askalong.answer.scorer.features import Sentence, sentence_features
+from askalong.providers.base import Embedder
+
+# The most lexically covered sentences kept for embedding and scoring: about what the
+# model was fitted on (three paragraphs, ~25 sentences); embedding 80 cold made a
+# question over a paper take 1.2 s (p50, refusal_dev) instead of 0.2 s.
+MAX_CANDIDATES = 24
+
+
+def kept_candidates(question: str, found: list[Candidate]) -> list[Candidate]:
+    """At most ``MAX_CANDIDATES`` sentences: those holding the most of the question's
+    terms (the lexical features only), in their reading order."""
+    return [found[k] for k in kept_indices(question, as_sentences(found))]
+
+
+def kept_indices(question: str, sentences: list[Sentence]) -> list[int]:
+    """``kept_candidates``' choice over sentences as the features see them (training
+    makes its groups with it)."""
+    if len(sentences) <= MAX_CANDIDATES:
+        return list(range(len(sentences)))
+    coverage = sentence_features(question, sentences)[:, 0]
+    return sorted(int(k) for k in np.argsort(-coverage, kind="stable")[:MAX_CANDIDATES])
+
+
+def candidate_rows(question: str, found: list[Candidate], embedder: Embedder | None) -> np.ndarray:
+    """The candidates' feature rows (the embedded columns 0 without an embedder)."""
+    sentences = as_sentences(found)
+    if embedder is None or not found:
+        return sentence_features(question, sentences)
+    vectors = embedder.embed_passages([c.text for c in found])
+    return sentence_features(question, sentences, embedder.embed_query(question), vectors)
+
+
+def as_sentences(found: Sequence[Candidate]) -> list[Sentence]:
+    """The candidates as the features see them: a passage is one piece of one unit,
+    numbered in the context's order (the anchor, then the search's ranking)."""
+    passages: dict[tuple[int, int], int] = {}
+    for c in found:
+        passages.setdefault((c.unit, c.piece), len(passages))
+    return [Sentence(passages[(c.unit, c.piece)], c.index, c.text) for c in found]
