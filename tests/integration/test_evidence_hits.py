@@ -37,7 +37,9 @@ GUIDE = "# Weekend guide\n\n" + "\n\n".join(
 QUESTION = "How many starting digits do easy sudoku puzzles give?"
 
 
-def test_every_passage_read_has_its_hits_in_the_evidence(settings: Settings, tmp_path: Path) -> None:
+def test_every_passage_read_has_its_hits_in_the_evidence(
+    settings: Settings, tmp_path: Path
+) -> None:
     path = tmp_path / "guide.md"
     path.write_text(GUIDE, encoding="utf-8")
     run_json("add", str(path))
