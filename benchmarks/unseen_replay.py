@@ -9,9 +9,13 @@ answers the recorded plain questions (intent ``ask``; intents and code questions
 other paths) with this checkout's offline answerer (``--scorer``, the bundled embedder) and
 prints answer hit (a gold phrase in the direct answer), covered refused and uncovered
 refused. The figures are the answerer's alone, on the evidence of the recording's commit.
+``compare`` replays recordings with both scorers and prints answer hit per kind of
+question (``kind_of``) and, with ``--show N``, N covered questions where one hits and the
+other does not, with both answers.
 
     PYTHONPATH=src python benchmarks/unseen_replay.py record --set unseen3 --out /tmp/u3.pkl
     PYTHONPATH=src python benchmarks/unseen_replay.py replay /tmp/u3.pkl --scorer learned
+    PYTHONPATH=src python benchmarks/unseen_replay.py compare /tmp/u*.pkl --show 20
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from _table import markdown_table
 from askalong.answer.base import Answerer, Draft, DraftRequest
 from askalong.settings import SentenceScorerName
 from unseen_set import SETS, Item, contains_any, load_items, questions_of
@@ -66,24 +71,67 @@ class Replayed:
         )
 
 
-def replayed(
+@dataclass(frozen=True)
+class Outcome:
+    """One recorded plain question answered again."""
+
+    item: Item
+    refused: bool
+    hit: bool  # covered, answered, and a gold phrase in the direct answer
+    answer: str
+
+
+def outcomes(
     items: Sequence[Item], requests: dict[str, DraftRequest], draft: Callable[[DraftRequest], Draft]
-) -> Replayed:
-    """Each recorded plain question answered again by ``draft``, scored."""
-    counts = {"hits": 0, "covered": 0, "covered_refused": 0, "uncovered": 0}
-    counts["uncovered_refused"] = 0
+) -> list[Outcome]:
+    """Each recorded plain question (intent ``ask``) answered again by ``draft``."""
+    answered = []
     for item in items:
         request = requests.get(item.id)
         if request is None or request.intent != "ask":
             continue
         answer = draft(request)
         refused = answer.status == "not_covered"
-        kind = "uncovered" if item.refuse else "covered"
-        counts[kind] += 1
-        counts[f"{kind}_refused"] += refused
-        hit = not item.refuse and not refused
-        counts["hits"] += hit and contains_any(MARKS.sub("", answer.answer), item.gold)
-    return Replayed(**counts)
+        text = MARKS.sub("", answer.answer)
+        hit = not item.refuse and not refused and contains_any(text, item.gold)
+        answered.append(Outcome(item, refused, hit, text))
+    return answered
+
+
+def replayed(
+    items: Sequence[Item], requests: dict[str, DraftRequest], draft: Callable[[DraftRequest], Draft]
+) -> Replayed:
+    """Each recorded plain question answered again by ``draft``, scored."""
+    return figures(outcomes(items, requests, draft))
+
+
+def figures(done: Sequence[Outcome]) -> Replayed:
+    """Answer hit and refusals of some answered questions."""
+    covered = [o for o in done if not o.item.refuse]
+    uncovered = [o for o in done if o.item.refuse]
+    return Replayed(
+        sum(o.hit for o in covered),
+        len(covered),
+        sum(o.refused for o in covered),
+        len(uncovered),
+        sum(o.refused for o in uncovered),
+    )
+
+
+def kind_of(item: Item) -> str:
+    """The kind of question a default is judged per: follow-ups, questions over code,
+    across languages, over Simplified or Traditional Chinese documents, else prose."""
+    if item.refuse:
+        return "uncovered"
+    if item.kind == "follow_up":
+        return "follow-ups"
+    if item.doc_kind.startswith("code"):
+        return "code"
+    if item.kind == "cross_lingual":
+        return "cross-lingual"
+    if "zh" in item.doc_kind:
+        return "zh-Hant" if item.doc_kind.endswith("zh_tw") else "zh-Hans"
+    return "prose"
 
 
 def record(set_name: str, out: Path) -> None:
@@ -114,17 +162,54 @@ def record(set_name: str, out: Path) -> None:
     print(f"{len(answerer.requests)} requests of {len(items)} items -> {out}")
 
 
-def replay(path: Path, scorer: str) -> Replayed:
-    """The recording at ``path`` answered by this checkout's offline answerer."""
+def _answerer(scorer: str) -> Callable[[DraftRequest], Draft]:
+    """This checkout's offline answerer with ``scorer`` and the bundled embedder."""
     from askalong.answer.extractive.answerer import ExtractiveAnswerer
     from askalong.config import load_settings
     from askalong.providers.local.embedder import default_embedder
 
+    chosen = cast(SentenceScorerName, scorer)
+    return ExtractiveAnswerer(default_embedder(load_settings()), scorer=chosen).draft
+
+
+def _recording(path: Path) -> tuple[str, list[Item], dict[str, DraftRequest]]:
     recorded = pickle.loads(path.read_bytes())
     items = load_items(questions_of(recorded["set"]))
-    chosen = cast(SentenceScorerName, scorer)
-    answerer = ExtractiveAnswerer(default_embedder(load_settings()), scorer=chosen)
-    return replayed(items, recorded["requests"], answerer.draft)
+    return recorded["set"], items, recorded["requests"]
+
+
+def replay(path: Path, scorer: str) -> Replayed:
+    """The recording at ``path`` answered by this checkout's offline answerer."""
+    _, items, requests = _recording(path)
+    return replayed(items, requests, _answerer(scorer))
+
+
+def compare(paths: Sequence[Path], show: int) -> None:
+    """The recordings answered by both scorers: answer hit and refusals per set and per
+    kind of question, then ``show`` covered questions where one hits and the other not."""
+    learned, rules = _answerer("learned"), _answerer("rules")
+    groups: dict[str, list[tuple[str, Outcome, Outcome]]] = {"all": []}
+    for path in paths:
+        name, items, requests = _recording(path)
+        mine, theirs = outcomes(items, requests, learned), outcomes(items, requests, rules)
+        for a, b in zip(mine, theirs, strict=True):
+            for group in (name, kind_of(a.item), "all"):
+                groups.setdefault(group, []).append((name, a, b))
+    rows = []
+    for group in (*(g for g in groups if g != "all"), "all"):
+        side = [figures([p[1] for p in groups[group]]), figures([p[2] for p in groups[group]])]
+        rows.append((
+            group, str(side[0].covered), str(side[0].hits), str(side[1].hits),
+            f"{side[0].covered_refused} / {side[1].covered_refused}",
+            f"{side[0].uncovered_refused} / {side[1].uncovered_refused} of {side[0].uncovered}",
+        ))  # fmt: skip
+    header = ("set / kind", "covered", "learned", "rules", "covered refused", "uncovered refused")
+    print(markdown_table(header, "lrrrrr", rows))
+    disagreeing = [p for p in groups["all"] if p[1].hit != p[2].hit]
+    for name, a, b in disagreeing[:show]:
+        print(f"{name} {a.item.id} [{a.item.kind}] {a.item.question}\n  gold: {a.item.gold}")
+        print(f"  learned ({'hit' if a.hit else 'miss'}): {a.answer[:300]}")
+        print(f"  rules ({'hit' if b.hit else 'miss'}): {b.answer[:300]}")
 
 
 def main() -> None:
@@ -136,9 +221,14 @@ def main() -> None:
     replaying = verbs.add_parser("replay", help="answer the recorded plain questions again")
     replaying.add_argument("recording", type=Path)
     replaying.add_argument("--scorer", choices=("learned", "rules"), default="learned")
+    comparing = verbs.add_parser("compare", help="both scorers, per kind of question")
+    comparing.add_argument("recordings", type=Path, nargs="+")
+    comparing.add_argument("--show", type=int, default=0, help="disagreements to print")
     args = parser.parse_args()
     if args.verb == "record":
         record(args.set, args.out)
+    elif args.verb == "compare":
+        compare(args.recordings, args.show)
     else:
         print(replay(args.recording, args.scorer))
 

@@ -102,7 +102,8 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
     for method in ("get_document", "blocks", "document_titles"):
         real = getattr(SQLiteStore, method)
         monkeypatch.setattr(SQLiteStore, method, _counted(calls, f"store.{method}", real))
-    monkeypatch.setattr(Searcher, "search", _searching(calls, Searcher.search))
+    for method in ("search", "ranking"):  # the ranking tops a few hits up (evidence_search)
+        monkeypatch.setattr(Searcher, method, _searching(calls, getattr(Searcher, method)))
     return calls
 
 
@@ -185,7 +186,7 @@ def test_a_knowledge_base_question_in_the_cli(cli_paper: str, calls: Calls) -> N
         # the --doc prefix resolved by the CLI, or the one hit document's title
         assert calls.all["store.get_document"] == 1, calls.all
         # the searcher takes the analysed language; its keyword route tokenises the query,
-        # once per search: a second, keyword-only search tops up a paper's few fused hits
+        # once per search: a second, uncut ranking tops up a paper's few fused hits
         # (``asking/evidence_search.py``, the keyword tail), never more
         searcher = calls.by_searcher
         assert 1 <= calls.searches <= 2, calls.searches

@@ -123,10 +123,14 @@ def test_the_offline_answerer_passes_the_search_hits_to_the_passage_choice() -> 
     assert draft.quotes[0].block_id == chosen[0]  # the sentence scorer reads it first
 
 
-def test_the_english_refusal_threshold_is_the_never_seen_dev_calibration() -> None:
-    """The training libraries' 4 % quantile (0.235) refused about one covered question
-    in five on the never-seen dev documents, where the passage head does not tell covered
-    from uncovered: the shipped threshold is those covered questions' 5 % quantile."""
+def test_the_shipped_passage_head_never_refuses() -> None:
+    """Now that it weighs every plain question (the search's hits of every passage), the
+    passage head's probability does not tell covered from uncovered questions on the
+    four never-seen dev sets: at the covered questions' 5 % quantile it refused 13 / 278
+    covered and 3 / 44 uncovered English questions; its zh threshold (0.472) refused 70 /
+    114 covered Chinese ones. Refusal is left to the sentence scorer's head."""
     scorer = shipped_passage_scorer()
-    assert scorer.threshold("en") <= 0.05
-    assert scorer.threshold("zh") > scorer.threshold("en")  # zh: too few dev choices to move
+    assert scorer.threshold("en") == scorer.threshold("zh") == 0.0
+    units = [retrieved(k, p) for k, p in enumerate(PARAGRAPHS)]
+    hits = [hit(k, k + 1, k + 1, 1.0) for k in range(len(units))]
+    assert not choose_passages("Who designed the Eiffel tower?", "en", units, hits, scorer).weak

@@ -52,3 +52,20 @@ def test_a_replay_scores_plain_questions_only_and_refusals_never_hit() -> None:
     figures = replay.replayed(items, requests, draft)
     assert (figures.hits, figures.covered, figures.covered_refused) == (1, 3, 1)
     assert (figures.uncovered, figures.uncovered_refused) == (1, 1)
+
+
+def test_questions_are_grouped_by_the_kinds_a_default_is_judged_on() -> None:
+    replay = benchmark_module("unseen_replay")
+    item = benchmark_module("unseen_set").Item
+
+    def kind(kind: str, doc_kind: str, refuse: bool = False) -> str:
+        gold = () if refuse else ("x",)
+        return replay.kind_of(item("i", "dev", "d", doc_kind, kind, "en", "q", gold, refuse))
+
+    assert kind("factual", "html_manual") == kind("why", "pdf_paper") == "prose"
+    assert kind("follow_up", "code_go") == "follow-ups"  # the thread, whatever the document
+    assert kind("factual", "code_python") == "code"
+    assert kind("cross_lingual", "pdf_zh") == "cross-lingual"
+    assert kind("chinese", "pdf_zh_cn") == kind("chinese", "html_zh_cn") == "zh-Hans"
+    assert kind("chinese", "man_zh_tw") == "zh-Hant"
+    assert kind("uncovered", "html_zh_tw", refuse=True) == "uncovered"

@@ -4,13 +4,16 @@ ones named). A follow-up is searched with its thread's previous question and ans
 beside it (``thread_context``).
 
 A collection's answer chunks come first from its best pages, searched again chunk by
-chunk; a search that kept only a few chunks is topped up from the keyword route.
+chunk; a search that kept only a few chunks is topped up from the keyword route. The
+evidence's hits are the chunks the answerer reads, each with every route's rank and
+score (a top-up chunk's taken from the fused ranking without the cut), so the learned
+answerer's passage model (``answer/extractive/passage_choice.py``) can weigh every one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from askalong.asking.evidence_base import (
     Evidence,
@@ -55,7 +58,8 @@ class SearchEvidence(Searching):
             hits = self._with_keyword_tail(asked, access, hits, context)
         units = self.units(hits, {})
         assembled = assemble_context(question.terms, None, (), units)
-        return self.found(asked, access, assembled, frozenset(), result)
+        read = replace(result, hits=tuple(hits))  # what the answerer reads, not the first cut
+        return self.found(asked, access, assembled, frozenset(), read)
 
     def _within_best_pages(
         self, asked: AskedQuestion, access: Access, result: SearchResult, context: str
@@ -81,17 +85,23 @@ class SearchEvidence(Searching):
         """The search's few hits, then the keyword route's next best chunks up to
         ``ANSWER_CHUNKS``: the fused list's dynamic cut often keeps one or two chunks of a
         paper, while the sentence that answers sits in a section that shares fewer of the
-        question's words (a cross-section question); a search that found nothing stays so."""
-        more = self.searcher.search(
+        question's words (a cross-section question); a search that found nothing stays so.
+        The tail is read from the fused ranking without the cut, in the keyword route's
+        order, so each of its chunks keeps its fused score and both routes' ranks."""
+        ranked = self.searcher.ranking(
             asked.question.text,
             access,
             documents=asked.document_ids,
-            k_max=ANSWER_CHUNKS,
-            use_vectors=False,
-            language=asked.question.script,
             context=context,
+            language=asked.question.script,
         )
-        return tuple(joined(hits, more.hits, ANSWER_CHUNKS))
+        return tuple(joined(hits, keyword_order(ranked), ANSWER_CHUNKS))
+
+
+def keyword_order(ranked: Sequence[Hit]) -> list[Hit]:
+    """The hits the keyword route found, in its order (best first)."""
+    found = [hit for hit in ranked if hit.keyword_rank is not None]
+    return sorted(found, key=lambda hit: hit.keyword_rank or 0)
 
 
 def thread_context(asked: AskedQuestion) -> str:

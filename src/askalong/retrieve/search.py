@@ -139,12 +139,16 @@ class Searcher:
         documents: Sequence[str] = (),
         use_keyword: bool = True,
         use_vectors: bool = True,
+        context: str = "",
+        language: str | None = None,
     ) -> list[Hit]:
         """The full fused ranking with no threshold or cut (what evaluations score),
-        among ``documents`` when given (as ``search``)."""
+        among ``documents`` when given, ``context`` searched beside (as ``search``)."""
         query = _checked_query(query)
-        routes = self._run_routes(query, access, documents, use_vectors, use_keyword=use_keyword)
-        language = detect_language(query)
+        routes = self._run_routes(
+            query, access, documents, use_vectors, use_keyword=use_keyword, context=context
+        )
+        language = language or detect_language(query)
         fused = fused_ranking(
             routes.keyword or (),
             routes.vector or (),

@@ -5,7 +5,9 @@ of the question, and only the best ``KEPT`` go on to the sentence scorer, best f
 unit the reader anchored or cross-referenced is never dropped.
 
 Its answerable head also says how likely any retrieved passage answers: the answerer
-refuses below the language's threshold (``PassageChoice.weak``).
+refuses below the language's threshold (``PassageChoice.weak``); the shipped thresholds
+are 0 (never): on the never-seen dev sets that head does not tell covered from uncovered
+questions (``benchmarks/results/answers-passages-DEV-2026-12-05.md``).
 
 The choice needs the search's evidence: without hits, or when only one route ran (its
 scores are not the fused scale the model was fitted on), every unit stays.
