@@ -1,4 +1,4 @@
-"""``askalong ask`` asks the running ``askalong serve`` of its home (issue 27): the real
+"""``askalong ask`` asks the running ``askalong serve`` of its home (issues 27, 28): the real
 server (a subprocess) says where it listens in ``ASKALONG_HOME/server.json``, the command
 asks it and prints the same answer, JSON and text; with the server stopped, a stale file
 or ``--in-process``, the command answers in its own process."""
@@ -60,6 +60,9 @@ def test_ask_goes_to_the_running_server_and_prints_the_same_answer(
         at_lines = ("--json", "--at", "app.py:5", "who calls this?")
         assert answer_of(asked(*at_lines)) == answer_of(asked("--in-process", *at_lines))
         assert f"pid {presence.pid}" in asked(*at_lines[1:])
+        alone = ("--json", "who calls clamp?")  # no --doc: every document of the home
+        assert answer_of(asked(*alone)) == answer_of(asked("--in-process", *alone))
+        assert f"pid {presence.pid}" in asked(*alone[1:])
     assert not (settings.home / PRESENCE_FILE).exists()  # withdrawn as it stopped
     assert "via askalong serve" not in asked(*QUESTION)
 
