@@ -1,7 +1,7 @@
 """The never-seen-documents sets (``unseen/questions.jsonl``, format in ``unseen/README.md``;
-``unseen2/``, ``unseen3/`` and ``unseen4/``, fresh test-only sets in the same format): their
-items read and validated line by line, the documents they name, and the one match of a gold
-phrase in an answer (the product's fold: case, width, whitespace, quotes, word hyphens).
+``unseen2/`` … ``unseen5/``, fresh test-only sets in the same format): their items read and
+validated line by line, the documents they name, and the one match of a gold phrase in an
+answer (the product's fold: case, width, whitespace, quotes, word hyphens).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 from answers import contains_any  # the one gold match: askalong.text.fold on both sides
 
 BENCHMARKS = Path(__file__).resolve().parent
-SETS = ("unseen", "unseen2", "unseen3", "unseen4")  # folders: questions.jsonl beside docs/
+# folders: questions.jsonl beside docs/
+SETS = ("unseen", "unseen2", "unseen3", "unseen4", "unseen5")
 HERE = BENCHMARKS / "unseen"
 QUESTIONS = HERE / "questions.jsonl"
 DOCS = HERE / "docs"

@@ -25,8 +25,8 @@ def repo(settings: Settings, tmp_path: Path) -> Path:
     return folder
 
 
-def line_of(folder: Path, text: str) -> int:
-    rows = (folder / LOCKS).read_text(encoding="utf-8").splitlines()
+def line_of(folder: Path, text: str, name: str = LOCKS) -> int:
+    rows = (folder / name).read_text(encoding="utf-8").splitlines()
     return next(i for i, row in enumerate(rows, 1) if text in row)
 
 
@@ -37,6 +37,14 @@ def added(tmp_path: Path, name: str, source: str) -> Path:
     (folder / name).write_text(source, encoding="utf-8")
     run_json("add", "--no-embed", str(folder))
     return folder
+
+
+def answered_over(tmp_path: Path, name: str, source: str, question: str) -> dict[str, Any]:
+    """``question`` asked of a one-file repository ``name`` holding ``source``, answered."""
+    added(tmp_path, name, source)
+    answer = run_json("ask", question)
+    assert answer["status"] == "answered", answer
+    return answer
 
 
 def quoted(answer: dict[str, Any]) -> list[str]:
@@ -79,6 +87,24 @@ def test_what_calls_x_is_answered_from_the_call_graph_without_an_anchor(
     for quote in answer["quotes"]:  # line-exact: the quote is one whole line of the file
         source = (repo / LOCKS).read_text(encoding="utf-8").splitlines()
         assert quote["text"] in source
+
+
+def test_what_calls_x_writes_each_call_line_in_the_answer(
+    settings: Settings, tmp_path: Path
+) -> None:
+    answer = answered_over(tmp_path, "cli.py", CALLER_SOURCE, "who calls run_command")
+    assert "ret = run_command(commandline, as_dict)" in answer["answer"]  # its arguments too
+    assert "run  cli.py:6" in answer["answer"]
+
+
+CALLER_SOURCE = """def run_command(command, env):
+    return 0
+
+
+def run(commandline, as_dict):
+    ret = run_command(commandline, as_dict)
+    return ret
+"""
 
 
 @pytest.mark.parametrize("question", ["Where is Lock.acquire defined?", "Lock.acquire在哪里定义？"])
@@ -392,3 +418,123 @@ def test_a_follow_up_naming_nothing_is_about_what_its_thread_asked(text_tools: l
     thread = ["--thread", first["thread_id"]]
     answer = run_json("ask", *text_tools, *thread, "And when it isn't allowed?")
     assert answer["answer"].startswith("From the code of normalize"), answer
+
+
+RED_GO = """package color
+
+// Red is a convenient helper function to print with red foreground. A
+// newline is appended to format by default.
+func Red(format string, a ...interface{}) { colorPrint(format, a...) }
+
+func colorPrint(format string, a ...interface{}) {
+\tformat += "\\n"
+}
+"""
+
+
+def test_a_doc_comment_sentence_wrapped_over_two_lines_is_answered_whole(
+    settings: Settings, tmp_path: Path
+) -> None:
+    answer = answered_over(tmp_path, "color.go", RED_GO, "How does Red print its text?")
+    assert "A newline is appended to format by default." in answer["answer"], answer["answer"]
+
+
+LOADER_PY = '''def load_values(
+    path,
+    verbose: bool = False,
+    override: bool = False,
+):
+    """Load the file's values into the environment."""
+    for key, value in read(path):
+        set_value(key, value, override)
+
+
+def find_file(start):
+    frame = start
+    while frame.name == start.name or not frame.exists(
+        frame.name
+    ):
+        assert frame.parent is not None
+        frame = frame.parent
+    return frame
+'''
+
+
+def test_a_default_asked_of_a_function_quotes_its_signature_whole(
+    settings: Settings, tmp_path: Path
+) -> None:
+    answer = answered_over(
+        tmp_path,
+        "loader.py",
+        LOADER_PY,
+        "Does load_values replace a variable already set by default?",
+    )
+    assert "override: bool = False" in answer["answer"], answer["answer"]
+
+
+def test_explaining_a_statement_over_lines_quotes_it_whole_and_the_body_after(
+    settings: Settings, tmp_path: Path
+) -> None:
+    folder = added(tmp_path, "loader.py", LOADER_PY)
+    line = line_of(folder, "while frame.name", "loader.py")
+    answer = run_json("ask", "--at", f"loader.py:{line}", "What does this loop do?")
+    assert answer["status"] == "answered", answer
+    assert "frame = frame.parent" in quoted(answer), answer["answer"]
+
+
+SEQUENCE_GO = """package color
+
+// sequence returns a formatted SGR sequence to be plugged into an escape
+// an example output might be: "1;36" -> bold cyan
+func (c *Color) sequence() string {
+\tformat := make([]string, len(c.params))
+\tfor i, v := range c.params {
+\t\tformat[i] = strconv.Itoa(int(v))
+\t}
+\treturn strings.Join(format, ";")
+}
+
+type Color struct {
+\tparams []int
+}
+"""
+
+
+def test_a_function_of_few_code_lines_is_quoted_whole_however_long_its_doc(
+    settings: Settings, tmp_path: Path
+) -> None:
+    answer = answered_over(
+        tmp_path, "color.go", SEQUENCE_GO, "How is the sequence built out of the attributes?"
+    )
+    assert 'return strings.Join(format, ";")' in quoted(answer), answer["answer"]
+
+
+RATIO_GO = """package lru
+
+const (
+\t// Default2QRecentRatio is the ratio of the 2Q cache dedicated
+\t// to recently added entries that have only been accessed once.
+\tDefault2QRecentRatio = 0.25
+
+\t// Default2QGhostEntries is the default ratio of ghost
+\t// entries kept to track entries recently evicted
+\tDefault2QGhostEntries = 0.50
+)
+
+// entries counts the entries of a cache.
+func entries(size int) int {
+\treturn size
+}
+"""
+
+
+def test_a_comment_picked_brings_the_code_it_stands_above(
+    settings: Settings, tmp_path: Path
+) -> None:
+    answer = answered_over(
+        tmp_path,
+        "twoqueue.go",
+        RATIO_GO,
+        "What ratio of the 2Q cache is dedicated to recently added entries?",
+    )
+    assert "Default2QRecentRatio = 0.25" in quoted(answer), answer["answer"]

@@ -125,3 +125,40 @@ def test_a_question_naming_another_section_is_answered_from_the_whole_document(
     why = run_json("ask", "Why does it do that?", "--thread", anchored["thread_id"])
     assert why["anchor_set_aside"] is None and why["anchor"]["block_id"] == future
     assert future in {q["block_id"] for q in why["quotes"]}
+
+
+LIMITS = """# Service limits
+
+## Uploads
+
+The upload size limit is 2 GB per file.
+
+Uploads resume after a broken connection, from the last part the server confirmed.
+
+An upload over the size limit is rejected with error 413 and nothing of it is stored.
+
+## Requests
+
+If the request rate limit is exceeded, the server answers 429 and the client waits a
+minute before trying again.
+"""
+
+
+def test_a_what_if_follow_up_is_searched_about_the_thread_subject(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """Alone, "the limit is exceeded" is the request rate's; after a question on the
+    upload size it is searched about uploads (``question/rewrite``: the thread's subject
+    added to a follow-up naming no new subject), and stored as asked."""
+    path = tmp_path / "limits.md"
+    path.write_text(LIMITS, encoding="utf-8")
+    run_json("add", str(path))
+    alone = run_json("ask", "What if the limit is exceeded?")
+    first = run_json("ask", "What is the upload size limit?")
+    assert "2 GB" in first["answer"]
+    follow_up = run_json("ask", "What if the limit is exceeded?", "--thread", first["thread_id"])
+    assert follow_up["question"] == "What if the limit is exceeded?"
+    with opened_library() as library:
+        best = [library.store.chunk(a["hits"][0]["chunk_id"]).text for a in (alone, follow_up)]
+    assert "429" in best[0] and "413" not in best[0]
+    assert "413" in best[1] and "429" not in best[1]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -25,10 +24,8 @@ def test_a_good_file_parses_in_the_child(guard: ParserGuard) -> None:
 
 
 def test_a_hanging_parser_times_out_and_the_guard_recovers(guard: ParserGuard) -> None:
-    started = time.monotonic()
     with pytest.raises(ParseTimeout, match=r"slow.pdf: parsing took longer than 3 s"):
-        guard.parse(b"hang", "text", source="slow.pdf")
-    assert time.monotonic() - started < 10
+        guard.parse(b"hang", "text", source="slow.pdf")  # the parser sleeps an hour
     assert guard.parse(b"after", "text", source="b.txt").blocks[0].text == "after"
 
 
@@ -54,10 +51,9 @@ def test_detection_runs_in_the_child_too(guard: ParserGuard) -> None:
 
 def test_a_parser_that_allocates_too_much_is_stopped_and_the_next_file_parses() -> None:
     with ParserGuard(timeout=60, modules=STUB, memory_mb=256) as limited:
-        started = time.monotonic()
+        # TooLarge, not ParseTimeout: the memory limit stopped it, not the 60 s clock.
         with pytest.raises(TooLarge, match=r"hog.docx: too large to parse: .* 256 MB"):
             limited.read(b"allocate", source="hog.docx")
-        assert time.monotonic() - started < 30
         assert limited.read(b"fine", source="f.txt").blocks[0].text == "fine"
         with pytest.raises(TooLarge, match="killed.docx: too large to parse"):
             limited.read(b"killed", source="killed.docx")

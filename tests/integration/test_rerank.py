@@ -3,7 +3,6 @@ speaks the wire format, and how reranking reorders, filters and falls back on hi
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -99,10 +98,8 @@ def test_server_errors_are_retried_then_fail(server: ScriptedChatServer) -> None
     server.script_rerank(Reply.error(503, "warming up", retry_after=0.2), Reply.rerank([0.5]))
     assert make_reranker(server).rerank(QUERY, PASSAGES[:1]) == [(0, 0.5)]
     server.script_rerank(*[Reply.error(500, "boom")] * 3)
-    started = time.monotonic()
     with pytest.raises(ProviderError, match="3 tries.*HTTP 500") as caught:
         make_reranker(server).rerank(QUERY, PASSAGES)
-    assert time.monotonic() - started < 2.0
     assert len(server.requests) == 5
     assert server.url in str(caught.value) and KEY not in str(caught.value)
 
@@ -116,10 +113,8 @@ def test_client_errors_are_not_retried(server: ScriptedChatServer) -> None:
 
 def test_timeout_is_an_error(server: ScriptedChatServer) -> None:
     server.script_rerank(*[Reply(delay=3.0)] * 3)
-    started = time.monotonic()
-    with pytest.raises(ProviderError, match="Timeout"):
+    with pytest.raises(ProviderError, match="Timeout"):  # the replies come after 3 s
         make_reranker(server, timeout=0.2).rerank(QUERY, PASSAGES)
-    assert time.monotonic() - started < 2.5
 
 
 # ---------------------------------------------------------------- the base class

@@ -34,6 +34,37 @@ def pytest_runtest_protocol(item, nextitem):
     return True if item.name == "test_dropped" else None
 """
 
+# A worker that dies in a test: the process ends, no report, no clean-up.
+EXITING_TESTS = """
+import os
+
+def test_before():
+    pass
+
+def test_exits():
+    os._exit(0)
+
+def test_after():
+    pass
+"""
+
+# Parameter ids that differ by worker, as ids built from a set's order or the clock do.
+WORKER_IDS_TESTS = """
+import os
+import pytest
+
+@pytest.mark.parametrize("n", [1], ids=[os.environ.get("PYTEST_XDIST_WORKER", "main")])
+def test_each(n):
+    pass
+"""
+
+# A test of subtests reports more than once: a count of reports made up for a dropped test.
+SUBTESTS = """
+def test_parts(subtests):
+    with subtests.test("first part"):
+        pass
+"""
+
 TESTS = """
 import pytest
 
@@ -63,13 +94,15 @@ def run(inner: pytest.Pytester, *args: str) -> pytest.RunResult:
     return inner.runpytest_inprocess("-p", "accounted_tests", "-p", "no:cacheprovider", *args)
 
 
-def run_two_workers(inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.RunResult:
+def run_two_workers(
+    inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, *more: str
+) -> pytest.RunResult:
     """A new process (xdist's workers are others): only the guard and xdist loaded."""
     path = os.pathsep.join(filter(None, [str(HELPERS), os.environ.get("PYTHONPATH")]))
     monkeypatch.setenv("PYTHONPATH", path)
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     args = ("-p", "accounted_tests", "-p", "xdist.plugin", "-n", "2", "--dist", "loadfile")
-    return inner.runpytest_subprocess(*args)
+    return inner.runpytest_subprocess(*args, *more)
 
 
 def test_cases_sharing_a_function_name_get_ids_of_their_own(inner: pytest.Pytester) -> None:
@@ -108,7 +141,64 @@ def test_a_test_without_an_outcome_fails_the_run(inner: pytest.Pytester) -> None
     result = run(inner)
     result.assert_outcomes(passed=1, skipped=1, xfailed=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines(["*tests not accounted for*", "4 tests collected, 3 reported*"])
+    result.stdout.fnmatch_lines(
+        ["*tests not accounted for*", "collected, no outcome: 1", "  test_some.py::test_dropped"]
+    )
+
+
+def test_a_dropped_test_is_named_though_another_reported_twice(inner: pytest.Pytester) -> None:
+    inner.makeconftest(DROPPING_CONFTEST)
+    inner.makepyfile(test_some=TESTS, test_parts=SUBTESTS)
+    result = run(inner)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["collected, no outcome: 1", "  test_some.py::test_dropped"])
+
+
+@pytest.mark.slow  # a controller and two workers: new Python processes (~5 s of CPU)
+def test_a_test_two_workers_drop_fails_the_run(
+    inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inner.makeconftest(DROPPING_CONFTEST)
+    inner.makepyfile(test_some=TESTS)
+    result = run_two_workers(inner, monkeypatch)
+    result.assert_outcomes(passed=1, skipped=1, xfailed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["collected, no outcome: 1", "  test_some.py::test_dropped"])
+
+
+@pytest.mark.slow  # a controller and two workers, one of them replaced
+def test_a_worker_that_exits_in_a_test_fails_the_run_naming_what_never_ran(
+    inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --dist loadfile hands the crashed test back with its file to the next worker, which
+    # dies on it too, until the restarts run out: the file's later tests never run.
+    inner.makepyfile(test_exiting=EXITING_TESTS)
+    result = run_two_workers(inner, monkeypatch, "--max-worker-restart=1")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "*crashed while running 'test_exiting.py::test_exits'*",
+            "*tests not accounted for*",
+            "collected, no outcome: 1",
+            "  test_exiting.py::test_after",
+        ]
+    )
+
+
+@pytest.mark.slow  # a controller and two workers
+def test_ids_that_differ_between_workers_fail_the_run_naming_them(
+    inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inner.makepyfile(test_ids=WORKER_IDS_TESTS)
+    result = run_two_workers(inner, monkeypatch)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "*tests not accounted for*",
+            "collected by gw?, not by gw?: 1",
+            "  test_ids.py::test_each?gw??",
+        ]
+    )
 
 
 def test_skips_and_expected_failures_are_accounted_for(inner: pytest.Pytester) -> None:

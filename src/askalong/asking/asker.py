@@ -46,6 +46,7 @@ from askalong.asking.question import (
     Reading,
     asked_question,
     check_question,
+    standing_alone,
 )
 from askalong.context.anchor import LocatedAnchor
 from askalong.context.call_tree import DEPTH
@@ -139,9 +140,10 @@ class Asker:
     def evidence(
         self, asked: AskedQuestion, access: Access, blocks: Sequence[Block] = ()
     ) -> Evidence:
-        """The evidence for ``asked`` over this asker's store and searcher (``gather``);
-        the agent's search tool reads it so too."""
-        return gather(self.store, self.searcher, asked, access, blocks)
+        """The evidence for ``asked`` over this asker's store and searcher (``gather``), a
+        follow-up searched self-contained (``standing_alone``); the agent's search tool
+        reads it so too."""
+        return gather(self.store, self.searcher, standing_alone(asked), access, blocks)
 
     def answered(self, asked: AskedQuestion, evidence: Evidence) -> Answer:
         """``asked`` drafted from ``evidence`` and checked, neither streamed nor stored:

@@ -1,17 +1,18 @@
 """Offline answers to questions over code evidence, written from the code itself.
 
 A graph question (``question/code_asks.py``) is answered from the call graph: where
-``X`` is defined (its definition line quoted), what calls it (each caller's call line
-quoted); "what does X call" is the call tree (``call_paths.py``). Any other question over
-code evidence is answered with the code's own lines: the anchor's selected lines (with
-the comment over them) first, or a short subject whole, or a longer one's doc comment,
-then the lines BM25 scores best for the question's terms (``code_lines.ranked``:
-identifier parts are words, a rare term decides). Code evidence is judged by the
-identifiers the question names being in it, never by prose words ("function", "defined",
-"mutual exclusion" are not in code, and need not be): a named identifier in no line is
-the only refusal here (a question naming nothing the code holds enough of is refused
-before, ``evidence_code_named``). Every line of such an answer is a quote of itself, so
-its claim holds by construction (``call_paths.tree_checked``).
+``X`` is defined (its definition line quoted), what calls it (each caller's name, place
+and call line, written in the answer and quoted); "what does X call" is the call tree
+(``call_paths.py``). Any other question over code evidence is answered with the code's
+own lines: the anchor's selected lines (with the comment over them) first, or a short
+subject whole, or a longer one's doc comment, then the lines BM25 scores best for the
+question's terms (``code_lines.ranked``: identifier parts are words, a rare term
+decides). Code evidence is judged by the identifiers the question names being in it,
+never by prose words ("function", "defined", "mutual exclusion" are not in code, and
+need not be): a named identifier in no line is the only refusal here (a question naming
+nothing the code holds enough of is refused before, ``evidence_code_named``). Every line
+of such an answer is a quote of itself, so its claim holds by construction
+(``call_paths.tree_checked``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
+from askalong.asking.code_sentences import cited_lines, statement
 from askalong.context.code import line_span
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
@@ -41,6 +43,7 @@ OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
 OUTLINE_MEMBERS = 8
 OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
 VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
+_DEFAULT_GIVEN = re.compile(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int = 2``
 _LITERAL = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
@@ -81,7 +84,9 @@ def graph_draft(
         calls = []
         for site, caller in finding.callers:
             unit = unit_of_place(caller, units)
-            calls.append((_where(caller, site.line), unit, _call_span(site.line, caller)))
+            span = _call_span(site.line, caller)
+            call = _block_text(unit, span).strip()  # the call itself: its arguments show how
+            calls.append((f"{_where(caller, site.line)}  {call}", unit, span))
         cited = calls or cited
         intro = text["callers"] if calls else text["no_callers"]
     return _draft(intro.format(name=name), cited, GRAPH_ROUTE)
@@ -98,10 +103,11 @@ def lines_draft(
     if missing:
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
-    picked = _picked(question, units, anchored=anchored, subject=name)[:MAX_LINES]
+    picked = _picked(question, units, anchored=anchored, subject=name)
     if not picked:
         return Draft("not_covered", NOT_COVERED[lang], ())
-    cited = [(line.text.strip(), units[line.unit], line.span) for line in picked]
+    joined = cited_lines(picked, list(code_lines(units)))[:MAX_LINES]
+    cited = [(c.text, units[c.unit], c.span) for c in joined]
     intro = text["lines"].format(name=name) if name else text["lines_any"]
     return _draft(intro, cited, LINES_ROUTE)
 
@@ -126,10 +132,14 @@ def _picked(
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
         chosen = _whole_if_short(own) or _doc_lines(own)
-    prior = _prior(lines, own, valued=bool(asked_attributes(question.terms)))
+    valued = bool(asked_attributes(question.terms))
+    if valued:  # a function's defaults are its parameters'
+        chosen += [ln for ln in _signature(own) if not _repeats(ln, chosen)]
+    prior = _prior(lines, own, valued=valued)
     best = ranked(lines, wanted, prior)[:BEST_LINES]
     for _, line in best:
-        chosen += [t for t in (line, *_opened(lines, line)) if not _repeats(t, chosen)]
+        around = (line, *_opened(lines, line), *_headed(lines, line))
+        chosen += [t for t in around if not _repeats(t, chosen)]
     mine = {ln.span for ln in own}
     if own and not any(line.span in mine for _, line in best):
         # none of its lines holds the question's words (a Chinese question): its outline
@@ -151,6 +161,17 @@ def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[
     ]
 
 
+def _signature(own: list[CodeLine]) -> list[CodeLine]:
+    """The subject's definition statement (its parameters over lines), when it gives a
+    parameter a default value (``override: bool = False``); else none."""
+    head = [ln for ln in own if ln.unit == own[0].unit] if own else []
+    first = next((i for i, ln in enumerate(head) if not ln.comment), None)
+    if first is None:
+        return []
+    lines = [head[i] for i in statement(head, first)]
+    return lines if _DEFAULT_GIVEN.search(" ".join(ln.text for ln in lines)) else []
+
+
 def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
     """What the definition's author says it does: the first ``DOC_LINES`` comment lines
     of its own block (a Go doc comment above it, a docstring under it)."""
@@ -159,11 +180,16 @@ def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
 
 def _whole_if_short(own: list[CodeLine]) -> list[CodeLine]:
     """The definition's own lines (a class's, its members aside), its definition line
-    first, when they are ``SHORT_BODY`` or fewer; else none."""
+    first, then its doc comment's first ``DOC_LINES``, when it has ``SHORT_BODY`` lines of
+    code or fewer (a long doc comment does not make a function long); else none."""
     head = [ln for ln in own if ln.unit == own[0].unit] if own else []
-    first = _definition_line(head)
-    whole = [first, *(ln for ln in head if ln != first)] if first else head
-    return whole if len(whole) <= SHORT_BODY else []
+    code = [ln for ln in head if not ln.comment]
+    if not code:  # a comment alone (a file's licence): whole when short
+        return head if len(head) <= SHORT_BODY else []
+    if len(code) > SHORT_BODY:
+        return []
+    doc = [ln for ln in head if ln.comment][:DOC_LINES]
+    return [code[0], *doc, *code[1:]]
 
 
 def _repeats(line: CodeLine, chosen: Sequence[CodeLine]) -> bool:
@@ -191,7 +217,8 @@ def _around_selection(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLi
     picked = [i for i, ln in enumerate(own) if _cited(anchor, ln.span)][:ANCHOR_LINES]
     if not picked:
         return []
-    first, last = picked[0], picked[-1]
+    first, last = picked[0], statement(own, picked[-1])[-1]  # the selected statement whole
+    picked += list(range(picked[-1] + 1, last + 1))
     depth = _indent(own[first].text)
     parent = next((i for i in range(first - 1, -1, -1) if _indent(own[i].text) < depth), None)
     above = _comment_above(own, first)
@@ -213,9 +240,22 @@ def _comment_above(own: list[CodeLine], first: int) -> list[int]:
     return found
 
 
+def _headed(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
+    """The code a comment line stands right above (``// Foreground text colors`` ->
+    ``const (`` -> ``FgBlack Attribute = iota + 30``): what the comment is about."""
+    index = lines.index(line)
+    following = lines[index + 1] if line.comment and index + 1 < len(lines) else None
+    if following is None or following.comment or following.unit != line.unit:
+        return []
+    if following.span.block_id != line.span.block_id or following.span.start != line.span.end + 1:
+        return []
+    return [following, *_opened(lines, following)]
+
+
 def _opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
-    """The first line of the block ``line`` opens (``if r == nil {`` -> its body)."""
-    if not line.text.rstrip().endswith(("{", ":")):
+    """The first line of the block ``line`` opens (``if r == nil {`` -> its body,
+    ``const (`` -> its first constant)."""
+    if not line.text.rstrip().endswith(("{", ":", "(")):
         return []
     index = lines.index(line)
     following = lines[index + 1 : index + 2]

@@ -15,7 +15,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from askalong.context.units import ContextUnit
 from askalong.text.tokens import tokenize
@@ -41,6 +41,7 @@ class CodeLine:
     span: BlockSpan
     text: str
     comment: bool = False
+    tail: str = ""  # the bare lines right after it (``):``, ``}``): brackets it closes
 
 
 def code_lines(units: Sequence[ContextUnit]) -> Iterator[CodeLine]:
@@ -50,13 +51,20 @@ def code_lines(units: Sequence[ContextUnit]) -> Iterator[CodeLine]:
         for piece in unit.pieces:
             offset = 0
             closing = ""  # the end of the block comment (docstring) the line is in
+            held: CodeLine | None = None  # yielded once the bare lines after it are read
             for row in piece.text.split("\n"):
                 comment, closing = _comment_state(row, closing)
                 if not _BARE_LINE.match(row) and not _MARK_LINE.match(row):
+                    if held is not None:
+                        yield held
                     start = piece.span.start + offset
                     span = BlockSpan(piece.span.block_id, start, start + len(row))
-                    yield CodeLine(number, span, row, comment)
+                    held = CodeLine(number, span, row, comment)
+                elif held is not None and not comment:
+                    held = replace(held, tail=f"{held.tail}{row}\n")
                 offset += len(row) + 1
+            if held is not None:
+                yield held
 
 
 def _comment_state(row: str, closing: str) -> tuple[bool, str]:

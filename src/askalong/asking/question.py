@@ -12,12 +12,13 @@ values (the pure stages the parts they need) instead of deriving them again.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from askalong.answer.base import HistoryTurn
 from askalong.context.anchor import LocatedAnchor, locate_anchor
 from askalong.errors import InputError
 from askalong.question.reading import QuestionReading, read_question
+from askalong.question.rewrite import self_contained
 from askalong.text.scripts import answer_language
 from askalong.types import Anchor, Block, Document, Intent
 from askalong.values.threads import Turn
@@ -132,6 +133,26 @@ def asked_question(
         history=tuple(HistoryTurn(turn.question, turn.answer.answer) for turn in turns),
         selection=selection,
     )
+
+
+def standing_alone(asked: AskedQuestion) -> AskedQuestion:
+    """``asked`` as it is searched: a plain follow-up's question made
+    self-contained from its thread (``question/rewrite``), still leaning on it (its
+    previous answer stays the search's context); any other as it is. A rewrite that would
+    change what is asked of code ("What calls X?" then "And what does it do …?") is not
+    made: code is asked in the follow-up's own words."""
+    question = asked.question
+    if asked.intent != "ask" or not asked.history:
+        return asked
+    previous = [turn.question for turn in asked.history]
+    said = asked.history[-1].answer
+    text = self_contained(question.text, previous, question.leans_on_thread, said)
+    if text == question.text:
+        return asked
+    rewritten = replace(read_question(text), leans_on_thread=True)
+    if rewritten.code.ask != question.code.ask:
+        return asked
+    return replace(asked, question=rewritten)
 
 
 def intent_question(intent: Intent, selection: str) -> str:

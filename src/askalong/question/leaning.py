@@ -28,8 +28,12 @@ _BACK_EN_CLOSING = re.compile(
     r"|^\W*(?:\w+\s+)?(?:does|did|is|was|can|could|will|would|should)\s+that\b",
     _I,
 )
+# Continuations: "And …", "So …", "What if …", "Now what?"; the Chinese "X 呢？" asks the
+# previous question of X ("那 Mentor 呢？", "要是 at.deny 是空的呢？"); 除了 … ("besides …").
 _OPENER = re.compile(
-    r"^\W*(?:and|what about|how about|also|then)\b|^\W*(?:那么|那|还有|另外|而)", _I
+    r"^\W*(?:and|so|what about|how about|what if|also|then)\b|\bnow what\W*$"
+    r"|^\W*(?:那么|那|还有|另外|而|除了)|呢[？?]?\s*$",
+    _I,
 )
 MIN_OWN_TERMS = 2  # a question with fewer content terms is elliptic ("Why?", "多少？")
 
@@ -41,10 +45,15 @@ def refers_back(question: str) -> bool:
     )
 
 
+def continues(question: str) -> bool:
+    """Whether ``question`` opens (or ends) as a continuation of the previous one."""
+    return _OPENER.search(question) is not None
+
+
 def leans_on_thread(question: str, terms: Collection[str] | None = None) -> bool:
     """Whether ``question`` needs its thread: it points back, opens as a continuation,
     or names too little to be searched alone (``terms``: its ``key_terms``, when known)."""
-    if refers_back(question) or _OPENER.search(question):
+    if refers_back(question) or continues(question):
         return True
     return len(key_terms(question) if terms is None else terms) < MIN_OWN_TERMS
 

@@ -1,0 +1,70 @@
+"""A follow-up made self-contained from its thread (pure): what it is searched as (the
+answerer and the stored turn keep the question as typed).
+
+A follow-up that leans on its thread (``leaning``) says too little to be searched alone:
+"Any catch with that?", "那 Mentor 呢？", "and with never?". Its self-contained form keeps
+its own words and adds the thread's subject:
+
+- an *elliptic* follow-up, which asks nothing of its own (no question word, or the Chinese
+  "X 呢" / English "and X?" of "what about X"), asks the previous question again of its new
+  terms: the previous question comes first (its question word says what is asked), then
+  the follow-up ("Sponsor 負責做什麼？ 那 Mentor 呢？");
+- one naming a new subject (words the thread never used) is searched on its own words;
+- any other asks its own question of the thread's subject: it comes first, then the words
+  of that subject (``leaning.thread_subject``) it does not hold already ("What is the catch
+  with that? expired entries thrown out …").
+
+A question that does not lean on its thread is its own query, unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from askalong.question.form import question_form
+from askalong.question.leaning import continues, thread_subject
+from askalong.text.tokens import key_terms
+
+NEW_SUBJECT_TERMS = 2  # words of its own that make a follow-up name a new subject
+# "X 呢？": the Chinese particle that asks the previous question of X.
+_ABOUT_ZH = re.compile("呢[？?]?\\s*$")
+
+
+def self_contained(question: str, previous: Sequence[str], leans: bool, said: str = "") -> str:
+    """``question`` (one that ``leans`` on its thread or not) as a query that stands
+    alone after the thread's ``previous`` questions (oldest first) and the last answer
+    (``said``). A follow-up naming a new subject of its own (``NEW_SUBJECT_TERMS`` words
+    the thread never used: "why is the E given twice there?") is searched on its own
+    words: the thread's words would pull it back to the previous answer's passage."""
+    if not leans or not previous:
+        return question
+    subject = thread_subject(previous)
+    if elliptic(question):
+        return "\n".join((subject[-1], question))
+    if len(key_terms(question) - key_terms("\n".join((*subject, said)))) >= NEW_SUBJECT_TERMS:
+        return question
+    added = _missing_words(" ".join(subject), question)
+    return f"{question}\n{added}" if added else question
+
+
+def elliptic(question: str) -> bool:
+    """Whether ``question`` asks nothing of its own: the Chinese "X 呢", or a
+    continuation with no question word ("and with never?", "And if that package is not
+    installed?", "and the bright background ones?")."""
+    if _ABOUT_ZH.search(question):
+        return True
+    if not continues(question):
+        return False
+    return question_form(question, frozenset(key_terms(question))).answer_type == "other"
+
+
+_WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*")  # "os.environ", "set_key", a Han run
+
+
+def _missing_words(subject: str, question: str) -> str:
+    """The words of ``subject`` holding a key term that ``question`` does not hold, as
+    written, in their order, once each."""
+    have = key_terms(question)
+    words = (m.group() for m in _WORD.finditer(subject))
+    return " ".join(dict.fromkeys(w for w in words if key_terms(w) - have))
