@@ -86,7 +86,8 @@ def bare_app_mb(folder: Path) -> float:
 
 
 def serve_figures(askalong: str, env: dict[str, str], home: Path, question: str) -> list[float]:
-    """Idle RSS, the children's, then the first answer's server CPU and the RSS after it."""
+    """Idle RSS, the children's, then the first answer's server CPU and the RSS after it;
+    then the CPU of the ask process itself, with ``--doc`` and without, the server up."""
     (home / "server.json").unlink(missing_ok=True)
     serve = [askalong, "serve", "--port", "0"]
     process = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL)
@@ -98,9 +99,21 @@ def serve_figures(askalong: str, env: dict[str, str], home: Path, question: str)
         answer = subprocess.run(asked, env=env, check=True, capture_output=True, text=True)
         if f"askalong serve, pid {process.pid}" not in answer.stdout:
             raise RuntimeError(f"the server did not answer: {answer.stdout[-300:]}")
-        return [idle, helpers, cpu_of(process.pid) - before, rss_mb(process.pid)]
+        server_cpu, after = cpu_of(process.pid) - before, rss_mb(process.pid)
+        with_doc = ask_cpu([*asked, "--json"], env)
+        alone = ask_cpu([askalong, "ask", question, "--json"], env)
+        return [idle, helpers, server_cpu, after, with_doc, alone]
     finally:
         stop(process)
+
+
+def ask_cpu(command: list[str], env: dict[str, str]) -> float:
+    """User + system CPU of the ask process alone (not the server's), run to its end."""
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    if status != 0:
+        raise RuntimeError(f"{command} failed ({status})")
+    return usage.ru_utime + usage.ru_stime
 
 
 def only_document(askalong: str, env: dict[str, str]) -> str:

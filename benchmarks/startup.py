@@ -3,7 +3,8 @@
 for one or more source trees in the same run (the arms interleaved call by call, so a
 noisy machine loads them alike). CPU time (user + system of the child), not wall.
 Then ``askalong serve``'s idle memory on the same home, beside ``python -c pass`` and a
-bare Starlette app, and the first answer asked of it (``_serve_memory.py``).
+bare Starlette app, the first answer asked of it, and the CPU of an ask answered by it
+(``_serve_memory.py``).
 
     python benchmarks/startup.py --tree new=src --tree main=/path/to/main/src [--runs 5]
 """
@@ -75,6 +76,8 @@ SERVE_ROWS = (  # each figure with its format
     ("its children (page renderer, resource tracker), MB", ".0f"),
     ("first answer asked of it, server CPU-s", ".2f"),
     ("serve RSS after that answer, MB", ".0f"),
+    ("askalong ask --doc DOC, serve up: the ask's own CPU-s", ".2f"),
+    ("askalong ask (no --doc), serve up: the ask's own CPU-s", ".2f"),
 )
 
 
@@ -126,7 +129,9 @@ def main() -> None:
         + markdown_table(["call", *trees], "l" + "r" * len(trees), rows)
         + f"\n## askalong serve, idle once ready (median of {args.serve_runs})\n\n"
         "Started on the same home (the paper added), ready once it has announced itself, "
-        "read 3 s later; then one `askalong ask`, answered by that server.\n\n"
+        "read 3 s later; then one `askalong ask --doc`, answered by that server; then the "
+        "CPU of the ask process alone for one more ask with `--doc` and one without (a tree "
+        "whose ask does not reach the server answers it in its own process).\n\n"
         + markdown_table(["figure", *trees], "l" + "r" * len(trees), serve_rows)
     )
     write_results(text, f"startup-{time.strftime('%Y-%m-%d')}.md", args.out)

@@ -1,4 +1,4 @@
-"""``askalong ask`` asks the running ``askalong serve`` of its home (issue 27): the real
+"""``askalong ask`` asks the running ``askalong serve`` of its home (issues 27, 28): the real
 server (a subprocess) says where it listens in ``ASKALONG_HOME/server.json``, the command
 asks it and prints the same answer, JSON and text; with the server stopped, a stale file
 or ``--in-process``, the command answers in its own process."""
@@ -47,6 +47,9 @@ def test_ask_goes_to_the_running_server_and_prints_the_same_answer(
 ) -> None:
     result = CliRunner().invoke(main, ["add", "--no-embed", str(repository(tmp_path))])
     assert result.exit_code == 0, result.output
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Tides\n\nThe moon's pull raises two tides a day on most coasts.\n")
+    assert CliRunner().invoke(main, ["add", "--no-embed", str(notes)]).exit_code == 0
     here = answer_of(asked("--json", *QUESTION))
     with live_server(settings.home) as server:
         presence = running(settings.home)
@@ -60,6 +63,11 @@ def test_ask_goes_to_the_running_server_and_prints_the_same_answer(
         at_lines = ("--json", "--at", "app.py:5", "who calls this?")
         assert answer_of(asked(*at_lines)) == answer_of(asked("--in-process", *at_lines))
         assert f"pid {presence.pid}" in asked(*at_lines[1:])
+        for question in ("who calls clamp?", "How many tides a day?"):
+            alone = ("--json", question)  # no --doc: every document of the home
+            assert answer_of(asked(*alone)) == answer_of(asked("--in-process", *alone))
+        assert "tides" in answer_of(asked(*alone))["answer"]
+        assert f"pid {presence.pid}" in asked(*alone[1:])
     assert not (settings.home / PRESENCE_FILE).exists()  # withdrawn as it stopped
     assert "via askalong serve" not in asked(*QUESTION)
 

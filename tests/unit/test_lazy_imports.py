@@ -49,3 +49,20 @@ def test_the_server_app_loads_no_segmenter() -> None:
     # The feedback triage segmented its Chinese complaint words at import: every
     # ``serve`` held rjieba's dictionary (~33 MB resident) from its start.
     assert loaded_after("import askalong.server.app") == []
+
+
+def test_printing_an_answer_loads_no_code_graph() -> None:
+    # ``askalong ask`` prints through ``askalong.wire``, whose code forms imported the
+    # call graph and pygments for their annotations (~20 CPU ms of every ask, the one
+    # answered by a running server included).
+    watched = ("askalong.context.code_graph", "askalong.parse.code.tokens", "pygments")
+    assert loaded_after("import askalong.cli.ask, askalong.wire", watched) == []
+
+
+def test_a_plain_question_loads_no_reading_along() -> None:
+    # Explanations, cross-references and outlines serve an anchor or a quick intent
+    # (~30 CPU ms): the evidence chooser and the extractive answerer load them then.
+    watched = ("askalong.context.explain", "askalong.context.crossref")
+    watched += ("askalong.context.anchor_scope", "askalong.asking.evidence_reading")
+    code = "import askalong.cli.ask_here, askalong.answer.extractive.answerer"
+    assert loaded_after(code, watched) == []

@@ -10,7 +10,6 @@ import click
 from askalong.cli.output import console, print_json, shown
 from askalong.cli.resident import AskOptions, ask_resident
 from askalong.config import load_settings
-from askalong.context.line_anchor import line_ref
 from askalong.types import INTENTS, Answer, AnswerPassage
 from askalong.wire import AnswerJSON, answer_from_json, answer_json
 
@@ -69,8 +68,7 @@ def ask(
 ) -> None:
     """Ask a question; the answer quotes the documents and every quote is checked."""
     options = AskOptions(question, documents, collection, at, selected, intent, thread_id)
-    resident = documents or collection or (at is not None and line_ref(at) is not None)
-    if resident and not in_process:
+    if not in_process:
         asked = ask_resident(load_settings().home, options)
         if asked is not None:
             _print(asked.answer, as_json, f"askalong serve, pid {asked.server.pid}")

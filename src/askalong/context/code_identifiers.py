@@ -21,7 +21,6 @@ from askalong.context.code_graph import Repository, block_calls, is_class
 from askalong.context.code_places import Place, SourceFile
 
 IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]{0,99}")
-MAX_LINES_PER_FILE = 200  # references listed per file; the count is always whole
 SHOWN_CHARS = 160  # of a reference's line
 _COMMENT_LINE = ("#", "//", "/*", "*", "--")
 _IMPORT = re.compile(r"\s*(?:import|from|using|use|#include|require)\b|\s*\w+\s*=\s*require\(")

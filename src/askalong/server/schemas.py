@@ -275,7 +275,8 @@ class AnchorIn(BaseModel):
 
 class AskIn(BaseModel):
     """``document_id`` (read along, or one document) or ``collection`` (id or name: its
-    documents asked as one), or both (the anchor, if any, is on ``document_id``)."""
+    documents asked as one), or both (the anchor, if any, is on ``document_id``), or
+    neither: every document the caller may read."""
 
     document_id: DocText | None = None
     collection: IdText | None = None

@@ -6,15 +6,20 @@ identifier's definitions and references."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from typing_extensions import TypedDict
 
-from askalong.context.call_tree import CallNode
-from askalong.context.code_identifiers import MAX_LINES_PER_FILE, Definition, Reference
-from askalong.context.code_places import Place
-from askalong.parse.code.tokens import TokenSpan
-from askalong.types import Block
-from askalong.values.collections import Collection
+if TYPE_CHECKING:  # the code graph and the highlighter (pygments) are the builders' callers'
+    # to load: ``askalong ask`` prints answers through this package (~20 CPU ms)
+    from askalong.context.call_tree import CallNode
+    from askalong.context.code_identifiers import Definition, Reference
+    from askalong.context.code_places import Place
+    from askalong.parse.code.tokens import TokenSpan
+    from askalong.types import Block
+    from askalong.values.collections import Collection
+
+MAX_LINES_PER_FILE = 200  # references listed per file; the count is always whole
 
 
 class SymbolJSON(TypedDict):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from askalong.answer.base import Answerer, Draft, DraftRequest
-from askalong.answer.extractive.intents import answer_intent
 from askalong.answer.extractive.learned import learned_answer
 from askalong.answer.extractive.select import answer_extractively
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
@@ -26,10 +25,10 @@ class ExtractiveAnswerer(Answerer):
         self.scorer = scorer  # ``ASKALONG_SENTENCE_SCORER``
 
     def draft(self, request: DraftRequest) -> Draft:
-        # a quick intent on a selection explains from the document (``intents``)
-        intended = answer_intent(request.question, request.units, request.intent)
-        if intended is not None:
-            return Draft(intended.status, intended.answer, intended.quotes, intended.explanation)
+        if request.intent != "ask":
+            intended = _intended(request)
+            if intended is not None:
+                return intended
         previous = request.history[-1] if request.history else None
         previous_answer = previous.answer if previous else None
         if self.scorer == "learned" and request.intent == "ask":
@@ -52,3 +51,15 @@ class ExtractiveAnswerer(Answerer):
             previous_answer=previous_answer,
         )
         return Draft(result.status, result.answer, result.quotes, result.explanation)
+
+
+def _intended(request: DraftRequest) -> Draft | None:
+    """A quick intent on a selection, explained from the document (``intents``); its
+    modules (explanations, cross-references, outlines: ~30 CPU ms) load at the first
+    intent, never for a plain question."""
+    from askalong.answer.extractive.intents import answer_intent
+
+    intended = answer_intent(request.question, request.units, request.intent)
+    if intended is None:
+        return None
+    return Draft(intended.status, intended.answer, intended.quotes, intended.explanation)

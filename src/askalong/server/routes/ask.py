@@ -6,7 +6,9 @@ Contract
 Request (JSON, ``AskIn``)::
 
     {"document_id": "faa5aceb428cdeb9",    # id or unique id prefix
-     "collection": null,                   # or a collection's id or name (asked as one)
+     "collection": null,                   # or a collection's id or name (asked as one);
+                                           #   no document_id, collection or documents:
+                                           #   every document the caller may read
      "question": "",                       # may be empty when intent is given
      "intent": "explain",                  # "explain" | "example" | "compare" | null (= "ask")
      "anchor": {"block_id": "b42", "start": 10, "end": 96,
@@ -114,8 +116,6 @@ def question_of(state: ServerState, body: AskIn, access: Access) -> Question:
     intent = body.intent or "ask"
     if intent not in INTENTS:
         raise InputError(f"intent {intent!r}; valid: {', '.join(INTENTS)}", source="intent")
-    if body.document_id is None and body.collection is None and not body.documents:
-        raise InputError("give document_id, documents or collection", source="document_id")
     library = state.library
     refs = ([] if body.document_id is None else [body.document_id]) + body.documents
     named = tuple(library.store.get_document(ref, access) for ref in dict.fromkeys(refs))
