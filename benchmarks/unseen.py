@@ -380,7 +380,7 @@ def _arguments() -> argparse.Namespace:
         "--set",
         choices=SETS,
         default="unseen",
-        help="the set's folder (unseen5: newest, test-only until reported; the rest dev)",
+        help="the set's folder (unseen5: the newest, reported 2026-12-05; all five dev now)",
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")
