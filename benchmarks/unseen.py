@@ -225,6 +225,7 @@ def run_child(home: Path, args: argparse.Namespace, system: str) -> list[dict[st
     env = {**os.environ, "ASKALONG_SENTENCE_SCORER": system}
     command = [sys.executable, __file__, "--set", args.set, "--split", args.split]
     command += ["--child", system, "--home", str(home)]
+    command += ["--kinds", *args.kinds] if args.kinds else []
     subprocess.run(command, env=env, check=True)
     return cast(list[dict[str, Any]], json.loads(out.read_text(encoding="utf-8")))
 
@@ -334,6 +335,8 @@ def main() -> None:
     args = _arguments()
     questions = questions_of(args.set)
     items = of_split(load_items(questions), args.split)
+    if args.kinds:  # only these kinds of question (e.g. the intents), documents they need
+        items = [i for i in items if i.kind in args.kinds]
     if args.child:  # one scorer's answers, into the parent's home
         rows = ask_all(args.home, items, args.child)
         out = args.home / f"answers-{args.child}.json"
@@ -386,6 +389,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")
     parser.add_argument("--vectors", choices=("all", "none"), default="all")
     parser.add_argument("--check", action="store_true", help="only check the set's phrases")
+    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=None, help="only these")
     parser.add_argument("--scorers", nargs="+", choices=SCORERS, default=list(SCORERS))
     parser.add_argument("--child", choices=SCORERS, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--home", type=Path, default=None, help=argparse.SUPPRESS)

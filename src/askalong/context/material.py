@@ -17,7 +17,7 @@ from askalong.text.sentences import split_sentences
 from askalong.types import BlockSpan
 
 MaterialKind = Literal[
-    "continuation", "setup", "definition", "reference", "citation", "example", "contrast"
+    "continuation", "setup", "definition", "reference", "citation", "example", "contrast", "related"
 ]
 
 # "(Lipscomb, 2000).7 We construct": a footnote number after the full stop hides the end

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from askalong.answer.base import unit_quote
 from askalong.answer.extractive.direct import joined
+from askalong.answer.extractive.intent_ranked import RANKED_INTENTS, ranked_material
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.context.continuation import from_word, running
 from askalong.context.explain import selection_terms, whole_words
@@ -55,6 +56,7 @@ KIND_NAMES: Mapping[tuple[str, str], str] = {
     ("citation", "en"): "the reference entry for {label}",
     ("example", "en"): "an example mentioning “{label}”",
     ("contrast", "en"): "a contrast with “{label}”",
+    ("related", "en"): "the sentences nearest to “{label}”",
     ("continuation", "zh"): "所选内容之后展开它的下文",
     ("setup", "zh"): "所选内容承接的上文",
     ("definition", "zh"): "“{label}”的定义",
@@ -62,6 +64,7 @@ KIND_NAMES: Mapping[tuple[str, str], str] = {
     ("citation", "zh"): "{label} 的参考文献条目",
     ("example", "zh"): "提到“{label}”的例子",
     ("contrast", "zh"): "与“{label}”的对比",
+    ("related", "zh"): "与“{label}”最相关的句子",
 }
 
 
@@ -77,13 +80,19 @@ def answer_intent(
         return None
     selection, material = found
     language = question.language
+    rest, after = _beside(selection, _running(units[0], selection))
+    direct = DIRECT[intent]
+    if not material and intent in RANKED_INTENTS:  # no cue: the scorer's best sentences
+        material = ranked_material(intent, selection, units)
+        # a selection that stops inside its sentence is completed by the rest of it: that
+        # takes the answer's second place from the second-best uncued sentence
+        direct = 1 if rest else direct
     if not material:
         return _nothing_found(intent, selection, units, language)
     chosen = material[:MAX_QUOTES]
     quotes = tuple(_quote(n, units[i], m.piece) for n, (i, m) in enumerate(chosen, start=1))
-    answer = joined([f"{q.text} [{q.number}]" for q in quotes[: DIRECT[intent]]], language)
+    answer = joined([f"{q.text} [{q.number}]" for q in quotes[:direct]], language)
     taken = {_span(q) for q in quotes}
-    rest, after = _beside(selection, _running(units[0], selection))
     if any(m.kind == "continuation" for _, m in chosen):
         after = []  # what follows is quoted already, as what the selection announces
     answer, quotes = _cited_beside(answer, quotes, units[0], (rest, after), taken, language)
