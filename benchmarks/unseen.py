@@ -20,7 +20,8 @@ each system: n, answer hit (a gold phrase in the direct answer; covered items), 
 hit (a gold phrase in a cited quote or the answer's passage; covered items), refused,
 wrong refusals (covered but refused), uncovered refused, p50 ms. ``--out`` writes the
 tables (``.md``) and every answer (``.json``). ``--check`` only proves that every gold
-phrase is in its parsed document and every selection is found; it asks nothing.
+phrase is in its parsed document and every selection is found; it asks nothing. ``--kinds explain
+example compare`` asks only those kinds of item (and adds only their documents).
 
     PYTHONPATH=src .venv/bin/python benchmarks/unseen.py --split dev
     PYTHONPATH=src .venv/bin/python benchmarks/unseen.py --set unseen2 --split test
