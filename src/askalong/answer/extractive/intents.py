@@ -6,7 +6,9 @@ the selection continues from, the document's definitions of its key terms, the c
 of the table or figure it points at, the bibliography entry of a work it cites; or the
 example / contrast sentences about its terms). The direct answer is the first few of
 those sentences verbatim, each cited; the quotes are all of them (at most
-``MAX_QUOTES``). With no material the answer says so ("The document does not define
+``MAX_QUOTES``). A Compare or Example with no cued material takes the evidence sentences
+the plain questions' scorer ranks best for the selection's key terms (``intent_ranked``).
+With no material at all the answer says so ("The document does not define
 …") and quotes the nearest context: the sentences around the selection, never inside it.
 Either way the direct answer ends with the document's words right beside the selection
 (the rest of its sentence, the sentence after it): on the real-question set the answer to
