@@ -3,11 +3,12 @@ of multilingual-e5-small over a (question, sentence) pair, mean-pooled, one line
 a softmax over each question's candidates (``xenc_data.py``'s groups), the gold's share
 maximised. The embeddings stay frozen; the layers and the head train.
 
-    nice -n 19 .venv-train/bin/python training/xenc_train.py --data /work/data/xenc \
+    nice -n 19 /work/data/venv-train/bin/python training/xenc_train.py --data /work/data/xenc \
         --layers 2 --minutes 40
 
 Dev-only: needs ``jax`` and ``optax`` (a separate environment, never the product's). Writes
-the best checkpoint on the DEV split's top-1 accuracy as numpy arrays (``xenc-L<n>.npz``:
+the best checkpoint on the DEV split's top-1 accuracy as numpy arrays (``xenc-L<n>.npz``,
+and the last one as ``xenc-L<n>-last.npz``:
 the trained layers as ``l<k>.<name>``, ``head_w``, ``head_b``, with the frozen arrays of
 ``init.npz`` it started from).
 """
@@ -194,11 +195,12 @@ def main() -> None:
                 f"step {n} {took:.0f}s loss {np.mean(losses[-args.every :]):.3f} DEV {found}",
                 flush=True,
             )
-            if mean > best:
+            if mean >= best:  # a tie goes to the longer-trained (the DEV sample is small)
                 best = mean
                 save(args.data / f"xenc-L{args.layers}.npz", params, init)
             if out_of_time:
                 break
+    save(args.data / f"xenc-L{args.layers}-last.npz", params, init)
     print(f"best mean DEV top-1 {best:.3f} in {time.time() - started:.0f} s", flush=True)
 
 
