@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from askalong.answer.base import DraftRequest, HistoryTurn
+from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.select import (
     NOT_COVERED,
     ExtractiveResult,
@@ -217,6 +219,26 @@ def test_follow_up_terms_from_the_previous_question() -> None:
     nile = ask("How long is it?", paragraphs, previous_question="What about the Nile?")
     assert amazon.status == nile.status == "answered"
     assert "6,400" in amazon.quotes[0].text and "6,650" in nile.quotes[0].text
+
+
+def test_a_follow_up_naming_a_new_subject_is_ranked_on_its_own_words() -> None:
+    # "happens", "leading", "NAs": none in the thread, so the previous question's words
+    # ("most recent value") and its answer no longer pull the answer to their sentence
+    units, _ = units_of([
+        "Leading NAs are dropped from every column by default.",
+        "Leading NAs are filled with the most recent value.",
+    ])  # fmt: skip
+    turn = HistoryTurn(
+        "How do I fill gaps in a series with the most recent value?",
+        "Call locf on the series: it fills each gap with the most recent value. [1]",
+    )
+    follow_up = read_question("What happens to leading NAs with it?")
+    threaded = answer_extractively(
+        follow_up, units, previous_question=turn.question, previous_answer=turn.answer
+    )
+    assert "most recent" in threaded.answer  # the thread alone would pull it there
+    answered = ExtractiveAnswerer().draft(DraftRequest(follow_up, "ask", tuple(units), (turn,)))
+    assert answered.answer.startswith("Leading NAs are dropped")
 
 
 def whole_block_unit(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from askalong.question.rewrite import elliptic, self_contained
+from askalong.question.rewrite import elliptic, names_new_subject, self_contained
 
 
 def test_an_elliptic_follow_up_asks_the_previous_question_of_its_new_terms() -> None:
@@ -38,6 +38,8 @@ def test_a_follow_up_naming_a_new_subject_is_searched_on_its_own_words() -> None
     said = "pv -EE /dev/sda > disk-image.img"
     question = "why is the E given twice there?"
     assert self_contained(question, previous, True, said) == question
+    assert names_new_subject(question, previous, said)
+    assert not names_new_subject("why is it given there?", previous, said)  # "given" alone
 
 
 def test_the_subject_is_the_chain_of_questions_pointing_back() -> None:

@@ -20,7 +20,7 @@ A question that does not lean on its thread is its own query, unchanged.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from askalong.question.form import question_form
 from askalong.question.leaning import continues, thread_subject
@@ -42,21 +42,33 @@ def self_contained(question: str, previous: Sequence[str], leans: bool, said: st
     subject = thread_subject(previous)
     if elliptic(question):
         return "\n".join((subject[-1], question))
-    if len(key_terms(question) - key_terms("\n".join((*subject, said)))) >= NEW_SUBJECT_TERMS:
+    if names_new_subject(question, subject, said):
         return question
     added = _missing_words(" ".join(subject), question)
     return f"{question}\n{added}" if added else question
 
 
-def elliptic(question: str) -> bool:
+def names_new_subject(
+    question: str, subject: Sequence[str], said: str = "", terms: Collection[str] | None = None
+) -> bool:
+    """Whether ``question`` holds ``NEW_SUBJECT_TERMS`` words that neither the thread's
+    ``subject`` questions nor its last answer (``said``) used: it asks of something new
+    (``terms``: its ``key_terms``, when known)."""
+    own = set(key_terms(question) if terms is None else terms)
+    return len(own - key_terms("\n".join((*subject, said)))) >= NEW_SUBJECT_TERMS
+
+
+def elliptic(question: str, terms: Collection[str] | None = None) -> bool:
     """Whether ``question`` asks nothing of its own: the Chinese "X 呢", or a
     continuation with no question word ("and with never?", "And if that package is not
-    installed?", "and the bright background ones?")."""
+    installed?", "and the bright background ones?"); ``terms``: its ``key_terms``, when
+    known."""
     if _ABOUT_ZH.search(question):
         return True
     if not continues(question):
         return False
-    return question_form(question, frozenset(key_terms(question))).answer_type == "other"
+    own = frozenset(key_terms(question) if terms is None else terms)
+    return question_form(question, own).answer_type == "other"
 
 
 _WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*")  # "os.environ", "set_key", a Han run

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from askalong.answer.base import Answerer, Draft, DraftRequest
 from askalong.answer.extractive.learned import learned_answer
 from askalong.answer.extractive.select import answer_extractively
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.providers.base import Embedder
 from askalong.question.leaning import thread_subject
+from askalong.question.reading import QuestionReading
+from askalong.question.rewrite import elliptic, names_new_subject
 from askalong.settings import SentenceScorerName
 
 
@@ -41,16 +45,31 @@ class ExtractiveAnswerer(Answerer):
                 hits=request.hits,
             )
             return Draft(result.status, result.answer, result.quotes, result.explanation)
+        question, subject = _thread_of(request)
         result = answer_extractively(
-            request.question,
+            question,
             request.units,
             intent=request.intent,
             embedder=self.embedder,
-            previous_question="\n".join(thread_subject([t.question for t in request.history]))
-            or None,
+            previous_question="\n".join(subject) or None,
             previous_answer=previous_answer,
         )
         return Draft(result.status, result.answer, result.quotes, result.explanation)
+
+
+def _thread_of(request: DraftRequest) -> tuple[QuestionReading, list[str]]:
+    """The question and the thread's subject questions its sentences are ranked with. A
+    follow-up naming a new subject (``rewrite.names_new_subject``, as its search does) is
+    ranked on its own words: no subject, and it no longer leans on the previous answer,
+    whose words would pull the answer back to that answer's passage."""
+    question = request.question
+    subject = thread_subject([t.question for t in request.history])
+    if not subject or elliptic(question.text, question.terms):
+        return question, subject
+    said = request.history[-1].answer
+    if names_new_subject(question.text, subject, said, question.terms):
+        return replace(question, leans_on_thread=False), []
+    return question, subject
 
 
 def _intended(request: DraftRequest) -> Draft | None:
