@@ -80,7 +80,6 @@ def test_search_a_collection(client: TestClient, members: set[str]) -> None:
 @pytest.mark.parametrize(
     ("body", "status"),
     [
-        ({"question": QUESTION}, 400),  # neither a document nor a collection
         ({"collection": NAME, "question": QUESTION, "anchor": {"block_id": "b1"}}, 400),
         ({"collection": "nope", "question": QUESTION}, 404),
     ],
@@ -91,6 +90,22 @@ def test_bad_ask_bodies_are_refused(
     response = client.post("/api/ask", json={**body, "stream": False})
     assert response.status_code == status, response.text
     assert response.json()["error"]["message"]
+
+
+def test_a_question_naming_no_document_asks_every_document_the_caller_may_read(
+    client: TestClient, members: set[str]
+) -> None:
+    mine = client.post("/api/ask", json={"question": QUESTION, "stream": False})
+    assert mine.status_code == 200, mine.text
+    quoted = {q["document_id"] for q in mine.json()["quotes"]}
+    assert quoted & members and quoted - members  # the folder's pages and the stray note
+    app = client.app
+    assert isinstance(app, FastAPI)
+    app.dependency_overrides[current_access] = lambda: Access(user="bob")
+    theirs = client.post("/api/ask", json={"question": QUESTION, "stream": False})
+    assert theirs.status_code == 200, theirs.text
+    seen = theirs.json()  # none of the documents is bob's: nothing found, nothing quoted
+    assert seen["status"] == "not_covered" and not seen["quotes"] and not seen["hits"]
 
 
 def test_another_user_sees_no_collection_of_mine(client: TestClient) -> None:
