@@ -72,20 +72,26 @@ from askalong.server.deps import AccessDep, AskerDep, ServerState, StateDep
 from askalong.server.recheck import Visible
 from askalong.server.routes.documents import ERRORS
 from askalong.server.schemas import AnchorIn, AskIn, CompareTargetsOut, DocPath, ErrorOut
-from askalong.server.sse import sse_stream
+from askalong.server.sse import EVENT_NAMES, sse_stream
 from askalong.types import INTENTS, Access, Anchor, BlockSpan, Intent
 from askalong.wire import AnswerJSON, answer_json
 
 router = APIRouter(prefix="/api", tags=["ask"])
 
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+# One SSE message as a schema checker reads it: its event name and its data (a JSON text).
+ASK_EVENT_SCHEMA = {
+    "type": "object",
+    "required": ["event", "data"],
+    "properties": {"event": {"enum": list(EVENT_NAMES)}, "data": {"type": "string"}},
+}
 ANSWER_RESPONSES: dict[int | str, dict[str, Any]] = {
     **ERRORS,
     413: {"model": ErrorOut},  # a question, selection or id over its limit
     200: {
         "description": "The answer JSON (``stream: false``), or its events as "
         "text/event-stream (``stream: true``, the default; listed in the description).",
-        "content": {"application/json": {}, "text/event-stream": {"schema": {"type": "string"}}},
+        "content": {"application/json": {}, "text/event-stream": {"schema": ASK_EVENT_SCHEMA}},
     },
 }
 
