@@ -44,6 +44,7 @@ from prepare import (
     far_of,
     group,
     load,
+    paragraph_indexes,
 )
 
 CASES = ("intact", "deleted", "far")
@@ -64,11 +65,7 @@ def plans(
 ) -> list[tuple[Question, str, list[int], list[Paragraph]]]:
     """(question, case, chosen paragraphs, the paragraphs they index) of every group."""
     rng = random.Random(SEED)
-    by_article: dict[tuple[str, str], list[int]] = {}
-    pools: dict[tuple[str, str], list[int]] = {}
-    for k, p in enumerate(paragraphs):
-        by_article.setdefault((p.dataset, p.article), []).append(k)
-        pools.setdefault((p.dataset, splits[k]), []).append(k)
+    by_article, pools = paragraph_indexes(paragraphs, splits)
     out = []
     for q in questions:
         near = candidates_of(q, by_article, paragraphs)

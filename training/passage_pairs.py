@@ -30,7 +30,16 @@ from askalong.retrieve.fusion import zscore_fusion
 from askalong.types import Hit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from prepare import SEED, SOURCES, Paragraph, Question, Vectors, load, save_groups
+from prepare import (
+    SEED,
+    SOURCES,
+    Paragraph,
+    Question,
+    Vectors,
+    load,
+    paragraph_indexes,
+    save_groups,
+)
 
 FAR = 12  # paragraphs of other articles in a library
 CANDIDATES = 8  # passages the model chooses among (about the context's units)
@@ -85,11 +94,7 @@ def libraries(
 ) -> list[tuple[Question, list[int], list[int]]]:
     """(question, covered library, uncovered library) for each question."""
     rng = random.Random(SEED)
-    by_article: dict[tuple[str, str], list[int]] = {}
-    pools: dict[tuple[str, str], list[int]] = {}
-    for k, p in enumerate(paragraphs):
-        by_article.setdefault((p.dataset, p.article), []).append(k)
-        pools.setdefault((p.dataset, splits[k]), []).append(k)
+    by_article, pools = paragraph_indexes(paragraphs, splits)
     out = []
     for q in questions:
         own = paragraphs[q.paragraph]

@@ -211,6 +211,19 @@ class Vectors:
         return np.concatenate([self.embedder._checked(batch, "query") for batch in batches])
 
 
+def paragraph_indexes(
+    paragraphs: list[Paragraph], splits: list[str]
+) -> tuple[dict[tuple[str, str], list[int]], dict[tuple[str, str], list[int]]]:
+    """The paragraphs' positions by (dataset, article) and by (dataset, split): a question's
+    own article and the pool its far negatives are drawn from."""
+    by_article: dict[tuple[str, str], list[int]] = {}
+    pools: dict[tuple[str, str], list[int]] = {}
+    for k, p in enumerate(paragraphs):
+        by_article.setdefault((p.dataset, p.article), []).append(k)
+        pools.setdefault((p.dataset, splits[k]), []).append(k)
+    return by_article, pools
+
+
 def candidates_of(
     question: Question, by_article: dict[tuple[str, str], list[int]], paragraphs: list[Paragraph]
 ) -> list[int]:
