@@ -12,9 +12,16 @@ import pytest
 from tests.unit.test_answer_choice import unit_of
 
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
+from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.learned import learned_answer
-from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES
-from askalong.answer.scorer.model import WEIGHTS_FILE, Scorer, shipped_scorer
+from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES, PLACE_COLUMNS, place_rows
+from askalong.answer.scorer.model import (
+    RANK_COLUMNS,
+    WEIGHTS_FILE,
+    Scorer,
+    network,
+    shipped_scorer,
+)
 from askalong.config import load_settings
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind
@@ -182,3 +189,62 @@ def test_the_direct_answer_takes_the_best_sentences_neighbour_when_both_fit() ->
     assert "document-level representation" in found.answer
     assert "citation triples" in found.answer  # the neighbour, 8 logits behind
     assert "triplet margin loss" not in found.answer  # two sentences at most
+
+
+def _rank_head(column: str, weight: float) -> dict:
+    """A linear rank head reading one column of ``RANK_COLUMNS`` (unscaled)."""
+    return {
+        "columns": [column],
+        "mean": [0.0],
+        "scale": [1.0],
+        "layers": [{"w": [[weight]], "b": [0.0]}],
+    }
+
+
+def test_the_shipped_rank_head_is_a_linear_model_of_general_columns() -> None:
+    """Fitted on readers' questions (``training/readers.py``): one linear layer over the
+    features, never a document's words."""
+    rank = shipped_scorer().rank["embedded"]
+    assert len(rank.layers) == 1 and rank.layers[0][0].shape[1] == 1
+    assert max(rank.columns) < len(RANK_COLUMNS)
+
+
+def test_the_rank_head_orders_the_choice_and_the_sentence_head_the_refusal() -> None:
+    shipped = shipped_scorer()
+    rows = np.zeros((3, len(RANK_COLUMNS) - 1 - len(PLACE_COLUMNS)), dtype=np.float32)
+    scores = np.array([3.0, 2.0, 1.0], dtype=np.float32)
+    places = np.array([[0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0]], dtype=np.float32)
+    code_first = replace(shipped, rank={"embedded": network(_rank_head("code", 5.0), RANK_COLUMNS)})
+    assert np.argmax(code_first.rank_scores(rows, scores, places, embedded=True)) == 1
+    assert code_first.rank_scores(rows, scores, places, embedded=False) is scores  # no head
+    last_first = replace(
+        shipped, rank={"embedded": network(_rank_head("position", 9.0), RANK_COLUMNS)}
+    )
+    units = [unit_of([("paragraph", PAPER[0])], 0)]
+    question = read_question("What is SPECTER?")
+    embedder = Fixed()
+    chosen = learned_answer(question, units, embedder=embedder, scorer=last_first)
+    plain = learned_answer(question, units, embedder=embedder, scorer=shipped)
+    assert "abstract only" in chosen.answer and "abstract only" not in plain.answer
+    assert chosen.score == plain.score  # the refusal reads the sentence head alone
+
+
+def test_a_candidates_place_says_whether_the_search_hit_it_and_its_block_kind() -> None:
+    units = [unit_of([("paragraph", "Run it so. It works."), ("code", "make all")], 0)]
+    found = candidates(units)
+    rows = place_rows(found)
+    assert rows.shape == (len(found), len(PLACE_COLUMNS))
+    code = PLACE_COLUMNS.index("code")
+    assert [bool(r[code]) for r in rows] == [c.kind == "code" for c in found]
+    assert rows[:, code].sum() == 1 and rows[:, PLACE_COLUMNS.index("cited")].all()
+    assert place_rows([]).shape == (0, len(PLACE_COLUMNS))
+
+
+class Fixed(Embedder):
+    """Every text the same unit vector: the cosines tie, the other columns decide."""
+
+    def __init__(self) -> None:
+        super().__init__(name="fixed", dimension=4)
+
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        return np.tile(np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32), (len(texts), 1))
