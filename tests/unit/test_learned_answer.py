@@ -12,9 +12,8 @@ import pytest
 from tests.unit.test_answer_choice import unit_of
 
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
-from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.learned import learned_answer
-from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES, PLACE_COLUMNS, place_rows
+from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES
 from askalong.answer.scorer.model import (
     RANK_COLUMNS,
     WEIGHTS_FILE,
@@ -203,20 +202,20 @@ def _rank_head(column: str, weight: float) -> dict:
 
 def test_the_shipped_rank_head_is_a_linear_model_of_general_columns() -> None:
     """Fitted on readers' questions (``training/readers.py``): one linear layer over the
-    features, never a document's words."""
+    features beside the sentence head's score, never a document's words."""
     rank = shipped_scorer().rank["embedded"]
-    assert len(rank.layers) == 1 and rank.layers[0][0].shape[1] == 1
-    assert max(rank.columns) < len(RANK_COLUMNS)
+    assert len(rank.layers) == 1 and rank.layers[0][0].shape == (len(RANK_COLUMNS), 1)
+    assert rank.layers[0][0][-1, 0] > 0  # the sentence head's score counts for the choice
 
 
 def test_the_rank_head_orders_the_choice_and_the_sentence_head_the_refusal() -> None:
     shipped = shipped_scorer()
-    rows = np.zeros((3, len(RANK_COLUMNS) - 1 - len(PLACE_COLUMNS)), dtype=np.float32)
+    rows = np.zeros((3, len(RANK_COLUMNS) - 1), dtype=np.float32)
+    rows[1, RANK_COLUMNS.index("digit")] = 1.0
     scores = np.array([3.0, 2.0, 1.0], dtype=np.float32)
-    places = np.array([[0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0]], dtype=np.float32)
-    code_first = replace(shipped, rank={"embedded": network(_rank_head("code", 5.0), RANK_COLUMNS)})
-    assert np.argmax(code_first.rank_scores(rows, scores, places, embedded=True)) == 1
-    assert code_first.rank_scores(rows, scores, places, embedded=False) is scores  # no head
+    digits = replace(shipped, rank={"embedded": network(_rank_head("digit", 5.0), RANK_COLUMNS)})
+    assert np.argmax(digits.rank_scores(rows, scores, embedded=True)) == 1
+    assert digits.rank_scores(rows, scores, embedded=False) is scores  # no lexical head
     last_first = replace(
         shipped, rank={"embedded": network(_rank_head("position", 9.0), RANK_COLUMNS)}
     )
@@ -227,17 +226,6 @@ def test_the_rank_head_orders_the_choice_and_the_sentence_head_the_refusal() -> 
     plain = learned_answer(question, units, embedder=embedder, scorer=shipped)
     assert "abstract only" in chosen.answer and "abstract only" not in plain.answer
     assert chosen.score == plain.score  # the refusal reads the sentence head alone
-
-
-def test_a_candidates_place_says_whether_the_search_hit_it_and_its_block_kind() -> None:
-    units = [unit_of([("paragraph", "Run it so. It works."), ("code", "make all")], 0)]
-    found = candidates(units)
-    rows = place_rows(found)
-    assert rows.shape == (len(found), len(PLACE_COLUMNS))
-    code = PLACE_COLUMNS.index("code")
-    assert [bool(r[code]) for r in rows] == [c.kind == "code" for c in found]
-    assert rows[:, code].sum() == 1 and rows[:, PLACE_COLUMNS.index("cited")].all()
-    assert place_rows([]).shape == (0, len(PLACE_COLUMNS))
 
 
 class Fixed(Embedder):

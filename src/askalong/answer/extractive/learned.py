@@ -19,11 +19,7 @@ from askalong.answer.extractive.candidates import Candidate, candidates, cross_l
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, with_neighbour
 from askalong.answer.extractive.passage_choice import choose_passages
 from askalong.answer.extractive.select import ExtractiveResult
-from askalong.answer.extractive.sentence_rows import (
-    candidate_rows,
-    kept_candidates,
-    place_rows,
-)
+from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates
 from askalong.answer.scorer.model import Scorer, shipped_scorer
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
@@ -59,7 +55,7 @@ def learned_answer(
     embedded = embedder is not None
     scores = scorer.sentence_scores(rows, embedded)
     probability = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
-    scores = scorer.rank_scores(rows, scores, place_rows(found), embedded)
+    scores = scorer.rank_scores(rows, scores, embedded)
     order = [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
     across = cross_lingual(language, found)
     weak = choice.weak and not across  # the passage model saw no cross-lingual question

@@ -43,18 +43,6 @@ def candidate_rows(question: str, found: list[Candidate], embedder: Embedder | N
     return sentence_features(question, sentences, embedder.embed_query(question), vectors)
 
 
-PLACE_COLUMNS = ("cited", "code", "list_item", "table")
-
-
-def place_rows(found: Sequence[Candidate]) -> np.ndarray:
-    """What each candidate's place says (``PLACE_COLUMNS``): inside the span the search
-    hit, and its block's kind: facts of any document, read by the rank head only."""
-    return np.array(
-        [[float(c.cited), *(float(c.kind == k) for k in PLACE_COLUMNS[1:])] for c in found],
-        dtype=np.float32,
-    ).reshape(len(found), len(PLACE_COLUMNS))
-
-
 def as_sentences(found: Sequence[Candidate]) -> list[Sentence]:
     """The candidates as the features see them: a passage is one piece of one unit,
     numbered in the context's order (the anchor, then the search's ranking)."""

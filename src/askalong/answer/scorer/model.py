@@ -10,9 +10,9 @@ refused) the answer is "not covered".
 
 A third, optional head, ``rank``, orders the candidates for the answer's choice when
 present: fitted on readers' own questions over never-seen documents
-(``training/readers.py``) over the same columns, the sentence head's score and where
-the candidate sits (``RANK_COLUMNS``). The answerable head keeps reading the sentence
-head's scores, the scale its threshold was chosen on.
+(``training/readers.py``): a linear model of the same columns beside the sentence
+head's score (``RANK_COLUMNS``). The answerable head keeps reading the sentence head's
+scores, the scale its threshold was chosen on.
 """
 
 from __future__ import annotations
@@ -33,8 +33,7 @@ from askalong.answer.scorer.features import (
 )
 
 WEIGHTS_FILE = "weights.json"
-# the features, the sentence head's score, the candidate's place (``sentence_rows``)
-RANK_COLUMNS = (*COLUMNS, "sentence_score", "cited", "code", "list_item", "table")
+RANK_COLUMNS = (*COLUMNS, "sentence_score")  # the features and the sentence head's score
 
 
 @dataclass(frozen=True)
@@ -69,16 +68,13 @@ class Scorer:
             return np.zeros(0, dtype=np.float32)
         return self.sentence[_variant(embedded)](rows)
 
-    def rank_scores(
-        self, rows: np.ndarray, scores: np.ndarray, places: np.ndarray, embedded: bool
-    ) -> np.ndarray:
-        """The order of the answer's choice (higher first): the rank head's over the rows,
-        the sentence head's ``scores`` and the candidates' ``places``, or those scores
-        where the variant has none."""
+    def rank_scores(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> np.ndarray:
+        """The order of the answer's choice (higher first): the rank head's over the rows
+        and the sentence head's ``scores``, or those scores where the variant has none."""
         head = self.rank.get(_variant(embedded))
         if head is None or len(rows) == 0:
             return scores
-        return head(np.hstack([rows, scores[:, None], places]))
+        return head(np.hstack([rows, scores[:, None]]))
 
     def answerable_probability(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> float:
         summary = answerable_features(rows, scores)[None, :]
