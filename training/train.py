@@ -233,6 +233,8 @@ def main() -> None:
         seen[:, len(LEXICAL) :] *= variant == "embedded"  # no vectors: the cosines read 0
         refusal_split = np.where(d["refusal"] == 1, split, "unused")
         fit_answerable(variant, out, seen, scores, group, language, refusal_split, covered)
+    if args.out.exists():  # the rank head is readers.py's: kept as it is
+        out["rank"] = json.loads(args.out.read_text("utf-8")).get("rank", {})
     args.out.write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
 

@@ -14,7 +14,13 @@ from tests.unit.test_answer_choice import unit_of
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.learned import learned_answer
 from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES
-from askalong.answer.scorer.model import WEIGHTS_FILE, Scorer, shipped_scorer
+from askalong.answer.scorer.model import (
+    RANK_COLUMNS,
+    WEIGHTS_FILE,
+    Scorer,
+    network,
+    shipped_scorer,
+)
 from askalong.config import load_settings
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind
@@ -182,3 +188,51 @@ def test_the_direct_answer_takes_the_best_sentences_neighbour_when_both_fit() ->
     assert "document-level representation" in found.answer
     assert "citation triples" in found.answer  # the neighbour, 8 logits behind
     assert "triplet margin loss" not in found.answer  # two sentences at most
+
+
+def _rank_head(column: str, weight: float) -> dict:
+    """A linear rank head reading one column of ``RANK_COLUMNS`` (unscaled)."""
+    return {
+        "columns": [column],
+        "mean": [0.0],
+        "scale": [1.0],
+        "layers": [{"w": [[weight]], "b": [0.0]}],
+    }
+
+
+def test_the_shipped_rank_head_is_a_linear_model_of_general_columns() -> None:
+    """Fitted on readers' questions (``training/readers.py``): one linear layer over the
+    features beside the sentence head's score, never a document's words."""
+    rank = shipped_scorer().rank["embedded"]
+    assert len(rank.layers) == 1 and rank.layers[0][0].shape == (len(RANK_COLUMNS), 1)
+    assert rank.layers[0][0][-1, 0] > 0  # the sentence head's score counts for the choice
+
+
+def test_the_rank_head_orders_the_choice_and_the_sentence_head_the_refusal() -> None:
+    shipped = shipped_scorer()
+    rows = np.zeros((3, len(RANK_COLUMNS) - 1), dtype=np.float32)
+    rows[1, RANK_COLUMNS.index("digit")] = 1.0
+    scores = np.array([3.0, 2.0, 1.0], dtype=np.float32)
+    digits = replace(shipped, rank={"embedded": network(_rank_head("digit", 5.0), RANK_COLUMNS)})
+    assert np.argmax(digits.rank_scores(rows, scores, embedded=True)) == 1
+    assert digits.rank_scores(rows, scores, embedded=False) is scores  # no lexical head
+    last_first = replace(
+        shipped, rank={"embedded": network(_rank_head("position", 9.0), RANK_COLUMNS)}
+    )
+    units = [unit_of([("paragraph", PAPER[0])], 0)]
+    question = read_question("What is SPECTER?")
+    embedder = Fixed()
+    chosen = learned_answer(question, units, embedder=embedder, scorer=last_first)
+    plain = learned_answer(question, units, embedder=embedder, scorer=shipped)
+    assert "abstract only" in chosen.answer and "abstract only" not in plain.answer
+    assert chosen.score == plain.score  # the refusal reads the sentence head alone
+
+
+class Fixed(Embedder):
+    """Every text the same unit vector: the cosines tie, the other columns decide."""
+
+    def __init__(self) -> None:
+        super().__init__(name="fixed", dimension=4)
+
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        return np.tile(np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32), (len(texts), 1))

@@ -55,6 +55,7 @@ def learned_answer(
     embedded = embedder is not None
     scores = scorer.sentence_scores(rows, embedded)
     probability = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
+    scores = scorer.rank_scores(rows, scores, embedded)
     order = [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
     across = cross_lingual(language, found)
     weak = choice.weak and not across  # the passage model saw no cross-lingual question

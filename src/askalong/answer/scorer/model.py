@@ -7,13 +7,19 @@ holds the answer; fitted with a softmax over each question's candidates), ``answ
 gives the probability that the candidates answer the question at all; below the
 language's ``threshold`` (chosen on dev data: at most ~5 % of covered dev questions
 refused) the answer is "not covered".
+
+A third, optional head, ``rank``, orders the candidates for the answer's choice when
+present: fitted on readers' own questions over never-seen documents
+(``training/readers.py``): a linear model of the same columns beside the sentence
+head's score (``RANK_COLUMNS``). The answerable head keeps reading the sentence head's
+scores, the scale its threshold was chosen on.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -27,6 +33,7 @@ from askalong.answer.scorer.features import (
 )
 
 WEIGHTS_FILE = "weights.json"
+RANK_COLUMNS = (*COLUMNS, "sentence_score")  # the features and the sentence head's score
 
 
 @dataclass(frozen=True)
@@ -49,16 +56,25 @@ class Network:
 
 @dataclass(frozen=True)
 class Scorer:
-    """Both heads, both variants, and the refusal thresholds per language."""
+    """The heads, both variants, and the refusal thresholds per language."""
 
     sentence: dict[str, Network]  # "embedded" / "lexical"
     answerable: dict[str, Network]
     thresholds: dict[str, dict[str, float]]  # variant -> language ("en" / "zh") -> p
+    rank: dict[str, Network] = field(default_factory=dict)  # variants without one: sentence's
 
     def sentence_scores(self, rows: np.ndarray, embedded: bool) -> np.ndarray:
         if len(rows) == 0:
             return np.zeros(0, dtype=np.float32)
         return self.sentence[_variant(embedded)](rows)
+
+    def rank_scores(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> np.ndarray:
+        """The order of the answer's choice (higher first): the rank head's over the rows
+        and the sentence head's ``scores``, or those scores where the variant has none."""
+        head = self.rank.get(_variant(embedded))
+        if head is None or len(rows) == 0:
+            return scores
+        return head(np.hstack([rows, scores[:, None]]))
 
     def answerable_probability(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> float:
         summary = answerable_features(rows, scores)[None, :]
@@ -102,7 +118,8 @@ def scorer_from(data: dict[str, Any]) -> Scorer:
         variant: {lang: float(p) for lang, p in by_language.items()}
         for variant, by_language in data["thresholds"].items()
     }
-    return Scorer(built["sentence"], built["answerable"], thresholds)
+    rank = {v: network(spec, RANK_COLUMNS) for v, spec in data.get("rank", {}).items()}
+    return Scorer(built["sentence"], built["answerable"], thresholds, rank)
 
 
 @functools.lru_cache(maxsize=1)
@@ -112,4 +129,4 @@ def shipped_scorer() -> Scorer:
     return scorer_from(json.loads(text))
 
 
-__all__ = ["LEXICAL", "Network", "Scorer", "scorer_from", "shipped_scorer"]
+__all__ = ["LEXICAL", "RANK_COLUMNS", "Network", "Scorer", "scorer_from", "shipped_scorer"]

@@ -1,0 +1,250 @@
+"""The sentence head fitted on readers' own questions (issue 32): the never-seen sets'
+recorded evidence (``benchmarks/unseen_replay.py record``) turned into training groups,
+measured by leaving one set out.
+
+The shipped head was fitted on public QA sets (CMRC, DRCD, SciFact, HotpotQA): questions
+written by annotators looking at one paragraph. Readers ask otherwise (terse, why/how,
+follow-ups, manuals and code), and on their questions the head picks the sentence holding
+the answer about half the time while the evidence it reads holds it nine times in ten.
+Each recorded plain question becomes a group: the candidates the learned answerer scores
+(``passage_choice`` then ``sentence_rows``: what it sees at run time), labelled by whether
+a sentence holds a gold phrase. The rank head is a linear model of the features
+(``features.COLUMNS``) added to ``BESIDE`` times the sentence head's score, fitted by the
+same listwise softmax as ``train.py``; a 16-unit network overfitted (held-out sets 189
+answers of 512 against the linear model's 254). ``cross`` fits on every set but one and
+answers that set's questions with the real answerer (``learned_answer``), beside the
+sentence head alone and the rules, so each figure is measured on documents the fit never
+saw. ``fit`` writes the head fitted on every set as ``weights.json``'s ``rank`` (the
+sentence and answerable heads and the thresholds kept: the refusal is unchanged).
+
+    PYTHONPATH=src:benchmarks python training/readers.py cross /work/data/learn/unseen*.pkl
+    PYTHONPATH=src:benchmarks python training/readers.py fit /work/data/learn/unseen*.pkl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+from train import OUT, STEPS, adam, listwise_grad, standardiser, starts_of, top1
+
+from _table import markdown_table
+from askalong.answer.base import Draft, DraftRequest
+from askalong.answer.extractive.candidates import candidates
+from askalong.answer.extractive.learned import learned_answer
+from askalong.answer.extractive.passage_choice import choose_passages
+from askalong.answer.extractive.sentence_cache import CachedEmbedder
+from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates
+from askalong.answer.scorer.features import COLUMNS
+from askalong.answer.scorer.model import RANK_COLUMNS, Scorer, network, shipped_scorer
+from askalong.providers.base import Embedder
+from unseen_replay import MARKS, Outcome, Replayed, _answerer, figures, kind_of
+from unseen_set import Item, contains_any, load_items, questions_of
+
+# The sentence head's weight beside the readers' linear model. Alone (0) the readers' model
+# ranks best across sets (right sentence first 0.52 of the held-out sets' groups, the
+# sentence head 0.45) but gives up plain lexical matches the unit tests pin (the sentence
+# stating a default's value, a loss named in other words); 0.4 keeps them (0.2 and 0.6
+# each lose one) and ranks 0.50.
+BESIDE = 0.4
+
+
+@dataclass
+class Asked:
+    """One recorded plain question of a set."""
+
+    set: str
+    item: Item
+    request: DraftRequest
+
+
+@dataclass
+class Groups:
+    """Every covered question's candidate rows (``RANK_COLUMNS``: the features and the
+    shipped sentence head's score), labels and group numbers, with its set."""
+
+    x: np.ndarray
+    y: np.ndarray
+    group: np.ndarray
+    sets: np.ndarray  # per group
+
+
+def recorded(paths: Sequence[Path]) -> list[Asked]:
+    """The plain questions (intent ``ask``) of the recordings, covered and uncovered."""
+    out = []
+    for path in paths:
+        data = pickle.loads(path.read_bytes())
+        items = {i.id: i for i in load_items(questions_of(data["set"]))}
+        for key, request in data["requests"].items():
+            if request.intent == "ask":
+                out.append(Asked(data["set"], items[key], request))
+    return out
+
+
+def groups_of(asked: Sequence[Asked], embedder: Embedder) -> Groups:
+    """The covered questions whose candidates hold a gold phrase, as training groups."""
+    xs, ys, numbers, sets = [], [], [], []
+    for a in asked:
+        if a.item.refuse:
+            continue
+        q = a.request.question
+        choice = choose_passages(q.text, q.language, a.request.units, a.request.hits)
+        found = [c for c in candidates(choice.units) if c.text.strip()]
+        found = kept_candidates(q.text, found)
+        labels = np.array([contains_any(c.text, a.item.gold) for c in found], dtype=float)
+        if not labels.any():
+            continue
+        rows = candidate_rows(q.text, found, embedder)
+        scores = shipped_scorer().sentence_scores(rows, embedded=True)
+        xs.append(np.hstack([rows, scores[:, None]]))
+        ys.append(labels)
+        numbers.append(np.full(len(found), len(sets)))
+        sets.append(a.set)
+    return Groups(np.vstack(xs), np.concatenate(ys), np.concatenate(numbers), np.array(sets))
+
+
+def fitted(g: Groups, keep: np.ndarray, beside: float) -> dict:
+    """The rank head's JSON spec fitted on the groups where ``keep`` (per group): a linear
+    model of the features added to ``beside`` times the sentence head's score."""
+    rows = keep[g.group]
+    x = g.x[rows][:, : len(COLUMNS)]
+    mean, scale = standardiser(x)
+    base = beside * g.x[rows][:, len(COLUMNS)]
+    weights = fit_beside((x - mean) / scale, base, g.y[rows], _dense(g.group[rows]))
+    return {
+        "columns": list(RANK_COLUMNS),
+        "mean": np.r_[mean, 0.0].round(6).tolist(),
+        "scale": np.r_[scale, 1.0].round(6).tolist(),
+        "layers": [{"w": [[round(float(w), 6)] for w in (*weights, beside)], "b": [0.0]}],
+    }
+
+
+def fit_beside(x: np.ndarray, base: np.ndarray, y: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Weights ``w`` maximising the gold rows' softmax share of ``base + x @ w`` per group
+    (full-batch Adam from zero, ``train.py``'s steps and rate)."""
+    starts = starts_of(group)
+
+    def grad_fn(params: list[np.ndarray]) -> tuple[float, list[np.ndarray]]:
+        loss, ds = listwise_grad(base + x @ params[0], y, starts, group)
+        return loss, [x.T @ ds]
+
+    params, _ = adam([np.zeros(x.shape[1])], grad_fn, STEPS)
+    return params[0]
+
+
+def _dense(group: np.ndarray) -> np.ndarray:
+    """Group numbers renumbered 0.. in order (``fit_sentence`` wants them contiguous)."""
+    return np.unique(group, return_inverse=True)[1]
+
+
+def with_head(head: dict) -> Scorer:
+    """The shipped scorer with ``head`` as its embedded rank head."""
+    shipped = shipped_scorer()
+    return replace(shipped, rank={**shipped.rank, "embedded": network(head, RANK_COLUMNS)})
+
+
+def answered(asked: Sequence[Asked], draft: Callable[[DraftRequest], Draft]) -> list[Outcome]:
+    """Each question answered by ``draft``: refused, and a gold phrase in the direct answer."""
+    out = []
+    for a in asked:
+        d = draft(a.request)
+        refused = d.status == "not_covered"
+        text = MARKS.sub("", d.answer)
+        hit = not a.item.refuse and not refused and contains_any(text, a.item.gold)
+        out.append(Outcome(a.item, refused, hit, text))
+    return out
+
+
+def learned_draft(scorer: Scorer, embedder: Embedder) -> Callable[[DraftRequest], Draft]:
+    def draft(request: DraftRequest) -> Draft:
+        previous = request.history[-1].answer if request.history else None
+        result = learned_answer(
+            request.question,
+            request.units,
+            embedder=embedder,
+            previous_answer=previous,
+            scorer=scorer,
+            hits=request.hits,
+        )
+        return Draft(result.status, result.answer, result.quotes, result.explanation)
+
+    return draft
+
+
+def cross(paths: Sequence[Path], beside: float) -> None:
+    """Leave one set out: fit on the others, answer it; beside the sentence head and rules.
+    Prints answer hit and refusals per held-out set and per kind of question."""
+    from askalong.config import load_settings
+    from askalong.providers.local.embedder import default_embedder
+
+    embedder = CachedEmbedder(default_embedder(load_settings()), size=200_000)
+    asked = recorded(paths)
+    g = groups_of(asked, embedder)
+    print(f"{len(g.sets)} groups, {len(g.y)} candidates", flush=True)
+    sentence_head = replace(shipped_scorer(), rank={})  # the choice before the rank head
+    systems = {"rules": _answerer("rules"), "sentence head": learned_draft(sentence_head, embedder)}
+    done: dict[str, list[Outcome]] = {}
+    score = RANK_COLUMNS.index("sentence_score")
+    for name in sorted(set(g.sets)):
+        head = fitted(g, g.sets != name, beside)
+        rows = (g.sets == name)[g.group]
+        groups = _dense(g.group[rows])
+        acc = top1(network(head, RANK_COLUMNS)(g.x[rows]), g.y[rows], groups).mean()
+        was = top1(g.x[rows][:, score], g.y[rows], groups).mean()
+        print(f"{name}: top-1 in its groups {acc:.3f} (shipped head {was:.3f})", flush=True)
+        mine = [a for a in asked if a.set == name]
+        runs = {**systems, "readers": learned_draft(with_head(head), embedder)}
+        for system, draft in runs.items():
+            done.setdefault(system, []).extend(answered(mine, draft))
+    _table(done)
+
+
+def _table(done: dict[str, list[Outcome]]) -> None:
+    """Answer hit (and refusals) per kind of question, one column a system."""
+    kinds = [kind_of(o.item) for o in next(iter(done.values()))]
+    rows = []
+    for label in [*sorted(set(kinds)), "all"]:
+        chosen = [j for j, k in enumerate(kinds) if label in (k, "all")]
+        cells = [figures([o[j] for j in chosen]) for o in done.values()]
+        rows.append((label, *(_cell(c) for c in cells)))
+    print(markdown_table(("kind", *done), "l" + "r" * len(done), rows))
+
+
+def _cell(f: Replayed) -> str:
+    return f"{f.hits}/{f.covered} cr {f.covered_refused} ur {f.uncovered_refused}/{f.uncovered}"
+
+
+def fit(paths: Sequence[Path], beside: float, out: Path) -> None:
+    """The head fitted on every set, written as ``out``'s embedded rank head."""
+    from askalong.config import load_settings
+    from askalong.providers.local.embedder import default_embedder
+
+    embedder = CachedEmbedder(default_embedder(load_settings()), size=200_000)
+    g = groups_of(recorded(paths), embedder)
+    data = json.loads(out.read_text("utf-8"))
+    head = fitted(g, np.ones(len(g.sets), dtype=bool), beside)
+    data.setdefault("rank", {})["embedded"] = head
+    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"{len(g.sets)} groups -> {out}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("verb", choices=("cross", "fit"))
+    parser.add_argument("recordings", type=Path, nargs="+")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--beside", type=float, default=BESIDE, help="the sentence head's weight")
+    args = parser.parse_args()
+    if args.verb == "cross":
+        cross(args.recordings, args.beside)
+    else:
+        fit(args.recordings, args.beside, args.out)
+
+
+if __name__ == "__main__":
+    main()
