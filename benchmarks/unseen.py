@@ -384,7 +384,7 @@ def _arguments() -> argparse.Namespace:
         "--set",
         choices=SETS,
         default="unseen",
-        help="the set's folder (unseen6: the newest, test, not yet run; unseen … unseen5: dev)",
+        help="the set's folder (unseen … unseen6: all run once, dev now)",
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")
