@@ -28,11 +28,11 @@ import tantivy
 
 from askalong.errors import IndexUnreadable, StoreError
 from askalong.index.keyword_batch import BATCH_DOCUMENTS, BATCH_SECONDS, Entry, PendingWrites
+from askalong.index.keyword_ids import HitIds
 from askalong.index.keyword_listings import AccessKey, VisibleListings
 from askalong.index.keyword_query import (
     MAX_QUERY_TERMS,
     POINTER_PAGES,
-    as_hit,
     document_filters,
     exact_term,
     filtered,
@@ -99,6 +99,7 @@ class KeywordIndex:
         self._lock = threading.Lock()
         self._pending = PendingWrites(self.flush, documents=batch_documents, seconds=batch_seconds)
         self._listings = VisibleListings(folder)
+        self._ids = HitIds()
         # The searcher of the last reload and the commit generation it holds.
         self._held: tuple[bytes, tantivy.Searcher] | None = None
         self._opened: tantivy.Index | None = None
@@ -275,15 +276,19 @@ class KeywordIndex:
         narrowing = self._narrowing(searcher, generation, access, documents)
         filters = [unscored(f) for f in document_filters(self._schema, access, narrowing)]
         scored = text_query(self._schema, terms, grams)
-        text = self._run(searcher, self._filtered(scored, filters), limit)
-        if not self.sections:
-            ranked = [(score, searcher.doc(address)) for score, address in text]
-        else:
+        ranked = text = self._run(searcher, self._filtered(scored, filters), limit)
+        if self.sections:
             pointed = self._pointed(searcher, terms, filters)
             titles = title_query(self._schema, terms, pointed)
             heading = self._run(searcher, self._filtered(titles, filters), limit)
             ranked = section_ranked(searcher, text, heading, set(terms))[:limit]
-        return [as_hit(rank, score, stored) for rank, (score, stored) in enumerate(ranked, start=1)]
+        named = self._ids.named(searcher, generation, [address for _, address in ranked])
+        return [
+            Hit(chunk_id, document_id, score, "keyword", score, rank)
+            for rank, ((score, _), (chunk_id, document_id)) in enumerate(
+                zip(ranked, named, strict=True), start=1
+            )
+        ]
 
     def _narrowing(
         self,

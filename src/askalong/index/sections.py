@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 INDEX_TITLES = frozenset({"index", "索引", "glossary", "术语表", "術語表", "词汇表", "詞彙表"})
@@ -145,7 +145,7 @@ def _entry(line: str, term_before: str) -> tuple[str, tuple[str, ...]]:
 def section_scores(
     text: Sequence[float],
     title: Sequence[float],
-    sections: Sequence[str],
+    sections: Sequence[Hashable],
     fully_asked: Sequence[bool],
     *,
     boost: float,
@@ -164,7 +164,7 @@ def section_scores(
     matches is counted once, not once per chunk. A chunk alone in its section and with
     no title match keeps its text score; a section where several chunks match rises as a
     whole (two siblings count: past that a long section would win by its length)."""
-    by_section: dict[str, list[float]] = {}
+    by_section: dict[Hashable, list[float]] = {}
     for score, section in zip(text, sections, strict=True):
         by_section.setdefault(section, []).append(score)
     best = {key: sorted(values, reverse=True)[:3] for key, values in by_section.items()}
