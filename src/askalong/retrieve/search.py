@@ -101,15 +101,11 @@ class Searcher:
         if not self.policy.title_chunks_last:
             return frozenset()
         firsts = [*(routes.keyword or ())[:TITLE_WINDOW], *(routes.vector or ())[:TITLE_WINDOW]]
-        openers = self.store.opening_chunks([hit.chunk_id for hit in firsts])
         # One query, as the asker may see them: a document the index still holds but the
-        # store no longer shows them has no title here (its hits are dropped further on).
-        titles = self.store.document_titles({c.document_id for c in openers}, access)
-        return frozenset(
-            chunk.id
-            for chunk in openers
-            if chunk.document_id in titles and title_only(chunk, titles[chunk.document_id])
-        )
+        # store no longer shows them has no opening chunk here (its hits are dropped
+        # further on).
+        openers = self.store.opening_chunks([hit.chunk_id for hit in firsts], access)
+        return frozenset(chunk.id for chunk, title in openers if title_only(chunk, title))
 
     def _reranked(
         self, query: str, routes: _Routes, k: int
