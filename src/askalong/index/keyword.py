@@ -55,6 +55,7 @@ from askalong.index.keyword_schema import (
     search_tokens,
 )
 from askalong.index.writer_lock import exclusive, lock_path
+from askalong.route_hits import RouteHits
 from askalong.types import Access, Chunk, Document, Hit
 
 __all__ = [
@@ -263,7 +264,7 @@ class KeywordIndex:
         *,
         documents: Collection[str] | None = None,
         limit: int = 150,
-    ) -> list[Hit]:
+    ) -> Sequence[Hit]:
         """The ``limit`` best chunks by BM25 among those ``access`` may see (and, when
         given, among ``documents``); mode "keyword", 1-based ``keyword_rank``."""
         if limit <= 0 or (documents is not None and not documents):
@@ -282,13 +283,8 @@ class KeywordIndex:
             titles = title_query(self._schema, terms, pointed)
             heading = self._run(searcher, self._filtered(titles, filters), limit)
             ranked = section_ranked(searcher, text, heading, set(terms))[:limit]
-        named = self._ids.named(searcher, generation, [address for _, address in ranked])
-        return [
-            Hit(chunk_id, document_id, score, "keyword", score, rank)
-            for rank, ((score, _), (chunk_id, document_id)) in enumerate(
-                zip(ranked, named, strict=True), start=1
-            )
-        ]
+        chunk_ids, document_ids = self._ids.named(searcher, generation, [a for _, a in ranked])
+        return RouteHits("keyword", chunk_ids, document_ids, [score for score, _ in ranked])
 
     def _narrowing(
         self,

@@ -30,6 +30,7 @@ from askalong.index.keyword_schema import (
 )
 
 Named = tuple[str, str]  # (chunk id, document id)
+Columns = tuple[list[str], list[str]]  # (chunk ids, document ids)
 
 
 class HitIds:
@@ -46,26 +47,29 @@ class HitIds:
         searcher: tantivy.Searcher,
         generation: bytes | None,
         addresses: Sequence[tantivy.DocAddress],
-    ) -> list[Named]:
-        """(chunk id, document id) of each hit at ``addresses``, in their order;
-        ``generation``: the commit the searcher holds (None: unknown)."""
+    ) -> Columns:
+        """The chunk ids and the document ids of the hits at ``addresses``, in their
+        order; ``generation``: the commit the searcher holds (None: unknown)."""
         if not addresses:
-            return []
+            return [], []
         numbers = searcher.fast_field_values(DOCUMENT_NUMBER, list(addresses))
         orders = searcher.fast_field_values(CHUNK_ORDER, list(addresses))
         ids = self._ids
         changed = generation is None or generation != self._listed
         if changed and any(n not in ids for n in numbers):
             self._list(searcher, generation)
-        out: list[Named] = []
+        chunks: list[str] = []
+        documents: list[str] = []
         for address, number, order in zip(addresses, numbers, orders, strict=True):
             # Both are u64 columns: ints, or None for a segment without them.
             document = ids.get(number) if isinstance(number, int) else None
             if document is None or not isinstance(order, int) or order == NO_ORDER:
-                out.append(stored_ids(searcher, address))
+                chunk, document = stored_ids(searcher, address)
             else:
-                out.append((chunk_id(document, order), document))
-        return out
+                chunk = chunk_id(document, order)
+            chunks.append(chunk)
+            documents.append(document)
+        return chunks, documents
 
     def _list(self, searcher: tantivy.Searcher, generation: bytes | None) -> None:
         """Every document id the searcher's index holds, into the table."""

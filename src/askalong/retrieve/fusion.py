@@ -34,6 +34,7 @@ from typing import Literal
 
 from askalong.retrieve.policy import RetrievalPolicy
 from askalong.retrieve.titles import titles_last
+from askalong.route_hits import RouteHits
 from askalong.types import Hit
 
 Route = Literal["keyword", "vector"]
@@ -206,7 +207,10 @@ def single_route(
 
 def _route_evidence(hits: Sequence[Hit], route: Route) -> dict[str, _Evidence]:
     """Chunk id -> (document id, ``route``'s score, rank) of each chunk's first hit; the
-    rank is the hit's own for that route, else its place among the distinct chunks."""
+    rank is the hit's own for that route, else its place among the distinct chunks.
+    A route's own hits are read as the columns they are (no ``Hit`` made)."""
+    if isinstance(hits, RouteHits) and hits.route == route:
+        return hits.evidence()
     found: dict[str, _Evidence] = {}
     for hit in hits:
         if hit.chunk_id not in found:

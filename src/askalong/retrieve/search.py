@@ -33,8 +33,8 @@ CONTEXT_WEIGHT = 0.3
 
 @dataclass(frozen=True)
 class _Routes:
-    keyword: list[Hit] | None
-    vector: list[Hit] | None
+    keyword: Sequence[Hit] | None  # a route's hits (``route_hits.py``)
+    vector: Sequence[Hit] | None
     notes: tuple[str, ...]
     # Searched by the keyword route only: their vectors are not there yet.
     unembedded: frozenset[str] = frozenset()
@@ -180,7 +180,7 @@ class Searcher:
 
     def _keyword_route(
         self, query: str, access: Access, named: frozenset[str] | None, context: str
-    ) -> list[Hit]:
+    ) -> Sequence[Hit]:
         limit = self.policy.keyword_limit
         hits = self.routes.keyword.search(query, access, documents=named, limit=limit)
         if not context.strip():
@@ -192,7 +192,7 @@ class Searcher:
 
     def _vector_route(
         self, query: str, access: Access, named: frozenset[str] | None, use_vectors: bool
-    ) -> tuple[list[Hit] | None, tuple[str, ...], frozenset[str]]:
+    ) -> tuple[Sequence[Hit] | None, tuple[str, ...], frozenset[str]]:
         """The vector route's hits (None when it did not run), notes, and the documents
         ``access`` may see that it could not search (no vectors yet)."""
         if not use_vectors:
