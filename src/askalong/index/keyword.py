@@ -33,6 +33,7 @@ from askalong.index.keyword_listings import AccessKey, VisibleListings
 from askalong.index.keyword_query import (
     MAX_QUERY_TERMS,
     POINTER_PAGES,
+    POINTER_ROLES,
     document_filters,
     exact_term,
     filtered,
@@ -48,6 +49,7 @@ from askalong.index.keyword_query import (
 from askalong.index.keyword_schema import (
     DOCUMENT_ID,
     GRAMS,
+    ROLE,
     TEXT,
     build_schema,
     chunk_entry,
@@ -318,7 +320,11 @@ class KeywordIndex:
         self, searcher: tantivy.Searcher, terms: Sequence[str], filters: Sequence[tantivy.Query]
     ) -> dict[str, float]:
         """Title key -> weight of the sections that index or glossary entries matching
-        the question point to (in the index pages the caller may see)."""
+        the question point to (in the index pages the caller may see). Most libraries
+        have no such page: then the query is not run (its term counts include deleted
+        entries, so a page is never missed)."""
+        if not any(searcher.doc_freq(ROLE, role) for role in POINTER_ROLES):
+            return {}
         query = pointer_pages_query(self._schema, terms, filters)
         return pointer_weights(searcher, self._run(searcher, query, POINTER_PAGES), terms)
 

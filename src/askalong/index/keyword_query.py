@@ -55,6 +55,7 @@ SECTION_SHARE = 0.1
 # -> DROP TABLE): keyword hit@1 0.29 at 0, 0.18 at 2, 0.11 at 4 (hit@10 0.61 up to 4).
 FULL_TITLE_BOOST = 1.0
 POINTER_PAGES = 3  # index page chunks read for entries per query
+POINTER_ROLES = ("index", "glossary")  # the roles of the pages whose entries point
 # A description's words weigh this much of the text's (``chunk/descriptions``): the
 # description says where a chunk belongs, its text what it says.
 CONTEXT_WEIGHT = 0.5
@@ -129,7 +130,7 @@ def pointer_pages_query(
 ) -> tantivy.Query:
     """The index or glossary chunks (that the filters let through) holding a term."""
     must, should = tantivy.Occur.Must, tantivy.Occur.Should
-    roles = [(should, exact_term(schema, ROLE, r)) for r in ("index", "glossary")]
+    roles = [(should, exact_term(schema, ROLE, r)) for r in POINTER_ROLES]
     words = [(should, field_term(schema, TEXT, t)) for t in terms]
     return tantivy.Query.boolean_query(
         [
