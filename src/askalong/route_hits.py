@@ -11,7 +11,7 @@ reranker, a follow-up's re-ordering, a test), and fusion takes the columns as th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Literal, overload
 
 from askalong.types import Hit
@@ -47,6 +47,9 @@ class RouteHits(Sequence[Hit]):
         if isinstance(at, slice):
             return [self._hit(i) for i in range(len(self))[at]]
         return self._hit(range(len(self))[at])  # negative and out-of-range as a list's
+
+    def __iter__(self) -> Iterator[Hit]:
+        return (self._hit(i) for i in range(len(self)))
 
     def _hit(self, i: int) -> Hit:
         chunk_id, document_id, score = self.chunk_ids[i], self.document_ids[i], self.scores[i]

@@ -1,13 +1,14 @@
 """Search gives the same results after the issue 28 speed-ups of its routes (hits named
-from fast fields, one section read per section, hits kept as columns, one store query for
-the title check, the index-page query skipped where there are none) as before them.
+from fast fields, one section read per section, hits kept as columns, section scores once
+a section, one store query for the title check, the index-page query skipped where there
+are none) as before them.
 
 A fixture library of real XQuAD paragraphs (English and Chinese) in titled sections, one
 document's back-of-book index and a glossary pointing at those sections, and a library
-without them; each question's keyword ranking and hybrid search (a deterministic hash
-embedder) is compared, chunk, document, rank and score, with what the code before the
-speed-ups gave (``data/search_same_results.json``, written by running this file with
-``--write`` on that code).
+without them; each question's keyword ranking, keyword-only search and hybrid search (a
+deterministic hash embedder) is compared, chunk, document, rank and score, with what the
+code before the speed-ups gave (``data/search_same_results.json``, written by running
+this file with ``--write`` on that code).
 """
 
 from __future__ import annotations
@@ -103,11 +104,14 @@ def results(home: Path, evaldata: Path, with_index_pages: bool) -> dict[str, obj
         for question in questions:
             keyword = indexes.keyword.search(question, LOCAL, limit=150)
             hybrid = searcher.search(question, LOCAL).hits
+            alone = searcher.search(question, LOCAL, use_vectors=False).hits
             out[question] = {
                 "keyword": [[h.chunk_id, h.document_id, h.keyword_rank, round(h.score, 6)]
                             for h in keyword[:KEYWORD_KEPT]],
                 "hybrid": [[h.chunk_id, h.keyword_rank, h.vector_rank, round(h.score, 6)]
                            for h in hybrid],
+                "keyword search": [[h.chunk_id, h.keyword_rank, round(h.score, 6)]
+                                   for h in alone],
             }  # fmt: skip
     return out
 

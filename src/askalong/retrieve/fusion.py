@@ -27,6 +27,7 @@ z-score 0.955. ``benchmarks/retrieval.py`` has the full table.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -198,6 +199,13 @@ def single_route(
     hits: Sequence[Hit], route: Route, k: int = 60, *, limit: int | None = None
 ) -> list[Hit]:
     """One route's hits on the fused scale: score = 1 / (k + rank); mode = ``route``."""
+    if isinstance(hits, RouteHits) and hits.route == route:
+        # Already in rank order, one hit a chunk: only the first ``limit`` are made.
+        found = itertools.islice(hits.evidence().items(), limit)
+        return [
+            _route_hit(chunk, document, value, rank, route, k)
+            for chunk, (document, value, rank) in found
+        ]
     out = []
     for position, hit in enumerate(_distinct(hits), start=1):
         rank = _route_rank(hit, route) or position
@@ -250,6 +258,16 @@ def _rescored(
             scored[:limit]
         )
     ]
+
+
+def _route_hit(
+    chunk_id: str, document_id: str, value: float, rank: int, route: Route, k: int
+) -> Hit:
+    """A chunk ``route`` found at ``rank`` with score ``value``, on the fused scale."""
+    score = 1.0 / (k + rank)
+    if route == "keyword":
+        return Hit(chunk_id, document_id, score, route, keyword_score=value, keyword_rank=rank)
+    return Hit(chunk_id, document_id, score, route, vector_score=value, vector_rank=rank)
 
 
 def _as_route(hit: Hit, route: Route, rank: int, score: float) -> Hit:
