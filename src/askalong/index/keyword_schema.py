@@ -92,9 +92,10 @@ def build_schema() -> tantivy.Schema:
 
 
 def id_number(text: str) -> int:
-    """A 64-bit number for an id or key (BLAKE2b): equal texts, equal numbers; two
-    texts sharing one among 100k documents has odds of ~3e-10 (and is detected where
-    it would matter, ``index/keyword_ids.py``)."""
+    """A 64-bit number for an id or key (BLAKE2b): equal texts, equal numbers. Two of
+    100k documents share one with odds of ~3e-10, the odds the ids themselves run (64 bits
+    of SHA-256, ``ingest/pipeline.document_id``); a shared number among the documents
+    listed is named from the stored documents instead (``index/keyword_ids.py``)."""
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
 
 
