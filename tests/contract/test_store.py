@@ -219,10 +219,13 @@ def test_opening_chunks_are_the_first_of_their_documents(store: DocumentStore) -
     long, short = _with_chunks(sample("open-long"), 3), _with_chunks(sample("open-short"), 2)
     add(store, long, short)
     asked = [f"{long.id}-k2", f"{long.id}-k0", f"{short.id}-k0", f"{short.id}-k0", "nope"]
-    opening = store.opening_chunks(asked)
+    opening = dict(store.opening_chunks(asked, Access.local()))
     assert sorted(c.id for c in opening) == sorted([f"{long.id}-k0", f"{short.id}-k0"])
-    assert store.chunks(long.id)[0] in opening  # the same chunk, spans and all
-    assert store.opening_chunks([f"{long.id}-k1"]) == store.opening_chunks([]) == ()
+    assert opening[store.chunks(long.id)[0]] == long.document.title  # spans and all
+    none: tuple[object, ...] = ()
+    assert store.opening_chunks([f"{long.id}-k1"], Access.local()) == none
+    assert store.opening_chunks([], Access.local()) == none
+    assert store.opening_chunks(asked, Access(user="bob")) == none  # alice's, private
 
 
 def test_original_is_saved_under_its_hash(store: DocumentStore, settings: Settings) -> None:

@@ -34,7 +34,7 @@ class KeywordRoute(Protocol):
         *,
         documents: Collection[str] | None = None,
         limit: int = 150,
-    ) -> list[Hit]:
+    ) -> Sequence[Hit]:
         """The ``limit`` best chunks for ``query`` among those ``access`` may see (and,
         when given, among ``documents``); mode "keyword", 1-based ``keyword_rank``."""
         ...
@@ -77,7 +77,9 @@ class VectorRoute(Protocol):
         whether they have vectors yet."""
         ...
 
-    def search(self, vector: npt.ArrayLike, scope: VectorScope, *, limit: int = 150) -> list[Hit]:
+    def search(
+        self, vector: npt.ArrayLike, scope: VectorScope, *, limit: int = 150
+    ) -> Sequence[Hit]:
         """The ``limit`` chunks most similar to ``vector`` among ``scope.ready``, the
         restriction applied before scoring; mode "vector", 1-based ``vector_rank``."""
         ...

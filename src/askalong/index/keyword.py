@@ -28,11 +28,12 @@ import tantivy
 
 from askalong.errors import IndexUnreadable, StoreError
 from askalong.index.keyword_batch import BATCH_DOCUMENTS, BATCH_SECONDS, Entry, PendingWrites
+from askalong.index.keyword_ids import HitIds
 from askalong.index.keyword_listings import AccessKey, VisibleListings
 from askalong.index.keyword_query import (
     MAX_QUERY_TERMS,
     POINTER_PAGES,
-    as_hit,
+    POINTER_ROLES,
     document_filters,
     exact_term,
     filtered,
@@ -48,6 +49,7 @@ from askalong.index.keyword_query import (
 from askalong.index.keyword_schema import (
     DOCUMENT_ID,
     GRAMS,
+    ROLE,
     TEXT,
     build_schema,
     chunk_entry,
@@ -55,6 +57,7 @@ from askalong.index.keyword_schema import (
     search_tokens,
 )
 from askalong.index.writer_lock import exclusive, lock_path
+from askalong.route_hits import RouteHits
 from askalong.types import Access, Chunk, Document, Hit
 
 __all__ = [
@@ -99,6 +102,7 @@ class KeywordIndex:
         self._lock = threading.Lock()
         self._pending = PendingWrites(self.flush, documents=batch_documents, seconds=batch_seconds)
         self._listings = VisibleListings(folder)
+        self._ids = HitIds()
         # The searcher of the last reload and the commit generation it holds.
         self._held: tuple[bytes, tantivy.Searcher] | None = None
         self._opened: tantivy.Index | None = None
@@ -262,7 +266,7 @@ class KeywordIndex:
         *,
         documents: Collection[str] | None = None,
         limit: int = 150,
-    ) -> list[Hit]:
+    ) -> Sequence[Hit]:
         """The ``limit`` best chunks by BM25 among those ``access`` may see (and, when
         given, among ``documents``); mode "keyword", 1-based ``keyword_rank``."""
         if limit <= 0 or (documents is not None and not documents):
@@ -275,15 +279,14 @@ class KeywordIndex:
         narrowing = self._narrowing(searcher, generation, access, documents)
         filters = [unscored(f) for f in document_filters(self._schema, access, narrowing)]
         scored = text_query(self._schema, terms, grams)
-        text = self._run(searcher, self._filtered(scored, filters), limit)
-        if not self.sections:
-            ranked = [(score, searcher.doc(address)) for score, address in text]
-        else:
+        ranked = text = self._run(searcher, self._filtered(scored, filters), limit)
+        if self.sections:
             pointed = self._pointed(searcher, terms, filters)
             titles = title_query(self._schema, terms, pointed)
             heading = self._run(searcher, self._filtered(titles, filters), limit)
             ranked = section_ranked(searcher, text, heading, set(terms))[:limit]
-        return [as_hit(rank, score, stored) for rank, (score, stored) in enumerate(ranked, start=1)]
+        chunk_ids, document_ids = self._ids.named(searcher, generation, [a for _, a in ranked])
+        return RouteHits("keyword", chunk_ids, document_ids, [score for score, _ in ranked])
 
     def _narrowing(
         self,
@@ -317,7 +320,11 @@ class KeywordIndex:
         self, searcher: tantivy.Searcher, terms: Sequence[str], filters: Sequence[tantivy.Query]
     ) -> dict[str, float]:
         """Title key -> weight of the sections that index or glossary entries matching
-        the question point to (in the index pages the caller may see)."""
+        the question point to (in the index pages the caller may see). Most libraries
+        have no such page: then the query is not run (its term counts include deleted
+        entries, so a page is never missed)."""
+        if not any(searcher.doc_freq(ROLE, role) for role in POINTER_ROLES):
+            return {}
         query = pointer_pages_query(self._schema, terms, filters)
         return pointer_weights(searcher, self._run(searcher, query, POINTER_PAGES), terms)
 

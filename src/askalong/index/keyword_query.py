@@ -26,7 +26,6 @@ import tantivy
 
 from askalong.index.keyword_schema import (
     ACCESS,
-    CHUNK_ID,
     CONTEXT,
     DOCUMENT_ID,
     GRAMS,
@@ -34,13 +33,13 @@ from askalong.index.keyword_schema import (
     POINTED,
     ROLE,
     SECTION,
-    SECTION_KEY,
+    SECTION_NUMBER,
     TEXT,
     TITLES,
     search_tokens,
 )
 from askalong.index.sections import index_pointers, section_scores
-from askalong.types import Access, Hit
+from askalong.types import Access
 
 # Tuned on the PostgreSQL manual (benchmarks/long_manual.py, keyword hit@1/5/10 0.21 /
 # 0.46 / 0.61 with the text alone; 0.29 / 0.50 / 0.61 so): a title match weighs a fifth
@@ -56,6 +55,7 @@ SECTION_SHARE = 0.1
 # -> DROP TABLE): keyword hit@1 0.29 at 0, 0.18 at 2, 0.11 at 4 (hit@10 0.61 up to 4).
 FULL_TITLE_BOOST = 1.0
 POINTER_PAGES = 3  # index page chunks read for entries per query
+POINTER_ROLES = ("index", "glossary")  # the roles of the pages whose entries point
 # A description's words weigh this much of the text's (``chunk/descriptions``): the
 # description says where a chunk belongs, its text what it says.
 CONTEXT_WEIGHT = 0.5
@@ -130,7 +130,7 @@ def pointer_pages_query(
 ) -> tantivy.Query:
     """The index or glossary chunks (that the filters let through) holding a term."""
     must, should = tantivy.Occur.Must, tantivy.Occur.Should
-    roles = [(should, exact_term(schema, ROLE, r)) for r in ("index", "glossary")]
+    roles = [(should, exact_term(schema, ROLE, r)) for r in POINTER_ROLES]
     words = [(should, field_term(schema, TEXT, t)) for t in terms]
     return tantivy.Query.boolean_query(
         [
@@ -201,36 +201,50 @@ def query_terms(tokens: Sequence[str], searcher: tantivy.Searcher, field: str) -
 # ----------------------------------------------------------------------------- results
 
 
-def as_hit(rank: int, score: float, stored: tantivy.Document) -> Hit:
-    chunk_id, document_id = str(stored.get_first(CHUNK_ID)), str(stored.get_first(DOCUMENT_ID))
-    return Hit(chunk_id, document_id, score, "keyword", score, rank)
-
-
 def section_ranked(
     searcher: tantivy.Searcher, text: Scored, title: Scored, terms: set[str]
-) -> list[tuple[float, tantivy.Document]]:
-    """The chunks either query found, scored by ``section_scores``, best first. Each
-    chunk's stored fields are read once; whether its titles are fully asked only where
-    a title matched (elsewhere the title term is zero whatever it is)."""
+) -> list[tuple[float, tantivy.DocAddress]]:
+    """The chunks either query found, scored by ``section_scores``, best first. Their
+    sections are read from the ``section_number`` fast field; whether a section's titles
+    are fully asked only where a title matched (elsewhere the title term is zero
+    whatever it is), from one stored document of the section."""
     found: dict[tuple[int, int], list[Any]] = {}  # key -> [address, text score, title score]
     for score, address in text:
         found[(address.segment_ord, address.doc)] = [address, score, 0.0]
     for score, address in title:
         found.setdefault((address.segment_ord, address.doc), [address, 0.0, 0.0])[2] = score
-    stored = [searcher.doc(address) for address, _, _ in found.values()]
+    addresses = [address for address, _, _ in found.values()]
+    sections = searcher.fast_field_values(SECTION_NUMBER, addresses)
     headings = [heading for _, _, heading in found.values()]
-    asked = [h > 0 and _fully_asked(doc, terms) for h, doc in zip(headings, stored, strict=True)]
     scores = section_scores(
         [own for _, own, _ in found.values()],
         headings,
-        [str(doc.get_first(SECTION_KEY)) for doc in stored],
-        asked,
+        sections,
+        _whole_titles(searcher, addresses, sections, headings, terms),
         boost=SECTION_BOOST,
         full=FULL_TITLE_BOOST,
         share=SECTION_SHARE,
     )
-    order = sorted(range(len(stored)), key=lambda i: -scores[i])
-    return [(scores[i], stored[i]) for i in order]
+    order = sorted(range(len(addresses)), key=lambda i: -scores[i])
+    return [(scores[i], addresses[i]) for i in order]
+
+
+def _whole_titles(
+    searcher: tantivy.Searcher,
+    addresses: Sequence[tantivy.DocAddress],
+    sections: Sequence[object],
+    headings: Sequence[float],
+    terms: set[str],
+) -> list[bool]:
+    """Whether each hit whose title matched has a title fully asked: the section's
+    titles are read once per section (its chunks share them: the section key holds them)."""
+    asked: dict[object, bool] = {}
+    out = []
+    for address, section, heading in zip(addresses, sections, headings, strict=True):
+        if heading > 0 and section not in asked:
+            asked[section] = _fully_asked(searcher.doc(address), terms)
+        out.append(heading > 0 and asked[section])
+    return out
 
 
 def _fully_asked(stored: tantivy.Document, terms: set[str]) -> bool:

@@ -26,6 +26,7 @@ from typing import Protocol, Self
 from askalong.errors import AskAlongError
 from askalong.index.base import KeywordRoute, VectorRoute
 from askalong.index.embedding import Embedded, Embedding, EmbedReport, KeyedVectors
+from askalong.index.reindex import Progress, reindex
 from askalong.providers.base import Embedder
 from askalong.store.base import Store
 from askalong.types import Access, Chunk, Document
@@ -119,9 +120,10 @@ class StoreIndexes(ABC):
         self.keyword.delete(document_id)
         self.drop_vectors([document_id])
 
-    def sync(self) -> int:
-        """Index what the store has and the keyword route lacks; drop what the store lost.
-        Returns how many documents were indexed again."""
+    def sync(self, progress: Progress | None = None) -> int:
+        """Index what the store has and the keyword route lacks (``index/reindex.py``: every
+        document after a keyword schema migration, ``progress`` hearing how far it got);
+        drop what the store lost. Returns how many documents were indexed again."""
         # The routes are read before the store: a document is stored before it is
         # indexed, so one another process adds meanwhile is never taken for a removed one.
         indexed, embedded = self.keyword.document_ids(), self.vector_documents()
@@ -129,12 +131,8 @@ class StoreIndexes(ABC):
         for gone in indexed - set(stored):
             self.keyword.delete(gone)
         self.drop_vectors(embedded - set(stored))
-        missing = [stored[i] for i in set(stored) - indexed]
-        entries = [(d, self.store.chunks(d.id)) for d in missing]
-        entries = [(d, chunks) for d, chunks in entries if chunks]
-        if entries:
-            self.keyword.add_many(entries)
-        return len(entries)
+        missing = [stored[i] for i in sorted(set(stored) - indexed)]
+        return reindex(self.store, self.keyword, missing, progress=progress)
 
     def pending_vectors(self) -> list[Document]:
         """Stored documents that have chunks but no vectors yet, oldest first."""

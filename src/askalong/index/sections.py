@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 INDEX_TITLES = frozenset({"index", "索引", "glossary", "术语表", "術語表", "词汇表", "詞彙表"})
@@ -145,7 +145,7 @@ def _entry(line: str, term_before: str) -> tuple[str, tuple[str, ...]]:
 def section_scores(
     text: Sequence[float],
     title: Sequence[float],
-    sections: Sequence[str],
+    sections: Sequence[Hashable],
     fully_asked: Sequence[bool],
     *,
     boost: float,
@@ -164,24 +164,25 @@ def section_scores(
     matches is counted once, not once per chunk. A chunk alone in its section and with
     no title match keeps its text score; a section where several chunks match rises as a
     whole (two siblings count: past that a long section would win by its length)."""
-    by_section: dict[str, list[float]] = {}
+    by_section: dict[Hashable, list[float]] = {}
     for score, section in zip(text, sections, strict=True):
         by_section.setdefault(section, []).append(score)
-    best = {key: sorted(values, reverse=True)[:3] for key, values in by_section.items()}
+    sums = {key: _sibling_sums(values, decay) for key, values in by_section.items()}
     out = []
     for own, heading, section, asked in zip(text, title, sections, fully_asked, strict=True):
         # Most hits match no title: no weight to work out for them.
         titled = boost * (1.0 + full * asked) * heading if heading else 0.0
-        out.append(own + titled + share * _siblings(best[section], own, decay))
+        best, second, if_best, if_second, otherwise = sums[section]
+        siblings = if_best if own == best else if_second if own == second else otherwise
+        out.append(own + titled + share * siblings)
     return out
 
 
-def _siblings(best: list[float], own: float, decay: float) -> float:
-    """Σ_i decay^i · s_i over the two best of a section's ``best`` scores other than
-    ``own`` (one occurrence of it taken out)."""
-    if len(best) == 1:  # a chunk alone in its section
-        return 0.0
-    others = list(best)
-    if own in others:
-        others.remove(own)
-    return sum(s * decay**i for i, s in enumerate(others[:2]))
+def _sibling_sums(scores: list[float], decay: float) -> tuple[float, float, float, float, float]:
+    """(best, second best, then the siblings term of the section's best chunk, of its
+    second, of any other) of a section's text ``scores``: s_0 + decay · s_1 over the two
+    best scores other than the chunk's own (one occurrence of it taken out), worked out
+    once a section rather than once a chunk; a missing score counts 0 (a chunk alone in
+    its section has none)."""
+    best, second, third = (*sorted(scores, reverse=True)[:3], 0.0, 0.0)[:3]
+    return best, second, second + decay * third, best + decay * third, best + decay * second

@@ -56,7 +56,9 @@ class VectorIndexRoute:
                     self._scopes.popitem(last=False)
         return scope
 
-    def search(self, vector: npt.ArrayLike, scope: VectorScope, *, limit: int = 150) -> list[Hit]:
+    def search(
+        self, vector: npt.ArrayLike, scope: VectorScope, *, limit: int = 150
+    ) -> Sequence[Hit]:
         return self.index.search(vector, allowed_document_ids=scope.ready, limit=limit)
 
     def document_ids(self) -> set[str]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import numpy.typing as npt
 
+from askalong.route_hits import RouteHits
 from askalong.types import Hit
 
 FloatArray = npt.NDArray[np.float32]
@@ -160,12 +161,14 @@ class VectorRows:
             live=np.flatnonzero(alive),
         )
 
-    def search(self, query: FloatArray, allowed: Collection[str] | None, limit: int) -> list[Hit]:
+    def search(
+        self, query: FloatArray, allowed: Collection[str] | None, limit: int
+    ) -> Sequence[Hit]:
         """The ``limit`` live rows of ``allowed`` documents best by cosine with the unit
         vector ``query``, the restriction applied before scoring."""
         return self.search_rows(query, self.candidates(allowed), limit)
 
-    def search_rows(self, query: FloatArray, candidates: IntArray, limit: int) -> list[Hit]:
+    def search_rows(self, query: FloatArray, candidates: IntArray, limit: int) -> Sequence[Hit]:
         """The exact scan: the ``limit`` of ``candidates`` best by cosine with ``query``."""
         if limit <= 0 or candidates.size == 0 or not np.any(query):
             return []
@@ -173,15 +176,14 @@ class VectorRows:
         order = top_k(scores, limit)
         return self.hits(candidates[order], scores[order])
 
-    def hits(self, rows: IntArray, scores: FloatArray) -> list[Hit]:
+    def hits(self, rows: IntArray, scores: FloatArray) -> RouteHits:
         """Hits of ``rows`` scored ``scores``, ranked in that order (read out of numpy
         as whole lists: one scalar at a time cost more than the scan at 10k rows)."""
         names, chunk_ids = self.names, self.chunk_ids
-        found = zip(rows.tolist(), self.codes[rows].tolist(), scores.tolist(), strict=True)
-        return [
-            Hit(chunk_ids[row], names[code], score, "vector", None, None, score, rank)
-            for rank, (row, code, score) in enumerate(found, start=1)
-        ]
+        found = [chunk_ids[row] for row in rows.tolist()]
+        return RouteHits(
+            "vector", found, [names[c] for c in self.codes[rows].tolist()], scores.tolist()
+        )
 
 
 @dataclass(frozen=True)

@@ -362,7 +362,7 @@ class VectorIndex:
         *,
         allowed_document_ids: Collection[str] | None,
         limit: int = 150,
-    ) -> list[Hit]:
+    ) -> Sequence[Hit]:
         """The ``limit`` live rows most similar to ``query_vector`` by cosine, among the
         rows of ``allowed_document_ids`` (None: every document). The restriction is applied
         before scoring, so hidden rows never take a place in the top-K."""

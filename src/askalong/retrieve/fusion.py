@@ -27,6 +27,7 @@ z-score 0.955. ``benchmarks/retrieval.py`` has the full table.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from typing import Literal
 
 from askalong.retrieve.policy import RetrievalPolicy
 from askalong.retrieve.titles import titles_last
+from askalong.route_hits import RouteHits
 from askalong.types import Hit
 
 Route = Literal["keyword", "vector"]
@@ -197,6 +199,13 @@ def single_route(
     hits: Sequence[Hit], route: Route, k: int = 60, *, limit: int | None = None
 ) -> list[Hit]:
     """One route's hits on the fused scale: score = 1 / (k + rank); mode = ``route``."""
+    if isinstance(hits, RouteHits) and hits.route == route:
+        # Already in rank order, one hit a chunk: only the first ``limit`` are made.
+        found = itertools.islice(hits.evidence().items(), limit)
+        return [
+            _route_hit(chunk, document, value, rank, route, k)
+            for chunk, (document, value, rank) in found
+        ]
     out = []
     for position, hit in enumerate(_distinct(hits), start=1):
         rank = _route_rank(hit, route) or position
@@ -206,7 +215,10 @@ def single_route(
 
 def _route_evidence(hits: Sequence[Hit], route: Route) -> dict[str, _Evidence]:
     """Chunk id -> (document id, ``route``'s score, rank) of each chunk's first hit; the
-    rank is the hit's own for that route, else its place among the distinct chunks."""
+    rank is the hit's own for that route, else its place among the distinct chunks.
+    A route's own hits are read as the columns they are (no ``Hit`` made)."""
+    if isinstance(hits, RouteHits) and hits.route == route:
+        return hits.evidence()
     found: dict[str, _Evidence] = {}
     for hit in hits:
         if hit.chunk_id not in found:
@@ -246,6 +258,16 @@ def _rescored(
             scored[:limit]
         )
     ]
+
+
+def _route_hit(
+    chunk_id: str, document_id: str, value: float, rank: int, route: Route, k: int
+) -> Hit:
+    """A chunk ``route`` found at ``rank`` with score ``value``, on the fused scale."""
+    score = 1.0 / (k + rank)
+    if route == "keyword":
+        return Hit(chunk_id, document_id, score, route, keyword_score=value, keyword_rank=rank)
+    return Hit(chunk_id, document_id, score, route, vector_score=value, vector_rank=rank)
 
 
 def _as_route(hit: Hit, route: Route, rank: int, score: float) -> Hit:

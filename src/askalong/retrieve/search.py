@@ -33,8 +33,8 @@ CONTEXT_WEIGHT = 0.3
 
 @dataclass(frozen=True)
 class _Routes:
-    keyword: list[Hit] | None
-    vector: list[Hit] | None
+    keyword: Sequence[Hit] | None  # a route's hits (``route_hits.py``)
+    vector: Sequence[Hit] | None
     notes: tuple[str, ...]
     # Searched by the keyword route only: their vectors are not there yet.
     unembedded: frozenset[str] = frozenset()
@@ -101,15 +101,11 @@ class Searcher:
         if not self.policy.title_chunks_last:
             return frozenset()
         firsts = [*(routes.keyword or ())[:TITLE_WINDOW], *(routes.vector or ())[:TITLE_WINDOW]]
-        openers = self.store.opening_chunks([hit.chunk_id for hit in firsts])
         # One query, as the asker may see them: a document the index still holds but the
-        # store no longer shows them has no title here (its hits are dropped further on).
-        titles = self.store.document_titles({c.document_id for c in openers}, access)
-        return frozenset(
-            chunk.id
-            for chunk in openers
-            if chunk.document_id in titles and title_only(chunk, titles[chunk.document_id])
-        )
+        # store no longer shows them has no opening chunk here (its hits are dropped
+        # further on).
+        openers = self.store.opening_chunks([hit.chunk_id for hit in firsts], access)
+        return frozenset(chunk.id for chunk, title in openers if title_only(chunk, title))
 
     def _reranked(
         self, query: str, routes: _Routes, k: int
@@ -184,7 +180,7 @@ class Searcher:
 
     def _keyword_route(
         self, query: str, access: Access, named: frozenset[str] | None, context: str
-    ) -> list[Hit]:
+    ) -> Sequence[Hit]:
         limit = self.policy.keyword_limit
         hits = self.routes.keyword.search(query, access, documents=named, limit=limit)
         if not context.strip():
@@ -196,7 +192,7 @@ class Searcher:
 
     def _vector_route(
         self, query: str, access: Access, named: frozenset[str] | None, use_vectors: bool
-    ) -> tuple[list[Hit] | None, tuple[str, ...], frozenset[str]]:
+    ) -> tuple[Sequence[Hit] | None, tuple[str, ...], frozenset[str]]:
         """The vector route's hits (None when it did not run), notes, and the documents
         ``access`` may see that it could not search (no vectors yet)."""
         if not use_vectors:

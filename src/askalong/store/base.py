@@ -126,9 +126,12 @@ class DocumentStore(Protocol):
 
     def chunk(self, chunk_id: str) -> Chunk: ...
 
-    def opening_chunks(self, chunk_ids: Sequence[str]) -> tuple[Chunk, ...]:
-        """The chunks of ``chunk_ids`` that open their document (order 0), in one query:
-        what a search checks for a title chunk, without reading the others."""
+    def opening_chunks(
+        self, chunk_ids: Sequence[str], access: Access
+    ) -> tuple[tuple[Chunk, str], ...]:
+        """The chunks of ``chunk_ids`` that open their document (order 0), of documents
+        ``access`` may see, each with its document's title, in one query: what a search
+        checks for a title chunk, without reading the others (nor the titles apart)."""
         ...
 
     def set_visibility(self, doc_id: str, visibility: Visibility, access: Access) -> Document:

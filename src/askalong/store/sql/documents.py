@@ -201,16 +201,22 @@ class SqlDocuments(SqlDatabase):
             )
             return tuple(CHUNKS.value(row) for row in rows)
 
-    def opening_chunks(self, chunk_ids: Sequence[str]) -> tuple[Chunk, ...]:
+    def opening_chunks(
+        self, chunk_ids: Sequence[str], access: Access
+    ) -> tuple[tuple[Chunk, str], ...]:
         ids = sorted(set(chunk_ids))
         if not ids:
             return ()
+        visible = access_filter(access)
         marks = ", ".join("?" * len(ids))
         with self._lock, self._errors(ids[0]):
             rows = self._conn.execute(
-                f"{CHUNKS.select} WHERE id IN ({marks}) AND ord = 0 ORDER BY id", ids
+                f"SELECT {CHUNKS.selected('k')}, d.title AS opened_title FROM chunks k"
+                " JOIN documents d ON d.id = k.document_id"
+                f" WHERE k.id IN ({marks}) AND k.ord = 0 AND {visible.sql} ORDER BY k.id",
+                (*ids, *visible.params),
             )
-            return tuple(CHUNKS.value(row) for row in rows)
+            return tuple((CHUNKS.value(row), row["opened_title"]) for row in rows)
 
     def chunk(self, chunk_id: str) -> Chunk:
         with self._lock, self._errors(chunk_id):
