@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from askalong.config import Settings, load_settings
 from askalong.errors import AskAlongError, IndexUnreadable, InputError
 from askalong.index.choose import open_indexes, scan_neighbours
+from askalong.index.reindex import Progress
 from askalong.providers.choose import make_embedder, make_reranker
 from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
@@ -31,7 +32,9 @@ _Member = TypeVar("_Member")
 
 
 class Library:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, reindexing: Progress | None = None) -> None:
+        """``reindexing`` hears how far opening got when the keyword index is rebuilt from
+        the store (after a schema migration: ``index/reindex.py``)."""
         self.settings = settings
         # The home holds the server's presence file and caches even when nothing else of
         # the library lives in it (server mode: the store and the search in PostgreSQL).
@@ -41,7 +44,7 @@ class Library:
         # An unreadable index must not stop what only the store serves (listing, showing):
         # searches raise the same error, naming the repair, when they reach the index.
         with contextlib.suppress(IndexUnreadable):
-            self.indexes.sync()
+            self.indexes.sync(progress=reindexing)
         self.searcher = Searcher(self.store, self.indexes, reranker=make_reranker(settings))
         self.indexes.after_embedding.append(self._scan_conflicts)
         self._ingestor: Ingestor | None = None
@@ -166,8 +169,9 @@ def _some(members: list[_Member], ref: str) -> list[_Member]:
 
 
 @contextmanager
-def opened_library(**overrides: Any) -> Iterator[Library]:
+def opened_library(reindexing: Progress | None = None, **overrides: Any) -> Iterator[Library]:
     """The library of the settings in force (``ASKALONG_HOME``, config file, environment),
-    with ``overrides`` (a command's options; None: not given)."""
-    with Library(load_settings(**overrides)) as library:
+    with ``overrides`` (a command's options; None: not given); ``reindexing``: as
+    ``Library``'s."""
+    with Library(load_settings(**overrides), reindexing) as library:
         yield library

@@ -147,5 +147,24 @@ def test_a_rebuild_commits_batch_by_batch_and_says_how_far_it_got(settings: Sett
         missing = [s.document for s in documents]
         done = reindex(store, index, missing, batch=2, progress=lambda *at: heard.append(at))
     assert done == 3
-    assert heard == [(2, 3), (3, 3)]
+    assert heard == [(0, 3), (2, 3), (3, 3)]  # before the first batch too: a bar shows at once
     assert index.document_ids() == {s.document.id for s in documents}
+
+
+def test_opening_a_library_over_an_old_index_reports_its_rebuild(tmp_path: Path) -> None:
+    """The command line draws its bar from these reports (``cli/progress.ReindexBar``)."""
+    from askalong.library import Library
+
+    settings = Settings(home=tmp_path / "home", embedder="none")
+    documents = [stored_document(n) for n in range(3)]
+    with open_store(settings) as store:
+        for n, stored in enumerate(documents):
+            store.add_document(stored, original(n))
+        write_schema_4(settings.index_dir / "keyword", documents)
+    heard: list[tuple[int, int]] = []
+    with Library(settings, reindexing=lambda *at: heard.append(at)) as library:
+        assert library.indexes.keyword.document_ids() == {s.document.id for s in documents}
+    assert heard == [(0, 3), (3, 3)]
+    with Library(settings, reindexing=lambda *at: heard.append(at)):
+        pass
+    assert heard == [(0, 3), (3, 3)]  # nothing to rebuild: nothing heard

@@ -21,7 +21,7 @@ from askalong.cli.output import (
     shorten,
     shown,
 )
-from askalong.cli.progress import progress_bar
+from askalong.cli.progress import ReindexBar, progress_bar
 from askalong.index.embedding import EmbedReport
 from askalong.ingest.archive import archive_stem, is_archive, unpack
 from askalong.ingest.inputs import Skipped, expand_inputs, folder_name, path_text
@@ -95,7 +95,10 @@ def add(
     `askalong worker` (or the worker of a running server); `docs` shows how far it is.
     """
     described = context_descriptions or None  # not given: the setting decides
-    with ExitStack() as unpacked, opened_library(context_descriptions=described) as library:
+    with (
+        ExitStack() as unpacked,
+        opened_library(ReindexBar(), context_descriptions=described) as library,
+    ):
         plan = collection_plan(inputs, collection, follow_links, unpacked, library)
         add_one = _queuer(library) if queue else library.ingestor.add
         with library.indexes.keyword.batch():  # a commit per many documents, not each

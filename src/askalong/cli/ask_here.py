@@ -13,6 +13,7 @@ from typing import cast
 from askalong.asking.asker import Question
 from askalong.asking.choose import make_asker
 from askalong.asking.limits import check_sizes
+from askalong.cli.progress import ReindexBar
 from askalong.cli.resident import AskOptions, option_anchor
 from askalong.context.line_anchor import LineRef, line_anchor, line_ref, names_file
 from askalong.errors import InputError
@@ -24,7 +25,7 @@ from askalong.types import Access, Answer, Document, Intent
 def answer_here(options: AskOptions) -> Answer:
     """The command's question answered with this process's library."""
     documents, collection, at = options.documents, options.collection, options.at
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         access = Access.local()
         members = () if collection is None else tuple(library.collection(collection, access)[1])
         ref = None if at is None else line_ref(at)

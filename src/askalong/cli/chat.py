@@ -11,6 +11,7 @@ from askalong.agent.chat_agent import ChatRequest
 from askalong.agent.wiring import make_chat_agent
 from askalong.cli.ask import VERDICT_STYLES
 from askalong.cli.output import console, print_json, shown
+from askalong.cli.progress import ReindexBar
 from askalong.library import Library, opened_library
 from askalong.types import Access, Document
 from askalong.values.chat_answers import ChatAnswer
@@ -32,7 +33,7 @@ def chat(
     question: str, conversation_id: str | None, collections: Sequence[str], as_json: bool
 ) -> None:
     """Ask the knowledge base; each part of the question is searched and cited."""
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         access = Access.local()
         documents = _documents(library, collections, access)
         agent = make_chat_agent(library)

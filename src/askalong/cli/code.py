@@ -9,6 +9,7 @@ import click
 
 from askalong.asking.code_reading import anchor_place, repository_of
 from askalong.cli.output import console, print_json, shown
+from askalong.cli.progress import ReindexBar
 from askalong.context.call_tree import DEPTH, call_tree, node_line, walk
 from askalong.context.line_anchor import LineRef, line_anchor, line_ref, names_file
 from askalong.errors import InputError
@@ -38,7 +39,7 @@ def calls(at: str, doc: str | None, depth: int, as_json: bool) -> None:
     if ref is None:
         raise InputError(f"{at!r}: expected FILE:LINE", source="calls")
     access = Access.local()
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         document = _document(library.store, access, ref, doc)
         blocks = library.store.blocks(document.id)
         anchor = line_anchor(document.id, blocks, ref)

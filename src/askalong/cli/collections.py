@@ -8,6 +8,7 @@ from rich.table import Table
 
 from askalong.cli.documents import json_option
 from askalong.cli.output import console, document_json, print_json, shown
+from askalong.cli.progress import ReindexBar
 from askalong.library import opened_library
 from askalong.types import Access
 from askalong.wire import collection_json
@@ -24,7 +25,7 @@ def collections(ctx: click.Context, as_json: bool) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         found = library.store.list_collections(Access.local())
     if as_json:
         print_json({"collections": [collection_json(c) for c in found]})
@@ -49,7 +50,7 @@ def collections(ctx: click.Context, as_json: bool) -> None:
 def rm(name: str, with_documents: bool, as_json: bool) -> None:
     """Remove a collection (name or id); its documents stay unless --with-documents."""
     access = Access.local()
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         collection = library.store.get_collection(name, access)
         removed = library.remove_collection(collection, access, with_documents=with_documents)
     if as_json:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import click
 
 from askalong.cli.output import console, err_console, print_json, shorten, shown
+from askalong.cli.progress import ReindexBar
 from askalong.library import Library, opened_library
 from askalong.types import Access
 from askalong.values.conflicts import ConflictPair, ScanReport
@@ -30,7 +31,7 @@ def conflicts(docs: Sequence[str], as_json: bool) -> None:
     checked yet are checked now. Chunks with no vector yet are skipped and counted.
     """
     access = Access.local()
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         scanner = library.conflicts
         if scanner is None:
             err_console.print("[yellow]embeddings are off:[/] the scan needs the vectors")

@@ -15,6 +15,7 @@ from askalong.cli.output import (
     shorten,
     shown,
 )
+from askalong.cli.progress import ReindexBar
 from askalong.library import opened_library
 from askalong.types import Access, Document
 from askalong.wire import collection_json, symbols_json
@@ -28,7 +29,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON (
 def docs(collection: str | None, as_json: bool) -> None:
     """List the documents, newest first (a collection's: by title)."""
     access = Access.local()
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         found = None if collection is None else library.store.get_collection(collection, access)
         documents = (
             library.store.list_documents(access)
@@ -73,7 +74,7 @@ def docs(collection: str | None, as_json: bool) -> None:
 @json_option
 def show(doc: str, what: str | None, page: int | None, as_json: bool) -> None:
     """Show a document (id or id prefix): its outline, blocks, chunks or symbols."""
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         document = library.store.get_document(doc, Access.local())
         blocks = library.store.blocks(document.id)
         chunks = library.store.chunks(document.id)
@@ -134,7 +135,7 @@ def _print_header(d: Document) -> None:
 @json_option
 def rm(doc: str, as_json: bool) -> None:
     """Remove a document (id or id prefix) with its blocks, chunks and stored file."""
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         document = library.store.get_document(doc, Access.local())
         library.remove(document.id, Access.local())
     if as_json:

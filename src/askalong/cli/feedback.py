@@ -16,6 +16,7 @@ from rich.table import Table
 from askalong.answer.choose import make_judge
 from askalong.cli.documents import json_option
 from askalong.cli.output import console, print_json, shorten, shown
+from askalong.cli.progress import ReindexBar
 from askalong.errors import InputError, NotFound
 from askalong.feedback.export import eval_item
 from askalong.feedback.give import give_feedback
@@ -33,7 +34,7 @@ def feedback() -> None:
 
 def _rate(rating: str, turn: str, reason: str, as_json: bool) -> None:
     access = Access.local()
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         store = library.store
         conversation, turn_id = find_turn(store, turn, access)
         made = give_feedback(
@@ -72,7 +73,7 @@ def down(turn: str, reason: str, as_json: bool) -> None:
 @json_option
 def list_(as_json: bool) -> None:
     """Every rating, newest first, with its triage."""
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         found = library.store.list_feedback(Access.local(), FeedbackFilter(limit=10_000))
     if as_json:
         print_json({"feedback": [feedback_json(f) for f in found]})
@@ -99,7 +100,7 @@ def list_(as_json: bool) -> None:
 def export(out: Path | None, include_users: bool, include_private: bool) -> None:
     """The ratings as JSONL evaluation items for `askalong eval kb` (stdout by default)."""
     access = Access.local()
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         found = library.store.list_feedback(access, FeedbackFilter(limit=1_000_000))
         private = {
             d.id

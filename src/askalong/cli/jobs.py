@@ -9,6 +9,7 @@ import time
 import click
 
 from askalong.cli.output import console, err_console, print_json, shown
+from askalong.cli.progress import ReindexBar
 from askalong.jobs.outbox import retry_document
 from askalong.jobs.worker import Worker
 from askalong.library import opened_library
@@ -32,7 +33,7 @@ def worker(once: bool, concurrency: int) -> None:
     (ASKALONG_JOB_STALE seconds after its last heartbeat)."""
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, _terminated)
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         workers = [Worker(library, _log, sweeps=i == 0) for i in range(concurrency)]
         threads = [
             threading.Thread(target=w.run, args=(stop,), kwargs={"once": once}, daemon=True)
@@ -88,7 +89,7 @@ def _log(line: str) -> None:
 def retry(doc: str, as_json: bool) -> None:
     """Queue a document (id or id prefix) for ingestion again: a failed job gets fresh
     attempts; `askalong worker` (or a running server) does the work."""
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         document, job = retry_document(library.store, doc, Access.local())
         library.wakeups.announce()
     if as_json:

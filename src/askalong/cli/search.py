@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import click
 
 from askalong.cli.output import console, print_json, shorten, shown
+from askalong.cli.progress import ReindexBar
 from askalong.library import Library, opened_library
 from askalong.types import Access
 from askalong.wire import HitJSON, SearchJSON, search_json
@@ -31,7 +32,7 @@ def search(
     as_json: bool,
 ) -> None:
     """Search the documents: hits with page, section and per-route scores."""
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         ids = [library.store.get_document(ref, Access.local()).id for ref in documents]
         if collection is not None:  # resolved to its visible members once, here
             ids += library.collection_ids(collection, Access.local())

@@ -9,6 +9,7 @@ import click
 
 from askalong.cli.documents import json_option
 from askalong.cli.output import console, document_json, print_json, shown
+from askalong.cli.progress import ReindexBar
 from askalong.library import opened_library
 from askalong.types import VISIBILITIES, Access, Visibility
 
@@ -23,7 +24,7 @@ def visibility(doc: str, value: str, as_json: bool) -> None:
     `org` shares it with the orgs of its owner (as they were when it was added) and every
     org below them; on a server, its owner or an admin of one of those orgs may change it.
     """
-    with opened_library() as library:
+    with opened_library(ReindexBar()) as library:
         document = library.store.get_document(doc, Access.local())
         changed = library.set_visibility(document.id, cast(Visibility, value), Access.local())
     if as_json:

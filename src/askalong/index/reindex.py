@@ -5,7 +5,8 @@ lacks: one or two after a crash between steps, every document after a schema mig
 (``keyword_schema.SCHEMA_VERSION``: an index of an older schema is opened empty, and the
 store, the truth, refills it). A batch is one commit, so a rebuild stopped half way keeps
 what it committed and the next ``sync`` goes on from there. ``progress`` hears (documents
-done, documents in all) after each batch: the command line draws its bar from it.
+done, documents in all) before the first batch and after each: the command line draws its
+bar from it (``cli/progress.ReindexBar``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ def reindex(
     """Index ``documents`` (their chunks read from ``store``) into ``keyword``, ``batch``
     documents a commit; how many had chunks."""
     indexed = 0
+    if progress is not None and documents:
+        progress(0, len(documents))  # a bar shows before the first batch's commit
     for start in range(0, len(documents), batch):
         part = documents[start : start + batch]
         entries = [(d, chunks) for d in part if (chunks := store.chunks(d.id))]
