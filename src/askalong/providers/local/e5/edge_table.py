@@ -72,7 +72,7 @@ class EdgeTable:
         """Every edge that is a run of ``text`` and whose shorter runs from the same start
         are edges too: all a walk over ``text`` may look up (others answer None)."""
         found: dict[str, int] = {}
-        starts = range(len(text))
+        starts = list(range(len(text)))
         for length in range(1, self.longest + 1):
             runs = {text[i : i + length] for i in starts if i + length <= len(text)}
             level = self._found(runs)
