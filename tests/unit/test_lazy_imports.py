@@ -66,3 +66,16 @@ def test_a_plain_question_loads_no_reading_along() -> None:
     watched += ("askalong.context.anchor_scope", "askalong.asking.evidence_reading")
     code = "import askalong.cli.ask_here, askalong.answer.extractive.answerer"
     assert loaded_after(code, watched) == []
+
+
+def test_an_ask_with_no_server_loads_no_http_client() -> None:
+    # http.client (with ssl and email, ~15 CPU ms) serves only a server found running.
+    watched = ("http.client", "ssl")
+    code = (
+        "import tempfile\n"
+        "from pathlib import Path\n"
+        "from askalong.cli.resident import AskOptions, ask_resident\n"
+        "options = AskOptions('why?', (), None, None, None, None, None)\n"
+        "assert ask_resident(Path(tempfile.mkdtemp()), options) is None\n"
+    )
+    assert loaded_after(code, watched) == []
