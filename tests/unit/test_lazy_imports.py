@@ -79,3 +79,10 @@ def test_an_ask_with_no_server_loads_no_http_client() -> None:
         "assert ask_resident(Path(tempfile.mkdtemp()), options) is None\n"
     )
     assert loaded_after(code, watched) == []
+
+
+def test_a_store_and_the_onnx_engine_load_neither_argon2_nor_the_numpy_encoder() -> None:
+    # argon2's cffi bindings serve passwords only; the numpy encoder, the numpy engine only.
+    watched = ("argon2", "askalong.providers.local.e5.encoder")
+    code = "import askalong.store.backends, askalong.providers.local.e5.model"
+    assert loaded_after(code, watched) == []
