@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import numpy as np
 
 from askalong.providers.local.e5.edge_table import BULK_CHARACTERS, EDGES_FILE, EdgeTable
-from askalong.providers.local.e5.file import PieceTable, Vocabulary, read_model_file
+from askalong.providers.local.e5.file import (
+    PieceTable,
+    Vocabulary,
+    _code_points,
+    read_model_file,
+)
 from askalong.providers.local.e5.model import PackageModel
 from askalong.providers.local.e5.tokenizer import Tokenizer, piece_edges
 
@@ -118,3 +124,10 @@ def test_the_model_files_pieces_are_decoded_only_when_read() -> None:
     assert [pieces[i] for i in (0, 1, 2, -1)] == [listed[0], listed[1], listed[2], listed[-1]]
     assert pieces[vocabulary.bos] == "<s>" and pieces[vocabulary.eos] == "</s>"
     assert list(pieces[5:8]) == listed[5:8]
+
+
+def test_a_replacements_code_points_read_as_chr_reads_them() -> None:
+    # UTF-32 in one call where it can; a lone surrogate (chr takes it) one by one.
+    assert _code_points(struct.pack("<3I", 0x61, 0x4E2D, 0x1F600)) == "a中😀"
+    assert _code_points(struct.pack("<2I", 0x61, 0xD800)) == "a\ud800"
+    assert _code_points(b"") == ""
