@@ -86,3 +86,10 @@ def test_a_store_and_the_onnx_engine_load_neither_argon2_nor_the_numpy_encoder()
     watched = ("argon2", "askalong.providers.local.e5.encoder")
     code = "import askalong.store.backends, askalong.providers.local.e5.model"
     assert loaded_after(code, watched) == []
+
+
+def test_a_plain_question_loads_no_code_drafting() -> None:
+    # A call tree's draft and the code's own lines are written for code questions only:
+    # the asker knows their routes by name (asking/code_routes.py).
+    watched = ("askalong.asking.call_paths", "askalong.asking.code_answers")
+    assert loaded_after("import askalong.cli.ask_here", watched) == []

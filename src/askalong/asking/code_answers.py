@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
+from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
 from askalong.asking.code_sentences import cited_lines, statement
 from askalong.context.code import line_span
 from askalong.context.code_places import Place
@@ -32,9 +33,7 @@ from askalong.question.value_asks import asked_attributes
 from askalong.text.patterns import lazy
 from askalong.types import BlockSpan
 
-GRAPH_ROUTE = "code_graph"
-LINES_ROUTE = "code_lines"
-ROUTES = frozenset({GRAPH_ROUTE, LINES_ROUTE})
+ROUTES = CODE_ANSWER_ROUTES
 MAX_LINES = 8  # an answer's quoted lines, at most: a reader reads it at a glance
 ANCHOR_LINES = 4  # of the selection, at most
 BEST_LINES = 3  # of the rest, holding the question's rarest terms
