@@ -292,6 +292,30 @@ def test_cached_graph_is_reused(tmp_path: Path, onnx_fast: FastE5Embedder) -> No
     second.close()
 
 
+def test_the_sessions_optimisation_level_changes_no_vector(onnx_fast: FastE5Embedder) -> None:
+    # The session skips ORT's graph optimisers (a cheaper start): they must not change a
+    # bit of what the graph computes.
+    import onnxruntime
+
+    from askalong.providers.local.e5.graph import build_graph
+    from askalong.providers.local.e5.onnx import _session
+
+    graph = build_graph(onnx_fast._encoder.weights)  # type: ignore[attr-defined]
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    optimised = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+    ours = _session(graph)
+    rng = np.random.default_rng(0)
+    for rows, width in ((1, 12), (3, 40), (2, 200)):
+        mask = np.ones((rows, width), dtype=np.int32)
+        mask[1:, width // 2 :] = 0  # padded rows too
+        feed = {"embeddings": rng.standard_normal((rows, width, 384)).astype(np.float32)}
+        feed["mask"] = mask
+        expected = optimised.run(["hidden"], feed)[0]
+        assert np.array_equal(ours.run(["hidden"], feed)[0], expected)
+
+
 def test_a_start_with_the_cached_graph_opens_no_layer_arrays(
     tmp_path: Path, onnx_fast: FastE5Embedder, caplog: pytest.LogCaptureFixture
 ) -> None:
