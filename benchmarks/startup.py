@@ -1,9 +1,10 @@
 """How much CPU a CLI call costs before it does its work: ``askalong --help``, ``docs`` and
-``ask`` (one question on a 8-page paper, without and with ``--doc``), each as a whole process, beside ``python -c pass``,
-for one or more source trees in the same run (the arms interleaved call by call, so a
-noisy machine loads them alike). CPU time (user + system of the child), not wall.
-Then ``askalong serve``'s idle memory on the same home, beside ``python -c pass`` and a
-bare Starlette app, the first answer asked of it, and the CPU of an ask answered by it
+``ask`` (one question on a 8-page paper, without and with ``--doc``), each as a whole
+process, beside ``python -c pass``, for one or more source trees in the same run (the
+arms interleaved call by call, so a noisy machine loads them alike). CPU time (user +
+system of the child), not wall. Then ``askalong serve``'s idle memory on the same home,
+beside ``python -c pass`` and a bare Starlette app, the first answer asked of it, and the
+CPU of an ask answered by it
 (``_serve_memory.py``).
 
     python benchmarks/startup.py --tree new=src --tree main=/path/to/main/src [--runs 5]
