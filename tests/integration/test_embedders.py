@@ -340,6 +340,21 @@ def test_the_encoder_prepacks_its_weights_once_there_is_bulk(onnx_fast: FastE5Em
     assert np.array_equal(encoder.mean_pooled(short, lengths), before)
 
 
+def test_a_graph_deleted_before_the_switch_keeps_the_first_session(
+    tmp_path: Path, onnx_fast: FastE5Embedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    from askalong.providers.local.e5.graph import build_graph
+
+    weights = onnx_fast._encoder.weights  # type: ignore[attr-defined]
+    (tmp_path / f"encoder-{GRAPH_VERSION}.onnx").write_bytes(build_graph(weights))
+    encoder = OnnxEncoder(weights, tmp_path)
+    (tmp_path / f"encoder-{GRAPH_VERSION}.onnx").unlink()  # the user cleared the cache
+    bulk = np.random.default_rng(1).integers(5, 1000, size=(9, 500))
+    first = encoder.mean_pooled(bulk, np.full(9, 500))  # past PREPACK_AFTER_TOKENS
+    assert not _prepacked(encoder) and "keeping the session" in caplog.text
+    assert np.array_equal(encoder.mean_pooled(bulk, np.full(9, 500)), first)
+
+
 def test_a_start_with_the_cached_graph_opens_no_layer_arrays(
     tmp_path: Path, onnx_fast: FastE5Embedder, caplog: pytest.LogCaptureFixture
 ) -> None:

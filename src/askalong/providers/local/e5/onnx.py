@@ -68,9 +68,24 @@ class OnnxEncoder:
             if self._source is not None:
                 self._tokens += tokens
                 if self._tokens > PREPACK_AFTER_TOKENS:
-                    self._session = _session(self._source, prepacked=True)
+                    self._session = _prepacked_or(self._session, self._source)
                     self._source = None  # a graph held as bytes is not needed again
             return self._session
+
+
+def _prepacked_or(
+    session: onnxruntime.InferenceSession, source: Path | bytes
+) -> onnxruntime.InferenceSession:
+    """A prepacked session of ``source``, else ``session`` (the cached graph deleted since:
+    the same vectors, only slower runs)."""
+    if isinstance(source, Path) and not source.is_file():  # ORT's NoSuchFile is no OSError
+        log.warning("keeping the session without prepacked weights (%s is gone)", source)
+        return session
+    try:
+        return _session(source, prepacked=True)
+    except ProviderError as exc:
+        log.warning("keeping the session without prepacked weights (%s)", exc)
+        return session
 
 
 def cached_graph(folder: Path) -> Path | None:
