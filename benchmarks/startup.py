@@ -1,9 +1,10 @@
 """How much CPU a CLI call costs before it does its work: ``askalong --help``, ``docs`` and
-``ask`` (one question on a 8-page paper), each as a whole process, beside ``python -c pass``,
-for one or more source trees in the same run (the arms interleaved call by call, so a
-noisy machine loads them alike). CPU time (user + system of the child), not wall.
-Then ``askalong serve``'s idle memory on the same home, beside ``python -c pass`` and a
-bare Starlette app, the first answer asked of it, and the CPU of an ask answered by it
+``ask`` (one question on a 8-page paper, without and with ``--doc``), each as a whole
+process, beside ``python -c pass``, for one or more source trees in the same run (the
+arms interleaved call by call, so a noisy machine loads them alike). CPU time (user +
+system of the child), not wall. Then ``askalong serve``'s idle memory on the same home,
+beside ``python -c pass`` and a bare Starlette app, the first answer asked of it, and the
+CPU of an ask answered by it
 (``_serve_memory.py``).
 
     python benchmarks/startup.py --tree new=src --tree main=/path/to/main/src [--runs 5]
@@ -21,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _serve_memory import bare_app_mb, peak_of_pass, serve_figures
+from _serve_memory import bare_app_mb, only_document, peak_of_pass, serve_figures
 from _table import markdown_table, write_results
 
 PAPER = "pdf/en_2col/N18-3011.pdf"
@@ -33,6 +34,7 @@ CALLS: dict[str, list[str]] = {
     "askalong --help": [ASKALONG, "--help"],
     "askalong docs": [ASKALONG, "docs"],
     "askalong ask": [ASKALONG, "ask", QUESTION],
+    "askalong ask --doc DOC": [ASKALONG, "ask", QUESTION, "--doc"],  # + the home's document
 }
 
 
@@ -55,11 +57,13 @@ def child_env(src: Path, home: Path) -> dict[str, str]:
 
 def measure(trees: dict[str, Path], runs: int, home: Path) -> dict[tuple[str, str], list[float]]:
     seconds: dict[tuple[str, str], list[float]] = {}
+    documents = {t: only_document(ASKALONG, child_env(src, home / t)) for t, src in trees.items()}
     for _ in range(runs):
         for label, args in CALLS.items():
             for tree, src in trees.items():
                 env = child_env(src, home / tree)
-                taken = cpu_seconds(args, env)
+                document = [documents[tree]] if args[-1] == "--doc" else []
+                taken = cpu_seconds([*args, *document], env)
                 seconds.setdefault((label, tree), []).append(taken)
     return seconds
 

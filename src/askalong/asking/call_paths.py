@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from askalong.answer.base import Draft
+from askalong.asking.code_routes import CALL_TREE_ROUTE
 from askalong.context.call_path import definition_span, node_unit
 from askalong.context.call_tree import CallNode, node_line, walk
 from askalong.context.units import ContextUnit
 from askalong.types import Claim, Quote
 
-ROUTE = "call_tree"  # the draft's route: written from the call graph, not by an answerer
+ROUTE = CALL_TREE_ROUTE  # the draft's route: written from the call graph, not by an answerer
 # Why a node's line holds: it was read from the code, not written about it.
 FROM_THE_GRAPH = "read from the repository's calls: the quote is the function's definition line"
 

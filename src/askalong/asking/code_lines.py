@@ -12,12 +12,12 @@ count as much as code: a reader's words are most often in them.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from askalong.context.units import ContextUnit
+from askalong.text.patterns import lazy
 from askalong.text.tokens import tokenize
 from askalong.types import BlockSpan
 
@@ -25,10 +25,10 @@ K1 = 1.2  # BM25's saturation and length normalisation, as Lucene
 B = 0.75
 
 _COMMENT = ("#", "//", "/*", "*", '"""', "'''")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_BARE_LINE = re.compile(r"^[\s{}()\[\];,:]*$")
+_CAMEL = lazy(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_BARE_LINE = lazy(r"^[\s{}()\[\];,:]*$")
 # A line of comment punctuation alone (``/*``, ``*/``, ``"""``): it says nothing to quote.
-_MARK_LINE = re.compile(r"^\s*(?:/\*+|\*+/|\*|\"\"\"|\'\'\'|#+|//+)\s*$")
+_MARK_LINE = lazy(r"^\s*(?:/\*+|\*+/|\*|\"\"\"|\'\'\'|#+|//+)\s*$")
 _BLOCK_OPENERS = (("/*", "*/"), ('"""', '"""'), ("'''", "'''"))
 
 

@@ -11,18 +11,18 @@ that continue its statement (``statement`` finds them).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from askalong.asking.code_lines import CodeLine
+from askalong.text.patterns import lazy
 from askalong.types import BlockSpan
 
 SENTENCE_LINES = 2  # comment lines taken to finish a picked line's sentence, at most
 STATEMENT_LINES = 12  # lines of one statement (a long signature), at most
-_MARKS = re.compile(r"^\s*(?://+|#+|/?\*+|\"\"\"|''')\s?")
-_STRING = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
-_SENTENCE_END = re.compile(r"[.!?:;。！？：；]\s*(?:\*/|\"\"\"|''')?\s*$")
+_MARKS = lazy(r"^\s*(?://+|#+|/?\*+|\"\"\"|''')\s?")
+_STRING = lazy(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
+_SENTENCE_END = lazy(r"[.!?:;。！？：；]\s*(?:\*/|\"\"\"|''')?\s*$")
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,9 @@ def ask(
         if asked is not None:
             _print(asked.answer, as_json, f"askalong serve, pid {asked.server.pid}")
             return
+    from askalong.providers.local.e5.threads import single_blas_thread
+
+    single_blas_thread()  # before the engines import numpy
     from askalong.cli.ask_here import answer_here  # the engines: only when answering here
 
     _print(answer_json(answer_here(options)), as_json)

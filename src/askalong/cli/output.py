@@ -28,8 +28,10 @@ __all__ = [
     "shown",
 ]
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+# emoji=False: a quote is shown as written (":smile:" stays text), and rich's 3,600-code
+# emoji table is not loaded at every answer printed.
+console = Console(highlight=False, soft_wrap=True, emoji=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def fail(message: str) -> NoReturn:

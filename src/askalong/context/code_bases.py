@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import re
 
+from askalong.text.patterns import lazy
+
 # A class header's bases: Python's parenthesised list, Java/TS/C# ``extends``/``implements``,
 # C++'s ``: public``.
-_PY_BASES = re.compile(r"^\s*class\s+\w+\s*\(([^)]*)\)", re.M)
-_OTHER_BASES = re.compile(
+_PY_BASES = lazy(r"^\s*class\s+\w+\s*\(([^)]*)\)", re.M)
+_OTHER_BASES = lazy(
     r"\b(?:extends|implements)\s+([\w.]+(?:<[^>]*>)?(?:\s*,\s*[\w.]+(?:<[^>]*>)?)*)"
 )
-_CPP_BASE = re.compile(
+_CPP_BASE = lazy(
     r"\b(?:class|struct)\s+\w+\s*:\s*(?:(?:public|protected|private|virtual)\s+)*([\w:]+)"
 )
 # Doc comments and comment lines (C-style and Python's) above a class's header.
-_COMMENTS = re.compile(r"/\*.*?\*/|^\s*(?://|#)[^\n]*", re.S | re.M)
-_GO_STRUCT = re.compile(r"^\s*type\s+\w+(?:\[[^\]]*\])?\s+struct\s*\{", re.M)
+_COMMENTS = lazy(r"/\*.*?\*/|^\s*(?://|#)[^\n]*", re.S | re.M)
+_GO_STRUCT = lazy(r"^\s*type\s+\w+(?:\[[^\]]*\])?\s+struct\s*\{", re.M)
 # An embedded field: a type alone on its line, maybe a pointer or another package's.
-_GO_EMBEDDED = re.compile(r"^\s*\*?(?:\w+\.)?([A-Za-z_]\w*)\s*(?:`[^`]*`)?\s*(?://.*)?$")
+_GO_EMBEDDED = lazy(r"^\s*\*?(?:\w+\.)?([A-Za-z_]\w*)\s*(?:`[^`]*`)?\s*(?://.*)?$")
 
 
 def class_bases(text: str) -> frozenset[str]:

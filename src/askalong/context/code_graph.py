@@ -32,12 +32,13 @@ from askalong.context.code_scope import (
 )
 from askalong.parse.code.languages import grammar_for
 from askalong.parse.code.outline import CallSite, code_outline
+from askalong.text.patterns import lazy
 from askalong.types import Block
 
 SELF_NAMES = frozenset({"self", "cls", "this", "Self"})
 _ARROW_LANGUAGES = frozenset({"javascript", "typescript"})
 # ``const f = (a, b) =>``, ``let f = async x =>``: an arrow function's header line
-_ARROW = re.compile(
+_ARROW = lazy(
     r"(?:export\s+)?(?:const|let|var)\s+\w+\s*(?::[^=]+)?="
     r"\s*(?:async\s+)?(?:\([^)]*\)|\w+)\s*(?::[^=]+)?=>"
 )
@@ -46,14 +47,14 @@ _ARROW = re.compile(
 MEMBER_CALLS = frozenset({"java"})
 SUPER_NAMES = frozenset({"super()", "super"})
 MAX_BASES = 8  # levels of base classes followed
-_NEW = re.compile(r"^new\s+([A-Z]\w*)\b")
+_NEW = lazy(r"^new\s+([A-Z]\w*)\b")
 _NOT_HEADER = ("#", "//", "/*", "*", "@")
-_CLASS_HEADER = re.compile(
+_CLASS_HEADER = lazy(
     r"(?:(?:export|public|private|protected|abstract|final|static|default|sealed)\s+)*"
     r"(?:class|struct|interface|enum|record|type|impl)\b"
 )
-_GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)", re.M)
-_GO_RETURNS = re.compile(r"^func\s+\w+\([^)]*\)\s*\*?(\w+)\s*\{", re.M)  # a function's type
+_GO_RECEIVER = lazy(r"^\s*func\s*\(\s*(\w+)", re.M)
+_GO_RETURNS = lazy(r"^func\s+\w+\([^)]*\)\s*\*?(\w+)\s*\{", re.M)  # a function's type
 
 
 def block_calls(file: SourceFile, block: Block) -> tuple[CallSite, ...]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from askalong.context.code_places import Place, SourceFile
 from askalong.parse.code.languages import grammar_for
 from askalong.parse.code.outline import Import, code_outline
+from askalong.text.patterns import lazy
 from askalong.types import Block
 
 if TYPE_CHECKING:
@@ -22,11 +23,11 @@ if TYPE_CHECKING:
 # elsewhere nor a method of the caller's class.
 SCOPED = frozenset({"python", "javascript", "typescript"})
 
-_REQUIRE = re.compile(
+_REQUIRE = lazy(
     r"\b(?:const|let|var)\s+(?:\{([^}]*)\}|(\w+))\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)"
 )
 
-_QUOTED = re.compile(r"['\"]([^'\"]+)['\"]")
+_QUOTED = lazy(r"['\"]([^'\"]+)['\"]")
 
 
 def block_imports(file: SourceFile, block: Block) -> tuple[Import, ...]:

@@ -17,12 +17,14 @@ import re
 import textwrap
 from collections.abc import Sequence
 
+from askalong.text.patterns import lazy
+
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TYPE = r"([A-Z]\w*)"
-_JS_LOCAL = re.compile(r"\b(?:let|const|var)\s+(\w+)")
-_GO_LOCAL = re.compile(r"\b(\w+)(?:\s*,\s*\w+)*\s*:=|\bvar\s+(\w+)")
-_COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-_JAVA_LOCAL = re.compile(r"\b[A-Z]\w*(?:<[^;=()]*>)?(?:\[\])?\s+(\w+)\s*[=;:)]")
+_JS_LOCAL = lazy(r"\b(?:let|const|var)\s+(\w+)")
+_GO_LOCAL = lazy(r"\b(\w+)(?:\s*,\s*\w+)*\s*:=|\bvar\s+(\w+)")
+_COMMENTS = lazy(r"/\*.*?\*/|//[^\n]*", re.S)
+_JAVA_LOCAL = lazy(r"\b[A-Z]\w*(?:<[^;=()]*>)?(?:\[\])?\s+(\w+)\s*[=;:)]")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -125,9 +127,7 @@ def _python_types(tree: ast.Module) -> dict[str, str]:
     return types
 
 
-_JAVA_STATIC = re.compile(
-    r"^\s*import\s+static\s+(?:[\w$]+\.)*?([A-Z][\w$]*)\.([\w$]+|\*)\s*;", re.M
-)
+_JAVA_STATIC = lazy(r"^\s*import\s+static\s+(?:[\w$]+\.)*?([A-Z][\w$]*)\.([\w$]+|\*)\s*;", re.M)
 
 
 def static_import_owners(header: str, name: str) -> list[str]:

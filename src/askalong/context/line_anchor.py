@@ -7,15 +7,15 @@ line's end, kept within that block.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from askalong.errors import InputError, NotFound
+from askalong.text.patterns import lazy
 from askalong.types import Anchor, Block
 
-_AT_LINES = re.compile(r"^(?P<file>.+):(?P<first>\d+)(?:-(?P<last>\d+))?$")
-_BLOCK_ID = re.compile(r"^b\d+$")
+_AT_LINES = lazy(r"^(?P<file>.+):(?P<first>\d+)(?:-(?P<last>\d+))?$")
+_BLOCK_ID = lazy(r"^b\d+$")
 
 
 @dataclass(frozen=True)

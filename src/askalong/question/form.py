@@ -23,6 +23,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from askalong.text.patterns import LazyPattern, lazy
 from askalong.text.tokens import key_terms
 
 AnswerType = Literal[
@@ -32,11 +33,11 @@ AnswerType = Literal[
 _I = re.IGNORECASE
 
 # English, tried in order on the question's opening (after "and", "so", "then" …).
-_EN_TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
-    ("reason", re.compile(r"\b(?:why|for what reason|what (?:is|was) the reason)\b", _I)),
+_EN_TYPES: tuple[tuple[AnswerType, LazyPattern], ...] = (
+    ("reason", lazy(r"\b(?:why|for what reason|what (?:is|was) the reason)\b", _I)),
     (
         "quantity",
-        re.compile(
+        lazy(
             r"\bhow (?:many|much|long|old|far|large|big|often|fast|high|deep|wide)\b"
             r"|\bwhat (?:percentage|percent|proportion|fraction|number|amount|size)\b",
             _I,
@@ -44,38 +45,38 @@ _EN_TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
     ),
     (
         "time",
-        re.compile(r"\bwhen\b|\bwhat (?:year|date|time|day|month)\b|\bwhich (?:year|date)\b", _I),
+        lazy(r"\bwhen\b|\bwhat (?:year|date|time|day|month)\b|\bwhich (?:year|date)\b", _I),
     ),
-    ("method", re.compile(r"\bhow\b|\bin what way\b|\bby what means\b", _I)),
+    ("method", lazy(r"\bhow\b|\bin what way\b|\bby what means\b", _I)),
     (
         "definition",
-        re.compile(
+        lazy(
             r"^\W*(?:what|who)(?: is|'s| are| was| were) (?:an? |the )?[\w-]+(?: [\w-]+)?\W*$"
             r"|^\W*what does .+ (?:mean|stand for|refer to|do)\b|^\W*(?:define|explain)\b",
             _I,
         ),
     ),
-    ("entity", re.compile(r"\b(?:what|which|who|whom|whose|where)\b", _I)),
+    ("entity", lazy(r"\b(?:what|which|who|whom|whose|where)\b", _I)),
     (
         "yes_no",
-        re.compile(
+        lazy(
             r"^\W*(?:is|are|was|were|do|does|did|can|could|should|will|would|has|have|"
             r"had|may|must|shall)\b",
             _I,
         ),
     ),
 )
-_ZH_TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
-    ("reason", re.compile("为什么|为何|什么原因|原因是|何故|为啥")),
-    ("quantity", re.compile("多少|几[个位次种条项层年天月倍岁名]?|多[长久大高远重宽深快]")),
-    ("time", re.compile("何时|什么时候|哪一?年|哪天|几月|什么时间|哪个时期")),
-    ("method", re.compile("怎么|怎样|如何|用什么方法|通过什么|什么办法|步骤")),
+_ZH_TYPES: tuple[tuple[AnswerType, LazyPattern], ...] = (
+    ("reason", lazy("为什么|为何|什么原因|原因是|何故|为啥")),
+    ("quantity", lazy("多少|几[个位次种条项层年天月倍岁名]?|多[长久大高远重宽深快]")),
+    ("time", lazy("何时|什么时候|哪一?年|哪天|几月|什么时间|哪个时期")),
+    ("method", lazy("怎么|怎样|如何|用什么方法|通过什么|什么办法|步骤")),
     (
         "definition",
-        re.compile("^什么是|是什么意思|指的是什么|是指什么|的含义|的定义|是什么[？?]?$"),
+        lazy("^什么是|是什么意思|指的是什么|是指什么|的含义|的定义|是什么[？?]?$"),
     ),
-    ("entity", re.compile("什么|哪些|哪个|哪种|哪|谁")),
-    ("yes_no", re.compile("是否|是不是|能不能|可不可以|有没有|会不会|[吗么][？?]?$")),
+    ("entity", lazy("什么|哪些|哪个|哪种|哪|谁")),
+    ("yes_no", lazy("是否|是不是|能不能|可不可以|有没有|会不会|[吗么][？?]?$")),
 )
 
 # Words any question about a document may use: they say nothing about what it asks.
@@ -180,17 +181,17 @@ GENERIC_TERMS = frozenset(
 
 # The asked noun of an English what/which question, and the Chinese asked noun or topic.
 _AUX = r"(?:is|are|was|were|does|do|did|can|could|should|would|will|has|have|had)\b"
-_EN_ASKED = re.compile(
+_EN_ASKED = lazy(
     rf"\b(?:what|which|how many|how much)\s+(?!{_AUX}|kind\b|type\b|sort\b)"
     rf"([a-z][\w-]*(?:\s+[a-z][\w-]*(?=\s+{_AUX}))?)",
     _I,
 )
-_EN_TOPIC = re.compile(r"\b(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(.+?)\W*$", _I)
-_ZH_DEFINED = re.compile("^什么是(.{1,24}?)[？?。]?$")
-_ZH_ASKED = re.compile(
+_EN_TOPIC = lazy(r"\b(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(.+?)\W*$", _I)
+_ZH_DEFINED = lazy("^什么是(.{1,24}?)[？?。]?$")
+_ZH_ASKED = lazy(
     "(?:(?<!为)什么|哪些|哪种|哪个|哪一种)([\u4e00-\u9fff]{1,6}?)(?:[？?，,。]|$|来|去|训练|是|用|做|对|在)"
 )
-_ZH_TOPIC = re.compile(
+_ZH_TOPIC = lazy(
     "^(.{1,24}?)(?:是什么|是啥|是指|指什么|怎么|怎样|如何|为什么|为何|有哪些|有什么|是哪|是多少|有多少|是否|何时|什么时候)"
 )
 
@@ -227,7 +228,7 @@ def _single_han(term: str) -> bool:
     return len(term) == 1 and "\u4e00" <= term <= "\u9fff"
 
 
-def _answer_type(text: str, table: tuple[tuple[AnswerType, re.Pattern[str]], ...]) -> AnswerType:
+def _answer_type(text: str, table: tuple[tuple[AnswerType, LazyPattern], ...]) -> AnswerType:
     opening = re.sub(r"^\W*(?:and|so|then|also|but|ok|okay)\b[\s,]*", "", text.strip(), flags=_I)
     for kind, pattern in table:
         if pattern.search(opening):
@@ -244,8 +245,8 @@ def _asked(text: str, han: bool) -> str:
     return ""
 
 
-_HAN = re.compile("[\u4e00-\u9fff]")
-_LATIN = re.compile("[A-Za-z]")
+_HAN = lazy("[\u4e00-\u9fff]")
+_LATIN = lazy("[A-Za-z]")
 
 
 def focus_found(

@@ -19,16 +19,16 @@ A question that does not lean on its thread is its own query, unchanged.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 
 from askalong.question.form import question_form
 from askalong.question.leaning import continues, thread_subject
+from askalong.text.patterns import lazy
 from askalong.text.tokens import key_terms
 
 NEW_SUBJECT_TERMS = 2  # words of its own that make a follow-up name a new subject
 # "X 呢？": the Chinese particle that asks the previous question of X.
-_ABOUT_ZH = re.compile("呢[？?]?\\s*$")
+_ABOUT_ZH = lazy("呢[？?]?\\s*$")
 
 
 def self_contained(question: str, previous: Sequence[str], leans: bool, said: str = "") -> str:
@@ -71,7 +71,7 @@ def elliptic(question: str, terms: Collection[str] | None = None) -> bool:
     return question_form(question, own).answer_type == "other"
 
 
-_WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*")  # "os.environ", "set_key", a Han run
+_WORD = lazy(r"[^\W_]+(?:[._/-][^\W_]+)*")  # "os.environ", "set_key", a Han run
 
 
 def _missing_words(subject: str, question: str) -> str:

@@ -15,19 +15,20 @@ from askalong.question.form import GENERIC_TERMS
 from askalong.question.leaning import refers_back
 from askalong.question.stats_asks import asks_stats
 from askalong.question.traditional import written_at
+from askalong.text.patterns import lazy
 from askalong.text.tokens import key_terms
 
 # "以及" joins two nouns as often as two questions: it splits only where a question mark
 # or a clause already ended the first part, or when both sides are long enough to stand.
 # ", and" joins two questions when a question word or an auxiliary opens what follows
 # ("What does X set, and what is its default?"), never two nouns ("X, and Y").
-_JOINS = re.compile(
+_JOINS = lazy(
     r"[。；;?？]+|\s*,?\s*\band also\b\s*|[，,]?\s*(?:还有|顺便(?:问一下|问问|说一下)?)\s*"
     r"|\s*,\s*and\s+(?=(?:what|how|why|when|where|which|who|whom|whose|is|are|does|do|did"
     r"|can|could|should|will|would)\b)",
     re.IGNORECASE,
 )
-_ALSO_CHINESE = re.compile(r"[，,]?\s*以及\s*")
+_ALSO_CHINESE = lazy(r"[，,]?\s*以及\s*")
 MIN_PART_CHARS = 4  # a shorter remainder ("ok?") is not a question of its own
 MAX_PARTS = 6
 
@@ -90,7 +91,7 @@ def _split_also(chunk: str) -> list[str]:
     return [chunk]
 
 
-_OPENING_JOIN = re.compile(r"^(?:and|also|然后|另外)\s*", re.IGNORECASE)
+_OPENING_JOIN = lazy(r"^(?:and|also|然后|另外)\s*", re.IGNORECASE)
 
 
 def _tidy(part: str) -> str:
@@ -99,18 +100,18 @@ def _tidy(part: str) -> str:
 
 # -- a part that leans on the one before: searched with that part's subject ----------------
 
-_WH = re.compile(
+_WH = lazy(
     r"^\W*(?:what|how|why|when|where|which|who)\b(?:\s+(?:big|large|many|much|long|often))?"
     r"\s+(?P<aux>does|do|did|is|are|was|were|can|could|should|would|will|has|have)\s+"
     r"(?P<rest>.+?)\W*$",
     re.IGNORECASE,
 )
-_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
-_ASKED_TAIL = re.compile(r"\s+(?:used\s+for|used|for|mean|do|stand\s+for)$", re.IGNORECASE)
+_ARTICLE = lazy(r"^(?:an?|the)\s+", re.IGNORECASE)
+_ASKED_TAIL = lazy(r"\s+(?:used\s+for|used|for|mean|do|stand\s+for)$", re.IGNORECASE)
 _VERB_AUX = frozenset({"does", "do", "did", "can", "could", "should", "would", "will"})
-_NAMED = re.compile(r"[A-Z_0-9]")  # a word that names: shared_buffers, ANALYZE, TraceMonkey
-_PREPOSITION = re.compile(r"\s+(?:in|of|as|at|for|on|with|to|from|by|into|when)\b.*$", re.I)
-_POINTER = re.compile(r"\b(?:it|its|they|them|their|one)\b", re.IGNORECASE)
+_NAMED = lazy(r"[A-Z_0-9]")  # a word that names: shared_buffers, ANALYZE, TraceMonkey
+_PREPOSITION = lazy(r"\s+(?:in|of|as|at|for|on|with|to|from|by|into|when)\b.*$", re.I)
+_POINTER = lazy(r"\b(?:it|its|they|them|their|one)\b", re.IGNORECASE)
 # Words that ask for a property of something named before ("what is the typical default?"):
 # a part whose subject holds nothing else names no subject of its own.
 _ATTRIBUTES = frozenset(

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 
+from askalong.text.patterns import lazy
+
 _UNITS = r"(?:documents|docs|files|papers|chunks|passages)"
 _KB = r"(?:the |my |our |this )?(?:knowledge ?base|library|kb|collection)"
 _ZH_UNITS = r"(?:个|篇|份)?(?:文档|文件|论文|资料|片段|文本块|块)"
 _ZH_OWNER = r"(?:我|我们|你|知识库|资料库|文档库|这里)"
 _END = r"\s*(?:[?？.!。]|$)"
-_STATS = re.compile(
+_STATS = lazy(
     # how many documents do I have / are there / can I see / have we added
     rf"\bhow many {_UNITS} (?:do|did|have|has) (?:i|we|you)(?: \w+)?{_END}"
     rf"|\bhow many {_UNITS} can (?:i|we) (?:see|access|search|read|ask)\b"

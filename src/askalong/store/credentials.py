@@ -10,18 +10,19 @@ recognised (and revoked by id) without the store knowing its secret.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from dataclasses import dataclass
-
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
+from typing import TYPE_CHECKING
 
 from askalong.errors import InputError
 
+if TYPE_CHECKING:
+    from argon2 import PasswordHasher
+
 MIN_PASSWORD_CHARS = 8
 TOKEN_PREFIX = "aa_"
-_HASHER = PasswordHasher()
 
 
 @dataclass(frozen=True)
@@ -36,14 +37,25 @@ class NewToken:
 def hash_password(password: str) -> str:
     if len(password) < MIN_PASSWORD_CHARS:
         raise InputError(f"a password needs at least {MIN_PASSWORD_CHARS} characters")
-    return _HASHER.hash(password)
+    return _hasher().hash(password)
 
 
 def password_matches(stored_hash: str, password: str) -> bool:
+    from argon2.exceptions import InvalidHashError, VerificationError
+
     try:
-        return _HASHER.verify(stored_hash, password)
+        return _hasher().verify(stored_hash, password)
     except (VerificationError, InvalidHashError):
         return False
+
+
+@functools.cache
+def _hasher() -> PasswordHasher:
+    """Made at the first password: every store imports this module, and argon2's cffi
+    bindings cost a question that checks none (~5 CPU ms, issue 28)."""
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
 
 
 def new_token() -> NewToken:

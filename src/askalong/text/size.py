@@ -3,13 +3,13 @@ is about 512 Chinese characters or 300 English words (pure)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from askalong.text.patterns import lazy
 from askalong.text.scripts import CJK, CJK_RE, WORD_RE, WORD_UNITS_X10
 
 # Atoms are the places where an over-long sentence may be cut: a CJK character or a word.
-ATOM_RE = re.compile(f"[{CJK}]|[^\\W_{CJK}]+")
+ATOM_RE = lazy(f"[{CJK}]|[^\\W_{CJK}]+")
 # ASCII text has no CJK and its words are runs of letters and digits: with every other
 # byte made a space, ``bytes.split`` counts them six times faster than ``WORD_RE``.
 _ASCII_WORDS = bytes(c if chr(c).isalnum() and c < 128 else 32 for c in range(256))

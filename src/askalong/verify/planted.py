@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from askalong.text.fold import fold
+from askalong.text.patterns import lazy
 from askalong.text.sentences import split_sentences
 from askalong.text.tokens import terms_of
 from askalong.types import Claim
@@ -39,7 +40,7 @@ _CUES = (  # each a sentence addressed to the assistant, not one about the world
     r"(?:你必须|你应该|请直接)(?:回答|回复)",
     r"^\W{0,8}(?:系统|助手)\s*[:：]",
 )
-_PLANTED = re.compile("|".join(f"(?:{cue})" for cue in _CUES), re.IGNORECASE)
+_PLANTED = lazy("|".join(f"(?:{cue})" for cue in _CUES), re.IGNORECASE)
 SUSPICIOUS_CITE = "the cited text is an instruction planted in the document, not evidence"
 SUSPICIOUS_TERMS = "repeats what an instruction planted in the document says ({terms})"
 

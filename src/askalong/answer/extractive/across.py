@@ -14,7 +14,6 @@ answerer's cache, so a follow-up over the same evidence embeds nothing again.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -24,6 +23,7 @@ from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.scoring import Scored, Weights
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading
+from askalong.text.patterns import lazy
 from askalong.text.scripts import detect_language
 
 # A sentence is counted in its language when it has at least this many characters.
@@ -35,7 +35,7 @@ MAX_EMBEDDED = 160  # prose sentences embedded at most (ten retrieved chunks hol
 # question (short, dense with names: "… Ad Hoc Network Journal, vol. 3, pp. 325-349"):
 # such lines are never the answer there, nor are fragments.
 _NOT_PROSE = frozenset({"footnote", "header", "footer", "caption", "formula", "heading"})
-_BIBLIOGRAPHIC = re.compile(
+_BIBLIOGRAPHIC = lazy(
     r"\b(?:vol|pp|no)\.\s*\d|\bProc(?:eedings|\.)|\bJournal\b|\bchapter\b|https?://"
     r"|^\s*\[\d+\]|\bet al\.|\bIn [A-Z][\w.]+ [A-Z]\.",
 )

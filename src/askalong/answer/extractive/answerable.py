@@ -32,7 +32,6 @@ found (or says that nothing was close in meaning), in the question's language.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,6 +41,7 @@ from askalong.answer.extractive.typed import typed_answer_missing
 from askalong.question.form import focus_found
 from askalong.question.reading import QuestionReading
 from askalong.question.traditional import plain
+from askalong.text.patterns import lazy
 from askalong.text.tokens import CHINESE_STOP_WORDS, han_words, key_terms, search_normal
 
 # Refused by term only when none of the checkable focus is found: a stricter share (0.5)
@@ -98,9 +98,9 @@ QUESTION_WORDS = frozenset(
         "是不是",
     ]
 )
-_HAN = re.compile("[\u4e00-\u9fff]")
-_LATIN = re.compile("[A-Za-z]")
-_WORD = re.compile(r"[A-Za-z][\w'’-]*|[\u4e00-\u9fff]+")
+_HAN = lazy("[\u4e00-\u9fff]")
+_LATIN = lazy("[A-Za-z]")
+_WORD = lazy(r"[A-Za-z][\w'’-]*|[\u4e00-\u9fff]+")
 
 
 @dataclass(frozen=True)
@@ -170,9 +170,9 @@ def focus_support(
     )
 
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_YEAR = re.compile(r"(?:19|20)\d\d")  # "in 2015" is often paraphrased ("that season")
-_HAN_RUN = re.compile("[\u4e00-\u9fff]+")
+_NUMBER = lazy(r"\d+(?:[.,]\d+)*")
+_YEAR = lazy(r"(?:19|20)\d\d")  # "in 2015" is often paraphrased ("that season")
+_HAN_RUN = lazy("[\u4e00-\u9fff]+")
 # Single characters that are grammar, a place word, a common verb or a question word,
 # never part of an unknown noun ("钱没了", "很慢", "开服装店", "谁赢", "超级碗上", "多大").
 _FUNCTION_CHARS = frozenset(

@@ -11,30 +11,31 @@ import re
 from collections.abc import Sequence
 
 from askalong.question.form import AnswerType, QuestionForm
+from askalong.text.patterns import LazyPattern, lazy
 from askalong.text.tokens import key_terms
 from askalong.types import Intent
 
 _I = re.IGNORECASE
 
-EXPLAIN_CUES = re.compile(
+EXPLAIN_CUES = lazy(
     r"\b(?:refers? to|is defined as|are defined as|defined as|we define|denotes?|means|"
     r"is called|are called|known as|stands for|is a|is an|are a|is the|are the|"
     r"is a kind of|is a type of|that is|i\.e\.)\b"
     r"|称为|称作|是指|指的是|即|定义为|叫做|叫作|所谓|意思是|意为|是一种|是一个|是一类",
     _I,
 )
-EXAMPLE_CUES = re.compile(
+EXAMPLE_CUES = lazy(
     r"\b(?:for example|for instance|e\.g\.|such as|including|an example|examples? of|"
     r"to illustrate|like)\b|例如|比如|譬如|诸如|举例|例子|以.{1,8}为例|像是|包括",
     _I,
 )
-COMPARE_CUES = re.compile(
+COMPARE_CUES = lazy(
     r"\b(?:unlike|whereas|while|in contrast|by contrast|compared (?:with|to)|"
     r"differs?|different|difference|than|however|but|on the other hand|rather than|"
     r"instead of)\b|而|不同于|不同|区别|差异|相比|相较|相对于|然而|但是|却|与其|比.{1,6}更",
     _I,
 )
-_CUES: dict[Intent, re.Pattern[str]] = {
+_CUES: dict[Intent, LazyPattern] = {
     "explain": EXPLAIN_CUES,
     "example": EXAMPLE_CUES,
     "compare": COMPARE_CUES,
@@ -43,8 +44,8 @@ _CUES: dict[Intent, re.Pattern[str]] = {
 # What a sentence holds when it answers a question of each type (``QuestionForm``): a
 # number for how many, a date for when, a cause for why, a means for how, a definition
 # for what-is. Only a fit: coverage of the question still decides what is about it.
-NUMBER_IN_TEXT = re.compile(r"\d|[一二三四五六七八九十百千万亿两]+[年月日个位次岁倍种%]")
-DATE_IN_TEXT = re.compile(
+NUMBER_IN_TEXT = lazy(r"\d|[一二三四五六七八九十百千万亿两]+[年月日个位次岁倍种%]")
+DATE_IN_TEXT = lazy(
     r"\b(?:1[5-9]\d\d|20\d\d)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d"
     r"|\b(?:century|decade|year|years|month|months|day|days|ago|since|until|during|before|after)\b"
     r"|\d+\s*年|[一二三四五六七八九十〇零]+年|\d+\s*月|世纪|年代|期间|之前|之后|以来",
@@ -54,7 +55,7 @@ DATE_IN_TEXT = re.compile(
 # ("because", "so that", "by patching", 因为, 通过); a weak one only may ("helps", "with",
 # 可以, 用). A weak cue is half a fit: in the Java manual "如果不使用线程池" holds 使用 as
 # surely as the rule naming ThreadPoolExecutor does, and "with" is in every other sentence.
-CAUSE_CUES = re.compile(
+CAUSE_CUES = lazy(
     r"\b(?:because|due to|owing to|so that|as a result|therefore|hence|in order to|"
     r"this is why|(?:which|that) (?:is|are|was) why|the reason|reasons? (?:is|are|for|why)|"
     r"is based on|based on the (?:expectation|observation|assumption)|since (?:the|it|they|"
@@ -62,13 +63,13 @@ CAUSE_CUES = re.compile(
     r"|因为|由于|所以|为了|因此|因而|原因|目的|否则|以便|以免|是为了|之所以",
     _I,
 )
-WEAK_CAUSE_CUES = re.compile(
+WEAK_CAUSE_CUES = lazy(
     r"\b(?:thus|since|leads? to|caus(?:e|es|ed|ing)|reason|motivat\w*|intuitively|"
     r"allows?|enables?|helps?|avoids?|prevents?|expect\w*|risk)\b"
     r"|从而|导致|避免|防止|容易|风险|会",
     _I,
 )
-METHOD_CUES = re.compile(
+METHOD_CUES = lazy(
     r"\b(?:by (?:\w+ing|using|means of|a|an|the)|using|via|through|first\b[^.;]{0,80}\bthen|"
     r"steps?|we (?:use|train|compute|apply|build|construct|run|feed|split|obtain|first|then|"
     r"simply|extend|add|define|replace|patch|take|choose|select)|"
@@ -80,20 +81,20 @@ METHOD_CUES = re.compile(
 )
 # What a sentence only proposes ("As future work, this could be avoided by …") is not how
 # it is done: its cue counts half.
-HEDGE = re.compile(r"\b(?:future work|could be|might|would be|we plan|remains? to)\b", _I)
-WEAK_METHOD_CUES = re.compile(
+HEDGE = lazy(r"\b(?:future work|could be|might|would be|we plan|remains? to)\b", _I)
+WEAK_METHOD_CUES = lazy(
     r"\b(?:by|uses?|with|first|then|next|finally|method|approach|we)\b"
     r"|使用|方法|最后|先|再|用|可以",
     _I,
 )
 DEFINITION_CUES = EXPLAIN_CUES
 # A name: a capitalised word or acronym past the sentence's first word ("AllenNLP", "GloVe").
-_NAME = re.compile(r"(?<=\S\s)(?:[A-Z][a-z]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*|[A-Z][a-z]{2,})\b")
-_WEAK_FIT: dict[AnswerType, re.Pattern[str]] = {
+_NAME = lazy(r"(?<=\S\s)(?:[A-Z][a-z]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*|[A-Z][a-z]{2,})\b")
+_WEAK_FIT: dict[AnswerType, LazyPattern] = {
     "reason": WEAK_CAUSE_CUES,
     "method": WEAK_METHOD_CUES,
 }
-_FIT: dict[AnswerType, re.Pattern[str]] = {
+_FIT: dict[AnswerType, LazyPattern] = {
     "quantity": NUMBER_IN_TEXT,
     "time": DATE_IN_TEXT,
     "reason": CAUSE_CUES,
@@ -147,8 +148,8 @@ def states_answer(form: QuestionForm, sentence: str) -> bool:
 # function returns …", "work_mem — Sets …") is its definition; one opening on a condition
 # or an aside ("If true, the autovacuum daemon will …", "Like a CASE expression, COALESCE
 # only …", "There is a race condition …") is about something else that involves it.
-_ARTICLE = re.compile(r"^\W*(?:the|a|an)\s+", _I)
-_ASIDE = re.compile(
+_ARTICLE = lazy(r"^\W*(?:the|a|an)\s+", _I)
+_ASIDE = lazy(
     r"^\W*(?:if|when|whenever|unless|although|though|while|like|unlike|without|however|"
     r"but|also|note|be aware|there (?:is|are|was|were)|even|except|as with|in (?:this|that|"
     r"such|the default|most|many|some)|once|after|before)\b",
@@ -170,7 +171,7 @@ def opens_with_subject(sentence: str, names: Sequence[str]) -> bool:
 
 # A sentence that continues the one before: it opens with a pronoun or demonstrative, or
 # the one before ended on a colon or semicolon (Chinese lists run on with "；").
-_ANAPHOR = re.compile(
+_ANAPHOR = lazy(
     r"(?:this|these|that|those|it|its|they|their|he|she|his|her|such|there)\b"
     r"|这|此|其|它|他|她|该|也|并|因此|所以|从而",
     _I,

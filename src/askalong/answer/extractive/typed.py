@@ -19,9 +19,10 @@ from collections.abc import Callable, Sequence
 
 from askalong.answer.extractive.scoring import Scored
 from askalong.question.reading import QuestionReading
+from askalong.text.patterns import LazyPattern, lazy
 from askalong.text.scripts import detect_language
 
-_NUMBER = re.compile(
+_NUMBER = lazy(
     r"\d|[一二两三四五六七八九十百千万亿半]|\b(?:one|two|three|four|five|six|seven|eight|nine|"
     r"ten|eleven|twelve|twenty|thirty|forty|fifty|hundreds?|thousands?|millions?|billions?|"
     r"dozens?|twice|thrice|half|double|single|several|few|many|once)\b",
@@ -57,7 +58,7 @@ def typed_answer_missing(
     )
 
 
-def _other_script(chinese: bool, scored: Sequence[Scored], value: re.Pattern[str]) -> bool:
+def _other_script(chinese: bool, scored: Sequence[Scored], value: LazyPattern) -> bool:
     """Whether the evidence holds a sentence in the other script than the question's
     (``chinese``: it holds any Chinese) that may give the value: for an English question
     any Chinese sentence (its numbers sit with Chinese words), for a Chinese one an

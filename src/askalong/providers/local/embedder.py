@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import os
-import statistics
 import time
 from typing import TYPE_CHECKING
 
@@ -174,4 +173,6 @@ def query_seconds(embedder: Embedder, repeats: int = 5) -> float:
         start = time.perf_counter()
         embedder._embed(["how long is the Yangtze river"], "query")
         times.append(time.perf_counter() - start)
+    import statistics  # choosing only (with fractions and decimal): not at every start
+
     return statistics.median(times)

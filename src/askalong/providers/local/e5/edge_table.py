@@ -3,12 +3,14 @@ so that a start need not load them.
 
 Built, the edges are a 505k-entry dict (~1 CPU-s); read back whole from a cache, still
 ~0.3 CPU-s at every start, most of what a one-question ``askalong ask`` spends on its
-tokenizer (issue 28). A question needs a few hundred lookups, so a start reads them one by
-one from an SQLite table in the cache folder (~4 us each, nothing loaded up front), and
-only text enough to pay for it (``BULK_CHARACTERS``: embedding passages) loads the whole
-dict, once. The file is written whole under a temporary name and renamed, so a crash
-leaves no half table; one that cannot be read, or a folder that cannot be written, only
-means the dict is built in memory, as before.
+tokenizer (issue 28). A question needs a few hundred lookups, so a start reads a text's
+edges from an SQLite table in the cache folder (nothing loaded up front), level by level:
+every one-character run of the text first, then each run found one character longer, one
+query a level. Those are the runs the tokenizer's walk looks up, ~1 ms a sentence against
+~8 when each was its own query. Only text enough to pay for it (``BULK_CHARACTERS``:
+embedding passages) loads the whole dict, once. The file is written whole under a
+temporary name and renamed, so a crash leaves no half table; one that cannot be read, or a
+folder that cannot be written, only means the dict is built in memory, as before.
 """
 
 from __future__ import annotations
@@ -25,16 +27,17 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 EDGES_FILE = "tokenizer-edges-1.sqlite3"  # bump the number when the table's layout changes
-# Characters tokenised through the file before the whole dict is worth loading: ~300 ms of
-# loading against ~4 us a lookup, a few lookups a character.
+# Characters tokenised through the file before the whole dict is loaded (~300 ms): set when
+# a lookup was a query (~15 us a character); a text at a time costs ~5, so it is early now.
 BULK_CHARACTERS = 20_000
+QUERY_PARAMETERS = 999  # per query: SQLite's oldest limit on bound parameters
 
 Lookup = Callable[[str], "int | None"]
 
 
 class EdgeTable:
-    """``lookup(n)``: the edge lookup for a text of ``n`` characters; ``longest``: the
-    longest edge's length."""
+    """``lookup(text)``: the edge lookup for ``text``'s runs; ``longest``: the longest
+    edge's length."""
 
     def __init__(self, cache: Path | None, build: Callable[[], dict[str, int]]) -> None:
         """``cache``: the model's cache folder (None: build in memory); ``build``: the
@@ -51,25 +54,46 @@ class EdgeTable:
         else:
             self.longest = _longest(self._db)
 
-    def lookup(self, characters: int) -> Lookup:
-        """The lookup to use for the next text: the dict's once loaded (or once this
-        text brings the file's use past ``BULK_CHARACTERS``), else one read a call."""
+    def lookup(self, text: str) -> Lookup:
+        """The lookup for ``text``'s runs: the dict's once loaded (or once this text
+        brings the file's use past ``BULK_CHARACTERS``), else ``text``'s edges read now."""
         if self._edges is not None:
             return self._edges.get
         with self._lock:
-            self._read += characters
+            self._read += len(text)
             if self._read > BULK_CHARACTERS and self._edges is None:
                 assert self._db is not None
                 self._edges = dict(self._db.execute("SELECT text, id FROM edges"))
         if self._edges is not None:
             return self._edges.get
-        return self._one
+        return self._edges_in(text).get
 
-    def _one(self, text: str) -> int | None:
+    def _edges_in(self, text: str) -> dict[str, int]:
+        """Every edge that is a run of ``text`` and whose shorter runs from the same start
+        are edges too: all a walk over ``text`` may look up (others answer None)."""
+        found: dict[str, int] = {}
+        starts = list(range(len(text)))
+        for length in range(1, self.longest + 1):
+            runs = {text[i : i + length] for i in starts if i + length <= len(text)}
+            level = self._found(runs)
+            found.update(level)
+            starts = [i for i in starts if text[i : i + length] in level]
+            if not starts:
+                break
+        return found
+
+    def _found(self, runs: set[str]) -> dict[str, int]:
+        """Those of ``runs`` that are edges, with their ids."""
         assert self._db is not None
+        found: dict[str, int] = {}
+        listed = list(runs)
         with self._lock:
-            found = self._db.execute("SELECT id FROM edges WHERE text = ?", (text,)).fetchone()
-        return None if found is None else int(found[0])
+            for at in range(0, len(listed), QUERY_PARAMETERS):
+                part = listed[at : at + QUERY_PARAMETERS]
+                marks = ",".join("?" * len(part))
+                query = f"SELECT text, id FROM edges WHERE text IN ({marks})"
+                found.update(self._db.execute(query, part))
+        return found
 
 
 def _opened(path: Path) -> sqlite3.Connection | None:

@@ -15,6 +15,7 @@ stored as ``q + 8``.
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import struct
 from collections.abc import Iterator, Sequence
@@ -28,6 +29,7 @@ from askalong.errors import ProviderError
 
 MAGIC = b"E5S1"
 BLOCK = 32
+_RECORD_HEAD = struct.Struct("<IB")  # a normaliser record: code point, replacement length
 Q4_BLOCK_DTYPE = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
 F32, Q4 = 0, 1
 
@@ -207,14 +209,27 @@ def _read_vocabulary(reader: _Reader) -> Vocabulary:
 
 
 def _read_normaliser(reader: _Reader) -> dict[str, str]:
+    """Records of (code point u32, n u8, n code points u32); a replacement's code points
+    read as one UTF-32 string (~4,800 records: 15 -> 3 CPU ms a start, issue 28)."""
     count, nbytes = (int(v) for v in reader.take("iI"))
     end = reader.offset + nbytes
+    raw = reader.raw(nbytes)
     table: dict[str, str] = {}
+    at = 0
     for _ in range(count):
-        code, n = (int(v) for v in reader.take("IB"))
-        table[chr(code)] = "".join(chr(int(c)) for c in reader.take(f"{n}I"))
+        code, n = _RECORD_HEAD.unpack_from(raw, at)
+        at += _RECORD_HEAD.size
+        table[chr(code)] = _code_points(raw[at : at + 4 * n])
+        at += 4 * n
     reader.offset = end
     return table
+
+
+def _code_points(data: bytes) -> str:
+    try:  # the codec's own function: ``bytes.decode`` goes through Python code first
+        return codecs.utf_32_le_decode(data, "strict", True)[0]
+    except UnicodeDecodeError:  # a surrogate: chr takes it, the codec does not
+        return "".join(map(chr, struct.unpack(f"<{len(data) // 4}I", data)))
 
 
 def _read_directory(reader: _Reader) -> dict[str, TensorEntry]:

@@ -24,7 +24,6 @@ from typing import Literal, Protocol
 import numpy as np
 
 from askalong.providers.base import Embedder, EmbedKind, normalise, utf8_safe
-from askalong.providers.local.e5.encoder import Encoder
 from askalong.providers.local.e5.file import read_model_file
 from askalong.providers.local.e5.onnx import cached_graph
 from askalong.providers.local.e5.threads import worker_pool
@@ -98,7 +97,7 @@ class FastE5Embedder(Embedder):
         if engine == "onnx":
             self._encoder: BatchEncoder = _onnx_encoder(weights, folder if ready else None)
         else:
-            self._encoder = Encoder(weights)
+            self._encoder = _numpy_encoder(weights)
         self._pool, self.workers = worker_pool(threads, blas=engine == "numpy")
         self._max_content = image.shape.max_positions - 2
         self._bos, self._eos = image.vocabulary.bos, image.vocabulary.eos
@@ -165,6 +164,12 @@ def engine_name(version: str, engine: Engine | Literal["package"]) -> str:
 
 def _graph_cached(folder: Path) -> bool:
     return (folder / "done").is_file() and cached_graph(folder) is not None
+
+
+def _numpy_encoder(weights: EncoderWeights) -> BatchEncoder:
+    from askalong.providers.local.e5.encoder import Encoder  # not for the onnx engine
+
+    return Encoder(weights)
 
 
 def _onnx_encoder(weights: EncoderWeights, folder: Path | None) -> BatchEncoder:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import math
 import os
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -48,6 +49,19 @@ def cgroup_cpu_limit() -> int | None:
         return max(1, math.ceil(int(quota) / int(period)))
     except (OSError, ValueError):
         return None
+
+
+def single_blas_thread() -> None:
+    """No OpenBLAS helper threads in this process, unless the user chose a count.
+
+    For a process that answers one question (``askalong ask``): its products are small
+    (one query against a document's vectors), and OpenBLAS's helpers, started with numpy,
+    spin after each one: ~45 CPU ms of such an ask (issue 28). Batches still run one
+    per core on our own workers (``worker_pool``). OpenBLAS reads the variable when numpy
+    loads it, so this must run before ``import numpy``; afterwards it changes nothing.
+    """
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def blas_thread_setter() -> Callable[[int], int] | None:
