@@ -8,7 +8,9 @@ notes, and lines that are not sentences at all.
   "Compatibility" section): it says where a command comes from, never what
   it does, so it answers only a question about the standard;
 - a list of names ("CREATE EXTENSION, ALTER EXTENSION", a "See Also" line) or a table
-  row ("bit_minmax_ops | = (bit,bit)"): cells, not a sentence.
+  row ("bit_minmax_ops | = (bit,bit)"): cells, not a sentence;
+- a question ("How do I add a new word?", a FAQ's question line or a heading that asks):
+  it asks what the lines after it answer.
 """
 
 from __future__ import annotations
@@ -48,6 +50,15 @@ def never_answers(text: str, entry: Sequence[str], question_terms: frozenset[str
         return False
     aside = bool(entry) and entry[-1].strip().lower() in _ASIDE_SECTIONS
     return aside or _COMPATIBILITY.search(sentence) is not None
+
+
+_CLOSERS = "\"'”’)）」』]"
+
+
+def asks(sentence: str) -> bool:
+    """Whether ``sentence`` is itself a question: it ends with a question mark (closing
+    quotes and brackets aside), in either script."""
+    return sentence.strip().rstrip(_CLOSERS).endswith(("?", "？"))
 
 
 def is_cells(sentence: str) -> bool:

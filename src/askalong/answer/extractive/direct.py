@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from askalong.answer.extractive.boilerplate import asks
 from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.cues import SUBJECT_WORDS, states_answer
 from askalong.answer.extractive.entries import ENTRY_WORDS, title_terms
@@ -141,10 +142,13 @@ def neighbour(scored: Sequence[Scored], of: Candidate, step: int) -> Scored | No
 
 
 def _answers(item: Scored) -> bool:
-    """Whether a sentence may join a direct answer: never a heading or the like, nor one
-    announcing what follows ("… computed as follows:") as the second sentence."""
+    """Whether a sentence may join a direct answer: never a heading or the like or a
+    question, nor one announcing what follows ("… computed as follows:") as the second
+    sentence."""
     text = item.candidate.text
-    return item.score > 0 and item.candidate.kind not in NOT_ANSWERS and not announces(text)
+    if item.candidate.kind in NOT_ANSWERS or asks(text):
+        return False
+    return item.score > 0 and not announces(text)
 
 
 # A sentence opening on a pronoun or a demonstrative ("This feature is also known as

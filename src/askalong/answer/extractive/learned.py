@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from askalong.answer.base import NOT_COVERED, unit_quote
+from askalong.answer.extractive.boilerplate import asks
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, with_neighbour
 from askalong.answer.extractive.passage_choice import choose_passages
@@ -77,8 +78,9 @@ def learned_answer(
 
 
 def _may_answer(candidate: Candidate, previous_answer: str | None) -> bool:
-    """Headings and the like never answer; nor, for a follow-up, the previous answer."""
-    if candidate.kind in NOT_ANSWERS:
+    """Headings and the like and questions never answer; nor, for a follow-up, the
+    previous answer."""
+    if candidate.kind in NOT_ANSWERS or asks(candidate.text):
         return False
     return not previous_answer or candidate.text not in previous_answer
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from askalong.answer.base import NOT_COVERED, unit_quote
 from askalong.answer.extractive.across import crosses, rescored
 from askalong.answer.extractive.answerable import focus_support, not_found_note
-from askalong.answer.extractive.boilerplate import never_answers
+from askalong.answer.extractive.boilerplate import asks, never_answers
 from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.direct import (
     NOT_ANSWERS,
@@ -168,6 +168,8 @@ def _may_answer(candidate: Candidate, question: QuestionReading) -> bool:
     """Headings, captions and formulas name a topic, never answer it (a heading that is
     a whole sentence, as a parser may misread a manual's rule, still reads as one); a
     table cell answers only when a value is asked, a code example only when the means."""
+    if asks(candidate.text):  # a FAQ's question line asks what the next lines answer
+        return False
     if candidate.kind == "code":  # a command is how something is done, not what it is
         return question.form.answer_type == "method"
     if candidate.kind == "table":  # one row, never the whole grid
