@@ -117,3 +117,30 @@ def test_a_text_whose_first_line_is_the_whole_text_gets_a_short_title() -> None:
     parsed = text.parse(line.encode(), source="one-line.txt")
     assert len(parsed.title) <= 201
     assert parsed.title.endswith("…") and line.startswith(parsed.title[:-1])
+
+
+MAN_PAGE = (
+    "TREE(1)\t\t\t    General Commands Manual\t\t       TREE(1)\n\n\n"
+    "NAME\n       tree - list contents of directories in a tree-like format.\n\n"
+    "OPTIONS\n       -a     All files are printed.\n\n\n"
+    "Tree 2.1.0\t\t\t\t\t\t\t       TREE(1)\n"
+)
+
+
+def test_a_rendered_man_pages_running_lines_are_page_furniture() -> None:
+    """Never searched or quoted: "TREE(1) General Commands Manual TREE(1)" once answered
+    a question about sorting by time (unseen6)."""
+    parsed = text.parse(MAN_PAGE.encode(), source="tree.1.txt")
+    kinds = [(b.kind, b.text) for b in parsed.blocks]
+    assert kinds[0] == ("header", "TREE(1) General Commands Manual TREE(1)")
+    assert kinds[-1] == ("footer", "Tree 2.1.0 TREE(1)")
+    assert all(k not in ("header", "footer") for k, _ in kinds[1:-1])
+    assert parsed.title == "TREE(1)"
+
+
+def test_a_line_ending_in_a_name_and_section_is_furniture_only_under_a_man_header() -> None:
+    plain = "See also\n\nThe ls(1) page lists the options of  ls(1)\n"
+    assert all(
+        b.kind == "paragraph" or b.kind == "heading"
+        for b in text.parse(plain.encode(), source="notes.txt").blocks
+    )

@@ -1,7 +1,9 @@
 """Plain text: decode (``decoding.py``, shared with the HTML and Markdown parsers), split
 into paragraphs at blank lines, spot the obvious titles. Title detection is deliberately
 conservative: a wrong heading moves a sentence into every later section path, a missed one
-only loses a label.
+only loses a label. A man page rendered to text keeps its running lines ("TREE(1)  General
+Commands Manual  TREE(1)" on top, "Tree 2.1.0  TREE(1)" at the foot): page furniture,
+kept for the reader, never searched or quoted.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ _CHINESE_ENUM = re.compile(r"^[一二三四五六七八九十]{1,3}、\S[^。！
 _ATX = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*$")
 _UNDERLINE = re.compile(r"^(=+|-+)$")
 _CHAPTER_LEVEL = {"章": 1, "篇": 1, "部": 1, "卷": 1, "编": 1, "节": 2, "条": 3}
+# A man page's running header: its name and section at both ends, a title between.
+_MAN_HEADER = re.compile(r"^(?P<page>[\w.+-]+\(\d\w{0,3}\))\s{2,}.*\S\s{2,}(?P=page)$")
 
 
 def title_level(line: str) -> int:
@@ -97,6 +101,23 @@ def _underline_level(lines: tuple[str, ...]) -> int:
 def _heading_text(line: str) -> str:
     match = _ATX.match(line)
     return match.group(2) if match else line
+
+
+def man_page_name(paras: list[Paragraph]) -> str | None:
+    """``NAME(1)`` when the text opens with a rendered man page's running header."""
+    first = paras[0].lines if paras else ()
+    match = _MAN_HEADER.match(first[0]) if len(first) == 1 else None
+    return match.group("page") if match else None
+
+
+def _running_line(para: Paragraph, page: str | None) -> bool:
+    """A man page's header or footer: one line ending in its ``NAME(1)`` after a gap."""
+    if page is None or len(para.lines) != 1:
+        return False
+    line = para.lines[0]
+    return (
+        line.endswith(page) and len(line) > len(page) and line[: -len(page)].endswith(("  ", "\t"))
+    )
 
 
 def _add_paragraph(builder: OutlineBuilder, para: Paragraph, next_para: Paragraph | None) -> None:
@@ -163,13 +184,18 @@ def _parse(data: bytes, source: str) -> ParsedDocument:
     help_file = helpfile.is_help_file(text)
     paras = paragraphs(_help_lines(text) if help_file else text)
     builder = OutlineBuilder()
+    page = None if help_file else man_page_name(paras)
     for index, para in enumerate(paras):
         if help_file:
             _add_help_paragraph(builder, para)
+        elif _running_line(para, page):
+            builder.add(
+                "header" if index == 0 else "footer", join_lines(para.lines), lines=para.span
+            )
         else:
             _add_paragraph(builder, para, paras[index + 1] if index + 1 < len(paras) else None)
     first_line = paras[0].lines[0] if paras else ""
-    title = clean_text(_heading_text(first_line))
+    title = page or clean_text(_heading_text(first_line))
     if help_file:
         title = clean_text(helpfile.title([para.lines[0] for para in paras[:4]]))
     return builder.build("text", source=source, title=title, notices=decoded.notices)
