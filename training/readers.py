@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-from train import OUT, STEPS, adam, listwise_grad, standardiser, starts_of, top1
+from train import OUT, STEPS, adam, listwise_grad, spec, standardiser, starts_of, top1
 
 from _table import markdown_table
 from askalong.answer.base import Draft, DraftRequest
@@ -116,12 +116,8 @@ def fitted(g: Groups, keep: np.ndarray, beside: float) -> dict:
     mean, scale = standardiser(x)
     base = beside * g.x[rows][:, len(COLUMNS)]
     weights = fit_beside((x - mean) / scale, base, g.y[rows], _dense(g.group[rows]))
-    return {
-        "columns": list(RANK_COLUMNS),
-        "mean": np.r_[mean, 0.0].round(6).tolist(),
-        "scale": np.r_[scale, 1.0].round(6).tolist(),
-        "layers": [{"w": [[round(float(w), 6)] for w in (*weights, beside)], "b": [0.0]}],
-    }
+    layer = [np.r_[weights, beside][:, None], np.zeros(1)]
+    return spec(RANK_COLUMNS, np.r_[mean, 0.0], np.r_[scale, 1.0], layer)
 
 
 def fit_beside(x: np.ndarray, base: np.ndarray, y: np.ndarray, group: np.ndarray) -> np.ndarray:
