@@ -12,8 +12,9 @@ import pytest
 from tests.unit.test_answer_choice import unit_of
 
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
-from askalong.answer.extractive.learned import learned_answer
+from askalong.answer.extractive.learned import learned_answer, weighed
 from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES
+from askalong.answer.scorer.features import REFUSAL, UNSEARCHED
 from askalong.answer.scorer.model import (
     RANK_COLUMNS,
     WEIGHTS_FILE,
@@ -216,16 +217,41 @@ def test_the_rank_head_orders_the_choice_and_the_sentence_head_the_refusal() -> 
     digits = replace(shipped, rank={"embedded": network(_rank_head("digit", 5.0), RANK_COLUMNS)})
     assert np.argmax(digits.rank_scores(rows, scores, embedded=True)) == 1
     assert digits.rank_scores(rows, scores, embedded=False) is scores  # no lexical head
+    answerable = replace(shipped, refusal={})  # the answerable head decides
     last_first = replace(
-        shipped, rank={"embedded": network(_rank_head("position", 9.0), RANK_COLUMNS)}
+        answerable, rank={"embedded": network(_rank_head("position", 9.0), RANK_COLUMNS)}
     )
     units = [unit_of([("paragraph", PAPER[0])], 0)]
     question = read_question("What is SPECTER?")
     embedder = Fixed()
     chosen = learned_answer(question, units, embedder=embedder, scorer=last_first)
-    plain = learned_answer(question, units, embedder=embedder, scorer=shipped)
+    plain = learned_answer(question, units, embedder=embedder, scorer=answerable)
     assert "abstract only" in chosen.answer and "abstract only" not in plain.answer
-    assert chosen.score == plain.score  # the refusal reads the sentence head alone
+    assert chosen.score == plain.score  # the answerable head reads the sentence head alone
+
+
+def test_the_shipped_refusal_head_is_a_linear_model_with_its_threshold() -> None:
+    """Fitted on readers' and public questions (``training/refusal.py``); embedded only."""
+    head, threshold = shipped_scorer().refusal["embedded"]
+    assert head.layers[0][0].shape == (len(REFUSAL), 1) and 0.0 < threshold < 1.0
+    assert "lexical" not in shipped_scorer().refusal
+
+
+def test_the_refusal_head_decides_not_covered_where_it_ships() -> None:
+    """Over the same evidence, the refusal head's verdict alone moves the answer."""
+    shipped = shipped_scorer()
+    head = network(_rank_head("top_coverage", 1.0), REFUSAL)
+    units = [unit_of([("paragraph", PAPER[0])], 0)]
+    question = read_question("What loss is SPECTER trained with?")
+
+    def answered(threshold: float) -> bool:
+        scorer = replace(shipped, refusal={"embedded": (head, threshold)})
+        return learned_answer(question, units, embedder=Fixed(), scorer=scorer).status == "answered"
+
+    assert answered(0.01) and not answered(0.999)
+    found = weighed(question, units, shipped, Fixed())
+    assert found.row is not None and found.row.shape == (len(REFUSAL),)
+    assert tuple(found.row[REFUSAL.index("passage_answerable") :][:4]) == UNSEARCHED  # no hits
 
 
 class Fixed(Embedder):

@@ -286,3 +286,42 @@ def answerable_features(rows: np.ndarray, scores: np.ndarray) -> np.ndarray:
         top[_AT["chinese"]],
     ]
     return np.array(values, dtype=np.float32)
+
+
+# ------------------------------------------------------------------------ refusal
+
+# What the refusal head reads of a question (``training/refusal.py``): the answerable
+# head's summary and probability, how the rank head's best candidate stands out, and what
+# the search knew of the best passage (-1 where no hybrid search ran: reading along, or
+# the public QA paragraphs it is also fitted on).
+REFUSAL = (
+    *ANSWERABLE,
+    "answerable",
+    "rank_top",
+    "rank_margin",
+    "passage_answerable",
+    "fused_score",
+    "keyword_score",
+    "vector_score",
+    "across",
+    "chinese_question",
+)
+UNSEARCHED = (-1.0, -1.0, -1.0, -1.0)  # the four search columns when no hybrid search ran
+
+
+def refusal_features(
+    summary: np.ndarray,
+    answerable: float,
+    ranks: np.ndarray,
+    searched: Sequence[float],
+    across: bool,
+    chinese: bool,
+) -> np.ndarray:
+    """One row of ``REFUSAL``: ``summary`` (``answerable_features``), the answerable
+    head's probability, the rank scores of the candidates, ``searched`` (the passage
+    model's answerable probability, the best hybrid hit's fused, keyword and vector
+    scores, or ``UNSEARCHED``)."""
+    ordered = np.sort(ranks)[::-1]
+    margin = ordered[0] - ordered[1] if len(ordered) > 1 else 4.0
+    values = [*summary, answerable, ordered[0], margin, *searched, float(across), float(chinese)]
+    return np.array(values, dtype=np.float32)

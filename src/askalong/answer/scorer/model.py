@@ -13,6 +13,14 @@ present: fitted on readers' own questions over never-seen documents
 (``training/readers.py``): a linear model of the same columns beside the sentence
 head's score (``RANK_COLUMNS``). The answerable head keeps reading the sentence head's
 scores, the scale its threshold was chosen on.
+
+A fourth, optional head, ``refusal``, decides "not covered" where present (embedded
+variant): a logistic model over ``features.REFUSAL`` (the answerable head's summary and
+probability, the rank head's best and margin, what the search knew of the best passage)
+fitted on readers' covered and uncovered questions over the never-seen documents and on
+public QA questions over their own paragraph and over another article's
+(``training/refusal.py``); its threshold is chosen there, on the readers' covered
+questions. Without it the answerable head and its per-language thresholds decide.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from askalong.answer.scorer.features import (
     ANSWERABLE,
     COLUMNS,
     LEXICAL,
+    REFUSAL,
     answerable_features,
 )
 
@@ -62,6 +71,7 @@ class Scorer:
     answerable: dict[str, Network]
     thresholds: dict[str, dict[str, float]]  # variant -> language ("en" / "zh") -> p
     rank: dict[str, Network] = field(default_factory=dict)  # variants without one: sentence's
+    refusal: dict[str, tuple[Network, float]] = field(default_factory=dict)  # head, threshold
 
     def sentence_scores(self, rows: np.ndarray, embedded: bool) -> np.ndarray:
         if len(rows) == 0:
@@ -78,8 +88,18 @@ class Scorer:
 
     def answerable_probability(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> float:
         summary = answerable_features(rows, scores)[None, :]
-        logit = float(self.answerable[_variant(embedded)](summary)[0])
-        return 1.0 / (1.0 + np.exp(-logit))
+        return _sigmoid(float(self.answerable[_variant(embedded)](summary)[0]))
+
+    def covered_probability(self, row: np.ndarray, embedded: bool) -> float | None:
+        """The refusal head's probability that the question is covered (``row``: one
+        ``REFUSAL`` row), or None where the variant has no refusal head."""
+        found = self.refusal.get(_variant(embedded))
+        if found is None:
+            return None
+        return _sigmoid(float(found[0](row[None, :])[0]))
+
+    def refusal_threshold(self, embedded: bool) -> float:
+        return self.refusal[_variant(embedded)][1]
 
     def threshold(self, language: str, embedded: bool, across: bool = False) -> float:
         """The refusal threshold for questions in ``language`` ("en" / "zh"); ``across``:
@@ -87,6 +107,10 @@ class Scorer:
         by_language = self.thresholds[_variant(embedded)]
         own = by_language.get(language, by_language["en"])
         return by_language.get(f"{language}-across", own) if across else own
+
+
+def _sigmoid(logit: float) -> float:
+    return float(1.0 / (1.0 + np.exp(-logit)))
 
 
 def _variant(embedded: bool) -> str:
@@ -119,7 +143,11 @@ def scorer_from(data: dict[str, Any]) -> Scorer:
         for variant, by_language in data["thresholds"].items()
     }
     rank = {v: network(spec, RANK_COLUMNS) for v, spec in data.get("rank", {}).items()}
-    return Scorer(built["sentence"], built["answerable"], thresholds, rank)
+    refusal = {
+        v: (network(spec, REFUSAL), float(spec["threshold"]))
+        for v, spec in data.get("refusal", {}).items()
+    }
+    return Scorer(built["sentence"], built["answerable"], thresholds, rank, refusal)
 
 
 @functools.lru_cache(maxsize=1)
