@@ -1,5 +1,5 @@
 """The never-seen-documents sets (``benchmarks/unseen/questions.jsonl``, split by document,
-and the fresh test-only ``benchmarks/unseen2/`` … ``unseen6/``) are well formed,
+and the fresh test-only ``benchmarks/unseen2/`` … ``unseen7/``) are well formed,
 and ``benchmarks/unseen.py`` matches and counts as the README says. Only shapes are asserted,
 and that the two newest sets' gold phrases and selections are in their parsed documents (their
 ``--check``): no test asks an item or reads an answer."""
@@ -40,7 +40,8 @@ def test_the_splits_share_no_document_and_both_hold_every_kind() -> None:
     assert {i.lang for i in dev} == {i.lang for i in test} == {"en", "zh"}
 
 
-FRESH = ("unseen2", "unseen3", "unseen4", "unseen5", "unseen6")  # the test-only sets, oldest first
+# the test-only sets, oldest first
+FRESH = ("unseen2", "unseen3", "unseen4", "unseen5", "unseen6", "unseen7")
 CHECKED = FRESH[-2:]  # the sets whose --check a test keeps true
 
 
@@ -65,6 +66,13 @@ def test_the_newest_set_has_enough_uncovered_and_code_questions() -> None:
     kinds = [i.kind for i in _set().load_items(_set().questions_of(FRESH[-1]))]
     assert len(kinds) >= 150
     assert kinds.count("uncovered") >= 18 and kinds.count("code") >= 20
+
+
+def test_the_held_out_set_is_no_dev_set_and_no_default_run_asks_it() -> None:
+    assert FRESH[-1:] == _set().TEST_SETS  # the newest set is the held-out one
+    assert not set(_set().DEV_SETS) & set(_set().TEST_SETS)
+    assert set(_set().DEV_SETS) | set(_set().TEST_SETS) == set(_set().SETS)
+    assert not set(benchmark_module("followups")._arguments([]).sets) & set(_set().TEST_SETS)
 
 
 @pytest.mark.slow
