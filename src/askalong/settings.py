@@ -23,9 +23,9 @@ EmbedderName = Literal["local", "openai", "none"]
 EngineName = Literal["auto", "onnx", "numpy", "package"]
 AnswererName = Literal["extractive", "openai"]
 # How the offline answerer picks its sentence and refuses: the learned scorer
-# (answer/scorer) or the hand-weighted rules; "rules" is kept only until the learned
-# scorer beats it everywhere, then it goes with the rule pile (issue 32).
-SentenceScorerName = Literal["learned", "rules"]
+# (answer/scorer), the hand-weighted rules, or "auto": learned with the embedder, rules
+# without one (the learned scorer's lexical variant is below the rules; issue 32).
+SentenceScorerName = Literal["auto", "learned", "rules"]
 SENTENCE_SCORERS: tuple[str, ...] = get_args(SentenceScorerName)
 AuthMode = Literal["auto", "required"]
 AUTH_MODES: tuple[str, ...] = get_args(AuthMode)
@@ -85,12 +85,10 @@ class Settings:
     # Answers: "extractive" (offline, the default) or "openai" (any OpenAI-compatible chat
     # endpoint; the strong model answers hard questions, the light one quick ones).
     answerer: AnswererName = "extractive"
-    # "rules" stays the default: on the four never-seen DEV sets (plain questions) learned
-    # answers 187 / 403 against 191, behind on cross-lingual questions (16 / 62 against
-    # 23), and below the evidence bars (XQuAD en / zh 0.867 / 0.883 against 0.95, DRCD dev
-    # 0.850 against 0.93); it leads on HotpotQA and CMRC dev and on English prose
-    # (benchmarks/results/answers-passages-DEV-2026-12-05.md, section 4)
-    sentence_scorer: SentenceScorerName = "rules"
+    # "auto" (learned with vectors): on the seventh never-seen set, run once, learned's
+    # direct answer holds the gold 100 / 221 against the rules' 95 and BM25's top
+    # paragraph's 83; XQuAD / DRCD evidence: benchmarks/results/default-scorer-2026-12-06.md
+    sentence_scorer: SentenceScorerName = "auto"
     llm_base_url: str = ""
     llm_model: str = ""
     llm_light_model: str = ""  # empty: the strong model answers everything

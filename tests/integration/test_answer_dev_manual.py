@@ -54,6 +54,8 @@ def _restored_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     """``open_corpus`` sets ASKALONG_HOME as the script does; monkeypatch restores it."""
     monkeypatch.setenv("ASKALONG_HOME", str(tmp_path / "unused"))
     monkeypatch.setenv("ASKALONG_EMBEDDER", "local")
+    # the rule path's tuning guard (the learned scorer is measured in benchmarks/)
+    monkeypatch.setenv("ASKALONG_SENTENCE_SCORER", "rules")
 
 
 @pytest.mark.slow

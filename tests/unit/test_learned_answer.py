@@ -108,7 +108,10 @@ def test_a_follow_up_never_answers_with_the_previous_answer_again() -> None:
 def test_the_setting_picks_the_scorer_and_names_the_choices_when_wrong(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert load_settings().sentence_scorer == "rules"  # until learned beats it everywhere
+    assert load_settings().sentence_scorer == "auto"
+    assert ExtractiveAnswerer(Fixed()).scorer == "learned"  # auto: learned with vectors
+    assert ExtractiveAnswerer(None).scorer == "rules"  # its lexical variant is weaker
+    assert ExtractiveAnswerer(None, scorer="learned").scorer == "learned"
     monkeypatch.setenv("ASKALONG_SENTENCE_SCORER", "learned")
     assert load_settings().sentence_scorer == "learned"
     assert ExtractiveAnswerer(scorer="learned").scorer == "learned"

@@ -22,11 +22,11 @@ class ExtractiveAnswerer(Answerer):
     offline = True
 
     def __init__(
-        self, embedder: Embedder | None = None, scorer: SentenceScorerName = "rules"
+        self, embedder: Embedder | None = None, scorer: SentenceScorerName = "auto"
     ) -> None:
         # follow-ups and nearby questions see the same sentences again: embed them once
         self.embedder = CachedEmbedder(embedder) if embedder is not None else None
-        self.scorer = scorer  # ``ASKALONG_SENTENCE_SCORER``
+        self.scorer = _resolved(scorer, embedder)  # ``ASKALONG_SENTENCE_SCORER``
 
     def draft(self, request: DraftRequest) -> Draft:
         if request.intent != "ask":
@@ -55,6 +55,14 @@ class ExtractiveAnswerer(Answerer):
             previous_answer=previous_answer,
         )
         return Draft(result.status, result.answer, result.quotes, result.explanation)
+
+
+def _resolved(scorer: SentenceScorerName, embedder: Embedder | None) -> SentenceScorerName:
+    """``auto``: the learned scorer where the embedder is, the rules without one (the
+    learned scorer's lexical variant answers fewer never-seen dev questions)."""
+    if scorer != "auto":
+        return scorer
+    return "learned" if embedder is not None else "rules"
 
 
 def _thread_of(request: DraftRequest) -> tuple[QuestionReading, list[str]]:
