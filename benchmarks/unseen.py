@@ -384,7 +384,7 @@ def _arguments() -> argparse.Namespace:
         "--set",
         choices=SETS,
         default="unseen",
-        help="the set's folder (unseen … unseen6: run once, dev now; unseen7: held-out test)",
+        help="the set's folder (unseen … unseen7: each run once, dev now)",
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")

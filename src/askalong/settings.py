@@ -85,9 +85,9 @@ class Settings:
     # Answers: "extractive" (offline, the default) or "openai" (any OpenAI-compatible chat
     # endpoint; the strong model answers hard questions, the light one quick ones).
     answerer: AnswererName = "extractive"
-    # "auto" (learned with vectors): on the seventh never-seen set, run once, learned's
-    # direct answer holds the gold 100 / 221 against the rules' 95 and BM25's top
-    # paragraph's 83; XQuAD / DRCD evidence: benchmarks/results/default-scorer-2026-12-06.md
+    # "auto": learned with vectors (six never-seen DEV sets 311 / 645 against the rules'
+    # 288; the seventh, run once, 100 / 221 against 95), rules without (the lexical
+    # variant: 177 against 237): benchmarks/results/default-scorer-2026-12-06.md
     sentence_scorer: SentenceScorerName = "auto"
     llm_base_url: str = ""
     llm_model: str = ""
