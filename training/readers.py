@@ -35,6 +35,7 @@ from train import OUT, STEPS, adam, listwise_grad, spec, standardiser, starts_of
 
 from _table import markdown_table
 from askalong.answer.base import Draft, DraftRequest
+from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.learned import learned_answer
 from askalong.answer.extractive.passage_choice import choose_passages
@@ -86,7 +87,7 @@ def recorded(paths: Sequence[Path]) -> list[Asked]:
     return out
 
 
-def groups_of(asked: Sequence[Asked], embedder: Embedder) -> Groups:
+def groups_of(asked: Sequence[Asked], embedder: Embedder | None) -> Groups:
     """The covered questions whose candidates hold a gold phrase, as training groups."""
     xs, ys, numbers, sets = [], [], [], []
     for a in asked:
@@ -100,7 +101,7 @@ def groups_of(asked: Sequence[Asked], embedder: Embedder) -> Groups:
         if not labels.any():
             continue
         rows = candidate_rows(q.text, found, embedder)
-        scores = shipped_scorer().sentence_scores(rows, embedded=True)
+        scores = shipped_scorer().sentence_scores(rows, embedded=embedder is not None)
         xs.append(np.hstack([rows, scores[:, None]]))
         ys.append(labels)
         numbers.append(np.full(len(found), len(sets)))
@@ -138,10 +139,10 @@ def _dense(group: np.ndarray) -> np.ndarray:
     return np.unique(group, return_inverse=True)[1]
 
 
-def with_head(head: dict) -> Scorer:
-    """The shipped scorer with ``head`` as its embedded rank head."""
+def with_head(head: dict, variant: str = "embedded") -> Scorer:
+    """The shipped scorer with ``head`` as its ``variant``'s rank head."""
     shipped = shipped_scorer()
-    return replace(shipped, rank={**shipped.rank, "embedded": network(head, RANK_COLUMNS)})
+    return replace(shipped, rank={**shipped.rank, variant: network(head, RANK_COLUMNS)})
 
 
 def answered(asked: Sequence[Asked], draft: Callable[[DraftRequest], Draft]) -> list[Outcome]:
@@ -156,7 +157,7 @@ def answered(asked: Sequence[Asked], draft: Callable[[DraftRequest], Draft]) -> 
     return out
 
 
-def learned_draft(scorer: Scorer, embedder: Embedder) -> Callable[[DraftRequest], Draft]:
+def learned_draft(scorer: Scorer, embedder: Embedder | None) -> Callable[[DraftRequest], Draft]:
     def draft(request: DraftRequest) -> Draft:
         previous = request.history[-1].answer if request.history else None
         result = learned_answer(
@@ -172,18 +173,17 @@ def learned_draft(scorer: Scorer, embedder: Embedder) -> Callable[[DraftRequest]
     return draft
 
 
-def cross(paths: Sequence[Path], beside: float) -> None:
+def cross(paths: Sequence[Path], beside: float, lexical: bool = False) -> None:
     """Leave one set out: fit on the others, answer it; beside the sentence head and rules.
     Prints answer hit and refusals per held-out set and per kind of question."""
-    from askalong.config import load_settings
-    from askalong.providers.local.embedder import default_embedder
-
-    embedder = CachedEmbedder(default_embedder(load_settings()), size=200_000)
+    embedder = _embedder(lexical)
+    variant = _variant(embedder)
     asked = recorded(paths)
     g = groups_of(asked, embedder)
     print(f"{len(g.sets)} groups, {len(g.y)} candidates", flush=True)
     sentence_head = replace(shipped_scorer(), rank={})  # the choice before the rank head
-    systems = {"rules": _answerer("rules"), "sentence head": learned_draft(sentence_head, embedder)}
+    rules = _answerer("rules") if embedder else ExtractiveAnswerer(None, scorer="rules").draft
+    systems = {"rules": rules, "sentence head": learned_draft(sentence_head, embedder)}
     done: dict[str, list[Outcome]] = {}
     score = RANK_COLUMNS.index("sentence_score")
     for name in sorted(set(g.sets)):
@@ -194,7 +194,7 @@ def cross(paths: Sequence[Path], beside: float) -> None:
         was = top1(g.x[rows][:, score], g.y[rows], groups).mean()
         print(f"{name}: top-1 in its groups {acc:.3f} (shipped head {was:.3f})", flush=True)
         mine = [a for a in asked if a.set == name]
-        runs = {**systems, "readers": learned_draft(with_head(head), embedder)}
+        runs = {**systems, "readers": learned_draft(with_head(head, variant), embedder)}
         for system, draft in runs.items():
             done.setdefault(system, []).extend(answered(mine, draft))
     _table(done)
@@ -215,18 +215,29 @@ def _cell(f: Replayed) -> str:
     return f"{f.hits}/{f.covered} cr {f.covered_refused} ur {f.uncovered_refused}/{f.uncovered}"
 
 
-def fit(paths: Sequence[Path], beside: float, out: Path) -> None:
-    """The head fitted on every set, written as ``out``'s embedded rank head."""
-    from askalong.config import load_settings
-    from askalong.providers.local.embedder import default_embedder
-
-    embedder = CachedEmbedder(default_embedder(load_settings()), size=200_000)
+def fit(paths: Sequence[Path], beside: float, out: Path, lexical: bool = False) -> None:
+    """The head fitted on every set, written as ``out``'s rank head of the variant."""
+    embedder = _embedder(lexical)
     g = groups_of(recorded(paths), embedder)
     data = json.loads(out.read_text("utf-8"))
     head = fitted(g, np.ones(len(g.sets), dtype=bool), beside)
-    data.setdefault("rank", {})["embedded"] = head
+    data.setdefault("rank", {})[_variant(embedder)] = head
     out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(g.sets)} groups -> {out}")
+
+
+def _embedder(lexical: bool) -> Embedder | None:
+    """The bundled embedder (cached), or None for the lexical variant."""
+    if lexical:
+        return None
+    from askalong.config import load_settings
+    from askalong.providers.local.embedder import default_embedder
+
+    return CachedEmbedder(default_embedder(load_settings()), size=200_000)
+
+
+def _variant(embedder: Embedder | None) -> str:
+    return "embedded" if embedder is not None else "lexical"
 
 
 def main() -> None:
@@ -235,11 +246,12 @@ def main() -> None:
     parser.add_argument("recordings", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--beside", type=float, default=BESIDE, help="the sentence head's weight")
+    parser.add_argument("--lexical", action="store_true", help="the variant without vectors")
     args = parser.parse_args()
     if args.verb == "cross":
-        cross(args.recordings, args.beside)
+        cross(args.recordings, args.beside, args.lexical)
     else:
-        fit(args.recordings, args.beside, args.out)
+        fit(args.recordings, args.beside, args.out, args.lexical)
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ class Rows:
         return np.array([not s.startswith("public") for s in self.sets])
 
 
-def collected(paths: Sequence[Path], embedder: Embedder) -> Rows:
+def collected(paths: Sequence[Path], embedder: Embedder | None) -> Rows:
     """The readers' recorded plain questions, then the public DEV questions, as rows."""
     scorer = replace(shipped_scorer(), refusal={})  # the heads the refusal head reads
     xs, ys, sets = [], [], []
@@ -124,10 +124,10 @@ def _sigmoid(x: float) -> float:
     return float(1.0 / (1.0 + np.exp(-x)))
 
 
-def cross(paths: Sequence[Path], cache: Path | None) -> None:
+def cross(paths: Sequence[Path], cache: Path | None, lexical: bool = False) -> None:
     """Leave one set out: fit on the others, refuse that set's questions; beside the
     shipped answerable head and its thresholds on the same rows."""
-    rows = _rows(paths, cache)
+    rows = _rows(paths, cache, lexical)
     table = []
     for name in sorted(set(rows.sets)):
         head = fitted(rows, rows.sets != name)
@@ -148,21 +148,22 @@ def _logits(head: dict, x: np.ndarray) -> np.ndarray:
     return z @ np.array(layer["w"])[:, 0] + layer["b"][0]
 
 
-def fit(paths: Sequence[Path], out: Path, cache: Path | None) -> None:
-    """The head fitted on every set, written as ``out``'s embedded refusal head."""
-    rows = _rows(paths, cache)
+def fit(paths: Sequence[Path], out: Path, cache: Path | None, lexical: bool = False) -> None:
+    """The head fitted on every set, written as ``out``'s refusal head of the variant."""
+    rows = _rows(paths, cache, lexical)
     data = json.loads(out.read_text("utf-8"))
-    data.setdefault("refusal", {})["embedded"] = fitted(rows, np.ones(len(rows.y), dtype=bool))
+    variant = "lexical" if lexical else "embedded"
+    data.setdefault("refusal", {})[variant] = fitted(rows, np.ones(len(rows.y), dtype=bool))
     out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(rows.y)} questions ({int(rows.readers.sum())} readers') -> {out}")
 
 
-def _rows(paths: Sequence[Path], cache: Path | None) -> Rows:
+def _rows(paths: Sequence[Path], cache: Path | None, lexical: bool) -> Rows:
     """The collected rows, read from ``cache`` when it exists (else written there)."""
     if cache is not None and cache.exists():
         data = np.load(cache)
         return Rows(data["x"], data["y"], data["sets"])
-    rows = collected(paths, _embedder())
+    rows = collected(paths, None if lexical else _embedder())
     if cache is not None:
         np.savez(cache, x=rows.x, y=rows.y, sets=rows.sets)
     return rows
@@ -181,11 +182,12 @@ def main() -> None:
     parser.add_argument("recordings", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--cache", type=Path, help="the collected rows, kept between runs")
+    parser.add_argument("--lexical", action="store_true", help="the variant without vectors")
     args = parser.parse_args()
     if args.verb == "cross":
-        cross(args.recordings, args.cache)
+        cross(args.recordings, args.cache, args.lexical)
     else:
-        fit(args.recordings, args.out, args.cache)
+        fit(args.recordings, args.out, args.cache, args.lexical)
 
 
 if __name__ == "__main__":

@@ -23,8 +23,8 @@ EmbedderName = Literal["local", "openai", "none"]
 EngineName = Literal["auto", "onnx", "numpy", "package"]
 AnswererName = Literal["extractive", "openai"]
 # How the offline answerer picks its sentence and refuses: the learned scorer
-# (answer/scorer), the hand-weighted rules, or "auto": learned with the embedder, rules
-# without one (the learned scorer's lexical variant is below the rules; issue 32).
+# (answer/scorer), the hand-weighted rules, or "auto": learned with the bundled embedder,
+# the rules otherwise (answer/choose.py; issue 32).
 SentenceScorerName = Literal["auto", "learned", "rules"]
 SENTENCE_SCORERS: tuple[str, ...] = get_args(SentenceScorerName)
 AuthMode = Literal["auto", "required"]
@@ -85,9 +85,10 @@ class Settings:
     # Answers: "extractive" (offline, the default) or "openai" (any OpenAI-compatible chat
     # endpoint; the strong model answers hard questions, the light one quick ones).
     answerer: AnswererName = "extractive"
-    # "auto": learned with vectors (six never-seen DEV sets 311 / 645 against the rules'
-    # 288; the seventh, run once, 100 / 221 against 95), rules without (the lexical
-    # variant: 177 against 237): benchmarks/results/default-scorer-2026-12-06.md
+    # "auto": learned with the bundled embedder (six never-seen DEV sets 311 / 645 against
+    # the rules' 288; the seventh, run once, 100 / 221 against 95), the rules otherwise (no
+    # held-out figure for the lexical variant yet; another embedder's cosines are not the
+    # scale the heads were fitted on): benchmarks/results/default-scorer-2026-12-06.md
     sentence_scorer: SentenceScorerName = "auto"
     llm_base_url: str = ""
     llm_model: str = ""

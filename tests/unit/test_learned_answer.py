@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from tests.unit.test_answer_choice import unit_of
 
+from askalong.answer.choose import _extractive
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.learned import learned_answer, weighed
 from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES
@@ -112,6 +113,9 @@ def test_the_setting_picks_the_scorer_and_names_the_choices_when_wrong(
     assert ExtractiveAnswerer(Fixed()).scorer == "learned"  # auto: learned with vectors
     assert ExtractiveAnswerer(None).scorer == "rules"  # its lexical variant is weaker
     assert ExtractiveAnswerer(None, scorer="learned").scorer == "learned"
+    bundled = _extractive(load_settings(embedder="local"), Fixed())
+    other = _extractive(load_settings(embedder="openai", embed_model="m"), Fixed())
+    assert (bundled.scorer, other.scorer) == ("learned", "rules")  # fitted on e5's cosines
     monkeypatch.setenv("ASKALONG_SENTENCE_SCORER", "learned")
     assert load_settings().sentence_scorer == "learned"
     assert ExtractiveAnswerer(scorer="learned").scorer == "learned"
@@ -234,10 +238,10 @@ def test_the_rank_head_orders_the_choice_and_the_sentence_head_the_refusal() -> 
 
 
 def test_the_shipped_refusal_head_is_a_linear_model_with_its_threshold() -> None:
-    """Fitted on readers' and public questions (``training/refusal.py``); embedded only."""
-    head, threshold = shipped_scorer().refusal["embedded"]
-    assert head.layers[0][0].shape == (len(REFUSAL), 1) and 0.0 < threshold < 1.0
-    assert "lexical" not in shipped_scorer().refusal
+    """Fitted on readers' and public questions (``training/refusal.py``), both variants."""
+    for variant in ("embedded", "lexical"):
+        head, threshold = shipped_scorer().refusal[variant]
+        assert head.layers[0][0].shape == (len(REFUSAL), 1) and 0.0 < threshold < 1.0
 
 
 def test_the_refusal_head_decides_not_covered_where_it_ships() -> None:

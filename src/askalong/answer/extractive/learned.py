@@ -30,7 +30,11 @@ from askalong.question.reading import QuestionReading
 from askalong.types import BlockSpan, Hit
 
 MAX_QUOTES = 4
-QUOTE_SHARE = 0.3  # a further quote needs this share of the best sentence's softmax weight
+# A further quote needs this share of the best sentence's softmax weight: at 0.03 rather
+# than 0.3 a quote holds the gold for 415 of 645 never-seen dev questions rather than 375
+# (3.6 quotes an answer against 2.4; the rules quote 3-4), CMRC / DRCD / HotpotQA dev
+# evidence hit +1 to +9 points (benchmarks/results/learned-quotes-DEV-2026-12-06.md)
+QUOTE_SHARE = 0.03
 NOTHING_ANSWERS = {
     "en": "No sentence in the documents searched answers the question.",
     "zh": "所给文档中没有能回答这个问题的句子。",
