@@ -12,6 +12,7 @@ import pytest
 from tests.unit.test_answer_choice import unit_of
 
 from askalong.answer.choose import _extractive
+from askalong.answer.extractive import learned
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.learned import learned_answer, weighed
 from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES
@@ -269,3 +270,24 @@ class Fixed(Embedder):
 
     def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
         return np.tile(np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32), (len(texts), 1))
+
+
+ENTRIES = (
+    "wal_buffers (integer)\nThe amount of shared memory used for WAL data not yet written "
+    "to disk. The default setting of -1 selects a size equal to 1/32nd (about 3%) of "
+    "shared_buffers, but not less than 64kB.",
+    "shared_buffers (integer)\nSets the amount of memory the database server uses for shared "
+    "memory buffers. The default is typically 128 megabytes (128MB), but might be less if "
+    "your kernel settings will not support it.",
+)
+
+
+def test_a_value_asked_comes_from_the_entry_the_question_names(
+    embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A setting's default is stated in its own entry; another entry's sentence naming it
+    and a default is not its default (issue 32, team questions)."""
+    question = "What does shared_buffers default to?"
+    assert "128 megabytes" in ask(question, ENTRIES, embedder)
+    monkeypatch.setattr(learned, "_value_first", lambda question, found, order: order)
+    assert "128 megabytes" not in ask(question, ENTRIES, embedder)  # the scorer alone

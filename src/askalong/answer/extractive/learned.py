@@ -5,7 +5,8 @@ and the answerable head refuses ("not covered") below the threshold chosen on de
 What stays of the rule path are facts about the text, not about any document: headings,
 captions, formulas and page furniture name a topic and never answer it; a sentence
 announcing what follows ("… as follows:") answers with the next one; a follow-up never
-answers with the previous answer's sentence again.
+answers with the previous answer's sentence again; a value asked of a manual's entry comes
+from that entry (``scoring.entry_sentences``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from askalong.answer.extractive.boilerplate import asks
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, with_neighbour
 from askalong.answer.extractive.passage_choice import PassageChoice, choose_passages
+from askalong.answer.extractive.scoring import entry_sentences
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates
 from askalong.answer.scorer.features import UNSEARCHED, answerable_features, refusal_features
@@ -109,7 +111,9 @@ def learned_answer(
     language = question.language
     w = weighed(question, units, scorer, embedder, hits)
     found, scores = w.found, w.ranks
-    order = [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
+    order = _value_first(
+        question, found, [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
+    )
     probability = w.answerable if w.covered is None else w.covered
     if not order or w.weak or _refused(w, scorer, language, embedder is not None):
         note = NOTHING_ANSWERS[language]
@@ -149,6 +153,18 @@ def _searched(
         return UNSEARCHED
     top = max(mine, key=lambda h: h.score)
     return (choice.probability, top.score, top.keyword_score or 0.0, top.vector_score or 0.0)
+
+
+def _value_first(question: QuestionReading, found: list[Candidate], order: list[int]) -> list[int]:
+    """``order`` with, for a question asking a value (a default, a limit, a unit), the
+    sentences of the entry it names that state that value first
+    (``scoring.entry_sentences``): the scorer's features do not see a manual's entries, and
+    a setting's default is stated in its own entry, not in another that mentions it."""
+    if not question.asked_attributes:
+        return order
+    shares = entry_sentences(question, [found[k] for k in order], question.subject)
+    first = [k for k, (_, share) in zip(order, shares, strict=True) if share >= 1.0]
+    return first + [k for k in order if k not in first]
 
 
 def _may_answer(candidate: Candidate, previous_answer: str | None) -> bool:

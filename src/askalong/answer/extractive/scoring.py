@@ -110,7 +110,7 @@ def score_candidates(
     # a sentence of the entry the question names counts the entry's title as its words
     subject = question.subject
     entry = (
-        _entry_sentences(question, found, subject)
+        entry_sentences(question, found, subject)
         if intent == "ask"
         else [(frozenset[str](), 0.0)] * len(found)
     )
@@ -290,7 +290,7 @@ def _answer_bonus(
 _NEGATED = re.compile(r"\bnon-\w+", re.IGNORECASE)
 
 
-def _entry_sentences(
+def entry_sentences(
     question: QuestionReading, found: Sequence[Candidate], subject: Sequence[str]
 ) -> list[tuple[frozenset[str], float]]:
     """Per candidate, the title terms of the entry the question names and the share of
