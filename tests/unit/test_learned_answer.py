@@ -289,5 +289,5 @@ def test_a_value_asked_comes_from_the_entry_the_question_names(
     and a default is not its default (issue 32, team questions)."""
     question = "What does shared_buffers default to?"
     assert "128 megabytes" in ask(question, ENTRIES, embedder)
-    monkeypatch.setattr(learned, "_value_first", lambda question, found, order: order)
+    monkeypatch.setattr(learned, "_entry_first", lambda question, found, order: order)
     assert "128 megabytes" not in ask(question, ENTRIES, embedder)  # the scorer alone

@@ -5,8 +5,8 @@ and the answerable head refuses ("not covered") below the threshold chosen on de
 What stays of the rule path are facts about the text, not about any document: headings,
 captions, formulas and page furniture name a topic and never answer it; a sentence
 announcing what follows ("… as follows:") answers with the next one; a follow-up never
-answers with the previous answer's sentence again; a value asked of a manual's entry comes
-from that entry (``scoring.entry_sentences``).
+answers with the previous answer's sentence again; the sentences answering for the entry
+the question names come first (``scoring.entry_sentences``).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def learned_answer(
     language = question.language
     w = weighed(question, units, scorer, embedder, hits)
     found, scores = w.found, w.ranks
-    order = _value_first(
+    order = _entry_first(
         question, found, [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
     )
     probability = w.answerable if w.covered is None else w.covered
@@ -155,13 +155,11 @@ def _searched(
     return (choice.probability, top.score, top.keyword_score or 0.0, top.vector_score or 0.0)
 
 
-def _value_first(question: QuestionReading, found: list[Candidate], order: list[int]) -> list[int]:
-    """``order`` with, for a question asking a value (a default, a limit, a unit), the
-    sentences of the entry it names that state that value first
-    (``scoring.entry_sentences``): the scorer's features do not see a manual's entries, and
-    a setting's default is stated in its own entry, not in another that mentions it."""
-    if not question.asked_attributes:
-        return order
+def _entry_first(question: QuestionReading, found: list[Candidate], order: list[int]) -> list[int]:
+    """``order`` with the sentences that answer for the entry the question names first:
+    its opening (a definition, a command's purpose or its Description's first sentence)
+    or, for a value asked, the sentence stating it (``scoring.entry_sentences``). A manual
+    states a thing under its own entry, which the scorer's features do not see."""
     shares = entry_sentences(question, [found[k] for k in order], question.subject)
     first = [k for k, (_, share) in zip(order, shares, strict=True) if share >= 1.0]
     return first + [k for k in order if k not in first]
