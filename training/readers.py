@@ -42,7 +42,7 @@ from askalong.answer.extractive.passage_choice import choose_passages
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates
 from askalong.answer.scorer.features import COLUMNS
-from askalong.answer.scorer.model import RANK_COLUMNS, Scorer, network, shipped_scorer
+from askalong.answer.scorer.model import RANK_COLUMNS, Scorer, network, shipped_scorer, variant
 from askalong.providers.base import Embedder
 from unseen_replay import MARKS, Outcome, Replayed, _answerer, figures, kind_of
 from unseen_set import Item, contains_any, load_items, questions_of
@@ -139,10 +139,10 @@ def _dense(group: np.ndarray) -> np.ndarray:
     return np.unique(group, return_inverse=True)[1]
 
 
-def with_head(head: dict, variant: str = "embedded") -> Scorer:
-    """The shipped scorer with ``head`` as its ``variant``'s rank head."""
+def with_head(head: dict, kind: str = "embedded") -> Scorer:
+    """The shipped scorer with ``head`` as the rank head of variant ``kind``."""
     shipped = shipped_scorer()
-    return replace(shipped, rank={**shipped.rank, variant: network(head, RANK_COLUMNS)})
+    return replace(shipped, rank={**shipped.rank, kind: network(head, RANK_COLUMNS)})
 
 
 def answered(asked: Sequence[Asked], draft: Callable[[DraftRequest], Draft]) -> list[Outcome]:
@@ -176,8 +176,8 @@ def learned_draft(scorer: Scorer, embedder: Embedder | None) -> Callable[[DraftR
 def cross(paths: Sequence[Path], beside: float, lexical: bool = False) -> None:
     """Leave one set out: fit on the others, answer it; beside the sentence head and rules.
     Prints answer hit and refusals per held-out set and per kind of question."""
-    embedder = _embedder(lexical)
-    variant = _variant(embedder)
+    embedder = embedder_for(lexical)
+    head_variant = variant(embedded=not lexical)
     asked = recorded(paths)
     g = groups_of(asked, embedder)
     print(f"{len(g.sets)} groups, {len(g.y)} candidates", flush=True)
@@ -194,7 +194,7 @@ def cross(paths: Sequence[Path], beside: float, lexical: bool = False) -> None:
         was = top1(g.x[rows][:, score], g.y[rows], groups).mean()
         print(f"{name}: top-1 in its groups {acc:.3f} (shipped head {was:.3f})", flush=True)
         mine = [a for a in asked if a.set == name]
-        runs = {**systems, "readers": learned_draft(with_head(head, variant), embedder)}
+        runs = {**systems, "readers": learned_draft(with_head(head, head_variant), embedder)}
         for system, draft in runs.items():
             done.setdefault(system, []).extend(answered(mine, draft))
     _table(done)
@@ -217,16 +217,16 @@ def _cell(f: Replayed) -> str:
 
 def fit(paths: Sequence[Path], beside: float, out: Path, lexical: bool = False) -> None:
     """The head fitted on every set, written as ``out``'s rank head of the variant."""
-    embedder = _embedder(lexical)
+    embedder = embedder_for(lexical)
     g = groups_of(recorded(paths), embedder)
     data = json.loads(out.read_text("utf-8"))
     head = fitted(g, np.ones(len(g.sets), dtype=bool), beside)
-    data.setdefault("rank", {})[_variant(embedder)] = head
+    data.setdefault("rank", {})[variant(embedded=not lexical)] = head
     out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(g.sets)} groups -> {out}")
 
 
-def _embedder(lexical: bool) -> Embedder | None:
+def embedder_for(lexical: bool) -> Embedder | None:
     """The bundled embedder (cached), or None for the lexical variant."""
     if lexical:
         return None
@@ -234,10 +234,6 @@ def _embedder(lexical: bool) -> Embedder | None:
     from askalong.providers.local.embedder import default_embedder
 
     return CachedEmbedder(default_embedder(load_settings()), size=200_000)
-
-
-def _variant(embedder: Embedder | None) -> str:
-    return "embedded" if embedder is not None else "lexical"
 
 
 def main() -> None:

@@ -33,15 +33,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-from readers import recorded
+from readers import embedder_for, recorded
 from rich.progress import track
 from train import OUT, STEPS, adam, spec, standardiser
 
 from _table import markdown_table
 from askalong.answer.extractive.learned import weighed
-from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.answer.scorer.features import REFUSAL
-from askalong.answer.scorer.model import shipped_scorer
+from askalong.answer.scorer.model import network, shipped_scorer, variant
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading, read_question
@@ -72,8 +71,11 @@ def collected(paths: Sequence[Path], embedder: Embedder | None) -> Rows:
     def add(question: QuestionReading, units: Sequence[ContextUnit], hits: Sequence[Hit],
             covered: bool, name: str) -> None:  # fmt: skip
         row = weighed(question, units, scorer, embedder, hits).row
-        if row is not None:
-            xs.append(row), ys.append(float(covered)), sets.append(name)
+        if row is None:
+            return
+        xs.append(row)
+        ys.append(float(covered))
+        sets.append(name)
 
     for a in track(recorded(paths), description="readers' questions"):
         add(a.request.question, a.request.units, a.request.hits, not a.item.refuse, a.set)
@@ -120,19 +122,19 @@ def fitted(rows: Rows, keep: np.ndarray) -> dict:
     return head
 
 
-def _sigmoid(x: float) -> float:
-    return float(1.0 / (1.0 + np.exp(-x)))
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
 
 
 def cross(paths: Sequence[Path], cache: Path | None, lexical: bool = False) -> None:
-    """Leave one set out: fit on the others, refuse that set's questions; beside the
-    shipped answerable head and its thresholds on the same rows."""
+    """Leave one set out: fit on the others, refuse that set's questions; prints what is
+    refused of each held-out set, covered and not."""
     rows = _rows(paths, cache, lexical)
     table = []
     for name in sorted(set(rows.sets)):
         head = fitted(rows, rows.sets != name)
         mine = rows.sets == name
-        probability = 1.0 / (1.0 + np.exp(-_logits(head, rows.x[mine])))
+        probability = _sigmoid(network(head, REFUSAL)(rows.x[mine]))
         refused = probability < head["threshold"]
         y = rows.y[mine]
         table.append(
@@ -142,18 +144,13 @@ def cross(paths: Sequence[Path], cache: Path | None, lexical: bool = False) -> N
     print(markdown_table(("held-out set", "covered refused", "not covered refused"), "lrr", table))
 
 
-def _logits(head: dict, x: np.ndarray) -> np.ndarray:
-    z = (x - np.array(head["mean"])) / np.array(head["scale"])
-    layer = head["layers"][0]
-    return z @ np.array(layer["w"])[:, 0] + layer["b"][0]
-
-
 def fit(paths: Sequence[Path], out: Path, cache: Path | None, lexical: bool = False) -> None:
     """The head fitted on every set, written as ``out``'s refusal head of the variant."""
     rows = _rows(paths, cache, lexical)
     data = json.loads(out.read_text("utf-8"))
-    variant = "lexical" if lexical else "embedded"
-    data.setdefault("refusal", {})[variant] = fitted(rows, np.ones(len(rows.y), dtype=bool))
+    data.setdefault("refusal", {})[variant(embedded=not lexical)] = fitted(
+        rows, np.ones(len(rows.y), dtype=bool)
+    )
     out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(rows.y)} questions ({int(rows.readers.sum())} readers') -> {out}")
 
@@ -163,17 +160,10 @@ def _rows(paths: Sequence[Path], cache: Path | None, lexical: bool) -> Rows:
     if cache is not None and cache.exists():
         data = np.load(cache)
         return Rows(data["x"], data["y"], data["sets"])
-    rows = collected(paths, None if lexical else _embedder())
+    rows = collected(paths, embedder_for(lexical))
     if cache is not None:
         np.savez(cache, x=rows.x, y=rows.y, sets=rows.sets)
     return rows
-
-
-def _embedder() -> Embedder:
-    from askalong.config import load_settings
-    from askalong.providers.local.embedder import default_embedder
-
-    return CachedEmbedder(default_embedder(load_settings()), size=200_000)
 
 
 def main() -> None:

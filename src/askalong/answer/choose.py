@@ -30,10 +30,8 @@ JUDGE_SAMPLING = Sampling(json_mode=True, temperature=0.0)  # a verdict should n
 def _extractive(settings: Settings, embedder: Embedder | None) -> Answerer:
     from askalong.answer.extractive.answerer import ExtractiveAnswerer
 
-    scorer = settings.sentence_scorer
-    if scorer == "auto" and settings.embedder != "local":
-        scorer = "rules"  # the learned heads were fitted on the bundled embedder's cosines
-    return ExtractiveAnswerer(embedder, scorer=scorer)
+    bundled = settings.embedder == "local"
+    return ExtractiveAnswerer(embedder, scorer=settings.sentence_scorer, bundled=bundled)
 
 
 def _model(settings: Settings, embedder: Embedder | None) -> Answerer:

@@ -22,11 +22,15 @@ class ExtractiveAnswerer(Answerer):
     offline = True
 
     def __init__(
-        self, embedder: Embedder | None = None, scorer: SentenceScorerName = "auto"
+        self,
+        embedder: Embedder | None = None,
+        scorer: SentenceScorerName = "auto",
+        bundled: bool = True,
     ) -> None:
         # follow-ups and nearby questions see the same sentences again: embed them once
         self.embedder = CachedEmbedder(embedder) if embedder is not None else None
-        self.scorer = _resolved(scorer, embedder)  # ``ASKALONG_SENTENCE_SCORER``
+        # ``ASKALONG_SENTENCE_SCORER``; ``bundled``: ``embedder`` is the bundled e5 model
+        self.scorer = _resolved(scorer, embedder is not None and bundled)
 
     def draft(self, request: DraftRequest) -> Draft:
         if request.intent != "ask":
@@ -57,12 +61,13 @@ class ExtractiveAnswerer(Answerer):
         return Draft(result.status, result.answer, result.quotes, result.explanation)
 
 
-def _resolved(scorer: SentenceScorerName, embedder: Embedder | None) -> SentenceScorerName:
-    """``auto``: the learned scorer where the embedder is, the rules without one (the
-    learned scorer's lexical variant answers fewer never-seen dev questions)."""
+def _resolved(scorer: SentenceScorerName, bundled_vectors: bool) -> SentenceScorerName:
+    """``auto``: the learned scorer with the bundled embedder's vectors, the rules
+    otherwise (the lexical variant has no held-out figure yet, and another embedder's
+    cosines are not the scale the heads were fitted on)."""
     if scorer != "auto":
         return scorer
-    return "learned" if embedder is not None else "rules"
+    return "learned" if bundled_vectors else "rules"
 
 
 def _thread_of(request: DraftRequest) -> tuple[QuestionReading, list[str]]:

@@ -46,15 +46,13 @@ NOTHING_ANSWERS = {
 @dataclass(frozen=True)
 class Weighed:
     """What the learned scorer made of a question's evidence: the chosen units, their
-    candidate sentences and feature rows, the sentence head's and the rank head's
-    scores, the answerable head's probability, the refusal head's row (``REFUSAL``; None
-    without candidates) and probability (None without a head or a row), and whether the
-    evidence is in the other language."""
+    candidate sentences and the rank head's scores (the order of the answer's choice),
+    the answerable head's probability, the refusal head's row (``REFUSAL``; None without
+    candidates) and probability (None without a head or a row), and whether the evidence
+    is in the other language."""
 
     units: Sequence[ContextUnit]
     found: list[Candidate]
-    rows: np.ndarray
-    scores: np.ndarray
     ranks: np.ndarray
     answerable: float
     row: np.ndarray | None
@@ -86,13 +84,13 @@ def weighed(
             answerable_features(rows, scores),
             answerable,
             ranks,
-            _searched(choice, choice.units, hits),
+            _searched(choice, hits),
             across,
             question.language == "zh",
         )
         covered = scorer.covered_probability(row, embedded)
     weak = choice.weak and not across  # the passage model saw no cross-lingual question
-    return Weighed(choice.units, found, rows, scores, ranks, answerable, row, covered, across, weak)
+    return Weighed(choice.units, found, ranks, answerable, row, covered, across, weak)
 
 
 def learned_answer(
@@ -142,12 +140,10 @@ def _refused(w: Weighed, scorer: Scorer, language: str, embedded: bool) -> bool:
     return w.answerable < scorer.threshold(language, embedded, w.across)
 
 
-def _searched(
-    choice: PassageChoice, units: Sequence[ContextUnit], hits: Sequence[Hit]
-) -> tuple[float, ...]:
+def _searched(choice: PassageChoice, hits: Sequence[Hit]) -> tuple[float, ...]:
     """What the hybrid search knew of the best chosen retrieved passage: the passage
     model's probability and its best hit's fused, keyword and vector scores."""
-    best = next((u for u in units if u.origin == "retrieved"), None)
+    best = next((u for u in choice.units if u.origin == "retrieved"), None)
     mine = [h for h in hits if best and h.chunk_id in best.chunk_ids and h.mode == "hybrid"]
     if choice.probability is None or not mine:
         return UNSEARCHED
@@ -162,7 +158,8 @@ def _entry_first(question: QuestionReading, found: list[Candidate], order: list[
     states a thing under its own entry, which the scorer's features do not see."""
     shares = entry_sentences(question, [found[k] for k in order], question.subject)
     first = [k for k, (_, share) in zip(order, shares, strict=True) if share >= 1.0]
-    return first + [k for k in order if k not in first]
+    chosen = set(first)
+    return first + [k for k in order if k not in chosen]
 
 
 def _may_answer(candidate: Candidate, previous_answer: str | None) -> bool:

@@ -76,35 +76,35 @@ class Scorer:
     def sentence_scores(self, rows: np.ndarray, embedded: bool) -> np.ndarray:
         if len(rows) == 0:
             return np.zeros(0, dtype=np.float32)
-        return self.sentence[_variant(embedded)](rows)
+        return self.sentence[variant(embedded)](rows)
 
     def rank_scores(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> np.ndarray:
         """The order of the answer's choice (higher first): the rank head's over the rows
         and the sentence head's ``scores``, or those scores where the variant has none."""
-        head = self.rank.get(_variant(embedded))
+        head = self.rank.get(variant(embedded))
         if head is None or len(rows) == 0:
             return scores
         return head(np.hstack([rows, scores[:, None]]))
 
     def answerable_probability(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> float:
         summary = answerable_features(rows, scores)[None, :]
-        return _sigmoid(float(self.answerable[_variant(embedded)](summary)[0]))
+        return _sigmoid(float(self.answerable[variant(embedded)](summary)[0]))
 
     def covered_probability(self, row: np.ndarray, embedded: bool) -> float | None:
         """The refusal head's probability that the question is covered (``row``: one
         ``REFUSAL`` row), or None where the variant has no refusal head."""
-        found = self.refusal.get(_variant(embedded))
+        found = self.refusal.get(variant(embedded))
         if found is None:
             return None
         return _sigmoid(float(found[0](row[None, :])[0]))
 
     def refusal_threshold(self, embedded: bool) -> float:
-        return self.refusal[_variant(embedded)][1]
+        return self.refusal[variant(embedded)][1]
 
     def threshold(self, language: str, embedded: bool, across: bool = False) -> float:
         """The refusal threshold for questions in ``language`` ("en" / "zh"); ``across``:
         over sentences in the other language (its own threshold where trained)."""
-        by_language = self.thresholds[_variant(embedded)]
+        by_language = self.thresholds[variant(embedded)]
         own = by_language.get(language, by_language["en"])
         return by_language.get(f"{language}-across", own) if across else own
 
@@ -113,7 +113,8 @@ def _sigmoid(logit: float) -> float:
     return float(1.0 / (1.0 + np.exp(-logit)))
 
 
-def _variant(embedded: bool) -> str:
+def variant(embedded: bool) -> str:
+    """The heads' variant: with the bundled embedder's vectors, or lexical only."""
     return "embedded" if embedded else "lexical"
 
 
@@ -157,4 +158,12 @@ def shipped_scorer() -> Scorer:
     return scorer_from(json.loads(text))
 
 
-__all__ = ["LEXICAL", "RANK_COLUMNS", "Network", "Scorer", "scorer_from", "shipped_scorer"]
+__all__ = [
+    "LEXICAL",
+    "RANK_COLUMNS",
+    "Network",
+    "Scorer",
+    "scorer_from",
+    "shipped_scorer",
+    "variant",
+]
