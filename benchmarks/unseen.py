@@ -1,8 +1,8 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen8``: the later
-sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen8/``, each test-only until reported)
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen9``: the later
+sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen9/``, each test-only until reported)
 through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
@@ -384,7 +384,10 @@ def _arguments() -> argparse.Namespace:
         "--set",
         choices=SETS,
         default="unseen",
-        help="the set's folder (unseen … unseen7: each run once, dev now; unseen8: held out)",
+        help=(
+            "the set's folder (unseen … unseen7: each run once, dev now; unseen8: held out;"
+            " unseen9: frozen, not run yet)"
+        ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
     parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")
