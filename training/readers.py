@@ -40,8 +40,7 @@ from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.learned import learned_answer
 from askalong.answer.extractive.passage_choice import choose_passages
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
-from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates
-from askalong.answer.scorer.features import COLUMNS
+from askalong.answer.extractive.sentence_rows import candidate_rows, entry_rows, kept_candidates
 from askalong.answer.scorer.model import RANK_COLUMNS, Scorer, network, shipped_scorer, variant
 from askalong.providers.base import Embedder
 from unseen_replay import MARKS, Outcome, Replayed, _answerer, figures, kind_of
@@ -53,6 +52,7 @@ from unseen_set import Item, contains_any, load_items, questions_of
 # stating a default's value, a loss named in other words); 0.4 keeps them (0.2 and 0.6
 # each lose one) and ranks 0.50.
 BESIDE = 0.4
+SCORE = RANK_COLUMNS.index("sentence_score")
 
 
 @dataclass
@@ -102,7 +102,7 @@ def groups_of(asked: Sequence[Asked], embedder: Embedder | None) -> Groups:
             continue
         rows = candidate_rows(q.text, found, embedder)
         scores = shipped_scorer().sentence_scores(rows, embedded=embedder is not None)
-        xs.append(np.hstack([rows, scores[:, None]]))
+        xs.append(np.hstack([rows, scores[:, None], entry_rows(q, found)]))
         ys.append(labels)
         numbers.append(np.full(len(found), len(sets)))
         sets.append(a.set)
@@ -113,12 +113,12 @@ def fitted(g: Groups, keep: np.ndarray, beside: float) -> dict:
     """The rank head's JSON spec fitted on the groups where ``keep`` (per group): a linear
     model of the features added to ``beside`` times the sentence head's score."""
     rows = keep[g.group]
-    x = g.x[rows][:, : len(COLUMNS)]
+    x = np.delete(g.x[rows], SCORE, axis=1)
     mean, scale = standardiser(x)
-    base = beside * g.x[rows][:, len(COLUMNS)]
+    base = beside * g.x[rows][:, SCORE]
     weights = fit_beside((x - mean) / scale, base, g.y[rows], _dense(g.group[rows]))
-    layer = [np.r_[weights, beside][:, None], np.zeros(1)]
-    return spec(RANK_COLUMNS, np.r_[mean, 0.0], np.r_[scale, 1.0], layer)
+    layer = [np.insert(weights, SCORE, beside)[:, None], np.zeros(1)]
+    return spec(RANK_COLUMNS, np.insert(mean, SCORE, 0.0), np.insert(scale, SCORE, 1.0), layer)
 
 
 def fit_beside(x: np.ndarray, base: np.ndarray, y: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -185,13 +185,12 @@ def cross(paths: Sequence[Path], beside: float, lexical: bool = False) -> None:
     rules = _answerer("rules") if embedder else ExtractiveAnswerer(None, scorer="rules").draft
     systems = {"rules": rules, "sentence head": learned_draft(sentence_head, embedder)}
     done: dict[str, list[Outcome]] = {}
-    score = RANK_COLUMNS.index("sentence_score")
     for name in sorted(set(g.sets)):
         head = fitted(g, g.sets != name, beside)
         rows = (g.sets == name)[g.group]
         groups = _dense(g.group[rows])
         acc = top1(network(head, RANK_COLUMNS)(g.x[rows]), g.y[rows], groups).mean()
-        was = top1(g.x[rows][:, score], g.y[rows], groups).mean()
+        was = top1(g.x[rows][:, SCORE], g.y[rows], groups).mean()
         print(f"{name}: top-1 in its groups {acc:.3f} (shipped head {was:.3f})", flush=True)
         mine = [a for a in asked if a.set == name]
         runs = {**systems, "readers": learned_draft(with_head(head, head_variant), embedder)}

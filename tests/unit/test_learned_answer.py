@@ -14,9 +14,10 @@ from tests.unit.test_answer_choice import unit_of
 from askalong.answer.choose import _extractive
 from askalong.answer.extractive import learned
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
+from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.learned import learned_answer, weighed
-from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES
-from askalong.answer.scorer.features import REFUSAL, UNSEARCHED
+from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES, entry_rows
+from askalong.answer.scorer.features import COLUMNS, ENTRY, REFUSAL, UNSEARCHED
 from askalong.answer.scorer.model import (
     RANK_COLUMNS,
     WEIGHTS_FILE,
@@ -25,10 +26,12 @@ from askalong.answer.scorer.model import (
     shipped_scorer,
 )
 from askalong.config import load_settings
+from askalong.context.units import ContextUnit, places_of
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.question.reading import read_question
 from askalong.settings import Settings
+from askalong.types import Block, BlockSpan
 
 PAPER = (
     "SPECTER is a model for document-level representation of scientific papers. "
@@ -214,17 +217,51 @@ def test_the_shipped_rank_head_is_a_linear_model_of_general_columns() -> None:
     features beside the sentence head's score, never a document's words."""
     rank = shipped_scorer().rank["embedded"]
     assert len(rank.layers) == 1 and rank.layers[0][0].shape == (len(RANK_COLUMNS), 1)
-    assert rank.layers[0][0][-1, 0] > 0  # the sentence head's score counts for the choice
+    score = RANK_COLUMNS.index("sentence_score")
+    assert rank.layers[0][0][score, 0] > 0  # the sentence head's score counts for the choice
+    title = RANK_COLUMNS.index("title_coverage")
+    assert rank.layers[0][0][title, 0] > 0  # a section titled with the question's terms
+
+
+def _entry_unit(title: str, sentence: str, k: int) -> ContextUnit:
+    """One retrieved paragraph under the section ``title``."""
+    block = Block(f"b{k}", "paragraph", sentence, 0, ("Settings", title), page=1)
+    spans = (BlockSpan(block.id, 0, len(sentence)),)
+    unit = ContextUnit(
+        "doc", (), sentence, spans, spans, block.section_path, 1, 1, "retrieved", 1.0
+    )
+    return ContextUnit(**{**unit.__dict__, "places": places_of([block])})
+
+
+def test_the_rank_head_reads_where_a_sentence_stands_in_its_entry() -> None:
+    """``entry_rows``: the sentence opening the entry the question names scores 1, the
+    entry's title holds the question's terms, a sentence elsewhere neither."""
+    units = [
+        _entry_unit("work_mem", "Sets the base maximum memory used by a query.", 0),
+        _entry_unit("Logging", "Logs are rotated daily.", 1),
+    ]
+    found = candidates(units)
+    rows = entry_rows(read_question("What is work_mem?"), found)
+    share, title = ENTRY.index("entry_share"), ENTRY.index("title_coverage")
+    assert rows.shape == (2, len(ENTRY))
+    assert rows[0, title] > rows[1, title] == 0.0
+    assert rows[0, share] >= rows[1, share]
 
 
 def test_the_rank_head_orders_the_choice_and_the_sentence_head_the_refusal() -> None:
     shipped = shipped_scorer()
-    rows = np.zeros((3, len(RANK_COLUMNS) - 1), dtype=np.float32)
-    rows[1, RANK_COLUMNS.index("digit")] = 1.0
+    rows = np.zeros((3, len(COLUMNS)), dtype=np.float32)
+    rows[1, COLUMNS.index("digit")] = 1.0
     scores = np.array([3.0, 2.0, 1.0], dtype=np.float32)
+    entries = np.zeros((3, len(ENTRY)), dtype=np.float32)
     digits = replace(shipped, rank={"embedded": network(_rank_head("digit", 5.0), RANK_COLUMNS)})
-    assert np.argmax(digits.rank_scores(rows, scores, embedded=True)) == 1
-    assert digits.rank_scores(rows, scores, embedded=False) is scores  # no lexical head
+    assert np.argmax(digits.rank_scores(rows, scores, entries, embedded=True)) == 1
+    assert digits.rank_scores(rows, scores, entries, embedded=False) is scores  # no lexical head
+    entries[2, ENTRY.index("title_coverage")] = 1.0
+    titled = replace(
+        shipped, rank={"embedded": network(_rank_head("title_coverage", 5.0), RANK_COLUMNS)}
+    )
+    assert np.argmax(titled.rank_scores(rows, scores, entries, embedded=True)) == 2
     answerable = replace(shipped, refusal={})  # the answerable head decides
     last_first = replace(
         answerable, rank={"embedded": network(_rank_head("position", 9.0), RANK_COLUMNS)}
@@ -286,8 +323,12 @@ def test_a_value_asked_comes_from_the_entry_the_question_names(
     embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A setting's default is stated in its own entry; another entry's sentence naming it
-    and a default is not its default (issue 32, team questions)."""
+    and a default is not its default (issue 32, team questions): the rank head finds it
+    by the entry's columns, and the entry-first order keeps it without them."""
     question = "What does shared_buffers default to?"
     assert "128 megabytes" in ask(question, ENTRIES, embedder)
     monkeypatch.setattr(learned, "_entry_first", lambda question, found, order: order)
-    assert "128 megabytes" not in ask(question, ENTRIES, embedder)  # the scorer alone
+    assert "128 megabytes" in ask(question, ENTRIES, embedder)  # the rank head alone
+    unplaced = lambda question, found: np.zeros((len(found), len(ENTRY)), dtype=np.float32)  # noqa: E731
+    monkeypatch.setattr(learned, "entry_rows", unplaced)
+    assert "128 megabytes" not in ask(question, ENTRIES, embedder)  # entries unseen

@@ -23,7 +23,7 @@ from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, wi
 from askalong.answer.extractive.passage_choice import PassageChoice, choose_passages
 from askalong.answer.extractive.scoring import entry_sentences
 from askalong.answer.extractive.select import ExtractiveResult
-from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates
+from askalong.answer.extractive.sentence_rows import candidate_rows, entry_rows, kept_candidates
 from askalong.answer.scorer.features import UNSEARCHED, answerable_features, refusal_features
 from askalong.answer.scorer.model import Scorer, shipped_scorer
 from askalong.context.units import ContextUnit
@@ -76,7 +76,7 @@ def weighed(
     embedded = embedder is not None
     scores = scorer.sentence_scores(rows, embedded)
     answerable = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
-    ranks = scorer.rank_scores(rows, scores, embedded)
+    ranks = scorer.rank_scores(rows, scores, entry_rows(question, found), embedded)
     across = cross_lingual(question.language, found)
     row = covered = None
     if found:
@@ -152,10 +152,16 @@ def _searched(choice: PassageChoice, hits: Sequence[Hit]) -> tuple[float, ...]:
 
 
 def _entry_first(question: QuestionReading, found: list[Candidate], order: list[int]) -> list[int]:
-    """``order`` with the sentences that answer for the entry the question names first:
-    its opening (a definition, a command's purpose or its Description's first sentence)
-    or, for a value asked, the sentence stating it (``scoring.entry_sentences``). A manual
-    states a thing under its own entry, which the scorer's features do not see."""
+    """``order`` with the sentences that answer for the entry the question names first
+    when it asks what a thing is (its opening, a command's purpose or its Description's
+    first sentence) or a value of it (the sentence stating it: ``scoring.entry_sentences``).
+    The rank head sees entries too (``features.ENTRY``) but weighs them by readers' sets,
+    where few questions ask a manual's definition: on the chat benchmark's PostgreSQL
+    manual it alone answered 36 parts of 88, with this 41; applied to every question
+    instead it answered 46 there but cost 12 of the never-seen DEV sets' 796 (385 -> 373;
+    benchmarks/results/entry-rank-DEV-2026-12-06.md)."""
+    if not question.asked_attributes and question.form.answer_type != "definition":
+        return order
     shares = entry_sentences(question, [found[k] for k in order], question.subject)
     first = [k for k, (_, share) in zip(order, shares, strict=True) if share >= 1.0]
     chosen = set(first)

@@ -10,8 +10,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from askalong.answer.extractive.candidates import Candidate
-from askalong.answer.scorer.features import Sentence, sentence_features
+from askalong.answer.extractive.scoring import entry_sentences
+from askalong.answer.scorer.features import Sentence, covered_share, idf_weights, sentence_features
 from askalong.providers.base import Embedder
+from askalong.question.reading import QuestionReading
+from askalong.text.tokens import terms_of
 
 # The most lexically covered sentences kept for embedding and scoring: about what the
 # model was fitted on (three paragraphs, ~25 sentences); embedding 80 cold made a
@@ -50,3 +53,20 @@ def as_sentences(found: Sequence[Candidate]) -> list[Sentence]:
     for c in found:
         passages.setdefault((c.unit, c.piece), len(passages))
     return [Sentence(passages[(c.unit, c.piece)], c.index, c.text) for c in found]
+
+
+def entry_rows(question: QuestionReading, found: Sequence[Candidate]) -> np.ndarray:
+    """The candidates' ``features.ENTRY`` rows: how the sentence answers for the entry
+    the question names (``scoring.entry_sentences``: 1 its opening or the value asked,
+    0.5 a later sentence opening with the subject, -1 another thing's entry), whether it
+    opens its own entry, and how much of the question its section path holds (IDF-weighted
+    among the candidates' paths). A manual states a thing under its own entry; the
+    sentence features do not see where a sentence stands."""
+    if not found:
+        return np.zeros((0, 3), dtype=np.float32)
+    shares = [share for _, share in entry_sentences(question, found, question.subject)]
+    paths = [frozenset(terms_of(" ".join(c.entry))) for c in found]
+    weight = idf_weights(set(terms_of(question.text)), paths)
+    titled = [covered_share(weight, path) for path in paths]
+    opens = [float(c.opens) for c in found]
+    return np.array([shares, opens, titled], dtype=np.float32).T

@@ -60,6 +60,9 @@ EMBEDDED = (
     "cosine_passage_rank",
 )
 COLUMNS = LEXICAL + EMBEDDED
+# Where a sentence stands in a manual's entries (``sentence_rows.entry_rows``): read by
+# the rank head only, since the public QA paragraphs the sentence head learns from have none.
+ENTRY = ("entry_share", "entry_opens", "title_coverage")
 IDF_FLOOR = 0.3  # a question term found in every candidate still counts this much
 NEW_TERMS_FULL = 8  # terms beyond the question's: this many count fully
 

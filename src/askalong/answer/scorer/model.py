@@ -36,13 +36,15 @@ import numpy as np
 from askalong.answer.scorer.features import (
     ANSWERABLE,
     COLUMNS,
+    ENTRY,
     LEXICAL,
     REFUSAL,
     answerable_features,
 )
 
 WEIGHTS_FILE = "weights.json"
-RANK_COLUMNS = (*COLUMNS, "sentence_score")  # the features and the sentence head's score
+# the features, the sentence head's score and where the sentence stands in its entry
+RANK_COLUMNS = (*COLUMNS, "sentence_score", *ENTRY)
 
 
 @dataclass(frozen=True)
@@ -78,13 +80,16 @@ class Scorer:
             return np.zeros(0, dtype=np.float32)
         return self.sentence[variant(embedded)](rows)
 
-    def rank_scores(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> np.ndarray:
-        """The order of the answer's choice (higher first): the rank head's over the rows
-        and the sentence head's ``scores``, or those scores where the variant has none."""
+    def rank_scores(
+        self, rows: np.ndarray, scores: np.ndarray, entries: np.ndarray, embedded: bool
+    ) -> np.ndarray:
+        """The order of the answer's choice (higher first): the rank head's over the rows,
+        the sentence head's ``scores`` and the ``entries`` rows (``ENTRY``), or those
+        scores where the variant has none."""
         head = self.rank.get(variant(embedded))
         if head is None or len(rows) == 0:
             return scores
-        return head(np.hstack([rows, scores[:, None]]))
+        return head(np.hstack([rows, scores[:, None], entries]))
 
     def answerable_probability(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> float:
         summary = answerable_features(rows, scores)[None, :]
