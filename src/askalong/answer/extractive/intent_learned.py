@@ -89,11 +89,15 @@ def intent_query(terms: Sequence[str], language: str) -> str:
 
 def _may_stand(candidate: Candidate, selection: Selection) -> bool:
     """A sentence that may answer for the selection: prose, no question, outside it, and
-    no repeat of its words elsewhere (an echo all the same)."""
+    neither holding the selection's words nor held in them (a summary's "In short, …"
+    repeating it is an echo all the same)."""
     text = candidate.text.strip()
     if not text or candidate.kind in NOT_ANSWERS or asks(text):
         return False
-    return not selection.overlaps(_span(candidate)) and fold(text) not in fold(selection.text)
+    if selection.overlaps(_span(candidate)):
+        return False
+    said, selected = fold(text), fold(selection.text)
+    return said not in selected and selected not in said
 
 
 def _best(ranks: np.ndarray) -> list[int]:
