@@ -121,10 +121,13 @@ def table(results: dict[str, list[Judged]]) -> str:
     first = next(iter(results.values()))
     groups: dict[str, list[int]] = {}
     for k, j in enumerate(first):
-        for group in (j.set, j.item.kind, f"lang {language_of(j.item)}", "all"):
+        language = f"lang {language_of(j.item)}"
+        for group in (j.set, f"{j.set} {j.item.kind}", j.item.kind, language):
             groups.setdefault(group, []).append(k)
+        groups.setdefault(f"{language} {j.item.kind}", []).append(k)
+        groups.setdefault("all", []).append(k)
     rows = []
-    for group, members in groups.items():
+    for group, members in sorted(groups.items(), key=lambda g: _order(g[0])):
         cells = []
         for judged_way in results.values():
             part = [judged_way[k] for k in members]
@@ -135,6 +138,15 @@ def table(results: dict[str, list[Judged]]) -> str:
         rows.append((group, str(len(members)), *cells))
     header = ("set / intent / language", "items", *results)
     return markdown_table(header, "lr" + "r" * len(results), rows)
+
+
+def _order(group: str) -> tuple[int, str]:
+    """Sets (each with its intents), then intents, then languages, then all."""
+    if group == "all":
+        return (3, group)
+    if group.startswith("lang"):
+        return (2, group)
+    return (1, group) if group in INTENTS else (0, group)
 
 
 def main() -> None:
