@@ -135,9 +135,10 @@ def _ranked_first(
     """The learned scorer's sentences, its best alone in the direct answer, and what is
     quoted after it: the rest of the selected sentence, the sentence after the selection
     (else the sentences around it). The words beside the selection come second however
-    the scorer ranks them, and are not quoted twice: on the DEV recordings the best
-    sentence with those words answers 85 intents of 149 where the scorer's best three
-    answer 66 (``benchmarks/results/intents-learned-DEV-2026-12-06.md``)."""
+    the scorer ranks them, and are not taken away by a further quote: on the DEV
+    recordings the scorer's best two or three sentences answered 61 intents of 149, its
+    best one and those words 81 (68 while a further quote could take them away):
+    ``benchmarks/results/intents-learned-DEV-2026-12-06.md``."""
     rest, after = beside
     material = ranked(intent, selection, units)
     if not after:
