@@ -2,9 +2,11 @@
 does it hold the expected definition, caption, bibliography entry or set-up sentence?
 
 The selections are the test data ``tests/integration/data/explain_selections.json`` (17
-on four papers, English and Chinese). Each is answered twice over the same evidence, in
-the same run: by the previous answerer (the sentence scoring of ``select.py`` with the
-intent's cues) and by ``intents.answer_intent``. The evidence is what read-along gathering
+on four papers, English and Chinese). Each is answered three times over the same
+evidence, in the same run: by the previous answerer (the sentence scoring of ``select.py``
+with the intent's cues), by ``intents.answer_intent`` (the rules scorer's path) and by it
+with the learned scorer's sentences (``intent_learned``, the bundled embedder: the path
+under the learned scorer). The evidence is what read-along gathering
 builds without search: the anchor unit, then the material units of
 ``context.explain_units`` (the previous answerer sees them too, so only the composing
 differs). *echo*: the direct answer holds the selection, or its first quote lies inside
@@ -26,15 +28,18 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from askalong.answer.extractive.intent_learned import learned_ranker
 from askalong.answer.extractive.intents import answer_intent
 from askalong.answer.extractive.select import ExtractiveResult, answer_extractively
 from askalong.asking.question import intent_question
+from askalong.config import load_settings
 from askalong.context.anchor import locate_anchor, located_context
 from askalong.context.assemble import assemble_context
 from askalong.context.explain_units import explain_units
 from askalong.context.outline import Outline
 from askalong.context.units import ContextUnit
 from askalong.parse.pdf.parser import parse
+from askalong.providers.local.embedder import default_embedder
 from askalong.question.reading import read_question
 from askalong.text.fold import fold
 from askalong.types import Anchor, Block
@@ -81,16 +86,20 @@ def main() -> None:
     parser.add_argument("--out", default=None, help="results file (default: dated)")
     args = parser.parse_args()
     cases = json.loads(CASES.read_text(encoding="utf-8"))
-    counts = {"previous": [0, 0], "from the document": [0, 0]}
+    counts = {"previous": [0, 0], "from the document": [0, 0], "learned": [0, 0]}
     gathered = []
+    embedder = default_embedder(load_settings())
     for case in cases:
         question, units, seconds = _evidence(case)
         gathered.append(seconds * 1000)
         asked = read_question(question)
         now = answer_intent(asked, units, case["intent"])
-        assert now is not None
+        ranked = learned_ranker(question, embedder)
+        learned = answer_intent(asked, units, case["intent"], ranked)
+        assert now is not None and learned is not None
         before = answer_extractively(asked, units, intent=case["intent"])
-        for name, result in (("previous", before), ("from the document", now)):
+        answers = (("previous", before), ("from the document", now), ("learned", learned))
+        for name, result in answers:
             counts[name][0] += _echoes(result, case["selection"])
             counts[name][1] += _hit(result, case["expect"])
     n = len(cases)

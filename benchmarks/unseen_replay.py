@@ -31,6 +31,7 @@ from typing import Any, cast
 
 from _table import markdown_table
 from askalong.answer.base import Answerer, Draft, DraftRequest
+from askalong.providers.base import Embedder
 from askalong.settings import SentenceScorerName
 from unseen_set import SETS, Item, contains_any, load_items, questions_of
 
@@ -165,14 +166,21 @@ def record(set_name: str, out: Path) -> None:
 def _answerer(scorer: str) -> Callable[[DraftRequest], Draft]:
     """This checkout's offline answerer with ``scorer`` and the bundled embedder."""
     from askalong.answer.extractive.answerer import ExtractiveAnswerer
+
+    chosen = cast(SentenceScorerName, scorer)
+    return ExtractiveAnswerer(bundled_embedder(), scorer=chosen).draft
+
+
+def bundled_embedder() -> Embedder:
+    """The bundled e5 embedder, as the product's default settings make it."""
     from askalong.config import load_settings
     from askalong.providers.local.embedder import default_embedder
 
-    chosen = cast(SentenceScorerName, scorer)
-    return ExtractiveAnswerer(default_embedder(load_settings()), scorer=chosen).draft
+    return default_embedder(load_settings())
 
 
-def _recording(path: Path) -> tuple[str, list[Item], dict[str, DraftRequest]]:
+def recording(path: Path) -> tuple[str, list[Item], dict[str, DraftRequest]]:
+    """The set a recording was made of, its items and the requests kept per item id."""
     recorded = pickle.loads(path.read_bytes())
     items = load_items(questions_of(recorded["set"]))
     return recorded["set"], items, recorded["requests"]
@@ -180,7 +188,7 @@ def _recording(path: Path) -> tuple[str, list[Item], dict[str, DraftRequest]]:
 
 def replay(path: Path, scorer: str) -> Replayed:
     """The recording at ``path`` answered by this checkout's offline answerer."""
-    _, items, requests = _recording(path)
+    _, items, requests = recording(path)
     return replayed(items, requests, _answerer(scorer))
 
 
@@ -190,7 +198,7 @@ def compare(paths: Sequence[Path], show: int) -> None:
     learned, rules = _answerer("learned"), _answerer("rules")
     groups: dict[str, list[tuple[str, Outcome, Outcome]]] = {"all": []}
     for path in paths:
-        name, items, requests = _recording(path)
+        name, items, requests = recording(path)
         mine, theirs = outcomes(items, requests, learned), outcomes(items, requests, rules)
         for a, b in zip(mine, theirs, strict=True):
             for group in (name, kind_of(a.item), "all"):
@@ -215,9 +223,9 @@ def compare(paths: Sequence[Path], show: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     verbs = parser.add_subparsers(dest="verb", required=True)
-    recording = verbs.add_parser("record", help="ask every item; keep the answerer's requests")
-    recording.add_argument("--set", choices=SETS, default="unseen")
-    recording.add_argument("--out", type=Path, required=True)
+    recorder = verbs.add_parser("record", help="ask every item; keep the answerer's requests")
+    recorder.add_argument("--set", choices=SETS, default="unseen")
+    recorder.add_argument("--out", type=Path, required=True)
     replaying = verbs.add_parser("replay", help="answer the recorded plain questions again")
     replaying.add_argument("recording", type=Path)
     replaying.add_argument("--scorer", choices=("learned", "rules"), default="learned")

@@ -347,6 +347,9 @@ def test_a_selection_across_two_blocks_anchors_at_the_first(n18: tuple[Block, ..
     anchor = locate_selection(n18, selected)
     assert anchor is not None and anchor.block_id == first.id
     assert first.text[anchor.start : anchor.end] == first.text[-60:].strip()
+    # every block's span: the second block's words are the selection's, not its context
+    assert anchor.spans[0] == BlockSpan(first.id, anchor.start, anchor.end)
+    assert anchor.spans[1:] == (BlockSpan(second.id, 0, len(second.text[:50].rstrip())),)
 
 
 def test_a_selection_that_is_not_there(n18: tuple[Block, ...]) -> None:

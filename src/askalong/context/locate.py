@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from askalong.errors import InputError
 from askalong.text.fold import fold, fold_excerpt, fold_with_offsets
-from askalong.types import FURNITURE_KINDS, Anchor, Block
+from askalong.types import FURNITURE_KINDS, Anchor, Block, BlockSpan
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,9 @@ class SelectionIndex:
         """The block and character span where ``selected`` starts, or None.
 
         A selection spanning consecutive blocks anchors at the first block, its span
-        clipped to that block. The first occurrence in reading order wins.
+        clipped to that block, and gives every block's span in ``spans`` (a PDF line
+        broken into two blocks: what the reader selected is all of it, so nothing of it
+        is taken for the text around it). The first occurrence in reading order wins.
         """
         needle = fold_excerpt(selected)
         if not needle:
@@ -76,13 +78,33 @@ class SelectionIndex:
         _, offsets = fold_with_offsets(block.text)
         first = at - folded.starts[index]
         last = min(first + len(needle), len(offsets)) - 1
+        span = BlockSpan(block.id, offsets[first], offsets[last] + 1)
+        more = _further_spans(folded, index, at + len(needle))
         return Anchor(
             document_id=self._document_id,
             block_id=block.id,
-            start=offsets[first],
-            end=offsets[last] + 1,
+            start=span.start,
+            end=span.end,
             selected_text=selected,
+            spans=(span, *more) if more else (),
         )
+
+
+def _further_spans(folded: _Folded, index: int, stop: int) -> list[BlockSpan]:
+    """The spans of the blocks after ``index`` that a match ending at ``stop`` (in the
+    folded text) runs into: whole blocks, then the last one's start up to ``stop``."""
+    spans = []
+    for k in range(index + 1, len(folded.blocks)):
+        begins = folded.starts[k]
+        if begins >= stop:
+            break
+        block = folded.blocks[k]
+        _, offsets = fold_with_offsets(block.text)
+        if not offsets:
+            continue  # a block that folds to nothing holds none of the selection
+        last = min(stop - begins, len(offsets)) - 1
+        spans.append(BlockSpan(block.id, 0, offsets[last] + 1))
+    return spans
 
 
 def locate_selection(

@@ -34,13 +34,13 @@ class ExtractiveAnswerer(Answerer):
 
     def draft(self, request: DraftRequest) -> Draft:
         if request.intent != "ask":
-            intended = _intended(request)
+            intended = _intended(request, self.scorer == "learned", self.embedder)
             if intended is not None:
                 return intended
         previous = request.history[-1] if request.history else None
         previous_answer = previous.answer if previous else None
         if self.scorer == "learned" and request.intent == "ask":
-            # the learned scorer answers plain questions; intents keep the rule path
+            # plain questions (an intent with no selection takes the rule path below)
             result = learned_answer(
                 request.question,
                 request.units,
@@ -85,13 +85,17 @@ def _thread_of(request: DraftRequest) -> tuple[QuestionReading, list[str]]:
     return question, subject
 
 
-def _intended(request: DraftRequest) -> Draft | None:
-    """A quick intent on a selection, explained from the document (``intents``); its
-    modules (explanations, cross-references, outlines: ~30 CPU ms) load at the first
-    intent, never for a plain question."""
+def _intended(request: DraftRequest, learned: bool, embedder: Embedder | None) -> Draft | None:
+    """A quick intent on a selection, explained from the document (``intents``): under
+    the learned scorer, with its best sentences for the selection's key terms
+    (``intent_learned``). Their modules (explanations, cross-references, outlines: ~30 CPU
+    ms) load at the first intent, never for a plain question."""
+    from askalong.answer.extractive.intent_learned import learned_ranker
     from askalong.answer.extractive.intents import answer_intent
 
-    intended = answer_intent(request.question, request.units, request.intent)
+    question = request.question
+    ranked = learned_ranker(question.text, embedder) if learned else None
+    intended = answer_intent(question, request.units, request.intent, ranked)
     if intended is None:
         return None
     return Draft(intended.status, intended.answer, intended.quotes, intended.explanation)
