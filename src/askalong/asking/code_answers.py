@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import takewhile
 
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
@@ -39,6 +40,7 @@ ANCHOR_LINES = 4  # of the selection, at most
 BEST_LINES = 3  # of the rest, holding the question's rarest terms
 SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
 DOC_LINES = 2  # of a longer subject's doc comment, quoted first
+WHOLE_KEPT = 1 + DOC_LINES  # of a short subject quoted whole, when room is short
 OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
 OUTLINE_MEMBERS = 8
 OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
@@ -47,6 +49,7 @@ _DEFAULT_GIVEN = lazy(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int
 _LITERAL = lazy(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
+_DOCSTRING = lazy(r"\s*[rRuUbB]?(?:\"\"\"|\'\'\'|\"|\')")  # a string opening a body
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
 _TEXT = {
@@ -127,27 +130,40 @@ def _picked(
     if anchored:  # what the selection names: its definitions, its siblings, its uses
         wanted |= line_terms(units[0].cited_text())
     own: list[CodeLine] = []
+    whole: list[CodeLine] = []
     if not anchored and subject:
         wanted -= line_terms(subject)
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
-        chosen = _whole_if_short(own) or _doc_lines(own)
+        whole = _whole_if_short(own)
+        chosen = [*whole] or _doc_lines(own)
     valued = bool(asked_attributes(question.terms))
     if valued:  # a function's defaults are its parameters'
         chosen += [ln for ln in _signature(own) if not _repeats(ln, chosen)]
     prior = _prior(lines, own, valued=valued)
     best = ranked(lines, wanted, prior)[:BEST_LINES]
     for _, line in best:
-        around = (line, *_opened(lines, line), *_headed(lines, line))
+        around = (*_governing(lines, line), line, *_opened(lines, line), *_headed(lines, line))
         chosen += [t for t in around if not _repeats(t, chosen)]
     mine = {ln.span for ln in own}
     if own and not any(line.span in mine for _, line in best):
         # none of its lines holds the question's words (a Chinese question): its outline
         chosen += [ln for ln in _outline(own) if not _repeats(ln, chosen)]
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
-        return chosen
+        rest = chosen[len(whole) :]
+        return _with_room(whole, rest, mine)
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
+
+
+def _with_room(whole: list[CodeLine], rest: list[CodeLine], mine: set[BlockSpan]) -> list[CodeLine]:
+    """A short subject quoted whole, then the lines holding the question's words: when
+    the subject's own such lines (``mine``: a unit named in its doc comment's list,
+    under a six-line function) find no room, its last lines give way to them (its
+    definition line and doc comment stay); other definitions' lines never push it out."""
+    own = [ln for ln in rest if ln.span in mine]
+    keep = max(MAX_LINES - len(own), WHOLE_KEPT)
+    return [*whole[:keep], *rest]
 
 
 def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[float]:
@@ -173,9 +189,20 @@ def _signature(own: list[CodeLine]) -> list[CodeLine]:
 
 
 def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
-    """What the definition's author says it does: the first ``DOC_LINES`` comment lines
-    of its own block (a Go doc comment above it, a docstring under it)."""
-    return [ln for ln in own if ln.unit == own[0].unit and ln.comment][:DOC_LINES] if own else []
+    """What the definition's author says it does: the first ``DOC_LINES`` lines of its
+    doc comment (the comment right above its definition line, as Go, Rust and C write it,
+    or the docstring right under its signature), never a comment inside its body (``#
+    Move the cursor to the beginning``, first under the signature or not: a note on the
+    lines under it)."""
+    head = [ln for ln in own if ln.unit == own[0].unit] if own else []
+    first = next((i for i, ln in enumerate(head) if not ln.comment), None)
+    if first is None:  # a comment alone (a file's licence)
+        return head[:DOC_LINES]
+    after = statement(head, first)[-1] + 1  # past the signature, over lines or not
+    under = list(takewhile(lambda ln: ln.comment, head[after:]))
+    if under and not _DOCSTRING.match(under[0].text):
+        under = []  # a ``#`` or ``//`` line under a signature is about the code under it
+    return [*head[:first], *under][:DOC_LINES]
 
 
 def _whole_if_short(own: list[CodeLine]) -> list[CodeLine]:
@@ -250,6 +277,24 @@ def _headed(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
     if following.span.block_id != line.span.block_id or following.span.start != line.span.end + 1:
         return []
     return [following, *_opened(lines, following)]
+
+
+def _governing(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
+    """The line whose body ``line`` is in, inside the same definition (``if size <= 0 {``
+    over ``return nil, errors.New(...)``, ``except io.UnsupportedOperation:`` over its
+    ``raise``): the condition under which the line runs. None for a comment, or for a
+    line right in its definition's body (its governing line is the definition's own)."""
+    if line.comment:
+        return []
+    index = lines.index(line)
+    same = [ln for ln in lines[:index] if ln.unit == line.unit and not ln.comment]
+    same = [ln for ln in same if ln.span.block_id == line.span.block_id]
+    if not same:
+        return []
+    depth = _indent(line.text)
+    parent = next((ln for ln in reversed(same) if _indent(ln.text) < depth), None)
+    outermost = min(_indent(ln.text) for ln in same)
+    return [parent] if parent is not None and _indent(parent.text) > outermost else []
 
 
 def _opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:

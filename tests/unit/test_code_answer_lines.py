@@ -1,0 +1,132 @@
+"""Which lines of code answer a question (issue 32, item 4), read through
+``code_answers.lines_draft`` over a real parse: a definition's doc comment is its own
+(never a note inside its body), a picked line comes with the condition it runs under, a
+short definition quoted whole leaves room for its own lines that hold the question's
+words, and a comment's last line ends its sentence."""
+
+from __future__ import annotations
+
+from askalong.asking.code_answers import lines_draft
+from askalong.asking.code_lines import code_lines
+from askalong.asking.code_sentences import cited_lines
+from askalong.context.code import code_anchor_unit
+from askalong.context.code_places import Place, SourceFile
+from askalong.context.units import ContextUnit
+from askalong.parse.code.parser import parse
+from askalong.question.reading import read_question
+
+
+def units_of(source: str, name: str) -> list[ContextUnit]:
+    """Each block of the file ``name`` holding ``source``, whole, as a unit."""
+    blocks = parse(source.encode(), source=name).blocks
+    file = SourceFile(name, name, blocks)
+    return [code_anchor_unit(Place(file, b), 0, len(b.text)) for b in blocks]
+
+
+def answered(source: str, name: str, subject: str, question: str) -> list[str]:
+    """The answer's lines (its intro aside), asked of ``subject``'s file, subject first."""
+    units = units_of(source, name)
+    units.sort(key=lambda u: ".".join(u.section_path) != subject)
+    draft = lines_draft(read_question(question), units, name=subject, anchored=False)
+    assert draft.status == "answered", draft
+    return [row.strip().rsplit(" [", 1)[0] for row in draft.answer.split("\n")[1:]]
+
+
+STORAGE_PY = """class JSONStorage:
+    def write(self, data):
+        # Move the cursor to the beginning of the file just in case
+        self._handle.seek(0)
+        # Serialize the database state using the user-provided arguments
+        serialized = json.dumps(data, **self.kwargs)
+        # Write the serialized data to the file
+        try:
+            self._handle.write(serialized)
+        except io.UnsupportedOperation:
+            raise IOError('Cannot write to the database. Access mode is "{0}"')
+        # Ensure the file has been written
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+        # Remove data that is behind the new cursor in case the file has gotten shorter
+        self._handle.truncate()
+"""
+
+
+def test_a_comment_inside_a_body_is_no_doc_comment() -> None:
+    rows = answered(STORAGE_PY, "storage.py", "JSONStorage.write", "Which database errors?")
+    assert "# Move the cursor to the beginning of the file just in case" not in rows, rows
+
+
+def test_a_picked_line_comes_with_the_condition_it_runs_under() -> None:
+    rows = answered(STORAGE_PY, "storage.py", "JSONStorage.write", "Which database errors?")
+    raised = next(i for i, r in enumerate(rows) if r.startswith("raise IOError"))
+    assert rows[raised - 1] == "except io.UnsupportedOperation:", rows
+
+
+NEW_GO = """package lru
+
+// NewLRU constructs an LRU of the given size
+func NewLRU(size int, onEvict EvictCallback) (*LRU, error) {
+\tif size <= 0 {
+\t\treturn nil, errors.New("must provide a positive size")
+\t}
+\tc := &LRU{
+\t\tsize:      size,
+\t\tevictList: list.New(),
+\t\titems:     make(map[interface{}]*list.Element),
+\t\tonEvict:   onEvict,
+\t}
+\treturn c, nil
+}
+"""
+
+
+def test_a_returned_error_comes_with_its_if() -> None:
+    rows = answered(NEW_GO, "lru.go", "NewLRU", "Which error does a negative size give?")
+    error = next(i for i, r in enumerate(rows) if "errors.New" in r)
+    assert rows[error - 1] == "if size <= 0 {", rows
+
+
+PARSE_RS = """/// Parse duration object `1hour 12min 5s`
+///
+/// The duration object is a concatenation of time spans.
+///
+/// * `nsec`, `ns` -- nanoseconds
+/// * `seconds`, `second`, `sec`, `s`
+/// * `days`, `day`, `d`
+/// * `months`, `month`, `M` -- defined as 30.44 days
+pub fn parse_duration(s: &str) -> Result<Duration, Error> {
+    Parser {
+        iter: s.chars(),
+        src: s,
+        current: (0, 0),
+    }.parse()
+}
+"""
+
+
+def test_a_short_definition_quoted_whole_leaves_room_for_its_own_answering_line() -> None:
+    rows = answered(PARSE_RS, "lib.rs", "parse_duration", "How many days in a month?")
+    assert "/// * `months`, `month`, `M` -- defined as 30.44 days" in rows, rows
+    assert rows[0].startswith("pub fn parse_duration("), rows
+
+
+ENCODING_JS = """function parseAcceptEncoding(accept) {
+  var hasIdentity = false;
+  /*
+   * If identity doesn't explicitly appear in the accept-encoding header,
+   * it's added to the list of acceptable encoding with the lowest q
+   */
+  if (!hasIdentity) {
+    accepts[j++] = { encoding: 'identity', q: minQuality, i: i };
+  }
+}
+"""
+
+
+def test_a_comment_s_last_line_ends_its_sentence_without_a_full_stop() -> None:
+    blocks = parse(ENCODING_JS.encode(), source="encoding.js").blocks
+    place = Place(SourceFile("e.js", "e.js", blocks), blocks[0])
+    lines = list(code_lines([code_anchor_unit(place, 0, len(blocks[0].text))]))
+    first = next(ln for ln in lines if "If identity" in ln.text)
+    cited = cited_lines([first], lines)
+    assert cited[0].text.endswith("with the lowest q"), cited
