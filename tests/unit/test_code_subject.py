@@ -112,3 +112,29 @@ def test_what_calls_a_method_the_graph_resolves_nowhere_is_answered_by_its_lines
     finding = code_finding(repo, question, None)
     assert finding is not None
     assert [".".join(p.qualname) for _, p in finding.callers] == ["Cache.__setitem__"]
+
+
+RFC_RS = """/// Parse an RFC 3339 timestamp.
+pub fn parse_rfc3339(s: &str) -> Result<u64, Error> {
+    if year < 1970 {
+        return Err(Error::OutOfRange);
+    }
+    Ok(seconds(s))
+}
+
+#[cfg(test)]
+mod test {
+    #[test]
+    fn smoke_tests() {
+        // timestamps just before and after 1970
+        assert!(parse_rfc3339("1970-01-01T00:00:00Z").is_ok());
+        assert!(parse_rfc3339("1969-12-31T23:59:59Z").is_err());
+    }
+}
+"""
+
+
+def test_a_test_holding_the_questions_words_gives_way_to_the_code_it_tests() -> None:
+    repo = repository("lib.rs", RFC_RS)
+    assert subject_of(repo, "Where are timestamps before 1970 rejected?") == "parse_rfc3339"
+    assert subject_of(repo, "Which test checks timestamps before 1970?").startswith("test")

@@ -14,10 +14,12 @@ lacks ("does it keep caches on disk?") is covered little, and refused.
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from pathlib import PurePosixPath
 
 from askalong.asking.code_lines import K1, B, idf, line_terms, term_list
 from askalong.context.code_graph import Repository
@@ -26,6 +28,13 @@ from askalong.context.code_places import Place
 NAME_BONUS = 2  # a definition named in the question's words: two of its rarest terms
 COUNTED_BLOCKS = 50_000  # blocks whose counts are kept: about 1 MB per 2,000 blocks
 NEXT_BLOCKS = 3  # besides the best: a default set elsewhere (``DefaultInitialInterval``)
+TEST_WEIGHT = 0.5  # a test's block, against the code it tests
+TEST_WORDS = frozenset({"test", "tests", "testing", "tested", "spec", "specs"}) | frozenset(
+    {"测试", "測試"}
+)
+# A test's file, folder or name in any language's convention: ``test_x.py``,
+# ``x_test.go``, ``x.test.js``, ``x.spec.ts``, ``tests/``, ``mod tests``, ``TestParse``.
+_TEST_PART = re.compile(r"(?:^|[_.-])(?:tests?|specs?)(?:[_.-]|$)|^Test[A-Z_]|^__tests__$")
 
 
 @dataclass(frozen=True)
@@ -48,9 +57,14 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     average = sum(c.total() for c in counts) / max(len(counts), 1)
     names = named_in_words(question)
     bonus = NAME_BONUS * max(weights.values(), default=0.0)
+    tests_asked = bool(wanted & TEST_WORDS)
     scored = sorted(
         (
-            (_bm25(c, wanted, weights, average) + (bonus if _named(p, names) else 0.0), -i)
+            (
+                _bm25(c, wanted, weights, average) * _test_weight(p, tests_asked)
+                + (bonus if _named(p, names) else 0.0),
+                -i,
+            )
             for i, (p, c) in enumerate(zip(places, counts, strict=True))
         ),
         reverse=True,
@@ -62,6 +76,16 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     if _named(places[best], names):  # named: what it holds is what was asked
         return Subject(places[best], 1.0, rest)
     return Subject(places[best], _coverage(wanted, frozenset(counts[best]), weights), rest)
+
+
+def _test_weight(place: Place, tests_asked: bool) -> float:
+    """A test's block (``test_parse``, ``mod tests``, ``lexer_test.go``, ``tests/``)
+    holds the words of what it tests beside assertions: it answers a question only when
+    the question asks about tests, and otherwise weighs ``TEST_WEIGHT``."""
+    if tests_asked:
+        return 1.0
+    parts = [*PurePosixPath(place.file.source.replace("\\", "/")).parts, *place.qualname]
+    return TEST_WEIGHT if any(_TEST_PART.search(p) for p in parts) else 1.0
 
 
 def all_places(repository: Repository) -> list[Place]:
