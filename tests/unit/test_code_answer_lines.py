@@ -130,3 +130,25 @@ def test_a_comment_s_last_line_ends_its_sentence_without_a_full_stop() -> None:
     first = next(ln for ln in lines if "If identity" in ln.text)
     cited = cited_lines([first], lines)
     assert cited[0].text.endswith("with the lowest q"), cited
+
+
+FUNC_PY = '''def _cache(cache, typed):
+    """Wrap a function in a cache."""
+    maxsize = cache.maxsize
+    key = keys.typedkey if typed else keys.hashkey
+    lock = RLock()
+    wrapper = cached(cache=cache, key=key, lock=lock, info=True)
+    wrapper.cache_parameters = lambda: {"maxsize": maxsize, "typed": typed}
+    wrapper.cache_clear = cache.clear
+    return wrapper
+
+
+def fifo_cache(maxsize=128, typed=False):
+    """Decorator that saves up to `maxsize` results in first-in, first-out order."""
+    return _cache(FIFOCache(maxsize), typed)
+'''
+
+
+def test_a_value_asked_quotes_the_signature_of_the_definition_whose_line_answers() -> None:
+    rows = answered(FUNC_PY, "func.py", "_cache", "How many results are saved by default?")
+    assert "def fifo_cache(maxsize=128, typed=False):" in rows, rows

@@ -11,6 +11,7 @@ from askalong.asking.code_subject import (
     COVERAGE_FLOOR,
     all_places,
     best_subject,
+    in_files,
     named_in_words,
 )
 from askalong.context.code_graph import Repository
@@ -138,3 +139,12 @@ def test_a_test_holding_the_questions_words_gives_way_to_the_code_it_tests() -> 
     repo = repository("lib.rs", RFC_RS)
     assert subject_of(repo, "Where are timestamps before 1970 rejected?") == "parse_rfc3339"
     assert subject_of(repo, "Which test checks timestamps before 1970?").startswith("test")
+
+
+def test_a_file_the_question_names_holds_its_subject() -> None:
+    cache = repository("cache.py", "def cached(maxsize):\n    '''Keep results.'''\n")
+    func = repository("func.py", "def fifo_cache(maxsize=128):\n    return cached(maxsize)\n")
+    places = all_places(Repository([*cache.files, *func.files]))
+    named = in_files(places, ("func.py",))
+    assert [p.file.source for p in named] == ["func.py"]
+    assert in_files(places, ("other.py",)) == places  # a name no file has narrows nothing

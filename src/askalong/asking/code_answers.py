@@ -144,6 +144,8 @@ def _picked(
     best = ranked(lines, wanted, prior)[:BEST_LINES]
     for _, line in best:
         around = (*_governing(lines, line), line, *_opened(lines, line), *_headed(lines, line))
+        if valued:  # another definition's defaults are its parameters' too
+            around = (*_signature([ln for ln in lines if ln.unit == line.unit]), *around)
         chosen += [t for t in around if not _repeats(t, chosen)]
     mine = {ln.span for ln in own}
     if own and not any(line.span in mine for _, line in best):

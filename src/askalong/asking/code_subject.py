@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 
 from askalong.asking.code_lines import K1, B, idf, line_terms, term_list
 from askalong.context.code_graph import Repository
-from askalong.context.code_places import Place
+from askalong.context.code_places import Place, SourceFile
 
 NAME_BONUS = 2  # a definition named in the question's words: two of its rarest terms
 COUNTED_BLOCKS = 50_000  # blocks whose counts are kept: about 1 MB per 2,000 blocks
@@ -86,6 +86,18 @@ def _test_weight(place: Place, tests_asked: bool) -> float:
         return 1.0
     parts = [*PurePosixPath(place.file.source.replace("\\", "/")).parts, *place.qualname]
     return TEST_WEIGHT if any(_TEST_PART.search(p) for p in parts) else 1.0
+
+
+def in_files(places: Sequence[Place], files: Sequence[str]) -> list[Place]:
+    """The places of the files a question names (``func.py``: by its name, or its path's
+    end, ``cachetools/func.py``); all of them when it names none the repository has."""
+    named = [p for p in places if any(_is_file(p.file, f) for f in files)]
+    return named or list(places)
+
+
+def _is_file(file: SourceFile, name: str) -> bool:
+    path = file.source.replace("\\", "/")
+    return path == name or path.endswith(f"/{name}") or file.where == name
 
 
 def all_places(repository: Repository) -> list[Place]:

@@ -24,6 +24,7 @@ from askalong.asking.code_subject import (
     NEXT_BLOCKS,
     all_places,
     best_subject,
+    in_files,
 )
 from askalong.asking.evidence_base import Evidence, titles_of
 from askalong.asking.evidence_code_anchor import graph_based
@@ -72,7 +73,8 @@ class NamedCodeEvidence:
         if not repository.files:
             return None
         before = thread_context(asked).split("\n", 1)[0]  # a follow-up: its thread's question
-        best = best_subject(all_places(repository), f"{asked.question.text}\n{before}")
+        places = in_files(all_places(repository), asked.question.code.files)
+        best = best_subject(places, f"{asked.question.text}\n{before}")
         if best is None or best.coverage < COVERAGE_FLOOR:
             searched = ("the repository's definitions, by the question's words",)
             return Evidence((), {}, frozenset(), (), searched, ())
