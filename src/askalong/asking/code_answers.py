@@ -27,6 +27,7 @@ from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
 from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
 from askalong.asking.code_sentences import cited_lines, statement
 from askalong.context.code import line_span
+from askalong.context.code_constants import declared_name
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
@@ -49,6 +50,7 @@ _DEFAULT_GIVEN = lazy(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int
 _LITERAL = lazy(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
+_WORD = lazy(r"[A-Za-z_]\w*")
 _DOCSTRING = lazy(r"\s*[rRuUbB]?(?:\"\"\"|\'\'\'|\"|\')")  # a string opening a body
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
@@ -142,8 +144,11 @@ def _picked(
         chosen += [ln for ln in _signature(own) if not _repeats(ln, chosen)]
     prior = _prior(lines, own, valued=valued)
     best = ranked(lines, wanted, prior)[:BEST_LINES]
+    owner = tuple(subject.split("."))[:-1]
+    outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for _, line in best:
         around = (*_governing(lines, line), line, *_opened(lines, line), *_headed(lines, line))
+        around = (*around, *_declaring(outside, line))
         if valued:  # another definition's defaults are its parameters' too
             around = (*_signature([ln for ln in lines if ln.unit == line.unit]), *around)
         chosen += [t for t in around if not _repeats(t, chosen)]
@@ -297,6 +302,16 @@ def _governing(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
     parent = next((ln for ln in reversed(same) if _indent(ln.text) < depth), None)
     outermost = min(_indent(ln.text) for ln in same)
     return [parent] if parent is not None and _indent(parent.text) > outermost else []
+
+
+def _declaring(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
+    """The lines declaring the constants a code line names (``text =
+    DEFAULT_SEPARATOR.join(words)`` -> ``DEFAULT_SEPARATOR = '-'``): the value it uses;
+    ``lines``: those of a file's top level and of the subject's class."""
+    if line.comment:
+        return []
+    named = set(_WORD.findall(line.text)) - {declared_name(line.text)}
+    return [ln for ln in lines if not ln.comment and declared_name(ln.text) in named]
 
 
 def _opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:

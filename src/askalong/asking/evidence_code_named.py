@@ -32,6 +32,7 @@ from askalong.asking.evidence_search import thread_context
 from askalong.asking.question import AskedQuestion
 from askalong.context.assemble import assemble_context
 from askalong.context.code import CODE_TOTAL_CHARS, code_units
+from askalong.context.code_constants import constant_units
 from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place
 from askalong.store.base import Store
@@ -88,11 +89,13 @@ class NamedCodeEvidence:
         place: Place,
         others: Sequence[Place],
     ) -> Evidence:
-        """The definition whole, its members, the other blocks holding the question's
-        words best (``others``, a few), then its class, callees and callers."""
+        """The definition whole, its members, the constants it reads, the other blocks
+        holding the question's words best (``others``, a few), then its class, callees and
+        callers."""
         unit = whole_unit(place)
         best = [whole_unit(p) for p in others[:NEXT_BLOCKS]]
-        around = [*member_units(repository, place), *best, *code_units(repository, place)]
+        members = member_units(repository, place)
+        around = [*members, *constant_units(place), *best, *code_units(repository, place)]
         terms = asked.question.terms
         context = assemble_context(terms, unit, around, [], total_chars=CODE_TOTAL_CHARS)
         name = ".".join(place.qualname) or place.file.where
