@@ -152,3 +152,31 @@ def fifo_cache(maxsize=128, typed=False):
 def test_a_value_asked_quotes_the_signature_of_the_definition_whose_line_answers() -> None:
     rows = answered(FUNC_PY, "func.py", "_cache", "How many results are saved by default?")
     assert "def fifo_cache(maxsize=128, typed=False):" in rows, rows
+
+
+TABLES_PY = '''class TinyDB:
+    def drop_table(self, name: str) -> None:
+        """
+        Drop a specific table from the database. **CANNOT BE REVERSED!**
+
+        :param name: The name of the table to drop.
+        """
+        if name in self._tables:
+            del self._tables[name]
+        data = self.storage.read()
+        # The table does not exist, there's nothing to do
+        if name not in data:
+            return
+        del data[name]
+        self.storage.write(data)
+'''
+
+
+def test_a_docstring_opening_on_a_line_of_its_own_is_the_doc_comment() -> None:
+    rows = answered(TABLES_PY, "db.py", "TinyDB.drop_table", "Is the storage written?")
+    assert rows[0].startswith("Drop a specific table from the database."), rows
+
+
+def test_a_word_of_the_subjects_name_written_apart_is_asked() -> None:
+    rows = answered(TABLES_PY, "db.py", "TinyDB.drop_table", "drop_table with a missing table?")
+    assert "# The table does not exist, there's nothing to do" in rows, rows

@@ -51,7 +51,9 @@ _LITERAL = lazy(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
 _WORD = lazy(r"[A-Za-z_]\w*")
-_DOCSTRING = lazy(r"\s*[rRuUbB]?(?:\"\"\"|\'\'\'|\"|\')")  # a string opening a body
+# A comment under a signature that notes the code under it; a docstring's lines (its
+# opening quotes alone on a line or not) start otherwise.
+_NOTE_MARKS = ("#", "//", "/*", "*")
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
 _TEXT = {
@@ -134,7 +136,7 @@ def _picked(
     own: list[CodeLine] = []
     whole: list[CodeLine] = []
     if not anchored and subject:
-        wanted -= line_terms(subject)
+        wanted -= _only_in_name(question.text, subject)
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
         whole = _whole_if_short(own)
@@ -161,6 +163,19 @@ def _picked(
         return _with_room(whole, rest, mine)
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
+
+
+def _only_in_name(question: str, subject: str) -> frozenset[str]:
+    """The subject's name's terms the question writes only inside that name: every line
+    of a definition is about it, so they choose no line ("why does ordinal(111) end in
+    th"); a term it also writes as a word of its own is asked ("drop_table with a missing
+    table": ``table``; "which executor does ExecutorEventEmitter use": ``executor``). A
+    name the question writes in words of its own ("the URL-safe serializer") is all name."""
+    name = subject.rsplit(".", 1)[-1]
+    written = re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])", re.IGNORECASE)
+    if not written.search(question):  # named in words ("the URL-safe serializer")
+        return line_terms(subject)
+    return line_terms(subject) - line_terms(written.sub(" ", question))
 
 
 def _with_room(whole: list[CodeLine], rest: list[CodeLine], mine: set[BlockSpan]) -> list[CodeLine]:
@@ -207,7 +222,7 @@ def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
         return head[:DOC_LINES]
     after = statement(head, first)[-1] + 1  # past the signature, over lines or not
     under = list(takewhile(lambda ln: ln.comment, head[after:]))
-    if under and not _DOCSTRING.match(under[0].text):
+    if under and under[0].text.lstrip().startswith(_NOTE_MARKS):
         under = []  # a ``#`` or ``//`` line under a signature is about the code under it
     return [*head[:first], *under][:DOC_LINES]
 
