@@ -180,3 +180,49 @@ def test_a_docstring_opening_on_a_line_of_its_own_is_the_doc_comment() -> None:
 def test_a_word_of_the_subjects_name_written_apart_is_asked() -> None:
     rows = answered(TABLES_PY, "db.py", "TinyDB.drop_table", "drop_table with a missing table?")
     assert "# The table does not exist, there's nothing to do" in rows, rows
+
+
+ACCEPT_JS = """function parseAccept(header) {
+  var values = [];
+  while (index < header.length) {
+    var start = skipOptionalWhitespace(header, index);
+    var parsed = contentType.parse(header, { comma: true, start: start });
+    index = parsed.end;
+    // `content-type` normalizes the type, but accept methods return original casing.
+    parsed.type = header.slice(start, start + parsed.type.length);
+    values.push(parsed);
+  }
+  return values;
+}
+"""
+
+
+def test_a_picked_code_line_comes_with_the_comment_right_above_it() -> None:
+    question = "Why is the type sliced back out of the raw header?"
+    rows = answered(ACCEPT_JS, "mediaType.js", "parseAccept", question)
+    sliced = next(i for i, r in enumerate(rows) if r.startswith("parsed.type = header.slice("))
+    assert rows[sliced - 1].startswith("// `content-type` normalizes the type"), rows
+
+
+ARGS_C = """#include <limits.h>
+
+#ifndef ARG_MAX
+#define ARG_MAX (96 * 1024)
+#endif
+
+/* Find the original arg buffer. */
+static int find_argv(char *ptr) {
+    char *limit = ptr - ARG_MAX;
+    return limit != 0;
+}
+"""
+
+
+def test_preprocessor_directives_and_attributes_are_code_not_comment() -> None:
+    blocks = parse(ARGS_C.encode(), source="args.c").blocks
+    file = SourceFile("args.c", "args.c", blocks)
+    units = [code_anchor_unit(Place(file, b), 0, len(b.text)) for b in blocks]
+    kinds = {ln.text.strip(): ln.comment for ln in code_lines(units)}
+    assert kinds["#define ARG_MAX (96 * 1024)"] is False
+    assert kinds["#ifndef ARG_MAX"] is False
+    assert kinds["/* Find the original arg buffer. */"] is True

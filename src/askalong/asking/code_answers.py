@@ -149,7 +149,8 @@ def _picked(
     owner = tuple(subject.split("."))[:-1]
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for _, line in best:
-        around = (*_governing(lines, line), line, *_opened(lines, line), *_headed(lines, line))
+        said = (*_governing(lines, line), *_said_above(lines, line), line)
+        around = (*said, *_opened(lines, line), *_headed(lines, line))
         around = (*around, *_declaring(outside, line))
         if valued:  # another definition's defaults are its parameters' too
             around = (*_signature([ln for ln in lines if ln.unit == line.unit]), *around)
@@ -274,6 +275,16 @@ def _around_selection(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLi
     around = ([parent] if parent is not None and parent not in above else []) + above + picked
     around += list(range(last + 1, min(last + 1 + AFTER_LINES, len(own))))
     return [own[i] for i in around]
+
+
+def _said_above(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
+    """The comment right above a picked code line (``// `content-type` normalizes the
+    type, but accept methods return original casing.`` over the line that slices it
+    back out): why the line is there, in its author's words."""
+    if line.comment:
+        return []
+    own = [ln for ln in lines if ln.unit == line.unit]
+    return [own[i] for i in _comment_above(own, own.index(line))]
 
 
 def _comment_above(own: list[CodeLine], first: int) -> list[int]:
