@@ -11,6 +11,7 @@ from askalong.asking.code_subject import (
     COVERAGE_FLOOR,
     all_places,
     best_subject,
+    file_names,
     in_files,
     named_in_words,
 )
@@ -148,3 +149,10 @@ def test_a_file_the_question_names_holds_its_subject() -> None:
     named = in_files(places, ("func.py",))
     assert [p.file.source for p in named] == ["func.py"]
     assert in_files(places, ("other.py",)) == places  # a name no file has narrows nothing
+
+
+def test_a_file_name_is_where_to_look_not_an_identifier_to_find() -> None:
+    read = read_code_question("How many results do the func.py decorators keep by default?")
+    assert file_names(read.identifiers) == ("func.py",)
+    assert file_names(read_code_question("Why is self.m reset?").identifiers) == ()
+    assert file_names(read_code_question("Where does Lock.acquire wait?").identifiers) == ()

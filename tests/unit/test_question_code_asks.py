@@ -81,10 +81,3 @@ def test_call_path_questions(text: str) -> None:
 @pytest.mark.parametrize("text", OTHERS)
 def test_other_questions(text: str) -> None:
     assert read_code_question(text).ask != "callees"
-
-
-def test_a_file_name_is_where_to_look_not_an_identifier_to_find() -> None:
-    read = read_code_question("How many results do the func.py decorators keep by default?")
-    assert (read.files, read.identifiers, read.name) == (("func.py",), (), "")
-    assert read_code_question("Why is self.m reset?").identifiers == ("self.m",)
-    assert read_code_question("Where does Lock.acquire wait?").files == ()

@@ -26,6 +26,7 @@ from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
 from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
 from askalong.asking.code_sentences import cited_lines, statement
+from askalong.asking.code_subject import file_names
 from askalong.context.code import line_span
 from askalong.context.code_constants import declared_name
 from askalong.context.code_places import Place
@@ -106,7 +107,8 @@ def lines_draft(
     names is in none of them."""
     lang = _lang(question)
     text = _TEXT[lang]
-    missing = [n for n in question.code.identifiers if not _named_in(n, units)]
+    files = file_names(question.code.identifiers)  # where to look, not what to find
+    missing = [n for n in question.code.identifiers if n not in files and not _named_in(n, units)]
     if missing:
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)

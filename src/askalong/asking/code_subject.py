@@ -24,9 +24,12 @@ from pathlib import PurePosixPath
 from askalong.asking.code_lines import K1, B, idf, line_terms, term_list
 from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place, SourceFile
+from askalong.parse.code.languages import is_code_name
 
 NAME_BONUS = 2  # a definition named in the question's words: two of its rarest terms
 COUNTED_BLOCKS = 50_000  # blocks whose counts are kept: about 1 MB per 2,000 blocks
+# An object's own name: ``self.m`` is a member, never a file ``self.m`` (Objective-C).
+_RECEIVERS = frozenset({"self", "this", "cls", "super"})
 NEXT_BLOCKS = 3  # besides the best: a default set elsewhere (``DefaultInitialInterval``)
 TEST_WEIGHT = 0.5  # a test's block, against the code it tests
 TEST_WORDS = frozenset({"test", "tests", "testing", "tested", "spec", "specs"}) | frozenset(
@@ -86,6 +89,18 @@ def _test_weight(place: Place, tests_asked: bool) -> float:
         return 1.0
     parts = [*PurePosixPath(place.file.source.replace("\\", "/")).parts, *place.qualname]
     return TEST_WEIGHT if any(_TEST_PART.search(p) for p in parts) else 1.0
+
+
+def file_names(identifiers: Sequence[str]) -> tuple[str, ...]:
+    """The names a question writes as identifiers that are source files' (``func.py``,
+    ``spt_status.c``: one word and a source file's ending, never ``self.x``): where to
+    look, not what to find."""
+    return tuple(n for n in identifiers if _is_file_name(n))
+
+
+def _is_file_name(name: str) -> bool:
+    stem, dot, _ = name.rpartition(".")
+    return bool(dot) and "." not in stem and stem not in _RECEIVERS and is_code_name(name)
 
 
 def in_files(places: Sequence[Place], files: Sequence[str]) -> list[Place]:

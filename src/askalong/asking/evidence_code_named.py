@@ -24,6 +24,7 @@ from askalong.asking.code_subject import (
     NEXT_BLOCKS,
     all_places,
     best_subject,
+    file_names,
     in_files,
 )
 from askalong.asking.evidence_base import Evidence, titles_of
@@ -35,6 +36,7 @@ from askalong.context.code import CODE_TOTAL_CHARS, code_units
 from askalong.context.code_constants import constant_units
 from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place
+from askalong.question.code_asks import CodeQuestion
 from askalong.store.base import Store
 from askalong.types import Access
 
@@ -47,7 +49,7 @@ class NamedCodeEvidence:
 
     def gather(self, asked: AskedQuestion, access: Access) -> Evidence | None:
         question = asked.question.code
-        if not question.name:
+        if not question.name or file_names([_written(question)]):  # ``func.py``: a file
             if not only_code(self.store, asked.documents, access):
                 return None
             repository = repository_asked(self.store, asked.documents, access, question.words)
@@ -74,7 +76,7 @@ class NamedCodeEvidence:
         if not repository.files:
             return None
         before = thread_context(asked).split("\n", 1)[0]  # a follow-up: its thread's question
-        places = in_files(all_places(repository), asked.question.code.files)
+        places = in_files(all_places(repository), file_names(asked.question.code.identifiers))
         best = best_subject(places, f"{asked.question.text}\n{before}")
         if best is None or best.coverage < COVERAGE_FLOOR:
             searched = ("the repository's definitions, by the question's words",)
@@ -108,3 +110,8 @@ class NamedCodeEvidence:
             notes=(),
             code_subject=name,
         )
+
+
+def _written(question: CodeQuestion) -> str:
+    """The identifier as the question writes it (``Lock.acquire``, ``func.py``)."""
+    return ".".join(p for p in (question.qualifier, question.name) if p)

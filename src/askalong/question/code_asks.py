@@ -14,8 +14,6 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from askalong.parse.code.languages import is_code_name
-
 CodeAsk = Literal["callers", "usage", "callees", "definition", "about"]
 
 _ID = r"`?(?P<name>[A-Za-z_][\w.]*(?:\(\))?)`?"
@@ -88,8 +86,6 @@ _PROSE = frozenset(
         *("that", "here", "function", "method", "class", "code", "call", "calls", "called"),
     ]
 )
-# An object's own name: ``self.m`` is a member, never a file ``self.m`` (Objective-C).
-_RECEIVERS = frozenset({"self", "this", "cls", "super"})
 # An identifier by its shape: snake_case, camelCase / CamelCase with an inner capital,
 # dotted (``os.path``), called (``f()``), or quoted in backticks.
 _SHAPED = re.compile(
@@ -111,7 +107,6 @@ class CodeQuestion:
     qualifier: str = ""  # ``Lock`` of ``Lock.acquire``
     identifiers: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
-    files: tuple[str, ...] = ()  # file names it writes (``func.py``): where, not what
 
     @property
     def graph(self) -> bool:
@@ -127,20 +122,11 @@ class CodeQuestion:
 def read_code_question(text: str) -> CodeQuestion:
     """What ``text`` asks of code: a graph question (callers, usage, callees, definition)
     naming ``X`` or the anchor, else ``about`` (with the identifier it names, if one)."""
-    named = named_identifiers(text)
-    files = tuple(n for n in named if is_file_name(n))
-    shaped = tuple(n for n in named if n not in files)
+    shaped = named_identifiers(text)
     found = re.findall(r"[A-Za-z_]\w{2,}", text, re.ASCII)  # a name ends where Chinese begins
     words = tuple(w for w in dict.fromkeys(found) if w.lower() not in _PROSE)
     asked = _asked(text, shaped)
-    return replace(asked, identifiers=shaped, words=words, files=files)
-
-
-def is_file_name(name: str) -> bool:
-    """Whether a name written as an identifier is a source file's (``func.py``,
-    ``spt_status.c``): one word and a source file's ending, never ``self.x``."""
-    stem, dot, _ = name.rpartition(".")
-    return bool(dot) and "." not in stem and stem not in _RECEIVERS and is_code_name(name)
+    return replace(asked, identifiers=shaped, words=words)
 
 
 def _asked(text: str, shaped: tuple[str, ...]) -> CodeQuestion:
