@@ -11,6 +11,8 @@ from askalong.asking.code_subject import (
     COVERAGE_FLOOR,
     all_places,
     best_subject,
+    file_names,
+    in_files,
     named_in_words,
 )
 from askalong.context.code_graph import Repository
@@ -112,3 +114,45 @@ def test_what_calls_a_method_the_graph_resolves_nowhere_is_answered_by_its_lines
     finding = code_finding(repo, question, None)
     assert finding is not None
     assert [".".join(p.qualname) for _, p in finding.callers] == ["Cache.__setitem__"]
+
+
+RFC_RS = """/// Parse an RFC 3339 timestamp.
+pub fn parse_rfc3339(s: &str) -> Result<u64, Error> {
+    if year < 1970 {
+        return Err(Error::OutOfRange);
+    }
+    Ok(seconds(s))
+}
+
+#[cfg(test)]
+mod test {
+    #[test]
+    fn smoke_tests() {
+        // timestamps just before and after 1970
+        assert!(parse_rfc3339("1970-01-01T00:00:00Z").is_ok());
+        assert!(parse_rfc3339("1969-12-31T23:59:59Z").is_err());
+    }
+}
+"""
+
+
+def test_a_test_holding_the_questions_words_gives_way_to_the_code_it_tests() -> None:
+    repo = repository("lib.rs", RFC_RS)
+    assert subject_of(repo, "Where are timestamps before 1970 rejected?") == "parse_rfc3339"
+    assert subject_of(repo, "Which test checks timestamps before 1970?").startswith("test")
+
+
+def test_a_file_the_question_names_holds_its_subject() -> None:
+    cache = repository("cache.py", "def cached(maxsize):\n    '''Keep results.'''\n")
+    func = repository("func.py", "def fifo_cache(maxsize=128):\n    return cached(maxsize)\n")
+    places = all_places(Repository([*cache.files, *func.files]))
+    named = in_files(places, ("func.py",))
+    assert [p.file.source for p in named] == ["func.py"]
+    assert in_files(places, ("other.py",)) == places  # a name no file has narrows nothing
+
+
+def test_a_file_name_is_where_to_look_not_an_identifier_to_find() -> None:
+    read = read_code_question("How many results do the func.py decorators keep by default?")
+    assert file_names(read.identifiers) == ("func.py",)
+    assert file_names(read_code_question("Why is self.m reset?").identifiers) == ()
+    assert file_names(read_code_question("Where does Lock.acquire wait?").identifiers) == ()

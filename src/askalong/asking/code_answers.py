@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import takewhile
 
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
 from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
 from askalong.asking.code_sentences import cited_lines, statement
+from askalong.asking.code_subject import file_names
 from askalong.context.code import line_span
+from askalong.context.code_constants import declared_name
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
@@ -39,6 +42,7 @@ ANCHOR_LINES = 4  # of the selection, at most
 BEST_LINES = 3  # of the rest, holding the question's rarest terms
 SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
 DOC_LINES = 2  # of a longer subject's doc comment, quoted first
+WHOLE_KEPT = 1 + DOC_LINES  # of a short subject quoted whole, when room is short
 OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
 OUTLINE_MEMBERS = 8
 OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
@@ -47,6 +51,10 @@ _DEFAULT_GIVEN = lazy(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int
 _LITERAL = lazy(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
+_WORD = lazy(r"[A-Za-z_]\w*")
+# A comment under a signature that notes the code under it; a docstring's lines (its
+# opening quotes alone on a line or not) start otherwise.
+_NOTE_MARKS = ("#", "//", "/*", "*")
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
 _TEXT = {
@@ -99,7 +107,8 @@ def lines_draft(
     names is in none of them."""
     lang = _lang(question)
     text = _TEXT[lang]
-    missing = [n for n in question.code.identifiers if not _named_in(n, units)]
+    files = file_names(question.code.identifiers)  # where to look, not what to find
+    missing = [n for n in question.code.identifiers if n not in files and not _named_in(n, units)]
     if missing:
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
@@ -127,27 +136,59 @@ def _picked(
     if anchored:  # what the selection names: its definitions, its siblings, its uses
         wanted |= line_terms(units[0].cited_text())
     own: list[CodeLine] = []
+    whole: list[CodeLine] = []
     if not anchored and subject:
-        wanted -= line_terms(subject)
+        wanted -= _only_in_name(question.text, subject)
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
-        chosen = _whole_if_short(own) or _doc_lines(own)
+        whole = _whole_if_short(own)
+        chosen = [*whole] or _doc_lines(own)
     valued = bool(asked_attributes(question.terms))
     if valued:  # a function's defaults are its parameters'
         chosen += [ln for ln in _signature(own) if not _repeats(ln, chosen)]
     prior = _prior(lines, own, valued=valued)
     best = ranked(lines, wanted, prior)[:BEST_LINES]
+    owner = tuple(subject.split("."))[:-1]
+    outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for _, line in best:
-        around = (line, *_opened(lines, line), *_headed(lines, line))
+        said = (*_governing(lines, line), *_said_above(lines, line), line)
+        around = (*said, *_opened(lines, line), *_headed(lines, line))
+        around = (*around, *_declaring(outside, line))
+        if valued:  # another definition's defaults are its parameters' too
+            around = (*_signature([ln for ln in lines if ln.unit == line.unit]), *around)
         chosen += [t for t in around if not _repeats(t, chosen)]
     mine = {ln.span for ln in own}
     if own and not any(line.span in mine for _, line in best):
         # none of its lines holds the question's words (a Chinese question): its outline
         chosen += [ln for ln in _outline(own) if not _repeats(ln, chosen)]
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
-        return chosen
+        rest = chosen[len(whole) :]
+        return _with_room(whole, rest, mine)
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
+
+
+def _only_in_name(question: str, subject: str) -> frozenset[str]:
+    """The subject's name's terms the question writes only inside that name: every line
+    of a definition is about it, so they choose no line ("why does ordinal(111) end in
+    th"); a term it also writes as a word of its own is asked ("drop_table with a missing
+    table": ``table``; "which executor does ExecutorEventEmitter use": ``executor``). A
+    name the question writes in words of its own ("the URL-safe serializer") is all name."""
+    name = subject.rsplit(".", 1)[-1]
+    written = re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])", re.IGNORECASE)
+    if not written.search(question):  # named in words ("the URL-safe serializer")
+        return line_terms(subject)
+    return line_terms(subject) - line_terms(written.sub(" ", question))
+
+
+def _with_room(whole: list[CodeLine], rest: list[CodeLine], mine: set[BlockSpan]) -> list[CodeLine]:
+    """A short subject quoted whole, then the lines holding the question's words: when
+    the subject's own such lines (``mine``: a unit named in its doc comment's list,
+    under a six-line function) find no room, its last lines give way to them (its
+    definition line and doc comment stay); other definitions' lines never push it out."""
+    own = [ln for ln in rest if ln.span in mine]
+    keep = max(MAX_LINES - len(own), WHOLE_KEPT)
+    return [*whole[:keep], *rest]
 
 
 def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[float]:
@@ -173,9 +214,20 @@ def _signature(own: list[CodeLine]) -> list[CodeLine]:
 
 
 def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
-    """What the definition's author says it does: the first ``DOC_LINES`` comment lines
-    of its own block (a Go doc comment above it, a docstring under it)."""
-    return [ln for ln in own if ln.unit == own[0].unit and ln.comment][:DOC_LINES] if own else []
+    """What the definition's author says it does: the first ``DOC_LINES`` lines of its
+    doc comment (the comment right above its definition line, as Go, Rust and C write it,
+    or the docstring right under its signature), never a comment inside its body (``#
+    Move the cursor to the beginning``, first under the signature or not: a note on the
+    lines under it)."""
+    head = [ln for ln in own if ln.unit == own[0].unit] if own else []
+    first = next((i for i, ln in enumerate(head) if not ln.comment), None)
+    if first is None:  # a comment alone (a file's licence)
+        return head[:DOC_LINES]
+    after = statement(head, first)[-1] + 1  # past the signature, over lines or not
+    under = list(takewhile(lambda ln: ln.comment, head[after:]))
+    if under and under[0].text.lstrip().startswith(_NOTE_MARKS):
+        under = []  # a ``#`` or ``//`` line under a signature is about the code under it
+    return [*head[:first], *under][:DOC_LINES]
 
 
 def _whole_if_short(own: list[CodeLine]) -> list[CodeLine]:
@@ -227,6 +279,16 @@ def _around_selection(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLi
     return [own[i] for i in around]
 
 
+def _said_above(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
+    """The comment right above a picked code line (``// `content-type` normalizes the
+    type, but accept methods return original casing.`` over the line that slices it
+    back out): why the line is there, in its author's words."""
+    if line.comment:
+        return []
+    own = [ln for ln in lines if ln.unit == line.unit]
+    return [own[i] for i in _comment_above(own, own.index(line))]
+
+
 def _comment_above(own: list[CodeLine], first: int) -> list[int]:
     """The comment lines right above line ``first`` (``// Verify size not exceeded``
     over ``evict := ...``): what the code's author said of it, ``ABOVE_LINES`` at most."""
@@ -250,6 +312,34 @@ def _headed(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
     if following.span.block_id != line.span.block_id or following.span.start != line.span.end + 1:
         return []
     return [following, *_opened(lines, following)]
+
+
+def _governing(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
+    """The line whose body ``line`` is in, inside the same definition (``if size <= 0 {``
+    over ``return nil, errors.New(...)``, ``except io.UnsupportedOperation:`` over its
+    ``raise``): the condition under which the line runs. None for a comment, or for a
+    line right in its definition's body (its governing line is the definition's own)."""
+    if line.comment:
+        return []
+    index = lines.index(line)
+    same = [ln for ln in lines[:index] if ln.unit == line.unit and not ln.comment]
+    same = [ln for ln in same if ln.span.block_id == line.span.block_id]
+    if not same:
+        return []
+    depth = _indent(line.text)
+    parent = next((ln for ln in reversed(same) if _indent(ln.text) < depth), None)
+    outermost = min(_indent(ln.text) for ln in same)
+    return [parent] if parent is not None and _indent(parent.text) > outermost else []
+
+
+def _declaring(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
+    """The lines declaring the constants a code line names (``text =
+    DEFAULT_SEPARATOR.join(words)`` -> ``DEFAULT_SEPARATOR = '-'``): the value it uses;
+    ``lines``: those of a file's top level and of the subject's class."""
+    if line.comment:
+        return []
+    named = set(_WORD.findall(line.text)) - {declared_name(line.text)}
+    return [ln for ln in lines if not ln.comment and declared_name(ln.text) in named]
 
 
 def _opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:

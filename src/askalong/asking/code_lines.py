@@ -29,6 +29,13 @@ _CAMEL = lazy(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _BARE_LINE = lazy(r"^[\s{}()\[\];,:]*$")
 # A line of comment punctuation alone (``/*``, ``*/``, ``"""``): it says nothing to quote.
 _MARK_LINE = lazy(r"^\s*(?:/\*+|\*+/|\*|\"\"\"|\'\'\'|#+|//+)\s*$")
+# A line opening with ``#`` that is code: a C preprocessor directive (``#  ifdef`` indented
+# too, when the word is no English one: ``# if the cache is full`` stays a comment), a Rust
+# attribute.
+_DIRECTIVE = lazy(
+    r"#(?:include|define|undef|ifn?def|if|elif|else|endif|pragma|error|warning|line)\b"
+    r"|#\s+(?:ifn?def|elif|endif|undef|pragma)\b|#!?\["
+)
 _BLOCK_OPENERS = (("/*", "*/"), ('"""', '"""'), ("'''", "'''"))
 
 
@@ -72,6 +79,8 @@ def _comment_state(row: str, closing: str) -> tuple[bool, str]:
     text = row.strip()
     if closing:
         return True, "" if closing in text else closing
+    if _DIRECTIVE.match(text):  # ``#define ARG_MAX (96 * 1024)``, ``#[test]``: code
+        return False, ""
     if text.startswith(_COMMENT):
         for opener, end in _BLOCK_OPENERS:
             if text.startswith(opener) and end not in text[len(opener) :]:

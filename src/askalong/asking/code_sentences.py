@@ -4,7 +4,8 @@
 (``def load_dotenv(`` / ``override: bool = False,``), and a line alone is half of either.
 Lines picked next to each other in one comment are quoted as one span, their text joined
 without the comment marks of the lines after the first; a picked comment line ending
-mid-sentence takes the comment lines that finish it (``SENTENCE_LINES`` at most). A
+mid-sentence takes the comment lines that finish it (``SENTENCE_LINES`` at most; a
+comment's last line ends its sentence, full stop or not). A
 picked code line whose brackets are still open is joined by the picked lines after it
 that continue its statement (``statement`` finds them).
 """
@@ -101,9 +102,17 @@ def _finishing(line: CodeLine, lines: Sequence[CodeLine]) -> list[CodeLine]:
         if not (following.comment and _adjacent(found[-1] if found else line, following)):
             break
         found.append(following)
-        if _SENTENCE_END.search(following.text):
+        if _SENTENCE_END.search(following.text) or _last_of_comment(following, lines):
             return found
     return []  # no end found near: the line stands alone
+
+
+def _last_of_comment(line: CodeLine, lines: Sequence[CodeLine]) -> bool:
+    """Whether ``line`` ends its comment (no comment line right after it): a comment's
+    end is its last sentence's, full stop or not (``... with the lowest q`` / ``*/``)."""
+    index = lines.index(line)
+    following = lines[index + 1] if index + 1 < len(lines) else None
+    return following is None or not (following.comment and _adjacent(line, following))
 
 
 def _adjacent(line: CodeLine, following: CodeLine) -> bool:

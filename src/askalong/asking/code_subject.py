@@ -14,18 +14,30 @@ lacks ("does it keep caches on disk?") is covered little, and refused.
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from pathlib import PurePosixPath
 
 from askalong.asking.code_lines import K1, B, idf, line_terms, term_list
 from askalong.context.code_graph import Repository
-from askalong.context.code_places import Place
+from askalong.context.code_places import Place, SourceFile
+from askalong.parse.code.languages import is_code_name
 
 NAME_BONUS = 2  # a definition named in the question's words: two of its rarest terms
 COUNTED_BLOCKS = 50_000  # blocks whose counts are kept: about 1 MB per 2,000 blocks
+# An object's own name: ``self.m`` is a member, never a file ``self.m`` (Objective-C).
+_RECEIVERS = frozenset({"self", "this", "cls", "super"})
 NEXT_BLOCKS = 3  # besides the best: a default set elsewhere (``DefaultInitialInterval``)
+TEST_WEIGHT = 0.5  # a test's block, against the code it tests
+TEST_WORDS = frozenset({"test", "tests", "testing", "tested", "spec", "specs"}) | frozenset(
+    {"测试", "測試"}
+)
+# A test's file, folder or name in any language's convention: ``test_x.py``,
+# ``x_test.go``, ``x.test.js``, ``x.spec.ts``, ``tests/``, ``mod tests``, ``TestParse``.
+_TEST_PART = re.compile(r"(?:^|[_.-])(?:tests?|specs?)(?:[_.-]|$)|^Test[A-Z_]|^__tests__$")
 
 
 @dataclass(frozen=True)
@@ -48,9 +60,14 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     average = sum(c.total() for c in counts) / max(len(counts), 1)
     names = named_in_words(question)
     bonus = NAME_BONUS * max(weights.values(), default=0.0)
+    tests_asked = bool(wanted & TEST_WORDS)
     scored = sorted(
         (
-            (_bm25(c, wanted, weights, average) + (bonus if _named(p, names) else 0.0), -i)
+            (
+                _bm25(c, wanted, weights, average) * _test_weight(p, tests_asked)
+                + (bonus if _named(p, names) else 0.0),
+                -i,
+            )
             for i, (p, c) in enumerate(zip(places, counts, strict=True))
         ),
         reverse=True,
@@ -62,6 +79,40 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     if _named(places[best], names):  # named: what it holds is what was asked
         return Subject(places[best], 1.0, rest)
     return Subject(places[best], _coverage(wanted, frozenset(counts[best]), weights), rest)
+
+
+def _test_weight(place: Place, tests_asked: bool) -> float:
+    """A test's block (``test_parse``, ``mod tests``, ``lexer_test.go``, ``tests/``)
+    holds the words of what it tests beside assertions: it answers a question only when
+    the question asks about tests, and otherwise weighs ``TEST_WEIGHT``."""
+    if tests_asked:
+        return 1.0
+    parts = [*PurePosixPath(place.file.source.replace("\\", "/")).parts, *place.qualname]
+    return TEST_WEIGHT if any(_TEST_PART.search(p) for p in parts) else 1.0
+
+
+def file_names(identifiers: Sequence[str]) -> tuple[str, ...]:
+    """The names a question writes as identifiers that are source files' (``func.py``,
+    ``spt_status.c``: one word and a source file's ending, never ``self.x``): where to
+    look, not what to find."""
+    return tuple(n for n in identifiers if _is_file_name(n))
+
+
+def _is_file_name(name: str) -> bool:
+    stem, dot, _ = name.rpartition(".")
+    return bool(dot) and "." not in stem and stem not in _RECEIVERS and is_code_name(name)
+
+
+def in_files(places: Sequence[Place], files: Sequence[str]) -> list[Place]:
+    """The places of the files a question names (``func.py``: by its name, or its path's
+    end, ``cachetools/func.py``); all of them when it names none the repository has."""
+    named = [p for p in places if any(_is_file(p.file, f) for f in files)]
+    return named or list(places)
+
+
+def _is_file(file: SourceFile, name: str) -> bool:
+    path = file.source.replace("\\", "/")
+    return path == name or path.endswith(f"/{name}") or file.where == name
 
 
 def all_places(repository: Repository) -> list[Place]:

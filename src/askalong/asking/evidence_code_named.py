@@ -24,6 +24,8 @@ from askalong.asking.code_subject import (
     NEXT_BLOCKS,
     all_places,
     best_subject,
+    file_names,
+    in_files,
 )
 from askalong.asking.evidence_base import Evidence, titles_of
 from askalong.asking.evidence_code_anchor import graph_based
@@ -31,8 +33,10 @@ from askalong.asking.evidence_search import thread_context
 from askalong.asking.question import AskedQuestion
 from askalong.context.assemble import assemble_context
 from askalong.context.code import CODE_TOTAL_CHARS, code_units
+from askalong.context.code_constants import constant_units
 from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place
+from askalong.question.code_asks import CodeQuestion
 from askalong.store.base import Store
 from askalong.types import Access
 
@@ -45,7 +49,7 @@ class NamedCodeEvidence:
 
     def gather(self, asked: AskedQuestion, access: Access) -> Evidence | None:
         question = asked.question.code
-        if not question.name:
+        if not question.name or file_names([_written(question)]):  # ``func.py``: a file
             if not only_code(self.store, asked.documents, access):
                 return None
             repository = repository_asked(self.store, asked.documents, access, question.words)
@@ -72,7 +76,8 @@ class NamedCodeEvidence:
         if not repository.files:
             return None
         before = thread_context(asked).split("\n", 1)[0]  # a follow-up: its thread's question
-        best = best_subject(all_places(repository), f"{asked.question.text}\n{before}")
+        places = in_files(all_places(repository), file_names(asked.question.code.identifiers))
+        best = best_subject(places, f"{asked.question.text}\n{before}")
         if best is None or best.coverage < COVERAGE_FLOOR:
             searched = ("the repository's definitions, by the question's words",)
             return Evidence((), {}, frozenset(), (), searched, ())
@@ -86,11 +91,13 @@ class NamedCodeEvidence:
         place: Place,
         others: Sequence[Place],
     ) -> Evidence:
-        """The definition whole, its members, the other blocks holding the question's
-        words best (``others``, a few), then its class, callees and callers."""
+        """The definition whole, its members, the constants it reads, the other blocks
+        holding the question's words best (``others``, a few), then its class, callees and
+        callers."""
         unit = whole_unit(place)
         best = [whole_unit(p) for p in others[:NEXT_BLOCKS]]
-        around = [*member_units(repository, place), *best, *code_units(repository, place)]
+        members = member_units(repository, place)
+        around = [*members, *constant_units(place), *best, *code_units(repository, place)]
         terms = asked.question.terms
         context = assemble_context(terms, unit, around, [], total_chars=CODE_TOTAL_CHARS)
         name = ".".join(place.qualname) or place.file.where
@@ -103,3 +110,8 @@ class NamedCodeEvidence:
             notes=(),
             code_subject=name,
         )
+
+
+def _written(question: CodeQuestion) -> str:
+    """The identifier as the question writes it (``Lock.acquire``, ``func.py``)."""
+    return ".".join(p for p in (question.qualifier, question.name) if p)

@@ -1,0 +1,228 @@
+"""Which lines of code answer a question (issue 32, item 4), read through
+``code_answers.lines_draft`` over a real parse: a definition's doc comment is its own
+(never a note inside its body), a picked line comes with the condition it runs under, a
+short definition quoted whole leaves room for its own lines that hold the question's
+words, and a comment's last line ends its sentence."""
+
+from __future__ import annotations
+
+from askalong.asking.code_answers import lines_draft
+from askalong.asking.code_lines import code_lines
+from askalong.asking.code_sentences import cited_lines
+from askalong.context.code import code_anchor_unit
+from askalong.context.code_places import Place, SourceFile
+from askalong.context.units import ContextUnit
+from askalong.parse.code.parser import parse
+from askalong.question.reading import read_question
+
+
+def units_of(source: str, name: str) -> list[ContextUnit]:
+    """Each block of the file ``name`` holding ``source``, whole, as a unit."""
+    blocks = parse(source.encode(), source=name).blocks
+    file = SourceFile(name, name, blocks)
+    return [code_anchor_unit(Place(file, b), 0, len(b.text)) for b in blocks]
+
+
+def answered(source: str, name: str, subject: str, question: str) -> list[str]:
+    """The answer's lines (its intro aside), asked of ``subject``'s file, subject first."""
+    units = units_of(source, name)
+    units.sort(key=lambda u: ".".join(u.section_path) != subject)
+    draft = lines_draft(read_question(question), units, name=subject, anchored=False)
+    assert draft.status == "answered", draft
+    return [row.strip().rsplit(" [", 1)[0] for row in draft.answer.split("\n")[1:]]
+
+
+STORAGE_PY = """class JSONStorage:
+    def write(self, data):
+        # Move the cursor to the beginning of the file just in case
+        self._handle.seek(0)
+        # Serialize the database state using the user-provided arguments
+        serialized = json.dumps(data, **self.kwargs)
+        # Write the serialized data to the file
+        try:
+            self._handle.write(serialized)
+        except io.UnsupportedOperation:
+            raise IOError('Cannot write to the database. Access mode is "{0}"')
+        # Ensure the file has been written
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+        # Remove data that is behind the new cursor in case the file has gotten shorter
+        self._handle.truncate()
+"""
+
+
+def test_a_comment_inside_a_body_is_no_doc_comment() -> None:
+    rows = answered(STORAGE_PY, "storage.py", "JSONStorage.write", "Which database errors?")
+    assert "# Move the cursor to the beginning of the file just in case" not in rows, rows
+
+
+def test_a_picked_line_comes_with_the_condition_it_runs_under() -> None:
+    rows = answered(STORAGE_PY, "storage.py", "JSONStorage.write", "Which database errors?")
+    raised = next(i for i, r in enumerate(rows) if r.startswith("raise IOError"))
+    assert rows[raised - 1] == "except io.UnsupportedOperation:", rows
+
+
+NEW_GO = """package lru
+
+// NewLRU constructs an LRU of the given size
+func NewLRU(size int, onEvict EvictCallback) (*LRU, error) {
+\tif size <= 0 {
+\t\treturn nil, errors.New("must provide a positive size")
+\t}
+\tc := &LRU{
+\t\tsize:      size,
+\t\tevictList: list.New(),
+\t\titems:     make(map[interface{}]*list.Element),
+\t\tonEvict:   onEvict,
+\t}
+\treturn c, nil
+}
+"""
+
+
+def test_a_returned_error_comes_with_its_if() -> None:
+    rows = answered(NEW_GO, "lru.go", "NewLRU", "Which error does a negative size give?")
+    error = next(i for i, r in enumerate(rows) if "errors.New" in r)
+    assert rows[error - 1] == "if size <= 0 {", rows
+
+
+PARSE_RS = """/// Parse duration object `1hour 12min 5s`
+///
+/// The duration object is a concatenation of time spans.
+///
+/// * `nsec`, `ns` -- nanoseconds
+/// * `seconds`, `second`, `sec`, `s`
+/// * `days`, `day`, `d`
+/// * `months`, `month`, `M` -- defined as 30.44 days
+pub fn parse_duration(s: &str) -> Result<Duration, Error> {
+    Parser {
+        iter: s.chars(),
+        src: s,
+        current: (0, 0),
+    }.parse()
+}
+"""
+
+
+def test_a_short_definition_quoted_whole_leaves_room_for_its_own_answering_line() -> None:
+    rows = answered(PARSE_RS, "lib.rs", "parse_duration", "How many days in a month?")
+    assert "/// * `months`, `month`, `M` -- defined as 30.44 days" in rows, rows
+    assert rows[0].startswith("pub fn parse_duration("), rows
+
+
+ENCODING_JS = """function parseAcceptEncoding(accept) {
+  var hasIdentity = false;
+  /*
+   * If identity doesn't explicitly appear in the accept-encoding header,
+   * it's added to the list of acceptable encoding with the lowest q
+   */
+  if (!hasIdentity) {
+    accepts[j++] = { encoding: 'identity', q: minQuality, i: i };
+  }
+}
+"""
+
+
+def test_a_comment_s_last_line_ends_its_sentence_without_a_full_stop() -> None:
+    blocks = parse(ENCODING_JS.encode(), source="encoding.js").blocks
+    place = Place(SourceFile("e.js", "e.js", blocks), blocks[0])
+    lines = list(code_lines([code_anchor_unit(place, 0, len(blocks[0].text))]))
+    first = next(ln for ln in lines if "If identity" in ln.text)
+    cited = cited_lines([first], lines)
+    assert cited[0].text.endswith("with the lowest q"), cited
+
+
+FUNC_PY = '''def _cache(cache, typed):
+    """Wrap a function in a cache."""
+    maxsize = cache.maxsize
+    key = keys.typedkey if typed else keys.hashkey
+    lock = RLock()
+    wrapper = cached(cache=cache, key=key, lock=lock, info=True)
+    wrapper.cache_parameters = lambda: {"maxsize": maxsize, "typed": typed}
+    wrapper.cache_clear = cache.clear
+    return wrapper
+
+
+def fifo_cache(maxsize=128, typed=False):
+    """Decorator that saves up to `maxsize` results in first-in, first-out order."""
+    return _cache(FIFOCache(maxsize), typed)
+'''
+
+
+def test_a_value_asked_quotes_the_signature_of_the_definition_whose_line_answers() -> None:
+    rows = answered(FUNC_PY, "func.py", "_cache", "How many results are saved by default?")
+    assert "def fifo_cache(maxsize=128, typed=False):" in rows, rows
+
+
+TABLES_PY = '''class TinyDB:
+    def drop_table(self, name: str) -> None:
+        """
+        Drop a specific table from the database. **CANNOT BE REVERSED!**
+
+        :param name: The name of the table to drop.
+        """
+        if name in self._tables:
+            del self._tables[name]
+        data = self.storage.read()
+        # The table does not exist, there's nothing to do
+        if name not in data:
+            return
+        del data[name]
+        self.storage.write(data)
+'''
+
+
+def test_a_docstring_opening_on_a_line_of_its_own_is_the_doc_comment() -> None:
+    rows = answered(TABLES_PY, "db.py", "TinyDB.drop_table", "Is the storage written?")
+    assert rows[0].startswith("Drop a specific table from the database."), rows
+
+
+def test_a_word_of_the_subjects_name_written_apart_is_asked() -> None:
+    rows = answered(TABLES_PY, "db.py", "TinyDB.drop_table", "drop_table with a missing table?")
+    assert "# The table does not exist, there's nothing to do" in rows, rows
+
+
+ACCEPT_JS = """function parseAccept(header) {
+  var values = [];
+  while (index < header.length) {
+    var start = skipOptionalWhitespace(header, index);
+    var parsed = contentType.parse(header, { comma: true, start: start });
+    index = parsed.end;
+    // `content-type` normalizes the type, but accept methods return original casing.
+    parsed.type = header.slice(start, start + parsed.type.length);
+    values.push(parsed);
+  }
+  return values;
+}
+"""
+
+
+def test_a_picked_code_line_comes_with_the_comment_right_above_it() -> None:
+    question = "Why is the type sliced back out of the raw header?"
+    rows = answered(ACCEPT_JS, "mediaType.js", "parseAccept", question)
+    sliced = next(i for i, r in enumerate(rows) if r.startswith("parsed.type = header.slice("))
+    assert rows[sliced - 1].startswith("// `content-type` normalizes the type"), rows
+
+
+ARGS_C = """#include <limits.h>
+
+#ifndef ARG_MAX
+#define ARG_MAX (96 * 1024)
+#endif
+
+/* Find the original arg buffer. */
+static int find_argv(char *ptr) {
+    char *limit = ptr - ARG_MAX;
+    return limit != 0;
+}
+"""
+
+
+def test_preprocessor_directives_and_attributes_are_code_not_comment() -> None:
+    blocks = parse(ARGS_C.encode(), source="args.c").blocks
+    file = SourceFile("args.c", "args.c", blocks)
+    units = [code_anchor_unit(Place(file, b), 0, len(b.text)) for b in blocks]
+    kinds = {ln.text.strip(): ln.comment for ln in code_lines(units)}
+    assert kinds["#define ARG_MAX (96 * 1024)"] is False
+    assert kinds["#ifndef ARG_MAX"] is False
+    assert kinds["/* Find the original arg buffer. */"] is True
