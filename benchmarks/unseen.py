@@ -385,8 +385,8 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen7: each run once, dev now; unseen8: held out;"
-            " unseen9: frozen, not run yet)"
+            "the set's folder (unseen … unseen8: each run once, dev now; unseen9: held out,"
+            " not run yet)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
