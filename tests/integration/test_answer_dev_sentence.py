@@ -8,8 +8,9 @@ questions the answerer was then tuned on (the held-out set is ``benchmarks/answe
 the floors guard against regressions; they are not the product's figures. Measured on
 this branch: 30 / 45 (before it, 25 / 45); per kind why 11 / 12, how 5 / 10, cross-section
 5 / 8, follow-up 9 / 15. Under the learned default with the entry-aware rank head
-(2026-12-06): 30 / 45; why 9 / 12, how 8 / 10, cross-section 4 / 8, follow-up 9 / 15 (the
-floors follow it). Slow: seven PDFs are parsed and embedded.
+(2026-12-06): 30 / 45; why 9 / 12, how 8 / 10, cross-section 4 / 8, follow-up 9 / 15; with
+its heads refitted on eight never-seen sets 28 / 45 (how 7, follow-up 8): the floors sit
+a question or so below it, these being tuned-on questions. Slow: seven PDFs are parsed and embedded.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from benchmark_module import benchmark_module, dev_outcomes
 pytestmark = [pytest.mark.slow, pytest.mark.sweep]  # minutes: `make sweep`, not `make test`
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "answer_dev_sentence.jsonl"
-FLOOR = 0.62  # of all items: a gold phrase in the direct answer (28 / 45)
-KIND_FLOOR = {"why": 0.75, "how": 0.7, "cross_section": 0.5, "follow_up": 0.6}
+FLOOR = 0.6  # of all items: a gold phrase in the direct answer (27 / 45)
+KIND_FLOOR = {"why": 0.7, "how": 0.6, "cross_section": 0.5, "follow_up": 0.5}
 
 
 @pytest.fixture(autouse=True)
