@@ -22,13 +22,20 @@ from collections.abc import Sequence
 from itertools import takewhile
 
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
+from askalong.asking.code_company import (
+    around_selection,
+    declaring,
+    governing,
+    headed,
+    opened,
+    said_above,
+)
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
 from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
 from askalong.asking.code_sentences import cited_lines, statement
 from askalong.asking.code_subject import file_names
 from askalong.context.code import line_span
-from askalong.context.code_constants import declared_name
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
@@ -38,7 +45,6 @@ from askalong.types import BlockSpan
 
 ROUTES = CODE_ANSWER_ROUTES
 MAX_LINES = 8  # an answer's quoted lines, at most: a reader reads it at a glance
-ANCHOR_LINES = 4  # of the selection, at most
 BEST_LINES = 3  # of the rest, holding the question's rarest terms
 SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
 DOC_LINES = 2  # of a longer subject's doc comment, quoted first
@@ -49,9 +55,6 @@ OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
 VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
 _DEFAULT_GIVEN = lazy(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int = 2``
 _LITERAL = lazy(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
-ABOVE_LINES = 2  # comment lines right above the selection
-AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
-_WORD = lazy(r"[A-Za-z_]\w*")
 # A comment under a signature that notes the code under it; a docstring's lines (its
 # opening quotes alone on a line or not) start otherwise.
 _NOTE_MARKS = ("#", "//", "/*", "*")
@@ -131,7 +134,7 @@ def _picked(
     short subject is quoted whole, its definition line first; a subject no line answers
     by its definition, its doc lines and its members' first lines."""
     lines = list(code_lines(units))
-    chosen = _around_selection(lines, units[0]) if anchored else []
+    chosen = around_selection(lines, units[0]) if anchored else []
     wanted = line_terms(question.text)
     if anchored:  # what the selection names: its definitions, its siblings, its uses
         wanted |= line_terms(units[0].cited_text())
@@ -151,9 +154,9 @@ def _picked(
     owner = tuple(subject.split("."))[:-1]
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for _, line in best:
-        said = (*_governing(lines, line), *_said_above(lines, line), line)
-        around = (*said, *_opened(lines, line), *_headed(lines, line))
-        around = (*around, *_declaring(outside, line))
+        said = (*governing(lines, line), *said_above(lines, line), line)
+        around = (*said, *opened(lines, line), *headed(lines, line))
+        around = (*around, *declaring(outside, line))
         if valued:  # another definition's defaults are its parameters' too
             around = (*_signature([ln for ln in lines if ln.unit == line.unit]), *around)
         chosen += [t for t in around if not _repeats(t, chosen)]
@@ -262,105 +265,6 @@ def _outline(own: list[CodeLine]) -> list[CodeLine]:
 
 def _definition_line(lines: list[CodeLine]) -> CodeLine | None:
     return next((ln for ln in lines if not ln.comment), None)
-
-
-def _around_selection(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLine]:
-    own = [ln for ln in lines if ln.unit == 0]
-    picked = [i for i, ln in enumerate(own) if _cited(anchor, ln.span)][:ANCHOR_LINES]
-    if not picked:
-        return []
-    first, last = picked[0], statement(own, picked[-1])[-1]  # the selected statement whole
-    picked += list(range(picked[-1] + 1, last + 1))
-    depth = _indent(own[first].text)
-    parent = next((i for i in range(first - 1, -1, -1) if _indent(own[i].text) < depth), None)
-    above = _comment_above(own, first)
-    around = ([parent] if parent is not None and parent not in above else []) + above + picked
-    around += list(range(last + 1, min(last + 1 + AFTER_LINES, len(own))))
-    return [own[i] for i in around]
-
-
-def _said_above(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
-    """The comment right above a picked code line (``// `content-type` normalizes the
-    type, but accept methods return original casing.`` over the line that slices it
-    back out): why the line is there, in its author's words."""
-    if line.comment:
-        return []
-    own = [ln for ln in lines if ln.unit == line.unit]
-    return [own[i] for i in _comment_above(own, own.index(line))]
-
-
-def _comment_above(own: list[CodeLine], first: int) -> list[int]:
-    """The comment lines right above line ``first`` (``// Verify size not exceeded``
-    over ``evict := ...``): what the code's author said of it, ``ABOVE_LINES`` at most."""
-    found: list[int] = []
-    index = first - 1
-    while index >= 0 and own[index].comment and len(found) < ABOVE_LINES:
-        if own[index].span.end + 1 != own[index + 1].span.start:
-            break  # a blank line between: a comment on something else (a module's)
-        found.insert(0, index)
-        index -= 1
-    return found
-
-
-def _headed(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
-    """The code a comment line stands right above (``// Foreground text colors`` ->
-    ``const (`` -> ``FgBlack Attribute = iota + 30``): what the comment is about."""
-    index = lines.index(line)
-    following = lines[index + 1] if line.comment and index + 1 < len(lines) else None
-    if following is None or following.comment or following.unit != line.unit:
-        return []
-    if following.span.block_id != line.span.block_id or following.span.start != line.span.end + 1:
-        return []
-    return [following, *_opened(lines, following)]
-
-
-def _governing(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
-    """The line whose body ``line`` is in, inside the same definition (``if size <= 0 {``
-    over ``return nil, errors.New(...)``, ``except io.UnsupportedOperation:`` over its
-    ``raise``): the condition under which the line runs. None for a comment, or for a
-    line right in its definition's body (its governing line is the definition's own)."""
-    if line.comment:
-        return []
-    index = lines.index(line)
-    same = [ln for ln in lines[:index] if ln.unit == line.unit and not ln.comment]
-    same = [ln for ln in same if ln.span.block_id == line.span.block_id]
-    if not same:
-        return []
-    depth = _indent(line.text)
-    parent = next((ln for ln in reversed(same) if _indent(ln.text) < depth), None)
-    outermost = min(_indent(ln.text) for ln in same)
-    return [parent] if parent is not None and _indent(parent.text) > outermost else []
-
-
-def _declaring(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
-    """The lines declaring the constants a code line names (``text =
-    DEFAULT_SEPARATOR.join(words)`` -> ``DEFAULT_SEPARATOR = '-'``): the value it uses;
-    ``lines``: those of a file's top level and of the subject's class."""
-    if line.comment:
-        return []
-    named = set(_WORD.findall(line.text)) - {declared_name(line.text)}
-    return [ln for ln in lines if not ln.comment and declared_name(ln.text) in named]
-
-
-def _opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
-    """The first line of the block ``line`` opens (``if r == nil {`` -> its body,
-    ``const (`` -> its first constant)."""
-    if not line.text.rstrip().endswith(("{", ":", "(")):
-        return []
-    index = lines.index(line)
-    following = lines[index + 1 : index + 2]
-    return [ln for ln in following if ln.unit == line.unit]
-
-
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip())
-
-
-def _cited(unit: ContextUnit, span: BlockSpan) -> bool:
-    return any(
-        c.block_id == span.block_id and span.start < c.end and c.start < span.end
-        for c in unit.cited_spans
-    )
 
 
 def _named_in(name: str, units: Sequence[ContextUnit]) -> bool:
