@@ -102,6 +102,17 @@ def test_the_better_neighbour_joins_the_answer_within_the_shape() -> None:
     assert _direct(found, [0, 1], np.array([2.0, 1.9])) == [0]  # over 80 words
 
 
+def test_a_close_runner_up_joins_the_answer_in_place_of_the_neighbour() -> None:
+    """The rank head's second choice, when close, is the second sentence of the answer,
+    best first across passages; far behind, the best's neighbour is."""
+    first = "VACUUM reclaims storage. It also updates the free space map."
+    second = "Autovacuum runs VACUUM in the background."
+    found = candidates([unit_of([("paragraph", first)], 0), unit_of([("paragraph", second)], 1)])
+    assert [c.unit for c in found] == [0, 0, 1]
+    assert _direct(found, [2, 0, 1], np.array([0.0, -5.0, 2.0])) == [2, 0]  # close: 0.0 vs 2.0
+    assert _direct(found, [0, 2, 1], np.array([2.0, -6.0, -4.0])) == [0, 1]  # far: the neighbour
+
+
 def test_the_offline_answerer_passes_the_search_hits_to_the_passage_choice() -> None:
     from askalong.answer.base import DraftRequest
     from askalong.answer.extractive.answerer import ExtractiveAnswerer

@@ -26,6 +26,7 @@ from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.extractive.sentence_rows import candidate_rows, entry_rows, kept_candidates
 from askalong.answer.scorer.features import UNSEARCHED, answerable_features, refusal_features
 from askalong.answer.scorer.model import Scorer, shipped_scorer
+from askalong.answer.shape import fits
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading
@@ -37,6 +38,13 @@ MAX_QUOTES = 4
 # (3.6 quotes an answer against 2.4; the rules quote 3-4), CMRC / DRCD / HotpotQA dev
 # evidence hit +1 to +9 points (benchmarks/results/learned-quotes-DEV-2026-12-06.md)
 QUOTE_SHARE = 0.03
+# The runner-up joins the best sentence in the direct answer (in place of its neighbour)
+# when it has this share of the best's softmax weight and the two fit the answer's shape:
+# the rank head's second choice holds the gold about as often as its first misses it. On
+# the eight never-seen DEV sets' 931 covered questions: 444 answered with the neighbour
+# rule alone, 481 / 484 / 495 / 495 at shares 0.5 / 0.3 / 0.1 / 0
+# (benchmarks/results/runner-up-DEV-2026-12-06.md).
+RUNNER_UP_SHARE = 0.1
 NOTHING_ANSWERS = {
     "en": "No sentence in the documents searched answers the question.",
     "zh": "所给文档中没有能回答这个问题的句子。",
@@ -194,16 +202,35 @@ def _may_answer(candidate: Candidate, previous_answer: str | None) -> bool:
 
 def _direct(found: list[Candidate], order: list[int], scores: np.ndarray) -> list[int]:
     """The best sentence with the next one of its piece when it announces it, else with
-    its better-scored neighbour when the two fit the answer's shape: the scorer often
-    ranks first the sentence beside the one holding the answer (on the never-seen dev
-    sets the pair answered 139 questions where the best sentence alone answered 117)."""
+    the runner-up when it is close (``RUNNER_UP_SHARE``), else with its better-scored
+    neighbour, each when the two fit the answer's shape: the scorer often ranks first the
+    sentence beside, or near, the one holding the answer."""
     best = order[0]
     after = _next(found, best)
     if announces(found[best].text) and after is not None:
         return [best, after]
+    second = _runner_up(found, order, scores)
+    if second is not None:
+        return _in_place(found, [best, second])
     near = [k for k in _neighbours(found, best) if k in order]
     pair = with_neighbour(best, near, lambda k: float(scores[k]), lambda k: found[k].text)
-    return sorted(pair, key=lambda k: _place(found[k]))
+    return _in_place(found, pair)
+
+
+def _runner_up(found: list[Candidate], order: list[int], scores: np.ndarray) -> int | None:
+    """The second-ranked sentence when it is close to the best and the two fit."""
+    if len(order) < 2:
+        return None
+    best, second = order[0], order[1]
+    close = np.exp(scores[second] - scores[best]) >= RUNNER_UP_SHARE
+    return second if close and fits(f"{found[best].text} {found[second].text}") else None
+
+
+def _in_place(found: list[Candidate], chosen: list[int]) -> list[int]:
+    """Sentences of one unit in the document's order; of two units, best first."""
+    if len({found[k].unit for k in chosen}) > 1:
+        return chosen
+    return sorted(chosen, key=lambda k: _place(found[k]))
 
 
 def _place(c: Candidate) -> tuple[int, int]:
