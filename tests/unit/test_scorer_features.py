@@ -13,6 +13,7 @@ from askalong.answer.scorer.features import (
     Sentence,
     answerable_features,
     sentence_features,
+    unseen_terms,
 )
 
 
@@ -80,3 +81,16 @@ def test_the_answerable_summary_reads_the_best_scored_sentence() -> None:
     assert summary[ANSWERABLE.index("margin")] == 1.5
     assert summary[ANSWERABLE.index("top_coverage")] == column(rows, "coverage")[1]
     assert not answerable_features(rows[:0], np.zeros(0)).any()  # no candidate: all zero
+
+
+def test_what_of_the_question_no_evidence_holds_is_measured_in_words_and_chinese_pairs() -> None:
+    """A format the reader names that the evidence never mentions counts; the words the
+    evidence holds do not (``features.UNSEEN``)."""
+    evidence = ["jq reads a stream of JSON texts.", "The --raw-input option reads lines."]
+    share, words, longest = unseen_terms("Can jq read YAML files?", evidence)
+    assert 0.0 < share < 1.0 and words == 2 / 3  # yaml, file
+    assert longest == 4 / 12
+    assert unseen_terms("Does jq read JSON?", evidence) == (0.0, 0.0, 0.0)
+    chinese = unseen_terms("怎么连接无线网络", ["安装程序会配置网络接口。"])
+    assert 0.0 < chinese[0] < 1.0  # 无线 missing, 网络 held
+    assert unseen_terms("?", evidence) == (0.0, 0.0, 0.0)

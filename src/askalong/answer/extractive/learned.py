@@ -24,7 +24,12 @@ from askalong.answer.extractive.passage_choice import PassageChoice, choose_pass
 from askalong.answer.extractive.scoring import entry_sentences
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.extractive.sentence_rows import candidate_rows, entry_rows, kept_candidates
-from askalong.answer.scorer.features import UNSEARCHED, answerable_features, refusal_features
+from askalong.answer.scorer.features import (
+    UNSEARCHED,
+    answerable_features,
+    refusal_features,
+    unseen_terms,
+)
 from askalong.answer.scorer.model import Scorer, shipped_scorer
 from askalong.answer.shape import fits
 from askalong.context.units import ContextUnit
@@ -111,6 +116,7 @@ def weighed(
             _searched(choice, hits),
             across,
             question.language == "zh",
+            unseen_terms(question.text, [u.text for u in units]),
         )
         covered = scorer.covered_probability(row, embedded)
     weak = choice.weak and not across  # the passage model saw no cross-lingual question

@@ -297,6 +297,10 @@ def answerable_features(rows: np.ndarray, scores: np.ndarray) -> np.ndarray:
 # head's summary and probability, how the rank head's best candidate stands out, and what
 # the search knew of the best passage (-1 where no hybrid search ran: reading along, or
 # the public QA paragraphs it is also fitted on).
+# What of the question no evidence text holds (``unseen_terms``)
+UNSEEN = ("unseen_share", "unseen_words", "unseen_longest")
+UNSEEN_WORDS_FULL = 3  # words found nowhere: this many count fully
+UNSEEN_LONGEST_FULL = 12  # the longest such word's length (stemmed): this many characters
 REFUSAL = (
     *ANSWERABLE,
     "answerable",
@@ -308,6 +312,7 @@ REFUSAL = (
     "vector_score",
     "across",
     "chinese_question",
+    *UNSEEN,
 )
 UNSEARCHED = (-1.0, -1.0, -1.0, -1.0)  # the four search columns when no hybrid search ran
 
@@ -319,12 +324,37 @@ def refusal_features(
     searched: Sequence[float],
     across: bool,
     chinese: bool,
+    unseen: Sequence[float] = (0.0, 0.0, 0.0),
 ) -> np.ndarray:
     """One row of ``REFUSAL``: ``summary`` (``answerable_features``), the answerable
     head's probability, the rank scores of the candidates, ``searched`` (the passage
     model's answerable probability, the best hybrid hit's fused, keyword and vector
-    scores, or ``UNSEARCHED``)."""
+    scores, or ``UNSEARCHED``), ``unseen`` (``unseen_terms``)."""
     ordered = np.sort(ranks)[::-1]
     margin = ordered[0] - ordered[1] if len(ordered) > 1 else 4.0
-    values = [*summary, answerable, ordered[0], margin, *searched, float(across), float(chinese)]
+    flags = (float(across), float(chinese))
+    values = [*summary, answerable, ordered[0], margin, *searched, *flags, *unseen]
     return np.array(values, dtype=np.float32)
+
+
+def unseen_terms(question: str, texts: Sequence[str]) -> tuple[float, float, float]:
+    """What of ``question`` none of the evidence ``texts`` holds (``UNSEEN``): the share
+    of its terms (words and Chinese character pairs), its words (of
+    ``UNSEEN_WORDS_FULL``), the longest such word (of ``UNSEEN_LONGEST_FULL`` characters).
+    A thing the reader names that the search found nowhere (a format, a tool, another
+    product) marks a question the document does not cover; a covered question in the
+    reader's own words misses some words too, which the refusal head weighs."""
+    asked = _terms(question)
+    if not asked:
+        return (0.0, 0.0, 0.0)
+    held: set[str] = set()
+    for text in texts:
+        held |= _terms(text)
+    missing = asked - held
+    words = [t for t in missing if not t.startswith(BIGRAM)]
+    longest = max((len(w) for w in words), default=0)
+    return (
+        len(missing) / len(asked),
+        min(len(words), UNSEEN_WORDS_FULL) / UNSEEN_WORDS_FULL,
+        min(longest, UNSEEN_LONGEST_FULL) / UNSEEN_LONGEST_FULL,
+    )
