@@ -2,7 +2,7 @@
 ``code_answers.lines_draft`` over a real parse: a definition's doc comment is its own
 (never a note inside its body), a picked line comes with the condition it runs under, a
 short definition quoted whole leaves room for its own lines that hold the question's
-words, and a comment's last line ends its sentence."""
+words, a comment's last line ends its sentence, and the best lines fill the room left."""
 
 from __future__ import annotations
 
@@ -226,3 +226,29 @@ def test_preprocessor_directives_and_attributes_are_code_not_comment() -> None:
     assert kinds["#define ARG_MAX (96 * 1024)"] is False
     assert kinds["#ifndef ARG_MAX"] is False
     assert kinds["/* Find the original arg buffer. */"] is True
+
+
+SAVE_PY = '''def save(entries, path, keep_backup=False):
+    """Write the entries to disk."""
+    text = json.dumps(entries)
+    if keep_backup and os.path.exists(path):
+        shutil.copy(path, path + ".bak")
+    temporary = path + ".tmp"
+    with open(temporary, "w") as out:
+        out.write(text)
+    try:
+        os.replace(temporary, path)
+    except OSError:
+        os.remove(temporary)
+        raise
+    return len(entries)
+'''
+
+
+def test_the_best_lines_fill_the_room_left() -> None:
+    # the answering line ranks fourth (four lines name ``temporary``): three best lines
+    # alone left it out of a six-line answer
+    question = "What happens to the temporary file if the replace fails?"
+    rows = answered(SAVE_PY, "store.py", "save", question)
+    assert "os.remove(temporary)" in rows, rows
+    assert len(rows) <= 8, rows

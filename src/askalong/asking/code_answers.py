@@ -45,7 +45,6 @@ from askalong.types import BlockSpan
 
 ROUTES = CODE_ANSWER_ROUTES
 MAX_LINES = 8  # an answer's quoted lines, at most: a reader reads it at a glance
-BEST_LINES = 3  # of the rest, holding the question's rarest terms
 SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
 DOC_LINES = 2  # of a longer subject's doc comment, quoted first
 WHOLE_KEPT = 1 + DOC_LINES  # of a short subject quoted whole, when room is short
@@ -150,7 +149,10 @@ def _picked(
     if valued:  # a function's defaults are its parameters'
         chosen += [ln for ln in _signature(own) if not _repeats(ln, chosen)]
     prior = _prior(lines, own, valued=valued)
-    best = ranked(lines, wanted, prior)[:BEST_LINES]
+    # the best lines until the room is full: each brings one line at least, and a line
+    # past the eighth is cut (three alone left answers of six lines whose answering line
+    # ranked fourth to eighth)
+    best = ranked(lines, wanted, prior)[:MAX_LINES]
     owner = tuple(subject.split("."))[:-1]
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for _, line in best:
