@@ -168,7 +168,7 @@ def _picked(
         chosen += [ln for ln in _outline(own) if not _repeats(ln, chosen)]
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         rest = chosen[len(whole) :]
-        return _with_room(whole, rest, mine)
+        return _with_room(whole, rest, mine, {line.span for _, line in best})
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
 
@@ -186,14 +186,18 @@ def _only_in_name(question: str, subject: str) -> frozenset[str]:
     return line_terms(subject) - line_terms(written.sub(" ", question))
 
 
-def _with_room(whole: list[CodeLine], rest: list[CodeLine], mine: set[BlockSpan]) -> list[CodeLine]:
+def _with_room(
+    whole: list[CodeLine], rest: list[CodeLine], mine: set[BlockSpan], best: set[BlockSpan]
+) -> list[CodeLine]:
     """A short subject quoted whole, then the lines holding the question's words: when
     the subject's own such lines (``mine``: a unit named in its doc comment's list,
     under a six-line function) find no room, its last lines give way to them (its
-    definition line and doc comment stay); other definitions' lines never push it out."""
+    definition line and doc comment stay) but for those among the ``best`` themselves
+    (``WRITE_CACHE_SIZE = 1000`` for "how often does it write?"); other definitions'
+    lines never push it out."""
     own = [ln for ln in rest if ln.span in mine]
     keep = max(MAX_LINES - len(own), WHOLE_KEPT)
-    return [*whole[:keep], *rest]
+    return [*whole[:keep], *(ln for ln in whole[keep:] if ln.span in best), *rest]
 
 
 def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[float]:
