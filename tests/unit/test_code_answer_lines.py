@@ -2,7 +2,8 @@
 ``code_answers.lines_draft`` over a real parse: a definition's doc comment is its own
 (never a note inside its body), a picked line comes with the condition it runs under, a
 short definition quoted whole leaves room for its own lines that hold the question's
-words, and a comment's last line ends its sentence."""
+words (never its own best line), a comment's last line ends its sentence, and the best
+lines fill the room left."""
 
 from __future__ import annotations
 
@@ -226,3 +227,66 @@ def test_preprocessor_directives_and_attributes_are_code_not_comment() -> None:
     assert kinds["#define ARG_MAX (96 * 1024)"] is False
     assert kinds["#ifndef ARG_MAX"] is False
     assert kinds["/* Find the original arg buffer. */"] is True
+
+
+SAVE_PY = '''def save(entries, path, keep_backup=False):
+    """Write the entries to disk."""
+    text = json.dumps(entries)
+    if keep_backup and os.path.exists(path):
+        shutil.copy(path, path + ".bak")
+    temporary = path + ".tmp"
+    with open(temporary, "w") as out:
+        out.write(text)
+    try:
+        os.replace(temporary, path)
+    except OSError:
+        os.remove(temporary)
+        raise
+    return len(entries)
+'''
+
+
+def test_the_best_lines_fill_the_room_left() -> None:
+    # the answering line ranks fourth (four lines name ``temporary``): three best lines
+    # alone left it out of a six-line answer
+    question = "What happens to the temporary file if the replace fails?"
+    rows = answered(SAVE_PY, "store.py", "save", question)
+    assert "os.remove(temporary)" in rows, rows
+    assert len(rows) <= 8, rows
+
+
+MIDDLEWARE_PY = '''class CachingMiddleware(Middleware):
+    """Add some caching to the database.
+
+    Writes the last state every WRITE_CACHE_SIZE times and reads from the cache."""
+
+    #: The number of write operations to cache before writing to disc
+    WRITE_CACHE_SIZE = 1000
+
+    def __init__(self, storage_cls):
+        super().__init__(storage_cls)
+        self.cache = None
+        self._cache_modified_count = 0
+
+    def write(self, data):
+        # Store data in cache
+        self.cache = data
+        self._cache_modified_count += 1
+        # Check if we need to flush the cache
+        if self._cache_modified_count >= self.WRITE_CACHE_SIZE:
+            self.flush()
+
+    def flush(self):
+        """Flush all unwritten data to disk."""
+        if self._cache_modified_count > 0:
+            self.storage.write(self.cache)
+            self._cache_modified_count = 0
+'''
+
+
+def test_a_short_subjects_best_line_never_gives_way() -> None:
+    # the class's members' lines take the room of its last lines, but not of the one
+    # line of it that holds the question's words best
+    question = "how often does CachingMiddleware actually write to disk?"
+    rows = answered(MIDDLEWARE_PY, "middlewares.py", "CachingMiddleware", question)
+    assert "WRITE_CACHE_SIZE = 1000" in rows, rows

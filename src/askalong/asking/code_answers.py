@@ -45,7 +45,6 @@ from askalong.types import BlockSpan
 
 ROUTES = CODE_ANSWER_ROUTES
 MAX_LINES = 8  # an answer's quoted lines, at most: a reader reads it at a glance
-BEST_LINES = 3  # of the rest, holding the question's rarest terms
 SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
 DOC_LINES = 2  # of a longer subject's doc comment, quoted first
 WHOLE_KEPT = 1 + DOC_LINES  # of a short subject quoted whole, when room is short
@@ -150,7 +149,10 @@ def _picked(
     if valued:  # a function's defaults are its parameters'
         chosen += [ln for ln in _signature(own) if not _repeats(ln, chosen)]
     prior = _prior(lines, own, valued=valued)
-    best = ranked(lines, wanted, prior)[:BEST_LINES]
+    # the best lines until the room is full: each brings one line at least, and a line
+    # past the eighth is cut (three alone left answers of six lines whose answering line
+    # ranked fourth to eighth)
+    best = ranked(lines, wanted, prior)[:MAX_LINES]
     owner = tuple(subject.split("."))[:-1]
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for _, line in best:
@@ -166,7 +168,7 @@ def _picked(
         chosen += [ln for ln in _outline(own) if not _repeats(ln, chosen)]
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         rest = chosen[len(whole) :]
-        return _with_room(whole, rest, mine)
+        return _with_room(whole, rest, mine, {line.span for _, line in best})
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
 
@@ -184,14 +186,18 @@ def _only_in_name(question: str, subject: str) -> frozenset[str]:
     return line_terms(subject) - line_terms(written.sub(" ", question))
 
 
-def _with_room(whole: list[CodeLine], rest: list[CodeLine], mine: set[BlockSpan]) -> list[CodeLine]:
+def _with_room(
+    whole: list[CodeLine], rest: list[CodeLine], mine: set[BlockSpan], best: set[BlockSpan]
+) -> list[CodeLine]:
     """A short subject quoted whole, then the lines holding the question's words: when
     the subject's own such lines (``mine``: a unit named in its doc comment's list,
     under a six-line function) find no room, its last lines give way to them (its
-    definition line and doc comment stay); other definitions' lines never push it out."""
+    definition line and doc comment stay) but for those among the ``best`` themselves
+    (``WRITE_CACHE_SIZE = 1000`` for "how often does it write?"); other definitions'
+    lines never push it out."""
     own = [ln for ln in rest if ln.span in mine]
     keep = max(MAX_LINES - len(own), WHOLE_KEPT)
-    return [*whole[:keep], *rest]
+    return [*whole[:keep], *(ln for ln in whole[keep:] if ln.span in best), *rest]
 
 
 def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[float]:
