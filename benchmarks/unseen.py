@@ -385,8 +385,8 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen8: each run once, dev now; unseen9: held out,"
-            " not run yet; unseen10: frozen for the report after next, not run yet)"
+            "the set's folder (unseen … unseen9: each run once, dev now; unseen10: held"
+            " out, not run yet)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")

@@ -21,11 +21,11 @@ SETS = (
     "unseen9", "unseen10",
 )  # fmt: skip
 # Held out: asked once, by the lead, for the report; never by default. Empty once the newest
-# set has had its run (unseen8: 2026-12-06); unseen9 waits for the next report's one run.
-TEST_SETS: tuple[str, ...] = ("unseen9",)
-# Frozen and never run, held for the report after next (unseen10): no default run asks it
-# either, and it is no dev set; it moves to TEST_SETS in its turn.
-UNRUN_SETS: tuple[str, ...] = ("unseen10",)
+# set has had its run (unseen9: 2026-12-06); unseen10 waits for the next report's one run.
+TEST_SETS: tuple[str, ...] = ("unseen10",)
+# Frozen and never run, held for the report after next: no default run asks it either, and
+# it is no dev set; it moves to TEST_SETS in its turn (none waits now).
+UNRUN_SETS: tuple[str, ...] = ()
 DEV_SETS = tuple(s for s in SETS if s not in TEST_SETS + UNRUN_SETS)  # run and read while tuning
 HERE = BENCHMARKS / "unseen"
 QUESTIONS = HERE / "questions.jsonl"
