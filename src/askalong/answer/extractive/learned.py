@@ -45,8 +45,9 @@ MAX_QUOTES = 4
 QUOTE_SHARE = 0.03
 # The runner-up joins the best sentence in the direct answer (in place of its neighbour)
 # when it has this share of the best's softmax weight and the two fit the answer's shape:
-# the rank head's second choice holds the gold about as often as its first misses it. On
-# the eight never-seen DEV sets' 931 covered questions: 444 answered with the neighbour
+# of the 548 covered DEV questions whose first choice missed, the second held the gold in
+# 125, most of them away from the best sentence. On the eight never-seen DEV sets' 931
+# covered questions: 444 answered with the neighbour
 # rule alone, 481 / 484 / 495 / 495 at shares 0.5 / 0.3 / 0.1 / 0
 # (benchmarks/results/runner-up-DEV-2026-12-06.md).
 RUNNER_UP_SHARE = 0.1
@@ -133,8 +134,9 @@ def learned_answer(
     hits: Sequence[Hit] = (),
 ) -> ExtractiveResult:
     """Answer ``question`` with the best-scored sentence of the best passages of ``units``
-    (``passage_choice``; with its better-scored neighbour when the two fit the answer's
-    shape), or ``not_covered`` when the refusal head (else the answerable head) says so."""
+    (``passage_choice``; with a close runner-up, else its better-scored neighbour, when the
+    two fit the answer's shape: ``_direct``), or ``not_covered`` when the refusal head
+    (else the answerable head) says so."""
     scorer = scorer or shipped_scorer()
     language = question.language
     w = weighed(question, units, scorer, embedder, hits)

@@ -324,7 +324,7 @@ def refusal_features(
     searched: Sequence[float],
     across: bool,
     chinese: bool,
-    unseen: Sequence[float] = (0.0, 0.0, 0.0),
+    unseen: Sequence[float],
 ) -> np.ndarray:
     """One row of ``REFUSAL``: ``summary`` (``answerable_features``), the answerable
     head's probability, the rank scores of the candidates, ``searched`` (the passage
