@@ -385,8 +385,8 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen9: each run once, dev now; unseen10: held"
-            " out, not run yet; unseen11: frozen, held for the report after next)"
+            "the set's folder (unseen … unseen10: each run once, dev now; unseen11: held"
+            " out, not run yet)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")

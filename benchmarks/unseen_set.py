@@ -21,11 +21,11 @@ SETS = (
     "unseen9", "unseen10", "unseen11",
 )  # fmt: skip
 # Held out: asked once, by the lead, for the report; never by default. Empty once the newest
-# set has had its run (unseen9: 2026-12-06); unseen10 waits for the next report's one run.
-TEST_SETS: tuple[str, ...] = ("unseen10",)
+# set has had its run (unseen10: 2026-12-06); unseen11 waits for the next report's one run.
+TEST_SETS: tuple[str, ...] = ("unseen11",)
 # Frozen and never run, held for the report after next: no default run asks it either, and
-# it is no dev set; it moves to TEST_SETS in its turn (unseen11 waits behind unseen10).
-UNRUN_SETS: tuple[str, ...] = ("unseen11",)
+# it is no dev set; it moves to TEST_SETS in its turn (empty: the next set is to be written).
+UNRUN_SETS: tuple[str, ...] = ()
 DEV_SETS = tuple(s for s in SETS if s not in TEST_SETS + UNRUN_SETS)  # run and read while tuning
 HERE = BENCHMARKS / "unseen"
 QUESTIONS = HERE / "questions.jsonl"
