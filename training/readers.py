@@ -158,12 +158,10 @@ def answered(asked: Sequence[Asked], draft: Callable[[DraftRequest], Draft]) -> 
 
 def learned_draft(scorer: Scorer, embedder: Embedder | None) -> Callable[[DraftRequest], Draft]:
     def draft(request: DraftRequest) -> Draft:
-        previous = request.history[-1].answer if request.history else None
         result = learned_answer(
             request.question,
             request.units,
             embedder=embedder,
-            previous_answer=previous,
             scorer=scorer,
             hits=request.hits,
         )

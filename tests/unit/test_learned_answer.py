@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from tests.unit.test_answer_choice import unit_of
 
+from askalong.answer.base import DraftRequest, HistoryTurn
 from askalong.answer.choose import _extractive
 from askalong.answer.extractive import learned
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
@@ -101,13 +102,17 @@ def test_a_question_the_evidence_does_not_answer_is_refused(embedder: Embedder) 
     assert ask("What is the boiling point of liquid nitrogen?", PAPER) == "NOT COVERED"
 
 
-def test_a_follow_up_never_answers_with_the_previous_answer_again() -> None:
-    units = [unit_of([("paragraph", p)], k) for k, p in enumerate(PAPER)]
+def test_a_follow_up_may_answer_with_a_sentence_its_previous_answer_quoted() -> None:
+    # readers ask after the condition or the second half of what they were just shown
+    units = tuple(unit_of([("paragraph", p)], k) for k, p in enumerate(PAPER))
     question = read_question("What loss is SPECTER trained with?")
     first = learned_answer(question, units)
-    again = learned_answer(question, units, previous_answer=first.answer)
-    assert again.status == "answered"
-    assert first.quotes[0].text not in again.answer
+    thread = (HistoryTurn(question.text, first.answer),)
+    again = ExtractiveAnswerer(None, scorer="learned").draft(
+        DraftRequest(question, "ask", units, history=thread)
+    )
+    assert first.status == again.status == "answered"
+    assert first.quotes[0].text in again.answer
 
 
 def test_the_setting_picks_the_scorer_and_names_the_choices_when_wrong(

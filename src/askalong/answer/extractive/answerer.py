@@ -37,19 +37,17 @@ class ExtractiveAnswerer(Answerer):
             intended = _intended(request, self.scorer == "learned", self.embedder)
             if intended is not None:
                 return intended
-        previous = request.history[-1] if request.history else None
-        previous_answer = previous.answer if previous else None
         if self.scorer == "learned" and request.intent == "ask":
             # plain questions (an intent with no selection takes the rule path below)
             result = learned_answer(
                 request.question,
                 request.units,
                 embedder=self.embedder,
-                previous_answer=previous_answer,
                 hits=request.hits,
             )
             return Draft(result.status, result.answer, result.quotes, result.explanation)
         question, subject = _thread_of(request)
+        previous_answer = request.history[-1].answer if request.history else None
         result = answer_extractively(
             question,
             request.units,

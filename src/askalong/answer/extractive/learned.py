@@ -4,9 +4,13 @@ and the answerable head refuses ("not covered") below the threshold chosen on de
 
 What stays of the rule path are facts about the text, not about any document: headings,
 captions, formulas and page furniture name a topic and never answer it; a sentence
-announcing what follows ("… as follows:") answers with the next one; a follow-up never
-answers with the previous answer's sentence again; the sentences answering for the entry
-the question names come first (``scoring.entry_sentences``).
+announcing what follows ("… as follows:") answers with the next one; the sentences
+answering for the entry the question names come first (``scoring.entry_sentences``). A
+follow-up may answer with a sentence its previous answer quoted: readers ask after the
+condition or the second half of what they were just shown ("does it always do that?",
+"if both exist, which wins?"); barring those sentences lost 22 of the ten never-seen DEV
+sets' 175 covered follow-ups and gained none
+(``benchmarks/results/follow-up-repeat-DEV-2026-12-06.md``).
 """
 
 from __future__ import annotations
@@ -129,7 +133,6 @@ def learned_answer(
     units: Sequence[ContextUnit],
     *,
     embedder: Embedder | None = None,
-    previous_answer: str | None = None,
     scorer: Scorer | None = None,
     hits: Sequence[Hit] = (),
 ) -> ExtractiveResult:
@@ -142,7 +145,7 @@ def learned_answer(
     w = weighed(question, units, scorer, embedder, hits)
     found, scores = w.found, w.ranks
     order = _entry_first(
-        question, found, [k for k in np.argsort(-scores) if _may_answer(found[k], previous_answer)]
+        question, found, [k for k in np.argsort(-scores) if _may_answer(found[k])]
     )
     probability = w.answerable if w.covered is None else w.covered
     if not order or w.weak or _refused(w, scorer, language, embedder is not None):
@@ -200,12 +203,9 @@ def _entry_first(question: QuestionReading, found: list[Candidate], order: list[
     return first + [k for k in order if k not in chosen]
 
 
-def _may_answer(candidate: Candidate, previous_answer: str | None) -> bool:
-    """Headings and the like and questions never answer; nor, for a follow-up, the
-    previous answer."""
-    if candidate.kind in NOT_ANSWERS or asks(candidate.text):
-        return False
-    return not previous_answer or candidate.text not in previous_answer
+def _may_answer(candidate: Candidate) -> bool:
+    """Headings and the like and questions never answer."""
+    return candidate.kind not in NOT_ANSWERS and not asks(candidate.text)
 
 
 def _direct(found: list[Candidate], order: list[int], scores: np.ndarray) -> list[int]:
