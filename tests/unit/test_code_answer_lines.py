@@ -290,3 +290,66 @@ def test_a_short_subjects_best_line_never_gives_way() -> None:
     question = "how often does CachingMiddleware actually write to disk?"
     rows = answered(MIDDLEWARE_PY, "middlewares.py", "CachingMiddleware", question)
     assert "WRITE_CACHE_SIZE = 1000" in rows, rows
+
+
+WRAP_GO = """package wrap
+
+// Fill wraps text into lines of the given width, breaking
+// words only where a line cannot hold them.
+func Fill(text string, width int) []string {
+\tvar lines []string
+\tline := ""
+\tfor _, word := range strings.Fields(text) {
+\t\tif len(line)+len(word) > width {
+\t\t\tlines = append(lines, line)
+\t\t\tline = ""
+\t\t}
+\t\tline += word
+\t}
+\treturn append(lines, line)
+}
+
+// breakApart chops a word too long for a line into smaller
+// pieces of at most width bytes each.
+func breakApart(word string, width int) []string {
+\tvar pieces []string
+\tfor len(word) > width {
+\t\tpieces = append(pieces, word[:width])
+\t\tword = word[width:]
+\t}
+\treturn append(pieces, word)
+}
+"""
+
+
+def test_another_definitions_doc_comment_brings_its_definition_line() -> None:
+    # the doc comment says what is done; its definition line says where: "where is a
+    # word chopped?" is answered by ``func breakApart``, not by the comment alone
+    question = "Where is a word that is too long chopped into smaller pieces?"
+    rows = answered(WRAP_GO, "wrap.go", "Fill", question)
+    said = next(i for i, r in enumerate(rows) if r.startswith("// breakApart chops"))
+    assert rows[said - 1] == "func breakApart(word string, width int) []string {", rows
+
+
+FETCH_PY = """try:
+    import ssl
+    RETRIES = 3
+except ImportError:
+    RETRIES = 3
+
+
+def fetch(url):
+    for attempt in range(RETRIES):
+        response = get(url)
+        if response.ok:
+            return response
+        sleep(attempt)
+    raise TimeoutError(url)
+"""
+
+
+def test_a_line_whose_text_is_quoted_already_is_not_quoted_again() -> None:
+    # the constant's two declarations (one per branch) read the same: the second says
+    # nothing the first did not, and takes the room of a line that might
+    rows = answered(FETCH_PY, "net.py", "fetch", "how many retries does fetch make?")
+    assert rows.count("RETRIES = 3") == 1, rows
