@@ -8,7 +8,7 @@ lines fill the room left."""
 from __future__ import annotations
 
 from askalong.asking.code_answers import lines_draft
-from askalong.asking.code_lines import code_lines
+from askalong.asking.code_lines import abbreviations, code_lines, line_terms, ranked
 from askalong.asking.code_sentences import cited_lines
 from askalong.context.code import code_anchor_unit
 from askalong.context.code_places import Place, SourceFile
@@ -353,3 +353,40 @@ def test_a_line_whose_text_is_quoted_already_is_not_quoted_again() -> None:
     # nothing the first did not, and takes the room of a line that might
     rows = answered(FETCH_PY, "net.py", "fetch", "how many retries does fetch make?")
     assert rows.count("RETRIES = 3") == 1, rows
+
+
+EQUALS_GO = """package color
+
+// Equals returns a boolean value indicating whether two colors are equal.
+func (c *Color) Equals(c2 *Color) bool {
+\tif c == nil && c2 == nil {
+\t\treturn true
+\t}
+\tif len(c.params) != len(c2.params) {
+\t\treturn false
+\t}
+\tfor _, attr := range c.params {
+\t\tif !c2.attrExists(attr) {
+\t\t\treturn false
+\t\t}
+\t}
+\treturn true
+}
+"""
+
+
+def test_a_code_name_abbreviating_the_readers_word_is_found() -> None:
+    # code writes ``attr`` and ``params``, a reader "attributes" and "parameters"
+    lines = list(code_lines(units_of(EQUALS_GO, "color.go")))
+    question = "Does it care about the order the attributes were added in?"
+    best = ranked(lines, line_terms(question))
+    assert "attr" in best[0][1].text, best
+    asked = ranked(lines, line_terms("how many parameters must match?"))
+    assert "params" in asked[0][1].text, asked
+
+
+def test_an_abbreviation_drops_letters_of_the_word() -> None:
+    # ``set`` is the word "settings" stems to, ``us`` too short, ``data`` a word of its
+    # own that "database" compounds
+    vocabulary = ["attr", "set", "us", "data"]
+    assert abbreviations(["attribut", "set", "databas"], vocabulary) == {"attr"}
