@@ -156,31 +156,3 @@ def test_a_file_name_is_where_to_look_not_an_identifier_to_find() -> None:
     assert file_names(read.identifiers) == ("func.py",)
     assert file_names(read_code_question("Why is self.m reset?").identifiers) == ()
     assert file_names(read_code_question("Where does Lock.acquire wait?").identifiers) == ()
-
-
-DATABASE_PY = '''
-class Database:
-    default_table_name = "_default"
-
-    def table(self, name):
-        """Open the table called name."""
-        return self._tables.setdefault(name, Table(name))
-
-    def drop_table(self, name):
-        """Drop the table called name."""
-        del self._tables[name]
-
-    def tables(self):
-        """The names of every table."""
-        return set(self._tables)
-'''
-
-
-def test_a_plain_word_every_block_says_names_no_definition() -> None:
-    # ``table`` is a method and a word each block writes: "the default table" asks the
-    # default, not the method; a name no prose writes stays the subject
-    repo = repository("database.py", DATABASE_PY)
-    assert subject_of(repo, "what's the name of the default table?") == "Database"
-    assert (
-        subject_of(repo, "what does drop_table do with a table it lacks?") == "Database.drop_table"
-    )

@@ -59,13 +59,13 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     weights = idf(frozenset(c) for c in counts)
     average = sum(c.total() for c in counts) / max(len(counts), 1)
     names = named_in_words(question)
-    rarest = max(weights.values(), default=0.0)
+    bonus = NAME_BONUS * max(weights.values(), default=0.0)
     tests_asked = bool(wanted & TEST_WORDS)
     scored = sorted(
         (
             (
                 _bm25(c, wanted, weights, average) * _test_weight(p, tests_asked)
-                + NAME_BONUS * _name_weight(p, names, weights, rarest),
+                + (bonus if _named(p, names) else 0.0),
                 -i,
             )
             for i, (p, c) in enumerate(zip(places, counts, strict=True))
@@ -160,26 +160,6 @@ def named_in_words(question: str) -> tuple[frozenset[str], frozenset[str]]:
     words = ["".join(c for c in w if c.isalnum()) for w in question.replace("-", " ").split()]
     words = [w for w in words if w.isascii() and w]
     return frozenset(words), frozenset("".join(pair).lower() for pair in pairwise(words))
-
-
-def _name_weight(
-    place: Place,
-    names: tuple[frozenset[str], frozenset[str]],
-    weights: dict[str, float],
-    rarest: float,
-) -> float:
-    """The weight of a definition's name written in the question: the rarest term's for
-    a name no prose writes (``naturalsize``, ``Cache``, ``LFU cache``); for a name that
-    is a plain lower-case word (``table``, ``set``, ``get``), that word's own weight over
-    the repository's blocks, so "the name of the default table" asked of a database
-    whose every block says table does not name ``TinyDB.table``."""
-    if not _named(place, names):
-        return 0.0
-    name = place.qualname[-1]
-    if not (name.isalpha() and name.islower()):
-        return rarest
-    held = line_terms(name)
-    return min((weights.get(t, rarest) for t in held), default=rarest)
 
 
 def _named(place: Place, names: tuple[frozenset[str], frozenset[str]]) -> bool:
