@@ -390,3 +390,18 @@ def test_an_abbreviation_drops_letters_of_the_word() -> None:
     # own that "database" compounds
     vocabulary = ["attr", "set", "us", "data"]
     assert abbreviations(["attribut", "set", "databas"], vocabulary) == {"attr"}
+
+
+def test_at_a_selection_a_doc_comment_comes_without_its_definition_line() -> None:
+    # the reader sees where the selected lines are: the room goes to what answers
+    blocks = parse(WRAP_GO.encode(), source="wrap.go").blocks
+    file = SourceFile("wrap.go", "wrap.go", blocks)
+    fill = next(b for b in blocks if b.section_path == ("Fill",))
+    start = fill.text.index("// Fill wraps")
+    anchor = code_anchor_unit(Place(file, fill), start, start + len("// Fill wraps text"))
+    others = [code_anchor_unit(Place(file, b), 0, len(b.text)) for b in blocks if b != fill]
+    question = read_question("how is a word too long chopped into smaller pieces?")
+    draft = lines_draft(question, [anchor, *others], name="Fill", anchored=True)
+    rows = [row.strip().rsplit(" [", 1)[0] for row in draft.answer.split("\n")[1:]]
+    assert any(r.startswith("// breakApart chops") for r in rows), rows
+    assert "func breakApart(word string, width int) []string {" not in rows, rows

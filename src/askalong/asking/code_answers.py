@@ -156,7 +156,8 @@ def _picked(
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for _, line in best:
         said = (*governing(lines, line), *said_above(lines, line), line)
-        told = documented(lines, line) if line.span not in mine else []  # the intro names it
+        # the intro names the subject; a selection's reader sees where its lines are
+        told = documented(lines, line) if not (anchored or line.span in mine) else []
         around = (*told, *said, *opened(lines, line), *headed(lines, line))
         around = (*around, *declaring(outside, line))
         if valued:  # another definition's defaults are its parameters' too
