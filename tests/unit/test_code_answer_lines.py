@@ -8,7 +8,7 @@ lines fill the room left."""
 from __future__ import annotations
 
 from askalong.asking.code_answers import lines_draft
-from askalong.asking.code_lines import code_lines
+from askalong.asking.code_lines import abbreviations, code_lines, line_terms, ranked
 from askalong.asking.code_sentences import cited_lines
 from askalong.context.code import code_anchor_unit
 from askalong.context.code_places import Place, SourceFile
@@ -290,3 +290,118 @@ def test_a_short_subjects_best_line_never_gives_way() -> None:
     question = "how often does CachingMiddleware actually write to disk?"
     rows = answered(MIDDLEWARE_PY, "middlewares.py", "CachingMiddleware", question)
     assert "WRITE_CACHE_SIZE = 1000" in rows, rows
+
+
+WRAP_GO = """package wrap
+
+// Fill wraps text into lines of the given width, breaking
+// words only where a line cannot hold them.
+func Fill(text string, width int) []string {
+\tvar lines []string
+\tline := ""
+\tfor _, word := range strings.Fields(text) {
+\t\tif len(line)+len(word) > width {
+\t\t\tlines = append(lines, line)
+\t\t\tline = ""
+\t\t}
+\t\tline += word
+\t}
+\treturn append(lines, line)
+}
+
+// breakApart chops a word too long for a line into smaller
+// pieces of at most width bytes each.
+func breakApart(word string, width int) []string {
+\tvar pieces []string
+\tfor len(word) > width {
+\t\tpieces = append(pieces, word[:width])
+\t\tword = word[width:]
+\t}
+\treturn append(pieces, word)
+}
+"""
+
+
+def test_another_definitions_doc_comment_brings_its_definition_line() -> None:
+    # the doc comment says what is done; its definition line says where: "where is a
+    # word chopped?" is answered by ``func breakApart``, not by the comment alone
+    question = "Where is a word that is too long chopped into smaller pieces?"
+    rows = answered(WRAP_GO, "wrap.go", "Fill", question)
+    said = next(i for i, r in enumerate(rows) if r.startswith("// breakApart chops"))
+    assert rows[said - 1] == "func breakApart(word string, width int) []string {", rows
+
+
+FETCH_PY = """try:
+    import ssl
+    RETRIES = 3
+except ImportError:
+    RETRIES = 3
+
+
+def fetch(url):
+    for attempt in range(RETRIES):
+        response = get(url)
+        if response.ok:
+            return response
+        sleep(attempt)
+    raise TimeoutError(url)
+"""
+
+
+def test_a_line_whose_text_is_quoted_already_is_not_quoted_again() -> None:
+    # the constant's two declarations (one per branch) read the same: the second says
+    # nothing the first did not, and takes the room of a line that might
+    rows = answered(FETCH_PY, "net.py", "fetch", "how many retries does fetch make?")
+    assert rows.count("RETRIES = 3") == 1, rows
+
+
+EQUALS_GO = """package color
+
+// Equals returns a boolean value indicating whether two colors are equal.
+func (c *Color) Equals(c2 *Color) bool {
+\tif c == nil && c2 == nil {
+\t\treturn true
+\t}
+\tif len(c.params) != len(c2.params) {
+\t\treturn false
+\t}
+\tfor _, attr := range c.params {
+\t\tif !c2.attrExists(attr) {
+\t\t\treturn false
+\t\t}
+\t}
+\treturn true
+}
+"""
+
+
+def test_a_code_name_abbreviating_the_readers_word_is_found() -> None:
+    # code writes ``attr`` and ``params``, a reader "attributes" and "parameters"
+    lines = list(code_lines(units_of(EQUALS_GO, "color.go")))
+    question = "Does it care about the order the attributes were added in?"
+    best = ranked(lines, line_terms(question))
+    assert "attr" in best[0][1].text, best
+    asked = ranked(lines, line_terms("how many parameters must match?"))
+    assert "params" in asked[0][1].text, asked
+
+
+def test_an_abbreviation_drops_letters_of_the_word() -> None:
+    # ``set`` is the word "settings" stems to, ``us`` too short, ``data`` a word of its
+    # own that "database" compounds
+    vocabulary = ["attr", "set", "us", "data"]
+    assert abbreviations(["attribut", "set", "databas"], vocabulary) == {"attr"}
+
+
+def test_at_a_selection_a_doc_comment_comes_without_its_definition_line() -> None:
+    # the reader sees where the selected lines are: the room goes to what answers
+    blocks = parse(WRAP_GO.encode(), source="wrap.go").blocks
+    file = SourceFile("wrap.go", "wrap.go", blocks)
+    fill = next(b for b in blocks if b.section_path == ("Fill",))
+    start = fill.text.index("// Fill wraps")
+    anchor = code_anchor_unit(Place(file, fill), start, start + len("// Fill wraps text"))
+    others = [code_anchor_unit(Place(file, b), 0, len(b.text)) for b in blocks if b != fill]
+    question = read_question("how is a word too long chopped into smaller pieces?")
+    draft = lines_draft(question, [anchor, *others], name="Fill", anchored=True)
+    rows = [row.strip().rsplit(" [", 1)[0] for row in draft.answer.split("\n")[1:]]
+    assert any(r.startswith("// breakApart chops") for r in rows), rows
+    assert "func breakApart(word string, width int) []string {" not in rows, rows

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import takewhile
 
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_company import (
     around_selection,
     declaring,
+    doc_comment,
+    documented,
     governing,
     headed,
     opened,
@@ -54,9 +55,6 @@ OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
 VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
 _DEFAULT_GIVEN = lazy(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int = 2``
 _LITERAL = lazy(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
-# A comment under a signature that notes the code under it; a docstring's lines (its
-# opening quotes alone on a line or not) start otherwise.
-_NOTE_MARKS = ("#", "//", "/*", "*")
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
 _TEXT = {
@@ -147,25 +145,27 @@ def _picked(
         chosen = [*whole] or _doc_lines(own)
     valued = bool(asked_attributes(question.terms))
     if valued:  # a function's defaults are its parameters'
-        chosen += [ln for ln in _signature(own) if not _repeats(ln, chosen)]
+        _add(chosen, _signature(own))
     prior = _prior(lines, own, valued=valued)
     # the best lines until the room is full: each brings one line at least, and a line
     # past the eighth is cut (three alone left answers of six lines whose answering line
     # ranked fourth to eighth)
     best = ranked(lines, wanted, prior)[:MAX_LINES]
+    mine = {ln.span for ln in own}
     owner = tuple(subject.split("."))[:-1]
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for _, line in best:
         said = (*governing(lines, line), *said_above(lines, line), line)
-        around = (*said, *opened(lines, line), *headed(lines, line))
+        # the intro names the subject; a selection's reader sees where its lines are
+        told = documented(lines, line) if not (anchored or line.span in mine) else []
+        around = (*told, *said, *opened(lines, line), *headed(lines, line))
         around = (*around, *declaring(outside, line))
         if valued:  # another definition's defaults are its parameters' too
             around = (*_signature([ln for ln in lines if ln.unit == line.unit]), *around)
-        chosen += [t for t in around if not _repeats(t, chosen)]
-    mine = {ln.span for ln in own}
+        _add(chosen, around)
     if own and not any(line.span in mine for _, line in best):
         # none of its lines holds the question's words (a Chinese question): its outline
-        chosen += [ln for ln in _outline(own) if not _repeats(ln, chosen)]
+        _add(chosen, _outline(own))
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         rest = chosen[len(whole) :]
         return _with_room(whole, rest, mine, {line.span for _, line in best})
@@ -224,19 +224,11 @@ def _signature(own: list[CodeLine]) -> list[CodeLine]:
 
 def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
     """What the definition's author says it does: the first ``DOC_LINES`` lines of its
-    doc comment (the comment right above its definition line, as Go, Rust and C write it,
-    or the docstring right under its signature), never a comment inside its body (``#
-    Move the cursor to the beginning``, first under the signature or not: a note on the
-    lines under it)."""
+    doc comment (``code_company.doc_comment``)."""
     head = [ln for ln in own if ln.unit == own[0].unit] if own else []
-    first = next((i for i, ln in enumerate(head) if not ln.comment), None)
-    if first is None:  # a comment alone (a file's licence)
+    if not any(not ln.comment for ln in head):  # a comment alone (a file's licence)
         return head[:DOC_LINES]
-    after = statement(head, first)[-1] + 1  # past the signature, over lines or not
-    under = list(takewhile(lambda ln: ln.comment, head[after:]))
-    if under and under[0].text.lstrip().startswith(_NOTE_MARKS):
-        under = []  # a ``#`` or ``//`` line under a signature is about the code under it
-    return [*head[:first], *under][:DOC_LINES]
+    return doc_comment(head)[:DOC_LINES]
 
 
 def _whole_if_short(own: list[CodeLine]) -> list[CodeLine]:
@@ -253,8 +245,12 @@ def _whole_if_short(own: list[CodeLine]) -> list[CodeLine]:
     return [code[0], *doc, *code[1:]]
 
 
-def _repeats(line: CodeLine, chosen: Sequence[CodeLine]) -> bool:
-    return any(line.text.strip() == c.text.strip() for c in chosen)
+def _add(chosen: list[CodeLine], lines: Sequence[CodeLine]) -> None:
+    """``lines`` added to ``chosen`` but for those whose text it already holds (one
+    overload's ``trylast: bool = ...,`` says what the next one's does)."""
+    for line in lines:
+        if not any(line.text.strip() == c.text.strip() for c in chosen):
+            chosen.append(line)
 
 
 def _outline(own: list[CodeLine]) -> list[CodeLine]:

@@ -5,6 +5,8 @@ for a selection its statement whole with its parent and what follows it."""
 
 from __future__ import annotations
 
+from itertools import takewhile
+
 from askalong.asking.code_lines import CodeLine
 from askalong.asking.code_sentences import statement
 from askalong.context.code_constants import declared_name
@@ -16,6 +18,9 @@ ANCHOR_LINES = 4  # of the selection, at most
 ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
 _WORD = lazy(r"[A-Za-z_]\w*")
+# A comment under a signature that notes the code under it; a docstring's lines (its
+# opening quotes alone on a line or not) start otherwise.
+_NOTE_MARKS = ("#", "//", "/*", "*")
 
 
 def around_selection(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLine]:
@@ -115,3 +120,32 @@ def _cited(unit: ContextUnit, span: BlockSpan) -> bool:
         c.block_id == span.block_id and span.start < c.end and c.start < span.end
         for c in unit.cited_spans
     )
+
+
+def doc_comment(head: list[CodeLine]) -> list[CodeLine]:
+    """A definition's doc comment (``head``: its own lines): the comment right above its
+    definition line, as Go, Rust and C write it, or the docstring right under its
+    signature, never a comment inside its body (``# Move the cursor to the beginning``,
+    first under the signature or not: a note on the lines under it)."""
+    first = next((i for i, ln in enumerate(head) if not ln.comment), None)
+    if first is None:
+        return []
+    after = statement(head, first)[-1] + 1  # past the signature, over lines or not
+    under = list(takewhile(lambda ln: ln.comment, head[after:]))
+    if under and under[0].text.lstrip().startswith(_NOTE_MARKS):
+        under = []  # a ``#`` or ``//`` line under a signature is about the code under it
+    return [*head[:first], *under]
+
+
+def documented(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
+    """The definition line a doc comment line documents (``\"\"\"Wait strategy that
+    applies exponential backoff.`` -> ``class wait_exponential(wait_base):``, ``///
+    Compute the display width`` -> ``pub fn display_width(text: &str) -> usize {``):
+    where what it says is, the answer to "where is it done?"."""
+    if not line.comment:
+        return []
+    head = [ln for ln in lines if ln.unit == line.unit]
+    definition = next((ln for ln in head if not ln.comment), None)
+    if definition is None or line not in doc_comment(head):
+        return []
+    return [definition]

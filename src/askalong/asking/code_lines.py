@@ -23,6 +23,9 @@ from askalong.types import BlockSpan
 
 K1 = 1.2  # BM25's saturation and length normalisation, as Lucene
 B = 0.75
+SHORTEST_ABBREVIATION = 3  # ``env``, ``arg``, ``sep``: letters a code name keeps, at least
+ABBREVIATION_DROPS = 2  # letters an abbreviation drops, at least (``impl`` of implement)
+ABBREVIATION_WEIGHT = 0.5  # an abbreviation met, against the word itself
 
 _COMMENT = ("#", "//", "/*", "*", '"""', "'''")
 _CAMEL = lazy(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -118,14 +121,39 @@ def ranked(
     """The lines holding any of the ``wanted`` terms, best first (ties in text order),
     each with its BM25 score over ``lines`` (each term once: a line is short), so a long
     docstring line holding one term weighs less than a short line of code holding it;
-    times the line's ``prior`` where given (the subject's own lines before others')."""
+    times the line's ``prior`` where given (the subject's own lines before others'). A
+    code name abbreviating a wanted term (``abbreviations``) counts
+    ``ABBREVIATION_WEIGHT`` of its own weight."""
     terms = [line_terms(line.text) for line in lines]
     weights = idf(terms)
+    short = abbreviations(wanted, weights.keys())
     average = sum(len(t) for t in terms) / max(len(terms), 1)
     scored = []
     for index, (line, held) in enumerate(zip(lines, terms, strict=True)):
         norm = (K1 + 1) / (1 + K1 * (1 - B + B * len(held) / average)) if average else 1.0
-        score = sum(weights[t] for t in wanted & held) * norm * (prior[index] if prior else 1)
+        found = sum(weights[t] for t in wanted & held)
+        found += ABBREVIATION_WEIGHT * sum(weights[t] for t in short & held)
+        score = found * norm * (prior[index] if prior else 1)
         if score > 0:
             scored.append((-score, index, line))
     return [(-score, line) for score, _, line in sorted(scored, key=lambda t: t[:2])]
+
+
+def abbreviations(wanted: Iterable[str], vocabulary: Iterable[str]) -> frozenset[str]:
+    """The code's names for a reader's words that it abbreviates: a term of the code
+    that begins a wanted term, drops ``ABBREVIATION_DROPS`` letters or more of it and
+    stops before a vowel (``impl`` for implementations, ``attr`` for attributes,
+    ``param``, ``env``, ``arg``, ``sep``): code writes the short form, a reader the word.
+    A word ending where a compound's next word begins is none (``data`` of database,
+    ``time`` of timezone, ``call`` of callback)."""
+    asked = [w for w in wanted if w.isascii()]
+    return frozenset(t for t in vocabulary if any(_abbreviates(t, w) for w in asked))
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    return (
+        len(short) >= SHORTEST_ABBREVIATION
+        and len(word) - len(short) >= ABBREVIATION_DROPS
+        and word.startswith(short)
+        and word[len(short)] in "aeiou"
+    )
