@@ -144,9 +144,7 @@ def learned_answer(
     language = question.language
     w = weighed(question, units, scorer, embedder, hits)
     found, scores = w.found, w.ranks
-    order = _entry_first(
-        question, found, [k for k in np.argsort(-scores) if _may_answer(found[k])]
-    )
+    order = _entry_first(question, found, [k for k in np.argsort(-scores) if _may_answer(found[k])])
     probability = w.answerable if w.covered is None else w.covered
     if not order or w.weak or _refused(w, scorer, language, embedder is not None):
         note = NOTHING_ANSWERS[language]
