@@ -49,7 +49,7 @@ from unseen_set import DEV_SETS  # noqa: E402
 CACHE = Path(os.environ.get("ASKALONG_TRAINING_CACHE", "/tmp/askalong-code-lines"))
 NO_TERM = FEATURES.index("no_term")
 ALL_LINES = "ASKALONG_CODE_LINES_ALL"  # set: every line a candidate (passed to the children)
-L2 = 1.0  # the pull towards the rules, on the standardised weights
+L2_GRID = (0.1, 1.0, 10.0, 100.0)  # the pull towards the rules, on standardised weights
 BEST = 3  # the best lines whose labels ``fit`` prints (their company fills the eight)
 
 
@@ -154,7 +154,7 @@ def load(name: str) -> list[tuple[np.ndarray, np.ndarray]]:
     return out
 
 
-def fit(groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float = L2) -> dict[str, Any]:
+def fit(groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float) -> dict[str, Any]:
     """Softmax over each group's lines, the gold lines sharing the target, L2 on the
     standardised weights; L-BFGS (a few dozen columns)."""
     stacked = np.vstack([rows for rows, _ in groups])
@@ -225,23 +225,42 @@ def top_hits(weights: dict[str, Any], groups: Sequence[tuple[np.ndarray, np.ndar
     return hits
 
 
-def fit_all(sets: Sequence[str], l2: float) -> None:
-    """One fold per set left out (``CACHE/folds``), each printed with how often it ranks
-    a labelled line among the best ``BEST`` on its set against the rules."""
+def chosen_l2(data: dict[str, list[tuple[np.ndarray, np.ndarray]]]) -> float:
+    """The pull towards the rules whose fits, each set of ``data`` left out in turn, rank
+    a labelled line among the best ``BEST`` most often on the set left out (ties: the
+    stronger pull, nearer the rules)."""
+    names = list(data)
+
+    def hits(l2: float) -> int:
+        folds = (([g for o in names if o != n for g in data[o]], data[n]) for n in names)
+        return sum(top_hits(fit(train, l2), held) for train, held in folds)
+
+    return max(reversed(L2_GRID), key=hits)
+
+
+def fit_all(sets: Sequence[str], l2: float | None) -> None:
+    """One fold per set left out (``CACHE/folds``), its pull towards the rules chosen
+    inside the fold (``chosen_l2`` over the other sets, unless ``l2`` is given), each
+    printed with how often it ranks a labelled line among the best ``BEST`` on its set
+    against the rules."""
     data = {name: load(name) for name in sets}
     (CACHE / "folds").mkdir(parents=True, exist_ok=True)
     rules = {"features": list(FEATURES), "weights": rules_weights().tolist()}
     rules |= {"mean": [0.0] * len(FEATURES), "scale": [1.0] * len(FEATURES)}
-    print(f"| left out | groups | labelled line in the best {BEST}: fold | rules |")
-    print("|---|---:|---:|---:|")
+    print(f"| left out | groups | L2 | labelled line in the best {BEST}: fold | rules |")
+    print("|---|---:|---:|---:|---:|")
     for name in sets:
-        weights = fit([g for other in sets if other != name for g in data[other]], l2)
+        train = {other: data[other] for other in sets if other != name}
+        pull = l2 if l2 is not None else chosen_l2(train)
+        weights = fit([g for groups in train.values() for g in groups], pull)
         (CACHE / "folds" / f"{name}.json").write_text(json.dumps(weights), encoding="utf-8")
         hits, base = top_hits(weights, data[name]), top_hits(rules, data[name])
-        print(f"| {name} | {len(data[name])} | {hits} | {base} |")
-    weights = fit([g for name in sets for g in data[name]], l2)
+        print(f"| {name} | {len(data[name])} | {pull:g} | {hits} | {base} |")
+    pull = l2 if l2 is not None else chosen_l2(data)
+    weights = fit([g for name in sets for g in data[name]], pull)
+    (CACHE / "all.json").write_text(json.dumps(weights), encoding="utf-8")
     for feature, w in zip(weights["features"], weights["weights"], strict=True):
-        print(f"{feature:>20} {w:+.3f} (fitted on every set, standardised)")
+        print(f"{feature:>20} {w:+.3f} (fitted on every set, L2 {pull:g}, standardised)")
 
 
 def measure(sets: Sequence[str], rules: Path | None, rows_out: Path | None) -> None:
@@ -271,7 +290,7 @@ def main() -> None:
     parser.add_argument("step", choices=steps)
     parser.add_argument("args", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--sets", nargs="+", choices=DEV_SETS, default=list(DEV_SETS))
-    parser.add_argument("--l2", type=float, default=L2, help="the pull towards the rules")
+    parser.add_argument("--l2", type=float, help="the pull towards the rules (else chosen)")
     parser.add_argument("--all-lines", action="store_true", help="every line a candidate")
     parser.add_argument("--rules", type=Path, help="the rules' rows (code_answers_unseen --rows)")
     parser.add_argument("--rows", type=Path, help="write the learned answers' rows here")
