@@ -1,5 +1,5 @@
 """Code questions of the never-seen sets answered (issue 32, item 4): the items asked of
-a repository in the development sets (``unseen_set.DEV_SETS``: ``unseen`` … ``unseen9``;
+a repository in the development sets (``unseen_set.DEV_SETS``: ``unseen`` … ``unseen10``;
 never the held-out ones), each asked through the product's own path
 (``unseen.ask_all``: the asker ``make_asker`` builds, follow-ups in their item's thread,
 selections as the reader sends them), for this checkout or any other (``--src``), in one
