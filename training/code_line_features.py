@@ -20,11 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from askalong.asking.code_lines import (
-    ABBREVIATION_WEIGHT,
-    K1,
-    B,
+    LITERAL,
     CodeLine,
     abbreviations,
+    bm25_scores,
     idf,
     line_terms,
 )
@@ -61,7 +60,6 @@ _RETURN = lazy(r"^\s*(?:return|yield)\b")
 _RAISE = lazy(r"^\s*(?:raise|throw)\b|\bpanic!?\(|\bErr\(|errors\.New\(|fmt\.Errorf\(")
 _ASSIGN = lazy(r"[\w\]\)]\s*(?:[-+*/|&]?=|:=)\s*[^=]")
 _CONDITION = lazy(r"^\s*(?:}\s*)?(?:if|elif|else|while|for|switch|case|match|when|except|catch)\b")
-_LITERAL = lazy(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 
 
 @dataclass(frozen=True)
@@ -81,14 +79,13 @@ def line_features(lines: Sequence[CodeLine], own: set[int], asked: Asked) -> np.
     wanted = asked.wanted & weights.keys()
     short = abbreviations(asked.wanted, weights.keys())
     total = sum(weights[t] for t in wanted) or 1.0
-    average = sum(len(t) for t in terms) / max(len(terms), 1)
+    scores = bm25_scores(lines, asked.wanted)
     units = _unit_terms(lines, terms)
     order = {u: k for k, u in enumerate(dict.fromkeys(line.unit for line in lines))}
     rows = []
     for index, (line, held) in enumerate(zip(lines, terms, strict=True)):
-        norm = (K1 + 1) / (1 + K1 * (1 - B + B * len(held) / average)) if average else 1.0
         found = sum(weights[t] for t in wanted & held)
-        bm25 = (found + ABBREVIATION_WEIGHT * sum(weights[t] for t in short & held)) * norm
+        bm25 = scores[index]
         window = frozenset().union(*_window(lines, terms, index))
         unit_lines = units[line.unit]
         rows.append(
@@ -107,8 +104,8 @@ def line_features(lines: Sequence[CodeLine], own: set[int], asked: Asked) -> np.
                 float(bool(_RAISE.search(line.text))),
                 float(bool(_ASSIGN.search(line.text)) and not line.comment),
                 float(bool(_CONDITION.search(line.text))),
-                float(bool(_LITERAL.search(line.text))),
-                float(asked.valued and bool(_LITERAL.search(line.text))),
+                float(bool(LITERAL.search(line.text))),
+                float(asked.valued and bool(LITERAL.search(line.text))),
                 float(index in own),
                 float(not own),
                 math.log1p(order[line.unit]),

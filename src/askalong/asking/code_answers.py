@@ -32,7 +32,7 @@ from askalong.asking.code_company import (
     said_above,
 )
 from askalong.asking.code_finding import CodeFinding, unit_of_place
-from askalong.asking.code_lines import CodeLine, code_lines, line_terms, ranked
+from askalong.asking.code_lines import LITERAL, CodeLine, code_lines, line_terms, ranked
 from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
 from askalong.asking.code_sentences import cited_lines, statement
 from askalong.asking.code_subject import file_names
@@ -54,7 +54,6 @@ OUTLINE_MEMBERS = 8
 OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
 VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
 _DEFAULT_GIVEN = lazy(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int = 2``
-_LITERAL = lazy(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
 _TEXT = {
@@ -206,9 +205,8 @@ def _best_lines(
     their ``_prior`` (a learned linear ranker of the same lines, fitted by
     ``training/code_lines.py``, did not beat this: 125-134 of 212 DEV items, left one set
     out, against 136)."""
-    return [line for _, line in ranked(lines, wanted, _prior(lines, own, valued=valued))][
-        :MAX_LINES
-    ]
+    best = ranked(lines, wanted, _prior(lines, own, valued=valued))[:MAX_LINES]
+    return [line for _, line in best]
 
 
 def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[float]:
@@ -217,7 +215,7 @@ def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[
     mine = {ln.span for ln in own}
     return [
         (1.0 if not own or ln.span in mine else OTHERS_WEIGHT)
-        * (VALUE_WEIGHT if valued and _LITERAL.search(ln.text) else 1.0)
+        * (VALUE_WEIGHT if valued and LITERAL.search(ln.text) else 1.0)
         for ln in lines
     ]
 

@@ -28,6 +28,8 @@ ABBREVIATION_DROPS = 2  # letters an abbreviation drops, at least (``impl`` of i
 ABBREVIATION_WEIGHT = 0.5  # an abbreviation met, against the word itself
 
 _COMMENT = ("#", "//", "/*", "*", '"""', "'''")
+# A value a line states: a number or a quoted string.
+LITERAL = lazy(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 _CAMEL = lazy(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _BARE_LINE = lazy(r"^[\s{}()\[\];,:]*$")
 # A line of comment punctuation alone (``/*``, ``*/``, ``"""``): it says nothing to quote.
@@ -119,24 +121,32 @@ def ranked(
     lines: Sequence[CodeLine], wanted: frozenset[str], prior: Sequence[float] = ()
 ) -> list[tuple[float, CodeLine]]:
     """The lines holding any of the ``wanted`` terms, best first (ties in text order),
-    each with its BM25 score over ``lines`` (each term once: a line is short), so a long
-    docstring line holding one term weighs less than a short line of code holding it;
-    times the line's ``prior`` where given (the subject's own lines before others'). A
-    code name abbreviating a wanted term (``abbreviations``) counts
-    ``ABBREVIATION_WEIGHT`` of its own weight."""
+    each with its ``bm25_scores`` score times the line's ``prior`` where given (the
+    subject's own lines before others')."""
+    scored = []
+    for index, (line, score) in enumerate(zip(lines, bm25_scores(lines, wanted), strict=True)):
+        score *= prior[index] if prior else 1
+        if score > 0:
+            scored.append((-score, index, line))
+    return [(-score, line) for score, _, line in sorted(scored, key=lambda t: t[:2])]
+
+
+def bm25_scores(lines: Sequence[CodeLine], wanted: frozenset[str]) -> list[float]:
+    """Each line's BM25 score for the ``wanted`` terms over ``lines`` (each term once: a
+    line is short), so a long docstring line holding one term weighs less than a short
+    line of code holding it. A code name abbreviating a wanted term (``abbreviations``)
+    counts ``ABBREVIATION_WEIGHT`` of its own weight."""
     terms = [line_terms(line.text) for line in lines]
     weights = idf(terms)
     short = abbreviations(wanted, weights.keys())
     average = sum(len(t) for t in terms) / max(len(terms), 1)
-    scored = []
-    for index, (line, held) in enumerate(zip(lines, terms, strict=True)):
+    scores = []
+    for held in terms:
         norm = (K1 + 1) / (1 + K1 * (1 - B + B * len(held) / average)) if average else 1.0
         found = sum(weights[t] for t in wanted & held)
         found += ABBREVIATION_WEIGHT * sum(weights[t] for t in short & held)
-        score = found * norm * (prior[index] if prior else 1)
-        if score > 0:
-            scored.append((-score, index, line))
-    return [(-score, line) for score, _, line in sorted(scored, key=lambda t: t[:2])]
+        scores.append(found * norm)
+    return scores
 
 
 def abbreviations(wanted: Iterable[str], vocabulary: Iterable[str]) -> frozenset[str]:
