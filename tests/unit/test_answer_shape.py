@@ -18,7 +18,7 @@ from askalong.types import Quote
 
 ONE = "The default is typically 128 megabytes. [1]"
 TWO = "It might be less if the kernel does not support it. [2]"
-THREE = "This setting can only be set at server start. [3]"
+THREE = "This setting can only be set at server start. [4]"
 
 
 def test_an_answer_within_the_limits_is_kept_as_written() -> None:
@@ -29,6 +29,14 @@ def test_an_answer_within_the_limits_is_kept_as_written() -> None:
 def test_a_third_sentence_goes_to_the_rest_whole() -> None:
     result = shaped(f"{ONE} {TWO} {THREE}")
     assert result.direct == f"{ONE} {TWO}"
+    assert result.rest == THREE
+
+
+def test_a_sentence_ending_in_a_colon_counts_as_one_with_what_it_announces() -> None:
+    # the learned answerer adds what an announcing sentence introduces (issue 32)
+    announcing = "The order values are read in is: [2] From an environment variable. [3]"
+    result = shaped(f"{ONE} {announcing} {THREE}")
+    assert result.direct == f"{ONE} {announcing}"
     assert result.rest == THREE
 
 

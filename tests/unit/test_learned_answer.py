@@ -207,6 +207,33 @@ def test_the_direct_answer_takes_the_best_sentences_neighbour_when_both_fit() ->
     assert "triplet margin loss" not in found.answer  # two sentences at most
 
 
+def test_a_sentence_announcing_what_follows_brings_it_from_the_next_block() -> None:
+    """"… renames it to:" answers with the name in the code block under it: the colon
+    ends no sentence, so the block's line is part of the same statement."""
+    shipped = shipped_scorer()
+    ranked = Ranked(shipped.sentence, shipped.answerable, shipped.thresholds)
+    blocks = [
+        ("paragraph", "The final API renames the statelessResident option to:"),
+        ("code", "nationalWithoutHouseholdRegistration"),
+        ("paragraph", "Other options keep their names."),
+    ]
+    found = learned_answer(
+        read_question("What is statelessResident called now?"),
+        [unit_of(blocks, 0)],
+        scorer=ranked,
+    )
+    assert found.answer.startswith("The final API renames")
+    assert "nationalWithoutHouseholdRegistration" in found.answer
+    assert "keep their names" not in found.answer  # far behind, and no neighbour of its piece
+    long_block = ("code", " ".join(["option"] * 90))  # the two would overrun the shape
+    alone = learned_answer(
+        read_question("What is statelessResident called now?"),
+        [unit_of([blocks[0], long_block], 0)],
+        scorer=ranked,
+    )
+    assert "option option" not in alone.answer
+
+
 def _rank_head(column: str, weight: float) -> dict:
     """A linear rank head reading one column of ``RANK_COLUMNS`` (unscaled)."""
     return {

@@ -151,14 +151,15 @@ def learned_answer(
         return ExtractiveResult(
             "not_covered", NOT_COVERED[language], (), note, probability, language
         )
-    direct = _direct(found, order, scores)
-    quoted = direct + _further(scores, order, direct)
+    direct = _announced(w.units, [found[k] for k in _direct(found, order, scores)])
+    shown = {_place(c) for c in direct}
+    further = [found[k] for k in _further(scores, order, []) if _place(found[k]) not in shown]
+    quoted = [*direct, *further[: max(MAX_QUOTES - len(direct), 0)]]
     quotes = tuple(
-        unit_quote(n, w.units[found[k].unit], _span(found[k]), found[k].text)
-        for n, k in enumerate(quoted, start=1)
+        unit_quote(n, w.units[c.unit], _span(c), c.text) for n, c in enumerate(quoted, start=1)
     )
     answer = joined([f"{q.text} [{q.number}]" for q in quotes[: len(direct)]], language)
-    around = [k for k in _neighbours(found, order[0]) if k not in quoted]
+    around = [k for k in _neighbours(found, order[0]) if _place(found[k]) not in shown]
     explanation = joined([found[k].text for k in around], language)
     return ExtractiveResult("answered", answer, quotes, explanation, probability, language)
 
@@ -223,6 +224,35 @@ def _direct(found: list[Candidate], order: list[int], scores: np.ndarray) -> lis
     return _in_place(found, pair)
 
 
+def _announced(units: Sequence[ContextUnit], direct: list[Candidate]) -> list[Candidate]:
+    """``direct`` with what each of its sentences announcing what follows ("… renames it
+    to:") introduces: the next sentence of its unit, in its block or the next one (a code
+    block, a list), unless that is a heading or the two overrun the answer's shape. The
+    colon ends no sentence: the answer's shape counts the two as one."""
+    out: list[Candidate] = []
+    every: list[Candidate] | None = None
+    for c in direct:
+        if _place(c) in {_place(o) for o in out}:
+            continue
+        out.append(c)
+        if not announces(c.text):
+            continue
+        every = every if every is not None else candidates(units)
+        after = _following(every, c)
+        if after is None or _place(after) in {_place(o) for o in (*out, *direct)}:
+            continue
+        if fits(f"{c.text} {after.text}"):  # else the announcing sentence is shown alone
+            out.append(after)
+    return out
+
+
+def _following(every: list[Candidate], c: Candidate) -> Candidate | None:
+    """The sentence read right after ``c`` in its unit, if any may answer."""
+    later = [o for o in every if o.unit == c.unit and _place(o) > _place(c) and o.text.strip()]
+    after = min(later, key=_place, default=None)
+    return after if after is not None and after.kind not in NOT_ANSWERS else None
+
+
 def _runner_up(found: list[Candidate], order: list[int], scores: np.ndarray) -> int | None:
     """The second-ranked sentence when it is close to the best and the two fit."""
     if len(order) < 2:
@@ -239,8 +269,8 @@ def _in_place(found: list[Candidate], chosen: list[int]) -> list[int]:
     return sorted(chosen, key=lambda k: _place(found[k]))
 
 
-def _place(c: Candidate) -> tuple[int, int]:
-    return (c.piece, c.index)
+def _place(c: Candidate) -> tuple[int, int, int]:
+    return (c.unit, c.piece, c.index)
 
 
 def _further(scores: np.ndarray, order: list[int], direct: list[int]) -> list[int]:
