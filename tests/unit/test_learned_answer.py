@@ -208,7 +208,7 @@ def test_the_direct_answer_takes_the_best_sentences_neighbour_when_both_fit() ->
 
 
 def test_a_sentence_announcing_what_follows_brings_it_from_the_next_block() -> None:
-    """"… renames it to:" answers with the name in the code block under it: the colon
+    """ "… renames it to:" answers with the name in the code block under it: the colon
     ends no sentence, so the block's line is part of the same statement."""
     shipped = shipped_scorer()
     ranked = Ranked(shipped.sentence, shipped.answerable, shipped.thresholds)
