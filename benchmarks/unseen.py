@@ -1,8 +1,8 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen12``: the later
-sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen12/``, each test-only until reported)
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen13``: the later
+sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen13/``, each test-only until reported)
 through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
@@ -386,7 +386,8 @@ def _arguments() -> argparse.Namespace:
         default="unseen",
         help=(
             "the set's folder (unseen … unseen10: each run once, dev now; unseen11: held"
-            " out, not run yet; unseen12: frozen, waits behind unseen11)"
+            " out, not run yet; unseen12, unseen13: frozen, each waits behind the one"
+            " before it)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
