@@ -13,6 +13,7 @@ import pytest
 from cli_json import run_json
 from code_samples import copy_stdlib
 
+from askalong.asking.code_answers import MAX_LINES
 from askalong.config import Settings
 
 LOCKS = "asyncio/locks.py"
@@ -61,7 +62,8 @@ def test_an_anchored_question_is_answered_with_the_selected_lines(
     line = line_of(repo, "await fut")
     answer = run_json("ask", "--at", f"{LOCKS}:{line}", question)
     assert answer["status"] == "answered", answer
-    assert quoted(answer)[:2] == ["try:", "await fut"]  # the line governing it, then it
+    # its definition's line, the line governing it, then it
+    assert quoted(answer)[:3] == ["async def acquire(self):", "try:", "await fut"]
     assert all(q["verdict"] == "supported" for q in answer["quotes"])
 
 
@@ -305,7 +307,7 @@ def test_a_type_no_line_of_which_holds_the_questions_words_is_told_by_its_outlin
     answer = run_json("ask", *backoff, "Which default does ExponentialBackOff start from?")
     assert "func (b *ExponentialBackOff) Reset() {" in quoted(answer)
     assert "DefaultInitialInterval = 500 * time.Millisecond" in quoted(answer)
-    assert len(quoted(answer)) <= 8  # read at a glance
+    assert len(quoted(answer)) <= MAX_LINES  # read at a glance
 
 
 def test_a_question_about_what_the_code_lacks_is_refused(backoff: list[str]) -> None:

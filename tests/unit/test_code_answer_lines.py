@@ -7,7 +7,7 @@ lines fill the room left."""
 
 from __future__ import annotations
 
-from askalong.asking.code_answers import lines_draft
+from askalong.asking.code_answers import MAX_LINES, lines_draft
 from askalong.asking.code_lines import abbreviations, code_lines, line_terms, ranked
 from askalong.asking.code_sentences import cited_lines
 from askalong.context.code import code_anchor_unit
@@ -107,7 +107,8 @@ pub fn parse_duration(s: &str) -> Result<Duration, Error> {
 
 def test_a_short_definition_quoted_whole_leaves_room_for_its_own_answering_line() -> None:
     rows = answered(PARSE_RS, "lib.rs", "parse_duration", "How many days in a month?")
-    assert "/// * `months`, `month`, `M` -- defined as 30.44 days" in rows, rows
+    # the doc comment's list items picked next to each other are one quote
+    assert any(r.endswith("`months`, `month`, `M` -- defined as 30.44 days") for r in rows)
     assert rows[0].startswith("pub fn parse_duration("), rows
 
 
@@ -175,7 +176,8 @@ TABLES_PY = '''class TinyDB:
 
 def test_a_docstring_opening_on_a_line_of_its_own_is_the_doc_comment() -> None:
     rows = answered(TABLES_PY, "db.py", "TinyDB.drop_table", "Is the storage written?")
-    assert rows[0].startswith("Drop a specific table from the database."), rows
+    assert rows[0] == "def drop_table(self, name: str) -> None:", rows
+    assert rows[1].startswith("Drop a specific table from the database."), rows
 
 
 def test_a_word_of_the_subjects_name_written_apart_is_asked() -> None:
@@ -252,7 +254,7 @@ def test_the_best_lines_fill_the_room_left() -> None:
     question = "What happens to the temporary file if the replace fails?"
     rows = answered(SAVE_PY, "store.py", "save", question)
     assert "os.remove(temporary)" in rows, rows
-    assert len(rows) <= 8, rows
+    assert len(rows) <= MAX_LINES, rows
 
 
 MIDDLEWARE_PY = '''class CachingMiddleware(Middleware):
@@ -392,8 +394,7 @@ def test_an_abbreviation_drops_letters_of_the_word() -> None:
     assert abbreviations(["attribut", "set", "databas"], vocabulary) == {"attr"}
 
 
-def test_at_a_selection_a_doc_comment_comes_without_its_definition_line() -> None:
-    # the reader sees where the selected lines are: the room goes to what answers
+def test_at_a_selection_another_definitions_doc_comment_comes_under_its_line() -> None:
     blocks = parse(WRAP_GO.encode(), source="wrap.go").blocks
     file = SourceFile("wrap.go", "wrap.go", blocks)
     fill = next(b for b in blocks if b.section_path == ("Fill",))
@@ -403,5 +404,5 @@ def test_at_a_selection_a_doc_comment_comes_without_its_definition_line() -> Non
     question = read_question("how is a word too long chopped into smaller pieces?")
     draft = lines_draft(question, [anchor, *others], name="Fill", anchored=True)
     rows = [row.strip().rsplit(" [", 1)[0] for row in draft.answer.split("\n")[1:]]
-    assert any(r.startswith("// breakApart chops") for r in rows), rows
-    assert "func breakApart(word string, width int) []string {" not in rows, rows
+    chops = next(i for i, r in enumerate(rows) if r.startswith("// breakApart chops"))
+    assert rows[chops - 1] == "func breakApart(word string, width int) []string {", rows

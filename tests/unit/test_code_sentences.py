@@ -74,3 +74,12 @@ def test_a_function_opening_its_body_is_not_joined_to_its_first_line() -> None:
     lines = list(code_lines([code_anchor_unit(place, 0, len(block.text))]))
     code = [ln for ln in lines if not ln.comment]
     assert [c.text for c in cited_lines(code[:2], lines)] == [ln.text.strip() for ln in code[:2]]
+
+
+def test_a_statement_is_never_joined_across_a_gap_in_the_unit() -> None:
+    # a unit's pieces skip a nested definition's lines: the line after the gap is no
+    # continuation of the open bracket before it (one quote would span the gap)
+    head = CodeLine(0, BlockSpan("b", 0, 9), "def f(a,", comment=False)
+    after = CodeLine(0, BlockSpan("b", 40, 47), "    b):", comment=False)
+    cited = cited_lines([head, after], [head, after])
+    assert [c.text for c in cited] == ["def f(a,", "b):"]

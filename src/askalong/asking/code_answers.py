@@ -31,10 +31,11 @@ from askalong.asking.code_company import (
     opened,
     said_above,
 )
+from askalong.asking.code_excerpt import Quoted, excerpt
 from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.asking.code_lines import LITERAL, CodeLine, code_lines, line_terms, ranked
 from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
-from askalong.asking.code_sentences import cited_lines, statement
+from askalong.asking.code_sentences import statement
 from askalong.asking.code_subject import file_names
 from askalong.context.code import line_span
 from askalong.context.code_places import Place
@@ -45,7 +46,7 @@ from askalong.text.patterns import lazy
 from askalong.types import BlockSpan
 
 ROUTES = CODE_ANSWER_ROUTES
-MAX_LINES = 8  # an answer's quoted lines, at most: a reader reads it at a glance
+MAX_LINES = 10  # an answer's quoted lines, definition lines among them: read at a glance
 SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
 DOC_LINES = 2  # of a longer subject's doc comment, quoted first
 WHOLE_KEPT = 1 + DOC_LINES  # of a short subject quoted whole, when room is short
@@ -114,8 +115,8 @@ def lines_draft(
     picked = _picked(question, units, anchored=anchored, subject=name)
     if not picked:
         return Draft("not_covered", NOT_COVERED[lang], ())
-    joined = cited_lines(picked, list(code_lines(units)))[:MAX_LINES]
-    cited = [(c.text, units[c.unit], c.span) for c in joined]
+    quoted = excerpt(picked, list(code_lines(units)), units, room=MAX_LINES)
+    cited = [(_indented(q), units[q.cited.unit], q.cited.span) for q in quoted]
     intro = text["lines"].format(name=name) if name else text["lines_any"]
     return _draft(intro, cited, LINES_ROUTE)
 
@@ -169,6 +170,11 @@ def _picked(
         return _with_room(whole, rest, mine, {line.span for line in best})
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
+
+
+def _indented(quoted: Quoted) -> str:
+    """A quote's text, indented under its definition's line as the code is."""
+    return ("  " if quoted.under else "") + quoted.cited.text
 
 
 def _only_in_name(question: str, subject: str) -> frozenset[str]:

@@ -47,7 +47,7 @@ def cited_lines(picked: Sequence[CodeLine], lines: Sequence[CodeLine]) -> list[C
             continue
         run = [line, *_finishing(line, lines)] if line.comment else [line]
         taken.update(ln.span for ln in run)
-        if last is not None and _continues(last, line, depth, lines):
+        if last is not None and _continues(last, line, depth):
             cited[-1] = _joined(cited[-1], run)
         else:
             cited.append(_joined(Cited(run[0].text.strip(), run[0].unit, run[0].span), run[1:]))
@@ -79,7 +79,7 @@ def open_brackets(line: CodeLine) -> int:
     return sum(code.count(c) for c in "([") - sum(code.count(c) for c in ")]")
 
 
-def _continues(last: CodeLine, line: CodeLine, depth: int, lines: Sequence[CodeLine]) -> bool:
+def _continues(last: CodeLine, line: CodeLine, depth: int) -> bool:
     """``line`` goes on from ``last``: the next line of one comment, or the next line of
     a statement whose brackets are still open (``depth``)."""
     if last.unit != line.unit or last.span.block_id != line.span.block_id:
@@ -88,8 +88,9 @@ def _continues(last: CodeLine, line: CodeLine, depth: int, lines: Sequence[CodeL
         return last.comment and _next_to(last.span, line.span)
     if last.comment or depth <= 0:
         return False
-    index = lines.index(last)
-    return index + 1 < len(lines) and lines[index + 1] == line
+    # the next line of the block, past the bare lines after ``last``: never across a gap
+    # in the unit (its pieces skip a nested definition's lines)
+    return line.span.start == last.span.end + 1 + len(last.tail)
 
 
 def _finishing(line: CodeLine, lines: Sequence[CodeLine]) -> list[CodeLine]:
