@@ -385,9 +385,8 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen10: each run once, dev now; unseen11: held"
-            " out, not run yet; unseen12, unseen13: frozen, each waits behind the one"
-            " before it)"
+            "the set's folder (unseen … unseen11: each run once, dev now; unseen12: held"
+            " out, not run yet; unseen13: frozen, waits behind unseen12)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
