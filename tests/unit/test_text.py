@@ -86,6 +86,13 @@ def test_blank_line_and_list_numbers() -> None:
     assert sentences(text) == ["1. Introduction\n\n", "This is text.  ", "Another one.\n"]
 
 
+def test_a_list_number_after_an_answers_citation_marks_opens_its_sentence() -> None:
+    # an answer quoting numbered clauses: its shape never leaves a dangling "2."
+    text = "1. Copies may be made. [1] 2. Changes must be marked. [2]"
+    assert sentences(text) == ["1. Copies may be made. ", "[1] 2. Changes must be marked. ", "[2]"]
+    assert sentences("至複本。 [1] 2. 修改須標明。") == ["至複本。 ", "[1] 2. 修改須標明。"]
+
+
 def test_quote_after_english_period_starts_sentence() -> None:
     assert sentences('He left. "Why?" she asked.') == ["He left. ", '"Why?" she asked.']
 

@@ -27,8 +27,9 @@ _ABBREVIATIONS = _word_set(
 )
 _WORD_BEFORE_DOT_RE = re.compile(r"[A-Za-z][A-Za-z.]*\Z")
 _INITIALS_RE = re.compile(r"[A-Za-z](?:\.[A-Za-z])*")
-# "1." / "iv." / "(a)." at the start of a text or line is a list number, not a sentence.
-_ENUMERATOR_RE = re.compile(r"\(?(?:\d{1,3}|[ivxIVX]{1,4}|[A-Za-z])\)?")
+# "1." / "iv." / "(a)." at the start of a text or line is a list number, not a sentence;
+# so after an answer's citation marks ("… [1] 2. Then …": an answer's shape cut there).
+_ENUMERATOR_RE = re.compile(r"(?:\[\d+\]\s*)*\(?(?:\d{1,3}|[ivxIVX]{1,4}|[A-Za-z])\)?")
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -68,7 +69,7 @@ def _is_boundary(text: str, match: re.Match[str], start: int) -> bool:
 
 def _is_abbreviation(text: str, dot: int, sentence_start: int) -> bool:
     """Whether the "." at ``dot`` closes an abbreviation, an initial or a list number."""
-    if dot - sentence_start < 12 and _ENUMERATOR_RE.fullmatch(text[sentence_start:dot].strip()):
+    if dot - sentence_start < 20 and _ENUMERATOR_RE.fullmatch(text[sentence_start:dot].strip()):
         return True
     word = _WORD_BEFORE_DOT_RE.search(text[max(0, dot - 12) : dot])
     if word is None:
