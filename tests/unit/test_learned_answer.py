@@ -234,6 +234,22 @@ def test_a_sentence_announcing_what_follows_brings_it_from_the_next_block() -> N
     assert "option option" not in alone.answer
 
 
+def test_a_lead_in_left_unfinished_above_a_code_block_brings_the_code() -> None:
+    shipped = shipped_scorer()
+    ranked = Ranked(shipped.sentence, shipped.answerable, shipped.thresholds)
+    blocks = [
+        ("paragraph", "To stop irssi from reconnecting to a server, use"),
+        ("code", "/RMRECONNS - stop all server reconnections"),
+        ("paragraph", "Servers are listed with their tags."),
+    ]
+    question = read_question("How do I stop irssi reconnecting?")
+    found = learned_answer(question, [unit_of(blocks, 0)], scorer=ranked)
+    assert "/RMRECONNS" in found.answer
+    finished = [("paragraph", "Reconnections are tried every five minutes."), blocks[1]]
+    plain = learned_answer(question, [unit_of(finished, 0)], scorer=ranked)
+    assert "/RMRECONNS" not in plain.answer  # a finished sentence announces nothing
+
+
 def _rank_head(column: str, weight: float) -> dict:
     """A linear rank head reading one column of ``RANK_COLUMNS`` (unscaled)."""
     return {

@@ -41,6 +41,7 @@ from askalong.answer.shape import fits
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading
+from askalong.text.sentences import SENTENCE_ENDS
 from askalong.types import BlockSpan, Hit
 
 MAX_QUOTES = 4
@@ -228,24 +229,32 @@ def _direct(found: list[Candidate], order: list[int], scores: np.ndarray) -> lis
 
 def _announced(units: Sequence[ContextUnit], direct: list[Candidate]) -> list[Candidate]:
     """``direct`` with what each of its sentences announcing what follows ("… renames it
-    to:") introduces: the next sentence of its unit, in its block or the next one (a code
-    block, a list), unless that is a heading or the two overrun the answer's shape. The
-    colon ends no sentence: the answer's shape counts the two as one."""
+    to:", or a lead-in above a code block: ``_leads_into``) introduces: the next sentence
+    of its unit, in its block or the next one (a code block, a list), unless that is a
+    heading or the two overrun the answer's shape. The colon ends no sentence: the answer's
+    shape counts the two as one."""
     out: list[Candidate] = []
     every: list[Candidate] | None = None
     for c in direct:
         if _place(c) in {_place(o) for o in out}:
             continue
         out.append(c)
-        if not announces(c.text):
-            continue
         every = every if every is not None else candidates(units)
         after = _following(every, c)
         if after is None or _place(after) in {_place(o) for o in (*out, *direct)}:
             continue
+        if not (announces(c.text) or _leads_into(c, after)):
+            continue
         if fits(f"{c.text} {after.text}"):  # else the announcing sentence is shown alone
             out.append(after)
     return out
+
+
+def _leads_into(c: Candidate, after: Candidate) -> bool:
+    """Whether ``c`` ends its block unfinished (no full stop, no colon) right above a code
+    block: a lead-in to that code ("…, use" / "浏览器引入" above the command or tag)."""
+    unfinished = c.kind != "code" and not c.text.rstrip().endswith(SENTENCE_ENDS)
+    return unfinished and after.kind == "code" and after.piece != c.piece
 
 
 def _following(every: list[Candidate], c: Candidate) -> Candidate | None:
