@@ -6,7 +6,8 @@ What stays of the rule path are facts about the text, not about any document: he
 captions, formulas and page furniture name a topic and never answer it; a sentence
 announcing what follows ("… as follows:") answers with the next one, from its block or the
 next (a code block, a list: ``_announced``; ten never-seen DEV sets 670 -> 683 of 1,199,
-none lost: ``benchmarks/results/announced-DEV-2026-12-06.md``); the sentences
+none lost: ``benchmarks/results/announced-DEV-2026-12-06.md``), as does a sentence left
+unfinished right above a code block (``_leads_into``: eleven sets 752 -> 755); the sentences
 answering for the entry the question names come first (``scoring.entry_sentences``). A
 follow-up may answer with a sentence its previous answer quoted: readers ask after the
 condition or the second half of what they were just shown ("does it always do that?",
