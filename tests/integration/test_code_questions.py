@@ -236,6 +236,18 @@ def test_a_question_in_plain_words_asked_of_source_files_is_answered_from_their_
     assert all(q["text"] in source for q in answer["quotes"])
 
 
+def test_a_question_of_the_whole_library_that_finds_only_code_is_answered_from_its_lines(
+    repo: Path,
+) -> None:
+    """Asked of no document in particular, the evidence all code blocks: the code's own
+    lines answer, never a refusal for prose words the code does not hold."""
+    answer = run_json("ask", "Who gets woken first when the holder lets go?")
+    assert answer["status"] == "answered", answer
+    assert answer["answer"].startswith("From the code")
+    source = "".join((repo / n).read_text(encoding="utf-8") for n in (LOCKS, "asyncio/mixins.py"))
+    assert all(q["text"] in source for q in answer["quotes"])
+
+
 BACKOFF = """package backoff
 
 import "time"

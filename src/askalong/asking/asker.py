@@ -189,7 +189,7 @@ class Asker:
             tree = evidence.call_tree
             return call_paths.call_tree_draft(tree, units, asked.question.language, DEPTH)
         if self.answerer.offline and (
-            evidence.code_finding or evidence.code_subject or _asked_of_code(asked)
+            evidence.code_finding or evidence.code_subject or _asked_of_code(asked, evidence)
         ):
             return _code_draft(asked, evidence)
         anchored = asked.anchor is not None and evidence.set_aside is None
@@ -339,9 +339,14 @@ def new_id() -> str:
     return uuid.uuid4().hex[:16]
 
 
-def _asked_of_code(asked: AskedQuestion) -> bool:
-    """Asked of source files alone: answered from their lines, whatever words it uses."""
-    return bool(asked.documents) and all(d.format == "code" for d in asked.documents)
+def _asked_of_code(asked: AskedQuestion, evidence: Evidence) -> bool:
+    """Asked of source files alone, or of the library with nothing but code found (every
+    block of the evidence a code block): answered from their lines, whatever words it uses
+    ("where is the Luhn checksum computed" is not refused for "checksum")."""
+    if asked.documents:
+        return all(d.format == "code" for d in asked.documents)
+    places = [unit.place(p.span.block_id) for unit in evidence.units for p in unit.pieces]
+    return bool(places) and all(place.kind == "code" for place in places)
 
 
 def _code_draft(asked: AskedQuestion, evidence: Evidence) -> Draft:
