@@ -9,6 +9,7 @@ file and, in a repository's archive, in another file (``mixins.py``'s ``_get_loo
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,14 @@ def test_select_lines_in_acquire_ask_and_the_quote_is_highlighted_over_its_glyph
     code_page.locator(".askbox .chip", has_text="Explain").click()
     turn = wait_for_answer(code_page)
     expect(turn).to_have_attribute("data-status", "answered")
+    answer = turn.locator(".answer-text")
+    expect(answer).to_have_class(re.compile(r"\bfrom-code\b"))  # written from the code's lines
+    font = answer.evaluate("a => getComputedStyle(a).fontFamily")
+    assert "mono" in font.lower(), font  # shown as code, its indents kept
+    fonts = "qs => qs.map(q => getComputedStyle(q).fontFamily.toLowerCase())"
+    quoted_fonts = turn.locator(".quote-card blockquote, .answer-passage blockquote")
+    assert all("mono" in f for f in quoted_fonts.evaluate_all(fonts))  # quotes of code too
+    code_page.screenshot(path=str(artifacts / "code-answer-lines.png"))
     anchor = asked.bodies[0]["anchor"]
     assert (anchor["block_id"], anchor["start"], anchor["end"]) == (
         target.block_id,

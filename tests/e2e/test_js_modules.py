@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from askalong.asking.code_routes import FROM_CODE_ROUTES
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.archive import ARCHIVE_SUFFIXES
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
@@ -176,6 +177,7 @@ def test_the_browser_reads_the_python_constants_from_contract_js(served: Page) -
         "CODE_SUFFIXES": sorted(CODE_SUFFIXES),
         "ARCHIVE_SUFFIXES": list(ARCHIVE_SUFFIXES),
         "FEEDBACK_RATINGS": list(RATINGS),
+        "FROM_CODE_ROUTES": sorted(FROM_CODE_ROUTES),
         "MAX_FEEDBACK_REASON_CHARS": MAX_REASON_CHARS,
     }
     assert run(served, "/lib/contract.js", "return Object.isFrozen(m.VERDICTS);") is True

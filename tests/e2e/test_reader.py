@@ -212,6 +212,7 @@ def test_explain_answer_quote_follow_up_re_anchor_and_reopen(
     assert cards.count() >= 1
     assert set(turn.locator(".quote-card .badge").all_text_contents()) <= VERDICT_LABELS
     assert turn.locator(".answer-text").text_content()
+    expect(turn.locator(".answer-text")).not_to_have_class(re.compile(r"\bfrom-code\b"))
     shot(page, artifacts, f"{key}-3-answer")
 
     quote_text = cards.first.locator("blockquote").text_content()

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from askalong.asking.code_routes import FROM_CODE_ROUTES
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.archive import ARCHIVE_SUFFIXES
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
@@ -83,6 +84,11 @@ def constants() -> tuple[Constant, ...]:
             "ARCHIVE_SUFFIXES", "askalong.ingest.archive.ARCHIVE_SUFFIXES", list(ARCHIVE_SUFFIXES)
         ),
         Constant("FEEDBACK_RATINGS", "askalong.values.feedback.RATINGS", list(RATINGS)),
+        Constant(
+            "FROM_CODE_ROUTES",
+            "askalong.asking.code_routes.FROM_CODE_ROUTES: an answer written from code",
+            sorted(FROM_CODE_ROUTES),
+        ),
         Constant(
             "MAX_FEEDBACK_REASON_CHARS",
             "askalong.values.feedback.MAX_REASON_CHARS",

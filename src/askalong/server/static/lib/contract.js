@@ -158,5 +158,8 @@ export const ARCHIVE_SUFFIXES = Object.freeze([
 // askalong.values.feedback.RATINGS
 export const FEEDBACK_RATINGS = Object.freeze(["up", "down"]);
 
+// askalong.asking.code_routes.FROM_CODE_ROUTES: an answer written from code
+export const FROM_CODE_ROUTES = Object.freeze(["call_tree", "code_graph", "code_lines"]);
+
 // askalong.values.feedback.MAX_REASON_CHARS
 export const MAX_FEEDBACK_REASON_CHARS = Object.freeze(2000);

@@ -5,7 +5,7 @@
 import { el } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { cpSlice } from "../lib/offsets.js";
-import { whereOf } from "./where.js";
+import { isCodeBlock, whereOf } from "./where.js";
 
 // The passage's element, or null when the answer has none (not covered, no quote placed).
 export function passageView(passage, blocks, onShow) {
@@ -28,7 +28,11 @@ export function passageView(passage, blocks, onShow) {
       where && el("span", { class: "muted" }, where),
       el("button", { class: "link small", type: "button", onclick: show }, t("turn.show_passage")),
     ),
-    el("blockquote", {}, ...markedText(passage.text, marks)),
+    el(
+      "blockquote",
+      { class: first && isCodeBlock(first.block_id, blocks) ? "code" : "" },
+      ...markedText(passage.text, marks),
+    ),
   );
 }
 

@@ -6,7 +6,7 @@ import { el } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { quoteActions } from "./quote-actions.js";
 import { howChecked, VERDICT_VIEW, verdictView } from "./verdicts.js";
-import { whereOf } from "./where.js";
+import { isCodeBlock, whereOf } from "./where.js";
 
 export { VERDICT_VIEW } from "./verdicts.js";
 
@@ -35,7 +35,7 @@ export function quoteCard(quote, blocks, onClick) {
     "div",
     { class: "quote-card", dataset: { number: quote.number }, onclick: onCard },
     show,
-    el("blockquote", {}, quote.text),
+    el("blockquote", { class: isCodeBlock(quote.block_id, blocks) ? "code" : "" }, quote.text),
     el("div", { class: "quote-meta" }, el("span", {}, where), quoteActions(quote, blocks), badge),
   );
   return { card, badge, quote };

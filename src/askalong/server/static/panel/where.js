@@ -14,6 +14,11 @@ export function whereOf(blockId, blocks, page) {
   return parts.join(" · ");
 }
 
+// Whether the block is source code (a code file's or a code listing's): quoted as code.
+export function isCodeBlock(blockId, blocks) {
+  return blocks.get(blockId)?.kind === "code";
+}
+
 export function chipContent(anchor, blocks, whole = t("scope.document")) {
   if (!anchor) return [icon("doc", 14), el("span", { class: "chip-where" }, whole)];
   const where = whereOf(anchor.block_id, blocks);
