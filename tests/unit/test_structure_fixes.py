@@ -58,6 +58,45 @@ def test_table_of_contents_lines_are_navigation() -> None:
     assert [b.kind for b in mark_navigation([toc, body])] == ["navigation", "paragraph"]
 
 
+FAQ_TITLES = (
+    "1. chrony compared to other programs",
+    "1.1. How does chrony compare to ntpd?",
+    "2. Configuration issues",
+    "2.1. What is the minimum recommended configuration for an NTP client?",
+    "2.2. How do I make an NTP server?",
+)
+
+
+def test_contents_listing_the_later_titles_without_page_numbers_are_navigation() -> None:
+    # a plain-text FAQ's contents, reflowed into one paragraph: each entry is a later title
+    listed = "o " + " ? ".join(FAQ_TITLES)
+    body = [Block(f"b{k}", "paragraph", t, k + 2) for k, t in enumerate(FAQ_TITLES)]
+    answer = Block("b9", "paragraph", "First, the client needs to know which servers to ask.", 9)
+    blocks = [Block("b0", "paragraph", "Table of Contents", 0), Block("b1", "paragraph", listed, 1)]
+    kinds = [b.kind for b in mark_navigation([*blocks, *body, answer])]
+    assert kinds[1] == "navigation"
+    assert set(kinds[2:]) == {"paragraph"}  # the titles themselves stay
+
+
+def test_a_paragraph_repeating_a_few_later_lines_stays_content() -> None:
+    # a paper's test output printed twice, page numbers between: no contents
+    output = (
+        "data: Job.Satisfaction (ordered) by Income (<5000 < 5000-15000 < 15000-25000 < "
+        ">25000) stratified by Gender Z = 2.4812, p-value = 0.01309 alternative hypothesis: "
+        "two.sided"
+    )
+    later = [
+        "7",
+        "data: Job.Satisfaction (ordered) by",
+        "Income (<5000 < 5000-15000 < 15000-25000 < >25000)",
+        "stratified by Gender Z = 2.4812, p-value = 0.01309 alternative hypothesis: two.sided",
+        "8",
+    ]
+    blocks = [Block("b0", "paragraph", output, 0)]
+    blocks += [Block(f"b{k + 1}", "paragraph", t, k + 1) for k, t in enumerate(later)]
+    assert mark_navigation(blocks)[0].kind == "paragraph"
+
+
 def _line(text: str, top: float, x0: float = 100.0) -> Line:
     return Line(text=text, x0=x0, top=top, x1=400.0, bottom=top + 9, size=9.0, bold=False)
 

@@ -1,7 +1,8 @@
 """Navigation: tables of contents, link lists and index pages, told from their text (pure).
 
 A table of contents entry ends in leader dots and a page number ("2.1 安装 . . . . 14");
-a link list is a run of short labels, each all link text, with not one sentence among
+a contents list without page numbers (a plain-text FAQ's, a man page's) is a block made
+mostly of the titles the document gives later, each as a block of its own; a link list is a run of short labels, each all link text, with not one sentence among
 them ("Home", "About", "Download" ...). Such blocks are kept for the reader but typed
 ``navigation``, so they are never chunked, searched or quoted. Every parser runs
 ``mark_navigation`` over its blocks.
@@ -26,6 +27,10 @@ _MIN_LETTERS = 5
 _PART_ENTRY = re.compile(r"^.{1,40}\s[\dvixlc]{1,4}$", re.I)
 _INITIAL_CHARS = 2
 _SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")
+_TITLE_CHARS = 160  # a later block this short may be a title a contents block lists
+_MIN_TITLES = 4  # later titles a contents block lists, at least ...
+_TITLES_SHARE = 0.5  # ... covering this share of its characters
+_CONTENTS_WITHIN = 200  # a contents block comes before what it lists: among the first blocks
 
 
 def is_toc_entry(line: str) -> bool:
@@ -90,6 +95,8 @@ def mark_navigation(blocks: Sequence[Block], links: Set[str] = frozenset()) -> t
     names the blocks whose text is all link text (a list of features is no link list)."""
     marked = _link_runs(blocks, links)
     marked |= {i for i, b in enumerate(blocks) if is_contents(b) or is_letter_bar(b.text)}
+    early = range(min(len(blocks), _CONTENTS_WITHIN))
+    marked |= {i for i in early if lists_later_titles(blocks, i)}
     marked |= {
         i for i, b in enumerate(blocks) if _contents_piece(b) and _beside_contents(i, marked)
     }
@@ -101,3 +108,28 @@ def mark_navigation(blocks: Sequence[Block], links: Set[str] = frozenset()) -> t
 
 def _beside_contents(index: int, marked: Set[int]) -> bool:
     return index - 1 in marked or index + 1 in marked
+
+
+def lists_later_titles(blocks: Sequence[Block], index: int) -> bool:
+    """Whether block ``index`` is mostly the titles of later blocks, as written there: at
+    least ``_MIN_TITLES`` of them covering ``_TITLES_SHARE`` of its characters ("o 1.
+    chrony compared to other programs ? 1.1. How does chrony compare to ntpd? o 2. …")."""
+    text = " ".join(blocks[index].text.split())
+    if blocks[index].kind not in _MARKABLE or len(text) < _TITLE_CHARS:
+        return False
+    covered = [False] * len(text)
+    titles = 0
+    for later in blocks[index + 1 :]:
+        title = " ".join(later.text.split())
+        at = text.find(title) if _may_be_title(title) else -1
+        if at >= 0:
+            titles += 1
+            covered[at : at + len(title)] = [True] * len(title)
+    return titles >= _MIN_TITLES and sum(covered) >= _TITLES_SHARE * len(text)
+
+
+def _may_be_title(text: str) -> bool:
+    """Short, and words, not a page number or a lone symbol: a title a contents lists."""
+    size = len(text.split()) + len(_HAN.findall(text)) // 2
+    return size >= 2 and len(text) <= _TITLE_CHARS
+
