@@ -250,6 +250,15 @@ def test_a_lead_in_left_unfinished_above_a_code_block_brings_the_code() -> None:
     assert "/RMRECONNS" not in plain.answer  # a finished sentence announces nothing
 
 
+def test_a_section_number_left_apart_from_its_title_never_answers() -> None:
+    # a plain-text FAQ's "2.13. Does chrony support PTP?": the splitter keeps "2.13." apart
+    shipped = shipped_scorer()
+    ranked = Ranked(shipped.sentence, shipped.answerable, shipped.thresholds)
+    blocks = [("paragraph", "2.13."), ("paragraph", "The commandkey directive was removed in 2.2.")]
+    found = learned_answer(read_question("commandkey gone?"), [unit_of(blocks, 0)], scorer=ranked)
+    assert found.answer.startswith("The commandkey directive was removed")
+
+
 def _rank_head(column: str, weight: float) -> dict:
     """A linear rank head reading one column of ``RANK_COLUMNS`` (unscaled)."""
     return {

@@ -10,7 +10,9 @@ notes, and lines that are not sentences at all.
 - a list of names ("CREATE EXTENSION, ALTER EXTENSION", a "See Also" line) or a table
   row ("bit_minmax_ops | = (bit,bit)"): cells, not a sentence;
 - a question ("How do I add a new word?", a FAQ's question line or a heading that asks):
-  it asks what the lines after it answer.
+  it asks what the lines after it answer;
+- a number alone ("2.13.", "iv)", "o 3."): a section or list number the sentence splitter
+  left apart from its title.
 """
 
 from __future__ import annotations
@@ -53,6 +55,12 @@ def never_answers(text: str, entry: Sequence[str], question_terms: frozenset[str
 
 
 _CLOSERS = "\"'”’)）」』]"
+_NUMBER_ONLY = re.compile(r"^(?:[o•*+?-]\s+)?\(?(?:\d{1,3}(?:\.\d{1,3})*|[ivxIVX]{1,4})[.)]$")
+
+
+def number_only(sentence: str) -> bool:
+    """Whether ``sentence`` is a section or list number and nothing else ("2.13.")."""
+    return _NUMBER_ONLY.match(sentence.strip()) is not None
 
 
 def asks(sentence: str) -> bool:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from askalong.answer.base import NOT_COVERED, unit_quote
-from askalong.answer.extractive.boilerplate import asks
+from askalong.answer.extractive.boilerplate import asks, number_only
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, with_neighbour
 from askalong.answer.extractive.passage_choice import PassageChoice, choose_passages
@@ -207,8 +207,9 @@ def _entry_first(question: QuestionReading, found: list[Candidate], order: list[
 
 
 def _may_answer(candidate: Candidate) -> bool:
-    """Headings and the like and questions never answer."""
-    return candidate.kind not in NOT_ANSWERS and not asks(candidate.text)
+    """Headings and the like, questions and bare section numbers never answer."""
+    text = candidate.text
+    return candidate.kind not in NOT_ANSWERS and not asks(text) and not number_only(text)
 
 
 def _direct(found: list[Candidate], order: list[int], scores: np.ndarray) -> list[int]:
