@@ -2,8 +2,9 @@
 
 A table of contents entry ends in leader dots and a page number ("2.1 安装 . . . . 14");
 a contents list without page numbers (a plain-text FAQ's, a man page's) is a block made
-mostly of the titles the document gives later, each as a block of its own; a link list is a run of short labels, each all link text, with not one sentence among
-them ("Home", "About", "Download" ...). Such blocks are kept for the reader but typed
+mostly of the titles the document gives later, each as a block of its own; a link list is
+a run of short labels, each all link text, with not one sentence among them ("Home",
+"About", "Download" ...). Such blocks are kept for the reader but typed
 ``navigation``, so they are never chunked, searched or quoted. Every parser runs
 ``mark_navigation`` over its blocks.
 """
