@@ -133,4 +133,3 @@ def _may_be_title(text: str) -> bool:
     """Short, and words, not a page number or a lone symbol: a title a contents lists."""
     size = len(text.split()) + len(_HAN.findall(text)) // 2
     return size >= 2 and len(text) <= _TITLE_CHARS
-
