@@ -32,6 +32,15 @@ SAMPLES = {
         "use std::io;\n\nstruct S {\n    a: i32,\n}\n\n"
         "impl S {\n    fn m(&self) -> i32 {\n        1\n    }\n}\n"
     ),
+    "a.rb": (
+        'require "json"\n\nclass Color\n  NAMES = {}\n\n  def self.build(hex)\n'
+        "    new(hex)\n  end\nend\n"
+    ),
+    "a.lua": (
+        "local M = {}\n\nlocal function helper(x)\n  return x\nend\n\n"
+        "function M.parse(s)\n  return helper(s)\nend\n\nreturn M\n"
+    ),
+    "a.sh": "#!/bin/sh\nset -e\n\nbuild() {\n  make\n}\n\nbuild\n",
 }
 EXPECTED = {
     "w.go": [(), ("W",), ("W", "Release")],
@@ -41,6 +50,9 @@ EXPECTED = {
     "a.c": [(), ("s",), ("f",)],
     "a.cpp": [(), ("A",), ("A", "m"), ("A", "g")],
     "a.rs": [(), ("S",), ("S",), ("S", "m")],
+    "a.rb": [(), ("Color",), ("Color", "build"), ("Color",)],
+    "a.lua": [(), ("helper",), ("M", "parse"), ()],
+    "a.sh": [(), ("build",), ()],
 }
 
 
@@ -67,10 +79,30 @@ def test_a_stdlib_class_is_a_header_then_its_methods() -> None:
 
 
 def test_a_file_without_a_grammar_goes_in_as_line_blocks() -> None:
-    script = "".join(f"echo line {n}\n" for n in range(1, 101))
-    parsed = parse(script.encode(), source="tools/run.sh")
+    script = "".join(f"print line {n}\n" for n in range(1, 101))
+    parsed = parse(script.encode(), source="tools/run.pl")
     assert parsed.format == "code"
     assert [b.lines for b in parsed.blocks] == [(1, 40), (41, 80), (81, 100)]
+
+
+BROKEN = {  # a syntax error above a definition: tree-sitter reads on past it
+    "b.rb": ("class A\n  def m(\nend\n\ndef ok(x)\n  x\nend\n", ("ok",)),
+    "b.lua": ("local x = = 1\n\nfunction ok(x)\n  return x\nend\n", ("ok",)),
+    "b.sh": ("if then fi (\n\nok() {\n  echo\n}\n", ("ok",)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_a_file_with_a_syntax_error_still_gives_its_definitions(name: str) -> None:
+    source, expected = BROKEN[name]
+    parsed = parse(source.encode(), source=f"repo/{name}")
+    assert expected in [b.section_path for b in parsed.blocks]
+    assert "\n".join(b.text for b in parsed.blocks).split() == source.split()
+
+
+def test_a_shell_script_is_told_by_its_shebang() -> None:
+    parsed = parse(b"#!/usr/bin/env bash\nrun() {\n  echo\n}\n", source="bin/tool")
+    assert [b.section_path for b in parsed.blocks] == [("run",)]  # the #! line its comment
 
 
 def test_code_is_told_by_its_name_or_its_shebang() -> None:

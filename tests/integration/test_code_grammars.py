@@ -1,0 +1,147 @@
+"""Ruby, Lua and shell repositories read through their grammars (issue 32, item 4): one
+small file per language added with the CLI and asked through ``askalong ask`` with the
+real store and tree-sitter. "Where is X defined" quotes the definition's own line (a
+qualified name like ``Color.build`` too) and "what calls X" the call lines, read off the
+call graph; before these grammars the files were line blocks with neither."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_json import run_json
+
+from askalong.config import Settings
+
+RUBY = """require "json"
+
+module Paint
+  # A colour read from hex digits.
+  class Color
+    def self.build(hex)
+      new(parse_hex_color(hex))
+    end
+
+    def initialize(rgb)
+      @rgb = rgb
+    end
+
+    def to_s
+      Paint.format(@rgb)
+    end
+  end
+
+  def self.format(rgb)
+    rgb.join(",")
+  end
+end
+
+def parse_hex_color(hex)
+  hex.scan(/../).map { |pair| pair.to_i(16) }
+end
+"""
+LUA = """local M = {}
+
+-- Splits a line into its fields.
+local function helper(line)
+  return line:gmatch("[^,]+")
+end
+
+function M.parse(text, opts)
+  local fields = {}
+  for field in helper(text) do
+    fields[#fields + 1] = field
+  end
+  return fields
+end
+
+function M.first(text)
+  return M.parse(text)[1]
+end
+
+return M
+"""
+SHELL = """#!/bin/sh
+set -e
+
+# Builds one target.
+build() {
+  make -C "$1"
+}
+
+deploy() {
+  build "$1"
+  rsync -a out/ "$2"
+}
+
+deploy src /srv
+"""
+CASES = {
+    "color.rb": (
+        RUBY,
+        ("Where is Color.build defined?", ["def self.build(hex)"]),
+        ("What calls parse_hex_color?", ["new(parse_hex_color(hex))"]),
+    ),
+    "fields.lua": (
+        LUA,
+        ("Where is M.parse defined?", ["function M.parse(text, opts)"]),
+        ("What calls helper?", ["for field in helper(text) do"]),
+    ),
+    "build.sh": (
+        SHELL,
+        ("Where is build defined?", ["build() {"]),
+        ("What calls build?", ['build "$1"']),
+    ),
+}
+
+
+def asked(tmp_path: Path, name: str, question: str) -> dict[str, Any]:
+    folder = tmp_path / "repo"
+    if not folder.exists():
+        folder.mkdir()
+        (folder / name).write_text(CASES[name][0], encoding="utf-8")
+        run_json("add", "--no-embed", str(folder))
+    return run_json("ask", question)
+
+
+def quoted(answer: dict[str, Any]) -> list[str]:
+    return [q["text"].strip() for q in answer["quotes"]]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_where_is_x_defined_quotes_its_definition_line(
+    settings: Settings, tmp_path: Path, name: str
+) -> None:
+    question, expected = CASES[name][1]
+    answer = asked(tmp_path, name, question)
+    assert answer["status"] == "answered", answer
+    assert quoted(answer) == expected
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_what_calls_x_is_answered_from_the_call_graph(
+    settings: Settings, tmp_path: Path, name: str
+) -> None:
+    question, expected = CASES[name][2]
+    answer = asked(tmp_path, name, question)
+    assert answer["status"] == "answered", answer
+    assert quoted(answer) == expected
+    lines = CASES[name][0].splitlines()
+    for quote in answer["quotes"]:  # line-exact: one whole line of the file
+        assert quote["text"] in lines
+
+
+@pytest.mark.parametrize(
+    ("name", "question", "expected"),
+    [
+        ("color.rb", "What calls format?", ["Paint.format(@rgb)"]),
+        ("fields.lua", "What calls parse?", ["return M.parse(text)[1]"]),
+    ],
+)
+def test_a_call_on_a_module_or_table_resolves_to_its_member(
+    settings: Settings, tmp_path: Path, name: str, question: str, expected: list[str]
+) -> None:
+    answer = asked(tmp_path, name, question)
+    assert answer["status"] == "answered", answer
+    assert quoted(answer) == expected
