@@ -1,4 +1,4 @@
-"""Ruby, Lua and shell repositories read through their grammars (issue 32, item 4): one
+"""Ruby, Lua, PHP and shell repositories read through their grammars (issue 32, item 4): one
 small file per language added with the CLI and asked through ``askalong ask`` with the
 real store and tree-sitter. "Where is X defined" quotes the definition's own line (a
 qualified name like ``Color.build`` too) and "what calls X" the call lines, read off the
@@ -77,6 +77,33 @@ deploy() {
 
 deploy src /srv
 """
+PHP = """<?php
+namespace App;
+
+class Color
+{
+    /** A colour read from hex digits. */
+    public static function build(string $hex): Color
+    {
+        return new Color(parse_hex_color($hex));
+    }
+
+    public function __toString(): string
+    {
+        return $this->format();
+    }
+
+    private function format(): string
+    {
+        return implode(",", $this->rgb);
+    }
+}
+
+function parse_hex_color(string $hex): array
+{
+    return array_map('hexdec', str_split($hex, 2));
+}
+"""
 CASES = {
     "color.rb": (
         RUBY,
@@ -87,6 +114,11 @@ CASES = {
         LUA,
         ("Where is M.parse defined?", ["function M.parse(text, opts)"]),
         ("What calls helper?", ["for field in helper(text) do"]),
+    ),
+    "color.php": (
+        PHP,
+        ("Where is Color.build defined?", ["public static function build(string $hex): Color"]),
+        ("What calls parse_hex_color?", ["return new Color(parse_hex_color($hex));"]),
     ),
     "build.sh": (
         SHELL,
@@ -137,6 +169,7 @@ def test_what_calls_x_is_answered_from_the_call_graph(
     [
         ("color.rb", "What calls format?", ["Paint.format(@rgb)"]),
         ("fields.lua", "What calls parse?", ["return M.parse(text)[1]"]),
+        ("color.php", "What calls format?", ["return $this->format();"]),
     ],
 )
 def test_a_call_on_a_module_or_table_resolves_to_its_member(

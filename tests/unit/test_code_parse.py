@@ -40,6 +40,10 @@ SAMPLES = {
         "local M = {}\n\nlocal function helper(x)\n  return x\nend\n\n"
         "function M.parse(s)\n  return helper(s)\nend\n\nreturn M\n"
     ),
+    "a.php": (
+        "<?php\nuse App\\User;\n\nclass A\n{\n    private $x;\n\n"
+        "    public static function build($x)\n    {\n        return new A($x);\n    }\n}\n"
+    ),
     "a.sh": "#!/bin/sh\nset -e\n\nbuild() {\n  make\n}\n\nbuild\n",
 }
 EXPECTED = {
@@ -53,6 +57,7 @@ EXPECTED = {
     "a.rb": [(), ("Color",), ("Color", "build"), ("Color",)],
     "a.lua": [(), ("helper",), ("M", "parse"), ()],
     "a.sh": [(), ("build",), ()],
+    "a.php": [(), ("A",), ("A", "build")],
 }
 
 
@@ -88,6 +93,7 @@ def test_a_file_without_a_grammar_goes_in_as_line_blocks() -> None:
 BROKEN = {  # a syntax error above a definition: tree-sitter reads on past it
     "b.rb": ("class A\n  def m(\nend\n\ndef ok(x)\n  x\nend\n", ("ok",)),
     "b.lua": ("local x = = 1\n\nfunction ok(x)\n  return x\nend\n", ("ok",)),
+    "b.php": ("<?php\nclass {\n\nfunction ok($x) {\n  return $x;\n}\n", ("ok",)),
     "b.sh": ("if then fi (\n\nok() {\n  echo\n}\n", ("ok",)),
 }
 

@@ -39,6 +39,9 @@ class Grammar:
     # Named definitions inside a function are blocks of their own (Python, JS/TS, Go); in
     # Java or C++ they are an anonymous or local class's members, kept in their method.
     nested_functions: bool = False
+    # Put before a piece of a file read alone (a block's calls) when the piece lacks it:
+    # PHP's grammar reads whatever precedes ``<?php`` as page text, no code.
+    opening: str = ""
 
 
 _PYTHON_CALLS = """\
@@ -227,6 +230,33 @@ LUA = Grammar(
     assigned_functions=frozenset({"assignment_statement"}),
     nested_functions=True,
 )
+_PHP_CALLS = """\
+(function_call_expression function: (name) @callee)
+(member_call_expression object: (variable_name (name) @receiver) name: (name) @callee)
+(member_call_expression object: (member_access_expression) @receiver name: (name) @callee)
+(nullsafe_member_call_expression object: (variable_name (name) @receiver) name: (name) @callee)
+(scoped_call_expression scope: (_) @receiver name: (name) @callee)
+(object_creation_expression (name) @callee)
+"""  # ``$this->m()``: the receiver is the variable's name, ``this``
+_PHP_IMPORTS = frozenset(
+    {
+        "namespace_use_declaration", "require_expression", "require_once_expression",
+        "include_expression", "include_once_expression",
+    }
+)  # fmt: skip
+PHP = Grammar(
+    "php",
+    functions=frozenset({"function_definition", "method_declaration"}),
+    containers=frozenset(
+        {"class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"}
+    ),
+    calls=frozenset(
+        {"function_call_expression", "member_call_expression", "scoped_call_expression"}
+    ),
+    imports=_PHP_IMPORTS,
+    call_query=_PHP_CALLS,
+    opening="<?php ",
+)
 _BASH_CALLS = "(command name: (command_name (word) @callee))\n"
 _BASH_SOURCES = """\
 (command name: (command_name (word) @_source (#match? @_source "^(source|[.])$"))) @import
@@ -264,6 +294,7 @@ GRAMMARS: dict[str, Grammar] = {
     ".rb": RUBY,
     ".rake": RUBY,
     ".lua": LUA,
+    ".php": PHP,
     ".sh": BASH,
     ".bash": BASH,
 }
@@ -271,7 +302,7 @@ GRAMMARS: dict[str, Grammar] = {
 # files (JSON, YAML, TOML, XML) are not: a folder of papers often holds them beside the PDFs.
 TEXT_SOURCES = frozenset(
     {
-        ".zsh", ".php", ".pl", ".pm", ".kt", ".kts", ".swift",
+        ".zsh", ".pl", ".pm", ".kt", ".kts", ".swift",
         ".scala", ".cs", ".m", ".mm", ".r", ".jl", ".hs", ".ml", ".mli", ".ex", ".exs",
         ".erl", ".clj", ".sql", ".proto", ".cmake", ".mk", ".gradle", ".vue", ".svelte",
         ".dart", ".zig", ".nim", ".f90", ".s", ".asm", ".ps1", ".bat", ".el", ".lisp",
@@ -289,7 +320,7 @@ CODE_SUFFIXES = frozenset(GRAMMARS) | TEXT_SOURCES | CONFIG_SUFFIXES
 _SHEBANG = re.compile(rb"#![ \t]*/\S*(?:[ \t]+(\w+))?")
 _SHEBANG_GRAMMARS = {
     "python": PYTHON, "python3": PYTHON, "node": JAVASCRIPT, "sh": BASH, "bash": BASH,
-    "ruby": RUBY, "lua": LUA,
+    "ruby": RUBY, "lua": LUA, "php": PHP,
 }  # fmt: skip
 
 

@@ -76,6 +76,8 @@ def code_outline(
 ) -> CodeOutline:
     """Everything ``source`` defines, imports and calls (``calls``: the call sites too, a
     third of the time); lines count from ``first_line``."""
+    if grammar.opening and b"<?" not in source:
+        source = grammar.opening.encode() + source  # on the first line: lines count the same
     tree = parser_for(grammar).parse(source)
     definitions, call_query = queries_for(grammar)
     symbols: list[Symbol] = []
