@@ -1,4 +1,4 @@
-"""Ruby, Lua, PHP and shell repositories read through their grammars (issue 32, item 4): one
+"""Ruby, Lua, PHP, Kotlin and shell repositories read through their grammars (issue 32, item 4): one
 small file per language added with the CLI and asked through ``askalong ask`` with the
 real store and tree-sitter. "Where is X defined" quotes the definition's own line (a
 qualified name like ``Color.build`` too) and "what calls X" the call lines, read off the
@@ -104,6 +104,26 @@ function parse_hex_color(string $hex): array
     return array_map('hexdec', str_split($hex, 2));
 }
 """
+KOTLIN = """package paint
+
+data class Color(val rgb: List<Int>) {
+    companion object {
+        /** A colour read from hex digits. */
+        fun build(hex: String): Color {
+            return Color(parseHexColor(hex))
+        }
+    }
+
+    override fun toString(): String {
+        return format()
+    }
+
+    private fun format(): String = rgb.joinToString(",")
+}
+
+fun parseHexColor(hex: String): List<Int> =
+    hex.chunked(2).map { it.toInt(16) }
+"""
 CASES = {
     "color.rb": (
         RUBY,
@@ -119,6 +139,11 @@ CASES = {
         PHP,
         ("Where is Color.build defined?", ["public static function build(string $hex): Color"]),
         ("What calls parse_hex_color?", ["return new Color(parse_hex_color($hex));"]),
+    ),
+    "color.kt": (
+        KOTLIN,
+        ("Where is Color.build defined?", ["fun build(hex: String): Color {"]),
+        ("What calls parseHexColor?", ["return Color(parseHexColor(hex))"]),
     ),
     "build.sh": (
         SHELL,
@@ -170,6 +195,7 @@ def test_what_calls_x_is_answered_from_the_call_graph(
         ("color.rb", "What calls format?", ["Paint.format(@rgb)"]),
         ("fields.lua", "What calls parse?", ["return M.parse(text)[1]"]),
         ("color.php", "What calls format?", ["return $this->format();"]),
+        ("color.kt", "What calls format?", ["return format()"]),
     ],
 )
 def test_a_call_on_a_module_or_table_resolves_to_its_member(

@@ -44,6 +44,10 @@ SAMPLES = {
         "<?php\nuse App\\User;\n\nclass A\n{\n    private $x;\n\n"
         "    public static function build($x)\n    {\n        return new A($x);\n    }\n}\n"
     ),
+    "a.kt": (
+        "import kotlin.math.max\n\ndata class P(val x: Int) {\n    val y = 1\n\n"
+        "    fun norm(): Int {\n        return max(x, 0)\n    }\n}\n"
+    ),
     "a.sh": "#!/bin/sh\nset -e\n\nbuild() {\n  make\n}\n\nbuild\n",
 }
 EXPECTED = {
@@ -54,10 +58,11 @@ EXPECTED = {
     "a.c": [(), ("s",), ("f",)],
     "a.cpp": [(), ("A",), ("A", "m"), ("A", "g")],
     "a.rs": [(), ("S",), ("S",), ("S", "m")],
-    "a.rb": [(), ("Color",), ("Color", "build"), ("Color",)],
+    "a.rb": [(), ("Color",), ("Color", "build")],  # the closing ``end``: no block
     "a.lua": [(), ("helper",), ("M", "parse"), ()],
     "a.sh": [(), ("build",), ()],
     "a.php": [(), ("A",), ("A", "build")],
+    "a.kt": [(), ("P",), ("P", "norm")],
 }
 
 
@@ -94,6 +99,7 @@ BROKEN = {  # a syntax error above a definition: tree-sitter reads on past it
     "b.rb": ("class A\n  def m(\nend\n\ndef ok(x)\n  x\nend\n", ("ok",)),
     "b.lua": ("local x = = 1\n\nfunction ok(x)\n  return x\nend\n", ("ok",)),
     "b.php": ("<?php\nclass {\n\nfunction ok($x) {\n  return $x;\n}\n", ("ok",)),
+    "b.kt": ("class A {\n  fun m( {\n}\n\nfun ok(x: Int) = x\n", ("ok",)),
     "b.sh": ("if then fi (\n\nok() {\n  echo\n}\n", ("ok",)),
 }
 

@@ -257,6 +257,20 @@ PHP = Grammar(
     call_query=_PHP_CALLS,
     opening="<?php ",
 )
+_KOTLIN_CALLS = """\
+(call_expression . (simple_identifier) @callee)
+(call_expression . (navigation_expression . (_) @receiver
+    (navigation_suffix (simple_identifier) @callee) .))
+"""
+KOTLIN = Grammar(
+    "kotlin",
+    functions=frozenset({"function_declaration"}),
+    containers=frozenset({"class_declaration", "object_declaration"}),  # interfaces too
+    imports=frozenset({"import_header"}),
+    comment="line_comment",
+    call_query=_KOTLIN_CALLS,
+    nested_functions=True,
+)
 _BASH_CALLS = "(command name: (command_name (word) @callee))\n"
 _BASH_SOURCES = """\
 (command name: (command_name (word) @_source (#match? @_source "^(source|[.])$"))) @import
@@ -295,6 +309,8 @@ GRAMMARS: dict[str, Grammar] = {
     ".rake": RUBY,
     ".lua": LUA,
     ".php": PHP,
+    ".kt": KOTLIN,
+    ".kts": KOTLIN,
     ".sh": BASH,
     ".bash": BASH,
 }
@@ -302,7 +318,7 @@ GRAMMARS: dict[str, Grammar] = {
 # files (JSON, YAML, TOML, XML) are not: a folder of papers often holds them beside the PDFs.
 TEXT_SOURCES = frozenset(
     {
-        ".zsh", ".pl", ".pm", ".kt", ".kts", ".swift",
+        ".zsh", ".pl", ".pm", ".swift",
         ".scala", ".cs", ".m", ".mm", ".r", ".jl", ".hs", ".ml", ".mli", ".ex", ".exs",
         ".erl", ".clj", ".sql", ".proto", ".cmake", ".mk", ".gradle", ".vue", ".svelte",
         ".dart", ".zig", ".nim", ".f90", ".s", ".asm", ".ps1", ".bat", ".el", ".lisp",

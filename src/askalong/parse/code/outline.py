@@ -22,6 +22,7 @@ SymbolKind = Literal["function", "method", "class", "type"]
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _GENERIC = re.compile(r"<.*>|\[.*\]", re.S)
 _TABLE_NAMES = frozenset({"dot_index_expression", "method_index_expression"})
+_UNFIELDED_NAMES = frozenset({"simple_identifier", "type_identifier"})
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,8 @@ def definition_name(node: Any) -> tuple[str, ...]:
     for child in node.named_children:  # a Go type_declaration's type_spec, Lua's ``f = ``
         if child.type in ("type_spec", "type_alias", "variable_list"):
             return definition_name(child)
+        if child.type in _UNFIELDED_NAMES:  # Kotlin names a definition by no field
+            return (_text(child),)
     return ()
 
 

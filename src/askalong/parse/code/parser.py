@@ -26,7 +26,8 @@ from askalong.parse.flow.decoding import decode
 from askalong.types import Block, ParsedDocument
 
 TEXT_BLOCK_LINES = 40
-_BARE = re.compile(r"[\s{}()\[\];,]*")  # a span of only these is no block
+# A span of only these is no block: braces, a Ruby or Lua class's closing ``end``.
+_BARE = re.compile(r"(?:[\s{}()\[\];,]|\bend\b)*")
 
 
 def parse(data: bytes, *, source: str) -> ParsedDocument:
