@@ -58,7 +58,7 @@ EXPECTED = {
     "a.c": [(), ("s",), ("f",)],
     "a.cpp": [(), ("A",), ("A", "m"), ("A", "g")],
     "a.rs": [(), ("S",), ("S",), ("S", "m")],
-    "a.rb": [(), ("Color",), ("Color", "build")],  # the closing ``end``: no block
+    "a.rb": [(), ("Color",), ("Color", "build"), ("Color",)],
     "a.lua": [(), ("helper",), ("M", "parse"), ()],
     "a.sh": [(), ("build",), ()],
     "a.php": [(), ("A",), ("A", "build")],

@@ -22,7 +22,7 @@ from itertools import pairwise
 from pathlib import PurePosixPath
 
 from askalong.asking.code_lines import K1, B, idf, line_terms, term_list
-from askalong.context.code_graph import Repository, is_class
+from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place, SourceFile
 from askalong.parse.code.languages import is_code_name
 
@@ -55,7 +55,6 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     a block the question names in words (``named_in_words``) as if it held
     ``NAME_BONUS`` terms found nowhere else; None when none holds any."""
     wanted = line_terms(question)
-    places = _without_namespaces(places)
     counts = [_counts(p) for p in places]
     weights = idf(frozenset(c) for c in counts)
     average = sum(c.total() for c in counts) / max(len(counts), 1)
@@ -79,21 +78,24 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     best, rest = found[0], tuple(places[i] for i in found[1 : NEXT_BLOCKS + 1])
     if _named(places[best], names):  # named: what it holds is what was asked
         return Subject(places[best], 1.0, rest)
-    return Subject(places[best], _coverage(wanted, frozenset(counts[best]), weights), rest)
+    asked = wanted - _repository_terms(places) or wanted
+    return Subject(places[best], _coverage(asked, frozenset(counts[best]), weights), rest)
 
 
-def _without_namespaces(places: Sequence[Place]) -> list[Place]:
-    """The places less a namespace's opening line: a one-line class or module header that
-    other files open too (Ruby's ``module Rainbow`` atop every file of the gem) holds only
-    the project's name, which a question about using the project says without asking it."""
-    opened: dict[tuple[str, ...], set[str]] = {}
-    for place in places:
-        if place.qualname and "\n" not in place.block.text.strip() and is_class(place.block):
-            opened.setdefault(place.qualname, set()).add(place.file.source)
-    shared = {name for name, files in opened.items() if len(files) > 1}
-    if not shared:
-        return list(places)
-    return [p for p in places if p.qualname not in shared or "\n" in p.block.text.strip()]
+def _repository_terms(places: Sequence[Place]) -> frozenset[str]:
+    """The terms of the folder all the files lie in, the repository's name (``rainbow``):
+    a question says it to name the project ("how do I use rainbow to …"), never as what
+    it asks of a block; a block holding it covers nothing of the question by it."""
+    folders = {PurePosixPath(p.file.source.replace("\\", "/")).parent.parts for p in places}
+    common = functools.reduce(_common_prefix, folders) if folders else ()
+    return line_terms(common[-1]) if common else frozenset()
+
+
+def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    same = 0
+    while same < min(len(a), len(b)) and a[same] == b[same]:
+        same += 1
+    return a[:same]
 
 
 def _test_weight(place: Place, tests_asked: bool) -> float:

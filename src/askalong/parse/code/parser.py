@@ -26,8 +26,7 @@ from askalong.parse.flow.decoding import decode
 from askalong.types import Block, ParsedDocument
 
 TEXT_BLOCK_LINES = 40
-# A span of only these is no block: braces, a Ruby or Lua class's closing ``end``.
-_BARE = re.compile(r"(?:[\s{}()\[\];,]|\bend\b)*")
+_BARE = re.compile(r"[\s{}()\[\];,]*")  # a span of only these is no block
 
 
 def parse(data: bytes, *, source: str) -> ParsedDocument:
