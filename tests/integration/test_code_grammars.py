@@ -1,4 +1,4 @@
-"""Ruby, Lua, PHP, Kotlin and shell repositories read through their grammars (issue 32, item 4): one
+"""Ruby, Lua, PHP and Kotlin repositories read through their grammars (issue 32, item 4): one
 small file per language added with the CLI and asked through ``askalong ask`` with the
 real store and tree-sitter. "Where is X defined" quotes the definition's own line (a
 qualified name like ``Color.build`` too) and "what calls X" the call lines, read off the
@@ -61,21 +61,6 @@ function M.first(text)
 end
 
 return M
-"""
-SHELL = """#!/bin/sh
-set -e
-
-# Builds one target.
-build() {
-  make -C "$1"
-}
-
-deploy() {
-  build "$1"
-  rsync -a out/ "$2"
-}
-
-deploy src /srv
 """
 PHP = """<?php
 namespace App;
@@ -144,11 +129,6 @@ CASES = {
         KOTLIN,
         ("Where is Color.build defined?", ["fun build(hex: String): Color {"]),
         ("What calls parseHexColor?", ["return Color(parseHexColor(hex))"]),
-    ),
-    "build.sh": (
-        SHELL,
-        ("Where is build defined?", ["build() {"]),
-        ("What calls build?", ['build "$1"']),
     ),
 }
 

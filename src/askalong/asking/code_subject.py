@@ -78,7 +78,9 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     best, rest = found[0], tuple(places[i] for i in found[1 : NEXT_BLOCKS + 1])
     if _named(places[best], names):  # named: what it holds is what was asked
         return Subject(places[best], 1.0, rest)
-    asked = wanted - _repository_terms(places) or wanted
+    asked = wanted - _repository_terms(places)
+    if not any(t.isascii() for t in asked):  # "git flow 的版本号": the name is its code words
+        asked = wanted
     return Subject(places[best], _coverage(asked, frozenset(counts[best]), weights), rest)
 
 
