@@ -7,6 +7,8 @@ import pytest
 
 from askalong.chunk.code import chunk_code
 from askalong.context.line_anchor import LineRef, line_anchor, line_ref
+from askalong.parse.code.languages import BASH
+from askalong.parse.code.outline import code_outline
 from askalong.parse.code.parser import parse
 from askalong.parse.detect import detect_format
 from askalong.text.size import size_units
@@ -32,6 +34,22 @@ SAMPLES = {
         "use std::io;\n\nstruct S {\n    a: i32,\n}\n\n"
         "impl S {\n    fn m(&self) -> i32 {\n        1\n    }\n}\n"
     ),
+    "a.rb": (
+        'require "json"\n\nclass Color\n  NAMES = {}\n\n  def self.build(hex)\n'
+        "    new(hex)\n  end\nend\n"
+    ),
+    "a.lua": (
+        "local M = {}\n\nlocal function helper(x)\n  return x\nend\n\n"
+        "function M.parse(s)\n  return helper(s)\nend\n\nreturn M\n"
+    ),
+    "a.php": (
+        "<?php\nuse App\\User;\n\nclass A\n{\n    private $x;\n\n"
+        "    public static function build($x)\n    {\n        return new A($x);\n    }\n}\n"
+    ),
+    "a.kt": (
+        "import kotlin.math.max\n\ndata class P(val x: Int) {\n    val y = 1\n\n"
+        "    fun norm(): Int {\n        return max(x, 0)\n    }\n}\n"
+    ),
 }
 EXPECTED = {
     "w.go": [(), ("W",), ("W", "Release")],
@@ -41,6 +59,10 @@ EXPECTED = {
     "a.c": [(), ("s",), ("f",)],
     "a.cpp": [(), ("A",), ("A", "m"), ("A", "g")],
     "a.rs": [(), ("S",), ("S",), ("S", "m")],
+    "a.rb": [(), ("Color",), ("Color", "build"), ("Color",)],
+    "a.lua": [(), ("helper",), ("M", "parse"), ()],
+    "a.php": [(), ("A",), ("A", "build")],
+    "a.kt": [(), ("P",), ("P", "norm")],
 }
 
 
@@ -71,6 +93,39 @@ def test_a_file_without_a_grammar_goes_in_as_line_blocks() -> None:
     parsed = parse(script.encode(), source="tools/run.sh")
     assert parsed.format == "code"
     assert [b.lines for b in parsed.blocks] == [(1, 40), (41, 80), (81, 100)]
+
+
+BROKEN = {  # a syntax error above a definition: tree-sitter reads on past it
+    "b.rb": ("class A\n  def m(\nend\n\ndef ok(x)\n  x\nend\n", ("ok",)),
+    "b.lua": ("local x = = 1\n\nfunction ok(x)\n  return x\nend\n", ("ok",)),
+    "b.php": ("<?php\nclass {\n\nfunction ok($x) {\n  return $x;\n}\n", ("ok",)),
+    "b.kt": ("class A {\n  fun m( {\n}\n\nfun ok(x: Int) = x\n", ("ok",)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_a_file_with_a_syntax_error_still_gives_its_definitions(name: str) -> None:
+    source, expected = BROKEN[name]
+    parsed = parse(source.encode(), source=f"repo/{name}")
+    assert expected in [b.section_path for b in parsed.blocks]
+    assert "\n".join(b.text for b in parsed.blocks).split() == source.split()
+
+
+def test_a_ruby_script_is_told_by_its_shebang() -> None:
+    parsed = parse(b"#!/usr/bin/env ruby\ndef run\n  1\nend\n", source="bin/tool")
+    assert [b.section_path for b in parsed.blocks] == [("run",)]  # the #! line its comment
+
+
+def test_the_shell_grammar_reads_functions_commands_and_sources() -> None:
+    script = b'. ./lib.sh\n\nbuild() {\n  helper "$1" | grep x\n}\n\nfunction helper {\n  :\n}\n'
+    outline = code_outline(script, BASH)
+    assert [(s.qualname, s.lines) for s in outline.symbols] == [
+        (("build",), (3, 5)),
+        (("helper",), (7, 9)),
+    ]
+    calls = [(c.callee, c.enclosing) for c in outline.calls]
+    assert (("helper", ("build",)) in calls) and (("grep", ("build",)) in calls)
+    assert [i.line for i in outline.imports] == [1]
 
 
 def test_code_is_told_by_its_name_or_its_shebang() -> None:

@@ -97,6 +97,29 @@ def test_a_question_about_what_the_code_lacks_is_covered_too_little_to_answer() 
     assert held is not None and held.coverage >= COVERAGE_FLOOR
 
 
+RAINBOW_RB = """def Rainbow(string)
+  Rainbow.global.wrap(string.to_s)
+end
+"""
+PRESENTER_RB = (
+    "".join(
+        f"def {name}\n  wrap_with_sgr({code})\nend\n\n"
+        for code, name in enumerate(["reset", "bright", "faint", "italic", "underline", "blink"])
+    )
+    + "def uncolor(string)\n  string.gsub(/\\e\\[[\\d;]+m/, '')\nend\n"
+)
+
+
+def test_the_repositorys_own_name_in_a_question_covers_nothing() -> None:
+    sources = {"rainbow/global.rb": RAINBOW_RB, "rainbow/presenter.rb": PRESENTER_RB}
+    files = [SourceFile(n, n, parse(t.encode(), source=n).blocks) for n, t in sources.items()]
+    places = all_places(Repository(files))
+    lacking = best_subject(places, "how do I use rainbow to print a progress bar")
+    assert lacking is None or lacking.coverage < COVERAGE_FLOOR
+    held = best_subject(places, "how does rainbow uncolor a string?")
+    assert held is not None and held.coverage >= COVERAGE_FLOOR
+
+
 def test_identifier_parts_are_words_and_a_rare_term_outweighs_a_common_one() -> None:
     assert {"lru", "cach", "evict", "list"} <= line_terms("LRUCache evictList")
     texts = ["cache = {}", "cache.get(k)", "cache.put(k)", "key = typedkey if typed else k"]

@@ -78,7 +78,26 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     best, rest = found[0], tuple(places[i] for i in found[1 : NEXT_BLOCKS + 1])
     if _named(places[best], names):  # named: what it holds is what was asked
         return Subject(places[best], 1.0, rest)
-    return Subject(places[best], _coverage(wanted, frozenset(counts[best]), weights), rest)
+    asked = wanted - _repository_terms(places)
+    if not any(t.isascii() for t in asked):  # "git flow 的版本号": the name is its code words
+        asked = wanted
+    return Subject(places[best], _coverage(asked, frozenset(counts[best]), weights), rest)
+
+
+def _repository_terms(places: Sequence[Place]) -> frozenset[str]:
+    """The terms of the folder all the files lie in, the repository's name (``rainbow``):
+    a question says it to name the project ("how do I use rainbow to …"), never as what
+    it asks of a block; a block holding it covers nothing of the question by it."""
+    folders = {PurePosixPath(p.file.source.replace("\\", "/")).parent.parts for p in places}
+    common = functools.reduce(_common_prefix, folders) if folders else ()
+    return line_terms(common[-1]) if common else frozenset()
+
+
+def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    same = 0
+    while same < min(len(a), len(b)) and a[same] == b[same]:
+        same += 1
+    return a[:same]
 
 
 def _test_weight(place: Place, tests_asked: bool) -> float:

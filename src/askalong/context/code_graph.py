@@ -50,9 +50,10 @@ MAX_BASES = 8  # levels of base classes followed
 _NEW = lazy(r"^new\s+([A-Z]\w*)\b")
 _NOT_HEADER = ("#", "//", "/*", "*", "@")
 _CLASS_HEADER = lazy(
-    r"(?:(?:export|public|private|protected|abstract|final|static|default|sealed)\s+)*"
-    r"(?:class|struct|interface|enum|record|type|impl)\b"
-)
+    r"(?:(?:export|public|private|protected|abstract|final|static|default|sealed"
+    r"|data|open|internal|inner|value|annotation)\s+)*"  # Kotlin's ``data class``
+    r"(?:(?:class|struct|interface|enum|record|type|impl)\b|(?:module|object)\s+[A-Z])"
+)  # Ruby's ``module Paint``, Kotlin's ``object Registry``: members called on the name
 _GO_RECEIVER = lazy(r"^\s*func\s*\(\s*(\w+)", re.M)
 _GO_RETURNS = lazy(r"^func\s+\w+\([^)]*\)\s*\*?(\w+)\s*\{", re.M)  # a function's type
 

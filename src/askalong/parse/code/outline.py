@@ -21,6 +21,8 @@ from askalong.parse.code.languages import Grammar, parser_for, queries_for
 SymbolKind = Literal["function", "method", "class", "type"]
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _GENERIC = re.compile(r"<.*>|\[.*\]", re.S)
+_TABLE_NAMES = frozenset({"dot_index_expression", "method_index_expression"})
+_UNFIELDED_NAMES = frozenset({"simple_identifier", "type_identifier"})
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,8 @@ def code_outline(
 ) -> CodeOutline:
     """Everything ``source`` defines, imports and calls (``calls``: the call sites too, a
     third of the time); lines count from ``first_line``."""
+    if grammar.opening and b"<?" not in source:
+        source = grammar.opening.encode() + source  # on the first line: lines count the same
     tree = parser_for(grammar).parse(source)
     definitions, call_query = queries_for(grammar)
     symbols: list[Symbol] = []
@@ -84,6 +88,10 @@ def code_outline(
             imports.append(_import(node, first_line))
         elif scope.name:
             symbols.append(_symbol(node, grammar, scope, first_line))
+    if grammar.extra_definitions:  # imports that are calls: ``require "json"``
+        called = _captured(definitions, tree.root_node, "import")
+        imports += [_import(node, first_line) for node in called]
+        imports.sort(key=lambda i: i.line)
     symbols.sort(key=lambda s: (s.lines[0], -s.lines[1]))
     sites = _call_sites(call_query, tree.root_node, symbols, first_line) if calls else ()
     return CodeOutline(grammar.name, tuple(symbols), sites, tuple(imports), tree)
@@ -156,9 +164,11 @@ def definition_name(node: Any) -> tuple[str, ...]:
         child = node.child_by_field_name(field)
         if child is not None:
             return _name_parts(child)
-    for child in node.named_children:  # a Go type_declaration's type_spec
-        if child.type in ("type_spec", "type_alias"):
+    for child in node.named_children:  # a Go type_declaration's type_spec, Lua's ``f = ``
+        if child.type in ("type_spec", "type_alias", "variable_list"):
             return definition_name(child)
+        if child.type in _UNFIELDED_NAMES:  # Kotlin names a definition by no field
+            return (_text(child),)
     return ()
 
 
@@ -170,6 +180,8 @@ def _name_parts(node: Any) -> tuple[str, ...]:
         node = inner
     if node.type in ("struct_type", "interface_type", "function_declarator"):
         return ()
+    if node.type in _TABLE_NAMES:  # Lua's ``function M.f``, ``function M:m``: ("M", "f")
+        return tuple(_WORD.findall(node.text.decode("utf-8", "replace"))[-2:])
     text = node.text.decode("utf-8", "replace")
     if text.isascii() and text.isidentifier():  # nearly every name: what the patterns give
         return (text,)

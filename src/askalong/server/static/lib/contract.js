@@ -122,6 +122,7 @@ export const CODE_SUFFIXES = Object.freeze([
   ".py",
   ".pyi",
   ".r",
+  ".rake",
   ".rb",
   ".rs",
   ".s",
