@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+from askalong.asking.code_routes import FROM_CODE_ROUTES
 from askalong.asking.question import INTENT_QUESTIONS
 from askalong.ingest.archive import ARCHIVE_SUFFIXES
 from askalong.ingest.inputs import DOCUMENT_SUFFIXES
@@ -55,6 +56,7 @@ def test_the_contract_holds_the_python_constants() -> None:
         "CODE_SUFFIXES": sorted(CODE_SUFFIXES),
         "ARCHIVE_SUFFIXES": list(ARCHIVE_SUFFIXES),
         "FEEDBACK_RATINGS": list(RATINGS),
+        "FROM_CODE_ROUTES": sorted(FROM_CODE_ROUTES),
         "MAX_FEEDBACK_REASON_CHARS": MAX_REASON_CHARS,
     }
 
