@@ -70,8 +70,13 @@ def _contents_piece(block: Block) -> bool:
 
 def is_label(text: str) -> bool:
     """A short line that is not a sentence: a link, a menu entry, an index term."""
-    size = len(text.split()) + len(_HAN.findall(text)) // 2
+    size = _words(text)
     return 0 < size <= _LABEL_SIZE and not text.rstrip().endswith(_SENTENCE_ENDS)
+
+
+def _words(text: str) -> int:
+    """Words, two Han characters counting one."""
+    return len(text.split()) + len(_HAN.findall(text)) // 2
 
 
 def _link_runs(blocks: Sequence[Block], links: Set[str]) -> set[int]:
@@ -131,5 +136,4 @@ def lists_later_titles(blocks: Sequence[Block], index: int) -> bool:
 
 def _may_be_title(text: str) -> bool:
     """Short, and words, not a page number or a lone symbol: a title a contents lists."""
-    size = len(text.split()) + len(_HAN.findall(text)) // 2
-    return size >= 2 and len(text) <= _TITLE_CHARS
+    return _words(text) >= 2 and len(text) <= _TITLE_CHARS

@@ -157,7 +157,7 @@ def learned_answer(
         )
     direct = _announced(w.units, [found[k] for k in _direct(found, order, scores)])
     shown = {_place(c) for c in direct}
-    further = [found[k] for k in _further(scores, order, []) if _place(found[k]) not in shown]
+    further = [found[k] for k in _close(scores, order) if _place(found[k]) not in shown]
     quoted = [*direct, *further[: max(MAX_QUOTES - len(direct), 0)]]
     quotes = tuple(
         unit_quote(n, w.units[c.unit], _span(c), c.text) for n, c in enumerate(quoted, start=1)
@@ -236,27 +236,31 @@ def _announced(units: Sequence[ContextUnit], direct: list[Candidate]) -> list[Ca
     heading or the two overrun the answer's shape. The colon ends no sentence: the answer's
     shape counts the two as one."""
     out: list[Candidate] = []
-    every: list[Candidate] | None = None
+    taken = {_place(c) for c in direct}
+    every: list[Candidate] | None = None  # split only when a sentence may introduce more
     for c in direct:
-        if _place(c) in {_place(o) for o in out}:
-            continue
         out.append(c)
+        if not (announces(c.text) or _unfinished(c)):
+            continue
         every = every if every is not None else candidates(units)
         after = _following(every, c)
-        if after is None or _place(after) in {_place(o) for o in (*out, *direct)}:
+        if after is None or _place(after) in taken:
             continue
-        if not (announces(c.text) or _leads_into(c, after)):
-            continue
-        if fits(f"{c.text} {after.text}"):  # else the announcing sentence is shown alone
-            out.append(after)
+        if (announces(c.text) or _leads_into(c, after)) and fits(f"{c.text} {after.text}"):
+            out.append(after)  # else the announcing sentence is shown alone
+            taken.add(_place(after))
     return out
 
 
+def _unfinished(c: Candidate) -> bool:
+    """Prose left without a full stop or a colon."""
+    return c.kind != "code" and not c.text.rstrip().endswith(SENTENCE_ENDS)
+
+
 def _leads_into(c: Candidate, after: Candidate) -> bool:
-    """Whether ``c`` ends its block unfinished (no full stop, no colon) right above a code
-    block: a lead-in to that code ("…, use" / "浏览器引入" above the command or tag)."""
-    unfinished = c.kind != "code" and not c.text.rstrip().endswith(SENTENCE_ENDS)
-    return unfinished and after.kind == "code" and after.piece != c.piece
+    """Whether ``c`` ends its block unfinished right above a code block: a lead-in to that
+    code ("…, use" / "浏览器引入" above the command or tag)."""
+    return _unfinished(c) and after.kind == "code" and after.piece != c.piece
 
 
 def _following(every: list[Candidate], c: Candidate) -> Candidate | None:
@@ -286,12 +290,11 @@ def _place(c: Candidate) -> tuple[int, int, int]:
     return (c.unit, c.piece, c.index)
 
 
-def _further(scores: np.ndarray, order: list[int], direct: list[int]) -> list[int]:
-    """Further quotes: sentences close to the best by the model's softmax weight."""
+def _close(scores: np.ndarray, order: list[int]) -> list[int]:
+    """The sentences close to the best by the model's softmax weight, best first: the
+    further quotes, once the direct answer's are set aside."""
     weight = np.exp(scores - scores.max())
-    top = weight[order[0]]
-    rest = [k for k in order if k not in direct and weight[k] >= QUOTE_SHARE * top]
-    return rest[: max(MAX_QUOTES - len(direct), 0)]
+    return [k for k in order if weight[k] >= QUOTE_SHARE * weight[order[0]]]
 
 
 def _next(found: list[Candidate], k: int) -> int | None:
