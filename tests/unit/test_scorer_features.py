@@ -3,6 +3,8 @@ pair, the same at training and at run time."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from askalong.answer.scorer.features import (
@@ -12,6 +14,7 @@ from askalong.answer.scorer.features import (
     LEXICAL,
     Sentence,
     answerable_features,
+    covered_share,
     sentence_features,
     unseen_terms,
 )
@@ -94,3 +97,14 @@ def test_what_of_the_question_no_evidence_holds_is_measured_in_words_and_chinese
     chinese = unseen_terms("怎么连接无线网络", ["安装程序会配置网络接口。"])
     assert 0.0 < chinese[0] < 1.0  # 无线 missing, 网络 held
     assert unseen_terms("?", evidence) == (0.0, 0.0, 0.0)
+
+
+def test_the_covered_share_does_not_depend_on_the_order_the_weights_come_in() -> None:
+    # The weights follow the question's set order, which changes with the hash seed; a
+    # last-bit difference broke ties between sentences and changed an answer run to run.
+    weights = {"a": 0.86, "b": 0.78, "c": 0.48, "d": 0.33, "e": 0.56}
+    shares = {
+        covered_share({k: weights[k] for k in order}, frozenset("abcd"))
+        for order in itertools.permutations(weights)
+    }
+    assert len(shares) == 1

@@ -224,9 +224,9 @@ def _best_blocks(body: list[Block], terms: set[str], limit: int) -> tuple[list[B
     block_terms = [terms & key_terms(block.text) for block in body]
     frequency = Counter(term for shared in block_terms for term in shared)
     weight = {t: math.log(1 + len(body) / max(frequency[t], 1)) for t in terms}
-    total = sum(weight.values())
+    total = math.fsum(weight.values())
     scored = [
-        (-sum(weight[t] for t in shared) / total if total else 0.0, position)
+        (-math.fsum(weight[t] for t in shared) / total if total else 0.0, position)
         for position, shared in enumerate(block_terms)
     ]
     best = sorted(item for item in scored if item[0] < 0)[:limit]

@@ -264,7 +264,7 @@ def cued(
                 continue
             named = [t for t in terms if _about(sentence.text, t)]
             if named:
-                weight = sum(terms[t].weight for t in named)
+                weight = math.fsum(terms[t].weight for t in named)
                 found.append(Material(kind, named[0], sentence, weight))
     return sorted(found, key=lambda m: -m.strength)[:limit]
 
@@ -280,7 +280,7 @@ def contrasts(
             named = [t for t in terms if _about(sentence.text, t)]
             others = [o for o in other if mentions(sentence.text, o)]
             if others and (named or contrast_cue(sentence.text)):
-                weight = sum(terms[t].weight for t in named) + 2.0 * len(others)
+                weight = math.fsum(terms[t].weight for t in named) + 2.0 * len(others)
                 both.append(Material("contrast", others[0], sentence, weight))
     ranked = sorted(both, key=lambda m: -m.strength)
     return [*ranked, *cued(terms, passages, contrast_cue, "contrast", limit=limit)][:limit]

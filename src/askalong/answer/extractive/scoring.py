@@ -223,11 +223,11 @@ def _relevance(query: _Query, sentence_terms: list[set[str]]) -> list[float]:
     the candidates, the secondary terms' part capped: the ranking signal (0..1)."""
     idf = _idf(query.weights, sentence_terms)
     weight = {term: w * idf[term] for term, w in query.weights.items()}
-    total = sum(weight[t] for t in query.own) or sum(weight.values()) or 1.0
+    total = math.fsum(weight[t] for t in query.own) or math.fsum(weight.values()) or 1.0
     out = []
     for terms in sentence_terms:
-        own = sum(w for t, w in weight.items() if t in terms and t in query.own)
-        other = sum(w for t, w in weight.items() if t in terms and t not in query.own)
+        own = math.fsum(w for t, w in weight.items() if t in terms and t in query.own)
+        other = math.fsum(w for t, w in weight.items() if t in terms and t not in query.own)
         out.append(min(1.0, own / total + min(other / total, query.cap)))
     return out
 

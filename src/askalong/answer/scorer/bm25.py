@@ -30,8 +30,8 @@ def bm25_scores(question: str, texts: Sequence[str]) -> list[float]:
     asked = set(tokenize(question))
     df = {t: sum(1 for d in docs if t in d) for t in asked}
     idf = {t: math.log(1 + (len(docs) - df[t] + 0.5) / (df[t] + 0.5)) for t in asked}
-    return [
-        sum(
+    return [  # fsum: ``asked`` is a set, whose order changes with the hash seed
+        math.fsum(
             idf[t] * d[t] * (K1 + 1) / (d[t] + K1 * (1 - B + B * n / average))
             for t in asked
             if t in d

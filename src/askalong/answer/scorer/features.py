@@ -160,9 +160,12 @@ def idf_weights(asked: set[str], terms: Sequence[frozenset[str]]) -> dict[str, f
 
 
 def covered_share(weight: dict[str, float], terms: frozenset[str] | set[str]) -> float:
-    """The IDF-weighted share of the question's terms held in ``terms`` (0..1)."""
-    total = sum(weight.values())
-    return sum(w for t, w in weight.items() if t in terms) / total if total else 0.0
+    """The IDF-weighted share of the question's terms held in ``terms`` (0..1). Summed
+    exactly (``fsum``): the weights come in the question's set order, which changes with
+    the process's hash seed, and a last-bit difference broke ties between sentences (the
+    reciprocal rank) so one answer differed from run to run."""
+    total = math.fsum(weight.values())
+    return math.fsum(w for t, w in weight.items() if t in terms) / total if total else 0.0
 
 
 def _neighbours(sentences: Sequence[Sentence], values: np.ndarray) -> tuple[np.ndarray, ...]:
