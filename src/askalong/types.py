@@ -373,7 +373,9 @@ class Answer:
     turn_id: str | None = None
     answerer: str = "extractive"
     model: str | None = None
-    route: str | None = None  # "light" | "strong" when a model answered
+    # "light" | "strong" when a model answered; the code's (asking/code_routes) when written
+    # from code; a chat answer's as stored: its one part's
+    route: str | None = None
     searched: tuple[str, ...] = ()  # what was searched: shown with a not_covered answer
     notes: tuple[str, ...] = ()
     timings: Timings = field(default_factory=Timings)

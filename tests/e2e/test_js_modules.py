@@ -183,6 +183,38 @@ def test_the_browser_reads_the_python_constants_from_contract_js(served: Page) -
     assert run(served, "/lib/contract.js", "return Object.isFrozen(m.VERDICTS);") is True
 
 
+# -- lib/from-code.js ------------------------------------------------------------------------
+
+
+def test_an_answered_code_route_is_code_and_a_refusal_or_prose_is_not(served: Page) -> None:
+    routes = [*sorted(FROM_CODE_ROUTES), None, "light"]
+    answers = [{"status": "answered", "route": route} for route in routes]
+    refused = {"status": "not_covered", "route": sorted(FROM_CODE_ROUTES)[0]}
+    shown = run(
+        served, "/lib/from-code.js", "return arg.map(m.writtenFromCode);", [*answers, refused]
+    )
+    assert shown == [True] * len(FROM_CODE_ROUTES) + [False, False, False]
+
+
+def test_each_code_part_of_a_chat_answer_is_its_own_stretch(served: Page) -> None:
+    code = {"status": "answered", "route": "code_graph", "answer": "f is called from:\n  g [1]"}
+    prose = {"status": "answered", "route": None, "answer": "TRUNCATE empties a table. [2]"}
+    text = f"1. Who calls f?\n{code['answer']}\n\n2. What does TRUNCATE do?\n{prose['answer']}"
+    stretches = "return m.codeStretches(arg.text, arg.parts);"
+    both = run(served, "/lib/from-code.js", stretches, {"text": text, "parts": [code, prose]})
+    assert both == [
+        {"text": "1. Who calls f?\n", "code": False},
+        {"text": code["answer"], "code": True},
+        {"text": f"\n\n2. What does TRUNCATE do?\n{prose['answer']}", "code": False},
+    ]
+    alone = run(served, "/lib/from-code.js", stretches, {"text": code["answer"], "parts": [code]})
+    assert alone == [{"text": code["answer"], "code": True}]
+    refusal = {"text": "Not covered.", "parts": [code]}  # a refusal's text stands for its parts
+    assert run(served, "/lib/from-code.js", stretches, refusal) == [
+        {"text": "Not covered.", "code": False}
+    ]
+
+
 # -- library/progress.js ----------------------------------------------------------------------
 
 

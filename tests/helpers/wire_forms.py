@@ -204,7 +204,8 @@ def chat() -> ChatAnswer:
     """A chat answer with every part filled: two parts, a source, a step, scores."""
     source = ChatSource(3, "d1", "Guide", 2, ("Intro",), "b1", 0, 5, "Hello", "weak", ("why",))
     step = ToolStep("search_knowledge", {"query": "hello", "top_k": 5}, "1 passage", (3,), 1.25)
-    parts = (ChatPart("Hi?", "answered", "Hello [3]", (3,)), ChatPart("Bye?", "not_covered", ""))
+    hello = ChatPart("Hi?", "answered", "Hello [3]", (3,), "code_lines")
+    parts = (hello, ChatPart("Bye?", "not_covered", ""))
     return ChatAnswer(
         status="answered",
         question="Hi? Bye?",

@@ -94,6 +94,7 @@ SAMPLES = [
     Org("eng", "2026-12-05", parent="acme"),
     ApiToken("t1", "alice", "ci", "2026-12-05", revoked=True),
     ChatPart("Hi?", "answered", "Hello [3]", (3,)),
+    ChatPart("Who calls f?", "answered", "f is called from g [1]", (1,), "code_graph"),
     Collection("c0ffee", "alice", "手册", "2026-12-05", documents=2, chunks=9),
 ]
 

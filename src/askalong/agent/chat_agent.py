@@ -197,8 +197,10 @@ def _chat_answer(
 
 
 def stored_answer(answer: ChatAnswer) -> Answer:
-    """The chat answer as a thread keeps it: its sources as the quotes they cite, and its
-    sources' hits, which feedback freezes with their route scores and ranks."""
+    """The chat answer as a thread keeps it: its sources as the quotes they cite, its
+    sources' hits, which feedback freezes with their route scores and ranks, and the
+    route of its one part (the text is that part's: a reopened code answer shows as code;
+    several parts' text is theirs joined, and keeps none)."""
     quotes = tuple(
         Quote(
             s.number,
@@ -226,6 +228,7 @@ def stored_answer(answer: ChatAnswer) -> Answer:
         notes=answer.notes,
         conflicts=answer.conflicts,
         hits=answer.hits,
+        route=answer.parts[0].route if len(answer.parts) == 1 else None,
     )
 
 

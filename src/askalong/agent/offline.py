@@ -18,7 +18,7 @@ from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from askalong.agent.choosing import chosen_answers
+from askalong.agent.choosing import Drawn, chosen_answers
 from askalong.agent.numbering import local_to_source, renumber_claims, renumber_markers
 from askalong.agent.source_registry import Source, SourceRegistry
 from askalong.agent.stream_events import ChatEvent, PartAnswered, ToolCalled, ToolDone
@@ -150,8 +150,17 @@ def _answered(
         claims += renumber_claims(answer.claims, mapping)
     numbers = tuple(dict.fromkeys(number for number, _ in quotes))
     language = found.retrieved.asked.question.language
-    part = ChatPart(text, drawn[0].answer.status, joined(texts, language), numbers)
+    status = drawn[0].answer.status
+    part = ChatPart(text, status, joined(texts, language), numbers, _route(drawn))
     return part, tuple(claims), tuple(quotes)
+
+
+def _route(drawn: Sequence[Drawn]) -> str | None:
+    """The route the part's answers share (a code answer's: the chat shows the part as
+    code); None when a summary's answers took different routes, so no prose is shown as
+    code."""
+    routes = {one.answer.route for one in drawn}
+    return routes.pop() if len(routes) == 1 else None
 
 
 def cited_sources(

@@ -77,12 +77,16 @@ class ChatSource:
 
 @dataclass(frozen=True)
 class ChatPart:
-    """One part of the question, answered on its own, citing the answer's numbers."""
+    """One part of the question, answered on its own, citing the answer's numbers.
+    ``route`` is the route of the answer it was drawn from, as an ``ask`` answer carries it
+    (a code answer's, ``asking/code_routes``: the chat shows it as code); None for a part
+    not drawn from one (a model's reply, the knowledge base's counts)."""
 
     question: str
     status: AnswerStatus
     answer: str
     sources: tuple[int, ...] = ()
+    route: str | None = None
 
 
 @dataclass(frozen=True)

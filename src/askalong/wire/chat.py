@@ -23,6 +23,7 @@ class ChatPartJSON(TypedDict):
     status: AnswerStatus
     answer: str  # cites the answer's source numbers, [n]
     sources: list[int]
+    route: str | None  # the answer's route, as ``ask`` gives it: FROM_CODE_ROUTES is code
 
 
 class ChatSourceJSON(TypedDict):

@@ -5,6 +5,7 @@
 // with its verdict in plain words, copy, export and feedback below it.
 
 import { el, icon, shorten } from "../lib/dom.js";
+import { codeStretches, writtenFromCode } from "../lib/from-code.js";
 import { t, tn } from "../lib/i18n.js";
 import { claimList } from "../panel/quotes-view.js";
 import { verdictView } from "../panel/verdicts.js";
@@ -118,7 +119,7 @@ export class ChatTurn {
           { class: "chat-part-question" },
           t("chat.part", { n: part.index + 1, question: part.question }),
         ),
-        el("p", {}, withChips(part.answer, new Map())),
+        el("p", { class: codeClass(part) }, withChips(part.answer, new Map())),
       ),
     );
   }
@@ -171,8 +172,9 @@ export class ChatTurn {
     this.el.dataset.state = "done";
     this.el.dataset.status = answer.status;
     const byNumber = new Map(answer.sources.map((s) => [s.number, s]));
-    this.answer.replaceChildren(...withChips(answer.answer ?? "", byNumber));
-    this.sources.replaceChildren(...sourceList(answer.sources));
+    const parts = partsOf(answer);
+    this.answer.replaceChildren(...answerText(answer.answer ?? "", parts, byNumber));
+    this.sources.replaceChildren(...sourceList(answer.sources, codeSources(parts)));
     const quotes = answer.sources.map((s) => ({ number: s.number, text: s.text }));
     const notes = [...(answer.notes ?? []), ...(answer.limits_hit ?? []).map(limitWords)];
     this.footer.replaceChildren(
@@ -218,15 +220,41 @@ export class ChatTurn {
   }
 }
 
-function sourceList(sources) {
+// A part written from code is shown as code, as the reader shows such an answer.
+function codeClass(part) {
+  return writtenFromCode(part) ? "answer-text from-code" : null;
+}
+
+// The answer's parts, each with its route; a reopened turn's answer (a thread's) has none
+// and stands for its one part (the server keeps the route of a one-part answer).
+function partsOf(answer) {
+  return answer.parts ?? [{ ...answer, sources: answer.sources.map((s) => s.number) }];
+}
+
+// The answer's text with its chips, each part written from code in a stretch shown as code.
+function answerText(text, parts, byNumber) {
+  return codeStretches(text, parts).flatMap(({ text: piece, code }) =>
+    code
+      ? [el("span", { class: "answer-text from-code" }, withChips(piece, byNumber))]
+      : withChips(piece, byNumber),
+  );
+}
+
+// The sources a part written from code cites: lines of code, quoted as code.
+function codeSources(parts) {
+  return new Set(parts.filter(writtenFromCode).flatMap((part) => part.sources ?? []));
+}
+
+function sourceList(sources, code = new Set()) {
   if (!sources.length) return [];
+  const item = (source) => sourceItem(source, code.has(source.number));
   return [
     el("h3", { class: "chat-sources-title" }, tn("chat.sources", sources.length)),
-    el("ol", { class: "chat-source-list" }, sources.map(sourceItem)),
+    el("ol", { class: "chat-source-list" }, sources.map(item)),
   ];
 }
 
-function sourceItem(source) {
+function sourceItem(source, code) {
   const view = verdictView(source.verdict);
   const where = [
     source.page ? t("where.page", { page: source.page }) : "",
@@ -250,7 +278,7 @@ function sourceItem(source) {
     ),
     where.length ? el("span", { class: "chat-source-where muted" }, where.join(" · ")) : "",
     el("span", { class: `badge ${view.tone}`, title: view.note }, view.label),
-    el("blockquote", {}, shorten(source.text, 400)),
+    el("blockquote", { class: code ? "code" : null }, shorten(source.text, 400, { lines: code })),
   );
 }
 

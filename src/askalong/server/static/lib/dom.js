@@ -75,8 +75,10 @@ export function icon(name, size = 18) {
   return svg;
 }
 
-export function shorten(text, max) {
-  const flat = text.replace(/\s+/g, " ").trim();
+// At most `max` characters, the last "…" when cut; spaces and line breaks run together into
+// one space, but code's (`lines`), whose line breaks and indents are its structure.
+export function shorten(text, max, { lines = false } = {}) {
+  const flat = lines ? text.trimEnd() : text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 

@@ -4,8 +4,8 @@
 // under it the paragraph it sits in with the answer marked (passage-view.js) and the
 // thumbs that rate it (feedback.js).
 
-import { FROM_CODE_ROUTES } from "../lib/contract.js";
 import { el } from "../lib/dom.js";
+import { writtenFromCode } from "../lib/from-code.js";
 import { t, tn } from "../lib/i18n.js";
 import { intentLabel, shownQuestion } from "../lib/intents.js";
 import { conflictNotices } from "./conflicts.js";
@@ -25,10 +25,6 @@ export const TURN_EVENTS = Object.freeze({
   done: (turn, data) => turn.showAnswer(data.answer),
   error: (turn, data) => turn.fail(data),
 });
-
-// An answer written from the code itself (its route, lib/contract.js): its lines are code,
-// shown as code.
-const CODE_ROUTES = new Set(FROM_CODE_ROUTES);
 
 // The server's anchor_set_aside (routes/ask.py), said in the turn.
 const SET_ASIDE = Object.freeze({
@@ -142,7 +138,7 @@ export class Turn {
     this.feedback.replaceChildren(feedbackBar(answer) ?? "");
     if (answer.status === "not_covered") return this.showNotCovered(answer);
     this.answer.replaceChildren(...this.withCitations(answer.answer ?? ""));
-    this.answer.classList.toggle("from-code", CODE_ROUTES.has(answer.route));
+    this.answer.classList.toggle("from-code", writtenFromCode(answer)); // its lines are code
     const conflicts = conflictNotices(answer.conflicts, (n) => this.citation(n));
     if (conflicts) this.answer.append(conflicts);
     for (const quote of answer.quotes ?? []) this.addQuote(quote);
