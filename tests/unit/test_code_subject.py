@@ -179,3 +179,29 @@ def test_a_file_name_is_where_to_look_not_an_identifier_to_find() -> None:
     assert file_names(read.identifiers) == ("func.py",)
     assert file_names(read_code_question("Why is self.m reset?").identifiers) == ()
     assert file_names(read_code_question("Where does Lock.acquire wait?").identifiers) == ()
+
+
+# One long function writing the asked name once, in its place; two short ones holding its
+# words apart (``old``, ``flow``, ``git_config``): read word by word, a short one is
+# the subject (BM25 divides the long one's matches by its other lines).
+SETTINGS_PY = (
+    "def load_settings(git_dir):\n"
+    '    """Loads the settings."""\n'
+    + "".join(f"    setting_{n} = read_setting('setting{n}')\n" for n in range(24))
+    + "    flow_config = git_dir + '/flow_config'\n"
+    "    if exists(flow_config):  # move the settings of an old .git/flow_config\n"
+    "        migrate(flow_config)\n\n\n"
+    "def rename_sections(old, new):\n"
+    "    old_name = f'flow.{old}'\n"
+    "    git_config('--rename-section', old_name, f'flow.{new}')\n\n\n"
+    "def remove_old(name):\n"
+    "    git_config('--unset', f'flow.{name}.old')\n"
+)
+
+
+def test_an_identifier_the_question_writes_finds_the_long_function_holding_it() -> None:
+    repo = repository("flow.py", SETTINGS_PY)
+    question = "I have an old .git/flow_config, what happens to it?"
+    assert subject_of(repo, question) == "load_settings"
+    # the same words written apart are words: a short function holding them is asked
+    assert subject_of(repo, "what happens to an old config flow?") != "load_settings"

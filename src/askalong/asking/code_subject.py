@@ -4,10 +4,12 @@ identifier, yet one function's lines and doc comment hold its words.
 
 Every block of the repository (a function, a class, a file's top-level lines) is a
 document, its terms its words and identifier parts (``code_lines.line_terms``), its
-name's parts counted once more; the blocks are ranked by BM25 (Robertson et al.; k1 1.2,
-b 0.75, as Lucene). ``coverage`` is how much of the question the best block holds: the
-inverse document frequencies of the question's terms it holds over those of all its
-terms, a term no block holds weighing as the rarest. A question about what the code
+name's parts counted once more, and, when the question writes an identifier, the pairs of
+adjacent terms that identifier is made of (``_phrases``); the blocks are ranked by BM25
+(Robertson et al.; k1 1.2, b 0.75, as Lucene). ``coverage`` is how much of the question
+the best block holds: the inverse document frequencies of the question's terms (single
+terms, not pairs) it holds over those of all its terms, a term no block holds weighing
+as the rarest. A question about what the code
 lacks ("does it keep caches on disk?") is covered little, and refused.
 """
 
@@ -25,6 +27,7 @@ from askalong.asking.code_lines import K1, B, idf, line_terms, term_list
 from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place, SourceFile
 from askalong.parse.code.languages import is_code_name
+from askalong.question.code_asks import named_identifiers
 
 NAME_BONUS = 2  # a definition named in the question's words: two of its rarest terms
 COUNTED_BLOCKS = 50_000  # blocks whose counts are kept: about 1 MB per 2,000 blocks
@@ -54,13 +57,15 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     """The place among ``places`` whose block holds the question's terms best (BM25),
     a block the question names in words (``named_in_words``) as if it held
     ``NAME_BONUS`` terms found nowhere else; None when none holds any."""
-    wanted = line_terms(question)
-    counts = [_counts(p) for p in places]
+    words = line_terms(question)
+    phrases = _phrases(question)
+    wanted = words | phrases
+    counts = [_counts(p) + _pair_counts(p.block.text) if phrases else _counts(p) for p in places]
     weights = idf(frozenset(c) for c in counts)
     average = sum(c.total() for c in counts) / max(len(counts), 1)
     names = named_in_words(question)
     bonus = NAME_BONUS * max(weights.values(), default=0.0)
-    tests_asked = bool(wanted & TEST_WORDS)
+    tests_asked = bool(words & TEST_WORDS)
     scored = sorted(
         (
             (
@@ -78,10 +83,27 @@ def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     best, rest = found[0], tuple(places[i] for i in found[1 : NEXT_BLOCKS + 1])
     if _named(places[best], names):  # named: what it holds is what was asked
         return Subject(places[best], 1.0, rest)
-    asked = wanted - _repository_terms(places)
+    asked = words - _repository_terms(places)
     if not any(t.isascii() for t in asked):  # "git flow 的版本号": the name is its code words
-        asked = wanted
+        asked = words
     return Subject(places[best], _coverage(asked, frozenset(counts[best]), weights), rest)
+
+
+def _phrases(question: str) -> frozenset[str]:
+    """Each identifier the question writes (``.git/gitflow_config``, ``SecondOptional``)
+    as the pairs of its adjacent terms (``gitflow config``, ``second optional``): a
+    block writing them side by side holds that name, one holding the words apart does
+    not (term dependence: Metzler and Croft 2005's ordered pairs). Only identifiers
+    make pairs: two plain words a reader writes side by side are no name."""
+    pairs = (pairwise(term_list(name)) for name in named_identifiers(question))
+    return frozenset(f"{a} {b}" for pair in pairs for a, b in pair)
+
+
+@functools.lru_cache(maxsize=COUNTED_BLOCKS)
+def _pair_counts(text: str) -> Counter[str]:
+    """A block's adjacent term pairs (``_phrases``): its name's are in its text."""
+    terms = term_list(text)
+    return Counter(f"{a} {b}" for a, b in pairwise(terms))
 
 
 def _repository_terms(places: Sequence[Place]) -> frozenset[str]:
