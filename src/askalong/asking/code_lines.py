@@ -143,8 +143,8 @@ def bm25_scores(lines: Sequence[CodeLine], wanted: frozenset[str]) -> list[float
     scores = []
     for held in terms:
         norm = (K1 + 1) / (1 + K1 * (1 - B + B * len(held) / average)) if average else 1.0
-        found = sum(weights[t] for t in wanted & held)
-        found += ABBREVIATION_WEIGHT * sum(weights[t] for t in short & held)
+        found = math.fsum(weights[t] for t in wanted & held)  # exact: set order varies
+        found += ABBREVIATION_WEIGHT * math.fsum(weights[t] for t in short & held)
         scores.append(found * norm)
     return scores
 

@@ -16,6 +16,7 @@ lacks ("does it keep caches on disk?") is covered little, and refused.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -190,8 +191,8 @@ def _coverage(wanted: frozenset[str], held: frozenset[str], weights: dict[str, f
     it lacks (``WithMaxRetries 是怎么限制重试次数的``), unless they are all it has."""
     wanted = frozenset(t for t in wanted if t.isascii()) or wanted
     rarest = max(weights.values(), default=1.0)
-    total = sum(weights.get(t, rarest) for t in wanted)
-    return sum(weights[t] for t in wanted & held) / total if total else 0.0
+    total = math.fsum(weights.get(t, rarest) for t in wanted)  # exact: set order varies
+    return math.fsum(weights[t] for t in wanted & held) / total if total else 0.0
 
 
 def named_in_words(question: str) -> tuple[frozenset[str], frozenset[str]]:
