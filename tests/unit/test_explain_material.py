@@ -140,10 +140,21 @@ def test_the_answer_explains_from_the_document_and_never_echoes(
     assert selected not in answer and all(q not in selected for q in quotes)
 
 
-def test_nothing_found_says_so_and_quotes_the_nearest_context() -> None:
+def test_nothing_found_quotes_the_nearest_context_and_claims_no_absence_unsearched() -> None:
+    # the caption has no key term to look up: no "draws no contrast for the terms of this
+    # passage", the context around it (where the example asked for sits)
     answer, quotes = ask("Table 2: Ablations of the model on each task.", "compare")
-    assert answer.startswith("The document draws no contrast for")
+    assert answer.startswith("Around the selection: For example, the co-view task"), answer
     assert quotes and all("Table 2" not in q for q in quotes)
+
+
+@pytest.mark.parametrize("intent", ["example", "compare"])
+def test_a_selection_without_a_key_term_claims_no_absence(intent: Intent) -> None:
+    # nothing was looked up: "gives no example of the terms of this passage" would claim
+    # what no search showed; the words beside the selection answer alone
+    answer, quotes = ask("This makes it broad", intent)
+    assert answer.startswith("The selected sentence goes on:"), answer
+    assert "no example" not in answer and "no contrast" not in answer and quotes
 
 
 def test_without_a_selection_the_usual_answerer_answers() -> None:

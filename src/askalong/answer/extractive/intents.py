@@ -161,8 +161,9 @@ def _nothing_found(
     near = list({p.span: p for p in [*after, *_around(selection, passages)]}.values())
     if not near and not rest:
         return ExtractiveResult("not_covered", said, (), "", 0.0, language)
-    # no term of the document's own: "does not define “consider”" would be nonsense
-    opening, label = (said, NEAREST) if terms or intent != "explain" else ("", AROUND)
+    # No key term, nothing was looked up: "gives no example of the terms of this passage"
+    # would claim what no search showed (the sentence after was often the example asked).
+    opening, label = (said, NEAREST) if terms else ("", AROUND)
     answer, quotes = _cited_beside(opening, (), anchor, (rest, near), set(), language, label)
     return ExtractiveResult("answered", answer, quotes, "", 0.0, language)
 
