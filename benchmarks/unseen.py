@@ -385,9 +385,8 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen11: each run once, dev now; unseen12: held"
-            " out, not run yet; unseen13: frozen, waits behind unseen12; unseen14: frozen,"
-            " waits behind unseen13)"
+            "the set's folder (unseen … unseen12: each run once, dev now; unseen13: held"
+            " out, not run yet; unseen14: frozen, waits behind unseen13)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")

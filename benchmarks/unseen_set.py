@@ -21,12 +21,11 @@ SETS = (
     "unseen9", "unseen10", "unseen11", "unseen12", "unseen13", "unseen14",
 )  # fmt: skip
 # Held out: asked once, by the lead, for the report; never by default. Empty once the newest
-# set has had its run (unseen11: 2026-12-06); unseen12 waits for the next report's one run.
-TEST_SETS: tuple[str, ...] = ("unseen12",)
+# set has had its run (unseen12: 2026-12-06); unseen13 waits for the next report's one run.
+TEST_SETS: tuple[str, ...] = ("unseen13",)
 # Frozen and never run, held for the report after next: no default run asks it either, and
-# it is no dev set; it moves to TEST_SETS in its turn (unseen13: frozen, waits behind unseen12;
-# unseen14: frozen, waits behind unseen13).
-UNRUN_SETS: tuple[str, ...] = ("unseen13", "unseen14")
+# it is no dev set; it moves to TEST_SETS in its turn (unseen14: frozen, waits behind unseen13).
+UNRUN_SETS: tuple[str, ...] = ("unseen14",)
 DEV_SETS = tuple(s for s in SETS if s not in TEST_SETS + UNRUN_SETS)  # run and read while tuning
 HERE = BENCHMARKS / "unseen"
 QUESTIONS = HERE / "questions.jsonl"
