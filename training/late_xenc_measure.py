@@ -9,9 +9,9 @@ arithmetic) and its parameter count.
         --folds /work/data/latexenc/fold-a.npz /work/data/latexenc/fold-b.npz
 
 Each fold file is ``late_xenc_train.py``'s output (its ``fit`` sets trained it; every other
-set is tested). ``--inner`` gives, per fold, files whose scores on the fold's own training
-groups were made out of sample (trained on the other half of its sets), so the stacked
-head's weight for the column is not fitted on in-sample scores.
+set is tested). ``--inner`` gives, per fold, two files (``A,B``) whose scores on the fold's
+own training groups were made out of sample (each trained on one half of its sets, scoring
+the other), so the stacked head's weight for the column is not fitted on in-sample scores.
 """
 
 from __future__ import annotations
@@ -113,6 +113,12 @@ def late_scores(encoder: Encoder, fold: dict, q: np.ndarray, parts: list[np.ndar
     return pooled @ fold["head_w"] + fold["head_b"]
 
 
+def inner_scores(files: str) -> dict:
+    """One fold's out-of-sample scores of its own training groups: the sum of files that
+    each scored the groups the other's model was trained on (0 elsewhere)."""
+    return {"scores": sum(np.load(f)["scores"] for f in files.split(","))}
+
+
 def parameters(fold: dict) -> int:
     return sum(int(v.size) for k, v in fold.items() if k not in ("scores", "fit"))
 
@@ -122,13 +128,13 @@ def main() -> None:
     parser.add_argument("--groups", type=Path, required=True)
     parser.add_argument("--states", type=Path, required=True)
     parser.add_argument("--folds", type=Path, nargs="+", required=True)
-    parser.add_argument("--inner", type=Path, nargs="*", default=[])
+    parser.add_argument("--inner", nargs="*", default=[], help="per fold: FILE,FILE")
     args = parser.parse_args()
     g: Groups = pickle.loads(args.groups.read_bytes())
     states = dict(np.load(args.states))
     assert np.array_equal(states["labels"], g.y) and np.array_equal(states["sets"], g.sets)
     folds = [dict(np.load(f)) for f in args.folds]
-    inners = [dict(np.load(f)) for f in args.inner] or [None] * len(folds)
+    inners = [inner_scores(f) for f in args.inner] or [None] * len(folds)
     figures = [fold_rows(g, f, i) for f, i in zip(folds, inners, strict=True)]
     names = ("fold", *figures[0])
     rows = [(" ".join(f["fit"]), *r.values()) for f, r in zip(folds, figures, strict=True)]

@@ -48,7 +48,7 @@ class Late:
 
     def __init__(self, torch, data: dict) -> None:  # type: ignore[no-untyped-def]
         self.torch = torch
-        count = len({k.split(".")[0] for k in data.files if k.startswith("l") and "." in k})
+        count = len({k.split(".")[0] for k in data if k.startswith("l") and "." in k})
         self.layers = [
             {n: torch.tensor(data[f"l{k}.{n}"], requires_grad=True) for n in NAMES}
             for k in range(count)
@@ -161,12 +161,12 @@ def train(late: Late, pairs: Pairs, data, groups: np.ndarray, args) -> None:  # 
         print(f"epoch {epoch + 1}: loss {total / len(groups):.4f}, {cpu:.0f} CPU s", flush=True)
 
 
-def scored(late: Late, pairs: Pairs, data) -> np.ndarray:  # type: ignore[no-untyped-def]
-    """Every candidate's score, group by group."""
+def scored(late: Late, pairs: Pairs, data, groups: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """The candidates' scores in ``groups`` (0 elsewhere), group by group."""
     torch = late.torch
     out = np.zeros(len(data["cands"]), np.float32)
     with torch.no_grad():
-        for g in range(len(data["sets"])):
+        for g in groups:
             rows = np.flatnonzero(data["cand_group"] == g)
             x, mask = pairs.batch(int(data["question"][g]), data["cands"][rows], late.segment)
             out[rows] = late.scores(x, mask).numpy()
@@ -179,6 +179,7 @@ def main() -> None:
     parser.add_argument("--fit", nargs="+", required=True, help="sets whose groups train")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--torch", type=Path, default=Path("/work/data/latexenc/torch"))
+    parser.add_argument("--score", nargs="*", help="sets whose groups are scored (all)")
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--lr", type=float, default=3e-5)
     args = parser.parse_args()
@@ -188,7 +189,9 @@ def main() -> None:
     groups = np.flatnonzero(np.isin(data["sets"], args.fit))
     print(f"fit on {len(groups)} groups of {len(data['sets'])}", flush=True)
     train(late, pairs, data, groups, args)
-    np.savez(args.out, scores=scored(late, pairs, data), fit=np.array(args.fit), **late.arrays())
+    wanted = np.isin(data["sets"], args.score) if args.score else np.ones(len(data["sets"]), bool)
+    scores = scored(late, pairs, data, np.flatnonzero(wanted))
+    np.savez(args.out, scores=scores, fit=np.array(args.fit), **late.arrays())
     print(f"-> {args.out}")
 
 
