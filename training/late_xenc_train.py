@@ -30,6 +30,8 @@ SEED = 32
 HEADS = 12
 EPS = 1e-12
 NAMES = ("wqkv", "bqkv", "wo", "bo", "ln1_w", "ln1_b", "wi", "bi", "wf", "bf", "ln2_w", "ln2_b")
+SCALE = 20.0  # the "cosine" design's start: e5 cosines of a question's candidates span ~0.1
+GATE = -4.0  # its start bias across the texts: ~1 % of attention crosses at first
 NEGATIVES = 15  # negatives a training group keeps at most (all gold rows kept): CPU time
 
 
@@ -44,10 +46,17 @@ def load_torch(folder: Path):  # type: ignore[no-untyped-def]
 
 
 class Late:
-    """The trainable part: upper layers, segment vectors, head (torch tensors)."""
+    """The trainable part: upper layers, segment vectors, head (torch tensors).
 
-    def __init__(self, torch, data: dict) -> None:  # type: ignore[no-untyped-def]
+    ``design`` "pooled": the mean over the pair's tokens, one linear score (zero at the
+    start). "cosine": starts as the bi-encoder: a learned bias per layer and head on
+    attention across the two texts (``GATE``: nearly closed, so the upper layers first see
+    each text alone, as e5 does), each text's tokens mean-pooled, the score ``scale`` times
+    their cosine plus a linear score of their product (zero at the start)."""
+
+    def __init__(self, torch, data: dict, design: str = "pooled") -> None:  # type: ignore[no-untyped-def]
         self.torch = torch
+        self.design = design
         count = len({k.split(".")[0] for k in data if k.startswith("l") and "." in k})
         self.layers = [
             {n: torch.tensor(data[f"l{k}.{n}"], requires_grad=True) for n in NAMES}
@@ -57,21 +66,30 @@ class Late:
         self.segment = torch.zeros((2, hidden), requires_grad=True)
         self.head_w = torch.zeros(hidden, requires_grad=True)
         self.head_b = torch.zeros(1, requires_grad=True)
+        self.scale = torch.full((1,), SCALE, requires_grad=True)
+        self.gate = torch.full((count, HEADS), GATE, requires_grad=True)
 
     def body(self) -> list:  # type: ignore[type-arg]
         return [p for layer in self.layers for p in layer.values()]
 
     def top(self) -> list:  # type: ignore[type-arg]
-        return [self.segment, self.head_w, self.head_b]
+        extra = [self.scale] if self.design == "cosine" else []
+        return [self.segment, self.head_w, self.head_b, *extra]
 
-    def scores(self, x, mask):  # type: ignore[no-untyped-def]
-        """One score per row: ``x`` ``(rows, width, hidden)``, ``mask`` ``(rows, width)``."""
+    def scores(self, x, mask, side):  # type: ignore[no-untyped-def]
+        """One score per row: ``x`` ``(rows, width, hidden)``, ``mask`` ``(rows, width)``
+        the pair's tokens, ``side`` the sentence's."""
         torch = self.torch
         bias = torch.where(mask, 0.0, -1e30)[:, None, None, :]
-        for p in self.layers:
-            x = layer(torch, x, p, bias)
-        pooled = (x * mask[:, :, None]).sum(1) / mask.sum(1, keepdim=True)
-        return pooled @ self.head_w + self.head_b
+        across = (side[:, :, None] != side[:, None, :]).float()[:, None]
+        for k, p in enumerate(self.layers):
+            gated = bias + across * self.gate[k][None, :, None, None]
+            x = layer(torch, x, p, gated if self.design == "cosine" else bias)
+        if self.design == "pooled":
+            return mean_of(x, mask) @ self.head_w + self.head_b
+        q, s = mean_of(x, mask & ~side), mean_of(x, side)
+        cosine = torch.nn.functional.cosine_similarity(q, s, dim=1)
+        return self.scale * cosine + (q * s) @ self.head_w + self.head_b
 
     def arrays(self) -> dict[str, np.ndarray]:
         out = {
@@ -80,8 +98,14 @@ class Late:
             for n, p in lay.items()
         }
         out.update(segment=self.segment.detach().numpy(), head_w=self.head_w.detach().numpy())
+        out.update(scale=self.scale.detach().numpy(), gate=self.gate.detach().numpy())
         out["head_b"] = self.head_b.detach().numpy()
         return out
+
+
+def mean_of(x, rows):  # type: ignore[no-untyped-def]
+    """The mean of ``x``'s tokens where ``rows`` (``(rows, width)``)."""
+    return (x * rows[:, :, None]).sum(1) / rows.sum(1, keepdim=True)
 
 
 def layer(torch, x, p: dict, bias):  # type: ignore[no-untyped-def]
@@ -118,12 +142,14 @@ class Pairs:
         width = len(q) + max(len(s) for s in parts)
         x = torch.zeros((len(parts), width, q.shape[1]))
         mask = torch.zeros((len(parts), width), dtype=torch.bool)
+        side = torch.zeros((len(parts), width), dtype=torch.bool)
         for k, s in enumerate(parts):
             end = len(q) + len(s)
             x[k, : len(q)] = q
             x[k, len(q) : end] = torch.from_numpy(s.astype(np.float32)) + segment[1]
             mask[k, :end] = True
-        return x, mask
+            side[k, len(q) : end] = True
+        return x, mask, side
 
 
 def kept(labels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -139,7 +165,11 @@ def train(late: Late, pairs: Pairs, data, groups: np.ndarray, args) -> None:  # 
     """``args.epochs`` passes over ``groups`` in a seeded order, one group a step."""
     torch = late.torch
     optimiser = torch.optim.AdamW(
-        [{"params": late.body(), "lr": args.lr}, {"params": late.top(), "lr": args.lr * 30}],
+        [
+            {"params": late.body(), "lr": args.lr},
+            {"params": late.top(), "lr": args.lr * 30},
+            {"params": [late.gate] if late.design == "cosine" else [], "lr": 1e-2},
+        ],
         weight_decay=0.01,
     )
     rng = np.random.default_rng(SEED)
@@ -149,14 +179,14 @@ def train(late: Late, pairs: Pairs, data, groups: np.ndarray, args) -> None:  # 
         for g in rng.permutation(groups):
             rows = np.flatnonzero(cand_group == g)
             rows = rows[kept(labels[rows], rng)]
-            x, mask = pairs.batch(int(data["question"][g]), data["cands"][rows], late.segment)
-            s = late.scores(x, mask)
+            batch = pairs.batch(int(data["question"][g]), data["cands"][rows], late.segment)
+            s = late.scores(*batch)
             y = torch.from_numpy(labels[rows] == 1)
             loss = -torch.logsumexp(s[y], 0) + torch.logsumexp(s, 0)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-            total += float(loss)
+            total += float(loss.detach())
         cpu = time.process_time() - clock
         print(f"epoch {epoch + 1}: loss {total / len(groups):.4f}, {cpu:.0f} CPU s", flush=True)
 
@@ -168,8 +198,8 @@ def scored(late: Late, pairs: Pairs, data, groups: np.ndarray) -> np.ndarray:  #
     with torch.no_grad():
         for g in groups:
             rows = np.flatnonzero(data["cand_group"] == g)
-            x, mask = pairs.batch(int(data["question"][g]), data["cands"][rows], late.segment)
-            out[rows] = late.scores(x, mask).numpy()
+            batch = pairs.batch(int(data["question"][g]), data["cands"][rows], late.segment)
+            out[rows] = late.scores(*batch).numpy()
     return out
 
 
@@ -180,12 +210,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--torch", type=Path, default=Path("/work/data/latexenc/torch"))
     parser.add_argument("--score", nargs="*", help="sets whose groups are scored (all)")
+    parser.add_argument("--design", choices=("pooled", "cosine"), default="pooled")
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--lr", type=float, default=3e-5)
     args = parser.parse_args()
     torch = load_torch(args.torch)
     data = dict(np.load(args.states))
-    late, pairs = Late(torch, data), Pairs(torch, data)
+    late, pairs = Late(torch, data, args.design), Pairs(torch, data)
     groups = np.flatnonzero(np.isin(data["sets"], args.fit))
     print(f"fit on {len(groups)} groups of {len(data['sets'])}", flush=True)
     train(late, pairs, data, groups, args)
