@@ -33,6 +33,7 @@ from askalong.providers.local.e5.weights import LayerWeights
 
 CANDIDATES = 24  # candidates of one question timed
 REPEATS = 21
+COSINE = RANK_COLUMNS.index("cosine")  # the e5 bi-encoder's cosine, where "cosine" starts
 
 
 def linear_scores(g: Groups, x: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -66,6 +67,7 @@ def fold_rows(g: Groups, fold: dict, inner: dict | None) -> dict[str, int]:
         "linear rank head (readers.fitted)": hits(g, own, test),
         "linear rank head (refit here)": hits(g, linear, test),
         "sentence head alone": hits(g, g.x[:, SCORE], test),
+        "e5 cosine alone": hits(g, g.x[:, COSINE], test),
         "late cross-encoder alone": hits(g, late, test),
         "linear head + late score column": hits(g, stacked, test),
     }
