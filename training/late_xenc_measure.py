@@ -138,10 +138,12 @@ def main() -> None:
     folds = [dict(np.load(f)) for f in args.folds]
     inners = [inner_scores(f) for f in args.inner] or [None] * len(folds)
     figures = [fold_rows(g, f, i) for f, i in zip(folds, inners, strict=True)]
-    names = ("fold", *figures[0])
-    rows = [(" ".join(f["fit"]), *r.values()) for f, r in zip(folds, figures, strict=True)]
-    rows.append(("both", *(sum(r[k] for r in figures) for k in figures[0])))
-    print(markdown_table(names, "l" + "r" * (len(names) - 1), rows))
+    heads = [f"held out: not {'/'.join(map(str, f['fit']))}" for f in folds]
+    rows = [
+        (name, *(str(r[name]) for r in figures), str(sum(r[name] for r in figures)))
+        for name in figures[0]
+    ]
+    print(markdown_table(("system", *heads, "both"), "l" + "r" * (len(heads) + 1), rows))
     from askalong.config import load_settings
     from askalong.providers.local.e5.model import FastE5Embedder
 
