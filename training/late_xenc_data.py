@@ -28,7 +28,7 @@ from readers import recorded
 
 from askalong.answer.extractive.learned import chosen
 from askalong.config import load_settings
-from askalong.providers.local.e5.encoder import Encoder, layer_norm
+from askalong.providers.local.e5.encoder import Encoder
 from askalong.providers.local.e5.model import FastE5Embedder, plan_batches
 from unseen_set import contains_any
 
@@ -75,19 +75,6 @@ def groups(paths: Sequence[Path], texts: Texts) -> GroupRows:
     return out
 
 
-def lower_states(encoder: Encoder, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Hidden states after the first ``LOWER`` layers, ``(batch, width, hidden)``."""
-    w = encoder.weights
-    batch, width = ids.shape
-    mask = np.arange(width)[None, :] < lengths[:, None]
-    x = w.word_rows(ids) + w.positions[:width] + w.token_type
-    x = layer_norm(x.reshape(batch * width, -1), w.ln_w, w.ln_b, w.eps)
-    bias = np.where(mask, np.float32(0), np.float32(-1e30))[:, None, None, :]
-    for layer in w.layers[:LOWER]:
-        x = encoder._layer(x, layer, bias, batch)
-    return x.reshape(batch, width, -1)
-
-
 def token_rows(embedder: FastE5Embedder, texts: Texts) -> list[list[int]]:
     """``<s> prefix text </s>`` ids per text, cut to ``TOKENS``."""
     rows = []
@@ -107,7 +94,7 @@ def encoded(embedder: FastE5Embedder, rows: list[list[int]]) -> list[np.ndarray]
         ids = np.full((len(batch), int(lengths.max())), embedder._eos, dtype=np.int64)
         for k, r in enumerate(batch):
             ids[k, : lengths[k]] = rows[r]
-        states = lower_states(encoder, ids, lengths)
+        states = encoder.hidden_states(ids, lengths, LOWER)
         for k, r in enumerate(batch):
             out[r] = states[k, : lengths[k]].astype(np.float16)
     return out

@@ -36,16 +36,25 @@ class Encoder:
 
         ``ids`` is ``(batch, max_len)``, padded past each length with any valid id.
         """
+        mask = np.arange(ids.shape[1])[None, :] < lengths[:, None]
+        hidden = self.hidden_states(ids, lengths) * mask[:, :, None]
+        return hidden.sum(axis=1) / lengths[:, None].astype(_F)
+
+    def hidden_states(
+        self, ids: np.ndarray, lengths: np.ndarray, layers: int | None = None
+    ) -> np.ndarray:
+        """The states after the first ``layers`` layers (all: None), ``(batch, max_len,
+        hidden)``; padding rows hold whatever attention left there (training's late
+        cross-encoder keeps the lower layers' states per text)."""
         w = self.weights
         batch, width = ids.shape
         mask = np.arange(width)[None, :] < lengths[:, None]
         x = w.word_rows(ids) + w.positions[:width] + w.token_type
         x = layer_norm(x.reshape(batch * width, -1), w.ln_w, w.ln_b, w.eps)
         bias = np.where(mask, _F(0), _F(-1e30))[:, None, None, :]
-        for layer in w.layers:
+        for layer in w.layers[:layers]:
             x = self._layer(x, layer, bias, batch)
-        hidden = x.reshape(batch, width, -1) * mask[:, :, None]
-        return hidden.sum(axis=1) / lengths[:, None].astype(_F)
+        return x.reshape(batch, width, -1)
 
     def _layer(self, x: np.ndarray, ly: LayerWeights, bias: np.ndarray, batch: int) -> np.ndarray:
         context = self._attention(x @ ly.wqkv + ly.bqkv, bias, batch)
