@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from api_client import api_client
 from click.testing import CliRunner
+from offline_home import filled, opened
 
 from askalong.agent.chat_agent import ChatRequest
 from askalong.agent.wiring import make_chat_agent
@@ -32,20 +33,12 @@ TWO_PARTS = f"{CALLERS} And also what does TRUNCATE do?"
 
 @pytest.fixture(scope="module")
 def home(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("chat-code") / "home"
-    with Library(load_settings(home=home, embedder="none")) as library:
-        for item in (LOCKS, evaldata / TRUNCATE):
-            outcome = library.ingestor.add(str(item), Access.local())
-            assert outcome.document is not None, outcome.error
-    return home
+    return filled(tmp_path_factory.mktemp("chat-code") / "home", (LOCKS, evaldata / TRUNCATE))
 
 
 @pytest.fixture
 def library(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Library]:
-    monkeypatch.setenv("ASKALONG_HOME", str(home))
-    monkeypatch.setenv("ASKALONG_EMBEDDER", "none")
-    with Library(load_settings(home=home)) as opened:
-        yield opened
+    yield from opened(home, monkeypatch)
 
 
 def test_a_code_part_carries_its_route_and_a_prose_part_none(library: Library) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from api_client import api_client
 from click.testing import CliRunner
+from offline_home import filled, opened
 
 from askalong.agent.chat_agent import ChatRequest
 from askalong.agent.source_registry import SourceRegistry
@@ -50,19 +51,12 @@ def home(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder.mkdir()
     for page in PAGES:
         shutil.copyfile(evaldata / "manuals" / "postgresql-15-html" / page, folder / page)
-    with Library(load_settings(home=home, embedder="none")) as library:
-        for item in [*sorted(folder.iterdir()), evaldata / PAPER]:
-            outcome = library.ingestor.add(str(item), Access.local())
-            assert outcome.document is not None, outcome.error
-    return home
+    return filled(home, [*sorted(folder.iterdir()), evaldata / PAPER])
 
 
 @pytest.fixture
 def library(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Library]:
-    monkeypatch.setenv("ASKALONG_HOME", str(home))
-    monkeypatch.setenv("ASKALONG_EMBEDDER", "none")
-    with Library(load_settings(home=home)) as opened:
-        yield opened
+    yield from opened(home, monkeypatch)
 
 
 def test_each_part_is_answered_with_its_own_citations_under_one_numbering(
