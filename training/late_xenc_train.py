@@ -49,9 +49,12 @@ class Late:
     """The trainable part: upper layers, segment vectors, head (torch tensors).
 
     ``design`` "pooled": the mean over the pair's tokens, one linear score (zero at the
-    start). "cosine": starts as the bi-encoder: a learned bias per layer and head on
-    attention across the two texts (``GATE``: nearly closed, so the upper layers first see
-    each text alone, as e5 does), each text's tokens mean-pooled, the score ``scale`` times
+    start). "bi": the bi-encoder itself, fine-tuned: no attention across the texts, no
+    segment vectors, the score ``scale`` times the two pooled states' cosine (what the
+    reader encoder gives at run time, ``e5/reader.py``). "cosine": starts as the
+    bi-encoder: a learned bias per layer and head on attention across the two texts
+    (``GATE``: nearly closed, so the upper layers first see each text alone, as e5 does),
+    each text's tokens mean-pooled, the score ``scale`` times
     their cosine plus a linear score of their product (zero at the start)."""
 
     def __init__(self, torch, data: dict, design: str = "pooled") -> None:  # type: ignore[no-untyped-def]
@@ -73,6 +76,8 @@ class Late:
         return [p for layer in self.layers for p in layer.values()]
 
     def top(self) -> list:  # type: ignore[type-arg]
+        if self.design == "bi":  # a plain tuned e5: no inputs beyond the texts' own states
+            return [self.scale]
         extra = [self.scale] if self.design == "cosine" else []
         return [self.segment, self.head_w, self.head_b, *extra]
 
@@ -84,11 +89,14 @@ class Late:
         across = (side[:, :, None] != side[:, None, :]).float()[:, None]
         for k, p in enumerate(self.layers):
             gated = bias + across * self.gate[k][None, :, None, None]
-            x = layer(torch, x, p, gated if self.design == "cosine" else bias)
+            closed = bias + across * -1e30  # "bi": each text attends to itself only
+            x = layer(torch, x, p, {"cosine": gated, "bi": closed}.get(self.design, bias))
         if self.design == "pooled":
             return mean_of(x, mask) @ self.head_w + self.head_b
         q, s = mean_of(x, mask & ~side), mean_of(x, side)
         cosine = torch.nn.functional.cosine_similarity(q, s, dim=1)
+        if self.design == "bi":
+            return self.scale * cosine
         return self.scale * cosine + (q * s) @ self.head_w + self.head_b
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -210,7 +218,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--torch", type=Path, default=Path("/work/data/latexenc/torch"))
     parser.add_argument("--score", nargs="*", help="sets whose groups are scored (all)")
-    parser.add_argument("--design", choices=("pooled", "cosine"), default="pooled")
+    parser.add_argument("--design", choices=("pooled", "cosine", "bi"), default="pooled")
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--lr", type=float, default=3e-5)
     args = parser.parse_args()

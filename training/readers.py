@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+from reader_layers import out_of_sample
 from train import OUT, STEPS, adam, listwise_grad, spec, standardiser, starts_of, top1
 
 from _table import markdown_table
@@ -38,7 +39,7 @@ from askalong.answer.base import Draft, DraftRequest
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.learned import chosen, learned_answer
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
-from askalong.answer.extractive.sentence_rows import candidate_rows, entry_rows
+from askalong.answer.extractive.sentence_rows import candidate_rows, rank_rows
 from askalong.answer.scorer.model import RANK_COLUMNS, Scorer, network, shipped_scorer, variant
 from askalong.providers.base import Embedder
 from unseen_replay import MARKS, Outcome, Replayed, _answerer, figures, kind_of
@@ -51,6 +52,7 @@ from unseen_set import Item, contains_any, load_items, questions_of
 # each lose one) and ranks 0.50.
 BESIDE = 0.4
 SCORE = RANK_COLUMNS.index("sentence_score")
+READER = RANK_COLUMNS.index("reader_cosine")
 
 
 @dataclass
@@ -101,7 +103,7 @@ def groups_of(asked: Sequence[Asked], embedder: Embedder | None) -> Groups:
             continue
         rows = candidate_rows(q.text, found, embedder)
         scores = shipped_scorer().sentence_scores(rows, embedded=embedder is not None)
-        xs.append(np.hstack([rows, scores[:, None], entry_rows(q, found)]))
+        xs.append(np.hstack([rows, scores[:, None], rank_rows(q, found, embedder is not None)]))
         ys.append(labels)
         numbers.append(np.full(len(found), len(sets)))
         sets.append(a.set)
@@ -211,15 +213,43 @@ def _cell(f: Replayed) -> str:
     return f"{f.hits}/{f.covered} cr {f.covered_refused} ur {f.uncovered_refused}/{f.uncovered}"
 
 
-def fit(paths: Sequence[Path], beside: float, out: Path, lexical: bool = False) -> None:
-    """The head fitted on every set, written as ``out``'s rank head of the variant."""
-    embedder = embedder_for(lexical)
-    g = groups_of(recorded(paths), embedder)
+def fit(
+    paths: Sequence[Path],
+    beside: float,
+    out: Path,
+    lexical: bool = False,
+    reader: tuple[Path, list[Path]] | None = None,
+    cache: Path | None = None,
+) -> None:
+    """The head fitted on every set, written as ``out``'s rank head of the variant;
+    ``reader`` (states, folds): the reader cosine column made out of sample; ``cache``:
+    where the groups are kept (minutes of embedding) for a later fit."""
+    if cache is not None and cache.is_file():
+        g = pickle.loads(cache.read_bytes())
+    else:
+        g = groups_of(recorded(paths), embedder_for(lexical))
+        if cache is not None:
+            cache.write_bytes(pickle.dumps(g))
+    if reader is not None:
+        g = with_reader_folds(g, *reader)
     data = json.loads(out.read_text("utf-8"))
     head = fitted(g, np.ones(len(g.sets), dtype=bool), beside)
     data.setdefault("rank", {})[variant(embedded=not lexical)] = head
     out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(g.sets)} groups -> {out}")
+
+
+def with_reader_folds(g: Groups, states: Path, folds: list[Path]) -> Groups:
+    """``g`` with the reader cosine of the groups ``states`` holds (its first groups, the
+    same recordings in the same order) taken from the fold models not trained on them
+    (``reader_layers.out_of_sample``); later groups keep the shipped encoder's cosine,
+    out of sample where the shipped layers never saw their set."""
+    column, labels = out_of_sample(states, folds)
+    if not np.array_equal(g.y[: len(labels)], labels):
+        raise ValueError(f"{states}: its groups are not the first groups of the recordings")
+    x = g.x.copy()
+    x[: len(column), READER] = column
+    return replace(g, x=x)
 
 
 def embedder_for(lexical: bool) -> Embedder | None:
@@ -239,11 +269,15 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--beside", type=float, default=BESIDE, help="the sentence head's weight")
     parser.add_argument("--lexical", action="store_true", help="the variant without vectors")
+    parser.add_argument("--states", type=Path, help="late_xenc_data.py's cache of the groups")
+    parser.add_argument("--reader-folds", type=Path, nargs="*", default=[], help="bi folds")
+    parser.add_argument("--cache", type=Path, help="fit: the groups kept here (made if missing)")
     args = parser.parse_args()
     if args.verb == "cross":
         cross(args.recordings, args.beside, args.lexical)
     else:
-        fit(args.recordings, args.beside, args.out, args.lexical)
+        reader = (args.states, args.reader_folds) if args.reader_folds else None
+        fit(args.recordings, args.beside, args.out, args.lexical, reader, args.cache)
 
 
 if __name__ == "__main__":

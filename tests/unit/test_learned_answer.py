@@ -17,7 +17,7 @@ from askalong.answer.extractive import learned
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.learned import learned_answer, weighed
-from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES, entry_rows
+from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES, entry_rows, rank_rows
 from askalong.answer.scorer.features import COLUMNS, ENTRY, REFUSAL, UNSEARCHED
 from askalong.answer.scorer.model import (
     RANK_COLUMNS,
@@ -278,6 +278,8 @@ def test_the_shipped_rank_head_is_a_linear_model_of_general_columns() -> None:
     assert rank.layers[0][0][score, 0] > 0  # the sentence head's score counts for the choice
     title = RANK_COLUMNS.index("title_coverage")
     assert rank.layers[0][0][title, 0] > 0  # a section titled with the question's terms
+    reader = RANK_COLUMNS.index("reader_cosine")
+    assert rank.layers[0][0][reader, 0] > 0  # the reader encoder's cosine (e5/reader.py)
 
 
 def _entry_unit(title: str, sentence: str, k: int) -> ContextUnit:
@@ -310,7 +312,7 @@ def test_the_rank_head_orders_the_choice_and_the_sentence_head_the_refusal() -> 
     rows = np.zeros((3, len(COLUMNS)), dtype=np.float32)
     rows[1, COLUMNS.index("digit")] = 1.0
     scores = np.array([3.0, 2.0, 1.0], dtype=np.float32)
-    entries = np.zeros((3, len(ENTRY)), dtype=np.float32)
+    entries = np.zeros((3, len(ENTRY) + 1), dtype=np.float32)  # and the reader cosine
     digits = replace(shipped, rank={"embedded": network(_rank_head("digit", 5.0), RANK_COLUMNS)})
     assert np.argmax(digits.rank_scores(rows, scores, entries, embedded=True)) == 1
     assert digits.rank_scores(rows, scores, entries, embedded=False) is scores  # no lexical head
@@ -381,12 +383,24 @@ def test_a_value_asked_comes_from_the_entry_the_question_names(
 ) -> None:
     """A setting's default is stated in its own entry; another entry's sentence naming it
     and a default is not its default (issue 32, team questions): the rank head finds it
-    by the entry's columns, and the entry-first order keeps it without them."""
+    by its columns (the entry's, the reader cosine), and the entry-first order keeps it."""
     question = "What does shared_buffers default to?"
     assert "128 megabytes" in ask(question, ENTRIES, embedder)
     monkeypatch.setattr(learned, "_entry_first", lambda question, found, order: order)
     assert "128 megabytes" in ask(question, ENTRIES, embedder)  # the rank head alone
-    unplaced = lambda question, found: np.zeros((len(found), len(ENTRY)), dtype=np.float32)  # noqa: E731
-    monkeypatch.setattr(learned, "entry_rows", unplaced)
-    best = ask(question, ENTRIES, embedder).split(" [1]")[0]  # the best sentence, first
-    assert "128 megabytes" not in best  # entries unseen
+
+
+def test_the_rank_rows_hold_the_reader_cosine_with_vectors_only() -> None:
+    """``rank_rows``: the entry columns, then the reader encoder's question-sentence cosine
+    (0 in the lexical variant, which has no rank head); a sentence that answers the
+    question is nearer to it than one on another topic."""
+    units = [unit_of([("paragraph", ENTRIES[1] + " Rivers flow into the sea.")], 0)]
+    question = read_question("What does shared_buffers default to?")
+    _, found, _ = learned.chosen(question, units, ())
+    embedded = rank_rows(question, found, embedded=True)
+    assert embedded.shape == (len(found), len(ENTRY) + 1)
+    reader = embedded[:, -1]
+    default = next(k for k, c in enumerate(found) if "128 megabytes" in c.text)
+    river = next(k for k, c in enumerate(found) if "Rivers" in c.text)
+    assert reader[default] > reader[river]
+    assert not rank_rows(question, found, embedded=False)[:, -1].any()

@@ -25,7 +25,7 @@ from askalong.answer.extractive.candidates import Candidate, candidates
 from askalong.answer.extractive.direct import NOT_ANSWERS
 from askalong.answer.extractive.intents import Ranker
 from askalong.answer.extractive.learned import QUOTE_SHARE
-from askalong.answer.extractive.sentence_rows import candidate_rows, entry_rows, kept_candidates
+from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates, rank_rows
 from askalong.answer.scorer.model import Scorer, shipped_scorer
 from askalong.context.explain import other_side, selection_terms, whole_words
 from askalong.context.explain_units import unit_passages
@@ -80,7 +80,9 @@ def learned_material(
     embedded = embedder is not None
     rows = candidate_rows(query, found, embedder)
     scores = scorer.sentence_scores(rows, embedded)
-    ranks = scorer.rank_scores(rows, scores, entry_rows(read_question(query), found), embedded)
+    ranks = scorer.rank_scores(
+        rows, scores, rank_rows(read_question(query), found, embedded), embedded
+    )
     return [(found[k].unit, _material(found[k], terms, float(ranks[k]))) for k in _best(ranks)]
 
 

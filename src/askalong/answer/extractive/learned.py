@@ -30,7 +30,7 @@ from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, wi
 from askalong.answer.extractive.passage_choice import PassageChoice, choose_passages
 from askalong.answer.extractive.scoring import entry_sentences
 from askalong.answer.extractive.select import ExtractiveResult
-from askalong.answer.extractive.sentence_rows import candidate_rows, entry_rows, kept_candidates
+from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates, rank_rows
 from askalong.answer.scorer.features import (
     UNSEARCHED,
     answerable_features,
@@ -115,7 +115,7 @@ def weighed(
     embedded = embedder is not None
     scores = scorer.sentence_scores(rows, embedded)
     answerable = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
-    ranks = scorer.rank_scores(rows, scores, entry_rows(question, found), embedded)
+    ranks = scorer.rank_scores(rows, scores, rank_rows(question, found, embedded), embedded)
     row = covered = None
     if found:
         row = refusal_features(

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from askalong.answer.extractive.candidates import Candidate
+from askalong.answer.extractive.reader_cosine import reader_cosines
 from askalong.answer.extractive.scoring import entry_sentences
 from askalong.answer.scorer.features import Sentence, covered_share, idf_weights, sentence_features
 from askalong.providers.base import Embedder
@@ -53,6 +54,15 @@ def as_sentences(found: Sequence[Candidate]) -> list[Sentence]:
     for c in found:
         passages.setdefault((c.unit, c.piece), len(passages))
     return [Sentence(passages[(c.unit, c.piece)], c.index, c.text) for c in found]
+
+
+def rank_rows(question: QuestionReading, found: Sequence[Candidate], embedded: bool) -> np.ndarray:
+    """The rank head's columns after the features and the sentence head's score:
+    ``entry_rows`` and, with vectors (the embedded variant), the reader encoder's cosine
+    (``reader_cosine``; 0 in the lexical variant, which has no rank head)."""
+    texts = [c.text for c in found]
+    reader = reader_cosines(question.text, texts) if embedded else np.zeros(len(texts))
+    return np.hstack([entry_rows(question, found), reader[:, None]]).astype(np.float32)
 
 
 def entry_rows(question: QuestionReading, found: Sequence[Candidate]) -> np.ndarray:

