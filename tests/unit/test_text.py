@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from askalong.text.scripts import answer_language, detect_language
 from askalong.text.sentences import split_sentences
+from askalong.text.simplified import simplified
 from askalong.text.size import measure, size_units
-from askalong.text.tokens import gram_tokens, key_terms, tokenize
+from askalong.text.tokens import gram_tokens, han_words, key_terms, tokenize
 
 
 def sentences(text: str) -> list[str]:
@@ -206,6 +207,22 @@ def test_tokenize_chinese_into_words() -> None:
     assert "检索" in tokens and "方法" in tokens and "提出" in tokens
     assert "的" not in tokens and "了" not in tokens
     assert all(len(t) <= 4 for t in tokens)
+
+
+def test_traditional_chinese_is_cut_as_its_simplified_image_in_its_own_characters() -> None:
+    # The dictionary is Simplified: before, "資訊工程學系" fell apart into characters.
+    assert han_words("資訊工程學系的學生們") == ["資訊", "工程學系", "的", "學生", "們"]
+    assert tokenize("什麼是線程池？") == ["線程", "池"]  # 什麼 is a stop word as 什么 is
+    assert gram_tokens("什麼")[:2] == ["什", "麼"] and "什麼" not in gram_tokens("什麼")
+    assert tokenize("资讯工程学系") == ["资讯", "工程学系"]  # Simplified text as before
+
+
+def test_the_simplified_image_keeps_length_and_simplified_text() -> None:
+    assert simplified("臺灣大學位於臺北") == "台湾大学位于台北"
+    # Characters Simplified text writes too stay as they are: "乾隆" is no "干隆".
+    assert simplified("乾隆皇帝") == "乾隆皇帝"
+    text = "长江是亚洲第一长河，BM25 检索。"
+    assert simplified(text) == text
 
 
 def test_tokenize_english_stems_and_drops_stop_words() -> None:
