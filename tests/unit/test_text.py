@@ -15,7 +15,7 @@ from askalong.text.scripts import answer_language, detect_language
 from askalong.text.sentences import split_sentences
 from askalong.text.simplified import simplified
 from askalong.text.size import measure, size_units
-from askalong.text.tokens import gram_tokens, han_words, key_terms, tokenize
+from askalong.text.tokens import gram_tokens, key_terms, tokenize
 
 
 def sentences(text: str) -> list[str]:
@@ -209,16 +209,11 @@ def test_tokenize_chinese_into_words() -> None:
     assert all(len(t) <= 4 for t in tokens)
 
 
-def test_traditional_chinese_is_cut_as_its_simplified_image_in_its_own_characters() -> None:
-    # The dictionary is Simplified: before, "資訊工程學系" fell apart into characters.
-    assert han_words("資訊工程學系的學生們") == ["資訊", "工程學系", "的", "學生", "們"]
-    assert tokenize("什麼是線程池？") == ["線程", "池"]  # 什麼 is a stop word as 什么 is
-    assert gram_tokens("什麼")[:2] == ["什", "麼"] and "什麼" not in gram_tokens("什麼")
-    assert tokenize("资讯工程学系") == ["资讯", "工程学系"]  # Simplified text as before
-
-
 def test_the_simplified_image_keeps_length_and_simplified_text() -> None:
     assert simplified("臺灣大學位於臺北") == "台湾大学位于台北"
+    # The segmenter's dictionary is Simplified: the image is what it can cut.
+    assert tokenize("資訊工程學系") == ["資", "訊", "工程", "學", "系"]
+    assert tokenize(simplified("資訊工程學系")) == ["资讯", "工程学系"]
     # Characters Simplified text writes too stay as they are: "乾隆" is no "干隆".
     assert simplified("乾隆皇帝") == "乾隆皇帝"
     text = "长江是亚洲第一长河，BM25 检索。"

@@ -1,11 +1,11 @@
 """Traditional Chinese characters made Simplified, one character for one (pure).
 
 The segmenter's dictionary is Simplified: a Traditional run ("資訊工程學系") comes out as
-single characters. Its Simplified image ("资讯工程学系") is cut into the words the
-dictionary knows, and since the image has the run's length, those cuts are the run's own
-word boundaries (``text.tokens.han_words``). The keyword index also matches in the image
-(``index/keyword_schema``), so a Traditional question finds a Simplified passage and the
-reverse.
+single characters, its Simplified image ("资讯工程学系") as the words the dictionary knows.
+The keyword index tokenises the image (``index/keyword_schema``), so Traditional text is
+searched by words, and a Traditional question finds a Simplified passage and the reverse.
+The image has the text's length: a place in one is the same place in the other
+(``question/traditional`` reads a question's words in it and finds them as written).
 
 The table (``simplified.txt``, made by ``scripts/simplified_table.py`` from OpenCC's
 character list) holds only characters that Simplified text does not write: a text in

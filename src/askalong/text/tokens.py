@@ -1,8 +1,11 @@
 """The search tokeniser, shared by indexing, queries, answer scoring and claim checks (pure).
 
 - ``tokenize`` / ``key_terms``: rjieba words for Chinese runs, Snowball stems for the rest.
-  A Traditional run is cut where its Simplified image is (``text/simplified.py``: the
-  dictionary is Simplified), and its words keep the characters the text writes.
+  rjieba's dictionary is Simplified, so a Traditional run mostly comes out as characters.
+  The keyword index tokenises the text's Simplified image instead (``index/keyword_schema``,
+  ``text/simplified``); the answerer's terms stay as they are here, since its learned
+  scorer was trained on them (cut on the image, DRCD DEV evidence hit fell 0.973 -> 0.940:
+  ``benchmarks/results/hant-segmentation-DEV-2026-12-06.md``).
 - ``gram_tokens``: the keyword index's second field for Chinese: Han characters and
   character bigrams instead of rjieba words (a segmentation error then costs one field,
   not the match).
@@ -21,7 +24,6 @@ from typing import Any
 import Stemmer
 
 from askalong.text.scripts import HAN, HAN_RE
-from askalong.text.simplified import simplified
 
 _TOKEN_RE = re.compile(f"(?P<han>[{HAN}]+)|[^\\W_{HAN}]+")
 
@@ -60,23 +62,8 @@ def search_normal(text: str) -> str:
 
 def han_words(han: str) -> list[str]:
     """The words of a run of Han characters as the segmenter cuts them (its dictionary
-    only, no guessing: an unknown word stays single characters). A Traditional run is cut
-    where its Simplified image is; the words are the run's own characters."""
-    return [word for word, _ in _cut(han)]
-
-
-def _cut(han: str) -> list[tuple[str, str]]:
-    """Each word of ``han`` as written and as its Simplified image (what stop words are
-    written in). The image has the run's length, so its cuts are the run's cuts."""
-    image = simplified(han)
-    words = _segmenter().cut(image, hmm=False)
-    if image == han:
-        return [(word, word) for word in words]
-    cut, at = [], 0
-    for word in words:
-        cut.append((han[at : at + len(word)], word))
-        at += len(word)
-    return cut
+    only, no guessing: an unknown word stays single characters)."""
+    return list(_segmenter().cut(han, hmm=False))
 
 
 @functools.cache
@@ -97,7 +84,7 @@ def tokenize(text: str) -> list[str]:
     for match in _TOKEN_RE.finditer(normal):
         han = match.group("han")
         if han:
-            tokens.extend(word for word, image in _cut(han) if image not in CHINESE_STOP_WORDS)
+            tokens.extend(w for w in han_words(han) if w not in CHINESE_STOP_WORDS)
             continue
         word = match.group().lower()
         if word not in ENGLISH_STOP_WORDS:
@@ -121,7 +108,7 @@ def gram_tokens(text: str) -> list[str]:
         han = match.group("han")
         if han:
             grams = [*han, *(han[i : i + 2] for i in range(len(han) - 1))]
-            tokens.extend(g for g in grams if simplified(g) not in CHINESE_STOP_WORDS)
+            tokens.extend(g for g in grams if g not in CHINESE_STOP_WORDS)
             continue
         word = match.group().lower()
         if word not in ENGLISH_STOP_WORDS:
@@ -149,5 +136,5 @@ def character_pairs(text: str) -> set[str]:
     pairs: set[str] = set()
     for run in _HAN_RUN.findall(text):
         found = (run[i : i + 2] for i in range(len(run) - 1))
-        pairs.update(BIGRAM + pair for pair in found if simplified(pair) not in CHINESE_STOP_WORDS)
+        pairs.update(BIGRAM + pair for pair in found if pair not in CHINESE_STOP_WORDS)
     return pairs
