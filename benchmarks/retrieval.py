@@ -21,6 +21,12 @@ the fusion should never lose to its better route (hybrid >= max(keyword, vector)
 0.002). ``--no-baseline`` skips the bm25s / RRF rows (a query embedding each, minutes on
 a loaded machine).
 
+``--dev-split`` asks only the questions of a SQuAD-format set's DEV articles (the buckets of
+``training/splits.py``; every article stays in the collection searched): figures to decide
+on without reading the TEST articles' questions. ``--simplified-questions`` asks each
+question in Simplified characters (``text/simplified.py``), as a reader of Simplified
+Chinese would over a Traditional collection (DRCD).
+
     python benchmarks/retrieval.py [--chunking paragraph] [--set xquad.en ...] [--no-embed]
 """
 
@@ -55,10 +61,15 @@ from askalong.evaluate.retrieval import RetrievalReport, evaluate_retrieval
 from askalong.library import Library
 from askalong.retrieve.ranking import fused_ranking
 from askalong.text.scripts import detect_language
+from askalong.text.simplified import simplified
 from askalong.types import Access
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "training"))
+from splits import split_of  # noqa: E402
+
 EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
+SPLIT_NAMES = {"cmrc.dev": "cmrc", "cmrc.trial": "cmrc", "drcd": "drcd"}  # as splits.py names them
 SETS = {
     "scifact": "retrieval/scifact",
     "xquad.en": "qa/xquad/xquad.en.json",
@@ -206,9 +217,20 @@ def before_row(library: Library, corpus: RetrievalCorpus, chunks: Chunks) -> Ret
 
 
 def run_set(
-    name: str, chunking: Chunking, embed: bool, limit: int | None, baseline_rows: bool = True
+    name: str,
+    chunking: Chunking,
+    embed: bool,
+    limit: int | None,
+    baseline_rows: bool = True,
+    dev_split: bool = False,
+    simplified_questions: bool = False,
 ) -> tuple[list[Row], str]:
     corpus = load_dataset(EVALDATA / SETS[name])
+    if dev_split:
+        corpus = _dev_questions(name, corpus)
+    if simplified_questions:
+        asked = tuple(replace(q, text=simplified(q.text)) for q in corpus.queries)
+        corpus = replace(corpus, name=f"{corpus.name} asked in zh-Hans", queries=asked)
     settings = load_settings()
     evaluation = evaluate_corpus(
         settings, corpus, chunking=chunking, embed=embed, limit=limit, progress=_progress
@@ -247,6 +269,18 @@ def _info(corpus: RetrievalCorpus, chunking: str, evaluation: Evaluation) -> str
     )
     notes = "; ".join(evaluation.notes)
     return info + (f" — {notes}" if notes else "")
+
+
+def _dev_questions(name: str, corpus: RetrievalCorpus) -> RetrievalCorpus:
+    """``corpus`` asking only the questions of its DEV-bucket articles."""
+    dataset = SPLIT_NAMES[name]
+    asked = [q for q in corpus.queries if _dev(dataset, q.relevant)]
+    return replace(corpus, name=f"{corpus.name} DEV-split", queries=tuple(asked))
+
+
+def _dev(dataset: str, relevant: frozenset[Unit]) -> bool:
+    # An article key made unique by the loader ("key~index") is split as its own key.
+    return all(split_of(dataset, unit.document.split("~")[0]) == "dev" for unit in relevant)
 
 
 def _limited(corpus: RetrievalCorpus, limit: int | None) -> RetrievalCorpus:
@@ -316,6 +350,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-embed", action="store_true", help="never compute vectors")
     parser.add_argument("--limit", type=int, default=None, help="first N queries per set")
     parser.add_argument("--no-baseline", action="store_true", help="skip the bm25s/RRF rows")
+    parser.add_argument(
+        "--dev-split", action="store_true", help="only the DEV articles' questions (SQuAD sets)"
+    )
+    parser.add_argument(
+        "--simplified-questions", action="store_true", help="questions in Simplified characters"
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     rows: list[Row] = []
@@ -324,7 +364,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         for name in args.sets or DEFAULT_SETS:
             print(f"{name} ({chunking})", file=sys.stderr, flush=True)
             found, info = run_set(
-                name, chunking, not args.no_embed, args.limit, not args.no_baseline
+                name,
+                chunking,
+                not args.no_embed,
+                args.limit,
+                not args.no_baseline,
+                args.dev_split,
+                args.simplified_questions,
             )
             rows.extend(found)
             infos.append(info)

@@ -246,6 +246,21 @@ def test_chinese_scores_on_both_fields(open_route: Opener) -> None:
     assert hit.keyword_score > words_only["zh"] > 0
 
 
+def test_traditional_and_simplified_chinese_find_each_other(open_route: Opener) -> None:
+    index = open_route()
+    index_texts(index, "hant", "國立臺灣大學資訊工程學系成立於一九七七年。")
+    index_texts(index, "hans", "上海交通大学电子信息学院设有计算机系。")
+    index_texts(index, "other", "长江是亚洲第一长河。")
+    assert search_tokens("資訊工程學系") == search_tokens("资讯工程学系") == ["资讯", "工程学系"]
+    # A question meets a passage in the other script as it meets one in its own.
+    hant = index.search("資訊工程學系成立於哪一年", Access.local())
+    hans = index.search("资讯工程学系成立于哪一年", Access.local())
+    assert hant[0].document_id == "hant"
+    assert [(h.document_id, pytest.approx(h.keyword_score)) for h in hant] == [
+        (h.document_id, h.keyword_score) for h in hans
+    ]
+
+
 def test_an_index_of_an_older_schema_is_emptied(tmp_path: Path) -> None:
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("text", tokenizer_name="whitespace", index_option="freq")

@@ -101,3 +101,11 @@ def test_no_evaldata_pdf_has_a_junk_section_title(evaldata: Path) -> None:
         if bad:
             junk[path.name] = bad
     assert junk == {}
+
+
+def test_the_authors_under_a_papers_title_are_body_text(evaldata: Path) -> None:
+    doc = _parsed(evaldata / "pdf" / "en_2col" / "ALCE.pdf")
+    [authors] = _holding(doc, "Tianyu Gao Howard Yen")
+    assert authors.kind == "paragraph" and authors.page == 1
+    headings = [b.text for b in doc.blocks if b.kind == "heading" and b.page == 1]
+    assert "Abstract" in headings and "1 Introduction" in headings

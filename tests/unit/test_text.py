@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from askalong.text.scripts import answer_language, detect_language
 from askalong.text.sentences import split_sentences
+from askalong.text.simplified import simplified
 from askalong.text.size import measure, size_units
 from askalong.text.tokens import gram_tokens, key_terms, tokenize
 
@@ -206,6 +207,17 @@ def test_tokenize_chinese_into_words() -> None:
     assert "检索" in tokens and "方法" in tokens and "提出" in tokens
     assert "的" not in tokens and "了" not in tokens
     assert all(len(t) <= 4 for t in tokens)
+
+
+def test_the_simplified_image_keeps_length_and_simplified_text() -> None:
+    assert simplified("臺灣大學位於臺北") == "台湾大学位于台北"
+    # The segmenter's dictionary is Simplified: the image is what it can cut.
+    assert tokenize("資訊工程學系") == ["資", "訊", "工程", "學", "系"]
+    assert tokenize(simplified("資訊工程學系")) == ["资讯", "工程学系"]
+    # Characters Simplified text writes too stay as they are: "乾隆" is no "干隆".
+    assert simplified("乾隆皇帝") == "乾隆皇帝"
+    text = "长江是亚洲第一长河，BM25 检索。"
+    assert simplified(text) == text
 
 
 def test_tokenize_english_stems_and_drops_stop_words() -> None:

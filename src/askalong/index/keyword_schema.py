@@ -17,8 +17,11 @@ Three numeric fast fields let a search name its hits without reading stored docu
 ``document_number`` (``id_number`` of the document id), ``chunk_order`` (the chunk's
 order when its id is the chunkers' ``{document id}:c{order}``, else ``NO_ORDER``) and
 ``section_number`` (``id_number`` of the section key, what siblings are grouped by).
-``SCHEMA_VERSION`` names the schema (a field carries it), so bumping it rebuilds the index
-where the fields would otherwise match.
+``SCHEMA_VERSION`` names the schema and the tokens (a field carries it), so bumping it
+rebuilds the index where the fields would otherwise match: a change to what a text is
+tokenised as bumps it too, since tokens written before would no longer meet a query's.
+Chinese is indexed and searched in Simplified characters (``text/simplified.py``), so a
+Traditional question meets a Simplified passage and the reverse.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import tantivy
 
 from askalong.access_tokens import document_tokens
 from askalong.index.sections import is_index_page, normal_title, section_text, title_keys
+from askalong.text.simplified import simplified
 from askalong.text.tokens import gram_tokens, tokenize
 from askalong.types import Chunk, Document
 
@@ -52,21 +56,22 @@ SECTION_NUMBER = "section_number"  # fast: id_number(section key)
 NO_ORDER = (1 << 64) - 1  # a chunk id of another form: read from the stored document
 
 # 2: section, titles, section key, role, pointed, headings; 3: access; 4: context;
-# 5: document number, chunk order, section number (fast fields)
-SCHEMA_VERSION = 5
+# 5: document number, chunk order, section number (fast fields);
+# 6: Traditional Chinese cut as its Simplified image and indexed in Simplified characters
+SCHEMA_VERSION = 6
 # A "word" this long is a hash or an encoded blob, never something a user searches for;
 # dropping it keeps every term far below tantivy's 65,530-byte term limit.
 MAX_TOKEN_CHARS = 80
 
 
 def search_tokens(text: str) -> list[str]:
-    """The tokens indexed for (and searched with) ``text``."""
-    return [token for token in tokenize(text) if len(token) <= MAX_TOKEN_CHARS]
+    """The tokens indexed for (and searched with) ``text``, Chinese in Simplified characters."""
+    return [token for token in tokenize(simplified(text)) if len(token) <= MAX_TOKEN_CHARS]
 
 
 def search_grams(text: str) -> list[str]:
     """The tokens of the ``grams`` field for ``text`` (none without Chinese)."""
-    return [token for token in gram_tokens(text) if len(token) <= MAX_TOKEN_CHARS]
+    return [token for token in gram_tokens(simplified(text)) if len(token) <= MAX_TOKEN_CHARS]
 
 
 def build_schema() -> tantivy.Schema:

@@ -38,7 +38,13 @@ from askalong.index.keyword_query import (
     asks_a_whole_title,
     pointed_sections,
 )
-from askalong.index.keyword_schema import IndexedChunk, indexed_chunk, search_grams, search_tokens
+from askalong.index.keyword_schema import (
+    SCHEMA_VERSION,
+    IndexedChunk,
+    indexed_chunk,
+    search_grams,
+    search_tokens,
+)
 from askalong.index.pg_bm25 import (
     CHUNKS,
     CONTEXT,
@@ -57,6 +63,27 @@ from askalong.index.sections import section_scores
 from askalong.types import Access, Chunk, Document, Hit
 
 Terms = list[tuple[int, str, float]]  # (field, term, weight)
+_TABLES = "keyword_postings, keyword_terms, keyword_chunks, keyword_documents"
+
+
+def renew_tokens(connection: Database) -> bool:
+    """Empty the route when its rows were written with other tokens than
+    ``SCHEMA_VERSION``'s (or before versions were kept): a query's tokens would no longer
+    meet them. ``sync`` then indexes every stored document again, as it does for an
+    emptied tantivy index. Whether it emptied the route."""
+    with connection.transaction():
+        _lock_writes(connection)
+        row = connection.execute("SELECT version FROM keyword_version").fetchone()
+        if row is not None and row[0] == SCHEMA_VERSION:
+            return False
+        connection.execute(f"TRUNCATE {_TABLES}")
+        connection.execute("UPDATE keyword_totals SET tokens = 0")
+        connection.execute(
+            "INSERT INTO keyword_version (version) VALUES (%s) "
+            "ON CONFLICT (only_row) DO UPDATE SET version = EXCLUDED.version",
+            (SCHEMA_VERSION,),
+        )
+    return True
 
 
 class PostgresKeywordRoute:
@@ -69,6 +96,7 @@ class PostgresKeywordRoute:
         self._lock = threading.Lock()  # this process's commits, in the order they were made
         with connected(pool) as connection:
             apply_schema(connection, "keyword")
+            renew_tokens(connection)
 
     # ------------------------------------------------------------------------- writing
 

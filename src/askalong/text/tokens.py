@@ -1,6 +1,11 @@
 """The search tokeniser, shared by indexing, queries, answer scoring and claim checks (pure).
 
 - ``tokenize`` / ``key_terms``: rjieba words for Chinese runs, Snowball stems for the rest.
+  rjieba's dictionary is Simplified, so a Traditional run mostly comes out as characters.
+  The keyword index tokenises the text's Simplified image instead (``index/keyword_schema``,
+  ``text/simplified``); the answerer's terms stay as they are here, since its learned
+  scorer was trained on them (cut on the image, DRCD DEV evidence hit fell 0.973 -> 0.940:
+  ``benchmarks/results/hant-segmentation-DEV-2026-12-06.md``).
 - ``gram_tokens``: the keyword index's second field for Chinese: Han characters and
   character bigrams instead of rjieba words (a segmentation error then costs one field,
   not the match).

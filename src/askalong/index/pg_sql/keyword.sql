@@ -49,3 +49,11 @@ CREATE TABLE IF NOT EXISTS keyword_totals (
 INSERT INTO keyword_totals (field, tokens)
     SELECT f, 0 FROM generate_series(0, 4) AS f
     ON CONFLICT (field) DO NOTHING;
+
+-- The keyword_schema.SCHEMA_VERSION the rows were written with (what a text is tokenised
+-- as): a route of another version empties the tables when it opens, and sync refills
+-- them from the store (pg_keyword.py, renew_tokens).
+CREATE TABLE IF NOT EXISTS keyword_version (
+    only_row boolean PRIMARY KEY DEFAULT TRUE CHECK (only_row),
+    version integer NOT NULL
+);

@@ -239,13 +239,8 @@ def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
     title = _title(drafts, kinds)
     _demote_front_matter(drafts, kinds, title)
     _masthead(drafts, kinds, title)
-    headings = [
-        d
-        for i, (d, k) in enumerate(zip(drafts, kinds, strict=True))
-        if k == "heading" and i not in title
-    ]
-    rank = _ranker(headings)
-    levels = heading_levels([rank(d) for d in headings])
+    _demote_title_page_orphans(drafts, kinds, title)
+    rank, levels = _levels(drafts, kinds, title)
     first = 2 if title else 1
     stack: list[tuple[int, str]] = []
     blocks: list[Block] = []
@@ -259,6 +254,46 @@ def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
         path = tuple(text for _, text in stack)
         blocks.append(_block(draft, kind, order, path, level))
     return tuple(blocks)
+
+
+def _section_headings(
+    drafts: Sequence[Draft], kinds: Sequence[BlockKind], title: set[int]
+) -> list[tuple[int, Draft]]:
+    """The headings below the title, with their positions."""
+    return [
+        (i, d)
+        for i, (d, k) in enumerate(zip(drafts, kinds, strict=True))
+        if k == "heading" and i not in title
+    ]
+
+
+def _levels(
+    drafts: Sequence[Draft], kinds: Sequence[BlockKind], title: set[int]
+) -> tuple[Callable[[Draft], Rank], dict[Rank, int]]:
+    """The rank of a section heading and the level (1 the top) of each rank."""
+    headings = [d for _, d in _section_headings(drafts, kinds, title)]
+    rank = _ranker(headings)
+    return rank, heading_levels([rank(d) for d in headings])
+
+
+def _demote_title_page_orphans(
+    drafts: Sequence[Draft], kinds: list[BlockKind], title: set[int]
+) -> None:
+    """The lines right under the title set like subsection headings: the authors
+    ("Martin Maechler and Douglas Bates"), a date. They come before any section opens,
+    and a subsection cannot come before the first section: so an unnumbered heading
+    between the title and the first body text that ranks below the document's top
+    section level is body text."""
+    if not title:
+        return
+    rank, levels = _levels(drafts, kinds, title)
+    top = min(levels.values(), default=0)
+    index = max(title) + 1
+    while index < len(drafts) and kinds[index] == "heading" and index not in title:
+        draft = drafts[index]
+        if levels[rank(draft)] > top and not numbering_depth(draft.text):
+            kinds[index] = "paragraph"
+        index += 1
 
 
 def _ranker(headings: Sequence[Draft]) -> Callable[[Draft], Rank]:
