@@ -103,7 +103,7 @@ def groups_of(asked: Sequence[Asked], embedder: Embedder | None) -> Groups:
             continue
         rows = candidate_rows(q.text, found, embedder)
         scores = shipped_scorer().sentence_scores(rows, embedded=embedder is not None)
-        xs.append(np.hstack([rows, scores[:, None], rank_rows(q, found, embedder is not None)]))
+        xs.append(np.hstack([rows, scores[:, None], rank_rows(q, found, embedder)]))
         ys.append(labels)
         numbers.append(np.full(len(found), len(sets)))
         sets.append(a.set)

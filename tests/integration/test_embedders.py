@@ -541,6 +541,9 @@ def test_the_reader_encoder_runs_alike_on_both_engines_beside_the_plain_model(
     vectors = {engine: e.embed_passages(texts) for engine, e in tuned.items()}
     assert np.min(np.sum(vectors["numpy"] * vectors["onnx"], axis=1)) > 0.99
     assert tuned["onnx"].vector_space != plain.vector_space == onnx_fast.vector_space
+    found = plain.reader()  # the plain model's own reader: the same tuned model
+    assert found is not None and found.vector_space == tuned["onnx"].vector_space
+    assert found.reader() is None
     assert np.max(np.sum(vectors["onnx"] * plain.embed_passages(texts), axis=1)) < 0.99
     np.testing.assert_allclose(
         plain.embed_passages(texts), onnx_fast.embed_passages(texts), atol=1e-6

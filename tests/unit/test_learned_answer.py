@@ -390,17 +390,18 @@ def test_a_value_asked_comes_from_the_entry_the_question_names(
     assert "128 megabytes" in ask(question, ENTRIES, embedder)  # the rank head alone
 
 
-def test_the_rank_rows_hold_the_reader_cosine_with_vectors_only() -> None:
+def test_the_rank_rows_hold_the_reader_cosine_with_vectors_only(embedder: Embedder) -> None:
     """``rank_rows``: the entry columns, then the reader encoder's question-sentence cosine
-    (0 in the lexical variant, which has no rank head); a sentence that answers the
-    question is nearer to it than one on another topic."""
+    (the bundled embedder's ``reader``; 0 without vectors, or with an embedder that has no
+    reader); a sentence that answers the question is nearer to it than one on another topic."""
     units = [unit_of([("paragraph", ENTRIES[1] + " Rivers flow into the sea.")], 0)]
     question = read_question("What does shared_buffers default to?")
     _, found, _ = learned.chosen(question, units, ())
-    embedded = rank_rows(question, found, embedded=True)
+    embedded = rank_rows(question, found, embedder)
     assert embedded.shape == (len(found), len(ENTRY) + 1)
     reader = embedded[:, -1]
     default = next(k for k, c in enumerate(found) if "128 megabytes" in c.text)
     river = next(k for k, c in enumerate(found) if "Rivers" in c.text)
     assert reader[default] > reader[river]
-    assert not rank_rows(question, found, embedded=False)[:, -1].any()
+    assert not rank_rows(question, found, None)[:, -1].any()
+    assert not rank_rows(question, found, Fixed())[:, -1].any()

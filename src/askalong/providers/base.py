@@ -51,6 +51,11 @@ class Embedder(ABC):
     def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
         """Embed ``texts``: a ``(len(texts), dimension)`` float32 array of unit rows."""
 
+    def reader(self) -> Embedder | None:
+        """The reader encoder that goes with these vectors (the bundled model's, with its
+        top layers tuned on readers' questions: ``local/e5/reader.py``), if it has one."""
+        return None
+
     def embed_passages(
         self,
         texts: Sequence[str],

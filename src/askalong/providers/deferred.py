@@ -56,3 +56,6 @@ class DeferredEmbedder(Embedder):
 
     def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
         return self.loaded()._embed(texts, kind)
+
+    def reader(self) -> Embedder | None:
+        return self.loaded().reader()

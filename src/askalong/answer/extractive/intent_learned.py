@@ -81,7 +81,7 @@ def learned_material(
     rows = candidate_rows(query, found, embedder)
     scores = scorer.sentence_scores(rows, embedded)
     ranks = scorer.rank_scores(
-        rows, scores, rank_rows(read_question(query), found, embedded), embedded
+        rows, scores, rank_rows(read_question(query), found, embedder), embedded
     )
     return [(found[k].unit, _material(found[k], terms, float(ranks[k]))) for k in _best(ranks)]
 

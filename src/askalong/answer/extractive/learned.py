@@ -115,7 +115,7 @@ def weighed(
     embedded = embedder is not None
     scores = scorer.sentence_scores(rows, embedded)
     answerable = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
-    ranks = scorer.rank_scores(rows, scores, rank_rows(question, found, embedded), embedded)
+    ranks = scorer.rank_scores(rows, scores, rank_rows(question, found, embedder), embedded)
     row = covered = None
     if found:
         row = refusal_features(

@@ -11,6 +11,7 @@ same text filled already. It belongs to one answerer: no global state.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -28,6 +29,16 @@ class CachedEmbedder(Embedder):
         self.inner = inner
         self.size = size
         self._rows: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._reader: CachedEmbedder | None = None
+        self._reader_lock = threading.Lock()
+
+    def reader(self) -> Embedder | None:
+        """The inner embedder's reader encoder, its vectors remembered as these are."""
+        with self._reader_lock:
+            if self._reader is None:
+                inner = self.inner.reader()
+                self._reader = CachedEmbedder(inner, self.size) if inner is not None else None
+            return self._reader
 
     def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
         if kind == "query":

@@ -87,12 +87,17 @@ def _homes(found: Sequence[Candidate]) -> dict[tuple[int, int], tuple[tuple[int,
     return homes
 
 
-def rank_rows(question: QuestionReading, found: Sequence[Candidate], embedded: bool) -> np.ndarray:
+def rank_rows(
+    question: QuestionReading, found: Sequence[Candidate], embedder: Embedder | None
+) -> np.ndarray:
     """The rank head's columns after the features and the sentence head's score:
     ``entry_rows`` and, with vectors (the embedded variant), the reader encoder's cosine
     (``reader_cosine``; 0 in the lexical variant, which has no rank head)."""
     texts = [c.text for c in found]
-    reader = reader_cosines(question.text, texts) if embedded else np.zeros(len(texts))
+    if embedder is None:
+        reader = np.zeros(len(texts))
+    else:
+        reader = reader_cosines(question.text, texts, embedder)
     return np.hstack([entry_rows(question, found), reader[:, None]]).astype(np.float32)
 
 

@@ -27,7 +27,6 @@ from askalong.providers.deferred import DeferredEmbedder
 from askalong.providers.local import choices
 from askalong.providers.local.e5.file import read_shape
 from askalong.providers.local.e5.model import FastE5Embedder, PackageModel, engine_name
-from askalong.providers.local.e5.reader import reader_layers
 from askalong.providers.local.e5.threads import available_cores
 from askalong.providers.local.engines import ENGINES, Engine
 
@@ -177,23 +176,3 @@ def query_seconds(embedder: Embedder, repeats: int = 5) -> float:
     import statistics  # choosing only (with fractions and decimal): not at every start
 
     return statistics.median(times)
-
-
-def reader_embedder(settings: Settings) -> Embedder:
-    """The reader encoder (``e5/reader.py``: e5 with its top layers tuned on readers'
-    questions) on the first fast engine that loads: the package's own C engine has no
-    tuned variant, so ``package`` runs it on numpy."""
-    engines = ENGINES[settings.embed_engine] or ("numpy",)
-    failure: Exception | None = None
-    for engine in engines:
-        try:
-            return FastE5Embedder(
-                settings.home / "cache",
-                threads=available_cores(),
-                engine=engine,
-                upper=reader_layers(),
-            )
-        except (ImportError, ProviderError, OSError, ValueError) as exc:
-            log.info("reader encoder: %s engine unavailable (%s)", engine, exc)
-            failure = exc
-    raise ProviderError(f"the reader encoder does not load: {failure}", source="reader")

@@ -16,6 +16,7 @@ about twice as fast, needs the ``onnx`` and ``onnxruntime`` packages).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ import numpy as np
 from askalong.providers.base import Embedder, EmbedKind, normalise, utf8_safe
 from askalong.providers.local.e5.file import read_model_file
 from askalong.providers.local.e5.onnx import cached_graph
-from askalong.providers.local.e5.reader import UpperLayers, with_upper
+from askalong.providers.local.e5.reader import UpperLayers, reader_layers, with_upper
 from askalong.providers.local.e5.threads import worker_pool
 from askalong.providers.local.e5.tokenizer import Tokenizer
 from askalong.providers.local.e5.weights import (
@@ -107,6 +108,10 @@ class FastE5Embedder(Embedder):
         self._bos, self._eos = image.vocabulary.bos, image.vocabulary.eos
         self.query_engine = query_engine
         self.engine = engine
+        self._source = (cache_root, threads, model)  # what its reader encoder is built from
+        self._tuned = upper is not None
+        self._reader: FastE5Embedder | None = None
+        self._reader_lock = threading.Lock()
         name = engine_name(model.version, engine) + (f"-{upper.name}" if upper else "")
         super().__init__(name=name, dimension=image.shape.hidden)
         # the package's own vectors (self-checked), or the tuned model's own space
@@ -122,6 +127,21 @@ class FastE5Embedder(Embedder):
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
+        if self._reader is not None:
+            self._reader.close()
+
+    def reader(self) -> FastE5Embedder | None:
+        """This model with the reader encoder's top layers (``e5/reader.py``), on the same
+        engine and cache; built at the first call (the learned answer's first question)."""
+        if self._tuned:
+            return None
+        with self._reader_lock:
+            if self._reader is None:
+                root, threads, model = self._source
+                self._reader = FastE5Embedder(
+                    root, threads=threads, model=model, engine=self.engine, upper=reader_layers()
+                )
+            return self._reader
 
     def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
         if self.query_engine is not None and kind == "query" and len(texts) == 1:
