@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ from askalong.config import load_settings
 from askalong.context.units import ContextUnit, places_of
 from askalong.errors import ConfigError
 from askalong.providers.base import Embedder, EmbedKind
+from askalong.providers.local.e5.reader import reader_layers
 from askalong.question.reading import read_question
 from askalong.settings import Settings
 from askalong.types import Block, BlockSpan
@@ -405,3 +407,18 @@ def test_the_rank_rows_hold_the_reader_cosine_with_vectors_only(embedder: Embedd
     assert reader[default] > reader[river]
     assert not rank_rows(question, found, None)[:, -1].any()
     assert not rank_rows(question, found, Fixed())[:, -1].any()
+
+
+def test_the_answerer_the_settings_make_reads_the_reader_encoder(tmp_path: Path) -> None:
+    """The product's own route (the configured embedder behind its budget, the answerer
+    the settings ask for) hands the learned answer the reader encoder: a wrapper that
+    dropped it would leave the rank head without its strongest column."""
+    from askalong.answer.choose import make_answerer
+    from askalong.providers.choose import make_embedder
+
+    settings = Settings(home=tmp_path)
+    answerer = make_answerer(settings, make_embedder(settings))
+    assert isinstance(answerer, ExtractiveAnswerer) and answerer.embedder is not None
+    reader = answerer.embedder.reader()
+    assert reader is not None and reader.vector_space.endswith(reader_layers().name)
+    assert answerer.embedder.reader() is reader  # one reader and one cache per answerer

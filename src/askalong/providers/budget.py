@@ -54,6 +54,8 @@ class BudgetedEmbedder(Embedder):
         self._queries = threading.BoundedSemaphore(QUERY_SLOTS)
         self._passages = PassageTurns()
         self._background = threading.local()  # set while this thread embeds in bulk
+        self._reader: BudgetedEmbedder | None = None
+        self._reader_lock = threading.Lock()
 
     # Asked of ``inner`` each time: a remote embedder learns its dimension on first use.
     @property
@@ -63,6 +65,17 @@ class BudgetedEmbedder(Embedder):
     @property
     def vector_space(self) -> str:
         return self.inner.vector_space
+
+    def reader(self) -> Embedder | None:
+        """``inner``'s reader encoder behind a budget of its own (its own engine and
+        workers), so the learned answer's rank head reads it on every route."""
+        with self._reader_lock:
+            if self._reader is None:
+                inner = self.inner.reader()
+                if inner is None:
+                    return None
+                self._reader = BudgetedEmbedder(inner, query_wait=self.query_wait)
+            return self._reader
 
     def embed_passages(
         self,
