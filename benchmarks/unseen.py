@@ -385,9 +385,8 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen12: each run once, dev now; unseen13: held"
-            " out, not run yet; unseen14: frozen, waits behind unseen13; unseen15: frozen,"
-            " waits behind unseen14)"
+            "the set's folder (unseen … unseen13: each run once, dev now; unseen14: held"
+            " out, not run yet; unseen15: frozen, waits behind unseen14)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
