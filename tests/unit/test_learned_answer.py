@@ -54,11 +54,17 @@ RIVER = (
 
 
 @pytest.fixture(scope="module")
-def embedder(tmp_path_factory: pytest.TempPathFactory) -> Embedder:
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One home for the module: the model's caches and engine choice are made once."""
+    return tmp_path_factory.mktemp("scorer")
+
+
+@pytest.fixture(scope="module")
+def embedder(home: Path) -> Embedder:
     """The bundled embedder, as the product answers with it."""
     from askalong.providers.local.embedder import default_embedder
 
-    return default_embedder(Settings(home=tmp_path_factory.mktemp("scorer")))
+    return default_embedder(Settings(home=home))
 
 
 def ask(question: str, paragraphs: tuple[str, ...], embedder: Embedder | None = None) -> str:
@@ -409,14 +415,16 @@ def test_the_rank_rows_hold_the_reader_cosine_with_vectors_only(embedder: Embedd
     assert not rank_rows(question, found, Fixed())[:, -1].any()
 
 
-def test_the_answerer_the_settings_make_reads_the_reader_encoder(tmp_path: Path) -> None:
+def test_the_answerer_the_settings_make_reads_the_reader_encoder(
+    home: Path, embedder: Embedder
+) -> None:
     """The product's own route (the configured embedder behind its budget, the answerer
     the settings ask for) hands the learned answer the reader encoder: a wrapper that
     dropped it would leave the rank head without its strongest column."""
     from askalong.answer.choose import make_answerer
     from askalong.providers.choose import make_embedder
 
-    settings = Settings(home=tmp_path)
+    settings = Settings(home=home)  # the caches ``embedder`` made
     answerer = make_answerer(settings, make_embedder(settings))
     assert isinstance(answerer, ExtractiveAnswerer) and answerer.embedder is not None
     reader = answerer.embedder.reader()
