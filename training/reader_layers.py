@@ -13,7 +13,7 @@ fitted on.
    (``out_of_sample``): fitted on in-sample cosines the head would trust the column far
    more than it earns on new documents.
 
-    PYTHONPATH=src:training python training/reader_layers.py export /work/data/s45/bi-all.npz
+    PYTHONPATH=src:training python training/reader_layers.py export /work/data/s45/bi-b.npz
 """
 
 from __future__ import annotations
