@@ -5,22 +5,28 @@ the default embedder (retrieval vectors on), then asks questions made from its o
 sentences in three modes: knowledge base (no anchor), read along (the question asked at
 the block it came from) and read along with a bare *Explain* intent. Each mode runs
 with the embedder in the answerer and verifier ("on") and without ("off"); retrieval is
-hybrid in both. Prints p50 / p95 per mode and the share of the time spent in retrieval,
-answer and verify (``Answer.timings``), and saves ``benchmarks/results/ask-latency-<date>.md``.
+hybrid in both. Prints p50 / p95 per mode (wall, ``Answer.timings``, and the process's CPU
+time, worker threads included) and the share of the time spent in retrieval, answer and
+verify, and saves ``benchmarks/results/ask-latency-<date>.md``. ``--baseline TREE``
+measures TREE's ``src`` first, then this tree's, each in a process of its own, in the
+same run (a tree's figures move with the machine's load: compare rows of one run).
 
-    .venv/bin/python benchmarks/ask_latency.py [--pdf PATH] [--questions 30]
+    .venv/bin/python benchmarks/ask_latency.py [--pdf PATH] [--questions 30] [--baseline TREE]
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -43,6 +49,7 @@ class Row:
     answered: float
     p50_ms: float
     p95_ms: float
+    p50_cpu_ms: float
     retrieval: float  # shares of the total time
     answer: float
     verify: float
@@ -96,7 +103,11 @@ def run(library: object, doc: str, found: Sequence[Probe], mode: str, on: bool) 
 
     warm = ask(found[0])  # warm up: tokeniser, model session
     assert "routes: keyword, vector" in warm.searched, warm.searched
-    answers = [ask(probe) for probe in found]
+    answers, cpu = [], []
+    for probe in found:
+        clock = time.process_time()
+        answers.append(ask(probe))
+        cpu.append(1000 * (time.process_time() - clock))
     totals = [a.timings.total_ms for a in answers]
     spent = sum(totals) or 1.0
     return Row(
@@ -106,22 +117,27 @@ def run(library: object, doc: str, found: Sequence[Probe], mode: str, on: bool) 
         answered=sum(a.status == "answered" for a in answers) / len(answers),
         p50_ms=statistics.median(totals),
         p95_ms=percentile(totals, 0.95),
+        p50_cpu_ms=statistics.median(cpu),
         retrieval=sum(a.timings.retrieval_ms for a in answers) / spent,
         answer=sum(a.timings.answer_ms for a in answers) / spent,
         verify=sum(a.timings.verify_ms for a in answers) / spent,
     )
 
 
-def table(rows: Sequence[Row]) -> str:
+def table(rows: Sequence[Row], trees: Sequence[str] = ()) -> str:
+    """The rows as Markdown; ``trees`` names each row's tree (a ``--baseline`` run)."""
+    tree = "| tree " if trees else ""
     lines = [
-        "| mode | embedder in answer + verify | asked | answered | p50 ms | p95 ms "
-        "| retrieval | answer | verify |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        f"{tree}| mode | embedder in answer + verify | asked | answered | p50 ms | p95 ms "
+        "| p50 CPU ms | retrieval | answer | verify |",
+        "|---" * (10 + bool(trees)) + "|",
     ]
-    for r in rows:
+    for k, r in enumerate(rows):
         lines.append(
-            f"| {r.mode} | {r.embedder} | {r.asked} | {r.answered:.2f} | {r.p50_ms:.0f} | "
-            f"{r.p95_ms:.0f} | {r.retrieval:.0%} | {r.answer:.0%} | {r.verify:.0%} |"
+            (f"| {trees[k]} " if trees else "")
+            + f"| {r.mode} | {r.embedder} | {r.asked} | {r.answered:.2f} | {r.p50_ms:.0f} | "
+            f"{r.p95_ms:.0f} | {r.p50_cpu_ms:.0f} | {r.retrieval:.0%} | {r.answer:.0%} | "
+            f"{r.verify:.0%} |"
         )
     return "\n".join(lines)
 
@@ -131,18 +147,50 @@ def main() -> None:
     parser.add_argument("--pdf", type=Path, default=PAPER)
     parser.add_argument("--questions", type=int, default=30)
     parser.add_argument("--out", default=None, help="results file (default: dated)")
+    parser.add_argument("--baseline", type=Path, help="a tree measured first, in the same run")
+    parser.add_argument("--rows-json", type=Path, help=argparse.SUPPRESS)  # a child's rows
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as home:
-        os.environ["ASKALONG_HOME"] = home
-        os.environ.pop("ASKALONG_EMBEDDER", None)  # the default: local vectors
-        os.environ.pop("ASKALONG_ANSWERER", None)  # the default: the offline extractive one
-        rows, notes = measure(args.pdf, args.questions)
-    text = table(rows)
+    if args.baseline:
+        rows, notes, trees = compared(args.baseline, args.pdf, args.questions)
+    else:
+        rows, notes = measured(args.pdf, args.questions)
+        trees = []
+    if args.rows_json:
+        args.rows_json.write_text(json.dumps([[asdict(r) for r in rows], notes]), "utf-8")
+        return
+    text = table(rows, trees)
     print(text)
     date = datetime.date.today().isoformat()
     out = Path(args.out) if args.out else REPO / "benchmarks" / "results" / f"ask-latency-{date}.md"
     header = "# `ask` latency, offline extractive answerer\n\n"
     out.write_text(header + "\n".join(notes) + "\n\n" + text + "\n", encoding="utf-8")
+
+
+def measured(pdf: Path, count: int) -> tuple[list[Row], list[str]]:
+    """``measure`` in a home of its own with the default embedder and answerer."""
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["ASKALONG_HOME"] = home
+        os.environ.pop("ASKALONG_EMBEDDER", None)  # the default: local vectors
+        os.environ.pop("ASKALONG_ANSWERER", None)  # the default: the offline extractive one
+        return measure(pdf, count)
+
+
+def compared(baseline: Path, pdf: Path, count: int) -> tuple[list[Row], list[str], list[str]]:
+    """The rows of ``baseline``'s source, then this tree's, each measured in a child."""
+    rows: list[Row] = []
+    notes: list[str] = []
+    trees: list[str] = []
+    for name, tree in ((f"baseline `{baseline.name}`", baseline), ("this tree", REPO)):
+        with tempfile.TemporaryDirectory() as scratch:
+            found = Path(scratch) / "rows.json"
+            command = [sys.executable, __file__, "--pdf", str(pdf), "--questions", str(count)]
+            env = {**os.environ, "PYTHONPATH": str(tree.resolve() / "src")}
+            subprocess.run([*command, "--rows-json", str(found)], env=env, check=True)
+            got, said = json.loads(found.read_text("utf-8"))
+        rows += [Row(**r) for r in got]
+        notes += [f"{name}: {line}" for line in said]
+        trees += [name] * len(got)
+    return rows, notes, trees
 
 
 def measure(pdf: Path, count: int) -> tuple[list[Row], list[str]]:

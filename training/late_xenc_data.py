@@ -87,8 +87,7 @@ def token_rows(embedder: FastE5Embedder, texts: Texts) -> list[list[int]]:
 def encoded(embedder: FastE5Embedder, rows: list[list[int]]) -> list[np.ndarray]:
     """Each row's lower states (float16), batched by length."""
     out: list[np.ndarray] = [np.zeros(0)] * len(rows)
-    encoder = embedder._encoder
-    assert isinstance(encoder, Encoder)
+    encoder = Encoder(embedder.weights)  # the numpy engine's: every layer loaded
     for batch in plan_batches([len(r) for r in rows], 1):
         lengths = np.array([len(rows[r]) for r in batch])
         ids = np.full((len(batch), int(lengths.max())), embedder._eos, dtype=np.int64)
@@ -102,8 +101,7 @@ def encoded(embedder: FastE5Embedder, rows: list[list[int]]) -> list[np.ndarray]
 
 def upper_layers(embedder: FastE5Embedder) -> dict[str, np.ndarray]:
     """The float32 arrays of the layers above ``LOWER``, as ``l<k>.<name>``."""
-    encoder = embedder._encoder
-    assert isinstance(encoder, Encoder)
+    encoder = Encoder(embedder.weights)  # the numpy engine's: every layer loaded
     out = {}
     for k, layer in enumerate(encoder.weights.layers[LOWER:]):
         for field in dataclasses.fields(layer):

@@ -147,8 +147,7 @@ def main() -> None:
     from askalong.config import load_settings
     from askalong.providers.local.e5.model import FastE5Embedder
 
-    template = FastE5Embedder(load_settings().home / "cache", engine="numpy")._encoder
-    assert isinstance(template, Encoder)
+    template = Encoder(FastE5Embedder(load_settings().home / "cache", engine="numpy").weights)
     ms = timed(upper_encoder(folds[0], template), folds[0], states)
     print(f"CPU ms, {CANDIDATES} candidates, upper layers float32 numpy: {ms:.1f}")
     print(f"trained parameters: {parameters(folds[0]):,}")

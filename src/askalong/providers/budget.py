@@ -31,7 +31,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from askalong.errors import ProviderError
-from askalong.providers.base import Embedder, EmbedKind
+from askalong.providers.base import Embedder, EmbedKind, WrappedReader
 
 MAX_QUERY_CHARS = 2_000
 MAX_PASSAGE_CHARS = 8_000
@@ -54,8 +54,7 @@ class BudgetedEmbedder(Embedder):
         self._queries = threading.BoundedSemaphore(QUERY_SLOTS)
         self._passages = PassageTurns()
         self._background = threading.local()  # set while this thread embeds in bulk
-        self._reader: BudgetedEmbedder | None = None
-        self._reader_lock = threading.Lock()
+        self._reader = WrappedReader(lambda found: BudgetedEmbedder(found, query_wait=query_wait))
 
     # Asked of ``inner`` each time: a remote embedder learns its dimension on first use.
     @property
@@ -67,15 +66,9 @@ class BudgetedEmbedder(Embedder):
         return self.inner.vector_space
 
     def reader(self) -> Embedder | None:
-        """``inner``'s reader encoder behind a budget of its own (its own engine and
-        workers), so the learned answer's rank head reads it on every route."""
-        with self._reader_lock:
-            if self._reader is None:
-                inner = self.inner.reader()
-                if inner is None:
-                    return None
-                self._reader = BudgetedEmbedder(inner, query_wait=self.query_wait)
-            return self._reader
+        """``inner``'s reader encoder behind a budget of its own, so the learned answer's
+        rank head reads it on every route."""
+        return self._reader.of(self.inner)
 
     def embed_passages(
         self,

@@ -11,12 +11,11 @@ same text filled already. It belongs to one answerer: no global state.
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections import OrderedDict
 
 import numpy as np
 
-from askalong.providers.base import Embedder, EmbedKind
+from askalong.providers.base import Embedder, EmbedKind, WrappedReader
 
 CACHED_SENTENCES = 4096  # ~6 MB of 384-dimensional float32 rows
 
@@ -29,16 +28,11 @@ class CachedEmbedder(Embedder):
         self.inner = inner
         self.size = size
         self._rows: OrderedDict[bytes, np.ndarray] = OrderedDict()
-        self._reader: CachedEmbedder | None = None
-        self._reader_lock = threading.Lock()
+        self._reader = WrappedReader(lambda found: CachedEmbedder(found, size))
 
     def reader(self) -> Embedder | None:
         """The inner embedder's reader encoder, its vectors remembered as these are."""
-        with self._reader_lock:
-            if self._reader is None:
-                inner = self.inner.reader()
-                self._reader = CachedEmbedder(inner, self.size) if inner is not None else None
-            return self._reader
+        return self._reader.of(self.inner)
 
     def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
         if kind == "query":

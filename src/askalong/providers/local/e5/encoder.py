@@ -48,11 +48,20 @@ class Encoder:
         cross-encoder keeps the lower layers' states per text)."""
         w = self.weights
         batch, width = ids.shape
-        mask = np.arange(width)[None, :] < lengths[:, None]
         x = w.word_rows(ids) + w.positions[:width] + w.token_type
         x = layer_norm(x.reshape(batch * width, -1), w.ln_w, w.ln_b, w.eps)
+        return self.through(x.reshape(batch, width, -1), lengths, w.layers[:layers])
+
+    def through(
+        self, states: np.ndarray, lengths: np.ndarray, layers: tuple[LayerWeights, ...]
+    ) -> np.ndarray:
+        """``states`` (``(batch, max_len, hidden)``, after some layers) run through
+        ``layers``: a head over a shared trunk's states (``e5/trunk.py``)."""
+        batch, width, _ = states.shape
+        mask = np.arange(width)[None, :] < lengths[:, None]
         bias = np.where(mask, _F(0), _F(-1e30))[:, None, None, :]
-        for layer in w.layers[:layers]:
+        x = states.reshape(batch * width, -1)
+        for layer in layers:
             x = self._layer(x, layer, bias, batch)
         return x.reshape(batch, width, -1)
 

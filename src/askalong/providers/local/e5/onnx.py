@@ -1,10 +1,12 @@
-"""The encoder run by ONNX Runtime: the graph of ``e5/graph.py``, built once and cached.
+"""The encoder run by ONNX Runtime: the graphs of ``e5/graph.py``, built once and cached.
 
-The graph is built locally from the dequantised weights at first use (nothing is
-downloaded) and saved next to the ``.npy`` weights under ``ASKALONG_HOME/cache/``,
-in the folder keyed by package version and model-file hash, written to a
-temporary file and renamed into place. A read-only or full disk only means the
-graph is rebuilt in memory each time.
+The embedder runs two graphs, a trunk (the first layers) and a head over its states
+(``e5/trunk.py``), the bits of the whole graph; training runs the whole one. A graph is
+built locally from the dequantised weights at first use (nothing is downloaded) and
+saved next to the ``.npy`` weights under ``ASKALONG_HOME/cache/``, in the folder keyed
+by package version and model-file hash (a tuned head's in a folder of its own, keyed by
+its weights' digest), written to a temporary file and renamed into place. A read-only
+or full disk only means the graph is rebuilt in memory each time.
 
 One session serves every worker thread: each ``run`` uses one intra-op thread and
 the workers run batches side by side, one per core, as the numpy path does, so no
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,35 +35,30 @@ from askalong.files.atomic import write_atomically
 if TYPE_CHECKING:
     import onnxruntime
 
-    from askalong.providers.local.e5.weights import EncoderWeights
+    from askalong.providers.local.e5.weights import EncoderWeights, LayerWeights
 
 log = logging.getLogger(__name__)
 
 GRAPH_VERSION = "int8-row-4"  # part of the cache name: bump when graph.py's graph changes
+WHOLE_GRAPH = f"encoder-{GRAPH_VERSION}.onnx"
 # Tokens run before the prepacked session pays its ~65 ms: ~30 runs at ~2 ms more each.
 PREPACK_AFTER_TOKENS = 4096
 
 
-class OnnxEncoder:
-    """``mean_pooled`` as the numpy ``Encoder`` has it, run by an ONNX Runtime session."""
+class GraphSession:
+    """One graph's ONNX Runtime session: first without prepacked weights, then (after
+    ``PREPACK_AFTER_TOKENS``) a prepacked one, once."""
 
-    def __init__(self, weights: EncoderWeights, folder: Path | None) -> None:
-        self.weights = weights
-        self._source: Path | bytes | None = graph_source(weights, folder)
-        self._session = _session(self._source, prepacked=False)
+    def __init__(self, source: Path | bytes) -> None:
+        self._source: Path | bytes | None = source
+        self._session = _session(source, prepacked=False)
         self._tokens = 0  # run by the session without prepacked weights
         self._lock = threading.Lock()
 
-    def mean_pooled(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-        """Mean of the final hidden states over each row's first ``lengths`` tokens."""
-        w = self.weights
-        width = ids.shape[1]
-        mask = np.arange(width)[None, :] < lengths[:, None]
-        embeddings = w.word_rows(ids) + w.positions[:width] + w.token_type
-        feed = {"embeddings": embeddings.astype(np.float32), "mask": mask.astype(np.int32)}
-        (hidden,) = self._session_for(int(lengths.sum())).run(["hidden"], feed)
-        pooled = np.einsum("bsh,bs->bh", hidden, mask.astype(np.float32))
-        return pooled / lengths[:, None].astype(np.float32)
+    def hidden(self, feed: dict[str, np.ndarray], tokens: int) -> np.ndarray:
+        """The graph's ``hidden`` output for ``feed``, which holds ``tokens`` real tokens."""
+        (hidden,) = self._session_for(tokens).run(["hidden"], feed)
+        return np.asarray(hidden)
 
     def _session_for(self, tokens: int) -> onnxruntime.InferenceSession:
         """The session to run ``tokens`` on: the prepacked one once there was bulk."""
@@ -71,6 +69,79 @@ class OnnxEncoder:
                     self._session = _prepacked_or(self._session, self._source)
                     self._source = None  # a graph held as bytes is not needed again
             return self._session
+
+
+class OnnxEncoder:
+    """``mean_pooled`` as the numpy ``Encoder`` has it, run by one ONNX Runtime session of
+    the whole graph (training's; the embedder runs a trunk and a head: ``OnnxTrunk``)."""
+
+    def __init__(self, weights: EncoderWeights, folder: Path | None) -> None:
+        self.weights = weights
+        self.graph = GraphSession(graph_source(folder, WHOLE_GRAPH, lambda: _whole(weights)))
+
+    def mean_pooled(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """Mean of the final hidden states over each row's first ``lengths`` tokens."""
+        feed = embedded_feed(self.weights, ids, lengths)
+        hidden = self.graph.hidden(feed, int(lengths.sum()))
+        return mean_over_tokens(hidden, lengths)
+
+
+class OnnxTrunk:
+    """The encoder's first ``depth`` layers (``graph.trunk_graph``): ids in, states out."""
+
+    def __init__(self, weights: EncoderWeights, depth: int, folder: Path | None) -> None:
+        self.weights = weights
+        build = lambda: _trunk(weights, depth)  # noqa: E731
+        self.graph = GraphSession(graph_source(folder, graph_file("trunk", depth), build))
+
+    def __call__(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        feed = embedded_feed(self.weights, ids, lengths)
+        return self.graph.hidden(feed, int(lengths.sum()))
+
+
+class OnnxHead:
+    """``layers`` over a trunk's states (``graph.head_graph``): states in, final states out."""
+
+    def __init__(self, graph: GraphSession) -> None:
+        self.graph = graph
+
+    def __call__(self, states: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        feed = {"states": states, "mask": token_mask(lengths, states.shape[1]).astype(np.int32)}
+        return self.graph.hidden(feed, int(lengths.sum()))
+
+
+def head_session(
+    weights: EncoderWeights,
+    layers: Callable[[], tuple[LayerWeights, ...]],
+    depth: int,
+    folder: Path | None,
+) -> GraphSession:
+    """The session of a head over a trunk of ``depth`` layers; ``layers`` are read only
+    when the graph is not cached in ``folder``."""
+    build = lambda: _head(weights, layers())  # noqa: E731
+    return GraphSession(graph_source(folder, graph_file("head", depth), build))
+
+
+def embedded_feed(
+    weights: EncoderWeights, ids: np.ndarray, lengths: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The graph's inputs: word + position + token-type rows, and the token mask."""
+    width = ids.shape[1]
+    embeddings = weights.word_rows(ids) + weights.positions[:width] + weights.token_type
+    mask = token_mask(lengths, width)
+    return {"embeddings": embeddings.astype(np.float32), "mask": mask.astype(np.int32)}
+
+
+def token_mask(lengths: np.ndarray, width: int) -> np.ndarray:
+    """``(batch, width)`` booleans, True over each row's first ``lengths`` tokens."""
+    return np.arange(width)[None, :] < lengths[:, None]
+
+
+def mean_over_tokens(hidden: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Each row's mean state over its first ``lengths`` tokens."""
+    mask = token_mask(lengths, hidden.shape[1]).astype(np.float32)
+    pooled = np.einsum("bsh,bs->bh", hidden, mask)
+    return pooled / lengths[:, None].astype(np.float32)
 
 
 def _prepacked_or(
@@ -88,27 +159,49 @@ def _prepacked_or(
         return session
 
 
-def cached_graph(folder: Path) -> Path | None:
-    """The graph file cached in ``folder``, if one is there."""
-    path = folder / f"encoder-{GRAPH_VERSION}.onnx"
+def graph_file(part: str, depth: int) -> str:
+    """The cached graph's file name of a ``trunk`` or ``head`` cut after ``depth`` layers."""
+    return f"{part}-{depth}-{GRAPH_VERSION}.onnx"
+
+
+def _whole(weights: EncoderWeights) -> bytes:
+    from askalong.providers.local.e5.graph import build_graph
+
+    return build_graph(weights)
+
+
+def _trunk(weights: EncoderWeights, depth: int) -> bytes:
+    from askalong.providers.local.e5.graph import trunk_graph
+
+    return trunk_graph(weights, depth)
+
+
+def _head(weights: EncoderWeights, layers: tuple[LayerWeights, ...]) -> bytes:
+    from askalong.providers.local.e5.graph import head_graph
+
+    return head_graph(weights, layers)
+
+
+def cached_graph(folder: Path, name: str) -> Path | None:
+    """The graph file ``name`` cached in ``folder``, if it is there."""
+    path = folder / name
     return path if path.is_file() else None
 
 
-def graph_source(weights: EncoderWeights, folder: Path | None) -> Path | bytes:
-    """The cached graph file, writing it first if needed; the bytes if it cannot be saved.
+def graph_source(folder: Path | None, name: str, build: Callable[[], bytes]) -> Path | bytes:
+    """The graph cached as ``folder / name``, built and written first if needed; the bytes
+    if it cannot be saved.
 
     Running a cached graph needs only onnxruntime: ``onnx`` (and ``ml_dtypes``, seconds
     to import) load only to build one."""
     if folder is not None:
-        cached = cached_graph(folder)
+        cached = cached_graph(folder, name)
         if cached is not None:
             return cached
-        path = folder / f"encoder-{GRAPH_VERSION}.onnx"
-    from askalong.providers.local.e5.graph import build_graph
-
-    graph = build_graph(weights)
+    graph = build()
     if folder is None:
         return graph
+    path = folder / name
     try:
         write_atomically(path, graph)
     except OSError as exc:
