@@ -99,13 +99,15 @@ def timed_rows(cache: Path, engine: str, count: int) -> list[tuple[str, ...]]:
     return rows
 
 
-def resident_mb(cache: Path, engine: str, way: str, count: int) -> float:
+def resident_mb(cache: Path, engine: str, way: str, count: int) -> tuple[float, float]:
     """RSS of a fresh process (graphs cached) once it embedded ``count`` questions' worth
-    with e5 and, unless ``way`` is ``plain``, the reader encoder."""
+    with e5 and, unless ``way`` is ``plain``, the reader encoder: as held, and once the
+    heap's free pages went back (``malloc_trim``: what the objects hold)."""
     command = [sys.executable, __file__, "--rss-of", way, "--cache", str(cache)]
     command += ["--engine", engine, "--questions", str(count)]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
-    return float(done.stdout.split()[-1])
+    held, trimmed = done.stdout.split()[-2:]
+    return float(held), float(trimmed)
 
 
 def rss_child(cache: Path, engine: str, way: str, count: int) -> None:
@@ -138,7 +140,10 @@ def main() -> None:
     rss = {way: resident_mb(cache, args.engine, way, args.questions) for way in ("plain", *WAYS)}
     sentences = statistics.mean(len(s) for _, s in question_sets("en", args.questions))
     header = ("language", "encoder", "cold CPU ms / question", "warm CPU ms / question")
-    memory = [(way, f"{rss[way]:.0f}", f"{rss[way] - rss['plain']:+.0f}") for way in WAYS]
+    memory = [
+        (way, *(f"{rss[way][k]:.0f} ({rss[way][k] - rss['plain'][k]:+.0f})" for k in (0, 1)))
+        for way in WAYS
+    ]
     text = "\n".join(
         [
             "# The reader encoder's cost: a model of its own against the shared trunk\n",
@@ -146,9 +151,9 @@ def main() -> None:
             f"{sentences:.1f} candidate sentences a question (en); load "
             f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end.\n",
             markdown_table(header, "llrr", rows),
-            f"Resident memory of a fresh process once it embedded them (e5 alone: "
-            f"{rss['plain']:.0f} MB):\n",
-            markdown_table(("reader encoder", "RSS MB", "added MB"), "lrr", memory),
+            "Resident memory of a fresh process once it embedded them, MB (added to e5 "
+            f"alone: {rss['plain'][0]:.0f} as held, {rss['plain'][1]:.0f} trimmed):\n",
+            markdown_table(("reader encoder", "RSS as held", "RSS, heap trimmed"), "lrr", memory),
         ]
     )
     date = datetime.date.today().isoformat()

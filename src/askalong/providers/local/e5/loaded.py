@@ -82,15 +82,21 @@ class LoadedModel:
         if self.engine == "numpy":
             encoder = _numpy_encoder(self.weights)
             return lambda states, lengths: encoder.through(states, lengths, layers())
-        from askalong.providers.local.e5.onnx import OnnxHead, head_session
+        from askalong.providers.local.e5.onnx import OnnxHead
 
-        folder = self._head_folder(upper)
-        return OnnxHead(head_session(self.weights, layers, self.depth, folder))
+        return OnnxHead(self.weights, layers, self.depth, self._head_folder(upper))
 
     def _head_layers(self, upper: UpperLayers | None) -> Callable[[], tuple[LayerWeights, ...]]:
+        """The head's layers, read when its graph must be built."""
         if upper is not None:
             return lambda: upper.layers
-        return lambda: self.weights.layers[self.depth :]
+        return self._plain_layers
+
+    def _plain_layers(self) -> tuple[LayerWeights, ...]:
+        """The plain model's layers above the trunk (loaded now where the start read none:
+        its graphs were cached, and one went since)."""
+        weights = self.weights if self.weights.layers else load_weights(self.image, self.folder)
+        return weights.layers[self.depth :]
 
     def _head_folder(self, upper: UpperLayers | None) -> Path | None:
         """Where the head's graph is cached (None: kept in memory)."""

@@ -100,26 +100,22 @@ class OnnxTrunk:
 
 
 class OnnxHead:
-    """``layers`` over a trunk's states (``graph.head_graph``): states in, final states out."""
+    """Layers over a trunk of ``depth`` (``graph.head_graph``): states in, final states
+    out; ``layers`` are read only when the graph is not cached in ``folder``."""
 
-    def __init__(self, graph: GraphSession) -> None:
-        self.graph = graph
+    def __init__(
+        self,
+        weights: EncoderWeights,
+        layers: Callable[[], tuple[LayerWeights, ...]],
+        depth: int,
+        folder: Path | None,
+    ) -> None:
+        build = lambda: _head(weights, layers())  # noqa: E731
+        self.graph = GraphSession(graph_source(folder, graph_file("head", depth), build))
 
     def __call__(self, states: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         feed = {"states": states, "mask": token_mask(lengths, states.shape[1]).astype(np.int32)}
         return self.graph.hidden(feed, int(lengths.sum()))
-
-
-def head_session(
-    weights: EncoderWeights,
-    layers: Callable[[], tuple[LayerWeights, ...]],
-    depth: int,
-    folder: Path | None,
-) -> GraphSession:
-    """The session of a head over a trunk of ``depth`` layers; ``layers`` are read only
-    when the graph is not cached in ``folder``."""
-    build = lambda: _head(weights, layers())  # noqa: E731
-    return GraphSession(graph_source(folder, graph_file("head", depth), build))
 
 
 def embedded_feed(
