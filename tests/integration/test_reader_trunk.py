@@ -123,6 +123,16 @@ def test_the_reader_head_is_cached_under_its_weights_digest(cache: Path) -> None
     again.close()
 
 
+def test_the_reader_reads_copies_of_the_token_ids_e5_made(cache: Path) -> None:
+    plain = FastE5Embedder(cache, engine="onnx")
+    reader = plain.reader()
+    assert reader is not None
+    changed = plain.token_ids(TEXTS[0])
+    changed.append(-1)  # a caller's list is its own
+    assert reader.token_ids(TEXTS[0]) == plain.token_ids(TEXTS[0]) == changed[:-1]
+    plain.close()
+
+
 def _units(paragraphs: tuple[str, ...]) -> list[ContextUnit]:
     return [unit_of([("paragraph", p)], k) for k, p in enumerate(paragraphs)]
 

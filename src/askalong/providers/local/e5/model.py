@@ -107,7 +107,7 @@ class FastE5Embedder(Embedder):
 
     def token_ids(self, text: str, kind: EmbedKind = "passage") -> list[int]:
         """Content token ids (prefix included, no ``<s>``/``</s>``), as the package makes them."""
-        return self._loaded.tokenizer.content_ids(PREFIXES[kind] + utf8_safe(text))
+        return self._loaded.content_ids(PREFIXES[kind] + utf8_safe(text))
 
     @property
     def vector_space(self) -> str:
