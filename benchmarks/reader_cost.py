@@ -135,9 +135,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.rss_of:
         return rss_child(args.cache, args.engine, args.rss_of, args.questions)
-    cache = Path(tempfile.mkdtemp(prefix="reader-cost-"))
-    rows = timed_rows(cache, args.engine, args.questions + 2)
-    rss = {way: resident_mb(cache, args.engine, way, args.questions) for way in ("plain", *WAYS)}
+    with tempfile.TemporaryDirectory(prefix="reader-cost-") as scratch:
+        cache = Path(scratch)
+        rows = timed_rows(cache, args.engine, args.questions + 2)
+        ways = ("plain", *WAYS)
+        rss = {way: resident_mb(cache, args.engine, way, args.questions) for way in ways}
     sentences = statistics.mean(len(s) for _, s in question_sets("en", args.questions))
     header = ("language", "encoder", "cold CPU ms / question", "warm CPU ms / question")
     memory = [
