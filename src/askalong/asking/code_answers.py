@@ -9,8 +9,10 @@ subject whole, or a longer one's doc comment, then the lines BM25 scores best fo
 question's terms (``code_lines.ranked``: identifier parts are words, a rare term
 decides). Code evidence is judged by the identifiers the question names being in it,
 never by prose words ("function", "defined", "mutual exclusion" are not in code, and
-need not be): a named identifier in no line is the only refusal here (a question naming
-nothing the code holds enough of is refused before, ``evidence_code_named``). Every line
+need not be): a named identifier in no line is the only refusal here, and not where the
+question names the definition it is answered from ("how does StreamWrapper.isatty treat
+PyCharm": that definition's lines are the answer); a question naming nothing the code
+holds enough of is refused before (``evidence_code_named``). Every line
 of such an answer is a quote of itself, so its claim holds by construction
 (``call_paths.tree_checked``).
 """
@@ -109,7 +111,7 @@ def lines_draft(
     text = _TEXT[lang]
     files = file_names(question.code.identifiers)  # where to look, not what to find
     missing = [n for n in question.code.identifiers if n not in files and not _named_in(n, units)]
-    if missing:
+    if missing and not _names_subject(question.code.identifiers, name):
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
     picked = _picked(question, units, anchored=anchored, subject=name)
@@ -282,6 +284,14 @@ def _outline(own: list[CodeLine]) -> list[CodeLine]:
 
 def _definition_line(lines: list[CodeLine]) -> CodeLine | None:
     return next((ln for ln in lines if not ln.comment), None)
+
+
+def _names_subject(identifiers: Sequence[str], subject: str) -> bool:
+    """Whether the question names the definition its evidence is about (``isatty`` of
+    ``StreamWrapper.isatty``): then it is answered from that definition's code, whatever
+    else it names that the code does not (``PyCharm``, Lua's ``__index``)."""
+    last = subject.rsplit(".", 1)[-1]
+    return bool(subject) and any(n.rsplit(".", 1)[-1] == last for n in identifiers)
 
 
 def _named_in(name: str, units: Sequence[ContextUnit]) -> bool:

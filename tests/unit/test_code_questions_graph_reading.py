@@ -1,0 +1,99 @@
+"""Code questions read for the call graph and answered from the code (issue 32 item 4):
+"which functions use X" asks for X's callers, a Lua or Rust qualified name is an
+identifier, the calls the graph resolves nowhere are what a function calls when it reaches no
+function of the repository, and a
+question naming the definition it is answered from is not refused for another name."""
+
+from __future__ import annotations
+
+from askalong.asking.call_paths import call_tree_draft, tree_checked
+from askalong.asking.code_answers import lines_draft
+from askalong.asking.code_evidence import whole_unit
+from askalong.context.call_path import tree_units
+from askalong.context.call_tree import call_tree
+from askalong.context.code_graph import Repository
+from askalong.context.code_places import Place, SourceFile
+from askalong.parse.code.parser import parse
+from askalong.question.code_asks import named_identifiers, read_code_question
+from askalong.question.reading import read_question
+
+SETS = """
+from helpers import merge
+
+
+def union(a, b):
+    joined = merge(a, b)
+    return sorted(joined)
+
+
+def intersection(a, b):
+    return union(a, b)
+"""
+
+STREAM = """
+import os
+
+
+class StreamWrapper:
+    def isatty(self):
+        stream = self.wrapped
+        if 'PYCHARM_HOSTED' in os.environ:
+            return True
+        return stream.isatty()
+"""
+
+
+def _place(source: str, qualname: tuple[str, ...]) -> tuple[Repository, Place]:
+    blocks = parse(source.encode(), source="sets.py").blocks
+    repository = Repository([SourceFile("sets", "sets.py", blocks)])
+    place = repository.definition(qualname, repository.files[0])
+    assert place is not None
+    return repository, place
+
+
+def test_which_functions_use_a_name_asks_for_its_callers() -> None:
+    for text in ("which functions use _just", "Which function uses merge_with?"):
+        question = read_code_question(text)
+        assert (question.ask, question.name) in (("callers", "_just"), ("callers", "merge_with"))
+    # a verb after the subject's own words is no caller question
+    assert read_code_question("which executor does Emitter use by default").ask == "about"
+
+
+def test_lua_and_rust_qualified_names_are_identifiers() -> None:
+    assert named_identifiers("does Map:get go through __index") == ("Map.get", "__index")
+    question = read_code_question("what does Duration::from_secs do")
+    assert (question.qualifier, question.name) == ("Duration", "from_secs")
+    # prose colons and clock times name nothing
+    assert named_identifiers("Note: this runs at 12:30") == ()
+
+
+def test_the_call_tree_quotes_calls_no_function_of_the_repository_defines() -> None:
+    repository, place = _place(SETS, ("union",))
+    tree = call_tree(repository, place)
+    assert tree.children == ()  # ``merge`` and ``sorted`` are defined elsewhere
+    draft = call_tree_draft(tree, tree_units(tree, whole_unit(place)), "en", 3)
+    assert [q.text for q in draft.quotes[1:]] == ["joined = merge(a, b)", "return sorted(joined)"]
+    claims, quotes = tree_checked(draft)
+    assert len(claims) == len(quotes) == 3
+    assert claims[1].text.endswith("joined = merge(a, b) [2]")
+
+
+def test_a_tree_reaching_the_repository_is_the_tree_alone() -> None:
+    repository, place = _place(SETS, ("intersection",))
+    tree = call_tree(repository, place)
+    assert [".".join(c.place.qualname) for c in tree.children] == ["union"]
+    assert tree.outside == ()  # ``union``'s own ``merge`` and ``sorted`` are not listed
+
+
+def test_a_question_naming_its_definition_is_answered_whatever_else_it_names() -> None:
+    _, place = _place(STREAM, ("StreamWrapper", "isatty"))
+    units = [whole_unit(place)]
+    named = read_question("how does StreamWrapper.isatty treat PyCharm")
+    draft = lines_draft(named, units, name="StreamWrapper.isatty", anchored=False)
+    assert draft.status == "answered"
+    assert "PYCHARM_HOSTED" in draft.answer
+    # a name the code lacks, the definition not named: refused, the name told
+    other = read_question("does StreamWrapper support TrueColor")
+    refused = lines_draft(other, units, name="StreamWrapper.isatty", anchored=False)
+    assert refused.status == "not_covered"
+    assert "TrueColor" in (refused.explanation or "")
