@@ -97,3 +97,33 @@ def test_a_question_naming_its_definition_is_answered_whatever_else_it_names() -
     refused = lines_draft(other, units, name="StreamWrapper.isatty", anchored=False)
     assert refused.status == "not_covered"
     assert "TrueColor" in (refused.explanation or "")
+
+
+PARAMS = """
+def convert(text):
+    # a cursor move has a count
+    count = text.count(";")
+    return count
+
+
+def extract_params(command, paramstring):
+    params = tuple(int(p) for p in paramstring.split(";") if p)
+    if len(params) == 0:
+        if command in "JKm":
+            params = (0,)
+        elif command in "ABCD":
+            params = (1,)
+    return params
+"""
+
+
+def test_a_named_definition_none_of_whose_lines_hold_the_words_is_read_from_the_top() -> None:
+    repository, place = _place(PARAMS, ("extract_params",))
+    other = repository.definition(("convert",), repository.files[0])
+    assert other is not None
+    units = [whole_unit(place), whole_unit(other)]
+    question = read_question("a cursor move with no number: what count does extract_params use?")
+    draft = lines_draft(question, units, name="extract_params", anchored=False)
+    answer = draft.answer.split("\n")
+    assert answer[1].strip().startswith("def extract_params(")  # its own code first
+    assert any("params = (1,)" in line for line in answer)

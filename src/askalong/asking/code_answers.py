@@ -153,6 +153,12 @@ def _picked(
     # ranked fourth to eighth)
     best = _best_lines(lines, wanted, own, valued=valued)
     mine = {ln.span for ln in own}
+    unasked = bool(own) and not any(line.span in mine for line in best)
+    if unasked and _names_subject(question.code.identifiers, subject):
+        # the definition the question names, none of its lines holding its words
+        # ("ESC[A, what count does extract_params use?"): its own code is the answer,
+        # read from the top, before any other definition's lines
+        _add(chosen, _body(own))
     owner = tuple(subject.split("."))[:-1]
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for line in best:
@@ -164,7 +170,7 @@ def _picked(
         if valued:  # another definition's defaults are its parameters' too
             around = (*_signature([ln for ln in lines if ln.unit == line.unit]), *around)
         _add(chosen, around)
-    if own and not any(line.span in mine for line in best):
+    if unasked:
         # none of its lines holds the question's words (a Chinese question): its outline
         _add(chosen, _outline(own))
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
@@ -268,6 +274,11 @@ def _add(chosen: list[CodeLine], lines: Sequence[CodeLine]) -> None:
     for line in lines:
         if not any(line.text.strip() == c.text.strip() for c in chosen):
             chosen.append(line)
+
+
+def _body(own: list[CodeLine]) -> list[CodeLine]:
+    """A definition's own lines in file order (its members aside), up to ``MAX_LINES``."""
+    return [ln for ln in own if ln.unit == own[0].unit][:MAX_LINES]
 
 
 def _outline(own: list[CodeLine]) -> list[CodeLine]:
