@@ -11,6 +11,7 @@ from askalong.asking.code_answers import lines_draft
 from askalong.asking.code_evidence import whole_unit
 from askalong.context.call_path import tree_units
 from askalong.context.call_tree import call_tree
+from askalong.context.code import code_anchor_unit
 from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place, SourceFile
 from askalong.parse.code.parser import parse
@@ -127,3 +128,34 @@ def test_a_named_definition_none_of_whose_lines_hold_the_words_is_read_from_the_
     answer = draft.answer.split("\n")
     assert answer[1].strip().startswith("def extract_params(")  # its own code first
     assert any("params = (1,)" in line for line in answer)
+
+
+SIGNER = '''
+def sign(value):
+    """Signs the given string and also attaches time information.
+
+    The time information is the signing time, so that a signed string
+    can expire: unsign checks it against the maximum age asked for.
+    """
+    timestamp = encode(now())
+    return value + sep + timestamp
+
+
+def unsign(value):
+    """Unsigns the given string, checking the time information it attaches."""
+    return value.rsplit(sep, 1)
+'''
+
+
+def test_a_selected_doc_comment_is_answered_with_the_code_it_documents() -> None:
+    repository, place = _place(SIGNER, ("sign",))
+    other = repository.definition(("unsign",), repository.files[0])
+    assert other is not None
+    doc = "Signs the given string and also attaches time information."
+    start = place.block.text.index(doc)
+    anchor = code_anchor_unit(place, start, start + len(doc))
+    question = read_question("Give an example of this.")
+    units = [anchor, whole_unit(other)]
+    draft = lines_draft(question, units, name="", anchored=True)
+    assert "return value + sep + timestamp" in draft.answer
+    assert draft.answer.index("timestamp = encode(now())") < draft.answer.index("def unsign(")

@@ -32,6 +32,7 @@ from askalong.asking.code_company import (
     headed,
     opened,
     said_above,
+    selected,
 )
 from askalong.asking.code_excerpt import Quoted, excerpt
 from askalong.asking.code_finding import CodeFinding, unit_of_place
@@ -127,7 +128,8 @@ def _picked(
     question: QuestionReading, units: Sequence[ContextUnit], *, anchored: bool, subject: str
 ) -> list[CodeLine]:
     """Anchored: the selection's lines with the line that governs them (the ``if`` /
-    ``case`` above) and the lines right after (its ``except`` / ``catch``). Then the lines
+    ``case`` above) and the lines right after (its ``except`` / ``catch``); a selection
+    of doc comment alone, then the code of the definition it documents. Then the lines
     holding the question's rarest terms (``code_lines.ranked``), a block's opening line
     with its first, the subject's name aside (every line of it names it). Unanchored, a
     short subject is quoted whole, its definition line first; a subject no line answers
@@ -137,6 +139,10 @@ def _picked(
     wanted = line_terms(question.text)
     if anchored:  # what the selection names: its definitions, its siblings, its uses
         wanted |= line_terms(units[0].cited_text())
+    if anchored and chosen and all(ln.comment for ln in selected(lines, units[0])):
+        # a doc comment selected ("Each retry occurs at a random time …"): the code it
+        # documents says how, before other definitions' lines holding its words
+        _add(chosen, _documented_code(lines, units))
     own: list[CodeLine] = []
     whole: list[CodeLine] = []
     if not anchored and subject:
@@ -274,6 +280,19 @@ def _add(chosen: list[CodeLine], lines: Sequence[CodeLine]) -> None:
     for line in lines:
         if not any(line.text.strip() == c.text.strip() for c in chosen):
             chosen.append(line)
+
+
+def _documented_code(lines: list[CodeLine], units: Sequence[ContextUnit]) -> list[CodeLine]:
+    """The code lines of the anchor's definition, its members' and nested functions'
+    with them (a class's ``__call__``), in order, up to ``MAX_LINES``."""
+    inside = units[0].section_path
+    own = [
+        ln
+        for ln in lines
+        if not ln.comment
+        and (ln.unit == 0 or (inside and units[ln.unit].section_path[: len(inside)] == inside))
+    ]
+    return own[:MAX_LINES]
 
 
 def _body(own: list[CodeLine]) -> list[CodeLine]:

@@ -115,6 +115,11 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip())
 
 
+def selected(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLine]:
+    """The anchor's selected lines (those of its unit, ``0``, that its citation covers)."""
+    return [ln for ln in lines if ln.unit == 0 and _cited(anchor, ln.span)]
+
+
 def _cited(unit: ContextUnit, span: BlockSpan) -> bool:
     return any(
         c.block_id == span.block_id and span.start < c.end and c.start < span.end
