@@ -129,7 +129,8 @@ def _picked(
 ) -> list[CodeLine]:
     """Anchored: the selection's lines with the line that governs them (the ``if`` /
     ``case`` above) and the lines right after (its ``except`` / ``catch``); a selection
-    of doc comment alone, then the code of the definition it documents. Then the lines
+    of doc comment alone asked of itself alone (Explain this), then the code of the
+    definition it documents. Then the lines
     holding the question's rarest terms (``code_lines.ranked``), a block's opening line
     with its first, the subject's name aside (every line of it names it). Unanchored, a
     short subject is quoted whole, its definition line first; a subject no line answers
@@ -139,9 +140,9 @@ def _picked(
     wanted = line_terms(question.text)
     if anchored:  # what the selection names: its definitions, its siblings, its uses
         wanted |= line_terms(units[0].cited_text())
-    if anchored and chosen and all(ln.comment for ln in selected(lines, units[0])):
-        # a doc comment selected ("Each retry occurs at a random time …"): the code it
-        # documents says how, before other definitions' lines holding its words
+    if anchored and question.about_selection and _doc_selected(lines, units[0]):
+        # a doc comment selected and asked of itself alone (Explain / Example): the code
+        # it documents says how, before other definitions' lines holding its words
         _add(chosen, _documented_code(lines, units))
     own: list[CodeLine] = []
     whole: list[CodeLine] = []
@@ -280,6 +281,12 @@ def _add(chosen: list[CodeLine], lines: Sequence[CodeLine]) -> None:
     for line in lines:
         if not any(line.text.strip() == c.text.strip() for c in chosen):
             chosen.append(line)
+
+
+def _doc_selected(lines: list[CodeLine], anchor: ContextUnit) -> bool:
+    """Whether the selection is comment alone (a doc comment, a docstring)."""
+    chosen = selected(lines, anchor)
+    return bool(chosen) and all(ln.comment for ln in chosen)
 
 
 def _documented_code(lines: list[CodeLine], units: Sequence[ContextUnit]) -> list[CodeLine]:
