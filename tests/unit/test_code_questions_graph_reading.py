@@ -159,3 +159,25 @@ def test_a_selected_doc_comment_is_answered_with_the_code_it_documents() -> None
     draft = lines_draft(question, units, name="", anchored=True)
     assert "return value + sep + timestamp" in draft.answer
     assert draft.answer.index("timestamp = encode(now())") < draft.answer.index("def unsign(")
+
+
+STORAGE = """
+def open_storage(path, access_mode="r+", encoding=None):
+    if access_mode not in ("r", "r+"):
+        warnings.warn(
+            "Using an access_mode other than r or r+ "
+            "can cause data loss or corruption"
+        )
+    handle = open(path, access_mode, encoding=encoding)
+    handle.seek(0, 2)
+    size = handle.tell()
+    handle.seek(0)
+    return handle, size
+"""
+
+
+def test_a_picked_line_leaving_a_call_open_brings_the_rest_of_the_call() -> None:
+    _, place = _place(STORAGE, ("open_storage",))
+    question = read_question("which access modes make open_storage print a warning?")
+    draft = lines_draft(question, [whole_unit(place)], name="open_storage", anchored=False)
+    assert "can cause data loss or corruption" in draft.answer
