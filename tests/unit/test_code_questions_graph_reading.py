@@ -1,14 +1,17 @@
 """Code questions read for the call graph and answered from the code (issue 32 item 4):
 "which functions use X" asks for X's callers, a Lua or Rust qualified name is an
-identifier, the calls the graph resolves nowhere are what a function calls when it reaches no
-function of the repository, and a
-question naming the definition it is answered from is not refused for another name."""
+identifier, the calls the graph resolves nowhere are what a function calls when it
+reaches no function of the repository, a question naming the definition it is answered
+from is not refused for another name and reads that definition, a selected doc comment
+brings the code it documents, an open call its statement, a camel-case name its one-word
+spelling."""
 
 from __future__ import annotations
 
 from askalong.asking.call_paths import call_tree_draft, tree_checked
 from askalong.asking.code_answers import lines_draft
 from askalong.asking.code_evidence import whole_unit
+from askalong.asking.code_lines import joined_terms, line_terms
 from askalong.context.call_path import tree_units
 from askalong.context.call_tree import call_tree
 from askalong.context.code import code_anchor_unit
@@ -181,3 +184,39 @@ def test_a_picked_line_leaving_a_call_open_brings_the_rest_of_the_call() -> None
     question = read_question("which access modes make open_storage print a warning?")
     draft = lines_draft(question, [whole_unit(place)], name="open_storage", anchored=False)
     assert "can cause data loss or corruption" in draft.answer
+
+
+def test_a_camel_case_name_meets_the_code_writing_it_in_capitals() -> None:
+    assert joined_terms("how does it treat PyCharm?") == {"pycharm"}
+    assert "pycharm" in line_terms("if 'PYCHARM_HOSTED' in os.environ:")
+    _, place = _place(LONG_STREAM, ("StreamWrapper", "isatty"))
+    question = read_question("how does StreamWrapper.isatty treat PyCharm")
+    draft = lines_draft(question, [whole_unit(place)], name="StreamWrapper.isatty", anchored=False)
+    assert "if 'PYCHARM_HOSTED' in os.environ:" in draft.answer
+
+
+LONG_STREAM = """
+import os
+import sys
+
+
+class StreamWrapper:
+    def isatty(self):
+        stream = self.wrapped
+        if stream is None:
+            return False
+        if stream.closed:
+            return False
+        mode = stream.mode
+        name = stream.name
+        encoding = stream.encoding
+        log(mode, name, encoding)
+        try:
+            stream_isatty = stream.isatty
+        except AttributeError:
+            return False
+        if stream is sys.__stdout__ or stream is sys.__stderr__:
+            if 'PYCHARM_HOSTED' in os.environ:
+                return True
+        return stream_isatty()
+"""

@@ -36,7 +36,14 @@ from askalong.asking.code_company import (
 )
 from askalong.asking.code_excerpt import Quoted, excerpt
 from askalong.asking.code_finding import CodeFinding, unit_of_place
-from askalong.asking.code_lines import LITERAL, CodeLine, code_lines, line_terms, ranked
+from askalong.asking.code_lines import (
+    LITERAL,
+    CodeLine,
+    code_lines,
+    joined_terms,
+    line_terms,
+    ranked,
+)
 from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
 from askalong.asking.code_sentences import statement
 from askalong.asking.code_subject import file_names
@@ -137,7 +144,7 @@ def _picked(
     by its definition, its doc lines and its members' first lines."""
     lines = list(code_lines(units))
     chosen = around_selection(lines, units[0]) if anchored else []
-    wanted = line_terms(question.text)
+    wanted = line_terms(question.text) | joined_terms(question.text)
     if anchored:  # what the selection names: its definitions, its siblings, its uses
         wanted |= line_terms(units[0].cited_text())
     if anchored and question.about_selection and _doc_selected(lines, units[0]):
@@ -200,9 +207,11 @@ def _only_in_name(question: str, subject: str) -> frozenset[str]:
     name the question writes in words of its own ("the URL-safe serializer") is all name."""
     name = subject.rsplit(".", 1)[-1]
     written = re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])", re.IGNORECASE)
+    own = line_terms(subject) | joined_terms(subject)
     if not written.search(question):  # named in words ("the URL-safe serializer")
-        return line_terms(subject)
-    return line_terms(subject) - line_terms(written.sub(" ", question))
+        return own
+    rest = written.sub(" ", question)
+    return own - line_terms(rest) - joined_terms(rest)
 
 
 def _with_room(
