@@ -1,8 +1,8 @@
 """Code questions of the never-seen sets answered (issue 32, item 4): the items asked of
-a repository in the development sets (``unseen_set.DEV_SETS``: ``unseen`` … ``unseen10``;
+a repository in the development sets (``unseen_set.DEV_SETS``: ``unseen`` … ``unseen13``;
 never the held-out ones), each asked through the product's own path
 (``unseen.ask_all``: the asker ``make_asker`` builds, follow-ups in their item's thread,
-selections as the reader sends them), for this checkout or any other (``--src``), in one
+selections as the reader sends them), for this checkout or any other (``--before``), in one
 child process per set, beside BM25's top paragraph of the same run (``unseen.baseline``).
 
     PYTHONPATH=src python benchmarks/code_answers_unseen.py --kinds code --before /work/main/src

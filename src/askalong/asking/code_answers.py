@@ -9,8 +9,10 @@ subject whole, or a longer one's doc comment, then the lines BM25 scores best fo
 question's terms (``code_lines.ranked``: identifier parts are words, a rare term
 decides). Code evidence is judged by the identifiers the question names being in it,
 never by prose words ("function", "defined", "mutual exclusion" are not in code, and
-need not be): a named identifier in no line is the only refusal here (a question naming
-nothing the code holds enough of is refused before, ``evidence_code_named``). Every line
+need not be): a named identifier in no line is the only refusal here, and not where the
+question names the definition it is answered from ("how does StreamWrapper.isatty treat
+PyCharm": that definition's lines are the answer); a question naming nothing the code
+holds enough of is refused before (``evidence_code_named``). Every line
 of such an answer is a quote of itself, so its claim holds by construction
 (``call_paths.tree_checked``).
 """
@@ -30,10 +32,18 @@ from askalong.asking.code_company import (
     headed,
     opened,
     said_above,
+    selected,
 )
 from askalong.asking.code_excerpt import Quoted, excerpt
 from askalong.asking.code_finding import CodeFinding, unit_of_place
-from askalong.asking.code_lines import LITERAL, CodeLine, code_lines, line_terms, ranked
+from askalong.asking.code_lines import (
+    LITERAL,
+    CodeLine,
+    code_lines,
+    joined_terms,
+    line_terms,
+    ranked,
+)
 from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
 from askalong.asking.code_sentences import statement
 from askalong.asking.code_subject import file_names
@@ -109,7 +119,7 @@ def lines_draft(
     text = _TEXT[lang]
     files = file_names(question.code.identifiers)  # where to look, not what to find
     missing = [n for n in question.code.identifiers if n not in files and not _named_in(n, units)]
-    if missing:
+    if missing and not _names_subject(question.code.identifiers, name):
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
     picked = _picked(question, units, anchored=anchored, subject=name)
@@ -125,16 +135,22 @@ def _picked(
     question: QuestionReading, units: Sequence[ContextUnit], *, anchored: bool, subject: str
 ) -> list[CodeLine]:
     """Anchored: the selection's lines with the line that governs them (the ``if`` /
-    ``case`` above) and the lines right after (its ``except`` / ``catch``). Then the lines
+    ``case`` above) and the lines right after (its ``except`` / ``catch``); a selection
+    of doc comment alone asked of itself alone (Explain this), then the code of the
+    definition it documents. Then the lines
     holding the question's rarest terms (``code_lines.ranked``), a block's opening line
     with its first, the subject's name aside (every line of it names it). Unanchored, a
     short subject is quoted whole, its definition line first; a subject no line answers
     by its definition, its doc lines and its members' first lines."""
     lines = list(code_lines(units))
     chosen = around_selection(lines, units[0]) if anchored else []
-    wanted = line_terms(question.text)
+    wanted = line_terms(question.text) | joined_terms(question.text)
     if anchored:  # what the selection names: its definitions, its siblings, its uses
         wanted |= line_terms(units[0].cited_text())
+    if anchored and question.about_selection and _doc_selected(lines, units[0]):
+        # a doc comment selected and asked of itself alone (Explain / Example): the code
+        # it documents says how, before other definitions' lines holding its words
+        _add(chosen, _documented_code(lines, units))
     own: list[CodeLine] = []
     whole: list[CodeLine] = []
     if not anchored and subject:
@@ -151,6 +167,12 @@ def _picked(
     # ranked fourth to eighth)
     best = _best_lines(lines, wanted, own, valued=valued)
     mine = {ln.span for ln in own}
+    unasked = bool(own) and not any(line.span in mine for line in best)
+    if unasked and _names_subject(question.code.identifiers, subject):
+        # the definition the question names, none of its lines holding its words
+        # ("ESC[A, what count does extract_params use?"): its own code is the answer,
+        # read from the top, before any other definition's lines
+        _add(chosen, _body(own))
     owner = tuple(subject.split("."))[:-1]
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for line in best:
@@ -162,7 +184,7 @@ def _picked(
         if valued:  # another definition's defaults are its parameters' too
             around = (*_signature([ln for ln in lines if ln.unit == line.unit]), *around)
         _add(chosen, around)
-    if own and not any(line.span in mine for line in best):
+    if unasked:
         # none of its lines holds the question's words (a Chinese question): its outline
         _add(chosen, _outline(own))
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
@@ -185,9 +207,11 @@ def _only_in_name(question: str, subject: str) -> frozenset[str]:
     name the question writes in words of its own ("the URL-safe serializer") is all name."""
     name = subject.rsplit(".", 1)[-1]
     written = re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])", re.IGNORECASE)
+    own = line_terms(subject) | joined_terms(subject)
     if not written.search(question):  # named in words ("the URL-safe serializer")
-        return line_terms(subject)
-    return line_terms(subject) - line_terms(written.sub(" ", question))
+        return own
+    rest = written.sub(" ", question)
+    return own - line_terms(rest) - joined_terms(rest)
 
 
 def _with_room(
@@ -268,6 +292,30 @@ def _add(chosen: list[CodeLine], lines: Sequence[CodeLine]) -> None:
             chosen.append(line)
 
 
+def _doc_selected(lines: list[CodeLine], anchor: ContextUnit) -> bool:
+    """Whether the selection is comment alone (a doc comment, a docstring)."""
+    chosen = selected(lines, anchor)
+    return bool(chosen) and all(ln.comment for ln in chosen)
+
+
+def _documented_code(lines: list[CodeLine], units: Sequence[ContextUnit]) -> list[CodeLine]:
+    """The code lines of the anchor's definition, its members' and nested functions'
+    with them (a class's ``__call__``), in order, up to ``MAX_LINES``."""
+    inside = units[0].section_path
+    own = [
+        ln
+        for ln in lines
+        if not ln.comment
+        and (ln.unit == 0 or (inside and units[ln.unit].section_path[: len(inside)] == inside))
+    ]
+    return own[:MAX_LINES]
+
+
+def _body(own: list[CodeLine]) -> list[CodeLine]:
+    """A definition's own lines in file order (its members aside), up to ``MAX_LINES``."""
+    return [ln for ln in own if ln.unit == own[0].unit][:MAX_LINES]
+
+
 def _outline(own: list[CodeLine]) -> list[CodeLine]:
     """A definition told by itself: its first line and the doc lines under it, then
     each member's first line (a class's methods)."""
@@ -282,6 +330,14 @@ def _outline(own: list[CodeLine]) -> list[CodeLine]:
 
 def _definition_line(lines: list[CodeLine]) -> CodeLine | None:
     return next((ln for ln in lines if not ln.comment), None)
+
+
+def _names_subject(identifiers: Sequence[str], subject: str) -> bool:
+    """Whether the question names the definition its evidence is about (``isatty`` of
+    ``StreamWrapper.isatty``): then it is answered from that definition's code, whatever
+    else it names that the code does not (``PyCharm``, Lua's ``__index``)."""
+    last = subject.rsplit(".", 1)[-1]
+    return bool(subject) and any(n.rsplit(".", 1)[-1] == last for n in identifiers)
 
 
 def _named_in(name: str, units: Sequence[ContextUnit]) -> bool:

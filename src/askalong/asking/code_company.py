@@ -17,6 +17,7 @@ from askalong.types import BlockSpan
 ANCHOR_LINES = 4  # of the selection, at most
 ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
+STATEMENT_REST = 3  # lines of a statement a picked line leaves open, brought with it
 _WORD = lazy(r"[A-Za-z_]\w*")
 # A comment under a signature that notes the code under it; a docstring's lines (its
 # opening quotes alone on a line or not) start otherwise.
@@ -103,16 +104,26 @@ def declaring(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
 
 def opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
     """The first line of the block ``line`` opens (``if r == nil {`` -> its body,
-    ``const (`` -> its first constant)."""
+    ``const (`` -> its first constant), or the rest of the call or expression it leaves
+    open (``warnings.warn(`` -> its message's lines, ``STATEMENT_REST`` at most)."""
+    index = lines.index(line)
+    if not line.comment and not line.text.rstrip().endswith(("{", ":")):
+        rest = statement(lines, index)[1 : 1 + STATEMENT_REST]
+        if rest:
+            return [lines[i] for i in rest]
     if not line.text.rstrip().endswith(("{", ":", "(")):
         return []
-    index = lines.index(line)
     following = lines[index + 1 : index + 2]
     return [ln for ln in following if ln.unit == line.unit]
 
 
 def _indent(text: str) -> int:
     return len(text) - len(text.lstrip())
+
+
+def selected(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLine]:
+    """The anchor's selected lines (those of its unit, ``0``, that its citation covers)."""
+    return [ln for ln in lines if ln.unit == 0 and _cited(anchor, ln.span)]
 
 
 def _cited(unit: ContextUnit, span: BlockSpan) -> bool:

@@ -31,6 +31,7 @@ _COMMENT = ("#", "//", "/*", "*", '"""', "'''")
 # A value a line states: a number or a quoted string.
 LITERAL = lazy(r"(?<![\w.])\d+(?:\.\d+)?\b|'[^']*'|\"[^\"]*\"")
 _CAMEL = lazy(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_CAMEL_NAME = lazy(r"\b[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*\b")  # ``PyCharm``, ``isNoColor``
 _BARE_LINE = lazy(r"^[\s{}()\[\];,:]*$")
 # A line of comment punctuation alone (``/*``, ``*/``, ``"""``): it says nothing to quote.
 _MARK_LINE = lazy(r"^\s*(?:/\*+|\*+/|\*|\"\"\"|\'\'\'|#+|//+)\s*$")
@@ -98,6 +99,13 @@ def line_terms(text: str) -> frozenset[str]:
     """Words and identifier parts (``_wake_up_first`` → wake, first; ``notifyWaiters`` →
     notify, waiters; ``LRUCache`` → lru, cache), as ``key_terms`` stems them."""
     return frozenset(term_list(text))
+
+
+def joined_terms(text: str) -> frozenset[str]:
+    """The camel-case names ``text`` writes (``PyCharm``, ``NoColor``), each also as one
+    word, lower-cased: code writes the same name in capitals or snake case too
+    (``PYCHARM_HOSTED``, ``no_color`` aside), where its camel parts are not its terms."""
+    return frozenset(t for name in _CAMEL_NAME.findall(text) for t in tokenize(name.lower()))
 
 
 def term_list(text: str) -> list[str]:

@@ -314,6 +314,17 @@ class Repository:
                 seen.add(target.key)
                 yield site, target
 
+    def unresolved(self, caller: Place) -> Iterator[CallSite]:
+        """The calls in ``caller``'s own block that resolve to no function of the
+        repository (a library's, or an alias the graph does not follow: Lua's ``local merge
+        = tablex.merge``), first of each line; functions passed by name left out."""
+        lines: set[int] = set()
+        for site in block_calls(caller.file, caller.block):
+            if site.reference or site.line in lines or self.resolve(site, caller) is not None:
+                continue
+            lines.add(site.line)
+            yield site
+
     def callers(self, target: Place) -> Iterator[tuple[CallSite, Place]]:
         """The blocks that call (or pass) ``target``: its own file first, then the rest."""
         if not target.qualname:  # a file's top-level statements: called by nothing

@@ -22,7 +22,10 @@ _HERE = (
     r"|the\s+(?:function|method|func|code))"
 )
 _EN_NAMED: list[tuple[CodeAsk, str]] = [
-    ("callers", rf"\b(?:what|who|which\s+\w+)\s+(?:calls?|invokes?|uses)\s+(?:the\s+\w+\s+)?{_ID}"),
+    (
+        "callers",
+        rf"\b(?:what|who|which\s+\w+)\s+(?:calls?|invokes?|uses?)\s+(?:the\s+\w+\s+)?{_ID}",
+    ),
     ("callers", rf"\bwhere\s+(?:is|are)\s+{_ID}\s+(?:called|invoked)"),
     ("callers", rf"\bcallers?\s+of\s+{_ID}"),
     ("usage", rf"\bwhere\s+(?:is|are)\s+{_ID}\s+(?:used|referenced)"),
@@ -47,7 +50,7 @@ _ZH_NAMED: list[tuple[CodeAsk, str]] = [
     ("definition", rf"(?:哪里|哪个文件)\s*定义了?\s*{_ZH_ID}"),
 ]
 _EN_HERE: list[tuple[CodeAsk, str]] = [
-    ("callers", rf"\b(?:what|who|which\s+\w+)\s+(?:calls|invokes|uses)\s+{_HERE}\b"),
+    ("callers", rf"\b(?:what|who|which\s+\w+)\s+(?:calls?|invokes?|uses?)\s+{_HERE}\b"),
     ("callers", rf"\bwhere\s+is\s+{_HERE}\s+(?:called|invoked)"),
     ("usage", rf"\bwhere\s+is\s+{_HERE}\s+(?:used|referenced)"),
     ("definition", rf"\bwhere\s+is\s+{_HERE}\s+(?:defined|declared)"),
@@ -87,9 +90,10 @@ _PROSE = frozenset(
     ]
 )
 # An identifier by its shape: snake_case, camelCase / CamelCase with an inner capital,
-# dotted (``os.path``), called (``f()``), or quoted in backticks.
+# qualified (``os.path``, Lua's ``Map:get``, Rust's ``Duration::from_secs``), called
+# (``f()``), or quoted in backticks.
 _SHAPED = re.compile(
-    r"`([^`\s]+)`|\b([A-Za-z_]\w*\(\))|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b"
+    r"`([^`\s]+)`|\b([A-Za-z_]\w*\(\))|\b([A-Za-z_]\w*(?:(?:\.|::?)[A-Za-z_]\w*)+)\b"
     r"|\b(\w*_\w*)\b|\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b",
     re.ASCII,
 )
@@ -154,4 +158,6 @@ def _named(kind: CodeAsk, raw: str) -> CodeQuestion:
 
 
 def _bare(name: str) -> str:
-    return name.strip("`").removesuffix("()").strip(".")
+    """``name`` without backticks or call parentheses, qualified by dots (``Map:get``,
+    ``a::b`` are ``Map.get``, ``a.b``)."""
+    return re.sub(r"::?", ".", name.strip("`").removesuffix("()")).strip(".")
