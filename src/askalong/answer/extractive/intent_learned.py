@@ -25,6 +25,7 @@ from askalong.answer.extractive.candidates import Candidate, candidates
 from askalong.answer.extractive.direct import NOT_ANSWERS
 from askalong.answer.extractive.intents import Ranker
 from askalong.answer.extractive.learned import QUOTE_SHARE
+from askalong.answer.extractive.selection_places import place_rows
 from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates, rank_rows
 from askalong.answer.scorer.model import Scorer, shipped_scorer
 from askalong.context.explain import other_side, selection_terms, whole_words
@@ -67,15 +68,35 @@ def learned_material(
     """The best sentences of ``units`` outside the selection for its key terms, each with
     the index of its unit, best first; none when the selection has no key term or the
     evidence no other sentence."""
+    scored = intent_candidates(intent, question, selection, units, embedder, scorer)
+    if scored is None:
+        return []
+    found, ranks, terms = scored
+    return [(found[k].unit, _material(found[k], terms, float(ranks[k]))) for k in _best(ranks)]
+
+
+def intent_candidates(
+    intent: Intent,
+    question: str,
+    selection: Selection,
+    units: Sequence[ContextUnit],
+    embedder: Embedder | None = None,
+    scorer: Scorer | None = None,
+    *,
+    placed: bool = True,
+) -> tuple[list[Candidate], np.ndarray, list[str]] | None:
+    """The sentences of ``units`` that may answer for the selection's key terms, their
+    scores (the intent head's over the rank head's and where each stands, ``placed``; else
+    the rank head's) and the terms; None without a key term or a candidate."""
     passages = [p for unit in units for p in unit_passages(unit)]
     terms = list(selection_terms(whole_words(selection, passages), passages))[:QUERY_TERMS]
     if not terms:
-        return []
+        return None
     others = other_side(question, selection.text) if intent == "compare" else []
     query = intent_query([*terms, *others], answer_language(selection.text))
     found = kept_candidates(query, [c for c in candidates(units) if _may_stand(c, selection)])
     if not found:
-        return []
+        return None
     scorer = scorer or shipped_scorer()
     embedded = embedder is not None
     rows = candidate_rows(query, found, embedder)
@@ -83,7 +104,10 @@ def learned_material(
     ranks = scorer.rank_scores(
         rows, scores, rank_rows(read_question(query), found, embedder), embedded
     )
-    return [(found[k].unit, _material(found[k], terms, float(ranks[k]))) for k in _best(ranks)]
+    if placed:
+        places = place_rows(found, selection, units, terms)
+        ranks = scorer.intent_scores(intent, ranks, places, embedded)
+    return found, ranks, terms
 
 
 def intent_query(terms: Sequence[str], language: str) -> str:

@@ -63,6 +63,18 @@ COLUMNS = LEXICAL + EMBEDDED
 # Where a sentence stands in a manual's entries (``sentence_rows.entry_rows``): read by
 # the rank head only, since the public QA paragraphs the sentence head learns from have none.
 ENTRY = ("entry_share", "entry_opens", "title_coverage")
+# Where a candidate stands relative to the reader's selection and whether it names its key
+# terms (``selection_places``): read by the intent heads beside the rank head's score
+PLACE = (
+    "after_selection",
+    "near_selection",
+    "selection_section",
+    "code_block",
+    "selection_unit",
+    "names_term",
+    "near_naming",
+)
+INTENT_COLUMNS = ("rank_score", *PLACE)
 IDF_FLOOR = 0.3  # a question term found in every candidate still counts this much
 NEW_TERMS_FULL = 8  # terms beyond the question's: this many count fully
 

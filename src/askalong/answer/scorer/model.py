@@ -21,6 +21,11 @@ fitted on readers' covered and uncovered questions over the never-seen documents
 public QA questions over their own paragraph and over another article's
 (``training/refusal.py``); its threshold is chosen there, on the readers' covered
 questions. Without it the answerable head and its per-language thresholds decide.
+
+Optional ``intent`` heads, one per quick intent (Explain, Example, Compare; embedded
+variant), order an intent's candidate sentences: a linear model of the rank head's score
+and where the sentence stands relative to the selection (``INTENT_COLUMNS``), fitted on
+readers' selections (``training/intent_head.py``).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from askalong.answer.scorer.features import (
     ANSWERABLE,
     COLUMNS,
     ENTRY,
+    INTENT_COLUMNS,
     LEXICAL,
     REFUSAL,
     answerable_features,
@@ -74,6 +80,7 @@ class Scorer:
     thresholds: dict[str, dict[str, float]]  # variant -> language ("en" / "zh") -> p
     rank: dict[str, Network] = field(default_factory=dict)  # variants without one: sentence's
     refusal: dict[str, tuple[Network, float]] = field(default_factory=dict)  # head, threshold
+    intent: dict[str, dict[str, Network]] = field(default_factory=dict)  # variant -> intent
 
     def sentence_scores(self, rows: np.ndarray, embedded: bool) -> np.ndarray:
         if len(rows) == 0:
@@ -90,6 +97,17 @@ class Scorer:
         if head is None or len(rows) == 0:
             return scores
         return head(np.hstack([rows, scores[:, None], entries]))
+
+    def intent_scores(
+        self, intent: str, ranks: np.ndarray, places: np.ndarray, embedded: bool
+    ) -> np.ndarray:
+        """The order of an Explain / Example / Compare's sentences: the intent's head over
+        the rank head's scores ``ranks`` and the ``places`` rows (``PLACE``), or ``ranks``
+        where the variant has no head for ``intent``."""
+        head = self.intent.get(variant(embedded), {}).get(intent)
+        if head is None or len(ranks) == 0:
+            return ranks
+        return head(np.hstack([ranks[:, None], places]))
 
     def answerable_probability(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> float:
         summary = answerable_features(rows, scores)[None, :]
@@ -153,7 +171,11 @@ def scorer_from(data: dict[str, Any]) -> Scorer:
         v: (network(spec, REFUSAL), float(spec["threshold"]))
         for v, spec in data.get("refusal", {}).items()
     }
-    return Scorer(built["sentence"], built["answerable"], thresholds, rank, refusal)
+    intent = {
+        v: {name: network(spec, INTENT_COLUMNS) for name, spec in heads.items()}
+        for v, heads in data.get("intent", {}).items()
+    }
+    return Scorer(built["sentence"], built["answerable"], thresholds, rank, refusal, intent)
 
 
 @functools.lru_cache(maxsize=1)

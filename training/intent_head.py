@@ -1,0 +1,155 @@
+"""The intent heads (issue 32): how Explain, Example and Compare order their candidate
+sentences, learned from readers' selections, not weighed by hand.
+
+For an intent the learned answerer ranks the evidence sentences for the selection's key
+terms with the plain questions' rank head (``intent_learned``). What that head cannot see
+is where a sentence stands relative to the selection: an example is often the code block
+after it, a definition or a contrast is written near what it explains. Each intent's head
+is a linear model of the rank head's score and the candidate's ``PLACE`` row
+(``selection_places``), fitted by a listwise softmax on the DEV recordings' intent items
+(``benchmarks/unseen_replay.py record``; a group is an item whose candidates hold a gold
+phrase), pulled towards "the rank head's score alone" (``PULL``) since an intent has about
+a hundred groups. ``cross`` leaves each set out in turn and prints the best sentence's
+hits with and without the head; ``fit`` writes ``weights.json``'s ``intent`` heads (the
+other heads kept).
+
+    PYTHONPATH=src:benchmarks:training python training/intent_head.py cross /work/data/rec/*.pkl
+    PYTHONPATH=src:benchmarks:training python training/intent_head.py fit /work/data/rec/*.pkl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from readers import embedder_for
+from rich.progress import track
+from train import OUT, STEPS, adam, spec
+
+from _table import markdown_table
+from askalong.answer.extractive.intent_learned import intent_candidates
+from askalong.answer.extractive.intents import unit_material
+from askalong.answer.extractive.selection_places import place_rows
+from askalong.answer.scorer.features import INTENT_COLUMNS
+from askalong.answer.scorer.model import shipped_scorer
+from unseen_set import TEST_SETS, UNRUN_SETS, contains_any, load_items, questions_of
+
+INTENTS = ("explain", "example", "compare")
+PULL = 0.05  # the L2 pull of the weights towards the rank score alone
+
+
+@dataclass(frozen=True)
+class Group:
+    """One intent item's candidates: ``INTENT_COLUMNS`` rows and gold labels."""
+
+    set: str
+    intent: str
+    x: np.ndarray
+    y: np.ndarray
+
+
+def groups(paths: Sequence[Path]) -> list[Group]:
+    """The recorded intent items whose candidates hold a gold phrase, as groups."""
+    embedder, scorer = embedder_for(False), shipped_scorer()
+    out = []
+    for path in paths:
+        data = pickle.loads(path.read_bytes())
+        if data["set"] in TEST_SETS + UNRUN_SETS:
+            raise SystemExit(f"{data['set']} is held out")
+        items = {i.id: i for i in load_items(questions_of(data["set"]))}
+        for key, r in track(data["requests"].items(), description=data["set"]):
+            if r.intent not in INTENTS:
+                continue
+            found = unit_material(r.intent, r.question.text, r.units)
+            if found is None:
+                continue
+            selection = found[0]
+            scored = intent_candidates(
+                r.intent, r.question.text, selection, r.units, embedder, scorer, placed=False
+            )
+            if scored is None:
+                continue
+            candidates, ranks, terms = scored
+            y = np.array([contains_any(c.text, items[key].gold) for c in candidates], float)
+            if y.any():
+                x = np.hstack([ranks[:, None], place_rows(candidates, selection, r.units, terms)])
+                out.append(Group(data["set"], r.intent, x, y))
+    return out
+
+
+def fitted(chosen: Sequence[Group]) -> np.ndarray:
+    """Linear weights over ``INTENT_COLUMNS`` maximising the gold rows' softmax share."""
+    start = np.zeros(len(INTENT_COLUMNS))
+    start[0] = 1.0
+
+    def grad_fn(params: list[np.ndarray]) -> tuple[float, list[np.ndarray]]:
+        w = params[0]
+        loss, grad = PULL * float(((w - start) ** 2).sum()), 2 * PULL * (w - start)
+        for g in chosen:
+            s = g.x @ w
+            p = np.exp(s - s.max())
+            p /= p.sum()
+            loss -= float(np.log((p * g.y).sum() + 1e-9)) / len(chosen)
+            q = p * g.y / max((p * g.y).sum(), 1e-9)  # the gold rows' share, renormalised
+            grad += g.x.T @ (p - q) / len(chosen)
+        return loss, [grad]
+
+    (w,), _ = adam([start.copy()], grad_fn, STEPS)
+    return w
+
+
+def _first_hits(chosen: Sequence[Group], w: np.ndarray) -> int:
+    return sum(int(g.y[int(np.argmax(g.x @ w))] > 0) for g in chosen)
+
+
+def cross(paths: Sequence[Path]) -> None:
+    """Leave one set out per intent: the best sentence holding a gold phrase, with the rank
+    head alone and with the intent's head fitted on the other sets."""
+    found = groups(paths)
+    alone = np.zeros(len(INTENT_COLUMNS))
+    alone[0] = 1.0
+    table = []
+    for intent in INTENTS:
+        mine = [g for g in found if g.intent == intent]
+        base = headed = 0
+        for name in sorted({g.set for g in mine}):
+            held = [g for g in mine if g.set == name]
+            w = fitted([g for g in mine if g.set != name])
+            base, headed = base + _first_hits(held, alone), headed + _first_hits(held, w)
+        table.append((intent, str(len(mine)), str(base), str(headed)))
+    print(markdown_table(("intent", "groups", "rank head", "intent head"), "lrrr", table))
+
+
+def fit(paths: Sequence[Path], out: Path) -> None:
+    """Each intent's head fitted on every set, written as ``out``'s embedded intent heads."""
+    found = groups(paths)
+    heads = {}
+    for intent in INTENTS:
+        w = fitted([g for g in found if g.intent == intent])
+        zero, one = np.zeros(len(INTENT_COLUMNS)), np.ones(len(INTENT_COLUMNS))
+        heads[intent] = spec(INTENT_COLUMNS, zero, one, [w[:, None], np.zeros(1)])
+        print(intent, dict(zip(INTENT_COLUMNS, np.round(w, 3), strict=True)))
+    data = json.loads(out.read_text("utf-8"))
+    data["intent"] = {"embedded": heads}
+    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("verb", choices=("cross", "fit"))
+    parser.add_argument("recordings", type=Path, nargs="+")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    if args.verb == "cross":
+        cross(args.recordings)
+    else:
+        fit(args.recordings, args.out)
+
+
+if __name__ == "__main__":
+    main()
