@@ -385,8 +385,8 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen13: each run once, dev now; unseen14: held"
-            " out, not run yet; unseen15: frozen, waits behind unseen14)"
+            "the set's folder (unseen … unseen14: each run once, dev now; unseen15: held"
+            " out, not run yet)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")

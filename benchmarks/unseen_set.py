@@ -21,12 +21,11 @@ SETS = (
     "unseen9", "unseen10", "unseen11", "unseen12", "unseen13", "unseen14", "unseen15",
 )  # fmt: skip
 # Held out: asked once, by the lead, for the report; never by default. Empty once the newest
-# set has had its run (unseen13: 2026-12-06); unseen14 waits for the next report's one run.
-TEST_SETS: tuple[str, ...] = ("unseen14",)
+# set has had its run (unseen14: 2026-12-07); unseen15 waits for the next report's one run.
+TEST_SETS: tuple[str, ...] = ("unseen15",)
 # Frozen and never run, held for the reports after next: no default run asks them either, and
-# they are no dev sets; each moves to TEST_SETS in its turn (unseen15: frozen, waits behind
-# unseen14).
-UNRUN_SETS: tuple[str, ...] = ("unseen15",)
+# they are no dev sets; each moves to TEST_SETS in its turn.
+UNRUN_SETS: tuple[str, ...] = ()
 DEV_SETS = tuple(s for s in SETS if s not in TEST_SETS + UNRUN_SETS)  # run and read while tuning
 HERE = BENCHMARKS / "unseen"
 QUESTIONS = HERE / "questions.jsonl"
