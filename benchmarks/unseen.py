@@ -1,8 +1,8 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen15``: the later
-sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen15/``, each test-only until reported)
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen16``: the later
+sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen16/``, each test-only until reported)
 through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
@@ -386,7 +386,7 @@ def _arguments() -> argparse.Namespace:
         default="unseen",
         help=(
             "the set's folder (unseen … unseen14: each run once, dev now; unseen15: held"
-            " out, not run yet)"
+            " out, not run yet; unseen16: frozen, waits behind unseen15)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
