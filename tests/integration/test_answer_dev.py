@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from model_caches import seeded
 
 from askalong.asking.choose import make_asker
 from askalong.asking.question import Question
@@ -42,10 +43,10 @@ class Filled:
 
 
 @pytest.fixture(scope="module")
-def filled(evaldata: Path, tmp_path_factory: pytest.TempPathFactory) -> Filled:
+def filled(evaldata: Path, tmp_path_factory: pytest.TempPathFactory, model_caches: Path) -> Filled:
     """A home holding the three documents, parsed and embedded once for the module (the
     bundled embedder: the slow part, the same for both scorers and every question)."""
-    home = tmp_path_factory.mktemp("answer-dev") / "home"
+    home = seeded(tmp_path_factory.mktemp("answer-dev") / "home", model_caches)
     documents = json.loads(DEV.read_text(encoding="utf-8"))["documents"]
     added = {}
     with Library(load_settings(home=home, embedder="local")) as library:

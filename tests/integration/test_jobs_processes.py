@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from model_caches import seeded
 
 from askalong.config import Settings, load_settings
 from askalong.library import Library
@@ -138,7 +139,7 @@ def test_two_worker_processes_claim_each_job_once_and_index_every_document(
 
 @pytest.mark.slow
 def test_workers_killed_mid_embedding_and_mid_ocr_leave_each_document_ready_once(
-    tmp_path: Path, evaldata: Path
+    tmp_path: Path, evaldata: Path, model_caches: Path
 ) -> None:
     inputs = [
         *notes(tmp_path / "in", 1, sections=150),  # 150 chunks: three embedding batches
@@ -151,7 +152,7 @@ def test_workers_killed_mid_embedding_and_mid_ocr_leave_each_document_ready_once
     expected = chunk_counts(baseline)
     assert len(expected) == 2 and min(expected.values()) > 0
 
-    home = tmp_path / "home"
+    home = seeded(tmp_path / "home", model_caches)
     slow = environment(home, ASKALONG_EMBEDDER="local", ASKALONG_JOB_TEST_DELAY="1")
     run(slow, "add", "--queue", *map(str, inputs))
     note_job, scan_job = jobs(home)
