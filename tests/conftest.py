@@ -37,6 +37,15 @@ def evaldata() -> Path:
 
 
 @pytest.fixture(scope="session")
+def model_caches(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled embedder's caches, built once per process (``model_caches.py``): pass
+    to ``model_caches.seeded`` for a home that only uses them."""
+    from model_caches import build_model_caches
+
+    return build_model_caches(tmp_path_factory.mktemp("model-caches") / "home")
+
+
+@pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """One PostgreSQL server for the session (``support/postgres.py``), started only when
     a test asks for it; one that cannot start fails that test, naming why."""

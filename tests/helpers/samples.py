@@ -10,6 +10,8 @@ import zlib
 from functools import cache
 from pathlib import Path
 
+import pypdfium2 as pdfium
+
 from askalong.parse.pdf.parser import parse
 from askalong.types import Block
 
@@ -35,6 +37,21 @@ def manual_folder(evaldata: Path, parent: Path, name: str = "pg-transactions") -
     for page in MANUAL_PAGES:
         shutil.copyfile(manual / page, folder / page)
     return folder
+
+
+def scanned_tops(evaldata: Path, pages: int, share: float = 0.15) -> bytes:
+    """A scanned PDF of ``pages`` copies of the top ``share`` of a real scanned page (the
+    two-column ``linn_2col_scan.pdf``; 0.15: its title and a few lines): OCR reads such a
+    page in seconds, not the minute a whole page takes on a busy machine."""
+    source = pdfium.PdfDocument(evaldata / "pdf" / "scanned" / "linn_2col_scan.pdf")
+    out = pdfium.PdfDocument.new()
+    out.import_pages(source, [0] * pages)
+    for index in range(pages):
+        left, bottom, right, top = out[index].get_mediabox()
+        out[index].set_mediabox(left, top - (top - bottom) * share, right, top)
+    buffer = io.BytesIO()
+    out.save(buffer)
+    return buffer.getvalue()
 
 
 @cache

@@ -5,23 +5,25 @@ must come back ``not_covered`` with a note naming what was not found.
 
 These are the questions the answerer was tuned on (the held-out set lives in
 ``benchmarks/``), so the floors guard against regressions; they are not the product's
-figures. Slow: three PDFs are parsed (and, for the cross-lingual items, embedded).
+figures. Slow: three PDFs are parsed and embedded (once for the module).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from model_caches import seeded
 
 from askalong.asking.choose import make_asker
 from askalong.asking.question import Question
-from askalong.config import Settings, load_settings
+from askalong.config import load_settings
 from askalong.library import Library
-from askalong.types import Access, Answer
+from askalong.types import Access, Answer, Document
 
 pytestmark = pytest.mark.slow
 
@@ -34,31 +36,45 @@ def _items(*kinds: str, exclude: bool = False) -> list[dict[str, Any]]:
     return [i for i in items if (i["kind"] in kinds) != exclude]
 
 
+@dataclass(frozen=True)
+class Filled:
+    home: Path
+    documents: dict[str, Document]  # answer_dev.json's key -> the stored document
+
+
+@pytest.fixture(scope="module")
+def filled(evaldata: Path, tmp_path_factory: pytest.TempPathFactory, model_caches: Path) -> Filled:
+    """A home holding the three documents, parsed and embedded once for the module (the
+    bundled embedder: the slow part, the same for both scorers and every question)."""
+    home = seeded(tmp_path_factory.mktemp("answer-dev") / "home", model_caches)
+    documents = json.loads(DEV.read_text(encoding="utf-8"))["documents"]
+    added = {}
+    with Library(load_settings(home=home, embedder="local")) as library:
+        for key, path in sorted(documents.items()):
+            outcome = library.ingestor.add(str(evaldata / path), Access.local())
+            assert outcome.document is not None, outcome.error
+            added[key] = outcome.document
+        library.indexes.embed(library.indexes.pending_vectors())
+    return Filled(home, added)
+
+
 @pytest.fixture(params=["auto", "rules"])
-def library(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
-) -> Iterator[Library]:
+def library(filled: Filled, request: pytest.FixtureRequest) -> Iterator[Library]:
     """The product's default: the bundled multilingual embedder, in the answerer and as
     the vector route (keyword search alone drops the floor: 22 / 34 against 24 / 34);
     the default sentence scorer with it (learned) and the rules it was tuned on."""
-    monkeypatch.setenv("ASKALONG_EMBEDDER", "local")
-    monkeypatch.setenv("ASKALONG_SENTENCE_SCORER", request.param)
-    with Library(load_settings(home=settings.home)) as opened:
+    settings = load_settings(home=filled.home, embedder="local", sentence_scorer=request.param)
+    with Library(settings) as opened:
         yield opened
 
 
-def _ask_all(library: Library, evaldata: Path, items: list[dict[str, Any]]) -> list[Answer]:
-    documents = json.loads(DEV.read_text(encoding="utf-8"))["documents"]
-    access = Access.local()
-    added = {}
-    for key in sorted({i["document"] for i in items}):
-        outcome = library.ingestor.add(str(evaldata / documents[key]), access)
-        assert outcome.document is not None, outcome.error
-        added[key] = outcome.document
-    library.indexes.embed(library.indexes.pending_vectors())
+def _ask_all(library: Library, filled: Filled, items: list[dict[str, Any]]) -> list[Answer]:
     asker = make_asker(library)
     return [
-        asker.ask(Question(text=i["question"], documents=(added[i["document"]],)), access)
+        asker.ask(
+            Question(text=i["question"], documents=(filled.documents[i["document"]],)),
+            Access.local(),
+        )
         for i in items
     ]
 
@@ -70,10 +86,10 @@ def _hit(item: dict[str, Any], answer: Answer) -> bool:
 
 
 def test_direct_answers_hold_the_gold_phrase_and_uncovered_is_refused(
-    library: Library, evaldata: Path
+    library: Library, filled: Filled
 ) -> None:
     items = _items("cross", exclude=True)
-    answers = _ask_all(library, evaldata, items)
+    answers = _ask_all(library, filled, items)
     missed = [i["question"] for i, a in zip(items, answers, strict=True) if not _hit(i, a)]
     covered = [i for i in items if i["gold"]]
     share = sum(_hit(i, a) for i, a in zip(items, answers, strict=True) if i["gold"]) / len(covered)
@@ -89,9 +105,9 @@ def test_direct_answers_hold_the_gold_phrase_and_uncovered_is_refused(
 
 
 def test_a_chinese_question_about_an_english_paper_is_answered(
-    library: Library, evaldata: Path
+    library: Library, filled: Filled
 ) -> None:
     items = _items("cross")  # the multilingual vector route and similarity relate them
-    answers = _ask_all(library, evaldata, items)
+    answers = _ask_all(library, filled, items)
     for item, answer in zip(items, answers, strict=True):
         assert answer.status == "answered", item["question"]  # was not_covered before

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from benchmark_module import benchmark_module, dev_outcomes
+from model_caches import seeded
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SETS = {
@@ -60,7 +61,7 @@ def _restored_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 @pytest.mark.slow
 def test_a_sample_of_the_manual_is_answered_from_the_best_pages_own_chunks(
-    tmp_path: Path, evaldata: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, evaldata: Path, monkeypatch: pytest.MonkeyPatch, model_caches: Path
 ) -> None:
     answers = benchmark_module("answers")
     corpus = benchmark_module("answers_corpus")
@@ -75,6 +76,7 @@ def test_a_sample_of_the_manual_is_answered_from_the_best_pages_own_chunks(
         if item.id in SAMPLE_IDS
     ]
     assert len(items) == len(SAMPLE_IDS)
+    seeded(tmp_path / "home" / corpus.code_key(), model_caches)
     library, ids = corpus.open_corpus(tmp_path / "home", ["manual-piece"], vectors="files")
     with library:
         assert len(ids["manual-piece"]) == len(SAMPLE_PAGES)  # ranked page by page

@@ -12,6 +12,7 @@ from types import ModuleType
 
 import pytest
 from benchmark_module import benchmark_module
+from model_caches import seeded
 
 PAPER = "pdf/en_1col/Wang-paperAVE2008.pdf"  # 5 pages: its items run end to end here
 
@@ -85,8 +86,9 @@ def test_a_bad_line_of_the_set_is_named(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow  # ~16 s of CPU (the embedder loads), over 30 s on the shared machine
-def test_a_small_paper_runs_end_to_end(tmp_path: Path, evaldata: Path) -> None:
+def test_a_small_paper_runs_end_to_end(tmp_path: Path, evaldata: Path, model_caches: Path) -> None:
     answers = _answers()
+    seeded(tmp_path / "home" / benchmark_module("answers_corpus").code_key(), model_caches)
     items = [i for i in answers.load_items(answers.QUESTIONS) if i.documents == (PAPER,)]
     assert len(items) >= 8 and any(i.kind == "uncovered" for i in items)
     library, ids = answers.open_corpus(tmp_path / "home", [PAPER])

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from manual_versions import entries_html, paraphrased, with_defaults_changed
+from model_caches import seeded
 
 from askalong.cli import main
 from askalong.config import Settings
@@ -43,10 +44,14 @@ def versions(tmp_path: Path, evaldata: Path) -> dict[str, Path]:
 
 @pytest.fixture(params=["embedded", "server"])
 def local_vectors(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    model_caches: Path,
 ) -> Settings:
     """The bundled embedder, the vectors in the home's files or (server mode) in PostgreSQL."""
     monkeypatch.setenv("ASKALONG_EMBEDDER", "local")
+    seeded(settings.home, model_caches)
     if request.param == "embedded":
         return settings
     server = settings_for("postgres", settings, request)

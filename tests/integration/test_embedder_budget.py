@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from model_caches import seeded
 
 from askalong.config import load_settings
 from askalong.library import Library
@@ -26,8 +27,8 @@ BULK_CALL = 32  # passages per call of the bulk thread
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    home = tmp_path_factory.mktemp("budget")
+def library(tmp_path_factory: pytest.TempPathFactory, model_caches: Path) -> Iterator[Library]:
+    home = seeded(tmp_path_factory.mktemp("budget"), model_caches)
     source = Path(home / "notes.txt")
     source.write_text(NOTES, encoding="utf-8")
     with Library(load_settings(home=home, embedder="local")) as opened:

@@ -5,7 +5,6 @@ with the chunks an uninterrupted run stores."""
 
 from __future__ import annotations
 
-import io
 import os
 import signal
 import subprocess
@@ -15,8 +14,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
+from model_caches import seeded
+from samples import scanned_tops
 
 from askalong.config import Settings, load_settings
 from askalong.library import Library
@@ -99,17 +99,7 @@ def notes(folder: Path, count: int, sections: int = 3) -> list[Path]:
 
 
 def scan(path: Path, evaldata: Path, pages: int) -> Path:
-    """A scanned PDF of ``pages`` copies of the top of a real scanned page (a few lines:
-    OCR reads each page in seconds, not the minute a whole page takes on a busy machine)."""
-    source = pdfium.PdfDocument(evaldata / "pdf" / "scanned" / "linn_2col_scan.pdf")
-    out = pdfium.PdfDocument.new()
-    out.import_pages(source, [0] * pages)
-    for index in range(pages):
-        left, bottom, right, top = out[index].get_mediabox()
-        out[index].set_mediabox(left, top - (top - bottom) * 0.15, right, top)
-    buffer = io.BytesIO()
-    out.save(buffer)
-    path.write_bytes(buffer.getvalue())
+    path.write_bytes(scanned_tops(evaldata, pages))
     return path
 
 
@@ -138,7 +128,7 @@ def test_two_worker_processes_claim_each_job_once_and_index_every_document(
 
 @pytest.mark.slow
 def test_workers_killed_mid_embedding_and_mid_ocr_leave_each_document_ready_once(
-    tmp_path: Path, evaldata: Path
+    tmp_path: Path, evaldata: Path, model_caches: Path
 ) -> None:
     inputs = [
         *notes(tmp_path / "in", 1, sections=150),  # 150 chunks: three embedding batches
@@ -151,7 +141,7 @@ def test_workers_killed_mid_embedding_and_mid_ocr_leave_each_document_ready_once
     expected = chunk_counts(baseline)
     assert len(expected) == 2 and min(expected.values()) > 0
 
-    home = tmp_path / "home"
+    home = seeded(tmp_path / "home", model_caches)
     slow = environment(home, ASKALONG_EMBEDDER="local", ASKALONG_JOB_TEST_DELAY="1")
     run(slow, "add", "--queue", *map(str, inputs))
     note_job, scan_job = jobs(home)

@@ -13,11 +13,13 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psycopg
 import pytest
 from click.testing import CliRunner
 from filled_home import FILLED, LOCAL, QUEUED, fill, note
+from model_caches import seeded
 from moto_server import MotoServer
 
 from askalong.cli import main
@@ -99,10 +101,10 @@ def _source_rows(settings: Settings, table: str) -> int:
 
 
 def test_the_vectors_move_into_pgvector_once_with_their_texts_keys(
-    settings: Settings, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+    settings: Settings, postgres_url: str, monkeypatch: pytest.MonkeyPatch, model_caches: Path
 ) -> None:
     monkeypatch.setenv("ASKALONG_EMBEDDER", "local")
-    home = load_settings(home=settings.home)
+    home = load_settings(home=seeded(settings.home, model_caches))
     notes = [settings.home.parent / f"pump{i}.md" for i in range(2)]
     for i, path in enumerate(notes):
         path.write_bytes(note(i, paragraphs=3))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from api_client import api_client
 from click.testing import CliRunner
+from model_caches import seeded
 
 from askalong.cli import main
 from askalong.config import Settings, load_settings
@@ -18,9 +19,9 @@ from askalong.types import Access
 
 
 @pytest.fixture
-def embedding(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
+def embedding(settings: Settings, monkeypatch: pytest.MonkeyPatch, model_caches: Path) -> Settings:
     monkeypatch.setenv("ASKALONG_EMBEDDER", "local")
-    return load_settings(home=settings.home)
+    return load_settings(home=seeded(settings.home, model_caches))
 
 
 def test_the_server_embeds_what_was_left_when_it_starts(

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from model_caches import seeded
 
 from askalong.chunk.prose import chunk_blocks
 from askalong.config import Settings
@@ -125,8 +126,8 @@ class FailingEmbedder(Embedder):
 
 
 @pytest.fixture(scope="module")
-def embedder(tmp_path_factory: pytest.TempPathFactory) -> Embedder:
-    return default_embedder(Settings(home=tmp_path_factory.mktemp("e5")))
+def embedder(tmp_path_factory: pytest.TempPathFactory, model_caches: Path) -> Embedder:
+    return default_embedder(Settings(home=seeded(tmp_path_factory.mktemp("e5"), model_caches)))
 
 
 @pytest.fixture(scope="module")

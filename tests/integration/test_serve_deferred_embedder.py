@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from api_client import api_client
+from model_caches import seeded
 
 from askalong.config import Settings, load_settings
 from askalong.library import Library
@@ -34,12 +35,12 @@ def deferred(app_state: object) -> DeferredEmbedder:
 
 @pytest.fixture
 def embedded_home(
-    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model_caches: Path
 ) -> tuple[Settings, str]:
     """A home whose one document has its vectors (the engine chosen and remembered), and
     that document's id."""
     monkeypatch.setenv("ASKALONG_EMBEDDER", "local")
-    local = load_settings(home=settings.home)
+    local = load_settings(home=seeded(settings.home, model_caches))
     path = tmp_path / "tides.md"
     path.write_text(TIDES, encoding="utf-8")
     with Library(local) as library:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from model_caches import seeded
 from test_jobs_processes import environment, run
 
 from askalong.config import load_settings
@@ -25,9 +26,10 @@ Its impeller is replaced every four thousand hours of running.
 
 
 def test_a_note_a_worker_elsewhere_reads_is_found_from_a_third_home(
-    tmp_path: Path, postgres_url: str, s3_bucket: str
+    tmp_path: Path, postgres_url: str, s3_bucket: str, model_caches: Path
 ) -> None:
-    uploader, worker, app = (tmp_path / name for name in ("uploader", "worker", "app"))
+    homes = (tmp_path / name for name in ("uploader", "worker", "app"))
+    uploader, worker, app = (seeded(home, model_caches) for home in homes)
     files = f"s3://{s3_bucket}/team"  # the originals, where every machine reads them
     shared = {"ASKALONG_DATABASE_URL": postgres_url, "ASKALONG_EMBEDDER": "local"}
     shared["ASKALONG_FILES"] = files

@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from api_client import api_client
 from fastapi.testclient import TestClient
+from samples import scanned_tops
 
 from askalong.config import Settings
 from askalong.parse.guard import ParserGuard
 from askalong.parse.progress import Progress
 
 PAPER = "pdf/en_2col/N18-3011.pdf"  # 8 pages
-SCAN = "pdf/scanned/pdfminer_175_typewritten.pdf"  # 2 scanned pages
 
 
 @pytest.fixture
@@ -73,13 +73,11 @@ def test_a_failed_streamed_upload_ends_with_an_error_event(client: TestClient) -
     assert data["source"] == "broken.pdf"
 
 
-@pytest.mark.slow  # OCR of two pages
+@pytest.mark.slow  # OCR of two pages (a few lines each: what counts is the relay)
 def test_the_parser_child_relays_pages_parsed_and_read_by_ocr(evaldata: Path) -> None:
     reports: list[Progress] = []
     with ParserGuard(timeout=300) as guard:
-        parsed = guard.read(
-            (evaldata / SCAN).read_bytes(), source="scan.pdf", progress=reports.append
-        )
+        parsed = guard.read(scanned_tops(evaldata, 2), source="scan.pdf", progress=reports.append)
     assert parsed.unread_pages == ()
     assert reports[0] == Progress("parse", 0, 2) and Progress("parse", 2, 2) in reports
     ocr = [r for r in reports if r.stage == "ocr"]

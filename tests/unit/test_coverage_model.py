@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from model_caches import seeded
 
 from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.scorer.features import COLUMNS
@@ -30,12 +31,14 @@ from coverage_model import (
 
 
 @pytest.fixture(scope="module")
-def e5(tmp_path_factory: pytest.TempPathFactory) -> Embedder:
+def e5(tmp_path_factory: pytest.TempPathFactory, model_caches: Path) -> Embedder:
     """The bundled embedder: the model reads its cosines (a hash embedder's are nothing
     like them)."""
     from askalong.providers.local.embedder import default_embedder
 
-    return default_embedder(Settings(home=tmp_path_factory.mktemp("coverage")))
+    return default_embedder(
+        Settings(home=seeded(tmp_path_factory.mktemp("coverage"), model_caches))
+    )
 
 
 def candidate(text: str, kind: str = "paragraph", index: int = 0) -> Candidate:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from model_caches import seeded
 
 from askalong.answer.base import DraftRequest, HistoryTurn
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
@@ -271,10 +272,10 @@ def test_sentences_never_cross_blocks() -> None:
 
 
 @pytest.mark.slow
-def test_with_the_default_embedder(evaldata: Path, settings: Settings) -> None:
+def test_with_the_default_embedder(evaldata: Path, settings: Settings, model_caches: Path) -> None:
     from askalong.providers.local.embedder import default_embedder
 
-    embedder = default_embedder(settings)
+    embedder = default_embedder(replace(settings, home=seeded(settings.home, model_caches)))
     cases = xquad_cases(evaldata / "qa" / "xquad" / "xquad.en.json")[:12]
     hits = refused = 0
     for question, golds, context, far in cases:
@@ -381,11 +382,12 @@ class Counting(Embedder):
 
 
 @pytest.fixture(scope="module")
-def real_embedder() -> Embedder:
+def real_embedder(tmp_path_factory: pytest.TempPathFactory, model_caches: Path) -> Embedder:
     from askalong.config import load_settings
     from askalong.providers.local.embedder import default_embedder
 
-    return default_embedder(load_settings(embedder="local"))
+    home = seeded(tmp_path_factory.mktemp("extractive"), model_caches)
+    return default_embedder(load_settings(home=home, embedder="local"))
 
 
 def test_sentence_vectors_are_embedded_once_and_evicted_least_recent_first(

@@ -5,9 +5,11 @@ the rules scorer keeps the rule path."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
+from model_caches import seeded
 
 from askalong.answer.base import Draft, DraftRequest
 from askalong.answer.extractive.answerer import ExtractiveAnswerer
@@ -43,11 +45,11 @@ PAGING = [
 
 
 @pytest.fixture(scope="module")
-def embedder(tmp_path_factory: pytest.TempPathFactory) -> Embedder:
+def embedder(tmp_path_factory: pytest.TempPathFactory, model_caches: Path) -> Embedder:
     """The bundled embedder, as the product answers with it."""
     from askalong.providers.local.embedder import default_embedder
 
-    return default_embedder(Settings(home=tmp_path_factory.mktemp("intents")))
+    return default_embedder(Settings(home=seeded(tmp_path_factory.mktemp("intents"), model_caches)))
 
 
 def units_of(texts: Sequence[str], selected: str) -> list[ContextUnit]:

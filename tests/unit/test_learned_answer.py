@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from model_caches import seeded
 from tests.unit.test_answer_choice import unit_of
 
 from askalong.answer.base import DraftRequest, HistoryTurn
@@ -54,9 +55,9 @@ RIVER = (
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One home for the module: the model's caches and engine choice are made once."""
-    return tmp_path_factory.mktemp("scorer")
+def home(tmp_path_factory: pytest.TempPathFactory, model_caches: Path) -> Path:
+    """One home for the module, holding the model's caches and engine choice."""
+    return seeded(tmp_path_factory.mktemp("scorer"), model_caches)
 
 
 @pytest.fixture(scope="module")
