@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
 import time
 
@@ -33,6 +35,7 @@ def worker(once: bool, concurrency: int) -> None:
     (ASKALONG_JOB_STALE seconds after its last heartbeat)."""
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, _terminated)
+    stopped = False
     with opened_library(ReindexBar()) as library:
         workers = [Worker(library, _log, sweeps=i == 0) for i in range(concurrency)]
         threads = [
@@ -49,10 +52,24 @@ def worker(once: bool, concurrency: int) -> None:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second one ends it at once
             err_console.print("stopping: the jobs at hand go back to the queue...")
             _stopped(stop, workers, threads)
+            stopped = True
         finally:
             signal.signal(signal.SIGTERM, previous)
             for w in workers:
                 w.close()
+    if stopped:
+        _exit_now()
+
+
+def _exit_now() -> None:
+    """End a stopped worker without finalising the interpreter: a job stopped while its
+    thread was in the embedding model's native code (loading it from a warm cache) left a
+    native thread that the process's exit handlers destroyed while still joinable, which
+    aborted the process (SIGABRT, "terminate called without an active exception"). Its
+    job is back in the queue and the library is closed: nothing is left to finalise."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 STOP_GRACE_SECONDS = 5.0  # for a loop to reach its next heartbeat and put its job back
