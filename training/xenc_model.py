@@ -15,14 +15,20 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 from xenc_data import E5Parts
 
 from askalong.providers.local.e5.encoder import Encoder
-from askalong.providers.local.e5.model import BatchEncoder
 from askalong.providers.local.e5.onnx import OnnxEncoder
 from askalong.providers.local.e5.weights import LayerWeights
+
+
+class BatchEncoder(Protocol):
+    """The numpy or the ONNX int8 engine of the layers: mean-pooled hidden states."""
+
+    def mean_pooled(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
