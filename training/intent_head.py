@@ -82,10 +82,16 @@ def groups(paths: Sequence[Path]) -> list[Group]:
     return out
 
 
+def _rank_alone() -> np.ndarray:
+    """The weights that order by the rank head's score alone (``INTENT_COLUMNS``' first)."""
+    weights = np.zeros(len(INTENT_COLUMNS))
+    weights[0] = 1.0
+    return weights
+
+
 def fitted(chosen: Sequence[Group]) -> np.ndarray:
     """Linear weights over ``INTENT_COLUMNS`` maximising the gold rows' softmax share."""
-    start = np.zeros(len(INTENT_COLUMNS))
-    start[0] = 1.0
+    start = _rank_alone()
 
     def grad_fn(params: list[np.ndarray]) -> tuple[float, list[np.ndarray]]:
         w = params[0]
@@ -111,8 +117,7 @@ def cross(paths: Sequence[Path]) -> None:
     """Leave one set out per intent: the best sentence holding a gold phrase, with the rank
     head alone and with the intent's head fitted on the other sets."""
     found = groups(paths)
-    alone = np.zeros(len(INTENT_COLUMNS))
-    alone[0] = 1.0
+    alone = _rank_alone()
     table = []
     for intent in INTENTS:
         mine = [g for g in found if g.intent == intent]
