@@ -16,8 +16,10 @@ from askalong.answer.scorer.features import (
     answerable_features,
     covered_share,
     sentence_features,
+    unsaid_information,
     unseen_terms,
 )
+from askalong.providers.local.e5.information import word_information
 
 
 def column(rows: np.ndarray, name: str) -> np.ndarray:
@@ -108,3 +110,24 @@ def test_the_covered_share_does_not_depend_on_the_order_the_weights_come_in() ->
         for order in itertools.permutations(weights)
     }
     assert len(shares) == 1
+
+
+def test_a_word_weighs_what_the_model_s_unigram_pieces_say_of_how_rarely_it_is_written() -> None:
+    """``word_information``: common words little, a product name or a rare surname much."""
+    assert 0.0 < word_information("the") < word_information("email")
+    assert word_information("email") < word_information("wayland") < word_information("benjamini")
+    assert word_information("") == 0.0
+
+
+def test_what_the_question_says_that_the_evidence_never_does_is_weighed_by_its_rarity() -> None:
+    """``features.UNSAID``: a named thing missing weighs more than a common word missing;
+    nothing missing is all zero; a Chinese question's segmented words count too."""
+    evidence = ["Stow runs on any system with Perl.", "It links files from a package tree."]
+    named = unsaid_information("Does stow run on Wayland?", evidence)
+    common = unsaid_information("Does stow run on large systems?", evidence)
+    assert named[3] == common[3] == 1.0  # one word missing in each
+    assert named[0] > common[0] and named[1] > common[1] and named[2] > common[2]
+    assert unsaid_information("Does stow link files?", evidence) == (0.0, 0.0, 0.0, 0.0)
+    chinese = unsaid_information("能在 Wayland 底下使用吗", ["程序在 X11 下运行。"])
+    assert chinese[3] >= 2 and 0.0 < chinese[1] < 1.0
+    assert unsaid_information("?", evidence) == (0.0, 0.0, 0.0, 0.0)

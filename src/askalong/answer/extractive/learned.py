@@ -35,6 +35,7 @@ from askalong.answer.scorer.features import (
     UNSEARCHED,
     answerable_features,
     refusal_features,
+    unsaid_information,
     unseen_terms,
 )
 from askalong.answer.scorer.model import Scorer, shipped_scorer
@@ -118,6 +119,7 @@ def weighed(
     ranks = scorer.rank_scores(rows, scores, rank_rows(question, found, embedder), embedded)
     row = covered = None
     if found:
+        texts = [u.text for u in units]
         row = refusal_features(
             answerable_features(rows, scores),
             answerable,
@@ -125,7 +127,8 @@ def weighed(
             _searched(choice, hits),
             across,
             question.language == "zh",
-            unseen_terms(question.text, [u.text for u in units]),
+            unseen_terms(question.text, texts),
+            unsaid_information(question.text, texts),
         )
         covered = scorer.covered_probability(row, embedded)
     weak = choice.weak and not across  # the passage model saw no cross-lingual question

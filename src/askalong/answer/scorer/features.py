@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from askalong.providers.local.e5.information import word_information
 from askalong.text.scripts import HAN_RE
-from askalong.text.tokens import BIGRAM, key_terms, terms_of
+from askalong.text.tokens import BIGRAM, han_words, key_terms, terms_of
 
 # The columns, in order; the lexical model reads LEXICAL only (no embedder).
 LEXICAL = (
@@ -316,6 +318,11 @@ def answerable_features(rows: np.ndarray, scores: np.ndarray) -> np.ndarray:
 UNSEEN = ("unseen_share", "unseen_words", "unseen_longest")
 UNSEEN_WORDS_FULL = 3  # words found nowhere: this many count fully
 UNSEEN_LONGEST_FULL = 12  # the longest such word's length (stemmed): this many characters
+# How much of what the question says the evidence never says (``unsaid_information``)
+UNSAID = ("unsaid_most", "unsaid_share", "unsaid_sum", "unsaid_words")
+UNSAID_MOST_FULL = 20.0  # nats: a rare word the reader names ("wayland" ~21)
+UNSAID_SUM_FULL = 40.0
+_QUESTION_WORD = re.compile(r"[A-Za-z][\w'’.-]*[A-Za-z0-9]|[A-Za-z]|[\u4e00-\u9fff]+")
 REFUSAL = (
     *ANSWERABLE,
     "answerable",
@@ -328,6 +335,7 @@ REFUSAL = (
     "across",
     "chinese_question",
     *UNSEEN,
+    *UNSAID,
 )
 UNSEARCHED = (-1.0, -1.0, -1.0, -1.0)  # the four search columns when no hybrid search ran
 
@@ -340,15 +348,17 @@ def refusal_features(
     across: bool,
     chinese: bool,
     unseen: Sequence[float],
+    unsaid: Sequence[float],
 ) -> np.ndarray:
     """One row of ``REFUSAL``: ``summary`` (``answerable_features``), the answerable
     head's probability, the rank scores of the candidates, ``searched`` (the passage
     model's answerable probability, the best hybrid hit's fused, keyword and vector
-    scores, or ``UNSEARCHED``), ``unseen`` (``unseen_terms``)."""
+    scores, or ``UNSEARCHED``), ``unseen`` (``unseen_terms``), ``unsaid``
+    (``unsaid_information``)."""
     ordered = np.sort(ranks)[::-1]
     margin = ordered[0] - ordered[1] if len(ordered) > 1 else 4.0
     flags = (float(across), float(chinese))
-    values = [*summary, answerable, ordered[0], margin, *searched, *flags, *unseen]
+    values = [*summary, answerable, ordered[0], margin, *searched, *flags, *unseen, *unsaid]
     return np.array(values, dtype=np.float32)
 
 
@@ -373,3 +383,44 @@ def unseen_terms(question: str, texts: Sequence[str]) -> tuple[float, float, flo
         min(len(words), UNSEEN_WORDS_FULL) / UNSEEN_WORDS_FULL,
         min(longest, UNSEEN_LONGEST_FULL) / UNSEEN_LONGEST_FULL,
     )
+
+
+def unsaid_information(question: str, texts: Sequence[str]) -> tuple[float, ...]:
+    """``UNSAID``: of ``question``'s words (Chinese ones as segmented) none of ``texts``
+    holds, the most informative one's information (``word_information``, of
+    ``UNSAID_MOST_FULL`` nats), their share of the question's information, their sum (of
+    ``UNSAID_SUM_FULL``) and their number. ``unseen_terms`` counts what is missing; this
+    weighs it by how rarely words are written: a covered question in the reader's words
+    misses common words ("stuck", "largest"), an uncovered one names a thing ("GPU",
+    "Wayland", "iCal") the document never does."""
+    words = _question_words(question)
+    if not words:
+        return (0.0, 0.0, 0.0, 0.0)
+    held: set[str] = set()
+    for text in texts:
+        held |= _terms(text)
+    evidence = "\n".join(texts).lower()
+    information = [word_information(w) for w in words]
+    unsaid = [
+        bits
+        for word, bits in zip(words, information, strict=True)
+        if word not in evidence and not _terms(word) & held
+    ]
+    return (
+        min(max(unsaid, default=0.0) / UNSAID_MOST_FULL, 2.0),
+        sum(unsaid) / max(sum(information), 1e-6),
+        min(sum(unsaid) / UNSAID_SUM_FULL, 4.0),
+        float(len(unsaid)),
+    )
+
+
+def _question_words(question: str) -> list[str]:
+    """The question's words that say something: Latin words that are no stop words
+    (lower-cased), Chinese runs as the segmenter cuts them."""
+    words: list[str] = []
+    for run in _QUESTION_WORD.findall(question):
+        if HAN_RE.match(run):
+            words += [w for w in han_words(run) if w.strip()]
+        elif key_terms(run):
+            words.append(run.lower())
+    return words

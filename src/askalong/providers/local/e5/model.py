@@ -27,6 +27,7 @@ from typing import Literal
 import numpy as np
 
 from askalong.providers.base import Embedder, EmbedKind, normalise, utf8_safe
+from askalong.providers.local.e5 import information
 from askalong.providers.local.e5.loaded import LoadedModel, PackageModel
 from askalong.providers.local.e5.reader import UpperLayers, reader_layers
 from askalong.providers.local.e5.trunk import HeadedEncoder
@@ -86,6 +87,7 @@ class FastE5Embedder(Embedder):
 
     def _start(self, loaded: LoadedModel, upper: UpperLayers | None) -> None:
         self._loaded = loaded
+        information.offer(loaded.tokenizer)  # the refusal's word weights share its edges
         self._encoder = HeadedEncoder(loaded.trunk, loaded.head(upper))
         self.workers = loaded.workers
         self.engine = loaded.engine
