@@ -27,10 +27,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+CHECKER = Path(__file__).resolve()
 SCRIPT_PATHS = (REPO / "src", REPO / "benchmarks", REPO / "training")
 NAME_PATHS = (*SCRIPT_PATHS, REPO / "tests", REPO / "tests" / "helpers")
 SCRIPT_FOLDERS = ("benchmarks", "training", "tests")
 DEV_ONLY = frozenset({"jax", "optax"})  # training/README: a separate environment
+
+
+def repository_scripts() -> list[Path]:
+    """Every script of ``benchmarks/`` (and its ``kb/``) and ``training/``; never a file of
+    the sets' folders (``benchmarks/unseen*/``: documents, some held out)."""
+    folders = (REPO / "benchmarks", REPO / "benchmarks" / "kb", REPO / "training")
+    return sorted(p for folder in folders for p in folder.glob("*.py"))
 
 
 def load_failure(script: Path) -> str | None:

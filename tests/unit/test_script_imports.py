@@ -11,16 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO
+from script_imports import CHECKER, repository_scripts
 
-CHECKER = REPO / "tests" / "helpers" / "script_imports.py"
-SCRIPTS = sorted(
-    [
-        *(REPO / "benchmarks").glob("*.py"),
-        *(REPO / "benchmarks" / "kb").glob("*.py"),
-        *(REPO / "training").glob("*.py"),
-    ]
-)
+from conftest import REPO
 
 
 def failures(scripts: list[Path]) -> dict[str, str]:
@@ -38,8 +31,9 @@ def failures(scripts: list[Path]) -> dict[str, str]:
 
 
 def test_every_benchmark_and_training_script_imports() -> None:
-    assert len(SCRIPTS) > 100
-    assert failures(SCRIPTS) == {}
+    scripts = repository_scripts()
+    assert len(scripts) > 100
+    assert failures(scripts) == {}
 
 
 def test_a_stale_name_and_a_borrowed_path_are_caught(tmp_path: Path) -> None:

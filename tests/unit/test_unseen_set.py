@@ -6,12 +6,15 @@ and that the three newest sets' gold phrases and selections are in their parsed 
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from benchmark_module import benchmark_module
+from script_imports import repository_scripts
 
 
 def _set() -> ModuleType:
@@ -79,6 +82,37 @@ def test_the_held_out_set_is_no_dev_set_and_no_default_run_asks_it() -> None:
     assert not set(_set().DEV_SETS) & held
     assert set(_set().DEV_SETS) | held == set(_set().SETS)
     assert not set(benchmark_module("followups")._arguments([]).sets) & held
+
+
+def set_names_in(script: Path) -> list[str]:
+    """The set names ``script`` writes out beyond the first set's (a default): ``"unseen7"``,
+    or ``f"unseen{n}"`` over a range of its own."""
+    named = []
+    for node in ast.walk(ast.parse(script.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            named += [node.value] if re.fullmatch(r"unseen\d+", node.value) else []
+        elif isinstance(node, ast.JoinedStr) and node.values:
+            first = node.values[0]
+            opens = isinstance(first, ast.Constant) and str(first.value).endswith("unseen")
+            named += [ast.unparse(node)] if opens and len(node.values) > 1 else []
+    return named
+
+
+def test_only_unseen_set_names_the_sets_so_their_roles_have_one_home() -> None:
+    """A script with its own list of DEV sets goes stale when a set changes role (it read
+    ``unseen``..``unseen12`` after unseen13 and unseen14 became DEV)."""
+    named = {
+        s.name: names
+        for s in repository_scripts()
+        if s.name != "unseen_set.py" and (names := set_names_in(s))
+    }
+    assert named == {}
+
+
+def test_a_set_list_of_its_own_is_found(tmp_path: Path) -> None:
+    script = tmp_path / "own.py"
+    script.write_text('SETS = ["unseen", *(f"unseen{n}" for n in range(2, 13)), "unseen14"]\n')
+    assert sorted(set_names_in(script)) == ["f'unseen{n}'", "unseen14"]
 
 
 @pytest.mark.slow
