@@ -139,6 +139,21 @@ def test_the_script_runs_the_named_set_and_names_its_results_after_it(
     assert args.out.name.startswith(f"{name}-test-")
 
 
+@pytest.mark.parametrize(
+    ("given", "tables"),
+    [("run.md", "run.md"), ("run", "run.md"), ("run.json", "run.json.md"), ("a.b", "a.b.md")],
+)
+def test_out_names_the_tables_file_and_the_answers_go_beside_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, given: str, tables: str
+) -> None:
+    monkeypatch.setattr("sys.argv", ["unseen.py", "--out", str(tmp_path / given)])
+    out = _script()._arguments().out
+    assert out == tmp_path / tables
+    _script()._save(out, [], ["a note"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([tables, tables[:-3] + ".json"])
+    assert json.loads(out.with_suffix(".json").read_text("utf-8"))["notes"] == ["a note"]
+
+
 def test_follow_ups_follow_an_earlier_item_on_their_document() -> None:
     items = _set().load_items()
     seen = {}
