@@ -12,15 +12,14 @@ each PDF's lost and gained headings.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 from askalong.parse.pdf.parser import parse
+from evaldata import EVALDATA
 from unseen_set import DEV_SETS, questions_of
 
 ROOT = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 SHARED = ("pdf/en_1col", "pdf/en_2col", "pdf/zh")
 
 

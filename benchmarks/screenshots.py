@@ -24,7 +24,6 @@ import argparse
 import asyncio
 import io
 import itertools
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -32,6 +31,8 @@ from typing import Any
 
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -45,7 +46,6 @@ from e2e.reader import (  # noqa: E402
     wait_for_answer,
 )
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 SIZES = ((1400, 900), (800, 600))
 SCHEMES = ("light", "dark")
 LOCALES = {"en": "en-US", "zh": "zh-CN"}
