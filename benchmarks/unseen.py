@@ -44,6 +44,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
+from _table import share
 from answers_corpus import _embed
 from unseen_baselines import BASELINES, baseline_answer
 from unseen_calibrate import passage_probability
@@ -245,20 +246,13 @@ def figures(rows: Sequence[dict[str, Any]]) -> dict[str, str]:
     uncovered = [r for r in rows if not r["covered"]]
     return {
         "n": str(len(rows)),
-        "answer hit": _share(covered, lambda r: r["answer_hit"]),
-        "passage hit": _share(covered, lambda r: r["passage_hit"]),
-        "refused": _share(rows, lambda r: r["refused"]),
-        "wrong refusals": _share(covered, lambda r: r["refused"]),
-        "uncovered refused": _share(uncovered, lambda r: r["refused"]),
+        "answer hit": share(covered, "answer_hit"),
+        "passage hit": share(covered, "passage_hit"),
+        "refused": share(rows, "refused"),
+        "wrong refusals": share(covered, "refused"),
+        "uncovered refused": share(uncovered, "refused"),
         "p50 ms": f"{statistics.median(r['ms'] for r in rows):.0f}" if rows else "—",
     }
-
-
-def _share(rows: Sequence[dict[str, Any]], counted: Callable[[dict[str, Any]], bool]) -> str:
-    if not rows:
-        return "—"
-    hits = sum(1 for r in rows if counted(r))
-    return f"{hits}/{len(rows)} ({hits / len(rows):.2f})"
 
 
 def table(rows: Sequence[dict[str, Any]], key: str, order: Sequence[str]) -> str:
