@@ -23,6 +23,7 @@ from askalong.store.base import Store
 from askalong.types import Access, Block, Chunk, Hit, SearchResult, SetAside
 
 BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
+ROUTE_NAMES_ZH = {"keyword": "关键词", "vector": "语义向量"}  # retrieve/fusion.Route
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class Searching:
     ) -> Evidence:
         """The assembled ``context`` as the evidence ``result``'s search found, titled."""
         titles = titles_of(self.store, access, asked, context)
-        return searched_evidence(context, titles, anchored, result)
+        return searched_evidence(context, titles, anchored, result, asked.question.language)
 
 
 def searched_evidence(
@@ -71,9 +72,11 @@ def searched_evidence(
     titles: Mapping[str, str],
     anchored: frozenset[str],
     result: SearchResult,
+    language: str,
 ) -> Evidence:
-    """Evidence that a search found: its query and routes are what was searched."""
-    searched = (result.query, f"routes: {', '.join(result.routes) or 'none'}")
+    """Evidence that a search found: its query and routes are what was searched (the
+    routes said in the question's ``language``, as the not-covered answer they come with)."""
+    searched = (result.query, routes_searched(result.routes, language))
     return Evidence(
         units=tuple(units),
         titles=titles,
@@ -82,6 +85,15 @@ def searched_evidence(
         searched=searched,
         notes=result.notes,
     )
+
+
+def routes_searched(routes: Sequence[str], language: str) -> str:
+    """The search routes that ran, as the reader's panel lists them under "Searched:"
+    ("routes: keyword, vector"; "检索方式：关键词、语义向量")."""
+    if language == "zh":
+        names = "、".join(ROUTE_NAMES_ZH.get(r, r) for r in routes)
+        return f"检索方式：{names or '无'}"
+    return f"routes: {', '.join(routes) or 'none'}"
 
 
 def titles_of(
