@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from askalong.asking.code_finding import CodeFinding
 from askalong.asking.question import AskedQuestion
+from askalong.asking.searched import routes_searched
 from askalong.context.anchor import LocatedAnchor
 from askalong.context.call_tree import CallNode
 from askalong.context.small_to_big import small_to_big
@@ -23,7 +24,6 @@ from askalong.store.base import Store
 from askalong.types import Access, Block, Chunk, Hit, SearchResult, SetAside
 
 BlockKey = tuple[str, str]  # (document id, block id): block ids are unique per document
-ROUTE_NAMES_ZH = {"keyword": "关键词", "vector": "语义向量"}  # retrieve/fusion.Route
 
 
 @dataclass(frozen=True)
@@ -85,15 +85,6 @@ def searched_evidence(
         searched=searched,
         notes=result.notes,
     )
-
-
-def routes_searched(routes: Sequence[str], language: str) -> str:
-    """The search routes that ran, as the reader's panel lists them under "Searched:"
-    ("routes: keyword, vector"; "检索方式：关键词、语义向量")."""
-    if language == "zh":
-        names = "、".join(ROUTE_NAMES_ZH.get(r, r) for r in routes)
-        return f"检索方式：{names or '无'}"
-    return f"routes: {', '.join(routes) or 'none'}"
 
 
 def titles_of(
