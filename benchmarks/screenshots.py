@@ -227,8 +227,9 @@ def main() -> None:
 
 def report(paths: list[Path]) -> None:
     """Each picture saved, with its size."""
-    for path in paths:
-        print(f"{path.relative_to(ROOT)}  {path.stat().st_size // 1024} KB")
+    for path in paths:  # --out may be outside the checkout (a look before docs/images)
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"{shown}  {path.stat().st_size // 1024} KB")
 
 
 if __name__ == "__main__":
