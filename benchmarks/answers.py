@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from _table import share
 from answers_corpus import VECTORS, open_corpus
 from answers_set import INTENT_KINDS, KINDS, Item, check, load_items
 
@@ -204,14 +205,6 @@ def figures(outcomes: Sequence[dict[str, Any]]) -> dict[str, str]:
         "search hit@10": share(covered, "search_hit"),
         "p50 ms": f"{statistics.median(o['ms'] for o in outcomes):.0f}",
     }
-
-
-def share(outcomes: Sequence[dict[str, Any]], key: str) -> str:
-    """ "hits/items (ratio)", or a dash when no item counts."""
-    if not outcomes:
-        return "—"
-    hits = sum(o[key] for o in outcomes)
-    return f"{hits}/{len(outcomes)} ({hits / len(outcomes):.2f})"
 
 
 def by_kind(outcomes: Sequence[dict[str, Any]]) -> dict[str, dict[str, str]]:

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from evaldata import EVALDATA
+
 REPO = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 # Query-time packages: a change there never makes an ingested library stale.
 QUERY_TIME = ("answer", "asking", "verify", "context", "retrieve", "cli", "server", "evaluate")
 

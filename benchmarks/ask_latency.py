@@ -29,8 +29,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from evaldata import EVALDATA
+
 REPO = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 PAPER = EVALDATA / "pdf" / "en_2col" / "ALCE.pdf"
 MODES = ("knowledge base", "read along", "read along, Explain")
 

@@ -26,7 +26,6 @@ from askalong.index.keyword import KeywordIndex  # noqa: E402
 from askalong.server.token import install_token  # noqa: E402
 from e2e.live import LAUNCH, LiveServer, _wait_until_up, free_port  # noqa: E402
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 MAX_EXAMPLES = 3
 
 

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-from chat_server import ScriptedChatServer
 
 from askalong.config import load_settings
 from askalong.ingest.inputs import Upload
@@ -106,6 +105,10 @@ def wait_for_embedding(home: Path, document_id: str, seconds: float = 60) -> Non
 def embedding_server(home: Path) -> Iterator[tuple[LiveServer, subprocess.Popen[bytes], str]]:
     """A server whose worker is embedding the long document (for minutes) when it
     yields: the server, its process, the long document's id."""
+    from chat_server import (
+        ScriptedChatServer,
+    )  # tests/helpers: on the path once attack_common loads
+
     long_id = queue_long_document(home)
     with ScriptedChatServer(embedding_dimension=8) as embeddings:
         env = {

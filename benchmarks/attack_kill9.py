@@ -36,7 +36,6 @@ from click.testing import CliRunner
 
 from askalong.cli import main as cli
 from attack_common import (
-    EVALDATA,
     Row,
     keyword_gaps,
     server_env,
@@ -44,6 +43,7 @@ from attack_common import (
     stored_integrity,
     stray_temporaries,
 )
+from evaldata import EVALDATA
 
 POOL = (
     "pdf/en_1col/grobid_footnotes_clef2008.pdf",

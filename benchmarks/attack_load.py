@@ -22,8 +22,9 @@ from pathlib import Path
 
 import httpx
 
-from attack_common import EVALDATA, Row, spawned
+from attack_common import Row, spawned
 from e2e.live import LiveServer
+from evaldata import EVALDATA
 
 ASKERS = 30
 UPLOADERS = 2

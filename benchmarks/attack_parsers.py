@@ -32,7 +32,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from askalong.settings import Settings
-from attack_common import EVALDATA
+from evaldata import EVALDATA
 from fuzz_child import Outcome, case_limit, run_case, serve
 from fuzz_mutate import Seeds, case_bytes
 from fuzz_seeds import corpus

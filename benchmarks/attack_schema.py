@@ -17,7 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from attack_common import EVALDATA, Row, spawned
+from attack_common import Row, spawned
+from evaldata import EVALDATA
 
 SEED_DOCUMENT = "manuals/postgresql-15-html/sql-select.html"
 WORKERS = 2  # the machine's cores

@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _table import markdown_table, write_results
+from _table import markdown_table, share, write_results
 from unseen_set import DEV_SETS, KINDS
 
 HERE = Path(__file__).resolve().parent
@@ -93,20 +93,13 @@ def cells(rows: Sequence[dict[str, Any]]) -> list[str]:
     wrong = [{"wrong": not r["refused"] and not r["answer_hit"]} for r in covered]
     return [
         str(len(rows)),
-        _share(covered, "answer_hit"),
-        _share(covered, "passage_hit"),
-        _share(covered, "refused"),
-        _share(wrong, "wrong"),
-        _share(uncovered, "refused"),
-        _share(covered, "bm25p"),
+        share(covered, "answer_hit"),
+        share(covered, "passage_hit"),
+        share(covered, "refused"),
+        share(wrong, "wrong"),
+        share(uncovered, "refused"),
+        share(covered, "bm25p"),
     ]
-
-
-def _share(rows: Sequence[dict[str, Any]], key: str) -> str:
-    if not rows:
-        return "—"
-    hits = sum(1 for r in rows if r[key])
-    return f"{hits}/{len(rows)} ({hits / len(rows):.2f})"
 
 
 def table(systems: dict[str, list[dict[str, Any]]], sets: Sequence[str]) -> str:

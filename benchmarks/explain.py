@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
 import statistics
 import time
 from functools import cache
@@ -43,9 +42,9 @@ from askalong.providers.local.embedder import default_embedder
 from askalong.question.reading import read_question
 from askalong.text.fold import fold
 from askalong.types import Anchor, Block
+from evaldata import EVALDATA
 
 REPO = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 CASES = REPO / "tests" / "integration" / "data" / "explain_selections.json"
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -35,9 +34,9 @@ from askalong.providers.base import Embedder
 from askalong.question.reading import read_question
 from askalong.text.sentences import split_sentences
 from askalong.types import Block, BlockSpan
+from evaldata import EVALDATA
 
 REPO = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 SETS = {
     "xquad.en": EVALDATA / "qa" / "xquad" / "xquad.en.json",
     "xquad.zh": EVALDATA / "qa" / "xquad" / "xquad.zh.json",

@@ -26,11 +26,12 @@ from typing import Any
 
 import httpx
 
+from evaldata import EVALDATA
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 from e2e.live import LiveServer, live_server  # noqa: E402
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 PAPER = EVALDATA / "pdf" / "en_2col" / "ALCE.pdf"
 QUESTION = "How are citations evaluated?"
 TUS = {"Tus-Resumable": "1.0.0"}

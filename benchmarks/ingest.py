@@ -25,9 +25,9 @@ import pypdfium2 as pdfium
 
 from _table import write_results
 from askalong.parse.pdf.parser import parse
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 RUNS = 3
 
 try:

@@ -25,7 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA", "../shared/evaldata"))
+from evaldata import EVALDATA
+
 PAGES = EVALDATA / "manuals" / "postgresql-15-html"
 COMMAND = "import sys; from askalong.cli import main; sys.argv[0] = 'askalong'; main()"
 SRC = Path(__file__).resolve().parents[1] / "src"

@@ -34,8 +34,8 @@ from askalong.index.keyword_schema import build_schema, chunk_entry
 from askalong.ingest.pipeline import Ingestor
 from askalong.store.backends import open_store
 from askalong.types import Access, Chunk, Document
+from evaldata import EVALDATA
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA", "../shared/evaldata"))
 MANUAL = EVALDATA / "manuals" / "postgresql-15-html"
 ROOT = Path(__file__).resolve().parents[1]
 Entries = list[tuple[Document, Sequence[Chunk]]]

@@ -39,9 +39,9 @@ from _table import write_results
 from askalong.parse.ocr.quality import ErrorRates, error_rates
 from askalong.parse.pdf.parser import parse
 from askalong.types import FURNITURE_KINDS, ParsedDocument
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 ACL_PAPERS = ("2020.acl-main.207", "N18-3011")
 TEI = {"t": "http://www.tei-c.org/ns/1.0"}
 _WINDOW = 5  # words in a footnote shingle

@@ -35,9 +35,9 @@ from pathlib import Path
 from askalong.config import load_settings
 from askalong.library import Library
 from askalong.types import Access
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 MANUAL = EVALDATA / "manuals" / "postgresql-15-html"
 QUESTIONS = ROOT / "benchmarks" / "data" / "long_manual_questions.json"
 CUTS = (1, 5, 10)

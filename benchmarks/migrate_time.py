@@ -20,8 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from _table import markdown_table, write_results
+from evaldata import EVALDATA
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA", "../shared/evaldata"))
 PAGES = EVALDATA / "manuals" / "postgresql-15-html"
 COMMAND = "import sys; from askalong.cli import main; sys.argv[0] = 'askalong'; main()"
 SRC = Path(__file__).resolve().parents[1] / "src"

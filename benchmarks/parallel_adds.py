@@ -21,7 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA", "../shared/evaldata"))
+from evaldata import EVALDATA
+
 PAGES = EVALDATA / "manuals" / "postgresql-15-html"
 COMMAND = "import sys; from askalong.cli import main; sys.argv[0] = 'askalong'; main()"
 

@@ -1,8 +1,8 @@
 """The headings the PDF parser finds, per PDF: a list to compare before and after a change
 to heading detection (``parse/pdf/kinds.py``).
 
-Reads the PDFs of the DEV sets (``benchmarks/unseen``..``unseen12``; never the TEST sets
-``unseen13``/``unseen14``) and the born-digital PDFs of ``../shared/evaldata/pdf``; writes
+Reads the PDFs of the DEV sets (``unseen_set.DEV_SETS``; never a TEST or unrun set) and
+the born-digital PDFs of ``../shared/evaldata/pdf``; writes
 one JSON object {pdf: [[page, level, text], ...]} and, given an earlier such file, prints
 each PDF's lost and gained headings.
 
@@ -12,20 +12,19 @@ each PDF's lost and gained headings.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 from askalong.parse.pdf.parser import parse
+from evaldata import EVALDATA
+from unseen_set import DEV_SETS, questions_of
 
 ROOT = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
-DEV_SETS = ["unseen", *(f"unseen{n}" for n in range(2, 13))]
 SHARED = ("pdf/en_1col", "pdf/en_2col", "pdf/zh")
 
 
 def pdfs() -> list[Path]:
-    found = [p for name in DEV_SETS for p in sorted((ROOT / "benchmarks" / name).rglob("*.pdf"))]
+    found = [p for name in DEV_SETS for p in sorted(questions_of(name).parent.rglob("*.pdf"))]
     return found + [p for folder in SHARED for p in sorted((EVALDATA / folder).glob("*.pdf"))]
 
 

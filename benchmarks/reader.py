@@ -46,13 +46,14 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, sync_playwright
 
+from evaldata import EVALDATA
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from e2e.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, live_server  # noqa: E402
 from e2e.reader import drag_select, open_reader, pick_block, sentence_in  # noqa: E402
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 PDFS = ("pdf/en_2col/ALCE.pdf", "pdf/zh/ctex_manual.pdf")
 RUNS = 5
 FIRST_PAGE = """() => {

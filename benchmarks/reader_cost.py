@@ -31,9 +31,9 @@ from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES
 from askalong.providers.base import Embedder
 from askalong.providers.local.e5.model import FastE5Embedder
 from askalong.providers.local.e5.reader import reader_layers
+from evaldata import EVALDATA
 
 REPO = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 WAYS = ("separate", "shared")
 Asked = list[tuple[str, list[str]]]

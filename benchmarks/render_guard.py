@@ -16,7 +16,6 @@ Prints markdown tables and writes them to ``benchmarks/results/render-guard-<dat
 from __future__ import annotations
 
 import datetime
-import os
 import statistics
 import subprocess
 import sys
@@ -24,6 +23,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "helpers"))
@@ -36,7 +37,6 @@ from askalong.parse.guard import ChildFailure, GuardedChild  # noqa: E402
 from askalong.parse.pdf.render import draw_png  # noqa: E402
 from askalong.settings import Settings  # noqa: E402
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 PDFS = ("pdf/en_2col/ALCE.pdf", "pdf/zh/ctex_manual.pdf")
 RUNS = 7
 WIDTH = 1200

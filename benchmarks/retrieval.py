@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -63,12 +62,12 @@ from askalong.retrieve.ranking import fused_ranking
 from askalong.text.scripts import detect_language
 from askalong.text.simplified import simplified
 from askalong.types import Access
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "training"))
 from splits import split_of  # noqa: E402
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 SPLIT_NAMES = {"cmrc.dev": "cmrc", "cmrc.trial": "cmrc", "drcd": "drcd"}  # as splits.py names them
 SETS = {
     "scifact": "retrieval/scifact",

@@ -24,14 +24,17 @@ import argparse
 import asyncio
 import io
 import itertools
-import os
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -45,7 +48,6 @@ from e2e.reader import (  # noqa: E402
     wait_for_answer,
 )
 
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 SIZES = ((1400, 900), (800, 600))
 SCHEMES = ("light", "dark")
 LOCALES = {"en": "en-US", "zh": "zh-CN"}
@@ -99,23 +101,33 @@ def chatted(page: Page, server: LiveServer, question: str) -> None:
     page.evaluate("document.querySelector('.chat-turn').scrollIntoView({block: 'start'})")
 
 
+@contextmanager
+def entered(
+    browser: Browser, server: LiveServer, size: tuple[int, int], locale: str, scheme: str
+) -> Iterator[Page]:
+    """A fresh browser context's page, signed in to ``server`` (its tokened address), with
+    that viewport, language (navigator.languages) and colour scheme; closed after."""
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]},
+        locale=locale,
+        color_scheme=scheme,  # type: ignore[arg-type]
+    )
+    try:
+        page = context.new_page()
+        page.goto(server.entry("/"))
+        yield page
+    finally:
+        context.close()
+
+
 def take_chat(browser: Browser, server: LiveServer, out: Path) -> list[Path]:
     saved = []
     for (language, locale), (scheme, size) in itertools.product(LOCALES.items(), CHAT_SHOTS):
-        context = browser.new_context(
-            viewport={"width": size[0], "height": size[1]},
-            locale=locale,
-            color_scheme=scheme,  # type: ignore[arg-type]
-        )
-        try:
-            page = context.new_page()
-            page.goto(server.entry("/"))
+        with entered(browser, server, size, locale, scheme) as page:
             chatted(page, server, CHAT_QUESTIONS[language])
             path = out / f"chat-{language}-{scheme}-{size[0]}x{size[1]}.png"
             path.write_bytes(small_png(page.screenshot()))
             saved.append(path)
-        finally:
-            context.close()
     return saved
 
 
@@ -150,20 +162,11 @@ def take_code(browser: Browser, server: LiveServer, out: Path) -> list[Path]:
     document_id = server.upload(LOCKS)
     saved = []
     for scheme in SCHEMES:
-        context = browser.new_context(
-            viewport={"width": SIZES[0][0], "height": SIZES[0][1]},
-            locale=LOCALES["en"],
-            color_scheme=scheme,  # type: ignore[arg-type]
-        )
-        try:
-            page = context.new_page()
-            page.goto(server.entry("/"))
+        with entered(browser, server, SIZES[0], LOCALES["en"], scheme) as page:
             code_explained(page, server, document_id)
             path = out / f"reader-code-{scheme}.png"
             path.write_bytes(small_png(page.screenshot()))
             saved.append(path)
-        finally:
-            context.close()
     return saved
 
 
@@ -177,23 +180,13 @@ def small_png(data: bytes) -> bytes:
 
 def take(browser: Browser, server: LiveServer, document_id: str, out: Path) -> list[Path]:
     saved = []
-    for language, locale in LOCALES.items():
-        for scheme in SCHEMES:
-            for size in SIZES:
-                context = browser.new_context(
-                    viewport={"width": size[0], "height": size[1]},
-                    locale=locale,
-                    color_scheme=scheme,  # type: ignore[arg-type]
-                )
-                try:
-                    page = context.new_page()
-                    page.goto(server.entry("/"))
-                    explained(page, server, document_id)
-                    path = out / shot_name(language, scheme, size)
-                    path.write_bytes(small_png(page.screenshot()))
-                    saved.append(path)
-                finally:
-                    context.close()
+    shots = itertools.product(LOCALES.items(), SCHEMES, SIZES)
+    for (language, locale), scheme, size in shots:
+        with entered(browser, server, size, locale, scheme) as page:
+            explained(page, server, document_id)
+            path = out / shot_name(language, scheme, size)
+            path.write_bytes(small_png(page.screenshot()))
+            saved.append(path)
     hero = out / HERO
     hero.write_bytes((out / shot_name("en", "light", SIZES[0])).read_bytes())
     return [*saved, hero]
@@ -227,8 +220,9 @@ def main() -> None:
 
 def report(paths: list[Path]) -> None:
     """Each picture saved, with its size."""
-    for path in paths:
-        print(f"{path.relative_to(ROOT)}  {path.stat().st_size // 1024} KB")
+    for path in paths:  # --out may be outside the checkout (a look before docs/images)
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"{shown}  {path.stat().st_size // 1024} KB")
 
 
 if __name__ == "__main__":

@@ -52,9 +52,9 @@ from askalong.retrieve.search import Searcher
 from askalong.store.backends import open_store
 from askalong.store.base import Store
 from askalong.types import Access, Block, BlockSpan, Chunk, Document, StoredDocument
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 SOURCES = (
     "qa/cmrc2018/cmrc2018_dev.json",
     "qa/cmrc2018/cmrc2018_trial.json",

@@ -10,16 +10,15 @@ are left out (OCR has its own benchmark in ``layout.py``).
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections import Counter
 from pathlib import Path
 
 from askalong.parse.pdf.parser import parse
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 WORD = re.compile(r"[A-Za-z]{3}|[\u3400-\u9fff]")
 ROMAN_PAGE = re.compile(r"^[ivxlcdm]{1,6}$", re.I)
 

@@ -35,9 +35,9 @@ from askalong.library import Library
 from askalong.providers.base import Embedder
 from askalong.retrieve.search import Searcher
 from askalong.types import Access
+from evaldata import EVALDATA
 
 ROOT = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or ROOT.parent / "shared" / "evaldata")
 DATASETS = (
     "qa/xquad/xquad.en.json",
     "qa/xquad/xquad.zh.json",

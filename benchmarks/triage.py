@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evaldata import EVALDATA
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
@@ -38,7 +40,6 @@ from askalong.types import Access, Chunk, Timings  # noqa: E402
 from askalong.values.feedback import TRIAGE_LABELS, Citation, Judged  # noqa: E402
 
 CASES = REPO / "tests" / "data" / "triage_cases.jsonl"
-EVALDATA = Path("/work/shared/evaldata")
 PG = "manuals/postgresql-15-html"
 CMRC = "qa/cmrc2018/cmrc2018_dev.json"
 

@@ -18,8 +18,9 @@ The documents are added to a fresh ``ASKALONG_HOME`` in a temporary folder (vect
 included unless ``--vectors none``). Printed per question kind and per document kind, for
 each system: n, answer hit (a gold phrase in the direct answer; covered items), passage
 hit (a gold phrase in a cited quote or the answer's passage; covered items), refused,
-wrong refusals (covered but refused), uncovered refused, p50 ms. ``--out`` writes the
-tables (``.md``) and every answer (``.json``). ``--check`` only proves that every gold
+wrong refusals (covered but refused), uncovered refused, p50 ms. ``--out NAME`` writes the
+tables to NAME (``.md`` added unless it ends so) and every answer beside it (the same name,
+``.json``). ``--check`` only proves that every gold
 phrase is in its parsed document and every selection is found; it asks nothing. ``--kinds explain
 example compare`` asks only those kinds of item (and adds only their documents).
 
@@ -43,6 +44,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
+from _table import share
 from answers_corpus import _embed
 from unseen_baselines import BASELINES, baseline_answer
 from unseen_calibrate import passage_probability
@@ -244,20 +246,13 @@ def figures(rows: Sequence[dict[str, Any]]) -> dict[str, str]:
     uncovered = [r for r in rows if not r["covered"]]
     return {
         "n": str(len(rows)),
-        "answer hit": _share(covered, lambda r: r["answer_hit"]),
-        "passage hit": _share(covered, lambda r: r["passage_hit"]),
-        "refused": _share(rows, lambda r: r["refused"]),
-        "wrong refusals": _share(covered, lambda r: r["refused"]),
-        "uncovered refused": _share(uncovered, lambda r: r["refused"]),
+        "answer hit": share(covered, "answer_hit"),
+        "passage hit": share(covered, "passage_hit"),
+        "refused": share(rows, "refused"),
+        "wrong refusals": share(covered, "refused"),
+        "uncovered refused": share(uncovered, "refused"),
         "p50 ms": f"{statistics.median(r['ms'] for r in rows):.0f}" if rows else "—",
     }
-
-
-def _share(rows: Sequence[dict[str, Any]], counted: Callable[[dict[str, Any]], bool]) -> str:
-    if not rows:
-        return "—"
-    hits = sum(1 for r in rows if counted(r))
-    return f"{hits}/{len(rows)} ({hits / len(rows):.2f})"
 
 
 def table(rows: Sequence[dict[str, Any]], key: str, order: Sequence[str]) -> str:
@@ -390,7 +385,12 @@ def _arguments() -> argparse.Namespace:
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
-    parser.add_argument("--out", type=Path, default=None, help="tables (.md) and answers (.json)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="the tables' file (.md added unless it ends so); the answers beside it (.json)",
+    )
     parser.add_argument("--vectors", choices=("all", "none"), default="all")
     parser.add_argument("--check", action="store_true", help="only check the set's phrases")
     parser.add_argument("--kinds", nargs="+", choices=KINDS, default=None, help="only these")
@@ -401,6 +401,10 @@ def _arguments() -> argparse.Namespace:
     if args.out is None and not args.child and not args.check:
         date = datetime.date.today().isoformat()
         args.out = RESULTS / f"{args.set}-{args.split}-{date}.md"
+    if (
+        args.out is not None and args.out.suffix != ".md"
+    ):  # else x.json: the answers over the tables
+        args.out = args.out.with_name(f"{args.out.name}.md")
     return args
 
 

@@ -23,7 +23,6 @@ import argparse
 import csv
 import datetime
 import json
-import os
 import random
 import re
 import time
@@ -36,9 +35,9 @@ from askalong.config import load_settings
 from askalong.evaluate.datasets import parse_sentence_list
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.verify.claims import ClaimDraft, similarity_scores, support_score, verify_claims
+from evaldata import EVALDATA
 
 REPO = Path(__file__).resolve().parents[1]
-EVALDATA = Path(os.environ.get("ASKALONG_EVALDATA") or REPO.parent / "shared" / "evaldata")
 
 
 @dataclass(frozen=True)

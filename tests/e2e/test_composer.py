@@ -6,9 +6,12 @@ several or all documents are asked as one."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+import re
+
+from playwright.sync_api import Browser, Page, expect
 
 from e2e.asking import FUTURE_WORK, Asking, ask_box_at
+from e2e.conftest import entered_page
 from e2e.reader import AskRequests, open_reader, wait_for_answer
 
 
@@ -46,6 +49,26 @@ def test_the_anchor_chip_can_be_dropped(asking_page: Page, asking: Asking) -> No
     assert follow["thread_id"] and follow["anchor"] is None and follow["whole"] is True
     assert first["anchor"]["block_id"]  # the first was anchored
     expect(turn.locator(".anchor-chip")).to_contain_text("whole document")
+
+
+def test_a_narrow_chinese_anchor_chip_keeps_its_page_whole_and_cuts_the_rest(
+    browser: Browser, asking: Asking
+) -> None:
+    """The page is the chip's shortest part and says the most: it never shrinks (in Chinese
+    the proportional cut left "第 …" of "第 6 页"); the section and the quote are cut."""
+    with entered_page(browser, asking.server, (800, 600), "zh-CN", landing=None) as page:
+        ask_box_at(page, asking, FUTURE_WORK)
+        page.locator('.askbox .chip[data-intent="explain"]').click()
+        wait_for_answer(page)
+        chip = page.locator(".composer .anchor-chip")
+        expect(chip.locator(".chip-page")).to_have_text(re.compile(r"^第 \d+ 页$"))
+        cut = dict(
+            chip.evaluate(
+                "c => [...c.querySelectorAll('span')]"
+                ".map(s => [s.className, s.scrollWidth > s.clientWidth])"
+            )
+        )
+        assert cut["chip-page"] is False and cut["chip-text"] is True
 
 
 def test_a_question_about_another_section_says_it_left_the_anchor(

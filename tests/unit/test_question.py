@@ -91,6 +91,20 @@ def test_an_english_intent_title_is_cut_at_its_selection() -> None:
     assert len(title) < 100
 
 
+def test_a_bare_intent_title_speaks_the_asker_s_interface_language() -> None:
+    """In the Chinese reader, Explain over an English selection titles its thread "解释：…"
+    (it read "Explain: …" among the Chinese interface's words); the question stays English."""
+    english = Document("p", "h", "Paper", "p.md", "markdown", "en", 0, 1, "2026-01-01")
+    text = "We consider two sets of negative examples."
+    reading = Reading(
+        Anchor("p", "b1", 0, len(text)), english, (Block("b1", "paragraph", text, 0),)
+    )
+    asked = asked_question(Question(intent="explain", title_language="zh"), (), reading)
+    assert asked.title == f"解释：“{text}”" and asked.question.text == "Explain this."
+    unsaid = asked_question(Question(intent="explain"), (), reading)
+    assert unsaid.title == f"Explain: “{text}”"
+
+
 def test_a_bare_intent_has_no_focus_of_its_own(blocks: tuple[Block, ...]) -> None:
     # "解释这段内容。" has the focus "段": a check against it said "the cited text does not
     # mention what the question asks about (段)"

@@ -6,12 +6,15 @@ and that the three newest sets' gold phrases and selections are in their parsed 
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from benchmark_module import benchmark_module
+from script_imports import repository_scripts
 
 
 def _set() -> ModuleType:
@@ -81,6 +84,37 @@ def test_the_held_out_set_is_no_dev_set_and_no_default_run_asks_it() -> None:
     assert not set(benchmark_module("followups")._arguments([]).sets) & held
 
 
+def set_names_in(script: Path) -> list[str]:
+    """The set names ``script`` writes out beyond the first set's (a default): ``"unseen7"``,
+    or ``f"unseen{n}"`` over a range of its own."""
+    named = []
+    for node in ast.walk(ast.parse(script.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            named += [node.value] if re.fullmatch(r"unseen\d+", node.value) else []
+        elif isinstance(node, ast.JoinedStr) and node.values:
+            first = node.values[0]
+            opens = isinstance(first, ast.Constant) and str(first.value).endswith("unseen")
+            named += [ast.unparse(node)] if opens and len(node.values) > 1 else []
+    return named
+
+
+def test_only_unseen_set_names_the_sets_so_their_roles_have_one_home() -> None:
+    """A script with its own list of DEV sets goes stale when a set changes role (it read
+    ``unseen``..``unseen12`` after unseen13 and unseen14 became DEV)."""
+    named = {
+        s.name: names
+        for s in repository_scripts()
+        if s.name != "unseen_set.py" and (names := set_names_in(s))
+    }
+    assert named == {}
+
+
+def test_a_set_list_of_its_own_is_found(tmp_path: Path) -> None:
+    script = tmp_path / "own.py"
+    script.write_text('SETS = ["unseen", *(f"unseen{n}" for n in range(2, 13)), "unseen14"]\n')
+    assert sorted(set_names_in(script)) == ["f'unseen{n}'", "unseen14"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", CHECKED)
 def test_a_newest_set_passes_its_check_on_the_parsed_documents(
@@ -103,6 +137,21 @@ def test_the_script_runs_the_named_set_and_names_its_results_after_it(
     args = _script()._arguments()
     assert args.set == name
     assert args.out.name.startswith(f"{name}-test-")
+
+
+@pytest.mark.parametrize(
+    ("given", "tables"),
+    [("run.md", "run.md"), ("run", "run.md"), ("run.json", "run.json.md"), ("a.b", "a.b.md")],
+)
+def test_out_names_the_tables_file_and_the_answers_go_beside_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, given: str, tables: str
+) -> None:
+    monkeypatch.setattr("sys.argv", ["unseen.py", "--out", str(tmp_path / given)])
+    out = _script()._arguments().out
+    assert out == tmp_path / tables
+    _script()._save(out, [], ["a note"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([tables, tables[:-3] + ".json"])
+    assert json.loads(out.with_suffix(".json").read_text("utf-8"))["notes"] == ["a note"]
 
 
 def test_follow_ups_follow_an_earlier_item_on_their_document() -> None:

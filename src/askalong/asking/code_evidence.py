@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from askalong.asking.code_finding import CodeFinding, code_finding, finding_units, named_places
+from askalong.asking.searched import searched_words
 from askalong.context.call_path import tree_units
 from askalong.context.call_tree import DEPTH, CallNode, call_tree
 from askalong.context.code import code_anchor_unit, place_unit
@@ -34,11 +35,12 @@ def graph_evidence(
     question: CodeQuestion,
     anchored: Place | None,
     anchor_unit: ContextUnit | None = None,
+    language: str = "en",
 ) -> GraphEvidence | None:
     """The graph's evidence for ``question``, about ``X`` when it names one the
         repository defines, else about ``anchored``; None when it asks no graph question or
         names nothing the repository defines. The anchor's function keeps ``anchor_unit`` (the
-    selection cited) as its unit."""
+    selection cited) as its unit; what was searched is said in the question's ``language``."""
     if question.ask == "callees":
         root = subject_place(repository, question, anchored)
         if root is None:
@@ -46,7 +48,8 @@ def graph_evidence(
         tree = call_tree(repository, root)
         own = anchor_unit if anchor_unit is not None and root == anchored else None
         units = tuple(tree_units(tree, own or whole_unit(root)))
-        searched = f"the call tree from {'.'.join(root.qualname)}, {DEPTH} levels"
+        name = ".".join(root.qualname)
+        searched = searched_words("call_tree", language, name=name, depth=DEPTH)
         return GraphEvidence(units, (searched,), tree=tree)
     if not question.graph:
         return None
@@ -54,7 +57,7 @@ def graph_evidence(
     if finding is None:
         return None
     names = ", ".join(".".join(p.qualname) for p in finding.targets)
-    searched = f"the repository's symbols and calls for {names}"
+    searched = searched_words("symbols", language, names=names)
     return GraphEvidence(tuple(finding_units(finding)), (searched,), finding=finding)
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from askalong.asking.code_finding import CodeFinding
 from askalong.asking.question import AskedQuestion
+from askalong.asking.searched import routes_searched
 from askalong.context.anchor import LocatedAnchor
 from askalong.context.call_tree import CallNode
 from askalong.context.small_to_big import small_to_big
@@ -63,7 +64,7 @@ class Searching:
     ) -> Evidence:
         """The assembled ``context`` as the evidence ``result``'s search found, titled."""
         titles = titles_of(self.store, access, asked, context)
-        return searched_evidence(context, titles, anchored, result)
+        return searched_evidence(context, titles, anchored, result, asked.question.language)
 
 
 def searched_evidence(
@@ -71,9 +72,11 @@ def searched_evidence(
     titles: Mapping[str, str],
     anchored: frozenset[str],
     result: SearchResult,
+    language: str,
 ) -> Evidence:
-    """Evidence that a search found: its query and routes are what was searched."""
-    searched = (result.query, f"routes: {', '.join(result.routes) or 'none'}")
+    """Evidence that a search found: its query and routes are what was searched (the
+    routes said in the question's ``language``, as the not-covered answer they come with)."""
+    searched = (result.query, routes_searched(result.routes, language))
     return Evidence(
         units=tuple(units),
         titles=titles,

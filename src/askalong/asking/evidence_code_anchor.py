@@ -42,7 +42,9 @@ class CodeAnchorEvidence(Searching):
         start, end = given.start or 0, given.end or len(place.block.text)
         anchor_unit = code_anchor_unit(place, start, end)
         question = asked.question.code
-        graph = graph_evidence(repository, question, place, anchor_unit)
+        graph = graph_evidence(
+            repository, question, place, anchor_unit, language=asked.question.language
+        )
         if graph is not None:
             return graph_based(self.store, access, asked, graph, anchor_unit)
         code = code_units(repository, place)

@@ -31,6 +31,7 @@ from askalong.asking.evidence_base import Evidence, titles_of
 from askalong.asking.evidence_code_anchor import graph_based
 from askalong.asking.evidence_search import thread_context
 from askalong.asking.question import AskedQuestion
+from askalong.asking.searched import searched_words
 from askalong.context.assemble import assemble_context
 from askalong.context.code import CODE_TOTAL_CHARS, code_units
 from askalong.context.code_constants import constant_units
@@ -55,7 +56,7 @@ class NamedCodeEvidence:
             repository = repository_asked(self.store, asked.documents, access, question.words)
             return self._unnamed(access, asked, repository)
         repository = repository_asked(self.store, asked.documents, access, [question.name])
-        graph = graph_evidence(repository, question, None)
+        graph = graph_evidence(repository, question, None, language=asked.question.language)
         if graph is not None:
             return graph_based(self.store, access, asked, graph, graph.units[0])
         named = named_places(repository, question)
@@ -79,7 +80,7 @@ class NamedCodeEvidence:
         places = in_files(all_places(repository), file_names(asked.question.code.identifiers))
         best = best_subject(places, f"{asked.question.text}\n{before}")
         if best is None or best.coverage < COVERAGE_FLOOR:
-            searched = ("the repository's definitions, by the question's words",)
+            searched = (searched_words("definitions", asked.question.language),)
             return Evidence((), {}, frozenset(), (), searched, ())
         return self._about(access, asked, repository, best.place, best.next_best)
 
@@ -106,7 +107,7 @@ class NamedCodeEvidence:
             titles=titles_of(self.store, access, asked, context),
             anchor_terms=frozenset(),
             hits=(),
-            searched=(f"the definition of {name} and its calls",),
+            searched=(searched_words("definition", asked.question.language, name=name),),
             notes=(),
             code_subject=name,
         )

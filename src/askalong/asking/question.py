@@ -51,6 +51,7 @@ class Question:
     documents: tuple[Document, ...] = ()
     thread_id: str | None = None
     whole: bool = False  # the whole document(s): a follow-up drops its thread's anchor
+    title_language: str | None = None  # a bare intent's thread title: the asker's UI language
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class AskedQuestion:
     documents: tuple[Document, ...]
     history: tuple[HistoryTurn, ...] = ()
     selection: str = ""  # the selected text, when a bare intent was asked of it
+    title_language: str | None = None  # the asker's UI language (None: the question's)
 
     @property
     def document_ids(self) -> tuple[str, ...]:
@@ -91,11 +93,12 @@ class AskedQuestion:
     def title(self) -> str:
         """A new thread's title: the question as typed, or for a bare intent the intent
         and what it was asked of ("Explain: “We consider two sets…”"), never the canned
-        question every such thread would share ("Explain this.")."""
+        question every such thread would share ("Explain this."), in the asker's interface
+        language when known (the intent is a button they pressed in it), else the question's."""
         if not self.selection:
             return self.question.text[:TITLE_CHARS]
         english, chinese = INTENT_TITLES[self.intent]
-        zh = self.question.language == "zh"
+        zh = (self.title_language or self.question.language) == "zh"
         flat = " ".join(self.selection.split())
         shown = flat if len(flat) <= SELECTION_CHARS else flat[: SELECTION_CHARS - 1] + "…"
         return f"{chinese}：“{shown}”" if zh else f"{english}: “{shown}”"
@@ -132,6 +135,7 @@ def asked_question(
         documents=question.documents if reading is None else (reading.document,),
         history=tuple(HistoryTurn(turn.question, turn.answer.answer) for turn in turns),
         selection=selection,
+        title_language=question.title_language,
     )
 
 

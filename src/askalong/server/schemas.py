@@ -288,6 +288,9 @@ class AskIn(BaseModel):
     # More documents asked as one (the library's "ask several"), beside ``document_id``.
     documents: list[DocText] = Field(default_factory=list, max_length=MAX_ASKED_DOCUMENTS)
     whole: bool = False  # ask the whole document(s): the thread's anchor is dropped
+    # The asker's interface language: a new thread's title for a bare intent is written in
+    # it ("解释：“We consider…”" in the Chinese reader); else in its selection's language.
+    title_language: Literal["en", "zh"] | None = None
 
 
 class LoginIn(BaseModel):

@@ -17,6 +17,8 @@ Request (JSON, ``AskIn``)::
      "documents": [],                      # more document ids asked as one (optional)
      "whole": false,                       # true: the whole document(s), no anchor; on a
                                            #   follow-up it drops the thread's anchor
+     "title_language": "zh",               # "en" | "zh" | null: the asker's interface; a
+                                           #   bare intent's new thread is titled in it
      "stream": true}
 
 Offsets are Unicode code points of ``Block.text``, as everywhere in the API.
@@ -138,7 +140,13 @@ def question_of(state: ServerState, body: AskIn, access: Access) -> Question:
     seen = {d.id for d in named}
     documents = named + tuple(d for d in members if d.id not in seen)
     return Question(
-        body.question, cast(Intent, intent), anchor, documents, body.thread_id, whole=body.whole
+        body.question,
+        cast(Intent, intent),
+        anchor,
+        documents,
+        body.thread_id,
+        whole=body.whole,
+        title_language=body.title_language,
     )
 
 

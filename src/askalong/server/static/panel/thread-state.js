@@ -7,6 +7,7 @@
 // thread as it was, and a follow-up never names a thread the server does not have.
 
 import * as api from "../lib/api.js";
+import { language } from "../lib/i18n.js";
 import { PendingQuestion } from "./pending.js";
 
 export function newThread(anchor) {
@@ -88,6 +89,7 @@ export class ThreadState {
       anchor: wireAnchor(anchor),
       thread_id: id,
       whole: anchor == null,
+      title_language: language() === "zh-Hans" ? "zh" : "en", // a bare intent's thread title
       ...(this.collectionId ? { collection: this.collectionId } : {}),
       ...(this.documentIds.length ? { documents: this.documentIds } : {}),
     };
