@@ -1,8 +1,8 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen16``: the later
-sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen16/``, each test-only until reported)
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen17``: the later
+sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen17/``, each test-only until reported)
 through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
@@ -381,7 +381,8 @@ def _arguments() -> argparse.Namespace:
         default="unseen",
         help=(
             "the set's folder (unseen … unseen14: each run once, dev now; unseen15: held"
-            " out, not run yet; unseen16: frozen, waits behind unseen15)"
+            " out, not run yet; unseen16: frozen, waits behind unseen15; unseen17: frozen, waits"
+            " behind unseen16)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
