@@ -9,12 +9,16 @@ import numpy as np
 
 from askalong.answer.scorer.features import (
     ANSWERABLE,
+    ASKS,
     COLUMNS,
     EMBEDDED,
     LEXICAL,
+    REFUSAL,
+    UNSEARCHED,
     Sentence,
     answerable_features,
     covered_share,
+    refusal_features,
     sentence_features,
     unsaid_information,
     unseen_terms,
@@ -131,3 +135,15 @@ def test_what_the_question_says_that_the_evidence_never_does_is_weighed_by_its_r
     chinese = unsaid_information("能在 Wayland 底下使用吗", ["程序在 X11 下运行。"])
     assert chinese[3] >= 2 and 0.0 < chinese[1] < 1.0
     assert unsaid_information("?", evidence) == (0.0, 0.0, 0.0, 0.0)
+
+
+def test_the_refusal_row_says_what_the_question_asks_for_in_one_column() -> None:
+    """``features.ASKS``: the question's answer type, one-hot, at the row's end."""
+    row = refusal_features(
+        np.zeros(len(ANSWERABLE)), 0.5, np.array([1.0, 0.25]), UNSEARCHED, False, False,
+        (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0), "yes_no",
+    )  # fmt: skip
+    assert len(row) == len(REFUSAL)
+    asks = row[[REFUSAL.index(c) for c in ASKS]]
+    assert asks.sum() == 1.0 and row[REFUSAL.index("asks_yes_no")] == 1.0
+    assert row[REFUSAL.index("rank_margin")] == 0.75

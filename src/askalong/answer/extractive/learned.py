@@ -129,6 +129,7 @@ def weighed(
             question.language == "zh",
             unseen_terms(question.text, texts),
             unsaid_information(question.text, texts),
+            question.form.answer_type,
         )
         covered = scorer.covered_probability(row, embedded)
     weak = choice.weak and not across  # the passage model saw no cross-lingual question
