@@ -367,7 +367,8 @@ def refusal_features(
     ordered = np.sort(ranks)[::-1]
     margin = ordered[0] - ordered[1] if len(ordered) > 1 else 4.0
     flags = (float(across), float(chinese))
-    values = [*summary, answerable, ordered[0], margin, *searched, *flags, *unseen, *unsaid, *_one_hot(answer_type)]
+    asked = _one_hot(answer_type)
+    values = [*summary, answerable, ordered[0], margin, *searched, *flags, *unseen, *unsaid, *asked]
     return np.array(values, dtype=np.float32)
 
 
