@@ -13,7 +13,9 @@ follow-up may answer with a sentence its previous answer quoted: readers ask aft
 condition or the second half of what they were just shown ("does it always do that?",
 "if both exist, which wins?"); barring those sentences lost 22 of the ten never-seen DEV
 sets' 175 covered follow-ups and gained none
-(``benchmarks/results/follow-up-repeat-DEV-2026-12-06.md``).
+(``benchmarks/results/follow-up-repeat-DEV-2026-12-06.md``). Where the ``read_on`` head
+says so, the best sentence goes with what it leads into rather than with its pair
+(``read_on``; ``benchmarks/results/how-answers-DEV-2026-12-07.md``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from askalong.answer.extractive.boilerplate import asks, number_only
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, with_neighbour
 from askalong.answer.extractive.passage_choice import PassageChoice, choose_passages
+from askalong.answer.extractive.read_on import read_on_row
 from askalong.answer.extractive.scoring import entry_sentences
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates, rank_rows
@@ -38,7 +41,7 @@ from askalong.answer.scorer.features import (
     unsaid_information,
     unseen_terms,
 )
-from askalong.answer.scorer.model import Scorer, shipped_scorer
+from askalong.answer.scorer.model import Scorer, shipped_scorer, variant
 from askalong.answer.shape import fits
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
@@ -146,20 +149,28 @@ def learned_answer(
 ) -> ExtractiveResult:
     """Answer ``question`` with the best-scored sentence of the best passages of ``units``
     (``passage_choice``; with a close runner-up, else its better-scored neighbour, when the
-    two fit the answer's shape: ``_direct``), or ``not_covered`` when the refusal head
-    (else the answerable head) says so."""
+    two fit the answer's shape: ``_direct``; or with what it leads into where the read-on
+    head says so: ``direct_answer``), or ``not_covered`` when the refusal head (else the
+    answerable head) says so."""
     scorer = scorer or shipped_scorer()
-    language = question.language
     w = weighed(question, units, scorer, embedder, hits)
+    return answered(question, w, scorer, embedder is not None)
+
+
+def answered(
+    question: QuestionReading, w: Weighed, scorer: Scorer, embedded: bool
+) -> ExtractiveResult:
+    """The answer ``learned_answer`` gives from the evidence ``w`` weighed."""
+    language = question.language
     found, scores = w.found, w.ranks
-    order = _entry_first(question, found, [k for k in np.argsort(-scores) if _may_answer(found[k])])
+    order = answer_order(question, w)
     probability = w.answerable if w.covered is None else w.covered
-    if not order or w.weak or _refused(w, scorer, language, embedder is not None):
+    if not order or w.weak or _refused(w, scorer, language, embedded):
         note = NOTHING_ANSWERS[language]
         return ExtractiveResult(
             "not_covered", NOT_COVERED[language], (), note, probability, language
         )
-    direct = _announced(w.units, [found[k] for k in _direct(found, order, scores)])
+    direct = direct_answer(question, w, order, scorer, embedded)
     shown = {_place(c) for c in direct}
     further = [found[k] for k in _close(scores, order) if _place(found[k]) not in shown]
     quoted = [*direct, *further[: max(MAX_QUOTES - len(direct), 0)]]
@@ -170,6 +181,60 @@ def learned_answer(
     around = [k for k in _neighbours(found, order[0]) if _place(found[k]) not in shown]
     explanation = joined([found[k].text for k in around], language)
     return ExtractiveResult("answered", answer, quotes, explanation, probability, language)
+
+
+def answer_order(question: QuestionReading, w: Weighed) -> list[int]:
+    """The candidates that may answer, best first (the entry's own sentences first)."""
+    ranked = [k for k in np.argsort(-w.ranks) if _may_answer(w.found[k])]
+    return _entry_first(question, w.found, ranked)
+
+
+@dataclass(frozen=True)
+class DirectChoice:
+    """The direct answer's two offers: the best sentence with its pair (``_direct``, then
+    what they announce) and the read-on window (``read_on``) with its ``READ_ON`` row,
+    None where there is no window or it is the pair."""
+
+    pair: list[Candidate]
+    window: list[Candidate] | None
+    row: np.ndarray | None
+
+
+def direct_choice(question: QuestionReading, w: Weighed, order: list[int]) -> DirectChoice:
+    """The two offers for the direct answer (``training/read_on.py`` reads them too)."""
+    pair = _pair(w, order)
+    window = _window(w.units, w.found[order[0]])
+    if window is None or window == pair:
+        return DirectChoice(pair, None, None)
+    ranks = {_place(c): float(r) for c, r in zip(w.found, w.ranks, strict=True)}
+    return DirectChoice(pair, window, read_on_row(question, ranks, pair, window))
+
+
+def direct_answer(
+    question: QuestionReading, w: Weighed, order: list[int], scorer: Scorer, embedded: bool
+) -> list[Candidate]:
+    """The direct answer's sentences: the read-on window where the ``read_on`` head
+    chooses it, else the best sentence's pair."""
+    if variant(embedded) not in scorer.read_on:
+        return _pair(w, order)
+    choice = direct_choice(question, w, order)
+    if choice.window is not None and choice.row is not None:
+        return choice.window if scorer.reads_on(choice.row, embedded) else choice.pair
+    return choice.pair
+
+
+def _pair(w: Weighed, order: list[int]) -> list[Candidate]:
+    return _announced(w.units, [w.found[k] for k in _direct(w.found, order, w.ranks)])
+
+
+def _window(units: Sequence[ContextUnit], best: Candidate) -> list[Candidate] | None:
+    """``best``, the sentence read after it in its unit and what that one announces
+    (``_announced``), when the whole fits the answer's shape."""
+    after = _following(candidates(units), best)
+    if after is None:
+        return None
+    window = _announced(units, [best, after])
+    return window if fits(" ".join(c.text for c in window)) else None
 
 
 def _refused(w: Weighed, scorer: Scorer, language: str, embedded: bool) -> bool:

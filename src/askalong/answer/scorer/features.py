@@ -79,6 +79,31 @@ PLACE = (
     "near_naming",
 )
 INTENT_COLUMNS = ("rank_score", *PLACE)
+# Choosing the read-on window (the best sentence and what it leads into) over the direct
+# answer's pair (``extractive/read_on.py``): read by the ``read_on`` head only
+READ_ON = (
+    "best_announces",  # the best sentence ends with a colon
+    "best_open",  # it ends without a full stop
+    "next_announces",  # the sentence after it ends with a colon
+    "next_open",
+    "next_list",  # the next block's kind
+    "next_code",
+    "next_same_block",  # the next sentence is in the best one's block
+    "window_length",  # sentences in the window (2 or 3)
+    "other_before",  # where the direct answer's other sentence stands: before the best
+    "other_elsewhere",  # elsewhere (a runner-up); neither: the best stands alone
+    "holds_pair",  # the window keeps every sentence of the pair (it only adds)
+    "method",  # the question asks how
+    "reason",  # the question asks why
+    "next_gap",  # the rank head's score of the next sentence less the best's
+    "next_unranked",  # the next sentence was not among the ranked candidates
+    "other_gap",  # the same for the other sentence (0 when alone)
+    "best_size",  # share of the answer's length limit
+    "next_size",
+    "other_size",
+    "next_terms",  # share of the question's terms in the window's added sentences
+    "other_terms",  # share in the sentence the window drops
+)
 IDF_FLOOR = 0.3  # a question term found in every candidate still counts this much
 NEW_TERMS_FULL = 8  # terms beyond the question's: this many count fully
 

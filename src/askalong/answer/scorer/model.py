@@ -26,6 +26,11 @@ Optional ``intent`` heads, one per quick intent (Explain, Example, Compare; embe
 variant), order an intent's candidate sentences: a linear model of the rank head's score
 and where the sentence stands relative to the selection (``INTENT_COLUMNS``), fitted on
 readers' selections (``training/intent_head.py``).
+
+An optional ``read_on`` head (embedded variant) chooses the direct answer's window: the
+best sentence and what it leads into, over the best sentence and its pair, when its
+probability passes its threshold (a logistic model over ``READ_ON``, fitted on readers'
+questions: ``training/read_on.py``; ``extractive/read_on.py``).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from askalong.answer.scorer.features import (
     ENTRY,
     INTENT_COLUMNS,
     LEXICAL,
+    READ_ON,
     REFUSAL,
     answerable_features,
 )
@@ -81,6 +87,7 @@ class Scorer:
     rank: dict[str, Network] = field(default_factory=dict)  # variants without one: sentence's
     refusal: dict[str, tuple[Network, float]] = field(default_factory=dict)  # head, threshold
     intent: dict[str, dict[str, Network]] = field(default_factory=dict)  # variant -> intent
+    read_on: dict[str, tuple[Network, float]] = field(default_factory=dict)  # head, threshold
 
     def sentence_scores(self, rows: np.ndarray, embedded: bool) -> np.ndarray:
         if len(rows) == 0:
@@ -108,6 +115,12 @@ class Scorer:
         if head is None or len(ranks) == 0:
             return ranks
         return head(np.hstack([ranks[:, None], places]))
+
+    def reads_on(self, row: np.ndarray, embedded: bool) -> bool:
+        """Whether the direct answer is the read-on window (``row``: one ``READ_ON`` row);
+        never where the variant has no ``read_on`` head."""
+        found = self.read_on.get(variant(embedded))
+        return found is not None and _sigmoid(float(found[0](row[None, :])[0])) >= found[1]
 
     def answerable_probability(self, rows: np.ndarray, scores: np.ndarray, embedded: bool) -> float:
         summary = answerable_features(rows, scores)[None, :]
@@ -175,7 +188,13 @@ def scorer_from(data: dict[str, Any]) -> Scorer:
         v: {name: network(spec, INTENT_COLUMNS) for name, spec in heads.items()}
         for v, heads in data.get("intent", {}).items()
     }
-    return Scorer(built["sentence"], built["answerable"], thresholds, rank, refusal, intent)
+    read_on = {
+        v: (network(spec, READ_ON), float(spec["threshold"]))
+        for v, spec in data.get("read_on", {}).items()
+    }
+    return Scorer(
+        built["sentence"], built["answerable"], thresholds, rank, refusal, intent, read_on
+    )
 
 
 @functools.lru_cache(maxsize=1)
