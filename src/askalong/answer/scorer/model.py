@@ -26,6 +26,12 @@ Optional ``intent`` heads, one per quick intent (Explain, Example, Compare; embe
 variant), order an intent's candidate sentences: a linear model of the rank head's score
 and where the sentence stands relative to the selection (``INTENT_COLUMNS``), fitted on
 readers' selections (``training/intent_head.py``).
+
+An optional ``across`` head (embedded variant) orders the candidates instead of the rank
+head when the evidence is in the other language than the question: a linear model of the
+rank head's inputs, its score and ``features.ACROSS`` (the question's Latin-script terms
+a sentence holds, prose, its language), fitted on readers' cross-lingual questions
+(``training/across_rank.py``); the rank head learned from same-language groups only.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from askalong.answer.scorer.features import (
+    ACROSS,
     ANSWERABLE,
     COLUMNS,
     ENTRY,
@@ -51,6 +58,8 @@ from askalong.answer.scorer.features import (
 WEIGHTS_FILE = "weights.json"
 # the features, the sentence head's score and where the sentence stands in its entry
 RANK_COLUMNS = (*COLUMNS, "sentence_score", *ENTRY, "reader_cosine")
+# the rank head's columns, its score and what ties a sentence to a question across languages
+ACROSS_COLUMNS = (*RANK_COLUMNS, "rank_score", *ACROSS)
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,7 @@ class Scorer:
     rank: dict[str, Network] = field(default_factory=dict)  # variants without one: sentence's
     refusal: dict[str, tuple[Network, float]] = field(default_factory=dict)  # head, threshold
     intent: dict[str, dict[str, Network]] = field(default_factory=dict)  # variant -> intent
+    across: dict[str, Network] = field(default_factory=dict)  # variants without one: rank's
 
     def sentence_scores(self, rows: np.ndarray, embedded: bool) -> np.ndarray:
         if len(rows) == 0:
@@ -97,6 +107,17 @@ class Scorer:
         if head is None or len(rows) == 0:
             return scores
         return head(np.hstack([rows, scores[:, None], entries]))
+
+    def across_scores(
+        self, inputs: np.ndarray, ranks: np.ndarray, rows: np.ndarray, embedded: bool
+    ) -> np.ndarray:
+        """The order of the answer's choice across languages: the across head over the
+        rank head's ``inputs`` (``RANK_COLUMNS``), its scores ``ranks`` and the ``rows``
+        (``ACROSS``), or ``ranks`` where the variant has no across head."""
+        head = self.across.get(variant(embedded))
+        if head is None or len(ranks) == 0:
+            return ranks
+        return head(np.hstack([inputs, ranks[:, None], rows]))
 
     def intent_scores(
         self, intent: str, ranks: np.ndarray, places: np.ndarray, embedded: bool
@@ -175,7 +196,8 @@ def scorer_from(data: dict[str, Any]) -> Scorer:
         v: {name: network(spec, INTENT_COLUMNS) for name, spec in heads.items()}
         for v, heads in data.get("intent", {}).items()
     }
-    return Scorer(built["sentence"], built["answerable"], thresholds, rank, refusal, intent)
+    across = {v: network(spec, ACROSS_COLUMNS) for v, spec in data.get("across", {}).items()}
+    return Scorer(built["sentence"], built["answerable"], thresholds, rank, refusal, intent, across)
 
 
 @functools.lru_cache(maxsize=1)
@@ -186,6 +208,7 @@ def shipped_scorer() -> Scorer:
 
 
 __all__ = [
+    "ACROSS_COLUMNS",
     "LEXICAL",
     "RANK_COLUMNS",
     "Network",
