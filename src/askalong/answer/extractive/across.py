@@ -59,11 +59,11 @@ def rescored(
 ) -> list[Scored]:
     """``scored`` ranked by similarity to the question: every candidate's rescaled cosine
     is its relevance and its evidence; the origin and drift parts of its old score stay
-    (the anchor still breaks ties). Only prose is embedded (``_prose``, at most
+    (the anchor still breaks ties). Only prose is embedded (``is_prose``, at most
     ``MAX_EMBEDDED`` sentences); the rest keeps no similarity and so cannot answer."""
     if not scored:
         return []
-    chosen = [k for k, s in enumerate(scored) if _prose(s.candidate)][:MAX_EMBEDDED]
+    chosen = [k for k, s in enumerate(scored) if is_prose(s.candidate)][:MAX_EMBEDDED]
     similarities = [0.0] * len(scored)
     if chosen:
         query = embedder.embed_query(question.text)
@@ -89,7 +89,7 @@ def rescored(
     return out
 
 
-def _prose(candidate: Candidate) -> bool:
+def is_prose(candidate: Candidate) -> bool:
     """A sentence of running text: no heading, footnote or caption, no bibliography
     entry, not a fragment."""
     if candidate.kind in _NOT_PROSE or _BIBLIOGRAPHIC.search(candidate.text):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from askalong.answer.base import NOT_COVERED, unit_quote
+from askalong.answer.extractive.across_rows import across_features
 from askalong.answer.extractive.boilerplate import asks, number_only
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, with_neighbour
@@ -72,7 +73,8 @@ NOTHING_ANSWERS = {
 @dataclass(frozen=True)
 class Weighed:
     """What the learned scorer made of a question's evidence: the chosen units, their
-    candidate sentences and the rank head's scores (the order of the answer's choice),
+    candidate sentences and the order of the answer's choice (the rank head's scores; the
+    across head's when the evidence is in the other language: ``_across_order``),
     the answerable head's probability, the refusal head's row (``REFUSAL``; None without
     candidates) and probability (None without a head or a row), and whether the evidence
     is in the other language."""
@@ -119,7 +121,8 @@ def weighed(
     embedded = embedder is not None
     scores = scorer.sentence_scores(rows, embedded)
     answerable = scorer.answerable_probability(rows, scores, embedded) if found else 0.0
-    ranks = scorer.rank_scores(rows, scores, rank_rows(question, found, embedder), embedded)
+    entries = rank_rows(question, found, embedder)
+    ranks = scorer.rank_scores(rows, scores, entries, embedded)
     row = covered = None
     if found:
         texts = [u.text for u in units]
@@ -136,7 +139,26 @@ def weighed(
         )
         covered = scorer.covered_probability(row, embedded)
     weak = choice.weak and not across  # the passage model saw no cross-lingual question
+    if across and found:
+        inputs = np.hstack([rows, scores[:, None], entries])
+        ranks = _across_order(question, found, inputs, ranks, scorer, embedded)
     return Weighed(choice.units, found, ranks, answerable, row, covered, across, weak)
+
+
+def _across_order(
+    question: QuestionReading,
+    found: list[Candidate],
+    inputs: np.ndarray,
+    ranks: np.ndarray,
+    scorer: Scorer,
+    embedded: bool,
+) -> np.ndarray:
+    """The across head's scores of a question over evidence in the other language (the
+    rank head's ``ranks`` without one). The rank head learned from same-language groups,
+    where the question's words in a sentence say most; across languages the cosines and
+    the names both languages write alike say what there is to say (the refusal keeps
+    reading the rank head's scores)."""
+    return scorer.across_scores(inputs, ranks, across_features(question, found), embedded)
 
 
 def learned_answer(

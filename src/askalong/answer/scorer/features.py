@@ -67,6 +67,13 @@ COLUMNS = LEXICAL + EMBEDDED
 # Where a sentence stands in a manual's entries (``sentence_rows.entry_rows``): read by
 # the rank head only, since the public QA paragraphs the sentence head learns from have none.
 ENTRY = ("entry_share", "entry_opens", "title_coverage")
+# What ties a sentence to a question in the other language besides the e5 and reader
+# cosines (``across_rows``, read by the across head only): the IDF-weighted share of the
+# question's Latin-script terms (names, numbers, code identifiers: the words a Chinese
+# question shares with an English text) the sentence holds, and its neighbours with it;
+# whether it is running prose (no heading, caption, bibliography entry or fragment); and
+# whether it is written in the question's own language (a translated line of a mixed page).
+ACROSS = ("anchor_share", "anchor_window", "prose", "own_language")
 # Where a candidate stands relative to the reader's selection and whether it names its key
 # terms (``selection_places``): read by the intent heads beside the rank head's score
 PLACE = (

@@ -31,6 +31,12 @@ An optional ``read_on`` head (embedded variant) chooses the direct answer's wind
 best sentence and what it leads into, over the best sentence and its pair, when its
 probability passes its threshold (a logistic model over ``READ_ON``, fitted on readers'
 questions: ``training/read_on.py``; ``extractive/read_on.py``).
+
+An optional ``across`` head (embedded variant) orders the candidates instead of the rank
+head when the evidence is in the other language than the question: a linear model of the
+rank head's inputs, its score and ``features.ACROSS`` (the question's Latin-script terms
+a sentence holds, prose, its language), fitted on readers' cross-lingual questions
+(``training/across_rank.py``); the rank head learned from same-language groups only.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from askalong.answer.scorer.features import (
+    ACROSS,
     ANSWERABLE,
     COLUMNS,
     ENTRY,
@@ -57,6 +64,8 @@ from askalong.answer.scorer.features import (
 WEIGHTS_FILE = "weights.json"
 # the features, the sentence head's score and where the sentence stands in its entry
 RANK_COLUMNS = (*COLUMNS, "sentence_score", *ENTRY, "reader_cosine")
+# the rank head's columns, its score and what ties a sentence to a question across languages
+ACROSS_COLUMNS = (*RANK_COLUMNS, "rank_score", *ACROSS)
 
 
 @dataclass(frozen=True)
@@ -88,6 +97,7 @@ class Scorer:
     refusal: dict[str, tuple[Network, float]] = field(default_factory=dict)  # head, threshold
     intent: dict[str, dict[str, Network]] = field(default_factory=dict)  # variant -> intent
     read_on: dict[str, tuple[Network, float]] = field(default_factory=dict)  # head, threshold
+    across: dict[str, Network] = field(default_factory=dict)  # variants without one: rank's
 
     def sentence_scores(self, rows: np.ndarray, embedded: bool) -> np.ndarray:
         if len(rows) == 0:
@@ -104,6 +114,17 @@ class Scorer:
         if head is None or len(rows) == 0:
             return scores
         return head(np.hstack([rows, scores[:, None], entries]))
+
+    def across_scores(
+        self, inputs: np.ndarray, ranks: np.ndarray, rows: np.ndarray, embedded: bool
+    ) -> np.ndarray:
+        """The order of the answer's choice across languages: the across head over the
+        rank head's ``inputs`` (``RANK_COLUMNS``), its scores ``ranks`` and the ``rows``
+        (``ACROSS``), or ``ranks`` where the variant has no across head."""
+        head = self.across.get(variant(embedded))
+        if head is None or len(ranks) == 0:
+            return ranks
+        return head(np.hstack([inputs, ranks[:, None], rows]))
 
     def intent_scores(
         self, intent: str, ranks: np.ndarray, places: np.ndarray, embedded: bool
@@ -192,9 +213,11 @@ def scorer_from(data: dict[str, Any]) -> Scorer:
         v: (network(spec, READ_ON), float(spec["threshold"]))
         for v, spec in data.get("read_on", {}).items()
     }
+    across = {v: network(spec, ACROSS_COLUMNS) for v, spec in data.get("across", {}).items()}
     return Scorer(
-        built["sentence"], built["answerable"], thresholds, rank, refusal, intent, read_on
-    )
+        built["sentence"], built["answerable"], thresholds, rank, refusal, intent,
+        read_on=read_on, across=across,
+    )  # fmt: skip
 
 
 @functools.lru_cache(maxsize=1)
@@ -205,6 +228,7 @@ def shipped_scorer() -> Scorer:
 
 
 __all__ = [
+    "ACROSS_COLUMNS",
     "LEXICAL",
     "RANK_COLUMNS",
     "Network",
