@@ -18,7 +18,7 @@ sets' 175 covered follow-ups and gained none
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +31,7 @@ from askalong.answer.extractive.passage_choice import PassageChoice, choose_pass
 from askalong.answer.extractive.scoring import entry_sentences
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates, rank_rows
+from askalong.answer.extractive.thread_position import THREAD_WEIGHTS, thread_bonus
 from askalong.answer.scorer.features import (
     UNSEARCHED,
     answerable_features,
@@ -142,15 +143,18 @@ def learned_answer(
     embedder: Embedder | None = None,
     scorer: Scorer | None = None,
     hits: Sequence[Hit] = (),
+    said: str = "",
+    thread: Mapping[str, float] = THREAD_WEIGHTS,
 ) -> ExtractiveResult:
     """Answer ``question`` with the best-scored sentence of the best passages of ``units``
     (``passage_choice``; with a close runner-up, else its better-scored neighbour, when the
     two fit the answer's shape: ``_direct``), or ``not_covered`` when the refusal head
-    (else the answerable head) says so."""
+    (else the answerable head) says so. A follow-up's previous answer (``said``) moves
+    the sentences of its passage by their place against it (``thread_position``)."""
     scorer = scorer or shipped_scorer()
     language = question.language
     w = weighed(question, units, scorer, embedder, hits)
-    found, scores = w.found, w.ranks
+    found, scores = w.found, w.ranks + thread_bonus(w.found, said, thread)
     order = _entry_first(question, found, [k for k in np.argsort(-scores) if _may_answer(found[k])])
     probability = w.answerable if w.covered is None else w.covered
     if not order or w.weak or _refused(w, scorer, language, embedder is not None):
