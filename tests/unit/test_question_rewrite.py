@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from askalong.question.rewrite import elliptic, names_new_subject, self_contained
+from askalong.answer.base import DraftRequest, HistoryTurn
+from askalong.answer.extractive.answerer import learned_question
+from askalong.question.reading import read_question
+from askalong.question.rewrite import (
+    elliptic,
+    names_new_subject,
+    of_thread_subject,
+    self_contained,
+)
 
 
 def test_an_elliptic_follow_up_asks_the_previous_question_of_its_new_terms() -> None:
@@ -53,3 +61,25 @@ def test_a_question_that_does_not_lean_is_its_own_query() -> None:
         "How far do the trails climb?"
     )
     assert self_contained("Any catch with that?", [], True) == "Any catch with that?"
+
+
+def test_the_learned_answerer_ranks_by_the_thread_subject_only_as_its_search_did() -> None:
+    previous = ("How do I get expired entries thrown out on their own?", "Set a TTL.")
+
+    def ranked_by(question: str) -> str:
+        history = (HistoryTurn(*previous),)
+        request = DraftRequest(read_question(question), "ask", (), history)
+        return learned_question(request).text
+
+    # asking its own question of the subject: ranked with the subject's words
+    assert of_thread_subject("What is the catch with that?", previous[:1]) == (
+        "What is the catch with that?\nget expired entries thrown out own"
+    )
+    assert ranked_by("What is the catch with that?") == (
+        "What is the catch with that?\nget expired entries thrown out own"
+    )
+    # elliptic ("asks the previous question again") and new-subject follow-ups: as typed
+    assert ranked_by("and with never?") == "and with never?"
+    question = "Why does the LRU cache evict entries sooner there?"
+    assert of_thread_subject(question, previous[:1], previous[1]) == question
+    assert ranked_by(question) == question

@@ -39,10 +39,19 @@ def self_contained(question: str, previous: Sequence[str], leans: bool, said: st
     words: the thread's words would pull it back to the previous answer's passage."""
     if not leans or not previous:
         return question
-    subject = thread_subject(previous)
     if elliptic(question):
-        return "\n".join((subject[-1], question))
-    if names_new_subject(question, subject, said):
+        return "\n".join((thread_subject(previous)[-1], question))
+    return of_thread_subject(question, previous, said)
+
+
+def of_thread_subject(question: str, previous: Sequence[str], said: str = "") -> str:
+    """A leaning, non-elliptic ``question`` asked of its thread's subject (the previous
+    questions it points back to): the question, then the subject's words it does not hold;
+    as typed when it names a new subject of its own (``names_new_subject``). What the
+    learned answerer ranks sentences by, as the search ran it (an elliptic follow-up is
+    ranked as typed: with the previous question first it is answered as that question)."""
+    subject = thread_subject(previous)
+    if not subject or names_new_subject(question, subject, said):
         return question
     added = _missing_words(" ".join(subject), question)
     return f"{question}\n{added}" if added else question

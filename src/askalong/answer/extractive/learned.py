@@ -20,8 +20,8 @@ says so, the best sentence goes with what it leads into rather than with its pai
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -35,6 +35,7 @@ from askalong.answer.extractive.read_on import read_on_row
 from askalong.answer.extractive.scoring import entry_sentences
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates, rank_rows
+from askalong.answer.extractive.thread_position import THREAD_WEIGHTS, thread_bonus
 from askalong.answer.scorer.features import (
     UNSEARCHED,
     answerable_features,
@@ -168,14 +169,20 @@ def learned_answer(
     embedder: Embedder | None = None,
     scorer: Scorer | None = None,
     hits: Sequence[Hit] = (),
+    said: str = "",
+    thread: Mapping[str, float] = THREAD_WEIGHTS,
 ) -> ExtractiveResult:
     """Answer ``question`` with the best-scored sentence of the best passages of ``units``
     (``passage_choice``; with a close runner-up, else its better-scored neighbour, when the
     two fit the answer's shape: ``_direct``; or with what it leads into where the read-on
     head says so: ``direct_answer``), or ``not_covered`` when the refusal head (else the
-    answerable head) says so."""
+    answerable head) says so. A follow-up's previous answer (``said``) moves the sentences
+    of its passage by their place against it (``thread_position``)."""
     scorer = scorer or shipped_scorer()
     w = weighed(question, units, scorer, embedder, hits)
+    bonus = thread_bonus(w.found, said, thread)
+    if bonus.any():
+        w = replace(w, ranks=w.ranks + bonus)
     return answered(question, w, scorer, embedder is not None)
 
 
