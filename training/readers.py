@@ -170,6 +170,15 @@ def concatenated(a: Groups, b: Groups) -> Groups:
     )
 
 
+def without(g: Groups, columns: Sequence[str]) -> Groups:
+    """``g`` with ``columns`` (of ``RANK_COLUMNS``) zero, so a head fitted on it weighs them 0
+    (the direct-match columns the readers' head weighed against a sentence: e5's ``cosine``
+    and ``cosine_gap``, ``coverage`` and ``coverage_gap``)."""
+    x = g.x.copy()
+    x[:, [RANK_COLUMNS.index(c) for c in columns]] = 0.0
+    return replace(g, x=x)
+
+
 def fitted(g: Groups, keep: np.ndarray, beside: float) -> dict:
     """The rank head's JSON spec fitted on the groups where ``keep`` (per group): a linear
     model of the features added to ``beside`` times the sentence head's score."""
@@ -232,7 +241,13 @@ def learned_draft(scorer: Scorer, embedder: Embedder | None) -> Callable[[DraftR
     return draft
 
 
-def cross(paths: Sequence[Path], beside: float, lexical: bool = False, public: int = 0) -> None:
+def cross(
+    paths: Sequence[Path],
+    beside: float,
+    lexical: bool = False,
+    public: int = 0,
+    drop: Sequence[str] = (),
+) -> None:
     """Leave one set out: fit on the others (and ``public`` questions of each public DEV
     set), answer it; beside the sentence head and rules. Prints answer hit and refusals
     per held-out set and per kind of question."""
@@ -242,6 +257,7 @@ def cross(paths: Sequence[Path], beside: float, lexical: bool = False, public: i
     g = groups_of(asked, embedder)
     if public:
         g = concatenated(g, public_groups(public, embedder))
+    g = without(g, drop)
     print(f"{len(g.sets)} groups, {len(g.y)} candidates", flush=True)
     sentence_head = replace(shipped_scorer(), rank={})  # the choice before the rank head
     rules = _answerer("rules") if embedder else ExtractiveAnswerer(None, scorer="rules").draft
@@ -298,6 +314,7 @@ def fit(
     reader: tuple[Path, list[Path]] | None = None,
     cache: Path | None = None,
     public: int = 0,
+    drop: Sequence[str] = (),
 ) -> None:
     """The head fitted on every set, written as ``out``'s rank head of the variant;
     ``reader`` (states, folds): the reader cosine column made out of sample; ``cache``:
@@ -313,6 +330,7 @@ def fit(
         g = with_reader_folds(g, *reader)
     if public:
         g = concatenated(g, public_groups(public, embedder_for(lexical)))
+    g = without(g, drop)
     data = json.loads(out.read_text("utf-8"))
     head = fitted(g, np.ones(len(g.sets), dtype=bool), beside)
     data.setdefault("rank", {})[variant(embedded=not lexical)] = head
@@ -354,15 +372,25 @@ def main() -> None:
     parser.add_argument("--reader-folds", type=Path, nargs="*", default=[], help="bi folds")
     parser.add_argument("--cache", type=Path, help="fit: the groups kept here (made if missing)")
     parser.add_argument("--public", type=int, default=0, help="public DEV questions a set")
+    parser.add_argument("--drop", nargs="*", default=[], help="columns the head weighs 0")
     parser.add_argument("--weights", type=Path, nargs="*", default=[], help="compare: files")
     args = parser.parse_args()
     if args.verb == "compare":
         compare(args.recordings, args.weights)
     elif args.verb == "cross":
-        cross(args.recordings, args.beside, args.lexical, args.public)
+        cross(args.recordings, args.beside, args.lexical, args.public, args.drop)
     else:
         reader = (args.states, args.reader_folds) if args.reader_folds else None
-        fit(args.recordings, args.beside, args.out, args.lexical, reader, args.cache, args.public)
+        fit(
+            args.recordings,
+            args.beside,
+            args.out,
+            args.lexical,
+            reader,
+            args.cache,
+            args.public,
+            args.drop,
+        )
 
 
 if __name__ == "__main__":
