@@ -40,8 +40,18 @@ from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.learned import chosen, learned_answer
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.answer.extractive.sentence_rows import candidate_rows, rank_rows
-from askalong.answer.scorer.model import RANK_COLUMNS, Scorer, network, shipped_scorer, variant
+from askalong.answer.scorer.model import (
+    RANK_COLUMNS,
+    Scorer,
+    network,
+    scorer_from,
+    shipped_scorer,
+    variant,
+)
+from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
+from askalong.question.reading import QuestionReading, read_question
+from askalong.types import Hit
 from unseen_replay import MARKS, Outcome, Replayed, _answerer, figures, kind_of
 from unseen_set import Item, contains_any, load_items, questions_of
 
@@ -88,26 +98,85 @@ def recorded(paths: Sequence[Path]) -> list[Asked]:
 
 
 def groups_of(asked: Sequence[Asked], embedder: Embedder | None) -> Groups:
-    """The covered questions whose candidates hold a gold phrase, as training groups
-    (same-language questions only: across languages the head reads its cosines)."""
-    xs, ys, numbers, sets = [], [], [], []
-    for a in asked:
-        if a.item.refuse:
-            continue
-        q = a.request.question
-        _, found, across = chosen(q, a.request.units, a.request.hits)
-        if across:  # every sentence, no lexical cap: their groups pulled the head off the
-            continue  # plain matches the unit tests pin (a default's value, 注入東海)
-        labels = np.array([contains_any(c.text, a.item.gold) for c in found], dtype=float)
-        if not labels.any():
-            continue
-        rows = candidate_rows(q.text, found, embedder)
-        scores = shipped_scorer().sentence_scores(rows, embedded=embedder is not None)
-        xs.append(np.hstack([rows, scores[:, None], rank_rows(q, found, embedder)]))
-        ys.append(labels)
-        numbers.append(np.full(len(found), len(sets)))
-        sets.append(a.set)
-    return Groups(np.vstack(xs), np.concatenate(ys), np.concatenate(numbers), np.array(sets))
+    """The covered questions whose candidates hold a gold phrase, as training groups."""
+    found = (
+        (
+            a.set,
+            group_of(a.request.question, a.request.units, a.request.hits, a.item.gold, embedder),
+        )
+        for a in asked
+        if not a.item.refuse
+    )
+    return _stacked([(name, group) for name, group in found if group is not None])
+
+
+def public_groups(per_set: int, embedder: Embedder | None) -> Groups:
+    """The public DEV questions (CMRC, DRCD, HotpotQA dev buckets, as ``scorer.py`` asks
+    them: over their paragraph and a neighbour) as groups of the sets ``public <name>``.
+    Wikipedia-style paragraphs the readers' sets lack, where the readers' head weighs e5's
+    cosine and the question's coverage against a sentence; 200 a set did not pull those
+    weights back (``benchmarks/results/xquad-regression-2026-12-07.md``)."""
+    from extractive import units_of
+    from scorer import DEV_SETS, dev_cases, hotpot_cases
+
+    cases = {f"public {n}": dev_cases(n, files, per_set) for n, files in DEV_SETS.values()}
+    cases["public hotpot"] = hotpot_cases(per_set)
+    found = (
+        (name, group_of(read_question(c.question), units_of(c.context, "retrieved"), (), c.golds,
+                        embedder))
+        for name, some in cases.items()
+        for c in some
+    )  # fmt: skip
+    return _stacked([(name, group) for name, group in found if group is not None])
+
+
+def group_of(
+    question: QuestionReading,
+    units: Sequence[ContextUnit],
+    hits: Sequence[Hit],
+    gold: Sequence[str],
+    embedder: Embedder | None,
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """One question's candidate rows (``RANK_COLUMNS``) and labels (the sentence holds a
+    gold phrase), or None: no candidate holds one, or the question is across languages
+    (every sentence, no lexical cap: those groups pulled the head off the plain matches
+    the unit tests pin, a default's value, 注入東海)."""
+    _, found, across = chosen(question, units, hits)
+    labels = np.array([contains_any(c.text, gold) for c in found], dtype=float)
+    if across or not labels.any():
+        return None
+    rows = candidate_rows(question.text, found, embedder)
+    scores = shipped_scorer().sentence_scores(rows, embedded=embedder is not None)
+    return np.hstack([rows, scores[:, None], rank_rows(question, found, embedder)]), labels
+
+
+def _stacked(groups: Sequence[tuple[str, tuple[np.ndarray, np.ndarray]]]) -> Groups:
+    numbers = [np.full(len(y), k) for k, (_, (_, y)) in enumerate(groups)]
+    return Groups(
+        np.vstack([x for _, (x, _) in groups]),
+        np.concatenate([y for _, (_, y) in groups]),
+        np.concatenate(numbers),
+        np.array([name for name, _ in groups]),
+    )
+
+
+def concatenated(a: Groups, b: Groups) -> Groups:
+    """``a``'s groups, then ``b``'s (renumbered after ``a``'s)."""
+    return Groups(
+        np.vstack([a.x, b.x]),
+        np.concatenate([a.y, b.y]),
+        np.concatenate([a.group, b.group + len(a.sets)]),
+        np.concatenate([a.sets, b.sets]),
+    )
+
+
+def without(g: Groups, columns: Sequence[str]) -> Groups:
+    """``g`` with ``columns`` (of ``RANK_COLUMNS``) zero, so a head fitted on it weighs them 0
+    (the direct-match columns the readers' head weighed against a sentence: e5's ``cosine``
+    and ``cosine_gap``, ``coverage`` and ``coverage_gap``)."""
+    x = g.x.copy()
+    x[:, [RANK_COLUMNS.index(c) for c in columns]] = 0.0
+    return replace(g, x=x)
 
 
 def fitted(g: Groups, keep: np.ndarray, beside: float) -> dict:
@@ -172,19 +241,29 @@ def learned_draft(scorer: Scorer, embedder: Embedder | None) -> Callable[[DraftR
     return draft
 
 
-def cross(paths: Sequence[Path], beside: float, lexical: bool = False) -> None:
-    """Leave one set out: fit on the others, answer it; beside the sentence head and rules.
-    Prints answer hit and refusals per held-out set and per kind of question."""
+def cross(
+    paths: Sequence[Path],
+    beside: float,
+    lexical: bool = False,
+    public: int = 0,
+    drop: Sequence[str] = (),
+) -> None:
+    """Leave one set out: fit on the others (and ``public`` questions of each public DEV
+    set), answer it; beside the sentence head and rules. Prints answer hit and refusals
+    per held-out set and per kind of question."""
     embedder = embedder_for(lexical)
     head_variant = variant(embedded=not lexical)
     asked = recorded(paths)
     g = groups_of(asked, embedder)
+    if public:
+        g = concatenated(g, public_groups(public, embedder))
+    g = without(g, drop)
     print(f"{len(g.sets)} groups, {len(g.y)} candidates", flush=True)
     sentence_head = replace(shipped_scorer(), rank={})  # the choice before the rank head
     rules = _answerer("rules") if embedder else ExtractiveAnswerer(None, scorer="rules").draft
     systems = {"rules": rules, "sentence head": learned_draft(sentence_head, embedder)}
     done: dict[str, list[Outcome]] = {}
-    for name in sorted(set(g.sets)):
+    for name in sorted({a.set for a in asked}):
         head = fitted(g, g.sets != name, beside)
         rows = (g.sets == name)[g.group]
         groups = _dense(g.group[rows])
@@ -195,6 +274,20 @@ def cross(paths: Sequence[Path], beside: float, lexical: bool = False) -> None:
         runs = {**systems, "readers": learned_draft(with_head(head, head_variant), embedder)}
         for system, draft in runs.items():
             done.setdefault(system, []).extend(answered(mine, draft))
+    _table(done)
+
+
+def compare(paths: Sequence[Path], weights: Sequence[Path]) -> None:
+    """Every recorded plain question answered with each weights file's heads (the bundled
+    embedder), one column a file: a refitted head against the shipped one on DEV."""
+    embedder = embedder_for(False)
+    asked = recorded(paths)
+    done = {
+        str(w): answered(
+            asked, learned_draft(scorer_from(json.loads(w.read_text("utf-8"))), embedder)
+        )
+        for w in weights
+    }
     _table(done)
 
 
@@ -220,10 +313,13 @@ def fit(
     lexical: bool = False,
     reader: tuple[Path, list[Path]] | None = None,
     cache: Path | None = None,
+    public: int = 0,
+    drop: Sequence[str] = (),
 ) -> None:
     """The head fitted on every set, written as ``out``'s rank head of the variant;
     ``reader`` (states, folds): the reader cosine column made out of sample; ``cache``:
-    where the groups are kept (minutes of embedding) for a later fit."""
+    where the groups are kept (minutes of embedding) for a later fit; ``public``: that
+    many questions of each public DEV set fitted too."""
     if cache is not None and cache.is_file():
         g = pickle.loads(cache.read_bytes())
     else:
@@ -232,6 +328,9 @@ def fit(
             cache.write_bytes(pickle.dumps(g))
     if reader is not None:
         g = with_reader_folds(g, *reader)
+    if public:
+        g = concatenated(g, public_groups(public, embedder_for(lexical)))
+    g = without(g, drop)
     data = json.loads(out.read_text("utf-8"))
     head = fitted(g, np.ones(len(g.sets), dtype=bool), beside)
     data.setdefault("rank", {})[variant(embedded=not lexical)] = head
@@ -264,7 +363,7 @@ def embedder_for(lexical: bool) -> Embedder | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("verb", choices=("cross", "fit"))
+    parser.add_argument("verb", choices=("cross", "fit", "compare"))
     parser.add_argument("recordings", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--beside", type=float, default=BESIDE, help="the sentence head's weight")
@@ -272,12 +371,26 @@ def main() -> None:
     parser.add_argument("--states", type=Path, help="late_xenc_data.py's cache of the groups")
     parser.add_argument("--reader-folds", type=Path, nargs="*", default=[], help="bi folds")
     parser.add_argument("--cache", type=Path, help="fit: the groups kept here (made if missing)")
+    parser.add_argument("--public", type=int, default=0, help="public DEV questions a set")
+    parser.add_argument("--drop", nargs="*", default=[], help="columns the head weighs 0")
+    parser.add_argument("--weights", type=Path, nargs="*", default=[], help="compare: files")
     args = parser.parse_args()
-    if args.verb == "cross":
-        cross(args.recordings, args.beside, args.lexical)
+    if args.verb == "compare":
+        compare(args.recordings, args.weights)
+    elif args.verb == "cross":
+        cross(args.recordings, args.beside, args.lexical, args.public, args.drop)
     else:
         reader = (args.states, args.reader_folds) if args.reader_folds else None
-        fit(args.recordings, args.beside, args.out, args.lexical, reader, args.cache)
+        fit(
+            args.recordings,
+            args.beside,
+            args.out,
+            args.lexical,
+            reader,
+            args.cache,
+            args.public,
+            args.drop,
+        )
 
 
 if __name__ == "__main__":
