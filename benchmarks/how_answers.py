@@ -26,7 +26,8 @@ from pathlib import Path
 from _table import markdown_table
 from askalong.answer.base import DraftRequest
 from askalong.answer.extractive.candidates import Candidate, candidates
-from askalong.answer.extractive.learned import answer_order, answered, direct_answer, weighed
+from askalong.answer.extractive.direct_choice import direct_answer
+from askalong.answer.extractive.learned import answer_order, answered, weighed
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.answer.scorer.model import shipped_scorer
 from askalong.answer.shape import shaped

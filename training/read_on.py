@@ -34,7 +34,8 @@ from train import OUT, STEPS, adam, spec, standardiser
 from _table import markdown_table
 from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.direct import joined
-from askalong.answer.extractive.learned import answer_order, answered, direct_choice, weighed
+from askalong.answer.extractive.direct_choice import direct_choice
+from askalong.answer.extractive.learned import answer_order, answered, weighed
 from askalong.answer.scorer.features import READ_ON
 from askalong.answer.scorer.model import shipped_scorer
 from askalong.answer.shape import shaped

@@ -5,7 +5,7 @@ The answerable head (``train.py``) was fitted on public QA groups only: it tells
 question over its own paragraph from one over another article's (AUC ~1.0) but not a
 reader's uncovered-but-plausible question from a covered one (AUC ~0.55 on the
 never-seen sets), and its thresholds refused 8-10 % of covered XQuAD questions. This
-head reads ``features.REFUSAL`` (the answerable head's summary and probability, the rank
+head reads ``refusal_row.REFUSAL`` (the answerable head's summary and probability, the rank
 head's best and margin, what the search knew of the best passage) for:
 
 - readers' plain questions over the never-seen sets (``benchmarks/unseen*``, recorded by
@@ -39,8 +39,8 @@ from train import OUT, STEPS, adam, spec, standardiser
 
 from _table import markdown_table
 from askalong.answer.extractive.learned import weighed
-from askalong.answer.scorer.features import REFUSAL
 from askalong.answer.scorer.model import network, shipped_scorer, variant
+from askalong.answer.scorer.refusal_row import REFUSAL
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading, read_question

@@ -20,7 +20,7 @@ from askalong.answer.extractive.answerer import ExtractiveAnswerer
 from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.learned import learned_answer, weighed
 from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES, entry_rows, rank_rows
-from askalong.answer.scorer.features import COLUMNS, ENTRY, REFUSAL, UNSEARCHED
+from askalong.answer.scorer.features import COLUMNS, ENTRY
 from askalong.answer.scorer.model import (
     RANK_COLUMNS,
     WEIGHTS_FILE,
@@ -28,6 +28,7 @@ from askalong.answer.scorer.model import (
     network,
     shipped_scorer,
 )
+from askalong.answer.scorer.refusal_row import REFUSAL, UNSEARCHED
 from askalong.config import load_settings
 from askalong.context.units import ContextUnit, places_of
 from askalong.errors import ConfigError

@@ -13,7 +13,7 @@ import numpy as np
 from tests.unit.test_answer_choice import unit_of
 
 from askalong.answer.extractive.candidates import candidates
-from askalong.answer.extractive.learned import _direct
+from askalong.answer.extractive.direct_choice import _direct
 from askalong.answer.extractive.passage_choice import KEPT, choose_passages
 from askalong.answer.scorer.model import Network
 from askalong.answer.scorer.passage_model import (

@@ -9,17 +9,20 @@ import numpy as np
 
 from askalong.answer.scorer.features import (
     ANSWERABLE,
-    ASKS,
     COLUMNS,
     EMBEDDED,
     LEXICAL,
-    REFUSAL,
-    UNSEARCHED,
     Sentence,
     answerable_features,
     covered_share,
-    refusal_features,
     sentence_features,
+)
+from askalong.answer.scorer.refusal_row import (
+    ASKS,
+    REFUSAL,
+    UNSEARCHED,
+    evidence_gaps,
+    refusal_features,
     unsaid_information,
     unseen_terms,
 )
@@ -94,7 +97,7 @@ def test_the_answerable_summary_reads_the_best_scored_sentence() -> None:
 
 def test_what_of_the_question_no_evidence_holds_is_measured_in_words_and_chinese_pairs() -> None:
     """A format the reader names that the evidence never mentions counts; the words the
-    evidence holds do not (``features.UNSEEN``)."""
+    evidence holds do not (``refusal_row.UNSEEN``)."""
     evidence = ["jq reads a stream of JSON texts.", "The --raw-input option reads lines."]
     share, words, longest = unseen_terms("Can jq read YAML files?", evidence)
     assert 0.0 < share < 1.0 and words == 2 / 3  # yaml, file
@@ -124,7 +127,7 @@ def test_a_word_weighs_what_the_model_s_unigram_pieces_say_of_how_rarely_it_is_w
 
 
 def test_what_the_question_says_that_the_evidence_never_does_is_weighed_by_its_rarity() -> None:
-    """``features.UNSAID``: a named thing missing weighs more than a common word missing;
+    """``refusal_row.UNSAID``: a named thing missing weighs more than a common word missing;
     nothing missing is all zero; a Chinese question's segmented words count too."""
     evidence = ["Stow runs on any system with Perl.", "It links files from a package tree."]
     named = unsaid_information("Does stow run on Wayland?", evidence)
@@ -135,13 +138,15 @@ def test_what_the_question_says_that_the_evidence_never_does_is_weighed_by_its_r
     chinese = unsaid_information("能在 Wayland 底下使用吗", ["程序在 X11 下运行。"])
     assert chinese[3] >= 2 and 0.0 < chinese[1] < 1.0
     assert unsaid_information("?", evidence) == (0.0, 0.0, 0.0, 0.0)
+    both = evidence_gaps("Does stow run on Wayland?", evidence)
+    assert both == (*unseen_terms("Does stow run on Wayland?", evidence), *named)
 
 
 def test_the_refusal_row_says_what_the_question_asks_for_in_one_column() -> None:
-    """``features.ASKS``: the question's answer type, one-hot, at the row's end."""
+    """``refusal_row.ASKS``: the question's answer type, one-hot, at the row's end."""
     row = refusal_features(
         np.zeros(len(ANSWERABLE)), 0.5, np.array([1.0, 0.25]), UNSEARCHED, False, False,
-        (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0), "yes_no",
+        (0.0,) * 7, "yes_no",
     )  # fmt: skip
     assert len(row) == len(REFUSAL)
     asks = row[[REFUSAL.index(c) for c in ASKS]]

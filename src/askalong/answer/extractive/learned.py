@@ -5,17 +5,18 @@ and the answerable head refuses ("not covered") below the threshold chosen on de
 What stays of the rule path are facts about the text, not about any document: headings,
 captions, formulas and page furniture name a topic and never answer it; a sentence
 announcing what follows ("… as follows:") answers with the next one, from its block or the
-next (a code block, a list: ``_announced``; ten never-seen DEV sets 670 -> 683 of 1,199,
-none lost: ``benchmarks/results/announced-DEV-2026-12-06.md``), as does a sentence left
-unfinished right above a code block (``_leads_into``: eleven sets 752 -> 755); the sentences
-answering for the entry the question names come first (``scoring.entry_sentences``). A
+next (a code block, a list: ``direct_choice._announced``; ten never-seen DEV sets 670 ->
+683 of 1,199, none lost: ``benchmarks/results/announced-DEV-2026-12-06.md``), as does a
+sentence left unfinished right above a code block (``direct_choice._leads_into``: eleven
+sets 752 -> 755); the sentences answering for the entry the question names come first
+(``scoring.entry_sentences``). A
 follow-up may answer with a sentence its previous answer quoted: readers ask after the
 condition or the second half of what they were just shown ("does it always do that?",
 "if both exist, which wins?"); barring those sentences lost 22 of the ten never-seen DEV
 sets' 175 covered follow-ups and gained none
 (``benchmarks/results/follow-up-repeat-DEV-2026-12-06.md``). Where the ``read_on`` head
 says so, the best sentence goes with what it leads into rather than with its pair
-(``read_on``; ``benchmarks/results/how-answers-DEV-2026-12-07.md``).
+(``read_on``, ``direct_choice``; ``benchmarks/results/how-answers-DEV-2026-12-07.md``).
 """
 
 from __future__ import annotations
@@ -29,26 +30,19 @@ from askalong.answer.base import NOT_COVERED, unit_quote
 from askalong.answer.extractive.across_rows import across_features
 from askalong.answer.extractive.boilerplate import asks, number_only
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
-from askalong.answer.extractive.direct import NOT_ANSWERS, announces, joined, with_neighbour
+from askalong.answer.extractive.direct import NOT_ANSWERS, joined
+from askalong.answer.extractive.direct_choice import direct_answer, neighbours, place
 from askalong.answer.extractive.passage_choice import PassageChoice, choose_passages
-from askalong.answer.extractive.read_on import read_on_row
 from askalong.answer.extractive.scoring import entry_sentences
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates, rank_rows
 from askalong.answer.extractive.thread_position import THREAD_WEIGHTS, thread_bonus
-from askalong.answer.scorer.features import (
-    UNSEARCHED,
-    answerable_features,
-    refusal_features,
-    unsaid_information,
-    unseen_terms,
-)
-from askalong.answer.scorer.model import Scorer, shipped_scorer, variant
-from askalong.answer.shape import fits
+from askalong.answer.scorer.features import answerable_features
+from askalong.answer.scorer.model import Scorer, shipped_scorer
+from askalong.answer.scorer.refusal_row import UNSEARCHED, evidence_gaps, refusal_features
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading
-from askalong.text.sentences import SENTENCE_ENDS
 from askalong.types import BlockSpan, Hit
 
 MAX_QUOTES = 4
@@ -57,14 +51,6 @@ MAX_QUOTES = 4
 # (3.6 quotes an answer against 2.4; the rules quote 3-4), CMRC / DRCD / HotpotQA dev
 # evidence hit +1 to +9 points (benchmarks/results/learned-quotes-DEV-2026-12-06.md)
 QUOTE_SHARE = 0.03
-# The runner-up joins the best sentence in the direct answer (in place of its neighbour)
-# when it has this share of the best's softmax weight and the two fit the answer's shape:
-# of the 548 covered DEV questions whose first choice missed, the second held the gold in
-# 125, most of them away from the best sentence. On the eight never-seen DEV sets' 931
-# covered questions: 444 answered with the neighbour
-# rule alone, 481 / 484 / 495 / 495 at shares 0.5 / 0.3 / 0.1 / 0
-# (benchmarks/results/runner-up-DEV-2026-12-06.md).
-RUNNER_UP_SHARE = 0.1
 NOTHING_ANSWERS = {
     "en": "No sentence in the documents searched answers the question.",
     "zh": "所给文档中没有能回答这个问题的句子。",
@@ -126,7 +112,6 @@ def weighed(
     ranks = scorer.rank_scores(rows, scores, entries, embedded)
     row = covered = None
     if found:
-        texts = [u.text for u in units]
         row = refusal_features(
             answerable_features(rows, scores),
             answerable,
@@ -134,8 +119,7 @@ def weighed(
             _searched(choice, hits),
             across,
             question.language == "zh",
-            unseen_terms(question.text, texts),
-            unsaid_information(question.text, texts),
+            evidence_gaps(question.text, [u.text for u in units]),
             question.form.answer_type,
         )
         covered = scorer.covered_probability(row, embedded)
@@ -200,14 +184,14 @@ def answered(
             "not_covered", NOT_COVERED[language], (), note, probability, language
         )
     direct = direct_answer(question, w, order, scorer, embedded)
-    shown = {_place(c) for c in direct}
-    further = [found[k] for k in _close(scores, order) if _place(found[k]) not in shown]
+    shown = {place(c) for c in direct}
+    further = [found[k] for k in _close(scores, order) if place(found[k]) not in shown]
     quoted = [*direct, *further[: max(MAX_QUOTES - len(direct), 0)]]
     quotes = tuple(
         unit_quote(n, w.units[c.unit], _span(c), c.text) for n, c in enumerate(quoted, start=1)
     )
     answer = joined([f"{q.text} [{q.number}]" for q in quotes[: len(direct)]], language)
-    around = [k for k in _neighbours(found, order[0]) if _place(found[k]) not in shown]
+    around = [k for k in neighbours(found, order[0]) if place(found[k]) not in shown]
     explanation = joined([found[k].text for k in around], language)
     return ExtractiveResult("answered", answer, quotes, explanation, probability, language)
 
@@ -216,54 +200,6 @@ def answer_order(question: QuestionReading, w: Weighed) -> list[int]:
     """The candidates that may answer, best first (the entry's own sentences first)."""
     ranked = [k for k in np.argsort(-w.ranks) if _may_answer(w.found[k])]
     return _entry_first(question, w.found, ranked)
-
-
-@dataclass(frozen=True)
-class DirectChoice:
-    """The direct answer's two offers: the best sentence with its pair (``_direct``, then
-    what they announce) and the read-on window (``read_on``) with its ``READ_ON`` row,
-    None where there is no window or it is the pair."""
-
-    pair: list[Candidate]
-    window: list[Candidate] | None
-    row: np.ndarray | None
-
-
-def direct_choice(question: QuestionReading, w: Weighed, order: list[int]) -> DirectChoice:
-    """The two offers for the direct answer (``training/read_on.py`` reads them too)."""
-    pair = _pair(w, order)
-    window = _window(w.units, w.found[order[0]])
-    if window is None or window == pair:
-        return DirectChoice(pair, None, None)
-    ranks = {_place(c): float(r) for c, r in zip(w.found, w.ranks, strict=True)}
-    return DirectChoice(pair, window, read_on_row(question, ranks, pair, window))
-
-
-def direct_answer(
-    question: QuestionReading, w: Weighed, order: list[int], scorer: Scorer, embedded: bool
-) -> list[Candidate]:
-    """The direct answer's sentences: the read-on window where the ``read_on`` head
-    chooses it, else the best sentence's pair."""
-    if variant(embedded) not in scorer.read_on:
-        return _pair(w, order)
-    choice = direct_choice(question, w, order)
-    if choice.window is not None and choice.row is not None:
-        return choice.window if scorer.reads_on(choice.row, embedded) else choice.pair
-    return choice.pair
-
-
-def _pair(w: Weighed, order: list[int]) -> list[Candidate]:
-    return _announced(w.units, [w.found[k] for k in _direct(w.found, order, w.ranks)])
-
-
-def _window(units: Sequence[ContextUnit], best: Candidate) -> list[Candidate] | None:
-    """``best``, the sentence read after it in its unit and what that one announces
-    (``_announced``), when the whole fits the answer's shape."""
-    after = _following(candidates(units), best)
-    if after is None:
-        return None
-    window = _announced(units, [best, after])
-    return window if fits(" ".join(c.text for c in window)) else None
 
 
 def _refused(w: Weighed, scorer: Scorer, language: str, embedded: bool) -> bool:
@@ -310,103 +246,11 @@ def _may_answer(candidate: Candidate) -> bool:
     return candidate.kind not in NOT_ANSWERS and not asks(text) and not number_only(text)
 
 
-def _direct(found: list[Candidate], order: list[int], scores: np.ndarray) -> list[int]:
-    """The best sentence with the next one of its piece when it announces it, else with
-    the runner-up when it is close (``RUNNER_UP_SHARE``), else with its better-scored
-    neighbour, each when the two fit the answer's shape: the scorer often ranks first the
-    sentence beside, or near, the one holding the answer."""
-    best = order[0]
-    after = _next(found, best)
-    if announces(found[best].text) and after is not None:
-        return [best, after]
-    second = _runner_up(found, order, scores)
-    if second is not None:
-        return _in_place(found, [best, second])
-    near = [k for k in _neighbours(found, best) if k in order]
-    pair = with_neighbour(best, near, lambda k: float(scores[k]), lambda k: found[k].text)
-    return _in_place(found, pair)
-
-
-def _announced(units: Sequence[ContextUnit], direct: list[Candidate]) -> list[Candidate]:
-    """``direct`` with what each of its sentences announcing what follows ("… renames it
-    to:", or a lead-in above a code block: ``_leads_into``) introduces: the next sentence
-    of its unit, in its block or the next one (a code block, a list), unless that is a
-    heading or the two overrun the answer's shape. The colon ends no sentence: the answer's
-    shape counts the two as one."""
-    out: list[Candidate] = []
-    taken = {_place(c) for c in direct}
-    every: list[Candidate] | None = None  # split only when a sentence may introduce more
-    for c in direct:
-        out.append(c)
-        if not (announces(c.text) or _unfinished(c)):
-            continue
-        every = every if every is not None else candidates(units)
-        after = _following(every, c)
-        if after is None or _place(after) in taken:
-            continue
-        if (announces(c.text) or _leads_into(c, after)) and fits(f"{c.text} {after.text}"):
-            out.append(after)  # else the announcing sentence is shown alone
-            taken.add(_place(after))
-    return out
-
-
-def _unfinished(c: Candidate) -> bool:
-    """Prose left without a full stop or a colon."""
-    return c.kind != "code" and not c.text.rstrip().endswith(SENTENCE_ENDS)
-
-
-def _leads_into(c: Candidate, after: Candidate) -> bool:
-    """Whether ``c`` ends its block unfinished right above a code block: a lead-in to that
-    code ("…, use" / "浏览器引入" above the command or tag)."""
-    return _unfinished(c) and after.kind == "code" and after.piece != c.piece
-
-
-def _following(every: list[Candidate], c: Candidate) -> Candidate | None:
-    """The sentence read right after ``c`` in its unit, if any may answer."""
-    later = [o for o in every if o.unit == c.unit and _place(o) > _place(c) and o.text.strip()]
-    after = min(later, key=_place, default=None)
-    return after if after is not None and after.kind not in NOT_ANSWERS else None
-
-
-def _runner_up(found: list[Candidate], order: list[int], scores: np.ndarray) -> int | None:
-    """The second-ranked sentence when it is close to the best and the two fit."""
-    if len(order) < 2:
-        return None
-    best, second = order[0], order[1]
-    close = np.exp(scores[second] - scores[best]) >= RUNNER_UP_SHARE
-    return second if close and fits(f"{found[best].text} {found[second].text}") else None
-
-
-def _in_place(found: list[Candidate], chosen: list[int]) -> list[int]:
-    """Sentences of one unit in the document's order; of two units, best first."""
-    if len({found[k].unit for k in chosen}) > 1:
-        return chosen
-    return sorted(chosen, key=lambda k: _place(found[k]))
-
-
-def _place(c: Candidate) -> tuple[int, int, int]:
-    return (c.unit, c.piece, c.index)
-
-
 def _close(scores: np.ndarray, order: list[int]) -> list[int]:
     """The sentences close to the best by the model's softmax weight, best first: the
     further quotes, once the direct answer's are set aside."""
     weight = np.exp(scores - scores.max())
     return [k for k in order if weight[k] >= QUOTE_SHARE * weight[order[0]]]
-
-
-def _next(found: list[Candidate], k: int) -> int | None:
-    c = found[k]
-    for j, other in enumerate(found):
-        if (other.unit, other.piece, other.index) == (c.unit, c.piece, c.index + 1):
-            return j
-    return None
-
-
-def _neighbours(found: list[Candidate], k: int) -> list[int]:
-    c = found[k]
-    places = {(c.unit, c.piece, c.index + step) for step in (-1, 1)}
-    return [j for j, o in enumerate(found) if (o.unit, o.piece, o.index) in places]
 
 
 def _span(c: Candidate) -> BlockSpan:

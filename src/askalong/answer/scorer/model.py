@@ -15,7 +15,7 @@ head's score (``RANK_COLUMNS``). The answerable head keeps reading the sentence 
 scores, the scale its threshold was chosen on.
 
 A fourth, optional head, ``refusal``, decides "not covered" where present (embedded
-variant): a logistic model over ``features.REFUSAL`` (the answerable head's summary and
+variant): a logistic model over ``refusal_row.REFUSAL`` (the answerable head's summary and
 probability, the rank head's best and margin, what the search knew of the best passage)
 fitted on readers' covered and uncovered questions over the never-seen documents and on
 public QA questions over their own paragraph and over another article's
@@ -57,9 +57,9 @@ from askalong.answer.scorer.features import (
     INTENT_COLUMNS,
     LEXICAL,
     READ_ON,
-    REFUSAL,
     answerable_features,
 )
+from askalong.answer.scorer.refusal_row import REFUSAL
 
 WEIGHTS_FILE = "weights.json"
 # the features, the sentence head's score and where the sentence stands in its entry

@@ -2,7 +2,7 @@
 probability (nats) of the word's best segmentation into e5's SentencePiece pieces, whose
 scores are the pieces' log probabilities in the model's training text. "the" costs ~7,
 "email" ~11, "wayland" ~21, "benjamini" ~29: a word the reader names that few texts use
-weighs more than a common one. The refusal head reads it (``features.UNSAID``): a rare
+weighs more than a common one. The refusal head reads it (``refusal_row.UNSAID``): a rare
 word the evidence never holds marks a question the document does not cover.
 
 The tokenizer is the loaded model's when an e5 embedder started in this process (``offer``), so
