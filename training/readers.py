@@ -63,6 +63,13 @@ from unseen_set import Item, contains_any, load_items, questions_of
 BESIDE = 0.4
 SCORE = RANK_COLUMNS.index("sentence_score")
 READER = RANK_COLUMNS.index("reader_cosine")
+NO_COLUMNS = np.zeros(0, dtype=int)
+# What ties a sentence to the question directly: e5's cosine and the question's coverage
+# (and their gaps to the best). Fitted on readers' groups alone, the head weighed them
+# against a sentence (readers paraphrase; the sentence repeating the question is often a
+# heading) and lost public QA, where the annotator wrote the question from the answer
+# sentence (XQuAD en right sentence first 0.70 -> 0.47). ``--floor`` keeps them >= 0.
+DIRECT_MATCH = ("cosine", "cosine_gap", "coverage", "coverage_gap")
 
 
 @dataclass
@@ -179,28 +186,42 @@ def without(g: Groups, columns: Sequence[str]) -> Groups:
     return replace(g, x=x)
 
 
-def fitted(g: Groups, keep: np.ndarray, beside: float) -> dict:
+def fitted(g: Groups, keep: np.ndarray, beside: float, floor: Sequence[str] = ()) -> dict:
     """The rank head's JSON spec fitted on the groups where ``keep`` (per group): a linear
-    model of the features added to ``beside`` times the sentence head's score."""
+    model of the features added to ``beside`` times the sentence head's score; the
+    ``floor`` columns may only count for a sentence (weights >= 0)."""
     rows = keep[g.group]
     x = np.delete(g.x[rows], SCORE, axis=1)
     mean, scale = standardiser(x)
     base = beside * g.x[rows][:, SCORE]
-    weights = fit_beside((x - mean) / scale, base, g.y[rows], _dense(g.group[rows]))
+    features = [c for c in RANK_COLUMNS if c != "sentence_score"]
+    floored = np.array([features.index(c) for c in floor], dtype=int)
+    weights = fit_beside((x - mean) / scale, base, g.y[rows], _dense(g.group[rows]), floored)
     layer = [np.insert(weights, SCORE, beside)[:, None], np.zeros(1)]
     return spec(RANK_COLUMNS, np.insert(mean, SCORE, 0.0), np.insert(scale, SCORE, 1.0), layer)
 
 
-def fit_beside(x: np.ndarray, base: np.ndarray, y: np.ndarray, group: np.ndarray) -> np.ndarray:
+def fit_beside(
+    x: np.ndarray,
+    base: np.ndarray,
+    y: np.ndarray,
+    group: np.ndarray,
+    floored: np.ndarray = NO_COLUMNS,
+) -> np.ndarray:
     """Weights ``w`` maximising the gold rows' softmax share of ``base + x @ w`` per group
-    (full-batch Adam from zero, ``train.py``'s steps and rate)."""
+    (full-batch Adam from zero, ``train.py``'s steps and rate), ``w[floored] >= 0``."""
     starts = starts_of(group)
 
     def grad_fn(params: list[np.ndarray]) -> tuple[float, list[np.ndarray]]:
         loss, ds = listwise_grad(base + x @ params[0], y, starts, group)
         return loss, [x.T @ ds]
 
-    params, _ = adam([np.zeros(x.shape[1])], grad_fn, STEPS)
+    def project(params: list[np.ndarray]) -> list[np.ndarray]:
+        w = params[0].copy()
+        w[floored] = np.maximum(w[floored], 0.0)
+        return [w]
+
+    params, _ = adam([np.zeros(x.shape[1])], grad_fn, STEPS, project=project)
     return params[0]
 
 
@@ -241,30 +262,62 @@ def learned_draft(scorer: Scorer, embedder: Embedder | None) -> Callable[[DraftR
     return draft
 
 
+@dataclass(frozen=True)
+class HeadFit:
+    """How a rank head is fitted: the sentence head's weight beside it, the public DEV
+    questions a set added, the columns weighed 0 and those kept >= 0."""
+
+    beside: float = BESIDE
+    public: int = 0
+    drop: Sequence[str] = ()
+    floor: Sequence[str] = ()
+
+
+def collected(
+    paths: Sequence[Path], embedder: Embedder | None, public: int, cache: Path | None
+) -> Groups:
+    """The recordings' groups, then ``public`` questions of each public DEV set; with
+    ``cache`` (a folder) each recording's and the public groups are kept there (minutes of
+    embedding each) and read back on the next run."""
+    parts = [_cached(cache, p.stem, lambda p=p: groups_of(recorded([p]), embedder)) for p in paths]
+    if public:
+        parts.append(_cached(cache, f"public-{public}", lambda: public_groups(public, embedder)))
+    g = parts[0]
+    for part in parts[1:]:
+        g = concatenated(g, part)
+    return g
+
+
+def _cached(folder: Path | None, name: str, make: Callable[[], Groups]) -> Groups:
+    if folder is None:
+        return make()
+    path = folder / f"{name}.groups.npz"
+    if path.is_file():
+        with np.load(path) as kept:
+            return Groups(**{k: kept[k] for k in kept.files})
+    folder.mkdir(parents=True, exist_ok=True)
+    g = make()
+    np.savez(path, **vars(g))
+    return g
+
+
 def cross(
-    paths: Sequence[Path],
-    beside: float,
-    lexical: bool = False,
-    public: int = 0,
-    drop: Sequence[str] = (),
+    paths: Sequence[Path], how: HeadFit, lexical: bool = False, cache: Path | None = None
 ) -> None:
-    """Leave one set out: fit on the others (and ``public`` questions of each public DEV
-    set), answer it; beside the sentence head and rules. Prints answer hit and refusals
-    per held-out set and per kind of question."""
+    """Leave one set out: fit on the others (and ``how.public`` questions of each public
+    DEV set), answer it; beside the sentence head and rules. Prints answer hit and
+    refusals per held-out set and per kind of question."""
     embedder = embedder_for(lexical)
     head_variant = variant(embedded=not lexical)
     asked = recorded(paths)
-    g = groups_of(asked, embedder)
-    if public:
-        g = concatenated(g, public_groups(public, embedder))
-    g = without(g, drop)
+    g = without(collected(paths, embedder, how.public, cache), how.drop)
     print(f"{len(g.sets)} groups, {len(g.y)} candidates", flush=True)
     sentence_head = replace(shipped_scorer(), rank={})  # the choice before the rank head
     rules = _answerer("rules") if embedder else ExtractiveAnswerer(None, scorer="rules").draft
     systems = {"rules": rules, "sentence head": learned_draft(sentence_head, embedder)}
     done: dict[str, list[Outcome]] = {}
     for name in sorted({a.set for a in asked}):
-        head = fitted(g, g.sets != name, beside)
+        head = fitted(g, g.sets != name, how.beside, how.floor)
         rows = (g.sets == name)[g.group]
         groups = _dense(g.group[rows])
         acc = top1(network(head, RANK_COLUMNS)(g.x[rows]), g.y[rows], groups).mean()
@@ -308,31 +361,23 @@ def _cell(f: Replayed) -> str:
 
 def fit(
     paths: Sequence[Path],
-    beside: float,
+    how: HeadFit,
     out: Path,
     lexical: bool = False,
     reader: tuple[Path, list[Path]] | None = None,
     cache: Path | None = None,
-    public: int = 0,
-    drop: Sequence[str] = (),
 ) -> None:
     """The head fitted on every set, written as ``out``'s rank head of the variant;
-    ``reader`` (states, folds): the reader cosine column made out of sample; ``cache``:
-    where the groups are kept (minutes of embedding) for a later fit; ``public``: that
-    many questions of each public DEV set fitted too."""
-    if cache is not None and cache.is_file():
-        g = pickle.loads(cache.read_bytes())
-    else:
-        g = groups_of(recorded(paths), embedder_for(lexical))
-        if cache is not None:
-            cache.write_bytes(pickle.dumps(g))
+    ``reader`` (states, folds): the reader cosine column made out of sample (the states
+    hold the recordings' groups, so the public ones are added after it)."""
+    g = collected(paths, embedder_for(lexical), 0, cache)
     if reader is not None:
         g = with_reader_folds(g, *reader)
-    if public:
-        g = concatenated(g, public_groups(public, embedder_for(lexical)))
-    g = without(g, drop)
+    if how.public:
+        g = concatenated(g, collected([], embedder_for(lexical), how.public, cache))
+    g = without(g, how.drop)
     data = json.loads(out.read_text("utf-8"))
-    head = fitted(g, np.ones(len(g.sets), dtype=bool), beside)
+    head = fitted(g, np.ones(len(g.sets), dtype=bool), how.beside, how.floor)
     data.setdefault("rank", {})[variant(embedded=not lexical)] = head
     out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(g.sets)} groups -> {out}")
@@ -370,27 +415,20 @@ def main() -> None:
     parser.add_argument("--lexical", action="store_true", help="the variant without vectors")
     parser.add_argument("--states", type=Path, help="late_xenc_data.py's cache of the groups")
     parser.add_argument("--reader-folds", type=Path, nargs="*", default=[], help="bi folds")
-    parser.add_argument("--cache", type=Path, help="fit: the groups kept here (made if missing)")
+    parser.add_argument("--cache", type=Path, help="a folder where the groups are kept")
     parser.add_argument("--public", type=int, default=0, help="public DEV questions a set")
     parser.add_argument("--drop", nargs="*", default=[], help="columns the head weighs 0")
+    parser.add_argument("--floor", nargs="*", default=[], help="columns weighed >= 0")
     parser.add_argument("--weights", type=Path, nargs="*", default=[], help="compare: files")
     args = parser.parse_args()
+    how = HeadFit(args.beside, args.public, args.drop, args.floor)
     if args.verb == "compare":
         compare(args.recordings, args.weights)
     elif args.verb == "cross":
-        cross(args.recordings, args.beside, args.lexical, args.public, args.drop)
+        cross(args.recordings, how, args.lexical, args.cache)
     else:
         reader = (args.states, args.reader_folds) if args.reader_folds else None
-        fit(
-            args.recordings,
-            args.beside,
-            args.out,
-            args.lexical,
-            reader,
-            args.cache,
-            args.public,
-            args.drop,
-        )
+        fit(args.recordings, how, args.out, args.lexical, reader, args.cache)
 
 
 if __name__ == "__main__":

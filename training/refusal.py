@@ -156,7 +156,9 @@ def fit(paths: Sequence[Path], out: Path, cache: Path | None, lexical: bool = Fa
 
 
 def _rows(paths: Sequence[Path], cache: Path | None, lexical: bool) -> Rows:
-    """The collected rows, read from ``cache`` when it exists (else written there)."""
+    """The collected rows, read from ``cache`` when it exists (else written there; as
+    ``.npz``, the suffix numpy would add)."""
+    cache = cache.with_suffix(".npz") if cache is not None else None
     if cache is not None and cache.exists():
         data = np.load(cache)
         return Rows(data["x"], data["y"], data["sets"])

@@ -127,7 +127,9 @@ def listwise_grad(s: np.ndarray, y: np.ndarray, starts: np.ndarray, group: np.nd
     return -np.log(gold + 1e-12).mean(), (p - q) / len(starts)
 
 
-def adam(params, grad_fn, steps: int, lr: float = 0.03):  # type: ignore[no-untyped-def]
+def adam(params, grad_fn, steps: int, lr: float = 0.03, project=None):  # type: ignore[no-untyped-def]
+    """Full-batch Adam; ``project`` (optional) maps the parameters back into their
+    feasible set after each step (projected gradient: a sign constraint)."""
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     for t in range(1, steps + 1):
@@ -139,6 +141,8 @@ def adam(params, grad_fn, steps: int, lr: float = 0.03):  # type: ignore[no-unty
             params[k] = params[k] - lr * (m[k] / (1 - 0.9**t)) / (
                 np.sqrt(v[k] / (1 - 0.999**t)) + 1e-8
             )
+        if project is not None:
+            params = project(params)
     return params, loss
 
 
