@@ -1,8 +1,8 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen17``: the later
-sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen17/``, each test-only until reported)
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen18``: the later
+sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen18/``, each test-only until reported)
 through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
@@ -380,9 +380,9 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen14: each run once, dev now; unseen15: held"
-            " out, not run yet; unseen16: frozen, waits behind unseen15; unseen17: frozen, waits"
-            " behind unseen16)"
+            "the set's folder (unseen … unseen15: each run once, dev now; unseen16: held"
+            " out, not run yet; unseen17: frozen, waits behind unseen16; unseen18: frozen, waits"
+            " behind unseen17)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
