@@ -52,7 +52,7 @@ SAMPLES = {
     ),
     "a.pm": (
         "package A::B;\nuse strict;\n\nsub new {\n    return bless {}, shift;\n}\n\n"
-        "sub A::C::m {\n    f(1);\n}\n\n1;\n"
+        "sub A::C::m {\n    f(1);\n}\n\n1;\n__END__\n\n=head1 NAME\n\nA::B - no code\n"
     ),
 }
 EXPECTED = {
@@ -67,7 +67,7 @@ EXPECTED = {
     "a.lua": [(), ("helper",), ("M", "parse"), ()],
     "a.php": [(), ("A",), ("A", "build")],
     "a.kt": [(), ("P",), ("P", "norm")],
-    "a.pm": [("A::B",), ("A::B", "new"), ("A::C", "m"), ("A::B",)],
+    "a.pm": [("A::B",), ("A::B", "new"), ("A::C", "m"), ("A::B",), ()],  # __END__: no package's
 }
 
 

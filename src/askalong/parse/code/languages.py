@@ -45,6 +45,7 @@ class Grammar:
     # Statements that open a container running to the next of them in their block, or to
     # the block's end: Perl's ``package Foo;`` (``package Foo {...}`` is an ordinary one).
     scoping: frozenset[str] = frozenset()
+    scoping_stops: frozenset[str] = frozenset()  # what else ends that run: Perl's ``__END__``
     # What joins a package to a name in one word (Perl's ``Text::Diff::diff``): a definition
     # so named belongs to that package whole, a call so written is called on the package.
     package_separator: str = ""
@@ -317,6 +318,7 @@ PERL = Grammar(
     imports=frozenset({"use_statement", "require_expression"}),
     call_query=_PERL_CALLS,
     scoping=frozenset({"package_statement"}),
+    scoping_stops=frozenset({"eof_marker"}),  # documentation or data follows, no package's
     package_separator="::",
     blanked=r"(?m)^[ \t]*sub[ \t]+[\w:]+[ \t]*(?:\([^)\n]*\))?[ \t]*;",
 )

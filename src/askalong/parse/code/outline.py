@@ -150,11 +150,13 @@ def _name(node: Any, grammar: Grammar) -> tuple[str, ...]:
 
 def _last(node: Any, grammar: Grammar) -> Any:
     """The last node a definition covers: itself, or for a scoping statement with no block
-    of its own (Perl's ``package Foo;``) the last one before the next such statement."""
+    of its own (Perl's ``package Foo;``) the last one before the next such statement (or
+    a stop: ``__END__``)."""
     if node.type not in grammar.scoping or any(c.type == "block" for c in node.named_children):
         return node
+    stops = grammar.scoping | grammar.scoping_stops
     last, sibling = node, node.next_named_sibling
-    while sibling is not None and sibling.type not in grammar.scoping:
+    while sibling is not None and sibling.type not in stops:
         last, sibling = sibling, sibling.next_named_sibling
     return last
 
