@@ -1,8 +1,8 @@
 """Perl read through its grammar (issue 32): subs as blocks named (package, name), and the
 call graph over every way Perl calls a sub by name (``f(x)``, ``&f(x)``, ``f $x``,
 ``Pkg::f(x)``, ``Pkg->m``, ``$self->m``), checked against what ``perl -MO=Xref`` binds
-for the same two files (plus the method calls it leaves to run time: ``$self->normalise``
-in its own package, ``Shape::Color->new``)."""
+for the same files (plus the method calls it leaves to run time: ``$self->normalise``
+in its own package or its parent's, ``Shape::Color->new``, ``$class->SUPER::new``)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,19 @@ sub show {
 
 show( $ARGV[0] // "ff8800" );
 """
-FILES = {"lib/Shape/Color.pm": COLOR, "paint.pl": PAINT}
+PALE = """package Shape::Pale;
+use parent -norequire, 'Shape::Color';
+
+sub new {
+    my ( $class, $hex ) = @_;
+    my $self = $class->SUPER::new($hex);
+    $self->normalise;
+    return $self;
+}
+
+1;
+"""
+FILES = {"lib/Shape/Color.pm": COLOR, "paint.pl": PAINT, "lib/Shape/Pale.pm": PALE}
 
 
 def repository() -> Repository:
@@ -133,6 +145,14 @@ def test_the_call_graph_binds_what_perl_binds_by_name() -> None:
     assert callees(repo, "paint.pl", ("show",)) == {
         ("Shape::Color", "new"),
         ("Shape::Color", "parse_hex"),
+    }
+
+
+def test_a_method_not_its_package_s_own_is_its_parent_s() -> None:
+    # ``$class->SUPER::new`` and ``$self->normalise`` under ``use parent``
+    assert callees(repository(), "lib/Shape/Pale.pm", ("Shape::Pale", "new")) == {
+        ("Shape::Color", "new"),
+        ("Shape::Color", "normalise"),
     }
 
 
