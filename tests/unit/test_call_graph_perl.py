@@ -48,6 +48,13 @@ sub Shape::Color::Dark::new {
     return Shape::Color::new( $class, "101010" ) if pairs("1010");
 }
 
+sub pair_count () { return 3 }
+
+sub describe {
+    my $n = pair_count;
+    return $n;
+}
+
 1;
 """
 PAINT = """#!/usr/bin/perl
@@ -104,6 +111,8 @@ def test_subs_are_blocks_named_by_their_package_and_a_forward_declaration_is_non
         (("Shape::Color", "clamp"), (24, 24)),  # ``sub clamp($);`` took no body
         (("Shape::Color", "normalise"), (26, 30)),
         (("Shape::Color::Dark", "new"), (32, 35)),  # named with its own package
+        (("Shape::Color", "pair_count"), (37, 37)),  # back in its package
+        (("Shape::Color", "describe"), (39, 42)),
     ]
     assert blocks[0].section_path == ("Shape::Color",)
     assert blocks[0].text.startswith("package Shape::Color;\nuse strict;")
@@ -141,6 +150,8 @@ def test_the_call_graph_binds_what_perl_binds_by_name() -> None:
         ("Shape::Color", "new"),
         ("Shape::Color", "pairs"),
     }
+    # a bareword, called as a value assigned
+    assert callees(repo, color, ("Shape::Color", "describe")) == {("Shape::Color", "pair_count")}
     # ``Shape::Color->new`` and an imported ``parse_hex``, from another file
     assert callees(repo, "paint.pl", ("show",)) == {
         ("Shape::Color", "new"),

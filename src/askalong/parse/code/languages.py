@@ -298,15 +298,18 @@ BASH = Grammar(
     extra_definitions=_BASH_SOURCES,
 )
 # Perl: ``f(x)``, ``&f(x)``, ``f $x`` (a list operator, prototyped subs called so), and
-# ``$obj->m``, ``Pkg->m``; the receiver of ``$self->m`` is ``self``. A bare ``f;`` is a
-# bareword, as likely a constant or a filehandle, left out; builtins of one operand
-# (``shift``, ``ref``) are nodes of their own, no calls.
+# ``$obj->m``, ``Pkg->m``; the receiver of ``$self->m`` is ``self``. A bareword is a call
+# only as a statement or a value assigned (``tick;``, ``my $h = output_h;``): elsewhere it
+# is as often a class, a filehandle or a constant; builtins of one operand (``shift``,
+# ``ref``) are nodes of their own, no calls.
 _PERL_CALLS = """\
 (function_call_expression function: (function) @callee)
 (ambiguous_function_call_expression function: (function) @callee)
 (method_call_expression invocant: (scalar (varname) @receiver) method: (method) @callee)
 (method_call_expression invocant: (_) @receiver method: (method) @callee
     (#not-match? @receiver "^[$][A-Za-z_][A-Za-z_0-9]*$"))
+(expression_statement (bareword) @callee)
+(assignment_expression right: (bareword) @callee)
 """
 PERL = Grammar(
     "perl",
