@@ -190,11 +190,11 @@ def _off_baseline(first: Box, other: Box) -> bool:
     return abs(other[3] - first[3]) > _OFF_TOP_SHARE * height
 
 
-def _marked(marks: list[Mark], at: int, start: int, end: int) -> bool:
-    """Whether a footnote marker candidate lies in ``start:end`` (``at``: the next one)."""
+def _mark_in(marks: list[Mark], at: int, start: int, end: int) -> Mark | None:
+    """The first footnote marker candidate in ``start:end`` (``at``: the next one)."""
     while at < len(marks) and marks[at].start < start:
         at += 1
-    return at < len(marks) and marks[at].start < end
+    return marks[at] if at < len(marks) and marks[at].start < end else None
 
 
 def _joined(one: Box, two: Box) -> Box:
@@ -252,8 +252,8 @@ class _PageReader:
                 if last[0] < first[0]:
                     self.chars(text, start, end, spaced)
                     continue
-                if self.scripted(text, start, end, first, last) and not _marked(
-                    marks, next_mark, start, end
+                if self.scripted(text, start, end, first, last) and not self.footnoted(
+                    _mark_in(marks, next_mark, start, end)
                 ):
                     self.baselines(text, start, end, spaced)
                     continue
@@ -280,6 +280,11 @@ class _PageReader:
             return True
         digit = _DIGIT_AFTER_LETTER.search(text, start, end)
         return digit is not None and _off_baseline(first, self.box(digit.end() - 1))
+
+    def footnoted(self, mark: Mark | None) -> bool:
+        """Whether ``mark`` is a raised footnote marker ("SCIDOCS3"), which ``marked``
+        writes; a digit set low ("xi2" printed x with i2 lowered) is a subscript."""
+        return mark is not None and raised(self.box(mark.start), self.box(mark.neighbour))
 
     def marked(self, piece: str, start: int, mark: Mark) -> str:
         """``piece`` with ``mark`` as superscript digits when it is printed raised."""
