@@ -32,6 +32,7 @@ _OFF_BASELINE_SHARE = 0.15
 _OFF_TOP_SHARE = 0.25
 _EVEN_POINTS = 0.5
 _DIGIT_AFTER_LETTER = re.compile(r"[^\W\d_][0-9]")
+_CLOSING_MARKS = frozenset(",.;:)]}")
 _ARROWHEAD = re.compile(f"[{HEADS}]")
 # A gap between words wider than this many font sizes separates table cells.
 _CELL_GAP_SIZES = 0.8
@@ -274,12 +275,18 @@ class _PageReader:
 
     def scripted(self, text: str, start: int, end: int, first: Box, last: Box) -> bool:
         """Whether the run ``start:end`` leaves its first character's baseline: at its
-        end ("P2" printed P², "Q," printed Q and a comma) or at a digit after a letter
-        ("H2O" printed H₂O)."""
+        end ("P2" printed P², "Q," printed Q and a comma), at a digit after a letter
+        ("H2O" printed H₂O), or just before closing punctuation ("tm," printed t with m
+        lowered)."""
         if _off_baseline(first, last):
             return True
         digit = _DIGIT_AFTER_LETTER.search(text, start, end)
-        return digit is not None and _off_baseline(first, self.box(digit.end() - 1))
+        if digit is not None:
+            return _off_baseline(first, self.box(digit.end() - 1))
+        before = end - 2  # the letter a closing mark follows
+        if before > start and text[end - 1] in _CLOSING_MARKS and text[before].isalpha():
+            return _off_baseline(first, self.box(before))
+        return False
 
     def footnoted(self, mark: Mark | None) -> bool:
         """Whether ``mark`` is a raised footnote marker ("SCIDOCS3"), which ``marked``
