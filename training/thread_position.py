@@ -6,13 +6,12 @@ Each leaning follow-up becomes a group: the candidates the learned answerer rank
 ``learned.weighed`` makes of the recorded evidence), the rank head's scores, each one's
 position (``POSITIONS``) and whether it holds a gold phrase. The weights are chosen by
 coordinate search over a grid (in units of the groups' median score spread) for the most
-groups whose best-scored sentence holds the gold, the smaller weight on a tie. ``cross``
-fits on every set but one and answers that set's follow-ups with the real answerer
-(``learned_answer``) with and without the fitted weights; ``fit`` prints the weights fitted
-on every set, for ``THREAD_WEIGHTS``.
+groups whose best-scored sentence holds the gold, the smaller weight on a tie. Each set's
+follow-ups are answered by the real answerer (``learned_answer``) with the weighting chosen
+on the other sets, beside none; then every weighting's total over all sets and the score
+spread (one step), whose best weighting goes into ``THREAD_WEIGHTS``.
 
-    PYTHONPATH=src:benchmarks python training/thread_position.py cross /work/data/rec/unseen*.pkl
-    PYTHONPATH=src:benchmarks python training/thread_position.py fit /work/data/rec/unseen*.pkl
+    PYTHONPATH=src:benchmarks:training python training/thread_position.py /work/data/rec/unseen*.pkl
 """
 
 from __future__ import annotations

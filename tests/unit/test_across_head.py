@@ -1,7 +1,8 @@
-"""The across head (issue 32): a question over evidence in the other language is ordered
-by its own head, fitted on readers' cross-lingual questions (``training/across_rank.py``),
-reading what ties the two languages (the names they write alike, the cosines); a
-question in the evidence's language never reads it."""
+"""The across head (issue 32): a question over evidence in the other language can be
+ordered by its own head, fitted on readers' cross-lingual questions
+(``training/across_rank.py``), reading what ties the two languages (the names they write
+alike, the cosines); a question in the evidence's language never reads it, and without
+one (the shipped weights now) the rank head orders both."""
 
 from __future__ import annotations
 
@@ -111,21 +112,14 @@ def embedder(tmp_path_factory: pytest.TempPathFactory, model_caches: Path) -> Em
     return default_embedder(Settings(home=seeded(tmp_path_factory.mktemp("across"), model_caches)))
 
 
-def test_the_shipped_across_head_answers_a_chinese_question_over_english_text(
+def test_the_shipped_heads_answer_a_chinese_question_over_english_text(
     embedder: Embedder,
 ) -> None:
-    """With the shipped heads and the bundled embedder, the sentence that answers wins."""
+    """With the shipped heads and the bundled embedder, the sentence that answers wins
+    (no across head ships: refitted after the rank head's direct-match columns were kept
+    from counting against a sentence, it answered 93 of 213 DEV cross-lingual questions
+    each set left out, the rank head alone 97)."""
     result = learned_answer(
         read_question("回滚日志在什么情况下算是“热”的？"), _units(LOCKING), embedder=embedder
     )
     assert result.status == "answered" and "non-zero header" in result.answer
-
-
-def test_the_shipped_across_head_is_a_linear_model_starting_from_the_rank_score() -> None:
-    """Fitted on readers' cross-lingual questions (``training/across_rank.py``): one linear
-    layer over general columns, the rank head's score still counting most."""
-    head = shipped_scorer().across["embedded"]
-    weights = head.layers[0][0][:, 0]
-    assert len(head.layers) == 1 and weights.shape == (len(ACROSS_COLUMNS),)
-    assert int(np.argmax(weights)) == ACROSS_COLUMNS.index("rank_score")
-    assert "lexical" not in shipped_scorer().across  # without vectors nothing ties the languages

@@ -8,10 +8,12 @@ Each candidate in a passage the previous answer quoted gets one of ``POSITIONS``
 sentence the answer said (``said``), the next one, the two after that, one further on,
 or one before it. Their weights (``THREAD_WEIGHTS``) are added to the rank head's score;
 ``training/thread_position.py`` chose them on the DEV sets' follow-ups by the real
-answerer's answers, each set answered with the weight chosen on the other thirteen
-(leaning follow-ups 122 -> 124 / 197; ``benchmarks/results/follow-ups-DEV-2026-12-07.md``):
-one weight, half the rank scores' median spread, for the said sentence and every one
-after it; none before it.
+answerer's answers, each set answered with the weight chosen on the others (fourteen
+sets: leaning follow-ups 122 -> 124 / 197, ``benchmarks/results/follow-ups-DEV-2026-12-07.md``;
+chosen again on fifteen for the rank head refitted with its direct-match columns kept
+>= 0: 130 -> 133 / 216, ``benchmarks/results/rank-floor-2026-12-07.md``): one weight, half
+the rank scores' median spread, for the said sentence and every one after it; none
+before it.
 """
 
 from __future__ import annotations
@@ -24,13 +26,13 @@ from askalong.answer.extractive.candidates import Candidate
 from askalong.text.fold import fold
 
 POSITIONS = ("said", "next", "after", "further", "before")
-# chosen by training/thread_position.py on the fourteen DEV sets' follow-ups ("from said
-# +0.5": half the median spread of a follow-up's rank scores, 2.2212)
+# chosen by training/thread_position.py on the fifteen DEV sets' follow-ups ("from said
+# +0.5": half the median spread of a follow-up's rank scores, 2.5380)
 THREAD_WEIGHTS: Mapping[str, float] = {
-    "said": 1.1106,
-    "next": 1.1106,
-    "after": 1.1106,
-    "further": 1.1106,
+    "said": 1.269,
+    "next": 1.269,
+    "after": 1.269,
+    "further": 1.269,
     "before": 0.0,
 }
 _MIN_SAID = 12  # folded characters a sentence needs to count as said (not "Yes.")
