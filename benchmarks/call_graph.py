@@ -21,7 +21,9 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -64,8 +66,12 @@ def stdlib_copy(into: Path, package: str) -> Path:
     return into
 
 
-def predicted(root: Path, pattern: str = "*.py") -> tuple[set[Edge], set[Edge]]:
-    """The graph's (callee edges, caller edges) over the ``pattern`` files under ``root``."""
+def predicted(
+    root: Path, pattern: str = "*.py", keep: Callable[[Any, str], bool] | None = None
+) -> tuple[set[Edge], set[Edge]]:
+    """The graph's (callee edges, caller edges) over the ``pattern`` files under ``root``;
+    with ``keep``, only those of the call sites it keeps (given the site and its file's
+    relative path)."""
     from askalong.context.code_graph import Repository
     from askalong.parse.code.parser import parse
 
@@ -90,8 +96,10 @@ def predicted(root: Path, pattern: str = "*.py") -> tuple[set[Edge], set[Edge]]:
                 continue
             place = Place(file, block)
             node: Node = (file.source, block.section_path)
-            callees.update((node, _node(t)) for _, t in repository.callees(place))
-            callers.update((_node(c), node) for _, c in repository.callers(place))
+            found = repository.callees(place)
+            callees.update((node, _node(t)) for s, t in found if not keep or keep(s, file.source))
+            found = repository.callers(place)
+            callers.update((_node(c), node) for s, c in found if not keep or keep(s, c.file.source))
     return callees, callers
 
 

@@ -120,10 +120,17 @@ def score_row(
     ]
 
 
-def publish(title: str, rows: list[list[str]], notes: str, result: str, out: Path | None) -> None:
+def publish(
+    title: str,
+    rows: list[list[str]],
+    notes: str,
+    result: str,
+    out: Path | None,
+    day: str = "2026-12-05",
+) -> None:
     header = ["package", "files", "nodes", "callee P", "callee R", "caller P", "caller R",
               "true edges"]  # fmt: skip
-    intro = f"# {title} (2026-12-05)\n\n`" + " ".join(sys.argv) + "`\n\n"
+    intro = f"# {title} ({day})\n\n`" + " ".join(sys.argv) + "`\n\n"
     write_results(intro + markdown_table(header, "lrrrrrrr", rows) + notes, result, out)
 
 

@@ -1,6 +1,7 @@
 """The reader's screenshots for the README: the SPECTER paper (issue 13's reproduction)
 ingested into a real server, a sentence on page 1 selected and explained, the first quote
-shown in the page; saved at 1400×900 and 800×600, light and dark, English and Chinese UI
+shown in the page (its citation in the answer clicked); saved at 1400×900 and 800×600,
+light and dark, English and Chinese UI
 (8 PNGs, `docs/images/reader-<lang>-<scheme>-<width>x<height>.png`), and the English light
 1400×900 one again as the README's hero, `docs/images/reader-paper.png`. The chat page
 (`/chat.html`) with a two-part question answered over the paper and the SELECT page of the
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from evaldata import EVALDATA
 
@@ -79,13 +80,19 @@ def explained(page: Page, server: LiveServer, document_id: str) -> None:
     page.locator(".fab-ask").click()
     page.locator('.askbox .chip[data-intent="explain"]').click()
     turn = wait_for_answer(page)
-    first = turn.locator(".quote-number").first
-    if first.count():
-        first.click()
+    show_first_quote(turn)
     page.evaluate("getSelection().removeAllRanges()")
     page.mouse.move(1, 1)
     page.wait_for_timeout(1400)  # the highlight's pulse ends; images settle
     expect(page.locator(".fab")).to_be_hidden()
+
+
+def show_first_quote(turn: Locator) -> None:
+    """The answer's own "1" clicked, as a reader clicks it: the quote card's number lies
+    below the panel's fold, and clicking it there scrolls the answer out of the picture."""
+    first = turn.locator(".answer-text .cite").first
+    if first.count():
+        first.click()
 
 
 def chatted(page: Page, server: LiveServer, question: str) -> None:
@@ -149,9 +156,7 @@ def code_explained(page: Page, server: LiveServer, document_id: str) -> None:
     wrap.locator(".symbol-more").click()
     expect(wrap.locator(".symbol-link").first).to_be_visible()
     wrap.scroll_into_view_if_needed()
-    first = turn.locator(".quote-number").first
-    if first.count():
-        first.click()
+    show_first_quote(turn)
     page.evaluate("getSelection().removeAllRanges()")
     page.mouse.move(1, 1)
     page.wait_for_timeout(1400)  # the highlight's pulse ends

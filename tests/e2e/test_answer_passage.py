@@ -85,3 +85,22 @@ def test_the_passage_shows_under_the_answer_with_the_answer_marked(served: Page)
 
 def test_an_answer_without_a_passage_shows_none(served: Page) -> None:
     assert _show(served, _answer(False)) is None
+
+
+def test_the_explanation_shows_its_citations_as_buttons(served: Page) -> None:
+    """An answer cut to its length goes on in the explanation (answer/shape.py), its "[1]"
+    with it: shown as the answer's own citation button, never as "[1]"."""
+    answer = _answer(False)
+    answer["explanation"] = f"这个设置只能在启动时设置。{ANSWER}[1]"
+    script = (
+        "async (arg) => { const m = await import('/panel/turn-view.js');"
+        " const turn = new m.Turn({question: 'q', intent: 'ask', anchor: null, blocks: new Map(),"
+        " onQuote: (quote) => { window.shownQuote = quote.number; }, onAnchor: () => {},"
+        " whole: 'the document'}); document.body.append(turn.el); turn.showAnswer(arg);"
+        " const part = turn.el.querySelector('.explanation');"
+        " part.querySelector('button.cite').click();"
+        " return {text: part.textContent, shown: window.shownQuote}; }"
+    )
+    shown = served.evaluate(script, answer)
+    assert "[1]" not in shown["text"] and shown["text"].endswith(f"{ANSWER}1")
+    assert shown["shown"] == 1

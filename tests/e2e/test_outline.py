@@ -9,6 +9,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from e2e.asking import Asking, text_target
 from e2e.conftest import Library
 from e2e.reader import open_reader
 
@@ -37,6 +38,26 @@ def test_the_outline_sidebar_marks_the_section_being_read(page: Page, library: L
     assert (
         items.evaluate_all("(all) => all.findIndex(i => i.classList.contains('current'))") < later
     )
+
+
+def test_a_quote_shown_marks_its_own_section(asking_page: Page, asking: Asking) -> None:
+    """SPECTER's page 3: a quote atop the right column, in 2.4, whose heading sits at the foot
+    of the left column. Centred on the quote, the view's middle lies below no heading of 2.4,
+    and the outline marked "Document Representation" (issue 32's screenshots)."""
+    page = asking_page
+    structure = asking.server.structure(asking.paper)
+    open_reader(page, asking.server.url, asking.paper)
+    page.wait_for_selector('.page[data-page="1"].loaded')
+    quote = text_target(structure, "To provide a more nuanced training signal")
+    page.evaluate(
+        "([b, s, e]) => window.askalong.highlight(b, s, e)",
+        [quote.block_id, quote.start, quote.end],
+    )
+    current = page.locator(".outline-item.current")
+    expect(current).to_contain_text("2.4 Selecting Negative Distractors")
+    # Scrolled on by the reader, the view's middle decides again.
+    page.evaluate("window.askalong.pages.goTo(1)")
+    expect(current).not_to_contain_text("2.4")
 
 
 def test_the_outline_sidebar_stays_collapsed_across_a_reload(page: Page, library: Library) -> None:

@@ -233,3 +233,52 @@ def typeset_pdf(
 def _pdf_string(text: str) -> bytes:
     raw = text.encode("latin-1", "replace")
     return raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+
+
+def inline_math_pdf() -> bytes:
+    """One letter page of inline mathematics set as TeX sets it, glyph run by glyph run:
+    "if P¹ −cite→ P² then": scripts raised in a smaller size, the arrow drawn as two
+    minus signs and an arrowhead (Symbol), its label over it; "but P¹ −cite↛ P³," with a
+    slash struck through the arrow; "water is H₂O." with a lowered 2; "so A =⇒ B holds"
+    with a long double arrow drawn as "=" and "⇒"."""
+    runs = [
+        (1, 11, 72, 700, "if P"),
+        (1, 7, 88.4, 704, "1"),
+        (1, 7, 97.5, 708, "cite"),
+        (2, 11, 96, 702, "\x2d"),
+        (2, 11, 101, 702, "\x2d"),
+        (2, 11, 106, 700, "\xae"),
+        (1, 11, 121, 700, "P"),
+        (1, 7, 128.6, 704, "2"),
+        (1, 11, 135, 700, "then the"),
+        (1, 11, 72, 684, "but P"),
+        (1, 7, 98.2, 688, "1"),
+        (1, 7, 112.5, 692, "cite"),
+        (2, 11, 111, 686, "\x2d"),
+        (2, 11, 116, 686, "\x2d"),
+        (2, 11, 121, 684, "\xae"),
+        (1, 11, 117, 682, "/"),
+        (1, 11, 136, 684, "P"),
+        (1, 7, 143.6, 688, "3"),
+        (1, 11, 147.6, 684, ", so"),
+        (1, 11, 72, 668, "water is H"),
+        (1, 7, 121.4, 665, "2"),
+        (1, 11, 125.4, 668, "O. So A"),
+        (2, 11, 177, 668, "\x3d"),
+        (2, 11, 181, 668, "\xde"),
+        (1, 11, 196, 668, "B holds."),
+    ]
+    content = b"\n".join(
+        b"BT /F%d %d Tf %.1f %.1f Td (%s) Tj ET" % (font, size, x, y, _pdf_string(text))
+        for font, size, x, y, text in runs
+    )
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>",
+    ]
+    return _assemble(objects)

@@ -1,4 +1,4 @@
-"""Ruby, Lua, PHP and Kotlin repositories read through their grammars (issue 32, item 4): one
+"""Ruby, Lua, PHP, Kotlin and Perl repositories read through their grammars (issue 32, item 4): one
 small file per language added with the CLI and asked through ``askalong ask`` with the
 real store and tree-sitter. "Where is X defined" quotes the definition's own line (a
 qualified name like ``Color.build`` too) and "what calls X" the call lines, read off the
@@ -109,6 +109,26 @@ data class Color(val rgb: List<Int>) {
 fun parseHexColor(hex: String): List<Int> =
     hex.chunked(2).map { it.toInt(16) }
 """
+PERL = """package Paint::Color;
+use strict;
+
+# A colour read from hex digits.
+sub build {
+    my ( $class, $hex ) = @_;
+    return bless { rgb => [ parse_hex_color($hex) ] }, $class;
+}
+
+sub to_string {
+    my $self = shift;
+    return $self->format;
+}
+
+sub format { my $self = shift; return join ",", @{ $self->{rgb} } }
+
+sub parse_hex_color { return map { hex } $_[0] =~ /(..)/g }
+
+1;
+"""
 CASES = {
     "color.rb": (
         RUBY,
@@ -124,6 +144,14 @@ CASES = {
         PHP,
         ("Where is Color.build defined?", ["public static function build(string $hex): Color"]),
         ("What calls parse_hex_color?", ["return new Color(parse_hex_color($hex));"]),
+    ),
+    "color.pm": (
+        PERL,
+        ("Where is Paint::Color::build defined?", ["sub build {"]),
+        (
+            "What calls parse_hex_color?",
+            ["return bless { rgb => [ parse_hex_color($hex) ] }, $class;"],
+        ),
     ),
     "color.kt": (
         KOTLIN,
@@ -176,6 +204,7 @@ def test_what_calls_x_is_answered_from_the_call_graph(
         ("fields.lua", "What calls parse?", ["return M.parse(text)[1]"]),
         ("color.php", "What calls format?", ["return $this->format();"]),
         ("color.kt", "What calls format?", ["return format()"]),
+        ("color.pm", "What calls format?", ["return $self->format;"]),
     ],
 )
 def test_a_call_on_a_module_or_table_resolves_to_its_member(

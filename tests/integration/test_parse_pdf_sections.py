@@ -109,3 +109,14 @@ def test_the_authors_under_a_papers_title_are_body_text(evaldata: Path) -> None:
     assert authors.kind == "paragraph" and authors.page == 1
     headings = [b.text for b in doc.blocks if b.kind == "heading" and b.page == 1]
     assert "Abstract" in headings and "1 Introduction" in headings
+
+
+def test_a_short_chinese_numbered_heading_opens_its_section() -> None:
+    """ "3.1 网络" (two Han characters after the number) was too few letters to be a heading,
+    so the Debian Edu manual's network section sat under "3 结构"; the manual's title, from
+    its first heading "1 Debian Edu 12", drops the section number."""
+    path = Path(__file__).parents[2] / "benchmarks/unseen2/docs/debian-edu-manual-zh-cn-ch1-5.pdf"
+    parsed = _parsed(path)
+    assert parsed.title == "Debian Edu 12"
+    network = next(b for b in parsed.blocks if b.text.startswith("文档的这部分叙述 Skolelinux"))
+    assert network.section_path == ("3 结构", "3.1 网络")

@@ -406,3 +406,31 @@ def test_at_a_selection_another_definitions_doc_comment_comes_under_its_line() -
     rows = [row.strip().rsplit(" [", 1)[0] for row in draft.answer.split("\n")[1:]]
     chops = next(i for i, r in enumerate(rows) if r.startswith("// breakApart chops"))
     assert rows[chops - 1] == "func breakApart(word string, width int) []string {", rows
+
+
+HUNK_PY = (
+    """def grow(self, ops):
+    for op in ops:
+        self.seen += 1
+"""
+    + "".join(f"        self.count_{n} = op.count({n})\n" for n in range(12))
+    + """        # We keep twice the context so that if a difference comes
+        # within it the hunk grows instead of being emitted,
+        # which needs the length of both sequences
+        # to print the line count in the header.
+        if self.diffs and self.ctx > self.lines * 2:
+            self.emit(ops)
+"""
+)
+
+
+def test_explaining_a_comment_inside_a_body_quotes_the_code_under_it() -> None:
+    blocks = parse(HUNK_PY.encode(), source="hunk.py").blocks
+    file = SourceFile("hunk.py", "hunk.py", blocks)
+    start = blocks[0].text.index("# We keep")
+    selected = "# We keep twice the context so that if a difference comes"
+    anchor = code_anchor_unit(Place(file, blocks[0]), start, start + len(selected))
+    draft = lines_draft(read_question("Explain this."), [anchor], name="grow", anchored=True)
+    rows = [row.strip().rsplit(" [", 1)[0] for row in draft.answer.split("\n")[1:]]
+    assert "if self.diffs and self.ctx > self.lines * 2:" in rows, rows
+    assert "self.seen += 1" not in rows, rows  # the function's top is not what it explains

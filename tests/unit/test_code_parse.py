@@ -50,6 +50,10 @@ SAMPLES = {
         "import kotlin.math.max\n\ndata class P(val x: Int) {\n    val y = 1\n\n"
         "    fun norm(): Int {\n        return max(x, 0)\n    }\n}\n"
     ),
+    "a.pm": (
+        "package A::B;\nuse strict;\n\nsub new {\n    return bless {}, shift;\n}\n\n"
+        "sub A::C::m {\n    f(1);\n}\n\n1;\n__END__\n\n=head1 NAME\n\nA::B - no code\n"
+    ),
 }
 EXPECTED = {
     "w.go": [(), ("W",), ("W", "Release")],
@@ -63,6 +67,7 @@ EXPECTED = {
     "a.lua": [(), ("helper",), ("M", "parse"), ()],
     "a.php": [(), ("A",), ("A", "build")],
     "a.kt": [(), ("P",), ("P", "norm")],
+    "a.pm": [("A::B",), ("A::B", "new"), ("A::C", "m"), ("A::B",), ()],  # __END__: no package's
 }
 
 
@@ -100,6 +105,7 @@ BROKEN = {  # a syntax error above a definition: tree-sitter reads on past it
     "b.lua": ("local x = = 1\n\nfunction ok(x)\n  return x\nend\n", ("ok",)),
     "b.php": ("<?php\nclass {\n\nfunction ok($x) {\n  return $x;\n}\n", ("ok",)),
     "b.kt": ("class A {\n  fun m( {\n}\n\nfun ok(x: Int) = x\n", ("ok",)),
+    "b.pl": ("my $x = ;\n\nsub ok {\n  return shift;\n}\n", ("ok",)),
 }
 
 
@@ -109,6 +115,16 @@ def test_a_file_with_a_syntax_error_still_gives_its_definitions(name: str) -> No
     parsed = parse(source.encode(), source=f"repo/{name}")
     assert expected in [b.section_path for b in parsed.blocks]
     assert "\n".join(b.text for b in parsed.blocks).split() == source.split()
+
+
+def test_a_perl_forward_declaration_takes_no_body() -> None:
+    # tree-sitter's Perl reads ``sub f($);`` as a sub whose body is the next block
+    source = "sub escape($);\n\nSCOPE: {\n    my $x = 1;\n}\n\nsub escape($) { 1 }\n"
+    parsed = parse(source.encode(), source="t/escape.pm")
+    assert [(b.section_path, b.lines) for b in parsed.blocks] == [
+        ((), (1, 5)),
+        (("escape",), (7, 7)),
+    ]
 
 
 def test_a_ruby_script_is_told_by_its_shebang() -> None:

@@ -17,6 +17,12 @@ READ = [
         CodeQuestion("callees", "submit", "ThreadPoolExecutor"),
     ),
     ("Where is Semaphore defined?", CodeQuestion("definition", "Semaphore")),
+    (
+        "Where is Text::Diff::diff defined?",  # Perl's (and Rust's) ``::``
+        CodeQuestion("definition", "diff", "Text.Diff"),
+    ),
+    ("what calls Map:get", CodeQuestion("callers", "get", "Map")),  # Lua's ``:``
+    ("What calls _range: anything?", CodeQuestion("callers", "_range")),
     ("谁调用了acquire", CodeQuestion("callers", "acquire")),
     ("acquire在哪里被调用？", CodeQuestion("callers", "acquire")),
     ("release调用了什么？", CodeQuestion("callees", "release")),

@@ -349,3 +349,15 @@ def test_a_pdf_title_from_its_heading_drops_the_note_marks_after_it() -> None:
     assert heading_title(blocks) == "一份简短的关于 LATEX 安装的介绍"
     starred = [Block("b0", "heading", "关于 tlmgr 使用方法的简介∗", 0, heading_level=1, page=1)]
     assert heading_title(starred) == "关于 tlmgr 使用方法的简介"
+
+
+def test_a_pdf_title_from_a_numbered_heading_drops_its_number_among_numbered_ones() -> None:
+    numbered = [
+        Block("b0", "heading", "1 Debian Edu 12", 0, heading_level=1, page=1),
+        Block("b1", "heading", "2 关于 Debian Edu 和 Skolelinux", 1, heading_level=1, page=1),
+    ]
+    assert heading_title(numbered) == "Debian Edu 12"
+    # Alone, a number is part of the title; a year is never a section number.
+    assert heading_title(numbered[:1]) == "1 Debian Edu 12"
+    year = Block("b0", "heading", "1984 Revisited", 0, heading_level=1, page=1)
+    assert heading_title([year, numbered[1]]) == "1984 Revisited"

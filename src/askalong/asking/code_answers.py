@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_company import (
     around_selection,
+    commented_code,
     declaring,
     doc_comment,
     documented,
@@ -148,9 +149,14 @@ def _picked(
     if anchored:  # what the selection names: its definitions, its siblings, its uses
         wanted |= line_terms(units[0].cited_text())
     if anchored and question.about_selection and _doc_selected(lines, units[0]):
-        # a doc comment selected and asked of itself alone (Explain / Example): the code
-        # it documents says how, before other definitions' lines holding its words
-        _add(chosen, _documented_code(lines, units))
+        # a comment selected and asked of itself alone (Explain / Example): the code it
+        # documents says how, before other definitions' lines holding its words; inside a
+        # body, the statement it stands over, with its definition's code only when that
+        # fits the answer whole (a long function's first lines explain nothing of it)
+        under = commented_code(lines, units[0])
+        code = _documented_code(lines, units)
+        fits = len(code) <= MAX_LINES or not under
+        _add(chosen, [*under, *(ln for ln in code if fits and ln not in under)][:MAX_LINES])
     own: list[CodeLine] = []
     whole: list[CodeLine] = []
     if not anchored and subject:
@@ -300,7 +306,7 @@ def _doc_selected(lines: list[CodeLine], anchor: ContextUnit) -> bool:
 
 def _documented_code(lines: list[CodeLine], units: Sequence[ContextUnit]) -> list[CodeLine]:
     """The code lines of the anchor's definition, its members' and nested functions'
-    with them (a class's ``__call__``), in order, up to ``MAX_LINES``."""
+    with them (a class's ``__call__``), in order."""
     inside = units[0].section_path
     own = [
         ln
@@ -308,7 +314,7 @@ def _documented_code(lines: list[CodeLine], units: Sequence[ContextUnit]) -> lis
         if not ln.comment
         and (ln.unit == 0 or (inside and units[ln.unit].section_path[: len(inside)] == inside))
     ]
-    return own[:MAX_LINES]
+    return own
 
 
 def _body(own: list[CodeLine]) -> list[CodeLine]:

@@ -39,6 +39,19 @@ def around_selection(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLin
     return [own[i] for i in around]
 
 
+def commented_code(lines: list[CodeLine], anchor: ContextUnit) -> list[CodeLine]:
+    """The statement a selected comment inside a body stands over (``## We keep
+    2*ctx_lines so that ...`` over ``if ( $diffs && ++$ctx > $ctx_lines * 2 ) {``), past
+    the rest of its comment: what it explains. None for a doc comment (above its
+    definition's line or right under it), which tells of the definition whole."""
+    own = [ln for ln in lines if ln.unit == 0]
+    picked = [i for i, ln in enumerate(own) if _cited(anchor, ln.span)]
+    if not picked or sum(not ln.comment for ln in own[: picked[0]]) < 2:
+        return []
+    after = next((i for i in range(picked[-1] + 1, len(own)) if not own[i].comment), None)
+    return [] if after is None else [own[i] for i in statement(own, after)]
+
+
 def said_above(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
     """The comment right above a picked code line (``// `content-type` normalizes the
     type, but accept methods return original casing.`` over the line that slices it

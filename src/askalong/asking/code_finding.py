@@ -43,9 +43,16 @@ def named_places(repository: Repository, question: CodeQuestion) -> tuple[Place,
     places = repository.defined.get(question.name, [])
     if question.qualifier:
         owner = question.qualifier.rsplit(".", 1)[-1]
-        places = [p for p in places if p.qualname[-2:-1] == (owner,)] or places
+        places = [p for p in places if _owner_name(p) == owner] or places
     ranked = sorted(places, key=lambda p: (len(p.qualname), p.file.source))
     return tuple(ranked[:MAX_DEFINITIONS])
+
+
+def _owner_name(place: Place) -> str:
+    """The last part of the name a definition is a member of (``Color`` of Perl's
+    ``Paint::Color``), ``""`` at top level."""
+    parent = place.qualname[:-1]
+    return parent[-1].rsplit("::", 1)[-1] if parent else ""
 
 
 def code_finding(

@@ -1,7 +1,8 @@
 """The classes a class derives from, as its header names them (pure): Python's
-parenthesised list, Java/TS/C# ``extends``/``implements``, C++'s ``: public``, and a Go
+parenthesised list, Java/TS/C# ``extends``/``implements``, C++'s ``: public``, a Go
 struct's embedded fields (``type Engine struct { RouterGroup; … }``: Engine has
-RouterGroup's methods, so ``engine.GET()`` is ``RouterGroup.GET``).
+RouterGroup's methods, so ``engine.GET()`` is ``RouterGroup.GET``), and a Perl package's
+``use parent`` / ``use base`` / ``@ISA`` (whole package names: ``Text::Diff::Base``).
 """
 
 from __future__ import annotations
@@ -26,11 +27,25 @@ _GO_STRUCT = lazy(r"^\s*type\s+\w+(?:\[[^\]]*\])?\s+struct\s*\{", re.M)
 _GO_EMBEDDED = lazy(r"^\s*\*?(?:\w+\.)?([A-Za-z_]\w*)\s*(?:`[^`]*`)?\s*(?://.*)?$")
 
 
+# Perl: ``use parent -norequire, 'A::B';``, ``use base qw(A B);``, ``our @ISA = qw( A B );``
+_PERL_BASES = lazy(
+    r"^\s*(?:use\s+(?:parent|base)\s+(?:-norequire\s*,\s*)?|(?:our\s+)?@ISA\s*=\s*)"
+    r"(qw\s*[(\[{/][^)\]}/]*|['\"][\w:]+['\"](?:\s*,\s*['\"][\w:]+['\"])*)",
+    re.M,
+)
+
+
+def perl_bases(text: str) -> frozenset[str]:
+    """The packages a Perl package block names as its parents, whole."""
+    found = (m.group(1).removeprefix("qw") for m in _PERL_BASES.finditer(text))
+    return frozenset(n for group in found for n in re.findall(r"\w+(?:::\w+)*", group))
+
+
 def class_bases(text: str) -> frozenset[str]:
     """The base classes a class block's header names (``class_bases("class A(b.B, C):")``
     is ``{"B", "C"}``); keywords such as ``metaclass=`` are not bases; a Go struct's are
     the types it embeds."""
-    embedded = go_embedded(text)
+    embedded = go_embedded(text) or perl_bases(text)
     if embedded:
         return embedded
     code = _COMMENTS.sub(" ", text)  # "This class implements a stream" in its doc comment

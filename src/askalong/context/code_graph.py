@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from askalong.context.code_bases import class_bases
-from askalong.context.code_imports import bare_call, module_call
+from askalong.context.code_imports import bare_call, module_call, package_call
 from askalong.context.code_own import own_blocks, own_text, scope_bound
 from askalong.context.code_paths import shown_paths
 from askalong.context.code_places import Place, SourceFile
@@ -35,7 +35,7 @@ from askalong.parse.code.outline import CallSite, code_outline
 from askalong.text.patterns import lazy
 from askalong.types import Block
 
-SELF_NAMES = frozenset({"self", "cls", "this", "Self"})
+SELF_NAMES = frozenset({"self", "cls", "this", "Self", "__PACKAGE__"})
 _ARROW_LANGUAGES = frozenset({"javascript", "typescript"})
 # ``const f = (a, b) =>``, ``let f = async x =>``: an arrow function's header line
 _ARROW = lazy(
@@ -45,15 +45,17 @@ _ARROW = lazy(
 # Languages where a bare call is a method of the caller's class, its bases or the classes
 # around it (a local variable is never called: the call syntax says method).
 MEMBER_CALLS = frozenset({"java"})
-SUPER_NAMES = frozenset({"super()", "super"})
+SUPER_NAMES = frozenset({"super()", "super", "SUPER"})  # Perl: ``$self->SUPER::new``
 MAX_BASES = 8  # levels of base classes followed
 _NEW = lazy(r"^new\s+([A-Z]\w*)\b")
 _NOT_HEADER = ("#", "//", "/*", "*", "@")
 _CLASS_HEADER = lazy(
     r"(?:(?:export|public|private|protected|abstract|final|static|default|sealed"
     r"|data|open|internal|inner|value|annotation)\s+)*"  # Kotlin's ``data class``
-    r"(?:(?:class|struct|interface|enum|record|type|impl)\b|(?:module|object)\s+[A-Z])"
-)  # Ruby's ``module Paint``, Kotlin's ``object Registry``: members called on the name
+    r"(?:(?:class|struct|interface|enum|record|type|impl)\b|(?:module|object)\s+[A-Z]"
+    r"|package\s+\w+(?:::\w+)*\s*[;{])"
+)  # Ruby's ``module Paint``, Kotlin's ``object Registry``, Perl's ``package Text::Diff;``:
+# members called on the name
 _GO_RECEIVER = lazy(r"^\s*func\s*\(\s*(\w+)", re.M)
 _GO_RETURNS = lazy(r"^func\s+\w+\([^)]*\)\s*\*?(\w+)\s*\{", re.M)  # a function's type
 
@@ -122,6 +124,8 @@ class Repository:
             return self._in_bases(owner, site.callee, here)
         if _on_self(site, caller):
             return self.member(self._this_owner(caller), site.callee, here)
+        if here.language == "perl":
+            return package_call(site, candidates, caller)
         if site.receiver:
             return module_call(site, candidates, caller) or self._typed(site, caller)
         if here.language in MEMBER_CALLS:

@@ -28,6 +28,8 @@ _REQUIRE = lazy(
 )
 
 _QUOTED = lazy(r"['\"]([^'\"]+)['\"]")
+_PACKAGE = lazy(r"\w+(?:::\w+)*")  # a Perl package's name: ``Text::Diff::Table``
+_PACKAGE_STATEMENT = lazy(r"^\s*package\s+(\w+(?:::\w+)*)\s*;", re.M)
 
 
 def block_imports(file: SourceFile, block: Block) -> tuple[Import, ...]:
@@ -122,3 +124,32 @@ def bare_call(site: CallSite, candidates: list[Place], caller: Place) -> Place |
         )
 
     return min(top, key=rank)
+
+
+def package_call(site: CallSite, candidates: list[Place], caller: Place) -> Place | None:
+    """Perl: ``Pkg::f()`` and ``Pkg->m()`` are ``f`` of the package ``Pkg``; a bare ``f()``
+    is the ``f`` of the package its sub is compiled in (the ``package`` statement above
+    it, whatever package the sub's own name gives), else of a package the file ``use``s
+    (``use Text::Diff;`` exports ``diff``), else one defined with no package. A call on a
+    variable (``$obj->m``) stays unresolved: Perl declares no types."""
+    if site.receiver:
+        return next((p for p in candidates if p.qualname == (site.receiver, site.callee)), None)
+    packages = [_compiled_in(caller.file, caller.block), caller.qualname[:-1]]
+    used = [n for i in file_imports(caller.file) for n in _PACKAGE.findall(i.text)]
+    packages += [(n,) for n in used]
+    for package in packages:
+        found = next((p for p in candidates if p.qualname == (*package, site.callee)), None)
+        if found is not None:
+            return found
+    return None
+
+
+def _compiled_in(file: SourceFile, block: Block) -> tuple[str, ...]:
+    """The package of the last ``package`` statement above ``block`` (a Perl file)."""
+    package: tuple[str, ...] = ()
+    for each in file.blocks:
+        if each.lines and block.lines and each.lines[0] > block.lines[0]:
+            break
+        for found in _PACKAGE_STATEMENT.finditer(each.text):
+            package = (found.group(1),)
+    return package

@@ -35,6 +35,8 @@ def bound_names(language: str, text: str) -> frozenset[str]:
         tree = _python(text)
         if tree is not None:
             return frozenset(_python_bound(tree))
+    if language == "perl":  # a variable carries its sigil: a bare name is never one
+        return frozenset()
     patterns = {"go": _GO_LOCAL, "javascript": _JS_LOCAL, "typescript": _JS_LOCAL}
     pattern = patterns.get(language, _JAVA_LOCAL)
     return frozenset(n for m in pattern.finditer(text) for n in m.groups() if n)

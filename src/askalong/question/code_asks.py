@@ -16,7 +16,9 @@ from typing import Literal
 
 CodeAsk = Literal["callers", "usage", "callees", "definition", "about"]
 
-_ID = r"`?(?P<name>[A-Za-z_][\w.]*(?:\(\))?)`?"
+# A name, qualified by dots or colons (``Lock.acquire``, Perl's ``Text::Diff::diff``,
+# Lua's ``Map:get``).
+_ID = r"`?(?P<name>[A-Za-z_](?:[\w.]|::?(?=\w))*(?:\(\))?)`?"
 _HERE = (
     r"(?:(?:this|it|that|here)(?:\s+(?:function|method|class|func|code))?"
     r"|the\s+(?:function|method|func|code))"
@@ -35,19 +37,18 @@ _EN_NAMED: list[tuple[CodeAsk, str]] = [
     ("definition", rf"\bwhere\s+(?:is|are)\s+{_ID}\s+(?:defined|declared|implemented)"),
     ("definition", rf"\b(?:definition|declaration)\s+of\s+{_ID}"),
 ]
-_ZH_ID = r"`?(?P<name>[A-Za-z_][\w.]*(?:\(\))?)`?"
 _ZH_NAMED: list[tuple[CodeAsk, str]] = [
     (
         "callers",
-        rf"(?:谁|哪些(?:函数|方法|地方)?|什么(?:函数|方法|地方)?)\s*(?:调用了?|调)\s*{_ZH_ID}",
+        rf"(?:谁|哪些(?:函数|方法|地方)?|什么(?:函数|方法|地方)?)\s*(?:调用了?|调)\s*{_ID}",
     ),
-    ("callers", rf"{_ZH_ID}\s*(?:在哪里|在哪儿|在哪|被谁|被哪些\S*?)\s*(?:被)?调用"),
-    ("callers", rf"调用\s*{_ZH_ID}\s*的"),
-    ("usage", rf"{_ZH_ID}\s*(?:在哪里|在哪儿|在哪)\s*(?:被)?(?:使用|用到|引用)"),
-    ("usage", rf"(?:哪里|哪些地方)\s*(?:使用|用到|引用)了?\s*{_ZH_ID}"),
-    ("callees", rf"{_ZH_ID}\s*(?:调用了?|会调用)\s*(?:什么|哪些)"),
-    ("definition", rf"{_ZH_ID}\s*(?:是)?(?:在哪里|在哪儿|在哪|定义在)\s*(?:被)?(?:定义|声明|哪)"),
-    ("definition", rf"(?:哪里|哪个文件)\s*定义了?\s*{_ZH_ID}"),
+    ("callers", rf"{_ID}\s*(?:在哪里|在哪儿|在哪|被谁|被哪些\S*?)\s*(?:被)?调用"),
+    ("callers", rf"调用\s*{_ID}\s*的"),
+    ("usage", rf"{_ID}\s*(?:在哪里|在哪儿|在哪)\s*(?:被)?(?:使用|用到|引用)"),
+    ("usage", rf"(?:哪里|哪些地方)\s*(?:使用|用到|引用)了?\s*{_ID}"),
+    ("callees", rf"{_ID}\s*(?:调用了?|会调用)\s*(?:什么|哪些)"),
+    ("definition", rf"{_ID}\s*(?:是)?(?:在哪里|在哪儿|在哪|定义在)\s*(?:被)?(?:定义|声明|哪)"),
+    ("definition", rf"(?:哪里|哪个文件)\s*定义了?\s*{_ID}"),
 ]
 _EN_HERE: list[tuple[CodeAsk, str]] = [
     ("callers", rf"\b(?:what|who|which\s+\w+)\s+(?:calls?|invokes?|uses?)\s+{_HERE}\b"),

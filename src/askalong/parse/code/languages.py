@@ -42,6 +42,16 @@ class Grammar:
     # Put before a piece of a file read alone (a block's calls) when the piece lacks it:
     # PHP's grammar reads whatever precedes ``<?php`` as page text, no code.
     opening: str = ""
+    # Statements that open a container running to the next of them in their block, or to
+    # the block's end: Perl's ``package Foo;`` (``package Foo {...}`` is an ordinary one).
+    scoping: frozenset[str] = frozenset()
+    scoping_stops: frozenset[str] = frozenset()  # what else ends that run: Perl's ``__END__``
+    # What joins a package to a name in one word (Perl's ``Text::Diff::diff``): a definition
+    # so named belongs to that package whole, a call so written is called on the package.
+    package_separator: str = ""
+    # Source the grammar misreads, blanked (same length, lines kept) before parsing: Perl's
+    # forward declaration ``sub f($);`` takes the next block as its body.
+    blanked: str = ""
 
 
 _PYTHON_CALLS = """\
@@ -287,6 +297,34 @@ BASH = Grammar(
     call_query=_BASH_CALLS,
     extra_definitions=_BASH_SOURCES,
 )
+# Perl: ``f(x)``, ``&f(x)``, ``f $x`` (a list operator, prototyped subs called so), and
+# ``$obj->m``, ``Pkg->m``; the receiver of ``$self->m`` is ``self``. A bareword is a call
+# only as a statement or a value assigned (``tick;``, ``my $h = output_h;``): elsewhere it
+# is as often a class, a filehandle or a constant; builtins of one operand (``shift``,
+# ``ref``) are nodes of their own, no calls.
+_PERL_CALLS = """\
+(function_call_expression function: (function) @callee)
+(ambiguous_function_call_expression function: (function) @callee)
+(method_call_expression invocant: (scalar (varname) @receiver) method: (method) @callee)
+(method_call_expression invocant: (_) @receiver method: (method) @callee
+    (#not-match? @receiver "^[$][A-Za-z_][A-Za-z_0-9]*$"))
+(expression_statement (bareword) @callee)
+(assignment_expression right: (bareword) @callee)
+"""
+PERL = Grammar(
+    "perl",
+    functions=frozenset({"subroutine_declaration_statement"}),
+    containers=frozenset({"package_statement"}),
+    calls=frozenset(
+        {"function_call_expression", "ambiguous_function_call_expression", "method_call_expression"}
+    ),
+    imports=frozenset({"use_statement", "require_expression"}),
+    call_query=_PERL_CALLS,
+    scoping=frozenset({"package_statement"}),
+    scoping_stops=frozenset({"eof_marker"}),  # documentation or data follows, no package's
+    package_separator="::",
+    blanked=r"(?m)^[ \t]*sub[ \t]+[\w:]+[ \t]*(?:\([^)\n]*\))?[ \t]*;",
+)
 
 GRAMMARS: dict[str, Grammar] = {
     ".py": PYTHON,
@@ -315,12 +353,14 @@ GRAMMARS: dict[str, Grammar] = {
     ".php": PHP,
     ".kt": KOTLIN,
     ".kts": KOTLIN,
+    ".pl": PERL,
+    ".pm": PERL,
 }
 # Source files read as text in line blocks: no grammar here, still code to search. Data
 # files (JSON, YAML, TOML, XML) are not: a folder of papers often holds them beside the PDFs.
 TEXT_SOURCES = frozenset(
     {
-        ".sh", ".bash", ".zsh", ".pl", ".pm", ".swift",
+        ".sh", ".bash", ".zsh", ".swift",
         ".scala", ".cs", ".m", ".mm", ".r", ".jl", ".hs", ".ml", ".mli", ".ex", ".exs",
         ".erl", ".clj", ".sql", ".proto", ".cmake", ".mk", ".gradle", ".vue", ".svelte",
         ".dart", ".zig", ".nim", ".f90", ".s", ".asm", ".ps1", ".bat", ".el", ".lisp",
@@ -338,7 +378,7 @@ CODE_SUFFIXES = frozenset(GRAMMARS) | TEXT_SOURCES | CONFIG_SUFFIXES
 _SHEBANG = re.compile(rb"#![ \t]*/\S*(?:[ \t]+(\w+))?")
 _SHEBANG_GRAMMARS = {
     "python": PYTHON, "python3": PYTHON, "node": JAVASCRIPT, "ruby": RUBY, "lua": LUA,
-    "php": PHP,
+    "php": PHP, "perl": PERL,
 }  # fmt: skip
 
 

@@ -79,6 +79,8 @@ def code_outline(
     third of the time); lines count from ``first_line``."""
     if grammar.opening and b"<?" not in source:
         source = grammar.opening.encode() + source  # on the first line: lines count the same
+    if grammar.blanked:
+        source = _blank(source, grammar.blanked)
     tree = parser_for(grammar).parse(source)
     definitions, call_query = queries_for(grammar)
     symbols: list[Symbol] = []
@@ -93,8 +95,13 @@ def code_outline(
         imports += [_import(node, first_line) for node in called]
         imports.sort(key=lambda i: i.line)
     symbols.sort(key=lambda s: (s.lines[0], -s.lines[1]))
-    sites = _call_sites(call_query, tree.root_node, symbols, first_line) if calls else ()
+    sites = _call_sites(call_query, tree.root_node, symbols, grammar, first_line) if calls else ()
     return CodeOutline(grammar.name, tuple(symbols), sites, tuple(imports), tree)
+
+
+def _blank(source: bytes, pattern: str) -> bytes:
+    """``source`` with what ``pattern`` matches turned to spaces, its line breaks kept."""
+    return re.sub(pattern.encode(), lambda m: re.sub(rb"[^\n]", b" ", m.group()), source)
 
 
 def _captured(query: Any, root: Any, name: str) -> list[Any]:
@@ -121,26 +128,57 @@ def _scoped(nodes: list[Any], grammar: Grammar) -> Iterator[tuple[Any, _Scope]]:
         while open_ and open_[-1][0] <= node.start_byte:
             open_.pop()
         outer, in_function = (open_[-1][1], open_[-1][2]) if open_ else ((), False)
-        name = definition_name(node) if node.type not in grammar.imports else ()
+        name = _name(node, grammar) if node.type not in grammar.imports else ()
         yield node, _Scope(name, outer, in_function)
         function = node.type in grammar.functions or node.type in grammar.assigned_functions
         if function or node.type in grammar.containers:
-            open_.append((node.end_byte, (*_owner(node, grammar, outer), *name), function))
+            end = _last(node, grammar).end_byte
+            open_.append((end, (*_owner(node, grammar, outer, name), *name), function))
 
 
-def _owner(node: Any, grammar: Grammar, outer: tuple[str, ...]) -> tuple[str, ...]:
-    """What a definition's own name is qualified by: a Go method's receiver type, else the
+def _name(node: Any, grammar: Grammar) -> tuple[str, ...]:
+    """A definition's name as parts; where the grammar joins packages to names in one word
+    (Perl), a package's name whole and a sub's as (package, name) when it gives one."""
+    named = node.child_by_field_name("name") if grammar.package_separator else None
+    if named is None:
+        return definition_name(node)
+    if node.type in grammar.containers:
+        return (_text(named),)
+    package, _, name = _text(named).rpartition(grammar.package_separator)
+    return (package, name) if package else (name,)
+
+
+def _last(node: Any, grammar: Grammar) -> Any:
+    """The last node a definition covers: itself, or for a scoping statement with no block
+    of its own (Perl's ``package Foo;``) the last one before the next such statement (or
+    a stop: ``__END__``)."""
+    if node.type not in grammar.scoping or any(c.type == "block" for c in node.named_children):
+        return node
+    stops = grammar.scoping | grammar.scoping_stops
+    last, sibling = node, node.next_named_sibling
+    while sibling is not None and sibling.type not in stops:
+        last, sibling = sibling, sibling.next_named_sibling
+    return last
+
+
+def _owner(
+    node: Any, grammar: Grammar, outer: tuple[str, ...], name: tuple[str, ...]
+) -> tuple[str, ...]:
+    """What a definition's own name is qualified by: a Go method's receiver type, nothing
+    for a Perl package or a sub named with its package (their names are whole), else the
     definitions around it."""
     if node.type == "method_declaration" and grammar.name == "go":
         receiver = _go_receiver(node)
         return (receiver,) if receiver else outer
+    if grammar.package_separator and (node.type in grammar.containers or len(name) > 1):
+        return ()
     return outer
 
 
 def _symbol(node: Any, grammar: Grammar, scope: _Scope, first_line: int) -> Symbol:
     kind = _kind(node, grammar)
-    outer = _owner(node, grammar, scope.outer)
-    if outer != scope.outer:
+    outer = _owner(node, grammar, scope.outer, scope.name)
+    if outer != scope.outer and kind == "function":
         kind = "method"
     if kind == "function" and outer and not scope.in_function:
         kind = "method"
@@ -148,7 +186,7 @@ def _symbol(node: Any, grammar: Grammar, scope: _Scope, first_line: int) -> Symb
     start = _with_comments(wrapped, grammar).start_point[0] + first_line
     body = node.child_by_field_name("body")
     body_line = (body or node).start_point[0] + first_line
-    end = wrapped.end_point[0] + first_line
+    end = _last(wrapped, grammar).end_point[0] + first_line
     return Symbol((*outer, *scope.name), kind, (start, end), body_line)
 
 
@@ -221,7 +259,7 @@ def _import(node: Any, first_line: int) -> Import:
 
 
 def _call_sites(
-    query: Any, root: Any, symbols: list[Symbol], first_line: int
+    query: Any, root: Any, symbols: list[Symbol], grammar: Grammar, first_line: int
 ) -> tuple[CallSite, ...]:
     from tree_sitter import QueryCursor
 
@@ -232,12 +270,15 @@ def _call_sites(
         names = match.get("callee") or match.get("ref")
         if not names:
             continue
-        receiver = match.get("receiver")
+        receivers = match.get("receiver")
+        callee, receiver = _text(names[0]), _text(receivers[0]) if receivers else ""
+        if grammar.package_separator:
+            callee, receiver = _unpackaged(callee, receiver, grammar.package_separator)
         line = names[0].start_point[0] + first_line
         sites.append(
             CallSite(
-                callee=_text(names[0]),
-                receiver=_text(receiver[0]) if receiver else "",
+                callee=callee,
+                receiver=receiver,
                 line=line,
                 enclosing=_enclosing(functions, starts, line),
                 reference="ref" in match,
@@ -245,6 +286,13 @@ def _call_sites(
         )
     sites.sort(key=lambda s: s.line)
     return tuple(sites)
+
+
+def _unpackaged(callee: str, receiver: str, separator: str) -> tuple[str, str]:
+    """Perl's ``&f(...)`` calls ``f``; ``Pkg::f(...)`` is ``f`` called on ``Pkg``, and
+    ``$self->SUPER::m(...)`` ``m`` on ``SUPER``."""
+    package, _, name = callee.lstrip("&").rpartition(separator)
+    return name, package or receiver
 
 
 def _text(node: Any) -> str:

@@ -9,12 +9,14 @@ off, so lines are cut by geometry alone (a vertical jump, a step back, or a wide
 from __future__ import annotations
 
 import ctypes
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
+from askalong.parse.pdf.inline_math import HEADS, Piece, rejoined, tidied
 from askalong.parse.pdf.markers import Mark, candidates, raised, rewrite
 from askalong.parse.pdf.tex_codes import with_t1_codes
 from askalong.text.scripts import HAN
@@ -24,6 +26,14 @@ _GAP_LINE_HEIGHTS = 2.0
 # A step back further than this many line heights starts a new line (overprints are short).
 _BACK_LINE_HEIGHTS = 1.5
 _BOLD_WEIGHT = 600
+# A run whose last character's bottom is this share of the taller box off its first's is
+# read one character at a time, so that its scripts can be told apart.
+_OFF_BASELINE_SHARE = 0.15
+_OFF_TOP_SHARE = 0.25
+_EVEN_POINTS = 0.5
+_DIGIT_AFTER_LETTER = re.compile(r"[^\W\d_][0-9]")
+_CLOSING_MARKS = frozenset(",.;:)]}")
+_ARROWHEAD = re.compile(f"[{HEADS}]")
 # A gap between words wider than this many font sizes separates table cells.
 _CELL_GAP_SIZES = 0.8
 # A line's loose box is about 0.9 font sizes tall; far less means pdfium's size is unscaled.
@@ -94,11 +104,15 @@ class _LineBuilder:
         self.indices: list[int] = []  # pdfium index of the first character of each piece
         self.offsets: list[int] = []  # where each piece starts in the line text
         self.boxes: list[Box] = []
+        self.glued: list[bool] = []  # split from the piece before by a change of baseline
+        # What the next piece must share a row with: the last piece's box, or the whole
+        # of the last run when its pieces changed baseline (a script ends "X⁻¹").
+        self.row: Box = (0.0, 0.0, 0.0, 0.0)
 
     def empty(self) -> bool:
         return not self.indices
 
-    def add(self, piece: str, index: int, box: Box, spaced: bool) -> None:
+    def add(self, piece: str, index: int, box: Box, spaced: bool, glued: bool = False) -> None:
         # extend() written out: this runs once per word.
         parts = self.parts
         if spaced and parts and not _unspaced(parts[-1], piece):
@@ -109,6 +123,8 @@ class _LineBuilder:
         self.length += len(piece)
         self.indices.append(index)
         self.boxes.append(box)
+        self.glued.append(glued)
+        self.row = box
 
     def extend(self, piece: str, spaced: bool) -> None:
         """Add text; ``spaced`` puts a space before it."""
@@ -117,6 +133,18 @@ class _LineBuilder:
             self.length += 1
         self.parts.append(piece)
         self.length += len(piece)
+
+    def pieces(self) -> list[Piece]:
+        """The line's pieces as added (unplaced text stays with the piece before it)."""
+        text, offsets = "".join(self.parts), self.offsets
+        ends = [*offsets[1:], len(text)]
+        spans = zip(offsets, ends, self.indices, self.boxes, self.glued, strict=True)
+        return [
+            Piece(
+                text[start:end].rstrip(" "), index, box, start > 0 and text[start - 1] == " ", glued
+            )
+            for start, end, index, box, glued in spans
+        ]
 
     def split(self, cut: int) -> tuple[_LineBuilder, _LineBuilder]:
         """Two builders: the pieces before ``cut`` and from ``cut`` on."""
@@ -128,6 +156,7 @@ class _LineBuilder:
         head.offsets = self.offsets[:cut]
         tail.offsets = [offset - at for offset in self.offsets[cut:]]
         head.boxes, tail.boxes = self.boxes[:cut], self.boxes[cut:]
+        head.glued, tail.glued = self.glued[:cut], self.glued[cut:]
         return head, tail
 
 
@@ -151,6 +180,26 @@ def _same_line(prev: Box, box: Box) -> bool:
 def _same_row(one: Box, two: Box) -> bool:
     """Each box's vertical middle lies within the other's extent (either way)."""
     return one[1] <= (two[1] + two[3]) / 2 <= one[3] or two[1] <= (one[1] + one[3]) / 2 <= two[3]
+
+
+def _off_baseline(first: Box, other: Box) -> bool:
+    """Whether ``other`` sits off the baseline of ``first``: its loose box's bottom
+    moved, or its top moved further than a smaller size would (a subscript's does)."""
+    height = max(first[3] - first[1], other[3] - other[1])
+    if abs(other[1] - first[1]) > _OFF_BASELINE_SHARE * height:
+        return True
+    return abs(other[3] - first[3]) > _OFF_TOP_SHARE * height
+
+
+def _mark_in(marks: list[Mark], at: int, start: int, end: int) -> Mark | None:
+    """The first footnote marker candidate in ``start:end`` (``at``: the next one)."""
+    while at < len(marks) and marks[at].start < start:
+        at += 1
+    return marks[at] if at < len(marks) and marks[at].start < end else None
+
+
+def _joined(one: Box, two: Box) -> Box:
+    return (min(one[0], two[0]), min(one[1], two[1]), max(one[2], two[2]), max(one[3], two[3]))
 
 
 def _placed(box: Box) -> bool:
@@ -204,6 +253,11 @@ class _PageReader:
                 if last[0] < first[0]:
                     self.chars(text, start, end, spaced)
                     continue
+                if self.scripted(text, start, end, first, last) and not self.footnoted(
+                    _mark_in(marks, next_mark, start, end)
+                ):
+                    self.baselines(text, start, end, spaced)
+                    continue
                 first = (
                     first[0],
                     min(first[1], last[1]),
@@ -219,6 +273,26 @@ class _PageReader:
         self.flush()
         return tuple(self.lines)
 
+    def scripted(self, text: str, start: int, end: int, first: Box, last: Box) -> bool:
+        """Whether the run ``start:end`` leaves its first character's baseline: at its
+        end ("P2" printed P², "Q," printed Q and a comma), at a digit after a letter
+        ("H2O" printed H₂O), or just before closing punctuation ("tm," printed t with m
+        lowered)."""
+        if _off_baseline(first, last):
+            return True
+        digit = _DIGIT_AFTER_LETTER.search(text, start, end)
+        if digit is not None:
+            return _off_baseline(first, self.box(digit.end() - 1))
+        before = end - 2  # the letter a closing mark follows
+        if before > start and text[end - 1] in _CLOSING_MARKS and text[before].isalpha():
+            return _off_baseline(first, self.box(before))
+        return False
+
+    def footnoted(self, mark: Mark | None) -> bool:
+        """Whether ``mark`` is a raised footnote marker ("SCIDOCS3"), which ``marked``
+        writes; a digit set low ("xi2" printed x with i2 lowered) is a subscript."""
+        return mark is not None and raised(self.box(mark.start), self.box(mark.neighbour))
+
     def marked(self, piece: str, start: int, mark: Mark) -> str:
         """``piece`` with ``mark`` as superscript digits when it is printed raised."""
         neighbour = self.box(mark.neighbour)
@@ -231,21 +305,76 @@ class _PageReader:
         for index in range(start, end):
             self.place(text[index], index, self.box(index), spaced and index == start)
 
+    def baselines(self, text: str, start: int, end: int, spaced: bool) -> None:
+        """A run on one row that changes baseline, one piece per baseline ("H", "2",
+        "O."), so that its scripts can be told apart; placed on a line as a whole."""
+        starts: list[int] = []  # where each piece starts, its first box and its box
+        firsts: list[Box] = []
+        boxes: list[Box] = []
+        for index in range(start, end):
+            box = self.box(index)
+            if not _placed(box):
+                continue
+            if firsts and not _off_baseline(firsts[-1], box):
+                boxes[-1] = _joined(boxes[-1], box)
+                continue
+            starts.append(index)
+            firsts.append(box)
+            boxes.append(box)
+        if not starts:
+            return
+        row = boxes[0]
+        for box in boxes[1:]:
+            row = _joined(row, box)
+        if not self.builder.empty() and not _same_line(self.builder.row, row):
+            self.flush()  # the run as a whole continues the line, or starts the next
+        stops = [*starts[1:], end]
+        self.builder.add(text[start : stops[0]], starts[0], boxes[0], spaced)
+        for index, stop, box in zip(starts[1:], stops[1:], boxes[1:], strict=True):
+            self.builder.add(text[index:stop], index, box, False, glued=True)
+        self.builder.row = row
+
     def place(self, piece: str, index: int, box: Box, spaced: bool) -> None:
         if not _placed(box):
             # No extent (pdfium could not place it): keep the text, not the position.
             if not self.builder.empty():
                 self.builder.extend(piece, spaced)
             return
-        boxes = self.builder.boxes
-        if boxes and not _same_line(boxes[-1], box):
+        if not self.builder.empty() and not _same_line(self.builder.row, box):
             self.flush()
         self.builder.add(piece, index, box, spaced)
 
     def flush(self) -> None:
         if not self.builder.empty():
-            self.lines.extend(_finish(self.builder, self.textpage, self.frame))
+            builder = _with_inline_math(self.builder)
+            self.lines.extend(_finish(builder, self.textpage, self.frame))
         self.builder = _LineBuilder()
+
+
+def _with_inline_math(builder: _LineBuilder) -> _LineBuilder:
+    """``builder``'s line with its scripts, arrows and arrow labels read as printed."""
+    if not _may_hold_math(builder):
+        return builder
+    pieces = builder.pieces()
+    tidy = tidied(pieces)
+    if tidy == pieces and not any(builder.glued):
+        return builder
+    out = _LineBuilder()
+    for piece in rejoined(tidy):
+        out.add(piece.text, piece.index, piece.box, piece.spaced)
+    return out
+
+
+def _may_hold_math(builder: _LineBuilder) -> bool:
+    """A cheap look first (most lines hold no mathematics): a run cut where its baseline
+    moved, an arrowhead, or two pieces in a row on different baselines."""
+    if any(builder.glued) or _ARROWHEAD.search("".join(builder.parts)):
+        return True
+    boxes = builder.boxes
+    bottoms = [box[1] for box in boxes]
+    if max(bottoms) - min(bottoms) < _EVEN_POINTS:  # loose boxes of one font share bottoms
+        return False
+    return any(_off_baseline(one, two) for one, two in itertools.pairwise(boxes))
 
 
 def page_lines(textpage: ctypes.c_void_p, frame: PageFrame) -> tuple[Line, ...]:

@@ -201,9 +201,11 @@ def is_heading(draft: Draft, body: float, *, bold_body: bool = False) -> bool:
         return False
     if _SAME_FONT_TITLE.match(text) and len(draft.boxes) == 1 and abs(draft.size - body) < 1.0:
         return len(text) <= _MAX_PLAIN_HEADING_CHARS and not text.endswith(_SENTENCE_END)
-    # Mostly letters: not a formula or a figure's labels.
-    letters = sum(char.isalpha() for char in text)
-    if letters * 2 < len(text.replace(" ", "")):
+    # Mostly letters, past a section number ("3.1 网络"): not a formula or a figure's labels.
+    number = SECTION_DEPTH.match(text)
+    words = text[number.end() :] if number else text
+    letters = sum(char.isalpha() for char in words)
+    if letters * 2 < len(words.replace(" ", "")):
         return False
     if draft.size >= body + 1.0 and draft.size >= 1.08 * body:
         return True

@@ -29,6 +29,7 @@ from askalong.parse.pdf.hyphens import Vocabulary, vocabulary
 from askalong.parse.pdf.kinds import Draft, build_blocks, renumbered
 from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.listings import is_listing, strip_line_numbers
+from askalong.parse.pdf.outline import SECTION_DEPTH
 from askalong.parse.pdf.page_breaks import join_page_breaks
 from askalong.parse.pdf.rotate import turn_blocks
 from askalong.parse.pdf.tables import table_text
@@ -290,12 +291,23 @@ def _metadata_title(document: pdfium.PdfDocument) -> str:
 
 
 def heading_title(blocks: Sequence[Block]) -> str:
-    """The first page's top heading, without the note marks after it ("简介∗", "介绍¹")."""
+    """The first page's top heading, without the note marks after it ("简介∗", "介绍¹"),
+    and without its section number when the other headings are numbered too ("1 Debian
+    Edu 12" opening a manual whose next section is "2 关于 Debian Edu")."""
     first_page = [b for b in blocks if b.page == 1 and b.kind == "heading"]
     if not first_page:
         return ""
-    text = min(first_page, key=lambda b: (b.heading_level, b.order)).text
-    return _NOTE_MARKS.sub("", text).rstrip()
+    top = min(first_page, key=lambda b: (b.heading_level, b.order))
+    text = _NOTE_MARKS.sub("", top.text).rstrip()
+    headings = (b for b in blocks if b.kind == "heading" and b is not top)
+    number = SECTION_DEPTH.match(text)
+    if (
+        number
+        and text[number.end() :].strip()
+        and any(SECTION_DEPTH.match(b.text) for b in headings)
+    ):
+        return text[number.end() :].strip()
+    return text
 
 
 def is_unread_notice(notice: str) -> bool:

@@ -21,7 +21,7 @@ export const TURN_EVENTS = Object.freeze({
   answer_delta: (turn, data) => turn.write(data.text),
   quote: (turn, data) => turn.quoted(data),
   verdict: (turn, data) => turn.setVerdict(data.number, data.verdict),
-  explanation: (turn, data) => turn.explanation.replaceChildren(data.text),
+  explanation: (turn, data) => turn.explanation.replaceChildren(...turn.withCitations(data.text)),
   done: (turn, data) => turn.showAnswer(data.answer),
   error: (turn, data) => turn.fail(data),
 });
@@ -144,7 +144,9 @@ export class Turn {
     for (const quote of answer.quotes ?? []) this.addQuote(quote);
     const show = (number, span) => this.showPassage(number, span, answer.passage);
     this.passage.replaceChildren(passageView(answer.passage, this.blocks, show) ?? "");
-    if (answer.explanation) this.explanation.replaceChildren(answer.explanation);
+    // An answer cut to its length goes on in the explanation, its "[2]" citations too.
+    if (answer.explanation)
+      this.explanation.replaceChildren(...this.withCitations(answer.explanation));
     if (answer.claims?.length)
       this.checks.replaceChildren(claimList(answer.claims, answer.quotes ?? []));
   }

@@ -7,6 +7,9 @@
 import { el } from "../lib/dom.js";
 import { cpSlice, cpToUnits } from "../lib/offsets.js";
 
+// Sent on the scroller when a highlight was scrolled into view: {blockId, scrollTop}.
+export const SHOWN_EVENT = "askalong:shown";
+
 export class Highlighter {
   constructor(scroller, view, blocks) {
     this.scroller = scroller;
@@ -25,7 +28,12 @@ export class Highlighter {
     if (!block) throw new Error(`no block ${blockId}`);
     this.last = [block, start, end];
     this.draw(block, start, end);
-    if (scroll && this.marks.length) this.scrollTo(this.marks);
+    if (scroll && this.marks.length) {
+      this.scrollTo(this.marks);
+      // The outline marks the shown text's section, not the one the view's middle is in.
+      const detail = { blockId, scrollTop: this.scroller.scrollTop };
+      this.scroller.dispatchEvent(new CustomEvent(SHOWN_EVENT, { detail }));
+    }
     return this.text;
   }
 

@@ -6,6 +6,7 @@
 // and End, so Tab reaches the page without passing every heading first.
 
 import { el, shorten } from "../lib/dom.js";
+import { SHOWN_EVENT } from "./highlight.js";
 import { onScrollFrame, readingLine } from "./position.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -19,6 +20,8 @@ export class Outline {
     this.scroller = scroller;
     this.root = root;
     this.blocks = new Map(structure.blocks.map((b) => [b.id, b]));
+    this.order = new Map(structure.blocks.map((b, i) => [b.id, i]));
+    this.shown = null; // a highlight scrolled to, while the view stays where it put it
     this.entries = (entries ?? structure.outline).slice(0, MAX_ENTRIES);
     this.list = $("#outline");
     this.toggleButton = $("#toggle-outline");
@@ -36,6 +39,11 @@ export class Outline {
     this.list.addEventListener("keydown", (event) => this.walk(event), options);
     this.toggleButton.addEventListener("click", () => this.setOpen(!this.isOpen(), true), options);
     onScrollFrame(scroller, () => this.markCurrent(), signal);
+    const onShown = (event) => {
+      this.shown = event.detail;
+      this.markCurrent();
+    };
+    scroller.addEventListener(SHOWN_EVENT, onShown, options);
     requestAnimationFrame(() => this.markCurrent());
   }
 
@@ -111,11 +119,33 @@ export class Outline {
     });
   }
 
-  // The section the reading line is in: the last heading, in reading order, at or above it
-  // (a scan, not a search: in two columns the right column's headings start higher up).
+  // The section of a highlight just scrolled to (a quote in a two-column page's right
+  // column lies beside the left column's later headings), while the view stays put; else
+  // the section the reading line is in.
   markCurrent() {
+    const index = this.shownSection() ?? this.sectionAtLine();
+    this.mark(index);
+  }
+
+  // The last heading, in reading order, at or above the reading line (a scan, not a
+  // search: in two columns the right column's headings start higher up).
+  sectionAtLine() {
     const line = readingLine(this.scroller);
-    const index = this.tops().findLastIndex((top) => top <= line);
+    return this.tops().findLastIndex((top) => top <= line);
+  }
+
+  // The section holding the highlight scrolled to, or null once the view has moved.
+  shownSection() {
+    const at = this.shown && this.order.get(this.shown.blockId);
+    if (at == null || Math.abs(this.scroller.scrollTop - this.shown.scrollTop) > 1) {
+      this.shown = null;
+      return null;
+    }
+    const index = this.entries.findLastIndex((entry) => this.order.get(entry.block_id) <= at);
+    return index >= 0 ? index : null;
+  }
+
+  mark(index) {
     if (index === this.current) return;
     this.items[this.current]?.classList.remove("current");
     this.items[this.current]?.removeAttribute("aria-current");
