@@ -331,9 +331,9 @@ def fused_ranking(
     """The full fused list, best first, before any threshold (evaluation ranks this).
     ``language`` is the query's (``askalong.text.tokens.detect_language``); ``across``:
     the documents searched are in the other language (``RetrievalPolicy.keyword_share``);
-    ``unembedded``
-    the documents the vector route could not search (see ``zscore_fusion``); ``titles``
-    the title chunks ranked after their document's next chunk (``retrieve/titles.py``).
+    ``unembedded`` the documents the vector route could not search (see
+    ``zscore_fusion``); ``titles`` the title chunks ranked after their document's next
+    chunk (``retrieve/titles.py``).
     ``limit``: its first ``limit`` hits only (the whole list is still ranked, and made
     whole when ``titles`` may move a chunk down)."""
     made = None if titles else limit
