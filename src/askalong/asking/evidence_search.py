@@ -1,7 +1,8 @@
 """Evidence for a question without an anchor (the knowledge base, a collection, the
 documents named): what hybrid search finds over every document the asker may see (or the
 ones named). A follow-up is searched with its thread's previous question and answer
-beside it (``thread_context``).
+beside it (``thread_context``); a question in the other language than the documents it
+names is searched as asked across (``AskedQuestion.across``: the fusion leans on meaning).
 
 A collection's answer chunks come first from its best pages, searched again chunk by
 chunk; a search that kept only a few chunks is topped up from the keyword route. The
@@ -50,6 +51,7 @@ class SearchEvidence(Searching):
             k_max=max(ANSWER_CHUNKS, self.searcher.policy.k_max_knowledge_base),
             language=question.script,
             context=context,
+            across=asked.across,
         )
         hits = result.hits
         if self.searcher.policy.by_pages(len(asked.document_ids)):
@@ -76,6 +78,7 @@ class SearchEvidence(Searching):
             k_max=ANSWER_CHUNKS,
             language=asked.question.script,
             context=context,
+            across=asked.across,
         )
         return tuple(joined(within.hits, result.hits, ANSWER_CHUNKS))
 
@@ -94,6 +97,7 @@ class SearchEvidence(Searching):
             documents=asked.document_ids,
             context=context,
             language=asked.question.script,
+            across=asked.across,
         )
         return tuple(joined(hits, keyword_order(ranked), ANSWER_CHUNKS))
 

@@ -37,6 +37,7 @@ INTENT_TITLES: dict[str, tuple[str, str]] = {  # (English, Chinese)
 }
 TITLE_CHARS = 200
 SELECTION_CHARS = 80
+BILINGUAL = frozenset({"zh", "en"})  # the languages a question may be asked across
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,15 @@ class AskedQuestion:
     @property
     def document_ids(self) -> tuple[str, ...]:
         return tuple(document.id for document in self.documents)
+
+    @property
+    def across(self) -> bool:
+        """Asked in the other language than every document it names (a Chinese question
+        over English text, or the reverse): the search then leans on meaning, not words.
+        False without named documents, or when a language is mixed or unknown."""
+        script = self.question.script
+        languages = {document.language for document in self.documents}
+        return script in BILINGUAL and bool(languages) and languages <= BILINGUAL - {script}
 
     @property
     def focus_terms(self) -> frozenset[str]:

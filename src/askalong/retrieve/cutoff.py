@@ -64,6 +64,7 @@ def fuse(
     unembedded: Collection[str] = frozenset(),
     by_pages: bool = False,
     titles: Collection[str] = frozenset(),
+    across: bool = False,
 ) -> list[Hit]:
     """Fuse what the routes found, then threshold and cut to a dynamic top-K.
 
@@ -72,7 +73,8 @@ def fuse(
     the single-route (or keyword-only) threshold; the hits' mode names the route.
     ``by_pages`` (a question asked of a collection): the scores decide how many hits
     are kept, the page-first order of the whole ranking (``retrieve/pages.py``) which.
-    ``titles``: title chunks, ranked after their document's next chunk.
+    ``titles``: title chunks, ranked after their document's next chunk. ``across``: the
+    documents are in the other language than the query (``fused_ranking``).
     """
     # The threshold keeps a prefix of the ranking and the top-K at most ``k_max`` of it:
     # only those hits are made (all of them when the pages reorder the whole ranking).
@@ -84,6 +86,7 @@ def fuse(
         unembedded=unembedded,
         titles=titles,
         limit=None if by_pages else max(k_max, 1),
+        across=across,
     )
     return cut_ranking(fused, policy, k_max, by_pages=by_pages)
 

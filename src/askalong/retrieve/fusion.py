@@ -326,15 +326,18 @@ def fused_ranking(
     unembedded: Collection[str] = frozenset(),
     titles: Collection[str] = frozenset(),
     limit: int | None = None,
+    across: bool = False,
 ) -> list[Hit]:
     """The full fused list, best first, before any threshold (evaluation ranks this).
-    ``language`` is the query's (``askalong.text.tokens.detect_language``); ``unembedded``
-    the documents the vector route could not search (see ``zscore_fusion``); ``titles``
-    the title chunks ranked after their document's next chunk (``retrieve/titles.py``).
+    ``language`` is the query's (``askalong.text.tokens.detect_language``); ``across``:
+    the documents searched are in the other language (``RetrievalPolicy.keyword_share``);
+    ``unembedded`` the documents the vector route could not search (see
+    ``zscore_fusion``); ``titles`` the title chunks ranked after their document's next
+    chunk (``retrieve/titles.py``).
     ``limit``: its first ``limit`` hits only (the whole list is still ranked, and made
     whole when ``titles`` may move a chunk down)."""
     made = None if titles else limit
-    fused = _fused(keyword, vector, policy, language, unembedded, made)
+    fused = _fused(keyword, vector, policy, language, unembedded, made, across)
     return titles_last(fused, titles)[:limit]
 
 
@@ -345,13 +348,14 @@ def _fused(
     language: str,
     unembedded: Collection[str],
     limit: int | None,
+    across: bool,
 ) -> list[Hit]:
     if not vector:
         return single_route(keyword, "keyword", policy.rrf_k, limit=limit)
     if not keyword:
         return single_route(vector, "vector", policy.rrf_k, limit=limit)
     if policy.fusion == "zscore":
-        share = policy.keyword_share(language)
+        share = policy.keyword_share(language, across=across)
         weak = WeakVector(
             policy.weak_vector_shift, policy.weak_vector_margin, policy.weak_vector_span
         )

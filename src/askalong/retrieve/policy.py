@@ -28,6 +28,14 @@ class RetrievalPolicy:
     # CMRC trial set; "mixed" queries take the mean of the two).
     zscore_keyword_share_en: float = 0.3
     zscore_keyword_share_zh: float = 0.5
+    # ... and when the question is in the other language than the documents it names (a
+    # Chinese question over English text, ``AskedQuestion.across``): BM25 then matches
+    # only the Latin terms the question borrows (names, identifiers, numbers), the vector
+    # route the meaning. Chosen on the DEV sets' 231 cross-lingual questions (gold in the
+    # evidence, each set left out: 179 -> 189; shares 0 / 0.1 / 0.2 / 0.3 / 0.5 on all
+    # sets: 190 / 189 / 186 / 183 / 176), checked on XQuAD across (R@1 en -> zh 0.689 ->
+    # 0.713, zh -> en 0.682 -> 0.680): benchmarks/results/cross-lingual-search-DEV-2026-12-07.md.
+    zscore_keyword_share_across: float = 0.1
     zscore_threshold: float = 1.0
     # How far the keyword share moves toward 1 when the vector route looks weak for the
     # query (``WeakVector``); 0 keeps the share fixed (the fusion before this knob). The
@@ -81,6 +89,7 @@ class RetrievalPolicy:
             "weighted_keyword_share",
             "zscore_keyword_share_en",
             "zscore_keyword_share_zh",
+            "zscore_keyword_share_across",
             "weak_vector_shift",
         )
         for name in (*shares, "top_k_min_ratio", "top_k_max_gap"):
@@ -103,8 +112,11 @@ class RetrievalPolicy:
         """Whether a question naming ``documents`` documents is ranked page by page."""
         return self.pages_from is not None and documents >= self.pages_from
 
-    def keyword_share(self, language: str) -> float:
-        """The keyword route's share in z-score fusion for a query in ``language``."""
+    def keyword_share(self, language: str, *, across: bool = False) -> float:
+        """The keyword route's share in z-score fusion for a query in ``language``;
+        ``across``: asked of documents in the other language."""
+        if across:
+            return self.zscore_keyword_share_across
         if language == "zh":
             return self.zscore_keyword_share_zh
         if language == "mixed":

@@ -68,17 +68,20 @@ class Searcher:
         use_vectors: bool = True,
         language: str | None = None,
         context: str = "",
+        across: bool = False,
     ) -> SearchResult:
         """The best chunks for ``query`` among the documents ``access`` may see
         (restricted to ``documents`` when given: ids the caller resolved with the store's
         ``get_document`` under the same ``access``, which is their permission check).
         ``language`` is ``detect_language(query)`` when the caller has it already.
         ``context`` (a follow-up's previous question and answer) is searched too, at
-        ``CONTEXT_WEIGHT`` in the keyword route and after the query in the embedded text."""
+        ``CONTEXT_WEIGHT`` in the keyword route and after the query in the embedded text.
+        ``across``: the documents are in the other language than the query (the fusion
+        then leans on the vector route, ``RetrievalPolicy.keyword_share``)."""
         query = _checked_query(query)
         routes = self._run_routes(query, access, documents, use_vectors, context=context)
         k = k_max or self.policy.k_max_knowledge_base
-        reranked, rerank_notes = self._reranked(query, routes, k)
+        reranked, rerank_notes = self._reranked(query, routes, k, across)
         if reranked is not None:
             names = (*routes.names, "rerank")
             return SearchResult(query, tuple(reranked), names, (*routes.notes, *rerank_notes))
@@ -92,6 +95,7 @@ class Searcher:
             unembedded=routes.unembedded,
             by_pages=self.policy.by_pages(len(documents)),
             titles=self._title_chunks(routes, access),
+            across=across,
         )
         notes = routes.notes if hits else (*routes.notes, "nothing passed the score threshold")
         return SearchResult(query, tuple(hits), routes.names, notes)
@@ -108,7 +112,7 @@ class Searcher:
         return frozenset(chunk.id for chunk, title in openers if title_only(chunk, title))
 
     def _reranked(
-        self, query: str, routes: _Routes, k: int
+        self, query: str, routes: _Routes, k: int, across: bool
     ) -> tuple[list[Hit] | None, tuple[str, ...]]:
         """With a reranker: the fused top candidates reordered by it (scores below its
         minimum dropped), or None and a note when it fails, so fusion decides."""
@@ -120,6 +124,7 @@ class Searcher:
             self.policy,
             language=detect_language(query),
             unembedded=routes.unembedded,
+            across=across,
         )[:RERANK_CANDIDATES]
         texts = [self.store.chunk(hit.chunk_id).text for hit in candidates]
         hits, note = rerank_or_fallback(self.reranker, query, candidates, texts)
@@ -137,9 +142,10 @@ class Searcher:
         use_vectors: bool = True,
         context: str = "",
         language: str | None = None,
+        across: bool = False,
     ) -> list[Hit]:
         """The full fused ranking with no threshold or cut (what evaluations score),
-        among ``documents`` when given, ``context`` searched beside (as ``search``)."""
+        among ``documents`` when given, ``context`` and ``across`` as ``search`` takes them."""
         query = _checked_query(query)
         routes = self._run_routes(
             query, access, documents, use_vectors, use_keyword=use_keyword, context=context
@@ -152,6 +158,7 @@ class Searcher:
             language=language,
             unembedded=routes.unembedded,
             titles=self._title_chunks(routes, access),
+            across=across,
         )
         if self.policy.by_pages(len(documents)):
             return page_first(fused, share=self.policy.page_share)
