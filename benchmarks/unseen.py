@@ -380,9 +380,8 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen15: each run once, dev now; unseen16: held"
-            " out, not run yet; unseen17: frozen, waits behind unseen16; unseen18: frozen, waits"
-            " behind unseen17)"
+            "the set's folder (unseen … unseen16: each run once, dev now; unseen17: held"
+            " out, not run yet; unseen18: frozen, waits behind unseen17)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")

@@ -22,12 +22,12 @@ SETS = (
     "unseen16", "unseen17", "unseen18",
 )  # fmt: skip
 # Held out: asked once, by the lead, for the report; never by default. Empty once the newest
-# set has had its run (unseen15: 2026-12-07); unseen16 waits for the next report's one run.
-TEST_SETS: tuple[str, ...] = ("unseen16",)
+# set has had its run (unseen16: 2026-12-07); unseen17 waits for the next report's one run.
+TEST_SETS: tuple[str, ...] = ("unseen17",)
 # Frozen and never run, held for the reports after next: no default run asks them either, and
-# they are no dev sets; each moves to TEST_SETS in its turn (unseen17: frozen, waits behind
-# unseen16; unseen18: frozen, waits behind unseen17).
-UNRUN_SETS: tuple[str, ...] = ("unseen17", "unseen18")
+# they are no dev sets; each moves to TEST_SETS in its turn (unseen18: frozen, waits behind
+# unseen17).
+UNRUN_SETS: tuple[str, ...] = ("unseen18",)
 DEV_SETS = tuple(s for s in SETS if s not in TEST_SETS + UNRUN_SETS)  # run and read while tuning
 HERE = BENCHMARKS / "unseen"
 QUESTIONS = HERE / "questions.jsonl"
