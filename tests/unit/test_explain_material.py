@@ -4,6 +4,8 @@ composed from it (never the selection)."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from askalong.answer.extractive.intents import answer_intent
@@ -181,3 +183,21 @@ def test_key_terms_are_the_selections_nouns_not_its_signposts(
     terms = list(selection_terms(selected, []))  # no passages: the word's form decides
     assert first in terms
     assert not_before not in terms or terms.index(first) < terms.index(not_before), terms
+
+
+def test_words_before_a_selection_inside_its_sentence_are_said_to_open_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a lowercase word after a full stop does not start a sentence, so the selection sits
+    # inside one: the words before it are its opening, never what it "goes on" with
+    block = (
+        "p",
+        "The iterators package has the isplit function, which works like the split "
+        "function. split returns a list of every group at once. isplit makes one group "
+        "at a time, as they are needed.",
+        SECTION,
+    )
+    monkeypatch.setattr(sys.modules[__name__], "PAPER", [*PAPER, block])
+    answer, _ = ask("split returns a list of every group at once.", "compare")
+    assert "goes on: The iterators package" not in answer, answer
+    assert "The selected sentence begins: The iterators package has the isplit" in answer, answer

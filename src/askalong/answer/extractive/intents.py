@@ -59,6 +59,9 @@ NOTHING_FOUND: Mapping[tuple[Intent, str], str] = {
 NEAREST = {"en": "The nearest context:", "zh": "最相近的上下文："}
 AROUND = {"en": "Around the selection:", "zh": "所选内容前后："}
 GOES_ON = {"en": "The selected sentence goes on:", "zh": "所选句子接着说："}
+# a selection that starts inside its sentence: the words before it are its opening, not
+# what it goes on with (a lowercase word after a full stop does not start a sentence)
+BEGINS = {"en": "The selected sentence begins:", "zh": "所选句子开头是："}
 _BESIDE_CHARS = 20  # a shorter rest of the selection's sentence says nothing
 FOUND = {"en": "From the document: ", "zh": "取自文档："}
 KIND_NAMES: Mapping[tuple[str, str], str] = {
@@ -119,7 +122,9 @@ def answer_intent(
     taken = {_span(q) for q in quotes}
     if any(m.kind == "continuation" for _, m in chosen):
         after = []  # what follows is quoted already, as what the selection announces
-    answer, quotes = _cited_beside(answer, quotes, units[0], (rest, after), taken, language)
+    answer, quotes = _cited_beside(
+        answer, quotes, units[0], selection, (rest, after), taken, language
+    )
     explanation = _what_was_found([m for _, m in chosen], language)
     best = max(m.strength for _, m in chosen)
     return ExtractiveResult("answered", answer, quotes, explanation, best, language)
@@ -164,7 +169,9 @@ def _nothing_found(
     # No key term, nothing was looked up: "gives no example of the terms of this passage"
     # would claim what no search showed (the sentence after was often the example asked).
     opening, label = (said, NEAREST) if terms else ("", AROUND)
-    answer, quotes = _cited_beside(opening, (), anchor, (rest, near), set(), language, label)
+    answer, quotes = _cited_beside(
+        opening, (), anchor, selection, (rest, near), set(), language, label
+    )
     return ExtractiveResult("answered", answer, quotes, "", 0.0, language)
 
 
@@ -176,15 +183,18 @@ def _cited_beside(
     answer: str,
     quotes: tuple[Quote, ...],
     anchor: ContextUnit,
+    selection: Selection,
     beside: tuple[Sequence[Piece], Sequence[Piece]],
     taken: set[BlockSpan],
     language: str,
     label: Mapping[str, str] = AROUND,
 ) -> tuple[str, tuple[Quote, ...]]:
-    """``answer`` followed by the rest of the selected sentence (said to be its rest, not
-    context) and the sentences after it (under ``label``), each quoted once."""
+    """``answer`` followed by the rest of the selected sentence (said to be its opening or
+    its rest, not context) and the sentences after it (under ``label``), each quoted once."""
     rest, after = beside
-    for said, pieces in ((GOES_ON, rest), (label, after)):
+    opening = [p for p in rest if _before(p, selection)]
+    goes_on = [p for p in rest if not _before(p, selection)]
+    for said, pieces in ((BEGINS, opening), (GOES_ON, goes_on), (label, after)):
         quoted = taken | {_span(q) for q in quotes}
         fresh = [p for p in pieces if p.span not in quoted]
         if not fresh:
@@ -194,6 +204,12 @@ def _cited_beside(
         answer = _joined(language, [answer, said[language], cited])
         quotes = (*quotes, *more)
     return answer, quotes
+
+
+def _before(piece: Piece, selection: Selection) -> bool:
+    """Whether ``piece`` ends before the selection starts in its block."""
+    starts = [s.start for s in selection.spans if s.block_id == piece.span.block_id]
+    return bool(starts) and piece.span.end <= min(starts)
 
 
 def _running(anchor: ContextUnit, selection: Selection) -> list[Passage]:
