@@ -21,6 +21,7 @@ says so, the best sentence goes with what it leads into rather than with its pai
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -143,7 +144,8 @@ def _across_order(
     where the question's words in a sentence say most; across languages the cosines and
     the names both languages write alike say what there is to say (the refusal keeps
     reading the rank head's scores)."""
-    return scorer.across_scores(inputs, ranks, across_features(question, found), embedded)
+    rows = functools.partial(across_features, question, found)  # made only when read
+    return scorer.across_scores(inputs, ranks, rows, embedded)
 
 
 def learned_answer(

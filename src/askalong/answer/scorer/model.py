@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -116,15 +117,20 @@ class Scorer:
         return head(np.hstack([rows, scores[:, None], entries]))
 
     def across_scores(
-        self, inputs: np.ndarray, ranks: np.ndarray, rows: np.ndarray, embedded: bool
+        self,
+        inputs: np.ndarray,
+        ranks: np.ndarray,
+        rows: Callable[[], np.ndarray],
+        embedded: bool,
     ) -> np.ndarray:
         """The order of the answer's choice across languages: the across head over the
         rank head's ``inputs`` (``RANK_COLUMNS``), its scores ``ranks`` and the ``rows``
-        (``ACROSS``), or ``ranks`` where the variant has no across head."""
+        (``ACROSS``, made only when a head reads them), or ``ranks`` where the variant has
+        no across head."""
         head = self.across.get(variant(embedded))
         if head is None or len(ranks) == 0:
             return ranks
-        return head(np.hstack([inputs, ranks[:, None], rows]))
+        return head(np.hstack([inputs, ranks[:, None], rows()]))
 
     def intent_scores(
         self, intent: str, ranks: np.ndarray, places: np.ndarray, embedded: bool
