@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from askalong.parse.pdf.chars import Line, PageFrame
 from askalong.parse.pdf.parser import parse
+from askalong.parse.pdf.printed import Line, PageFrame
 
 SCAN = "pdf/scanned/mineru_small_ocr_zh.pdf"  # eight scanned pages
 

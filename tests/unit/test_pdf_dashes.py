@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from askalong.parse.pdf.chars import Line
 from askalong.parse.pdf.hyphens import vocabulary
+from askalong.parse.pdf.printed import Line
 from askalong.parse.pdf.tex_codes import with_t1_codes
 from askalong.parse.pdf.text import clean_line, join_lines
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from askalong.parse.pdf.chars import Line
 from askalong.parse.pdf.hyphens import vocabulary
+from askalong.parse.pdf.printed import Line
 from askalong.parse.pdf.text import join_lines
 
 # Elsewhere in the same document: the words that decide.

@@ -8,13 +8,13 @@ from askalong.ingest.pipeline import document_language
 from askalong.parse.detect import detect_format
 from askalong.parse.flow import html, text
 from askalong.parse.navigation import mark_navigation
-from askalong.parse.pdf.chars import Line
 from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.listings import is_listing, strip_line_numbers
 from askalong.parse.pdf.markers import candidates
 from askalong.parse.pdf.outline import open_section
 from askalong.parse.pdf.page_breaks import continues, join_page_breaks
 from askalong.parse.pdf.parser import heading_title
+from askalong.parse.pdf.printed import Line
 from askalong.parse.pdf.text import join_lines
 from askalong.types import Block, LineBox
 

@@ -27,7 +27,7 @@ from pathlib import PurePosixPath
 from askalong.asking.code_lines import K1, B, idf, line_terms, term_list
 from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place, SourceFile
-from askalong.parse.code.languages import is_code_name
+from askalong.parse.code.file_names import is_code_name
 from askalong.question.code_asks import named_identifiers
 
 NAME_BONUS = 2  # a definition named in the question's words: two of its rarest terms

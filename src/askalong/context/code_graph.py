@@ -30,7 +30,7 @@ from askalong.context.code_scope import (
     receiver_type,
     static_import_owners,
 )
-from askalong.parse.code.languages import grammar_for
+from askalong.parse.code.file_names import grammar_for
 from askalong.parse.code.outline import CallSite, code_outline
 from askalong.text.patterns import lazy
 from askalong.types import Block

@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from askalong.context.code_places import Place, SourceFile
-from askalong.parse.code.languages import grammar_for
+from askalong.parse.code.file_names import grammar_for
 from askalong.parse.code.outline import Import, code_outline
 from askalong.text.patterns import lazy
 from askalong.types import Block

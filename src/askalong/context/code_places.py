@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from askalong.parse.code.languages import grammar_for
+from askalong.parse.code.file_names import grammar_for
 from askalong.types import Block
 
 

@@ -20,7 +20,7 @@ from askalong.ingest.sources import (
     is_source,
     source_skip,
 )
-from askalong.parse.code.languages import is_config_name
+from askalong.parse.code.file_names import is_config_name
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from askalong.ingest.describe import describe_chunks, with_warnings
 from askalong.ingest.fetch import fetch_url, is_url
 from askalong.ingest.inputs import Upload, path_text, read_file
 from askalong.ingest.writer import LibraryWriter
-from askalong.parse.code.languages import is_code_name
+from askalong.parse.code.file_names import is_code_name
 from askalong.parse.guard import ParserGuard
 from askalong.parse.progress import Sink
 from askalong.store.base import DocumentStore

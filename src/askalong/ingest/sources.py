@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pathspec
 
-from askalong.parse.code.languages import has_shebang, is_code_name
+from askalong.parse.code.file_names import has_shebang, is_code_name
 
 VENDORED = frozenset({"vendor", "node_modules", "third_party", "bower_components"})
 HEAD_BYTES = 8192

@@ -14,7 +14,7 @@ import re
 import zipfile
 
 from askalong.errors import EmptyDocument, TooLarge, UnsupportedFormat
-from askalong.parse.code.languages import has_shebang, is_code_name
+from askalong.parse.code.file_names import has_shebang, is_code_name
 from askalong.types import DocumentFormat
 
 # Magic numbers of common binary files that are not documents we read.

@@ -10,9 +10,7 @@ import nodes. The grammars come compiled inside ``tree-sitter-language-pack`` (0
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import Any
 
 
@@ -375,40 +373,6 @@ CONFIG_NAMES = frozenset(
     {"go.mod", "go.work", "package.json", "tsconfig.json", "composer.json", "setup.cfg"}
 )
 CODE_SUFFIXES = frozenset(GRAMMARS) | TEXT_SOURCES | CONFIG_SUFFIXES
-_SHEBANG = re.compile(rb"#![ \t]*/\S*(?:[ \t]+(\w+))?")
-_SHEBANG_GRAMMARS = {
-    "python": PYTHON, "python3": PYTHON, "node": JAVASCRIPT, "ruby": RUBY, "lua": LUA,
-    "php": PHP, "perl": PERL,
-}  # fmt: skip
-
-
-def is_code_name(name: str) -> bool:
-    """Whether a file name says source code (its ending or a build file's name)."""
-    path = PurePosixPath(name.replace("\\", "/"))
-    return path.suffix.lower() in CODE_SUFFIXES or path.name.lower() in CODE_NAMES | CONFIG_NAMES
-
-
-def is_config_name(name: str) -> bool:
-    """Whether a file name says build or configuration file (``pom.xml``, ``go.mod``)."""
-    path = PurePosixPath(name.replace("\\", "/"))
-    return path.suffix.lower() in CONFIG_SUFFIXES or path.name.lower() in CONFIG_NAMES
-
-
-def has_shebang(data: bytes) -> bool:
-    return _SHEBANG.match(data[:200]) is not None
-
-
-def grammar_for(name: str, data: bytes = b"") -> Grammar | None:
-    """The grammar a file is read with: by its ending, else by its ``#!`` interpreter."""
-    suffix = PurePosixPath(name.replace("\\", "/")).suffix.lower()
-    if suffix in GRAMMARS:
-        return GRAMMARS[suffix]
-    found = _SHEBANG.match(data[:200])
-    if found is None or found.group(1) is None:
-        interpreter = b"" if found is None else found.group(0).rsplit(b"/", 1)[-1]
-    else:
-        interpreter = found.group(1)
-    return _SHEBANG_GRAMMARS.get(interpreter.decode("ascii", "ignore"))
 
 
 @functools.lru_cache(maxsize=32)

@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 
 from askalong.errors import EmptyDocument
 from askalong.parse.boundary import parser_boundary
-from askalong.parse.code.languages import grammar_for
+from askalong.parse.code.file_names import grammar_for
 from askalong.parse.code.outline import Symbol, code_outline
 from askalong.parse.flow.decoding import decode
 from askalong.types import Block, ParsedDocument

@@ -2,7 +2,7 @@
 
 The models ship inside the ``rapidocr-onnxruntime`` wheel, so nothing downloads. The
 package is optional (``askalong[ocr]``): without it a scanned page keeps a notice naming
-the pip command. Recognised lines come out as ``pdf.chars.Line`` in page points, so OCR
+the pip command. Recognised lines come out as ``pdf.printed.Line`` in page points, so OCR
 pages go through the same reading order, line joining and typing as text pages, and a
 selection on a scan maps to blocks exactly as on a text page.
 """
@@ -22,7 +22,7 @@ import numpy.typing as npt
 import pypdfium2 as pdfium
 
 from askalong.parse.ocr.words import ink_gaps, restore_spaces
-from askalong.parse.pdf.chars import Line, PageFrame
+from askalong.parse.pdf.printed import Line, PageFrame
 
 OCR_INSTALL = "pip install 'askalong[ocr]'"
 _PACKAGE = "rapidocr_onnxruntime"

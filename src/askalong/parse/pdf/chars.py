@@ -11,21 +11,19 @@ from __future__ import annotations
 import ctypes
 import itertools
 import re
-from dataclasses import dataclass
-from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
+from askalong.parse.pdf.char_calls import LOOSE_BOX, char_bold, decoded, font_size, page_text
 from askalong.parse.pdf.inline_math import HEADS, Piece, rejoined, tidied
 from askalong.parse.pdf.markers import Mark, candidates, raised, rewrite
-from askalong.parse.pdf.tex_codes import with_t1_codes
+from askalong.parse.pdf.printed import Cell, Line, PageFrame
 from askalong.text.scripts import HAN
 
 # A forward gap wider than this many line heights separates two columns or table cells.
 _GAP_LINE_HEIGHTS = 2.0
 # A step back further than this many line heights starts a new line (overprints are short).
 _BACK_LINE_HEIGHTS = 1.5
-_BOLD_WEIGHT = 600
 # A run whose last character's bottom is this share of the taller box off its first's is
 # read one character at a time, so that its scripts can be told apart.
 _OFF_BASELINE_SHARE = 0.15
@@ -36,54 +34,6 @@ _CLOSING_MARKS = frozenset(",.;:)]}")
 _ARROWHEAD = re.compile(f"[{HEADS}]")
 # A gap between words wider than this many font sizes separates table cells.
 _CELL_GAP_SIZES = 0.8
-# A line's loose box is about 0.9 font sizes tall; far less means pdfium's size is unscaled.
-_HEIGHT_PER_SIZE = 0.9
-_MIN_HEIGHT_PER_SIZE = 0.55
-_TINY_SIZE = 3.0  # points: no printed text is this small; pdfium's unscaled size is
-_BOLD_NAMES = ("bold", "medi", "black", "heavy", "semibold", "demi")
-
-
-@dataclass(frozen=True)
-class Cell:
-    """A piece of a line set apart by a wide gap: a table cell, an equation number."""
-
-    text: str
-    x0: float
-    x1: float
-
-
-@dataclass(frozen=True)
-class Line:
-    """One printed line: raw text and its box in points, origin at the page's top-left."""
-
-    text: str
-    x0: float
-    top: float
-    x1: float
-    bottom: float
-    size: float
-    bold: bool
-    run_in: bool = False  # a bold head cut from the start of its printed line
-    # Where wide gaps cut the line (table cells, an equation number): each piece's text
-    # and left and right x. Empty when the line has no wide gap.
-    cells: tuple[Cell, ...] = ()
-    # A stand-in for a detected region ("table", "formula") that holds its rows of lines.
-    role: str = ""
-    rows: tuple[tuple[Line, ...], ...] = ()
-
-    @property
-    def height(self) -> float:
-        return self.bottom - self.top
-
-
-@dataclass(frozen=True)
-class PageFrame:
-    """Where page space sits: the crop box, to move points to a top-left origin."""
-
-    left: float
-    top: float
-    width: float
-    height: float
 
 
 Box = tuple[float, float, float, float]  # left, bottom, right, top in PDF space (y up)
@@ -206,20 +156,6 @@ def _placed(box: Box) -> bool:
     return box[2] > box[0] or box[3] > box[1]
 
 
-def _untyped(function: Any, restype: Any) -> Any:
-    """``function`` without ctypes' per-call argument conversion, which costs twice the
-    call itself; every argument passed to it must already be an int or a ctypes object."""
-    address = ctypes.cast(function, ctypes.c_void_p).value or 0
-    return ctypes.CFUNCTYPE(restype)(address)
-
-
-# Called once or twice per word: the typed bindings would triple the page's cost.
-_LOOSE_BOX = _untyped(pdfium_c.FPDFText_GetLooseCharBox, ctypes.c_int)
-_FONT_SIZE = _untyped(pdfium_c.FPDFText_GetFontSize, ctypes.c_double)
-_FONT_WEIGHT = _untyped(pdfium_c.FPDFText_GetFontWeight, ctypes.c_int)
-_FONT_INFO = _untyped(pdfium_c.FPDFText_GetFontInfo, ctypes.c_ulong)
-
-
 class _PageReader:
     """Walks one text page run by run, asking pdfium for as few boxes as it can."""
 
@@ -232,7 +168,7 @@ class _PageReader:
 
     def box(self, index: int) -> Box:
         rect = self.rect
-        _LOOSE_BOX(self.textpage, index, rect)
+        LOOSE_BOX(self.textpage, index, rect)
         left, top, right, bottom = rect
         return (left, bottom, right, top)
 
@@ -382,26 +318,7 @@ def page_lines(textpage: ctypes.c_void_p, frame: PageFrame) -> tuple[Line, ...]:
     count = pdfium_c.FPDFText_CountChars(textpage)
     if count <= 0:
         return ()
-    return _PageReader(textpage, frame).read(_page_text(textpage, count))
-
-
-def _page_text(textpage: ctypes.c_void_p, count: int) -> str:
-    """The page text, one Python character per pdfium character index.
-
-    The text comes in one call; when its length does not match the character count
-    (a glyph expanded to several characters, say) it cannot be indexed by character,
-    and each character's code is asked for instead. Surrogate halves stay separate here
-    and are paired again when a line's text is finished.
-    """
-    buffer = (ctypes.c_ushort * (count + 1))()
-    written = pdfium_c.FPDFText_GetText(textpage, 0, count, buffer)
-    if written == count + 1:
-        text = "".join(map(chr, buffer[:count]))
-    else:
-        get_unicode = pdfium_c.FPDFText_GetUnicode
-        codes = (get_unicode(textpage, index) for index in range(count))
-        text = "".join(chr(code) if code <= 0x10FFFF else "\ufffd" for code in codes)
-    return with_t1_codes(text, lambda index: _font_name(textpage, index))
+    return _PageReader(textpage, frame).read(page_text(textpage, count))
 
 
 def _finish(builder: _LineBuilder, textpage: ctypes.c_void_p, frame: PageFrame) -> list[Line]:
@@ -416,14 +333,14 @@ def _finish(builder: _LineBuilder, textpage: ctypes.c_void_p, frame: PageFrame) 
 def _run_in_cut(builder: _LineBuilder, textpage: ctypes.c_void_p) -> int:
     """Where a bold start of the line gives way to regular text, or 0."""
     indices = builder.indices
-    if len(indices) < 4 or not _char_bold(textpage, indices[0]):
+    if len(indices) < 4 or not char_bold(textpage, indices[0]):
         return 0
-    if _char_bold(textpage, indices[-1]):
+    if char_bold(textpage, indices[-1]):
         return 0
     low, high = 0, len(indices) - 1  # bold at low, regular at high
     while high - low > 1:
         middle = (low + high) // 2
-        if _char_bold(textpage, indices[middle]):
+        if char_bold(textpage, indices[middle]):
             low = middle
         else:
             high = middle
@@ -436,16 +353,16 @@ def _line(
     builder: _LineBuilder, textpage: ctypes.c_void_p, frame: PageFrame, bold: bool | None
 ) -> Line:
     lefts, bottoms, rights, tops = zip(*builder.boxes, strict=True)
-    text = _decoded("".join(builder.parts).rstrip(" "))
+    text = decoded("".join(builder.parts).rstrip(" "))
     x0 = _clamp(min(lefts) - frame.left, frame.width)
     x1 = _clamp(max(rights) - frame.left, frame.width)
     y0 = _clamp(frame.top - max(tops), frame.height)
     y1 = _clamp(frame.top - min(bottoms), frame.height)
     samples = _samples(builder.indices)
-    size = _font_size(textpage, samples, y1 - y0, builder.boxes)
+    size = font_size(textpage, samples, y1 - y0, builder.boxes)
     run_in = bold is True  # only a head cut off by _finish is a run-in heading
     if bold is None:
-        bold = all(_char_bold(textpage, index) for index in samples)
+        bold = all(char_bold(textpage, index) for index in samples)
     cells = _cells(builder, frame.left, size)
     return Line(text, x0, y0, x1, y1, size, bold, run_in=run_in, cells=cells)
 
@@ -460,17 +377,12 @@ def _cells(builder: _LineBuilder, left: float, size: float) -> tuple[Cell, ...]:
     starts, ends = [0, *cuts], [*cuts, len(boxes)]
     return tuple(
         Cell(
-            _decoded(text[offsets[a] : offsets[b] if b < len(offsets) else len(text)]).strip(),
+            decoded(text[offsets[a] : offsets[b] if b < len(offsets) else len(text)]).strip(),
             boxes[a][0] - left,
             max(box[2] for box in boxes[a:b]) - left,
         )
         for a, b in zip(starts, ends, strict=True)
     )
-
-
-def _decoded(text: str) -> str:
-    """Surrogate halves (kept apart per character) paired again."""
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def _clamp(value: float, limit: float) -> float:
@@ -481,34 +393,3 @@ def _samples(indices: list[int]) -> tuple[int, ...]:
     if len(indices) <= 3:
         return tuple(indices)
     return (indices[0], indices[len(indices) // 2], indices[-1])
-
-
-def _font_size(
-    textpage: ctypes.c_void_p, samples: tuple[int, ...], height: float, boxes: list[Box]
-) -> float:
-    sizes = sorted(_FONT_SIZE(textpage, i) for i in samples)
-    size = sizes[len(sizes) // 2]
-    # pdfium's size ignores scaling by the page (a shrunk figure, fonts of size 1 scaled
-    # by the text matrix): when the glyphs are far smaller, their height is the size.
-    if height < _MIN_HEIGHT_PER_SIZE * size:
-        return height / _HEIGHT_PER_SIZE
-    if size < _TINY_SIZE and height > 2 * size:
-        # A font of size 1 scaled up: the words' usual height, as a bracket or a raised
-        # marker makes the line's own box taller than its text.
-        heights = sorted(box[3] - box[1] for box in boxes)
-        return round(heights[len(heights) // 2] / _HEIGHT_PER_SIZE * 2) / 2
-    return size
-
-
-def _char_bold(textpage: ctypes.c_void_p, index: int) -> bool:
-    weight = _FONT_WEIGHT(textpage, index)
-    if weight >= _BOLD_WEIGHT:
-        return True
-    lowered = _font_name(textpage, index).lower()
-    return any(marker in lowered for marker in _BOLD_NAMES)
-
-
-def _font_name(textpage: ctypes.c_void_p, index: int) -> str:
-    name = ctypes.create_string_buffer(64)  # a longer name is cut short, which is fine
-    _FONT_INFO(textpage, index, name, len(name), None)
-    return name.value.decode("latin-1")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from askalong.parse.pdf.chars import Line
+from askalong.parse.pdf.printed import Line
 
 FIGURE_CAPTION = re.compile(
     r"^\s*(?:Figure|Fig\.|FIGURE|FIG\.)\s*\d+[A-Za-z]?\s*[:.|]|^\s*图\s*[0-9]"

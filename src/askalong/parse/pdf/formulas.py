@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from askalong.parse.pdf.chars import Line
+from askalong.parse.pdf.printed import Line
 from askalong.parse.pdf.tables import stand_in
 
 _MATH = re.compile(r"[=<>≤≥≈≠∈∉⊂⊆∑∏∫√∂∇±×÷→↦∀∃∞]|[−+]\s*\S")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from askalong.parse.pdf.chars import PageFrame
+from askalong.parse.pdf.printed import PageFrame
 from askalong.parse.pdf.rotate import displayed_size
 
 

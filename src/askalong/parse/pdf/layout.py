@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from askalong.parse.navigation import TOC_ENTRY
-from askalong.parse.pdf.chars import Line
 from askalong.parse.pdf.formulas import mark_formulas
+from askalong.parse.pdf.printed import Line
 from askalong.parse.pdf.tables import find_tables, stand_in
 
 # Each side of a two-column page holds at least this share of the page's characters.

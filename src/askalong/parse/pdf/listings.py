@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from askalong.parse.navigation import is_toc_entry
-from askalong.parse.pdf.chars import Line
+from askalong.parse.pdf.printed import Line
 
 _NUMBERED = re.compile(r"^\s*(\d{1,4})(?![.)\d:,])\s*(?=\S)")
 _BARE = re.compile(r"^\s*(\d{1,5})\s*$")

@@ -22,7 +22,7 @@ from askalong.errors import CorruptDocument, EmptyDocument, EncryptedDocument
 from askalong.parse.navigation import mark_navigation
 from askalong.parse.ocr.budget import OcrBudget
 from askalong.parse.ocr.engine import OCR_INSTALL, LineReader, Recognizer, ocr_installed
-from askalong.parse.pdf.chars import Line, PageFrame, page_lines
+from askalong.parse.pdf.chars import page_lines
 from askalong.parse.pdf.figures import labels_after_captions
 from askalong.parse.pdf.geometry import PageGeometry, page_geometry
 from askalong.parse.pdf.hyphens import Vocabulary, vocabulary
@@ -31,6 +31,7 @@ from askalong.parse.pdf.layout import reading_order
 from askalong.parse.pdf.listings import is_listing, strip_line_numbers
 from askalong.parse.pdf.outline import SECTION_DEPTH
 from askalong.parse.pdf.page_breaks import join_page_breaks
+from askalong.parse.pdf.printed import Line, PageFrame
 from askalong.parse.pdf.rotate import turn_blocks
 from askalong.parse.pdf.tables import table_text
 from askalong.parse.pdf.text import clean_line, join_lines

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from askalong.parse.pdf.chars import Line
+from askalong.parse.pdf.printed import Line
 from askalong.parse.pdf.text import BlockText, clean_line
 from askalong.types import LineBox
 

@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from askalong.parse.pdf.chars import Line
 from askalong.parse.pdf.hyphens import NO_WORDS, Vocabulary, ends_in_hyphen, keeps_hyphen
+from askalong.parse.pdf.printed import Line
 from askalong.types import LineBox
 
 _LIGATURES = str.maketrans(
