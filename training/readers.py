@@ -281,11 +281,16 @@ def collected(
     embedding each) and read back on the next run."""
     parts = [_cached(cache, p.stem, lambda p=p: groups_of(recorded([p]), embedder)) for p in paths]
     if public:
-        parts.append(_cached(cache, f"public-{public}", lambda: public_groups(public, embedder)))
+        parts.append(public_part(embedder, public, cache))
     g = parts[0]
     for part in parts[1:]:
         g = concatenated(g, part)
     return g
+
+
+def public_part(embedder: Embedder | None, public: int, cache: Path | None) -> Groups:
+    """``public`` questions of each public DEV set as groups (kept in ``cache``)."""
+    return _cached(cache, f"public-{public}", lambda: public_groups(public, embedder))
 
 
 def _cached(folder: Path | None, name: str, make: Callable[[], Groups]) -> Groups:
@@ -377,11 +382,12 @@ def fit(
     """The head fitted on every set, written as ``out``'s rank head of the variant;
     ``reader`` (states, folds): the reader cosine column made out of sample (the states
     hold the recordings' groups, so the public ones are added after it)."""
-    g = collected(paths, embedder_for(lexical), 0, cache)
+    embedder = embedder_for(lexical)
+    g = collected(paths, embedder, 0, cache)
     if reader is not None:
         g = with_reader_folds(g, *reader)
     if how.public:
-        g = concatenated(g, collected([], embedder_for(lexical), how.public, cache))
+        g = concatenated(g, public_part(embedder, how.public, cache))
     g = without(g, how.drop)
     data = json.loads(out.read_text("utf-8"))
     head = fitted(g, np.ones(len(g.sets), dtype=bool), how.beside, how.floor)
