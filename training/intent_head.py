@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from reader_layers import FoldEmbedders
 from readers import embedder_for
 from rich.progress import track
 from train import OUT, STEPS, adam, spec
@@ -53,15 +54,17 @@ class Group:
     y: np.ndarray
 
 
-def groups(paths: Sequence[Path]) -> list[Group]:
-    """The recorded intent items whose candidates hold a gold phrase, as groups."""
-    embedder, scorer = embedder_for(False), shipped_scorer()
+def groups(paths: Sequence[Path], folds: Sequence[Path] = ()) -> list[Group]:
+    """The recorded intent items whose candidates hold a gold phrase, as groups (each
+    set's reader encoder a fold model not trained on it, where ``folds`` are given)."""
+    embedders, scorer = FoldEmbedders(embedder_for(False), folds), shipped_scorer()
     out = []
     for path in paths:
         data = pickle.loads(path.read_bytes())
         if data["set"] in TEST_SETS + UNRUN_SETS:
             raise SystemExit(f"{data['set']} is held out")
         items = {i.id: i for i in load_items(questions_of(data["set"]))}
+        embedder = embedders.of(data["set"])
         for key, r in track(data["requests"].items(), description=data["set"]):
             if r.intent not in INTENTS:
                 continue
@@ -113,10 +116,10 @@ def _first_hits(chosen: Sequence[Group], w: np.ndarray) -> int:
     return sum(int(g.y[int(np.argmax(g.x @ w))] > 0) for g in chosen)
 
 
-def cross(paths: Sequence[Path]) -> None:
+def cross(paths: Sequence[Path], folds: Sequence[Path] = ()) -> None:
     """Leave one set out per intent: the best sentence holding a gold phrase, with the rank
     head alone and with the intent's head fitted on the other sets."""
-    found = groups(paths)
+    found = groups(paths, folds)
     alone = _rank_alone()
     table = []
     for intent in INTENTS:
@@ -130,9 +133,9 @@ def cross(paths: Sequence[Path]) -> None:
     print(markdown_table(("intent", "groups", "rank head", "intent head"), "lrrr", table))
 
 
-def fit(paths: Sequence[Path], out: Path) -> None:
+def fit(paths: Sequence[Path], out: Path, folds: Sequence[Path] = ()) -> None:
     """Each intent's head fitted on every set, written as ``out``'s embedded intent heads."""
-    found = groups(paths)
+    found = groups(paths, folds)
     heads = {}
     for intent in INTENTS:
         w = fitted([g for g in found if g.intent == intent])
@@ -149,11 +152,12 @@ def main() -> None:
     parser.add_argument("verb", choices=("cross", "fit"))
     parser.add_argument("recordings", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--reader-folds", type=Path, nargs="*", default=[], help="bi folds")
     args = parser.parse_args()
     if args.verb == "cross":
-        cross(args.recordings)
+        cross(args.recordings, args.reader_folds)
     else:
-        fit(args.recordings, args.out)
+        fit(args.recordings, args.out, args.reader_folds)
 
 
 if __name__ == "__main__":

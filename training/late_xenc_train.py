@@ -35,13 +35,14 @@ GATE = -4.0  # its start bias across the texts: ~1 % of attention crosses at fir
 NEGATIVES = 15  # negatives a training group keeps at most (all gold rows kept): CPU time
 
 
-def load_torch(folder: Path):  # type: ignore[no-untyped-def]
-    """torch from a dev-only folder, appended so it never shadows the product's packages."""
+def load_torch(folder: Path, threads: int = 2):  # type: ignore[no-untyped-def]
+    """torch from a dev-only folder, appended so it never shadows the product's packages;
+    ``threads`` 1 lets two folds train side by side on two cores."""
     sys.path.append(str(folder))
     import torch
 
     torch.manual_seed(SEED)
-    torch.set_num_threads(2)
+    torch.set_num_threads(threads)
     return torch
 
 
@@ -221,8 +222,9 @@ def main() -> None:
     parser.add_argument("--design", choices=("pooled", "cosine", "bi"), default="pooled")
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--lr", type=float, default=3e-5)
+    parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     args = parser.parse_args()
-    torch = load_torch(args.torch)
+    torch = load_torch(args.torch, args.threads)
     data = dict(np.load(args.states))
     late, pairs = Late(torch, data, args.design), Pairs(torch, data)
     groups = np.flatnonzero(np.isin(data["sets"], args.fit))

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from reader_layers import FoldEmbedders
 from readers import embedder_for
 from rich.progress import track
 from train import OUT, STEPS, adam, spec, standardiser
@@ -60,14 +61,16 @@ class Example:
     row: np.ndarray | None
 
 
-def examples(paths: Sequence[Path]) -> list[Example]:
-    """Every covered plain question of the recordings that the answerer answers."""
-    embedder, scorer = embedder_for(False), shipped_scorer()
+def examples(paths: Sequence[Path], folds: Sequence[Path] = ()) -> list[Example]:
+    """Every covered plain question of the recordings that the answerer answers (each
+    set's reader encoder a fold model not trained on it, where ``folds`` are given)."""
+    embedders, scorer = FoldEmbedders(embedder_for(False), folds), shipped_scorer()
     out = []
     for path in paths:
         data = pickle.loads(path.read_bytes())
         if data["set"] not in DEV_SETS:
             raise SystemExit(f"{data['set']} is held out")
+        embedder = embedders.of(data["set"])
         for item in track(load_items(questions_of(data["set"])), description=data["set"]):
             r = data["requests"].get(item.id)
             if item.refuse or r is None or r.intent != "ask":
@@ -156,11 +159,12 @@ def main() -> None:
     parser.add_argument("recordings", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--cache", type=Path, help="the weighed examples, kept between runs")
+    parser.add_argument("--reader-folds", type=Path, nargs="*", default=[], help="bi folds")
     args = parser.parse_args()
     if args.cache is not None and args.cache.exists():
         found = pickle.loads(args.cache.read_bytes())
     else:
-        found = examples(args.recordings)
+        found = examples(args.recordings, args.reader_folds)
         if args.cache is not None:
             args.cache.write_bytes(pickle.dumps(found))
     if args.verb == "cross":

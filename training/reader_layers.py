@@ -12,6 +12,9 @@ fitted on.
    ``reader_cosine`` taken from the fold that was not trained on each group's set
    (``out_of_sample``): fitted on in-sample cosines the head would trust the column far
    more than it earns on new documents.
+4. The heads that read the rank head's scores (refusal, read-on, intent, thread) weigh
+   each recorded question with the fold not trained on its set (``FoldEmbedders``,
+   their ``--reader-folds``): with the shipped layers every DEV set would be in sample.
 
     PYTHONPATH=src:training python training/reader_layers.py export /work/data/s45/bi-b.npz
 """
@@ -19,12 +22,16 @@ fitted on.
 from __future__ import annotations
 
 import argparse
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from askalong.providers.local.e5.reader import READER_FILE, quantised
+from askalong.answer.extractive.sentence_cache import CachedEmbedder
+from askalong.providers.base import Embedder, EmbedKind
+from askalong.providers.local.e5.model import FastE5Embedder
+from askalong.providers.local.e5.reader import READER_FILE, quantised, upper_layers
 
 PACKAGE_FILE = Path(__file__).parents[1] / "src/askalong/providers/local/e5" / READER_FILE
 
@@ -35,6 +42,57 @@ def export(model: Path, out: Path = PACKAGE_FILE) -> None:
         layers = {k: data[k] for k in data.files if k.startswith("l") and "." in k}
     np.savez_compressed(out, **quantised(layers))
     print(f"{len(layers)} arrays -> {out} ({out.stat().st_size / 1e6:.1f} MB)")
+
+
+class FoldReader(Embedder):
+    """The plain e5 vectors of ``plain``, with a fold model's layers as its reader encoder."""
+
+    def __init__(self, plain: FastE5Embedder, fold: Path) -> None:
+        super().__init__(name=plain.name, dimension=plain.dimension)
+        self.plain = plain
+        with np.load(fold) as data:
+            layers = {k: data[k] for k in data.files if k.startswith("l") and "." in k}
+        image = io.BytesIO()
+        np.savez(image, **quantised(layers))  # the rounding the shipped layers get
+        self._reader = FastE5Embedder._beside(plain, upper_layers(image.getvalue()))
+
+    @property
+    def vector_space(self) -> str:
+        return self.plain.vector_space
+
+    def _embed(self, texts: list[str], kind: EmbedKind) -> np.ndarray:
+        return self.plain._embed(texts, kind)
+
+    def reader(self) -> Embedder | None:
+        return self._reader
+
+
+class FoldEmbedders:
+    """Per set, the embedder whose reader encoder was not trained on it: a fold model's
+    (``late_xenc_train.py --design bi`` output, its ``fit`` sets) where one left the set
+    out, else ``shipped`` (a set no layers saw, or no folds given)."""
+
+    def __init__(self, shipped: Embedder | None, folds: Sequence[Path] = ()) -> None:
+        self.shipped = shipped
+        self.folds: list[tuple[set[str], Embedder]] = []
+        plain = _plain(shipped) if folds else None
+        for path in folds:
+            with np.load(path) as data:
+                fit = {str(name) for name in data["fit"]}
+            self.folds.append((fit, CachedEmbedder(FoldReader(plain, path), size=200_000)))
+
+    def of(self, set_name: str) -> Embedder | None:
+        for fit, embedder in self.folds:
+            if set_name not in fit:
+                return embedder
+        return self.shipped
+
+
+def _plain(shipped: Embedder | None) -> FastE5Embedder:
+    inner = shipped.inner if isinstance(shipped, CachedEmbedder) else shipped
+    if not isinstance(inner, FastE5Embedder):
+        raise ValueError(f"reader folds need the bundled e5 embedder, not {inner!r}")
+    return inner
 
 
 def out_of_sample(states: Path, folds: Sequence[Path]) -> tuple[np.ndarray, np.ndarray]:

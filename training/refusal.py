@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+from reader_layers import FoldEmbedders
 from readers import embedder_for, recorded
 from rich.progress import track
 from train import OUT, STEPS, adam, spec, standardiser
@@ -42,7 +43,6 @@ from askalong.answer.extractive.learned import weighed
 from askalong.answer.scorer.model import network, shipped_scorer, variant
 from askalong.answer.scorer.refusal_row import REFUSAL
 from askalong.context.units import ContextUnit
-from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading, read_question
 from askalong.types import Hit
 
@@ -63,14 +63,15 @@ class Rows:
         return np.array([not s.startswith("public") for s in self.sets])
 
 
-def collected(paths: Sequence[Path], embedder: Embedder | None) -> Rows:
-    """The readers' recorded plain questions, then the public DEV questions, as rows."""
+def collected(paths: Sequence[Path], embedders: FoldEmbedders) -> Rows:
+    """The readers' recorded plain questions (each set's reader encoder ``embedders.of``
+    it), then the public DEV questions, as rows."""
     scorer = replace(shipped_scorer(), refusal={})  # the heads the refusal head reads
     xs, ys, sets = [], [], []
 
     def add(question: QuestionReading, units: Sequence[ContextUnit], hits: Sequence[Hit],
             covered: bool, name: str) -> None:  # fmt: skip
-        row = weighed(question, units, scorer, embedder, hits).row
+        row = weighed(question, units, scorer, embedders.of(name), hits).row
         if row is None:
             return
         xs.append(row)
@@ -126,10 +127,12 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
 
-def cross(paths: Sequence[Path], cache: Path | None, lexical: bool = False) -> None:
+def cross(
+    paths: Sequence[Path], cache: Path | None, lexical: bool = False, folds: Sequence[Path] = ()
+) -> None:
     """Leave one set out: fit on the others, refuse that set's questions; prints what is
     refused of each held-out set, covered and not."""
-    rows = _rows(paths, cache, lexical)
+    rows = _rows(paths, cache, lexical, folds)
     table = []
     for name in sorted(set(rows.sets)):
         head = fitted(rows, rows.sets != name)
@@ -144,9 +147,15 @@ def cross(paths: Sequence[Path], cache: Path | None, lexical: bool = False) -> N
     print(markdown_table(("held-out set", "covered refused", "not covered refused"), "lrr", table))
 
 
-def fit(paths: Sequence[Path], out: Path, cache: Path | None, lexical: bool = False) -> None:
+def fit(
+    paths: Sequence[Path],
+    out: Path,
+    cache: Path | None,
+    lexical: bool = False,
+    folds: Sequence[Path] = (),
+) -> None:
     """The head fitted on every set, written as ``out``'s refusal head of the variant."""
-    rows = _rows(paths, cache, lexical)
+    rows = _rows(paths, cache, lexical, folds)
     data = json.loads(out.read_text("utf-8"))
     data.setdefault("refusal", {})[variant(embedded=not lexical)] = fitted(
         rows, np.ones(len(rows.y), dtype=bool)
@@ -155,14 +164,16 @@ def fit(paths: Sequence[Path], out: Path, cache: Path | None, lexical: bool = Fa
     print(f"{len(rows.y)} questions ({int(rows.readers.sum())} readers') -> {out}")
 
 
-def _rows(paths: Sequence[Path], cache: Path | None, lexical: bool) -> Rows:
+def _rows(
+    paths: Sequence[Path], cache: Path | None, lexical: bool, folds: Sequence[Path] = ()
+) -> Rows:
     """The collected rows, read from ``cache`` when it exists (else written there; as
     ``.npz``, the suffix numpy would add)."""
     cache = cache.with_suffix(".npz") if cache is not None else None
     if cache is not None and cache.exists():
         data = np.load(cache)
         return Rows(data["x"], data["y"], data["sets"])
-    rows = collected(paths, embedder_for(lexical))
+    rows = collected(paths, FoldEmbedders(embedder_for(lexical), () if lexical else folds))
     if cache is not None:
         np.savez(cache, x=rows.x, y=rows.y, sets=rows.sets)
     return rows
@@ -175,11 +186,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--cache", type=Path, help="the collected rows, kept between runs")
     parser.add_argument("--lexical", action="store_true", help="the variant without vectors")
+    parser.add_argument("--reader-folds", type=Path, nargs="*", default=[], help="bi folds")
     args = parser.parse_args()
     if args.verb == "cross":
-        cross(args.recordings, args.cache, args.lexical)
+        cross(args.recordings, args.cache, args.lexical, args.reader_folds)
     else:
-        fit(args.recordings, args.out, args.cache, args.lexical)
+        fit(args.recordings, args.out, args.cache, args.lexical, args.reader_folds)
 
 
 if __name__ == "__main__":
