@@ -312,14 +312,19 @@ def cross(
     lexical: bool = False,
     cache: Path | None = None,
     answer: bool = True,
+    reader: tuple[Path, list[Path]] | None = None,
 ) -> None:
     """Leave one set out: fit on the others (and ``how.public`` questions of each public
     DEV set), rank its groups and (``answer``) answer it; beside the sentence head and
-    rules. Prints answer hit and refusals per held-out set and per kind of question."""
+    rules. Prints answer hit and refusals per held-out set and per kind of question.
+    ``reader`` (states, folds): the reader cosine column made out of sample, as ``fit``."""
     embedder = embedder_for(lexical)
     head_variant = variant(embedded=not lexical)
     asked = recorded(paths)
-    g = without(collected(paths, embedder, how.public, cache), how.drop)
+    g = collected(paths, embedder, how.public, cache)
+    if reader is not None:
+        g = with_reader_folds(g, *reader)
+    g = without(g, how.drop)
     print(f"{len(g.sets)} groups, {len(g.y)} candidates", flush=True)
     sentence_head = replace(shipped_scorer(), rank={})  # the choice before the rank head
     rules = _answerer("rules") if embedder else ExtractiveAnswerer(None, scorer="rules").draft
@@ -436,12 +441,12 @@ def main() -> None:
     parser.add_argument("--groups-only", action="store_true", help="cross: rank, not answer")
     args = parser.parse_args()
     how = HeadFit(args.beside, args.public, args.drop, args.floor)
+    reader = (args.states, args.reader_folds) if args.reader_folds else None
     if args.verb == "compare":
         compare(args.recordings, args.weights)
     elif args.verb == "cross":
-        cross(args.recordings, how, args.lexical, args.cache, not args.groups_only)
+        cross(args.recordings, how, args.lexical, args.cache, not args.groups_only, reader)
     else:
-        reader = (args.states, args.reader_folds) if args.reader_folds else None
         fit(args.recordings, how, args.out, args.lexical, reader, args.cache)
 
 
