@@ -84,8 +84,10 @@ def token_rows(embedder: FastE5Embedder, texts: Texts) -> list[list[int]]:
     return rows
 
 
-def encoded(embedder: FastE5Embedder, rows: list[list[int]]) -> list[np.ndarray]:
-    """Each row's lower states (float16), batched by length."""
+def encoded(
+    embedder: FastE5Embedder, rows: list[list[int]], lower: int = LOWER
+) -> list[np.ndarray]:
+    """Each row's states after ``lower`` layers (float16), batched by length."""
     out: list[np.ndarray] = [np.zeros(0)] * len(rows)
     encoder = Encoder(embedder.weights)  # the numpy engine's: every layer loaded
     for batch in plan_batches([len(r) for r in rows], 1):
@@ -93,17 +95,17 @@ def encoded(embedder: FastE5Embedder, rows: list[list[int]]) -> list[np.ndarray]
         ids = np.full((len(batch), int(lengths.max())), embedder._eos, dtype=np.int64)
         for k, r in enumerate(batch):
             ids[k, : lengths[k]] = rows[r]
-        states = encoder.hidden_states(ids, lengths, LOWER)
+        states = encoder.hidden_states(ids, lengths, lower)
         for k, r in enumerate(batch):
             out[r] = states[k, : lengths[k]].astype(np.float16)
     return out
 
 
-def upper_layers(embedder: FastE5Embedder) -> dict[str, np.ndarray]:
-    """The float32 arrays of the layers above ``LOWER``, as ``l<k>.<name>``."""
+def upper_layers(embedder: FastE5Embedder, lower: int = LOWER) -> dict[str, np.ndarray]:
+    """The float32 arrays of the layers above ``lower``, as ``l<k>.<name>``."""
     encoder = Encoder(embedder.weights)  # the numpy engine's: every layer loaded
     out = {}
-    for k, layer in enumerate(encoder.weights.layers[LOWER:]):
+    for k, layer in enumerate(encoder.weights.layers[lower:]):
         for field in dataclasses.fields(layer):
             out[f"l{k}.{field.name}"] = np.asarray(getattr(layer, field.name), np.float32)
     return out
@@ -113,12 +115,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("recordings", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--lower", type=int, default=LOWER, help="layers cached per text")
     args = parser.parse_args()
     texts = Texts()
     g = groups(args.recordings, texts)
     print(f"{len(g.sets)} groups, {len(g.labels)} candidates, {len(texts.keys)} texts", flush=True)
     embedder = FastE5Embedder(load_settings().home / "cache", engine="numpy")
-    states = encoded(embedder, token_rows(embedder, texts))
+    states = encoded(embedder, token_rows(embedder, texts), args.lower)
     ends = np.cumsum([len(s) for s in states])
     np.savez(
         args.out,
@@ -130,7 +133,7 @@ def main() -> None:
         cand_group=np.array(g.cand_group),
         labels=np.array(g.labels),
         sets=np.array(g.sets),
-        **upper_layers(embedder),
+        **upper_layers(embedder, args.lower),
     )
     print(f"{int(ends[-1])} tokens -> {args.out}")
 
