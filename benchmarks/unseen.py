@@ -380,9 +380,8 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen16: each run once, dev now; unseen17: held"
-            " out, not run yet; unseen18: frozen, waits behind unseen17; unseen19: frozen,"
-            " waits behind unseen18)"
+            "the set's folder (unseen … unseen17: each run once, dev now; unseen18: held"
+            " out, not run yet; unseen19: frozen, waits behind unseen18)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
