@@ -20,11 +20,12 @@ from askalong.context.drift import drift, drift_terms
 from askalong.context.locate import SelectionIndex, locate_selection
 from askalong.context.outline import section_root
 from askalong.context.small_to_big import small_to_big
-from askalong.context.units import ContextUnit, split_pieces
+from askalong.context.units import CONTEXT_BUDGET, Budget, ContextUnit, split_pieces
 from askalong.errors import InputError, NotFound
 from askalong.parse.flow import html
 from askalong.parse.pdf import parser as pdf
 from askalong.text.fold import fold, fold_excerpt
+from askalong.text.size import size_units
 from askalong.types import CHUNK_JOINER, FURNITURE_KINDS, Anchor, Block, BlockSpan, Chunk, Hit
 
 N18 = "n18"
@@ -208,10 +209,10 @@ def test_total_budget_stops_adding_units(
 ) -> None:
     hits = [hit(chunk, 1.0 - i / 100) for i, chunk in enumerate(n18_small[::3])]
     units = small_to_big(hits, {N18: n18_small})
-    assert sum(len(u.text) for u in units) <= 6000
+    assert sum(size_units(u.text) for u in units) <= CONTEXT_BUDGET.limit
     assert 4 <= len(units) < len(hits)
     assert [u.score for u in units] == sorted((u.score for u in units), reverse=True)
-    small = small_to_big(hits, {N18: n18_small}, total_chars=900)
+    small = small_to_big(hits, {N18: n18_small}, budget=Budget(900, len))
     assert sum(len(u.text) for u in small) <= 900
     for unit in units + small:
         assert_exact(unit, n18)
@@ -249,7 +250,8 @@ def test_units_are_their_spans_joined(
     unit_chars = data.draw(st.integers(200, 2000))
     total_chars = data.draw(st.integers(unit_chars, 8000))
     hits = [hit(n18_small[i], 1.0 / (1 + rank)) for rank, i in enumerate(picks)]
-    units = small_to_big(hits, {N18: n18_small}, unit_chars=unit_chars, total_chars=total_chars)
+    budget = Budget(total_chars, len)
+    units = small_to_big(hits, {N18: n18_small}, unit_chars=unit_chars, budget=budget)
     chars: list[tuple[str, int]] = []
     for unit in units:
         assert_exact(unit, n18)
@@ -556,9 +558,9 @@ def test_assemble_orders_dedupes_and_budgets(
     for unit in units[2:]:
         assert all(c.block_id != anchor_block.id or c not in anchor.spans for c in unit.cited_spans)
     budget = len(anchor.text) + len(crossref[0].text) + 5
-    tight = assemble_context(terms, anchor, crossref, retrieved, total_chars=budget)
+    tight = assemble_context(terms, anchor, crossref, retrieved, budget=Budget(budget, len))
     assert [u.origin for u in tight] == ["anchor", "crossref"]
-    alone = assemble_context(terms, anchor, crossref, retrieved, total_chars=10)
+    alone = assemble_context(terms, anchor, crossref, retrieved, budget=Budget(10, len))
     assert [u.origin for u in alone] == ["anchor"]  # the anchor is always kept
     without_anchor = assemble_context(drift_terms(question), None, [], retrieved)
     assert [u.origin for u in without_anchor] == ["retrieved"] * len(without_anchor)

@@ -1,6 +1,6 @@
 """Evidence for a question asked at an anchor in source code: the enclosing function
 whole, then its class, callees and callers in the repository (``context/code.py``), then
-what search finds there, within ``CODE_TOTAL_CHARS``. A call-path or graph question
+what search finds there, within ``CODE_BUDGET``. A call-path or graph question
 ("what calls this?") is answered from the call graph instead, with no search
 (``graph_based``, shared with the named-code strategy).
 """
@@ -21,7 +21,7 @@ from askalong.asking.evidence_base import (
 )
 from askalong.asking.question import AskedQuestion
 from askalong.context.assemble import assemble_context
-from askalong.context.code import CODE_TOTAL_CHARS, code_anchor_unit, code_units
+from askalong.context.code import CODE_BUDGET, code_anchor_unit, code_units
 from askalong.context.drift import anchor_terms
 from askalong.context.units import ContextUnit
 from askalong.store.base import Store
@@ -55,9 +55,7 @@ class CodeAnchorEvidence(Searching):
         retrieved = self.units(result.hits, {})
         anchored = anchor_terms(anchor_unit)
         terms = asked.question.terms | anchored
-        context = assemble_context(
-            terms, anchor_unit, code, retrieved, total_chars=CODE_TOTAL_CHARS
-        )
+        context = assemble_context(terms, anchor_unit, code, retrieved, budget=CODE_BUDGET)
         evidence = self.found(asked, access, context, anchored, result)
         return replace(evidence, code_subject=".".join(place.qualname) or document.title)
 

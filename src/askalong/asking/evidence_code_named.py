@@ -1,7 +1,7 @@
 """Evidence for a question without an anchor that names an identifier the code asked of
 defines ("what calls _wake_up_first?", "how does Lock.acquire work?"), or, when only code
 is asked, a plain word naming a definition: that definition whole, its class, callees
-and callers, within ``CODE_TOTAL_CHARS``, not prose search. A graph question is answered
+and callers, within ``CODE_BUDGET``, not prose search. A graph question is answered
 from the call graph (``evidence_code_anchor.graph_based``). Any other question is not
 this strategy's (``None``: it is searched).
 """
@@ -33,7 +33,7 @@ from askalong.asking.evidence_search import thread_context
 from askalong.asking.question import AskedQuestion
 from askalong.asking.searched import searched_words
 from askalong.context.assemble import assemble_context
-from askalong.context.code import CODE_TOTAL_CHARS, code_units
+from askalong.context.code import CODE_BUDGET, code_units
 from askalong.context.code_constants import constant_units
 from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place
@@ -100,7 +100,7 @@ class NamedCodeEvidence:
         members = member_units(repository, place)
         around = [*members, *constant_units(place), *best, *code_units(repository, place)]
         terms = asked.question.terms
-        context = assemble_context(terms, unit, around, [], total_chars=CODE_TOTAL_CHARS)
+        context = assemble_context(terms, unit, around, [], budget=CODE_BUDGET)
         name = ".".join(place.qualname) or place.file.where
         return Evidence(
             units=tuple(context),

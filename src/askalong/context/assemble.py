@@ -1,5 +1,6 @@
 """The final context: anchor, then cross-references, then retrieved units, overlaps removed,
-within a character budget, each with its drift (``drift.py``)."""
+within a budget (``units.CONTEXT_BUDGET``: size units, not characters), each with its drift
+(``drift.py``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from askalong.context.drift import unit_drift
-from askalong.context.units import TOTAL_CHARS, ContextUnit, subtract_all
+from askalong.context.units import CONTEXT_BUDGET, Budget, ContextUnit, subtract_all
 from askalong.types import CHUNK_JOINER, BlockSpan
 
 
@@ -17,7 +18,7 @@ def assemble_context(
     crossref: Sequence[ContextUnit],
     retrieved: Sequence[ContextUnit],
     *,
-    total_chars: int = TOTAL_CHARS,
+    budget: Budget = CONTEXT_BUDGET,
     root: tuple[str, ...] = (),
 ) -> list[ContextUnit]:
     """The context the answerer reads, in this order: the anchor unit, the cross-referenced
@@ -25,8 +26,9 @@ def assemble_context(
 
     Text already held by an earlier unit is cut out of a later one; a unit whose cited
     spans are all held already is dropped (its evidence is there). Units are kept in order
-    while the total stays within ``total_chars`` (one that does not fit is skipped, a
-    smaller later one may still come in); the anchor unit is always kept. Each unit gets
+    while the total of ``budget.measure`` over their texts stays within ``budget.limit``
+    (one that does not fit is skipped, a smaller later one may still come in); the anchor
+    unit is always kept. Each unit gets
     its ``drift`` relative to the anchor unit, measured against ``terms`` (``drift_terms``:
     the question's and the anchor's); ``root`` is ``section_root(blocks)`` of the anchor's
     document.
@@ -37,11 +39,12 @@ def assemble_context(
     total = 0
     for candidate in candidates:
         unit = _without(candidate, covered.get(candidate.document_id, []))
-        if unit is None or (kept and total + len(unit.text) > total_chars):
+        cost = 0 if unit is None else budget.measure(unit.text)
+        if unit is None or (kept and total + cost > budget.limit):
             continue
         kept.append(unit)
         covered.setdefault(unit.document_id, []).extend(unit.spans)
-        total += len(unit.text)
+        total += cost
     return [replace(unit, drift=unit_drift(terms, unit, anchor_unit, root)) for unit in kept]
 
 

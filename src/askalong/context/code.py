@@ -6,7 +6,7 @@ fields, not every method: the header block ``parse/code/parser.py`` makes), the
 functions it calls that the repository defines (signature and first lines), and its call
 sites with their enclosing functions, its own file first. The anchor unit itself is the
 enclosing function whole (``code_anchor_unit``). The context's character budget
-(``CODE_TOTAL_CHARS``, applied by ``assemble_context``) keeps what fits, in this order.
+(``CODE_BUDGET``, applied by ``assemble_context``) keeps what fits, in this order.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from itertools import islice
 
 from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place
-from askalong.context.units import ContextUnit, places_of
+from askalong.context.units import Budget, ContextUnit, places_of
 from askalong.parse.code.outline import CallSite
 from askalong.types import Block, BlockSpan
 
-CODE_TOTAL_CHARS = 12_000  # a function, its class, callees and callers: more than prose
+CODE_BUDGET = Budget(12_000, len)  # characters: a function, its class, callees and callers
 ANCHOR_CHARS = 6000
 CALLEE_LINES = 6  # the signature and the first lines of a called function
 CALLER_LINES = 12  # of a long caller: this many lines either side of the call

@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from askalong.context.units import (
-    TOTAL_CHARS,
+    CONTEXT_BUDGET,
     UNIT_CHARS,
+    Budget,
     ContextUnit,
     Piece,
     joined_length,
@@ -38,7 +39,7 @@ def small_to_big(
     chunks_by_document: Mapping[str, Sequence[Chunk]],
     *,
     unit_chars: int = UNIT_CHARS,
-    total_chars: int = TOTAL_CHARS,
+    budget: Budget = CONTEXT_BUDGET,
 ) -> list[ContextUnit]:
     """Retrieved hits -> context units, in the order of each unit's best hit.
 
@@ -46,9 +47,9 @@ def small_to_big(
     A unit grows by the previous and the next chunk of its section (whole sentences, the
     nearest first, alternating sides) while it stays within ``unit_chars``; the hit chunks
     stay whole, so a hit longer than that is a unit alone. Text already in an earlier unit
-    or in another hit is not repeated. Units are added while the total stays within
-    ``total_chars`` (growth shrinks to fit the remainder); the first unit is always kept.
-    ``cited_spans`` are exactly the hit chunks' spans.
+    or in another hit is not repeated. Units are added while their total ``budget.measure``
+    stays within ``budget.limit`` (growth shrinks to fit the remainder); the first unit is
+    always kept. ``cited_spans`` are exactly the hit chunks' spans.
     """
     documents = {hit.document_id for hit in hits}
     ordered = {doc: _by_order(chunks_by_document.get(doc, ())) for doc in documents}
@@ -58,13 +59,15 @@ def small_to_big(
     used: list[BlockSpan] = []
     total = 0
     for group in groups:
-        limit = min(unit_chars, total_chars - total)
+        # growth is counted in characters, which a text's size units seldom pass
+        limit = min(unit_chars, budget.limit - total)
         unit = _grown_unit(group, ordered[group.chunks[0].document_id], limit, [*reserved, *used])
-        if units and total + len(unit.text) > total_chars:
+        cost = budget.measure(unit.text)
+        if units and total + cost > budget.limit:
             break
         units.append(unit)
         used.extend(unit.spans)
-        total += len(unit.text)
+        total += cost
     return units
 
 

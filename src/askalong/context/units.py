@@ -18,22 +18,42 @@ per module:
 - ``anchor``: ``anchored_context``, the anchor block and its section neighbours;
 - ``crossref`` (with ``outline``): "Table 2", "第二章", "上一节" -> blocks -> units;
 - ``assemble``: ``drift`` and ``assemble_context``, anchor first, then
-  cross-references, then retrieved units, overlaps removed, within a character budget.
+  cross-references, then retrieved units, overlaps removed, within a ``Budget``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from askalong.text.size import size_units
 from askalong.types import CHUNK_JOINER, Block, BlockKind, BlockSpan
 
 Origin = Literal["anchor", "retrieved", "crossref"]
 Distance = Literal["same_section", "same_chapter", "elsewhere", "other_document"]
 
-UNIT_CHARS = 1500
-TOTAL_CHARS = 6000
+UNIT_CHARS = 1500  # how far small to big grows a unit (characters)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much context the answerer reads: units are kept while the sum of ``measure``
+    over their texts stays within ``limit``."""
+
+    limit: int
+    measure: Callable[[str], int]
+
+
+# The context's budget counts the chunker's size units (``text/size.py``: a CJK character
+# one, another word 1.7), what chunks are cut by, not characters: a hit chunk read on DEV
+# is ~1,400 characters of English text and ~620 of Chinese for about the same ~420 units,
+# so 6,000 characters held ~4 English chunks and ~9 Chinese ones, and lost the gold of 97
+# questions over English text and none over Chinese
+# (``benchmarks/results/evidence-budget-DEV-2026-12-07.md``). 3,900 units is about the
+# 6,000 characters it replaced on Chinese text (1.4-1.55 characters a unit) and ~13,000
+# characters of English.
+CONTEXT_BUDGET = Budget(3900, size_units)
 
 
 @dataclass(frozen=True)
