@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from askalong.answer.base import NOT_COVERED
+from askalong.answer.base import not_covered
 from askalong.asking.choose import make_asker
 from askalong.asking.question import Question
 from askalong.config import load_settings
@@ -87,7 +87,7 @@ def test_a_refusal_says_what_was_not_found_in_the_question_language(
 ) -> None:
     for item, answer in asked:
         if answer.status == "not_covered":
-            assert answer.answer == NOT_COVERED[item["lang"]], item["question"]
+            assert answer.answer == not_covered(item["lang"], item["question"]), item["question"]
             assert answer.explanation, item["question"]
             chinese = any("\u4e00" <= c <= "\u9fff" for c in answer.explanation)
             assert chinese == (item["lang"] == "zh"), (item["question"], answer.explanation)

@@ -191,3 +191,31 @@ def test_the_stream_stops_where_the_shaped_answer_does(library: Library) -> None
     assert isinstance(done, Answered)
     assert done.answer.answer == AtOnce.ANSWER
     assert done.answer.explanation == "Spring tides come when both line up. [1]"
+
+
+class Refusing(Answerer):
+    """Finds nothing that answers."""
+
+    name = "refusing"
+
+    def draft(self, request: DraftRequest) -> Draft:
+        return Draft("not_covered", "-", ())
+
+
+@pytest.mark.parametrize(
+    ("question", "told"),
+    [
+        ("潮汐的漲落週期是多少？", "文件中沒有涉及這個問題。"),
+        ("潮汐的涨落周期是多少？", "文档中没有涉及这个问题。"),
+        ("How long is a tidal cycle?", "The document does not cover this."),
+    ],
+)
+def test_a_refusal_is_told_in_the_questions_script(
+    library: Library, question: str, told: str
+) -> None:
+    """A Chinese question written in Traditional characters is refused in Traditional
+    ones, not in the Simplified sentence (the language alone says only "zh")."""
+    tides(library)
+    asker = Asker(library.store, library.searcher, Refusing())
+    answer = asker.ask(Question(question), LOCAL)
+    assert (answer.status, answer.answer) == ("not_covered", told)

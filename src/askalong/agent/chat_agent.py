@@ -37,7 +37,7 @@ from askalong.agent.stream_events import (
     ToolDone,
 )
 from askalong.agent.tools import KnowledgeTools, Scope
-from askalong.answer.base import NOT_COVERED, HistoryTurn
+from askalong.answer.base import HistoryTurn, not_covered
 from askalong.answer.choose import make_chat_models
 from askalong.asking.asker import Asker, new_id
 from askalong.asking.conflicts import conflicts_among
@@ -178,7 +178,7 @@ def _chat_answer(
     sources = cited_sources(results, registry)
     verdicts = {s.number: s.verdict for s in sources}
     answered = any(p.status == "answered" for p in parts)
-    text = offline_answer_text(parts) if answered else NOT_COVERED[language]
+    text = offline_answer_text(parts) if answered else not_covered(language, question)
     return ChatAnswer(
         status="answered" if answered else "not_covered",
         question=question,

@@ -22,7 +22,7 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
+from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest, not_covered
 from askalong.answer.passage import answer_passage
 from askalong.answer.shape import StreamLimit, shaped_draft
 from askalong.asking.code_routes import CALL_TREE_ROUTE, CODE_ANSWER_ROUTES, FROM_CODE_ROUTES
@@ -220,7 +220,7 @@ class Asker:
         base = Answer(
             status="not_covered",
             question=asked.question.text,
-            answer=NOT_COVERED[asked.question.language],
+            answer=not_covered(asked.question.language, asked.question.text),
             intent=asked.intent,
             anchor=asked.anchor.anchor if asked.anchor else None,
             answerer=self.answerer.name,
