@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from reader_layers import FoldEmbedders
+from reader_layers import FoldEmbedders, add_folds_argument
 from readers import embedder_for
 from rich.progress import track
 from train import OUT, STEPS, adam, spec
@@ -152,7 +152,7 @@ def main() -> None:
     parser.add_argument("verb", choices=("cross", "fit"))
     parser.add_argument("recordings", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--reader-folds", type=Path, nargs="*", default=[], help="bi folds")
+    add_folds_argument(parser)
     args = parser.parse_args()
     if args.verb == "cross":
         cross(args.recordings, args.reader_folds)

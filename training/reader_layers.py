@@ -12,11 +12,17 @@ fitted on.
    ``reader_cosine`` taken from the fold that was not trained on each group's set
    (``out_of_sample``): fitted on in-sample cosines the head would trust the column far
    more than it earns on new documents.
-4. The heads that read the rank head's scores (refusal, read-on, intent, thread) weigh
+4. The heads that read the rank head's scores (refusal, read-on, intent) weigh
    each recorded question with the fold not trained on its set (``FoldEmbedders``,
    their ``--reader-folds``): with the shipped layers every DEV set would be in sample.
 
+5. ``firsts`` measures a model by its cosine alone: per set, the groups whose gold it
+   ranks first, on the sets it was not trained on, beside e5's and the shipped layers'.
+
     PYTHONPATH=src:training python training/reader_layers.py export /work/data/s45/bi-b.npz
+    PYTHONPATH=src:benchmarks:training python training/reader_layers.py firsts \
+        $(cat /work/data/s49/recs) --states /work/data/s49/states.npz \
+        --cache /work/data/s49/groups --models bi-a.npz bi-b.npz bi-a.npz+bi-11.npz
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from _table import markdown_table
 from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.providers.base import Embedder, EmbedKind
 from askalong.providers.local.e5.model import FastE5Embedder
@@ -95,6 +102,14 @@ def _plain(shipped: Embedder | None) -> FastE5Embedder:
     return inner
 
 
+def add_folds_argument(parser: argparse.ArgumentParser) -> None:
+    """``--reader-folds A B``: the fold models each DEV set is read by (``FoldEmbedders``)."""
+    parser.add_argument(
+        "--reader-folds", type=Path, nargs="*", default=[],
+        help="late_xenc_train.py --design bi folds: each set read by the one not trained on it",
+    )  # fmt: skip
+
+
 def out_of_sample(states: Path, folds: Sequence[Path]) -> tuple[np.ndarray, np.ndarray]:
     """Per candidate row of ``states``' groups: the reader cosine from the fold model not
     trained on the row's set (a fold's ``scores`` are its scale times the cosine), and the
@@ -111,13 +126,77 @@ def out_of_sample(states: Path, folds: Sequence[Path]) -> tuple[np.ndarray, np.n
     return column, labels
 
 
+def right_first(
+    recordings: Sequence[Path], states: Path, cache: Path, models: Sequence[str]
+) -> None:
+    """Per set, the groups whose gold a column alone ranks first: e5's cosine, the shipped
+    layers' (``cache``: ``readers.py``'s groups of ``recordings``; shown on every set, in
+    sample on the sets those layers were trained on) and each model's
+    (``late_xenc_train.py`` outputs; ``A+B`` sums their cosines, an ensemble), each shown
+    only on the sets none of its models was trained on."""
+    from readers import READER, collected  # readers imports this module
+
+    from askalong.answer.scorer.model import RANK_COLUMNS
+
+    with np.load(states) as data:
+        sets, cand_group, labels = data["sets"], data["cand_group"], data["labels"]
+    g = collected(recordings, None, 0, cache)
+    if not np.array_equal(g.y[: len(labels)], labels):
+        raise ValueError(f"{states}: its groups are not the recordings' in {cache}")
+    rows = g.x[: len(labels)]
+    columns = {"e5": (rows[:, RANK_COLUMNS.index("cosine")], set()),
+               "shipped": (rows[:, READER], set())}  # fmt: skip
+    for name in models:
+        columns[name] = _summed([Path(p) for p in name.split("+")])
+    names = sorted(set(sets.tolist()), key=lambda n: (len(n), n))
+    table = []
+    for set_name in names:
+        groups = np.flatnonzero(sets == set_name)
+        cells = [
+            "—" if set_name in fit else str(_firsts(column, cand_group, labels, groups))
+            for column, fit in columns.values()
+        ]
+        table.append((set_name, str(len(groups)), *cells))
+    print(markdown_table(("set", "groups", *columns), "lr" + "r" * len(columns), table))
+
+
+def _summed(paths: Sequence[Path]) -> tuple[np.ndarray, set[str]]:
+    """The models' cosines summed, and every set one of them was trained on."""
+    total, fit = 0.0, set()
+    for path in paths:
+        with np.load(path) as data:
+            total = total + data["scores"] / float(data["scale"][0])
+            fit |= {str(name) for name in data["fit"]}
+    return np.asarray(total), fit
+
+
+def _firsts(
+    column: np.ndarray, cand_group: np.ndarray, labels: np.ndarray, groups: np.ndarray
+) -> int:
+    """How many of ``groups`` have a gold row first by ``column``."""
+    hits = 0
+    for g in groups:
+        rows = np.flatnonzero(cand_group == g)
+        hits += int(labels[rows][np.argmax(column[rows])] == 1)
+    return hits
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("verb", choices=("export",))
-    parser.add_argument("model", type=Path, help="late_xenc_train.py --design bi output")
-    parser.add_argument("--out", type=Path, default=PACKAGE_FILE)
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    out = verbs.add_parser("export", help="a model's layers into the package")
+    out.add_argument("model", type=Path, help="late_xenc_train.py --design bi output")
+    out.add_argument("--out", type=Path, default=PACKAGE_FILE)
+    firsts = verbs.add_parser("firsts", help="right first by each column alone, per set")
+    firsts.add_argument("recordings", type=Path, nargs="+")
+    firsts.add_argument("--states", type=Path, required=True, help="late_xenc_data.py output")
+    firsts.add_argument("--cache", type=Path, required=True, help="readers.py --cache folder")
+    firsts.add_argument("--models", nargs="*", default=[], help="model files; A+B: summed")
     args = parser.parse_args()
-    export(args.model, args.out)
+    if args.verb == "export":
+        export(args.model, args.out)
+    else:
+        right_first(args.recordings, args.states, args.cache, args.models)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-from reader_layers import out_of_sample
+from reader_layers import add_folds_argument, out_of_sample
 from train import OUT, STEPS, adam, listwise_grad, spec, standardiser, starts_of, top1
 
 from _table import markdown_table
@@ -321,10 +321,7 @@ def cross(
     embedder = embedder_for(lexical)
     head_variant = variant(embedded=not lexical)
     asked = recorded(paths)
-    g = collected(paths, embedder, how.public, cache)
-    if reader is not None:
-        g = with_reader_folds(g, *reader)
-    g = without(g, how.drop)
+    g = head_groups(paths, embedder, how, cache, reader)
     print(f"{len(g.sets)} groups, {len(g.y)} candidates", flush=True)
     sentence_head = replace(shipped_scorer(), rank={})  # the choice before the rank head
     rules = _answerer("rules") if embedder else ExtractiveAnswerer(None, scorer="rules").draft
@@ -387,18 +384,28 @@ def fit(
     """The head fitted on every set, written as ``out``'s rank head of the variant;
     ``reader`` (states, folds): the reader cosine column made out of sample (the states
     hold the recordings' groups, so the public ones are added after it)."""
-    embedder = embedder_for(lexical)
-    g = collected(paths, embedder, 0, cache)
-    if reader is not None:
-        g = with_reader_folds(g, *reader)
-    if how.public:
-        g = concatenated(g, public_part(embedder, how.public, cache))
-    g = without(g, how.drop)
+    g = head_groups(paths, embedder_for(lexical), how, cache, reader)
     data = json.loads(out.read_text("utf-8"))
     head = fitted(g, np.ones(len(g.sets), dtype=bool), how.beside, how.floor)
     data.setdefault("rank", {})[variant(embedded=not lexical)] = head
     out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(g.sets)} groups -> {out}")
+
+
+def head_groups(
+    paths: Sequence[Path],
+    embedder: Embedder | None,
+    how: HeadFit,
+    cache: Path | None,
+    reader: tuple[Path, list[Path]] | None,
+) -> Groups:
+    """The groups a rank head is fitted on: the recordings', their reader cosine out of
+    sample where ``reader`` (states, folds) is given, then ``how.public`` questions of each
+    public DEV set (after the states' groups), ``how.drop`` columns weighed 0."""
+    g = collected(paths, embedder, how.public, cache)
+    if reader is not None:
+        g = with_reader_folds(g, *reader)
+    return without(g, how.drop)
 
 
 def with_reader_folds(g: Groups, states: Path, folds: list[Path]) -> Groups:
@@ -432,7 +439,7 @@ def main() -> None:
     parser.add_argument("--beside", type=float, default=BESIDE, help="the sentence head's weight")
     parser.add_argument("--lexical", action="store_true", help="the variant without vectors")
     parser.add_argument("--states", type=Path, help="late_xenc_data.py's cache of the groups")
-    parser.add_argument("--reader-folds", type=Path, nargs="*", default=[], help="bi folds")
+    add_folds_argument(parser)
     parser.add_argument("--cache", type=Path, help="a folder where the groups are kept")
     parser.add_argument("--public", type=int, default=0, help="public DEV questions a set")
     parser.add_argument("--drop", nargs="*", default=[], help="columns the head weighs 0")

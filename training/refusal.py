@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-from reader_layers import FoldEmbedders
+from reader_layers import FoldEmbedders, add_folds_argument
 from readers import embedder_for, recorded
 from rich.progress import track
 from train import OUT, STEPS, adam, spec, standardiser
@@ -186,7 +186,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--cache", type=Path, help="the collected rows, kept between runs")
     parser.add_argument("--lexical", action="store_true", help="the variant without vectors")
-    parser.add_argument("--reader-folds", type=Path, nargs="*", default=[], help="bi folds")
+    add_folds_argument(parser)
     args = parser.parse_args()
     if args.verb == "cross":
         cross(args.recordings, args.cache, args.lexical, args.reader_folds)
