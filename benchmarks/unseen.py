@@ -1,8 +1,8 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen19``: the later
-sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen19/``, each test-only until reported)
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen20``: the later
+sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen20/``, each test-only until reported)
 through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
@@ -381,7 +381,8 @@ def _arguments() -> argparse.Namespace:
         default="unseen",
         help=(
             "the set's folder (unseen … unseen17: each run once, dev now; unseen18: held"
-            " out, not run yet; unseen19: frozen, waits behind unseen18)"
+            " out, not run yet; unseen19: frozen, waits behind unseen18; unseen20: frozen,"
+            " waits behind unseen19)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
