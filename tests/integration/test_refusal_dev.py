@@ -22,11 +22,12 @@ from typing import Any
 
 import pytest
 
-from askalong.answer.base import not_covered
+from askalong.answer.base import NOT_COVERED
 from askalong.asking.choose import make_asker
 from askalong.asking.question import Question
 from askalong.config import load_settings
 from askalong.library import Library
+from askalong.text.wording import wording_of, writes_traditional
 from askalong.types import Access, Answer
 
 pytestmark = [pytest.mark.slow, pytest.mark.sweep]  # minutes: `make sweep`, not `make test`
@@ -87,7 +88,8 @@ def test_a_refusal_says_what_was_not_found_in_the_question_language(
 ) -> None:
     for item, answer in asked:
         if answer.status == "not_covered":
-            assert answer.answer == not_covered(item["lang"], item["question"]), item["question"]
+            words = wording_of(item["lang"], writes_traditional(item["question"]))
+            assert answer.answer == NOT_COVERED[words], item["question"]
             assert answer.explanation, item["question"]
             chinese = any("\u4e00" <= c <= "\u9fff" for c in answer.explanation)
             assert chinese == (item["lang"] == "zh"), (item["question"], answer.explanation)

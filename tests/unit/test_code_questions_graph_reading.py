@@ -220,3 +220,17 @@ class StreamWrapper:
                 return True
         return stream_isatty()
 """
+
+
+def test_a_code_answer_is_headed_in_the_question_s_script() -> None:
+    """A question written in Traditional characters reads 「…的程式碼：」 above the lines,
+    a Simplified one 「…的代码：」 as before (``code_answers.HEADINGS``)."""
+    _, place = _place(STREAM, ("StreamWrapper", "isatty"))
+    units = [whole_unit(place)]
+    for asked, heading in (
+        ("StreamWrapper.isatty 如何處理 PyCharm？", "StreamWrapper.isatty 的程式碼："),
+        ("StreamWrapper.isatty 如何处理 PyCharm？", "StreamWrapper.isatty 的代码："),
+    ):
+        question = read_question(asked)
+        draft = lines_draft(question, units, name="StreamWrapper.isatty", anchored=False)
+        assert draft.status == "answered" and draft.answer.startswith(heading), draft.answer

@@ -105,6 +105,20 @@ def test_a_bare_intent_title_speaks_the_asker_s_interface_language() -> None:
     assert unsaid.title == f"Explain: “{text}”"
 
 
+def test_a_bare_intent_on_a_traditional_selection_is_read_in_its_script() -> None:
+    """The fixed prompt stays "解释这段内容。" (what is searched and ranked is unchanged);
+    the reader's wording is the selection's, and so is a title in no interface language."""
+    text = "潮汐是由月球的引力拉動海洋所造成的。"
+    reading = Reading(
+        Anchor("t", "b1", 0, len(text)), DOCUMENT, (Block("b1", "paragraph", text, 0),)
+    )
+    asked = asked_question(Question(intent="explain"), (), reading)
+    assert (asked.question.text, asked.question.wording) == ("解释这段内容。", "zh-Hant")
+    assert asked.title == f"解釋：「{text}」"
+    in_the_reader = asked_question(Question(intent="explain", title_language="zh"), (), reading)
+    assert in_the_reader.title == f"解释：“{text}”"  # the interface's Chinese is Simplified
+
+
 def test_a_bare_intent_has_no_focus_of_its_own(blocks: tuple[Block, ...]) -> None:
     # "解释这段内容。" has the focus "段": a check against it said "the cited text does not
     # mention what the question asks about (段)"

@@ -37,7 +37,7 @@ from askalong.agent.stream_events import (
     ToolDone,
 )
 from askalong.agent.tools import KnowledgeTools, Scope
-from askalong.answer.base import HistoryTurn, not_covered
+from askalong.answer.base import NOT_COVERED, HistoryTurn
 from askalong.answer.choose import make_chat_models
 from askalong.asking.asker import Asker, new_id
 from askalong.asking.conflicts import conflicts_among
@@ -102,7 +102,9 @@ class ChatAgent:
         reading = read_question(question)  # read once: every step after takes the reading
         language = reading.language
         writes = reading.asks_to_rate  # the person's own words, never a tool's result
-        scope = Scope(request.access, request.documents, thread.id, turn_id, language, writes)
+        scope = Scope(
+            request.access, request.documents, thread.id, turn_id, language, reading.wording, writes
+        )
         registry = SourceRegistry()
         tools = KnowledgeTools(self.asker, self.store, scope, registry)
         if self.model is None:
@@ -163,12 +165,12 @@ def _offline(
         if isinstance(item, PartAnswered):
             item = replace(item, part=streamed.part(item.part))
         yield item
-    return _chat_answer(question.text, question.language, results, tools.registry, tuple(steps))
+    return _chat_answer(question.text, question.wording, results, tools.registry, tuple(steps))
 
 
 def _chat_answer(
     question: str,
-    language: str,
+    words: str,
     results: list[PartResult],
     registry: SourceRegistry,
     steps: tuple[ToolStep, ...],
@@ -178,7 +180,7 @@ def _chat_answer(
     sources = cited_sources(results, registry)
     verdicts = {s.number: s.verdict for s in sources}
     answered = any(p.status == "answered" for p in parts)
-    text = offline_answer_text(parts) if answered else not_covered(language, question)
+    text = offline_answer_text(parts) if answered else NOT_COVERED[words]
     return ChatAnswer(
         status="answered" if answered else "not_covered",
         question=question,
@@ -188,7 +190,7 @@ def _chat_answer(
         claims=claims,
         steps=steps,
         scores=citation_scores(claims, verdicts),
-        notes=(OFFLINE_NOTE[language],),
+        notes=(OFFLINE_NOTE[words],),
         timings=ChatTimings(
             search_ms=sum(r.search_ms for r in results),
             answer_ms=sum(r.answer_ms for r in results),

@@ -14,7 +14,7 @@ from askalong.agent.citation_scores import BACKING, citation_scores
 from askalong.agent.react import ModelRun
 from askalong.agent.reply_checks import CheckedAnswer, checked_answer
 from askalong.agent.source_registry import SourceRegistry
-from askalong.answer.base import not_covered
+from askalong.answer.base import NOT_COVERED
 from askalong.asking.asker import UNSUPPORTED_DRAFT, Asker
 from askalong.question.reading import QuestionReading
 from askalong.types import AnswerStatus
@@ -50,7 +50,7 @@ def model_chat_answer(
     )
     verdicts = {s.number: s.verdict for s in checked.sources}
     answered = _stands(checked, run)
-    text = checked.text.strip() if answered else not_covered(asked.language, question)
+    text = checked.text.strip() if answered else NOT_COVERED[asked.wording]
     status: AnswerStatus = "answered" if answered else "not_covered"
     numbers = tuple(s.number for s in checked.sources)
     notes = _notes(checked, run.limits_hit, limits) + (() if answered else (UNSUPPORTED_DRAFT,))

@@ -34,6 +34,7 @@ OFFLINE_NOTE = {
     "en": "Answered offline, without a language model: each part is the documents' own "
     "sentences, each cited and checked.",
     "zh": "离线回答，未使用语言模型：每一部分都是文档原句，均附引用并经过核对。",
+    "zh-Hant": "離線回答，未使用語言模型：每一部分都是文件原句，均附引用並經過核對。",
 }
 
 # The extractive answerer reads every passage the search gathered, as ``ask`` does

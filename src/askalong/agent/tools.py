@@ -64,6 +64,7 @@ class Scope:
     conversation_id: str | None = None
     turn_id: str | None = None
     language: str = "en"
+    wording: str = "en"  # the reader's (``QuestionReading.wording``): what a tool says to them
     may_write: bool = False
 
 
@@ -198,7 +199,7 @@ class KnowledgeTools:
         counts = self.store.count_documents(self.scope.access, named)
         summary = f"{_count(counts.documents, 'document')}, {_count(counts.chunks, 'chunk')}"
         step = ToolStep("knowledge_stats", {}, summary, ms=(time.perf_counter() - started) * 1000)
-        content = stats_sentence(counts.documents, counts.chunks, self.scope.language)
+        content = stats_sentence(counts.documents, counts.chunks, self.scope.wording)
         return ToolOutput(step, content)
 
     def call(self, name: str, arguments: Mapping[str, object]) -> ToolOutput:

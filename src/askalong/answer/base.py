@@ -17,24 +17,16 @@ from dataclasses import dataclass, field
 from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
 from askalong.text.sentences import split_sentences
-from askalong.text.simplified import simplified
 from askalong.types import AnswerStatus, BlockSpan, Hit, Intent, Quote
 
 _LEADING_MARKS = re.compile(r"(?:\[\d+\]\s*)+")  # "[1] [2] " opening a split-off sentence
-# What every answerer says when the evidence does not answer the question.
+# What every answerer says when the evidence does not answer the question, keyed by the
+# reader's wording (``QuestionReading.wording``)
 NOT_COVERED = {
     "en": "The document does not cover this.",
     "zh": "文档中没有涉及这个问题。",
+    "zh-Hant": "文件中沒有涉及這個問題。",
 }
-NOT_COVERED_TRADITIONAL = "文件中沒有涉及這個問題。"
-
-
-def not_covered(language: str, question: str) -> str:
-    """What the reader is told when nothing answers ``question``: in its language, and for
-    a Chinese question written in Traditional characters, in Traditional ones."""
-    if language == "zh" and simplified(question) != question:
-        return NOT_COVERED_TRADITIONAL
-    return NOT_COVERED[language]
 
 
 def unit_quote(number: int, unit: ContextUnit, span: BlockSpan, text: str) -> Quote:

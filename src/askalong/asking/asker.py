@@ -22,7 +22,7 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest, not_covered
+from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
 from askalong.answer.passage import answer_passage
 from askalong.answer.shape import StreamLimit, shaped_draft
 from askalong.asking.code_routes import CALL_TREE_ROUTE, CODE_ANSWER_ROUTES, FROM_CODE_ROUTES
@@ -179,7 +179,7 @@ class Asker:
         self, asked: AskedQuestion, evidence: Evidence, guidance: tuple[str, ...] = ()
     ) -> Generator[AnswerText, None, Draft]:
         if not evidence.units:
-            return Draft("not_covered", NOT_COVERED[asked.question.language], ())
+            return Draft("not_covered", NOT_COVERED[asked.question.wording], ())
         if evidence.call_tree is not None and self.answerer.offline:
             # offline, a call-path question's answer is its tree; a model explains it
             from askalong.asking import call_paths  # code questions only (code_routes.py)
@@ -187,7 +187,7 @@ class Asker:
 
             units = list(evidence.units)
             tree = evidence.call_tree
-            return call_paths.call_tree_draft(tree, units, asked.question.language, DEPTH)
+            return call_paths.call_tree_draft(tree, units, asked.question.wording, DEPTH)
         if self.answerer.offline and (
             evidence.code_finding or evidence.code_subject or _asked_of_code(asked, evidence)
         ):
@@ -220,7 +220,7 @@ class Asker:
         base = Answer(
             status="not_covered",
             question=asked.question.text,
-            answer=not_covered(asked.question.language, asked.question.text),
+            answer=NOT_COVERED[asked.question.wording],
             intent=asked.intent,
             anchor=asked.anchor.anchor if asked.anchor else None,
             answerer=self.answerer.name,

@@ -29,37 +29,41 @@ OUTSIDE = {
     "en": "Its calls that reach no function of the repository (a library's, or a name "
     "bound elsewhere):",
     "zh": "它调用的、本仓库中没有对应函数的（库函数，或在别处绑定的名字）：",
+    "zh-Hant": "它呼叫的、本儲存庫中沒有對應函式的（函式庫的函式，或在別處綁定的名稱）：",
 }
 INTRO = {
     "en": "The calls from {name}, {depth} levels deep (functions of its repository only):",
     "zh": "{name} 的调用（{depth} 层，仅本仓库中的函数）：",
+    "zh-Hant": "{name} 的呼叫（{depth} 層，僅本儲存庫中的函式）：",
 }
 EXPLANATION = {
     "en": "Each line is a function reached by a call from the one above it, with its file "
     "and lines; a function already on the path is marked (cycle) and not followed again.",
     "zh": "每一行是上一行调用到的函数，附其文件和行号；已在路径上的函数标为 (cycle)，不再展开。",
+    "zh-Hant": "每一行是上一行呼叫到的函式，附其檔案和行號；已在路徑上的函式標為 (cycle)，"
+    "不再展開。",
 }
 
 
-def call_tree_draft(tree: CallNode, units: list[ContextUnit], language: str, depth: int) -> Draft:
-    """The offline answer: the tree one line per node, node ``n`` cited as ``[n]``."""
-    lang = "zh" if language == "zh" else "en"
+def call_tree_draft(tree: CallNode, units: list[ContextUnit], words: str, depth: int) -> Draft:
+    """The offline answer: the tree one line per node, node ``n`` cited as ``[n]``, its
+    headings in the reader's ``words`` (``QuestionReading.wording``)."""
     lines, quotes = [], []
     for number, node in enumerate(walk(tree), start=1):
         lines.append(f"{node_line(node)} [{number}]")
         quotes.append(_quote(number, node, node_unit(node, units)))
     if tree.outside:
-        lines.append(OUTSIDE[lang])
+        lines.append(OUTSIDE[words])
     where = tree.place.file.where
     for line in tree.outside:
         quotes.append(_call_quote(len(quotes) + 1, tree, line))
         lines.append(f"  {where}:{line}  {quotes[-1].text} [{len(quotes)}]")
-    intro = INTRO[lang].format(name=".".join(tree.place.qualname), depth=depth)
+    intro = INTRO[words].format(name=".".join(tree.place.qualname), depth=depth)
     return Draft(
         "answered",
         "\n".join([intro, *lines]),
         tuple(quotes),
-        explanation=EXPLANATION[lang],
+        explanation=EXPLANATION[words],
         route=ROUTE,
     )
 

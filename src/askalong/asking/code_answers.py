@@ -54,6 +54,7 @@ from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
 from askalong.question.value_asks import asked_attributes
 from askalong.text.patterns import lazy
+from askalong.text.wording import wording_of
 from askalong.types import BlockSpan
 
 ROUTES = CODE_ANSWER_ROUTES
@@ -68,7 +69,8 @@ VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
 _DEFAULT_GIVEN = lazy(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int = 2``
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
-_TEXT = {
+# A code answer's headings, by the reader's wording (``_words``)
+HEADINGS = {
     "en": {
         "defined": "{name} is defined at:",
         "callers": "{name} is called from (functions of its repository):",
@@ -85,6 +87,14 @@ _TEXT = {
         "lines_any": "相关代码：",
         "missing": "所查代码中没有：{names}。",
     },
+    "zh-Hant": {
+        "defined": "{name} 定義於：",
+        "callers": "呼叫 {name} 的地方（僅本儲存庫中的函式）：",
+        "no_callers": "本儲存庫中沒有函式呼叫 {name}；它定義於：",
+        "lines": "{name} 的程式碼：",
+        "lines_any": "相關程式碼：",
+        "missing": "所查程式碼中沒有：{names}。",
+    },
 }
 
 
@@ -92,7 +102,7 @@ def graph_draft(
     finding: CodeFinding, units: Sequence[ContextUnit], question: QuestionReading
 ) -> Draft:
     """Where the named identifier is defined, or what calls it, one quoted line each."""
-    text = _TEXT[_lang(question)]
+    text = HEADINGS[_words(question)]
     name = _name(finding)
     cited: list[tuple[str, ContextUnit, BlockSpan]] = []
     for place in finding.targets:
@@ -116,16 +126,16 @@ def lines_draft(
 ) -> Draft:
     """The code's own lines for a question over code: refused only when an identifier it
     names is in none of them."""
-    lang = _lang(question)
-    text = _TEXT[lang]
+    words = _words(question)
+    text = HEADINGS[words]
     files = file_names(question.code.identifiers)  # where to look, not what to find
     missing = [n for n in question.code.identifiers if n not in files and not _named_in(n, units)]
     if missing and not _names_subject(question.code.identifiers, name):
         note = text["missing"].format(names=", ".join(missing))
-        return Draft("not_covered", NOT_COVERED[lang], (), explanation=note)
+        return Draft("not_covered", NOT_COVERED[words], (), explanation=note)
     picked = _picked(question, units, anchored=anchored, subject=name)
     if not picked:
-        return Draft("not_covered", NOT_COVERED[lang], ())
+        return Draft("not_covered", NOT_COVERED[words], ())
     quoted = excerpt(picked, list(code_lines(units)), units, room=MAX_LINES)
     cited = [(_indented(q), units[q.cited.unit], q.cited.span) for q in quoted]
     intro = text["lines"].format(name=name) if name else text["lines_any"]
@@ -388,6 +398,8 @@ def _name(finding: CodeFinding) -> str:
     return ".".join(finding.targets[0].qualname)
 
 
-def _lang(question: QuestionReading) -> str:
-    """Chinese when the question is, or holds any Chinese (谁调用了_wake_up_first)."""
-    return "zh" if question.language == "zh" or question.holds_chinese else "en"
+def _words(question: QuestionReading) -> str:
+    """Chinese when the question is, or holds any Chinese (谁调用了_wake_up_first), in its
+    script (``text/wording``)."""
+    chinese = question.language == "zh" or question.holds_chinese
+    return wording_of("zh" if chinese else "en", question.traditional)

@@ -35,12 +35,12 @@ def graph_evidence(
     question: CodeQuestion,
     anchored: Place | None,
     anchor_unit: ContextUnit | None = None,
-    language: str = "en",
+    words: str = "en",
 ) -> GraphEvidence | None:
     """The graph's evidence for ``question``, about ``X`` when it names one the
         repository defines, else about ``anchored``; None when it asks no graph question or
         names nothing the repository defines. The anchor's function keeps ``anchor_unit`` (the
-    selection cited) as its unit; what was searched is said in the question's ``language``."""
+    selection cited) as its unit; what was searched is said in the question's ``words``."""
     if question.ask == "callees":
         root = subject_place(repository, question, anchored)
         if root is None:
@@ -49,7 +49,7 @@ def graph_evidence(
         own = anchor_unit if anchor_unit is not None and root == anchored else None
         units = tuple(tree_units(tree, own or whole_unit(root)))
         name = ".".join(root.qualname)
-        searched = searched_words("call_tree", language, name=name, depth=DEPTH)
+        searched = searched_words("call_tree", words, name=name, depth=DEPTH)
         return GraphEvidence(units, (searched,), tree=tree)
     if not question.graph:
         return None
@@ -57,7 +57,7 @@ def graph_evidence(
     if finding is None:
         return None
     names = ", ".join(".".join(p.qualname) for p in finding.targets)
-    searched = searched_words("symbols", language, names=names)
+    searched = searched_words("symbols", words, names=names)
     return GraphEvidence(tuple(finding_units(finding)), (searched,), finding=finding)
 
 

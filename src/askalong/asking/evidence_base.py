@@ -64,7 +64,7 @@ class Searching:
     ) -> Evidence:
         """The assembled ``context`` as the evidence ``result``'s search found, titled."""
         titles = titles_of(self.store, access, asked, context)
-        return searched_evidence(context, titles, anchored, result, asked.question.language)
+        return searched_evidence(context, titles, anchored, result, asked.question.wording)
 
 
 def searched_evidence(
@@ -72,11 +72,11 @@ def searched_evidence(
     titles: Mapping[str, str],
     anchored: frozenset[str],
     result: SearchResult,
-    language: str,
+    words: str,
 ) -> Evidence:
     """Evidence that a search found: its query and routes are what was searched (the
-    routes said in the question's ``language``, as the not-covered answer they come with)."""
-    searched = (result.query, routes_searched(result.routes, language))
+    routes said in the question's ``words``, as the not-covered answer they come with)."""
+    searched = (result.query, routes_searched(result.routes, words))
     return Evidence(
         units=tuple(units),
         titles=titles,

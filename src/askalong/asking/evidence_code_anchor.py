@@ -43,7 +43,7 @@ class CodeAnchorEvidence(Searching):
         anchor_unit = code_anchor_unit(place, start, end)
         question = asked.question.code
         graph = graph_evidence(
-            repository, question, place, anchor_unit, language=asked.question.language
+            repository, question, place, anchor_unit, words=asked.question.wording
         )
         if graph is not None:
             return graph_based(self.store, access, asked, graph, anchor_unit)

@@ -56,7 +56,7 @@ class NamedCodeEvidence:
             repository = repository_asked(self.store, asked.documents, access, question.words)
             return self._unnamed(access, asked, repository)
         repository = repository_asked(self.store, asked.documents, access, [question.name])
-        graph = graph_evidence(repository, question, None, language=asked.question.language)
+        graph = graph_evidence(repository, question, None, words=asked.question.wording)
         if graph is not None:
             return graph_based(self.store, access, asked, graph, graph.units[0])
         named = named_places(repository, question)
@@ -80,7 +80,7 @@ class NamedCodeEvidence:
         places = in_files(all_places(repository), file_names(asked.question.code.identifiers))
         best = best_subject(places, f"{asked.question.text}\n{before}")
         if best is None or best.coverage < COVERAGE_FLOOR:
-            searched = (searched_words("definitions", asked.question.language),)
+            searched = (searched_words("definitions", asked.question.wording),)
             return Evidence((), {}, frozenset(), (), searched, ())
         return self._about(access, asked, repository, best.place, best.next_best)
 
@@ -107,7 +107,7 @@ class NamedCodeEvidence:
             titles=titles_of(self.store, access, asked, context),
             anchor_terms=frozenset(),
             hits=(),
-            searched=(searched_words("definition", asked.question.language, name=name),),
+            searched=(searched_words("definition", asked.question.wording, name=name),),
             notes=(),
             code_subject=name,
         )

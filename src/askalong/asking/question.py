@@ -20,6 +20,7 @@ from askalong.errors import InputError
 from askalong.question.reading import QuestionReading, read_question
 from askalong.question.rewrite import self_contained
 from askalong.text.scripts import answer_language
+from askalong.text.wording import writes_traditional
 from askalong.types import Anchor, Block, Document, Intent
 from askalong.values.threads import Turn
 
@@ -29,11 +30,17 @@ INTENT_QUESTIONS: dict[str, tuple[str, str]] = {  # (English, Chinese)
     "compare": ("How does this differ from related ideas?", "这与相关概念有什么不同？"),
 }
 
-# A bare intent's thread title names the intent and the selection it was asked of.
-INTENT_TITLES: dict[str, tuple[str, str]] = {  # (English, Chinese)
-    "explain": ("Explain", "解释"),
-    "example": ("An example of", "举例说明"),
-    "compare": ("Compare", "比较"),
+# A bare intent's thread title names the intent and the selection it was asked of, in
+# the asker's wording (``text/wording``)
+INTENT_TITLES: dict[str, dict[str, str]] = {
+    "explain": {"en": "Explain", "zh": "解释", "zh-Hant": "解釋"},
+    "example": {"en": "An example of", "zh": "举例说明", "zh-Hant": "舉例說明"},
+    "compare": {"en": "Compare", "zh": "比较", "zh-Hant": "比較"},
+}
+TITLE_FORMS = {
+    "en": "{intent}: “{shown}”",
+    "zh": "{intent}：“{shown}”",
+    "zh-Hant": "{intent}：「{shown}」",
 }
 TITLE_CHARS = 200
 SELECTION_CHARS = 80
@@ -104,14 +111,15 @@ class AskedQuestion:
         """A new thread's title: the question as typed, or for a bare intent the intent
         and what it was asked of ("Explain: “We consider two sets…”"), never the canned
         question every such thread would share ("Explain this."), in the asker's interface
-        language when known (the intent is a button they pressed in it), else the question's."""
+        language when known (the intent is a button they pressed in it: its Chinese is
+        Simplified), else the question's wording (its selection's script)."""
         if not self.selection:
             return self.question.text[:TITLE_CHARS]
-        english, chinese = INTENT_TITLES[self.intent]
-        zh = (self.title_language or self.question.language) == "zh"
+        words = self.title_language or self.question.wording
+        words = words if words in TITLE_FORMS else "en"
         flat = " ".join(self.selection.split())
         shown = flat if len(flat) <= SELECTION_CHARS else flat[: SELECTION_CHARS - 1] + "…"
-        return f"{chinese}：“{shown}”" if zh else f"{english}: “{shown}”"
+        return TITLE_FORMS[words].format(intent=INTENT_TITLES[self.intent][words], shown=shown)
 
 
 def check_question(question: Question, anchor: Anchor | None) -> None:
@@ -137,9 +145,12 @@ def asked_question(
         assert reading is not None and located is not None  # check_question made sure
         selection = _selection(reading, located)
         text = intent_question(question.intent, selection)
+    read = read_question(text)
+    if selection:  # the fixed prompt is Simplified: the reader's script is the selection's
+        read = replace(read, traditional=writes_traditional(selection))
     return AskedQuestion(
         asked=question.text,
-        question=read_question(text),
+        question=read,
         intent=question.intent,
         anchor=located,
         documents=question.documents if reading is None else (reading.document,),

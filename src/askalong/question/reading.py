@@ -43,6 +43,7 @@ from askalong.question.traditional import joined_runs, plain, written_at
 from askalong.question.value_asks import asked_attributes
 from askalong.text.scripts import answer_language, detect_language
 from askalong.text.tokens import character_pairs, key_terms
+from askalong.text.wording import wording_of
 
 _HAN = re.compile("[\u4e00-\u9fff]")
 
@@ -64,11 +65,20 @@ class QuestionReading:
     asked_attributes: frozenset[str]  # what it asks of the thing named: "default", "maximum"
     name_runs: tuple[tuple[str, ...], ...]  # the names it gives ("Matplotlib", "Middle East")
     about_selection: bool  # names nothing beyond "this" ("Explain this.", "举例说明")
+    # written in Traditional characters (a quick intent's prompt: its selection is), so
+    # answered in them (``wording``)
+    traditional: bool
 
     @cached_property
     def language(self) -> str:
         """The language to answer in: "zh" or "en" (``answer_language``)."""
         return answer_language(self.text)
+
+    @cached_property
+    def wording(self) -> str:
+        """The key of the tables of what the product writes to this reader: "en", "zh"
+        or "zh-Hant" (``text/wording``)."""
+        return wording_of(self.language, self.traditional)
 
     @property
     def match_terms(self) -> frozenset[str]:
@@ -123,6 +133,7 @@ def read_question(text: str) -> QuestionReading:
         asked_attributes=asked_attributes(terms),
         name_runs=name_runs(text),
         about_selection=about_selection(read, read_terms),
+        traditional=read != text,  # ``plain`` is ``writes_traditional``'s image
     )
 
 

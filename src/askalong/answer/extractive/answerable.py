@@ -244,32 +244,49 @@ def _holds(scored: Scored, term: str) -> bool:
     )
 
 
+# What a refusal's note says was searched for and not found, by the reader's wording
+NOT_FOUND_NOTES: dict[str, dict[str, str]] = {
+    "en": {
+        "missing": "The documents searched do not mention: {words}.",
+        "value": "No sentence in the documents searched gives a {kind} about: {words}.",
+        "date": "date",
+        "number": "number",
+        "far": "Nothing in the documents searched is close in meaning to the question.",
+    },
+    "zh": {
+        "missing": "在所给文档中没有找到：{words}。",
+        "value": "所给文档中没有给出关于{words}的{kind}。",
+        "date": "日期",
+        "number": "数值",
+        "far": "所给文档中没有与这个问题意思相近的内容。",
+    },
+    "zh-Hant": {
+        "missing": "在所給文件中沒有找到：{words}。",
+        "value": "所給文件中沒有給出關於{words}的{kind}。",
+        "date": "日期",
+        "number": "數值",
+        "far": "所給文件中沒有與這個問題意思相近的內容。",
+    },
+}
+
+
 def not_found_note(question: QuestionReading, support: Support) -> str:
-    """What was searched for and not found, in the question's words and language: the
+    """What was searched for and not found, in the question's words and wording: the
     names missing, else the focus words missing, else the value asked for (a number, a
     date) that no sentence gives, else that nothing was close in meaning."""
+    said = NOT_FOUND_NOTES[question.wording]
+    glue = "、" if question.language == "zh" else ", "
     words = _words_of(question.text, support.missing) if support.missing else []
     if support.names_missing:
         names = sorted(support.names_missing, key=question.text.find)
-        return _missing_note(question, names + [w for w in words if w not in names])
+        words = names + [w for w in words if w not in names]
     if words:
-        return _missing_note(question, words)
+        return said["missing"].format(words=glue.join(words))
     if support.value_missing and support.found:
         words = _words_of(question.text, support.found)
-        if question.language == "zh":
-            kind = "日期" if _dated(question) else "数值"
-            return f"所给文档中没有给出关于{'、'.join(words)}的{kind}。"
-        kind = "date" if _dated(question) else "number"
-        return f"No sentence in the documents searched gives a {kind} about: {', '.join(words)}."
-    if question.language == "zh":
-        return "所给文档中没有与这个问题意思相近的内容。"
-    return "Nothing in the documents searched is close in meaning to the question."
-
-
-def _missing_note(question: QuestionReading, words: list[str]) -> str:
-    if question.language == "zh":
-        return f"在所给文档中没有找到：{'、'.join(words)}。"
-    return f"The documents searched do not mention: {', '.join(words)}."
+        kind = said["date" if _dated(question) else "number"]
+        return said["value"].format(words=glue.join(words), kind=kind)
+    return said["far"]
 
 
 def _dated(question: QuestionReading) -> bool:

@@ -35,6 +35,7 @@ from askalong.context.key_terms import printable
 from askalong.context.material import Material, MaterialKind, Passage, Selection, sentences
 from askalong.context.units import ContextUnit, Piece, trimmed
 from askalong.question.reading import QuestionReading
+from askalong.text.wording import language_of
 from askalong.types import BlockSpan, Intent, Quote
 
 MAX_QUOTES = 6
@@ -55,15 +56,27 @@ NOTHING_FOUND: Mapping[tuple[Intent, str], str] = {
     ("explain", "zh"): "文档在所选内容之外没有定义{terms}。",
     ("example", "zh"): "文档没有给出{terms}的例子。",
     ("compare", "zh"): "文档没有对{terms}作对比。",
+    ("explain", "zh-Hant"): "文件在所選內容之外沒有定義{terms}。",
+    ("example", "zh-Hant"): "文件沒有給出{terms}的例子。",
+    ("compare", "zh-Hant"): "文件沒有對{terms}作比較。",
 }
-NEAREST = {"en": "The nearest context:", "zh": "最相近的上下文："}
-AROUND = {"en": "Around the selection:", "zh": "所选内容前后："}
-GOES_ON = {"en": "The selected sentence goes on:", "zh": "所选句子接着说："}
+# The labels in an answer, keyed by the reader's wording (``QuestionReading.wording``)
+NEAREST = {"en": "The nearest context:", "zh": "最相近的上下文：", "zh-Hant": "最相近的上下文："}
+AROUND = {"en": "Around the selection:", "zh": "所选内容前后：", "zh-Hant": "所選內容前後："}
+GOES_ON = {
+    "en": "The selected sentence goes on:",
+    "zh": "所选句子接着说：",
+    "zh-Hant": "所選句子接著說：",
+}
 # a selection that starts inside its sentence: the words before it are its opening, not
 # what it goes on with (a lowercase word after a full stop does not start a sentence)
-BEGINS = {"en": "The selected sentence begins:", "zh": "所选句子开头是："}
+BEGINS = {
+    "en": "The selected sentence begins:",
+    "zh": "所选句子开头是：",
+    "zh-Hant": "所選句子開頭是：",
+}
 _BESIDE_CHARS = 20  # a shorter rest of the selection's sentence says nothing
-FOUND = {"en": "From the document: ", "zh": "取自文档："}
+FOUND = {"en": "From the document: ", "zh": "取自文档：", "zh-Hant": "取自文件："}
 KIND_NAMES: Mapping[tuple[str, str], str] = {
     ("continuation", "en"): "the sentences that deliver what the selection announces",
     ("setup", "en"): "the sentence the selection continues from",
@@ -81,7 +94,18 @@ KIND_NAMES: Mapping[tuple[str, str], str] = {
     ("example", "zh"): "提到“{label}”的例子",
     ("contrast", "zh"): "与“{label}”的对比",
     ("related", "zh"): "与“{label}”最相关的句子",
+    ("continuation", "zh-Hant"): "所選內容之後展開它的下文",
+    ("setup", "zh-Hant"): "所選內容承接的上文",
+    ("definition", "zh-Hant"): "「{label}」的定義",
+    ("reference", "zh-Hant"): "{label}",
+    ("citation", "zh-Hant"): "{label} 的參考文獻條目",
+    ("example", "zh-Hant"): "提到「{label}」的例子",
+    ("contrast", "zh-Hant"): "與「{label}」的對比",
+    ("related", "zh-Hant"): "與「{label}」最相關的句子",
 }
+# a Chinese list of terms: "“MAG”、“BFS”", in Taiwan usage 「MAG」、「BFS」
+QUOTED_TERM = {"zh": "“{}”", "zh-Hant": "「{}」"}
+THIS_PASSAGE = {"en": "the terms of this passage", "zh": "这段内容", "zh-Hant": "這段內容"}
 
 
 def answer_intent(
@@ -103,7 +127,7 @@ def answer_intent(
     selection, material = found
     if ranked is not None:
         material = [(i, m) for i, m in material if m.kind in cued]
-    language = question.language
+    language, words = question.language, question.wording
     rest, after = _beside(selection, _running(units[0], selection))
     direct = DIRECT[intent]
     if not material and ranked is not None:
@@ -115,17 +139,15 @@ def answer_intent(
         # takes the answer's second place from the second-best uncued sentence
         direct = 1 if rest else direct
     if not material:
-        return _nothing_found(intent, selection, units, language)
+        return _nothing_found(intent, selection, units, words)
     chosen = material[:MAX_QUOTES]
     quotes = tuple(_quote(n, units[i], m.piece) for n, (i, m) in enumerate(chosen, start=1))
     answer = joined([f"{q.text} [{q.number}]" for q in quotes[:direct]], language)
     taken = {_span(q) for q in quotes}
     if any(m.kind == "continuation" for _, m in chosen):
         after = []  # what follows is quoted already, as what the selection announces
-    answer, quotes = _cited_beside(
-        answer, quotes, units[0], selection, (rest, after), taken, language
-    )
-    explanation = _what_was_found([m for _, m in chosen], language)
+    answer, quotes = _cited_beside(answer, quotes, units[0], selection, (rest, after), taken, words)
+    explanation = _what_was_found([m for _, m in chosen], words)
     best = max(m.strength for _, m in chosen)
     return ExtractiveResult("answered", answer, quotes, explanation, best, language)
 
@@ -153,15 +175,16 @@ def _ranked_first(
 
 
 def _nothing_found(
-    intent: Intent, selection: Selection, units: Sequence[ContextUnit], language: str
+    intent: Intent, selection: Selection, units: Sequence[ContextUnit], words: str
 ) -> ExtractiveResult:
     """An honest "the document does not define …", with the nearest context quoted: the
     sentences just before and after the selection in the anchor unit."""
+    language = language_of(words)
     anchor = units[0]
     passages = _running(anchor, selection)
     text = whole_words(selection, passages)
     terms = [t for t in selection_terms(text, passages) if printable(t, text)][:3]
-    said = NOTHING_FOUND[intent, language].format(terms=_listed(terms, language))
+    said = NOTHING_FOUND[intent, words].format(terms=_listed(terms, words))
     rest, after = _beside(selection, passages)
     near = list({p.span: p for p in [*after, *_around(selection, passages)]}.values())
     if not near and not rest:
@@ -170,7 +193,7 @@ def _nothing_found(
     # would claim what no search showed (the sentence after was often the example asked).
     opening, label = (said, NEAREST) if terms else ("", AROUND)
     answer, quotes = _cited_beside(
-        opening, (), anchor, selection, (rest, near), set(), language, label
+        opening, (), anchor, selection, (rest, near), set(), words, label
     )
     return ExtractiveResult("answered", answer, quotes, "", 0.0, language)
 
@@ -186,11 +209,13 @@ def _cited_beside(
     selection: Selection,
     beside: tuple[Sequence[Piece], Sequence[Piece]],
     taken: set[BlockSpan],
-    language: str,
+    words: str,
     label: Mapping[str, str] = AROUND,
 ) -> tuple[str, tuple[Quote, ...]]:
     """``answer`` followed by the rest of the selected sentence (said to be its opening or
-    its rest, not context) and the sentences after it (under ``label``), each quoted once."""
+    its rest, not context) and the sentences after it (under ``label``), each quoted once,
+    the labels in the reader's ``words``."""
+    language = language_of(words)
     rest, after = beside
     opening = [p for p in rest if _before(p, selection)]
     goes_on = [p for p in rest if not _before(p, selection)]
@@ -201,7 +226,7 @@ def _cited_beside(
             continue
         more = tuple(_quote(len(quotes) + n, anchor, p) for n, p in enumerate(fresh, 1))
         cited = _joined(language, [f"{q.text} [{q.number}]" for q in more])
-        answer = _joined(language, [answer, said[language], cited])
+        answer = _joined(language, [answer, said[words], cited])
         quotes = (*quotes, *more)
     return answer, quotes
 
@@ -262,20 +287,20 @@ def _outside(sentence: Piece, selection: Selection, *, before: bool) -> Piece | 
     return from_word(sentence, end) if end - base < len(sentence.text) else None
 
 
-def _listed(terms: Sequence[str], language: str) -> str:
+def _listed(terms: Sequence[str], words: str) -> str:
     if not terms:
-        return "这段内容" if language == "zh" else "the terms of this passage"
-    if language == "zh":
-        return "、".join(f"“{t}”" for t in terms)
+        return THIS_PASSAGE[words]
+    if words in QUOTED_TERM:
+        return "、".join(QUOTED_TERM[words].format(t) for t in terms)
     return ", ".join(f"“{t}”" for t in terms)
 
 
-def _what_was_found(material: Sequence[Material], language: str) -> str:
+def _what_was_found(material: Sequence[Material], words: str) -> str:
     """A short unquoted list of what the quotes are: "From the document: the definition
     of “MAG”; Table 2."."""
-    names = dict.fromkeys(KIND_NAMES[m.kind, language].format(label=m.label) for m in material)
-    glue = "；" if language == "zh" else "; "
-    return FOUND[language] + glue.join(names) + ("。" if language == "zh" else ".")
+    names = dict.fromkeys(KIND_NAMES[m.kind, words].format(label=m.label) for m in material)
+    chinese = language_of(words) == "zh"
+    return FOUND[words] + ("；" if chinese else "; ").join(names) + ("。" if chinese else ".")
 
 
 def _span(quote: Quote) -> BlockSpan:

@@ -55,6 +55,7 @@ QUOTE_SHARE = 0.03
 NOTHING_ANSWERS = {
     "en": "No sentence in the documents searched answers the question.",
     "zh": "所给文档中没有能回答这个问题的句子。",
+    "zh-Hant": "所給文件中沒有能回答這個問題的句子。",
 }
 
 
@@ -181,9 +182,9 @@ def answered(
     order = answer_order(question, w)
     probability = w.answerable if w.covered is None else w.covered
     if not order or w.weak or _refused(w, scorer, language, embedded):
-        note = NOTHING_ANSWERS[language]
+        note = NOTHING_ANSWERS[question.wording]
         return ExtractiveResult(
-            "not_covered", NOT_COVERED[language], (), note, probability, language
+            "not_covered", NOT_COVERED[question.wording], (), note, probability, language
         )
     direct = direct_answer(question, w, order, scorer, embedded)
     shown = {place(c) for c in direct}

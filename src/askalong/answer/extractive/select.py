@@ -124,7 +124,9 @@ def answer_extractively(
         top = max((s.evidence for s in scored), default=0.0)
         # say what was searched for and not found, whichever check refused
         note = not_found_note(question, support)
-        return ExtractiveResult("not_covered", NOT_COVERED[language], (), note, top, language)
+        return ExtractiveResult(
+            "not_covered", NOT_COVERED[question.wording], (), note, top, language
+        )
     fresh = [s for s in quotable if not previous_answer or s.candidate.text not in previous_answer]
     direct = direct_sentences(fresh, best, question, units, weights=weights, threshold=threshold)
     return _answer(fresh, direct, units, weights, language)

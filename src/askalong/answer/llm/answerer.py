@@ -153,7 +153,7 @@ class ModelAnswerer(Answerer):
         talk = _Conversation(chat, messages, replace(self.sampling, json_mode=True))
         base = Draft(
             status="not_covered",
-            answer=NOT_COVERED[request.question.language],
+            answer=NOT_COVERED[request.question.wording],
             quotes=(),
             model=_model_name(chat),
             route=decision.route,
