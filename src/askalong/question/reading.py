@@ -66,8 +66,9 @@ class QuestionReading:
     name_runs: tuple[tuple[str, ...], ...]  # the names it gives ("Matplotlib", "Middle East")
     about_selection: bool  # names nothing beyond "this" ("Explain this.", "举例说明")
     # written in Traditional characters (a quick intent's prompt: its selection is), so
-    # answered in them (``wording``)
-    traditional: bool
+    # answered in them (``wording``); the default keeps readings pickled before it
+    # (``benchmarks/unseen_replay.py`` recordings) loadable
+    traditional: bool = False
 
     @cached_property
     def language(self) -> str:

@@ -1,10 +1,10 @@
 """The "reader" encoder: multilingual-e5-small with its top layers fine-tuned on readers'
 questions (issue 32), for the learned answerer's ranking only.
 
-Layers 1-10 are the bundled model's; the last two were trained as a bi-encoder on the
-never-seen sets' groups (a question's candidate sentences, the ones holding a gold phrase
-first: ``training/late_xenc_train.py --design bi``), so its question-sentence cosine
-orders candidates the way readers' answers fall, where e5's own cosine orders them by
+Layers 1-8 are the bundled model's; the last four (``TUNED_LAYERS``) were trained as a bi-
+encoder on the never-seen sets' groups (a question's candidate sentences, the ones holding a
+gold phrase first: ``training/late_xenc_train.py --design bi``), so its question-sentence
+cosine orders candidates the way readers' answers fall, where e5's own cosine orders them by
 topic. Index vectors stay e5's own: only the answer's rank head reads this cosine.
 
 The layers ship as ``reader-layers.npz`` (package data, written by
@@ -26,7 +26,7 @@ import numpy as np
 from askalong.providers.local.e5.weights import EncoderWeights, LayerWeights
 
 READER_FILE = "reader-layers.npz"
-TUNED_LAYERS = 2  # the reader's own layers: the trunk below them is the plain model's
+TUNED_LAYERS = 4  # the reader's own layers: the trunk below them is the plain model's
 SCALE_SUFFIX = ".scale"  # beside an int8 matrix: its per-column float32 scales
 
 

@@ -1,12 +1,12 @@
 """The encoder's lower layers, run once for the plain model and the reader encoder.
 
-The reader encoder (``e5/reader.py``) is the bundled model with its last two layers
-replaced: the ten below are the plain model's. So each engine runs the encoder as a
-trunk (``SharedTrunk``: the first ``depth`` layers) and a head over the trunk's states
-(the last layers: the plain model's or the reader's), and both embedders of one model
-share the trunk. Once a second head reads it, the trunk keeps the states of the windows
-it ran last (``KEPT_TOKENS``): the answerer embeds its candidate sentences with e5, then
-with the reader encoder, and the second pass runs the reader's two layers alone.
+The reader encoder (``e5/reader.py``) is the bundled model with its last four layers
+replaced (``reader.TUNED_LAYERS``): the eight below are the plain model's. So each engine
+runs the encoder as a trunk (``SharedTrunk``: the first ``depth`` layers) and a head over
+the trunk's states (the last layers: the plain model's or the reader's), and both embedders
+of one model share the trunk. Once a second head reads it, the trunk keeps the states of the
+windows it ran last (``KEPT_TOKENS``): the answerer embeds its candidate sentences with e5,
+then with the reader encoder, and the second pass runs the reader's tuned layers alone.
 
 A window's states do not depend on what it was batched with (attention sees its own
 tokens; activations are quantised per token), so states kept from one batch and run in
