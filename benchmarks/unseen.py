@@ -380,9 +380,8 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen17: each run once, dev now; unseen18: held"
-            " out, not run yet; unseen19: frozen, waits behind unseen18; unseen20: frozen,"
-            " waits behind unseen19)"
+            "the set's folder (unseen … unseen18: each run once, dev now; unseen19: held"
+            " out, not run yet; unseen20: frozen, waits behind unseen19)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")

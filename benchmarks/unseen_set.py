@@ -22,12 +22,12 @@ SETS = (
     "unseen16", "unseen17", "unseen18", "unseen19", "unseen20",
 )  # fmt: skip
 # Held out: asked once, by the lead, for the report; never by default. Empty once the newest
-# set has had its run (unseen17: 2026-12-07); unseen18 waits for the next report's one run.
-TEST_SETS: tuple[str, ...] = ("unseen18",)
+# set has had its run (unseen18: 2026-12-07); unseen19 waits for the next report's one run.
+TEST_SETS: tuple[str, ...] = ("unseen19",)
 # Frozen and never run, held for the reports after next: no default run asks them either, and
-# they are no dev sets; each moves to TEST_SETS in its turn (unseen19: frozen, waits behind
-# unseen18; unseen20: frozen, waits behind unseen19).
-UNRUN_SETS: tuple[str, ...] = ("unseen19", "unseen20")
+# they are no dev sets; each moves to TEST_SETS in its turn (unseen20: frozen, waits behind
+# unseen19).
+UNRUN_SETS: tuple[str, ...] = ("unseen20",)
 DEV_SETS = tuple(s for s in SETS if s not in TEST_SETS + UNRUN_SETS)  # run and read while tuning
 HERE = BENCHMARKS / "unseen"
 QUESTIONS = HERE / "questions.jsonl"
