@@ -72,7 +72,7 @@ def recorded_set(homes: Path, set_name: str) -> list[Read]:
         for item in filter(plain, items):
             docs = tuple(store.get_document(d, access) for d in ids[item.doc])
             asked = asked_question(Question(item.question, "ask", None, docs), [], None)
-            if NamedCodeEvidence(store, library.searcher.routes).gather(asked, access) is not None:
+            if NamedCodeEvidence(store).gather(asked, access) is not None:
                 continue  # answered from the code graph, not from search hits
             hits = SearchEvidence(store, library.searcher).gather(asked, access).hits
             chunks = store.chunks_around([h.chunk_id for h in hits])

@@ -62,9 +62,7 @@ def test_a_question_naming_code_reads_no_other_repository(
     decoder = source_named(store, "decoder.py")
     for text in ("What calls _wake_up_first?", "How does locked report the state?"):
         statements.clear()
-        evidence = NamedCodeEvidence(store, None).gather(
-            asked_question(Question(text), (), None), LOCAL
-        )
+        evidence = NamedCodeEvidence(store).gather(asked_question(Question(text), (), None), LOCAL)
         assert evidence is not None and evidence.units, text
         assert block_reads(statements), text
         assert not [s for s in block_reads(statements) if decoder in s], text

@@ -12,12 +12,11 @@ from askalong.asking.code_subject import (
     all_places,
     best_subject,
     file_names,
-    fused,
     in_files,
     named_in_words,
 )
 from askalong.context.code_graph import Repository
-from askalong.context.code_places import Place, SourceFile
+from askalong.context.code_places import SourceFile
 from askalong.parse.code.parser import parse
 from askalong.question.code_asks import read_code_question
 from askalong.types import BlockSpan
@@ -206,37 +205,3 @@ def test_an_identifier_the_question_writes_finds_the_long_function_holding_it() 
     assert subject_of(repo, question) == "load_settings"
     # the same words written apart are words: a short function holding them is asked
     assert subject_of(repo, "what happens to an old config flow?") != "load_settings"
-
-
-def closeness_to(places: list[Place], meant: str) -> list[float]:
-    """A stand-in for the embedder's cosines (``code_closeness``): the block ``meant``
-    closest, the rest level."""
-    return [0.9 if ".".join(p.qualname) == meant else 0.7 for p in places]
-
-
-def test_the_block_meant_comes_first_after_the_one_the_words_choose() -> None:
-    places = all_places(repository("cache.go", CACHE_GO))
-    question = "Which call reads a value without making it count as recently used?"
-    words = best_subject(places, question)
-    meant = best_subject(places, question, closeness_to(places, "Cache.Purge"))
-    assert words is not None and meant is not None
-    assert ".".join(words.place.qualname) == "Cache.Peek"
-    assert [".".join(p.qualname) for p in words.next_best][:1] != ["Cache.Purge"]
-    # the subject and whether the repository covers the question stay the words'
-    assert (meant.place, meant.coverage) == (words.place, words.coverage)
-    assert [".".join(p.qualname) for p in meant.next_best][:1] == ["Cache.Purge"]
-    assert len(meant.next_best) == len(words.next_best)
-
-
-def test_closeness_alike_everywhere_leaves_the_words_order() -> None:
-    places = all_places(repository("cache.go", CACHE_GO))
-    question = "How do I clear the whole cache?"
-    level = best_subject(places, question, [0.8] * len(places))
-    words = best_subject(places, question)
-    assert level == words
-
-
-def test_fused_puts_words_and_meaning_on_one_scale() -> None:
-    # BM25 over its best, plus the distance above the mean over the largest distance
-    assert fused([4.0, 2.0, 0.0], [0.5, 0.5, 0.8]) == [1.0, 0.5, 1.0]
-    assert fused([0.0, 0.0], [0.6, 0.6]) == [0.0, 0.0]

@@ -54,17 +54,10 @@ class Subject:
     next_best: tuple[Place, ...] = ()
 
 
-def best_subject(
-    places: Sequence[Place], question: str, closeness: Sequence[float] | None = None
-) -> Subject | None:
+def best_subject(places: Sequence[Place], question: str) -> Subject | None:
     """The place among ``places`` whose block holds the question's terms best (BM25),
     a block the question names in words (``named_in_words``) as if it held
-    ``NAME_BONUS`` terms found nowhere else; None when none holds any. With each
-    block's ``closeness`` in meaning to the question (``code_closeness``), the block
-    words and meaning rank first together (``fused``) is the first of the next best
-    when it is not the subject: a reader's own words ("switch … on") may miss the
-    code's (``enable``); the subject and its coverage stay the words' (measured:
-    ``benchmarks/results/code-answers-DEV-2026-12-07b.md``)."""
+    ``NAME_BONUS`` terms found nowhere else; None when none holds any."""
     words = line_terms(question)
     phrases = _phrases(question)
     wanted = words | phrases
@@ -74,48 +67,27 @@ def best_subject(
     names = named_in_words(question)
     bonus = NAME_BONUS * max(weights.values(), default=0.0)
     tests_asked = bool(words & TEST_WORDS)
-    scores = [
-        _bm25(c, wanted, weights, average) * _test_weight(p, tests_asked)
-        + (bonus if _named(p, names) else 0.0)
-        for p, c in zip(places, counts, strict=True)
-    ]
-    scored = sorted(((score, -i) for i, score in enumerate(scores)), reverse=True)
+    scored = sorted(
+        (
+            (
+                _bm25(c, wanted, weights, average) * _test_weight(p, tests_asked)
+                + (bonus if _named(p, names) else 0.0),
+                -i,
+            )
+            for i, (p, c) in enumerate(zip(places, counts, strict=True))
+        ),
+        reverse=True,
+    )
     found = [-i for score, i in scored if score > 0]
     if not found:
         return None
-    best, others = found[0], found[1:]
-    if closeness is not None:  # the block meant, when the words chose another: next
-        meant = _meant(scores, closeness)
-        others = [meant, *(i for i in others if i != meant)] if meant != best else others
-    rest = tuple(places[i] for i in others[:NEXT_BLOCKS])
+    best, rest = found[0], tuple(places[i] for i in found[1 : NEXT_BLOCKS + 1])
     if _named(places[best], names):  # named: what it holds is what was asked
         return Subject(places[best], 1.0, rest)
     asked = words - _repository_terms(places)
     if not any(t.isascii() for t in asked):  # "git flow 的版本号": the name is its code words
         asked = words
     return Subject(places[best], _coverage(asked, frozenset(counts[best]), weights), rest)
-
-
-def _meant(scores: Sequence[float], closeness: Sequence[float]) -> int:
-    """The block words and meaning together rank first (``fused``; ties: the first)."""
-    ranking = fused(scores, closeness)
-    return max(range(len(ranking)), key=lambda i: (ranking[i], -i))
-
-
-def fused(scores: Sequence[float], closeness: Sequence[float]) -> list[float]:
-    """BM25's scores over a repository's blocks and their closeness in meaning, on one
-    scale, equal weights: each BM25 score over the best, plus each closeness's distance
-    above the blocks' mean (none below) over the largest such distance. A block holding
-    the question's words ranks as before when its meaning agrees; one holding none of
-    them ranks by its meaning alone."""
-    top = max(scores, default=0.0)
-    mean = math.fsum(closeness) / len(closeness) if closeness else 0.0
-    above = [max(c - mean, 0.0) for c in closeness]
-    closest = max(above, default=0.0)
-    return [
-        (s / top if top > 0 else 0.0) + (a / closest if closest > 0 else 0.0)
-        for s, a in zip(scores, above, strict=True)
-    ]
 
 
 def _phrases(question: str) -> frozenset[str]:

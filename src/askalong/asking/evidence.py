@@ -51,7 +51,7 @@ def _chosen(
         from askalong.asking.evidence_reading import ReadingEvidence
 
         return ReadingEvidence(store, searcher).gather(asked, access, blocks)
-    named = NamedCodeEvidence(store, searcher.routes).gather(asked, access)
+    named = NamedCodeEvidence(store).gather(asked, access)
     if named is not None:
         return named
     return SearchEvidence(store, searcher).gather(asked, access)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from askalong.asking.code_closeness import block_closeness
 from askalong.asking.code_evidence import (
     graph_evidence,
     member_units,
@@ -38,7 +37,6 @@ from askalong.context.code import CODE_BUDGET, code_units
 from askalong.context.code_constants import constant_units
 from askalong.context.code_graph import Repository
 from askalong.context.code_places import Place
-from askalong.index.base import SearchRoutes
 from askalong.question.code_asks import CodeQuestion
 from askalong.store.base import Store
 from askalong.types import Access
@@ -49,7 +47,6 @@ class NamedCodeEvidence:
     """The strategy for a question naming code, without an anchor."""
 
     store: Store
-    routes: SearchRoutes | None  # the search's: its vectors say which block a question means
 
     def gather(self, asked: AskedQuestion, access: Access) -> Evidence | None:
         question = asked.question.code
@@ -81,20 +78,11 @@ class NamedCodeEvidence:
             return None
         before = thread_context(asked).split("\n", 1)[0]  # a follow-up: its thread's question
         places = in_files(all_places(repository), file_names(asked.question.code.identifiers))
-        question = f"{asked.question.text}\n{before}"
-        closeness = self._closeness(access, places, question)
-        best = best_subject(places, question, closeness)
+        best = best_subject(places, f"{asked.question.text}\n{before}")
         if best is None or best.coverage < COVERAGE_FLOOR:
             searched = (searched_words("definitions", asked.question.language),)
             return Evidence((), {}, frozenset(), (), searched, ())
         return self._about(access, asked, repository, best.place, best.next_best)
-
-    def _closeness(
-        self, access: Access, places: Sequence[Place], question: str
-    ) -> list[float] | None:
-        if self.routes is None:
-            return None
-        return block_closeness(self.store, self.routes, access, places, question)
 
     def _about(
         self,
