@@ -11,9 +11,11 @@ Printed per set and kind, for this checkout and the previous one (``--before``):
 (a gold phrase in the direct answer; covered items), passage hit (in a quote or the
 passage), wrong refusals (covered items refused), uncovered refused, wrong (covered, neither
 refused nor hit) and bm25p (BM25's top paragraph holding a gold phrase). The documents are
-added without vectors (``ASKALONG_EMBEDDER=none``): the code route reads no vectors, and
-two shared cores would spend minutes embedding. ``--show`` prints every answer missed;
-``--rows FILE`` keeps every answer (JSON) for reading.
+added without vectors (``ASKALONG_EMBEDDER=none``) unless ``--vectors`` (the bundled
+embedder's, as a library has them, for a code route that reads them; two shared cores
+spend minutes embedding).
+``--show`` prints every answer missed; ``--rows FILE`` keeps every answer (JSON) for
+reading.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ item 4), so they measure the direction of a change. Answer hit: a gold phrase in
 answer (the answer's text, whose code lines are quoted whole); wrong: covered, not refused,
 no gold phrase; bm25p: BM25's top paragraph (one block) holding a gold phrase, same run;
 previous: the checkout given by `--before`, asked in the same run. No vectors
-(`ASKALONG_EMBEDDER=none`).
+(`ASKALONG_EMBEDDER=none`) unless `--vectors`.
 """
 
 
@@ -56,16 +58,17 @@ def code_items(name: str, kinds: Sequence[str] | None = None) -> list[Any]:
     return [i for i in items if not kinds or i.kind in kinds]
 
 
-def child(name: str, kinds: Sequence[str] | None, out: Path) -> None:
-    """Set ``name``'s code items asked under a fresh home; the rows written to ``out``, each
-    with BM25's top paragraph's hit (``bm25p``)."""
+def child(name: str, kinds: Sequence[str] | None, out: Path, vectors: bool) -> None:
+    """Set ``name``'s code items asked under a fresh home (embedded when ``vectors``); the
+    rows written to ``out``, each with BM25's top paragraph's hit (``bm25p``)."""
     import unseen
 
     items = code_items(name, kinds)
     with tempfile.TemporaryDirectory(prefix="askalong-codeans-") as folder:
         home = Path(folder)
-        os.environ["ASKALONG_EMBEDDER"] = "none"
-        unseen.build(home, HERE / name / "docs", items, vectors=False)
+        if not vectors:
+            os.environ["ASKALONG_EMBEDDER"] = "none"
+        unseen.build(home, HERE / name / "docs", items, vectors=vectors)
         rows = unseen.ask_all(home, items, "product")
         paragraphs = [r for r in unseen.baseline(home, items) if r["system"] == "bm25p"]
     for row, item, paragraph in zip(rows, items, paragraphs, strict=True):
@@ -76,12 +79,13 @@ def child(name: str, kinds: Sequence[str] | None, out: Path) -> None:
     out.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
 
 
-def asked(src: Path, name: str, kinds: Sequence[str] | None) -> list[dict[str, Any]]:
+def asked(src: Path, name: str, kinds: Sequence[str] | None, vectors: bool) -> list[dict[str, Any]]:
     """Set ``name``'s rows, asked by the checkout whose sources are ``src``."""
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         env = {**os.environ, "PYTHONPATH": str(src)}
         command = [sys.executable, __file__, "--child", name, "--out", out.name]
         command += ["--kinds", *kinds] if kinds else []
+        command += ["--vectors"] if vectors else []
         subprocess.run(command, env=env, check=True)
         rows: list[dict[str, Any]] = json.loads(Path(out.name).read_text(encoding="utf-8"))
     return rows
@@ -136,21 +140,24 @@ def main() -> None:
     parser.add_argument("--rows", type=Path, help="every answer of this checkout (JSON)")
     parser.add_argument("--sets", nargs="+", choices=DEV_SETS, default=list(DEV_SETS))
     parser.add_argument("--kinds", nargs="+", choices=KINDS, help="only these kinds of item")
+    parser.add_argument("--vectors", action="store_true", help="embed the documents")
     parser.add_argument("--child", choices=DEV_SETS, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.kinds, args.out)
+        child(args.child, args.kinds, args.out, args.vectors)
         return
     here = Path(__file__).resolve().parents[1] / "src"
     sources = {"this checkout": here, **({"previous": args.before} if args.before else {})}
     systems = {
-        k: [r for s in args.sets for r in asked(src, s, args.kinds)] for k, src in sources.items()
+        k: [r for s in args.sets for r in asked(src, s, args.kinds, args.vectors)]
+        for k, src in sources.items()
     }
     command = "benchmarks/code_answers_unseen.py" + (
         f" --before {args.before}" if args.before else ""
     )
     command += f" --kinds {' '.join(args.kinds)}" if args.kinds else ""
+    command += " --vectors" if args.vectors else ""
     text = f"# {TITLE} ({datetime.date.today().isoformat()})\n\n`{command}`\n\n"
     text += table(systems, args.sets) + NOTES
     if args.show:

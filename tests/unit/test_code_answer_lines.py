@@ -434,3 +434,31 @@ def test_explaining_a_comment_inside_a_body_quotes_the_code_under_it() -> None:
     rows = [row.strip().rsplit(" [", 1)[0] for row in draft.answer.split("\n")[1:]]
     assert "if self.diffs and self.ctx > self.lines * 2:" in rows, rows
     assert "self.seen += 1" not in rows, rows  # the function's top is not what it explains
+
+
+NODE_JS = """/**
+ * Build up the default `inspectOpts` object from the environment variables.
+ *
+ *   $ DEBUG_COLORS=no DEBUG_DEPTH=10 DEBUG_SHOW_HIDDEN=enabled node script.js
+ */
+exports.inspectOpts = Object.keys(process.env).filter(key => {
+	return /^debug_/i.test(key);
+});
+
+class Init {
+	__init__() {
+		return 1;
+	}
+}
+"""
+
+
+def test_a_name_family_written_with_a_wildcard_is_found_by_its_members() -> None:
+    # ``DEBUG_*`` names DEBUG_COLORS, DEBUG_DEPTH, …: no refusal for ``DEBUG_`` missing
+    rows = answered(NODE_JS, "node.js", "", "where are the DEBUG_* env vars picked up in node")
+    assert any("return /^debug_/i.test(key);" in row for row in rows)
+    # a dunder is a name of its own, found as written
+    assert answered(NODE_JS, "node.js", "Init.__init__", "what does __init__ return?")
+    units = units_of(NODE_JS, "node.js")
+    missing = lines_draft(read_question("what does LOG_* say?"), units, name="", anchored=False)
+    assert missing.status == "not_covered"

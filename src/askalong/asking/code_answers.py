@@ -357,8 +357,12 @@ def _names_subject(identifiers: Sequence[str], subject: str) -> bool:
 
 
 def _named_in(name: str, units: Sequence[ContextUnit]) -> bool:
+    """Whether the units write ``name`` (its last part); a name ending in one ``_`` is a
+    family written with a wildcard (``DEBUG_*``): any name it begins (``DEBUG_COLORS``),
+    as a dunder (``__init__``) is not."""
     last = name.rsplit(".", 1)[-1]
-    word = re.compile(rf"(?<![\w]){re.escape(last)}(?![\w])")
+    family = last.endswith("_") and not last.endswith("__")
+    word = re.compile(rf"(?<![\w]){re.escape(last)}" + ("" if family else r"(?![\w])"))
     return any(word.search(unit.text) for unit in units)
 
 
