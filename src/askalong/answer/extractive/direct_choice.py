@@ -133,6 +133,28 @@ def _announced(units: Sequence[ContextUnit], direct: list[Candidate]) -> list[Ca
     return out
 
 
+def with_blocks(
+    units: Sequence[ContextUnit], direct: list[Candidate]
+) -> tuple[list[Candidate], set[int]]:
+    """``direct`` with, after each of its sentences that announces what follows, the block
+    it introduces that the answer's shape left out (``_announced`` takes only what fits):
+    "Available fields:" alone tells a reader nothing. Such a block is quoted whole and
+    shown by its first line: its positions in the list returned."""
+    if not any(announces(c.text) for c in direct):
+        return direct, set()
+    every, taken = candidates(units), {place(c) for c in direct}
+    out: list[Candidate] = []
+    opened: set[int] = set()
+    for c in direct:
+        out.append(c)
+        after = introduced(every, c) if announces(c.text) else None
+        if after is not None and place(after) not in taken:
+            opened.add(len(out))
+            out.append(after)
+            taken.add(place(after))
+    return out, opened
+
+
 def may_introduce(c: Candidate) -> bool:
     """Whether ``c`` may lead into what follows it: a lead-in (``announces``) or prose
     left unfinished (``_leads_into``)."""
