@@ -33,7 +33,7 @@ BLOCKS = [
 LONG_CODE = "\n".join(f"int field_{k} = compute_value_{k}(alpha, beta, gamma);" for k in range(12))
 
 
-def units_of(code: str) -> list[ContextUnit]:
+def units_of(code: str, selected: BlockSpan | None = None) -> list[ContextUnit]:
     """One anchor unit: the selected paragraph, one after it, one ending in the lead-in,
     the code block it announces, a paragraph after."""
     kinds: list[BlockKind] = ["paragraph", "paragraph", "paragraph", "code", "paragraph"]
@@ -48,7 +48,7 @@ def units_of(code: str) -> list[ContextUnit]:
             (),
             CHUNK_JOINER.join(b.text for b in blocks),
             tuple(BlockSpan(b.id, 0, len(b.text)) for b in blocks),
-            (BlockSpan("b0", 0, len(SELECTED)),),
+            (selected or BlockSpan("b0", 0, len(SELECTED)),),
             SECTION,
             1,
             1,
@@ -117,3 +117,13 @@ def test_a_plain_answers_lead_in_brings_the_block_its_shape_left_out() -> None:
     short = next(c for c in candidates(fitting) if c.text == LEAD_IN)
     taken = next(c for c in candidates(fitting) if c.text == CODE)
     assert with_blocks(fitting, [short, taken]) == ([short, taken], set())  # carried already
+
+
+def test_a_lead_in_never_carries_the_selection_back() -> None:
+    """Selecting the code itself: the sentence announcing it is no way to bring it back."""
+    anchor = units_of(CODE, BlockSpan("b3", 0, len(CODE)))[0]
+    text = CHUNK_JOINER.join([*BLOCKS[:3], CODE])
+    ending = replace(anchor, spans=anchor.spans[:4], text=text)  # nothing after the selection
+    result = answer_intent(read_question("Explain this."), [ending], "explain", lead_in_first)
+    assert result is not None
+    assert CODE not in result.answer, result.answer

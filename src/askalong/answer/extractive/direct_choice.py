@@ -155,6 +155,12 @@ def with_blocks(
     return out, opened
 
 
+def hangs(every: list[Candidate], c: Candidate) -> bool:
+    """Whether ``c`` announces what follows and the evidence does not hold it (its unit
+    ends there, or a heading comes next): alone it tells a reader nothing."""
+    return announces(c.text) and introduced(every, c) is None
+
+
 def may_introduce(c: Candidate) -> bool:
     """Whether ``c`` may lead into what follows it: a lead-in (``announces``) or prose
     left unfinished (``_leads_into``)."""

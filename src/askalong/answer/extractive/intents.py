@@ -28,7 +28,7 @@ from dataclasses import replace
 from askalong.answer.base import unit_quote
 from askalong.answer.extractive.candidates import Candidate, candidates
 from askalong.answer.extractive.direct import joined
-from askalong.answer.extractive.direct_choice import introduced
+from askalong.answer.extractive.direct_choice import hangs, introduced
 from askalong.answer.extractive.intent_ranked import RANKED_INTENTS, ranked_material
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.shape import first_line, fits
@@ -39,7 +39,6 @@ from askalong.context.key_terms import printable
 from askalong.context.material import Material, MaterialKind, Passage, Selection, sentences
 from askalong.context.units import ContextUnit, Piece, trimmed
 from askalong.question.reading import QuestionReading
-from askalong.text.announce import announces
 from askalong.text.wording import language_of
 from askalong.types import BlockSpan, Intent, Quote
 
@@ -145,7 +144,7 @@ def answer_intent(
         direct = 1 if rest else direct
     if not material:
         return _nothing_found(intent, selection, units, words)
-    chosen, direct, opened = _carried(units, material, direct)
+    chosen, direct, opened = _carried(units, selection, material, direct)
     chosen = chosen[:MAX_QUOTES]
     quotes = tuple(_quote(n, units[i], m.piece) for n, (i, m) in enumerate(chosen, start=1))
     shown = [first_line(q.text) if q.number in opened else q.text for q in quotes[:direct]]
@@ -160,7 +159,10 @@ def answer_intent(
 
 
 def _carried(
-    units: Sequence[ContextUnit], material: list[tuple[int, Material]], direct: int
+    units: Sequence[ContextUnit],
+    selection: Selection,
+    material: list[tuple[int, Material]],
+    direct: int,
 ) -> tuple[list[tuple[int, Material]], int, set[int]]:
     """``material`` with, after each of its first ``direct`` sentences that announces what
     follows ("This looks like:", "Available fields:"), what it introduces, as a plain
@@ -173,28 +175,41 @@ def _carried(
     out = sorted(material, key=lambda found: _hanging(every, *found))  # stable: best first
     opened, k = set(), 0
     while k < min(direct, len(out)):
-        i, m = out[k]
-        lead = _candidate_at(every, i, m.piece)
-        after = introduced(every, lead) if lead is not None else None
-        if after is not None and _piece(after).span not in {p.piece.span for _, p in out[: k + 1]}:
-            out = [x for x in out if x[1].piece.span != _piece(after).span]
-            out.insert(k + 1, (i, replace(m, piece=_piece(after))))
-            if not fits(f"{m.piece.text} {after.text}"):
+        block = _introduced_by(every, selection, out, k)
+        if block is not None:
+            i, m = out[k]
+            out = [x for x in out if x[1].piece.span != block.span]
+            out.insert(k + 1, (i, replace(m, piece=block)))
+            if not fits(f"{m.piece.text} {block.text}"):
                 opened.add(k + 2)
             direct, k = direct + 1, k + 1
         k += 1
     return out, direct, opened
 
 
+def _introduced_by(
+    every: list[Candidate], selection: Selection, material: list[tuple[int, Material]], k: int
+) -> Piece | None:
+    """What the ``k``-th material introduces, unless it comes before it already or lies in
+    the selection (quoting the selection back is an echo)."""
+    lead = _candidate_at(every, *material[k])
+    after = introduced(every, lead) if lead is not None else None
+    if after is None:
+        return None
+    block = _piece(after)
+    earlier = {m.piece.span for _, m in material[: k + 1]}
+    return None if block.span in earlier or selection.overlaps(block.span) else block
+
+
 def _hanging(every: list[Candidate], unit: int, material: Material) -> bool:
     """Whether ``material`` announces what follows and the evidence does not hold it."""
-    lead = _candidate_at(every, unit, material.piece)
-    return lead is not None and announces(lead.text) and introduced(every, lead) is None
+    lead = _candidate_at(every, unit, material)
+    return lead is not None and hangs(every, lead)
 
 
-def _candidate_at(every: list[Candidate], unit: int, piece: Piece) -> Candidate | None:
-    """The candidate sentence of unit ``unit`` ending where ``piece`` ends."""
-    span = piece.span
+def _candidate_at(every: list[Candidate], unit: int, material: Material) -> Candidate | None:
+    """The candidate sentence of unit ``unit`` ending where ``material``'s piece ends."""
+    span = material.piece.span
     return next(
         (c for c in every if (c.unit, c.block_id, c.end) == (unit, span.block_id, span.end)),
         None,
