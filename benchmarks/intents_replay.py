@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
@@ -97,19 +97,24 @@ def judged(name: str, item: Item, request: DraftRequest, draft: Draft) -> Judged
 def replayed(paths: Sequence[Path], chosen: dict[str, Way]) -> dict[str, list[Judged]]:
     """Every recorded intent item of ``paths`` answered each way."""
     out: dict[str, list[Judged]] = {name: [] for name in chosen}
+    for name, item, request in recorded(paths):
+        if request.intent not in INTENTS:
+            continue
+        for way, answer in chosen.items():
+            draft = answer(request)
+            if draft is not None:
+                out[way].append(judged(name, item, request, draft))
+    return out
+
+
+def recorded(paths: Sequence[Path]) -> Iterator[tuple[str, Item, DraftRequest]]:
+    """Every recorded item of ``paths`` with its set's name and its request; a held-out
+    set is refused."""
     for path in paths:
         name, items, requests = recording(path)
         if name in TEST_SETS + UNRUN_SETS:
             raise SystemExit(f"{name} is held out: no replay on it")
-        for item in items:
-            request = requests.get(item.id)
-            if request is None or request.intent not in INTENTS:
-                continue
-            for way, answer in chosen.items():
-                draft = answer(request)
-                if draft is not None:
-                    out[way].append(judged(name, item, request, draft))
-    return out
+        yield from ((name, i, requests[i.id]) for i in items if i.id in requests)
 
 
 def language_of(item: Item) -> str:

@@ -235,13 +235,16 @@ def test_a_sentence_announcing_what_follows_brings_it_from_the_next_block() -> N
     assert found.answer.startswith("The final API renames")
     assert "nationalWithoutHouseholdRegistration" in found.answer
     assert "keep their names" not in found.answer  # far behind, and no neighbour of its piece
-    long_block = ("code", " ".join(["option"] * 90))  # the two would overrun the shape
-    alone = learned_answer(
+    long_block = ("code", "\n".join(["option option option"] * 30))  # overruns the shape
+    opened = learned_answer(
         read_question("What is statelessResident called now?"),
         [unit_of([blocks[0], long_block], 0)],
         scorer=ranked,
     )
-    assert "option option" not in alone.answer
+    # quoted whole, shown by its first line: the lead-in alone would tell nothing
+    assert opened.answer.startswith("The final API renames the statelessResident option to: [1]")
+    assert "[1] option option option … [2]" in opened.answer, opened.answer
+    assert opened.quotes[1].text == long_block[1]
 
 
 def test_a_lead_in_left_unfinished_above_a_code_block_brings_the_code() -> None:

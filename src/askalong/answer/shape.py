@@ -87,6 +87,13 @@ def fits(text: str) -> bool:
     return share_of_limit(text) <= 1.0
 
 
+def first_line(block: str) -> str:
+    """A block too long for the direct answer, shown by its first line (it is quoted
+    whole): a lead-in's table or listing is named, not cut mid-row."""
+    lines = block.strip().splitlines()
+    return lines[0].rstrip() + (f" {ELLIPSIS}" if len(lines) > 1 else "")
+
+
 def cut_sentence(sentence: str) -> str:
     """One over-long sentence cut where it still fits (see the module's docstring)."""
     markers = " ".join(m.group(0) for m in CITATION_MARKER.finditer(sentence))

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from askalong.context.definitions import definition_strength, mentions
 from askalong.context.material import Material, Passage, Selection, sentences
 from askalong.context.units import Piece, trimmed
+from askalong.text.announce import announces, counts_ahead
 from askalong.types import BlockSpan
 
 # kinds that carry running text; a formula's text is unreadable, so it is stepped over
@@ -29,13 +30,6 @@ _PAGE_NUMBER = re.compile(r"\W*(?:\d{1,5}|[ivxlc]{1,6})\W*", re.IGNORECASE)
 _FOLLOWING = 8  # sentences looked at after the selection
 _DELIVERED = 3
 _FINAL = frozenset(".!?;:。！？；：")
-_COLON_END = re.compile(r"(?:[:：]|\bas follows|\bthe following|以下|如下)\W*$", re.IGNORECASE)
-_COUNTED = re.compile(
-    r"\b(?:two|three|four|five|six|seven|several|\d+)\s+(?:[\w-]+\s+){0,2}?[a-z]+s\b"
-    r"|\b(?:first|firstly|i\))\W"
-    r"|[两二三四五六七八九几\d]\s*(?:个|种|类|条|项|点|方面)|第一|首先|[(（]1[)）]",
-    re.IGNORECASE,
-)
 _GOES_ON = re.compile(
     r"\b(?:second|secondly|third|fourth|another|other|finally|lastly|ii\)|iii\))\W"
     r"|\b(?:two|three|four)\b"
@@ -55,11 +49,6 @@ def running(passage: Passage) -> bool:
     """Whether ``passage`` is running text: no footnote, caption, table, formula, page
     furniture or a bare page number ("2270")."""
     return passage.kind in RUNNING_KINDS and _PAGE_NUMBER.fullmatch(passage.piece.text) is None
-
-
-def announces(text: str) -> bool:
-    """Whether a selection announces what comes after it."""
-    return _COLON_END.search(text.rstrip()) is not None or _COUNTED.search(text) is not None
 
 
 def following(selection: Selection, passages: Sequence[Passage]) -> list[Piece]:
@@ -147,10 +136,10 @@ def _chosen(
     colon_only: bool,
     at_end: bool,
 ) -> list[Piece]:
-    colon = _COLON_END.search(text.rstrip()) is not None
-    if rest is not None and _COLON_END.search(rest.text) is not None:
+    colon = announces(text)
+    if rest is not None and announces(rest.text):
         colon = True  # "…（itemize、enumerate），示例如下：" announces in its rest
-    if colon_only and not colon and _COLON_END.search(after[0].text) is not None:
+    if colon_only and not colon and announces(after[0].text):
         colon, after = True, after[1:]  # "… the null value. A syntax example:" then the code
         return [*after[:_DELIVERED]] if after else []
     if colon:
@@ -160,7 +149,7 @@ def _chosen(
     finished: list[Piece] = []
     if at_end and _unfinished(text):
         finished = _finished(after)  # "… outperform the state-" goes on past a page break
-    if not announces(text):
+    if not (announces(text) or counts_ahead(text)):
         return finished
     counted = _counting(after[len(finished) :], terms, adjacent=rest is None)
     return [*finished, *counted][:_DELIVERED]

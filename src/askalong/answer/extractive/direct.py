@@ -41,6 +41,7 @@ from askalong.answer.extractive.scoring import Scored, Weights
 from askalong.answer.shape import fits
 from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
+from askalong.text.announce import announces
 from askalong.text.tokens import key_terms
 
 # Kinds that never join a direct answer (``select._may_answer`` decides the best one).
@@ -164,13 +165,6 @@ def _antecedent(scored: Sequence[Scored], best: Scored) -> Scored | None:
         return None
     before = neighbour(scored, best.candidate, -1)
     return before if before is not None and _answers(before) else None
-
-
-def announces(sentence: str) -> bool:
-    """Whether ``sentence`` announces what follows ("… the following loss:", "Tesla
-    stated:"): it answers nothing by itself, so it is chosen only when nothing else is,
-    and then with the sentence after it."""
-    return sentence.rstrip().endswith((":", "："))
 
 
 def _window(scored: Sequence[Scored], best: Scored, question: QuestionReading) -> Scored | None:

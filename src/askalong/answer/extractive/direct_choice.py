@@ -14,12 +14,13 @@ from typing import Protocol
 import numpy as np
 
 from askalong.answer.extractive.candidates import Candidate, candidates
-from askalong.answer.extractive.direct import NOT_ANSWERS, announces, with_neighbour
+from askalong.answer.extractive.direct import NOT_ANSWERS, with_neighbour
 from askalong.answer.extractive.read_on import read_on_row
 from askalong.answer.scorer.model import Scorer, variant
 from askalong.answer.shape import fits
 from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
+from askalong.text.announce import announces
 from askalong.text.sentences import SENTENCE_ENDS
 
 
@@ -120,16 +121,60 @@ def _announced(units: Sequence[ContextUnit], direct: list[Candidate]) -> list[Ca
     every: list[Candidate] | None = None  # split only when a sentence may introduce more
     for c in direct:
         out.append(c)
-        if not (announces(c.text) or _unfinished(c)):
+        if not may_introduce(c):
             continue
         every = every if every is not None else candidates(units)
-        after = _following(every, c)
+        after = introduced(every, c)
         if after is None or place(after) in taken:
             continue
-        if (announces(c.text) or _leads_into(c, after)) and fits(f"{c.text} {after.text}"):
+        if fits(f"{c.text} {after.text}"):
             out.append(after)  # else the announcing sentence is shown alone
             taken.add(place(after))
     return out
+
+
+def with_blocks(
+    units: Sequence[ContextUnit], direct: list[Candidate]
+) -> tuple[list[Candidate], set[int]]:
+    """``direct`` with, after each of its sentences that announces what follows, the block
+    it introduces that the answer's shape left out (``_announced`` takes only what fits):
+    "Available fields:" alone tells a reader nothing. Such a block is quoted whole and
+    shown by its first line: its positions in the list returned."""
+    if not any(announces(c.text) for c in direct):
+        return direct, set()
+    every, taken = candidates(units), {place(c) for c in direct}
+    out: list[Candidate] = []
+    opened: set[int] = set()
+    for c in direct:
+        out.append(c)
+        after = introduced(every, c) if announces(c.text) else None
+        if after is not None and place(after) not in taken:
+            opened.add(len(out))
+            out.append(after)
+            taken.add(place(after))
+    return out, opened
+
+
+def hangs(every: list[Candidate], c: Candidate) -> bool:
+    """Whether ``c`` announces what follows and the evidence does not hold it (its unit
+    ends there, or a heading comes next): alone it tells a reader nothing."""
+    return announces(c.text) and introduced(every, c) is None
+
+
+def may_introduce(c: Candidate) -> bool:
+    """Whether ``c`` may lead into what follows it: a lead-in (``announces``) or prose
+    left unfinished (``_leads_into``)."""
+    return announces(c.text) or _unfinished(c)
+
+
+def introduced(every: list[Candidate], c: Candidate) -> Candidate | None:
+    """What ``c`` introduces, if anything: the sentence read right after it in its unit
+    (in its block or the next one: a code block, a list, a table) when ``c`` announces it
+    or is an unfinished lead-in right above a code block."""
+    after = _following(every, c) if may_introduce(c) else None
+    if after is None or not (announces(c.text) or _leads_into(c, after)):
+        return None
+    return after
 
 
 def _unfinished(c: Candidate) -> bool:

@@ -23,11 +23,15 @@ the words beside the selection.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from askalong.answer.base import unit_quote
+from askalong.answer.extractive.candidates import Candidate, candidates
 from askalong.answer.extractive.direct import joined
+from askalong.answer.extractive.direct_choice import hangs, introduced
 from askalong.answer.extractive.intent_ranked import RANKED_INTENTS, ranked_material
 from askalong.answer.extractive.select import ExtractiveResult
+from askalong.answer.shape import first_line, fits
 from askalong.context.continuation import from_word, running
 from askalong.context.explain import selection_terms, whole_words
 from askalong.context.explain_units import unit_material, unit_passages
@@ -140,9 +144,11 @@ def answer_intent(
         direct = 1 if rest else direct
     if not material:
         return _nothing_found(intent, selection, units, words)
-    chosen = material[:MAX_QUOTES]
+    chosen, direct, opened = _carried(units, selection, material, direct)
+    chosen = chosen[:MAX_QUOTES]
     quotes = tuple(_quote(n, units[i], m.piece) for n, (i, m) in enumerate(chosen, start=1))
-    answer = joined([f"{q.text} [{q.number}]" for q in quotes[:direct]], language)
+    shown = [first_line(q.text) if q.number in opened else q.text for q in quotes[:direct]]
+    answer = joined([f"{t} [{q.number}]" for t, q in zip(shown, quotes, strict=False)], language)
     taken = {_span(q) for q in quotes}
     if any(m.kind == "continuation" for _, m in chosen):
         after = []  # what follows is quoted already, as what the selection announces
@@ -150,6 +156,68 @@ def answer_intent(
     explanation = _what_was_found([m for _, m in chosen], words)
     best = max(m.strength for _, m in chosen)
     return ExtractiveResult("answered", answer, quotes, explanation, best, language)
+
+
+def _carried(
+    units: Sequence[ContextUnit],
+    selection: Selection,
+    material: list[tuple[int, Material]],
+    direct: int,
+) -> tuple[list[tuple[int, Material]], int, set[int]]:
+    """``material`` with, after each of its first ``direct`` sentences that announces what
+    follows ("This looks like:", "Available fields:"), what it introduces, as a plain
+    question's answer carries it (``direct_choice.introduced``): "This looks like:" alone
+    tells a reader nothing. The two count as one in the direct answer, which shows the
+    block whole when the two fit its shape, else only its first line (``opened``: the
+    quote numbers, from 1, so shown); the whole block is quoted either way. A lead-in
+    whose block the evidence lacks is not chosen while other material is (``_hanging``)."""
+    every = candidates(units)
+    out = sorted(material, key=lambda found: _hanging(every, *found))  # stable: best first
+    opened, k = set(), 0
+    while k < min(direct, len(out)):
+        block = _introduced_by(every, selection, out, k)
+        if block is not None:
+            i, m = out[k]
+            out = [x for x in out if x[1].piece.span != block.span]
+            out.insert(k + 1, (i, replace(m, piece=block)))
+            if not fits(f"{m.piece.text} {block.text}"):
+                opened.add(k + 2)
+            direct, k = direct + 1, k + 1
+        k += 1
+    return out, direct, opened
+
+
+def _introduced_by(
+    every: list[Candidate], selection: Selection, material: list[tuple[int, Material]], k: int
+) -> Piece | None:
+    """What the ``k``-th material introduces, unless it comes before it already or lies in
+    the selection (quoting the selection back is an echo)."""
+    lead = _candidate_at(every, *material[k])
+    after = introduced(every, lead) if lead is not None else None
+    if after is None:
+        return None
+    block = _piece(after)
+    earlier = {m.piece.span for _, m in material[: k + 1]}
+    return None if block.span in earlier or selection.overlaps(block.span) else block
+
+
+def _hanging(every: list[Candidate], unit: int, material: Material) -> bool:
+    """Whether ``material`` announces what follows and the evidence does not hold it."""
+    lead = _candidate_at(every, unit, material)
+    return lead is not None and hangs(every, lead)
+
+
+def _candidate_at(every: list[Candidate], unit: int, material: Material) -> Candidate | None:
+    """The candidate sentence of unit ``unit`` ending where ``material``'s piece ends."""
+    span = material.piece.span
+    return next(
+        (c for c in every if (c.unit, c.block_id, c.end) == (unit, span.block_id, span.end)),
+        None,
+    )
+
+
+def _piece(c: Candidate) -> Piece:
+    return Piece(BlockSpan(c.block_id, c.start, c.end), c.text)
 
 
 def _ranked_first(

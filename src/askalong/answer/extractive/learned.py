@@ -32,7 +32,12 @@ from askalong.answer.extractive.across_rows import across_features
 from askalong.answer.extractive.boilerplate import asks, number_only
 from askalong.answer.extractive.candidates import Candidate, candidates, cross_lingual
 from askalong.answer.extractive.direct import NOT_ANSWERS, joined
-from askalong.answer.extractive.direct_choice import direct_answer, neighbours, place
+from askalong.answer.extractive.direct_choice import (
+    direct_answer,
+    neighbours,
+    place,
+    with_blocks,
+)
 from askalong.answer.extractive.passage_choice import PassageChoice, choose_passages
 from askalong.answer.extractive.scoring import entry_sentences
 from askalong.answer.extractive.select import ExtractiveResult
@@ -41,6 +46,7 @@ from askalong.answer.extractive.thread_position import THREAD_WEIGHTS, thread_bo
 from askalong.answer.scorer.features import answerable_features
 from askalong.answer.scorer.model import Scorer, shipped_scorer
 from askalong.answer.scorer.refusal_row import UNSEARCHED, evidence_gaps, refusal_features
+from askalong.answer.shape import first_line
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading
@@ -186,14 +192,18 @@ def answered(
         return ExtractiveResult(
             "not_covered", NOT_COVERED[question.wording], (), note, probability, language
         )
-    direct = direct_answer(question, w, order, scorer, embedded)
+    direct, opened = with_blocks(w.units, direct_answer(question, w, order, scorer, embedded))
     shown = {place(c) for c in direct}
     further = [found[k] for k in _close(scores, order) if place(found[k]) not in shown]
     quoted = [*direct, *further[: max(MAX_QUOTES - len(direct), 0)]]
     quotes = tuple(
         unit_quote(n, w.units[c.unit], _span(c), c.text) for n, c in enumerate(quoted, start=1)
     )
-    answer = joined([f"{q.text} [{q.number}]" for q in quotes[: len(direct)]], language)
+    cited = [
+        f"{first_line(q.text) if k in opened else q.text} [{q.number}]"
+        for k, q in enumerate(quotes[: len(direct)])
+    ]
+    answer = joined(cited, language)
     around = [k for k in neighbours(found, order[0]) if place(found[k]) not in shown]
     explanation = joined([found[k].text for k in around], language)
     return ExtractiveResult("answered", answer, quotes, explanation, probability, language)

@@ -25,6 +25,7 @@ from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.scorer.features import READ_ON
 from askalong.answer.shape import share_of_limit
 from askalong.question.reading import QuestionReading
+from askalong.text.announce import announces
 from askalong.text.sentences import SENTENCE_ENDS
 from askalong.text.tokens import terms_of
 
@@ -46,9 +47,9 @@ def read_on_row(
     top = ranks.get(_at(best), 0.0)
     asked = terms_of(question.text)
     row = (
-        _announces(best),
+        announces(best.text),
         _open(best),
-        _announces(added[0]),
+        announces(added[0].text),
         _open(added[0]),
         added[0].kind == "list_item",
         added[0].kind == "code",
@@ -76,10 +77,6 @@ __all__ = ["READ_ON", "read_on_row"]
 
 def _at(c: Candidate) -> tuple[int, int, int]:
     return (c.unit, c.piece, c.index)
-
-
-def _announces(c: Candidate) -> bool:
-    return c.text.rstrip().endswith((":", "："))
 
 
 def _open(c: Candidate) -> bool:

@@ -48,7 +48,6 @@ from askalong.answer.extractive.boilerplate import asks, never_answers
 from askalong.answer.extractive.candidates import Candidate
 from askalong.answer.extractive.direct import (
     NOT_ANSWERS,
-    announces,
     direct_sentences,
     joined,
     neighbour,
@@ -61,6 +60,7 @@ from askalong.answer.extractive.scoring import (
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading
+from askalong.text.announce import announces
 from askalong.types import AnswerStatus, BlockSpan, Intent, Quote
 
 
