@@ -224,7 +224,7 @@ class StreamWrapper:
 
 def test_a_code_answer_is_headed_in_the_question_s_script() -> None:
     """A question written in Traditional characters reads 「…的程式碼：」 above the lines,
-    a Simplified one 「…的代码：」 as before (``code_answers.HEADINGS``)."""
+    a Simplified one 「…的代码：」 as before (``code_headings.HEADINGS``)."""
     _, place = _place(STREAM, ("StreamWrapper", "isatty"))
     units = [whole_unit(place)]
     for asked, heading in (

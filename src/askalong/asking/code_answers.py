@@ -37,6 +37,7 @@ from askalong.asking.code_company import (
 )
 from askalong.asking.code_excerpt import Quoted, excerpt
 from askalong.asking.code_finding import CodeFinding, unit_of_place
+from askalong.asking.code_headings import HEADINGS, code_wording, headings
 from askalong.asking.code_lines import (
     LITERAL,
     CodeLine,
@@ -54,7 +55,6 @@ from askalong.context.units import ContextUnit
 from askalong.question.reading import QuestionReading
 from askalong.question.value_asks import asked_attributes
 from askalong.text.patterns import lazy
-from askalong.text.wording import wording_of
 from askalong.types import BlockSpan
 
 ROUTES = CODE_ANSWER_ROUTES
@@ -69,40 +69,12 @@ VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
 _DEFAULT_GIVEN = lazy(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int = 2``
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
-# A code answer's headings, by the reader's wording (``_words``)
-HEADINGS = {
-    "en": {
-        "defined": "{name} is defined at:",
-        "callers": "{name} is called from (functions of its repository):",
-        "no_callers": "No function of the repository calls {name}; it is defined at:",
-        "lines": "From the code of {name}:",
-        "lines_any": "From the code:",
-        "missing": "The code searched does not name: {names}.",
-    },
-    "zh": {
-        "defined": "{name} 定义于：",
-        "callers": "调用 {name} 的地方（仅本仓库中的函数）：",
-        "no_callers": "本仓库中没有函数调用 {name}；它定义于：",
-        "lines": "{name} 的代码：",
-        "lines_any": "相关代码：",
-        "missing": "所查代码中没有：{names}。",
-    },
-    "zh-Hant": {
-        "defined": "{name} 定義於：",
-        "callers": "呼叫 {name} 的地方（僅本儲存庫中的函式）：",
-        "no_callers": "本儲存庫中沒有函式呼叫 {name}；它定義於：",
-        "lines": "{name} 的程式碼：",
-        "lines_any": "相關程式碼：",
-        "missing": "所查程式碼中沒有：{names}。",
-    },
-}
-
 
 def graph_draft(
     finding: CodeFinding, units: Sequence[ContextUnit], question: QuestionReading
 ) -> Draft:
     """Where the named identifier is defined, or what calls it, one quoted line each."""
-    text = HEADINGS[_words(question)]
+    text = headings(question)
     name = _name(finding)
     cited: list[tuple[str, ContextUnit, BlockSpan]] = []
     for place in finding.targets:
@@ -126,7 +98,7 @@ def lines_draft(
 ) -> Draft:
     """The code's own lines for a question over code: refused only when an identifier it
     names is in none of them."""
-    words = _words(question)
+    words = code_wording(question)
     text = HEADINGS[words]
     files = file_names(question.code.identifiers)  # where to look, not what to find
     missing = [n for n in question.code.identifiers if n not in files and not _named_in(n, units)]
@@ -400,10 +372,3 @@ def _name(finding: CodeFinding) -> str:
     if question.name:
         return ".".join(p for p in (question.qualifier, question.name) if p)
     return ".".join(finding.targets[0].qualname)
-
-
-def _words(question: QuestionReading) -> str:
-    """Chinese when the question is, or holds any Chinese (谁调用了_wake_up_first), in its
-    script (``text/wording``)."""
-    chinese = question.language == "zh" or question.holds_chinese
-    return wording_of("zh" if chinese else "en", question.traditional)
