@@ -56,6 +56,7 @@ def test_the_line_that_answers_in_other_words_is_quoted_with_the_reader(
 def test_without_an_embedder_the_lines_are_the_words_alone(
     settings: Settings, tmp_path: Path
 ) -> None:
-    # the same question in lexical mode: no line of ``put`` after the doc comment holds
-    # its words, so the answering line is not among those quoted (what the reader adds)
+    # the same question in lexical mode: no line of ``Cache`` holds its words but the
+    # class's name, so the answer is the class's outline, without the answering line
+    # (the reader's order is what brings it)
     assert ANSWER not in asked(tmp_path)

@@ -7,7 +7,8 @@ and call line, written in the answer and quoted); "what does X call" is the call
 own lines: the anchor's selected lines (with the comment over them) first, or a short
 subject whole, or a longer one's doc comment, then the lines BM25 scores best for the
 question's terms (``code_lines.ranked``: identifier parts are words, a rare term
-decides). Code evidence is judged by the identifiers the question names being in it,
+decides), merged with the reader encoder's order by meaning where the embedder has one
+(``code_meaning``). Code evidence is judged by the identifiers the question names being in it,
 never by prose words ("function", "defined", "mutual exclusion" are not in code, and
 need not be): a named identifier in no line is the only refusal here, and not where the
 question names the definition it is answered from ("how does StreamWrapper.isatty treat
