@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from askalong.asking.code_lines import (
     LITERAL,
+    Asked,
     CodeLine,
     abbreviations,
     bm25_scores,
@@ -60,15 +60,6 @@ _RETURN = lazy(r"^\s*(?:return|yield)\b")
 _RAISE = lazy(r"^\s*(?:raise|throw)\b|\bpanic!?\(|\bErr\(|errors\.New\(|fmt\.Errorf\(")
 _ASSIGN = lazy(r"[\w\]\)]\s*(?:[-+*/|&]?=|:=)\s*[^=]")
 _CONDITION = lazy(r"^\s*(?:}\s*)?(?:if|elif|else|while|for|switch|case|match|when|except|catch)\b")
-
-
-@dataclass(frozen=True)
-class Asked:
-    """What the question brings to its lines: its terms (the subject's name's aside) and
-    whether it asks a value (a default, a size)."""
-
-    wanted: frozenset[str]
-    valued: bool = False
 
 
 def line_features(lines: Sequence[CodeLine], own: set[int], asked: Asked) -> np.ndarray:

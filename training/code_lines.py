@@ -42,7 +42,7 @@ from scipy.optimize import minimize
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from code_line_features import FEATURES, Asked, line_features  # noqa: E402
+from code_line_features import FEATURES, line_features  # noqa: E402
 
 from unseen_set import DEV_SETS  # noqa: E402
 
@@ -54,31 +54,89 @@ BEST = 3  # the best lines whose labels ``fit`` prints (their company fills the 
 
 
 def collect_child(name: str, out: Path) -> None:
-    """Set ``name``'s code items asked; every choice's features and labels to ``out``."""
+    """Set ``name``'s code items asked; every choice's features and labels to ``out``,
+    with the question, BM25's order and the reader encoder's cosine of each line
+    ``code_meaning`` would encode (``cosines``: candidate index -> cosine)."""
     import code_answers_unseen
     import unseen
     from answers import contains_any
-    from askalong.asking import code_answers
+    from askalong.asking import code_answers, code_meaning
 
     groups: list[dict[str, Any]] = []
     current: dict[str, Any] = {}
     asking, choosing = unseen.ask_one, code_answers._best_lines
+    embedder = _reader_embedder()
 
     def ask_one(library: Any, asker: Any, doc_ids: Any, item: Any, threads: Any) -> Any:
         current["item"] = item
         return asking(library, asker, doc_ids, item, threads)
 
-    def recorded(lines: Any, wanted: Any, own: Any, *, valued: bool) -> Any:
-        rows = line_features(lines, _indexes(lines, own), Asked(wanted, valued))
+    def recorded(lines: Any, asked: Any, worded: Any, own: Any, _embedder: Any) -> Any:
+        rows = line_features(lines, _indexes(lines, own), asked)
         item = current["item"]
         labels = [contains_any(_brought(lines, line), item.gold) for line in lines]
-        groups.append({"id": item.id, "rows": rows.tolist(), "labels": labels})
-        return choosing(lines, wanted, own, valued=valued)
+        order = [lines.index(ln) for ln in worded]
+        candidates = list(dict.fromkeys([*_indexes_ordered(lines, own), *order]))
+        texts = [code_meaning.line_context(lines, lines[i]) for i in candidates]
+        cosines = reader_cosines(asked.text, texts, embedder).tolist()
+        variants = {}
+        for variant, read in CONTEXTS.items() if os.environ.get(VARIANTS) else ():
+            said = [read(lines, lines[i]) for i in candidates]
+            variants[variant] = reader_cosines(asked.text, said, embedder).tolist()
+        groups.append(
+            {
+                "id": item.id,
+                "question": asked.text,
+                "rows": rows.tolist(),
+                "labels": labels,
+                "bm25_order": order,
+                "own": _indexes_ordered(lines, own),
+                "cosines": dict(zip(map(str, candidates), cosines, strict=True)),
+                "variants": {
+                    v: dict(zip(map(str, candidates), c, strict=True)) for v, c in variants.items()
+                },
+            }
+        )
+        return choosing(lines, asked, worded, own, None)
+
+    from askalong.answer.extractive.reader_cosine import reader_cosines
 
     unseen.ask_one = ask_one
     code_answers._best_lines = recorded
-    code_answers_unseen.child(name, ["code"], Path(tempfile.mkstemp(suffix=".json")[1]))
+    code_answers_unseen.child(name, ["code"], Path(tempfile.mkstemp(suffix=".json")[1]), False)
     out.write_text(json.dumps(groups), encoding="utf-8")
+
+
+def _alone(lines: list[Any], line: Any) -> str:
+    return str(line.text.strip())
+
+
+def _window(lines: list[Any], line: Any) -> str:
+    index = lines.index(line)
+    near = lines[max(index - 1, 0) : index + 2]
+    return "\n".join(ln.text.strip() for ln in near if ln.unit == line.unit)
+
+
+def _named(lines: list[Any], line: Any) -> str:
+    from askalong.asking.code_meaning import line_context
+
+    head = next((ln for ln in lines if ln.unit == line.unit and not ln.comment), line)
+    said = line_context(lines, line)
+    return said if head is line else f"{head.text.strip()}\n{said}"
+
+
+def _reader_embedder() -> Any:
+    """The bundled embedder (its reader encoder beside it), its graphs cached under
+    ``CACHE/home``."""
+    from askalong.providers.choose import make_embedder
+    from askalong.settings import Settings
+
+    return make_embedder(Settings(home=CACHE / "home", embedder="local"))
+
+
+def _indexes_ordered(lines: Sequence[Any], own: Sequence[Any]) -> list[int]:
+    mine = {line.span for line in own}
+    return [i for i, line in enumerate(lines) if line.span in mine]
 
 
 def _indexes(lines: Sequence[Any], own: Sequence[Any]) -> set[int]:
@@ -94,6 +152,12 @@ def _brought(lines: list[Any], line: Any) -> str:
 
     around = (*governing(lines, line), *said_above(lines, line), line)
     return "\n".join(ln.text for ln in (*around, *opened(lines, line), *headed(lines, line)))
+
+
+# Other readings of a line for the encoder, each measured beside ``line_context``'s
+# (``code_line_meaning.py --variant``), when ``VARIANTS`` is set.
+CONTEXTS = {"alone": _alone, "window": _window, "named": _named, "brought": _brought}
+VARIANTS = "ASKALONG_CODE_LINES_VARIANTS"
 
 
 def scores(weights: dict[str, Any], rows: np.ndarray) -> np.ndarray:
@@ -115,15 +179,15 @@ def measure_child(name: str, weights_file: Path, out: Path) -> None:
 
     weights = json.loads(weights_file.read_text("utf-8"))
 
-    def learned(lines: Any, wanted: Any, own: Any, *, valued: bool) -> Any:
-        rows = line_features(lines, _indexes(lines, own), Asked(wanted, valued))
+    def learned(lines: Any, asked: Any, _worded: Any, own: Any, _embedder: Any) -> Any:
+        rows = line_features(lines, _indexes(lines, own), asked)
         score = scores(weights, rows)
         among = np.flatnonzero(candidates(rows)).tolist() if len(rows) else []
         order = sorted(among, key=lambda i: (-score[i], i))
         return [lines[i] for i in order[: code_answers.MAX_LINES]]
 
     code_answers._best_lines = learned
-    code_answers_unseen.child(name, ["code"], out)
+    code_answers_unseen.child(name, ["code"], out, False)
 
 
 def _in_child(*arguments: str) -> None:
@@ -154,9 +218,15 @@ def load(name: str) -> list[tuple[np.ndarray, np.ndarray]]:
     return out
 
 
-def fit(groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float) -> dict[str, Any]:
+def fit(
+    groups: Sequence[tuple[np.ndarray, np.ndarray]],
+    l2: float,
+    extra: Sequence[str] = (),
+    extra_prior: Sequence[float] = (),
+) -> dict[str, Any]:
     """Softmax over each group's lines, the gold lines sharing the target, L2 on the
-    standardised weights; L-BFGS (a few dozen columns)."""
+    standardised weights; L-BFGS (a few dozen columns). ``extra``: columns after
+    ``FEATURES`` (``code_line_meaning``'s), pulled towards ``extra_prior`` (raw units)."""
     stacked = np.vstack([rows for rows, _ in groups])
     mean = stacked.mean(axis=0)
     scale = stacked.std(axis=0)
@@ -164,12 +234,12 @@ def fit(groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float) -> dict[str,
     x = (stacked - mean) / scale
     gold = np.concatenate([labels > 0 for _, labels in groups])
     group = np.concatenate([np.full(len(rows), k) for k, (rows, _) in enumerate(groups)])
-    prior = rules_weights() * scale  # the rules, in the standardised columns' units
+    prior = np.concatenate([rules_weights(), extra_prior]) * scale  # standardised units
     start = prior.copy()
     args = (x, gold, group, prior, l2)
     w = minimize(_loss, start, args, jac=True, method="L-BFGS-B").x
     return {
-        "features": list(FEATURES),
+        "features": [*FEATURES, *extra],
         "mean": mean.tolist(),
         "scale": scale.tolist(),
         "weights": w.tolist(),

@@ -12,10 +12,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "training"))
 
-from code_line_features import FEATURES, Asked, line_features
+from code_line_features import FEATURES, line_features
 from code_lines import fit, rules_weights, scores
 
-from askalong.asking.code_lines import CodeLine, line_terms, ranked
+from askalong.asking.code_lines import Asked, CodeLine, line_terms, ranked
 from askalong.types import BlockSpan
 
 SOURCE = [

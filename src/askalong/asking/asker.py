@@ -23,6 +23,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from askalong.answer.base import NOT_COVERED, Answerer, Draft, DraftRequest
+from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.answer.passage import answer_passage
 from askalong.answer.shape import StreamLimit, shaped_draft
 from askalong.asking.code_routes import CALL_TREE_ROUTE, CODE_ANSWER_ROUTES, FROM_CODE_ROUTES
@@ -87,6 +88,9 @@ class Asker:
         self.answerer = answerer
         self.embedder = embedder
         self.judge = judge
+        # a code answer's lines read by the reader encoder, remembered: a follow-up over
+        # the same definition reads the same lines (``code_meaning``)
+        self.line_embedder = CachedEmbedder(embedder) if embedder is not None else None
 
     def ask(self, question: Question, access: Access) -> Answer:
         answered = None
@@ -191,7 +195,7 @@ class Asker:
         if self.answerer.offline and (
             evidence.code_finding or evidence.code_subject or _asked_of_code(asked, evidence)
         ):
-            return _code_draft(asked, evidence)
+            return _code_draft(asked, evidence, self.line_embedder)
         anchored = asked.anchor is not None and evidence.set_aside is None
         selection = evidence.units[0].cited_text() if anchored else ""
         request = DraftRequest(
@@ -349,9 +353,10 @@ def _asked_of_code(asked: AskedQuestion, evidence: Evidence) -> bool:
     return bool(places) and all(place.kind == "code" for place in places)
 
 
-def _code_draft(asked: AskedQuestion, evidence: Evidence) -> Draft:
-    """Offline, over code evidence: the graph's answer, or the code's own lines, never a
-    refusal for prose words the code does not hold (``code_answers``)."""
+def _code_draft(asked: AskedQuestion, evidence: Evidence, embedder: Embedder | None) -> Draft:
+    """Offline, over code evidence: the graph's answer, or the code's own lines (ordered
+    by meaning too where ``embedder`` has a reader encoder), never a refusal for prose
+    words the code does not hold (``code_answers``)."""
     from askalong.asking import code_answers  # code questions only (code_routes.py)
 
     if evidence.code_finding is not None:
@@ -361,4 +366,5 @@ def _code_draft(asked: AskedQuestion, evidence: Evidence) -> Draft:
         evidence.units,
         name=evidence.code_subject,
         anchored=asked.anchor is not None,
+        embedder=embedder,
     )

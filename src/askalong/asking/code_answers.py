@@ -7,7 +7,8 @@ and call line, written in the answer and quoted); "what does X call" is the call
 own lines: the anchor's selected lines (with the comment over them) first, or a short
 subject whole, or a longer one's doc comment, then the lines BM25 scores best for the
 question's terms (``code_lines.ranked``: identifier parts are words, a rare term
-decides). Code evidence is judged by the identifiers the question names being in it,
+decides), merged with the reader encoder's order by meaning where the embedder has one
+(``code_meaning``). Code evidence is judged by the identifiers the question names being in it,
 never by prose words ("function", "defined", "mutual exclusion" are not in code, and
 need not be): a named identifier in no line is the only refusal here, and not where the
 question names the definition it is answered from ("how does StreamWrapper.isatty treat
@@ -40,18 +41,21 @@ from askalong.asking.code_finding import CodeFinding, unit_of_place
 from askalong.asking.code_headings import HEADINGS, code_wording, headings
 from askalong.asking.code_lines import (
     LITERAL,
+    Asked,
     CodeLine,
     code_lines,
     joined_terms,
     line_terms,
     ranked,
 )
+from askalong.asking.code_meaning import fused_order
 from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
 from askalong.asking.code_sentences import statement
 from askalong.asking.code_subject import file_names
 from askalong.context.code import line_span
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
+from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading
 from askalong.question.value_asks import asked_attributes
 from askalong.text.patterns import lazy
@@ -94,10 +98,16 @@ def graph_draft(
 
 
 def lines_draft(
-    question: QuestionReading, units: Sequence[ContextUnit], *, name: str, anchored: bool
+    question: QuestionReading,
+    units: Sequence[ContextUnit],
+    *,
+    name: str,
+    anchored: bool,
+    embedder: Embedder | None = None,
 ) -> Draft:
     """The code's own lines for a question over code: refused only when an identifier it
-    names is in none of them."""
+    names is in none of them; ``embedder``'s reader encoder, when it has one, orders the
+    lines by meaning too (``code_meaning``)."""
     words = code_wording(question)
     text = HEADINGS[words]
     files = file_names(question.code.identifiers)  # where to look, not what to find
@@ -105,7 +115,7 @@ def lines_draft(
     if missing and not _names_subject(question.code.identifiers, name):
         note = text["missing"].format(names=", ".join(missing))
         return Draft("not_covered", NOT_COVERED[words], (), explanation=note)
-    picked = _picked(question, units, anchored=anchored, subject=name)
+    picked = _picked(question, units, anchored=anchored, subject=name, embedder=embedder)
     if not picked:
         return Draft("not_covered", NOT_COVERED[words], ())
     quoted = excerpt(picked, list(code_lines(units)), units, room=MAX_LINES)
@@ -115,7 +125,12 @@ def lines_draft(
 
 
 def _picked(
-    question: QuestionReading, units: Sequence[ContextUnit], *, anchored: bool, subject: str
+    question: QuestionReading,
+    units: Sequence[ContextUnit],
+    *,
+    anchored: bool,
+    subject: str,
+    embedder: Embedder | None,
 ) -> list[CodeLine]:
     """Anchored: the selection's lines with the line that governs them (the ``if`` /
     ``case`` above) and the lines right after (its ``except`` / ``catch``); a selection
@@ -153,9 +168,11 @@ def _picked(
     # the best lines until the room is full: each brings one line at least, and a line
     # past the eighth is cut (three alone left answers of six lines whose answering line
     # ranked fourth to eighth)
-    best = _best_lines(lines, wanted, own, valued=valued)
+    asked = Asked(wanted, valued, question.text)
+    worded = _worded(lines, asked, own)
+    best = _best_lines(lines, asked, worded, own, embedder)
     mine = {ln.span for ln in own}
-    unasked = bool(own) and not any(line.span in mine for line in best)
+    unasked = bool(own) and not any(line.span in mine for line in worded[:MAX_LINES])
     if unasked and _names_subject(question.code.identifiers, subject):
         # the definition the question names, none of its lines holding its words
         # ("ESC[A, what count does extract_params use?"): its own code is the answer,
@@ -216,15 +233,26 @@ def _with_room(
     return [*whole[:keep], *(ln for ln in whole[keep:] if ln.span in best), *rest]
 
 
+def _worded(lines: list[CodeLine], asked: Asked, own: list[CodeLine]) -> list[CodeLine]:
+    """The lines holding the question's terms, best first: BM25 times their ``_prior``."""
+    return [
+        line for _, line in ranked(lines, asked.wanted, _prior(lines, own, valued=asked.valued))
+    ]
+
+
 def _best_lines(
-    lines: list[CodeLine], wanted: frozenset[str], own: list[CodeLine], *, valued: bool
+    lines: list[CodeLine],
+    asked: Asked,
+    worded: list[CodeLine],
+    own: list[CodeLine],
+    embedder: Embedder | None,
 ) -> list[CodeLine]:
-    """The ``MAX_LINES`` lines holding the question's terms that BM25 scores best, times
-    their ``_prior`` (a learned linear ranker of the same lines, fitted by
-    ``training/code_lines.py``, did not beat this: 125-134 of 212 DEV items, left one set
-    out, against 136)."""
-    best = ranked(lines, wanted, _prior(lines, own, valued=valued))[:MAX_LINES]
-    return [line for _, line in best]
+    """The ``MAX_LINES`` best lines: the ``worded`` order fused with the reader encoder's
+    order by meaning where the embedder has one (``code_meaning``), else ``worded``'s
+    first (a learned linear ranker of the same lines, fitted by
+    ``training/code_lines.py``, did not beat the words' order: 125-134 of 212 DEV items,
+    left one set out, against 136)."""
+    return fused_order(asked.text, lines, worded, own, embedder)[:MAX_LINES]
 
 
 def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[float]:

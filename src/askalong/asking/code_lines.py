@@ -57,6 +57,16 @@ class CodeLine:
     tail: str = ""  # the bare lines right after it (``):``, ``}``): brackets it closes
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What a question brings to the lines: its terms (the subject's name's aside),
+    whether it asks a value (a default, a size), and its text (for an encoder)."""
+
+    wanted: frozenset[str]
+    valued: bool = False
+    text: str = ""
+
+
 def code_lines(units: Sequence[ContextUnit]) -> Iterator[CodeLine]:
     """Every line of code the units hold that says something (not a lone brace, nor a
     comment's ``/*`` or ``*/`` alone), each knowing whether it is comment."""
