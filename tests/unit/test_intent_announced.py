@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.direct_choice import with_blocks
+from askalong.answer.extractive.intent_learned import intent_candidates
 from askalong.answer.extractive.intents import answer_intent
 from askalong.answer.shape import shaped
 from askalong.context.material import Material, Selection
@@ -127,3 +128,16 @@ def test_a_lead_in_never_carries_the_selection_back() -> None:
     result = answer_intent(read_question("Explain this."), [ending], "explain", lead_in_first)
     assert result is not None
     assert CODE not in result.answer, result.answer
+
+
+def test_a_lead_in_whose_block_the_evidence_lacks_is_no_learned_candidate() -> None:
+    """Alone, "This looks like:" tells a reader nothing: where its block is not in the
+    evidence the learned scorer's next best sentence answers (DEV cc-17, mu-11)."""
+    selection = Selection(SELECTED, (BlockSpan("b0", 0, len(SELECTED)),))
+    anchor = units_of(CODE)[0]
+    lacking = replace(anchor, spans=anchor.spans[:3], text=CHUNK_JOINER.join(BLOCKS[:3]))
+    for units, kept in (([anchor], True), ([lacking], False)):
+        scored = intent_candidates("explain", "Explain this.", selection, units)
+        assert scored is not None
+        texts = [c.text for c in scored[0]]
+        assert (LEAD_IN in texts) is kept and BEFORE in texts, texts

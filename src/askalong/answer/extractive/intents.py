@@ -135,7 +135,8 @@ def answer_intent(
     rest, after = _beside(selection, _running(units[0], selection))
     direct = DIRECT[intent]
     if not material and ranked is not None:
-        material, after = _ranked_first(intent, selection, units, ranked, (rest, after))
+        rest, after = quoted_beside(selection, units[0])
+        material = _ranked_first(intent, selection, units, ranked, (rest, after))
         direct = 1
     elif not material and intent in RANKED_INTENTS:  # no cue: the scorer's best sentences
         material = ranked_material(intent, selection, units)
@@ -226,20 +227,25 @@ def _ranked_first(
     units: Sequence[ContextUnit],
     ranked: Ranker,
     beside: tuple[Sequence[Piece], Sequence[Piece]],
-) -> tuple[list[tuple[int, Material]], list[Piece]]:
-    """The learned scorer's sentences, its best alone in the direct answer, and what is
-    quoted after it: the rest of the selected sentence, the sentence after the selection
-    (else the sentences around it). The words beside the selection come second however
-    the scorer ranks them, and are not taken away by a further quote: on the DEV
-    recordings the scorer's best two or three sentences answered 61 intents of 149, its
-    best one and those words 81 (68 while a further quote could take them away):
+) -> list[tuple[int, Material]]:
+    """The learned scorer's sentences, its best alone in the direct answer; what is quoted
+    after it (``quoted_beside``) comes second however the scorer ranks it, and is not
+    taken away by a further quote: on the DEV recordings the scorer's best two or three
+    sentences answered 61 intents of 149, its best one and those words 81 (68 while a
+    further quote could take them away):
     ``benchmarks/results/intents-learned-DEV-2026-12-06.md``."""
-    rest, after = beside
+    near = {p.span for p in (*beside[0], *beside[1])}
     material = ranked(intent, selection, units)
-    if not after:
-        after = _around(selection, _running(units[0], selection))
-    near = {p.span for p in (*rest, *after)}
-    return material[:1] + [m for m in material[1:] if m[1].piece.span not in near], list(after)
+    return material[:1] + [m for m in material[1:] if m[1].piece.span not in near]
+
+
+def quoted_beside(selection: Selection, anchor: ContextUnit) -> tuple[list[Piece], list[Piece]]:
+    """What a learned intent's answer quotes beside the selection whatever sentence the
+    scorer ranks best: the rest of the selected sentence, and the sentence after it, else
+    the sentences around it."""
+    passages = _running(anchor, selection)
+    rest, after = _beside(selection, passages)
+    return rest, after or _around(selection, passages)
 
 
 def _nothing_found(
