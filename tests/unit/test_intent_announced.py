@@ -12,7 +12,7 @@ from dataclasses import replace
 from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.direct_choice import with_blocks
 from askalong.answer.extractive.intent_learned import intent_candidates
-from askalong.answer.extractive.intents import answer_intent
+from askalong.answer.extractive.intents import OUT_OF_VIEW, answer_intent
 from askalong.answer.shape import shaped
 from askalong.context.material import Material, Selection
 from askalong.context.units import ContextUnit, Piece, places_of
@@ -141,3 +141,24 @@ def test_a_lead_in_whose_block_the_evidence_lacks_is_no_learned_candidate() -> N
         assert scored is not None
         texts = [c.text for c in scored[0]]
         assert (LEAD_IN in texts) is kept and BEFORE in texts, texts
+
+
+def test_a_lead_in_quoted_beside_the_selection_says_its_block_is_out_of_view() -> None:
+    """The sentence after the selection announces a block the evidence lacks (DEV cc-17:
+    "The following filters are currently supported:" ending its unit): the answer says
+    so rather than leave the reader waiting; with the block in view it says nothing."""
+    selected = BlockSpan("b2", 0, len(BEFORE))
+    anchor = units_of(CODE, selected)[0]
+    lacking = replace(anchor, spans=anchor.spans[:3], text=CHUNK_JOINER.join(BLOCKS[:3]))
+    other = Piece(BlockSpan("b1", 0, len(OTHER)), OTHER)
+
+    def other_first(
+        intent: Intent, selection: Selection, units: Sequence[ContextUnit]
+    ) -> list[tuple[int, Material]]:
+        return [(0, Material("related", "tab", other, 1.0))]
+
+    for unit, out_of_view in ((lacking, True), (anchor, False)):
+        result = answer_intent(read_question("Explain this."), [unit], "explain", other_first)
+        assert result is not None
+        assert f"{LEAD_IN} [2]" in result.answer, result.answer
+        assert (OUT_OF_VIEW["en"] in result.answer) is out_of_view, result.answer

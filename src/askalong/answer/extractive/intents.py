@@ -79,6 +79,12 @@ BEGINS = {
     "zh": "所选句子开头是：",
     "zh-Hant": "所選句子開頭是：",
 }
+# said after a quoted lead-in whose announced block the evidence lacks
+OUT_OF_VIEW = {
+    "en": "(what it announces is not in the text at hand)",
+    "zh": "（它引出的内容不在现有文本中）",
+    "zh-Hant": "（它引出的內容不在現有文本中）",
+}
 _BESIDE_CHARS = 20  # a shorter rest of the selection's sentence says nothing
 FOUND = {"en": "From the document: ", "zh": "取自文档：", "zh-Hant": "取自文件："}
 KIND_NAMES: Mapping[tuple[str, str], str] = {
@@ -300,9 +306,20 @@ def _cited_beside(
             continue
         more = tuple(_quote(len(quotes) + n, anchor, p) for n, p in enumerate(fresh, 1))
         cited = _joined(language, [f"{q.text} [{q.number}]" for q in more])
+        if _out_of_view(anchor, fresh[-1]):
+            cited = _joined(language, [cited, OUT_OF_VIEW[words]])
         answer = _joined(language, [answer, said[words], cited])
         quotes = (*quotes, *more)
     return answer, quotes
+
+
+def _out_of_view(anchor: ContextUnit, piece: Piece) -> bool:
+    """Whether ``piece`` announces what follows ("The following filters are supported:")
+    and the anchor unit ends before it comes (``direct_choice.hangs``): a reader should not
+    wait for a list the answer cannot show."""
+    every = candidates([anchor])
+    lead = _candidate_at(every, 0, Material("related", "", piece))
+    return lead is not None and hangs(every, lead)
 
 
 def _before(piece: Piece, selection: Selection) -> bool:
