@@ -33,6 +33,7 @@ from typing import get_args
 from _table import markdown_table
 from answers import is_echo
 from askalong.answer.base import Draft, DraftRequest
+from askalong.answer.scorer.model import Scorer
 from askalong.answer.shape import shaped_draft
 from askalong.context.material import MaterialKind, Selection
 from askalong.types import BlockSpan
@@ -57,8 +58,9 @@ class Judged:
     inside: bool
 
 
-def ways() -> dict[str, Way]:
-    """Each way of answering an intent, by name (the learned ones on the bundled e5)."""
+def ways(scorer: Scorer | None = None) -> dict[str, Way]:
+    """Each way of answering an intent, by name (the learned ones on the bundled e5, with
+    ``scorer``'s heads, the shipped ones by default)."""
     from askalong.answer.extractive.intent_learned import learned_ranker
     from askalong.answer.extractive.intents import STRUCTURAL, answer_intent
 
@@ -66,7 +68,7 @@ def ways() -> dict[str, Way]:
 
     def way(request: DraftRequest, learned: bool, cued: frozenset[MaterialKind]) -> Draft | None:
         question = request.question
-        ranked = learned_ranker(question.text, embedder) if learned else None
+        ranked = learned_ranker(question.text, embedder, scorer) if learned else None
         result = answer_intent(question, request.units, request.intent, ranked, cued)
         if result is None:
             return None

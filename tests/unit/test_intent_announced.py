@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from askalong.answer.extractive.candidates import candidates
 from askalong.answer.extractive.direct_choice import with_blocks
-from askalong.answer.extractive.intents import answer_intent
+from askalong.answer.extractive.intent_learned import intent_candidates
+from askalong.answer.extractive.intents import OUT_OF_VIEW, answer_intent
 from askalong.answer.shape import shaped
 from askalong.context.material import Material, Selection
 from askalong.context.units import ContextUnit, Piece, places_of
@@ -127,3 +128,37 @@ def test_a_lead_in_never_carries_the_selection_back() -> None:
     result = answer_intent(read_question("Explain this."), [ending], "explain", lead_in_first)
     assert result is not None
     assert CODE not in result.answer, result.answer
+
+
+def test_a_lead_in_whose_block_the_evidence_lacks_is_no_learned_candidate() -> None:
+    """Alone, "This looks like:" tells a reader nothing: where its block is not in the
+    evidence the learned scorer's next best sentence answers (DEV cc-17, mu-11)."""
+    selection = Selection(SELECTED, (BlockSpan("b0", 0, len(SELECTED)),))
+    anchor = units_of(CODE)[0]
+    lacking = replace(anchor, spans=anchor.spans[:3], text=CHUNK_JOINER.join(BLOCKS[:3]))
+    for units, kept in (([anchor], True), ([lacking], False)):
+        scored = intent_candidates("explain", "Explain this.", selection, units)
+        assert scored is not None
+        texts = [c.text for c in scored[0]]
+        assert (LEAD_IN in texts) is kept and BEFORE in texts, texts
+
+
+def test_a_lead_in_quoted_beside_the_selection_says_its_block_is_out_of_view() -> None:
+    """The sentence after the selection announces a block the evidence lacks (DEV cc-17:
+    "The following filters are currently supported:" ending its unit): the answer says
+    so rather than leave the reader waiting; with the block in view it says nothing."""
+    selected = BlockSpan("b2", 0, len(BEFORE))
+    anchor = units_of(CODE, selected)[0]
+    lacking = replace(anchor, spans=anchor.spans[:3], text=CHUNK_JOINER.join(BLOCKS[:3]))
+    other = Piece(BlockSpan("b1", 0, len(OTHER)), OTHER)
+
+    def other_first(
+        intent: Intent, selection: Selection, units: Sequence[ContextUnit]
+    ) -> list[tuple[int, Material]]:
+        return [(0, Material("related", "tab", other, 1.0))]
+
+    for unit, out_of_view in ((lacking, True), (anchor, False)):
+        result = answer_intent(read_question("Explain this."), [unit], "explain", other_first)
+        assert result is not None
+        assert f"{LEAD_IN} [2]" in result.answer, result.answer
+        assert (OUT_OF_VIEW["en"] in result.answer) is out_of_view, result.answer

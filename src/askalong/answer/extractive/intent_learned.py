@@ -8,7 +8,11 @@ intent's question ("What is X?", "What is an example of X?") it answered fewer D
 intents (85 of 149 against 88 for the terms alone), so the intent shapes the answer
 (``intents``), not the query. The sentences inside or overlapping the selection, or
 whose text the selection holds, are no candidates, nor are headings, captions and the
-like (``direct.NOT_ANSWERS``) or questions; the rest go through the same rows and heads
+like (``direct.NOT_ANSWERS``) or questions, nor a lead-in whose announced block the
+evidence lacks ("The following filters are supported:" ending its unit,
+``direct_choice.hangs``: alone it tells a reader nothing, and the next best answers), nor,
+for a Compare, what its answer quotes beside the selection anyway (``_shown``); the rest
+go through the same rows and heads
 as a plain question's (``sentence_rows``, ``Scorer.sentence_scores`` then
 ``Scorer.rank_scores``). The quotes are the best sentence and those close to it by the
 rank head's softmax weight (``learned.QUOTE_SHARE``).
@@ -23,7 +27,8 @@ import numpy as np
 from askalong.answer.extractive.boilerplate import asks
 from askalong.answer.extractive.candidates import Candidate, candidates
 from askalong.answer.extractive.direct import NOT_ANSWERS
-from askalong.answer.extractive.intents import Ranker
+from askalong.answer.extractive.direct_choice import hangs
+from askalong.answer.extractive.intents import Ranker, quoted_beside
 from askalong.answer.extractive.learned import QUOTE_SHARE
 from askalong.answer.extractive.selection_places import place_rows
 from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates, rank_rows
@@ -94,7 +99,11 @@ def intent_candidates(
         return None
     others = other_side(question, selection.text) if intent == "compare" else []
     query = intent_query([*terms, *others], answer_language(selection.text))
-    found = kept_candidates(query, [c for c in candidates(units) if _may_stand(c, selection)])
+    shown = _shown(intent, selection, units)
+    every = candidates(units)
+    found = kept_candidates(
+        query, [c for c in every if _may_stand(c, selection, shown) and not hangs(every, c)]
+    )
     if not found:
         return None
     scorer = scorer or shipped_scorer()
@@ -115,17 +124,33 @@ def intent_query(terms: Sequence[str], language: str) -> str:
     return ("、" if language == "zh" else ", ").join(terms)
 
 
-def _may_stand(candidate: Candidate, selection: Selection) -> bool:
-    """A sentence that may answer for the selection: prose, no question, outside it, and
-    neither holding the selection's words nor held in them (a summary's "In short, …"
-    repeating it is an echo all the same)."""
+def _shown(intent: Intent, selection: Selection, units: Sequence[ContextUnit]) -> list[BlockSpan]:
+    """What a Compare's answer quotes beside the selection whatever its best sentence: the
+    contrast is looked for past it (each DEV set left out, Compare 67 -> 72 of 129 answered;
+    an Explain or Example leading with that neighbour keeps it in the answer's shape,
+    and lost hits without it: Example 72 -> 68)."""
+    if intent != "compare":
+        return []
+    return [p.span for pieces in quoted_beside(selection, units[0]) for p in pieces]
+
+
+def _may_stand(candidate: Candidate, selection: Selection, shown: Sequence[BlockSpan]) -> bool:
+    """A sentence that may answer for the selection: prose, no question, outside it and
+    outside what the answer quotes beside it anyway (``shown``: the best sentence should
+    add to those words, not repeat them), and neither holding the selection's words nor
+    held in them (a summary's "In short, …" repeating it is an echo all the same)."""
     text = candidate.text.strip()
     if not text or candidate.kind in NOT_ANSWERS or asks(text):
         return False
-    if selection.overlaps(_span(candidate)):
+    span = _span(candidate)
+    if selection.overlaps(span) or any(_overlap(span, s) for s in shown):
         return False
     said, selected = fold(text), fold(selection.text)
     return said not in selected and selected not in said
+
+
+def _overlap(a: BlockSpan, b: BlockSpan) -> bool:
+    return a.block_id == b.block_id and a.start < b.end and b.start < a.end
 
 
 def _best(ranks: np.ndarray) -> list[int]:

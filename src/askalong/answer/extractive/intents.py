@@ -79,6 +79,12 @@ BEGINS = {
     "zh": "所选句子开头是：",
     "zh-Hant": "所選句子開頭是：",
 }
+# said after a quoted lead-in whose announced block the evidence lacks
+OUT_OF_VIEW = {
+    "en": "(what it announces is not in the text at hand)",
+    "zh": "（它引出的内容不在现有文本中）",
+    "zh-Hant": "（它引出的內容不在現有文本中）",
+}
 _BESIDE_CHARS = 20  # a shorter rest of the selection's sentence says nothing
 FOUND = {"en": "From the document: ", "zh": "取自文档：", "zh-Hant": "取自文件："}
 KIND_NAMES: Mapping[tuple[str, str], str] = {
@@ -135,7 +141,8 @@ def answer_intent(
     rest, after = _beside(selection, _running(units[0], selection))
     direct = DIRECT[intent]
     if not material and ranked is not None:
-        material, after = _ranked_first(intent, selection, units, ranked, (rest, after))
+        rest, after = quoted_beside(selection, units[0])
+        material = _ranked_first(intent, selection, units, ranked, (rest, after))
         direct = 1
     elif not material and intent in RANKED_INTENTS:  # no cue: the scorer's best sentences
         material = ranked_material(intent, selection, units)
@@ -226,20 +233,25 @@ def _ranked_first(
     units: Sequence[ContextUnit],
     ranked: Ranker,
     beside: tuple[Sequence[Piece], Sequence[Piece]],
-) -> tuple[list[tuple[int, Material]], list[Piece]]:
-    """The learned scorer's sentences, its best alone in the direct answer, and what is
-    quoted after it: the rest of the selected sentence, the sentence after the selection
-    (else the sentences around it). The words beside the selection come second however
-    the scorer ranks them, and are not taken away by a further quote: on the DEV
-    recordings the scorer's best two or three sentences answered 61 intents of 149, its
-    best one and those words 81 (68 while a further quote could take them away):
+) -> list[tuple[int, Material]]:
+    """The learned scorer's sentences, its best alone in the direct answer; what is quoted
+    after it (``quoted_beside``) comes second however the scorer ranks it, and is not
+    taken away by a further quote: on the DEV recordings the scorer's best two or three
+    sentences answered 61 intents of 149, its best one and those words 81 (68 while a
+    further quote could take them away):
     ``benchmarks/results/intents-learned-DEV-2026-12-06.md``."""
-    rest, after = beside
+    near = {p.span for p in (*beside[0], *beside[1])}
     material = ranked(intent, selection, units)
-    if not after:
-        after = _around(selection, _running(units[0], selection))
-    near = {p.span for p in (*rest, *after)}
-    return material[:1] + [m for m in material[1:] if m[1].piece.span not in near], list(after)
+    return material[:1] + [m for m in material[1:] if m[1].piece.span not in near]
+
+
+def quoted_beside(selection: Selection, anchor: ContextUnit) -> tuple[list[Piece], list[Piece]]:
+    """What a learned intent's answer quotes beside the selection whatever sentence the
+    scorer ranks best: the rest of the selected sentence, and the sentence after it, else
+    the sentences around it."""
+    passages = _running(anchor, selection)
+    rest, after = _beside(selection, passages)
+    return rest, after or _around(selection, passages)
 
 
 def _nothing_found(
@@ -294,9 +306,20 @@ def _cited_beside(
             continue
         more = tuple(_quote(len(quotes) + n, anchor, p) for n, p in enumerate(fresh, 1))
         cited = _joined(language, [f"{q.text} [{q.number}]" for q in more])
+        if _out_of_view(anchor, fresh[-1]):
+            cited = _joined(language, [cited, OUT_OF_VIEW[words]])
         answer = _joined(language, [answer, said[words], cited])
         quotes = (*quotes, *more)
     return answer, quotes
+
+
+def _out_of_view(anchor: ContextUnit, piece: Piece) -> bool:
+    """Whether ``piece`` announces what follows ("The following filters are supported:")
+    and the anchor unit ends before it comes (``direct_choice.hangs``): a reader should not
+    wait for a list the answer cannot show."""
+    every = candidates([anchor])
+    lead = _candidate_at(every, 0, Material("related", "", piece))
+    return lead is not None and hangs(every, lead)
 
 
 def _before(piece: Piece, selection: Selection) -> bool:
