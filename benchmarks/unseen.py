@@ -380,9 +380,9 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen18: each run once, dev now; unseen19: held"
-            " out, not run yet; unseen20: frozen, waits behind unseen19; unseen21: frozen, waits"
-            " behind unseen20; unseen22: frozen, waits behind unseen21)"
+            "the set's folder (unseen … unseen19: each run once, dev now; unseen20: held"
+            " out, not run yet; unseen21: frozen, waits behind unseen20; unseen22: frozen, waits"
+            " behind unseen21)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")

@@ -22,12 +22,12 @@ SETS = (
     "unseen16", "unseen17", "unseen18", "unseen19", "unseen20", "unseen21", "unseen22",
 )  # fmt: skip
 # Held out: asked once, by the lead, for the report; never by default. Empty once the newest
-# set has had its run (unseen18: 2026-12-07); unseen19 waits for the next report's one run.
-TEST_SETS: tuple[str, ...] = ("unseen19",)
+# set has had its run (unseen19: 2026-12-07); unseen20 waits for the next report's one run.
+TEST_SETS: tuple[str, ...] = ("unseen20",)
 # Frozen and never run, held for the reports after next: no default run asks them either, and
-# they are no dev sets; each moves to TEST_SETS in its turn (unseen20: frozen, waits behind
-# unseen19; unseen21: frozen, waits behind unseen20; unseen22: frozen, waits behind unseen21).
-UNRUN_SETS: tuple[str, ...] = ("unseen20", "unseen21", "unseen22")
+# they are no dev sets; each moves to TEST_SETS in its turn (unseen21: frozen, waits behind
+# unseen20; unseen22: frozen, waits behind unseen21).
+UNRUN_SETS: tuple[str, ...] = ("unseen21", "unseen22")
 DEV_SETS = tuple(s for s in SETS if s not in TEST_SETS + UNRUN_SETS)  # run and read while tuning
 HERE = BENCHMARKS / "unseen"
 QUESTIONS = HERE / "questions.jsonl"
