@@ -24,11 +24,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from askalong.answer.extractive.beside_selection import quoted_beside
 from askalong.answer.extractive.boilerplate import asks
 from askalong.answer.extractive.candidates import Candidate, candidates
 from askalong.answer.extractive.direct import NOT_ANSWERS
 from askalong.answer.extractive.direct_choice import hangs
-from askalong.answer.extractive.intents import Ranker, quoted_beside
+from askalong.answer.extractive.intents import Ranker
 from askalong.answer.extractive.learned import QUOTE_SHARE
 from askalong.answer.extractive.selection_places import place_rows
 from askalong.answer.extractive.sentence_rows import candidate_rows, kept_candidates, rank_rows

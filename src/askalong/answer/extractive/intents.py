@@ -26,18 +26,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from askalong.answer.base import unit_quote
+from askalong.answer.extractive.beside_selection import (
+    before,
+    beside,
+    near_sentences,
+    quoted_beside,
+    running_text,
+)
 from askalong.answer.extractive.candidates import Candidate, candidates
 from askalong.answer.extractive.direct import joined
 from askalong.answer.extractive.direct_choice import hangs, introduced
 from askalong.answer.extractive.intent_ranked import RANKED_INTENTS, ranked_material
 from askalong.answer.extractive.select import ExtractiveResult
 from askalong.answer.shape import first_line, fits
-from askalong.context.continuation import from_word, running
 from askalong.context.explain import selection_terms, whole_words
-from askalong.context.explain_units import unit_material, unit_passages
+from askalong.context.explain_units import unit_material
 from askalong.context.key_terms import printable
-from askalong.context.material import Material, MaterialKind, Passage, Selection, sentences
-from askalong.context.units import ContextUnit, Piece, trimmed
+from askalong.context.material import Material, MaterialKind, Selection
+from askalong.context.units import ContextUnit, Piece
 from askalong.question.reading import QuestionReading
 from askalong.text.wording import language_of
 from askalong.types import BlockSpan, Intent, Quote
@@ -49,8 +55,6 @@ MAX_QUOTES = 6
 STRUCTURAL: frozenset[MaterialKind] = frozenset({"continuation", "reference", "citation"})
 # the best sentences outside the selection for an intent on it (``intent_learned``)
 Ranker = Callable[[Intent, Selection, Sequence[ContextUnit]], list[tuple[int, Material]]]
-_HEADING_CHARS = 40
-_SENTENCE_END = frozenset(".!?;:。！？；：")
 DIRECT: Mapping[Intent, int] = {"explain": 3, "example": 2, "compare": 2}
 
 NOTHING_FOUND: Mapping[tuple[Intent, str], str] = {
@@ -85,7 +89,6 @@ OUT_OF_VIEW = {
     "zh": "（它引出的内容不在现有文本中）",
     "zh-Hant": "（它引出的內容不在現有文本中）",
 }
-_BESIDE_CHARS = 20  # a shorter rest of the selection's sentence says nothing
 FOUND = {"en": "From the document: ", "zh": "取自文档：", "zh-Hant": "取自文件："}
 KIND_NAMES: Mapping[tuple[str, str], str] = {
     ("continuation", "en"): "the sentences that deliver what the selection announces",
@@ -138,7 +141,7 @@ def answer_intent(
     if ranked is not None:
         material = [(i, m) for i, m in material if m.kind in cued]
     language, words = question.language, question.wording
-    rest, after = _beside(selection, _running(units[0], selection))
+    rest, after = beside(selection, running_text(units[0], selection))
     direct = DIRECT[intent]
     if not material and ranked is not None:
         rest, after = quoted_beside(selection, units[0])
@@ -245,15 +248,6 @@ def _ranked_first(
     return material[:1] + [m for m in material[1:] if m[1].piece.span not in near]
 
 
-def quoted_beside(selection: Selection, anchor: ContextUnit) -> tuple[list[Piece], list[Piece]]:
-    """What a learned intent's answer quotes beside the selection whatever sentence the
-    scorer ranks best: the rest of the selected sentence, and the sentence after it, else
-    the sentences around it."""
-    passages = _running(anchor, selection)
-    rest, after = _beside(selection, passages)
-    return rest, after or _around(selection, passages)
-
-
 def _nothing_found(
     intent: Intent, selection: Selection, units: Sequence[ContextUnit], words: str
 ) -> ExtractiveResult:
@@ -261,12 +255,12 @@ def _nothing_found(
     sentences just before and after the selection in the anchor unit."""
     language = language_of(words)
     anchor = units[0]
-    passages = _running(anchor, selection)
+    passages = running_text(anchor, selection)
     text = whole_words(selection, passages)
     terms = [t for t in selection_terms(text, passages) if printable(t, text)][:3]
     said = NOTHING_FOUND[intent, words].format(terms=_listed(terms, words))
-    rest, after = _beside(selection, passages)
-    near = list({p.span: p for p in [*after, *_around(selection, passages)]}.values())
+    rest, after = beside(selection, passages)
+    near = list({p.span: p for p in [*after, *near_sentences(selection, passages)]}.values())
     if not near and not rest:
         return ExtractiveResult("not_covered", said, (), "", 0.0, language)
     # No key term, nothing was looked up: "gives no example of the terms of this passage"
@@ -297,8 +291,8 @@ def _cited_beside(
     the labels in the reader's ``words``."""
     language = language_of(words)
     rest, after = beside
-    opening = [p for p in rest if _before(p, selection)]
-    goes_on = [p for p in rest if not _before(p, selection)]
+    opening = [p for p in rest if before(p, selection)]
+    goes_on = [p for p in rest if not before(p, selection)]
     for said, pieces in ((BEGINS, opening), (GOES_ON, goes_on), (label, after)):
         quoted = taken | {_span(q) for q in quotes}
         fresh = [p for p in pieces if p.span not in quoted]
@@ -320,62 +314,6 @@ def _out_of_view(anchor: ContextUnit, piece: Piece) -> bool:
     every = candidates([anchor])
     lead = _candidate_at(every, 0, Material("related", "", piece))
     return lead is not None and hangs(every, lead)
-
-
-def _before(piece: Piece, selection: Selection) -> bool:
-    """Whether ``piece`` ends before the selection starts in its block."""
-    starts = [s.start for s in selection.spans if s.block_id == piece.span.block_id]
-    return bool(starts) and piece.span.end <= min(starts)
-
-
-def _running(anchor: ContextUnit, selection: Selection) -> list[Passage]:
-    """The anchor unit's running text and the selected block: a footnote, caption or
-    page number next to the selection is not what it goes on with."""
-    passages = unit_passages(anchor)
-    return [p for p in passages if running(p) or selection.overlaps(p.piece.span)]
-
-
-def _around(selection: Selection, passages: Sequence[Passage]) -> list[Piece]:
-    """The last sentence before the selection and the first after it, in the unit."""
-    every = [s for p in passages for s in sentences(p)]
-    inside = [k for k, s in enumerate(every) if selection.overlaps(s.span)]
-    if not inside:
-        return []
-    picked = [k for k in (inside[0] - 1, inside[-1] + 1) if 0 <= k < len(every)]
-    near = [every[k] for k in picked if not selection.overlaps(every[k].span)]
-    # a heading ("1 引言") says nothing of the selection's context
-    return [p for p in near if len(p.text) >= _HEADING_CHARS or p.text[-1:] in _SENTENCE_END]
-
-
-def _beside(selection: Selection, passages: Sequence[Passage]) -> tuple[list[Piece], list[Piece]]:
-    """The rest of the selection's first and last sentences (the words before and after
-    the selected part), and the sentence after it when the selection ends its sentence."""
-    every = [s for p in passages for s in sentences(p)]
-    inside = [k for k, s in enumerate(every) if selection.overlaps(s.span)]
-    if not inside:
-        return [], []
-    first, last = every[inside[0]], every[inside[-1]]
-    parts = [_outside(first, selection, before=True), _outside(last, selection, before=False)]
-    rest = [p for p in parts if p is not None and len(p.text) >= _BESIDE_CHARS]
-    after = []
-    if not any(p.span.start > last.span.start for p in rest):
-        nxt = inside[-1] + 1
-        if nxt < len(every) and not selection.overlaps(every[nxt].span):
-            after.append(every[nxt])
-    return rest, after
-
-
-def _outside(sentence: Piece, selection: Selection, *, before: bool) -> Piece | None:
-    """The part of ``sentence`` before (or after) the selection's span in its block."""
-    spans = [s for s in selection.spans if s.block_id == sentence.span.block_id]
-    if not spans:
-        return None
-    base = sentence.span.start
-    if before:
-        cut = min(s.start for s in spans) - base
-        return trimmed(sentence, 0, cut) if cut > 0 else None
-    end = max(s.end for s in spans)
-    return from_word(sentence, end) if end - base < len(sentence.text) else None
 
 
 def _listed(terms: Sequence[str], words: str) -> str:
