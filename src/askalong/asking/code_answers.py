@@ -28,7 +28,6 @@ from askalong.asking.code_company import (
     around_selection,
     commented_code,
     declaring,
-    doc_comment,
     documented,
     governing,
     headed,
@@ -50,27 +49,22 @@ from askalong.asking.code_lines import (
 )
 from askalong.asking.code_meaning import fused_order
 from askalong.asking.code_routes import CODE_ANSWER_ROUTES, GRAPH_ROUTE, LINES_ROUTE
-from askalong.asking.code_sentences import statement
 from askalong.asking.code_subject import file_names
+from askalong.asking.code_subject_lines import WHOLE_KEPT, doc_lines, signature, whole_if_short
 from askalong.context.code import line_span
 from askalong.context.code_places import Place
 from askalong.context.units import ContextUnit
 from askalong.providers.base import Embedder
 from askalong.question.reading import QuestionReading
 from askalong.question.value_asks import asked_attributes
-from askalong.text.patterns import lazy
 from askalong.types import BlockSpan
 
 ROUTES = CODE_ANSWER_ROUTES
 MAX_LINES = 10  # an answer's quoted lines, definition lines among them: read at a glance
-SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
-DOC_LINES = 2  # of a longer subject's doc comment, quoted first
-WHOLE_KEPT = 1 + DOC_LINES  # of a short subject quoted whole, when room is short
 OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
 OUTLINE_MEMBERS = 8
 OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
 VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
-_DEFAULT_GIVEN = lazy(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int = 2``
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
 
@@ -160,11 +154,11 @@ def _picked(
         wanted -= _only_in_name(question.text, subject)
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
-        whole = _whole_if_short(own)
-        chosen = [*whole] or _doc_lines(own)
+        whole = whole_if_short(own)
+        chosen = [*whole] or doc_lines(own)
     valued = bool(asked_attributes(question.terms))
     if valued:  # a function's defaults are its parameters'
-        _add(chosen, _signature(own))
+        _add(chosen, signature(own))
     # the best lines until the room is full: each brings one line at least, and a line
     # past the eighth is cut (three alone left answers of six lines whose answering line
     # ranked fourth to eighth)
@@ -187,7 +181,7 @@ def _picked(
         around = (*told, *said, *opened(lines, line), *headed(lines, line))
         around = (*around, *declaring(outside, line))
         if valued:  # another definition's defaults are its parameters' too
-            around = (*_signature([ln for ln in lines if ln.unit == line.unit]), *around)
+            around = (*signature([ln for ln in lines if ln.unit == line.unit]), *around)
         _add(chosen, around)
     if unasked:
         # none of its lines holds the question's words (a Chinese question): its outline
@@ -264,40 +258,6 @@ def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[
         * (VALUE_WEIGHT if valued and LITERAL.search(ln.text) else 1.0)
         for ln in lines
     ]
-
-
-def _signature(own: list[CodeLine]) -> list[CodeLine]:
-    """The subject's definition statement (its parameters over lines), when it gives a
-    parameter a default value (``override: bool = False``); else none."""
-    head = [ln for ln in own if ln.unit == own[0].unit] if own else []
-    first = next((i for i, ln in enumerate(head) if not ln.comment), None)
-    if first is None:
-        return []
-    lines = [head[i] for i in statement(head, first)]
-    return lines if _DEFAULT_GIVEN.search(" ".join(ln.text for ln in lines)) else []
-
-
-def _doc_lines(own: list[CodeLine]) -> list[CodeLine]:
-    """What the definition's author says it does: the first ``DOC_LINES`` lines of its
-    doc comment (``code_company.doc_comment``)."""
-    head = [ln for ln in own if ln.unit == own[0].unit] if own else []
-    if not any(not ln.comment for ln in head):  # a comment alone (a file's licence)
-        return head[:DOC_LINES]
-    return doc_comment(head)[:DOC_LINES]
-
-
-def _whole_if_short(own: list[CodeLine]) -> list[CodeLine]:
-    """The definition's own lines (a class's, its members aside), its definition line
-    first, then its doc comment's first ``DOC_LINES``, when it has ``SHORT_BODY`` lines of
-    code or fewer (a long doc comment does not make a function long); else none."""
-    head = [ln for ln in own if ln.unit == own[0].unit] if own else []
-    code = [ln for ln in head if not ln.comment]
-    if not code:  # a comment alone (a file's licence): whole when short
-        return head if len(head) <= SHORT_BODY else []
-    if len(code) > SHORT_BODY:
-        return []
-    doc = [ln for ln in head if ln.comment][:DOC_LINES]
-    return [code[0], *doc, *code[1:]]
 
 
 def _add(chosen: list[CodeLine], lines: Sequence[CodeLine]) -> None:
