@@ -1,8 +1,8 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen22``: the later
-sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen22/``, each test-only until reported)
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen23``: the later
+sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen23/``, each test-only until reported)
 through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
@@ -382,7 +382,7 @@ def _arguments() -> argparse.Namespace:
         help=(
             "the set's folder (unseen … unseen19: each run once, dev now; unseen20: held"
             " out, not run yet; unseen21: frozen, waits behind unseen20; unseen22: frozen, waits"
-            " behind unseen21)"
+            " behind unseen21; unseen23: frozen, waits behind unseen22)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
