@@ -17,7 +17,6 @@ kind of question.
 from __future__ import annotations
 
 import argparse
-import pickle
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -33,8 +32,8 @@ from askalong.answer.extractive.sentence_cache import CachedEmbedder
 from askalong.answer.extractive.thread_position import THREAD_WEIGHTS, thread_bonus
 from askalong.answer.scorer.model import shipped_scorer
 from askalong.providers.base import Embedder
-from unseen_replay import MARKS, bundled_embedder
-from unseen_set import DEV_SETS, Item, contains_any, load_items, questions_of
+from unseen_replay import MARKS, bundled_embedder, covered_questions
+from unseen_set import Item, contains_any
 
 STANDS = ("before, next", "before, 2-3", "before, 4+", "after, next", "after, 2-3", "after, 4+")
 RANKED = ("2nd", "3rd", "4th-5th", "lower", "no candidate")
@@ -95,18 +94,11 @@ def _ranked(order: Sequence[tuple[int, int, int]], gold: tuple[int, int, int]) -
 
 def all_answered(paths: Sequence[Path]) -> list[Answered]:
     """Every covered plain question of the recordings answered again (refusals dropped)."""
-    embedder, out = CachedEmbedder(bundled_embedder()), []
-    for path in paths:
-        data = pickle.loads(path.read_bytes())
-        if data["set"] not in DEV_SETS:
-            raise SystemExit(f"{data['set']} is held out")
-        for item in load_items(questions_of(data["set"])):
-            request = data["requests"].get(item.id)
-            if item.refuse or request is None or request.intent != "ask":
-                continue
-            done = answered_again(item, request, embedder)
-            out.append(done) if done is not None else None
-    return out
+    embedder = CachedEmbedder(bundled_embedder())
+    done = (
+        answered_again(item, request, embedder) for _, item, request in covered_questions(paths)
+    )
+    return [d for d in done if d is not None]
 
 
 def miss_table(done: Sequence[Answered], name: str, key: Callable[[Answered], str]) -> str:
