@@ -17,7 +17,6 @@ stop) and the kind of the block read next, with the gold's place beside them.
 from __future__ import annotations
 
 import argparse
-import pickle
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,8 +32,8 @@ from askalong.answer.scorer.model import shipped_scorer
 from askalong.answer.shape import shaped
 from askalong.providers.base import Embedder
 from askalong.text.sentences import SENTENCE_ENDS
-from unseen_replay import MARKS, bundled_embedder
-from unseen_set import DEV_SETS, Item, contains_any, load_items, questions_of
+from unseen_replay import MARKS, bundled_embedder, covered_questions
+from unseen_set import Item, contains_any
 
 PLACES = (
     "answer", "next sentence", "next block", "next 3 blocks", "passage", "quotes",
@@ -124,19 +123,12 @@ def all_placed(paths: Sequence[Path]) -> tuple[list[Placed], Counter[str]]:
     """Every covered plain question of the recordings placed; refusals counted per kind."""
     embedder = CachedEmbedder(bundled_embedder())
     out, refused = [], Counter[str]()
-    for path in paths:
-        data = pickle.loads(path.read_bytes())
-        if data["set"] not in DEV_SETS:
-            raise SystemExit(f"{data['set']} is held out")
-        for item in load_items(questions_of(data["set"])):
-            request = data["requests"].get(item.id)
-            if item.refuse or request is None or request.intent != "ask":
-                continue
-            found = placed(data["set"], item, request, embedder)
-            if found is None:
-                refused[item.kind] += 1
-            else:
-                out.append(found)
+    for name, item, request in covered_questions(paths):
+        found = placed(name, item, request, embedder)
+        if found is None:
+            refused[item.kind] += 1
+        else:
+            out.append(found)
     return out, refused
 
 

@@ -24,7 +24,7 @@ import argparse
 import pickle
 import re
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -33,7 +33,7 @@ from _table import markdown_table
 from askalong.answer.base import Answerer, Draft, DraftRequest
 from askalong.providers.base import Embedder
 from askalong.settings import SentenceScorerName
-from unseen_set import SETS, Item, contains_any, load_items, questions_of
+from unseen_set import DEV_SETS, SETS, Item, contains_any, load_items, questions_of
 
 MARKS = re.compile(r"\s*\[\d+\]")  # citation markers, never part of a gold phrase
 
@@ -184,6 +184,20 @@ def recording(path: Path) -> tuple[str, list[Item], dict[str, DraftRequest]]:
     recorded = pickle.loads(path.read_bytes())
     items = load_items(questions_of(recorded["set"]))
     return recorded["set"], items, recorded["requests"]
+
+
+def covered_questions(paths: Sequence[Path]) -> Iterator[tuple[str, Item, DraftRequest]]:
+    """The covered plain questions (intent ``ask``) of DEV recordings, with their set and
+    request; a recording of a held-out set stops the run."""
+    for path in paths:
+        recorded = pickle.loads(path.read_bytes())
+        name, requests = recorded["set"], recorded["requests"]
+        if name not in DEV_SETS:  # before its questions are read
+            raise SystemExit(f"{name} is held out")
+        for item in load_items(questions_of(name)):
+            request = requests.get(item.id)
+            if not item.refuse and request is not None and request.intent == "ask":
+                yield name, item, request
 
 
 def replay(path: Path, scorer: str) -> Replayed:

@@ -30,6 +30,9 @@ TEST_SETS: tuple[str, ...] = ("unseen20",)
 # unseen20; unseen22: frozen, waits behind unseen21; unseen23: frozen, waits behind unseen22).
 UNRUN_SETS: tuple[str, ...] = ("unseen21", "unseen22", "unseen23")
 DEV_SETS = tuple(s for s in SETS if s not in TEST_SETS + UNRUN_SETS)  # run and read while tuning
+# DEV sets recorded after the shipped heads were fitted (on unseen … unseen16): in no fit, what
+# a head's change is judged on before it ships (``training/weighed_recordings.py``)
+UNFITTED_SETS: tuple[str, ...] = ("unseen17", "unseen18", "unseen19")
 HERE = BENCHMARKS / "unseen"
 QUESTIONS = HERE / "questions.jsonl"
 DOCS = HERE / "docs"

@@ -4,6 +4,10 @@ never hitting and counting as wrong only when the item is covered."""
 
 from __future__ import annotations
 
+import pickle
+from pathlib import Path
+
+import pytest
 from benchmark_module import benchmark_module
 
 from askalong.answer.base import Answerer, Draft, DraftRequest
@@ -69,3 +73,28 @@ def test_questions_are_grouped_by_the_kinds_a_default_is_judged_on() -> None:
     assert kind("chinese", "pdf_zh_cn") == kind("chinese", "html_zh_cn") == "zh-Hans"
     assert kind("chinese", "man_zh_tw") == "zh-Hant"
     assert kind("uncovered", "html_zh_tw", refuse=True) == "uncovered"
+
+
+def test_covered_questions_are_the_plain_covered_ones_and_a_held_out_set_stops(
+    tmp_path: Path,
+) -> None:
+    replay = benchmark_module("unseen_replay")
+    items = benchmark_module("unseen_set").load_items(
+        benchmark_module("unseen_set").questions_of("unseen")
+    )
+    covered = next(i for i in items if not i.refuse)
+    uncovered = next(i for i in items if i.refuse)
+    other = next(i for i in items if not i.refuse and i.id != covered.id)
+    requests = {
+        covered.id: request("q"),
+        uncovered.id: request("q"),
+        other.id: request("q", "explain"),
+    }
+    dev = tmp_path / "dev.pkl"
+    dev.write_bytes(pickle.dumps({"set": "unseen", "requests": requests}))
+    found = list(replay.covered_questions([dev]))
+    assert [(name, item.id) for name, item, _ in found] == [("unseen", covered.id)]
+    held = tmp_path / "held.pkl"
+    held.write_bytes(pickle.dumps({"set": "unseen20", "requests": {}}))
+    with pytest.raises(SystemExit, match="held out"):
+        list(replay.covered_questions([held]))
