@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_company import (
     around_selection,
+    assigned_above,
     commented_code,
     declaring,
     documented,
@@ -155,7 +156,7 @@ def _picked(
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
         whole = whole_if_short(own)
-        chosen = [*whole] or doc_lines(own)
+        chosen = [*whole]
     valued = bool(asked_attributes(question.terms))
     if valued:  # a function's defaults are its parameters'
         _add(chosen, signature(own))
@@ -175,7 +176,8 @@ def _picked(
     owner = tuple(subject.split("."))[:-1]
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
     for line in best:
-        said = (*governing(lines, line), *said_above(lines, line), line)
+        said = (*governing(lines, line), *said_above(lines, line), *assigned_above(lines, line))
+        said = (*said, line)
         # the intro names the subject; a selection's reader sees where its lines are
         told = documented(lines, line) if not (anchored or line.span in mine) else []
         around = (*told, *said, *opened(lines, line), *headed(lines, line))
@@ -186,6 +188,10 @@ def _picked(
     if unasked:
         # none of its lines holds the question's words (a Chinese question): its outline
         _add(chosen, _outline(own))
+    if not whole:
+        # a longer subject's doc comment in the room the best lines leave: first, it
+        # spent two of the ten lines on prose the question did not ask
+        _add(chosen, doc_lines(own))
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         rest = chosen[len(whole) :]
         return _with_room(whole, rest, mine, {line.span for line in best})
