@@ -5,17 +5,17 @@ A graph question (``question/code_asks.py``) is answered from the call graph: wh
 and call line, written in the answer and quoted); "what does X call" is the call tree
 (``call_paths.py``). Any other question over code evidence is answered with the code's
 own lines: the anchor's selected lines (with the comment over them) first, or a short
-subject whole, or a longer one's doc comment, then the lines BM25 scores best for the
-question's terms (``code_lines.ranked``: identifier parts are words, a rare term
-decides), merged with the reader encoder's order by meaning where the embedder has one
-(``code_meaning``). Code evidence is judged by the identifiers the question names being in it,
-never by prose words ("function", "defined", "mutual exclusion" are not in code, and
-need not be): a named identifier in no line is the only refusal here, and not where the
-question names the definition it is answered from ("how does StreamWrapper.isatty treat
-PyCharm": that definition's lines are the answer); a question naming nothing the code
-holds enough of is refused before (``evidence_code_named``). Every line
-of such an answer is a quote of itself, so its claim holds by construction
-(``call_paths.tree_checked``).
+subject whole, then the lines BM25 scores best for the question's terms
+(``code_lines.ranked``: identifier parts are words, a rare term decides), merged with the
+reader encoder's order by meaning where the embedder has one (``code_meaning``), then a
+longer subject's doc comment in the room they leave. Code evidence is judged by the
+identifiers the question names being in it, never by prose words ("function",
+"defined", "mutual exclusion" are not in code, and need not be): a named identifier in
+no line is the only refusal here, and not where the question names the definition it is
+answered from ("how does StreamWrapper.isatty treat PyCharm": that definition's lines
+are the answer); a question naming nothing the code holds enough of is refused before
+(``evidence_code_named``). Every line of such an answer is a quote of itself, so its
+claim holds by construction (``call_paths.tree_checked``).
 """
 
 from __future__ import annotations
@@ -134,7 +134,8 @@ def _picked(
     holding the question's rarest terms (``code_lines.ranked``), a block's opening line
     with its first, the subject's name aside (every line of it names it). Unanchored, a
     short subject is quoted whole, its definition line first; a subject no line answers
-    by its definition, its doc lines and its members' first lines."""
+    by its definition, its doc lines and its members' first lines; a longer subject's
+    doc comment last, in the room left."""
     lines = list(code_lines(units))
     chosen = around_selection(lines, units[0]) if anchored else []
     wanted = line_terms(question.text) | joined_terms(question.text)
