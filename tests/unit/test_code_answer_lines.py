@@ -2,9 +2,10 @@
 ``code_answers.lines_draft`` over a real parse: a definition's doc comment is its own
 (never a note inside its body), a picked line comes with the condition it runs under, a
 short definition quoted whole leaves room for its own lines that hold the question's
-words (never its own best line), a longer one's doc comment takes the room its
-answering lines leave, a line reading a name comes with the line right above setting it, a comment's
-last line ends its sentence, and the best lines fill the room left."""
+words (never its own best line), the lines fill the room in order past the tenth, a
+longer one's doc comment takes the room its answering lines leave, a line reading a name
+comes with the line right above setting it, a comment's last line ends its sentence, and
+the best lines fill the room left."""
 
 from __future__ import annotations
 
@@ -317,6 +318,38 @@ def test_the_best_lines_fill_the_room_left() -> None:
     question = "What happens to the temporary file if the replace fails?"
     rows = answered(SAVE_PY, "store.py", "save", question)
     assert "os.remove(temporary)" in rows, rows
+    assert len(rows) <= MAX_LINES, rows
+
+
+RENDER_PY = '''class Table:
+    def render(self, rows):
+        """Draw the rows as a table of columns.
+
+        Each column is as wide as its widest cell.
+        A cell narrower than its column is padded on the right.
+        A cell wider than the limit is cut at the limit.
+        A column of numbers is aligned on the right.
+        An empty cell is drawn as a dash.
+        The header row is drawn in bold.
+        The rows are drawn in the order given.
+        A row shorter than the header is padded with empty cells.
+        """
+        widths = [max(len(c) for c in col) for col in zip(*rows)]
+        out = []
+        for row in rows:
+            line = " | ".join(c.ljust(w) for c, w in zip(row, widths))
+            out.append(line)
+        self.stream.write("\\n".join(out))
+        self.flush()
+        return len(out)
+'''
+
+
+def test_lines_past_the_tenth_fill_the_room_the_ten_leave() -> None:
+    # the docstring's lines among the best ten are quoted as three: cut at the tenth, the
+    # answer stopped at eight of its ten lines
+    rows = answered(RENDER_PY, "table.py", "Table.render", "where is each row joined into a line?")
+    assert "widths = [max(len(c) for c in col) for col in zip(*rows)]" in rows, rows
     assert len(rows) <= MAX_LINES, rows
 
 

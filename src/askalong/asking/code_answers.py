@@ -161,12 +161,13 @@ def _picked(
     valued = bool(asked_attributes(question.terms))
     if valued:  # a function's defaults are its parameters'
         _add(chosen, signature(own))
-    # the best lines until the room is full: each brings one line at least, and a line
-    # past the eighth is cut (three alone left answers of six lines whose answering line
-    # ranked fourth to eighth)
+    # the lines in order until the room is full (``excerpt``): each brings one line at
+    # least; cut at the tenth, the room was left part empty where the best ten were
+    # comment lines joined into one quote (humanize-14, vd-15, pe-06)
     asked = Asked(wanted, valued, question.text)
     worded = _worded(lines, asked, own)
-    best = _best_lines(lines, asked, worded, own, embedder)
+    order = _best_lines(lines, asked, worded, own, embedder)
+    best = order[:MAX_LINES]
     mine = {ln.span for ln in own}
     unasked = bool(own) and not any(line.span in mine for line in worded[:MAX_LINES])
     if unasked and _names_subject(question.code.identifiers, subject):
@@ -176,7 +177,7 @@ def _picked(
         _add(chosen, _body(own))
     owner = tuple(subject.split("."))[:-1]
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
-    for line in best:
+    for line in order:
         said = (*governing(lines, line), *said_above(lines, line), *assigned_above(lines, line))
         said = (*said, line)
         # the intro names the subject; a selection's reader sees where its lines are
@@ -248,12 +249,11 @@ def _best_lines(
     own: list[CodeLine],
     embedder: Embedder | None,
 ) -> list[CodeLine]:
-    """The ``MAX_LINES`` best lines: the ``worded`` order fused with the reader encoder's
-    order by meaning where the embedder has one (``code_meaning``), else ``worded``'s
-    first (a learned linear ranker of the same lines, fitted by
-    ``training/code_lines.py``, did not beat the words' order: 125-134 of 212 DEV items,
-    left one set out, against 136)."""
-    return fused_order(asked.text, lines, worded, own, embedder)[:MAX_LINES]
+    """The lines best first: the ``worded`` order fused with the reader encoder's order by
+    meaning where the embedder has one (``code_meaning``), else ``worded`` (a learned
+    linear ranker of the same lines, fitted by ``training/code_lines.py``, did not beat
+    the words' order: 125-134 of 212 DEV items, left one set out, against 136)."""
+    return fused_order(asked.text, lines, worded, own, embedder)
 
 
 def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[float]:
