@@ -163,7 +163,7 @@ def _picked(
         _add(chosen, signature(own))
     # the lines in order until the room is full (``excerpt``): each brings one line at
     # least; cut at the tenth, the room was left part empty where the best ten were
-    # comment lines joined into one quote (humanize-14, vd-15, pe-06)
+    # comment lines joined into fewer quotes (humanize-14, sp-10: DEV)
     asked = Asked(wanted, valued, question.text)
     worded = _worded(lines, asked, own)
     order = _best_lines(lines, asked, worded, own, embedder)
