@@ -10,15 +10,19 @@ checkout's ``lines_draft``, without an embedder (BM25's order) and with the bund
 (the reader's order merged), and prints answer hit per set and half (a gold phrase in the
 answer, as ``unseen._scored`` counts it); ``--grid``: the hits of each half for each
 merge (``code_meaning.interleaved``, or reciprocal rank fusion) and number of lines read
-(``code_meaning.CANDIDATES``, ``WORDS_FIRST``), the product's chosen on the read half.
+(``code_meaning.CANDIDATES``, ``WORDS_FIRST``), the product's chosen on the read half;
+``--before SRC``: another checkout's hits beside this one's, same evidence, same run (each
+answered in a child process over its own ``src``).
 
     PYTHONPATH=src:benchmarks python training/code_line_replay.py record
     PYTHONPATH=src:benchmarks python training/code_line_replay.py replay --show [--grid]
+    PYTHONPATH=src:benchmarks python training/code_line_replay.py replay --before OLD/src
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pickle
 import subprocess
@@ -90,6 +94,46 @@ def replayed(name: str, embedder: Any) -> dict[str, bool]:
     return hits
 
 
+def hits_child(sets: Sequence[str], out: str) -> None:
+    """Each covered item's hit, BM25's order and merged, for the ``askalong`` on the path."""
+    from askalong.answer.extractive.sentence_cache import CachedEmbedder
+
+    embedder = CachedEmbedder(_reader_embedder(), size=1 << 20)
+    hits = {name: [replayed(name, None), replayed(name, embedder)] for name in sets}
+    Path(out).write_text(json.dumps(hits), encoding="utf-8")
+
+
+def hits_of(src: Path, sets: Sequence[str]) -> dict[str, list[dict[str, bool]]]:
+    """``hits_child``'s answer for the checkout whose ``src`` folder is given."""
+    out = tempfile.mkstemp(suffix=".json")[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), str(ROOT / "training")])}
+    command = [sys.executable, __file__, "hits-child", out, "--sets", *sets]
+    subprocess.run(command, env=env, check=True)
+    found: dict[str, list[dict[str, bool]]] = json.loads(Path(out).read_text("utf-8"))
+    return found
+
+
+def compared(sets: Sequence[str], before: Path) -> None:
+    """Answer hit per set and half, the ``before`` checkout's and this one's, each by
+    BM25's order and merged with the reader's (the product's with the bundled
+    embedder); ``+``/``-`` on stderr: the items the merged order gains or loses."""
+    then, now = hits_of(before, sets), hits_of(ROOT / "src", sets)
+    print("| set | half | covered | BM25, before | BM25, this | merged, before | merged, this |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    totals: dict[str, list[int]] = {"read": [0] * 5, "check": [0] * 5}
+    for name in sets:
+        half = "read" if name in READ else "check"
+        (plain0, meant0), (plain1, meant1) = then[name], now[name]
+        row = [len(plain1), *(sum(h.values()) for h in (plain0, plain1, meant0, meant1))]
+        totals[half] = [a + b for a, b in zip(totals[half], row, strict=True)]
+        print(f"| {name} | {half} | " + " | ".join(map(str, row)) + " |")
+        for item, hit in meant1.items():
+            if hit != meant0[item]:
+                print(f"  {'+' if hit else '-'} {item}", file=sys.stderr)
+    for half, row in totals.items():
+        print(f"| {half} half | | " + " | ".join(map(str, row)) + " |")
+
+
 def replay(sets: Sequence[str], show: bool, grid: bool) -> None:
     from askalong.answer.extractive.sentence_cache import CachedEmbedder
     from askalong.asking import code_meaning
@@ -126,14 +170,19 @@ def replay(sets: Sequence[str], show: bool, grid: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("step", choices=("record", "replay", "record-child"))
+    parser.add_argument("step", choices=("record", "replay", "record-child", "hits-child"))
     parser.add_argument("args", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--sets", nargs="+", choices=DEV_SETS, default=list(DEV_SETS))
     parser.add_argument("--show", action="store_true", help="the items whose hit differs")
     parser.add_argument("--grid", action="store_true", help="lines encoded: read / check hits")
+    parser.add_argument("--before", type=Path, help="replay: this src folder's hits beside")
     args = parser.parse_args()
     if args.step == "record-child":
         record_child(args.args[0])
+    elif args.step == "hits-child":
+        hits_child(args.sets, args.args[0])
+    elif args.before:
+        compared(args.sets, args.before)
     elif args.step == "record":
         CACHE.mkdir(parents=True, exist_ok=True)
         env = {

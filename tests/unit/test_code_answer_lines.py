@@ -2,12 +2,15 @@
 ``code_answers.lines_draft`` over a real parse: a definition's doc comment is its own
 (never a note inside its body), a picked line comes with the condition it runs under, a
 short definition quoted whole leaves room for its own lines that hold the question's
-words (never its own best line), a comment's last line ends its sentence, and the best
-lines fill the room left."""
+words (never its own best line), the lines fill the room in order past the tenth, a
+longer one's doc comment takes the room its answering lines leave, a line reading a name
+comes with the line right above setting it, a comment's last line ends its sentence, and
+the best lines fill the room left."""
 
 from __future__ import annotations
 
 from askalong.asking.code_answers import MAX_LINES, lines_draft
+from askalong.asking.code_company import assigned_above, doc_comment
 from askalong.asking.code_lines import abbreviations, code_lines, line_terms, ranked
 from askalong.asking.code_sentences import cited_lines
 from askalong.context.code import code_anchor_unit
@@ -175,14 +178,75 @@ TABLES_PY = '''class TinyDB:
 
 
 def test_a_docstring_opening_on_a_line_of_its_own_is_the_doc_comment() -> None:
-    rows = answered(TABLES_PY, "db.py", "TinyDB.drop_table", "Is the storage written?")
-    assert rows[0] == "def drop_table(self, name: str) -> None:", rows
-    assert rows[1].startswith("Drop a specific table from the database."), rows
+    head = [ln for ln in code_lines(units_of(TABLES_PY, "db.py")) if ln.unit == 1]
+    told = [ln.text.strip() for ln in doc_comment(head)]
+    assert told[0].startswith("Drop a specific table from the database."), told
+    assert told[-1] == ":param name: The name of the table to drop.", told
+
+
+SINK_PY = '''class Sink:
+    def flush(self):
+        """Send what is held.
+
+        Nothing is sent twice.
+        """
+        self.buffer.write(self.header)
+        self.buffer.write(self.title)
+        self.buffer.write(self.names)
+        self.buffer.write(self.types)
+        self.buffer.write(self.sizes)
+        self.buffer.write(self.rows)
+        self.buffer.write(self.totals)
+        self.buffer.write(self.notes)
+        self.buffer.write(self.footer)
+        self.buffer.write(self.checksum)
+        self.sent = True
+'''
+
+
+def test_a_longer_subjects_doc_comment_takes_the_room_its_answering_lines_leave() -> None:
+    # quoted first, its two lines took room from the lines that answer
+    rows = answered(SINK_PY, "sink.py", "Sink.flush", "What does flush write to the buffer?")
+    assert len(rows) == MAX_LINES, rows
+    assert sum(r.startswith("self.buffer.write(") for r in rows) == MAX_LINES - 1, rows
+    rows = answered(SINK_PY, "sink.py", "Sink.flush", "Is anything sent twice?")
+    assert rows[:3] == ["def flush(self):", '"""Send what is held.', "Nothing is sent twice."]
 
 
 def test_a_word_of_the_subjects_name_written_apart_is_asked() -> None:
     rows = answered(TABLES_PY, "db.py", "TinyDB.drop_table", "drop_table with a missing table?")
     assert "# The table does not exist, there's nothing to do" in rows, rows
+
+
+FOLDER_PY = '''def get_folder(csidl_name: str) -> str:
+    """Return the folder named by its environment variable, such as APPDATA.
+
+    :param csidl_name: the CSIDL name, such as CSIDL_APPDATA.
+    """
+    env_var_name = FOLDER_VARIABLES.get(csidl_name)
+    if env_var_name is None:
+        raise ValueError(f"Unknown CSIDL name: {csidl_name}")
+    result = os.environ.get(env_var_name)
+    if not result:
+        msg = f"Unset environment variable: {env_var_name}"
+        raise ValueError(msg)
+    return result
+'''
+
+
+def test_a_raised_name_comes_with_the_line_right_above_setting_it() -> None:
+    question = "what does it raise when the value is empty?"
+    rows = answered(FOLDER_PY, "win.py", "get_folder", question)
+    raised = rows.index("raise ValueError(msg)")
+    assert rows[raised - 1] == 'msg = f"Unset environment variable: {env_var_name}"', rows
+
+
+def test_a_line_setting_no_name_the_picked_line_reads_stays_out() -> None:
+    lines = list(code_lines(units_of(FOLDER_PY, "win.py")))
+    by_text = {ln.text.strip(): ln for ln in lines}
+    assert assigned_above(lines, by_text["return result"]) == []  # ``raise`` sets nothing
+    unknown = by_text['raise ValueError(f"Unknown CSIDL name: {csidl_name}")']
+    assert assigned_above(lines, unknown) == []  # the ``if`` above sets no name
 
 
 ACCEPT_JS = """function parseAccept(header) {
@@ -254,6 +318,38 @@ def test_the_best_lines_fill_the_room_left() -> None:
     question = "What happens to the temporary file if the replace fails?"
     rows = answered(SAVE_PY, "store.py", "save", question)
     assert "os.remove(temporary)" in rows, rows
+    assert len(rows) <= MAX_LINES, rows
+
+
+RENDER_PY = '''class Table:
+    def render(self, rows):
+        """Draw the rows as a table of columns.
+
+        Each column is as wide as its widest cell.
+        A cell narrower than its column is padded on the right.
+        A cell wider than the limit is cut at the limit.
+        A column of numbers is aligned on the right.
+        An empty cell is drawn as a dash.
+        The header row is drawn in bold.
+        The rows are drawn in the order given.
+        A row shorter than the header is padded with empty cells.
+        """
+        widths = [max(len(c) for c in col) for col in zip(*rows)]
+        out = []
+        for row in rows:
+            line = " | ".join(c.ljust(w) for c, w in zip(row, widths))
+            out.append(line)
+        self.stream.write("\\n".join(out))
+        self.flush()
+        return len(out)
+'''
+
+
+def test_lines_past_the_tenth_fill_the_room_the_ten_leave() -> None:
+    # the docstring's lines among the best ten are quoted as three: cut at the tenth, the
+    # answer stopped at eight of its ten lines
+    rows = answered(RENDER_PY, "table.py", "Table.render", "where is each row joined into a line?")
+    assert "widths = [max(len(c) for c in col) for col in zip(*rows)]" in rows, rows
     assert len(rows) <= MAX_LINES, rows
 
 

@@ -5,17 +5,17 @@ A graph question (``question/code_asks.py``) is answered from the call graph: wh
 and call line, written in the answer and quoted); "what does X call" is the call tree
 (``call_paths.py``). Any other question over code evidence is answered with the code's
 own lines: the anchor's selected lines (with the comment over them) first, or a short
-subject whole, or a longer one's doc comment, then the lines BM25 scores best for the
-question's terms (``code_lines.ranked``: identifier parts are words, a rare term
-decides), merged with the reader encoder's order by meaning where the embedder has one
-(``code_meaning``). Code evidence is judged by the identifiers the question names being in it,
-never by prose words ("function", "defined", "mutual exclusion" are not in code, and
-need not be): a named identifier in no line is the only refusal here, and not where the
-question names the definition it is answered from ("how does StreamWrapper.isatty treat
-PyCharm": that definition's lines are the answer); a question naming nothing the code
-holds enough of is refused before (``evidence_code_named``). Every line
-of such an answer is a quote of itself, so its claim holds by construction
-(``call_paths.tree_checked``).
+subject whole, then the lines BM25 scores best for the question's terms
+(``code_lines.ranked``: identifier parts are words, a rare term decides), merged with the
+reader encoder's order by meaning where the embedder has one (``code_meaning``), then a
+longer subject's doc comment in the room they leave. Code evidence is judged by the
+identifiers the question names being in it, never by prose words ("function",
+"defined", "mutual exclusion" are not in code, and need not be): a named identifier in
+no line is the only refusal here, and not where the question names the definition it is
+answered from ("how does StreamWrapper.isatty treat PyCharm": that definition's lines
+are the answer); a question naming nothing the code holds enough of is refused before
+(``evidence_code_named``). Every line of such an answer is a quote of itself, so its
+claim holds by construction (``call_paths.tree_checked``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_company import (
     around_selection,
+    assigned_above,
     commented_code,
     declaring,
     documented,
@@ -133,7 +134,8 @@ def _picked(
     holding the question's rarest terms (``code_lines.ranked``), a block's opening line
     with its first, the subject's name aside (every line of it names it). Unanchored, a
     short subject is quoted whole, its definition line first; a subject no line answers
-    by its definition, its doc lines and its members' first lines."""
+    by its definition, its doc lines and its members' first lines; a longer subject's
+    doc comment last, in the room left."""
     lines = list(code_lines(units))
     chosen = around_selection(lines, units[0]) if anchored else []
     wanted = line_terms(question.text) | joined_terms(question.text)
@@ -155,16 +157,17 @@ def _picked(
         inside = tuple(subject.split("."))
         own = [ln for ln in lines if units[ln.unit].section_path[: len(inside)] == inside]
         whole = whole_if_short(own)
-        chosen = [*whole] or doc_lines(own)
+        chosen = [*whole]
     valued = bool(asked_attributes(question.terms))
     if valued:  # a function's defaults are its parameters'
         _add(chosen, signature(own))
-    # the best lines until the room is full: each brings one line at least, and a line
-    # past the eighth is cut (three alone left answers of six lines whose answering line
-    # ranked fourth to eighth)
+    # the lines in order until the room is full (``excerpt``): each brings one line at
+    # least; cut at the tenth, the room was left part empty where the best ten were
+    # comment lines joined into fewer quotes (humanize-14, sp-10: DEV)
     asked = Asked(wanted, valued, question.text)
     worded = _worded(lines, asked, own)
-    best = _best_lines(lines, asked, worded, own, embedder)
+    order = _best_lines(lines, asked, worded, own, embedder)
+    best = order[:MAX_LINES]
     mine = {ln.span for ln in own}
     unasked = bool(own) and not any(line.span in mine for line in worded[:MAX_LINES])
     if unasked and _names_subject(question.code.identifiers, subject):
@@ -174,8 +177,9 @@ def _picked(
         _add(chosen, _body(own))
     owner = tuple(subject.split("."))[:-1]
     outside = [ln for ln in lines if units[ln.unit].section_path in ((), owner)]
-    for line in best:
-        said = (*governing(lines, line), *said_above(lines, line), line)
+    for line in order:
+        said = (*governing(lines, line), *said_above(lines, line), *assigned_above(lines, line))
+        said = (*said, line)
         # the intro names the subject; a selection's reader sees where its lines are
         told = documented(lines, line) if not (anchored or line.span in mine) else []
         around = (*told, *said, *opened(lines, line), *headed(lines, line))
@@ -186,6 +190,10 @@ def _picked(
     if unasked:
         # none of its lines holds the question's words (a Chinese question): its outline
         _add(chosen, _outline(own))
+    if not whole:
+        # a longer subject's doc comment in the room the best lines leave: first, it
+        # spent two of the ten lines on prose the question did not ask
+        _add(chosen, doc_lines(own))
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         rest = chosen[len(whole) :]
         return _with_room(whole, rest, mine, {line.span for line in best})
@@ -241,12 +249,11 @@ def _best_lines(
     own: list[CodeLine],
     embedder: Embedder | None,
 ) -> list[CodeLine]:
-    """The ``MAX_LINES`` best lines: the ``worded`` order fused with the reader encoder's
-    order by meaning where the embedder has one (``code_meaning``), else ``worded``'s
-    first (a learned linear ranker of the same lines, fitted by
-    ``training/code_lines.py``, did not beat the words' order: 125-134 of 212 DEV items,
-    left one set out, against 136)."""
-    return fused_order(asked.text, lines, worded, own, embedder)[:MAX_LINES]
+    """The lines best first: the ``worded`` order fused with the reader encoder's order by
+    meaning where the embedder has one (``code_meaning``), else ``worded`` (a learned
+    linear ranker of the same lines, fitted by ``training/code_lines.py``, did not beat
+    the words' order: 125-134 of 212 DEV items, left one set out, against 136)."""
+    return fused_order(asked.text, lines, worded, own, embedder)
 
 
 def _prior(lines: list[CodeLine], own: list[CodeLine], *, valued: bool) -> list[float]:

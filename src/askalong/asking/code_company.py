@@ -1,7 +1,8 @@
 """The lines a chosen line of code brings with it into an answer (``code_answers``): the
-comment right above it, the line whose body it is in, the first line of the block it
-opens, the code a comment stands over, the declarations of the constants it names, and
-for a selection its statement whole with its parent and what follows it."""
+comment right above it, the line whose body it is in, the line right above it setting a
+name it reads, the first line of the block it opens, the code a comment stands over, the
+declarations of the constants it names, and for a selection its statement whole with its
+parent and what follows it."""
 
 from __future__ import annotations
 
@@ -103,6 +104,21 @@ def governing(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
     parent = next((ln for ln in reversed(same) if _indent(ln.text) < depth), None)
     outermost = min(_indent(ln.text) for ln in same)
     return [parent] if parent is not None and _indent(parent.text) > outermost else []
+
+
+def assigned_above(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
+    """The code line right above a picked code line, in its unit, when it sets a name the
+    picked line reads (``msg = f"Unset environment variable: {env_var_name}"`` over
+    ``raise ValueError(msg)``): what the line raises, returns or passes on."""
+    if line.comment:
+        return []
+    index = lines.index(line)
+    above = next((ln for ln in reversed(lines[:index]) if not ln.comment), None)
+    if above is None or above.unit != line.unit:
+        return []
+    name = declared_name(above.text)
+    reads = name and name != declared_name(line.text) and name in _WORD.findall(line.text)
+    return [above] if reads else []
 
 
 def declaring(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:

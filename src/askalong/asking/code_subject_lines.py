@@ -1,6 +1,8 @@
-"""The lines of a code answer's subject quoted before any chosen by the question's words
-(``code_answers``): the whole definition when it is short, else the first lines of its doc
-comment, and its definition statement when that gives a parameter a default value.
+"""The lines of a code answer's subject quoted beside those chosen by the question's words
+(``code_answers``): the whole definition when it is short, its definition statement when
+that gives a parameter a default value, and a longer one's first lines of its doc comment
+in the room those leave (quoted first, they took a fifth of the room from the lines that
+answer: ``benchmarks/results/code-room-DEV-2026-12-07.md``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from askalong.asking.code_sentences import statement
 from askalong.text.patterns import lazy
 
 SHORT_BODY = 6  # a definition of so few lines (a class's own, members aside) is quoted whole
-DOC_LINES = 2  # of a longer subject's doc comment, quoted first
+DOC_LINES = 2  # of a longer subject's doc comment, in the room left
 WHOLE_KEPT = 1 + DOC_LINES  # of a short subject quoted whole, when room is short
 _DEFAULT_GIVEN = lazy(r"\(.*\w\s*(?::[^=,()]+)?=[^=]")  # ``(x=1``, ``(a, b: int = 2``
 
