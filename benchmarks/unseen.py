@@ -380,9 +380,9 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen19: each run once, dev now; unseen20: held"
-            " out, not run yet; unseen21: frozen, waits behind unseen20; unseen22: frozen, waits"
-            " behind unseen21; unseen23: frozen, waits behind unseen22)"
+            "the set's folder (unseen … unseen20: each run once, dev now; unseen21: held"
+            " out, not run yet; unseen22: frozen, waits behind unseen21; unseen23: frozen,"
+            " waits behind unseen22)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
