@@ -95,6 +95,7 @@ def test_covered_questions_are_the_plain_covered_ones_and_a_held_out_set_stops(
     found = list(replay.covered_questions([dev]))
     assert [(name, item.id) for name, item, _ in found] == [("unseen", covered.id)]
     held = tmp_path / "held.pkl"
-    held.write_bytes(pickle.dumps({"set": "unseen20", "requests": {}}))
+    held_out = benchmark_module("unseen_set").TEST_SETS[0]  # moves on after each run
+    held.write_bytes(pickle.dumps({"set": held_out, "requests": {}}))
     with pytest.raises(SystemExit, match="held out"):
         list(replay.covered_questions([held]))
