@@ -144,3 +144,36 @@ def test_a_line_ending_in_a_name_and_section_is_furniture_only_under_a_man_heade
         b.kind == "paragraph" or b.kind == "heading"
         for b in text.parse(plain.encode(), source="notes.txt").blocks
     )
+
+
+# A man page rendered to text in Traditional Chinese (msmtp's): a statement ended without a
+# full stop on a short line, then the wrapped list that follows it.
+ENDED = (
+    "logfile [file]\n"
+    "  不給引數會關閉記錄，預設如此。\n"
+    "  當選擇一個logfile 時，msmtp 會為每一封指定logfile 帳號的郵件新增\n"
+    "  一行記錄\n"
+    "  記錄中會包含如下資訊：日期、時間、SMTP 伺服器名字、是否用TLS、是\n"
+    "  否驗證、信件來自哪裡、收件人地址\n"
+)
+
+
+def test_a_short_chinese_line_its_writer_ended_ends_its_paragraph() -> None:
+    doc = text.parse(ENDED.encode("utf-8"), source="msmtp.1.txt")
+    paragraphs = [(b.text, b.lines) for b in doc.blocks]
+    assert paragraphs[-2][0].endswith("郵件新增一行記錄")  # not run on into the next statement
+    listed = "記錄中會包含如下資訊：日期、時間、SMTP 伺服器名字、是否用TLS、是否驗證、"
+    assert paragraphs[-1] == (listed + "信件來自哪裡、收件人地址", (5, 6))
+
+
+@pytest.mark.parametrize(
+    "wrapped",
+    [
+        "为了规范数据管理，保障数据安全，\n制定本办法。\n",  # the wrap width's own line first
+        "为了规范数据管理，\n保障数据安全，制定本办法，自发布之日起施行。\n",  # broken by clause
+        "用 teatime (下\n午4點)指定，你可以用 AM 或 PM 字尾指定一天的上午或下午。\n",  # Latin words
+    ],
+)
+def test_a_wrapped_chinese_sentence_stays_one_paragraph(wrapped: str) -> None:
+    doc = text.parse(wrapped.encode("utf-8"), source="notes.txt")
+    assert [b.text for b in doc.blocks] == [text.join_lines(wrapped.strip().split("\n"))]

@@ -16,6 +16,7 @@ from askalong.parse.boundary import parser_boundary
 from askalong.parse.flow import helpfile
 from askalong.parse.flow.builder import CJK_CHAR, OutlineBuilder, clean_text
 from askalong.parse.flow.decoding import decode
+from askalong.parse.flow.line_ends import ended_lines
 from askalong.types import ParsedDocument
 
 
@@ -32,7 +33,8 @@ class Paragraph:
 
 
 def paragraphs(text: str) -> list[Paragraph]:
-    """Split at blank lines, keeping the source line numbers."""
+    """Split at blank lines, keeping the source line numbers, and after a line of Chinese
+    text its writer ended (``line_ends``)."""
     found: list[Paragraph] = []
     current: list[str] = []
     for number, line in enumerate(text.split("\n"), start=1):
@@ -40,11 +42,20 @@ def paragraphs(text: str) -> list[Paragraph]:
             current.append(line.strip())
             continue
         if current:
-            found.append(Paragraph(tuple(current), number - len(current)))
+            found += _cut(Paragraph(tuple(current), number - len(current)))
         current = []
     if current:
-        found.append(Paragraph(tuple(current), text.count("\n") + 2 - len(current)))
+        found += _cut(Paragraph(tuple(current), text.count("\n") + 2 - len(current)))
     return found
+
+
+def _cut(para: Paragraph) -> list[Paragraph]:
+    """``para`` cut after each line its writer ended."""
+    pieces, start = [], 0
+    for end in [*(i + 1 for i in ended_lines(para.lines)), len(para.lines)]:
+        pieces.append(Paragraph(para.lines[start:end], para.first + start))
+        start = end
+    return pieces
 
 
 def join_lines(lines: tuple[str, ...] | list[str]) -> str:
