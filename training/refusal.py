@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -78,14 +78,34 @@ def collected(paths: Sequence[Path], embedders: FoldEmbedders) -> Rows:
         ys.append(float(covered))
         sets.append(name)
 
+    for q in refusal_questions(paths):
+        add(q.question, q.units, q.hits, q.covered, q.set)
+    return Rows(np.array(xs), np.array(ys), np.array(sets))
+
+
+@dataclass(frozen=True)
+class RefusalQuestion:
+    """A question the refusal head is fitted or measured on, with its evidence."""
+
+    question: QuestionReading
+    units: Sequence[ContextUnit]
+    hits: Sequence[Hit]
+    gold: Sequence[str]
+    covered: bool
+    set: str
+
+
+def refusal_questions(paths: Sequence[Path]) -> Iterator[RefusalQuestion]:
+    """The readers' recorded plain questions, then each public DEV question over its
+    paragraph (covered) and over another article's (not covered)."""
     for a in track(recorded(paths), description="readers' questions"):
-        add(a.request.question, a.request.units, a.request.hits, not a.item.refuse, a.set)
+        r = a.request
+        yield RefusalQuestion(r.question, r.units, r.hits, a.item.gold, not a.item.refuse, a.set)
     for name, cases in track(list(_public().items()), description="public DEV sets"):
         for case in cases:
             question = read_question(case.question)
-            add(question, _units(case.context), (), True, name)
-            add(question, _units(case.far), (), False, name)
-    return Rows(np.array(xs), np.array(ys), np.array(sets))
+            yield RefusalQuestion(question, _units(case.context), (), case.golds, True, name)
+            yield RefusalQuestion(question, _units(case.far), (), (), False, name)
 
 
 def _public() -> dict[str, list]:

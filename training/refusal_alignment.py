@@ -25,10 +25,9 @@ from pathlib import Path
 
 import numpy as np
 from reader_layers import FoldEmbedders, _plain, add_folds_argument
-from readers import embedder_for, recorded
-from refusal import _public, _units
+from readers import embedder_for
+from refusal import refusal_questions
 from refusal_pairs import _auc, _shares, refused
-from rich.progress import track
 
 from _table import markdown_table
 from askalong.answer.extractive.learned import weighed
@@ -36,7 +35,6 @@ from askalong.answer.scorer.model import shipped_scorer
 from askalong.providers.local.e5 import information
 from askalong.providers.local.e5.encoder import Encoder
 from askalong.providers.local.e5.model import FastE5Embedder
-from askalong.question.reading import read_question
 
 TOP = 4  # candidates a question is matched against, in the rank head's order
 TOKENS = 96  # pieces a text at most, <s> and </s> included
@@ -132,13 +130,8 @@ def collect(paths: Sequence[Path], folds: Sequence[Path], out: Path) -> None:
                            ("y", float(covered)), ("sets", name)):  # fmt: skip
             rows[key].append(value)
 
-    for a in track(recorded(paths), description="readers' questions"):
-        add(a.request.question, a.request.units, a.request.hits, not a.item.refuse, a.set)
-    for name, cases in track(list(_public().items()), description="public DEV sets"):
-        for case in cases:
-            question = read_question(case.question)
-            add(question, _units(case.context), (), True, name)
-            add(question, _units(case.far), (), False, name)
+    for q in refusal_questions(paths):
+        add(q.question, q.units, q.hits, q.covered, q.set)
     np.savez(out, **{k: np.array(v) for k, v in rows.items()})
     print(f"{len(rows['y'])} questions -> {out}")
 

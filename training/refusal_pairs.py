@@ -24,14 +24,13 @@ from pathlib import Path
 
 import numpy as np
 from reader_layers import FoldEmbedders, add_folds_argument
-from readers import embedder_for, recorded
-from refusal import REFUSE_COVERED, _public, _units
+from readers import embedder_for
+from refusal import REFUSE_COVERED, refusal_questions
 from rich.progress import track
 
 from _table import markdown_table
 from askalong.answer.extractive.learned import weighed
 from askalong.answer.scorer.model import shipped_scorer
-from askalong.question.reading import read_question
 from unseen_set import contains_any
 
 TOP = 4  # candidates a question is read with, in the rank head's order
@@ -62,14 +61,8 @@ def collect(paths: Sequence[Path], folds: Sequence[Path], out: Path) -> None:
                            ("mask", mask), ("gold", held)):  # fmt: skip
             rows[key].append(value)
 
-    for a in track(recorded(paths), description="readers' questions"):
-        r = a.request
-        add(r.question, r.units, r.hits, a.item.gold, not a.item.refuse, a.set)
-    for name, cases in track(list(_public().items()), description="public DEV sets"):
-        for case in cases:
-            question = read_question(case.question)
-            add(question, _units(case.context), (), case.golds, True, name)
-            add(question, _units(case.far), (), (), False, name)
+    for q in refusal_questions(paths):
+        add(q.question, q.units, q.hits, q.gold, q.covered, q.set)
     np.savez(out, **{k: np.array(v) for k, v in rows.items()})
     print(f"{len(rows['y'])} questions -> {out}")
 

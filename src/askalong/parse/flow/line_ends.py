@@ -44,7 +44,7 @@ def ended_lines(lines: tuple[str, ...]) -> list[int]:
     return [
         i
         for i, (line, after) in enumerate(pairwise(lines))
-        if _chinese_break(line, after) and width(line) + width(after[0]) + SLACK <= wrap
+        if _chinese_break(line, after) and widths[i] + width(after[0]) + SLACK <= wrap
     ]
 
 
