@@ -1,8 +1,8 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen23``: the later
-sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen23/``, each test-only until reported)
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen24``: the later
+sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen24/``, each test-only until reported)
 through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
@@ -382,7 +382,7 @@ def _arguments() -> argparse.Namespace:
         help=(
             "the set's folder (unseen … unseen20: each run once, dev now; unseen21: held"
             " out, not run yet; unseen22: frozen, waits behind unseen21; unseen23: frozen,"
-            " waits behind unseen22)"
+            " waits behind unseen22; unseen24: frozen, waits behind unseen23)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
