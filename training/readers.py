@@ -233,7 +233,9 @@ def _dense(group: np.ndarray) -> np.ndarray:
 def with_head(head: dict, kind: str = "embedded") -> Scorer:
     """The shipped scorer with ``head`` as the rank head of variant ``kind``."""
     shipped = shipped_scorer()
-    return replace(shipped, rank={**shipped.rank, kind: network(head, RANK_COLUMNS)})
+    rank, trees = {**shipped.rank, kind: network(head, RANK_COLUMNS)}, dict(shipped.rank_trees)
+    trees.pop(kind, None)  # a linear head reads no trees
+    return replace(shipped, rank=rank, rank_trees=trees)
 
 
 def answered(asked: Sequence[Asked], draft: Callable[[DraftRequest], Draft]) -> list[Outcome]:

@@ -23,6 +23,7 @@ from askalong.answer.extractive.sentence_rows import MAX_CANDIDATES, entry_rows,
 from askalong.answer.scorer.features import COLUMNS, ENTRY
 from askalong.answer.scorer.model import (
     RANK_COLUMNS,
+    RANK_INPUTS,
     WEIGHTS_FILE,
     Scorer,
     network,
@@ -282,17 +283,16 @@ def _rank_head(column: str, weight: float) -> dict:
     }
 
 
-def test_the_shipped_rank_head_is_a_linear_model_of_general_columns() -> None:
-    """Fitted on readers' questions (``training/readers.py``): one linear layer over the
-    features beside the sentence head's score, never a document's words."""
-    rank = shipped_scorer().rank["embedded"]
-    assert len(rank.layers) == 1 and rank.layers[0][0].shape == (len(RANK_COLUMNS), 1)
-    score = RANK_COLUMNS.index("sentence_score")
-    assert rank.layers[0][0][score, 0] > 0  # the sentence head's score counts for the choice
-    title = RANK_COLUMNS.index("title_coverage")
-    assert rank.layers[0][0][title, 0] > 0  # a section titled with the question's terms
-    reader = RANK_COLUMNS.index("reader_cosine")
-    assert rank.layers[0][0][reader, 0] > 0  # the reader encoder's cosine (e5/reader.py)
+def test_the_shipped_rank_head_reads_trees_over_general_columns() -> None:
+    """Fitted on readers' questions (``training/rank_trees.py``): the rank score is the
+    boosted trees' score times a temperature, and the trees split on the general columns
+    (``RANK_COLUMNS``: the features, the sentence head's score, the entry and the reader
+    cosine), never a document's words."""
+    scorer = shipped_scorer()
+    rank, trees = scorer.rank["embedded"], scorer.rank_trees["embedded"]
+    assert rank.columns == (RANK_INPUTS.index("trees"),) and rank.layers[0][0][0, 0] > 0
+    split = {RANK_COLUMNS[f] for f in trees.feature if f >= 0}
+    assert {"sentence_score", "reader_cosine", "title_coverage", "cosine"} <= split
 
 
 def _entry_unit(title: str, sentence: str, k: int) -> ContextUnit:
@@ -334,7 +334,9 @@ def test_the_rank_head_orders_the_choice_and_the_sentence_head_the_refusal() -> 
         shipped, rank={"embedded": network(_rank_head("title_coverage", 5.0), RANK_COLUMNS)}
     )
     assert np.argmax(titled.rank_scores(rows, scores, entries, embedded=True)) == 2
-    answerable = replace(shipped, refusal={})  # the answerable head decides
+    answerable = replace(
+        shipped, refusal={}, rank={}
+    )  # the sentence head orders, the answerable decides
     last_first = replace(
         answerable, rank={"embedded": network(_rank_head("position", 9.0), RANK_COLUMNS)}
     )

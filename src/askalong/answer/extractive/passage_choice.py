@@ -26,7 +26,7 @@ from askalong.context.units import ContextUnit
 from askalong.text.sentences import split_sentences
 from askalong.types import Hit
 
-KEPT = 2  # retrieved passages the sentence scorer reads: the best and its runner-up
+KEPT = 4  # retrieved passages the sentence scorer reads, best first
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from askalong.text.tokens import terms_of
 # The most lexically covered sentences kept for embedding and scoring: about what the
 # model was fitted on (three paragraphs, ~25 sentences); embedding 80 cold made a
 # question over a paper take 1.2 s (p50, refusal_dev) instead of 0.2 s.
-MAX_CANDIDATES = 24
+MAX_CANDIDATES = 32
 
 
 def kept_candidates(question: str, found: list[Candidate]) -> list[Candidate]:

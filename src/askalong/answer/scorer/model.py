@@ -14,6 +14,10 @@ present: fitted on readers' own questions over never-seen documents
 head's score (``RANK_COLUMNS``). The answerable head keeps reading the sentence head's
 scores, the scale its threshold was chosen on.
 
+The rank head may read the score of a boosted ensemble of small trees over the same
+columns (``rank_trees``, ``trees.py``; ``training/rank_trees.py``), its ``trees`` input:
+the shipped embedded head is that score times a temperature.
+
 A fourth, optional head, ``refusal``, decides "not covered" where present (embedded
 variant): a logistic model over ``refusal_row.REFUSAL`` (the answerable head's summary and
 probability, the rank head's best and margin, what the search knew of the best passage)
@@ -61,10 +65,13 @@ from askalong.answer.scorer.features import (
     answerable_features,
 )
 from askalong.answer.scorer.refusal_row import REFUSAL
+from askalong.answer.scorer.trees import Trees, trees_from
 
 WEIGHTS_FILE = "weights.json"
 # the features, the sentence head's score and where the sentence stands in its entry
 RANK_COLUMNS = (*COLUMNS, "sentence_score", *ENTRY, "reader_cosine")
+# what the rank head reads: its columns and its trees' score (``trees``), where it has trees
+RANK_INPUTS = (*RANK_COLUMNS, "trees")
 # the rank head's columns, its score and what ties a sentence to a question across languages
 ACROSS_COLUMNS = (*RANK_COLUMNS, "rank_score", *ACROSS)
 
@@ -99,6 +106,7 @@ class Scorer:
     intent: dict[str, dict[str, Network]] = field(default_factory=dict)  # variant -> intent
     read_on: dict[str, tuple[Network, float]] = field(default_factory=dict)  # head, threshold
     across: dict[str, Network] = field(default_factory=dict)  # variants without one: rank's
+    rank_trees: dict[str, Trees] = field(default_factory=dict)  # the rank head's ``trees``
 
     def sentence_scores(self, rows: np.ndarray, embedded: bool) -> np.ndarray:
         if len(rows) == 0:
@@ -114,7 +122,10 @@ class Scorer:
         head = self.rank.get(variant(embedded))
         if head is None or len(rows) == 0:
             return scores
-        return head(np.hstack([rows, scores[:, None], entries]))
+        inputs = np.hstack([rows, scores[:, None], entries])
+        trees = self.rank_trees.get(variant(embedded))
+        boosted = trees(inputs) if trees is not None else np.zeros(len(rows))
+        return head(np.hstack([inputs, boosted[:, None]]))
 
     def across_scores(
         self,
@@ -206,7 +217,8 @@ def scorer_from(data: dict[str, Any]) -> Scorer:
         variant: {lang: float(p) for lang, p in by_language.items()}
         for variant, by_language in data["thresholds"].items()
     }
-    rank = {v: network(spec, RANK_COLUMNS) for v, spec in data.get("rank", {}).items()}
+    rank = {v: network(spec, RANK_INPUTS) for v, spec in data.get("rank", {}).items()}
+    trees = {v: trees_from(spec, RANK_COLUMNS) for v, spec in data.get("rank_trees", {}).items()}
     refusal = {
         v: (network(spec, REFUSAL), float(spec["threshold"]))
         for v, spec in data.get("refusal", {}).items()
@@ -222,7 +234,7 @@ def scorer_from(data: dict[str, Any]) -> Scorer:
     across = {v: network(spec, ACROSS_COLUMNS) for v, spec in data.get("across", {}).items()}
     return Scorer(
         built["sentence"], built["answerable"], thresholds, rank, refusal, intent,
-        read_on=read_on, across=across,
+        read_on=read_on, across=across, rank_trees=trees,
     )  # fmt: skip
 
 
@@ -237,6 +249,7 @@ __all__ = [
     "ACROSS_COLUMNS",
     "LEXICAL",
     "RANK_COLUMNS",
+    "RANK_INPUTS",
     "Network",
     "Scorer",
     "scorer_from",
