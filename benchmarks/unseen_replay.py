@@ -8,7 +8,9 @@ search's hits, the thread): the last one per item is pickled to ``--out``. ``rep
 answers the recorded plain questions (intent ``ask``; intents and code questions take
 other paths) with this checkout's offline answerer (``--scorer``, the bundled embedder) and
 prints answer hit (a gold phrase in the direct answer), covered refused and uncovered
-refused. The figures are the answerer's alone, on the evidence of the recording's commit.
+refused; ``--answers F`` also writes each question's answer to F (JSON lines: id, kind,
+refused, hit, answer), to compare two checkouts item by item. The figures are the
+answerer's alone, on the evidence of the recording's commit.
 ``compare`` replays recordings with both scorers and prints answer hit per kind of
 question (``kind_of``) and, with ``--show N``, N covered questions where one hits and the
 other does not, with both answers.
@@ -21,6 +23,7 @@ other does not, with both answers.
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import re
 import tempfile
@@ -200,10 +203,19 @@ def covered_questions(paths: Sequence[Path]) -> Iterator[tuple[str, Item, DraftR
                 yield name, item, request
 
 
-def replay(path: Path, scorer: str) -> Replayed:
-    """The recording at ``path`` answered by this checkout's offline answerer."""
+def replay(path: Path, scorer: str, answers: Path | None = None) -> Replayed:
+    """The recording at ``path`` answered by this checkout's offline answerer; each
+    answer written to ``answers`` (JSON lines) when given."""
     _, items, requests = recording(path)
-    return replayed(items, requests, _answerer(scorer))
+    done = outcomes(items, requests, _answerer(scorer))
+    if answers is not None:
+        rows = (
+            {"id": o.item.id, "kind": kind_of(o.item), "refused": o.refused, "hit": o.hit,
+             "answer": o.answer}
+            for o in done
+        )  # fmt: skip
+        answers.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    return figures(done)
 
 
 def compare(paths: Sequence[Path], show: int) -> None:
@@ -243,6 +255,7 @@ def main() -> None:
     replaying = verbs.add_parser("replay", help="answer the recorded plain questions again")
     replaying.add_argument("recording", type=Path)
     replaying.add_argument("--scorer", choices=("learned", "rules"), default="learned")
+    replaying.add_argument("--answers", type=Path, help="each answer written here (JSON lines)")
     comparing = verbs.add_parser("compare", help="both scorers, per kind of question")
     comparing.add_argument("recordings", type=Path, nargs="+")
     comparing.add_argument("--show", type=int, default=0, help="disagreements to print")
@@ -252,7 +265,7 @@ def main() -> None:
     elif args.verb == "compare":
         compare(args.recordings, args.show)
     else:
-        print(replay(args.recording, args.scorer))
+        print(replay(args.recording, args.scorer, args.answers))
 
 
 if __name__ == "__main__":

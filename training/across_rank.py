@@ -42,11 +42,24 @@ from askalong.answer.extractive.learned import chosen
 from askalong.answer.extractive.sentence_rows import candidate_rows, rank_rows
 from askalong.answer.scorer.model import ACROSS_COLUMNS, Scorer, network, shipped_scorer
 from askalong.providers.base import Embedder
-from unseen_replay import Outcome
-from unseen_set import TEST_SETS, UNRUN_SETS, contains_any
+from unseen_replay import Outcome, kind_of
+from unseen_set import TEST_SETS, UNFITTED_SETS, UNRUN_SETS, contains_any
 
 PULL = 0.02  # the L2 pull of the weights towards the rank head's score alone
 RANK = ACROSS_COLUMNS.index("rank_score")
+LEXICON_COLUMNS = ("translated_share", "translated_window")  # the bilingual lexicon's
+SYSTEMS = ("rank head", "across head, no lexicon", "across head")
+CROSS_HEADER = (
+    "set left out",
+    "groups",
+    "best sentence gold: rank head",
+    "across, no lexicon",
+    "across",
+    "cross-lingual answered: rank head",
+    "across, no lexicon",
+    "across",
+    "cross-lingual taken as across",
+)
 
 
 @dataclass(frozen=True)
@@ -97,18 +110,23 @@ def groups(asked: Sequence[Asked], embedder: Embedder, cache: Path | None) -> li
     return made
 
 
-def fitted(chosen_groups: Sequence[Group], pull: float = PULL) -> dict:
+def fitted(
+    chosen_groups: Sequence[Group], pull: float = PULL, dropped: tuple[str, ...] = ()
+) -> dict:
     """The across head's JSON spec: linear weights over the standardised columns (the
-    rank score left as it is) maximising the gold rows' softmax share, pulled towards
-    the rank score alone."""
-    x = np.vstack([g.x for g in chosen_groups])
+    rank score left as it is; ``dropped`` columns left out) maximising the gold rows'
+    softmax share, pulled towards the rank score alone."""
+    keep = [k for k, c in enumerate(ACROSS_COLUMNS) if c not in dropped]
+    names = tuple(ACROSS_COLUMNS[k] for k in keep)
+    rank = names.index("rank_score")
+    x = np.vstack([g.x[:, keep] for g in chosen_groups])
     y = np.concatenate([g.y for g in chosen_groups])
     group = np.concatenate([np.full(len(g.y), k) for k, g in enumerate(chosen_groups)])
     mean, scale = standardiser(x)
-    mean[RANK], scale[RANK] = 0.0, 1.0
+    mean[rank], scale[rank] = 0.0, 1.0
     z, starts = (x - mean) / scale, starts_of(group)
-    start = np.zeros(len(ACROSS_COLUMNS))
-    start[RANK] = 1.0
+    start = np.zeros(len(names))
+    start[rank] = 1.0
 
     def grad_fn(params: list[np.ndarray]) -> tuple[float, list[np.ndarray]]:
         w = params[0]
@@ -116,11 +134,13 @@ def fitted(chosen_groups: Sequence[Group], pull: float = PULL) -> dict:
         return loss + pull * float(((w - start) ** 2).sum()), [z.T @ ds + 2 * pull * (w - start)]
 
     (w,), _ = adam([start.copy()], grad_fn, STEPS)
-    return spec(ACROSS_COLUMNS, mean, scale, [w[:, None], np.zeros(1)])
+    return spec(names, mean, scale, [w[:, None], np.zeros(1)])
 
 
-def with_head(head: dict) -> Scorer:
-    """The shipped scorer with ``head`` as its embedded across head."""
+def with_head(head: dict | None) -> Scorer:
+    """The shipped scorer with ``head`` as its embedded across head (None: none)."""
+    if head is None:
+        return replace(shipped_scorer(), across={})
     return replace(shipped_scorer(), across={"embedded": network(head, ACROSS_COLUMNS)})
 
 
@@ -131,35 +151,57 @@ def _first_hits(chosen_groups: Sequence[Group], head: dict | None) -> int:
 
 
 def cross(paths: Sequence[Path], cache: Path | None, pull: float, every: bool) -> None:
-    """Leave one set out: the best sentence in its groups and its across questions'
-    answers (``every``: all its plain questions', per kind), rank head against the across
-    head fitted on the other sets."""
+    """Leave one set out: the best sentence in its groups and its cross-lingual
+    questions' answers (of those taken as across; ``every``: all its plain questions',
+    per kind), the rank head against the across head fitted on the other sets, without
+    the lexicon's columns and with them."""
     embedder = embedder_for(False)
     everything = recorded(paths) if every else []
     asked = across_asked(paths)
     found = groups(asked, embedder, cache)
     print(f"{len(asked)} questions taken as across, {len(found)} groups", flush=True)
-    done: dict[str, list[Outcome]] = {"rank head": [], "across head": []}
+    done: dict[str, list[Outcome]] = {name: [] for name in SYSTEMS}
     rows = []
-    for name in sorted({a.set for a in asked}):
-        head = fitted([g for g in found if g.set != name], pull)
+    for name in sorted({a.set for a in asked}, key=set_order):
+        others = [g for g in found if g.set != name]
+        heads = [None, fitted(others, pull, LEXICON_COLUMNS), fitted(others, pull)]
         held = [g for g in found if g.set == name]
-        rows.append(
-            (name, str(len(held)), str(_first_hits(held, None)), str(_first_hits(held, head)))
-        )
         mine = [a for a in (everything or asked) if a.set == name]
-        done["rank head"] += answered(mine, learned_draft(shipped_scorer(), embedder))
-        done["across head"] += answered(mine, learned_draft(with_head(head), embedder))
-    total = [sum(int(r[k]) for r in rows) for k in (1, 2, 3)]
-    rows.append(("all", *map(str, total)))
-    header = ("set left out", "groups", "best sentence gold: rank head", "across head")
-    print(markdown_table(header, "lrrr", rows))
+        row = [name, len(held), *(_first_hits(held, h) for h in heads)]
+        for system, head in zip(SYSTEMS, heads, strict=True):
+            outcomes = answered(mine, learned_draft(with_head(head), embedder))
+            done[system] += outcomes
+            row.append(sum(o.hit for o in outcomes if kind_of(o.item) == "cross-lingual"))
+        row.append(sum(kind_of(a.item) == "cross-lingual" for a in mine))
+        rows.append(row)
+        print(row, flush=True)
+    print(markdown_table(CROSS_HEADER, "lrrrrrrrr", _with_totals(rows)))
     kinds_table(done)
 
 
+def set_order(name: str) -> int:
+    """``unseen`` first, then ``unseen2`` … by number."""
+    return int(name.removeprefix("unseen") or 1)
+
+
+def _with_totals(rows: list[list]) -> list[tuple[str, ...]]:
+    """The rows, then their sums: the sets no head was fitted on before (``UNFITTED_SETS``),
+    the others, all."""
+
+    def total(label: str, chosen: list[list]) -> list:
+        return [label, *(sum(r[k] for r in chosen) for k in range(1, len(CROSS_HEADER)))]
+
+    judged = [r for r in rows if r[0] in UNFITTED_SETS]
+    earlier = [r for r in rows if r[0] not in UNFITTED_SETS]
+    sums = [total("earlier sets", earlier), total("in no fit before", judged), total("all", rows)]
+    return [tuple(map(str, r)) for r in [*rows, *sums]]
+
+
 def fit(paths: Sequence[Path], cache: Path | None, pull: float, out: Path) -> None:
-    """The head fitted on every set, written as ``out``'s embedded across head."""
-    found = groups(across_asked(paths), embedder_for(False), cache)
+    """The head fitted on every set but ``UNFITTED_SETS`` (kept out of every fit: what a
+    change is judged on), written as ``out``'s embedded across head."""
+    made = groups(across_asked(paths), embedder_for(False), cache)
+    found = [g for g in made if g.set not in UNFITTED_SETS]
     head = fitted(found, pull)
     w = np.asarray(head["layers"][0]["w"])[:, 0]
     print(dict(zip(ACROSS_COLUMNS, np.round(w, 3), strict=True)))

@@ -1,8 +1,8 @@
 """The across head (issue 32): a question over evidence in the other language can be
 ordered by its own head, fitted on readers' cross-lingual questions
 (``training/across_rank.py``), reading what ties the two languages (the names they write
-alike, the cosines); a question in the evidence's language never reads it, and without
-one (the shipped weights now) the rank head orders both."""
+alike, the question's words translated by the bilingual lexicon, the cosines); a question
+in the evidence's language never reads it, and without one the rank head orders both."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from askalong.answer.scorer.model import ACROSS_COLUMNS, network, shipped_scorer
 from askalong.providers.base import Embedder
 from askalong.question.reading import read_question
 from askalong.settings import Settings
+from askalong.text.lexicon import lexicon
 
 LOCKING = (
     "SQLite uses POSIX advisory locks to coordinate access to the database file. "
@@ -115,11 +116,39 @@ def embedder(tmp_path_factory: pytest.TempPathFactory, model_caches: Path) -> Em
 def test_the_shipped_heads_answer_a_chinese_question_over_english_text(
     embedder: Embedder,
 ) -> None:
-    """With the shipped heads and the bundled embedder, the sentence that answers wins
-    (no across head ships: refitted after the rank head's direct-match columns were kept
-    from counting against a sentence, it answered 93 of 213 DEV cross-lingual questions
-    each set left out, the rank head alone 97)."""
+    """With the shipped heads (the across head reading the lexicon's columns) and the
+    bundled embedder, the sentence that answers wins."""
     result = learned_answer(
         read_question("回滚日志在什么情况下算是“热”的？"), _units(LOCKING), embedder=embedder
     )
     assert result.status == "answered" and "non-zero header" in result.answer
+
+
+def test_the_lexicon_ties_a_chinese_question_to_the_english_sentence_that_names_no_term() -> None:
+    """The question borrows no Latin name, so the anchor columns read nothing; its words
+    translated (数据库 database, 网络 network, 文件 file) are held most by the sentence that
+    answers, and a head that rewards them ranks it first."""
+    question = read_question("数据库放在网络文件系统上会损坏吗？")
+    units = _units(LOCKING)
+    found = candidates(units)
+    rows = across_features(question, found)
+    answer = next(k for k, c in enumerate(found) if "network filesystem" in c.text)
+    assert not rows[:, ACROSS.index("anchor_share")].any()
+    assert int(np.argmax(rows[:, ACROSS.index("translated_share")])) == answer
+    translated = replace(
+        shipped_scorer(),
+        across={"embedded": network(_across_head("translated_share", 50.0), ACROSS_COLUMNS)},
+    )
+    w = weighed(question, units, translated, Fixed())
+    assert w.across and int(np.argmax(w.ranks)) == answer
+
+
+def test_the_shipped_across_head_reads_the_lexicon_loaded_only_across_languages() -> None:
+    head = shipped_scorer().across["embedded"]
+    assert ACROSS_COLUMNS.index("translated_window") in head.columns
+    units, scorer = _units(LOCKING), shipped_scorer()
+    lexicon.cache_clear()
+    weighed(read_question("Is a database on a network filesystem safe?"), units, scorer, Fixed())
+    assert lexicon.cache_info().currsize == 0
+    weighed(read_question("网络文件系统上的数据库安全吗？"), units, scorer, Fixed())
+    assert lexicon.cache_info().currsize == 1

@@ -68,8 +68,17 @@ ENTRY = ("entry_share", "entry_opens", "title_coverage")
 # question's Latin-script terms (names, numbers, code identifiers: the words a Chinese
 # question shares with an English text) the sentence holds, and its neighbours with it;
 # whether it is running prose (no heading, caption, bibliography entry or fragment); and
-# whether it is written in the question's own language (a translated line of a mixed page).
-ACROSS = ("anchor_share", "anchor_window", "prose", "own_language")
+# whether it is written in the question's own language (a translated line of a mixed page);
+# the IDF-weighted share of the question's words translated by the bilingual lexicon
+# (``text/lexicon``) it holds, and its neighbours with it.
+ACROSS = (
+    "anchor_share",
+    "anchor_window",
+    "prose",
+    "own_language",
+    "translated_share",
+    "translated_window",
+)
 # Where a candidate stands relative to the reader's selection and whether it names its key
 # terms (``selection_places``): read by the intent heads beside the rank head's score
 PLACE = (

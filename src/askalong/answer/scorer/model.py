@@ -39,8 +39,9 @@ questions: ``training/read_on.py``; ``extractive/read_on.py``).
 An optional ``across`` head (embedded variant) orders the candidates instead of the rank
 head when the evidence is in the other language than the question: a linear model of the
 rank head's inputs, its score and ``features.ACROSS`` (the question's Latin-script terms
-a sentence holds, prose, its language), fitted on readers' cross-lingual questions
-(``training/across_rank.py``); the rank head learned from same-language groups only.
+a sentence holds, its words translated by the bilingual lexicon it holds, prose, its
+language), fitted on readers' cross-lingual questions (``training/across_rank.py``); the
+rank head learned from same-language groups only.
 """
 
 from __future__ import annotations
