@@ -32,7 +32,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import lightgbm as lgb
 import numpy as np
 from reader_layers import add_folds_argument
 from readers import (
@@ -74,8 +73,11 @@ FOLDS = 4
 TEMPERATURES = np.linspace(0.2, 6.0, 59)
 
 
-def boosted(x: np.ndarray, y: np.ndarray, group: np.ndarray) -> lgb.Booster:
-    """The ensemble fitted on rows ``x`` labelled ``y`` in contiguous groups ``group``."""
+def boosted(x: np.ndarray, y: np.ndarray, group: np.ndarray) -> Any:
+    """The ensemble fitted on rows ``x`` labelled ``y`` in contiguous groups ``group``
+    (a LightGBM booster: imported here, a training-only dependency)."""
+    import lightgbm as lgb
+
     data = lgb.Dataset(x, y, group=np.bincount(_dense(group)))
     return lgb.train(PARAMETERS, data, num_boost_round=ROUNDS)
 
@@ -104,7 +106,7 @@ def temperature(scores: np.ndarray, y: np.ndarray, group: np.ndarray) -> float:
     return float(max(TEMPERATURES, key=likelihood))
 
 
-def flat(booster: lgb.Booster) -> dict[str, Any]:
+def flat(booster: Any) -> dict[str, Any]:
     """The ensemble as ``trees.Trees`` reads it (every tree's nodes in one set of lists)."""
     out: dict[str, list[Any]] = {k: [] for k in ("feature", "threshold", "left", "right", "value")}
     roots, depth = [], 0
@@ -132,7 +134,7 @@ def _flatten(node: dict[str, Any], out: dict[str, list[Any]], level: int) -> int
     return max(deep, _flatten(node["right_child"], out, level + 1))
 
 
-def exported(booster: lgb.Booster, x: np.ndarray) -> dict[str, Any]:
+def exported(booster: Any, x: np.ndarray) -> dict[str, Any]:
     """``flat(booster)``, checked to score ``x`` as LightGBM does."""
     trees = flat(booster)
     mine = trees_from(trees, RANK_COLUMNS)(x)
