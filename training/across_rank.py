@@ -25,7 +25,6 @@ head and with the across head fitted on the other sets. ``fit`` writes ``weights
 from __future__ import annotations
 
 import argparse
-import json
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -34,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from readers import Asked, answered, embedder_for, learned_draft, recorded
 from readers import _table as kinds_table
-from train import OUT, STEPS, adam, listwise_grad, spec, standardiser, starts_of
+from train import OUT, STEPS, adam, listwise_grad, spec, standardiser, starts_of, store_heads
 
 from _table import markdown_table
 from askalong.answer.extractive.across_rows import across_features
@@ -205,9 +204,7 @@ def fit(paths: Sequence[Path], cache: Path | None, pull: float, out: Path) -> No
     head = fitted(found, pull)
     w = np.asarray(head["layers"][0]["w"])[:, 0]
     print(dict(zip(ACROSS_COLUMNS, np.round(w, 3), strict=True)))
-    data = json.loads(out.read_text("utf-8"))
-    data["across"] = {"embedded": head}
-    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    store_heads(out, "embedded", across=head)
     print(f"{len(found)} groups -> {out}")
 
 

@@ -28,7 +28,6 @@ heads kept). ``--cache`` keeps the groups between runs (minutes of embedding);
 from __future__ import annotations
 
 import argparse
-import json
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -38,7 +37,7 @@ import numpy as np
 from reader_layers import FoldEmbedders, add_folds_argument
 from readers import embedder_for
 from rich.progress import track
-from train import OUT, STEPS, adam, spec
+from train import OUT, STEPS, adam, spec, store_heads
 
 from _table import markdown_table
 from askalong.answer.extractive.intent_learned import intent_candidates
@@ -188,9 +187,7 @@ def fit(found: Sequence[Group], out: Path) -> None:
         w = fitted([g for g in found if g.intent == intent])
         heads[intent] = _head_spec(w)
         print(intent, dict(zip(INTENT_COLUMNS, np.round(w, 3), strict=True)))
-    data = json.loads(out.read_text("utf-8"))
-    data["intent"] = {"embedded": heads}
-    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    store_heads(out, "embedded", intent=heads)
 
 
 def cached_groups(paths: Sequence[Path], folds: Sequence[Path], cache: Path | None) -> list[Group]:

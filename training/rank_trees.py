@@ -28,7 +28,6 @@ every other head kept). LightGBM is a training-only dependency (a ``pip install
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +44,7 @@ from readers import (
     fitted,
     head_groups,
 )
-from train import OUT, spec, top1
+from train import OUT, listwise_grad, spec, starts_of, store_heads, top1
 
 from askalong.answer.scorer.model import RANK_COLUMNS, network
 from askalong.answer.scorer.trees import trees_from
@@ -97,13 +96,8 @@ def out_of_fold(g: Groups) -> np.ndarray:
 def temperature(scores: np.ndarray, y: np.ndarray, group: np.ndarray) -> float:
     """The scale of ``scores`` whose softmax gives the gold rows most share per group."""
     dense = _dense(group)
-
-    def likelihood(t: float) -> float:
-        w = np.exp(t * scores - t * scores.max())
-        share = np.bincount(dense, w * y) / np.bincount(dense, w)
-        return float(np.log(np.maximum(share, 1e-12)).sum())
-
-    return float(max(TEMPERATURES, key=likelihood))
+    starts = starts_of(dense)
+    return float(min(TEMPERATURES, key=lambda t: listwise_grad(t * scores, y, starts, dense)[0]))
 
 
 def flat(booster: Any) -> dict[str, Any]:
@@ -169,10 +163,7 @@ def fit(g: Groups, out: Path) -> None:
     """Write the trees fitted on ``g`` and their temperature as ``out``'s rank head."""
     t = temperature(out_of_fold(g), g.y, g.group)
     trees = exported(boosted(g.x, g.y, g.group), g.x)
-    data = json.loads(out.read_text("utf-8"))
-    data.setdefault("rank", {})["embedded"] = rank_head(t)
-    data.setdefault("rank_trees", {})["embedded"] = trees
-    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    store_heads(out, "embedded", rank=rank_head(t), rank_trees=trees)
     print(f"{len(g.sets)} groups, {len(trees['roots'])} trees, temperature {t:.2f} -> {out}")
 
 

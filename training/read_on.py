@@ -20,7 +20,6 @@ weighed examples between runs (weighing every set takes minutes).
 from __future__ import annotations
 
 import argparse
-import json
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ import numpy as np
 from reader_layers import FoldEmbedders, add_folds_argument
 from readers import embedder_for
 from rich.progress import track
-from train import OUT, STEPS, adam, spec, standardiser
+from train import OUT, STEPS, adam, spec, standardiser, store_heads
 
 from _table import markdown_table
 from askalong.answer.extractive.candidates import Candidate
@@ -148,9 +147,7 @@ def fit(found: Sequence[Example], out: Path) -> None:
     mean, scale, w, b = fitted(found)
     head = spec(READ_ON, mean, scale, [w[:, None], np.array([b])])
     print(dict(zip(READ_ON, np.round(w, 3), strict=True)), round(b, 3))
-    data = json.loads(out.read_text("utf-8"))
-    data["read_on"] = {"embedded": {**head, "threshold": THRESHOLD}}
-    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    store_heads(out, "embedded", read_on={**head, "threshold": THRESHOLD})
 
 
 def main() -> None:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 from reader_layers import add_folds_argument, out_of_sample
-from train import OUT, STEPS, adam, listwise_grad, spec, standardiser, starts_of, top1
+from train import OUT, STEPS, adam, listwise_grad, spec, standardiser, starts_of, store_heads, top1
 
 from _table import markdown_table
 from askalong.answer.base import Draft, DraftRequest
@@ -387,10 +387,9 @@ def fit(
     ``reader`` (states, folds): the reader cosine column made out of sample (the states
     hold the recordings' groups, so the public ones are added after it)."""
     g = head_groups(paths, embedder_for(lexical), how, cache, reader)
-    data = json.loads(out.read_text("utf-8"))
     head = fitted(g, np.ones(len(g.sets), dtype=bool), how.beside, how.floor)
-    data.setdefault("rank", {})[variant(embedded=not lexical)] = head
-    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    # a linear head replaces the trees too: they would be scored and never read
+    store_heads(out, variant(embedded=not lexical), rank=head, rank_trees=None)
     print(f"{len(g.sets)} groups -> {out}")
 
 

@@ -27,7 +27,6 @@ as ``weights.json``'s embedded ``refusal`` (the other heads kept).
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,7 +35,7 @@ import numpy as np
 from reader_layers import FoldEmbedders, add_folds_argument
 from readers import embedder_for, recorded
 from rich.progress import track
-from train import OUT, STEPS, adam, spec, standardiser
+from train import OUT, STEPS, adam, spec, standardiser, store_heads
 
 from _table import markdown_table
 from askalong.answer.extractive.learned import weighed
@@ -176,11 +175,8 @@ def fit(
 ) -> None:
     """The head fitted on every set, written as ``out``'s refusal head of the variant."""
     rows = _rows(paths, cache, lexical, folds)
-    data = json.loads(out.read_text("utf-8"))
-    data.setdefault("refusal", {})[variant(embedded=not lexical)] = fitted(
-        rows, np.ones(len(rows.y), dtype=bool)
-    )
-    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    head = fitted(rows, np.ones(len(rows.y), dtype=bool))
+    store_heads(out, variant(embedded=not lexical), refusal=head)
     print(f"{len(rows.y)} questions ({int(rows.readers.sum())} readers') -> {out}")
 
 

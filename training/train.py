@@ -197,6 +197,18 @@ def spec(columns, mean, scale, params) -> dict:  # type: ignore[no-untyped-def]
     }
 
 
+def store_heads(out: Path, variant: str, **heads: dict | None) -> None:
+    """``out`` (a weights file) with each named head's ``variant`` set to its spec (None:
+    removed), every other head and variant kept."""
+    data = json.loads(out.read_text("utf-8"))
+    for name, head in heads.items():
+        if head is None:
+            data.get(name, {}).pop(variant, None)
+        else:
+            data.setdefault(name, {})[variant] = head
+    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=Path, nargs="+", default=[PAIRS])
