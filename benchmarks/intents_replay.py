@@ -19,6 +19,8 @@ answer and the selection contain one another once folded (``answers.is_echo``);
 set, per intent and per language (``zh``: a Chinese document), for every way.
 
     PYTHONPATH=src:benchmarks python benchmarks/intents_replay.py /work/data/learn/unseen*.pkl
+
+``--vectors none``: every way without an embedder (the product with ``ASKALONG_EMBEDDER=none``).
 """
 
 from __future__ import annotations
@@ -58,13 +60,14 @@ class Judged:
     inside: bool
 
 
-def ways(scorer: Scorer | None = None) -> dict[str, Way]:
-    """Each way of answering an intent, by name (the learned ones on the bundled e5, with
-    ``scorer``'s heads, the shipped ones by default)."""
+def ways(scorer: Scorer | None = None, vectors: bool = True) -> dict[str, Way]:
+    """Each way of answering an intent, by name (the learned ones on the bundled e5, or on
+    no embedder without ``vectors``, with ``scorer``'s heads, the shipped ones by
+    default)."""
     from askalong.answer.extractive.intent_learned import learned_ranker
     from askalong.answer.extractive.intents import STRUCTURAL, answer_intent
 
-    embedder = bundled_embedder()
+    embedder = bundled_embedder() if vectors else None
 
     def way(request: DraftRequest, learned: bool, cued: frozenset[MaterialKind]) -> Draft | None:
         question = request.question
@@ -160,8 +163,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("recordings", type=Path, nargs="+")
     parser.add_argument("--show", type=int, default=0, help="answers to print per way")
+    parser.add_argument(
+        "--vectors", choices=("all", "none"), default="all", help="none: no embedder"
+    )
     args = parser.parse_args()
-    results = replayed(args.recordings, ways())
+    results = replayed(args.recordings, ways(vectors=args.vectors == "all"))
     print("hit (echo / inside) per way, DEV recordings\n")
     print(table(results))
     for way, judged_way in results.items():

@@ -13,7 +13,8 @@ refused, hit, answer), to compare two checkouts item by item. The figures are th
 answerer's alone, on the evidence of the recording's commit.
 ``compare`` replays recordings with both scorers and prints answer hit per kind of
 question (``kind_of``) and, with ``--show N``, N covered questions where one hits and the
-other does not, with both answers.
+other does not, with both answers; ``--vectors none`` answers without an embedder, as the
+product does with ``ASKALONG_EMBEDDER=none`` (the evidence stays the recording's).
 
     PYTHONPATH=src python benchmarks/unseen_replay.py record --set unseen3 --out /tmp/u3.pkl
     PYTHONPATH=src python benchmarks/unseen_replay.py replay /tmp/u3.pkl --scorer learned
@@ -166,12 +167,13 @@ def record(set_name: str, out: Path) -> None:
     print(f"{len(answerer.requests)} requests of {len(items)} items -> {out}")
 
 
-def _answerer(scorer: str) -> Callable[[DraftRequest], Draft]:
-    """This checkout's offline answerer with ``scorer`` and the bundled embedder."""
+def _answerer(scorer: str, vectors: bool = True) -> Callable[[DraftRequest], Draft]:
+    """This checkout's offline answerer with ``scorer`` and the bundled embedder (none
+    without ``vectors``: the product with ``ASKALONG_EMBEDDER=none``)."""
     from askalong.answer.extractive.answerer import ExtractiveAnswerer
 
     chosen = cast(SentenceScorerName, scorer)
-    return ExtractiveAnswerer(bundled_embedder(), scorer=chosen).draft
+    return ExtractiveAnswerer(bundled_embedder() if vectors else None, scorer=chosen).draft
 
 
 def bundled_embedder() -> Embedder:
@@ -218,10 +220,11 @@ def replay(path: Path, scorer: str, answers: Path | None = None) -> Replayed:
     return figures(done)
 
 
-def compare(paths: Sequence[Path], show: int) -> None:
-    """The recordings answered by both scorers: answer hit and refusals per set and per
-    kind of question, then ``show`` covered questions where one hits and the other not."""
-    learned, rules = _answerer("learned"), _answerer("rules")
+def compare(paths: Sequence[Path], show: int, vectors: bool = True) -> None:
+    """The recordings answered by both scorers (without an embedder unless ``vectors``):
+    answer hit and refusals per set and per kind of question, then ``show`` covered
+    questions where one hits and the other not."""
+    learned, rules = _answerer("learned", vectors), _answerer("rules", vectors)
     groups: dict[str, list[tuple[str, Outcome, Outcome]]] = {"all": []}
     for path in paths:
         name, items, requests = recording(path)
@@ -259,11 +262,14 @@ def main() -> None:
     comparing = verbs.add_parser("compare", help="both scorers, per kind of question")
     comparing.add_argument("recordings", type=Path, nargs="+")
     comparing.add_argument("--show", type=int, default=0, help="disagreements to print")
+    comparing.add_argument(
+        "--vectors", choices=("all", "none"), default="all", help="none: no embedder"
+    )
     args = parser.parse_args()
     if args.verb == "record":
         record(args.set, args.out)
     elif args.verb == "compare":
-        compare(args.recordings, args.show)
+        compare(args.recordings, args.show, args.vectors == "all")
     else:
         print(replay(args.recording, args.scorer, args.answers))
 

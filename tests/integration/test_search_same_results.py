@@ -124,8 +124,15 @@ def test_search_gives_what_it_gave_before_the_speed_ups(tmp_path: Path, evaldata
     for pages in (True, False):
         key = "with index pages" if pages else "without index pages"
         found = results(tmp_path / key, evaldata, pages)
-        assert found == expected[key]
+        assert _rounded(found) == _rounded(expected[key])
         assert any(answer["keyword"] for answer in found.values())  # type: ignore[index]
+
+
+def _rounded(found: dict[str, object]) -> object:
+    """``found`` with every score to five places: the same hits in the same order, each
+    score as before; the sixth place moves with the numeric libraries a fresh install
+    brings (the hash embedder's cosines: 1.068028 against 1.068029)."""
+    return json.loads(json.dumps(found), parse_float=lambda text: round(float(text), 5))
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
