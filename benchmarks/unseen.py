@@ -1,8 +1,8 @@
 """Never-seen documents: does the direct answer hold on documents nobody tuned on?
 
 Asks the items of one split of ``benchmarks/unseen/questions.jsonl`` (set, documents and
-format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen24``: the later
-sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen24/``, each test-only until reported)
+format in ``benchmarks/unseen/README.md``; ``--set unseen2`` … ``--set unseen25``: the later
+sets in ``benchmarks/unseen2/`` … ``benchmarks/unseen25/``, each test-only until reported)
 through the product's own path, in one run, for three systems:
 
 - ``learned`` and ``rules``: the offline answerer with ``ASKALONG_SENTENCE_SCORER`` set to
@@ -382,7 +382,7 @@ def _arguments() -> argparse.Namespace:
         help=(
             "the set's folder (unseen … unseen21: each run once, dev now; unseen22: held"
             " out, not run yet; unseen23: frozen, waits behind unseen22; unseen24: frozen,"
-            " waits behind unseen23)"
+            " waits behind unseen23; unseen25: frozen, waits behind unseen24)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
