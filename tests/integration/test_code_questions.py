@@ -552,3 +552,36 @@ def test_a_comment_picked_brings_the_code_it_stands_above(
         "What ratio of the 2Q cache is dedicated to recently added entries?",
     )
     assert "Default2QRecentRatio = 0.25" in quoted(answer), answer["answer"]
+
+
+NOT_MODIFIED_GO = """package fetch
+
+// Get fetches url, answering from the cache when the server says nothing changed.
+func (c *Client) Get(url string) (*Response, error) {
+\treq := c.newRequest(url)
+\tif etag, ok := c.cache.ETag(url); ok {
+\t\treq.Header.Set("If-None-Match", etag)
+\t}
+\tresp, err := c.http.Do(req)
+\tif err != nil {
+\t\treturn nil, err
+\t}
+\tif resp.StatusCode == 304 {
+\t\t// Not modified: the copy kept is still good, so it
+\t\t// is refreshed and handed back in place of the empty body.
+\t\treturn c.cache.Refresh(url, resp), nil
+\t}
+\tc.cache.Store(url, resp)
+\treturn resp, nil
+}
+"""
+
+
+def test_a_block_opener_picked_brings_the_code_it_runs_past_the_comment_over_it(
+    settings: Settings, tmp_path: Path
+) -> None:
+    question = "What does Get do when the server answers 304?"
+    rows = quoted(answered_over(tmp_path, "fetch.go", NOT_MODIFIED_GO, question))
+    # what the block does, right under its test: the comment's why is not the answer
+    opener = rows.index("if resp.StatusCode == 304 {")
+    assert rows[opener + 1] == "return c.cache.Refresh(url, resp), nil", rows

@@ -10,7 +10,7 @@ the best lines fill the room left."""
 from __future__ import annotations
 
 from askalong.asking.code_answers import MAX_LINES, lines_draft
-from askalong.asking.code_company import assigned_above, doc_comment
+from askalong.asking.code_company import assigned_above, doc_comment, opened
 from askalong.asking.code_lines import abbreviations, code_lines, line_terms, ranked
 from askalong.asking.code_sentences import cited_lines
 from askalong.context.code import code_anchor_unit
@@ -558,3 +558,44 @@ def test_a_name_family_written_with_a_wildcard_is_found_by_its_members() -> None
     units = units_of(NODE_JS, "node.js")
     missing = lines_draft(read_question("what does LOG_* say?"), units, name="", anchored=False)
     assert missing.status == "not_covered"
+
+
+RETRY_PY = """class Fetcher:
+    def fetch(self, url):
+        reply = self.session.get(url)
+        if reply.status == 429:
+            # The server asks for a pause: wait as long as it says
+            # before the next try.
+            delay = int(reply.headers.get("Retry-After", "1"))
+            time.sleep(delay)
+            reply = self.session.get(url)
+        return reply
+"""
+
+
+def test_a_block_opener_brings_its_body_s_first_code_line_past_a_comment() -> None:
+    lines = list(code_lines(units_of(RETRY_PY, "fetch.py")))
+    opener = next(ln for ln in lines if ln.text.strip() == "if reply.status == 429:")
+    brought = [ln.text.strip() for ln in opened(lines, opener)]
+    assert brought == ['delay = int(reply.headers.get("Retry-After", "1"))'], brought
+
+
+PAYLOAD_PY = """class Store:
+    def save(self, data):
+        payload = json.dumps(data)
+        self.handle.seek(0)
+        self.handle.write(payload)
+        self.handle.truncate()
+        self.handle.flush()
+        os.fsync(self.handle.fileno())
+        self.saved_at = time.time()
+        self.count += 1
+"""
+
+
+def test_the_room_the_picked_lines_leave_reads_on_from_them() -> None:
+    rows = answered(
+        PAYLOAD_PY, "store.py", "Store.save", "What happens once the payload is written?"
+    )
+    written = rows.index("self.handle.write(payload)")
+    assert rows[written + 1] == "self.handle.truncate()", rows

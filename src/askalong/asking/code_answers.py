@@ -8,7 +8,8 @@ own lines: the anchor's selected lines (with the comment over them) first, or a 
 subject whole, then the lines BM25 scores best for the question's terms
 (``code_lines.ranked``: identifier parts are words, a rare term decides), merged with the
 reader encoder's order by meaning where the embedder has one (``code_meaning``), then a
-longer subject's doc comment in the room they leave. Code evidence is judged by the
+longer subject's doc comment in the room they leave, then the code lines right after
+the chosen ones (the answer reads on as the code does). Code evidence is judged by the
 identifiers the question names being in it, never by prose words ("function",
 "defined", "mutual exclusion" are not in code, and need not be): a named identifier in
 no line is the only refusal here, and not where the question names the definition it is
@@ -21,7 +22,8 @@ claim holds by construction (``call_paths.tree_checked``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import islice
 
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_company import (
@@ -66,6 +68,7 @@ OUTLINE_DOC = 3  # doc lines under a definition's first line, told by itself
 OUTLINE_MEMBERS = 8
 OTHERS_WEIGHT = 0.6  # a line outside the subject, against one of its own
 VALUE_WEIGHT = 1.5  # a line stating a value, for a question asking one
+READ_ON = 2  # code lines after each chosen one offered for the room left (1: fewer, 3: level)
 FROM_THE_CODE = "read from the code: the claim is the quoted line itself"
 
 
@@ -194,11 +197,31 @@ def _picked(
         # a longer subject's doc comment in the room the best lines leave: first, it
         # spent two of the ten lines on prose the question did not ask
         _add(chosen, doc_lines(own))
+    if not anchored:
+        # the room the lines holding the question's words leave (few hold them: a
+        # class's method names) reads on from them, as the code does; a selection has
+        # the lines after it already, and its function's top explains nothing of it
+        _add(chosen, _read_on(lines, chosen))
     if chosen or not (anchored or subject):  # asked of the files alone: no shared word, no answer
         rest = chosen[len(whole) :]
         return _with_room(whole, rest, mine, {line.span for line in best})
     first = [ln for ln in lines if ln.unit == 0]
     return [next((ln for ln in first if not ln.comment), *first[:1])]
+
+
+def _read_on(lines: list[CodeLine], chosen: list[CodeLine]) -> list[CodeLine]:
+    """The code lines right after each chosen line in its unit, ``READ_ON`` at most: the
+    first after each (best first), then the second after each (``def
+    preserve_comment(self, line_no, key, comment, beginline):`` -> ``self.saved_comments
+    [line_no] = (key, comment, beginline)``: "where does it store the comments?")."""
+    at = {line.span: index for index, line in enumerate(lines)}
+    after = [list(islice(_code_after(lines, at[line.span]), READ_ON)) for line in chosen]
+    return [code[step] for step in range(READ_ON) for code in after if len(code) > step]
+
+
+def _code_after(lines: list[CodeLine], index: int) -> Iterator[CodeLine]:
+    unit = lines[index].unit
+    return (ln for ln in lines[index + 1 :] if ln.unit == unit and not ln.comment)
 
 
 def _indented(quoted: Quoted) -> str:

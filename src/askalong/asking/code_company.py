@@ -1,12 +1,13 @@
 """The lines a chosen line of code brings with it into an answer (``code_answers``): the
 comment right above it, the line whose body it is in, the line right above it setting a
-name it reads, the first line of the block it opens, the code a comment stands over, the
+name it reads, the first code line of the block it opens, the code a comment stands over, the
 declarations of the constants it names, and for a selection its statement whole with its
 parent and what follows it."""
 
 from __future__ import annotations
 
-from itertools import takewhile
+from collections.abc import Iterator
+from itertools import islice, takewhile
 
 from askalong.asking.code_lines import CodeLine
 from askalong.asking.code_sentences import statement
@@ -19,6 +20,7 @@ ANCHOR_LINES = 4  # of the selection, at most
 ABOVE_LINES = 2  # comment lines right above the selection
 AFTER_LINES = 2  # after the selection: what follows it (an ``except``, a ``catch``)
 STATEMENT_REST = 3  # lines of a statement a picked line leaves open, brought with it
+BODY_LINES = 1  # code lines of its body a picked block opener brings (two: level, DEV)
 _WORD = lazy(r"[A-Za-z_]\w*")
 # A comment under a signature that notes the code under it; a docstring's lines (its
 # opening quotes alone on a line or not) start otherwise.
@@ -132,9 +134,12 @@ def declaring(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
 
 
 def opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
-    """The first line of the block ``line`` opens (``if r == nil {`` -> its body,
-    ``const (`` -> its first constant), or the rest of the call or expression it leaves
-    open (``warnings.warn(`` -> its message's lines, ``STATEMENT_REST`` at most)."""
+    """The first code line of the block ``line`` opens, past the comment over it (``if
+    response.status == 304:`` -> ``cached_response = self.controller.update_cached_response(``
+    under four lines of comment: what is done, where the comment says why; ``if r == nil
+    {`` -> its body), the first line of a list it opens (``const (`` -> its first
+    constant), or the rest of the call or expression it leaves open (``warnings.warn(`` ->
+    its message's lines, ``STATEMENT_REST`` at most)."""
     index = lines.index(line)
     if not line.comment and not line.text.rstrip().endswith(("{", ":")):
         rest = statement(lines, index)[1 : 1 + STATEMENT_REST]
@@ -142,8 +147,24 @@ def opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
             return [lines[i] for i in rest]
     if not line.text.rstrip().endswith(("{", ":", "(")):
         return []
-    following = lines[index + 1 : index + 2]
-    return [ln for ln in following if ln.unit == line.unit]
+    following = [ln for ln in lines[index + 1 : index + 2] if ln.unit == line.unit]
+    if line.comment or line.text.rstrip().endswith("("):
+        return following
+    return list(islice(body_code(lines, index), BODY_LINES)) or following
+
+
+def body_code(lines: list[CodeLine], index: int) -> Iterator[CodeLine]:
+    """The code lines of the block ``lines[index]`` opens, the comments in it aside: the
+    lines after it in its unit and block, up to the first code line no deeper than it."""
+    opener = lines[index]
+    depth = _indent(opener.text)
+    for line in lines[index + 1 :]:
+        if line.unit != opener.unit or line.span.block_id != opener.span.block_id:
+            return
+        if not line.comment:
+            if _indent(line.text) <= depth:
+                return
+            yield line
 
 
 def _indent(text: str) -> int:
