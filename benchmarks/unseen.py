@@ -380,9 +380,9 @@ def _arguments() -> argparse.Namespace:
         choices=SETS,
         default="unseen",
         help=(
-            "the set's folder (unseen … unseen21: each run once, dev now; unseen22: held"
-            " out, not run yet; unseen23: frozen, waits behind unseen22; unseen24: frozen,"
-            " waits behind unseen23; unseen25: frozen, waits behind unseen24)"
+            "the set's folder (unseen … unseen22: each run once, dev now; unseen23: held"
+            " out, not run yet; unseen24: frozen, waits behind unseen23; unseen25: frozen,"
+            " waits behind unseen24)"
         ),
     )
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
