@@ -1,8 +1,8 @@
 """The never-seen-documents sets (``benchmarks/unseen/questions.jsonl``, split by document,
 and the fresh test-only ``benchmarks/unseen2/`` … ``unseen25/``) are well formed,
 and ``benchmarks/unseen.py`` matches and counts as the README says. Only shapes are asserted,
-and that the four newest sets' gold phrases and selections are in their parsed documents (their
-``--check``): no test asks an item or reads an answer."""
+and that the held-out and unrun sets' gold phrases and selections are in their parsed
+documents (their ``--check``): no test asks an item or reads an answer."""
 
 from __future__ import annotations
 

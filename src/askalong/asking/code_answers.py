@@ -22,13 +22,14 @@ claim holds by construction (``call_paths.tree_checked``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import islice
 
 from askalong.answer.base import NOT_COVERED, Draft, unit_quote
 from askalong.asking.code_company import (
     around_selection,
     assigned_above,
+    code_after,
     commented_code,
     declaring,
     documented,
@@ -215,13 +216,8 @@ def _read_on(lines: list[CodeLine], chosen: list[CodeLine]) -> list[CodeLine]:
     preserve_comment(self, line_no, key, comment, beginline):`` -> ``self.saved_comments
     [line_no] = (key, comment, beginline)``: "where does it store the comments?")."""
     at = {line.span: index for index, line in enumerate(lines)}
-    after = [list(islice(_code_after(lines, at[line.span]), READ_ON)) for line in chosen]
+    after = [list(islice(code_after(lines, at[line.span]), READ_ON)) for line in chosen]
     return [code[step] for step in range(READ_ON) for code in after if len(code) > step]
-
-
-def _code_after(lines: list[CodeLine], index: int) -> Iterator[CodeLine]:
-    unit = lines[index].unit
-    return (ln for ln in lines[index + 1 :] if ln.unit == unit and not ln.comment)
 
 
 def _indented(quoted: Quoted) -> str:

@@ -155,16 +155,19 @@ def opened(lines: list[CodeLine], line: CodeLine) -> list[CodeLine]:
 
 def body_code(lines: list[CodeLine], index: int) -> Iterator[CodeLine]:
     """The code lines of the block ``lines[index]`` opens, the comments in it aside: the
-    lines after it in its unit and block, up to the first code line no deeper than it."""
+    code after it in its block, up to the first code line no deeper than it."""
     opener = lines[index]
     depth = _indent(opener.text)
-    for line in lines[index + 1 :]:
-        if line.unit != opener.unit or line.span.block_id != opener.span.block_id:
+    for line in code_after(lines, index):
+        if line.span.block_id != opener.span.block_id or _indent(line.text) <= depth:
             return
-        if not line.comment:
-            if _indent(line.text) <= depth:
-                return
-            yield line
+        yield line
+
+
+def code_after(lines: list[CodeLine], index: int) -> Iterator[CodeLine]:
+    """The code lines after ``lines[index]`` in its unit, the comments aside."""
+    unit = lines[index].unit
+    return (line for line in lines[index + 1 :] if line.unit == unit and not line.comment)
 
 
 def _indent(text: str) -> int:
